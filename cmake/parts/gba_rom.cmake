@@ -1,0 +1,106 @@
+# gba_rom.cmake - the on-target side: GBA ROMs built from the same allocator
+# sources with arm-none-eabi-gcc, and the libmgba driver that runs them.
+#
+# Both are optional. Without arm-none-eabi-gcc the ROM targets are skipped;
+# without libmgba the driver (src/sim/gba_emu.c) compiles to stubs that say
+# what to install. vramsim builds either way.
+
+# ---- libmgba (no pkg-config file: find the header and the library) ----
+find_path(VS_MGBA_INCLUDE_DIR mgba/core/core.h)
+find_library(VS_MGBA_LIBRARY mgba)
+if(VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
+  message(STATUS "libmgba: ${VS_MGBA_LIBRARY}")
+  target_include_directories(vs_sim SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
+  target_compile_definitions(vs_sim PUBLIC VS_HAVE_MGBA=1)
+  target_link_libraries(vs_sim PUBLIC ${VS_MGBA_LIBRARY})
+  set(VS_HAVE_MGBA ON)
+else()
+  message(WARNING "libmgba not found (mgba/core/core.h, libmgba): `vramsim cycles` and "
+                  "`vramsim record` will say so and fail. Install libmgba-dev.")
+  set(VS_HAVE_MGBA OFF)
+endif()
+
+# ---- GBA ROMs --------------------------------------------------------
+find_program(VS_ARM_GCC arm-none-eabi-gcc)
+find_program(VS_ARM_OBJCOPY arm-none-eabi-objcopy)
+if(NOT VS_ARM_GCC OR NOT VS_ARM_OBJCOPY)
+  message(WARNING "arm-none-eabi-gcc/objcopy not found: the GBA ROMs (cycles) are not built. "
+                  "Install gcc-arm-none-eabi.")
+  return()
+endif()
+
+# ROM wait states (WAITCNT) and optimisation of the target code; the cycles
+# output states the WAITCNT the program ran with.
+set(VS_GBA_WAITCNT 0x4317 CACHE STRING "WAITCNT the GBA programs set at start-up")
+set(VS_GBA_OPT -O2 CACHE STRING "Optimisation flag for GBA target code")
+
+set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/gba)
+set(VS_GBA_OUT ${PROJECT_BINARY_DIR}/gba)
+file(MAKE_DIRECTORY ${VS_GBA_OUT})
+execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
+  OUTPUT_VARIABLE _vs_arm_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
+  -Wall -Wextra -Werror -nostdinc -isystem ${_vs_arm_inc}
+  -I${PROJECT_SOURCE_DIR}/include -I${VS_GBA_SRC}
+  -ffunction-sections -fdata-sections)
+file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h
+  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
+
+# vs_gba_object(<out var> <source> <object name> <flags...>)
+function(vs_gba_object var src obj)
+  set(out ${VS_GBA_OUT}/obj/${obj})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VS_GBA_OUT}/obj
+    COMMAND ${VS_ARM_GCC} ${VS_GBA_CFLAGS} ${ARGN} -c ${src} -o ${out}
+    DEPENDS ${src} ${_vs_gba_headers}
+    COMMENT "GBA: ${obj}" VERBATIM)
+  set(${var} ${out} PARENT_SCOPE)
+endfunction()
+
+# vs_gba_rom(<name> <objects...>): links objects with the runtime into
+# gba/<name>.elf and gba/<name>.gba.
+function(vs_gba_rom name)
+  set(elf ${VS_GBA_OUT}/${name}.elf)
+  set(rom ${VS_GBA_OUT}/${name}.gba)
+  add_custom_command(OUTPUT ${rom}
+    COMMAND ${VS_ARM_GCC} -mcpu=arm7tdmi -nostartfiles -nostdlib -T ${VS_GBA_SRC}/gba.ld
+            -Wl,--gc-sections -Wl,-Map=${VS_GBA_OUT}/${name}.map
+            ${VS_GBA_RUNTIME} ${ARGN} -lgcc -o ${elf}
+    COMMAND ${VS_ARM_OBJCOPY} -O binary ${elf} ${rom}
+    DEPENDS ${VS_GBA_RUNTIME} ${ARGN} ${VS_GBA_SRC}/gba.ld
+    COMMENT "GBA: ${name}.gba" VERBATIM)
+  set_property(GLOBAL APPEND PROPERTY VS_GBA_ROMS ${rom})
+endfunction()
+
+# The runtime: start-up code with the cartridge header, and memcpy/memset.
+vs_gba_object(_crt0 ${VS_GBA_SRC}/crt0.S crt0.o -DVS_GBA_WAITCNT=${VS_GBA_WAITCNT})
+vs_gba_object(_rt ${VS_GBA_SRC}/rt.c rt.o -mthumb -fno-tree-loop-distribute-patterns)
+set(VS_GBA_RUNTIME ${_crt0} ${_rt})
+
+# Allocator code the cycles program carries, built twice: Thumb in ROM (the
+# default a game gets) and ARM in IWRAM (objects named *.iwram.o, which the
+# linker script places there). cycles_noop.c is built the same way: it is
+# what the timing overhead is measured with.
+set(VS_GBA_CYCLES_ALLOC ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c ${VS_GBA_SRC}/cycles_noop.c)
+set(_thumb_objs)
+set(_arm_objs)
+foreach(src ${VS_GBA_CYCLES_ALLOC})
+  get_filename_component(n ${src} NAME_WE)
+  vs_gba_object(o ${src} ${n}.o -mthumb)
+  list(APPEND _thumb_objs ${o})
+  vs_gba_object(o ${src} ${n}.iwram.o -marm)
+  list(APPEND _arm_objs ${o})
+endforeach()
+vs_gba_object(_cyc_thumb ${VS_GBA_SRC}/cycles.c cycles-thumb.o -mthumb -DVS_GBA_CODE=0)
+vs_gba_object(_cyc_arm ${VS_GBA_SRC}/cycles.c cycles-arm.o -mthumb -DVS_GBA_CODE=1)
+vs_gba_rom(cycles-thumb ${_cyc_thumb} ${_thumb_objs})
+vs_gba_rom(cycles-arm ${_cyc_arm} ${_arm_objs})
+
+get_property(_vs_roms GLOBAL PROPERTY VS_GBA_ROMS)
+add_custom_target(vs_gba_roms ALL DEPENDS ${_vs_roms})
+# The host finds the ROMs here unless VRAMSIM_GBA_ROM_DIR says otherwise;
+# building the simulator builds them first so tests and commands find them.
+target_compile_definitions(vs_sim PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}"
+  VS_GBA_WAITCNT_BUILT=${VS_GBA_WAITCNT})
+add_dependencies(vs_sim vs_gba_roms)
+set(VS_HAVE_GBA_ROMS ON)

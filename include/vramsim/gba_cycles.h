@@ -1,0 +1,103 @@
+/* gba_cycles.h - the protocol between the host and the "cycles" GBA program.
+ *
+ * Shared by both sides (freestanding: only <stdint.h>). The host appends a
+ * request block to the cycles ROM image at the 256-byte boundary where the
+ * image ends (the ROM's __rom_end), loads it into libmgba and runs frames.
+ * The program replays the requests through one allocator, timing every call
+ * with timer 0 (prescaler 1) cascading into timer 1, and writes one result
+ * per request into the mailbox at the start of EWRAM. When the result buffer
+ * is full it waits for the host to read it and bump `ack`.
+ *
+ * Everything is little-endian 32-bit words, as both CPUs see them.
+ */
+#ifndef VRAMSIM_GBA_CYCLES_H
+#define VRAMSIM_GBA_CYCLES_H
+
+#include <stdint.h>
+
+#define VS_GBA_REQ_MAGIC 0x51525356u    /* "VSRQ" */
+#define VS_GBA_MB_MAGIC 0x424D5356u     /* "VSMB" */
+#define VS_GBA_PROTO_VERSION 1u
+#define VS_GBA_MAILBOX_ADDR 0x02000000u
+#define VS_GBA_RESULT_CAP 16384u        /* results per chunk */
+#define VS_GBA_SLOTS 4096u              /* live handles the program keeps */
+#define VS_GBA_NONE 0xFFFFFFFFu         /* failed allocation */
+#define VS_GBA_ROM_ALIGN 256u
+
+/* Allocators the program carries (request block `strategy`). */
+enum { VS_GBA_STRAT_GBA_OBJ_MAP = 1 };
+
+/* Request operations. */
+enum {
+	VS_GBA_OP_NOP = 0,
+	VS_GBA_OP_ALLOC = 1, /* arg: the allocator's size argument; result into slot */
+	VS_GBA_OP_FREE = 2,  /* frees the handle held in slot */
+	VS_GBA_OP_RESET = 3  /* re-initialises the allocator (timed too) */
+};
+
+typedef struct vs_gba_req {
+	uint8_t op;
+	uint8_t flags;
+	uint16_t slot;
+	uint32_t arg;
+} vs_gba_req;
+
+/* Appended to the ROM, followed by `count` vs_gba_req. */
+typedef struct vs_gba_req_block {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t strategy;
+	uint32_t count;
+	uint32_t param[4]; /* init arguments: gba-obj-map: param[0] = first block */
+} vs_gba_req_block;
+
+/* Program states. */
+enum {
+	VS_GBA_ST_BOOT = 0,
+	VS_GBA_ST_RUNNING = 1,
+	VS_GBA_ST_FULL = 2,  /* result buffer full: read it, then ack = seq */
+	VS_GBA_ST_DONE = 3,
+	VS_GBA_ST_ERROR = 4
+};
+
+/* Errors (mailbox `error`). */
+enum {
+	VS_GBA_E_NONE = 0,
+	VS_GBA_E_NO_REQUESTS = 1, /* no request block at __rom_end */
+	VS_GBA_E_VERSION = 2,
+	VS_GBA_E_STRATEGY = 3,    /* strategy not built into this ROM */
+	VS_GBA_E_SLOT = 4,        /* slot >= VS_GBA_SLOTS */
+	VS_GBA_E_OP = 5
+};
+
+/* Code placement (mailbox `code`). */
+enum { VS_GBA_CODE_THUMB_ROM = 0, VS_GBA_CODE_ARM_IWRAM = 1 };
+
+typedef struct vs_gba_result {
+	uint32_t value;  /* alloc: the allocator's result (VS_GBA_NONE on failure); free: its return */
+	uint32_t cycles; /* CPU cycles of the call, timing overhead subtracted */
+} vs_gba_result;
+
+typedef struct vs_gba_mailbox {
+	uint32_t magic;       /* VS_GBA_MB_MAGIC once the program runs */
+	uint32_t version;     /* VS_GBA_PROTO_VERSION */
+	uint32_t state;       /* VS_GBA_ST_* */
+	uint32_t error;       /* VS_GBA_E_* */
+	uint32_t error_index; /* request that caused it */
+	uint32_t waitcnt;     /* WAITCNT as read back after start-up */
+	uint32_t code;        /* VS_GBA_CODE_* */
+	uint32_t overhead;    /* cycles of an empty timed call, already subtracted */
+	uint32_t done;        /* requests processed so far */
+	uint32_t chunk_first; /* index of the request results[0] belongs to */
+	uint32_t chunk_count; /* results valid in this chunk */
+	uint32_t seq;         /* chunks handed over so far */
+	uint32_t ack;         /* host: set to seq once a full chunk is read */
+	uint32_t reserved[51];
+	vs_gba_result results[VS_GBA_RESULT_CAP];
+} vs_gba_mailbox;
+
+#define VS_GBA_MB_OFF_STATE 8u
+#define VS_GBA_MB_OFF_ACK 48u
+#define VS_GBA_MB_OFF_RESULTS 256u
+
+#endif

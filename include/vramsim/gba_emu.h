@@ -1,0 +1,87 @@
+/* gba_emu.h - runs GBA programs headless inside libmgba.
+ *
+ * No window, no BIOS file: mGBA boots the cartridge directly. The driver
+ * loads a ROM (a file or an image in memory), runs whole frames, reads and
+ * writes the emulated bus between frames and hands the lines the program
+ * prints through mGBA's debug-log registers to a callback.
+ *
+ * Without libmgba at build time every function exists and fails with
+ * vs_gba_emu_missing()'s message. One emulator runs at a time per thread
+ * (libmgba's logger is process-wide while frames run).
+ */
+#ifndef VRAMSIM_GBA_EMU_H
+#define VRAMSIM_GBA_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vramsim/gba_cycles.h"
+
+/* Cycles of one frame (228 lines x 1232) and of VBlank (68 lines). */
+#define VS_GBA_FRAME_CYCLES 280896u
+#define VS_GBA_VBLANK_CYCLES 83776u
+
+typedef struct vs_gba_emu vs_gba_emu;
+
+/* A line the program printed ("GBA Debug" category). level is mGBA's
+ * debug level, 0 fatal .. 4 debug, as the program wrote it. */
+typedef void (*vs_gba_log_fn)(void *ud, int level, const char *line);
+/* Checked after every frame; non-zero stops vs_gba_emu_run_until. */
+typedef int (*vs_gba_stop_fn)(void *ud, vs_gba_emu *e);
+
+/* 1 when built with libmgba. */
+int vs_gba_emu_available(void);
+/* NULL when available, else why not ("built without libmgba (install
+ * libmgba-dev)"). */
+const char *vs_gba_emu_missing(void);
+
+/* Opens a ROM file / a copy of a ROM image and resets the machine. NULL
+ * with a message in err on failure. */
+vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen);
+vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_t errlen);
+void vs_gba_emu_close(vs_gba_emu *e);
+
+void vs_gba_emu_set_log(vs_gba_emu *e, vs_gba_log_fn fn, void *ud);
+
+/* Runs n frames. Returns the frames run. */
+uint32_t vs_gba_emu_run_frames(vs_gba_emu *e, uint32_t n);
+/* Runs frames until stop returns non-zero (checked after each frame) or
+ * max_frames have run. Returns 1 when stopped by stop, 0 at the limit. */
+int vs_gba_emu_run_until(vs_gba_emu *e, vs_gba_stop_fn stop, void *ud, uint32_t max_frames);
+/* Frames run since the reset. */
+uint32_t vs_gba_emu_frames(const vs_gba_emu *e);
+
+/* The bus as the CPU sees it (side effects of I/O reads included). */
+uint32_t vs_gba_emu_read8(vs_gba_emu *e, uint32_t addr);
+uint32_t vs_gba_emu_read16(vs_gba_emu *e, uint32_t addr);
+uint32_t vs_gba_emu_read32(vs_gba_emu *e, uint32_t addr);
+void vs_gba_emu_write8(vs_gba_emu *e, uint32_t addr, uint8_t v);
+void vs_gba_emu_write16(vs_gba_emu *e, uint32_t addr, uint16_t v);
+void vs_gba_emu_write32(vs_gba_emu *e, uint32_t addr, uint32_t v);
+/* Copies len bytes from the bus at addr (word reads where aligned). */
+void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len);
+
+/* ---- the "cycles" program (src/gba/cycles.c) -------------------------
+ * Replays a request list through an allocator built for the ARM7TDMI and
+ * returns, per request, the allocator's result and the CPU cycles of the
+ * call. Protocol and request encoding: vramsim/gba_cycles.h. */
+
+typedef struct vs_gba_cycles_info {
+	uint32_t waitcnt;  /* WAITCNT the program ran with, as read back */
+	uint32_t code;     /* VS_GBA_CODE_THUMB_ROM or VS_GBA_CODE_ARM_IWRAM */
+	uint32_t overhead; /* cycles of an empty timed call (subtracted) */
+	uint32_t frames;   /* frames the run took */
+} vs_gba_cycles_info;
+
+/* Path of the cycles ROM for a code placement: $VRAMSIM_GBA_ROM_DIR, else
+ * the build tree's gba/ folder. Returns buf, or NULL when vramsim was built
+ * without arm-none-eabi-gcc and no directory is set (err says so). */
+const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t errlen);
+
+/* Runs count requests on the emulated GBA. results gets count entries.
+ * max_frames 0 picks a limit from the count. Returns 0, or -1 with err. */
+int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t param[4],
+	const vs_gba_req *reqs, uint32_t count, vs_gba_result *results,
+	vs_gba_cycles_info *info, uint32_t max_frames, char *err, size_t errlen);
+
+#endif
