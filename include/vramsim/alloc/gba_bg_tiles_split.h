@@ -1,0 +1,64 @@
+/* gba_bg_tiles_split.h - the seed's simpler alternative: two tile regions.
+ *
+ * Seed 000 names it before the shared scheme: one region for 4bpp tiles and
+ * another for 8bpp tiles, each with its own copy of the tile manager
+ * (rom2ram, ram2rom, and a reference-count array doubling as a singly
+ * linked free list, exactly as the seed describes). Its cost: a region
+ * cannot lend free space to the other.
+ *
+ * Layout of the 64 KiB BG area: the 4bpp region from 0 (bytes4 bytes, at
+ * most 32 KiB so every block is a 10-bit tile number of charblock 0), the
+ * 8bpp region after it up to 0xE000, and the four 2 KiB maps in
+ * screenblocks 28-31. Tile 0 (all transparent, 64 bytes so 8bpp layers
+ * share it) is reserved at the start of the 4bpp region.
+ *
+ * Freestanding: no host headers; links are indices, so memcpy snapshots.
+ */
+#ifndef VRAMSIM_ALLOC_GBA_BG_TILES_SPLIT_H
+#define VRAMSIM_ALLOC_GBA_BG_TILES_SPLIT_H
+
+#include <stdint.h>
+
+#ifndef GBA_BG_SPLIT_ROM_MAX
+#define GBA_BG_SPLIT_ROM_MAX 4096u
+#endif
+#define GBA_BG_SPLIT_TILE_BYTES 0xE000u  /* bytes for tiles: 56 KiB */
+#define GBA_BG_SPLIT_MAX_TILES 1024u     /* per region */
+#define GBA_BG_SPLIT_MAP_FIRST 28u
+#define GBA_BG_SPLIT_MAPS 4u
+#define GBA_BG_SPLIT_UNUSED 0xFFFFu
+#define GBA_BG_SPLIT_DEFAULT_BYTES4 0x7000u /* 28 KiB for 4bpp, 28 KiB for 8bpp */
+
+enum { GBA_BG_SPLIT_NO_SPACE = -1, GBA_BG_SPLIT_BAD = -2, GBA_BG_SPLIT_REFS_FULL = -3 };
+
+/* One region: tiles of one size, indexed from the region's start. */
+typedef struct gba_bg_split_region {
+	uint16_t rom2ram[GBA_BG_SPLIT_ROM_MAX];
+	uint16_t ram2rom[GBA_BG_SPLIT_MAX_TILES];
+	uint16_t ref[GBA_BG_SPLIT_MAX_TILES]; /* count when loaded, next free tile when free */
+	uint16_t head;                        /* first free tile */
+	uint16_t tiles;                       /* tiles in the region */
+	uint16_t base;                        /* region start in 32-byte blocks */
+	uint16_t used;                        /* tiles loaded */
+} gba_bg_split_region;
+
+typedef struct gba_bg_tiles_split {
+	gba_bg_split_region r4, r8;
+	uint16_t bytes4;
+	uint8_t maps;
+} gba_bg_tiles_split;
+
+/* bytes4: bytes of the 4bpp region, a multiple of 64 from 64 to 32 KiB
+ * (clamped). The 8bpp region takes the rest of the 56 KiB. */
+void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4);
+/* As gba_bg_tiles_ref, but the result is the tile's first 32-byte block
+ * counted from the start of BG VRAM. */
+int32_t gba_bg_tiles_split_ref(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp, int *loaded);
+/* Releases one reference to the tile at block (as returned by ref). */
+int32_t gba_bg_tiles_split_release(gba_bg_tiles_split *m, uint32_t block);
+/* 1 when the 32-byte block is inside a region and free. */
+int gba_bg_tiles_split_block_free(const gba_bg_tiles_split *m, uint32_t block);
+int gba_bg_tiles_split_map_alloc(gba_bg_tiles_split *m, unsigned n);
+int gba_bg_tiles_split_map_free(gba_bg_tiles_split *m, unsigned sb, unsigned n);
+
+#endif

@@ -1,0 +1,148 @@
+/* gba_bg_tiles_split.c - two separate tile regions (seed 000's alternative). */
+#include "vramsim/alloc/gba_bg_tiles_split.h"
+
+#define UNUSED GBA_BG_SPLIT_UNUSED
+
+/* reserved: tiles at the region's start kept out of the free list. */
+static void region_init(gba_bg_split_region *r, uint16_t base, uint16_t tiles, uint16_t reserved)
+{
+	uint32_t i;
+
+	for (i = 0; i < GBA_BG_SPLIT_ROM_MAX; i++)
+		r->rom2ram[i] = UNUSED;
+	/* The free list threads entry i to i + 1, as the seed sets it up. */
+	for (i = 0; i < GBA_BG_SPLIT_MAX_TILES; i++) {
+		r->ram2rom[i] = UNUSED;
+		r->ref[i] = i + 1u < tiles ? (uint16_t)(i + 1u) : UNUSED;
+	}
+	for (i = 0; i < reserved; i++)
+		r->ram2rom[i] = 0;
+	r->head = reserved < tiles ? reserved : UNUSED;
+	r->tiles = tiles;
+	r->base = base;
+	r->used = 0;
+}
+
+void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4)
+{
+	bytes4 &= ~63u;
+	if (bytes4 < 64u)
+		bytes4 = 64u;
+	if (bytes4 > 0x8000u)
+		bytes4 = 0x8000u;
+	m->bytes4 = (uint16_t)bytes4;
+	/* Tile 0 of both depths: the first 64 bytes, two 4bpp tiles. */
+	region_init(&m->r4, 0, (uint16_t)(bytes4 / 32u), 2);
+	region_init(&m->r8, (uint16_t)(bytes4 / 32u), (uint16_t)((GBA_BG_SPLIT_TILE_BYTES - bytes4) / 64u), 0);
+	m->r4.rom2ram[0] = 0;
+	m->maps = 0;
+}
+
+static int32_t region_ref(gba_bg_split_region *r, uint32_t rom, int *loaded)
+{
+	uint16_t t = r->rom2ram[rom];
+
+	if (t != UNUSED) {
+		if (r->ref[t] == 0xFFFFu)
+			return GBA_BG_SPLIT_REFS_FULL;
+		r->ref[t]++;
+		return t;
+	}
+	t = r->head;
+	if (t == UNUSED)
+		return GBA_BG_SPLIT_NO_SPACE;
+	r->head = r->ref[t];
+	r->ref[t] = 1;
+	r->rom2ram[rom] = t;
+	r->ram2rom[t] = (uint16_t)rom;
+	r->used++;
+	*loaded = 1;
+	return t;
+}
+
+static int32_t region_release(gba_bg_split_region *r, uint32_t t)
+{
+	uint16_t rom;
+
+	if (t >= r->tiles || r->ram2rom[t] == UNUSED)
+		return GBA_BG_SPLIT_BAD;
+	rom = r->ram2rom[t];
+	if (rom == 0 || r->rom2ram[rom] != t)
+		return GBA_BG_SPLIT_BAD;
+	if (r->ref[t] > 1)
+		return --r->ref[t];
+	r->rom2ram[rom] = UNUSED;
+	r->ram2rom[t] = UNUSED;
+	r->ref[t] = r->head;
+	r->head = (uint16_t)t;
+	r->used--;
+	return 0;
+}
+
+int32_t gba_bg_tiles_split_ref(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp, int *loaded)
+{
+	gba_bg_split_region *r, *other;
+	int32_t t;
+
+	*loaded = 0;
+	if (rom >= GBA_BG_SPLIT_ROM_MAX || (bpp != 4 && bpp != 8))
+		return GBA_BG_SPLIT_BAD;
+	if (rom == 0)
+		return 0;
+	r = bpp == 8 ? &m->r8 : &m->r4;
+	other = bpp == 8 ? &m->r4 : &m->r8;
+	if (other->rom2ram[rom] != UNUSED)
+		return GBA_BG_SPLIT_BAD; /* one ROM index, one depth */
+	t = region_ref(r, rom, loaded);
+	if (t < 0)
+		return t;
+	return (int32_t)r->base + (bpp == 8 ? 2 * t : t);
+}
+
+int32_t gba_bg_tiles_split_release(gba_bg_tiles_split *m, uint32_t block)
+{
+	if (block == 0)
+		return 1;
+	if (block < m->r8.base)
+		return region_release(&m->r4, block);
+	if ((block - m->r8.base) & 1u)
+		return GBA_BG_SPLIT_BAD;
+	return region_release(&m->r8, (block - m->r8.base) / 2u);
+}
+
+int gba_bg_tiles_split_block_free(const gba_bg_tiles_split *m, uint32_t block)
+{
+	if (block < m->r8.base)
+		return m->r4.ram2rom[block] == UNUSED;
+	block = (block - m->r8.base) / 2u;
+	return block < m->r8.tiles && m->r8.ram2rom[block] == UNUSED;
+}
+
+int gba_bg_tiles_split_map_alloc(gba_bg_tiles_split *m, unsigned n)
+{
+	unsigned s, mask;
+
+	if (n == 0 || n > GBA_BG_SPLIT_MAPS)
+		return -1;
+	mask = (1u << n) - 1u;
+	for (s = 0; s + n <= GBA_BG_SPLIT_MAPS; s++) {
+		if (!(m->maps & (mask << s))) {
+			m->maps = (uint8_t)(m->maps | (mask << s));
+			return (int)(GBA_BG_SPLIT_MAP_FIRST + s);
+		}
+	}
+	return -1;
+}
+
+int gba_bg_tiles_split_map_free(gba_bg_tiles_split *m, unsigned sb, unsigned n)
+{
+	unsigned mask;
+
+	if (n == 0 || sb < GBA_BG_SPLIT_MAP_FIRST || sb - GBA_BG_SPLIT_MAP_FIRST + n > GBA_BG_SPLIT_MAPS)
+		return -1;
+	mask = ((1u << n) - 1u) << (sb - GBA_BG_SPLIT_MAP_FIRST);
+	if ((m->maps & mask) != mask)
+		return -1;
+	m->maps = (uint8_t)(m->maps & ~mask);
+	return 0;
+}
