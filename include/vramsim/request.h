@@ -1,0 +1,76 @@
+/* request.h - what a game asks an allocator for, in the hardware's terms.
+ *
+ * A request always carries its byte size; where the hardware gives the
+ * data a shape (a sprite, a BG tile, a BG map, a DS texture or palette) the
+ * shape rides along, so rules can be checked and pictures drawn the way a
+ * developer thinks of the data.
+ */
+#ifndef VRAMSIM_REQUEST_H
+#define VRAMSIM_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum vs_req_shape {
+	VS_REQ_BYTES = 0, /* plain bytes */
+	VS_REQ_SPRITE,    /* GBA OBJ graphics: OAM shape, size, bpp */
+	VS_REQ_TILE,      /* GBA BG tile by ROM index and bpp */
+	VS_REQ_BGMAP,     /* GBA BG map: text or affine, size field 0-3 */
+	VS_REQ_TEX,       /* DS texture: format, width, height */
+	VS_REQ_PLTT       /* DS palette: colours, 4-colour flag */
+} vs_req_shape;
+
+typedef enum vs_dir {
+	VS_DIR_ANY = 0,
+	VS_DIR_LOW,
+	VS_DIR_HIGH
+} vs_dir;
+
+/* DS texture formats, numbered as TEXIMAGE_PARAM bits 26-28. */
+enum {
+	VS_TEX_A3I5 = 1, VS_TEX_4C = 2, VS_TEX_16C = 3, VS_TEX_256C = 4,
+	VS_TEX_4X4 = 5, VS_TEX_A5I3 = 6, VS_TEX_DIRECT = 7
+};
+
+/* OAM shapes. */
+enum { VS_OBJ_SQUARE = 0, VS_OBJ_WIDE = 1, VS_OBJ_TALL = 2 };
+
+typedef struct vs_request {
+	uint32_t size;     /* bytes requested */
+	uint32_t align;    /* byte alignment the caller needs; 0 or 1 for none */
+	vs_dir dir;        /* low / high end, for allocators that take one */
+	uint32_t opt;      /* raw option word passed through (NNS opt) */
+	vs_req_shape shape;
+	union {
+		struct { uint8_t shape, size, bpp; } sprite;       /* bpp 4 or 8 */
+		struct { uint32_t rom; uint8_t bpp; } tile;
+		struct { uint8_t affine, size; } bgmap;            /* size field 0-3 */
+		struct { uint8_t format; uint16_t width, height; } tex;
+		struct { uint16_t colours; uint8_t four; } pltt;   /* four: for 4-colour textures */
+	} u;
+	uint32_t tag;      /* interned owner tag (see vs_tags in trace.h); 0 = none */
+} vs_request;
+
+/* Byte sizes from the hardware tables (gba-vram.md, ds-vram.md). Each
+ * returns 0 when the shape is not one the hardware has. */
+uint32_t vs_sprite_bytes(unsigned shape, unsigned size, unsigned bpp);
+/* Width and height in pixels of an OAM shape/size, or 0. */
+int vs_sprite_dims(unsigned shape, unsigned size, unsigned *w, unsigned *h);
+/* Shape and size field for a width x height sprite; -1 if none has it. */
+int vs_sprite_from_dims(unsigned w, unsigned h, unsigned *shape, unsigned *size);
+uint32_t vs_bgmap_bytes(unsigned affine, unsigned size);
+uint32_t vs_tex_bytes(unsigned format, unsigned width, unsigned height);
+/* For 4x4 textures: bytes of slot-1 palette-index data (texel bytes / 2). */
+uint32_t vs_tex_index_bytes(unsigned format, unsigned width, unsigned height);
+const char *vs_tex_format_name(unsigned format);
+int vs_tex_format_parse(const char *s, unsigned *format);
+
+/* Fills size from the shape (for shapes that have one). Returns 0, or -1
+ * when the shape is impossible (then size is left as is). */
+int vs_request_derive_size(vs_request *rq);
+
+/* Human form of a request's shape: "sprite 32x16 8bpp", "tex 128x64 16c",
+ * "1200 bytes". Returns the length written (snprintf rules). */
+int vs_request_describe(const vs_request *rq, char *buf, size_t len);
+
+#endif

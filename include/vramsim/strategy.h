@@ -1,0 +1,132 @@
+/* strategy.h - the interface every allocation strategy implements.
+ *
+ * A strategy is a table of functions over a state block the simulator owns.
+ * Built-in strategies adapt the freestanding allocator code in src/alloc/;
+ * plug-ins (see plugin entry point below and docs/strategy-api.md) bring
+ * their own. The simulator never looks inside the state.
+ *
+ * Rules a strategy follows:
+ *  - all its state lives in the state_size bytes it is given (plus, for
+ *    allocators that keep headers in the memory they manage, the arena
+ *    bytes passed to init);
+ *  - with VS_STRAT_RELOCATABLE set, the state holds no pointers into itself,
+ *    so a memcpy of it is a snapshot (the viewer seeks through these);
+ *  - it reports placements as arena offsets, never host pointers.
+ */
+#ifndef VRAMSIM_STRATEGY_H
+#define VRAMSIM_STRATEGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vramsim/arena.h"
+#include "vramsim/request.h"
+
+#define VS_STRATEGY_ABI 1
+
+/* Results of allocate / free. Negative values are failures. */
+typedef enum vs_status {
+	VS_OK = 0,
+	VS_RETAINED = 1,        /* free accepted, memory stays held (frame / static allocators) */
+	VS_ERR_NOSPACE = -1,    /* no place found */
+	VS_ERR_MANAGEMENT = -2, /* out of bookkeeping (management blocks, list nodes) */
+	VS_ERR_RULE = -3,       /* the request breaks a rule the allocator enforces */
+	VS_ERR_UNSUPPORTED = -4,/* this strategy cannot serve this kind of request */
+	VS_ERR_INVALID = -5,    /* bad arguments: unknown block, double free */
+	VS_ERR_LOST = -6        /* free failed and the region is lost until reset */
+} vs_status;
+
+const char *vs_status_name(int status);
+
+/* Where an allocation landed. offset/granted are what the owner may use;
+ * block covers everything taken from free space (headers, padding). A
+ * strategy that has no headers leaves block_size 0 and the simulator uses
+ * offset/granted. key is the strategy's own handle for the allocation
+ * (an NNS key, a block id); it is handed back on free. */
+typedef struct vs_placement {
+	uint32_t offset;
+	uint32_t granted;
+	uint32_t block_offset;
+	uint32_t block_size;
+	uint32_t key;
+	uint8_t shared;  /* already-loaded data handed out again (BG tile hit) */
+} vs_placement;
+
+typedef struct vs_extent { uint32_t offset, size; } vs_extent;
+typedef int (*vs_extent_fn)(void *ud, uint32_t offset, uint32_t size);
+typedef void (*vs_print_fn)(void *ud, const char *text);
+
+enum {
+	VS_STRAT_RELOCATABLE = 1u << 0, /* state can be copied with memcpy */
+	VS_STRAT_NATIVE_STATE = 1u << 1 /* save/restore are the allocator's own (frame managers) */
+};
+
+typedef struct vs_strategy {
+	uint32_t abi;            /* VS_STRATEGY_ABI */
+	const char *name;        /* command-line name: lower case, dashes */
+	const char *summary;     /* one line */
+	uint32_t arenas;         /* VS_ARENA_BIT() of the kinds it manages */
+	uint32_t flags;
+	size_t state_size;
+
+	/* Set up for an arena. options is "key=value,..." from the command line
+	 * or the trace, or "" (never NULL). mem is the arena's bytes, for
+	 * allocators that keep headers in the memory they manage. Returns 0,
+	 * or non-zero with a message in err. */
+	int (*init)(void *st, const vs_arena_decl *arena, const char *options,
+		uint8_t *mem, char *err, size_t errlen);
+	int (*alloc)(void *st, const vs_request *rq, vs_placement *out);
+	int (*free)(void *st, const vs_placement *pl);
+	void (*reset)(void *st);
+	/* Calls fn(ud, offset, size) for each extent the strategy considers
+	 * free, in any order; stops early when fn returns non-zero. */
+	void (*walk_free)(void *st, vs_extent_fn fn, void *ud);
+
+	/* Optional (may be NULL). save writes at most save_size bytes. */
+	size_t save_size;
+	int (*save)(void *st, void *buf);
+	int (*restore)(void *st, const void *buf);
+	void (*dump)(void *st, vs_print_fn print, void *ud);
+	void (*fini)(void *st);
+} vs_strategy;
+
+/* The registry: built-ins first, in a fixed order, then plug-ins in the
+ * order loaded. */
+size_t vs_strategy_count(void);
+const vs_strategy *vs_strategy_at(size_t i);
+const vs_strategy *vs_strategy_find(const char *name);
+/* The strategy a kind of arena gets when none is named. */
+const vs_strategy *vs_strategy_default(vs_arena_kind kind);
+int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind);
+/* Adds one strategy (plug-ins, tests). Returns 0, or -1 when the name is
+ * taken, the ABI differs or the table is full. */
+int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);
+
+/* ---- plug-ins ---------------------------------------------------------
+ * A plug-in is a shared object exporting
+ *
+ *   const vs_plugin *vramsim_plugin_v1(void);
+ *
+ * returning a static table. The "_v1" in the symbol is the entry point's
+ * version; abi inside each vs_strategy is the table layout's version.
+ */
+#define VS_PLUGIN_SYMBOL "vramsim_plugin_v1"
+
+typedef struct vs_plugin {
+	uint32_t abi;                          /* VS_STRATEGY_ABI */
+	const char *name;                      /* the plug-in's own name */
+	size_t count;
+	const vs_strategy *const *strategies;
+} vs_plugin;
+
+/* Loads a plug-in and registers its strategies. Returns 0 or -1 with err. */
+int vs_plugin_load(const char *path, char *err, size_t errlen);
+
+/* Small helper for strategies: finds key in "a=1,b=2". Returns 1 and
+ * copies the value, 0 when absent. */
+int vs_option_get(const char *options, const char *key, char *val, size_t vallen);
+/* Checks that every key in options is one of the NULL-terminated list.
+ * Returns 0, or -1 naming the first unknown key in err. */
+int vs_option_check(const char *options, const char *const *known, char *err, size_t errlen);
+
+#endif

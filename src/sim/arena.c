@@ -1,0 +1,209 @@
+/* arena.c - arena models: bytes, ownership map, free index, hardware writes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/arena.h"
+#include "vramsim/hw.h"
+
+static const char *const kind_names[VS_ARENA_KIND_COUNT] = {
+	"gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram"
+};
+
+const char *vs_arena_kind_name(vs_arena_kind kind)
+{
+	return (unsigned)kind < VS_ARENA_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+int vs_arena_kind_parse(const char *s, vs_arena_kind *out)
+{
+	int k;
+
+	for (k = 0; k < VS_ARENA_KIND_COUNT; k++) {
+		if (strcmp(s, kind_names[k]) == 0) {
+			*out = (vs_arena_kind)k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void vs_arena_decl_default(vs_arena_decl *d, vs_arena_kind kind)
+{
+	memset(d, 0, sizeof *d);
+	memset(d->ds_bank_slot, VS_BANK_UNMAPPED, sizeof d->ds_bank_slot);
+	d->kind = kind;
+	switch (kind) {
+	case VS_ARENA_GBA_OBJ:
+		d->size = 0x8000;
+		d->base = 0x06010000;
+		d->unit = 32;
+		break;
+	case VS_ARENA_GBA_BG:
+		d->size = 0x10000;
+		d->base = 0x06000000;
+		d->unit = 32;
+		break;
+	case VS_ARENA_DS_TEX:
+		d->size = 0x80000;
+		d->unit = 8;
+		/* A-D as texture slots 0-3 */
+		d->ds_bank_slot[0] = 0;
+		d->ds_bank_slot[1] = 1;
+		d->ds_bank_slot[2] = 2;
+		d->ds_bank_slot[3] = 3;
+		break;
+	case VS_ARENA_DS_PLTT:
+		d->size = 0x18000;
+		d->unit = 8;
+		d->ds_bank_slot[4] = 0; /* E as palette slots 0-3 */
+		break;
+	case VS_ARENA_RAM:
+	default:
+		d->unit = 1;
+		break;
+	}
+}
+
+static void mark_reserved(void *ud, uint32_t off, uint32_t len)
+{
+	vs_arena_mark(ud, off, len, VS_OWNER_HW, VS_UNIT_RESERVED);
+}
+
+void vs_arena_clear(vs_arena *a)
+{
+	uint32_t u, reserved = 0;
+
+	memset(a->bytes, 0, a->decl.size);
+	memset(a->owner, 0, a->nunits * sizeof *a->owner);
+	memset(a->kind, VS_UNIT_FREE, a->nunits);
+	vs_freemap_set(a->free, 0, a->nunits, 1);
+	vs_hw_reserved(&a->decl, mark_reserved, a);
+	for (u = 0; u < a->nunits; u++)
+		reserved += a->kind[u] == VS_UNIT_RESERVED;
+	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
+}
+
+int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof *a);
+	if (d->unit == 0 || (d->unit & (d->unit - 1))) {
+		snprintf(err, errlen, "arena '%s': unit %u is not a power of two", d->name, (unsigned)d->unit);
+		return -1;
+	}
+	if (d->size == 0 || d->size % d->unit) {
+		snprintf(err, errlen, "arena '%s': size %u is not a positive multiple of the unit %u",
+			d->name, (unsigned)d->size, (unsigned)d->unit);
+		return -1;
+	}
+	a->decl = *d;
+	a->nunits = d->size / d->unit;
+	a->bytes = malloc(d->size);
+	a->owner = malloc((size_t)a->nunits * sizeof *a->owner);
+	a->kind = malloc(a->nunits);
+	a->free = vs_freemap_new(a->nunits);
+	if (!a->bytes || !a->owner || !a->kind || !a->free) {
+		vs_arena_fini(a);
+		snprintf(err, errlen, "arena '%s': out of memory for %u bytes", d->name, (unsigned)d->size);
+		return -1;
+	}
+	vs_arena_clear(a);
+	return 0;
+}
+
+void vs_arena_fini(vs_arena *a)
+{
+	free(a->bytes);
+	free(a->owner);
+	free(a->kind);
+	vs_freemap_free(a->free);
+	memset(a, 0, sizeof *a);
+}
+
+void vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t first, last, u;
+
+	if (len == 0 || off >= a->decl.size)
+		return;
+	if (len > a->decl.size - off)
+		len = a->decl.size - off;
+	first = off / a->decl.unit;
+	last = (off + len - 1) / a->decl.unit;
+	for (u = first; u <= last; u++) {
+		a->owner[u] = owner;
+		a->kind[u] = (uint8_t)kind;
+	}
+	vs_freemap_set(a->free, first, last - first + 1, kind == VS_UNIT_FREE);
+}
+
+int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
+{
+	uint32_t first, last, u;
+
+	if (len == 0)
+		return -1;
+	first = off / a->decl.unit;
+	last = (off + len - 1) / a->decl.unit;
+	for (u = first; u <= last && u < a->nunits; u++)
+		if (a->kind[u] != VS_UNIT_FREE)
+			return u;
+	return -1;
+}
+
+void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out)
+{
+	uint32_t largest, runs, nfree;
+
+	vs_freemap_stats(a->free, &largest, &runs, &nfree);
+	out->free_bytes = (uint64_t)nfree * a->decl.unit;
+	out->largest = (uint64_t)largest * a->decl.unit;
+	out->extents = runs;
+}
+
+/* The OBJ area in each display mode: 8-bit writes there are dropped. */
+static int obj_area(const vs_arena *a, uint32_t off)
+{
+	return a->decl.kind == VS_ARENA_GBA_OBJ && (a->decl.gba_mode < 3 || off >= 0x4000);
+}
+
+void vs_arena_write8(vs_arena *a, uint32_t off, uint8_t v)
+{
+	if (off >= a->decl.size)
+		return;
+	if (a->decl.kind == VS_ARENA_GBA_OBJ) {
+		if (obj_area(a, off))
+			return;
+		/* bitmap-mode lower half is BG frame memory: BG write rules */
+		a->bytes[off & ~1u] = v;
+		a->bytes[off | 1u] = v;
+		return;
+	}
+	if (a->decl.kind == VS_ARENA_GBA_BG) {
+		a->bytes[off & ~1u] = v;
+		if ((off | 1u) < a->decl.size)
+			a->bytes[off | 1u] = v;
+		return;
+	}
+	a->bytes[off] = v;
+}
+
+void vs_arena_write16(vs_arena *a, uint32_t off, uint16_t v)
+{
+	off &= ~1u; /* the bus aligns halfword writes */
+	if (off + 2 > a->decl.size)
+		return;
+	a->bytes[off] = (uint8_t)v;
+	a->bytes[off + 1] = (uint8_t)(v >> 8);
+}
+
+void vs_arena_write32(vs_arena *a, uint32_t off, uint32_t v)
+{
+	off &= ~3u;
+	if (off + 4 > a->decl.size)
+		return;
+	a->bytes[off] = (uint8_t)v;
+	a->bytes[off + 1] = (uint8_t)(v >> 8);
+	a->bytes[off + 2] = (uint8_t)(v >> 16);
+	a->bytes[off + 3] = (uint8_t)(v >> 24);
+}

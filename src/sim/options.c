@@ -1,0 +1,69 @@
+/* options.c - "key=value,key=value" strategy options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "vramsim/strategy.h"
+
+/* Next "key=value" item: sets key/klen and val/vlen, returns the rest. */
+static const char *next_item(const char *p, const char **key, size_t *klen, const char **val, size_t *vlen)
+{
+	const char *end = strchr(p, ','), *eq;
+
+	if (!end)
+		end = p + strlen(p);
+	eq = memchr(p, '=', (size_t)(end - p));
+	*key = p;
+	*klen = (size_t)((eq ? eq : end) - p);
+	*val = eq ? eq + 1 : end;
+	*vlen = (size_t)(end - *val);
+	return *end ? end + 1 : end;
+}
+
+int vs_option_get(const char *options, const char *key, char *val, size_t vallen)
+{
+	const char *p = options ? options : "", *k, *v;
+	size_t kl, vl, want = strlen(key);
+
+	while (*p) {
+		p = next_item(p, &k, &kl, &v, &vl);
+		if (kl == want && memcmp(k, key, kl) == 0) {
+			if (vallen) {
+				if (vl >= vallen)
+					vl = vallen - 1;
+				memcpy(val, v, vl);
+				val[vl] = '\0';
+			}
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int vs_option_check(const char *options, const char *const *known, char *err, size_t errlen)
+{
+	const char *p = options ? options : "", *k, *v;
+	size_t kl, vl, i;
+
+	while (*p) {
+		p = next_item(p, &k, &kl, &v, &vl);
+		if (kl == 0)
+			continue;
+		for (i = 0; known[i]; i++)
+			if (strlen(known[i]) == kl && memcmp(known[i], k, kl) == 0)
+				break;
+		if (!known[i]) {
+			int n = snprintf(err, errlen, "unknown option '%.*s'", (int)kl, k);
+			if (known[0] && n > 0 && (size_t)n < errlen) {
+				n += snprintf(err + n, errlen - (size_t)n, " (known:");
+				for (i = 0; known[i] && (size_t)n < errlen; i++)
+					n += snprintf(err + n, errlen - (size_t)n, " %s", known[i]);
+				if ((size_t)n < errlen)
+					snprintf(err + n, errlen - (size_t)n, ")");
+			} else if (!known[0] && n > 0 && (size_t)n < errlen) {
+				snprintf(err + n, errlen - (size_t)n, " (this strategy takes none)");
+			}
+			return -1;
+		}
+	}
+	return 0;
+}

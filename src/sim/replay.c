@@ -1,0 +1,1050 @@
+/* replay.c - runs trace events through strategies over arena models.
+ *
+ * Books kept here, independent of any strategy:
+ *  - a slab of live records; the ownership map of each arena holds record
+ *    handles (slab index + 1), so a unit tells who holds it;
+ *  - an id table from trace ids to records (several ids may share one
+ *    record: BG tile hits), plus failed ids, so misuse can be diagnosed;
+ *  - a ring of recently freed ids, to tell a double free from an unknown id
+ *    without remembering every id a long trace ever used;
+ *  - named saves per arena (allocation sequence number, and the strategy's
+ *    own state where it has save/restore).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/hw.h"
+#include "vramsim/replay.h"
+
+#define FREED_RING 65536u
+#define MAX_TIED 2
+
+typedef struct rec {
+	vs_live pub;
+	uint64_t seq;          /* allocation order within the replay */
+	uint8_t *payload;      /* copy of the trace's payload, or NULL */
+	uint32_t payload_len;
+	uint32_t ntied;
+	uint32_t tied_off[MAX_TIED], tied_len[MAX_TIED];
+	uint32_t next_free;    /* slab free list (when not in use) */
+	uint8_t in_use;
+} rec;
+
+/* id table entry: handle 0 = empty slot, FAILED_HANDLE = failed allocation */
+#define FAILED_HANDLE 0xFFFFFFFFu
+typedef struct id_slot {
+	uint64_t id;
+	uint32_t handle;
+	uint32_t arena;  /* for failed entries */
+} id_slot;
+
+typedef struct saved_state {
+	char name[VS_STATE_NAME_MAX];
+	uint64_t seq;
+	void *blob;      /* strategy's own state, or NULL */
+	struct saved_state *next;
+} saved_state;
+
+typedef struct arena_run {
+	vs_arena arena;
+	const vs_strategy *strat;
+	void *state;
+	char options[VS_OPTIONS_MAX];
+	vs_metrics m;
+	saved_state *saves;
+} arena_run;
+
+struct vs_replay {
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+	int narenas;
+	arena_run ar[VS_TRACE_MAX_ARENAS];
+	rec *slab;
+	uint32_t slab_len, slab_cap, slab_free; /* slab_free: head of free list, 0 = none (1-based) */
+	id_slot *ids;
+	uint32_t ids_cap, ids_used;
+	uint64_t *freed;        /* ring of recently freed ids */
+	uint32_t freed_pos, freed_len;
+	uint64_t seq, events, frames;
+	uint64_t diag[VS_DIAG_KINDS], check[VS_CHECK_KINDS];
+	char err[1024];
+	vs_event ev;
+};
+
+static const char *const fail_names[VS_FAIL_KINDS] = {
+	"out of memory", "fragmented", "rule", "management", "unsupported"
+};
+static const char *const diag_names[VS_DIAG_KINDS] = {
+	"unknown id", "double free", "free of failed allocation", "duplicate id", "divergence",
+	"unknown state", "strategy refused"
+};
+static const char *const check_names[VS_CHECK_KINDS] = {
+	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant"
+};
+
+const char *vs_fail_kind_name(vs_fail_kind k) { return (unsigned)k < VS_FAIL_KINDS ? fail_names[k] : "?"; }
+const char *vs_diag_kind_name(vs_diag_kind k) { return (unsigned)k < VS_DIAG_KINDS ? diag_names[k] : "?"; }
+const char *vs_check_kind_name(vs_check_kind k) { return (unsigned)k < VS_CHECK_KINDS ? check_names[k] : "?"; }
+
+void vs_replay_config_default(vs_replay_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->check_bytes = 1;
+	c->check_rules = 1;
+	c->max_messages = 20;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void emit(vs_replay *r, const char *line)
+{
+	if (r->cfg.message)
+		r->cfg.message(r->cfg.message_ud, line);
+	else
+		fprintf(stderr, "%s\n", line);
+}
+
+/* Reports a diagnostic; returns -1 when strict makes it fatal. */
+static int diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...)
+{
+	char msg[768], line[1024];
+	va_list ap;
+	uint64_t n = ++r->diag[k];
+	int a = r->ev.arena >= 0 ? r->ev.arena : 0;
+
+	r->ar[a].m.diags++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof line, "%s:%llu: %s: %s: %s", vs_trace_name(r->rd), (unsigned long long)r->ev.line,
+		r->cfg.strict ? "error" : "warning", diag_names[k], msg);
+	if (r->cfg.strict) {
+		snprintf(r->err, sizeof r->err, "%s", line);
+		return -1;
+	}
+	if (n <= (uint64_t)r->cfg.max_messages)
+		emit(r, line);
+	else if (n == (uint64_t)r->cfg.max_messages + 1)
+		emit(r, "vramsim: further diagnostics of this kind are counted, not shown");
+	return 0;
+}
+
+static void check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ...)
+{
+	char msg[768], line[1024];
+	va_list ap;
+	uint64_t n = ++r->check[k];
+
+	r->ar[a].m.checks++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof line, "%s:%llu: error: integrity: %s: event %llu, strategy %s: %s",
+		vs_trace_name(r->rd), (unsigned long long)r->ev.line, check_names[k],
+		(unsigned long long)(r->events), r->ar[a].strat->name, msg);
+	if (n <= (uint64_t)r->cfg.max_messages)
+		emit(r, line);
+	else if (n == (uint64_t)r->cfg.max_messages + 1)
+		emit(r, "vramsim: further integrity errors of this kind are counted, not shown");
+}
+
+/* ---- id table (linear probing, backward-shift deletion) ---------------- */
+
+static uint32_t id_hash(uint64_t id)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdull;
+	id ^= id >> 33;
+	return (uint32_t)id;
+}
+
+static id_slot *id_find(vs_replay *r, uint64_t id)
+{
+	uint32_t mask = r->ids_cap - 1, i;
+
+	for (i = id_hash(id) & mask; r->ids[i].handle; i = (i + 1) & mask)
+		if (r->ids[i].id == id)
+			return &r->ids[i];
+	return NULL;
+}
+
+static int id_grow(vs_replay *r)
+{
+	uint32_t ncap = r->ids_cap * 2, i, mask = ncap - 1;
+	id_slot *n = calloc(ncap, sizeof *n);
+
+	if (!n)
+		return -1;
+	for (i = 0; i < r->ids_cap; i++) {
+		uint32_t j;
+		if (!r->ids[i].handle)
+			continue;
+		for (j = id_hash(r->ids[i].id) & mask; n[j].handle; j = (j + 1) & mask)
+			;
+		n[j] = r->ids[i];
+	}
+	free(r->ids);
+	r->ids = n;
+	r->ids_cap = ncap;
+	return 0;
+}
+
+static int id_put(vs_replay *r, uint64_t id, uint32_t handle, uint32_t arena)
+{
+	uint32_t mask, i;
+
+	if (2 * (r->ids_used + 1) > r->ids_cap && id_grow(r))
+		return -1;
+	mask = r->ids_cap - 1;
+	for (i = id_hash(id) & mask; r->ids[i].handle; i = (i + 1) & mask)
+		if (r->ids[i].id == id)
+			break;
+	if (!r->ids[i].handle)
+		r->ids_used++;
+	r->ids[i].id = id;
+	r->ids[i].handle = handle;
+	r->ids[i].arena = arena;
+	return 0;
+}
+
+static void id_del(vs_replay *r, id_slot *s)
+{
+	uint32_t mask = r->ids_cap - 1, i = (uint32_t)(s - r->ids), j = i;
+
+	for (;;) {
+		uint32_t k;
+		j = (j + 1) & mask;
+		if (!r->ids[j].handle)
+			break;
+		k = id_hash(r->ids[j].id) & mask;
+		/* move j back to i unless its home lies cyclically in (i, j] */
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			r->ids[i] = r->ids[j];
+			i = j;
+		}
+	}
+	r->ids[i].handle = 0;
+	r->ids_used--;
+}
+
+static void freed_push(vs_replay *r, uint64_t id)
+{
+	r->freed[r->freed_pos] = id;
+	r->freed_pos = (r->freed_pos + 1) % FREED_RING;
+	if (r->freed_len < FREED_RING)
+		r->freed_len++;
+}
+
+static int freed_recently(const vs_replay *r, uint64_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->freed_len; i++)
+		if (r->freed[i] == id)
+			return 1;
+	return 0;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static uint32_t rec_new(vs_replay *r)
+{
+	uint32_t h;
+
+	if (r->slab_free) {
+		h = r->slab_free;
+		r->slab_free = r->slab[h - 1].next_free;
+	} else {
+		if (r->slab_len == r->slab_cap) {
+			uint32_t ncap = r->slab_cap ? r->slab_cap * 2 : 256;
+			rec *n = realloc(r->slab, ncap * sizeof *n);
+			if (!n)
+				return 0;
+			r->slab = n;
+			r->slab_cap = ncap;
+		}
+		h = ++r->slab_len;
+	}
+	memset(&r->slab[h - 1], 0, sizeof(rec));
+	r->slab[h - 1].in_use = 1;
+	return h;
+}
+
+static void rec_release(vs_replay *r, uint32_t h)
+{
+	rec *x = &r->slab[h - 1];
+
+	free(x->payload);
+	x->payload = NULL;
+	x->in_use = 0;
+	x->next_free = r->slab_free;
+	r->slab_free = h;
+}
+
+/* The byte the trace puts at offset i of an allocation: its payload, then a
+ * pattern from its id that differs word to word. */
+static uint8_t expected_byte(const rec *x, uint32_t i)
+{
+	uint64_t z = x->pub.id * 0x9E3779B97F4A7C15ull;
+	uint32_t w;
+
+	if (i < x->payload_len)
+		return x->payload[i];
+	w = (uint32_t)(z >> 32) ^ (uint32_t)z;
+	w += (i / 4) * 0x9E3779B1u;
+	return (uint8_t)(w >> (8 * (i % 4)));
+}
+
+static void write_bytes(vs_arena *a, const rec *x)
+{
+	uint8_t *p = a->bytes + x->pub.pl.offset;
+	uint32_t n = x->pub.req.size, i;
+
+	if (n > x->pub.pl.granted)
+		n = x->pub.pl.granted;
+	/* 32-bit writes land everywhere in VRAM; store as such. */
+	for (i = 0; i < n; i++)
+		p[i] = expected_byte(x, i);
+}
+
+/* First offset whose byte differs, or -1. */
+static int64_t verify_bytes(const vs_arena *a, const rec *x)
+{
+	const uint8_t *p = a->bytes + x->pub.pl.offset;
+	uint32_t n = x->pub.req.size, i;
+
+	if (n > x->pub.pl.granted)
+		n = x->pub.pl.granted;
+	for (i = 0; i < n; i++)
+		if (p[i] != expected_byte(x, i))
+			return i;
+	return -1;
+}
+
+static void mark_rec(vs_arena *a, const rec *x, uint32_t h, int retained)
+{
+	const vs_placement *pl = &x->pub.pl;
+	uint32_t i, size = x->pub.req.size < pl->granted ? x->pub.req.size : pl->granted;
+
+	if (retained) {
+		vs_arena_mark(a, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
+	} else if (pl->block_offset == pl->offset && pl->block_size == size && pl->granted == size) {
+		vs_arena_mark(a, pl->offset, size, h, VS_UNIT_DATA);
+	} else {
+		vs_arena_mark(a, pl->block_offset, pl->block_size, h, VS_UNIT_OVERHEAD);
+		vs_arena_mark(a, pl->offset, pl->granted, h, VS_UNIT_SLACK);
+		vs_arena_mark(a, pl->offset, size, h, VS_UNIT_DATA);
+	}
+	for (i = 0; i < x->ntied; i++)
+		vs_arena_mark(a, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
+}
+
+static void unmark_rec(vs_arena *a, const rec *x)
+{
+	uint32_t i;
+
+	vs_arena_mark(a, x->pub.pl.block_offset, x->pub.pl.block_size, VS_OWNER_NONE, VS_UNIT_FREE);
+	for (i = 0; i < x->ntied; i++)
+		vs_arena_mark(a, x->tied_off[i], x->tied_len[i], VS_OWNER_NONE, VS_UNIT_FREE);
+}
+
+/* ---- metrics ------------------------------------------------------------ */
+
+static void refresh(arena_run *ar)
+{
+	vs_metrics *m = &ar->m;
+	vs_free_stats fs;
+
+	vs_arena_free_stats(&ar->arena, &fs);
+	m->free_bytes = fs.free_bytes;
+	m->largest_free = fs.largest;
+	m->free_extents = fs.extents;
+	m->frag = fs.free_bytes ? 1.0 - (double)fs.largest / (double)fs.free_bytes : 0.0;
+	if (m->live_bytes > m->peak_live)
+		m->peak_live = m->live_bytes;
+	if (m->granted_bytes > m->peak_granted)
+		m->peak_granted = m->granted_bytes;
+}
+
+static void account(arena_run *ar, const rec *x, int sign)
+{
+	vs_metrics *m = &ar->m;
+	uint64_t size = x->pub.req.size, granted = x->pub.pl.granted;
+	uint64_t over = x->pub.pl.block_size > granted ? x->pub.pl.block_size - granted : 0;
+
+	if (sign > 0) {
+		m->live_count++;
+		m->live_bytes += size;
+		m->granted_bytes += granted;
+		m->overhead_bytes += over;
+	} else {
+		m->live_count--;
+		m->live_bytes -= size;
+		m->granted_bytes -= granted;
+		m->overhead_bytes -= over;
+	}
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
+{
+	const vs_trace_header *h = vs_trace_header_of(r->rd);
+	arena_run *ar = &r->ar[i];
+	const vs_strategy *s = r->cfg.strategy[i];
+	const char *opts = r->cfg.options[i];
+	char why[512];
+
+	if (!s && h->strategy[i][0]) {
+		s = vs_strategy_find(h->strategy[i]);
+		if (!s) {
+			snprintf(err, errlen, "%s: arena '%s' names unknown strategy '%s' (see 'vramsim strategies')",
+				vs_trace_name(r->rd), h->arenas[i].name, h->strategy[i]);
+			return -1;
+		}
+	}
+	if (!s)
+		s = vs_strategy_default(h->arenas[i].kind);
+	if (!s) {
+		snprintf(err, errlen, "%s: no strategy manages arena '%s' of kind %s", vs_trace_name(r->rd),
+			h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
+		return -1;
+	}
+	if (!vs_strategy_manages(s, h->arenas[i].kind)) {
+		snprintf(err, errlen, "strategy '%s' cannot manage arena '%s' of kind %s", s->name,
+			h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
+		return -1;
+	}
+	snprintf(ar->options, sizeof ar->options, "%s", opts && *opts ? opts : h->options[i]);
+	if (vs_arena_init(&ar->arena, &h->arenas[i], why, sizeof why)) {
+		snprintf(err, errlen, "%s: %s", vs_trace_name(r->rd), why);
+		return -1;
+	}
+	ar->strat = s;
+	ar->state = calloc(1, s->state_size ? s->state_size : 1);
+	if (!ar->state) {
+		snprintf(err, errlen, "out of memory for strategy '%s'", s->name);
+		return -1;
+	}
+	why[0] = '\0';
+	if (s->init(ar->state, &ar->arena.decl, ar->options, ar->arena.bytes, why, sizeof why)) {
+		snprintf(err, errlen, "strategy '%s' refused arena '%s': %s", s->name, h->arenas[i].name,
+			why[0] ? why : "init failed");
+		if (s->fini)
+			s->fini(ar->state);
+		free(ar->state);
+		ar->state = NULL;
+		return -1;
+	}
+	ar->m.usable_bytes = ar->arena.usable_bytes;
+	refresh(ar);
+	return 0;
+}
+
+vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char *err, size_t errlen)
+{
+	vs_replay *r = calloc(1, sizeof *r);
+	int i;
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		vs_trace_close(rd);
+		return NULL;
+	}
+	r->rd = rd;
+	if (cfg)
+		r->cfg = *cfg;
+	else
+		vs_replay_config_default(&r->cfg);
+	if (r->cfg.max_messages <= 0)
+		r->cfg.max_messages = 20;
+	r->ids_cap = 1024;
+	r->ids = calloc(r->ids_cap, sizeof *r->ids);
+	r->freed = calloc(FREED_RING, sizeof *r->freed);
+	if (!r->ids || !r->freed) {
+		snprintf(err, errlen, "out of memory");
+		vs_replay_free(r);
+		return NULL;
+	}
+	r->narenas = vs_trace_header_of(rd)->narenas;
+	for (i = 0; i < r->narenas; i++) {
+		if (setup_arena(r, i, err, errlen)) {
+			vs_replay_free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+static void free_saves(arena_run *ar)
+{
+	while (ar->saves) {
+		saved_state *n = ar->saves->next;
+		free(ar->saves->blob);
+		free(ar->saves);
+		ar->saves = n;
+	}
+}
+
+void vs_replay_free(vs_replay *r)
+{
+	int i;
+	uint32_t h;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->narenas; i++) {
+		arena_run *ar = &r->ar[i];
+		if (ar->state && ar->strat && ar->strat->fini)
+			ar->strat->fini(ar->state);
+		free(ar->state);
+		free_saves(ar);
+		vs_arena_fini(&ar->arena);
+	}
+	for (h = 1; h <= r->slab_len; h++)
+		if (r->slab[h - 1].in_use)
+			free(r->slab[h - 1].payload);
+	free(r->slab);
+	free(r->ids);
+	free(r->freed);
+	vs_trace_close(r->rd);
+	free(r);
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static vs_fail_kind classify(vs_replay *r, int a, const vs_request *rq, int status)
+{
+	arena_run *ar = &r->ar[a];
+
+	if (ar->m.free_bytes < rq->size)
+		return VS_FAIL_OOM;
+	if (status == VS_ERR_MANAGEMENT)
+		return VS_FAIL_MANAGEMENT;
+	if (status == VS_ERR_UNSUPPORTED)
+		return VS_FAIL_UNSUPPORTED;
+	if (ar->m.largest_free >= rq->size && !vs_hw_any_legal(&ar->arena, rq, rq->size))
+		return VS_FAIL_RULE;
+	return VS_FAIL_FRAGMENTED;
+}
+
+static void notify(vs_replay *r, int status, int failed, vs_fail_kind fk, const vs_live *live)
+{
+	vs_outcome o;
+
+	if (!r->cfg.observer)
+		return;
+	o.ev = &r->ev;
+	o.event = r->events;
+	o.status = status;
+	o.failed = failed;
+	o.fail_kind = fk;
+	o.live = live;
+	r->cfg.observer(r->cfg.observer_ud, r, &o);
+}
+
+/* Checks a fresh placement; returns 0 when it may go in the map. */
+static int check_placement(vs_replay *r, int a, rec *x)
+{
+	arena_run *ar = &r->ar[a];
+	const vs_placement *pl = &x->pub.pl;
+	const vs_arena_decl *d = &ar->arena.decl;
+	char why[256];
+	int64_t u;
+	uint32_t i;
+
+	if (pl->granted < x->pub.req.size) {
+		check_fail(r, a, VS_CHECK_SHORT, "id %llu: granted %u bytes for a %u-byte request",
+			(unsigned long long)x->pub.id, (unsigned)pl->granted, (unsigned)x->pub.req.size);
+		return -1;
+	}
+	if ((uint64_t)pl->block_offset + pl->block_size > d->size || pl->offset < pl->block_offset ||
+		(uint64_t)pl->offset + pl->granted > (uint64_t)pl->block_offset + pl->block_size) {
+		check_fail(r, a, VS_CHECK_BOUNDS, "id %llu: block [0x%x, +%u) data [0x%x, +%u) in a %u-byte arena",
+			(unsigned long long)x->pub.id, (unsigned)pl->block_offset, (unsigned)pl->block_size,
+			(unsigned)pl->offset, (unsigned)pl->granted, (unsigned)d->size);
+		return -1;
+	}
+	if (r->cfg.check_rules && vs_hw_check(d, &x->pub.req, pl->offset, pl->granted, why, sizeof why)) {
+		check_fail(r, a, VS_CHECK_RULE, "id %llu at 0x%x: %s", (unsigned long long)x->pub.id,
+			(unsigned)(d->base + pl->offset), why);
+		return -1;
+	}
+	x->ntied = (uint32_t)vs_hw_tied(d, &x->pub.req, pl->offset, pl->granted, x->tied_off, x->tied_len, MAX_TIED);
+	u = vs_arena_first_taken(&ar->arena, pl->block_offset, pl->block_size);
+	for (i = 0; u < 0 && i < x->ntied; i++)
+		u = vs_arena_first_taken(&ar->arena, x->tied_off[i], x->tied_len[i]);
+	if (u >= 0) {
+		uint32_t owner = ar->arena.owner[u];
+		if (owner == VS_OWNER_HW)
+			check_fail(r, a, VS_CHECK_RULE, "id %llu at 0x%x takes unit at 0x%x, which the hardware reserves",
+				(unsigned long long)x->pub.id, (unsigned)(d->base + pl->offset),
+				(unsigned)(d->base + (uint32_t)u * d->unit));
+		else
+			check_fail(r, a, VS_CHECK_OVERLAP, "id %llu at 0x%x overlaps id %llu (trace line %llu) at 0x%x",
+				(unsigned long long)x->pub.id, (unsigned)(d->base + pl->offset),
+				(unsigned long long)r->slab[owner - 1].pub.id,
+				(unsigned long long)r->slab[owner - 1].pub.line,
+				(unsigned)(d->base + (uint32_t)u * d->unit));
+		return -1;
+	}
+	return 0;
+}
+
+static int do_alloc(vs_replay *r)
+{
+	const vs_event *ev = &r->ev;
+	int a = ev->arena;
+	arena_run *ar = &r->ar[a];
+	vs_placement pl;
+	id_slot *s = id_find(r, ev->id);
+	uint32_t h;
+	rec *x;
+	int status;
+
+	if (s && s->handle != FAILED_HANDLE) {
+		if (diag(r, VS_DIAG_DUPLICATE_ID, "alloc of id %llu, which is live (allocated at line %llu)",
+			(unsigned long long)ev->id, (unsigned long long)r->slab[s->handle - 1].pub.line))
+			return -1;
+		notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
+		return 0;
+	}
+	memset(&pl, 0, sizeof pl);
+	status = ar->strat->alloc(ar->state, &ev->req, &pl);
+	if (status < 0) {
+		vs_fail_kind fk = classify(r, a, &ev->req, status);
+		ar->m.failures++;
+		ar->m.fail[fk]++;
+		if (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed)
+			ar->m.smallest_failed = ev->req.size;
+		if (id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a))
+			goto oom;
+		if (ev->has_at && diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s failed (%s)",
+			(unsigned long long)ev->id, (unsigned)ev->at, ar->strat->name, fail_names[fk]))
+			return -1;
+		notify(r, status, 1, fk, NULL);
+		return 0;
+	}
+	if (pl.block_size == 0) {
+		pl.block_offset = pl.offset;
+		pl.block_size = pl.granted;
+	}
+	/* A hit hands out data already loaded: the id joins its record. */
+	if (pl.shared && pl.offset < ar->arena.decl.size) {
+		uint32_t owner = ar->arena.owner[pl.offset / ar->arena.decl.unit];
+		if (owner != VS_OWNER_NONE && owner != VS_OWNER_HW && r->slab[owner - 1].pub.pl.offset == pl.offset &&
+			!r->slab[owner - 1].pub.retained) {
+			x = &r->slab[owner - 1];
+			x->pub.refs++;
+			ar->m.shared_hits++;
+			if (id_put(r, ev->id, owner, (uint32_t)a))
+				goto oom;
+			notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+			return 0;
+		}
+	}
+	h = rec_new(r);
+	if (!h)
+		goto oom;
+	x = &r->slab[h - 1];
+	x->pub.id = ev->id;
+	x->pub.arena = (uint32_t)a;
+	x->pub.pl = pl;
+	x->pub.req = ev->req;
+	x->pub.line = ev->line;
+	x->pub.event = r->events;
+	x->pub.refs = 1;
+	x->seq = ++r->seq;
+	if (ev->data && ev->data_len) {
+		x->payload = malloc(ev->data_len);
+		if (!x->payload)
+			goto oom;
+		memcpy(x->payload, ev->data, ev->data_len);
+		x->payload_len = ev->data_len;
+	}
+	if (id_put(r, ev->id, h, (uint32_t)a))
+		goto oom;
+	if (check_placement(r, a, x)) {
+		x->pub.broken = 1;
+	} else {
+		mark_rec(&ar->arena, x, h, 0);
+		if (r->cfg.check_bytes)
+			write_bytes(&ar->arena, x);
+	}
+	ar->m.allocs++;
+	account(ar, x, +1);
+	if ((uint64_t)pl.block_offset + pl.block_size > ar->m.high_water)
+		ar->m.high_water = (uint64_t)pl.block_offset + pl.block_size;
+	refresh(ar);
+	if (ev->has_at && ev->at - ar->arena.decl.base != pl.offset &&
+		diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s gave 0x%x", (unsigned long long)ev->id,
+			(unsigned)ev->at, ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
+		return -1;
+	notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+	return 0;
+oom:
+	snprintf(r->err, sizeof r->err, "%s:%llu: error: out of memory", vs_trace_name(r->rd),
+		(unsigned long long)ev->line);
+	return -1;
+}
+
+/* Drops a record from the books: map, metrics, slab. */
+static void drop_rec(vs_replay *r, uint32_t h)
+{
+	rec *x = &r->slab[h - 1];
+	arena_run *ar = &r->ar[x->pub.arena];
+
+	if (!x->pub.broken)
+		unmark_rec(&ar->arena, x);
+	if (x->pub.retained)
+		ar->m.retained_bytes -= x->pub.pl.block_size;
+	else
+		account(ar, x, -1);
+	rec_release(r, h);
+}
+
+static int do_free(vs_replay *r)
+{
+	const vs_event *ev = &r->ev;
+	id_slot *s = id_find(r, ev->id);
+	uint32_t h;
+	rec *x;
+	arena_run *ar;
+	int status;
+	int64_t bad;
+
+	if (!s) {
+		int twice = freed_recently(r, ev->id);
+		if (diag(r, twice ? VS_DIAG_DOUBLE_FREE : VS_DIAG_UNKNOWN_ID, "free of id %llu, which is %s",
+			(unsigned long long)ev->id, twice ? "already freed" : "not live"))
+			return -1;
+		notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
+		return 0;
+	}
+	if (s->handle == FAILED_HANDLE) {
+		r->ev.arena = (int)s->arena;
+		id_del(r, s);
+		freed_push(r, ev->id);
+		if (diag(r, VS_DIAG_FREE_FAILED, "free of id %llu, whose allocation failed", (unsigned long long)ev->id))
+			return -1;
+		notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
+		return 0;
+	}
+	h = s->handle;
+	x = &r->slab[h - 1];
+	ar = &r->ar[x->pub.arena];
+	r->ev.arena = (int)x->pub.arena;
+	id_del(r, s);
+	freed_push(r, ev->id);
+	ar->m.frees++;
+	if (x->pub.refs > 1) {
+		/* one release of shared data: the strategy counts it too */
+		x->pub.refs--;
+		status = ar->strat->free(ar->state, &x->pub.pl);
+		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
+			(unsigned long long)ev->id, vs_status_name(status)))
+			return -1;
+		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+		return 0;
+	}
+	if (!x->pub.broken && r->cfg.check_bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
+		check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
+			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
+			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
+			(unsigned)(ar->arena.decl.base + x->pub.pl.offset + (uint32_t)bad));
+	status = ar->strat->free(ar->state, &x->pub.pl);
+	if (status == VS_RETAINED || status == VS_ERR_LOST) {
+		/* still held by the allocator (frame/static heaps) or lost to it */
+		account(ar, x, -1);
+		x->pub.retained = 1;
+		ar->m.retained_bytes += x->pub.pl.block_size;
+		if (!x->pub.broken)
+			mark_rec(&ar->arena, x, h, 1);
+		if (status == VS_ERR_LOST && diag(r, VS_DIAG_STRATEGY,
+			"%s lost the region of id %llu: free failed (%s), the memory is gone until reset",
+			ar->strat->name, (unsigned long long)ev->id, vs_status_name(status)))
+			return -1;
+	} else {
+		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to free id %llu: %s", ar->strat->name,
+			(unsigned long long)ev->id, vs_status_name(status)))
+			return -1;
+		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+		drop_rec(r, h);
+		refresh(ar);
+		return 0;
+	}
+	refresh(ar);
+	notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+	return 0;
+}
+
+static saved_state *find_save(arena_run *ar, const char *name)
+{
+	saved_state *s;
+
+	for (s = ar->saves; s; s = s->next)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+static int do_save(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	saved_state *s = find_save(ar, r->ev.name);
+
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		if (!s)
+			return -1;
+		snprintf(s->name, sizeof s->name, "%s", r->ev.name);
+		s->next = ar->saves;
+		ar->saves = s;
+	}
+	s->seq = r->seq;
+	if ((ar->strat->flags & VS_STRAT_NATIVE_STATE) && ar->strat->save) {
+		if (!s->blob && !(s->blob = malloc(ar->strat->save_size ? ar->strat->save_size : 1)))
+			return -1;
+		ar->strat->save(ar->state, s->blob);
+	}
+	return 0;
+}
+
+static int cmp_seq_desc(const void *pa, const void *pb)
+{
+	const rec *const *a = pa, *const *b = pb;
+
+	return (*a)->seq < (*b)->seq ? 1 : (*a)->seq > (*b)->seq ? -1 : 0;
+}
+
+/* Rebuilds the id table without entries whose record is gone. */
+static int prune_ids(vs_replay *r)
+{
+	id_slot *old = r->ids;
+	uint32_t cap = r->ids_cap, i;
+
+	r->ids = calloc(cap, sizeof *r->ids);
+	if (!r->ids) {
+		r->ids = old;
+		return -1;
+	}
+	r->ids_used = 0;
+	for (i = 0; i < cap; i++) {
+		if (!old[i].handle)
+			continue;
+		if (old[i].handle != FAILED_HANDLE && !r->slab[old[i].handle - 1].in_use)
+			continue;
+		id_put(r, old[i].id, old[i].handle, old[i].arena);
+	}
+	free(old);
+	return 0;
+}
+
+/* Drops every record of arena a made after seq (all when seq is 0). With
+ * native state the strategy has already forgotten them; otherwise they are
+ * freed through it, newest first. */
+static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
+{
+	arena_run *ar = &r->ar[a];
+	rec **list = NULL;
+	size_t n = 0, i;
+	uint32_t h;
+
+	for (h = 1; h <= r->slab_len; h++) {
+		rec *x = &r->slab[h - 1];
+		if (x->in_use && x->pub.arena == (uint32_t)a && x->seq > seq)
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	list = malloc(n * sizeof *list);
+	if (!list)
+		return -1;
+	n = 0;
+	for (h = 1; h <= r->slab_len; h++) {
+		rec *x = &r->slab[h - 1];
+		if (x->in_use && x->pub.arena == (uint32_t)a && x->seq > seq)
+			list[n++] = x;
+	}
+	qsort(list, n, sizeof *list, cmp_seq_desc);
+	for (i = 0; i < n; i++) {
+		rec *x = list[i];
+		h = (uint32_t)(x - r->slab) + 1;
+		if (via_strategy && !x->pub.retained) {
+			uint32_t k;
+			int st = VS_OK;
+			for (k = 0; k < x->pub.refs; k++)
+				st = ar->strat->free(ar->state, &x->pub.pl);
+			if (st == VS_RETAINED) {
+				/* the strategy keeps it (a static heap): it stays held */
+				account(ar, x, -1);
+				x->pub.retained = 1;
+				ar->m.retained_bytes += x->pub.pl.block_size;
+				if (!x->pub.broken)
+					mark_rec(&ar->arena, x, h, 1);
+				continue;
+			}
+		} else if (via_strategy) {
+			continue; /* retained by a strategy with no state of its own */
+		}
+		drop_rec(r, h);
+	}
+	free(list);
+	refresh(ar);
+	return prune_ids(r);
+}
+
+static int do_restore(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	saved_state *s = find_save(ar, r->ev.name);
+	int native = (ar->strat->flags & VS_STRAT_NATIVE_STATE) && ar->strat->restore;
+
+	if (!s) {
+		int save_arena = r->ev.arena;
+		r->ev.arena = a;
+		if (diag(r, VS_DIAG_UNKNOWN_STATE, "restore of state '%s', never saved for arena '%s'", r->ev.name,
+			ar->arena.decl.name))
+			return -1;
+		r->ev.arena = save_arena;
+		return 0;
+	}
+	if (native && s->blob)
+		ar->strat->restore(ar->state, s->blob);
+	return drop_since(r, a, s->seq, !(native && s->blob));
+}
+
+static int do_reset(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+
+	ar->strat->reset(ar->state);
+	return drop_since(r, a, 0, 0);
+}
+
+static void tick_metrics(vs_replay *r)
+{
+	int i;
+
+	for (i = 0; i < r->narenas; i++) {
+		vs_metrics *m = &r->ar[i].m;
+		m->events++;
+		m->frag_sum += m->frag;
+		if (m->frag > m->peak_frag) {
+			m->peak_frag = m->frag;
+			m->peak_frag_event = r->events;
+		}
+	}
+}
+
+int vs_replay_step(vs_replay *r)
+{
+	int rc, i, lo, hi;
+
+	if (r->err[0])
+		return -1;
+	rc = vs_trace_next(r->rd, &r->ev);
+	if (rc == 0)
+		return 0;
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "%s", vs_trace_error(r->rd));
+		return -1;
+	}
+	r->events++;
+	switch (r->ev.type) {
+	case VS_EV_ALLOC:
+		rc = do_alloc(r);
+		break;
+	case VS_EV_FREE:
+		rc = do_free(r);
+		break;
+	case VS_EV_FRAME:
+		r->frames++;
+		notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
+		rc = 0;
+		break;
+	case VS_EV_SAVE:
+	case VS_EV_RESTORE:
+	case VS_EV_RESET:
+		lo = r->ev.arena >= 0 ? r->ev.arena : 0;
+		hi = r->ev.arena >= 0 ? r->ev.arena + 1 : r->narenas;
+		rc = 0;
+		for (i = lo; i < hi && rc == 0; i++)
+			rc = r->ev.type == VS_EV_SAVE ? do_save(r, i) :
+				r->ev.type == VS_EV_RESTORE ? do_restore(r, i) : do_reset(r, i);
+		if (rc && !r->err[0])
+			snprintf(r->err, sizeof r->err, "%s:%llu: error: out of memory", vs_trace_name(r->rd),
+				(unsigned long long)r->ev.line);
+		if (rc == 0)
+			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
+		break;
+	default:
+		rc = 0;
+		break;
+	}
+	tick_metrics(r);
+	return rc ? -1 : 1;
+}
+
+int vs_replay_run(vs_replay *r, uint64_t until)
+{
+	int rc;
+
+	do {
+		if (until && r->events >= until)
+			return 1;
+		rc = vs_replay_step(r);
+	} while (rc == 1);
+	return rc;
+}
+
+const char *vs_replay_error(const vs_replay *r) { return r->err; }
+const vs_trace_header *vs_replay_header(const vs_replay *r) { return vs_trace_header_of(r->rd); }
+int vs_replay_arena_count(const vs_replay *r) { return r->narenas; }
+const vs_arena *vs_replay_arena(const vs_replay *r, int i) { return &r->ar[i].arena; }
+const vs_strategy *vs_replay_strategy(const vs_replay *r, int i) { return r->ar[i].strat; }
+void *vs_replay_strategy_state(vs_replay *r, int i) { return r->ar[i].state; }
+const vs_metrics *vs_replay_metrics(const vs_replay *r, int i) { return &r->ar[i].m; }
+uint64_t vs_replay_events(const vs_replay *r) { return r->events; }
+uint64_t vs_replay_frames(const vs_replay *r) { return r->frames; }
+uint64_t vs_replay_diag_count(const vs_replay *r, vs_diag_kind k) { return r->diag[k]; }
+uint64_t vs_replay_check_count(const vs_replay *r, vs_check_kind k) { return r->check[k]; }
+const char *vs_replay_tag_name(const vs_replay *r, uint32_t tag) { return vs_trace_tag_name(r->rd, tag); }
+
+uint64_t vs_replay_check_total(const vs_replay *r)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < VS_CHECK_KINDS; k++)
+		n += r->check[k];
+	return n;
+}
+
+uint64_t vs_replay_diag_total(const vs_replay *r)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < VS_DIAG_KINDS; k++)
+		n += r->diag[k];
+	return n;
+}
+
+const vs_live *vs_replay_live_by_owner(const vs_replay *r, uint32_t owner)
+{
+	if (owner == VS_OWNER_NONE || owner == VS_OWNER_HW || owner > r->slab_len || !r->slab[owner - 1].in_use)
+		return NULL;
+	return &r->slab[owner - 1].pub;
+}
+
+void vs_replay_live_walk(const vs_replay *r, void (*fn)(void *ud, const vs_live *l), void *ud)
+{
+	uint32_t h;
+
+	for (h = 1; h <= r->slab_len; h++)
+		if (r->slab[h - 1].in_use)
+			fn(ud, &r->slab[h - 1].pub);
+}

@@ -1,0 +1,125 @@
+/* trace_write.c - writes trace format v1 in its canonical form. */
+#include <stdio.h>
+#include <string.h>
+
+#include "vramsim/trace.h"
+
+static void write_banks(FILE *fp, const vs_arena_decl *d)
+{
+	vs_arena_decl def;
+	unsigned b;
+
+	vs_arena_decl_default(&def, d->kind);
+	if (memcmp(def.ds_bank_slot, d->ds_bank_slot, sizeof def.ds_bank_slot) == 0)
+		return;
+	fputs(" banks=", fp);
+	for (b = 0; b < VS_DS_BANKS; b++)
+		if (d->ds_bank_slot[b] != VS_BANK_UNMAPPED)
+			fprintf(fp, "%c%u", 'A' + b, (unsigned)d->ds_bank_slot[b]);
+}
+
+int vs_trace_write_header(FILE *fp, const vs_trace_header *h)
+{
+	int i;
+
+	fprintf(fp, "vramsim-trace %d\n", VS_TRACE_VERSION);
+	for (i = 0; i < h->narenas; i++) {
+		const vs_arena_decl *d = &h->arenas[i];
+		fprintf(fp, "arena %s %s", d->name, vs_arena_kind_name(d->kind));
+		switch (d->kind) {
+		case VS_ARENA_GBA_OBJ:
+		case VS_ARENA_GBA_BG:
+			if (d->gba_mode)
+				fprintf(fp, " mode=%u", (unsigned)d->gba_mode);
+			break;
+		case VS_ARENA_DS_TEX:
+		case VS_ARENA_DS_PLTT:
+			write_banks(fp, d);
+			break;
+		case VS_ARENA_RAM:
+			fprintf(fp, " size=%u", (unsigned)d->size);
+			if (d->base)
+				fprintf(fp, " base=0x%x", (unsigned)d->base);
+			if (d->unit != 1)
+				fprintf(fp, " unit=%u", (unsigned)d->unit);
+			break;
+		default:
+			break;
+		}
+		if (h->strategy[i][0])
+			fprintf(fp, " strategy=%s", h->strategy[i]);
+		if (h->options[i][0]) {
+			const char *p;
+			fputs(" options=", fp);
+			for (p = h->options[i]; *p; p++)
+				fputc(*p == '=' ? ':' : *p == ',' ? ';' : *p, fp);
+		}
+		fputc('\n', fp);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
+static void write_request(FILE *fp, const vs_request *rq)
+{
+	char buf[64];
+
+	if (rq->shape == VS_REQ_BYTES) {
+		fprintf(fp, " %u", (unsigned)rq->size);
+		return;
+	}
+	vs_request_describe(rq, buf, sizeof buf);
+	fprintf(fp, " %s", buf);
+}
+
+int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t i;
+
+	switch (ev->type) {
+	case VS_EV_ALLOC:
+		fprintf(fp, "alloc %llu", (unsigned long long)ev->id);
+		if (h->narenas > 1 && ev->arena >= 0)
+			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		write_request(fp, &ev->req);
+		if (ev->tag && ev->tag[0])
+			fprintf(fp, " tag=%s", ev->tag);
+		if (ev->req.align > 1)
+			fprintf(fp, " align=%u", (unsigned)ev->req.align);
+		if (ev->req.dir != VS_DIR_ANY)
+			fprintf(fp, " dir=%s", ev->req.dir == VS_DIR_LOW ? "low" : "high");
+		if (ev->req.opt)
+			fprintf(fp, " opt=%u", (unsigned)ev->req.opt);
+		if (ev->has_at)
+			fprintf(fp, " at=0x%x", (unsigned)ev->at);
+		if (ev->data && ev->data_len) {
+			fputs(" data=", fp);
+			for (i = 0; i < ev->data_len; i++) {
+				fputc(hex[ev->data[i] >> 4], fp);
+				fputc(hex[ev->data[i] & 15], fp);
+			}
+		}
+		break;
+	case VS_EV_FREE:
+		fprintf(fp, "free %llu", (unsigned long long)ev->id);
+		break;
+	case VS_EV_FRAME:
+		fputs("frame", fp);
+		break;
+	case VS_EV_SAVE:
+	case VS_EV_RESTORE:
+		fprintf(fp, "%s %s", vs_event_name(ev->type), ev->name ? ev->name : "");
+		if (ev->arena >= 0)
+			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		break;
+	case VS_EV_RESET:
+		fputs("reset", fp);
+		if (ev->arena >= 0)
+			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		break;
+	default:
+		return -1;
+	}
+	fputc('\n', fp);
+	return ferror(fp) ? -1 : 0;
+}

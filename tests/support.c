@@ -1,0 +1,77 @@
+/* support.c - shared helpers for the check-based suites. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+
+int vs_test_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+const char *vs_test_file(int slot, const char *name, const char *text)
+{
+	static char paths[8][512];
+	FILE *fp;
+
+	snprintf(paths[slot & 7], sizeof paths[0], "%s/tests/tmp-%ld-%s", VS_BINARY_DIR, (long)getpid(), name);
+	fp = fopen(paths[slot & 7], "wb");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return paths[slot & 7];
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t n = 0;
+
+	if (cap == 0)
+		return;
+	if (fp) {
+		n = fread(buf, 1, cap - 1, fp);
+		fclose(fp);
+	}
+	buf[n] = '\0';
+	remove(path);
+}
+
+int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
+{
+	char cmd[4096], o[512], e[512];
+	int st;
+
+	snprintf(o, sizeof o, "%s/tests/tmp-%ld-out", VS_BINARY_DIR, (long)getpid());
+	snprintf(e, sizeof e, "%s/tests/tmp-%ld-err", VS_BINARY_DIR, (long)getpid());
+	snprintf(cmd, sizeof cmd, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
+	st = system(cmd);
+	slurp(o, out, outcap);
+	slurp(e, err, errcap);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+uint32_t vs_rng_next(vs_rng *r)
+{
+	/* splitmix64: small, good enough for test sequences */
+	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+uint32_t vs_rng_below(vs_rng *r, uint32_t n)
+{
+	return n ? (uint32_t)(((uint64_t)vs_rng_next(r) * n) >> 32) : 0;
+}
