@@ -23,6 +23,7 @@ struct vs_gba_emu {
 	vs_gba_log_fn log_fn;
 	void *log_ud;
 	struct mLogger *saved_logger;
+	int config;            /* mCoreInitConfig ran: its tables need freeing */
 };
 
 int vs_gba_emu_available(void)
@@ -100,10 +101,12 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 	enter(e);
 	e->core = mCoreCreate(mPLATFORM_GBA);
 	if (!e->core || !e->core->init(e->core)) {
+		e->core = NULL; /* half made: not ours to deinit */
 		set_err(err, errlen, "libmgba could not create a GBA core");
 		goto fail;
 	}
 	mCoreInitConfig(e->core, NULL);
+	e->config = 1;
 	e->core->desiredVideoDimensions(e->core, &w, &h);
 	e->video = calloc((size_t)w * h, sizeof *e->video);
 	if (!e->video) {
@@ -183,6 +186,8 @@ void vs_gba_emu_close(vs_gba_emu *e)
 		return;
 	if (e->core) {
 		enter(e);
+		if (e->config)
+			mCoreConfigDeinit(&e->core->config);
 		e->core->deinit(e->core); /* closes the ROM's VFile, not our bytes */
 		leave(e);
 	}
