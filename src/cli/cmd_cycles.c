@@ -1,0 +1,610 @@
+/* cmd_cycles.c - `vramsim cycles`: what each allocator call costs on the
+ * GBA's CPU.
+ *
+ * The trace is replayed on the host (the usual replay, with its checks);
+ * every call the host made into the chosen arena's strategy becomes a
+ * request for the "cycles" GBA program, which replays them in libmgba with
+ * the same allocator source built for the ARM7TDMI and times each call with
+ * the hardware timers. The placements the GBA returned must equal the
+ * host's; the cycle counts are summarised per operation and per frame.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "vramsim/gba_emu.h"
+
+int vs_cmd_cycles(int argc, char **argv);
+
+/* ---- allocators the cycles ROM carries -------------------------------- */
+
+typedef struct target {
+	const char *name;   /* host strategy name */
+	uint32_t id;        /* VS_GBA_STRAT_* */
+	/* The target argument for a request; 0 when the host adapter refuses
+	 * the request without calling the allocator (nothing to time). */
+	int (*encode)(const vs_request *rq, uint32_t *arg);
+	void (*params)(const vs_arena_decl *a, uint32_t param[4]);
+	/* Arena offset of a target alloc result. */
+	uint32_t (*offset)(uint32_t value);
+} target;
+
+static int objmap_encode(const vs_request *rq, uint32_t *arg)
+{
+	uint32_t n = (rq->size + 31u) / 32u; /* as strat_gba_obj_map.c */
+
+	if (n == 0 || n > 1024u)
+		return 0;
+	*arg = n;
+	return 1;
+}
+
+static void objmap_params(const vs_arena_decl *a, uint32_t param[4])
+{
+	param[0] = a->gba_mode >= 3 ? 512u : 0u;
+}
+
+static uint32_t objmap_offset(uint32_t value)
+{
+	return value * 32u;
+}
+
+static const target targets[] = {
+	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, objmap_offset },
+};
+
+static const target *target_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof targets / sizeof targets[0]; i++)
+		if (strcmp(targets[i].name, name) == 0)
+			return &targets[i];
+	return NULL;
+}
+
+static void target_list(char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof targets / sizeof targets[0] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", targets[i].name);
+}
+
+/* ---- ids to the program's handle slots ---------------------------------- */
+
+#define MAP_CAP (2u * VS_GBA_SLOTS) /* power of two, at most half full */
+
+typedef struct slot_map {
+	uint64_t key[MAP_CAP];
+	uint16_t slot[MAP_CAP];
+	uint8_t used[MAP_CAP];
+	uint16_t spare[VS_GBA_SLOTS]; /* free slots, a stack */
+	uint32_t nspare;
+} slot_map;
+
+static void map_clear(slot_map *m)
+{
+	uint32_t i;
+
+	memset(m->used, 0, sizeof m->used);
+	for (i = 0; i < VS_GBA_SLOTS; i++)
+		m->spare[i] = (uint16_t)(VS_GBA_SLOTS - 1 - i);
+	m->nspare = VS_GBA_SLOTS;
+}
+
+static uint32_t map_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (uint32_t)k & (MAP_CAP - 1);
+}
+
+/* Returns the slot for a new live id, or -1 when all slots are taken. */
+static int map_put(slot_map *m, uint64_t id)
+{
+	uint32_t h = map_hash(id);
+
+	if (!m->nspare)
+		return -1;
+	while (m->used[h])
+		h = (h + 1) & (MAP_CAP - 1);
+	m->used[h] = 1;
+	m->key[h] = id;
+	m->slot[h] = m->spare[--m->nspare];
+	return m->slot[h];
+}
+
+/* Removes id; returns its slot or -1. Backward-shift deletion keeps probe
+ * chains whole without tombstones. */
+static int map_take(slot_map *m, uint64_t id)
+{
+	uint32_t h = map_hash(id), j, k;
+	int slot;
+
+	while (m->used[h] && m->key[h] != id)
+		h = (h + 1) & (MAP_CAP - 1);
+	if (!m->used[h])
+		return -1;
+	slot = m->slot[h];
+	m->spare[m->nspare++] = (uint16_t)slot;
+	m->used[h] = 0;
+	for (j = (h + 1) & (MAP_CAP - 1); m->used[j]; j = (j + 1) & (MAP_CAP - 1)) {
+		k = map_hash(m->key[j]);
+		/* move j back to h when its home is not within (h, j] */
+		if ((j > h && (k <= h || k > j)) || (j < h && (k <= h && k > j))) {
+			m->key[h] = m->key[j];
+			m->slot[h] = m->slot[j];
+			m->used[h] = 1;
+			m->used[j] = 0;
+			h = j;
+		}
+	}
+	return slot;
+}
+
+/* ---- the request list, built while the host replays ------------------- */
+
+typedef struct call {
+	uint64_t line;     /* trace line */
+	uint64_t id;
+	uint32_t frame;    /* frame markers seen before it */
+	uint32_t expect;   /* host result: arena offset, or VS_GBA_NONE */
+} call;
+
+typedef struct builder {
+	const target *t;
+	int arena;
+	slot_map map;
+	vs_gba_req *rq;
+	call *calls;
+	uint32_t n, cap;
+	uint32_t frames;
+	uint32_t skipped;   /* requests the host adapter refused uncalled */
+	int failed;
+	char err[512];
+} builder;
+
+static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_event *ev, uint32_t expect)
+{
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 1024;
+		vs_gba_req *rq = realloc(b->rq, cap * sizeof *rq);
+		call *c;
+
+		if (!rq)
+			return -1;
+		b->rq = rq;
+		c = realloc(b->calls, cap * sizeof *c);
+		if (!c)
+			return -1;
+		b->calls = c;
+		b->cap = cap;
+	}
+	b->rq[b->n].op = op;
+	b->rq[b->n].flags = 0;
+	b->rq[b->n].slot = slot;
+	b->rq[b->n].arg = arg;
+	b->calls[b->n].line = ev->line;
+	b->calls[b->n].id = ev->id;
+	b->calls[b->n].frame = b->frames;
+	b->calls[b->n].expect = expect;
+	b->n++;
+	return 0;
+}
+
+static void observe(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	builder *b = ud;
+	const vs_event *ev = o->ev;
+	uint32_t arg;
+	int slot;
+
+	(void)r;
+	if (b->failed)
+		return;
+	switch (ev->type) {
+	case VS_EV_FRAME:
+		b->frames++;
+		return;
+	case VS_EV_ALLOC:
+		if (ev->arena != b->arena || (!o->failed && !o->live))
+			return; /* another arena, or misuse the strategy never saw */
+		if (!b->t->encode(&ev->req, &arg)) {
+			b->skipped++;
+			return;
+		}
+		slot = 0;
+		if (!o->failed && (slot = map_put(&b->map, ev->id)) < 0) {
+			snprintf(b->err, sizeof b->err, "line %llu: more than %u live allocations",
+				(unsigned long long)ev->line, VS_GBA_SLOTS);
+			b->failed = 1;
+			return;
+		}
+		if (push(b, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset))
+			b->failed = 1;
+		return;
+	case VS_EV_FREE:
+		if (ev->arena != b->arena || !o->live || (slot = map_take(&b->map, ev->id)) < 0)
+			return; /* the strategy was not called */
+		if (push(b, VS_GBA_OP_FREE, (uint16_t)slot, 0, ev, 0))
+			b->failed = 1;
+		return;
+	case VS_EV_RESET:
+		if (ev->arena >= 0 && ev->arena != b->arena)
+			return;
+		map_clear(&b->map);
+		if (push(b, VS_GBA_OP_RESET, 0, 0, ev, 0))
+			b->failed = 1;
+		return;
+	case VS_EV_SAVE:
+	case VS_EV_RESTORE:
+		if (ev->arena >= 0 && ev->arena != b->arena)
+			return;
+		snprintf(b->err, sizeof b->err, "line %llu: %s is not measured on the GBA yet",
+			(unsigned long long)ev->line, vs_event_name(ev->type));
+		b->failed = 1;
+		return;
+	default:
+		return;
+	}
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted v[0..n). */
+static uint32_t rank(const uint32_t *v, uint32_t n, uint32_t pct)
+{
+	uint64_t k = ((uint64_t)n * pct + 99) / 100;
+
+	return v[k ? k - 1 : 0];
+}
+
+static double share(double cycles, uint32_t of)
+{
+	return 100.0 * cycles / of;
+}
+
+static void print_ops(const builder *b, const vs_gba_result *res)
+{
+	static const struct { uint8_t op; const char *name; } ops[] = {
+		{ VS_GBA_OP_ALLOC, "alloc" }, { VS_GBA_OP_FREE, "free" }, { VS_GBA_OP_RESET, "reset" }
+	};
+	uint32_t *v = malloc((b->n ? b->n : 1) * sizeof *v);
+	size_t k;
+
+	if (!v)
+		return;
+	printf("%-6s %8s %9s %9s %9s %9s %11s %11s\n", "op", "calls", "mean", "median", "p99", "max",
+		"mean/frame", "max/frame");
+	for (k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+		uint32_t n = 0, i;
+		uint64_t sum = 0;
+		double mean;
+
+		for (i = 0; i < b->n; i++)
+			if (b->rq[i].op == ops[k].op) {
+				v[n++] = res[i].cycles;
+				sum += res[i].cycles;
+			}
+		if (!n)
+			continue;
+		qsort(v, n, sizeof *v, cmp_u32);
+		mean = (double)sum / n;
+		printf("%-6s %8u %9.0f %9u %9u %9u %10.3f%% %10.3f%%\n", ops[k].name, (unsigned)n, mean,
+			(unsigned)rank(v, n, 50), (unsigned)rank(v, n, 99), (unsigned)v[n - 1],
+			share(mean, VS_GBA_FRAME_CYCLES), share(v[n - 1], VS_GBA_FRAME_CYCLES));
+	}
+	free(v);
+}
+
+static void print_frames(const builder *b, const vs_gba_result *res)
+{
+	uint64_t cur = 0, worst = 0, worst_line = 0, line = 0;
+	uint32_t i, f = 0, worst_f = 0;
+
+	if (!b->frames) {
+		printf("frames: the trace has no frame markers\n");
+		return;
+	}
+	for (i = 0; i <= b->n; i++) {
+		if (i == b->n || b->calls[i].frame != f) {
+			if (cur > worst) {
+				worst = cur;
+				worst_f = f;
+				worst_line = line;
+			}
+			if (i == b->n)
+				break;
+			f = b->calls[i].frame;
+			line = b->calls[i].line;
+			cur = 0;
+		}
+		if (i == 0)
+			line = b->calls[0].line;
+		cur += res[i].cycles;
+	}
+	/* frame N counts the calls after the N-th marker (0: before the first) */
+	printf("frames: %u markers; worst frame: after marker %u (its first call at line %llu): %llu "
+		"allocator cycles = %.2f%% of a frame (%u cycles), %.2f%% of VBlank (%u cycles)\n",
+		(unsigned)b->frames, (unsigned)worst_f, (unsigned long long)worst_line, (unsigned long long)worst, share((double)worst, VS_GBA_FRAME_CYCLES), VS_GBA_FRAME_CYCLES,
+		share((double)worst, VS_GBA_VBLANK_CYCLES), VS_GBA_VBLANK_CYCLES);
+}
+
+/* Compares the GBA's placements with the host's. Returns the mismatches. */
+static uint32_t compare(const builder *b, const vs_gba_result *res, const char *trace, const vs_arena_decl *a)
+{
+	uint32_t i, bad = 0;
+
+	for (i = 0; i < b->n; i++) {
+		uint32_t got;
+
+		if (b->rq[i].op != VS_GBA_OP_ALLOC)
+			continue;
+		got = res[i].value == VS_GBA_NONE ? VS_GBA_NONE : b->t->offset(res[i].value);
+		if (got == b->calls[i].expect)
+			continue;
+		if (bad++ < 10) {
+			char g[32], h[32];
+
+			if (got == VS_GBA_NONE)
+				snprintf(g, sizeof g, "nothing (failed)");
+			else
+				snprintf(g, sizeof g, "0x%08x", (unsigned)(a->base + got));
+			if (b->calls[i].expect == VS_GBA_NONE)
+				snprintf(h, sizeof h, "nothing (failed)");
+			else
+				snprintf(h, sizeof h, "0x%08x", (unsigned)(a->base + b->calls[i].expect));
+			fprintf(stderr, "%s:%llu: error: id %llu: the GBA placed it at %s, the host at %s\n", trace,
+				(unsigned long long)b->calls[i].line, (unsigned long long)b->calls[i].id, g, h);
+		}
+	}
+	return bad;
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+static void help(void)
+{
+	char list[256];
+
+	target_list(list, sizeof list);
+	printf(
+		"usage: vramsim cycles TRACE [--strategy NAME] [options]\n"
+		"\n"
+		"Replays TRACE on the host, then replays the same allocator calls on an emulated\n"
+		"GBA (libmgba, no BIOS, no window) with the allocator code built for the ARM7TDMI,\n"
+		"timing every call with timer 0 (prescaler 1) cascading into timer 1. Prints the\n"
+		"cycles per call by operation (mean, median, 99th percentile, max, and as a share\n"
+		"of a 280,896-cycle frame) and, for traces with frame markers, the worst frame's\n"
+		"allocator cycles as a share of the frame and of VBlank (83,776 cycles). The\n"
+		"placements the GBA returned must equal the host replay's.\n"
+		"\n"
+		"options:\n"
+		"  --strategy NAME          the strategy to measure (default: the arena's)\n"
+		"  --arena NAME             the arena to measure (default: the first whose\n"
+		"                           strategy has a GBA build)\n"
+		"  --code thumb|arm|both    Thumb code in ROM (default, as games build), ARM code\n"
+		"                           in IWRAM, or both\n"
+		"  --max-frames N           stop the emulated GBA after N frames (default: one per\n"
+		"                           call, plus 120)\n"
+		"  --plugin PATH            load strategies from a plug-in (host side only)\n"
+		"\n"
+		"strategies with a GBA build: %s\n"
+		"needs: libmgba (libmgba-dev) and arm-none-eabi-gcc (gcc-arm-none-eabi) at build\n"
+		"time; VRAMSIM_GBA_ROM_DIR overrides where the cycles ROMs are found.\n"
+		"\n"
+		"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
+		"check failed, 2 bad usage, a malformed trace or no emulator.\n", list);
+}
+
+static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, uint32_t max_frames)
+{
+	char rom[1024], err[1024];
+	uint32_t param[4] = { 0, 0, 0, 0 }, bad;
+	vs_gba_result *res;
+	vs_gba_cycles_info info;
+
+	if (!vs_gba_cycles_rom(code, rom, sizeof rom, err, sizeof err)) {
+		fprintf(stderr, "vramsim cycles: %s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	res = calloc(b->n ? b->n : 1, sizeof *res);
+	if (!res) {
+		fprintf(stderr, "vramsim cycles: out of memory\n");
+		return VS_EXIT_USAGE;
+	}
+	b->t->params(a, param);
+	if (vs_gba_cycles_run(rom, b->t->id, param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
+		fprintf(stderr, "vramsim cycles: %s\n", err);
+		free(res);
+		return VS_EXIT_USAGE;
+	}
+	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, %u cycles of timing overhead "
+		"subtracted; %u frames emulated\n",
+		info.code == VS_GBA_CODE_ARM_IWRAM ? "allocator code ARM in IWRAM" : "allocator code Thumb in ROM",
+		(unsigned)info.waitcnt, (unsigned)info.overhead, (unsigned)info.frames);
+	print_ops(b, res);
+	print_frames(b, res);
+	bad = compare(b, res, trace, a);
+	if (bad)
+		printf("placements: %u of the GBA's allocations differ from the host replay\n", (unsigned)bad);
+	else
+		printf("placements: the GBA's equal the host replay's (%u calls)\n", (unsigned)b->n);
+	free(res);
+	return bad ? VS_EXIT_CHECK : VS_EXIT_OK;
+}
+
+int vs_cmd_cycles(int argc, char **argv)
+{
+	const char *path = NULL, *arena_name = NULL, *strategy = NULL;
+	int code_lo = VS_GBA_CODE_THUMB_ROM, code_hi = VS_GBA_CODE_THUMB_ROM, i, rc, status = VS_EXIT_OK;
+	uint32_t max_frames = 0;
+	vs_cli_strategies cs;
+	vs_replay_config cfg;
+	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX], err[1024], list[256];
+	const vs_trace_header *h;
+	vs_trace_reader *rd;
+	vs_replay *r;
+	builder *b;
+
+	memset(&cs, 0, sizeof cs);
+	vs_replay_config_default(&cfg);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int c = vs_cli_common_option("cycles", argc, argv, &i);
+
+		if (c < 0)
+			return VS_EXIT_USAGE;
+		if (c > 0)
+			continue;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			help();
+			return VS_EXIT_OK;
+		} else if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
+			if (++i >= argc)
+				return vs_cli_usage_error("cycles", "--strategy needs a name");
+			strategy = argv[i];
+		} else if (strcmp(a, "--arena") == 0) {
+			if (++i >= argc)
+				return vs_cli_usage_error("cycles", "--arena needs a name");
+			arena_name = argv[i];
+		} else if (strcmp(a, "--code") == 0) {
+			if (++i >= argc)
+				return vs_cli_usage_error("cycles", "--code needs thumb, arm or both");
+			if (strcmp(argv[i], "thumb") == 0)
+				code_lo = code_hi = VS_GBA_CODE_THUMB_ROM;
+			else if (strcmp(argv[i], "arm") == 0)
+				code_lo = code_hi = VS_GBA_CODE_ARM_IWRAM;
+			else if (strcmp(argv[i], "both") == 0)
+				code_lo = VS_GBA_CODE_THUMB_ROM, code_hi = VS_GBA_CODE_ARM_IWRAM;
+			else
+				return vs_cli_usage_error("cycles", "--code: '%s' is not thumb, arm or both", argv[i]);
+		} else if (strcmp(a, "--max-frames") == 0) {
+			char *end;
+			unsigned long v;
+
+			if (++i >= argc)
+				return vs_cli_usage_error("cycles", "--max-frames needs a number");
+			v = strtoul(argv[i], &end, 10);
+			if (*end || v == 0 || v > 0xFFFFFFFFul || argv[i][0] == '-')
+				return vs_cli_usage_error("cycles", "--max-frames: '%s' is not a frame count", argv[i]);
+			max_frames = (uint32_t)v;
+		} else if (a[0] == '-' && a[1]) {
+			return vs_cli_usage_error("cycles", "unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return vs_cli_usage_error("cycles", "one trace at a time (got '%s' and '%s')", path, a);
+		}
+	}
+	if (!path)
+		return vs_cli_usage_error("cycles", "no trace given");
+	if (!vs_gba_emu_available()) {
+		fprintf(stderr, "vramsim cycles: %s\n", vs_gba_emu_missing());
+		return VS_EXIT_USAGE;
+	}
+	if (strategy) {
+		snprintf(cs.spec[0], sizeof cs.spec[0], "%s%s%s", arena_name ? arena_name : "",
+			arena_name ? "=" : "", strategy);
+		cs.n = 1;
+	}
+	rd = vs_trace_open(path, err, sizeof err);
+	if (!rd) {
+		fprintf(stderr, "%s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	h = vs_trace_header_of(rd);
+	if (arena_name && vs_trace_arena_index(h, arena_name) < 0) {
+		vs_trace_close(rd);
+		return vs_cli_usage_error("cycles", "the trace has no arena '%s'", arena_name);
+	}
+	if (vs_cli_apply_strategies(&cs, h, &cfg, opts, err, sizeof err)) {
+		vs_trace_close(rd);
+		return vs_cli_usage_error("cycles", "%s", err);
+	}
+	b = calloc(1, sizeof *b);
+	if (!b) {
+		vs_trace_close(rd);
+		fprintf(stderr, "vramsim cycles: out of memory\n");
+		return VS_EXIT_USAGE;
+	}
+	map_clear(&b->map);
+	cfg.observer = observe;
+	cfg.observer_ud = b;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	if (!r) {
+		fprintf(stderr, "vramsim cycles: %s\n", err);
+		free(b);
+		return VS_EXIT_USAGE;
+	}
+	/* The arena to measure: named, or the first with a GBA build. */
+	b->arena = -1;
+	for (i = 0; i < vs_replay_arena_count(r); i++) {
+		const vs_strategy *s = vs_replay_strategy(r, i);
+
+		if (arena_name && strcmp(vs_replay_arena(r, i)->decl.name, arena_name) != 0)
+			continue;
+		if (s && target_find(s->name)) {
+			b->arena = i;
+			b->t = target_find(s->name);
+			break;
+		}
+	}
+	target_list(list, sizeof list);
+	if (b->arena < 0) {
+		const vs_strategy *s = arena_name ? vs_replay_strategy(r, vs_trace_arena_index(h, arena_name)) : NULL;
+
+		if (strategy || s)
+			fprintf(stderr, "vramsim cycles: %s has no GBA build yet (GBA builds: %s)\n",
+				s ? s->name : strategy, list);
+		else
+			fprintf(stderr, "vramsim cycles: no arena of %s uses a strategy with a GBA build (%s); "
+				"choose one with --strategy\n", path, list);
+		vs_replay_free(r);
+		free(b);
+		return VS_EXIT_USAGE;
+	}
+	rc = vs_replay_run(r, 0);
+	if (rc < 0 || b->failed) {
+		fprintf(stderr, "%s%s%s\n", rc < 0 ? vs_replay_error(r) : path, rc < 0 ? "" : ": error: ",
+			rc < 0 ? "" : b->err);
+		status = VS_EXIT_USAGE;
+		goto done;
+	}
+	printf("cycles %s: arena %s (%s), strategy %s, %u calls measured", path,
+		vs_replay_arena(r, b->arena)->decl.name, vs_arena_kind_name(vs_replay_arena(r, b->arena)->decl.kind),
+		b->t->name, (unsigned)b->n);
+	if (b->skipped)
+		printf(" (%u requests the strategy refused without a call)", (unsigned)b->skipped);
+	printf("\n");
+	if (vs_replay_check_total(r)) {
+		fprintf(stderr, "vramsim cycles: the host replay failed %llu integrity checks\n",
+			(unsigned long long)vs_replay_check_total(r));
+		status = VS_EXIT_CHECK;
+	}
+	for (i = code_lo; i <= code_hi; i++) {
+		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl, max_frames);
+
+		if (s > status)
+			status = s;
+		if (s == VS_EXIT_USAGE)
+			break;
+	}
+done:
+	vs_replay_free(r);
+	free(b->rq);
+	free(b->calls);
+	free(b);
+	return status;
+}
