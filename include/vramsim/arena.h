@@ -110,6 +110,7 @@ void vs_arena_write32(vs_arena *a, uint32_t off, uint32_t v);
 
 /* Free-unit index: a bitmap of free units with a segment tree over 64-unit
  * words giving the largest run and the number of runs in O(log n). */
+/* A new index has every unit taken. */
 vs_freemap *vs_freemap_new(uint32_t nunits);
 void vs_freemap_free(vs_freemap *f);
 void vs_freemap_set(vs_freemap *f, uint32_t first, uint32_t count, int is_free);

@@ -80,6 +80,8 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			*len = (size_t)(nl - *s);
 			r->start += *len + 1;
 			r->line++;
+			if (*len > VS_TRACE_LINE_MAX)
+				return fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
 			return 1;
 		}
 		if (r->eof) {
@@ -90,6 +92,8 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			*len = r->end - r->start;
 			r->start = r->end;
 			r->line++;
+			if (*len > VS_TRACE_LINE_MAX)
+				return fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
 			return 1;
 		}
 		if (r->end - r->start > VS_TRACE_LINE_MAX) {
@@ -340,9 +344,6 @@ static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
 	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX) || !((t[1].s[0] | 0x20) >= 'a' && (t[1].s[0] | 0x20) <= 'z'))
 		return fail(r, t[1].col, "arena name '%.*s' must be 1-31 letters, digits or _-./: starting with a letter",
 			(int)t[1].len, t[1].s);
-	for (i = 0; reserved_names[i]; i++)
-		if (tok_is(&t[1], reserved_names[i]))
-			return fail(r, t[1].col, "arena name '%s' is a request keyword", reserved_names[i]);
 	idx = h->narenas;
 	for (i = 0; i < idx; i++)
 		if (strlen(h->arenas[i].name) == t[1].len && memcmp(h->arenas[i].name, t[1].s, t[1].len) == 0)
@@ -482,6 +483,10 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 	if (n < 1)
 		return fail(r, t[-1].col + t[-1].len, "alloc: expected a request");
 	if (t[0].s[0] >= '0' && t[0].s[0] <= '9') {
+		uint64_t dummy;
+		if (parse_u64(t[0].s, t[0].len, 1, &dummy) == -1)
+			return fail(r, t[0].col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
+				(int)t[0].len, t[0].s);
 		if (num32(r, t[0].s, t[0].len, t[0].col, "size", 1, &num))
 			return -1;
 		rq->shape = VS_REQ_BYTES;
@@ -595,6 +600,17 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 	return used;
 }
 
+static int starts_request(const tok *t)
+{
+	uint64_t v;
+	int j;
+
+	for (j = 0; reserved_names[j]; j++)
+		if (tok_is(t, reserved_names[j]))
+			return 1;
+	return parse_u64(t->s, t->len, 1, &v) == 0;
+}
+
 static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	const vs_trace_header *h = &r->hdr;
@@ -608,16 +624,16 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 		return fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
 	ev->id = id;
 	ev->arena = arena_by_tok(h, &t[2]);
+	/* With one arena its name is optional, and may also be a request
+	 * keyword ("tex"): it is the arena only when a request follows. */
+	if (ev->arena >= 0 && h->narenas == 1 && !(nt > 3 && starts_request(&t[3])))
+		ev->arena = -1;
 	if (ev->arena >= 0) {
 		i = 3;
 	} else if (h->narenas == 1) {
 		ev->arena = 0;
 	} else {
-		uint64_t dummy;
-		int j, looks_request = parse_u64(t[2].s, t[2].len, 1, &dummy) == 0;
-		for (j = 0; reserved_names[j]; j++)
-			looks_request |= tok_is(&t[2], reserved_names[j]);
-		if (looks_request)
+		if (starts_request(&t[2]))
 			return fail(r, t[2].col, "alloc: this trace declares %d arenas: name one before the request",
 				h->narenas);
 		return fail(r, t[2].col, "alloc: unknown arena '%.*s'", (int)t[2].len, t[2].s);

@@ -1,0 +1,486 @@
+/* test_replay.c - the replay engine: metrics, checks, diagnostics, states. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/replay.h"
+
+/* ---- a replay over trace text, collecting messages ---------------------- */
+
+typedef struct run {
+	vs_replay *r;
+	FILE *in;
+	char msgs[8192];
+	size_t mlen;
+	int rc;
+} run;
+
+static void collect(void *ud, const char *line)
+{
+	run *x = ud;
+	int n = snprintf(x->msgs + x->mlen, sizeof x->msgs - x->mlen, "%s\n", line);
+
+	if (n > 0 && x->mlen + (size_t)n < sizeof x->msgs)
+		x->mlen += (size_t)n;
+}
+
+static void start(run *x, const char *text, const vs_strategy *s, int strict)
+{
+	char err[1024];
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+	int i;
+
+	memset(x, 0, sizeof *x);
+	x->in = fmemopen((void *)text, strlen(text), "rb");
+	ck_assert_ptr_nonnull(x->in);
+	rd = vs_trace_open_stream(x->in, "t", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	for (i = 0; s && i < VS_TRACE_MAX_ARENAS; i++)
+		cfg.strategy[i] = s;
+	cfg.strict = strict;
+	cfg.message = collect;
+	cfg.message_ud = x;
+	x->r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(x->r != NULL, "%s", err);
+}
+
+static void finish(run *x)
+{
+	vs_replay_free(x->r);
+	fclose(x->in);
+}
+
+static const vs_metrics *replay_text(run *x, const char *text, const vs_strategy *s)
+{
+	start(x, text, s, 0);
+	x->rc = vs_replay_run(x->r, 0);
+	return vs_replay_metrics(x->r, 0);
+}
+
+/* ---- metrics ------------------------------------------------------------ */
+
+/* Seed 000: a 32-byte then a 64-byte allocation; freeing the first opens a
+ * 64-byte place (block 0-1), which the next 64-byte request takes. */
+START_TEST(seed_example_metrics)
+{
+	run x;
+	const vs_metrics *m;
+	const vs_arena *a;
+
+	start(&x, "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 sprite 8x8 4bpp\nalloc 2 sprite 16x8 4bpp\nfree 1\nalloc 3 sprite 8x16 4bpp\n",
+		vs_strategy_find("gba-obj-map"), 0);
+	ck_assert_int_eq(vs_replay_run(x.r, 2), 1);
+	m = vs_replay_metrics(x.r, 0);
+	a = vs_replay_arena(x.r, 0);
+	/* block 0 (32 bytes), hole at block 1, the 64-byte sprite at blocks 2-3 */
+	ck_assert_uint_eq(a->kind[0], VS_UNIT_DATA);
+	ck_assert_uint_eq(a->kind[1], VS_UNIT_FREE);
+	ck_assert_uint_eq(a->kind[2], VS_UNIT_DATA);
+	ck_assert_uint_eq(m->live_bytes, 96);
+	ck_assert_uint_eq(m->free_bytes, 32768 - 96);
+	ck_assert_uint_eq(m->largest_free, 32768 - 128);
+	ck_assert_uint_eq(m->free_extents, 2);
+	ck_assert_double_eq_tol(m->frag, 1.0 - (32768.0 - 128) / (32768.0 - 96), 1e-12);
+	ck_assert_uint_eq(m->high_water, 128);
+	/* freeing the first opens 64 bytes at 0 ... */
+	ck_assert_int_eq(vs_replay_run(x.r, 3), 1);
+	ck_assert_uint_eq(m->free_extents, 2);
+	ck_assert_uint_eq(m->free_bytes, 32768 - 64);
+	ck_assert_uint_eq(m->largest_free, 32768 - 128);
+	ck_assert_double_eq_tol(m->frag, 1.0 - (32768.0 - 128) / (32768.0 - 64), 1e-12);
+	/* ... where the second 64-byte sprite lands */
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(a->kind[0], VS_UNIT_DATA);
+	ck_assert_uint_eq(a->kind[1], VS_UNIT_DATA);
+	ck_assert_uint_eq(vs_replay_live_by_owner(x.r, a->owner[0])->id, 3);
+	ck_assert_uint_eq(vs_replay_live_by_owner(x.r, a->owner[2])->id, 2);
+	ck_assert_uint_eq(m->allocs, 3);
+	ck_assert_uint_eq(m->frees, 1);
+	ck_assert_uint_eq(m->peak_live, 128);
+	ck_assert_uint_eq(m->live_count, 2);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+}
+END_TEST
+
+START_TEST(failure_kinds)
+{
+	run x;
+	const vs_metrics *m;
+	char text[4096];
+	size_t n;
+	int i;
+
+	/* Fill all 1024 tiles with 4-tile sprites, free every other one: 16 KiB
+	 * free in 4-tile holes. An 8-tile sprite is fragmented; a 64x64 8bpp
+	 * (4 KiB) after filling the holes is out of memory. */
+	n = (size_t)snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < 256; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "alloc %d 128\n", i);
+	/* the text buffer is small: build the rest through a file */
+	{
+		FILE *fp = tmpfile();
+		char *big;
+		long len;
+		fputs(text, fp);
+		for (i = 0; i < 256; i += 2)
+			fprintf(fp, "free %d\n", i);
+		fputs("alloc 1000 256\n", fp);          /* 8 tiles: fragmented */
+		for (i = 0; i < 128; i++)
+			fprintf(fp, "alloc %d 128\n", 2000 + i); /* fill the holes */
+		fputs("alloc 3000 32\n", fp);           /* nothing free: out of memory */
+		len = ftell(fp);
+		big = malloc((size_t)len + 1);
+		rewind(fp);
+		ck_assert_uint_eq(fread(big, 1, (size_t)len, fp), (size_t)len);
+		big[len] = '\0';
+		fclose(fp);
+		m = replay_text(&x, big, vs_strategy_find("gba-obj-map"));
+		ck_assert_int_eq(x.rc, 0);
+		ck_assert_uint_eq(m->failures, 2);
+		ck_assert_uint_eq(m->fail[VS_FAIL_FRAGMENTED], 1);
+		ck_assert_uint_eq(m->fail[VS_FAIL_OOM], 1);
+		ck_assert_uint_eq(m->smallest_failed, 32);
+		ck_assert_double_eq_tol(m->peak_frag, 1.0 - 128.0 / 16384.0, 1e-12);
+		ck_assert_uint_eq(m->free_bytes, 0);
+		finish(&x);
+		free(big);
+	}
+}
+END_TEST
+
+START_TEST(rule_failure_kind)
+{
+	run x;
+	const vs_metrics *m;
+
+	/* Bitmap mode 3: tiles 0-511 are reserved. A 1024-byte request that
+	 * fits only below tile 512 would break the rule: the map strategy fails
+	 * for lack of space above, and the free space below is forbidden. */
+	m = replay_text(&x, "vramsim-trace 1\narena obj gba-obj mode=3\n"
+		"alloc 1 16K\nalloc 2 32\n", vs_strategy_find("gba-obj-map"));
+	ck_assert_uint_eq(m->usable_bytes, 16384);
+	ck_assert_uint_eq(m->allocs, 1);
+	ck_assert_uint_eq(m->fail[VS_FAIL_OOM], 1); /* reserved bytes are not free */
+	ck_assert_uint_eq(vs_replay_arena(x.r, 0)->kind[0], VS_UNIT_RESERVED);
+	finish(&x);
+}
+END_TEST
+
+/* ---- deliberately broken strategies ------------------------------------- */
+
+typedef struct bad_state {
+	uint32_t next;
+	uint8_t *mem;
+	int mode;
+} bad_state;
+
+enum { BAD_OVERLAP, BAD_BOUNDS, BAD_RULE, BAD_SCRIBBLE, BAD_SHORT };
+
+static int bad_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	bad_state *s = st;
+
+	(void)a;
+	(void)err;
+	(void)errlen;
+	s->mem = mem;
+	s->mode = atoi(options);
+	return 0;
+}
+
+static int bad_alloc(void *st, const vs_request *rq, vs_placement *pl)
+{
+	bad_state *s = st;
+	uint32_t n = (rq->size + 31) & ~31u;
+
+	memset(pl, 0, sizeof *pl);
+	switch (s->mode) {
+	case BAD_OVERLAP:
+		pl->offset = 0; /* everything at 0 */
+		break;
+	case BAD_BOUNDS:
+		pl->offset = s->next ? 0x8000 - 32 : 0;
+		break;
+	case BAD_RULE:
+		pl->offset = 32 * 3; /* odd tile, and the test asks for 8bpp */
+		break;
+	case BAD_SCRIBBLE:
+		pl->offset = s->next;
+		/* an allocator that writes its bookkeeping into live memory */
+		if (s->next)
+			s->mem[s->next - 1] ^= 0x5A;
+		break;
+	case BAD_SHORT:
+		pl->offset = s->next;
+		n = 32;
+		break;
+	}
+	pl->granted = n;
+	s->next += n;
+	return VS_OK;
+}
+
+static int bad_free(void *st, const vs_placement *pl)
+{
+	(void)st;
+	(void)pl;
+	return VS_OK;
+}
+
+static void bad_reset(void *st) { ((bad_state *)st)->next = 0; }
+static void bad_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
+
+static const vs_strategy bad = {
+	VS_STRATEGY_ABI, "test-broken", "deliberately broken", VS_ARENA_ANY_VRAM, 0, sizeof(bad_state),
+	bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+};
+
+static uint64_t broken_run(int mode, const char *events, vs_check_kind want, char *msgs, size_t cap)
+{
+	run x;
+	char text[1024], opts[8];
+	uint64_t got, total;
+
+	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj options=%d\n%s", mode, events);
+	(void)opts;
+	replay_text(&x, text, &bad);
+	ck_assert_int_eq(x.rc, 0);
+	got = vs_replay_check_count(x.r, want);
+	total = vs_replay_check_total(x.r);
+	ck_assert_uint_eq(got, total);
+	snprintf(msgs, cap, "%s", x.msgs);
+	finish(&x);
+	return got;
+}
+
+START_TEST(integrity_catches_broken_strategies)
+{
+	char msgs[8192];
+
+	ck_assert_uint_eq(broken_run(BAD_OVERLAP, "alloc 1 64\nalloc 2 64\n", VS_CHECK_OVERLAP, msgs, sizeof msgs), 1);
+	ck_assert_msg(strstr(msgs, "t:4: error: integrity: overlap: event 2, strategy test-broken: "
+		"id 2 at 0x6010000 overlaps id 1 (trace line 3) at 0x6010000") != NULL, "%s", msgs);
+
+	ck_assert_uint_eq(broken_run(BAD_BOUNDS, "alloc 1 32\nalloc 2 64\n", VS_CHECK_BOUNDS, msgs, sizeof msgs), 1);
+	ck_assert_msg(strstr(msgs, "t:4: error: integrity: out of bounds") != NULL, "%s", msgs);
+
+	ck_assert_uint_eq(broken_run(BAD_RULE, "alloc 1 sprite 16x16 8bpp\n", VS_CHECK_RULE, msgs, sizeof msgs), 1);
+	ck_assert_msg(strstr(msgs, "8bpp sprite at odd tile 3") != NULL, "%s", msgs);
+
+	ck_assert_uint_eq(broken_run(BAD_SCRIBBLE, "alloc 1 64\nalloc 2 64\nfree 1\nfree 2\n", VS_CHECK_BYTES,
+		msgs, sizeof msgs), 1);
+	ck_assert_msg(strstr(msgs, "t:5: error: integrity: bytes changed: event 3, strategy test-broken: id 1 "
+		"(allocated at line 3): byte at 0x601003f changed before its free") != NULL, "%s", msgs);
+
+	ck_assert_uint_eq(broken_run(BAD_SHORT, "alloc 1 64\n", VS_CHECK_SHORT, msgs, sizeof msgs), 1);
+}
+END_TEST
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+START_TEST(trace_misuse_diagnostics)
+{
+	run x;
+
+	replay_text(&x, "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 32\nalloc 1 32\nfree 9\nfree 1\nfree 1\n"
+		"alloc 2 64K\nfree 2\n"                          /* fails: bigger than OBJ VRAM */
+		"alloc 3 32 at=0x06010000\nalloc 4 32 at=0x06010100\n" /* map gives 0x...20 */
+		"restore never\n",
+		vs_strategy_find("gba-obj-map"));
+	ck_assert_int_eq(x.rc, 0);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_DUPLICATE_ID), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_ID), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_DOUBLE_FREE), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_FREE_FAILED), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_DIVERGENCE), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_STATE), 1);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	ck_assert_msg(strstr(x.msgs, "t:4: warning: duplicate id: alloc of id 1, which is live (allocated at line 3)"),
+		"%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:5: warning: unknown id: free of id 9, which is not live"), "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:7: warning: double free: free of id 1, which is already freed"), "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:9: warning: free of failed allocation: free of id 2"), "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:11: warning: divergence: id 4: the game got 0x6010100, gba-obj-map gave 0x6010020"),
+		"%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:12: warning: unknown state: restore of state 'never'"), "%s", x.msgs);
+	finish(&x);
+}
+END_TEST
+
+START_TEST(strict_stops_at_first_diagnostic)
+{
+	run x;
+
+	start(&x, "vramsim-trace 1\narena obj gba-obj\nalloc 1 32\nfree 2\nalloc 3 32\n",
+		vs_strategy_find("gba-obj-map"), 1);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), -1);
+	ck_assert_str_eq(vs_replay_error(x.r), "t:4: error: unknown id: free of id 2, which is not live");
+	ck_assert_uint_eq(vs_replay_events(x.r), 2);
+	finish(&x);
+}
+END_TEST
+
+/* ---- states ------------------------------------------------------------- */
+
+START_TEST(save_restore_reset)
+{
+	run x;
+	const vs_metrics *m;
+
+	start(&x, "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 128\nsave lvl\nalloc 2 128\nalloc 3 256\nfree 2\nrestore lvl\n"
+		"alloc 4 32\nsave lvl\nreset\nalloc 5 32\nrestore lvl\n",
+		vs_strategy_find("gba-obj-map"), 0);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_int_eq(vs_replay_run(x.r, 6), 1);
+	/* after the restore only id 1 is left, and its id still frees */
+	ck_assert_uint_eq(m->live_count, 1);
+	ck_assert_uint_eq(m->live_bytes, 128);
+	ck_assert_uint_eq(m->free_bytes, 32768 - 128);
+	ck_assert_int_eq(vs_replay_run(x.r, 9), 1);
+	ck_assert_uint_eq(m->live_count, 0); /* reset */
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	/* restoring a save from before the reset drops id 5 (made after it) */
+	ck_assert_uint_eq(m->live_count, 0);
+	ck_assert_uint_eq(m->free_bytes, 32768);
+	ck_assert_uint_eq(vs_replay_diag_total(x.r), 0);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+}
+END_TEST
+
+/* ---- the free index ----------------------------------------------------- */
+
+START_TEST(freemap_matches_naive_model)
+{
+	vs_rng rng = { 42 };
+	uint32_t sizes[] = { 1, 63, 64, 65, 1000, 4096, 12345 };
+	size_t si;
+
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		uint32_t n = sizes[si], step;
+		uint8_t *naive = malloc(n);
+		vs_freemap *f = vs_freemap_new(n);
+		memset(naive, 0, n); /* a new index has every unit taken */
+		for (step = 0; step < 2000; step++) {
+			uint32_t first = vs_rng_below(&rng, n), count = 1 + vs_rng_below(&rng, n / 4 + 1), i;
+			int fr = (int)vs_rng_below(&rng, 2), inrun = 0;
+			uint32_t best = 0, runs = 0, nfree = 0, cur = 0, largest, r2, nf2;
+			vs_freemap_set(f, first, count, fr);
+			for (i = first; i < n && i < first + count; i++)
+				naive[i] = (uint8_t)fr;
+			for (i = 0; i < n; i++) {
+				if (naive[i]) {
+					nfree++;
+					cur++;
+					if (!inrun)
+						runs++;
+					inrun = 1;
+					if (cur > best)
+						best = cur;
+				} else {
+					cur = 0;
+					inrun = 0;
+				}
+			}
+			vs_freemap_stats(f, &largest, &r2, &nf2);
+			ck_assert_uint_eq(largest, best);
+			ck_assert_uint_eq(r2, runs);
+			ck_assert_uint_eq(nf2, nfree);
+			ck_assert_int_eq(vs_freemap_is_free(f, first), naive[first]);
+		}
+		vs_freemap_free(f);
+		free(naive);
+	}
+}
+END_TEST
+
+/* ---- hardware write rules ----------------------------------------------- */
+
+START_TEST(vram_write_rules)
+{
+	vs_arena a;
+	vs_arena_decl d;
+	char err[256];
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_OBJ);
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	vs_arena_write8(&a, 0x101, 0x7F); /* ignored in OBJ VRAM */
+	ck_assert_uint_eq(a.bytes[0x100], 0);
+	ck_assert_uint_eq(a.bytes[0x101], 0);
+	vs_arena_write16(&a, 0x101, 0xBEEF); /* halfword writes align down */
+	ck_assert_uint_eq(a.bytes[0x100], 0xEF);
+	ck_assert_uint_eq(a.bytes[0x101], 0xBE);
+	vs_arena_write32(&a, 0x206, 0x11223344);
+	ck_assert_uint_eq(a.bytes[0x204], 0x44);
+	ck_assert_uint_eq(a.bytes[0x207], 0x11);
+	vs_arena_fini(&a);
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_BG);
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	vs_arena_write8(&a, 0x31, 0xA5); /* doubled into the halfword */
+	ck_assert_uint_eq(a.bytes[0x30], 0xA5);
+	ck_assert_uint_eq(a.bytes[0x31], 0xA5);
+	vs_arena_fini(&a);
+
+	/* bitmap mode: the lower 16 KiB of the OBJ range is BG frame memory */
+	vs_arena_decl_default(&d, VS_ARENA_GBA_OBJ);
+	d.gba_mode = 4;
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	ck_assert_uint_eq(a.usable_bytes, 0x4000);
+	vs_arena_write8(&a, 0x10, 0x3C);
+	ck_assert_uint_eq(a.bytes[0x11], 0x3C);
+	vs_arena_write8(&a, 0x4010, 0x3C);
+	ck_assert_uint_eq(a.bytes[0x4010], 0);
+	vs_arena_fini(&a);
+
+	vs_arena_decl_default(&d, VS_ARENA_RAM);
+	d.size = 64;
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	vs_arena_write8(&a, 5, 9);
+	ck_assert_uint_eq(a.bytes[5], 9);
+	ck_assert_uint_eq(a.bytes[4], 0);
+	vs_arena_fini(&a);
+}
+END_TEST
+
+START_TEST(ds_unmapped_slots_reserved)
+{
+	run x;
+	const vs_metrics *m;
+
+	/* only bank A (slot 0) mapped: slots 1-3 are reserved */
+	start(&x, "vramsim-trace 1\narena tex ds-tex banks=A0 options=0\nframe\n", &bad, 0);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_uint_eq(m->usable_bytes, 0x20000);
+	ck_assert_uint_eq(m->free_bytes, 0x20000);
+	ck_assert_uint_eq(vs_replay_arena(x.r, 0)->kind[0x20000 / 8], VS_UNIT_RESERVED);
+	finish(&x);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("engine");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, seed_example_metrics);
+	tcase_add_test(tc, failure_kinds);
+	tcase_add_test(tc, rule_failure_kind);
+	tcase_add_test(tc, integrity_catches_broken_strategies);
+	tcase_add_test(tc, trace_misuse_diagnostics);
+	tcase_add_test(tc, strict_stops_at_first_diagnostic);
+	tcase_add_test(tc, save_restore_reset);
+	tcase_add_test(tc, freemap_matches_naive_model);
+	tcase_add_test(tc, vram_write_rules);
+	tcase_add_test(tc, ds_unmapped_slots_reserved);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}

@@ -1,0 +1,342 @@
+/* test_trace.c - trace format v1: the malformed corpus, round trips, streaming. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/trace.h"
+
+/* Reads every event; returns the error text (empty when the trace is valid). */
+static void read_all(const char *path, char *err, size_t errlen, uint64_t *events)
+{
+	vs_trace_reader *r = vs_trace_open(path, err, errlen);
+	vs_event ev;
+	int rc;
+
+	*events = 0;
+	if (!r)
+		return;
+	err[0] = '\0';
+	while ((rc = vs_trace_next(r, &ev)) == 1)
+		(*events)++;
+	if (rc < 0)
+		snprintf(err, errlen, "%s", vs_trace_error(r));
+	vs_trace_close(r);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+START_TEST(malformed_corpus)
+{
+	char dir[512], path[1024], err[1024], line[512], out[4096], errout[4096], args[1200];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(dir, sizeof dir, "%s/tests/malformed", VS_SOURCE_DIR);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		FILE *fp;
+		uint64_t events;
+		const char *want;
+		if (!ends_with(e->d_name, ".trace"))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		fp = fopen(path, "rb");
+		ck_assert_ptr_nonnull(fp);
+		if (!fgets(line, sizeof line, fp))
+			line[0] = '\0';
+		fclose(fp);
+		line[strcspn(line, "\n")] = '\0';
+		/* each file's first line says the error it must give */
+		if (strcmp(e->d_name, "empty.trace") == 0)
+			want = ":1:1: error: empty trace: expected the version line 'vramsim-trace 1'";
+		else if (strncmp(line, "# expect: ", 10) == 0)
+			want = line + 10;
+		else
+			ck_abort_msg("%s: first line must be '# expect: ...'", e->d_name);
+		read_all(path, err, sizeof err, &events);
+		ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strcmp(err + strlen(path), want) == 0,
+			"%s:\n  want %s%s\n  got  %s", e->d_name, path, want, err);
+		/* the command line says the same and exits 2 */
+		snprintf(args, sizeof args, "validate '%s'", path);
+		ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);
+		ck_assert_msg(strstr(errout, want) != NULL, "%s: CLI said %s", e->d_name, errout);
+		n++;
+	}
+	closedir(d);
+	ck_assert_int_ge(n, 40);
+}
+END_TEST
+
+static const char *const rich =
+	"vramsim-trace 1\n"
+	"# every statement and key\n"
+	"arena obj gba-obj mode=3 strategy=gba-obj-map\n"
+	"arena bg gba-bg\n"
+	"arena tex ds-tex banks=A0B1C2   # slot 3 unmapped\n"
+	"arena pal ds-pltt banks=E0F4G5\n"
+	"arena heap ram preset=ewram unit=4 options=cell:32;per:64\n"
+	"alloc 1 obj sprite 32x16 8bpp tag=player at=0x06014000\n"
+	"alloc 2 bg tile 77 4bpp\n"
+	"alloc 3 bg map affine 256x256 tag=hud\n"
+	"alloc 4 tex tex 256x256 4x4 tag=terrain\n"
+	"alloc 5 pal pltt 4\n"
+	"alloc 6 pal pltt 8 4c dir=high opt=1\n"
+	"alloc 7 pal pltt 16 colours\n"
+	"alloc 8 heap 1200 align=16 dir=low data=00ff10Ab\n"
+	"alloc 18446744073709551615 heap bytes 2K\n"
+	"frame\n"
+	"save level1\n"
+	"save boss pal\n"
+	"free 2\n"
+	"restore level1 heap\n"
+	"reset obj\n"
+	"reset\n";
+
+static const char *const rich_canonical =
+	"vramsim-trace 1\n"
+	"arena obj gba-obj mode=3 strategy=gba-obj-map\n"
+	"arena bg gba-bg\n"
+	"arena tex ds-tex banks=A0B1C2\n"
+	"arena pal ds-pltt banks=E0F4G5\n"
+	"arena heap ram size=262144 base=0x2000000 unit=4 options=cell:32;per:64\n"
+	"alloc 1 obj sprite 32x16 8bpp tag=player at=0x6014000\n"
+	"alloc 2 bg tile 77 4bpp\n"
+	"alloc 3 bg map affine 256x256 tag=hud\n"
+	"alloc 4 tex tex 256x256 4x4 tag=terrain\n"
+	"alloc 5 pal pltt 4\n"
+	"alloc 6 pal pltt 8 4c dir=high opt=1\n"
+	"alloc 7 pal pltt 16\n"
+	"alloc 8 heap 1200 align=16 dir=low data=00ff10ab\n"
+	"alloc 18446744073709551615 heap 2048\n"
+	"frame\n"
+	"save level1\n"
+	"save boss pal\n"
+	"free 2\n"
+	"restore level1 heap\n"
+	"reset obj\n"
+	"reset\n";
+
+/* Reads a trace from text and writes it canonically into buf. */
+static void reformat(const char *text, char *buf, size_t cap)
+{
+	char err[1024];
+	FILE *in = fmemopen((void *)text, strlen(text), "rb");
+	FILE *out = fmemopen(buf, cap, "wb");
+	vs_trace_reader *r;
+	vs_event ev;
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	r = vs_trace_open_stream(in, "mem", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(vs_trace_write_header(out, vs_trace_header_of(r)), 0);
+	while ((rc = vs_trace_next(r, &ev)) == 1)
+		ck_assert_int_eq(vs_trace_write_event(out, vs_trace_header_of(r), &ev), 0);
+	ck_assert_msg(rc == 0, "%s", vs_trace_error(r));
+	vs_trace_close(r);
+	fclose(in);
+	fputc('\0', out);
+	fclose(out);
+}
+
+START_TEST(canonical_form)
+{
+	static char a[8192], b[8192];
+
+	reformat(rich, a, sizeof a);
+	ck_assert_str_eq(a, rich_canonical);
+	/* formatting a canonical trace changes nothing */
+	reformat(a, b, sizeof b);
+	ck_assert_str_eq(a, b);
+}
+END_TEST
+
+/* Every field of every event survives write + read. */
+START_TEST(round_trip_events)
+{
+	static char text[8192];
+	char err[1024];
+	vs_trace_reader *r1, *r2;
+	vs_event e1, e2;
+	FILE *f1, *f2;
+	int rc1, rc2, n = 0;
+	uint8_t data1[64];
+	char tag1[VS_TAG_MAX], name1[VS_STATE_NAME_MAX];
+
+	reformat(rich, text, sizeof text);
+	f1 = fmemopen((void *)rich, strlen(rich), "rb");
+	f2 = fmemopen(text, strlen(text), "rb");
+	r1 = vs_trace_open_stream(f1, "a", err, sizeof err);
+	r2 = vs_trace_open_stream(f2, "b", err, sizeof err);
+	ck_assert_ptr_nonnull(r1);
+	ck_assert_ptr_nonnull(r2);
+	ck_assert_int_eq(memcmp(vs_trace_header_of(r1)->arenas, vs_trace_header_of(r2)->arenas,
+		sizeof vs_trace_header_of(r1)->arenas), 0);
+	for (;;) {
+		rc1 = vs_trace_next(r1, &e1);
+		if (rc1 == 1) {
+			/* the reader's buffers are reused: keep copies */
+			memcpy(data1, e1.data ? e1.data : data1, e1.data_len);
+			snprintf(tag1, sizeof tag1, "%s", e1.tag);
+			snprintf(name1, sizeof name1, "%s", e1.name ? e1.name : "");
+		}
+		rc2 = vs_trace_next(r2, &e2);
+		ck_assert_int_eq(rc1, rc2);
+		if (rc1 != 1)
+			break;
+		n++;
+		ck_assert_int_eq(e1.type, e2.type);
+		ck_assert_int_eq(e1.arena, e2.arena);
+		ck_assert_uint_eq(e1.id, e2.id);
+		ck_assert_int_eq(memcmp(&e1.req, &e2.req, sizeof e1.req), 0);
+		ck_assert_str_eq(tag1, e2.tag);
+		ck_assert_int_eq(e1.has_at, e2.has_at);
+		ck_assert_uint_eq(e1.at, e2.at);
+		ck_assert_uint_eq(e1.data_len, e2.data_len);
+		ck_assert_int_eq(memcmp(data1, e2.data ? e2.data : data1, e1.data_len), 0);
+		ck_assert_str_eq(name1, e2.name ? e2.name : "");
+	}
+	ck_assert_int_eq(rc1, 0);
+	ck_assert_int_eq(n, 16);
+	vs_trace_close(r1);
+	vs_trace_close(r2);
+	fclose(f1);
+	fclose(f2);
+}
+END_TEST
+
+START_TEST(request_sizes)
+{
+	char err[1024];
+	const char *text =
+		"vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 sprite 8x8 4bpp\nalloc 2 sprite 64x64 8bpp\nalloc 3 sprite 32x16 4bpp\nalloc 4 sprite 8x32 8bpp\n";
+	const uint32_t want[] = { 32, 4096, 256, 256 };
+	FILE *f = fmemopen((void *)text, strlen(text), "rb");
+	vs_trace_reader *r = vs_trace_open_stream(f, "m", err, sizeof err);
+	vs_event ev;
+	int i;
+
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+		ck_assert_uint_eq(ev.req.size, want[i]);
+	}
+	vs_trace_close(r);
+	fclose(f);
+	/* the hardware tables */
+	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_DIRECT, 128, 64), 16384);
+	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_4X4, 256, 256), 16384);
+	ck_assert_uint_eq(vs_tex_index_bytes(VS_TEX_4X4, 256, 256), 8192);
+	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_4C, 8, 8), 16);
+	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_16C, 1024, 1024), 524288);
+	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_16C, 2048, 8), 0);
+	ck_assert_uint_eq(vs_bgmap_bytes(0, 3), 8192);
+	ck_assert_uint_eq(vs_bgmap_bytes(1, 0), 256);
+	ck_assert_uint_eq(vs_sprite_bytes(VS_OBJ_WIDE, 3, 8), 2048);
+}
+END_TEST
+
+/* A pipe of 300,000 events replays through the reader a line at a time:
+ * the reader's memory does not grow with the trace. */
+START_TEST(streaming_reader)
+{
+	char err[1024];
+	FILE *fp = tmpfile();
+	vs_trace_reader *r;
+	vs_event ev;
+	uint64_t i, n = 0;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=64K\n", fp);
+	for (i = 0; i < 100000; i++)
+		fprintf(fp, "alloc %llu 64 tag=t%llu\nfree %llu\nframe\n", (unsigned long long)i,
+			(unsigned long long)(i % 7), (unsigned long long)i);
+	rewind(fp);
+	r = vs_trace_open_stream(fp, "tmp", err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	while (vs_trace_next(r, &ev) == 1)
+		n++;
+	ck_assert_uint_eq(n, 300000);
+	ck_assert_uint_eq(vs_trace_tag_count(r), 8); /* "" plus t0..t6 */
+	ck_assert_str_eq(vs_trace_tag_name(r, 1), "t0");
+	vs_trace_close(r);
+	fclose(fp);
+}
+END_TEST
+
+START_TEST(long_line_limit)
+{
+	char err[1024];
+	FILE *fp = tmpfile();
+	vs_trace_reader *r;
+	vs_event ev;
+	size_t i;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=1M\nalloc 1 512K data=", fp); /* 1 MiB less a little */
+	for (i = 0; i < 511 * 1024; i++)
+		fputs("ab", fp); /* a line just under 1 MiB: allowed */
+	fputs("\nframe\n# ", fp);
+	for (i = 0; i < VS_TRACE_LINE_MAX + 10; i++)
+		fputc('x', fp);
+	fputc('\n', fp);
+	rewind(fp);
+	r = vs_trace_open_stream(fp, "tmp", err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+	ck_assert_uint_eq(ev.data_len, 511 * 1024);
+	ck_assert_uint_eq(ev.data[12345], 0xab);
+	ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+	ck_assert_int_eq(vs_trace_next(r, &ev), -1);
+	ck_assert_msg(strstr(vs_trace_error(r), "tmp:5:1: error: line is longer than") != NULL, "%s",
+		vs_trace_error(r));
+	vs_trace_close(r);
+	fclose(fp);
+}
+END_TEST
+
+START_TEST(crlf_and_comments)
+{
+	char err[1024];
+	const char *text = "# leading comment\r\n\r\nvramsim-trace 1 # trailing\r\narena obj gba-obj\r\n"
+		"alloc 1 sprite 8x8 4bpp tag=a#b\r\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "rb");
+	vs_trace_reader *r = vs_trace_open_stream(f, "m", err, sizeof err);
+	vs_event ev;
+
+	ck_assert_msg(r != NULL, "%s", err);
+	/* '#' inside a token is not a comment: 'a#b' is a bad tag */
+	ck_assert_int_eq(vs_trace_next(r, &ev), -1);
+	ck_assert_str_eq(vs_trace_error(r), "m:5:29: error: tag 'a#b' must be 1-63 letters, digits or _-./:");
+	vs_trace_close(r);
+	fclose(f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("format");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, malformed_corpus);
+	tcase_add_test(tc, canonical_form);
+	tcase_add_test(tc, round_trip_events);
+	tcase_add_test(tc, request_sizes);
+	tcase_add_test(tc, streaming_reader);
+	tcase_add_test(tc, long_line_limit);
+	tcase_add_test(tc, crlf_and_comments);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}
