@@ -104,3 +104,11 @@ target_compile_definitions(vs_sim PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}"
   VS_GBA_WAITCNT_BUILT=${VS_GBA_WAITCNT})
 add_dependencies(vs_sim vs_gba_roms)
 set(VS_HAVE_GBA_ROMS ON)
+
+# The demo ROM (tools/demo-rom): a scripted sprite scene that records its
+# own trace with include/vramsim/record.h; test_gba_emu_record uses it.
+vs_gba_object(_demo ${PROJECT_SOURCE_DIR}/tools/demo-rom/demo.c demo.o -mthumb)
+vs_gba_object(_demo_objmap ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c demo-gba_obj_map.o -mthumb)
+vs_gba_rom(demo ${_demo} ${_demo_objmap})
+add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
+add_dependencies(vs_sim vs_gba_demo_rom)

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vramsim/gba_cycles.h"
 
@@ -83,5 +84,25 @@ const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t
 int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t param[4],
 	const vs_gba_req *reqs, uint32_t count, vs_gba_result *results,
 	vs_gba_cycles_info *info, uint32_t max_frames, char *err, size_t errlen);
+
+/* ---- recording (include/vramsim/record.h on the game's side) ----------
+ * Lines the game prints through record.h carry the prefix "@vs "; the
+ * recorder writes them, without it, to a trace stream. */
+
+typedef struct vs_gba_recorder {
+	FILE *out;          /* trace lines go here */
+	FILE *other;        /* the game's other debug lines, or NULL to drop them */
+	uint64_t lines;     /* trace lines written */
+	uint64_t others;    /* other lines seen */
+	int write_error;
+} vs_gba_recorder;
+
+/* Routes e's debug log into rec (which must outlive the runs). */
+void vs_gba_recorder_attach(vs_gba_recorder *rec, vs_gba_emu *e);
+
+/* Runs the ROM file for frames frames, writing its trace to out. Returns 0,
+ * or -1 with err (no emulator, unreadable ROM, write error). */
+int vs_gba_record(const char *rom, uint32_t frames, FILE *out, FILE *other,
+	vs_gba_recorder *rec, char *err, size_t errlen);
 
 #endif
