@@ -26,20 +26,22 @@ void nns_frm_pltt_reset(nns_gfd_ctx *g)
 	g->frm_pltt.st.hi = g->frm_pltt.size;
 }
 
-static nns_pltt_key from_low(nns_frm_pltt_state *s, uint32_t size, uint32_t a, bool four)
+static nns_pltt_key from_low(nns_frm_pltt_state *s, uint8_t *why, uint32_t size, uint32_t a, bool four)
 {
 	uint32_t pad = (a - s->lo % a) % a, addr;
 
 	if (s->hi < s->lo || s->hi - s->lo < size + pad)
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
-	if (four && s->lo + size + pad > FOUR_LIMIT)
+	if (four && s->lo + size + pad > FOUR_LIMIT) {
+		*why = NNS_GFD_FAIL_FOUR;
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
+	}
 	addr = s->lo + pad;
 	s->lo += size + pad;
 	return nns_pltt_key_make(addr, size);
 }
 
-static nns_pltt_key from_high(nns_frm_pltt_state *s, uint32_t size, uint32_t a, bool four)
+static nns_pltt_key from_high(nns_frm_pltt_state *s, uint8_t *why, uint32_t size, uint32_t a, bool four)
 {
 	uint32_t pad;
 
@@ -48,8 +50,10 @@ static nns_pltt_key from_high(nns_frm_pltt_state *s, uint32_t size, uint32_t a, 
 	pad = (s->hi - size) % a;
 	if (s->hi < s->lo || s->hi - s->lo < size + pad)
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
-	if (four && s->hi > FOUR_LIMIT)
+	if (four && s->hi > FOUR_LIMIT) {
+		*why = NNS_GFD_FAIL_FOUR;
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
+	}
 	s->hi -= size + pad;
 	return nns_pltt_key_make(s->hi, size);
 }
@@ -57,12 +61,15 @@ static nns_pltt_key from_high(nns_frm_pltt_state *s, uint32_t size, uint32_t a, 
 nns_pltt_key nns_frm_pltt_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4pltt, uint32_t opt)
 {
 	uint32_t size = nns_gfd_round_pltt_size(sz), a = is4pltt ? 8u : 16u;
+	nns_pltt_key k = NNS_GFD_ALLOC_ERROR_PLTTKEY;
+	uint8_t why = NNS_GFD_FAIL_SPACE;
 
-	if (!size)
-		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
-	if (opt == NNS_GFD_ALLOC_FROM_LOW)
-		return from_low(&g->frm_pltt.st, size, a, is4pltt);
-	return from_high(&g->frm_pltt.st, size, a, is4pltt);
+	/* opt: only NNS_GFD_ALLOC_FROM_LOW means low; anything else is high */
+	if (size)
+		k = opt == NNS_GFD_ALLOC_FROM_LOW ? from_low(&g->frm_pltt.st, &why, size, a, is4pltt)
+			: from_high(&g->frm_pltt.st, &why, size, a, is4pltt);
+	g->last_fail = k ? NNS_GFD_FAIL_NONE : why;
+	return k;
 }
 
 int nns_frm_pltt_free(nns_gfd_ctx *g, nns_pltt_key key)

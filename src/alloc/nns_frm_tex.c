@@ -56,7 +56,7 @@ static uint32_t room(const nns_frm_tex *m, unsigned r)
 	return r < m->num_region ? m->st.tail[r] - m->st.head[r] : 0;
 }
 
-nns_tex_key nns_frm_tex_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4x4comp, uint32_t opt)
+static nns_tex_key frm_tex_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4x4comp, uint32_t opt)
 {
 	nns_frm_tex *m = &g->frm_tex;
 	uint32_t size = nns_gfd_round_tex_size(sz);
@@ -87,6 +87,14 @@ nns_tex_key nns_frm_tex_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4x4comp, uint3
 		return nns_tex_key_make(region_base[r] + m->st.tail[r], size, false);
 	}
 	return NNS_GFD_ALLOC_ERROR_TEXKEY;
+}
+
+nns_tex_key nns_frm_tex_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4x4comp, uint32_t opt)
+{
+	nns_tex_key k = frm_tex_alloc(g, sz, is4x4comp, opt);
+
+	g->last_fail = k ? NNS_GFD_FAIL_NONE : NNS_GFD_FAIL_SPACE;
+	return k;
 }
 
 int nns_frm_tex_free(nns_gfd_ctx *g, nns_tex_key key)

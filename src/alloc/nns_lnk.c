@@ -80,7 +80,7 @@ bool nns_lnk_add(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t addr, uint
 	return true;
 }
 
-bool nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, uint32_t align,
+int nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, uint32_t align,
 	uint32_t *addr)
 {
 	uint16_t b;
@@ -94,7 +94,7 @@ bool nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, ui
 		/* The padding in front becomes a free block of its own; without a
 		 * pool block to describe it the call fails, free memory or not. */
 		if (pad && !nns_lnk_add(g, l, list, k->addr, pad))
-			return false;
+			return NNS_GFD_FAIL_BLOCKS;
 		*addr = k->addr + pad;
 		k->addr += size + pad;
 		k->size -= size + pad;
@@ -102,9 +102,9 @@ bool nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, ui
 			list_unlink(g, l, list, b);
 			pool_give(g, l, b);
 		}
-		return true;
+		return NNS_GFD_FAIL_NONE;
 	}
-	return false;
+	return NNS_GFD_FAIL_SPACE;
 }
 
 /* One pass over the list from its head, growing [*start, *end) by every

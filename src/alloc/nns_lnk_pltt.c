@@ -36,15 +36,16 @@ void nns_lnk_pltt_reset(nns_gfd_ctx *g)
 
 nns_pltt_key nns_lnk_pltt_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4pltt, uint32_t opt)
 {
-	uint32_t size = nns_gfd_round_pltt_size(sz), addr;
+	uint32_t size = nns_gfd_round_pltt_size(sz), addr = 0;
 
 	(void)opt;
-	if (!size)
-		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
-	if (!nns_lnk_alloc(g, &g->lnk_pltt.l, 0, size, is4pltt ? 8u : 16u, &addr))
+	g->last_fail = size ? (uint8_t)nns_lnk_alloc(g, &g->lnk_pltt.l, 0, size, is4pltt ? 8u : 16u, &addr)
+		: NNS_GFD_FAIL_SPACE;
+	if (g->last_fail)
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
 	if (is4pltt && addr + size > FOUR_LIMIT) {
 		(void)nns_lnk_free(g, &g->lnk_pltt.l, 0, addr, size);
+		g->last_fail = NNS_GFD_FAIL_FOUR;
 		return NNS_GFD_ALLOC_ERROR_PLTTKEY;
 	}
 	return nns_pltt_key_make(addr, size);
@@ -52,7 +53,12 @@ nns_pltt_key nns_lnk_pltt_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4pltt, uint3
 
 int nns_lnk_pltt_free(nns_gfd_ctx *g, nns_pltt_key key)
 {
-	return nns_lnk_free(g, &g->lnk_pltt.l, 0, nns_pltt_key_addr(key), nns_pltt_key_size(key)) ? 0 : 1;
+	if (nns_lnk_free(g, &g->lnk_pltt.l, 0, nns_pltt_key_addr(key), nns_pltt_key_size(key))) {
+		g->last_fail = NNS_GFD_FAIL_NONE;
+		return 0;
+	}
+	g->last_fail = NNS_GFD_FAIL_BLOCKS;
+	return 1;
 }
 
 void nns_lnk_pltt_dump_ex(const nns_gfd_ctx *g, nns_lnk_block_fn fn, void *ud)

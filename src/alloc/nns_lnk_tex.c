@@ -84,12 +84,12 @@ void nns_lnk_tex_reset(nns_gfd_ctx *g)
 
 nns_tex_key nns_lnk_tex_alloc(nns_gfd_ctx *g, uint32_t sz, bool is4x4comp, uint32_t opt)
 {
-	uint32_t size = nns_gfd_round_tex_size(sz), addr;
+	uint32_t size = nns_gfd_round_tex_size(sz), addr = 0;
 
 	(void)opt;
-	if (!size)
-		return NNS_GFD_ALLOC_ERROR_TEXKEY;
-	if (!nns_lnk_alloc(g, &g->lnk_tex.l, is4x4comp ? LIST_4X4 : LIST_NORMAL, size, 0, &addr))
+	g->last_fail = size ? (uint8_t)nns_lnk_alloc(g, &g->lnk_tex.l, is4x4comp ? LIST_4X4 : LIST_NORMAL,
+		size, 0, &addr) : NNS_GFD_FAIL_SPACE;
+	if (g->last_fail)
 		return NNS_GFD_ALLOC_ERROR_TEXKEY;
 	return nns_tex_key_make(addr, size, is4x4comp);
 }
@@ -98,11 +98,14 @@ int nns_lnk_tex_free(nns_gfd_ctx *g, nns_tex_key key)
 {
 	uint32_t size = nns_tex_key_size(key);
 
+	g->last_fail = NNS_GFD_FAIL_NONE;
 	if (size == 0)
 		return 2;
 	if (!nns_lnk_free(g, &g->lnk_tex.l, nns_tex_key_4x4(key) ? LIST_4X4 : LIST_NORMAL,
-			nns_tex_key_addr(key), size))
+			nns_tex_key_addr(key), size)) {
+		g->last_fail = NNS_GFD_FAIL_BLOCKS;
 		return 1;
+	}
 	return 0;
 }
 

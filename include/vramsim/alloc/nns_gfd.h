@@ -53,6 +53,15 @@ uint32_t nns_gfd_round_pltt_size(uint32_t sz);
 /* ---- state ----------------------------------------------------------- */
 enum nns_gfd_mgr { NNS_GFD_MGR_NONE = 0, NNS_GFD_MGR_FRM = 1, NNS_GFD_MGR_LNK = 2 };
 
+/* Why the last failed alloc or free failed (a simulator's note; the real
+ * managers only return the error key or 1). */
+enum nns_gfd_fail {
+	NNS_GFD_FAIL_NONE = 0,
+	NNS_GFD_FAIL_SPACE,   /* no region large enough (or a bad size) */
+	NNS_GFD_FAIL_BLOCKS,  /* no management block left in the pool */
+	NNS_GFD_FAIL_FOUR     /* a 4-colour palette placed past 0x10000 */
+};
+
 #define NNS_FRM_TEX_REGIONS 5
 #define NNS_LNK_NONE 0xFFFFu
 
@@ -105,6 +114,7 @@ typedef struct nns_gfd_ctx {
 	uint8_t tex_mgr;   /* what NNS_GfdDefaultFuncAlloc/FreeTexVram point at */
 	uint8_t pltt_mgr;  /* what NNS_GfdDefaultFuncAlloc/FreePlttVram point at */
 	uint16_t nblk;     /* blocks in blk[] */
+	uint8_t last_fail; /* enum nns_gfd_fail */
 	nns_frm_tex frm_tex;
 	nns_frm_pltt frm_pltt;
 	nns_lnk_tex lnk_tex;

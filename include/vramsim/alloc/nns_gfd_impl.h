@@ -12,8 +12,9 @@ void nns_lnk_clear(nns_gfd_ctx *g, nns_lnk_lists *l);
 /* Takes a pool block for [addr, addr+size) and puts it at the head of
  * free list `list`. false when the pool is empty. */
 bool nns_lnk_add(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t addr, uint32_t size);
-/* First-fit with alignment align (0 or 1: none). true with *addr on success. */
-bool nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, uint32_t align,
+/* First-fit with alignment align (0 or 1: none). NNS_GFD_FAIL_NONE with
+ * *addr on success, else NNS_GFD_FAIL_SPACE or NNS_GFD_FAIL_BLOCKS. */
+int nns_lnk_alloc(nns_gfd_ctx *g, nns_lnk_lists *l, int list, uint32_t size, uint32_t align,
 	uint32_t *addr);
 /* Frees [addr, addr+size): one merge pass, then a pool block at the head.
  * false when the pool was empty (the region is lost). */
