@@ -111,6 +111,11 @@ typedef void (*vs_observer_fn)(void *ud, vs_replay *r, const vs_outcome *o);
  * ("trace:12: warning: ..."). Default: standard error. */
 typedef void (*vs_message_fn)(void *ud, const char *line);
 
+/* Every change the replay makes to an arena's ownership map, in order:
+ * units covering [off, off+len) of arena now belong to owner with kind.
+ * Front ends that seek (the viewer) record these as deltas. */
+typedef void (*vs_mark_fn)(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
+
 typedef struct vs_replay_config {
 	/* per arena index: strategy (NULL: the trace's hint, else the kind's
 	 * default) and options ("" or NULL: the trace's) */
@@ -124,6 +129,8 @@ typedef struct vs_replay_config {
 	void *observer_ud;
 	vs_message_fn message;
 	void *message_ud;
+	vs_mark_fn on_mark;
+	void *mark_ud;
 } vs_replay_config;
 
 void vs_replay_config_default(vs_replay_config *c);

@@ -40,5 +40,7 @@ int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_validate(int argc, char **argv);
 int vs_cmd_fmt(int argc, char **argv);
 int vs_cmd_strategies(int argc, char **argv);
+int vs_cmd_cycles(int argc, char **argv);
+int vs_cmd_record(int argc, char **argv);
 
 #endif

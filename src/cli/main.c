@@ -15,6 +15,8 @@ static const command commands[] = {
 	{ "validate", vs_cmd_validate, "check that a trace is well-formed" },
 	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form" },
 	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages" },
+	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements" },
+	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h" },
 };
 
 static void usage(FILE *fp)

@@ -323,31 +323,41 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 	return -1;
 }
 
-static void mark_rec(vs_arena *a, const rec *x, uint32_t h, int retained)
+/* All ownership changes go through here so observers see every one. */
+static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind);
+	if (r->cfg.on_mark && len)
+		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
+}
+
+static void mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
 {
 	const vs_placement *pl = &x->pub.pl;
+	int ai = (int)x->pub.arena;
 	uint32_t i, size = x->pub.req.size < pl->granted ? x->pub.req.size : pl->granted;
 
 	if (retained) {
-		vs_arena_mark(a, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
+		mark(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
 	} else if (pl->block_offset == pl->offset && pl->block_size == size && pl->granted == size) {
-		vs_arena_mark(a, pl->offset, size, h, VS_UNIT_DATA);
+		mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	} else {
-		vs_arena_mark(a, pl->block_offset, pl->block_size, h, VS_UNIT_OVERHEAD);
-		vs_arena_mark(a, pl->offset, pl->granted, h, VS_UNIT_SLACK);
-		vs_arena_mark(a, pl->offset, size, h, VS_UNIT_DATA);
+		mark(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_OVERHEAD);
+		mark(r, ai, pl->offset, pl->granted, h, VS_UNIT_SLACK);
+		mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	}
 	for (i = 0; i < x->ntied; i++)
-		vs_arena_mark(a, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
+		mark(r, ai, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
 }
 
-static void unmark_rec(vs_arena *a, const rec *x)
+static void unmark_rec(const vs_replay *r, const rec *x)
 {
+	int ai = (int)x->pub.arena;
 	uint32_t i;
 
-	vs_arena_mark(a, x->pub.pl.block_offset, x->pub.pl.block_size, VS_OWNER_NONE, VS_UNIT_FREE);
+	mark(r, ai, x->pub.pl.block_offset, x->pub.pl.block_size, VS_OWNER_NONE, VS_UNIT_FREE);
 	for (i = 0; i < x->ntied; i++)
-		vs_arena_mark(a, x->tied_off[i], x->tied_len[i], VS_OWNER_NONE, VS_UNIT_FREE);
+		mark(r, ai, x->tied_off[i], x->tied_len[i], VS_OWNER_NONE, VS_UNIT_FREE);
 }
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -669,7 +679,7 @@ static int do_alloc(vs_replay *r)
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
 	} else {
-		mark_rec(&ar->arena, x, h, 0);
+		mark_rec(r, x, h, 0);
 		if (r->cfg.check_bytes)
 			write_bytes(&ar->arena, x);
 	}
@@ -697,7 +707,7 @@ static void drop_rec(vs_replay *r, uint32_t h)
 	arena_run *ar = &r->ar[x->pub.arena];
 
 	if (!x->pub.broken)
-		unmark_rec(&ar->arena, x);
+		unmark_rec(r, x);
 	if (x->pub.retained)
 		ar->m.retained_bytes -= x->pub.pl.block_size;
 	else
@@ -761,7 +771,7 @@ static int do_free(vs_replay *r)
 		x->pub.retained = 1;
 		ar->m.retained_bytes += x->pub.pl.block_size;
 		if (!x->pub.broken)
-			mark_rec(&ar->arena, x, h, 1);
+			mark_rec(r, x, h, 1);
 		if (status == VS_ERR_LOST && diag(r, VS_DIAG_STRATEGY,
 			"%s lost the region of id %llu: free failed (%s), the memory is gone until reset",
 			ar->strat->name, (unsigned long long)ev->id, vs_status_name(status)))
@@ -883,7 +893,7 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 				x->pub.retained = 1;
 				ar->m.retained_bytes += x->pub.pl.block_size;
 				if (!x->pub.broken)
-					mark_rec(&ar->arena, x, h, 1);
+					mark_rec(r, x, h, 1);
 				continue;
 			}
 		} else if (via_strategy) {
