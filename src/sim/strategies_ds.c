@@ -1,6 +1,13 @@
 /* strategies_ds.c - the DS texture and palette strategies, in list order. */
 #include "strategies.h"
 
+extern const vs_strategy vs_strat_nns_frm_tex, vs_strat_nns_frm_pltt;
+extern const vs_strategy vs_strat_nns_lnk_tex, vs_strat_nns_lnk_pltt;
+
 const vs_strategy *const vs_strategies_ds[] = {
+	&vs_strat_nns_lnk_tex,
+	&vs_strat_nns_lnk_pltt,
+	&vs_strat_nns_frm_tex,
+	&vs_strat_nns_frm_pltt,
 	NULL
 };

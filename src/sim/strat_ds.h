@@ -1,0 +1,40 @@
+/* strat_ds.h - internal: helpers the DS texture and palette adapters share. */
+#ifndef VS_SIM_STRAT_DS_H
+#define VS_SIM_STRAT_DS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vramsim/strategy.h"
+
+#define VS_DS_TEX_SLOT 0x20000u
+#define VS_DS_PLTT_SLOT 0x4000u
+
+/* Texture request: bytes and the 4x4 flag. Returns VS_OK or
+ * VS_ERR_UNSUPPORTED (a shape that is not a texture or plain bytes). */
+int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4);
+/* Palette request: bytes and the 4-colour flag. */
+int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four);
+/* The NNS opt word: dir=low -> FROM_LOW (1), dir=high -> FROM_HIGH (0),
+ * otherwise the trace's raw opt. */
+uint32_t vs_ds_nns_opt(const vs_request *rq);
+
+/* Bytes of texture (palette) space mapped contiguously from address 0. */
+uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a);
+uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a);
+
+/* Reads option key as a number (decimal, 0x hex, K/M suffix). Returns 1
+ * when present and valid, 0 when absent (val untouched), -1 with err when
+ * malformed or outside [lo, hi]. */
+int vs_ds_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
+	char *err, size_t errlen);
+
+/* A vs_print_fn adapter usable as the allocators' print callback. */
+typedef struct vs_ds_print {
+	vs_print_fn print;
+	void *ud;
+} vs_ds_print;
+void vs_ds_print_cb(void *ud, const char *text);
+
+#endif

@@ -1,0 +1,107 @@
+/* strat_ds_common.c - request mapping and options for the DS adapters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "vramsim/alloc/nns_gfd.h"
+#include "vramsim/hw.h"
+#include "strat_ds.h"
+
+int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4)
+{
+	switch (rq->shape) {
+	case VS_REQ_TEX:
+		*bytes = vs_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
+		if (!*bytes)
+			*bytes = rq->size;
+		*is4x4 = rq->u.tex.format == VS_TEX_4X4;
+		return VS_OK;
+	case VS_REQ_BYTES:
+		*bytes = rq->size;
+		*is4x4 = false;
+		return VS_OK;
+	default:
+		return VS_ERR_UNSUPPORTED;
+	}
+}
+
+int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four)
+{
+	switch (rq->shape) {
+	case VS_REQ_PLTT:
+		*bytes = rq->size ? rq->size : (uint32_t)rq->u.pltt.colours * 2u;
+		*four = rq->u.pltt.four != 0;
+		return VS_OK;
+	case VS_REQ_BYTES:
+		*bytes = rq->size;
+		*four = false;
+		return VS_OK;
+	default:
+		return VS_ERR_UNSUPPORTED;
+	}
+}
+
+uint32_t vs_ds_nns_opt(const vs_request *rq)
+{
+	if (rq->dir == VS_DIR_LOW)
+		return NNS_GFD_ALLOC_FROM_LOW;
+	if (rq->dir == VS_DIR_HIGH)
+		return NNS_GFD_ALLOC_FROM_HIGH;
+	return rq->opt;
+}
+
+uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a)
+{
+	unsigned slot, bank;
+
+	for (slot = 0; slot < 4; slot++) {
+		int mapped = 0;
+		for (bank = 0; bank < 4; bank++)
+			mapped |= a->ds_bank_slot[bank] == slot;
+		if (!mapped)
+			break;
+	}
+	return slot * VS_DS_TEX_SLOT;
+}
+
+uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a)
+{
+	unsigned slot;
+
+	for (slot = 0; slot < 6 && vs_hw_ds_pltt_slot_mapped(a, slot); slot++)
+		;
+	return slot * VS_DS_PLTT_SLOT;
+}
+
+int vs_ds_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
+	char *err, size_t errlen)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (!vs_option_get(options, key, buf, sizeof buf))
+		return 0;
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (end != buf && (*end == 'K' || *end == 'k')) {
+		v *= 1024u;
+		end++;
+	} else if (end != buf && (*end == 'M' || *end == 'm')) {
+		v *= 1024u * 1024u;
+		end++;
+	}
+	if (end == buf || *end || errno || v < lo || v > hi) {
+		snprintf(err, errlen, "option %s=%s: want a number from %u to %u", key, buf, (unsigned)lo,
+			(unsigned)hi);
+		return -1;
+	}
+	*val = (uint32_t)v;
+	return 1;
+}
+
+void vs_ds_print_cb(void *ud, const char *text)
+{
+	vs_ds_print *p = ud;
+
+	p->print(p->ud, text);
+}
