@@ -1,0 +1,211 @@
+/* render.h - replay state as RGBA pictures, shared by PNG export and the viewer.
+ *
+ * Everything draws into a vs_image: plain RGBA bytes, row-major, no stride
+ * padding (SDL_PIXELFORMAT_RGBA32 / PNG_COLOR_TYPE_RGBA order). Text uses a
+ * built-in 5x7 bitmap font, so a picture is the same bytes on every machine.
+ *
+ * Three kinds of picture:
+ * - occupancy: one arena's ownership map laid out like the hardware (OBJ tile
+ *   matrix, BG charblocks with screenblock lines, DS texture slots 0-3, DS
+ *   palette slots 0-5, RAM address strips), coloured by owner tag and unit kind;
+ * - heatmap: time on x, address on y, from a vs_history sampled during replay;
+ * - chart: live bytes, largest free extent and fragmentation over time.
+ *
+ * Colours are 0xRRGGBBAA in a uint32_t (vs_image_get/put convert).
+ */
+#ifndef VRAMSIM_RENDER_H
+#define VRAMSIM_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vramsim/arena.h"
+#include "vramsim/replay.h"
+
+/* ---- images ---------------------------------------------------------- */
+
+typedef struct vs_image {
+	int w, h;
+	uint8_t *px; /* w*h*4 bytes: R, G, B, A per pixel, rows top to bottom */
+} vs_image;
+
+typedef struct vs_rect { int x, y, w, h; } vs_rect;
+
+/* Allocates w x h pixels filled with rgba. Returns 0, or -1 (no memory, bad size). */
+int vs_image_init(vs_image *im, int w, int h, uint32_t rgba);
+void vs_image_fini(vs_image *im);
+uint32_t vs_image_get(const vs_image *im, int x, int y);   /* 0 outside */
+void vs_image_put(vs_image *im, int x, int y, uint32_t rgba); /* clipped */
+void vs_image_fill(vs_image *im, vs_rect r, uint32_t rgba);  /* clipped */
+void vs_image_frame(vs_image *im, vs_rect r, uint32_t rgba); /* 1-pixel outline */
+void vs_image_hline(vs_image *im, int x0, int x1, int y, uint32_t rgba);
+void vs_image_vline(vs_image *im, int x, int y0, int y1, uint32_t rgba);
+void vs_image_line(vs_image *im, int x0, int y0, int x1, int y1, uint32_t rgba);
+/* Copies src into dst at (x, y), clipped. */
+void vs_image_blit(vs_image *dst, int x, int y, const vs_image *src);
+
+/* ---- text (font.c) --------------------------------------------------- */
+
+#define VS_FONT_W 6 /* advance per character at scale 1 (5 pixels + 1 gap) */
+#define VS_FONT_H 8 /* line height at scale 1 (7 pixels + 1 gap) */
+
+/* Draws ASCII 32-126 (others as '?'); '\n' starts a new line. Returns the
+ * width in pixels of the longest line drawn. */
+int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale);
+int vs_text_width(const char *s, int scale);
+
+/* ---- colours ---------------------------------------------------------- */
+
+#define VS_RGB_BG        0x101216FFu /* picture background */
+#define VS_RGB_FREE      0x23272FFFu /* free units: dark */
+#define VS_RGB_TEXT      0xE6E6E6FFu
+#define VS_RGB_DIM       0x8A9099FFu /* axis labels, grid */
+#define VS_RGB_GRID      0x3A404CFFu
+#define VS_RGB_RESERVED  0x5A2A2AFFu /* hardware-forbidden units (hatched) */
+#define VS_RGB_OVERHEAD  0xB8B8B8FFu /* allocator headers and padding (dotted) */
+#define VS_RGB_FAIL      0xFF3040FFu /* failed requests */
+#define VS_RGB_UNTAGGED  0x7F8FA6FFu /* live data with no tag */
+#define VS_RGB_LIVE      0x4FC3F7FFu /* chart: live bytes */
+#define VS_RGB_LARGEST   0x81C784FFu /* chart: largest free extent */
+#define VS_RGB_FRAG      0xFFB74DFFu /* chart: fragmentation */
+#define VS_RGB_CURSOR    0xFFFFFFFFu
+
+/* A stable colour for a tag name: the same name gets the same colour on
+ * every run and machine (FNV-1a hash to a hue). NULL or "" -> VS_RGB_UNTAGGED. */
+uint32_t vs_tag_colour(const char *tag);
+/* What a unit of kind k owned by a tag of colour c looks like at pixel
+ * (x, y) of its cell (hatching and dots are position-dependent patterns). */
+uint32_t vs_unit_pixel(vs_unit_kind k, uint32_t c, int is_map, int x, int y);
+
+/* ---- what to draw: an arena and who owns it --------------------------- */
+
+/* The record holding an owner handle, or NULL when unknown. */
+typedef const vs_live *(*vs_render_owner_fn)(void *ud, uint32_t owner);
+typedef const char *(*vs_render_tag_fn)(void *ud, uint32_t tag);
+
+typedef struct vs_render_src {
+	const vs_arena *arena;      /* decl, owner[], kind[] (required) */
+	vs_render_owner_fn owner;   /* may be NULL: owners are untagged */
+	vs_render_tag_fn tag_name;  /* may be NULL */
+	void *ud;
+	const vs_metrics *metrics;  /* may be NULL: no metrics line */
+	const char *strategy;       /* name for titles, may be NULL */
+	uint64_t event;             /* current event number (0: start) */
+	uint64_t frame;             /* current frame number */
+} vs_render_src;
+
+/* Fills src for arena i of a replay at its current event. */
+void vs_render_src_replay(vs_render_src *src, const vs_replay *r, int i);
+
+/* ---- layouts: where each unit is drawn -------------------------------- */
+
+#define VS_LAYOUT_MAX_PANELS 8
+
+/* A panel is a grid of cells; each cell shows upc consecutive units, cells
+ * run left to right then top to bottom from unit0. */
+typedef struct vs_layout_panel {
+	uint32_t unit0, nunits;
+	uint32_t upc;          /* units per cell (1 for VRAM; >= 1 for RAM strips) */
+	int cols, rows;
+	int x, y;              /* pixel of cell (0, 0), relative to the layout */
+	int cw, ch;            /* cell size in pixels */
+	int gap;               /* pixels between cells (grid shows through) */
+	int line_rows;         /* a grid line every line_rows rows (0: none) */
+	int line_cols;         /* a grid line every line_cols cols (0: none) */
+	char label[40];        /* drawn above the panel ("slot 1", "charblock 0") */
+} vs_layout_panel;
+
+typedef struct vs_layout {
+	vs_arena_kind kind;
+	int w, h;              /* pixels, labels included */
+	int npanels;
+	vs_layout_panel panel[VS_LAYOUT_MAX_PANELS];
+} vs_layout;
+
+/* Lays out an arena's units to fit in max_w x max_h pixels (0, 0: the
+ * natural size, e.g. 12-pixel tiles for OBJ VRAM). Cells are at least one
+ * pixel; RAM strips group units into cells to fit. Returns 0, -1 if the
+ * box is too small. */
+int vs_layout_make(vs_layout *L, const vs_arena_decl *d, int max_w, int max_h);
+/* The first unit shown at pixel (x, y) relative to the layout, or -1. */
+int64_t vs_layout_unit_at(const vs_layout *L, int x, int y);
+/* The cell showing a unit, relative to the layout. Returns 0, or -1. */
+int vs_layout_unit_rect(const vs_layout *L, uint32_t unit, vs_rect *out);
+
+/* Draws the arena's ownership map at (x, y) of im (labels, cells, grid
+ * lines). Only the map: no title or legend. */
+void vs_render_arena(vs_image *im, int x, int y, const vs_layout *L, const vs_render_src *src);
+
+/* ---- history: columns sampled during a replay ------------------------- */
+
+typedef enum vs_heat_mode {
+	VS_HEAT_OWNER = 0, /* colour by the owner's tag */
+	VS_HEAT_OCCUPANCY  /* brightness by the fraction of the row in use */
+} vs_heat_mode;
+
+typedef struct vs_history vs_history;
+
+/* A history keeps at most `columns` samples per arena, each `rows` address
+ * rows high (0, 0: 1024 x 256). While the replay runs it samples every
+ * `stride` events and, when the columns fill up, merges pairs and doubles
+ * the stride, so memory stays bounded and a 1,000,000-event trace costs a
+ * few thousand samples, never a full state per event. */
+vs_history *vs_history_new(int columns, int rows);
+void vs_history_free(vs_history *hs);
+/* Installs the history's observer in cfg (before vs_replay_new). A caller
+ * with an observer of its own calls vs_history_observe from it instead. */
+void vs_history_attach(vs_history *hs, vs_replay_config *cfg);
+void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o);
+/* Takes the last sample once the replay has stopped (also for a trace
+ * with no events). Returns 0, or -1 on no memory. */
+int vs_history_finish(vs_history *hs, const vs_replay *r);
+
+uint64_t vs_history_events(const vs_history *hs);
+int vs_history_arena_count(const vs_history *hs);
+/* Events (1-based) at which an allocation in arena i failed, ascending. */
+const uint64_t *vs_history_failures(const vs_history *hs, int i, size_t *n);
+/* Event of the peak live bytes and of the peak fragmentation (first reached). */
+uint64_t vs_history_peak_live_event(const vs_history *hs, int i);
+uint64_t vs_history_peak_frag_event(const vs_history *hs, int i);
+/* Sample columns: count, and column c's last event, live bytes, largest
+ * free extent, fragmentation. */
+int vs_history_columns(const vs_history *hs);
+uint64_t vs_history_column_event(const vs_history *hs, int c);
+void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag);
+
+/* Draws the heatmap of arena i into r (axes, failure ticks, cursor at
+ * cursor_event when non-zero). */
+void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_heat_mode mode, uint64_t cursor_event);
+/* Draws the chart of arena i into r (live bytes, largest free extent,
+ * fragmentation; failure ticks; a cursor at cursor_event when non-zero). */
+void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint64_t cursor_event);
+/* The x pixel of an event within a heatmap/chart drawn in r, and the
+ * event at an x pixel (for seeking by clicking). */
+int vs_render_time_x(const vs_history *hs, vs_rect r, uint64_t event);
+uint64_t vs_render_time_event(const vs_history *hs, vs_rect r, int x);
+
+/* ---- whole pictures (titles, legends), as the PNG export writes them --- */
+
+/* An occupancy picture of every arena of src[0..n) stacked, with title,
+ * metrics line, legend of the tags present and failures up to now
+ * (fails may be NULL). Allocates out. Returns 0, or -1. */
+int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const char *title,
+	const vs_history *fails);
+/* A heatmap picture of every arena of a history, with title and legend. */
+int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, const char *title);
+/* A chart picture of every arena of a history. */
+int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title);
+/* Two pictures side by side (tops aligned, background between). */
+int vs_picture_hcat(vs_image *out, const vs_image *a, const vs_image *b);
+
+/* ---- PNG (png.c) ----------------------------------------------------- */
+
+/* Writes im as an 8-bit RGBA PNG with fixed settings and no time or text
+ * chunks: the same image gives the same bytes. Returns 0, or -1. */
+int vs_png_write(FILE *fp, const vs_image *im);
+/* Reads an 8-bit PNG (any libpng-readable colour type, expanded to RGBA)
+ * into im. Returns 0, or -1 with a message in err. */
+int vs_png_read(const char *path, vs_image *im, char *err, size_t errlen);
+
+#endif
