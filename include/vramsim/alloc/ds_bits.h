@@ -1,0 +1,118 @@
+/* ds_bits.h - bitmap helpers shared by vramsim's own DS managers
+ * (ds_tex_pair.c, ds_pltt_split.c). A set bit is a free unit. Words are
+ * 32 bits (the ARM7/ARM9 word); every search is a bounded scan over the
+ * words plus the free runs met, with no allocation of its own.
+ * Freestanding: no host headers.
+ */
+#ifndef VRAMSIM_ALLOC_DS_BITS_H
+#define VRAMSIM_ALLOC_DS_BITS_H
+
+#include <stdint.h>
+
+static inline uint32_t ds_ctz32(uint32_t x)
+{
+	/* de Bruijn: no ctz instruction on the ARM7TDMI; x != 0 */
+	static const uint8_t pos[32] = {
+		0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+		31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
+	};
+	return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
+}
+
+static inline int ds_bit(const uint32_t *w, uint32_t i)
+{
+	return (int)((w[i >> 5] >> (i & 31u)) & 1u);
+}
+
+/* Sets (v = 1, free) or clears (v = 0, used) bits [first, first + n). */
+static inline void ds_bits_fill(uint32_t *w, uint32_t first, uint32_t n, int v)
+{
+	while (n) {
+		uint32_t i = first >> 5, b = first & 31u, k = 32u - b < n ? 32u - b : n;
+		uint32_t m = (k == 32u ? 0xFFFFFFFFu : ((1u << k) - 1u)) << b;
+		if (v)
+			w[i] |= m;
+		else
+			w[i] &= ~m;
+		first += k;
+		n -= k;
+	}
+}
+
+/* Whether every bit of [first, first + n) equals v. */
+static inline int ds_bits_all(const uint32_t *w, uint32_t first, uint32_t n, int v)
+{
+	while (n) {
+		uint32_t i = first >> 5, b = first & 31u, k = 32u - b < n ? 32u - b : n;
+		uint32_t m = (k == 32u ? 0xFFFFFFFFu : ((1u << k) - 1u)) << b;
+		if ((w[i] & m) != (v ? m : 0u))
+			return 0;
+		first += k;
+		n -= k;
+	}
+	return 1;
+}
+
+/* First index in [i, end) whose bit equals v, or end. */
+static inline uint32_t ds_bits_next(const uint32_t *w, uint32_t i, uint32_t end, int v)
+{
+	while (i < end) {
+		uint32_t x = v ? w[i >> 5] : ~w[i >> 5];
+		x &= 0xFFFFFFFFu << (i & 31u);
+		if (x) {
+			i = (i & ~31u) + ds_ctz32(x);
+			return i < end ? i : end;
+		}
+		i = (i & ~31u) + 32u;
+	}
+	return end;
+}
+
+/* Lowest start s in [lo, hi - n], a multiple of align (power of two, in
+ * units), with n free bits. Returns hi when there is none. */
+static inline uint32_t ds_bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
+	uint32_t align)
+{
+	uint32_t p = lo;
+
+	while (p < hi) {
+		uint32_t s = ds_bits_next(w, p, hi, 1), e;
+		if (s >= hi)
+			break;
+		s = (s + align - 1u) & ~(align - 1u);
+		if (s >= hi)
+			break;
+		if (!ds_bit(w, s)) {
+			p = s;
+			continue;
+		}
+		e = ds_bits_next(w, s, hi, 0);
+		if (e - s >= n)
+			return s;
+		p = e;
+	}
+	return hi;
+}
+
+/* Highest start s as above (the fit nearest the top). Returns hi when none. */
+static inline uint32_t ds_bits_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
+	uint32_t align)
+{
+	uint32_t p = lo, best = hi;
+
+	while (p < hi) {
+		uint32_t s = ds_bits_next(w, p, hi, 1), e, t;
+		if (s >= hi)
+			break;
+		e = ds_bits_next(w, s, hi, 0);
+		if (e - s >= n) {
+			t = (e - n) & ~(align - 1u);
+			if (t >= s)
+				best = t;
+		}
+		p = e;
+	}
+	return best;
+}
+
+#endif
