@@ -81,7 +81,15 @@ set(VS_GBA_RUNTIME ${_crt0} ${_rt})
 # default a game gets) and ARM in IWRAM (objects named *.iwram.o, which the
 # linker script places there). cycles_noop.c is built the same way: it is
 # what the timing overhead is measured with.
-set(VS_GBA_CYCLES_ALLOC ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c ${VS_GBA_SRC}/cycles_noop.c)
+set(VS_GBA_CYCLES_ALLOC
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_first_fit.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_best_fit.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_buddy.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_snug.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles_split.c
+  ${VS_GBA_SRC}/cycles_noop.c)
 set(_thumb_objs)
 set(_arm_objs)
 foreach(src ${VS_GBA_CYCLES_ALLOC})
@@ -95,6 +103,12 @@ vs_gba_object(_cyc_thumb ${VS_GBA_SRC}/cycles.c cycles-thumb.o -mthumb -DVS_GBA_
 vs_gba_object(_cyc_arm ${VS_GBA_SRC}/cycles.c cycles-arm.o -mthumb -DVS_GBA_CODE=1)
 vs_gba_rom(cycles-thumb ${_cyc_thumb} ${_thumb_objs})
 vs_gba_rom(cycles-arm ${_cyc_arm} ${_arm_objs})
+# A deliberately wrong cycles ROM (gba-obj-map answers one block off) in
+# gba/skew/: test_cli_gba points VRAMSIM_GBA_ROM_DIR there to prove that
+# `vramsim cycles` catches placements that differ from the host's.
+file(MAKE_DIRECTORY ${VS_GBA_OUT}/skew)
+vs_gba_object(_cyc_skew ${VS_GBA_SRC}/cycles.c cycles-skew.o -mthumb -DVS_GBA_CODE=0 -DVS_GBA_CYCLES_SKEW=1u)
+vs_gba_rom(skew/cycles-thumb ${_cyc_skew} ${_thumb_objs})
 
 get_property(_vs_roms GLOBAL PROPERTY VS_GBA_ROMS)
 add_custom_target(vs_gba_roms ALL DEPENDS ${_vs_roms})

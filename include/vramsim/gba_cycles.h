@@ -17,15 +17,39 @@
 
 #define VS_GBA_REQ_MAGIC 0x51525356u    /* "VSRQ" */
 #define VS_GBA_MB_MAGIC 0x424D5356u     /* "VSMB" */
-#define VS_GBA_PROTO_VERSION 1u
+#define VS_GBA_PROTO_VERSION 2u
 #define VS_GBA_MAILBOX_ADDR 0x02000000u
 #define VS_GBA_RESULT_CAP 16384u        /* results per chunk */
 #define VS_GBA_SLOTS 4096u              /* live handles the program keeps */
 #define VS_GBA_NONE 0xFFFFFFFFu         /* failed allocation */
 #define VS_GBA_ROM_ALIGN 256u
 
-/* Allocators the program carries (request block `strategy`). */
-enum { VS_GBA_STRAT_GBA_OBJ_MAP = 1 };
+/* Allocators the program carries (request block `strategy`), with their
+ * init parameters (`param`) and request encoding:
+ *  - gba-obj-map: param[0] first block; alloc arg = blocks; result = first
+ *    block.
+ *  - gba-obj-first-fit, -best-fit, -buddy, -snug: param[0] first tile;
+ *    alloc arg = tiles | tile alignment << 16;
+ *    result = first tile. (best fit keeps its item index, buddy computes
+ *    the order from the arg inside the timed call, as the host adapter.)
+ *  - gba-bg-tiles, gba-bg-tiles-split (param[0] bytes of the 4bpp region):
+ *    alloc arg = ROM index (bits 0-23) | bpp << 24 for a tile, or
+ *    VS_GBA_BG_MAP | screenblocks for a map; result = the tile's first
+ *    32-byte block, with VS_GBA_BG_HIT when it was already loaded (a
+ *    shared placement), or VS_GBA_BG_MAP | screenblock for a map.
+ * Failed allocations answer VS_GBA_NONE. */
+enum {
+	VS_GBA_STRAT_GBA_OBJ_MAP = 1,
+	VS_GBA_STRAT_GBA_OBJ_FIRST_FIT = 2,
+	VS_GBA_STRAT_GBA_OBJ_BEST_FIT = 3,
+	VS_GBA_STRAT_GBA_OBJ_BUDDY = 4,
+	VS_GBA_STRAT_GBA_OBJ_SNUG = 5,
+	VS_GBA_STRAT_GBA_BG_TILES = 6,
+	VS_GBA_STRAT_GBA_BG_TILES_SPLIT = 7
+};
+
+#define VS_GBA_BG_MAP 0x80000000u /* arg/result: a map of screenblocks */
+#define VS_GBA_BG_HIT 0x40000000u /* result: the tile was already loaded */
 
 /* Request operations. */
 enum {
@@ -86,13 +110,15 @@ typedef struct vs_gba_mailbox {
 	uint32_t error_index; /* request that caused it */
 	uint32_t waitcnt;     /* WAITCNT as read back after start-up */
 	uint32_t code;        /* VS_GBA_CODE_* */
-	uint32_t overhead;    /* cycles of an empty timed call, already subtracted */
+	uint32_t overhead;    /* cycles of an empty timed call (2 arguments), subtracted */
 	uint32_t done;        /* requests processed so far */
 	uint32_t chunk_first; /* index of the request results[0] belongs to */
 	uint32_t chunk_count; /* results valid in this chunk */
 	uint32_t seq;         /* chunks handed over so far */
 	uint32_t ack;         /* host: set to seq once a full chunk is read */
-	uint32_t reserved[51];
+	uint32_t overhead3;   /* the same with 3 arguments */
+	uint32_t overhead4;   /* the same with 4 arguments */
+	uint32_t reserved[49];
 	vs_gba_result results[VS_GBA_RESULT_CAP];
 } vs_gba_mailbox;
 

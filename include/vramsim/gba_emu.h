@@ -70,7 +70,8 @@ void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len);
 typedef struct vs_gba_cycles_info {
 	uint32_t waitcnt;  /* WAITCNT the program ran with, as read back */
 	uint32_t code;     /* VS_GBA_CODE_THUMB_ROM or VS_GBA_CODE_ARM_IWRAM */
-	uint32_t overhead; /* cycles of an empty timed call (subtracted) */
+	uint32_t overhead; /* cycles of an empty timed call with 2 arguments (subtracted) */
+	uint32_t overhead3, overhead4; /* with 3 and 4 arguments: each call has its own subtracted */
 	uint32_t frames;   /* frames the run took */
 } vs_gba_cycles_info;
 

@@ -13,7 +13,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vramsim/alloc/gba_bg_tiles.h"
+#include "vramsim/alloc/gba_bg_tiles_split.h"
+#include "vramsim/alloc/gba_obj_best_fit.h"
+#include "vramsim/alloc/gba_obj_buddy.h"
+#include "vramsim/alloc/gba_obj_first_fit.h"
+#include "vramsim/alloc/gba_obj_map.h"
+#include "vramsim/alloc/gba_obj_snug.h"
 #include "vramsim/gba_emu.h"
+#include "../sim/strategies.h"
+#include "../sim/strat_gba.h" /* the adapters' request arithmetic, shared */
 
 int vs_cmd_cycles(int argc, char **argv);
 
@@ -25,9 +34,12 @@ typedef struct target {
 	/* The target argument for a request; 0 when the host adapter refuses
 	 * the request without calling the allocator (nothing to time). */
 	int (*encode)(const vs_request *rq, uint32_t *arg);
-	void (*params)(const vs_arena_decl *a, uint32_t param[4]);
+	/* Init parameters, read from the host strategy's state after init. */
+	void (*params)(const void *host_state, uint32_t param[4]);
 	/* Arena offset of a target alloc result. */
 	uint32_t (*offset)(uint32_t value);
+	/* 1 when a result was a hit on data already loaded (NULL: never). */
+	int (*hit)(uint32_t value);
 } target;
 
 static int objmap_encode(const vs_request *rq, uint32_t *arg)
@@ -40,18 +52,99 @@ static int objmap_encode(const vs_request *rq, uint32_t *arg)
 	return 1;
 }
 
-static void objmap_params(const vs_arena_decl *a, uint32_t param[4])
+static void objmap_params(const void *st, uint32_t param[4])
 {
-	param[0] = a->gba_mode >= 3 ? 512u : 0u;
+	param[0] = ((const gba_obj_map *)st)->first;
 }
 
-static uint32_t objmap_offset(uint32_t value)
+static uint32_t tile_offset(uint32_t value)
 {
 	return value * 32u;
 }
 
+/* The OBJ tile allocators: tiles and alignment as the adapters work them
+ * out (strat_gba.h); a request they refuse never reaches the allocator. */
+static int obj_encode(const vs_request *rq, uint32_t *arg)
+{
+	unsigned n, align;
+
+	if (vs_gba_obj_tiles(rq, &n, &align) != VS_OK)
+		return 0;
+	*arg = n | align << 16;
+	return 1;
+}
+
+static void ff_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_obj_ff *)st)->first;
+}
+
+static void bf_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_obj_bf *)st)->first;
+}
+
+static void buddy_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_obj_buddy *)st)->first;
+}
+
+static void snug_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_obj_snug *)st)->first;
+}
+
+/* The BG tile managers: a tile reference or a map (strat_gba_bg_tiles.c). */
+static int bg_encode(const vs_request *rq, uint32_t *arg)
+{
+	unsigned n;
+
+	if (rq->shape == VS_REQ_BGMAP) {
+		n = vs_gba_map_blocks(rq);
+		if (n == 0)
+			return 0;
+		*arg = VS_GBA_BG_MAP | n;
+		return 1;
+	}
+	if (rq->shape != VS_REQ_TILE)
+		return 0;
+	/* out-of-range values stay out of range: the allocator refuses them */
+	*arg = (rq->u.tile.rom > 0xFFFFFFu ? 0xFFFFFFu : rq->u.tile.rom) |
+		(uint32_t)(rq->u.tile.bpp > 63u ? 63u : rq->u.tile.bpp) << 24;
+	return 1;
+}
+
+static void bg_params(const void *st, uint32_t param[4])
+{
+	(void)st;
+	param[0] = 0;
+}
+
+static void split_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_bg_tiles_split *)st)->bytes4;
+}
+
+static uint32_t bg_offset(uint32_t value)
+{
+	if (value & VS_GBA_BG_MAP)
+		return (value & 0xFFu) * VS_GBA_SB_BYTES;
+	return (value & 0xFFFFu) * VS_GBA_TILE_BYTES;
+}
+
+static int bg_hit(uint32_t value)
+{
+	return !(value & VS_GBA_BG_MAP) && (value & VS_GBA_BG_HIT);
+}
+
 static const target targets[] = {
-	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, objmap_offset },
+	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, tile_offset, NULL },
+	{ "gba-obj-first-fit", VS_GBA_STRAT_GBA_OBJ_FIRST_FIT, obj_encode, ff_params, tile_offset, NULL },
+	{ "gba-obj-best-fit", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL },
+	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL },
+	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL },
+	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit },
+	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit },
 };
 
 static const target *target_find(const char *name)
@@ -153,6 +246,7 @@ typedef struct call {
 	uint64_t id;
 	uint32_t frame;    /* frame markers seen before it */
 	uint32_t expect;   /* host result: arena offset, or VS_GBA_NONE */
+	uint8_t shared;    /* host result was a hit on data already loaded */
 } call;
 
 typedef struct builder {
@@ -168,7 +262,8 @@ typedef struct builder {
 	char err[512];
 } builder;
 
-static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_event *ev, uint32_t expect)
+static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_event *ev, uint32_t expect,
+	int shared)
 {
 	if (b->n == b->cap) {
 		uint32_t cap = b->cap ? b->cap * 2 : 1024;
@@ -192,6 +287,7 @@ static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_ev
 	b->calls[b->n].id = ev->id;
 	b->calls[b->n].frame = b->frames;
 	b->calls[b->n].expect = expect;
+	b->calls[b->n].shared = (uint8_t)(shared != 0);
 	b->n++;
 	return 0;
 }
@@ -224,20 +320,23 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 			b->failed = 1;
 			return;
 		}
-		if (push(b, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset))
+		/* a hit joins the existing record (refs > 1); a record made from a
+		 * shared placement (BG tile 0, never loaded) is one too */
+		if (push(b, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset,
+			!o->failed && (o->live->refs > 1 || o->live->pl.shared)))
 			b->failed = 1;
 		return;
 	case VS_EV_FREE:
 		if (ev->arena != b->arena || !o->live || (slot = map_take(&b->map, ev->id)) < 0)
 			return; /* the strategy was not called */
-		if (push(b, VS_GBA_OP_FREE, (uint16_t)slot, 0, ev, 0))
+		if (push(b, VS_GBA_OP_FREE, (uint16_t)slot, 0, ev, 0, 0))
 			b->failed = 1;
 		return;
 	case VS_EV_RESET:
 		if (ev->arena >= 0 && ev->arena != b->arena)
 			return;
 		map_clear(&b->map);
-		if (push(b, VS_GBA_OP_RESET, 0, 0, ev, 0))
+		if (push(b, VS_GBA_OP_RESET, 0, 0, ev, 0, 0))
 			b->failed = 1;
 		return;
 	case VS_EV_SAVE:
@@ -341,30 +440,36 @@ static void print_frames(const builder *b, const vs_gba_result *res)
 		share((double)worst, VS_GBA_VBLANK_CYCLES), VS_GBA_VBLANK_CYCLES);
 }
 
-/* Compares the GBA's placements with the host's. Returns the mismatches. */
+/* Compares the GBA's placements with the host's (and, for the tile
+ * managers, whether each was a hit on a loaded tile). Returns the
+ * mismatches. */
 static uint32_t compare(const builder *b, const vs_gba_result *res, const char *trace, const vs_arena_decl *a)
 {
 	uint32_t i, bad = 0;
 
 	for (i = 0; i < b->n; i++) {
 		uint32_t got;
+		int hit = 0;
 
 		if (b->rq[i].op != VS_GBA_OP_ALLOC)
 			continue;
 		got = res[i].value == VS_GBA_NONE ? VS_GBA_NONE : b->t->offset(res[i].value);
-		if (got == b->calls[i].expect)
+		if (got != VS_GBA_NONE && b->t->hit)
+			hit = b->t->hit(res[i].value);
+		if (got == b->calls[i].expect && (got == VS_GBA_NONE || hit == b->calls[i].shared))
 			continue;
 		if (bad++ < 10) {
-			char g[32], h[32];
+			char g[48], h[48];
 
 			if (got == VS_GBA_NONE)
 				snprintf(g, sizeof g, "nothing (failed)");
 			else
-				snprintf(g, sizeof g, "0x%08x", (unsigned)(a->base + got));
+				snprintf(g, sizeof g, "0x%08x%s", (unsigned)(a->base + got), hit ? " (a hit)" : "");
 			if (b->calls[i].expect == VS_GBA_NONE)
 				snprintf(h, sizeof h, "nothing (failed)");
 			else
-				snprintf(h, sizeof h, "0x%08x", (unsigned)(a->base + b->calls[i].expect));
+				snprintf(h, sizeof h, "0x%08x%s", (unsigned)(a->base + b->calls[i].expect),
+					b->calls[i].shared ? " (a hit)" : "");
 			fprintf(stderr, "%s:%llu: error: id %llu: the GBA placed it at %s, the host at %s\n", trace,
 				(unsigned long long)b->calls[i].line, (unsigned long long)b->calls[i].id, g, h);
 		}
@@ -408,7 +513,8 @@ static void help(void)
 		"check failed, 2 bad usage, a malformed trace or no emulator.\n", list);
 }
 
-static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, uint32_t max_frames)
+static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, const void *host_state,
+	uint32_t max_frames)
 {
 	char rom[1024], err[1024];
 	uint32_t param[4] = { 0, 0, 0, 0 }, bad;
@@ -424,16 +530,17 @@ static int run_code(const builder *b, int code, const char *trace, const vs_aren
 		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
 	}
-	b->t->params(a, param);
+	b->t->params(host_state, param);
 	if (vs_gba_cycles_run(rom, b->t->id, param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
 		fprintf(stderr, "vramsim cycles: %s\n", err);
 		free(res);
 		return VS_EXIT_USAGE;
 	}
-	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, %u cycles of timing overhead "
-		"subtracted; %u frames emulated\n",
+	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, timing overhead %u/%u/%u cycles "
+		"(2/3/4-argument call) subtracted; %u frames emulated\n",
 		info.code == VS_GBA_CODE_ARM_IWRAM ? "allocator code ARM in IWRAM" : "allocator code Thumb in ROM",
-		(unsigned)info.waitcnt, (unsigned)info.overhead, (unsigned)info.frames);
+		(unsigned)info.waitcnt, (unsigned)info.overhead, (unsigned)info.overhead3, (unsigned)info.overhead4,
+		(unsigned)info.frames);
 	print_ops(b, res);
 	print_frames(b, res);
 	bad = compare(b, res, trace, a);
@@ -594,7 +701,8 @@ int vs_cmd_cycles(int argc, char **argv)
 		status = VS_EXIT_CHECK;
 	}
 	for (i = code_lo; i <= code_hi; i++) {
-		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl, max_frames);
+		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl,
+			vs_replay_strategy_state(r, b->arena), max_frames);
 
 		if (s > status)
 			status = s;

@@ -16,9 +16,21 @@
 #include "vramsim/gba_cycles.h"
 #include "vramsim/record.h"
 #include "vramsim/alloc/gba_obj_map.h"
+#include "vramsim/alloc/gba_obj_first_fit.h"
+#include "vramsim/alloc/gba_obj_best_fit.h"
+#include "vramsim/alloc/gba_obj_buddy.h"
+#include "vramsim/alloc/gba_obj_snug.h"
+#include "vramsim/alloc/gba_bg_tiles.h"
+#include "vramsim/alloc/gba_bg_tiles_split.h"
 
 #ifndef VS_GBA_CODE
 #define VS_GBA_CODE VS_GBA_CODE_THUMB_ROM
+#endif
+/* A deliberately wrong build for the tests (gba/skew/): gba-obj-map
+ * answers every successful allocation this many blocks off, so the host's
+ * comparison must catch it. 0 in every real build. */
+#ifndef VS_GBA_CYCLES_SKEW
+#define VS_GBA_CYCLES_SKEW 0u
 #endif
 
 int main(void);
@@ -32,10 +44,24 @@ typedef char mailbox_size_check[sizeof(vs_gba_mailbox) == 0x20100 ? 1 : -1];
 typedef char results_offset_check[
 	__builtin_offsetof(vs_gba_mailbox, results) == VS_GBA_MB_OFF_RESULTS ? 1 : -1];
 
-/* Allocator state in IWRAM, as a game keeps it; handles in EWRAM. */
-static gba_obj_map objmap;
+/* Allocator state as a game keeps it: the small OBJ managers (at most
+ * 1.3 KiB) in IWRAM; the BG tile managers' tables (19 and 24 KiB, with a
+ * 4096-tile ROM set) do not fit beside the code and stack, so they live in
+ * EWRAM, as a game would put them. Handles in EWRAM. */
+static union {
+	gba_obj_map map;
+	gba_obj_ff ff;
+	gba_obj_bf bf;
+	gba_obj_buddy buddy;
+	gba_obj_snug snug;
+} obj;
+static union {
+	gba_bg_tiles shared;
+	gba_bg_tiles_split split;
+} bg __attribute__((section(".ewram_bss")));
 static uint32_t slots[VS_GBA_SLOTS] __attribute__((section(".ewram_bss")));
-static uint32_t overhead;
+/* Timing overhead of an empty call with 2, 3 and 4 arguments. */
+static uint32_t over2, over3, over4;
 
 static inline void timer_start(void)
 {
@@ -65,6 +91,18 @@ static inline uint32_t timer_stop(void)
 	(res) = (call); \
 	(cyc) = timer_stop(); \
 } while (0)
+#define TIMED3(res, cyc, call, a, b, c) do { \
+	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory"); \
+	timer_start(); \
+	(res) = (call); \
+	(cyc) = timer_stop(); \
+} while (0)
+#define TIMED4(res, cyc, call, a, b, c, d) do { \
+	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c), "r"(d) : "memory"); \
+	timer_start(); \
+	(res) = (call); \
+	(cyc) = timer_stop(); \
+} while (0)
 
 static void fail(uint32_t error, uint32_t index)
 {
@@ -75,25 +113,35 @@ static void fail(uint32_t error, uint32_t index)
 		;
 }
 
-/* The fewest cycles an empty call costs: the timer and call overhead. */
-static uint32_t calibrate(void)
+/* The fewest cycles an empty call costs: the timer and call overhead, for
+ * each argument count the allocators' entry points use. */
+static void calibrate(void)
 {
-	uint32_t best = 0xFFFFFFFFu, cyc, i;
-	uint16_t r;
-	void *st = &objmap;
+	uint32_t cyc, i;
+	void *st = &obj;
+	int out;
 
+	over2 = over3 = over4 = 0xFFFFFFFFu;
 	for (i = 0; i < 16; i++) {
-		uint16_t a = (uint16_t)i;
+		uint16_t a = (uint16_t)i, b = (uint16_t)(i + 1), r;
+		uint32_t x = i, y = i + 4;
+		int32_t r4;
 
 		TIMED(r, cyc, vs_noop_ptr_u16(st, a), st, a);
 		(void)r;
-		if (cyc < best)
-			best = cyc;
+		if (cyc < over2)
+			over2 = cyc;
+		TIMED3(r, cyc, vs_noop_ptr_u16_u16(st, a, b), st, a, b);
+		if (cyc < over3)
+			over3 = cyc;
+		TIMED4(r4, cyc, vs_noop_ptr_u32_u32_ptr(st, x, y, &out), st, x, y, &out);
+		(void)r4;
+		if (cyc < over4)
+			over4 = cyc;
 	}
-	return best;
 }
 
-static void emit(uint32_t value, uint32_t cyc)
+static void emit(uint32_t value, uint32_t cyc, uint32_t overhead)
 {
 	volatile vs_gba_mailbox *mb = MB;
 	uint32_t n = mb->chunk_count;
@@ -116,38 +164,309 @@ static void emit(uint32_t value, uint32_t cyc)
 	mb->done = mb->done + 1;
 }
 
+/* Every runner checks the request and answers NOP, and fails on an unknown
+ * operation, the same way. */
+static uint32_t check_slot(const vs_gba_req *rq, uint32_t i)
+{
+	if (rq[i].slot >= VS_GBA_SLOTS)
+		fail(VS_GBA_E_SLOT, i);
+	if (rq[i].op > VS_GBA_OP_RESET)
+		fail(VS_GBA_E_OP, i);
+	return rq[i].slot;
+}
+
 static void run_gba_obj_map(const vs_gba_req_block *blk, const vs_gba_req *rq)
 {
 	uint32_t i, cyc;
 	uint16_t r, first = (uint16_t)blk->param[0];
-	gba_obj_map *m = &objmap;
+	gba_obj_map *m = &obj.map;
 
 	gba_obj_map_init(m, first);
 	for (i = 0; i < blk->count; i++) {
-		uint16_t slot = rq[i].slot, arg = (uint16_t)rq[i].arg;
+		uint32_t slot = check_slot(rq, i);
+		uint16_t arg = (uint16_t)rq[i].arg;
 
-		if (slot >= VS_GBA_SLOTS)
-			fail(VS_GBA_E_SLOT, i);
 		switch (rq[i].op) {
-		case VS_GBA_OP_NOP:
-			emit(0, 0);
-			break;
 		case VS_GBA_OP_ALLOC:
 			TIMED(r, cyc, gba_obj_map_alloc(m, arg), m, arg);
 			slots[slot] = r;
-			emit(r == GBA_OBJ_MAP_NONE ? VS_GBA_NONE : r, cyc);
+			emit(r == GBA_OBJ_MAP_NONE ? VS_GBA_NONE : (uint32_t)r + VS_GBA_CYCLES_SKEW, cyc, over2);
 			break;
 		case VS_GBA_OP_FREE:
 			arg = (uint16_t)slots[slot];
 			TIMED(r, cyc, gba_obj_map_free(m, arg), m, arg);
-			emit(r, cyc);
+			emit(r, cyc, over2);
 			break;
 		case VS_GBA_OP_RESET:
 			TIMED(r, cyc, (gba_obj_map_init(m, first), 0), m, first);
-			emit(r, cyc);
+			emit(r, cyc, over2);
 			break;
 		default:
-			fail(VS_GBA_E_OP, i);
+			emit(0, 0, 0);
+		}
+	}
+}
+
+/* First fit and snug fit: alloc(state, tiles, align), free(state, tile,
+ * tiles); the slot keeps tile | tiles << 16. */
+static void run_gba_obj_ff(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t r, first = (uint16_t)blk->param[0];
+	gba_obj_ff *a = &obj.ff;
+	int rc;
+
+	gba_obj_ff_init(a, first);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			TIMED3(r, cyc, gba_obj_ff_alloc(a, n, al), a, n, al);
+			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
+			emit(r == GBA_OBJ_FF_NONE ? VS_GBA_NONE : r, cyc, over3);
+			break;
+		case VS_GBA_OP_FREE:
+			t = (uint16_t)slots[slot];
+			n = (uint16_t)(slots[slot] >> 16);
+			TIMED3(rc, cyc, gba_obj_ff_free(a, t, n), a, t, n);
+			emit((uint32_t)rc, cyc, over3);
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_obj_ff_init(a, first), 0), a, first);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+static void run_gba_obj_snug(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t r, first = (uint16_t)blk->param[0];
+	gba_obj_snug *a = &obj.snug;
+	int rc;
+
+	gba_obj_snug_init(a, first);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			TIMED3(r, cyc, gba_obj_snug_alloc(a, n, al), a, n, al);
+			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
+			emit(r == GBA_OBJ_SNUG_NONE ? VS_GBA_NONE : r, cyc, over3);
+			break;
+		case VS_GBA_OP_FREE:
+			t = (uint16_t)slots[slot];
+			n = (uint16_t)(slots[slot] >> 16);
+			TIMED3(rc, cyc, gba_obj_snug_free(a, t, n), a, t, n);
+			emit((uint32_t)rc, cyc, over3);
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_obj_snug_init(a, first), 0), a, first);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+/* Best fit: the handle is the item index; the tile comes back through a
+ * pointer. */
+static void run_gba_obj_bf(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t first = (uint16_t)blk->param[0];
+	gba_obj_bf *a = &obj.bf;
+	int item, rc;
+
+	gba_obj_bf_init(a, first);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t = 0, *tp = &t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			TIMED4(item, cyc, gba_obj_bf_alloc(a, n, al, tp), a, n, al, tp);
+			slots[slot] = (uint32_t)item;
+			emit(item < 0 ? VS_GBA_NONE : t, cyc, over4);
+			break;
+		case VS_GBA_OP_FREE:
+			item = (int)slots[slot];
+			TIMED(rc, cyc, gba_obj_bf_free(a, item), a, item);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_obj_bf_init(a, first), 0), a, first);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+/* Buddy: the order is worked out from (tiles, align) inside the timed call,
+ * as the host adapter does before allocating. */
+static uint16_t buddy_alloc(gba_obj_buddy *b, uint16_t n, uint16_t align)
+{
+	int order = gba_obj_buddy_order(n, align);
+
+	return order < 0 ? GBA_OBJ_BUDDY_NONE : gba_obj_buddy_alloc(b, (unsigned)order);
+}
+
+static void run_gba_obj_buddy(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t r, first = (uint16_t)blk->param[0];
+	gba_obj_buddy *b = &obj.buddy;
+	int rc;
+
+	gba_obj_buddy_init(b, first);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			/* two calls (order, alloc): one call's overhead is subtracted */
+			TIMED3(r, cyc, buddy_alloc(b, n, al), b, n, al);
+			slots[slot] = r;
+			emit(r == GBA_OBJ_BUDDY_NONE ? VS_GBA_NONE : r, cyc, over3);
+			break;
+		case VS_GBA_OP_FREE:
+			t = (uint16_t)slots[slot];
+			TIMED(rc, cyc, gba_obj_buddy_free(b, t), b, t);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_obj_buddy_init(b, first), 0), b, first);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+/* The BG tile managers: a tile reference or a map; a free releases one
+ * reference (or gives the map's screenblocks back). The slot keeps the
+ * result value. */
+#define BG_TILE_RESULT(b, loaded) ((b) < 0 ? VS_GBA_NONE : (uint32_t)(b) | ((loaded) ? 0u : VS_GBA_BG_HIT))
+#define BG_MAP_RESULT(sb) ((sb) < 0 ? VS_GBA_NONE : VS_GBA_BG_MAP | (uint32_t)(sb))
+
+static void run_gba_bg_tiles(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc, v;
+	gba_bg_tiles *m = &bg.shared;
+	int32_t b;
+	int loaded = 0, *lp = &loaded, rc;
+
+	gba_bg_tiles_init(m);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i), arg = rq[i].arg;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			if (arg & VS_GBA_BG_MAP) {
+				unsigned n = arg & 0xFFu;
+
+				TIMED(rc, cyc, gba_bg_tiles_map_alloc(m, n), m, n);
+				v = BG_MAP_RESULT(rc);
+				emit(v, cyc, over2);
+				if (rc >= 0)
+					v |= n << 8; /* the free needs the count */
+			} else {
+				uint32_t rom = arg & 0xFFFFFFu;
+				unsigned bpp = arg >> 24;
+
+				TIMED4(b, cyc, gba_bg_tiles_ref(m, rom, bpp, lp), m, rom, bpp, lp);
+				v = BG_TILE_RESULT(b, loaded);
+				emit(v, cyc, over4);
+			}
+			slots[slot] = v;
+			break;
+		case VS_GBA_OP_FREE:
+			v = slots[slot];
+			if (v & VS_GBA_BG_MAP) {
+				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu;
+
+				TIMED3(rc, cyc, gba_bg_tiles_map_free(m, sb, n), m, sb, n);
+				emit((uint32_t)rc, cyc, over3);
+			} else {
+				uint32_t ram = v & 0xFFFFu;
+
+				TIMED(b, cyc, gba_bg_tiles_release(m, ram), m, ram);
+				emit((uint32_t)b, cyc, over2);
+			}
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_bg_tiles_init(m), 0), m, m);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+static void run_gba_bg_tiles_split(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc, v, bytes4 = blk->param[0];
+	gba_bg_tiles_split *m = &bg.split;
+	int32_t b;
+	int loaded = 0, *lp = &loaded, rc;
+
+	gba_bg_tiles_split_init(m, bytes4);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i), arg = rq[i].arg;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			if (arg & VS_GBA_BG_MAP) {
+				unsigned n = arg & 0xFFu;
+
+				TIMED(rc, cyc, gba_bg_tiles_split_map_alloc(m, n), m, n);
+				v = BG_MAP_RESULT(rc);
+				emit(v, cyc, over2);
+				if (rc >= 0)
+					v |= n << 8; /* the free needs the count */
+			} else {
+				uint32_t rom = arg & 0xFFFFFFu;
+				unsigned bpp = arg >> 24;
+
+				TIMED4(b, cyc, gba_bg_tiles_split_ref(m, rom, bpp, lp), m, rom, bpp, lp);
+				v = BG_TILE_RESULT(b, loaded);
+				emit(v, cyc, over4);
+			}
+			slots[slot] = v;
+			break;
+		case VS_GBA_OP_FREE:
+			v = slots[slot];
+			if (v & VS_GBA_BG_MAP) {
+				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu;
+
+				TIMED3(rc, cyc, gba_bg_tiles_split_map_free(m, sb, n), m, sb, n);
+				emit((uint32_t)rc, cyc, over3);
+			} else {
+				uint32_t blkno = v & 0xFFFFu;
+
+				TIMED(b, cyc, gba_bg_tiles_split_release(m, blkno), m, blkno);
+				emit((uint32_t)b, cyc, over2);
+			}
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_bg_tiles_split_init(m, bytes4), 0), m, bytes4);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
 		}
 	}
 }
@@ -162,7 +481,11 @@ static void greet(uint32_t waitcnt)
 	vs_rec_hex(&b, waitcnt);
 	vs_rec_str(&b, VS_GBA_CODE == VS_GBA_CODE_ARM_IWRAM ? " code=arm-iwram" : " code=thumb-rom");
 	vs_rec_str(&b, " overhead=");
-	vs_rec_dec(&b, overhead);
+	vs_rec_dec(&b, over2);
+	vs_rec_str(&b, "/");
+	vs_rec_dec(&b, over3);
+	vs_rec_str(&b, "/");
+	vs_rec_dec(&b, over4);
 	vs_mgba_print(VS_MGBA_INFO, b.s);
 }
 
@@ -184,8 +507,10 @@ int main(void)
 	mb->seq = 0;
 	mb->ack = 0;
 	mb->magic = VS_GBA_MB_MAGIC;
-	overhead = calibrate();
-	mb->overhead = overhead;
+	calibrate();
+	mb->overhead = over2;
+	mb->overhead3 = over3;
+	mb->overhead4 = over4;
 	greet(mb->waitcnt);
 	if (blk->magic != VS_GBA_REQ_MAGIC)
 		fail(VS_GBA_E_NO_REQUESTS, 0);
@@ -195,6 +520,24 @@ int main(void)
 	switch (blk->strategy) {
 	case VS_GBA_STRAT_GBA_OBJ_MAP:
 		run_gba_obj_map(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_FIRST_FIT:
+		run_gba_obj_ff(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_BEST_FIT:
+		run_gba_obj_bf(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_BUDDY:
+		run_gba_obj_buddy(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_SNUG:
+		run_gba_obj_snug(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_BG_TILES:
+		run_gba_bg_tiles(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_BG_TILES_SPLIT:
+		run_gba_bg_tiles_split(blk, rq);
 		break;
 	default:
 		fail(VS_GBA_E_STRATEGY, 0);

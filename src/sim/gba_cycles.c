@@ -205,6 +205,8 @@ int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t pa
 		info->waitcnt = mb_read(e, MB_OFF(waitcnt)) & 0xFFFFu;
 		info->code = mb_read(e, MB_OFF(code));
 		info->overhead = mb_read(e, MB_OFF(overhead));
+		info->overhead3 = mb_read(e, MB_OFF(overhead3));
+		info->overhead4 = mb_read(e, MB_OFF(overhead4));
 		info->frames = vs_gba_emu_frames(e);
 	}
 	if (!stopped) {
