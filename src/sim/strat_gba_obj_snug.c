@@ -1,6 +1,4 @@
 /* strat_gba_obj_snug.c - strategy adapter for vramsim's snug-fit OBJ allocator. */
-#include <stdlib.h>
-
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "strategies.h"
 #include "strat_gba.h"
@@ -8,21 +6,12 @@
 static int snug_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)
 {
-	static const char *const known[] = { "low_from", NULL };
-	char val[16], *end;
-	unsigned long low_from = GBA_OBJ_SNUG_LOW_FROM;
+	static const char *const known[] = { NULL };
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen))
 		return -1;
-	if (vs_option_get(options, "low_from", val, sizeof val)) {
-		low_from = strtoul(val, &end, 0);
-		if (*end || end == val || low_from > 1025) {
-			snprintf(err, errlen, "low_from=%s: expected a tile count 0-1025", val);
-			return -1;
-		}
-	}
-	gba_obj_snug_init(st, (uint16_t)vs_gba_obj_first_tile(a), (uint16_t)low_from);
+	gba_obj_snug_init(st, (uint16_t)vs_gba_obj_first_tile(a));
 	return 0;
 }
 
@@ -54,7 +43,7 @@ static void snug_reset(void *st)
 {
 	gba_obj_snug *a = st;
 
-	gba_obj_snug_init(a, a->first, a->low_from);
+	gba_obj_snug_init(a, a->first);
 }
 
 static int snug_tile_free(void *st, unsigned tile)
@@ -85,8 +74,7 @@ static void snug_dump(void *st, vs_print_fn print, void *ud)
 
 const vs_strategy vs_strat_gba_obj_snug = {
 	VS_STRATEGY_ABI, "gba-obj-snug",
-	"vramsim's own: aligned best fit read off a tile bitmap (smallest enclosing free block), "
-	"small sprites high, large low, bounded word-level search",
+	"vramsim's own: hole-first address-ordered first fit over a tile bitmap, searched a word at a time",
 	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_snug),
 	snug_init, snug_alloc, snug_free, snug_reset, snug_walk,
 	0, NULL, NULL, snug_dump, NULL

@@ -1,27 +1,22 @@
-/* gba_obj_snug.h - "snug fit": aligned best fit over an OBJ tile bitmap.
+/* gba_obj_snug.h - "snug fit": hole-first, address-ordered first fit over
+ * an OBJ tile bitmap, searched a word at a time.
  *
- * vramsim's own OBJ VRAM allocator. One bit per tile says free; a second
- * bitmap marks allocation starts. Nothing else is kept: every size class
- * is read off the free bitmap with word-level bit tricks when asked.
+ * vramsim's own OBJ VRAM allocator (see docs/gba.md for the design notes and
+ * the measured comparison). One bit per tile says free; a second bitmap
+ * marks where allocations start, so bad frees are refused. Nothing else is
+ * kept, so the state is 258 bytes and a memcpy snapshot.
  *
- * A request of n tiles (rounded up to 2^k) looks for a free block of 2^k
- * tiles aligned to its size, as the seed's map and a buddy allocator do,
- * but chooses the one whose enclosing free aligned block is smallest: for
- * j = k, k+1, ... it takes a free aligned 2^j block whose parent 2^(j+1)
- * block is partly used, and carves the request from the side facing the
- * used part. That fills holes first and leaves the rest of the block as
- * large aligned free blocks. Unlike a buddy allocator nothing is tied to a
- * split history: any aligned free block counts, wherever it came from.
+ * Placement: walking the free runs in address order, the first run that
+ * holds the request snugly (at most twice its size) wins; if none does, the
+ * first run that holds it at all (address-ordered first fit, which
+ * Johnstone and Wilson found among the least fragmenting policies). Taking
+ * a snug hole first keeps holes left by dead sprites from staying as
+ * slivers in front of the large free area, and keeps large runs whole for
+ * large sprites. Starts honour the alignment (8bpp sprites: even tiles).
  *
- * Small requests (under low_from tiles) pick the highest such block, large
- * ones the lowest, so small and large sprites gather at opposite ends.
- *
- * When no aligned free 2^k block exists, it falls back to the smallest run
- * of free tiles that holds n tiles at the required alignment, so it fails
- * only when no run could hold the request at all.
- *
- * Bounded: a call reads at most 11 levels x 32 words of the bitmap (plus
- * one pass over the free runs in the fallback); it never walks tile by tile.
+ * Bounded: runs are found with a count-trailing-zeros over 32-bit words of
+ * the bitmap, so a call costs at most 32 word reads plus one step per free
+ * run; it never walks tile by tile.
  *
  * Freestanding: no host headers, state in the caller's struct.
  */
@@ -33,16 +28,14 @@
 #define GBA_OBJ_SNUG_TILES 1024u
 #define GBA_OBJ_SNUG_WORDS 32u
 #define GBA_OBJ_SNUG_NONE 0xFFFFu
-#define GBA_OBJ_SNUG_LOW_FROM 16u /* default: 16 tiles (512 bytes) and up go low */
 
 typedef struct gba_obj_snug {
 	uint32_t freew[GBA_OBJ_SNUG_WORDS]; /* 1 = tile free */
 	uint32_t start[GBA_OBJ_SNUG_WORDS]; /* 1 = an allocation starts here */
-	uint16_t first;    /* first usable tile: 0, or 512 in bitmap modes */
-	uint16_t low_from; /* requests of at least this many tiles go low */
+	uint16_t first;                     /* first usable tile: 0, or 512 in bitmap modes */
 } gba_obj_snug;
 
-void gba_obj_snug_init(gba_obj_snug *a, uint16_t first_tile, uint16_t low_from);
+void gba_obj_snug_init(gba_obj_snug *a, uint16_t first_tile);
 /* n tiles at a multiple of align (a power of two). Returns the first tile
  * or GBA_OBJ_SNUG_NONE. */
 uint16_t gba_obj_snug_alloc(gba_obj_snug *a, uint16_t n, uint16_t align);

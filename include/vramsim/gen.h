@@ -1,0 +1,54 @@
+/* gen.h - workload generators: GBA traces that model what games ask for.
+ *
+ * Each generator writes a trace in format v1 (docs/trace-format.md,
+ * canonical form) to a stream. Output depends only on the options: the same
+ * seed and frame count give the same bytes on every host.
+ */
+#ifndef VRAMSIM_GEN_H
+#define VRAMSIM_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VS_GEN_LAYERS 4
+
+typedef struct vs_gen_opts {
+	uint64_t seed;
+	uint32_t frames;
+	/* side-scroller: a map file per BG layer (NULL: generated). A file is
+	 * CSV (numbers separated by commas, rows by lines) when its name ends
+	 * in .csv, else raw little-endian u16 cells, map_width a row. Cell
+	 * values are ROM tile indices as they are (0 = transparent). */
+	const char *maps[VS_GEN_LAYERS];
+	uint32_t map_width;
+} vs_gen_opts;
+
+void vs_gen_opts_default(vs_gen_opts *o);
+
+/* Four BG layers (4bpp, 4bpp, 8bpp, 4bpp) scrolling by up to 8 px per frame
+ * in any direction at parallax speeds 1, 1, 1/2, 1/4 across their maps:
+ * one `tile ROM BPP` reference per newly visible non-zero cell and a free
+ * per cell that leaves the 240x160 screen; four text maps at the start. */
+int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+/* OBJ VRAM under a shooter's load: a player, enemies, bullets, particles
+ * and UI spawning and despawning, with some 8bpp sprites. */
+int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+/* Levels of sprite churn; at each level change the whole level sprite set
+ * is released and the next one loaded in the same frame, while the
+ * player and UI stay. */
+int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+
+/* Generators by name, for the command line. */
+typedef struct vs_generator {
+	const char *name;
+	const char *summary;
+	int (*run)(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+	uint32_t default_frames;
+} vs_generator;
+
+size_t vs_generator_count(void);
+const vs_generator *vs_generator_at(size_t i);
+const vs_generator *vs_generator_find(const char *name);
+
+#endif

@@ -1,0 +1,587 @@
+/* gen_gba.c - GBA workload generators (see gen.h and traces/README.md).
+ *
+ * Everything random comes from one splitmix64 stream seeded by the user, and
+ * only integer arithmetic decides what happens, so a seed gives the same
+ * trace on every host. Traces are written in canonical form. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/gen.h"
+#include "vramsim/request.h"
+
+/* ---- shared ----------------------------------------------------------- */
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint32_t rnd(rng *r)
+{
+	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+/* Uniform in [0, n). */
+static uint32_t below(rng *r, uint32_t n)
+{
+	return n ? (uint32_t)(((uint64_t)rnd(r) * n) >> 32) : 0;
+}
+
+/* Uniform in [lo, hi]. */
+static uint32_t between(rng *r, uint32_t lo, uint32_t hi)
+{
+	return lo + below(r, hi - lo + 1u);
+}
+
+/* True with probability num / den. */
+static int chance(rng *r, uint32_t num, uint32_t den)
+{
+	return below(r, den) < num;
+}
+
+void vs_gen_opts_default(vs_gen_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = 1;
+}
+
+/* ---- sprites: sprite-churn and level-change ---------------------------- */
+
+enum kind { K_PLAYER, K_UI, K_ENEMY, K_BULLET, K_PARTICLE, K_BOSS, K_DIALOG, K_LEVEL, K_KINDS };
+
+static const char *const kind_tag[K_KINDS] = {
+	"player", "ui", "enemy", "bullet", "particle", "boss", "dialog", "level"
+};
+
+typedef struct dims { uint8_t w, h; uint8_t weight; } dims;
+
+/* Size mixes, weights in percent. */
+static const dims enemy_sizes[] = {
+	{ 16, 16, 40 }, { 32, 32, 22 }, { 32, 16, 10 }, { 16, 32, 10 }, { 64, 64, 5 }, { 64, 32, 5 }, { 8, 16, 8 }
+};
+static const dims particle_sizes[] = { { 8, 8, 70 }, { 16, 16, 30 } };
+static const dims bullet_sizes[] = { { 8, 8, 60 }, { 16, 8, 25 }, { 8, 16, 15 } };
+static const dims level_sizes[] = {
+	{ 16, 16, 25 }, { 32, 32, 25 }, { 32, 16, 10 }, { 16, 32, 10 }, { 64, 64, 10 }, { 64, 32, 5 },
+	{ 32, 64, 5 }, { 8, 8, 10 }
+};
+static const dims player_forms[] = { { 32, 32, 50 }, { 32, 64, 30 }, { 64, 64, 20 } };
+
+#define PICK(r, tab) pick(r, tab, sizeof tab / sizeof tab[0])
+
+static dims pick(rng *r, const dims *tab, size_t n)
+{
+	uint32_t total = 0, x;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += tab[i].weight;
+	x = below(r, total);
+	for (i = 0; i + 1 < n && x >= tab[i].weight; i++)
+		x -= tab[i].weight;
+	return tab[i];
+}
+
+#define MAX_SPRITES 160 /* 128 OAM entries plus level graphics */
+
+typedef struct sprite {
+	uint64_t id;
+	uint32_t dies;  /* frame it goes; UINT32_MAX: stays */
+	uint8_t kind;
+} sprite;
+
+typedef struct scene {
+	FILE *out;
+	rng r;
+	uint64_t next_id;
+	uint32_t frame;
+	sprite s[MAX_SPRITES];
+	int n;
+	int count[K_KINDS];
+	int oam;          /* live sprites that take OAM entries (not level graphics) */
+	/* caps and rates, so level-change can run a lighter churn */
+	int enemy_cap, bullet_cap, particle_cap;
+	uint32_t enemy_rate;  /* per mille per frame */
+} scene;
+
+static int spawn(scene *c, enum kind k, unsigned w, unsigned h, unsigned bpp, uint32_t life)
+{
+	sprite *s;
+
+	if (c->n >= MAX_SPRITES || (k != K_LEVEL && c->oam >= 128))
+		return -1;
+	s = &c->s[c->n++];
+	s->id = ++c->next_id;
+	s->dies = life == UINT32_MAX ? UINT32_MAX : c->frame + life;
+	s->kind = (uint8_t)k;
+	c->count[k]++;
+	if (k != K_LEVEL)
+		c->oam++;
+	fprintf(c->out, "alloc %llu sprite %ux%u %ubpp tag=%s\n", (unsigned long long)s->id, w, h, bpp, kind_tag[k]);
+	return 0;
+}
+
+static void kill_at(scene *c, int i)
+{
+	sprite *s = &c->s[i];
+
+	fprintf(c->out, "free %llu\n", (unsigned long long)s->id);
+	c->count[s->kind]--;
+	if (s->kind != K_LEVEL)
+		c->oam--;
+	/* Keep spawn order (oldest first) so frees come out in a stable order. */
+	memmove(s, s + 1, (size_t)(c->n - i - 1) * sizeof *s);
+	c->n--;
+}
+
+static void burst(scene *c, unsigned lo, unsigned hi, unsigned eight_pct)
+{
+	unsigned k, n = between(&c->r, lo, hi);
+
+	for (k = 0; k < n && c->count[K_PARTICLE] < c->particle_cap; k++) {
+		dims d = PICK(&c->r, particle_sizes);
+		spawn(c, K_PARTICLE, d.w, d.h, chance(&c->r, eight_pct, 100) ? 8 : 4, between(&c->r, 8, 40));
+	}
+}
+
+static void expire(scene *c)
+{
+	int i = 0;
+
+	while (i < c->n) {
+		sprite *s = &c->s[i];
+		enum kind k = (enum kind)s->kind;
+		if (s->dies > c->frame) {
+			i++;
+			continue;
+		}
+		kill_at(c, i);
+		/* A defeated enemy or boss leaves debris behind. */
+		if (k == K_ENEMY && chance(&c->r, 60, 100))
+			burst(c, 3, 8, 30);
+		else if (k == K_BOSS)
+			burst(c, 10, 20, 50);
+	}
+}
+
+static void spawn_enemy(scene *c)
+{
+	dims d = PICK(&c->r, enemy_sizes);
+
+	spawn(c, K_ENEMY, d.w, d.h, chance(&c->r, 15, 100) ? 8 : 4, between(&c->r, 120, 900));
+}
+
+/* One frame of play: things die, things appear. */
+static void churn_frame(scene *c)
+{
+	int i, shots;
+
+	expire(c);
+	/* The player's graphics swap between forms now and then. */
+	if (c->frame % 600 == 599 && c->count[K_PLAYER]) {
+		for (i = 0; i < c->n && c->s[i].kind != K_PLAYER; i++)
+			;
+		kill_at(c, i);
+		{
+			dims d = PICK(&c->r, player_forms);
+			spawn(c, K_PLAYER, d.w, d.h, 4, UINT32_MAX);
+		}
+	}
+	if (!c->count[K_DIALOG] && chance(&c->r, 1, 900))
+		spawn(c, K_DIALOG, 64, 32, 4, 240);
+	if (c->count[K_ENEMY] < c->enemy_cap && chance(&c->r, c->enemy_rate, 1000))
+		spawn_enemy(c);
+	if (!c->count[K_BOSS] && chance(&c->r, 1, 900)) {
+		uint32_t life = between(&c->r, 600, 1200);
+		spawn(c, K_BOSS, 64, 64, 8, life);
+		spawn(c, K_BOSS, 32, 32, 4, life);
+		spawn(c, K_BOSS, 32, 32, 4, life);
+	}
+	/* Player shots every 6 frames; enemies fire now and then. */
+	if (c->frame % 6 == 0)
+		for (shots = (int)between(&c->r, 1, 2); shots > 0 && c->count[K_BULLET] < c->bullet_cap; shots--)
+			spawn(c, K_BULLET, 8, 8, 4, between(&c->r, 30, 70));
+	for (i = 0; i < c->count[K_ENEMY] && c->count[K_BULLET] < c->bullet_cap; i++)
+		if (chance(&c->r, 2, 100)) {
+			dims d = PICK(&c->r, bullet_sizes);
+			spawn(c, K_BULLET, d.w, d.h, 4, between(&c->r, 40, 90));
+		}
+	if (chance(&c->r, 3, 100))
+		burst(c, 1, 4, 20);
+}
+
+static void scene_start(scene *c, FILE *out, const vs_gen_opts *o)
+{
+	memset(c, 0, sizeof *c);
+	c->out = out;
+	c->r.s = o->seed;
+	c->enemy_cap = 30;
+	c->bullet_cap = 40;
+	c->particle_cap = 48;
+	c->enemy_rate = 120;
+	fputs("vramsim-trace 1\narena obj gba-obj\n", out);
+	/* Persistent: the player and the UI (score digits, life bar, icon). */
+	spawn(c, K_PLAYER, 32, 32, 4, UINT32_MAX);
+	for (int i = 0; i < 6; i++)
+		spawn(c, K_UI, 8, 16, 4, UINT32_MAX);
+	spawn(c, K_UI, 32, 8, 4, UINT32_MAX);
+	spawn(c, K_UI, 16, 16, 4, UINT32_MAX);
+}
+
+static int finish(FILE *out, char *err, size_t errlen)
+{
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, errlen, "writing the trace: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	scene c;
+	uint32_t frames = o->frames ? o->frames : 3600;
+
+	scene_start(&c, out, o);
+	for (c.frame = 0; c.frame < frames; c.frame++) {
+		churn_frame(&c);
+		fputs("frame\n", out);
+	}
+	return finish(out, err, errlen);
+}
+
+/* The graphics a level needs for its whole length. */
+static void load_level(scene *c)
+{
+	unsigned k, n = between(&c->r, 8, 16);
+
+	for (k = 0; k < n; k++) {
+		dims d = PICK(&c->r, level_sizes);
+		spawn(c, K_LEVEL, d.w, d.h, chance(&c->r, 20, 100) ? 8 : 4, UINT32_MAX);
+	}
+}
+
+int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	scene c;
+	uint32_t frames = o->frames ? o->frames : 3600, level_len = 900, since = 0;
+	int i;
+
+	scene_start(&c, out, o);
+	c.enemy_cap = 14;
+	c.bullet_cap = 30;
+	c.particle_cap = 30;
+	c.enemy_rate = 60;
+	load_level(&c);
+	for (c.frame = 0; c.frame < frames; c.frame++, since++) {
+		if (since == level_len) {
+			/* Level change: everything of the old level goes and the new
+			 * set comes in, in this one frame. */
+			for (i = c.n - 1; i >= 0; i--)
+				if (c.s[i].kind != K_PLAYER && c.s[i].kind != K_UI)
+					kill_at(&c, i);
+			load_level(&c);
+			since = 0;
+			level_len = between(&c.r, 600, 1200);
+		}
+		churn_frame(&c);
+		fputs("frame\n", out);
+	}
+	return finish(out, err, errlen);
+}
+
+/* ---- side-scroller ------------------------------------------------------ */
+
+#define SCREEN_W 240
+#define SCREEN_H 160
+#define RING 32 /* visible cells fit a 32x32 ring: at most 31 x 21 */
+#define ROM_MAX 4096u
+
+typedef struct bgmap {
+	uint16_t *cell;
+	uint32_t w, h;
+} bgmap;
+
+typedef struct layer {
+	bgmap map;
+	unsigned bpp;
+	unsigned num, den;     /* parallax: scroll = camera * num / den */
+	int x0, y0, x1, y1;    /* visible cells, inclusive; x1 < x0 when none yet */
+	uint64_t ids[RING][RING];
+} layer;
+
+static const unsigned layer_bpp[VS_GEN_LAYERS] = { 4, 4, 8, 4 };
+static const unsigned layer_num[VS_GEN_LAYERS] = { 1, 1, 1, 1 };
+static const unsigned layer_den[VS_GEN_LAYERS] = { 1, 1, 2, 4 };
+/* Generated ROM tile sets: [first, first + count) per layer. */
+static const uint16_t set_first[VS_GEN_LAYERS] = { 1, 1001, 2001, 2601 };
+static const uint16_t set_count[VS_GEN_LAYERS] = { 1000, 1000, 600, 1000 };
+/* Share of empty (transparent) metatiles per layer, percent. */
+static const unsigned layer_empty[VS_GEN_LAYERS] = { 55, 25, 15, 5 };
+
+/* A generated map: 2x2 metatiles from a palette that changes every 64
+ * cells (a new area of the level), so the tiles in view repeat a lot but
+ * shift as the camera travels. */
+static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
+{
+	uint32_t x, y, area, nareas = (w + 63) / 64;
+	uint16_t meta[64][4];
+	unsigned k, q, npal;
+
+	m->w = w;
+	m->h = h;
+	m->cell = calloc((size_t)w * h, sizeof *m->cell);
+	if (!m->cell)
+		return -1;
+	for (area = 0; area < nareas; area++) {
+		/* Busy areas have many distinct metatiles, quiet ones few. */
+		npal = between(r, 8, 64);
+		for (k = 0; k < npal; k++)
+			for (q = 0; q < 4; q++)
+				meta[k][q] = (uint16_t)(set_first[l] + below(r, set_count[l]));
+		for (y = 0; y < h; y += 2)
+			for (x = area * 64; x < (area + 1) * 64 && x < w; x += 2) {
+				int empty = chance(r, layer_empty[l], 100);
+				k = below(r, npal);
+				for (q = 0; q < 4; q++) {
+					uint32_t cx = x + (q & 1), cy = y + (q >> 1);
+					if (cx < w && cy < h)
+						m->cell[cy * w + cx] = empty ? 0 : meta[k][q];
+				}
+			}
+	}
+	return 0;
+}
+
+static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t len = strlen(path), cap = 0, n = 0;
+	uint32_t cols = 0, rowcols = 0;
+	int csv = len > 4 && strcmp(path + len - 4, ".csv") == 0, ch;
+	uint16_t *cells = NULL;
+	unsigned long v;
+	uint8_t b[2];
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (csv) {
+			/* Skip separators; count cells per line to learn the width. */
+			while ((ch = fgetc(fp)) == ' ' || ch == '\t' || ch == ',' || ch == '\r' || ch == '\n')
+				if (ch == '\n' && rowcols) {
+					if (cols && rowcols != cols) {
+						snprintf(err, errlen, "%s: rows of %u and %u cells", path,
+							(unsigned)cols, (unsigned)rowcols);
+						goto fail;
+					}
+					cols = rowcols;
+					rowcols = 0;
+				}
+			if (ch == EOF)
+				break;
+			if (ch < '0' || ch > '9') {
+				snprintf(err, errlen, "%s: cell %zu: not a number", path, n + 1);
+				goto fail;
+			}
+			v = 0;
+			do {
+				v = v * 10 + (unsigned long)(ch - '0');
+				if (v > 0xFFFF)
+					break;
+			} while ((ch = fgetc(fp)) >= '0' && ch <= '9');
+			if (ch != EOF)
+				ungetc(ch, fp);
+			rowcols++;
+		} else {
+			if (fread(b, 1, 2, fp) != 2)
+				break;
+			v = (unsigned long)b[0] | (unsigned long)b[1] << 8;
+		}
+		if (v >= ROM_MAX) {
+			snprintf(err, errlen, "%s: cell %zu is ROM tile %lu; the tile manager takes 0-%u", path,
+				n + 1, v, ROM_MAX - 1u);
+			goto fail;
+		}
+		if (n == cap) {
+			uint16_t *p = realloc(cells, (cap = cap ? cap * 2 : 4096) * sizeof *p);
+			if (!p) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				goto fail;
+			}
+			cells = p;
+		}
+		cells[n++] = (uint16_t)v;
+	}
+	if (csv && rowcols) {
+		if (cols && rowcols != cols) {
+			snprintf(err, errlen, "%s: rows of %u and %u cells", path, (unsigned)cols, (unsigned)rowcols);
+			goto fail;
+		}
+		cols = rowcols;
+	}
+	if (!csv)
+		cols = width;
+	if (!cols || n % cols) {
+		snprintf(err, errlen, "%s: %zu cells do not make rows of %u (give --map-width)", path, n,
+			(unsigned)cols);
+		goto fail;
+	}
+	m->w = cols;
+	m->h = (uint32_t)(n / cols);
+	if (m->w < RING || m->h < RING) {
+		snprintf(err, errlen, "%s: a %ux%u map is smaller than 32x32 cells", path, (unsigned)m->w,
+			(unsigned)m->h);
+		goto fail;
+	}
+	m->cell = cells;
+	fclose(fp);
+	return 0;
+fail:
+	free(cells);
+	fclose(fp);
+	return -1;
+}
+
+static int in_rect(const layer *L, int x, int y)
+{
+	return x >= L->x0 && x <= L->x1 && y >= L->y0 && y <= L->y1;
+}
+
+/* Moves a layer's view to scroll (sx, sy): frees cells that left, then
+ * references the ones that came in. */
+static void update_layer(FILE *out, layer *L, uint64_t *next_id, int sx, int sy)
+{
+	int nx0 = sx / 8, ny0 = sy / 8, nx1 = (sx + SCREEN_W - 1) / 8, ny1 = (sy + SCREEN_H - 1) / 8, x, y;
+	layer old = *L; /* only the rectangle is read from it */
+
+	for (y = old.y0; y <= old.y1; y++)
+		for (x = old.x0; x <= old.x1; x++) {
+			uint64_t *id = &L->ids[y % RING][x % RING];
+			if (x >= nx0 && x <= nx1 && y >= ny0 && y <= ny1)
+				continue;
+			if (*id)
+				fprintf(out, "free %llu\n", (unsigned long long)*id);
+			*id = 0;
+		}
+	L->x0 = nx0;
+	L->y0 = ny0;
+	L->x1 = nx1;
+	L->y1 = ny1;
+	for (y = ny0; y <= ny1; y++)
+		for (x = nx0; x <= nx1; x++) {
+			uint16_t rom;
+			if (in_rect(&old, x, y))
+				continue;
+			rom = L->map.cell[(uint32_t)y * L->map.w + (uint32_t)x];
+			/* Seed 000: a zero in the ROM map is written as zero, no call. */
+			if (!rom)
+				continue;
+			L->ids[y % RING][x % RING] = ++*next_id;
+			fprintf(out, "alloc %llu tile %u %ubpp\n", (unsigned long long)*next_id, (unsigned)rom, L->bpp);
+		}
+}
+
+int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	layer *L = calloc(VS_GEN_LAYERS, sizeof *L);
+	rng r = { o->seed };
+	uint32_t frames = o->frames ? o->frames : 1200, f, hold = 0;
+	int cx = 0, cy = 0, vx = 2, vy = 0, maxx = 0, maxy = 0, rc = -1;
+	uint64_t next_id = 0;
+	unsigned l;
+
+	if (!L) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (l = 0; l < VS_GEN_LAYERS; l++) {
+		L[l].bpp = layer_bpp[l];
+		L[l].num = layer_num[l];
+		L[l].den = layer_den[l];
+		L[l].x1 = L[l].y1 = -1;
+		if (o->maps[l] ? read_map(&L[l].map, o->maps[l], o->map_width, err, errlen)
+			: gen_map(&L[l].map, &r, l, 1024, 64)) {
+			if (!o->maps[l])
+				snprintf(err, errlen, "out of memory");
+			goto done;
+		}
+	}
+	/* The camera may go as far as the foreground map allows; a parallax
+	 * layer that is too small stops at its own edge. */
+	maxx = (int)L[0].map.w * 8 - SCREEN_W;
+	maxy = (int)L[0].map.h * 8 - SCREEN_H;
+	fputs("vramsim-trace 1\narena bg gba-bg\n", out);
+	for (l = 0; l < VS_GEN_LAYERS; l++)
+		fprintf(out, "alloc %llu map text 256x256 tag=bg%u\n", (unsigned long long)++next_id, l);
+	for (f = 0; f < frames; f++) {
+		/* The player runs mostly right at 1-4 px, sometimes dashes at
+		 * 8 px, jumps and falls, turns back now and then. */
+		if (hold-- == 0) {
+			hold = between(&r, 20, 120);
+			vx = chance(&r, 15, 100) ? 8 : (int)between(&r, 0, 4);
+			if (chance(&r, 20, 100))
+				vx = -vx;
+			vy = chance(&r, 30, 100) ? (int)between(&r, 0, 8) - 4 : 0;
+			if (chance(&r, 5, 100))
+				vy = chance(&r, 50, 100) ? 8 : -8;
+		}
+		cx += vx;
+		cy += vy;
+		if (cx < 0 || cx > maxx) {
+			cx = cx < 0 ? 0 : maxx;
+			vx = -vx;
+		}
+		if (cy < 0 || cy > maxy) {
+			cy = cy < 0 ? 0 : maxy;
+			vy = -vy;
+		}
+		for (l = 0; l < VS_GEN_LAYERS; l++) {
+			int sx = (int)((unsigned)cx * L[l].num / L[l].den), sy = (int)((unsigned)cy * L[l].num / L[l].den);
+			int lx = (int)L[l].map.w * 8 - SCREEN_W, ly = (int)L[l].map.h * 8 - SCREEN_H;
+			update_layer(out, &L[l], &next_id, sx < lx ? sx : lx, sy < ly ? sy : ly);
+		}
+		fputs("frame\n", out);
+	}
+	rc = finish(out, err, errlen);
+done:
+	for (l = 0; l < VS_GEN_LAYERS; l++)
+		free(L[l].map.cell);
+	free(L);
+	return rc;
+}
+
+/* ---- registry --------------------------------------------------------- */
+
+static const vs_generator generators[] = {
+	{ "side-scroller", "four BG layers scrolling up to 8 px a frame: BG tile references and releases",
+		vs_gen_side_scroller, 1200 },
+	{ "sprite-churn", "a shooter's sprites (player, enemies, bullets, particles, UI) coming and going",
+		vs_gen_sprite_churn, 3600 },
+	{ "level-change", "levels of sprite churn; at each change the level's sprite set is swapped in one frame",
+		vs_gen_level_change, 3600 },
+};
+
+size_t vs_generator_count(void)
+{
+	return sizeof generators / sizeof generators[0];
+}
+
+const vs_generator *vs_generator_at(size_t i)
+{
+	return i < vs_generator_count() ? &generators[i] : NULL;
+}
+
+const vs_generator *vs_generator_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < vs_generator_count(); i++)
+		if (strcmp(generators[i].name, name) == 0)
+			return &generators[i];
+	return NULL;
+}
