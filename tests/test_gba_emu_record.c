@@ -1,13 +1,18 @@
 /* test_gba_emu_record.c - recording a running game, and the host's VRAM
  * against the emulated GBA's.
  *
- * The demo ROM (tools/demo-rom) runs a scripted sprite scene with the seed's
- * OBJ allocation map and prints its trace through record.h. At several
- * frames the trace recorded so far is replayed on the host with the same
- * strategy: no divergence (every at= the game printed is where the host
- * placed it), no failed check, and every live allocation's bytes in the
- * host's model equal the bytes in the GBA's OBJ VRAM, read through libmgba.
- * Skips with a message without libmgba or the demo ROM.
+ * The demo ROM (tools/demo-rom) scrolls two BGs through a world whose tiles
+ * it references through seed 000's BG tile manager (tile graphics in the
+ * trace as data=), with sprites placed by the seed's OBJ allocation map,
+ * and prints its trace through record.h. At several points the trace
+ * recorded so far is replayed on the host with the same strategies: no
+ * divergence (every at= the game printed is where the host placed it), no
+ * failed check, and every live allocation's bytes in the host's model
+ * equal the bytes in the GBA's VRAM read through libmgba - sprites (their
+ * id pattern) and BG tiles (their graphics) alike. A BG map holds tile
+ * numbers the game writes, which the trace does not carry: every entry of
+ * each map must name a tile the host has live at that depth. Skips with a
+ * message without libmgba or the demo ROM.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 #include "support.h"
 #include "vramsim/gba_emu.h"
 #include "vramsim/replay.h"
+#include "../tools/demo-rom/demo.h"
 
 #define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
 
@@ -37,40 +43,86 @@ static int have_demo(void)
 }
 
 typedef struct cmp_ctx {
-	const vs_arena *arena;
+	vs_replay *r;
 	vs_gba_emu *emu;
-	uint32_t live, bytes, bad;
+	uint32_t live, bytes, bad, tiles, maps, entries, sprites, tile0;
 } cmp_ctx;
+
+/* The map of a live BG map record: each BG (0-3) whose BGxCNT screen base
+ * is this screenblock gives the entries' depth; every entry must name
+ * block 0 (the reserved transparent tile) or a live tile of that depth. */
+static void check_map(cmp_ctx *c, const vs_arena *a, const vs_live *l)
+{
+	uint32_t sb = l->pl.offset / 0x800u, bgn, i, found = 0;
+
+	for (bgn = 0; bgn < 4; bgn++) {
+		uint32_t cnt = vs_gba_emu_read16(c->emu, 0x04000008u + 2 * bgn), bpp = cnt & 0x80u ? 8 : 4;
+
+		if (((cnt >> 8) & 31u) != sb)
+			continue;
+		found++;
+		for (i = 0; i < 32u * 32u; i++) {
+			uint32_t t = vs_gba_emu_read16(c->emu, a->decl.base + l->pl.offset + 2 * i) & 0x3FFu;
+			uint32_t block = bpp == 8 ? 2 * t : t, owner;
+			const vs_live *tl;
+
+			c->entries++;
+			if (block == 0)
+				continue;
+			owner = a->owner[block * 32u / a->decl.unit];
+			tl = owner == VS_OWNER_NONE || owner == VS_OWNER_HW ? NULL : vs_replay_live_by_owner(c->r, owner);
+			if (!tl || tl->pl.offset != block * 32u || tl->req.shape != VS_REQ_TILE ||
+				tl->req.u.tile.bpp != bpp) {
+				if (c->bad++ < 5)
+					fprintf(stderr, "map at 0x%08x entry %u: tile %u (%ubpp), which the host has not live\n",
+						(unsigned)(a->decl.base + l->pl.offset), (unsigned)i, (unsigned)t, (unsigned)bpp);
+			}
+		}
+	}
+	ck_assert_msg(found == 1, "map at screenblock %u: %u BGs use it", (unsigned)sb, (unsigned)found);
+	c->maps++;
+}
 
 static void compare_live(void *ud, const vs_live *l)
 {
 	cmp_ctx *c = ud;
+	const vs_arena *a = vs_replay_arena(c->r, (int)l->arena);
 	uint32_t i, n = l->req.size;
-	uint8_t *gba = malloc(n);
+	uint8_t *gba;
 
+	c->live++;
+	if (l->req.shape == VS_REQ_BGMAP) {
+		check_map(c, a, l);
+		return;
+	}
+	gba = malloc(n);
 	ck_assert_ptr_nonnull(gba);
-	vs_gba_emu_read(c->emu, c->arena->decl.base + l->pl.offset, gba, n);
+	vs_gba_emu_read(c->emu, a->decl.base + l->pl.offset, gba, n);
 	for (i = 0; i < n; i++)
-		if (gba[i] != c->arena->bytes[l->pl.offset + i]) {
+		if (gba[i] != a->bytes[l->pl.offset + i]) {
 			if (c->bad++ < 5)
 				fprintf(stderr, "id %llu byte %u at 0x%08x: GBA 0x%02x, host 0x%02x\n",
-					(unsigned long long)l->id, i, (unsigned)(c->arena->decl.base + l->pl.offset + i),
-					gba[i], c->arena->bytes[l->pl.offset + i]);
+					(unsigned long long)l->id, i, (unsigned)(a->decl.base + l->pl.offset + i),
+					gba[i], a->bytes[l->pl.offset + i]);
 		}
-	c->live++;
+	if (l->req.shape == VS_REQ_TILE) {
+		c->tiles++;
+		c->tile0 += l->pl.offset == 0;
+	} else {
+		c->sprites++;
+	}
 	c->bytes += n;
 	free(gba);
 }
 
 /* Replays the trace text recorded so far and compares with the GBA now. */
-static void check_at(vs_gba_emu *e, const char *text, size_t len, uint32_t *live_out)
+static void check_at(vs_gba_emu *e, const char *text, size_t len, cmp_ctx *c)
 {
 	char err[512];
 	FILE *fp = fmemopen((void *)text, len, "r");
 	vs_trace_reader *rd;
 	vs_replay_config cfg;
 	vs_replay *r;
-	cmp_ctx c;
 
 	ck_assert_ptr_nonnull(fp);
 	rd = vs_trace_open_stream(fp, "demo.trace", err, sizeof err);
@@ -79,27 +131,49 @@ static void check_at(vs_gba_emu *e, const char *text, size_t len, uint32_t *live
 	r = vs_replay_new(rd, &cfg, err, sizeof err);
 	ck_assert_msg(r != NULL, "%s", err);
 	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_replay_arena_count(r), 2);
 	ck_assert_str_eq(vs_replay_strategy(r, 0)->name, "gba-obj-map");
+	ck_assert_str_eq(vs_replay_strategy(r, 1)->name, "gba-bg-tiles");
 	ck_assert_uint_eq(vs_replay_diag_total(r), 0);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
-	memset(&c, 0, sizeof c);
-	c.arena = vs_replay_arena(r, 0);
-	c.emu = e;
-	vs_replay_live_walk(r, compare_live, &c);
-	ck_assert_msg(c.bad == 0, "%u bytes of %u live allocations differ", c.bad, c.live);
-	*live_out = c.live;
+	memset(c, 0, sizeof *c);
+	c->r = r;
+	c->emu = e;
+	vs_replay_live_walk(r, compare_live, c);
+	ck_assert_msg(c->bad == 0, "%u bytes or map entries of %u live allocations differ", c->bad, c->live);
+	/* Both BG maps, tiles of the scene, hits on loaded tiles. */
+	ck_assert_uint_eq(c->maps, 2);
+	ck_assert_uint_gt(c->tiles, 30);
+	ck_assert_uint_gt(vs_replay_metrics(r, 1)->shared_hits, 100);
+	c->r = NULL;
 	vs_replay_free(r);
 	fclose(fp);
 }
 
+/* Runs to frame `at`, then on frame by frame until the demo is between
+ * steps (its status block says not busy). */
+static void run_to_idle(vs_gba_emu *e, uint32_t at)
+{
+	uint32_t n = vs_gba_emu_frames(e), guard = 0;
+
+	if (at > n)
+		vs_gba_emu_run_frames(e, at - n);
+	while (vs_gba_emu_read32(e, DEMO_STATUS_ADDR) != DEMO_MAGIC ||
+		vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 4) != 0) {
+		ck_assert_uint_lt(guard++, 600);
+		vs_gba_emu_run_frames(e, 1);
+	}
+}
+
 START_TEST(test_record_and_compare_vram)
 {
-	static const uint32_t at[] = { 2, 40, 250, 700 };
+	static const uint32_t at[] = { 2, 200, 350, 500, 650, 900 };
 	char err[512], *text = NULL;
 	size_t len = 0, k;
-	uint32_t done = 0, live = 0, max_live = 0;
+	uint32_t max_sprites = 0, tiles = 0, bytes = 0;
 	vs_gba_recorder rec;
 	vs_gba_emu *e;
+	cmp_ctx c;
 	FILE *mem;
 
 	if (!have_demo())
@@ -112,18 +186,25 @@ START_TEST(test_record_and_compare_vram)
 	ck_assert_msg(e != NULL, "%s", err);
 	vs_gba_recorder_attach(&rec, e);
 	for (k = 0; k < sizeof at / sizeof at[0]; k++) {
-		vs_gba_emu_run_frames(e, at[k] - done);
-		done = at[k];
+		run_to_idle(e, at[k]);
 		fflush(mem);
 		ck_assert_uint_gt(rec.lines, 1);
-		ck_assert_int_eq(strncmp(text, "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n", 55), 0);
-		check_at(e, text, len, &live);
-		if (live > max_live)
-			max_live = live;
+		ck_assert_int_eq(strncmp(text, "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n"
+			"arena bg gba-bg strategy=gba-bg-tiles\n", 92), 0);
+		check_at(e, text, len, &c);
+		if (c.sprites > max_sprites)
+			max_sprites = c.sprites;
+		tiles += c.tiles;
+		bytes += c.bytes;
+		ck_assert_uint_eq(c.tile0, 1); /* the transparent tile: one record, many ids */
 	}
-	/* The script ran out (600 frames) and said so; sprites were live. */
+	printf("test_gba_emu_record: %u frames, %llu trace lines; %u tile and up to %u sprite comparisons, "
+		"%u bytes equal\n", (unsigned)vs_gba_emu_frames(e), (unsigned long long)rec.lines,
+		(unsigned)tiles, (unsigned)max_sprites, (unsigned)bytes);
+	/* The script ran out and said so; sprites were live. */
+	ck_assert_uint_eq(vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 12), 1);
 	ck_assert_ptr_nonnull(strstr(text, "# end of the script\n"));
-	ck_assert_uint_gt(max_live, 10);
+	ck_assert_uint_gt(max_sprites, 10);
 	ck_assert_uint_eq(rec.others, 0);
 	ck_assert_int_eq(rec.write_error, 0);
 	vs_gba_emu_close(e);
@@ -147,9 +228,10 @@ START_TEST(test_record_file)
 	snprintf(path, sizeof path, "%s/tests/tmp-record.trace", VS_BINARY_DIR);
 	fp = fopen(path, "wb");
 	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(vs_gba_record(rom, 10, fp, NULL, &rec, err, sizeof err), 0);
+	/* the demo loads 32 columns of two BGs before its first frame marker */
+	ck_assert_int_eq(vs_gba_record(rom, 200, fp, NULL, &rec, err, sizeof err), 0);
 	fclose(fp);
-	ck_assert_uint_ge(rec.lines, 10); /* header, frame markers, allocations */
+	ck_assert_uint_ge(rec.lines, 800); /* header, maps, tiles, frame markers, sprites */
 	fp = fopen(path, "rb");
 	ck_assert_ptr_nonnull(fp);
 	fseek(fp, 0, SEEK_END);
@@ -160,6 +242,8 @@ START_TEST(test_record_file)
 	fclose(fp);
 	ck_assert_int_eq(strncmp(buf, "vramsim-trace 1\n", 16), 0);
 	ck_assert_ptr_nonnull(strstr(buf, "\nframe\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nalloc 1 bg map text 256x256 at=0x0600"));
+	ck_assert_ptr_nonnull(strstr(buf, " 8bpp at=0x0600"));
 	free(buf);
 	remove(path);
 

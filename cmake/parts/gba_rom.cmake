@@ -43,7 +43,7 @@ set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
   -Wall -Wextra -Werror -nostdinc -isystem ${_vs_arm_inc}
   -I${PROJECT_SOURCE_DIR}/include -I${VS_GBA_SRC}
   -ffunction-sections -fdata-sections)
-file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h
+file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h ${PROJECT_SOURCE_DIR}/tools/demo-rom/*.h
   ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
 
 # vs_gba_object(<out var> <source> <object name> <flags...>)
@@ -119,10 +119,12 @@ target_compile_definitions(vs_sim PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}"
 add_dependencies(vs_sim vs_gba_roms)
 set(VS_HAVE_GBA_ROMS ON)
 
-# The demo ROM (tools/demo-rom): a scripted sprite scene that records its
-# own trace with include/vramsim/record.h; test_gba_emu_record uses it.
+# The demo ROM (tools/demo-rom): a scripted side-scroller with sprites that
+# records its own trace with include/vramsim/record.h (OBJ allocation map and
+# BG tile manager); test_gba_emu_record uses it.
 vs_gba_object(_demo ${PROJECT_SOURCE_DIR}/tools/demo-rom/demo.c demo.o -mthumb)
 vs_gba_object(_demo_objmap ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c demo-gba_obj_map.o -mthumb)
-vs_gba_rom(demo ${_demo} ${_demo_objmap})
+vs_gba_object(_demo_bgt ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c demo-gba_bg_tiles.o -mthumb)
+vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt})
 add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
 add_dependencies(vs_sim vs_gba_demo_rom)

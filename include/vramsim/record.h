@@ -11,6 +11,8 @@
  *   VS_REC_SPRITE(id, 32, 32, 4, tile_addr);     // "alloc 7 sprite 32x32 4bpp at=0x06010400"
  *   VS_REC_BYTES(id, "bg", 2048, addr);          // "alloc 8 bg 2048 at=0x06000800"
  *   VS_REC_TILE(id, "bg", rom_index, 4, addr);   // "alloc 9 bg tile 12 4bpp at=0x..."
+ *   VS_REC_TILE_DATA(id, "bg", rom, 4, addr, p); // the same, with data= the tile's 32 (64) bytes at p
+ *   VS_REC_MAP(id, "bg", 0, 256, 256, addr);     // "alloc 10 bg map text 256x256 at=0x..." (1: affine)
  *   VS_REC_FREE(id);                             // "free 7"
  *   VS_REC_FRAME();                              // "frame"
  *   VS_REC_LINE("save level1");                  // any statement, as text
@@ -18,7 +20,8 @@
  * An `at` of VS_REC_NO_AT leaves at= out; an arena name of NULL leaves the
  * arena out (traces that declare one arena). Lines carry the prefix "@vs "
  * so the recorder can tell them from the game's other debug prints; lines
- * are cut at 250 characters.
+ * are cut at 250 characters: a 64-byte 8bpp tile's data= (128 hex digits)
+ * fits, longer payloads (a sprite's graphics) do not.
  *
  * On a console, or an emulator without mGBA's registers, the enable register
  * does not answer 0x1DEA and every macro does nothing but that one probe.
@@ -194,6 +197,47 @@ static inline void vs_rec_tile_(uint32_t id, const char *arena, uint32_t rom, ui
 	vs_rec_alloc_tail_(&b, at);
 }
 
+/* As vs_rec_tile_, with the tile's bytes as data=HEX (32 or 64 bytes). */
+static inline void vs_rec_tile_data_(uint32_t id, const char *arena, uint32_t rom, uint32_t bpp, uint32_t at,
+	const uint8_t *data)
+{
+	static const char digits[] = "0123456789abcdef";
+	vs_rec_buf b;
+	uint32_t i, n = bpp == 8 ? 64u : 32u;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "tile ");
+	vs_rec_dec(&b, rom);
+	vs_rec_str(&b, bpp == 8 ? " 8bpp" : " 4bpp");
+	if (at != VS_REC_NO_AT) {
+		vs_rec_str(&b, " at=");
+		vs_rec_hex(&b, at);
+	}
+	vs_rec_str(&b, " data=");
+	for (i = 0; i < n && b.n + 2 < sizeof b.s; i++) {
+		b.s[b.n++] = digits[data[i] >> 4];
+		b.s[b.n++] = digits[data[i] & 15u];
+	}
+	b.s[b.n] = 0;
+	vs_rec_emit(&b);
+}
+
+static inline void vs_rec_map_(uint32_t id, const char *arena, int affine, uint32_t w, uint32_t h, uint32_t at)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, affine ? "map affine " : "map text ");
+	vs_rec_dec(&b, w);
+	vs_rec_str(&b, "x");
+	vs_rec_dec(&b, h);
+	vs_rec_alloc_tail_(&b, at);
+}
+
 static inline void vs_rec_free_(uint32_t id)
 {
 	vs_rec_buf b;
@@ -231,6 +275,8 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_SPRITE_IN(arena, id, w, h, bpp, at) ((void)0)
 #define VS_REC_BYTES(id, arena, size, at) ((void)0)
 #define VS_REC_TILE(id, arena, rom, bpp, at) ((void)0)
+#define VS_REC_TILE_DATA(id, arena, rom, bpp, at, data) ((void)0)
+#define VS_REC_MAP(id, arena, affine, w, h, at) ((void)0)
 #define VS_REC_FREE(id) ((void)0)
 #define VS_REC_FRAME() ((void)0)
 #define VS_REC_LINE(text) ((void)0)
@@ -241,6 +287,9 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_SPRITE_IN(arena, id, w, h, bpp, at) vs_rec_sprite_((id), (arena), (w), (h), (bpp), (at))
 #define VS_REC_BYTES(id, arena, size, at) vs_rec_bytes_((id), (arena), (size), (at))
 #define VS_REC_TILE(id, arena, rom, bpp, at) vs_rec_tile_((id), (arena), (rom), (bpp), (at))
+#define VS_REC_TILE_DATA(id, arena, rom, bpp, at, data) \
+	vs_rec_tile_data_((id), (arena), (rom), (bpp), (at), (data))
+#define VS_REC_MAP(id, arena, affine, w, h, at) vs_rec_map_((id), (arena), (affine), (w), (h), (at))
 #define VS_REC_FREE(id) vs_rec_free_(id)
 #define VS_REC_FRAME() vs_rec_line_("frame")
 #define VS_REC_LINE(text) vs_rec_line_(text)

@@ -1,29 +1,50 @@
-/* demo.c - a scripted sprite scene that records its own allocation trace.
+/* demo.c - a scripted side-scroller that records its own allocation trace.
  *
- * Every frame (at the start of VBlank) it allocates and frees OBJ tile
- * memory with the seed's allocation map (src/alloc/gba_obj_map.c, the same
- * source vramsim simulates), writes each sprite's graphics into OBJ VRAM,
- * shows the live sprites through OAM, and reports every call with the
- * record.h macros. `vramsim record demo.gba --frames N -o demo.trace`
- * captures the trace; test_gba_emu_record replays it on the host and
- * compares the host's modelled VRAM with this program's real VRAM.
+ * Two text BGs scroll through a procedural world: BG0 (4bpp, ground and
+ * bushes) one pixel a frame, BG1 (8bpp clouds) every other frame. The ROM
+ * tiles a column's cells use are referenced through seed 000's BG tile
+ * manager (src/alloc/gba_bg_tiles.c) when the column scrolls in and released
+ * when it scrolls out: a tile already in VRAM is a hit, a new one is copied
+ * in. Each BG's map is a screenblock the same manager hands out. Sprites
+ * come and go at the same time, placed by the seed's OBJ allocation map
+ * (src/alloc/gba_obj_map.c). Every call is reported with record.h;
+ * `vramsim record demo.gba --frames N -o demo.trace` captures the trace and
+ * test_gba_emu_record replays it on the host and compares VRAM.
  *
- * The graphics are the bytes the simulator writes for an allocation without
- * a payload (its id pattern, see replay.c), so the two memories can be
- * compared byte for byte.
+ * What the trace carries as bytes:
+ *  - BG tiles: their real graphics, as data= (32 or 64 bytes: the line
+ *    holds them). The ROM tile set is procedural (tile_pixels), as a game's
+ *    would be a table; tile 0 is the reserved all-transparent tile.
+ *  - Sprites: the bytes the simulator writes for an allocation without a
+ *    payload (its id pattern, replay.c), since 32-4096 bytes of graphics do
+ *    not fit in one 255-character debug-log line.
+ *  - Maps: tile numbers the game writes as it scrolls; the trace has the
+ *    allocation only, and the test checks that every map entry names a tile
+ *    the host has live.
  */
 #include <stdint.h>
 
 #include "gba_hw.h"
+#include "demo.h"
+#include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/record.h"
 
+#define BG_VRAM 0x06000000u
 #define OBJ_VRAM 0x06010000u
+#define BG_PAL ((volatile uint16_t *)0x05000000)
+#define OBJ_PAL ((volatile uint16_t *)0x05000200)
 #define OAM ((volatile uint16_t *)0x07000000)
-#define SCRIPT_FRAMES 600u
+#define REG_BG0CNT VS_REG16(0x04000008)
+#define REG_BG1CNT VS_REG16(0x0400000A)
+#define REG_BG0HOFS VS_REG16(0x04000010)
+#define REG_BG1HOFS VS_REG16(0x04000014)
+#define STATUS ((volatile demo_status *)DEMO_STATUS_ADDR)
 #define MAX_LIVE 40u
 
 int main(void);
+
+/* ---- sprites ------------------------------------------------------------ */
 
 typedef struct sprite {
 	uint32_t id;
@@ -34,6 +55,7 @@ typedef struct sprite {
 static gba_obj_map objmap;
 static sprite live[MAX_LIVE];
 static uint32_t rng_state = 12345u;
+static uint32_t next_id = 1;
 
 static uint32_t rng(uint32_t n)
 {
@@ -58,15 +80,7 @@ static void write_pattern(uint32_t id, uint32_t addr, uint32_t bytes)
 		p[i] = w0 + i * 0x9E3779B1u;
 }
 
-static void wait_vblank(void)
-{
-	while (REG_VCOUNT >= 160)
-		;
-	while (REG_VCOUNT < 160)
-		;
-}
-
-static void show(void)
+static void show_sprites(void)
 {
 	uint32_t i;
 
@@ -80,11 +94,11 @@ static void show(void)
 		}
 		o[0] = (uint16_t)((i * 7u) % 150u | (s->bpp == 8 ? 0x2000u : 0u) | (uint16_t)(s->shape << 14));
 		o[1] = (uint16_t)((i * 29u) % 220u | (uint16_t)(s->size << 14));
-		o[2] = s->block;
+		o[2] = (uint16_t)(s->block | 1u << 10); /* priority 1: in front of BG1 */
 	}
 }
 
-static void step(uint32_t *next_id)
+static void step_sprites(void)
 {
 	uint32_t ops = rng(4), k;
 
@@ -109,10 +123,10 @@ static void step(uint32_t *next_id)
 			block = gba_obj_map_alloc(&objmap, (uint16_t)(bytes / 32));
 			if (block == GBA_OBJ_MAP_NONE) {
 				/* a failed allocation is part of the trace too */
-				VS_REC_SPRITE((*next_id)++, w, h, bpp, VS_REC_NO_AT);
+				VS_REC_SPRITE_IN("obj", next_id++, w, h, bpp, VS_REC_NO_AT);
 				continue;
 			}
-			s->id = (*next_id)++;
+			s->id = next_id++;
 			s->block = block;
 			s->shape = (uint8_t)shape;
 			s->size = (uint8_t)size;
@@ -120,26 +134,256 @@ static void step(uint32_t *next_id)
 			s->live = 1;
 			/* data first, then the line: a recorded allocation is complete */
 			write_pattern(s->id, OBJ_VRAM + block * 32u, bytes);
-			VS_REC_SPRITE(s->id, w, h, bpp, OBJ_VRAM + block * 32u);
+			VS_REC_SPRITE_IN("obj", s->id, w, h, bpp, OBJ_VRAM + block * 32u);
 		}
 	}
 }
 
+/* ---- the scrolling BGs ------------------------------------------------- */
+
+/* BG tile tables are 19 KiB: EWRAM, as a game would keep them. */
+static gba_bg_tiles bgt __attribute__((section(".ewram_bss")));
+
+typedef struct cell {
+	uint32_t id;     /* trace id of this cell's tile reference */
+	uint16_t block;  /* RAM block the manager gave */
+} cell;
+
+typedef struct layer {
+	unsigned bpp, rows, speed; /* speed: frames per pixel */
+	uint32_t sb;               /* map screenblock */
+	uint32_t x;                /* scroll, pixels */
+	uint32_t lo;               /* first world column loaded; lo .. lo+31 are */
+	cell cells[DEMO_MAP_COLS][DEMO_BG0_ROWS];
+} layer;
+
+static layer bg0, bg1;
+
+static uint32_t hash(uint32_t a, uint32_t b)
+{
+	uint32_t h = a * 0x9E3779B1u ^ (b + 0x7F4A7C15u) * 0x85EBCA77u;
+
+	h ^= h >> 15;
+	h *= 0xC2B2AE3Du;
+	return h ^ (h >> 13);
+}
+
+/* The world: which ROM tile sits in a layer's cell (0: transparent). 4bpp
+ * tiles are ROM indices 1-299, 8bpp 300-311: an index names one tile at one
+ * depth. Sections of 16 columns draw from shifting ranges, so tiles load
+ * and drop out as the world scrolls. */
+static uint32_t world_tile(const layer *l, uint32_t col, uint32_t row)
+{
+	uint32_t section = col / 16u;
+
+	if (l->bpp == 8)
+		return hash(col, row + 100u) % 5u == 0 ? 300u + hash(col, row) % 12u : 0u;
+	{
+		uint32_t height = 12u + hash(col / 4u, 7u) % 6u;
+
+		if (row == height)
+			return 1u + section % 10u; /* grass */
+		if (row > height)
+			return 11u + (col * 3u + row * 7u + section * 13u) % 120u; /* earth */
+		if (row + 1u == height && hash(col, 3u) % 7u == 0)
+			return 200u + col % 5u; /* a bush */
+		return 0;
+	}
+}
+
+/* The ROM tile set: rom's graphics, 32 (4bpp) or 64 (8bpp) bytes. */
+static void tile_pixels(uint32_t rom, unsigned bpp, uint8_t *out)
+{
+	uint32_t x, y;
+
+	for (y = 0; y < 8; y++)
+		for (x = 0; x < 8; x++) {
+			uint32_t c;
+
+			if (bpp == 8) {
+				/* a cloud puff: a disc, shaded by the tile number */
+				int dx = (int)x * 2 - 7, dy = (int)y * 2 - 7;
+
+				c = dx * dx + dy * dy < 40 + (int)(rom % 5u) * 6 ? 16u + (rom * 11u + x + y) % 48u : 0u;
+				out[y * 8 + x] = (uint8_t)c;
+			} else {
+				/* bricks, stripes and dots, varied by the tile number */
+				switch (rom % 3u) {
+				case 0: c = ((y + (rom >> 2)) % 4u == 0 || (x + (y / 4u) * 4u + rom) % 8u == 0) ? 1u : 2u + rom % 5u; break;
+				case 1: c = 1u + (x + y + rom) % 7u; break;
+				default: c = ((x * y + rom) % 5u == 0) ? 8u + rom % 8u : 1u + (rom >> 3) % 6u; break;
+				}
+				if (x & 1)
+					out[y * 4 + x / 2] = (uint8_t)(out[y * 4 + x / 2] | c << 4);
+				else
+					out[y * 4 + x / 2] = (uint8_t)c;
+			}
+		}
+}
+
+/* VRAM takes 16- and 32-bit writes only. */
+static void copy_words(uint32_t addr, const uint8_t *src, uint32_t bytes)
+{
+	volatile uint32_t *d = (volatile uint32_t *)addr;
+	uint32_t i;
+
+	for (i = 0; i < bytes / 4; i++)
+		d[i] = (uint32_t)src[4 * i] | (uint32_t)src[4 * i + 1] << 8 | (uint32_t)src[4 * i + 2] << 16 |
+			(uint32_t)src[4 * i + 3] << 24;
+}
+
+static volatile uint16_t *map_entry(const layer *l, uint32_t mcol, uint32_t row)
+{
+	return (volatile uint16_t *)(BG_VRAM + l->sb * 0x800u) + row * 32u + mcol;
+}
+
+/* References the tile of world column col, row; loads it when new. */
+static void load_cell(layer *l, uint32_t col, uint32_t row)
+{
+	uint32_t rom = world_tile(l, col, row), addr;
+	uint8_t px[64];
+	cell *c = &l->cells[col % DEMO_MAP_COLS][row];
+	int loaded;
+	int32_t b = gba_bg_tiles_ref(&bgt, rom, l->bpp, &loaded);
+
+	tile_pixels(rom, l->bpp, px);
+	if (rom == 0) {
+		uint32_t i;
+
+		for (i = 0; i < sizeof px; i++)
+			px[i] = 0; /* the reserved transparent tile */
+	}
+	if (b < 0) {
+		/* no room: the trace says so, the cell shows tile 0 */
+		VS_REC_TILE_DATA(next_id++, "bg", rom, l->bpp, VS_REC_NO_AT, px);
+		c->id = 0;
+		c->block = 0;
+		*map_entry(l, col % DEMO_MAP_COLS, row) = 0;
+		return;
+	}
+	addr = BG_VRAM + (uint32_t)b * 32u;
+	if (loaded)
+		copy_words(addr, px, l->bpp * 8u); /* data first, then the line */
+	c->id = next_id++;
+	c->block = (uint16_t)b;
+	VS_REC_TILE_DATA(c->id, "bg", rom, l->bpp, addr, px);
+	*map_entry(l, col % DEMO_MAP_COLS, row) = (uint16_t)(l->bpp == 8 ? b / 2 : b);
+}
+
+static void drop_cell(layer *l, uint32_t col, uint32_t row)
+{
+	cell *c = &l->cells[col % DEMO_MAP_COLS][row];
+
+	if (!c->id)
+		return;
+	gba_bg_tiles_release(&bgt, c->block);
+	VS_REC_FREE(c->id);
+	c->id = 0;
+}
+
+static void layer_init(layer *l, unsigned bpp, unsigned rows, unsigned speed, unsigned prio)
+{
+	uint32_t col, row, id = next_id++;
+	int sb = gba_bg_tiles_map_alloc(&bgt, 1);
+	volatile uint16_t *map;
+
+	l->bpp = bpp;
+	l->rows = rows;
+	l->speed = speed;
+	l->sb = (uint32_t)sb;
+	l->x = 0;
+	l->lo = 0;
+	VS_REC_MAP(id, "bg", 0, 256, 256, BG_VRAM + l->sb * 0x800u);
+	map = (volatile uint16_t *)(BG_VRAM + l->sb * 0x800u);
+	for (row = 0; row < 32; row++)
+		for (col = 0; col < 32; col++)
+			map[row * 32u + col] = 0;
+	if (bpp == 8)
+		REG_BG1CNT = (uint16_t)(0x80u | l->sb << 8 | prio);
+	else
+		REG_BG0CNT = (uint16_t)(l->sb << 8 | prio);
+	for (col = 0; col < DEMO_MAP_COLS; col++)
+		for (row = 0; row < rows; row++)
+			load_cell(l, col, row);
+}
+
+/* Scrolls a pixel every `speed` frames; a column that leaves on the left
+ * is released, the one that enters on the right loaded into its map column. */
+static void layer_step(layer *l, uint32_t frame)
+{
+	uint32_t row;
+
+	if (frame % l->speed)
+		return;
+	l->x++;
+	if (l->x / 8u > l->lo) {
+		for (row = 0; row < l->rows; row++) {
+			drop_cell(l, l->lo, row);
+			load_cell(l, l->lo + DEMO_MAP_COLS, row);
+		}
+		l->lo++;
+	}
+}
+
+static void set_palettes(void)
+{
+	uint32_t i;
+
+	BG_PAL[0] = 0x7EB5; /* sky */
+	for (i = 1; i < 256; i++)
+		BG_PAL[i] = (uint16_t)(((i * 3u) & 31u) | ((i * 5u) & 31u) << 5 | ((i * 2u) & 31u) << 10);
+	for (i = 16; i < 64; i++)
+		BG_PAL[i] = (uint16_t)(0x6318 + (i & 7u) * 0x421u); /* cloud greys */
+	for (i = 0; i < 256; i++)
+		OBJ_PAL[i] = (uint16_t)(i * 0x0421u);
+}
+
+static void wait_vblank(void)
+{
+	while (REG_VCOUNT >= 160)
+		;
+	while (REG_VCOUNT < 160)
+		;
+}
+
+static const uint8_t transparent[64];
+
 int main(void)
 {
-	uint32_t frame, next_id = 1;
+	volatile demo_status *st = STATUS;
+	uint32_t frame;
 
-	REG_DISPCNT = 0x1040; /* mode 0, OBJ on, 1D OBJ mapping */
+	st->busy = 1;
+	st->steps = 0;
+	st->done = 0;
+	st->magic = DEMO_MAGIC;
+	REG_DISPCNT = 0x1340; /* mode 0, BG0, BG1, OBJ on, 1D OBJ mapping */
+	set_palettes();
+	/* The reserved transparent tile: blocks 0-1 (tile 0 of both depths). */
+	copy_words(BG_VRAM, transparent, sizeof transparent);
 	gba_obj_map_init(&objmap, 0);
+	gba_bg_tiles_init(&bgt);
 	VS_REC_BEGIN();
 	VS_REC_ARENA("obj", "gba-obj", "strategy=gba-obj-map");
-	for (frame = 0; frame < SCRIPT_FRAMES; frame++) {
+	VS_REC_ARENA("bg", "gba-bg", "strategy=gba-bg-tiles");
+	layer_init(&bg0, 4, DEMO_BG0_ROWS, 1, 2);
+	layer_init(&bg1, 8, DEMO_BG1_ROWS, 2, 3);
+	st->busy = 0;
+	for (frame = 0; frame < DEMO_STEPS; frame++) {
 		wait_vblank();
+		st->busy = 1;
 		VS_REC_FRAME();
-		step(&next_id);
-		show();
+		layer_step(&bg0, frame);
+		layer_step(&bg1, frame);
+		REG_BG0HOFS = (uint16_t)bg0.x;
+		REG_BG1HOFS = (uint16_t)bg1.x;
+		step_sprites();
+		show_sprites();
+		st->steps = frame + 1;
+		st->busy = 0;
 	}
 	VS_REC_LINE("# end of the script");
+	st->done = 1;
 	for (;;)
 		wait_vblank();
 }
