@@ -16,7 +16,9 @@ static const command commands[] = {
 	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form" },
 	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages" },
 	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements" },
+	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)" },
 	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h" },
+	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side" },
 };
 
 static void usage(FILE *fp)

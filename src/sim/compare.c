@@ -1,0 +1,623 @@
+/* compare.c - runs the trace x strategy matrix on a pool of threads and
+ * ranks the rows.
+ *
+ * Each row is its own replay with its own reader, so workers share nothing
+ * but the registry, which they only read. Rows are planned in a fixed order
+ * before any thread starts and filled in place, so the order of completion
+ * never shows in the output.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vramsim/compare.h"
+
+#define MESSAGES_MAX (64u * 1024u)
+
+static const char *const status_names[] = { "ok", "integrity failed", "refused", "error" };
+
+const char *vs_cmp_status_name(vs_cmp_status s)
+{
+	return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : "?";
+}
+
+void vs_cmp_config_default(vs_cmp_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->timing = 1;
+	c->check_bytes = 1;
+	c->check_rules = 1;
+}
+
+/* ---- timing: a strategy that wraps another and times alloc and free ------
+ * The wrapper's state is a header followed by the real strategy's state. The
+ * header learns which strategy it wraps from a thread-specific value set just
+ * before vs_replay_new (init has no other way in). */
+
+typedef struct timed_head {
+	const vs_strategy *inner;
+	uint64_t ns, calls;
+	uint64_t overhead;
+} timed_head;
+
+#define HEAD_SIZE 64 /* keeps the inner state 16-byte aligned */
+#define INNER(st) ((void *)((unsigned char *)(st) + HEAD_SIZE))
+
+static pthread_key_t timing_key;
+static pthread_once_t timing_once = PTHREAD_ONCE_INIT;
+static uint64_t timer_overhead;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void timing_setup(void)
+{
+	uint64_t best = UINT64_MAX;
+	int i;
+
+	pthread_key_create(&timing_key, NULL);
+	/* the cost of reading the clock twice, taken off every call */
+	for (i = 0; i < 2000; i++) {
+		uint64_t a = now_ns(), b = now_ns();
+		if (b - a < best)
+			best = b - a;
+	}
+	timer_overhead = best;
+}
+
+static void account_time(timed_head *h, uint64_t t0, uint64_t t1)
+{
+	uint64_t d = t1 - t0;
+
+	h->ns += d > h->overhead ? d - h->overhead : 0;
+	h->calls++;
+}
+
+static int w_init(void *st, const vs_arena_decl *arena, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	timed_head *h = st;
+
+	h->inner = pthread_getspecific(timing_key);
+	h->overhead = timer_overhead;
+	if (!h->inner) {
+		snprintf(err, errlen, "timing wrapper used outside vs_compare_run");
+		return -1;
+	}
+	return h->inner->init(INNER(st), arena, options, mem, err, errlen);
+}
+
+static int w_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	timed_head *h = st;
+	uint64_t t0 = now_ns();
+	int rc = h->inner->alloc(INNER(st), rq, out);
+
+	account_time(h, t0, now_ns());
+	return rc;
+}
+
+static int w_free(void *st, const vs_placement *pl)
+{
+	timed_head *h = st;
+	uint64_t t0 = now_ns();
+	int rc = h->inner->free(INNER(st), pl);
+
+	account_time(h, t0, now_ns());
+	return rc;
+}
+
+static void w_reset(void *st)
+{
+	timed_head *h = st;
+
+	h->inner->reset(INNER(st));
+}
+
+static void w_walk_free(void *st, vs_extent_fn fn, void *ud)
+{
+	timed_head *h = st;
+
+	h->inner->walk_free(INNER(st), fn, ud);
+}
+
+static int w_save(void *st, void *buf)
+{
+	timed_head *h = st;
+
+	return h->inner->save(INNER(st), buf);
+}
+
+static int w_restore(void *st, const void *buf)
+{
+	timed_head *h = st;
+
+	return h->inner->restore(INNER(st), buf);
+}
+
+static void w_dump(void *st, vs_print_fn print, void *ud)
+{
+	timed_head *h = st;
+
+	h->inner->dump(INNER(st), print, ud);
+}
+
+static void w_fini(void *st)
+{
+	timed_head *h = st;
+
+	if (h->inner)
+		h->inner->fini(INNER(st));
+}
+
+static void make_wrapper(vs_strategy *w, const vs_strategy *s)
+{
+	*w = *s;
+	w->state_size = HEAD_SIZE + s->state_size;
+	w->flags &= ~(uint32_t)VS_STRAT_RELOCATABLE; /* the header holds a pointer */
+	w->init = w_init;
+	w->alloc = w_alloc;
+	w->free = w_free;
+	w->reset = s->reset ? w_reset : NULL;
+	w->walk_free = s->walk_free ? w_walk_free : NULL;
+	w->save = s->save ? w_save : NULL;
+	w->restore = s->restore ? w_restore : NULL;
+	w->dump = s->dump ? w_dump : NULL;
+	w->fini = s->fini ? w_fini : NULL;
+}
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+typedef struct job {
+	vs_cmp_row *row;
+	const char *path;
+	int arena;
+	const vs_strategy *strategy;
+	const char *options;
+	vs_strategy wrapper;
+	uint64_t peak_seen;
+	size_t msg_len;
+	int timing, check_bytes, check_rules;
+} job;
+
+static void collect_message(void *ud, const char *line)
+{
+	job *j = ud;
+	size_t n = strlen(line);
+	char *p;
+
+	if (j->msg_len + n + 2 > MESSAGES_MAX)
+		return;
+	p = realloc(j->row->messages, j->msg_len + n + 2);
+	if (!p)
+		return;
+	memcpy(p + j->msg_len, line, n);
+	p[j->msg_len + n] = '\n';
+	p[j->msg_len + n + 1] = '\0';
+	j->msg_len += n + 1;
+	j->row->messages = p;
+}
+
+static void capture_peak(job *j, const vs_metrics *m, uint64_t event)
+{
+	vs_cmp_row *row = j->row;
+
+	j->peak_seen = m->live_bytes;
+	row->peak_event = event;
+	row->peak_free_extents = m->free_extents;
+	row->peak_largest_free = m->largest_free;
+	/* internal fragmentation: taken beyond the request, rounding and headers */
+	row->peak_internal = (m->granted_bytes >= m->live_bytes ? m->granted_bytes - m->live_bytes : 0) +
+		m->overhead_bytes;
+	row->peak_overhead = m->overhead_bytes;
+}
+
+/* Called after every event: takes the arena's state at the first event where
+ * its live bytes reach a new high. */
+static void observe(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	job *j = ud;
+	const vs_metrics *m = vs_replay_metrics(r, j->arena);
+
+	if (m->live_bytes > j->peak_seen)
+		capture_peak(j, m, o->event);
+}
+
+static double round6(double x)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%.6f", x);
+	return strtod(buf, NULL);
+}
+
+static void run_job(job *j)
+{
+	vs_cmp_row *row = j->row;
+	vs_replay_config cfg;
+	vs_trace_reader *rd;
+	vs_replay *r;
+	char err[1024];
+	const vs_metrics *m;
+	uint64_t ns = 0, calls = 0;
+
+	rd = vs_trace_open(j->path, err, sizeof err);
+	if (!rd) {
+		row->status = VS_CMP_ERROR;
+		snprintf(row->note, sizeof row->note, "%s", err);
+		return;
+	}
+	vs_replay_config_default(&cfg);
+	cfg.check_bytes = j->check_bytes;
+	cfg.check_rules = j->check_rules;
+	cfg.strategy[j->arena] = j->timing ? &j->wrapper : j->strategy;
+	cfg.options[j->arena] = j->options;
+	cfg.observer = observe;
+	cfg.observer_ud = j;
+	cfg.message = collect_message;
+	cfg.message_ud = j;
+	if (j->timing) {
+		make_wrapper(&j->wrapper, j->strategy);
+		pthread_setspecific(timing_key, j->strategy);
+	}
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	if (!r) {
+		row->status = VS_CMP_REFUSED;
+		snprintf(row->note, sizeof row->note, "%s", err);
+		return;
+	}
+	m = vs_replay_metrics(r, j->arena);
+	capture_peak(j, m, 0);
+	if (vs_replay_run(r, 0) < 0) {
+		row->status = VS_CMP_ERROR;
+		snprintf(row->note, sizeof row->note, "%s", vs_replay_error(r));
+	} else {
+		row->status = m->checks ? VS_CMP_INTEGRITY : VS_CMP_OK;
+	}
+	row->m = *m;
+	row->peak_frag = round6(m->peak_frag);
+	row->mean_frag = round6(m->events ? m->frag_sum / (double)m->events : 0.0);
+	if (j->timing) {
+		const timed_head *h = vs_replay_strategy_state(r, j->arena);
+		ns = h->ns;
+		calls = h->calls;
+	}
+	row->calls = calls;
+	row->ns_per_op = calls ? (double)ns / (double)calls : 0.0;
+	vs_replay_free(r);
+}
+
+typedef struct pool {
+	job *jobs;
+	int njobs, next;
+	pthread_mutex_t lock;
+} pool;
+
+static void *worker(void *ud)
+{
+	pool *p = ud;
+
+	for (;;) {
+		int i;
+		pthread_mutex_lock(&p->lock);
+		i = p->next < p->njobs ? p->next++ : -1;
+		pthread_mutex_unlock(&p->lock);
+		if (i < 0)
+			return NULL;
+		run_job(&p->jobs[i]);
+	}
+}
+
+/* ---- planning -------------------------------------------------------------- */
+
+static const char *trace_key(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+static int add_row(vs_cmp_result *res, job **jobs, int *cap, const char *path, const vs_trace_header *h,
+	int arena, const vs_strategy *s, const char *options, int explicit_choice)
+{
+	vs_cmp_row *row;
+	job *j;
+
+	if (res->nrows == *cap) {
+		int ncap = *cap ? *cap * 2 : 64;
+		vs_cmp_row *nr = realloc(res->rows, (size_t)ncap * sizeof *nr);
+		job *nj;
+		if (!nr)
+			return -1;
+		res->rows = nr;
+		nj = realloc(*jobs, (size_t)ncap * sizeof *nj);
+		if (!nj)
+			return -1;
+		*jobs = nj;
+		*cap = ncap;
+	}
+	row = &res->rows[res->nrows];
+	memset(row, 0, sizeof *row);
+	snprintf(row->trace, sizeof row->trace, "%s", trace_key(path));
+	snprintf(row->arena, sizeof row->arena, "%s", h->arenas[arena].name);
+	snprintf(row->kind, sizeof row->kind, "%s", vs_arena_kind_name(h->arenas[arena].kind));
+	if (options && *options)
+		snprintf(row->strategy, sizeof row->strategy, "%s:%s", s->name, options);
+	else
+		snprintf(row->strategy, sizeof row->strategy, "%s", s->name);
+	row->explicit_choice = explicit_choice;
+	j = &(*jobs)[res->nrows];
+	memset(j, 0, sizeof *j);
+	j->path = path;
+	j->arena = arena;
+	j->strategy = s;
+	j->options = options && *options ? options : NULL;
+	res->nrows++;
+	return 0;
+}
+
+static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *err, size_t errlen)
+{
+	int cap = 0, t, i, c;
+	size_t k;
+	int *used = NULL;
+
+	if (cfg->nchoices && !(used = calloc((size_t)cfg->nchoices, sizeof *used))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (t = 0; t < cfg->ntraces; t++) {
+		const char *path = cfg->traces[t];
+		vs_trace_reader *rd = vs_trace_open(path, err, errlen);
+		vs_trace_header h;
+
+		if (!rd)
+			goto fail;
+		h = *vs_trace_header_of(rd);
+		vs_trace_close(rd);
+		for (i = 0; i < h.narenas; i++) {
+			vs_arena_kind kind = h.arenas[i].kind;
+			if (cfg->nchoices) {
+				for (c = 0; c < cfg->nchoices; c++) {
+					const vs_cmp_choice *ch = &cfg->choices[c];
+					if (ch->arena[0] && strcmp(ch->arena, h.arenas[i].name) != 0)
+						continue;
+					if (!vs_strategy_manages(ch->strategy, kind))
+						continue;
+					used[c] = 1;
+					if (add_row(res, jobs, &cap, path, &h, i, ch->strategy, ch->options, 1))
+						goto oom;
+				}
+			} else {
+				for (k = 0; k < vs_strategy_count(); k++) {
+					const vs_strategy *s = vs_strategy_at(k);
+					if (vs_strategy_manages(s, kind) && add_row(res, jobs, &cap, path, &h, i, s, NULL, 0))
+						goto oom;
+				}
+			}
+		}
+	}
+	for (c = 0; c < cfg->nchoices; c++) {
+		if (used[c])
+			continue;
+		if (cfg->choices[c].arena[0])
+			snprintf(err, errlen, "--strategy %s=%s: no trace has an arena '%s' that %s can manage",
+				cfg->choices[c].arena, cfg->choices[c].strategy->name, cfg->choices[c].arena,
+				cfg->choices[c].strategy->name);
+		else
+			snprintf(err, errlen, "--strategy %s manages none of the traces' arenas",
+				cfg->choices[c].strategy->name);
+		goto fail;
+	}
+	free(used);
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(used);
+	return -1;
+}
+
+static int online_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen)
+{
+	job *jobs = NULL;
+	pool p;
+	pthread_t *threads = NULL;
+	int nthreads, started = 0, i;
+
+	memset(res, 0, sizeof *res);
+	res->timing = cfg->timing;
+	if (plan(cfg, res, &jobs, err, errlen)) {
+		free(jobs);
+		vs_cmp_result_free(res);
+		return -1;
+	}
+	pthread_once(&timing_once, timing_setup);
+	for (i = 0; i < res->nrows; i++) {
+		jobs[i].row = &res->rows[i];
+		jobs[i].timing = cfg->timing;
+		jobs[i].check_bytes = cfg->check_bytes;
+		jobs[i].check_rules = cfg->check_rules;
+	}
+	p.jobs = jobs;
+	p.njobs = res->nrows;
+	p.next = 0;
+	pthread_mutex_init(&p.lock, NULL);
+	nthreads = cfg->jobs > 0 ? cfg->jobs : online_cores();
+	if (nthreads > res->nrows)
+		nthreads = res->nrows;
+	if (nthreads > 1)
+		threads = calloc((size_t)nthreads, sizeof *threads);
+	for (i = 0; threads && i < nthreads; i++) {
+		if (pthread_create(&threads[i], NULL, worker, &p) != 0)
+			break;
+		started++;
+	}
+	worker(&p); /* the calling thread works too, and finishes whatever is left */
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	free(threads);
+	free(jobs);
+	vs_cmp_rank(res);
+	return 0;
+}
+
+void vs_cmp_result_free(vs_cmp_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nrows; i++)
+		free(res->rows[i].messages);
+	free(res->rows);
+	free(res->best);
+	memset(res, 0, sizeof *res);
+}
+
+/* ---- ranking --------------------------------------------------------------- */
+
+typedef struct criterion {
+	const char *what;    /* "fewest failures" */
+	const char *metric;  /* "failures" */
+	int frac;            /* print as a fraction */
+} criterion;
+
+static const criterion criteria[] = {
+	{ "fewest failures", "failures", 0 },
+	{ "lowest peak fragmentation", "peak frag", 1 },
+	{ "lowest high-water", "high-water", 0 },
+	{ "least internal fragmentation at peak", "internal frag", 0 },
+};
+#define NCRIT ((int)(sizeof criteria / sizeof criteria[0]))
+
+static double crit_value(const vs_cmp_row *r, int c)
+{
+	switch (c) {
+	case 0: return (double)r->m.failures;
+	case 1: return r->peak_frag;
+	case 2: return (double)r->m.high_water;
+	default: return (double)r->peak_internal;
+	}
+}
+
+/* <0 when a ranks before b; the earlier row wins ties. */
+static int rank_cmp(const vs_cmp_row *a, const vs_cmp_row *b, int *decided_by)
+{
+	int c;
+
+	for (c = 0; c < NCRIT; c++) {
+		double x = crit_value(a, c), y = crit_value(b, c);
+		if (x != y) {
+			if (decided_by)
+				*decided_by = c;
+			return x < y ? -1 : 1;
+		}
+	}
+	if (decided_by)
+		*decided_by = NCRIT;
+	return a < b ? -1 : a > b;
+}
+
+static void fmt_value(char *buf, size_t len, int c, double v)
+{
+	if (criteria[c].frac)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void explain(vs_cmp_best *b, const vs_cmp_row *best, const vs_cmp_row *next, int nok, int nrows)
+{
+	char x[64], y[64];
+	int c, by = 0;
+	size_t n;
+
+	if (!next) {
+		snprintf(b->why, sizeof b->why, "%s", !nok ? "nothing ran clean" : nrows == 1 ? "the only strategy compared" :
+			"the only strategy that ran clean");
+		return;
+	}
+	rank_cmp(best, next, &by);
+	if (by == NCRIT) {
+		snprintf(b->why, sizeof b->why, "ties with %s on every criterion; listed first", next->strategy);
+		return;
+	}
+	n = 0;
+	if (by > 0) {
+		n += (size_t)snprintf(b->why + n, sizeof b->why - n, "ties with %s on", next->strategy);
+		for (c = 0; c < by && n < sizeof b->why; c++) {
+			fmt_value(x, sizeof x, c, crit_value(best, c));
+			n += (size_t)snprintf(b->why + n, sizeof b->why - n, "%s %s (%s)", c ? "," : "", criteria[c].metric, x);
+		}
+		if (n < sizeof b->why)
+			n += (size_t)snprintf(b->why + n, sizeof b->why - n, "; ");
+	}
+	fmt_value(x, sizeof x, by, crit_value(best, by));
+	fmt_value(y, sizeof y, by, crit_value(next, by));
+	if (strcmp(x, y) == 0) {
+		/* the difference is below the printed precision */
+		snprintf(x, sizeof x, "%.6f", crit_value(best, by));
+		snprintf(y, sizeof y, "%.6f", crit_value(next, by));
+	}
+	if (n < sizeof b->why)
+		snprintf(b->why + n, sizeof b->why - n, "%s (%s vs %s for %s)", criteria[by].what, x, y, next->strategy);
+}
+
+void vs_cmp_rank(vs_cmp_result *res)
+{
+	int start = 0, i;
+
+	free(res->best);
+	res->best = NULL;
+	res->nbest = 0;
+	if (!res->nrows)
+		return;
+	res->best = calloc((size_t)res->nrows, sizeof *res->best);
+	if (!res->best)
+		return;
+	while (start < res->nrows) {
+		int end = start, nok = 0, r, b1 = -1, b2 = -1;
+		vs_cmp_best *b = &res->best[res->nbest++];
+		while (end < res->nrows && strcmp(res->rows[end].trace, res->rows[start].trace) == 0 &&
+			strcmp(res->rows[end].arena, res->rows[start].arena) == 0)
+			end++;
+		/* rank = 1 + number of clean rows that rank before it */
+		for (i = start; i < end; i++) {
+			vs_cmp_row *ri = &res->rows[i];
+			ri->rank = 0;
+			if (ri->status != VS_CMP_OK)
+				continue;
+			nok++;
+			r = 1;
+			for (int k = start; k < end; k++)
+				if (k != i && res->rows[k].status == VS_CMP_OK && rank_cmp(&res->rows[k], ri, NULL) < 0)
+					r++;
+			ri->rank = r;
+			if (r == 1)
+				b1 = i;
+			else if (r == 2)
+				b2 = i;
+		}
+		b->row = b1;
+		snprintf(b->trace, sizeof b->trace, "%s", res->rows[start].trace);
+		snprintf(b->arena, sizeof b->arena, "%s", res->rows[start].arena);
+		explain(b, b1 >= 0 ? &res->rows[b1] : NULL, b1 >= 0 && b2 >= 0 ? &res->rows[b2] : NULL, nok,
+			end - start);
+		start = end;
+	}
+}

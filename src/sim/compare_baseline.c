@@ -1,0 +1,358 @@
+/* compare_baseline.c - stored metrics and the check of a run against them.
+ *
+ * A baseline is JSON: {"vramsim_baseline": 1, "rows": [{"trace", "arena",
+ * "strategy", "metrics": {...}}]}. Rows match on trace, arena and strategy.
+ * Every compared metric is lower-is-better; a worsening fails when it goes
+ * past old * (1 + ratio) + abs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/compare.h"
+
+static const char *const metric_names[VS_MET_KINDS] = {
+	"failures", "peak_frag", "mean_frag", "internal_frag", "high_water", "peak_free_extents"
+};
+
+const char *vs_cmp_metric_name(vs_cmp_metric k)
+{
+	return (unsigned)k < VS_MET_KINDS ? metric_names[k] : "?";
+}
+
+double vs_cmp_metric_value(const vs_cmp_row *r, vs_cmp_metric k)
+{
+	switch (k) {
+	case VS_MET_FAILURES: return (double)r->m.failures;
+	case VS_MET_PEAK_FRAG: return r->peak_frag;
+	case VS_MET_MEAN_FRAG: return r->mean_frag;
+	case VS_MET_INTERNAL: return (double)r->peak_internal;
+	case VS_MET_HIGH_WATER: return (double)r->m.high_water;
+	case VS_MET_PEAK_EXTENTS: return (double)r->peak_free_extents;
+	default: return 0.0;
+	}
+}
+
+static int parse_nonneg(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+	double v;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (*end || errno || !(v >= 0.0) || isinf(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int vs_tolerance_parse(vs_tolerance *tol, const char *text, char *err, size_t errlen)
+{
+	const char *eq = strchr(text, '='), *spec = eq ? eq + 1 : text, *comma;
+	vs_tolerance t = { 0.0, 0.0 };
+	int k, which = -1;
+
+	if (eq) {
+		for (k = 0; k < VS_MET_KINDS; k++)
+			if (strlen(metric_names[k]) == (size_t)(eq - text) && strncmp(text, metric_names[k], (size_t)(eq - text)) == 0)
+				which = k;
+		if (which < 0) {
+			snprintf(err, errlen, "--tolerance %s: unknown metric '%.*s' (failures, peak_frag, mean_frag, "
+				"internal_frag, high_water, peak_free_extents)", text, (int)(eq - text), text);
+			return -1;
+		}
+	}
+	comma = strchr(spec, ',');
+	if (parse_nonneg(spec, comma ? (size_t)(comma - spec) : strlen(spec), &t.ratio) ||
+		(comma && parse_nonneg(comma + 1, strlen(comma + 1), &t.abs))) {
+		snprintf(err, errlen, "--tolerance %s: expected [METRIC=]RATIO[,ABS] with numbers of 0 or more", text);
+		return -1;
+	}
+	for (k = 0; k < VS_MET_KINDS; k++)
+		if (which < 0 || which == k)
+			tol[k] = t;
+	return 0;
+}
+
+static cJSON *row_metrics_json(const vs_cmp_row *r)
+{
+	cJSON *m = cJSON_CreateObject(), *f = cJSON_CreateObject();
+	int k;
+
+	for (k = 0; k < VS_MET_KINDS; k++)
+		cJSON_AddNumberToObject(m, metric_names[k], vs_cmp_metric_value(r, (vs_cmp_metric)k));
+	for (k = 0; k < VS_FAIL_KINDS; k++) {
+		char key[32];
+		size_t j;
+		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
+		for (j = 0; key[j]; j++)
+			if (key[j] == ' ')
+				key[j] = '_';
+		cJSON_AddNumberToObject(f, key, (double)r->m.fail[k]);
+	}
+	cJSON_AddItemToObject(m, "failures_by_kind", f);
+	cJSON_AddNumberToObject(m, "allocations", (double)r->m.allocs);
+	cJSON_AddNumberToObject(m, "peak_live", (double)r->m.peak_live);
+	cJSON_AddNumberToObject(m, "smallest_failed", (double)r->m.smallest_failed);
+	return m;
+}
+
+cJSON *vs_baseline_json(const vs_cmp_result *res)
+{
+	cJSON *o = cJSON_CreateObject(), *rows = cJSON_CreateArray();
+	int i;
+
+	cJSON_AddNumberToObject(o, "vramsim_baseline", 1);
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		cJSON *x;
+		if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "trace", r->trace);
+		cJSON_AddStringToObject(x, "arena", r->arena);
+		cJSON_AddStringToObject(x, "strategy", r->strategy);
+		cJSON_AddItemToObject(x, "metrics", row_metrics_json(r));
+		cJSON_AddItemToArray(rows, x);
+	}
+	cJSON_AddItemToObject(o, "rows", rows);
+	return o;
+}
+
+static void line_col(const char *text, const char *at, unsigned long *line, unsigned long *col)
+{
+	const char *p;
+
+	*line = 1;
+	*col = 1;
+	for (p = text; p < at && *p; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static int get_string(const cJSON *o, const char *key, char *dst, size_t cap)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsString(s) || strlen(s->valuestring) >= cap)
+		return -1;
+	memcpy(dst, s->valuestring, strlen(s->valuestring) + 1);
+	return 0;
+}
+
+int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *err, size_t errlen)
+{
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithOpts(text, &end, 1), *rows, *x;
+	int i = 0, k;
+
+	memset(b, 0, sizeof *b);
+	if (!doc) {
+		unsigned long line, col;
+		const char *at = end ? end : cJSON_GetErrorPtr();
+		line_col(text, at ? at : text, &line, &col);
+		snprintf(err, errlen, "%s:%lu:%lu: error: not valid JSON", name, line, col);
+		return -1;
+	}
+	rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+	if (!cJSON_IsObject(doc) || !cJSON_IsArray(rows)) {
+		snprintf(err, errlen, "%s: error: not a vramsim baseline (no \"rows\" array)", name);
+		cJSON_Delete(doc);
+		return -1;
+	}
+	b->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof *b->rows);
+	if (!b->rows) {
+		snprintf(err, errlen, "out of memory");
+		cJSON_Delete(doc);
+		return -1;
+	}
+	cJSON_ArrayForEach(x, rows) {
+		vs_baseline_row *r = &b->rows[i];
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "metrics");
+		i++;
+		if (!cJSON_IsObject(x) || get_string(x, "trace", r->trace, sizeof r->trace) ||
+			get_string(x, "arena", r->arena, sizeof r->arena) ||
+			get_string(x, "strategy", r->strategy, sizeof r->strategy) || !cJSON_IsObject(m)) {
+			snprintf(err, errlen, "%s: error: row %d: needs strings \"trace\", \"arena\", \"strategy\" and a "
+				"\"metrics\" object", name, i);
+			vs_baseline_free(b);
+			cJSON_Delete(doc);
+			return -1;
+		}
+		for (k = 0; k < VS_MET_KINDS; k++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, metric_names[k]);
+			if (!v)
+				continue;
+			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0)) {
+				snprintf(err, errlen, "%s: error: row %d (%s %s %s): metric \"%s\" is not a number of 0 or more",
+					name, i, r->trace, r->arena, r->strategy, metric_names[k]);
+				vs_baseline_free(b);
+				cJSON_Delete(doc);
+				return -1;
+			}
+			r->v[k] = v->valuedouble;
+			r->has[k] = 1;
+		}
+		b->n = i;
+	}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	if (!fp) {
+		snprintf(err, errlen, "%s: error: cannot read baseline: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t got;
+		if (len + 4096 + 1 > cap) {
+			char *n = realloc(text, cap = cap ? cap * 2 : 65536);
+			if (!n) {
+				free(text);
+				fclose(fp);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			text = n;
+		}
+		got = fread(text + len, 1, cap - len - 1, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: error: read failed", path);
+		free(text);
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	text[len] = '\0';
+	rc = vs_baseline_parse(b, text, path, err, errlen);
+	free(text);
+	return rc;
+}
+
+void vs_baseline_free(vs_baseline *b)
+{
+	free(b->rows);
+	memset(b, 0, sizeof *b);
+}
+
+static int add_finding(vs_baseline_report *out, int *cap, const vs_finding *f)
+{
+	if (out->n == *cap) {
+		int ncap = *cap ? *cap * 2 : 64;
+		vs_finding *nv = realloc(out->v, (size_t)ncap * sizeof *nv);
+		if (!nv)
+			return -1;
+		out->v = nv;
+		*cap = ncap;
+	}
+	out->v[out->n++] = *f;
+	return 0;
+}
+
+static int same_row(const vs_baseline_row *b, const vs_cmp_row *r)
+{
+	return strcmp(b->trace, r->trace) == 0 && strcmp(b->arena, r->arena) == 0 &&
+		strcmp(b->strategy, r->strategy) == 0;
+}
+
+int vs_baseline_check(const vs_baseline *b, const vs_cmp_result *res, const vs_tolerance tol[VS_MET_KINDS],
+	vs_baseline_report *out)
+{
+	char *matched = calloc((size_t)b->n + 1, 1);
+	int i, j, k, cap = 0;
+	vs_finding f;
+
+	memset(out, 0, sizeof *out);
+	if (!matched)
+		return -1;
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY)
+			continue;
+		for (j = 0; j < b->n; j++)
+			if (!matched[j] && same_row(&b->rows[j], r))
+				break;
+		memset(&f, 0, sizeof f);
+		f.row = i;
+		if (j == b->n) {
+			f.kind = VS_FIND_NEW;
+			f.base = -1;
+			out->added++;
+			if (add_finding(out, &cap, &f))
+				goto oom;
+			continue;
+		}
+		matched[j] = 1;
+		out->compared_rows++;
+		f.base = j;
+		for (k = 0; k < VS_MET_KINDS; k++) {
+			double old_v = b->rows[j].v[k], new_v = vs_cmp_metric_value(r, (vs_cmp_metric)k), allowed, slack;
+			if (!b->rows[j].has[k] || new_v == old_v)
+				continue;
+			allowed = old_v + old_v * tol[k].ratio + tol[k].abs;
+			/* a hair of slack so that exactly at the tolerance passes despite rounding */
+			slack = 1e-9 * (fabs(allowed) > 1.0 ? fabs(allowed) : 1.0);
+			f.metric = (vs_cmp_metric)k;
+			f.old_v = old_v;
+			f.new_v = new_v;
+			f.allowed = allowed;
+			if (new_v < old_v) {
+				f.kind = VS_FIND_IMPROVED;
+				out->improvements++;
+			} else if (new_v > allowed + slack) {
+				f.kind = VS_FIND_REGRESSION;
+				out->regressions++;
+			} else {
+				f.kind = VS_FIND_WORSE;
+				out->worse++;
+			}
+			if (add_finding(out, &cap, &f))
+				goto oom;
+		}
+	}
+	for (j = 0; j < b->n; j++) {
+		if (matched[j])
+			continue;
+		memset(&f, 0, sizeof f);
+		f.kind = VS_FIND_MISSING;
+		f.row = -1;
+		f.base = j;
+		out->missing++;
+		if (add_finding(out, &cap, &f))
+			goto oom;
+	}
+	free(matched);
+	return 0;
+oom:
+	free(matched);
+	return -1;
+}
+
+void vs_baseline_report_free(vs_baseline_report *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}

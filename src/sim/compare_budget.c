@@ -1,0 +1,294 @@
+/* compare_budget.c - budgets: limits on a row's metrics, from flags or a file.
+ *
+ * A budget file is lines of words (docs/ci.md):
+ *   # comment
+ *   TRACE-GLOB [arena=GLOB] [strategy=GLOB] max-failures=N max-peak-frag=F ...
+ * Every line that matches a row applies to it; each limit is its own budget.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/compare.h"
+
+static const char *const budget_names[VS_BUDGET_KINDS] = {
+	"max-failures", "max-peak-live", "max-peak-frag", "max-high-water"
+};
+
+const char *vs_budget_kind_name(vs_budget_kind k)
+{
+	return (unsigned)k < VS_BUDGET_KINDS ? budget_names[k] : "?";
+}
+
+static int budget_kind_of(const char *name, size_t len)
+{
+	int k;
+
+	for (k = 0; k < VS_BUDGET_KINDS; k++)
+		if (strlen(budget_names[k]) == len && strncmp(budget_names[k], name, len) == 0)
+			return k;
+	return -1;
+}
+
+int vs_budget_value(vs_budget_kind kind, const char *text, double *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	if (kind == VS_BUDGET_PEAK_FRAG) {
+		double v = strtod(text, &end);
+		if (end == text || *end || errno || !(v >= 0.0 && v <= 1.0)) {
+			snprintf(err, errlen, "%s: '%s' is not a fraction from 0 to 1", budget_names[kind], text);
+			return -1;
+		}
+		*out = v;
+		return 0;
+	} else {
+		unsigned long long v;
+		unsigned long long mul = 1;
+		if (!isdigit((unsigned char)text[0]))
+			goto bad;
+		v = strtoull(text, &end, 0);
+		if (end == text || errno)
+			goto bad;
+		if (kind != VS_BUDGET_FAILURES) {
+			if (strcmp(end, "K") == 0 || strcmp(end, "KiB") == 0)
+				mul = 1024, end += strlen(end);
+			else if (strcmp(end, "M") == 0 || strcmp(end, "MiB") == 0)
+				mul = 1024 * 1024, end += strlen(end);
+		}
+		if (*end)
+			goto bad;
+		*out = (double)v * (double)mul;
+		return 0;
+	}
+bad:
+	snprintf(err, errlen, "%s: '%s' is not %s", budget_names[kind], text,
+		kind == VS_BUDGET_FAILURES ? "a count (0 or more)" : "a byte count (N, 0xN, NK, NM)");
+	return -1;
+}
+
+int vs_budgets_add(vs_budgets *b, const vs_budget *x)
+{
+	if (b->n == b->cap) {
+		int ncap = b->cap ? b->cap * 2 : 16;
+		vs_budget *nv = realloc(b->v, (size_t)ncap * sizeof *nv);
+		if (!nv)
+			return -1;
+		b->v = nv;
+		b->cap = ncap;
+	}
+	b->v[b->n++] = *x;
+	return 0;
+}
+
+void vs_budgets_free(vs_budgets *b)
+{
+	free(b->v);
+	memset(b, 0, sizeof *b);
+}
+
+#define LINE_MAX_LEN 4096
+
+/* One line: selectors first, then limits. Returns 0 or -1 with err. */
+static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *line, char *err, size_t errlen)
+{
+	vs_budget sel;
+	char *p = line;
+	int nlimits = 0, first = 1;
+	char why[256];
+
+	memset(&sel, 0, sizeof sel);
+	for (;;) {
+		char *w, *eq;
+		size_t len;
+		int col;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		len = (size_t)(p - w);
+		col = (int)(w - line) + 1;
+		if (*p)
+			*p++ = '\0';
+		eq = strchr(w, '=');
+		if (first) {
+			first = 0;
+			if (!eq || budget_kind_of(w, (size_t)(eq - w)) < 0) {
+				if (len >= sizeof sel.trace) {
+					snprintf(err, errlen, "%s:%lu:%d: error: trace pattern too long", path, ln, col);
+					return -1;
+				}
+				snprintf(sel.trace, sizeof sel.trace, "%s", w);
+				continue;
+			}
+			/* no trace pattern: the line applies to every trace */
+		}
+		if (!eq) {
+			snprintf(err, errlen, "%s:%lu:%d: error: expected KEY=VALUE, got '%s'", path, ln, col, w);
+			return -1;
+		}
+		*eq = '\0';
+		if (strcmp(w, "arena") == 0 || strcmp(w, "strategy") == 0) {
+			char *dst = w[0] == 'a' ? sel.arena : sel.strategy;
+			size_t cap = w[0] == 'a' ? sizeof sel.arena : sizeof sel.strategy;
+			if (nlimits) {
+				snprintf(err, errlen, "%s:%lu:%d: error: '%s=' must come before the limits", path, ln, col, w);
+				return -1;
+			}
+			if (!eq[1] || strlen(eq + 1) >= cap) {
+				snprintf(err, errlen, "%s:%lu:%d: error: '%s=' needs a pattern (at most %u characters)", path,
+					ln, col, w, (unsigned)cap - 1);
+				return -1;
+			}
+			memcpy(dst, eq + 1, strlen(eq + 1) + 1);
+			continue;
+		}
+		{
+			int k = budget_kind_of(w, strlen(w));
+			vs_budget x = sel;
+			if (k < 0) {
+				snprintf(err, errlen, "%s:%lu:%d: error: unknown key '%s' (arena, strategy, max-failures, "
+					"max-peak-live, max-peak-frag, max-high-water)", path, ln, col, w);
+				return -1;
+			}
+			if (vs_budget_value((vs_budget_kind)k, eq + 1, &x.limit, why, sizeof why)) {
+				snprintf(err, errlen, "%s:%lu:%d: error: %s", path, ln, (int)(eq + 1 - line) + 1, why);
+				return -1;
+			}
+			x.kind = (vs_budget_kind)k;
+			snprintf(x.origin, sizeof x.origin, "%s:%lu", path, ln);
+			if (vs_budgets_add(b, &x)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			nlimits++;
+		}
+	}
+	if (!first && !nlimits) {
+		snprintf(err, errlen, "%s:%lu:%d: error: no limit on this line (max-failures=N, max-peak-live=BYTES, "
+			"max-peak-frag=F, max-high-water=BYTES)", path, ln, (int)(p - line) + 1);
+		return -1;
+	}
+	return 0;
+}
+
+int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char line[LINE_MAX_LEN];
+	unsigned long ln = 0;
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: error: cannot read budget file: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, fp)) {
+		size_t n = strlen(line);
+		ln++;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		else if (!feof(fp)) {
+			snprintf(err, errlen, "%s:%lu:%d: error: line longer than %d characters", path, ln, LINE_MAX_LEN - 1,
+				LINE_MAX_LEN - 1);
+			fclose(fp);
+			return -1;
+		}
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (parse_line(b, path, ln, line, err, errlen)) {
+			fclose(fp);
+			return -1;
+		}
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: error: read failed", path);
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	return 0;
+}
+
+static int glob_match(const char *pat, const char *s)
+{
+	return !pat[0] || fnmatch(pat, s, 0) == 0;
+}
+
+static int trace_match(const char *pat, const char *key)
+{
+	const char *base = strrchr(key, '/');
+
+	return glob_match(pat, key) || (base && glob_match(pat, base + 1));
+}
+
+static int strategy_match(const char *pat, const char *label)
+{
+	char name[VS_CMP_LABEL_MAX];
+	const char *colon = strchr(label, ':');
+
+	if (glob_match(pat, label))
+		return 1;
+	if (!colon)
+		return 0;
+	snprintf(name, sizeof name, "%.*s", (int)(colon - label), label);
+	return glob_match(pat, name);
+}
+
+static double budget_actual(const vs_cmp_row *r, vs_budget_kind k)
+{
+	switch (k) {
+	case VS_BUDGET_FAILURES: return (double)r->m.failures;
+	case VS_BUDGET_PEAK_LIVE: return (double)r->m.peak_live;
+	case VS_BUDGET_PEAK_FRAG: return r->peak_frag;
+	default: return (double)r->m.high_water;
+	}
+}
+
+int vs_budgets_check(const vs_budgets *b, const vs_cmp_result *res, vs_budget_report *out)
+{
+	int i, k, cap = 0;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY)
+			continue;
+		for (k = 0; b && k < b->n; k++) {
+			const vs_budget *x = &b->v[k];
+			vs_budget_check *c;
+			if (!trace_match(x->trace, r->trace) || !glob_match(x->arena, r->arena) ||
+				!strategy_match(x->strategy, r->strategy))
+				continue;
+			if (out->n == cap) {
+				int ncap = cap ? cap * 2 : 64;
+				vs_budget_check *nv = realloc(out->v, (size_t)ncap * sizeof *nv);
+				if (!nv)
+					return -1;
+				out->v = nv;
+				cap = ncap;
+			}
+			c = &out->v[out->n++];
+			c->row = i;
+			c->budget = k;
+			c->actual = budget_actual(r, x->kind);
+			c->broken = c->actual > x->limit;
+			out->broken += c->broken;
+		}
+	}
+	return 0;
+}
+
+void vs_budget_report_free(vs_budget_report *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}

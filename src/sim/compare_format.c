@@ -1,0 +1,767 @@
+/* compare_format.c - a comparison as aligned text, Markdown, CSV, JSON and
+ * JUnit XML. Nothing here depends on the machine or the clock: with timing
+ * off, the same rows give the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/compare.h"
+
+static const char *const format_names[VS_FMT_COUNT] = { "text", "markdown", "csv", "json", "junit" };
+
+int vs_cmp_format_parse(const char *name)
+{
+	int i;
+
+	if (strcmp(name, "md") == 0)
+		return VS_FMT_MARKDOWN;
+	if (strcmp(name, "xml") == 0)
+		return VS_FMT_JUNIT;
+	for (i = 0; i < VS_FMT_COUNT; i++)
+		if (strcmp(name, format_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int vs_cmp_report_ok(const vs_cmp_report *rep)
+{
+	int i;
+
+	for (i = 0; i < rep->res->nrows; i++)
+		if (rep->res->rows[i].status == VS_CMP_INTEGRITY)
+			return 0;
+	if (rep->budget_rep && rep->budget_rep->broken)
+		return 0;
+	if (rep->base_rep && (rep->base_rep->regressions || (rep->missing_fails && rep->base_rep->missing)))
+		return 0;
+	return 1;
+}
+
+static int integrity_failures(const vs_cmp_result *res)
+{
+	int i, n = 0;
+
+	for (i = 0; i < res->nrows; i++)
+		n += res->rows[i].status == VS_CMP_INTEGRITY;
+	return n;
+}
+
+/* ---- table cells shared by text and Markdown ------------------------------ */
+
+enum {
+	COL_TRACE, COL_ARENA, COL_STRATEGY, COL_RANK, COL_ALLOCS, COL_FAILS, COL_BYKIND, COL_PEAK_LIVE,
+	COL_PEAK_FRAG, COL_MEAN_FRAG, COL_INTERNAL, COL_HIGH_WATER, COL_EXTENTS, COL_SMALLEST, COL_NSOP, NCOLS
+};
+
+static const struct {
+	const char *text, *md;
+	int right;
+} cols[NCOLS] = {
+	{ "trace", "trace", 0 },
+	{ "arena", "arena", 0 },
+	{ "strategy", "strategy", 0 },
+	{ "rank", "rank", 1 },
+	{ "allocs", "allocs", 1 },
+	{ "fails", "fails", 1 },
+	{ "oom/frag/rule/mgmt/unsup", "oom/frag/rule/mgmt/unsup", 1 },
+	{ "peak-live", "peak live", 1 },
+	{ "peak-frag", "peak frag", 1 },
+	{ "mean-frag", "mean frag", 1 },
+	{ "int-frag", "internal frag", 1 },
+	{ "high-water", "high-water", 1 },
+	{ "extents@peak", "free extents at peak", 1 },
+	{ "smallest-failed", "smallest failed", 1 },
+	{ "ns/op", "ns/op", 1 },
+};
+
+static void cell(const vs_cmp_row *r, int c, char *buf, size_t len)
+{
+	const vs_metrics *m = &r->m;
+	int replayed = r->status == VS_CMP_OK || r->status == VS_CMP_INTEGRITY;
+
+	if (c > COL_RANK && !replayed) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (c) {
+	case COL_TRACE: snprintf(buf, len, "%s", r->trace); break;
+	case COL_ARENA: snprintf(buf, len, "%s", r->arena); break;
+	case COL_STRATEGY: snprintf(buf, len, "%s", r->strategy); break;
+	case COL_RANK:
+		if (r->rank)
+			snprintf(buf, len, "%d", r->rank);
+		else
+			snprintf(buf, len, "%s", r->status == VS_CMP_INTEGRITY ? "BROKEN" :
+				r->status == VS_CMP_REFUSED ? "refused" : r->status == VS_CMP_ERROR ? "error" : "-");
+		break;
+	case COL_ALLOCS: snprintf(buf, len, "%llu", (unsigned long long)m->allocs); break;
+	case COL_FAILS: snprintf(buf, len, "%llu", (unsigned long long)m->failures); break;
+	case COL_BYKIND:
+		snprintf(buf, len, "%llu/%llu/%llu/%llu/%llu", (unsigned long long)m->fail[VS_FAIL_OOM],
+			(unsigned long long)m->fail[VS_FAIL_FRAGMENTED], (unsigned long long)m->fail[VS_FAIL_RULE],
+			(unsigned long long)m->fail[VS_FAIL_MANAGEMENT], (unsigned long long)m->fail[VS_FAIL_UNSUPPORTED]);
+		break;
+	case COL_PEAK_LIVE: snprintf(buf, len, "%llu", (unsigned long long)m->peak_live); break;
+	case COL_PEAK_FRAG: snprintf(buf, len, "%.3f", r->peak_frag); break;
+	case COL_MEAN_FRAG: snprintf(buf, len, "%.3f", r->mean_frag); break;
+	case COL_INTERNAL: snprintf(buf, len, "%llu", (unsigned long long)r->peak_internal); break;
+	case COL_HIGH_WATER: snprintf(buf, len, "%llu", (unsigned long long)m->high_water); break;
+	case COL_EXTENTS: snprintf(buf, len, "%llu", (unsigned long long)r->peak_free_extents); break;
+	case COL_SMALLEST:
+		if (m->smallest_failed)
+			snprintf(buf, len, "%llu", (unsigned long long)m->smallest_failed);
+		else
+			snprintf(buf, len, "-");
+		break;
+	default:
+		if (r->calls)
+			snprintf(buf, len, "%.1f", r->ns_per_op);
+		else
+			snprintf(buf, len, "-");
+		break;
+	}
+}
+
+static int ncols(const vs_cmp_result *res)
+{
+	return res->timing ? NCOLS : NCOLS - 1;
+}
+
+static void budget_line(char *buf, size_t len, const vs_cmp_report *rep, const vs_budget_check *c)
+{
+	const vs_budget *b = &rep->budgets->v[c->budget];
+	const vs_cmp_row *r = &rep->res->rows[c->row];
+
+	if (b->kind == VS_BUDGET_PEAK_FRAG)
+		snprintf(buf, len, "%s %s %s: %s %.3f, actual %.3f (%s)", r->trace, r->arena, r->strategy,
+			vs_budget_kind_name(b->kind), b->limit, c->actual, b->origin);
+	else
+		snprintf(buf, len, "%s %s %s: %s %.0f, actual %.0f (%s)", r->trace, r->arena, r->strategy,
+			vs_budget_kind_name(b->kind), b->limit, c->actual, b->origin);
+}
+
+static void metric_str(char *buf, size_t len, vs_cmp_metric k, double v)
+{
+	if (k == VS_MET_PEAK_FRAG || k == VS_MET_MEAN_FRAG)
+		snprintf(buf, len, "%.6g", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void finding_line(char *buf, size_t len, const vs_cmp_report *rep, const vs_finding *f)
+{
+	const vs_cmp_row *r = f->row >= 0 ? &rep->res->rows[f->row] : NULL;
+	const vs_baseline_row *b = f->base >= 0 ? &rep->baseline->rows[f->base] : NULL;
+	char o[64], n[64], a[64];
+
+	metric_str(o, sizeof o, f->metric, f->old_v);
+	metric_str(n, sizeof n, f->metric, f->new_v);
+	metric_str(a, sizeof a, f->metric, f->allowed);
+	switch (f->kind) {
+	case VS_FIND_REGRESSION:
+		snprintf(buf, len, "%s %s %s: %s %s -> %s (allowed %s)", r->trace, r->arena, r->strategy,
+			vs_cmp_metric_name(f->metric), o, n, a);
+		break;
+	case VS_FIND_WORSE:
+		snprintf(buf, len, "%s %s %s: %s %s -> %s (within tolerance, allowed %s)", r->trace, r->arena,
+			r->strategy, vs_cmp_metric_name(f->metric), o, n, a);
+		break;
+	case VS_FIND_IMPROVED:
+		snprintf(buf, len, "%s %s %s: %s %s -> %s", r->trace, r->arena, r->strategy,
+			vs_cmp_metric_name(f->metric), o, n);
+		break;
+	case VS_FIND_NEW:
+		snprintf(buf, len, "%s %s %s: not in the baseline", r->trace, r->arena, r->strategy);
+		break;
+	default:
+		snprintf(buf, len, "%s %s %s: in the baseline, not in this run", b->trace, b->arena, b->strategy);
+		break;
+	}
+}
+
+static const char *const finding_tags[] = { "REGRESSION", "worse", "improved", "new", "missing" };
+
+static void result_line(FILE *fp, const vs_cmp_report *rep, const char *pre, const char *post)
+{
+	int n = integrity_failures(rep->res), first = 1;
+
+	if (vs_cmp_report_ok(rep)) {
+		fprintf(fp, "%sresult: ok%s\n", pre, post);
+		return;
+	}
+	fprintf(fp, "%sresult: FAILED (", pre);
+	if (n) {
+		fprintf(fp, "%d integrity failure%s", n, n == 1 ? "" : "s");
+		first = 0;
+	}
+	if (rep->budget_rep && rep->budget_rep->broken) {
+		fprintf(fp, "%s%d budget%s broken", first ? "" : ", ", rep->budget_rep->broken,
+			rep->budget_rep->broken == 1 ? "" : "s");
+		first = 0;
+	}
+	if (rep->base_rep && rep->base_rep->regressions) {
+		fprintf(fp, "%s%d regression%s", first ? "" : ", ", rep->base_rep->regressions,
+			rep->base_rep->regressions == 1 ? "" : "s");
+		first = 0;
+	}
+	if (rep->base_rep && rep->missing_fails && rep->base_rep->missing)
+		fprintf(fp, "%s%d baseline row%s missing", first ? "" : ", ", rep->base_rep->missing,
+			rep->base_rep->missing == 1 ? "" : "s");
+	fprintf(fp, ")%s\n", post);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void write_text(FILE *fp, const vs_cmp_report *rep)
+{
+	const vs_cmp_result *res = rep->res;
+	int nc = ncols(res), w[NCOLS], i, c;
+	char buf[2048];
+
+	for (c = 0; c < nc; c++)
+		w[c] = (int)strlen(cols[c].text);
+	for (i = 0; i < res->nrows; i++)
+		for (c = 0; c < nc; c++) {
+			cell(&res->rows[i], c, buf, sizeof buf);
+			if ((int)strlen(buf) > w[c])
+				w[c] = (int)strlen(buf);
+		}
+	for (c = 0; c < nc; c++)
+		fprintf(fp, "%s%*s", c ? "  " : "", cols[c].right ? w[c] : -w[c], cols[c].text);
+	fputc('\n', fp);
+	for (i = 0; i < res->nrows; i++) {
+		if (i && strcmp(res->rows[i].trace, res->rows[i - 1].trace) != 0)
+			fputc('\n', fp);
+		for (c = 0; c < nc; c++) {
+			cell(&res->rows[i], c, buf, sizeof buf);
+			fprintf(fp, "%s%*s", c ? "  " : "", cols[c].right ? w[c] : -w[c], buf);
+		}
+		fputc('\n', fp);
+	}
+	if (res->nbest)
+		fputc('\n', fp);
+	for (i = 0; i < res->nbest; i++) {
+		const vs_cmp_best *b = &res->best[i];
+		fprintf(fp, "best %s %s: %s - %s\n", b->trace, b->arena, b->row >= 0 ? res->rows[b->row].strategy : "none",
+			b->why);
+	}
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status == VS_CMP_REFUSED || r->status == VS_CMP_ERROR)
+			fprintf(fp, "note: %s %s %s %s: %s\n", r->trace, r->arena, r->strategy, vs_cmp_status_name(r->status),
+				r->note);
+		else if (r->status == VS_CMP_INTEGRITY)
+			fprintf(fp, "INTEGRITY %s %s %s: %llu integrity error%s (run 'vramsim replay %s --strategy %s')\n",
+				r->trace, r->arena, r->strategy, (unsigned long long)r->m.checks, r->m.checks == 1 ? "" : "s",
+				r->trace, r->strategy);
+	}
+	if (rep->budget_rep) {
+		fprintf(fp, "\nbudgets: %d checked, %d broken\n", rep->budget_rep->n, rep->budget_rep->broken);
+		for (i = 0; i < rep->budget_rep->n; i++) {
+			if (!rep->budget_rep->v[i].broken)
+				continue;
+			budget_line(buf, sizeof buf, rep, &rep->budget_rep->v[i]);
+			fprintf(fp, "  BROKEN %s\n", buf);
+		}
+	}
+	if (rep->base_rep) {
+		const vs_baseline_report *b = rep->base_rep;
+		fprintf(fp, "\nbaseline: %d rows compared, %d regression%s, %d improvement%s, %d within tolerance, "
+			"%d new, %d missing\n", b->compared_rows, b->regressions, b->regressions == 1 ? "" : "s",
+			b->improvements, b->improvements == 1 ? "" : "s", b->worse, b->added, b->missing);
+		for (i = 0; i < b->n; i++) {
+			finding_line(buf, sizeof buf, rep, &b->v[i]);
+			fprintf(fp, "  %s %s\n", b->v[i].kind == VS_FIND_MISSING && rep->missing_fails ? "MISSING" :
+				finding_tags[b->v[i].kind], buf);
+		}
+	}
+	fputc('\n', fp);
+	result_line(fp, rep, "", "");
+}
+
+/* ---- Markdown -------------------------------------------------------------- */
+
+static void md_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '>')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+}
+
+static void write_markdown(FILE *fp, const vs_cmp_report *rep)
+{
+	const vs_cmp_result *res = rep->res;
+	int nc = ncols(res), i, c;
+	char buf[2048];
+
+	fprintf(fp, "### vramsim compare\n\n");
+	result_line(fp, rep, "**", "**\n");
+	for (c = 0; c < nc; c++)
+		fprintf(fp, "| %s ", cols[c].md);
+	fprintf(fp, "|\n");
+	for (c = 0; c < nc; c++)
+		fprintf(fp, "|%s", cols[c].right ? "---:" : "---");
+	fprintf(fp, "|\n");
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		for (c = 0; c < nc; c++) {
+			cell(r, c, buf, sizeof buf);
+			fprintf(fp, "| ");
+			if (c == COL_STRATEGY && r->rank == 1)
+				fprintf(fp, "**");
+			md_text(fp, buf);
+			if (c == COL_STRATEGY && r->rank == 1)
+				fprintf(fp, "**");
+			fprintf(fp, " ");
+		}
+		fprintf(fp, "|\n");
+	}
+	if (res->nbest) {
+		fprintf(fp, "\n**Best** (fewest failures, then lowest peak fragmentation, then lowest high-water, then least "
+			"internal fragmentation at peak):\n\n");
+		for (i = 0; i < res->nbest; i++) {
+			const vs_cmp_best *b = &res->best[i];
+			fprintf(fp, "- `%s` %s: **", b->trace, b->arena);
+			md_text(fp, b->row >= 0 ? res->rows[b->row].strategy : "none");
+			fprintf(fp, "** - ");
+			md_text(fp, b->why);
+			fputc('\n', fp);
+		}
+	}
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status == VS_CMP_OK)
+			continue;
+		fprintf(fp, "%s- %s `%s` %s %s", i == 0 || res->rows[i - 1].status == VS_CMP_OK ? "\n" : "",
+			r->status == VS_CMP_INTEGRITY ? ":x: integrity failed:" : "note:", r->trace, r->arena, r->strategy);
+		if (r->note[0]) {
+			fprintf(fp, ": ");
+			md_text(fp, r->note);
+		}
+		fputc('\n', fp);
+	}
+	if (rep->budget_rep) {
+		fprintf(fp, "\n#### Budgets: %d checked, %d broken\n", rep->budget_rep->n, rep->budget_rep->broken);
+		if (rep->budget_rep->broken)
+			fputc('\n', fp);
+		for (i = 0; i < rep->budget_rep->n; i++) {
+			if (!rep->budget_rep->v[i].broken)
+				continue;
+			budget_line(buf, sizeof buf, rep, &rep->budget_rep->v[i]);
+			fprintf(fp, "- :x: ");
+			md_text(fp, buf);
+			fputc('\n', fp);
+		}
+	}
+	if (rep->base_rep) {
+		const vs_baseline_report *b = rep->base_rep;
+		fprintf(fp, "\n#### Baseline: %d regression%s, %d improvement%s, %d within tolerance, %d new, %d missing "
+			"(%d rows compared)\n", b->regressions, b->regressions == 1 ? "" : "s", b->improvements,
+			b->improvements == 1 ? "" : "s", b->worse, b->added, b->missing, b->compared_rows);
+		if (b->n)
+			fputc('\n', fp);
+		for (i = 0; i < b->n; i++) {
+			static const char *const icons[] = { ":x: regression", "worse (within tolerance)",
+				":white_check_mark: improved", "new", "missing" };
+			finding_line(buf, sizeof buf, rep, &b->v[i]);
+			fprintf(fp, "- %s: ", b->v[i].kind == VS_FIND_MISSING && rep->missing_fails ? ":x: missing" :
+				icons[b->v[i].kind]);
+			md_text(fp, buf);
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* ---- CSV ------------------------------------------------------------------- */
+
+static void csv_field(FILE *fp, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		fputc('"', fp);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', fp);
+			fputc(*s, fp);
+		}
+		fputc('"', fp);
+	} else {
+		fputs(s, fp);
+	}
+}
+
+static void write_csv(FILE *fp, const vs_cmp_report *rep)
+{
+	const vs_cmp_result *res = rep->res;
+	int i;
+
+	fprintf(fp, "trace,arena,kind,strategy,status,rank,allocations,failures,fail_oom,fail_fragmented,fail_rule,"
+		"fail_management,fail_unsupported,peak_live,peak_frag,mean_frag,internal_frag,peak_overhead,high_water,"
+		"peak_free_extents,smallest_failed,peak_event%s\n", res->timing ? ",ns_per_op" : "");
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		const vs_metrics *m = &r->m;
+		csv_field(fp, r->trace);
+		fputc(',', fp);
+		csv_field(fp, r->arena);
+		fprintf(fp, ",%s,", r->kind);
+		csv_field(fp, r->strategy);
+		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu",
+			vs_cmp_status_name(r->status), r->rank, (unsigned long long)m->allocs,
+			(unsigned long long)m->failures, (unsigned long long)m->fail[VS_FAIL_OOM],
+			(unsigned long long)m->fail[VS_FAIL_FRAGMENTED], (unsigned long long)m->fail[VS_FAIL_RULE],
+			(unsigned long long)m->fail[VS_FAIL_MANAGEMENT], (unsigned long long)m->fail[VS_FAIL_UNSUPPORTED],
+			(unsigned long long)m->peak_live, r->peak_frag, r->mean_frag, (unsigned long long)r->peak_internal,
+			(unsigned long long)r->peak_overhead, (unsigned long long)m->high_water,
+			(unsigned long long)r->peak_free_extents, (unsigned long long)m->smallest_failed,
+			(unsigned long long)r->peak_event);
+		if (res->timing)
+			fprintf(fp, ",%.1f", r->ns_per_op);
+		fputc('\n', fp);
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static cJSON *row_json(const vs_cmp_row *r, int timing)
+{
+	cJSON *o = cJSON_CreateObject(), *m = cJSON_CreateObject(), *f = cJSON_CreateObject();
+	int k;
+
+	cJSON_AddStringToObject(o, "trace", r->trace);
+	cJSON_AddStringToObject(o, "arena", r->arena);
+	cJSON_AddStringToObject(o, "kind", r->kind);
+	cJSON_AddStringToObject(o, "strategy", r->strategy);
+	cJSON_AddStringToObject(o, "status", vs_cmp_status_name(r->status));
+	cJSON_AddNumberToObject(o, "rank", r->rank);
+	if (r->note[0])
+		cJSON_AddStringToObject(o, "note", r->note);
+	if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY) {
+		cJSON_Delete(m);
+		cJSON_Delete(f);
+		return o;
+	}
+	for (k = 0; k < VS_MET_KINDS; k++)
+		cJSON_AddNumberToObject(m, vs_cmp_metric_name((vs_cmp_metric)k), vs_cmp_metric_value(r, (vs_cmp_metric)k));
+	for (k = 0; k < VS_FAIL_KINDS; k++) {
+		char key[32];
+		size_t j;
+		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
+		for (j = 0; key[j]; j++)
+			if (key[j] == ' ')
+				key[j] = '_';
+		cJSON_AddNumberToObject(f, key, (double)r->m.fail[k]);
+	}
+	cJSON_AddItemToObject(m, "failures_by_kind", f);
+	cJSON_AddNumberToObject(m, "allocations", (double)r->m.allocs);
+	cJSON_AddNumberToObject(m, "frees", (double)r->m.frees);
+	cJSON_AddNumberToObject(m, "peak_live", (double)r->m.peak_live);
+	cJSON_AddNumberToObject(m, "peak_granted", (double)r->m.peak_granted);
+	cJSON_AddNumberToObject(m, "peak_overhead", (double)r->peak_overhead);
+	cJSON_AddNumberToObject(m, "peak_largest_free", (double)r->peak_largest_free);
+	cJSON_AddNumberToObject(m, "peak_event", (double)r->peak_event);
+	cJSON_AddNumberToObject(m, "smallest_failed", (double)r->m.smallest_failed);
+	cJSON_AddNumberToObject(m, "usable_bytes", (double)r->m.usable_bytes);
+	cJSON_AddNumberToObject(m, "events", (double)r->m.events);
+	cJSON_AddNumberToObject(m, "diagnostics", (double)r->m.diags);
+	cJSON_AddNumberToObject(m, "integrity_errors", (double)r->m.checks);
+	if (timing) {
+		cJSON_AddNumberToObject(m, "calls", (double)r->calls);
+		cJSON_AddNumberToObject(m, "ns_per_op", r->ns_per_op);
+	}
+	cJSON_AddItemToObject(o, "metrics", m);
+	return o;
+}
+
+static cJSON *report_json(const vs_cmp_report *rep)
+{
+	const vs_cmp_result *res = rep->res;
+	cJSON *o = cJSON_CreateObject(), *rows = cJSON_CreateArray(), *best = cJSON_CreateArray();
+	int i;
+
+	cJSON_AddNumberToObject(o, "vramsim_compare", 1);
+	cJSON_AddBoolToObject(o, "timing", res->timing);
+	for (i = 0; i < res->nrows; i++)
+		cJSON_AddItemToArray(rows, row_json(&res->rows[i], res->timing));
+	cJSON_AddItemToObject(o, "rows", rows);
+	for (i = 0; i < res->nbest; i++) {
+		cJSON *b = cJSON_CreateObject();
+		cJSON_AddStringToObject(b, "trace", res->best[i].trace);
+		cJSON_AddStringToObject(b, "arena", res->best[i].arena);
+		if (res->best[i].row >= 0)
+			cJSON_AddStringToObject(b, "strategy", res->rows[res->best[i].row].strategy);
+		else
+			cJSON_AddNullToObject(b, "strategy");
+		cJSON_AddStringToObject(b, "why", res->best[i].why);
+		cJSON_AddItemToArray(best, b);
+	}
+	cJSON_AddItemToObject(o, "best", best);
+	if (rep->budget_rep) {
+		cJSON *b = cJSON_CreateObject(), *list = cJSON_CreateArray();
+		cJSON_AddNumberToObject(b, "checked", rep->budget_rep->n);
+		cJSON_AddNumberToObject(b, "broken", rep->budget_rep->broken);
+		for (i = 0; i < rep->budget_rep->n; i++) {
+			const vs_budget_check *c = &rep->budget_rep->v[i];
+			const vs_budget *x = &rep->budgets->v[c->budget];
+			const vs_cmp_row *r = &res->rows[c->row];
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "trace", r->trace);
+			cJSON_AddStringToObject(e, "arena", r->arena);
+			cJSON_AddStringToObject(e, "strategy", r->strategy);
+			cJSON_AddStringToObject(e, "budget", vs_budget_kind_name(x->kind));
+			cJSON_AddNumberToObject(e, "limit", x->limit);
+			cJSON_AddNumberToObject(e, "actual", c->actual);
+			cJSON_AddBoolToObject(e, "broken", c->broken);
+			cJSON_AddStringToObject(e, "origin", x->origin);
+			cJSON_AddItemToArray(list, e);
+		}
+		cJSON_AddItemToObject(b, "checks", list);
+		cJSON_AddItemToObject(o, "budgets", b);
+	}
+	if (rep->base_rep) {
+		static const char *const kinds[] = { "regression", "worse", "improved", "new", "missing" };
+		const vs_baseline_report *br = rep->base_rep;
+		cJSON *b = cJSON_CreateObject(), *list = cJSON_CreateArray();
+		cJSON_AddNumberToObject(b, "compared_rows", br->compared_rows);
+		cJSON_AddNumberToObject(b, "regressions", br->regressions);
+		cJSON_AddNumberToObject(b, "improvements", br->improvements);
+		cJSON_AddNumberToObject(b, "within_tolerance", br->worse);
+		cJSON_AddNumberToObject(b, "new", br->added);
+		cJSON_AddNumberToObject(b, "missing", br->missing);
+		for (i = 0; i < br->n; i++) {
+			const vs_finding *f = &br->v[i];
+			cJSON *e = cJSON_CreateObject();
+			const char *t, *a, *s;
+			if (f->row >= 0) {
+				t = res->rows[f->row].trace;
+				a = res->rows[f->row].arena;
+				s = res->rows[f->row].strategy;
+			} else {
+				t = rep->baseline->rows[f->base].trace;
+				a = rep->baseline->rows[f->base].arena;
+				s = rep->baseline->rows[f->base].strategy;
+			}
+			cJSON_AddStringToObject(e, "kind", kinds[f->kind]);
+			cJSON_AddStringToObject(e, "trace", t);
+			cJSON_AddStringToObject(e, "arena", a);
+			cJSON_AddStringToObject(e, "strategy", s);
+			if (f->kind <= VS_FIND_IMPROVED) {
+				cJSON_AddStringToObject(e, "metric", vs_cmp_metric_name(f->metric));
+				cJSON_AddNumberToObject(e, "old", f->old_v);
+				cJSON_AddNumberToObject(e, "new", f->new_v);
+				if (f->kind != VS_FIND_IMPROVED)
+					cJSON_AddNumberToObject(e, "allowed", f->allowed);
+			}
+			cJSON_AddItemToArray(list, e);
+		}
+		cJSON_AddItemToObject(b, "findings", list);
+		cJSON_AddItemToObject(o, "baseline", b);
+	}
+	cJSON_AddBoolToObject(o, "ok", vs_cmp_report_ok(rep));
+	return o;
+}
+
+static int write_json(FILE *fp, const vs_cmp_report *rep)
+{
+	cJSON *o = report_json(rep);
+	char *s = cJSON_Print(o);
+
+	cJSON_Delete(o);
+	if (!s)
+		return -1;
+	fputs(s, fp);
+	fputc('\n', fp);
+	free(s);
+	return 0;
+}
+
+/* ---- JUnit XML --------------------------------------------------------------- */
+
+static void xml_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", fp); break;
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs("&apos;", fp); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc(' ', fp);
+			else
+				fputc(*s, fp);
+		}
+	}
+}
+
+/* A test case: failure text or NULL; skipped text or NULL. */
+static void testcase(FILE *fp, const char *classname, const char *name, const char *kind, const char *failure,
+	const char *skipped)
+{
+	fputs("    <testcase classname=\"", fp);
+	xml_text(fp, classname);
+	fputs("\" name=\"", fp);
+	xml_text(fp, name);
+	if (!failure && !skipped) {
+		fputs("\"/>\n", fp);
+		return;
+	}
+	fputs("\">\n", fp);
+	if (failure) {
+		fprintf(fp, "      <failure type=\"%s\" message=\"", kind);
+		xml_text(fp, failure);
+		fputs("\"/>\n", fp);
+	} else {
+		fputs("      <skipped message=\"", fp);
+		xml_text(fp, skipped);
+		fputs("\"/>\n", fp);
+	}
+	fputs("    </testcase>\n", fp);
+}
+
+typedef struct counts { int tests, failures, skipped; } counts;
+
+/* Writes (or, with fp NULL, counts) the test cases of rows [lo, hi). */
+static void junit_rows(FILE *fp, const vs_cmp_report *rep, int lo, int hi, counts *n)
+{
+	const vs_cmp_result *res = rep->res;
+	char cls[1200], name[1600], buf[2048];
+	int i, k;
+
+	for (i = lo; i < hi; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		const char *fail = NULL, *skip = NULL;
+		snprintf(cls, sizeof cls, "%s.%s", r->trace, r->arena);
+		snprintf(name, sizeof name, "%s integrity", r->strategy);
+		if (r->status == VS_CMP_INTEGRITY) {
+			snprintf(buf, sizeof buf, "%llu integrity errors", (unsigned long long)r->m.checks);
+			fail = buf;
+		} else if (r->status != VS_CMP_OK) {
+			snprintf(buf, sizeof buf, "%s: %s", vs_cmp_status_name(r->status), r->note);
+			skip = buf;
+		}
+		n->tests++;
+		n->failures += fail != NULL;
+		n->skipped += skip != NULL;
+		if (fp)
+			testcase(fp, cls, name, "integrity", fail, skip);
+		for (k = 0; rep->budget_rep && k < rep->budget_rep->n; k++) {
+			const vs_budget_check *c = &rep->budget_rep->v[k];
+			const vs_budget *x;
+			if (c->row != i)
+				continue;
+			x = &rep->budgets->v[c->budget];
+			if (x->kind == VS_BUDGET_PEAK_FRAG)
+				snprintf(name, sizeof name, "%s %s=%.6g (%s)", r->strategy, vs_budget_kind_name(x->kind), x->limit,
+					x->origin);
+			else
+				snprintf(name, sizeof name, "%s %s=%.0f (%s)", r->strategy, vs_budget_kind_name(x->kind), x->limit,
+					x->origin);
+			budget_line(buf, sizeof buf, rep, c);
+			n->tests++;
+			n->failures += c->broken;
+			if (fp)
+				testcase(fp, cls, name, "budget", c->broken ? buf : NULL, NULL);
+		}
+		if (rep->base_rep && (r->status == VS_CMP_OK || r->status == VS_CMP_INTEGRITY)) {
+			size_t len = 0;
+			int isnew = 0;
+			buf[0] = '\0';
+			for (k = 0; k < rep->base_rep->n; k++) {
+				const vs_finding *f = &rep->base_rep->v[k];
+				char line[1600];
+				if (f->row != i)
+					continue;
+				if (f->kind == VS_FIND_NEW)
+					isnew = 1;
+				if (f->kind != VS_FIND_REGRESSION || len >= sizeof buf)
+					continue;
+				finding_line(line, sizeof line, rep, f);
+				len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", len ? "; " : "", line);
+			}
+			snprintf(name, sizeof name, "%s baseline", r->strategy);
+			n->tests++;
+			n->failures += buf[0] != '\0';
+			n->skipped += isnew;
+			if (fp)
+				testcase(fp, cls, name, "baseline", buf[0] ? buf : NULL, isnew ? "not in the baseline" : NULL);
+		}
+	}
+}
+
+static void junit_missing(FILE *fp, const vs_cmp_report *rep, counts *n)
+{
+	char cls[1200], name[1600], buf[2048];
+	int k;
+
+	for (k = 0; rep->base_rep && k < rep->base_rep->n; k++) {
+		const vs_finding *f = &rep->base_rep->v[k];
+		const vs_baseline_row *b;
+		if (f->kind != VS_FIND_MISSING)
+			continue;
+		b = &rep->baseline->rows[f->base];
+		snprintf(cls, sizeof cls, "%s.%s", b->trace, b->arena);
+		snprintf(name, sizeof name, "%s baseline", b->strategy);
+		finding_line(buf, sizeof buf, rep, f);
+		n->tests++;
+		n->failures += rep->missing_fails;
+		n->skipped += !rep->missing_fails;
+		if (fp)
+			testcase(fp, cls, name, "baseline", rep->missing_fails ? buf : NULL, rep->missing_fails ? NULL : buf);
+	}
+}
+
+static void suite_open(FILE *fp, const char *name, const counts *n)
+{
+	fputs("  <testsuite name=\"", fp);
+	xml_text(fp, name);
+	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", n->tests, n->failures, n->skipped);
+}
+
+static void write_junit(FILE *fp, const vs_cmp_report *rep)
+{
+	const vs_cmp_result *res = rep->res;
+	counts all = { 0, 0, 0 }, miss = { 0, 0, 0 };
+	int lo, hi;
+
+	junit_rows(NULL, rep, 0, res->nrows, &all);
+	junit_missing(NULL, rep, &miss);
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(fp, "<testsuites name=\"vramsim compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+		all.tests + miss.tests, all.failures + miss.failures, all.skipped + miss.skipped);
+	for (lo = 0; lo < res->nrows; lo = hi) {
+		counts n = { 0, 0, 0 };
+		for (hi = lo; hi < res->nrows && strcmp(res->rows[hi].trace, res->rows[lo].trace) == 0; hi++)
+			;
+		junit_rows(NULL, rep, lo, hi, &n);
+		suite_open(fp, res->rows[lo].trace, &n);
+		junit_rows(fp, rep, lo, hi, &n);
+		fputs("  </testsuite>\n", fp);
+	}
+	if (miss.tests) {
+		counts n = { 0, 0, 0 };
+		suite_open(fp, "baseline rows missing from this run", &miss);
+		junit_missing(fp, rep, &n);
+		fputs("  </testsuite>\n", fp);
+	}
+	fputs("</testsuites>\n", fp);
+}
+
+int vs_cmp_write(FILE *fp, const vs_cmp_report *rep, vs_cmp_format fmt)
+{
+	switch (fmt) {
+	case VS_FMT_TEXT: write_text(fp, rep); break;
+	case VS_FMT_MARKDOWN: write_markdown(fp, rep); break;
+	case VS_FMT_CSV: write_csv(fp, rep); break;
+	case VS_FMT_JSON:
+		if (write_json(fp, rep))
+			return -1;
+		break;
+	case VS_FMT_JUNIT: write_junit(fp, rep); break;
+	default: return -1;
+	}
+	return ferror(fp) ? -1 : 0;
+}
