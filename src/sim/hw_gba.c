@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "vramsim/hw.h"
+#include "vramsim/hw_gba.h"
 
 int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
 	char *why, size_t whylen)
@@ -26,22 +27,75 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 	return 0;
 }
 
+int vs_hw_gba_bg_tile_reach(unsigned charblock, unsigned bpp, int affine, uint32_t off, uint32_t len,
+	char *why, size_t whylen)
+{
+	uint32_t unit = bpp == 8 ? 64u : 32u, base, num;
+
+	if (bpp != 4 && bpp != 8) {
+		snprintf(why, whylen, "BG tiles are 4bpp or 8bpp, not %ubpp", bpp);
+		return -1;
+	}
+	if ((uint64_t)off + len > VS_GBA_BG_BYTES) {
+		snprintf(why, whylen, "BG tile at 0x%x runs past the 64 KiB BG area (it would not read OBJ VRAM)",
+			(unsigned)off);
+		return -1;
+	}
+	if (off % unit) {
+		snprintf(why, whylen, "%ubpp tile at 0x%x is not on a %u-byte tile boundary", bpp, (unsigned)off,
+			(unsigned)unit);
+		return -1;
+	}
+	if (affine && bpp != 8) {
+		snprintf(why, whylen, "affine BG tiles are always 8bpp, not %ubpp", bpp);
+		return -1;
+	}
+	if (charblock == VS_GBA_CHARBLOCK_ANY) {
+		/* The nearest charblock at or below the tile is the most lenient. */
+		charblock = off / VS_GBA_CHARBLOCK_BYTES;
+	} else if (charblock > 3) {
+		snprintf(why, whylen, "charblock %u does not exist (0-3)", charblock);
+		return -1;
+	}
+	base = charblock * VS_GBA_CHARBLOCK_BYTES;
+	if (off < base) {
+		snprintf(why, whylen, "BG tile at 0x%x lies below its charblock %u (0x%x)", (unsigned)off, charblock,
+			(unsigned)base);
+		return -1;
+	}
+	num = (off - base) / unit;
+	if (num > (affine ? 255u : 1023u)) {
+		snprintf(why, whylen, "%s BG tile at 0x%x is tile number %u of charblock %u; the map entry holds %s",
+			affine ? "affine" : "text", (unsigned)off, (unsigned)num, charblock,
+			affine ? "0-255" : "0-1023");
+		return -1;
+	}
+	return 0;
+}
+
 int vs_hw_gba_bg_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
 	char *why, size_t whylen)
 {
-	(void)a;
-	(void)len;
 	if (off % 32) {
 		snprintf(why, whylen, "BG data at 0x%x is not on a 32-byte boundary", (unsigned)off);
 		return -1;
 	}
-	if (rq->shape == VS_REQ_TILE && rq->u.tile.bpp == 8 && (off % 64)) {
-		snprintf(why, whylen, "8bpp tile at 0x%x is not on a 64-byte tile boundary", (unsigned)off);
+	if ((rq->shape == VS_REQ_TILE || rq->shape == VS_REQ_BGMAP) && a->gba_mode >= 3) {
+		snprintf(why, whylen, "bitmap mode %u has no tiled backgrounds: no place for a BG %s",
+			(unsigned)a->gba_mode, rq->shape == VS_REQ_TILE ? "tile" : "map");
 		return -1;
 	}
-	if (rq->shape == VS_REQ_BGMAP && (off % 0x800)) {
-		snprintf(why, whylen, "BG map at 0x%x is not on a 2 KiB screenblock boundary", (unsigned)off);
-		return -1;
+	if (rq->shape == VS_REQ_TILE)
+		return vs_hw_gba_bg_tile_reach(VS_GBA_CHARBLOCK_ANY, rq->u.tile.bpp, 0, off, len, why, whylen);
+	if (rq->shape == VS_REQ_BGMAP) {
+		if (off % VS_GBA_SCREENBLOCK_BYTES) {
+			snprintf(why, whylen, "BG map at 0x%x is not on a 2 KiB screenblock boundary", (unsigned)off);
+			return -1;
+		}
+		if ((uint64_t)off + len > VS_GBA_BG_BYTES) {
+			snprintf(why, whylen, "BG map at 0x%x runs past screenblock 31", (unsigned)off);
+			return -1;
+		}
 	}
 	return 0;
 }
