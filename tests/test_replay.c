@@ -355,6 +355,30 @@ START_TEST(save_restore_reset)
 }
 END_TEST
 
+START_TEST(init_event)
+{
+	run x;
+	const vs_metrics *m;
+
+	start(&x, "vramsim-trace 1\narena obj gba-obj\nalloc 1 128\nsave s\ninit obj\nfree 1\nrestore s\n"
+		"alloc 2 32\ninit bogus=1\nalloc 3 32\n", vs_strategy_find("gba-obj-map"), 0);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_int_eq(vs_replay_run(x.r, 3), 1);
+	/* init drops every allocation and forgets saved states */
+	ck_assert_uint_eq(m->live_count, 0);
+	ck_assert_uint_eq(m->free_bytes, 32768);
+	ck_assert_int_eq(vs_replay_run(x.r, 6), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_ID), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_STATE), 1);
+	ck_assert_uint_eq(m->live_count, 1);
+	/* a strategy refusing the options stops the replay at that line */
+	ck_assert_int_eq(vs_replay_run(x.r, 0), -1);
+	ck_assert_str_eq(vs_replay_error(x.r), "t:9: error: strategy 'gba-obj-map' refused init of arena 'obj': "
+		"unknown option 'bogus' (this strategy takes none)");
+	finish(&x);
+}
+END_TEST
+
 /* ---- the free index ----------------------------------------------------- */
 
 START_TEST(freemap_matches_naive_model)
@@ -478,6 +502,7 @@ int main(void)
 	tcase_add_test(tc, trace_misuse_diagnostics);
 	tcase_add_test(tc, strict_stops_at_first_diagnostic);
 	tcase_add_test(tc, save_restore_reset);
+	tcase_add_test(tc, init_event);
 	tcase_add_test(tc, freemap_matches_naive_model);
 	tcase_add_test(tc, vram_write_rules);
 	tcase_add_test(tc, ds_unmapped_slots_reserved);

@@ -99,7 +99,9 @@ static const char *const rich =
 	"free 2\n"
 	"restore level1 heap\n"
 	"reset obj\n"
-	"reset\n";
+	"reset\n"
+	"init heap cell=32   per=64\n"
+	"init obj\n";
 
 static const char *const rich_canonical =
 	"vramsim-trace 1\n"
@@ -123,7 +125,9 @@ static const char *const rich_canonical =
 	"free 2\n"
 	"restore level1 heap\n"
 	"reset obj\n"
-	"reset\n";
+	"reset\n"
+	"init heap cell=32 per=64\n"
+	"init obj\n";
 
 /* Reads a trace from text and writes it canonically into buf. */
 static void reformat(const char *text, char *buf, size_t cap)
@@ -205,9 +209,11 @@ START_TEST(round_trip_events)
 		ck_assert_uint_eq(e1.data_len, e2.data_len);
 		ck_assert_int_eq(memcmp(data1, e2.data ? e2.data : data1, e1.data_len), 0);
 		ck_assert_str_eq(name1, e2.name ? e2.name : "");
+		if (e1.type == VS_EV_INIT)
+			ck_assert_str_eq(e2.options, e1.arena == 4 ? "cell=32,per=64" : "");
 	}
 	ck_assert_int_eq(rc1, 0);
-	ck_assert_int_eq(n, 16);
+	ck_assert_int_eq(n, 18);
 	vs_trace_close(r1);
 	vs_trace_close(r2);
 	fclose(f1);

@@ -27,6 +27,7 @@ typedef enum vs_event_type {
 	VS_EV_SAVE,     /* save NAME [ARENA] */
 	VS_EV_RESTORE,  /* restore NAME [ARENA] */
 	VS_EV_RESET,    /* reset [ARENA] */
+	VS_EV_INIT,     /* init [ARENA] [key=value ...]: re-initialise with these options */
 	VS_EV_COUNT
 } vs_event_type;
 
@@ -46,6 +47,7 @@ typedef struct vs_event {
 	const uint8_t *data;    /* alloc: payload bytes, or NULL */
 	uint32_t data_len;
 	const char *name;       /* save / restore: state name */
+	const char *options;    /* init: "key=value,..." ("" for none) */
 } vs_event;
 
 /* The trace header: version line and arena declarations. */

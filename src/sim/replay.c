@@ -934,6 +934,30 @@ static int do_reset(vs_replay *r, int a)
 	return drop_since(r, a, 0, 0);
 }
 
+/* Re-initialises arena a's strategy with new options: every allocation is
+ * dropped, as when a game calls the manager's init again. */
+static int do_init(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	char why[512] = "";
+
+	if (drop_since(r, a, 0, 0))
+		return -1;
+	if (ar->strat->fini)
+		ar->strat->fini(ar->state);
+	memset(ar->state, 0, ar->strat->state_size ? ar->strat->state_size : 1);
+	snprintf(ar->options, sizeof ar->options, "%s", r->ev.options ? r->ev.options : "");
+	if (ar->strat->init(ar->state, &ar->arena.decl, ar->options, ar->arena.bytes, why, sizeof why)) {
+		snprintf(r->err, sizeof r->err, "%s:%llu: error: strategy '%s' refused init of arena '%s': %s",
+			vs_trace_name(r->rd), (unsigned long long)r->ev.line, ar->strat->name, ar->arena.decl.name,
+			why[0] ? why : "init failed");
+		return -1;
+	}
+	free_saves(ar);
+	refresh(ar);
+	return 0;
+}
+
 static void tick_metrics(vs_replay *r)
 {
 	int i;
@@ -969,6 +993,11 @@ int vs_replay_step(vs_replay *r)
 		break;
 	case VS_EV_FREE:
 		rc = do_free(r);
+		break;
+	case VS_EV_INIT:
+		rc = do_init(r, r->ev.arena);
+		if (rc == 0)
+			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
 	case VS_EV_FRAME:
 		r->frames++;

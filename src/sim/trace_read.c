@@ -38,6 +38,7 @@ struct vs_trace_reader {
 	/* event storage */
 	char tag[VS_TAG_MAX];
 	char state[VS_STATE_NAME_MAX];
+	char options[VS_OPTIONS_MAX];
 	uint8_t *data;
 	/* interned tags: open addressing over names */
 	char **tag_names;   /* index = tag id; [0] = "" */
@@ -47,7 +48,7 @@ struct vs_trace_reader {
 };
 
 static const char *const event_names[VS_EV_COUNT] = {
-	"alloc", "free", "frame", "save", "restore", "reset"
+	"alloc", "free", "frame", "save", "restore", "reset", "init"
 };
 
 const char *vs_event_name(vs_event_type t)
@@ -769,11 +770,42 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 			return fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
 		return 0;
 	}
+	if (tok_is(&t[0], "init")) {
+		int i = 1;
+		size_t len = 0;
+		ev->type = VS_EV_INIT;
+		if (nt > 1 && !memchr(t[1].s, '=', t[1].len)) {
+			if ((ev->arena = arena_by_tok(h, &t[1])) < 0)
+				return fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
+			i = 2;
+		} else if (h->narenas > 1) {
+			return fail(r, t[0].col + t[0].len, "init: this trace declares %d arenas: name one", h->narenas);
+		} else {
+			ev->arena = 0;
+		}
+		/* every key=value is an option for the arena's strategy */
+		for (; i < nt; i++) {
+			const char *eq = memchr(t[i].s, '=', t[i].len);
+			if (!eq || eq == t[i].s || !name_ok(t[i].s, (size_t)(eq - t[i].s), VS_NAME_MAX))
+				return fail(r, t[i].col, "init: expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
+			if (memchr(t[i].s, ',', t[i].len))
+				return fail(r, t[i].col, "init: a value may not contain ','");
+			if (len + t[i].len + 2 > sizeof r->options)
+				return fail(r, t[i].col, "init: options are longer than %d bytes", VS_OPTIONS_MAX - 1);
+			if (len)
+				r->options[len++] = ',';
+			memcpy(r->options + len, t[i].s, t[i].len);
+			len += t[i].len;
+		}
+		r->options[len] = '\0';
+		ev->options = r->options;
+		return 0;
+	}
 	if (tok_is(&t[0], "arena"))
 		return fail(r, t[0].col, "arena declarations must come before the first event");
 	if (tok_is(&t[0], "vramsim-trace"))
 		return fail(r, t[0].col, "the version line may appear only once, first");
-	return fail(r, t[0].col, "unknown statement '%.*s' (alloc, free, frame, save, restore, reset)",
+	return fail(r, t[0].col, "unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init)",
 		(int)t[0].len, t[0].s);
 }
 

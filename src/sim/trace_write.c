@@ -117,6 +117,17 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 		if (ev->arena >= 0)
 			fprintf(fp, " %s", h->arenas[ev->arena].name);
 		break;
+	case VS_EV_INIT: {
+		const char *p;
+		fputs("init", fp);
+		if (h->narenas > 1 && ev->arena >= 0)
+			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		if (ev->options && *ev->options)
+			fputc(' ', fp);
+		for (p = ev->options ? ev->options : ""; *p; p++)
+			fputc(*p == ',' ? ' ' : *p, fp);
+		break;
+	}
 	default:
 		return -1;
 	}
