@@ -319,7 +319,7 @@ static const unsigned layer_den[VS_GEN_LAYERS] = { 1, 1, 2, 4 };
 static const uint16_t set_first[VS_GEN_LAYERS] = { 1, 1001, 2001, 2601 };
 static const uint16_t set_count[VS_GEN_LAYERS] = { 1000, 1000, 600, 1000 };
 /* Share of empty (transparent) metatiles per layer, percent. */
-static const unsigned layer_empty[VS_GEN_LAYERS] = { 55, 25, 15, 5 };
+static const unsigned layer_empty[VS_GEN_LAYERS] = { 40, 15, 5, 0 };
 
 /* A generated map: 2x2 metatiles from a palette that changes every 64
  * cells (a new area of the level), so the tiles in view repeat a lot but
@@ -327,7 +327,7 @@ static const unsigned layer_empty[VS_GEN_LAYERS] = { 55, 25, 15, 5 };
 static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
 {
 	uint32_t x, y, area, nareas = (w + 63) / 64;
-	uint16_t meta[64][4];
+	uint16_t meta[128][4];
 	unsigned k, q, npal;
 
 	m->w = w;
@@ -337,7 +337,7 @@ static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
 		return -1;
 	for (area = 0; area < nareas; area++) {
 		/* Busy areas have many distinct metatiles, quiet ones few. */
-		npal = between(r, 8, 64);
+		npal = between(r, 8, 128);
 		for (k = 0; k < npal; k++)
 			for (q = 0; q < 4; q++)
 				meta[k][q] = (uint16_t)(set_first[l] + below(r, set_count[l]));

@@ -1,0 +1,220 @@
+/* test_gba_gen.c - the GBA workload generators: deterministic, well-formed
+ * traces of the documented shape, user maps read from CSV and raw u16. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/gen.h"
+#include "vramsim/trace.h"
+
+/* Runs a generator into memory; returns the text (caller frees). */
+static char *run_gen(const vs_generator *g, const vs_gen_opts *o, size_t *len, int *rc)
+{
+	char err[512], *buf;
+	FILE *fp = tmpfile();
+	long n;
+
+	ck_assert_ptr_nonnull(fp);
+	*rc = g->run(fp, o, err, sizeof err);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	*len = fread(buf, 1, (size_t)n, fp);
+	buf[*len] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* Reads the text through the trace reader: it must be a valid trace. */
+static uint64_t validate(const char *text, size_t len)
+{
+	char err[512];
+	FILE *fp = tmpfile();
+	vs_trace_reader *rd;
+	vs_event ev;
+	uint64_t n = 0;
+	int rc;
+
+	fwrite(text, 1, len, fp);
+	rewind(fp);
+	rd = vs_trace_open_stream(fp, "gen", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	while ((rc = vs_trace_next(rd, &ev)) == 1)
+		n++;
+	ck_assert_msg(rc == 0, "%s", vs_trace_error(rd));
+	vs_trace_close(rd);
+	fclose(fp);
+	return n;
+}
+
+START_TEST(deterministic_and_valid)
+{
+	const vs_generator *g = vs_generator_at((size_t)_i);
+	vs_gen_opts o;
+	size_t l1, l2, l3;
+	int rc;
+	char *a, *b, *c;
+
+	vs_gen_opts_default(&o);
+	o.frames = 300;
+	o.seed = 42;
+	a = run_gen(g, &o, &l1, &rc);
+	ck_assert_int_eq(rc, 0);
+	b = run_gen(g, &o, &l2, &rc);
+	ck_assert_uint_eq(l1, l2);
+	ck_assert(memcmp(a, b, l1) == 0);
+	o.seed = 43;
+	c = run_gen(g, &o, &l3, &rc);
+	ck_assert(l3 != l1 || memcmp(a, c, l1) != 0);
+	ck_assert_uint_gt(validate(a, l1), 300);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+/* Side-scroller: after the first screen, at most ~500 tile checks a frame;
+ * every free names a live reference; no reference to tile 0. */
+START_TEST(side_scroller_shape)
+{
+	vs_gen_opts o;
+	size_t len;
+	int rc, frame = 0, per = 0, maxper = 0;
+	char *t, *line, *save = NULL;
+	static uint8_t live[400000];
+	unsigned long long id;
+	unsigned rom, bpp;
+
+	vs_gen_opts_default(&o);
+	o.frames = 400;
+	t = run_gen(vs_generator_find("side-scroller"), &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	memset(live, 0, sizeof live);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "frame") == 0) {
+			if (frame++ > 0 && per > maxper)
+				maxper = per;
+			per = 0;
+		} else if (sscanf(line, "alloc %llu tile %u %ubpp", &id, &rom, &bpp) == 3) {
+			ck_assert_uint_ne(rom, 0);
+			ck_assert(bpp == 4 || bpp == 8);
+			ck_assert_uint_lt(id, sizeof live);
+			live[id] = 1;
+			per++;
+		} else if (sscanf(line, "free %llu", &id) == 1) {
+			ck_assert_msg(live[id], "free of %llu, not live", id);
+			live[id] = 0;
+			per++;
+		}
+	}
+	ck_assert_int_eq(frame, 400);
+	ck_assert_int_gt(maxper, 50);
+	ck_assert_int_le(maxper, 520);
+	free(t);
+}
+END_TEST
+
+/* Level change: in some frame the level set is freed and a new one loaded. */
+START_TEST(level_change_swaps_in_one_frame)
+{
+	vs_gen_opts o;
+	size_t len;
+	int rc, swaps = 0, frees = 0, loads = 0;
+	char *t, *line, *save = NULL;
+	static uint8_t level[100000];
+	unsigned long long id;
+
+	vs_gen_opts_default(&o);
+	o.frames = 2000;
+	t = run_gen(vs_generator_find("level-change"), &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	memset(level, 0, sizeof level);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "frame") == 0) {
+			if (frees >= 8 && loads >= 8)
+				swaps++;
+			frees = loads = 0;
+		} else if (sscanf(line, "alloc %llu", &id) == 1 && strstr(line, "tag=level")) {
+			level[id] = 1;
+			loads++;
+		} else if (sscanf(line, "free %llu", &id) == 1 && id < sizeof level && level[id]) {
+			frees++;
+		}
+	}
+	ck_assert_int_ge(swaps, 1);
+	free(t);
+}
+END_TEST
+
+START_TEST(user_maps)
+{
+	vs_gen_opts o;
+	size_t len, i;
+	int rc;
+	char csv[40 * 40 * 3 + 64], *t, err[300];
+	const char *csv_path, *raw_path;
+	uint8_t raw[64 * 40 * 2];
+	FILE *fp;
+
+	/* CSV: 40x40 cells of ROM tile 7 on layer 0. */
+	csv[0] = '\0';
+	for (i = 0; i < 40 * 40; i++)
+		strcat(csv, i % 40 == 39 ? "7\n" : "7,");
+	csv_path = vs_test_file(0, "map.csv", csv);
+	/* raw: 64x40 cells of ROM tile 0x0123 (little-endian) on layer 2. */
+	for (i = 0; i < 64 * 40; i++) {
+		raw[2 * i] = 0x23;
+		raw[2 * i + 1] = 0x01;
+	}
+	raw_path = vs_test_file(1, "map.bin", "");
+	fp = fopen(raw_path, "wb");
+	fwrite(raw, 1, sizeof raw, fp);
+	fclose(fp);
+	vs_gen_opts_default(&o);
+	o.frames = 60;
+	o.maps[0] = csv_path;
+	o.maps[2] = raw_path;
+	o.map_width = 64;
+	t = run_gen(vs_generator_find("side-scroller"), &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(t, "tile 7 4bpp"));
+	ck_assert_ptr_nonnull(strstr(t, "tile 291 8bpp"));
+	validate(t, len);
+	free(t);
+	/* A raw map whose cells do not make whole rows is refused. */
+	o.map_width = 63;
+	fp = tmpfile();
+	ck_assert_int_ne(vs_gen_side_scroller(fp, &o, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "rows"));
+	fclose(fp);
+	/* A map too small for the screen is refused. */
+	o.maps[2] = NULL;
+	o.maps[0] = vs_test_file(2, "small.csv", "1,2,3\n4,5,6\n");
+	fp = tmpfile();
+	ck_assert_int_ne(vs_gen_side_scroller(fp, &o, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "smaller"));
+	fclose(fp);
+	remove(csv_path);
+	remove(raw_path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("gba_gen");
+	TCase *tc = tcase_create("gen");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, deterministic_and_valid, 0, (int)vs_generator_count());
+	tcase_add_test(tc, side_scroller_shape);
+	tcase_add_test(tc, level_change_swaps_in_one_frame);
+	tcase_add_test(tc, user_maps);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
