@@ -48,7 +48,7 @@ void vs_image_blit(vs_image *dst, int x, int y, const vs_image *src);
 /* ---- text (font.c) --------------------------------------------------- */
 
 #define VS_FONT_W 6 /* advance per character at scale 1 (5 pixels + 1 gap) */
-#define VS_FONT_H 8 /* line height at scale 1 (7 pixels + 1 gap) */
+#define VS_FONT_H 8 /* line height at scale 1 (7 pixels + descender row) */
 
 /* Draws ASCII 32-126 (others as '?'); '\n' starts a new line. Returns the
  * width in pixels of the longest line drawn. */
@@ -114,6 +114,8 @@ typedef struct vs_layout_panel {
 	int line_rows;         /* a grid line every line_rows rows (0: none) */
 	int line_cols;         /* a grid line every line_cols cols (0: none) */
 	char label[40];        /* drawn above the panel ("slot 1", "charblock 0") */
+	int row_gap;           /* extra pixels between rows (RAM strips) */
+	int margin;            /* pixels left of cell (0, 0) for row address labels */
 } vs_layout_panel;
 
 typedef struct vs_layout {
@@ -157,6 +159,10 @@ void vs_history_free(vs_history *hs);
  * with an observer of its own calls vs_history_observe from it instead. */
 void vs_history_attach(vs_history *hs, vs_replay_config *cfg);
 void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o);
+/* The history's on_mark (attach installs it too): marks the address rows
+ * that changed, so a sample redraws only those. A caller with its own
+ * on_mark forwards here; if none is ever forwarded every row is resampled. */
+void vs_history_mark(void *hs, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 /* Takes the last sample once the replay has stopped (also for a trace
  * with no events). Returns 0, or -1 on no memory. */
 int vs_history_finish(vs_history *hs, const vs_replay *r);
@@ -168,8 +174,9 @@ const uint64_t *vs_history_failures(const vs_history *hs, int i, size_t *n);
 /* Event of the peak live bytes and of the peak fragmentation (first reached). */
 uint64_t vs_history_peak_live_event(const vs_history *hs, int i);
 uint64_t vs_history_peak_frag_event(const vs_history *hs, int i);
-/* Sample columns: count, and column c's last event, live bytes, largest
- * free extent, fragmentation. */
+/* Sample columns: count, and column c's last event; over the events the
+ * column covers, the highest live bytes, the smallest largest free extent
+ * and the highest fragmentation. */
 int vs_history_columns(const vs_history *hs);
 uint64_t vs_history_column_event(const vs_history *hs, int c);
 void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag);

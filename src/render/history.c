@@ -1,0 +1,485 @@
+/* history.c - a bounded record of a replay for heatmaps and charts.
+ *
+ * Samples are taken every `stride` events; when the columns fill up, pairs
+ * merge and the stride doubles, so a replay of any length costs at most
+ * `columns` samples per arena. A sample redraws only the address rows whose
+ * units changed since the last one (told by on_mark), so sampling stays
+ * cheap even for the 64 Ki-unit DS texture space.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/render.h"
+
+#define ROW_SAMPLES 16
+
+typedef struct harena {
+	uint32_t nunits, unit, base, size;
+	uint64_t usable;
+	int rows;
+	uint32_t *cell;    /* cols_max * rows colours, column-major */
+	uint8_t *occ;      /* cols_max * rows occupancy 0-255 */
+	uint32_t *cur_cell;
+	uint8_t *cur_occ;
+	uint8_t *dirty;
+	uint64_t *live, *largest;
+	double *frag;
+	int b_any;         /* the bucket being filled */
+	uint64_t b_live, b_largest;
+	double b_frag;
+	uint64_t *fail;
+	size_t nfail, capfail;
+	uint64_t peak_live, peak_live_ev, peak_frag_ev;
+	double peak_frag;
+	char name[VS_NAME_MAX];
+} harena;
+
+typedef struct htag {
+	uint32_t colour;
+	uint8_t known, seen;
+	char *name;
+} htag;
+
+struct vs_history {
+	int cols_max, rows_max;
+	int bound, marks_seen, nomem;
+	int narenas;
+	int ncols;
+	uint64_t stride, events;
+	uint64_t *col_event;
+	harena a[VS_TRACE_MAX_ARENAS];
+	htag *tags;
+	uint32_t ntags;
+	const vs_replay *r; /* valid while bound and the replay lives */
+};
+
+vs_history *vs_history_new(int columns, int rows)
+{
+	vs_history *hs = calloc(1, sizeof *hs);
+
+	if (!hs)
+		return NULL;
+	if (columns <= 0)
+		columns = 1024;
+	if (rows <= 0)
+		rows = 256;
+	hs->cols_max = columns < 4 ? 4 : columns & ~1; /* even, so pairs merge */
+	hs->rows_max = rows;
+	hs->stride = 1;
+	return hs;
+}
+
+static void arena_fini(harena *a)
+{
+	free(a->cell);
+	free(a->occ);
+	free(a->cur_cell);
+	free(a->cur_occ);
+	free(a->dirty);
+	free(a->live);
+	free(a->largest);
+	free(a->frag);
+	free(a->fail);
+}
+
+void vs_history_free(vs_history *hs)
+{
+	int i;
+	uint32_t t;
+
+	if (!hs)
+		return;
+	for (i = 0; i < hs->narenas; i++)
+		arena_fini(&hs->a[i]);
+	for (t = 0; t < hs->ntags; t++)
+		free(hs->tags[t].name);
+	free(hs->tags);
+	free(hs->col_event);
+	free(hs);
+}
+
+static int bind(vs_history *hs, const vs_replay *r)
+{
+	int i;
+
+	hs->r = r;
+	if (hs->bound)
+		return hs->nomem ? -1 : 0;
+	hs->bound = 1;
+	hs->narenas = vs_replay_arena_count(r);
+	hs->col_event = calloc((size_t)hs->cols_max, sizeof *hs->col_event);
+	if (!hs->col_event)
+		hs->nomem = 1;
+	for (i = 0; i < hs->narenas && !hs->nomem; i++) {
+		harena *a = &hs->a[i];
+		const vs_arena *ar = vs_replay_arena(r, i);
+		size_t cells;
+		a->nunits = ar->nunits;
+		a->unit = ar->decl.unit;
+		a->base = ar->decl.base;
+		a->size = ar->decl.size;
+		a->usable = ar->usable_bytes;
+		snprintf(a->name, sizeof a->name, "%s", ar->decl.name);
+		a->rows = (int)(a->nunits < (uint32_t)hs->rows_max ? a->nunits : (uint32_t)hs->rows_max);
+		if (a->rows < 1)
+			a->rows = 1;
+		cells = (size_t)hs->cols_max * (size_t)a->rows;
+		a->cell = calloc(cells, sizeof *a->cell);
+		a->occ = calloc(cells, 1);
+		a->cur_cell = calloc((size_t)a->rows, sizeof *a->cur_cell);
+		a->cur_occ = calloc((size_t)a->rows, 1);
+		a->dirty = malloc((size_t)a->rows);
+		a->live = calloc((size_t)hs->cols_max, sizeof *a->live);
+		a->largest = calloc((size_t)hs->cols_max, sizeof *a->largest);
+		a->frag = calloc((size_t)hs->cols_max, sizeof *a->frag);
+		if (!a->cell || !a->occ || !a->cur_cell || !a->cur_occ || !a->dirty || !a->live || !a->largest ||
+			!a->frag) {
+			hs->nomem = 1;
+			break;
+		}
+		memset(a->dirty, 1, (size_t)a->rows);
+	}
+	return hs->nomem ? -1 : 0;
+}
+
+void vs_history_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	vs_history *hs = ud;
+	harena *a;
+	uint64_t u0, u1;
+	int y0, y1;
+
+	(void)owner;
+	(void)kind;
+	hs->marks_seen = 1;
+	if (!hs->bound || arena < 0 || arena >= hs->narenas || !len)
+		return;
+	a = &hs->a[arena];
+	if (!a->dirty || !a->unit)
+		return;
+	u0 = off / a->unit;
+	u1 = ((uint64_t)off + len - 1) / a->unit;
+	if (u1 >= a->nunits)
+		u1 = a->nunits - 1;
+	if (u0 > u1)
+		return;
+	/* one row of slack either side for the rounding of row bounds */
+	y0 = (int)(u0 * (uint64_t)a->rows / a->nunits) - 1;
+	y1 = (int)(u1 * (uint64_t)a->rows / a->nunits) + 1;
+	if (y0 < 0)
+		y0 = 0;
+	if (y1 >= a->rows)
+		y1 = a->rows - 1;
+	memset(a->dirty + y0, 1, (size_t)(y1 - y0 + 1));
+}
+
+static uint32_t mix(uint32_t a, uint32_t b, unsigned wa, unsigned wb)
+{
+	unsigned i, out = 0;
+
+	if (wa + wb == 0)
+		return a;
+	for (i = 8; i < 32; i += 8) {
+		unsigned x = (a >> i & 255) * wa + (b >> i & 255) * wb;
+		out |= (x / (wa + wb)) << i;
+	}
+	return out | 0xFFu;
+}
+
+static htag *tag_entry(vs_history *hs, uint32_t tag)
+{
+	if (tag >= hs->ntags) {
+		uint32_t n = hs->ntags ? hs->ntags : 16;
+		htag *t;
+		while (n <= tag)
+			n *= 2;
+		t = realloc(hs->tags, n * sizeof *t);
+		if (!t)
+			return NULL;
+		memset(t + hs->ntags, 0, (n - hs->ntags) * sizeof *t);
+		hs->tags = t;
+		hs->ntags = n;
+	}
+	return &hs->tags[tag];
+}
+
+static uint32_t owner_colour(vs_history *hs, uint32_t owner)
+{
+	const vs_live *l = vs_replay_live_by_owner(hs->r, owner);
+	uint32_t tag = l ? l->req.tag : 0;
+	htag *t = tag_entry(hs, tag);
+
+	if (!t)
+		return VS_RGB_UNTAGGED;
+	if (!t->known) {
+		const char *name = tag ? vs_replay_tag_name(hs->r, tag) : NULL;
+		t->known = 1;
+		t->colour = vs_tag_colour(name);
+		if (name && !t->name) {
+			t->name = malloc(strlen(name) + 1);
+			if (t->name)
+				memcpy(t->name, name, strlen(name) + 1);
+		}
+	}
+	t->seen = 1;
+	return t->colour;
+}
+
+static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
+{
+	uint32_t u0 = (uint32_t)((uint64_t)y * a->nunits / (uint32_t)a->rows);
+	uint32_t u1 = (uint32_t)((uint64_t)(y + 1) * a->nunits / (uint32_t)a->rows);
+	uint32_t m = u1 > u0 ? u1 - u0 : 1, k = m < ROW_SAMPLES ? m : ROW_SAMPLES, i, j;
+	uint32_t owners[ROW_SAMPLES], best = 0, bestn = 0;
+	uint8_t kinds[ROW_SAMPLES];
+	unsigned used = 0, reserved = 0;
+	uint32_t c;
+
+	for (i = 0; i < k; i++) {
+		uint32_t u = u0 + (uint32_t)((uint64_t)i * m / k);
+		if (u >= a->nunits)
+			u = a->nunits - 1;
+		kinds[i] = ar->kind[u];
+		owners[i] = ar->owner[u];
+		if (kinds[i] == VS_UNIT_RESERVED)
+			reserved++;
+		else if (kinds[i] != VS_UNIT_FREE)
+			used++;
+	}
+	if (!used) {
+		a->cur_occ[y] = 0;
+		a->cur_cell[y] = reserved * 2 > k ? VS_RGB_RESERVED : VS_RGB_FREE;
+		return;
+	}
+	for (i = 0; i < k; i++) {
+		uint32_t n = 0;
+		if (kinds[i] == VS_UNIT_FREE || kinds[i] == VS_UNIT_RESERVED)
+			continue;
+		for (j = i; j < k; j++)
+			n += owners[j] == owners[i] && kinds[j] != VS_UNIT_FREE && kinds[j] != VS_UNIT_RESERVED;
+		if (n > bestn) {
+			bestn = n;
+			best = i;
+		}
+	}
+	switch (kinds[best]) {
+	case VS_UNIT_OVERHEAD:
+		c = VS_RGB_OVERHEAD;
+		break;
+	case VS_UNIT_SLACK:
+		c = mix(owner_colour(hs, owners[best]), VS_RGB_FREE, 1, 1);
+		break;
+	case VS_UNIT_RETAINED:
+		c = mix(owner_colour(hs, owners[best]), VS_RGB_FREE, 1, 3);
+		break;
+	default:
+		c = owner_colour(hs, owners[best]);
+		break;
+	}
+	a->cur_occ[y] = (uint8_t)(used * 255 / k);
+	a->cur_cell[y] = mix(c, VS_RGB_FREE, used, k - used);
+}
+
+static void merge(vs_history *hs)
+{
+	int c, i, half = hs->cols_max / 2;
+
+	for (c = 0; c < half; c++) {
+		hs->col_event[c] = hs->col_event[2 * c + 1];
+		for (i = 0; i < hs->narenas; i++) {
+			harena *a = &hs->a[i];
+			size_t rows = (size_t)a->rows;
+			memmove(a->cell + (size_t)c * rows, a->cell + (size_t)(2 * c + 1) * rows, rows * sizeof *a->cell);
+			memmove(a->occ + (size_t)c * rows, a->occ + (size_t)(2 * c + 1) * rows, rows);
+			a->live[c] = a->live[2 * c] > a->live[2 * c + 1] ? a->live[2 * c] : a->live[2 * c + 1];
+			a->largest[c] = a->largest[2 * c] < a->largest[2 * c + 1] ? a->largest[2 * c] : a->largest[2 * c + 1];
+			a->frag[c] = a->frag[2 * c] > a->frag[2 * c + 1] ? a->frag[2 * c] : a->frag[2 * c + 1];
+		}
+	}
+	hs->ncols = half;
+	hs->stride *= 2;
+}
+
+static void take_sample(vs_history *hs, const vs_replay *r)
+{
+	int i, y, c;
+
+	if (hs->ncols == hs->cols_max)
+		merge(hs);
+	c = hs->ncols++;
+	hs->col_event[c] = hs->events;
+	for (i = 0; i < hs->narenas; i++) {
+		harena *a = &hs->a[i];
+		const vs_arena *ar = vs_replay_arena(r, i);
+		const vs_metrics *m = vs_replay_metrics(r, i);
+		for (y = 0; y < a->rows; y++)
+			if (a->dirty[y] || !hs->marks_seen) {
+				sample_row(hs, ar, a, y);
+				a->dirty[y] = 0;
+			}
+		memcpy(a->cell + (size_t)c * (size_t)a->rows, a->cur_cell, (size_t)a->rows * sizeof *a->cell);
+		memcpy(a->occ + (size_t)c * (size_t)a->rows, a->cur_occ, (size_t)a->rows);
+		if (!a->b_any) {
+			a->b_live = m->live_bytes;
+			a->b_largest = m->largest_free;
+			a->b_frag = m->frag;
+		}
+		a->live[c] = a->b_live;
+		a->largest[c] = a->b_largest;
+		a->frag[c] = a->b_frag;
+		a->b_any = 0;
+	}
+}
+
+static void note_metrics(vs_history *hs, const vs_replay *r)
+{
+	int i;
+
+	for (i = 0; i < hs->narenas; i++) {
+		harena *a = &hs->a[i];
+		const vs_metrics *m = vs_replay_metrics(r, i);
+		if (!a->b_any) {
+			a->b_any = 1;
+			a->b_live = m->live_bytes;
+			a->b_largest = m->largest_free;
+			a->b_frag = m->frag;
+		} else {
+			if (m->live_bytes > a->b_live)
+				a->b_live = m->live_bytes;
+			if (m->largest_free < a->b_largest)
+				a->b_largest = m->largest_free;
+			if (m->frag > a->b_frag)
+				a->b_frag = m->frag;
+		}
+		if (m->live_bytes > a->peak_live) {
+			a->peak_live = m->live_bytes;
+			a->peak_live_ev = hs->events;
+		}
+		if (m->frag > a->peak_frag) {
+			a->peak_frag = m->frag;
+			a->peak_frag_ev = hs->events;
+		}
+	}
+}
+
+void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o)
+{
+	if (bind(hs, r))
+		return;
+	if (o->failed && o->ev && o->ev->arena >= 0 && o->ev->arena < hs->narenas) {
+		harena *a = &hs->a[o->ev->arena];
+		if (!a->nfail || a->fail[a->nfail - 1] != o->event) {
+			if (a->nfail == a->capfail) {
+				size_t n = a->capfail ? a->capfail * 2 : 64;
+				uint64_t *f = realloc(a->fail, n * sizeof *f);
+				if (f) {
+					a->fail = f;
+					a->capfail = n;
+				}
+			}
+			if (a->nfail < a->capfail)
+				a->fail[a->nfail++] = o->event;
+		}
+	}
+	if (o->event <= hs->events) {
+		/* another report for the same event (one per arena) */
+		note_metrics(hs, r);
+		return;
+	}
+	hs->events = o->event;
+	note_metrics(hs, r);
+	if (hs->events % hs->stride == 0)
+		take_sample(hs, r);
+}
+
+static void observe_cb(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	vs_history_observe(ud, r, o);
+}
+
+void vs_history_attach(vs_history *hs, vs_replay_config *cfg)
+{
+	cfg->observer = observe_cb;
+	cfg->observer_ud = hs;
+	cfg->on_mark = vs_history_mark;
+	cfg->mark_ud = hs;
+}
+
+int vs_history_finish(vs_history *hs, const vs_replay *r)
+{
+	if (bind(hs, r))
+		return -1;
+	if (hs->events < vs_replay_events(r))
+		hs->events = vs_replay_events(r);
+	if (!hs->ncols || hs->col_event[hs->ncols - 1] != hs->events) {
+		note_metrics(hs, r);
+		take_sample(hs, r);
+	}
+	return 0;
+}
+
+uint64_t vs_history_events(const vs_history *hs) { return hs->events; }
+int vs_history_arena_count(const vs_history *hs) { return hs->narenas; }
+int vs_history_columns(const vs_history *hs) { return hs->ncols; }
+
+const uint64_t *vs_history_failures(const vs_history *hs, int i, size_t *n)
+{
+	if (i < 0 || i >= hs->narenas) {
+		*n = 0;
+		return NULL;
+	}
+	*n = hs->a[i].nfail;
+	return hs->a[i].fail;
+}
+
+uint64_t vs_history_peak_live_event(const vs_history *hs, int i)
+{
+	return i >= 0 && i < hs->narenas ? hs->a[i].peak_live_ev : 0;
+}
+
+uint64_t vs_history_peak_frag_event(const vs_history *hs, int i)
+{
+	return i >= 0 && i < hs->narenas ? hs->a[i].peak_frag_ev : 0;
+}
+
+uint64_t vs_history_column_event(const vs_history *hs, int c)
+{
+	return c >= 0 && c < hs->ncols ? hs->col_event[c] : 0;
+}
+
+void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag)
+{
+	*live = *largest = 0;
+	*frag = 0;
+	if (i < 0 || i >= hs->narenas || c < 0 || c >= hs->ncols)
+		return;
+	*live = hs->a[i].live[c];
+	*largest = hs->a[i].largest[c];
+	*frag = hs->a[i].frag[c];
+}
+
+/* ---- internals the drawing code shares (history_draw.c) ---------------- */
+#include "history_impl.h"
+
+int vs__history_rows(const vs_history *hs, int i) { return hs->a[i].rows; }
+const uint32_t *vs__history_cells(const vs_history *hs, int i, int c)
+{
+	return hs->a[i].cell + (size_t)c * (size_t)hs->a[i].rows;
+}
+const uint8_t *vs__history_occ(const vs_history *hs, int i, int c)
+{
+	return hs->a[i].occ + (size_t)c * (size_t)hs->a[i].rows;
+}
+const char *vs__history_arena_name(const vs_history *hs, int i) { return hs->a[i].name; }
+uint32_t vs__history_arena_base(const vs_history *hs, int i) { return hs->a[i].base; }
+uint32_t vs__history_arena_size(const vs_history *hs, int i) { return hs->a[i].size; }
+uint64_t vs__history_arena_usable(const vs_history *hs, int i) { return hs->a[i].usable; }
+uint32_t vs__history_tag_count(const vs_history *hs) { return hs->ntags; }
+const char *vs__history_tag(const vs_history *hs, uint32_t t, uint32_t *colour)
+{
+	if (t >= hs->ntags || !hs->tags[t].seen)
+		return NULL;
+	*colour = hs->tags[t].colour;
+	return hs->tags[t].name ? hs->tags[t].name : "(untagged)";
+}

@@ -1,0 +1,209 @@
+/* history_draw.c - heatmaps and charts of a vs_history, with axes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "history_impl.h"
+
+/* Margins around the plot: address/byte labels left, percent right, failure
+ * ticks above, time labels below. Heatmap and chart share them so their
+ * time axes line up when stacked. */
+#define M_LEFT 62
+#define M_RIGHT 34
+#define M_TOP 9
+#define M_BOTTOM 12
+#define TICK_H 6
+
+static vs_rect plot_of(vs_rect r)
+{
+	vs_rect p = { r.x + M_LEFT, r.y + M_TOP, r.w - M_LEFT - M_RIGHT, r.h - M_TOP - M_BOTTOM };
+
+	if (p.w < 1)
+		p.w = 1;
+	if (p.h < 1)
+		p.h = 1;
+	return p;
+}
+
+static uint64_t total_events(const vs_history *hs)
+{
+	uint64_t t = vs_history_events(hs);
+	return t ? t : 1;
+}
+
+/* Pixel x of the plot shows the state after event (x + 1) * T / W. */
+int vs_render_time_x(const vs_history *hs, vs_rect r, uint64_t event)
+{
+	vs_rect p = plot_of(r);
+	uint64_t t = total_events(hs);
+
+	if (event == 0)
+		return p.x;
+	if (event > t)
+		event = t;
+	return p.x + (int)((event * (uint64_t)p.w - 1) / t);
+}
+
+uint64_t vs_render_time_event(const vs_history *hs, vs_rect r, int x)
+{
+	vs_rect p = plot_of(r);
+	uint64_t t = total_events(hs);
+
+	if (x < p.x)
+		return 0;
+	if (x >= p.x + p.w)
+		return vs_history_events(hs);
+	return (uint64_t)(x - p.x + 1) * t / (uint64_t)p.w;
+}
+
+static void fmt_bytes(char *buf, size_t n, uint64_t v)
+{
+	if (v >= 1048576 && v % 1048576 == 0)
+		snprintf(buf, n, "%lluM", (unsigned long long)(v / 1048576));
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, n, "%lluK", (unsigned long long)(v / 1024));
+	else if (v >= 10240)
+		snprintf(buf, n, "%lluK", (unsigned long long)(v / 1024));
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
+static void time_axis(vs_image *im, const vs_history *hs, vs_rect r, uint64_t cursor_event, int arena)
+{
+	vs_rect p = plot_of(r);
+	char buf[48];
+	size_t nf, k;
+	const uint64_t *f = vs_history_failures(hs, arena, &nf);
+	int y = p.y + p.h + 3;
+
+	vs_image_frame(im, (vs_rect){ p.x - 1, p.y - 1, p.w + 2, p.h + 2 }, VS_RGB_GRID);
+	vs_text(im, p.x, y, "0", VS_RGB_DIM, 1);
+	snprintf(buf, sizeof buf, "%llu events", (unsigned long long)vs_history_events(hs));
+	vs_text(im, p.x + p.w - vs_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
+	/* failure ticks above the plot, one per failed request's pixel column */
+	for (k = 0; k < nf; k++) {
+		int x = vs_render_time_x(hs, r, f[k]);
+		vs_image_vline(im, x, p.y - 2 - TICK_H, p.y - 2, VS_RGB_FAIL);
+	}
+	if (cursor_event) {
+		int x = vs_render_time_x(hs, r, cursor_event);
+		vs_image_vline(im, x, p.y - 2 - TICK_H, p.y + p.h, VS_RGB_CURSOR);
+	}
+}
+
+uint32_t vs__occ_ramp(uint8_t o)
+{
+	/* dark to amber to near white, by occupancy */
+	unsigned r, g, b;
+
+	if (o < 128) {
+		r = 0x23 + (0xF0 - 0x23) * o / 127;
+		g = 0x27 + (0x90 - 0x27) * o / 127;
+		b = 0x2F - (0x2F - 0x20) * o / 127;
+	} else {
+		unsigned k = (unsigned)(o - 128);
+		r = 0xF0 + (0xFF - 0xF0) * k / 127;
+		g = 0x90 + (0xF0 - 0x90) * k / 127;
+		b = 0x20 + (0xD0 - 0x20) * k / 127;
+	}
+	return (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | 0xFFu;
+}
+
+void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_heat_mode mode,
+	uint64_t cursor_event)
+{
+	vs_rect p = plot_of(r);
+	int ncols = vs_history_columns(hs), rows, x, y, c = 0;
+	uint64_t t = total_events(hs);
+	char buf[32];
+
+	if (i < 0 || i >= vs_history_arena_count(hs) || ncols == 0)
+		return;
+	rows = vs__history_rows(hs, i);
+	for (x = 0; x < p.w; x++) {
+		uint64_t e = (uint64_t)(x + 1) * t / (uint64_t)p.w;
+		const uint32_t *cells;
+		const uint8_t *occ;
+		while (c < ncols - 1 && vs_history_column_event(hs, c) < e)
+			c++;
+		cells = vs__history_cells(hs, i, c);
+		occ = vs__history_occ(hs, i, c);
+		for (y = 0; y < p.h; y++) {
+			int row = (int)((int64_t)y * rows / p.h);
+			uint32_t px;
+			if (mode == VS_HEAT_OCCUPANCY)
+				px = cells[row] == VS_RGB_RESERVED ? VS_RGB_RESERVED : vs__occ_ramp(occ[row]);
+			else
+				px = cells[row];
+			vs_image_put(im, p.x + x, p.y + y, px);
+		}
+	}
+	/* address axis: low addresses at the top, as in the occupancy maps */
+	snprintf(buf, sizeof buf, "%08X", (unsigned)vs__history_arena_base(hs, i));
+	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
+	snprintf(buf, sizeof buf, "%08X", (unsigned)(vs__history_arena_base(hs, i) + vs__history_arena_size(hs, i) - 1));
+	vs_text(im, r.x + 2, p.y + p.h - 7, buf, VS_RGB_DIM, 1);
+	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "address", VS_RGB_DIM, 1);
+	time_axis(im, hs, r, cursor_event, i);
+}
+
+static int val_y(vs_rect p, double v, double vmax)
+{
+	double f = vmax > 0 ? v / vmax : 0;
+	int y;
+
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	y = p.y + p.h - 1 - (int)(f * (p.h - 1) + 0.5);
+	return y;
+}
+
+void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint64_t cursor_event)
+{
+	vs_rect p = plot_of(r);
+	int ncols = vs_history_columns(hs), c, k;
+	double vmax;
+	char buf[32];
+	int px_prev = -1, yl_prev = 0, yf_prev = 0, yg_prev = 0;
+
+	if (i < 0 || i >= vs_history_arena_count(hs) || ncols == 0)
+		return;
+	vmax = (double)vs__history_arena_usable(hs, i);
+	if (vmax <= 0)
+		vmax = 1;
+	vs_image_fill(im, p, VS_RGB_FREE);
+	for (k = 1; k < 4; k++)
+		vs_image_hline(im, p.x, p.x + p.w - 1, p.y + p.h * k / 4, VS_RGB_GRID);
+	for (c = 0; c < ncols; c++) {
+		uint64_t live, largest;
+		double frag;
+		int x = vs_render_time_x(hs, r, vs_history_column_event(hs, c));
+		int yl, yg, yf;
+		vs_history_column_metrics(hs, i, c, &live, &largest, &frag);
+		yl = val_y(p, (double)live, vmax);
+		yg = val_y(p, (double)largest, vmax);
+		yf = val_y(p, frag, 1.0);
+		if (px_prev < 0) {
+			/* start at the left edge */
+			px_prev = p.x;
+			yl_prev = yl;
+			yg_prev = yg;
+			yf_prev = yf;
+		}
+		vs_image_line(im, px_prev, yg_prev, x, yg, VS_RGB_LARGEST);
+		vs_image_line(im, px_prev, yf_prev, x, yf, VS_RGB_FRAG);
+		vs_image_line(im, px_prev, yl_prev, x, yl, VS_RGB_LIVE);
+		px_prev = x;
+		yl_prev = yl;
+		yg_prev = yg;
+		yf_prev = yf;
+	}
+	fmt_bytes(buf, sizeof buf, (uint64_t)vmax);
+	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
+	vs_text(im, r.x + 2, p.y + p.h - 7, "0", VS_RGB_DIM, 1);
+	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "bytes", VS_RGB_DIM, 1);
+	vs_text(im, p.x + p.w + 4, p.y, "100%", VS_RGB_FRAG, 1);
+	vs_text(im, p.x + p.w + 4, p.y + p.h - 7, "0%", VS_RGB_FRAG, 1);
+	time_axis(im, hs, r, cursor_event, i);
+}

@@ -1,0 +1,352 @@
+/* picture.c - whole pictures: title, headings, maps or plots, legends. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history_impl.h"
+
+#define MARGIN 10
+#define TITLE_H (2 * VS_FONT_H + 6)
+#define LINE_H (VS_FONT_H + 3)
+#define SWATCH 8
+#define PLOT_W 1024
+#define HEAT_H 256
+#define CHART_H 200
+
+/* ---- legends ----------------------------------------------------------- */
+
+typedef struct legend_item {
+	char text[VS_TAG_MAX + 24];
+	uint32_t colour;
+	int kind;     /* vs_unit_kind for the swatch pattern, or -1: plain colour */
+	int is_map;
+} legend_item;
+
+typedef struct legend {
+	legend_item *it;
+	int n, cap;
+} legend;
+
+static void legend_add(legend *L, const char *text, uint32_t colour, int kind, int is_map)
+{
+	if (L->n == L->cap) {
+		int cap = L->cap ? L->cap * 2 : 16;
+		legend_item *it = realloc(L->it, (size_t)cap * sizeof *it);
+		if (!it)
+			return;
+		L->it = it;
+		L->cap = cap;
+	}
+	snprintf(L->it[L->n].text, sizeof L->it[0].text, "%s", text);
+	L->it[L->n].colour = colour;
+	L->it[L->n].kind = kind;
+	L->it[L->n].is_map = is_map;
+	L->n++;
+}
+
+/* Lays items out left to right in rows of width w; draws them when im is
+ * not NULL. Returns the height used. */
+static int legend_flow(vs_image *im, int x0, int y0, int w, const legend *L)
+{
+	int x = x0, y = y0, k;
+
+	if (!L->n)
+		return 0;
+	for (k = 0; k < L->n; k++) {
+		int iw = SWATCH + 4 + vs_text_width(L->it[k].text, 1) + 12;
+		if (x > x0 && x + iw > x0 + w) {
+			x = x0;
+			y += LINE_H;
+		}
+		if (im) {
+			int sx, sy;
+			vs_image_frame(im, (vs_rect){ x - 1, y - 1, SWATCH + 2, SWATCH + 2 }, VS_RGB_DIM);
+			for (sy = 0; sy < SWATCH; sy++)
+				for (sx = 0; sx < SWATCH; sx++)
+					vs_image_put(im, x + sx, y + sy,
+						L->it[k].kind < 0 ? L->it[k].colour :
+						vs_unit_pixel((vs_unit_kind)L->it[k].kind, L->it[k].colour, L->it[k].is_map, sx, sy));
+			vs_text(im, x + SWATCH + 4, y, L->it[k].text, VS_RGB_TEXT, 1);
+		}
+		x += iw;
+	}
+	return y - y0 + LINE_H;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	return strcmp(((const legend_item *)a)->text, ((const legend_item *)b)->text);
+}
+
+static void kind_legend(legend *L, int bg)
+{
+	legend_add(L, "free", VS_RGB_FREE, VS_UNIT_FREE, 0);
+	legend_add(L, "slack (granted, not asked)", 0x9AA5B8FFu, VS_UNIT_SLACK, 0);
+	legend_add(L, "overhead", 0x9AA5B8FFu, VS_UNIT_OVERHEAD, 0);
+	legend_add(L, "retained", 0x9AA5B8FFu, VS_UNIT_RETAINED, 0);
+	legend_add(L, "reserved by hardware", 0, VS_UNIT_RESERVED, 0);
+	if (bg)
+		legend_add(L, "BG map (lined) vs tiles (solid)", 0x9AA5B8FFu, VS_UNIT_DATA, 1);
+}
+
+/* ---- occupancy --------------------------------------------------------- */
+
+static void tags_of_arena(const vs_render_src *s, legend *L)
+{
+	const vs_arena *a = s->arena;
+	uint32_t u, last = VS_OWNER_NONE;
+	int k, before = L->n, dsidx = 0;
+
+	for (u = 0; u < a->nunits; u++) {
+		uint32_t o = a->owner[u];
+		const vs_live *l;
+		const char *name;
+		char text[VS_TAG_MAX + 24];
+		if (a->kind[u] == VS_UNIT_INDEX)
+			dsidx = 1;
+		if (o == VS_OWNER_NONE || o == VS_OWNER_HW || o == last)
+			continue;
+		last = o;
+		l = s->owner ? s->owner(s->ud, o) : NULL;
+		name = l && l->req.tag && s->tag_name ? s->tag_name(s->ud, l->req.tag) : NULL;
+		snprintf(text, sizeof text, "%s", name && *name ? name : "(untagged)");
+		for (k = before; k < L->n; k++)
+			if (strcmp(L->it[k].text, text) == 0)
+				break;
+		if (k == L->n)
+			legend_add(L, text, vs_tag_colour(name), VS_UNIT_DATA, 0);
+	}
+	qsort(L->it + before, (size_t)(L->n - before), sizeof *L->it, cmp_item);
+	if (dsidx)
+		legend_add(L, "4x4 index data (slot 1, owner's colour)", 0x9AA5B8FFu, VS_UNIT_INDEX, 0);
+}
+
+static void metrics_line(char *buf, size_t n, const vs_metrics *m)
+{
+	snprintf(buf, n, "live %llu B (granted %llu) of %llu usable; free %llu B in %llu extents, largest %llu; "
+		"frag %.1f%%; failures %llu",
+		(unsigned long long)m->live_bytes, (unsigned long long)m->granted_bytes,
+		(unsigned long long)m->usable_bytes, (unsigned long long)m->free_bytes,
+		(unsigned long long)m->free_extents, (unsigned long long)m->largest_free, m->frag * 100.0,
+		(unsigned long long)m->failures);
+}
+
+static void heading(char *buf, size_t n, const vs_arena_decl *d, const char *strategy)
+{
+	if (d->kind == VS_ARENA_GBA_OBJ || d->kind == VS_ARENA_GBA_BG)
+		snprintf(buf, n, "arena %s: %s mode %u, strategy %s", d->name, vs_arena_kind_name(d->kind),
+			(unsigned)d->gba_mode, strategy ? strategy : "?");
+	else
+		snprintf(buf, n, "arena %s: %s, strategy %s", d->name, vs_arena_kind_name(d->kind),
+			strategy ? strategy : "?");
+}
+
+#define STRIP_H 12
+
+/* The replay's time line under a map: failures as red ticks, a white
+ * cursor at the event shown. */
+static void event_strip(vs_image *im, int x, int y, int w, const vs_history *hs, int arena, uint64_t event)
+{
+	size_t nf, k;
+	const uint64_t *f = vs_history_failures(hs, arena, &nf);
+	uint64_t t = vs_history_events(hs) ? vs_history_events(hs) : 1;
+	int before = 0;
+
+	vs_image_fill(im, (vs_rect){ x, y, w, STRIP_H - 4 }, VS_RGB_FREE);
+	for (k = 0; k < nf; k++) {
+		int fx = x + (int)((f[k] * (uint64_t)w - 1) / t);
+		vs_image_vline(im, fx, y, y + STRIP_H - 5, VS_RGB_FAIL);
+		if (f[k] <= event)
+			before++;
+	}
+	if (event) {
+		int cx = x + (int)((event * (uint64_t)w - 1) / t);
+		vs_image_vline(im, cx, y - 1, y + STRIP_H - 4, VS_RGB_CURSOR);
+	}
+	(void)before;
+}
+
+int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const char *title, const vs_history *fails)
+{
+	vs_layout *lay;
+	legend *leg;
+	int i, w = 480, h, y, ok = 0;
+	char buf[512];
+
+	if (n <= 0)
+		return -1;
+	lay = calloc((size_t)n, sizeof *lay);
+	leg = calloc((size_t)n, sizeof *leg);
+	if (!lay || !leg)
+		goto done;
+	for (i = 0; i < n; i++) {
+		if (vs_layout_make(&lay[i], &src[i].arena->decl, 0, 0))
+			goto done;
+		if (lay[i].w > w)
+			w = lay[i].w;
+	}
+	if (title && vs_text_width(title, 2) > w)
+		w = vs_text_width(title, 2);
+	for (i = 0; i < n; i++)
+		if (src[i].metrics) {
+			metrics_line(buf, sizeof buf, src[i].metrics);
+			if (vs_text_width(buf, 1) > w)
+				w = vs_text_width(buf, 1);
+		}
+	if (w < 600)
+		w = 600;
+	h = MARGIN + TITLE_H;
+	for (i = 0; i < n; i++) {
+		tags_of_arena(&src[i], &leg[i]);
+		kind_legend(&leg[i], src[i].arena->decl.kind == VS_ARENA_GBA_BG);
+		if (fails)
+			legend_add(&leg[i], "failed request (time line)", VS_RGB_FAIL, -1, 0);
+		h += 3 * LINE_H + lay[i].h + 6 + (fails ? STRIP_H + 4 : 0) + legend_flow(NULL, 0, 0, w, &leg[i]) + 10;
+	}
+	h += MARGIN;
+	if (vs_image_init(out, w + 2 * MARGIN, h, VS_RGB_BG))
+		goto done;
+	y = MARGIN;
+	vs_text(out, MARGIN, y, title ? title : "occupancy", VS_RGB_TEXT, 2);
+	y += TITLE_H;
+	for (i = 0; i < n; i++) {
+		const vs_render_src *s = &src[i];
+		heading(buf, sizeof buf, &s->arena->decl, s->strategy);
+		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		y += LINE_H;
+		snprintf(buf, sizeof buf, "after event %llu (frame %llu)", (unsigned long long)s->event,
+			(unsigned long long)s->frame);
+		vs_text(out, MARGIN, y, buf, VS_RGB_DIM, 1);
+		y += LINE_H;
+		if (s->metrics) {
+			metrics_line(buf, sizeof buf, s->metrics);
+			vs_text(out, MARGIN, y, buf, s->metrics->failures ? VS_RGB_FAIL : VS_RGB_DIM, 1);
+		}
+		y += LINE_H;
+		vs_render_arena(out, MARGIN, y, &lay[i], s);
+		y += lay[i].h + 6;
+		if (fails) {
+			event_strip(out, MARGIN, y, lay[i].w, fails, i, s->event);
+			y += STRIP_H + 4;
+		}
+		y += legend_flow(out, MARGIN, y, w, &leg[i]) + 10;
+	}
+	ok = 1;
+done:
+	if (leg)
+		for (i = 0; i < n; i++)
+			free(leg[i].it);
+	free(leg);
+	free(lay);
+	return ok ? 0 : -1;
+}
+
+/* ---- heatmap and chart -------------------------------------------------- */
+
+static void history_tags(const vs_history *hs, legend *L)
+{
+	uint32_t t, c;
+
+	for (t = 0; t < vs__history_tag_count(hs); t++) {
+		const char *name = vs__history_tag(hs, t, &c);
+		if (name)
+			legend_add(L, name, c, -1, 0);
+	}
+	qsort(L->it, (size_t)L->n, sizeof *L->it, cmp_item);
+}
+
+int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, const char *title)
+{
+	legend L;
+	int i, n = vs_history_arena_count(hs), w = PLOT_W + 62 + 34, h, y, k;
+	char buf[256];
+
+	memset(&L, 0, sizeof L);
+	if (mode == VS_HEAT_OWNER) {
+		history_tags(hs, &L);
+		legend_add(&L, "free", VS_RGB_FREE, -1, 0);
+		legend_add(&L, "overhead", VS_RGB_OVERHEAD, -1, 0);
+	} else {
+		for (k = 0; k <= 4; k++) {
+			static const char *const names[] = { "0%", "25%", "50%", "75%", "100% in use" };
+			legend_add(&L, names[k], vs__occ_ramp((uint8_t)(k * 255 / 4)), -1, 0);
+		}
+	}
+	legend_add(&L, "reserved by hardware", VS_RGB_RESERVED, -1, 0);
+	legend_add(&L, "failed request (tick)", VS_RGB_FAIL, -1, 0);
+	h = MARGIN + TITLE_H;
+	for (i = 0; i < n; i++)
+		h += LINE_H + HEAT_H + 9 + 12 + 8;
+	h += legend_flow(NULL, 0, 0, w, &L) + MARGIN;
+	if (vs_image_init(out, w + 2 * MARGIN, h, VS_RGB_BG)) {
+		free(L.it);
+		return -1;
+	}
+	y = MARGIN;
+	vs_text(out, MARGIN, y, title ? title : "heatmap", VS_RGB_TEXT, 2);
+	y += TITLE_H;
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof buf, "arena %s: %s over time (x: events, y: address)", vs__history_arena_name(hs, i),
+			mode == VS_HEAT_OWNER ? "owner tag" : "occupancy");
+		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		y += LINE_H;
+		vs_render_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
+		y += HEAT_H + 9 + 12 + 8;
+	}
+	legend_flow(out, MARGIN, y, w, &L);
+	free(L.it);
+	return 0;
+}
+
+int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
+{
+	legend L;
+	int i, n = vs_history_arena_count(hs), w = PLOT_W + 62 + 34, h, y;
+	char buf[256];
+
+	memset(&L, 0, sizeof L);
+	legend_add(&L, "live bytes", VS_RGB_LIVE, -1, 0);
+	legend_add(&L, "largest free extent", VS_RGB_LARGEST, -1, 0);
+	legend_add(&L, "fragmentation (right axis)", VS_RGB_FRAG, -1, 0);
+	legend_add(&L, "failed request (tick)", VS_RGB_FAIL, -1, 0);
+	h = MARGIN + TITLE_H;
+	for (i = 0; i < n; i++)
+		h += 2 * LINE_H + CHART_H + 9 + 12 + 8;
+	h += legend_flow(NULL, 0, 0, w, &L) + MARGIN;
+	if (vs_image_init(out, w + 2 * MARGIN, h, VS_RGB_BG)) {
+		free(L.it);
+		return -1;
+	}
+	y = MARGIN;
+	vs_text(out, MARGIN, y, title ? title : "chart", VS_RGB_TEXT, 2);
+	y += TITLE_H;
+	for (i = 0; i < n; i++) {
+		size_t nf;
+		vs_history_failures(hs, i, &nf);
+		snprintf(buf, sizeof buf, "arena %s: live bytes, largest free extent, fragmentation", vs__history_arena_name(hs, i));
+		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		y += LINE_H;
+		snprintf(buf, sizeof buf, "peak live at event %llu, peak fragmentation at event %llu, %llu failed requests",
+			(unsigned long long)vs_history_peak_live_event(hs, i),
+			(unsigned long long)vs_history_peak_frag_event(hs, i), (unsigned long long)nf);
+		vs_text(out, MARGIN, y, buf, nf ? VS_RGB_FAIL : VS_RGB_DIM, 1);
+		y += LINE_H;
+		vs_render_chart(out, (vs_rect){ MARGIN, y, w, CHART_H + 9 + 12 }, hs, i, 0);
+		y += CHART_H + 9 + 12 + 8;
+	}
+	legend_flow(out, MARGIN, y, w, &L);
+	free(L.it);
+	return 0;
+}
+
+int vs_picture_hcat(vs_image *out, const vs_image *a, const vs_image *b)
+{
+	int w = a->w + b->w + 2, h = a->h > b->h ? a->h : b->h;
+
+	if (vs_image_init(out, w, h, VS_RGB_BG))
+		return -1;
+	vs_image_blit(out, 0, 0, a);
+	vs_image_vline(out, a->w, 0, h - 1, VS_RGB_GRID);
+	vs_image_blit(out, a->w + 2, 0, b);
+	return 0;
+}
