@@ -80,6 +80,10 @@ typedef struct vs_gba_cycles_info {
  * without arm-none-eabi-gcc and no directory is set (err says so). */
 const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t errlen);
 
+/* What this build can do on the GBA side, as lines for a command's help:
+ * whether libmgba is there and where the ROMs are (or why there are none). */
+void vs_gba_status(char *buf, size_t len);
+
 /* Runs count requests on the emulated GBA. results gets count entries.
  * max_frames 0 picks a limit from the count. Returns 0, or -1 with err. */
 int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t param[4],

@@ -169,6 +169,9 @@ static void target_list(char *buf, size_t len)
 /* ---- ids to the program's handle slots ---------------------------------- */
 
 #define MAP_CAP (2u * VS_GBA_SLOTS) /* power of two, at most half full */
+/* The last slot takes the results of allocations the host saw fail, so
+ * they never overwrite a live handle; live ids get the others. */
+#define SCRATCH_SLOT (VS_GBA_SLOTS - 1u)
 
 typedef struct slot_map {
 	uint64_t key[MAP_CAP];
@@ -183,9 +186,9 @@ static void map_clear(slot_map *m)
 	uint32_t i;
 
 	memset(m->used, 0, sizeof m->used);
-	for (i = 0; i < VS_GBA_SLOTS; i++)
-		m->spare[i] = (uint16_t)(VS_GBA_SLOTS - 1 - i);
-	m->nspare = VS_GBA_SLOTS;
+	for (i = 0; i < SCRATCH_SLOT; i++)
+		m->spare[i] = (uint16_t)(SCRATCH_SLOT - 1 - i);
+	m->nspare = SCRATCH_SLOT;
 }
 
 static uint32_t map_hash(uint64_t k)
@@ -313,10 +316,10 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 			b->skipped++;
 			return;
 		}
-		slot = 0;
+		slot = SCRATCH_SLOT;
 		if (!o->failed && (slot = map_put(&b->map, ev->id)) < 0) {
 			snprintf(b->err, sizeof b->err, "line %llu: more than %u live allocations",
-				(unsigned long long)ev->line, VS_GBA_SLOTS);
+				(unsigned long long)ev->line, SCRATCH_SLOT);
 			b->failed = 1;
 			return;
 		}
@@ -481,9 +484,10 @@ static uint32_t compare(const builder *b, const vs_gba_result *res, const char *
 
 static void help(void)
 {
-	char list[256];
+	char list[256], status[1536];
 
 	target_list(list, sizeof list);
+	vs_gba_status(status, sizeof status);
 	printf(
 		"usage: vramsim cycles TRACE [--strategy NAME] [options]\n"
 		"\n"
@@ -508,9 +512,10 @@ static void help(void)
 		"strategies with a GBA build: %s\n"
 		"needs: libmgba (libmgba-dev) and arm-none-eabi-gcc (gcc-arm-none-eabi) at build\n"
 		"time; VRAMSIM_GBA_ROM_DIR overrides where the cycles ROMs are found.\n"
+		"%s"
 		"\n"
 		"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
-		"check failed, 2 bad usage, a malformed trace or no emulator.\n", list);
+		"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n", list, status);
 }
 
 static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, const void *host_state,
@@ -620,6 +625,21 @@ int vs_cmd_cycles(int argc, char **argv)
 	if (!vs_gba_emu_available()) {
 		fprintf(stderr, "vramsim cycles: %s\n", vs_gba_emu_missing());
 		return VS_EXIT_USAGE;
+	}
+	for (i = code_lo; i <= code_hi; i++) {
+		char rom[1024];
+		FILE *fp;
+
+		if (!vs_gba_cycles_rom(i, rom, sizeof rom, err, sizeof err)) {
+			fprintf(stderr, "vramsim cycles: %s\n", err);
+			return VS_EXIT_USAGE;
+		}
+		if (!(fp = fopen(rom, "rb"))) {
+			fprintf(stderr, "vramsim cycles: no cycles ROM at %s: build the vs_gba_roms target "
+				"(needs gcc-arm-none-eabi) or set VRAMSIM_GBA_ROM_DIR\n", rom);
+			return VS_EXIT_USAGE;
+		}
+		fclose(fp);
 	}
 	if (strategy) {
 		snprintf(cs.spec[0], sizeof cs.spec[0], "%s%s%s", arena_name ? arena_name : "",

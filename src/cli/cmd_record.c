@@ -11,6 +11,9 @@ int vs_cmd_record(int argc, char **argv);
 
 static void help(void)
 {
+	char status[1536];
+
+	vs_gba_status(status, sizeof status);
 	printf(
 		"usage: vramsim record GAME.gba --frames N -o TRACE [--log]\n"
 		"\n"
@@ -23,8 +26,12 @@ static void help(void)
 		"  -o TRACE       where to write the trace\n"
 		"  --log          print the game's other mGBA debug-log lines on standard error\n"
 		"\n"
+		"needs: libmgba (libmgba-dev) at build time. The demo ROM (tools/demo-rom) is\n"
+		"built as gba/demo.gba when arm-none-eabi-gcc (gcc-arm-none-eabi) is there.\n"
+		"%s"
+		"\n"
 		"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
-		"one (the file is kept to look at), 2 bad usage, unreadable ROM or no emulator.\n");
+		"one (the file is kept to look at), 2 bad usage, unreadable ROM or no emulator.\n", status);
 }
 
 /* Reads the written trace back: the game may print nonsense. */

@@ -28,6 +28,27 @@ const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t
 	return buf;
 }
 
+void vs_gba_status(char *buf, size_t len)
+{
+	char rom[1024], err[512];
+	const char *missing = vs_gba_emu_missing();
+	FILE *fp;
+	int n;
+
+	n = snprintf(buf, len, "this build: libmgba: %s\n", missing ? missing : "yes");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (!vs_gba_cycles_rom(VS_GBA_CODE_THUMB_ROM, rom, sizeof rom, err, sizeof err)) {
+		snprintf(buf + n, len - (size_t)n, "this build: %s\n", err);
+		return;
+	}
+	fp = fopen(rom, "rb");
+	if (fp)
+		fclose(fp);
+	snprintf(buf + n, len - (size_t)n, "this build: GBA ROMs: %s%s\n", rom,
+		fp ? "" : " (missing: build the vs_gba_roms target or set VRAMSIM_GBA_ROM_DIR)");
+}
+
 static void put32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;

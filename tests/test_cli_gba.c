@@ -1,0 +1,376 @@
+/* test_cli_gba.c - `vramsim cycles` and `vramsim record`: exit codes,
+ * messages, and every GBA strategy's placements on the emulated GBA equal
+ * to the host replay's over long random traces.
+ *
+ * The emulator tests skip with a message when vramsim was built without
+ * libmgba or without the GBA ROMs; the messages a build without them gives
+ * are checked instead.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/gba_emu.h"
+
+static char out[1 << 16], err[1 << 16];
+
+static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cli(const char *fmt, ...)
+{
+	char args[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
+}
+
+static const char *quickstart(void)
+{
+	return VS_SOURCE_DIR "/traces/obj-quickstart.trace";
+}
+
+/* 1 when vramsim can run the cycles ROMs; prints why not otherwise. */
+static int have_gba(const char *what)
+{
+	char rom[1024], e[512];
+	FILE *fp;
+
+	if (!vs_gba_emu_available()) {
+		printf("test_cli_gba: %s skipped: %s\n", what, vs_gba_emu_missing());
+		return 0;
+	}
+	if (!vs_gba_cycles_rom(VS_GBA_CODE_THUMB_ROM, rom, sizeof rom, e, sizeof e)) {
+		printf("test_cli_gba: %s skipped: %s\n", what, e);
+		return 0;
+	}
+	fp = fopen(rom, "rb");
+	if (!fp) {
+		printf("test_cli_gba: %s skipped: %s not built\n", what, rom);
+		return 0;
+	}
+	fclose(fp);
+	return 1;
+}
+
+/* ---- random traces ----------------------------------------------------- */
+
+typedef struct text {
+	char *s;
+	size_t n, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if ((size_t)n < t->cap - t->n)
+			break;
+		t->cap = t->cap ? t->cap * 2 : 1 << 16;
+		t->s = realloc(t->s, t->cap);
+		ck_assert_ptr_nonnull(t->s);
+	}
+	t->n += (size_t)n;
+}
+
+static const unsigned dims[12][2] = {
+	{ 8, 8 }, { 16, 16 }, { 32, 32 }, { 64, 64 }, { 16, 8 }, { 32, 8 },
+	{ 32, 16 }, { 64, 32 }, { 8, 16 }, { 8, 32 }, { 16, 32 }, { 32, 64 },
+};
+
+/* Sprites of every shape and depth come and go; the scene fills up so
+ * allocations fail too; a reset now and then; frame markers. mode 3 puts
+ * the first usable tile at 512. */
+static const char *obj_trace(uint64_t seed, unsigned events, unsigned mode)
+{
+	vs_rng rng = { seed };
+	uint64_t live[256];
+	unsigned nlive = 0, i, id = 1;
+	text t = { NULL, 0, 0 };
+	const char *path;
+
+	put(&t, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
+	for (i = 0; i < events; i++) {
+		uint32_t r = vs_rng_below(&rng, 100);
+
+		if (r < 2) {
+			put(&t, "frame\n");
+		} else if (i == events / 2) {
+			put(&t, "reset\n");
+			nlive = 0;
+		} else if (nlive && (r < 45 || nlive == 256)) {
+			unsigned k = vs_rng_below(&rng, nlive);
+
+			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			live[k] = live[--nlive];
+		} else {
+			unsigned d = vs_rng_below(&rng, 12), big = d == 3 || d == 7 || d == 11;
+
+			if (big && vs_rng_below(&rng, 3))
+				d = vs_rng_below(&rng, 3); /* big sprites are rarer */
+			put(&t, "alloc %u sprite %ux%u %ubpp\n", id, dims[d][0], dims[d][1],
+				vs_rng_below(&rng, 4) ? 4u : 8u);
+			live[nlive++] = id++;
+		}
+	}
+	path = vs_test_file(1, "cli-gba-obj.trace", t.s);
+	free(t.s);
+	return path;
+}
+
+/* A scrolling BG: tile references with many hits (a small ROM set), tile 0
+ * among them, 8bpp tiles, maps taken and given back, ROM indices the
+ * manager refuses, frame markers. */
+static const char *bg_trace(uint64_t seed, unsigned events)
+{
+	vs_rng rng = { seed };
+	uint64_t live[2048];
+	unsigned nlive = 0, i, id = 1;
+	text t = { NULL, 0, 0 };
+	const char *path;
+
+	put(&t, "vramsim-trace 1\narena bg gba-bg mode=0\n");
+	for (i = 0; i < events; i++) {
+		uint32_t r = vs_rng_below(&rng, 1000);
+
+		if (r < 20) {
+			put(&t, "frame\n");
+		} else if (nlive && (r < 430 || nlive == 2048)) {
+			unsigned k = vs_rng_below(&rng, nlive);
+
+			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			live[k] = live[--nlive];
+		} else if (r < 445) {
+			static const char *const maps[] = { "256x256", "512x256", "256x512", "512x512" };
+
+			put(&t, "alloc %u map text %s\n", id, maps[vs_rng_below(&rng, 4)]);
+			live[nlive++] = id++;
+		} else if (r < 447) {
+			put(&t, "alloc %u tile %u 4bpp\n", id, 5000 + vs_rng_below(&rng, 100)); /* past the ROM set */
+			live[nlive++] = id++;
+		} else {
+			/* ROM 1-599 are 4bpp, 600-899 8bpp: one depth per index */
+			unsigned rom = vs_rng_below(&rng, 20) == 0 ? 0 : 1 + vs_rng_below(&rng, 899);
+
+			put(&t, "alloc %u tile %u %ubpp\n", id, rom, rom >= 600 ? 8u : 4u);
+			live[nlive++] = id++;
+		}
+	}
+	path = vs_test_file(2, "cli-gba-bg.trace", t.s);
+	free(t.s);
+	return path;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+START_TEST(help_says_what_this_build_has)
+{
+	ck_assert_int_eq(cli("cycles --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim cycles TRACE"));
+	ck_assert_ptr_nonnull(strstr(out, "gba-obj-map, gba-obj-first-fit, gba-obj-best-fit, gba-obj-buddy, "
+		"gba-obj-snug, gba-bg-tiles, gba-bg-tiles-split"));
+	ck_assert_ptr_nonnull(strstr(out, "this build: libmgba: "));
+	ck_assert_ptr_nonnull(strstr(out, vs_gba_emu_available() ? "libmgba: yes" : "install libmgba-dev"));
+	ck_assert_int_eq(cli("record --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim record GAME.gba"));
+	ck_assert_ptr_nonnull(strstr(out, "this build: libmgba: "));
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+	ck_assert_int_eq(cli("cycles"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no trace given"));
+	ck_assert_int_eq(cli("cycles %s --code sideways", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "'sideways' is not thumb, arm or both"));
+	ck_assert_int_eq(cli("cycles %s --max-frames -3", quickstart()), 2);
+	ck_assert_int_eq(cli("cycles %s --frob", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '--frob'"));
+	ck_assert_int_eq(cli("record"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no ROM given"));
+	ck_assert_int_eq(cli("record x.gba -o x.trace"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--frames N is required"));
+	ck_assert_int_eq(cli("record x.gba --frames 10"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "-o TRACE is required"));
+	ck_assert_int_eq(cli("record x.gba --frames ten -o x.trace"), 2);
+}
+END_TEST
+
+/* Without libmgba both commands say so and exit 2; with it, the trace and
+ * strategy errors come first. */
+START_TEST(cycles_errors)
+{
+	const char *bad = vs_test_file(3, "cli-gba-bad.trace",
+		"vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp\nalloc 2 sprit 8x8 4bpp\n");
+	const char *ram = vs_test_file(4, "cli-gba-ram.trace",
+		"vramsim-trace 1\narena h ram size=65536\nalloc 1 16\nfree 1\n");
+
+	if (!vs_gba_emu_available()) {
+		ck_assert_int_eq(cli("cycles %s", quickstart()), 2);
+		ck_assert_ptr_nonnull(strstr(err, "built without libmgba (install libmgba-dev)"));
+		ck_assert_int_eq(cli("record x.gba --frames 1 -o x.trace"), 2);
+		ck_assert_ptr_nonnull(strstr(err, "built without libmgba (install libmgba-dev)"));
+		return;
+	}
+	ck_assert_int_eq(cli("cycles %s --strategy nope", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown strategy 'nope'"));
+	ck_assert_int_eq(cli("cycles %s --strategy gba-bg-tiles", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "gba-bg-tiles"));
+	ck_assert_int_eq(cli("cycles %s --arena nope", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no arena 'nope'"));
+	/* a strategy with no GBA build */
+	ck_assert_int_eq(cli("cycles %s", ram), 2);
+	ck_assert_ptr_nonnull(strstr(err, "GBA build"));
+	if (!have_gba("cycles_errors (trace errors)"))
+		return;
+	ck_assert_int_eq(cli("cycles %s", bad), 2);
+	ck_assert_msg(strstr(err, "cli-gba-bad.trace:4:9: error: unknown request 'sprit'") != NULL, "%s", err);
+	ck_assert_int_eq(cli("cycles %s/tests/no-such.trace", VS_BINARY_DIR), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no-such.trace"));
+}
+END_TEST
+
+/* The ROMs missing: exit 2 naming the place and what to do. A ROM whose
+ * allocator answers differently: exit 1 naming each trace line. */
+START_TEST(cycles_rom_missing_and_differing)
+{
+	char dir[1024];
+
+	if (!have_gba("cycles_rom_missing_and_differing"))
+		return;
+	ck_assert_int_eq(setenv("VRAMSIM_GBA_ROM_DIR", VS_BINARY_DIR "/no-such-dir", 1), 0);
+	ck_assert_int_eq(cli("cycles %s", quickstart()), 2);
+	ck_assert_msg(strstr(err, "no cycles ROM at " VS_BINARY_DIR "/no-such-dir/cycles-thumb.gba") != NULL,
+		"%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "gcc-arm-none-eabi"));
+	snprintf(dir, sizeof dir, "%s/gba/skew", VS_BINARY_DIR);
+	ck_assert_int_eq(setenv("VRAMSIM_GBA_ROM_DIR", dir, 1), 0);
+	ck_assert_int_eq(cli("cycles %s", quickstart()), 1);
+	ck_assert_msg(strstr(err, "obj-quickstart.trace:6: error: id 1: the GBA placed it at 0x06010020, "
+		"the host at 0x06010000") != NULL, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "of the GBA's allocations differ from the host replay"));
+	ck_assert_int_eq(unsetenv("VRAMSIM_GBA_ROM_DIR"), 0);
+	ck_assert_int_eq(cli("cycles %s", quickstart()), 0);
+	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's (14 calls)"));
+}
+END_TEST
+
+/* Every OBJ strategy, both code placements, tile and bitmap modes: long
+ * random traces whose every placement on the GBA equals the host's. */
+START_TEST(cycles_obj_strategies_equal_host)
+{
+	static const char *const strategies[] = {
+		"gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy", "gba-obj-snug"
+	};
+	unsigned mode;
+	size_t k;
+
+	if (!have_gba("cycles_obj_strategies_equal_host"))
+		return;
+	for (mode = 0; mode <= 3; mode += 3) {
+		const char *path = obj_trace(100 + mode, 3000, mode);
+
+		for (k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
+			int rc = cli("cycles %s --strategy %s --code both", path, strategies[k]);
+
+			ck_assert_msg(rc == 0, "%s mode %u: exit %d\n%.1500s%.1500s", strategies[k], mode, rc, out, err);
+			ck_assert_ptr_nonnull(strstr(out, "allocator code Thumb in ROM, WAITCNT=0x4317"));
+			ck_assert_ptr_nonnull(strstr(out, "allocator code ARM in IWRAM"));
+			ck_assert_msg(strstr(out, "placements: the GBA's equal the host replay's") != NULL, "%s", out);
+			ck_assert_ptr_nonnull(strstr(out, "\nalloc "));
+			ck_assert_ptr_nonnull(strstr(out, "\nfree "));
+			ck_assert_ptr_nonnull(strstr(out, "\nreset "));
+			ck_assert_ptr_nonnull(strstr(out, "worst frame"));
+		}
+	}
+}
+END_TEST
+
+/* Both BG tile managers: hits (shared placements) and loads, tile 0, maps,
+ * refusals, all equal on the GBA, hit for hit. */
+START_TEST(cycles_bg_strategies_equal_host)
+{
+	static const char *const strategies[] = { "gba-bg-tiles", "gba-bg-tiles-split" };
+	const char *path;
+	size_t k;
+
+	if (!have_gba("cycles_bg_strategies_equal_host"))
+		return;
+	path = bg_trace(7, 6000);
+	ck_assert_int_eq(cli("replay %s --strategy gba-bg-tiles", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "shared hits"));
+	for (k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
+		int rc = cli("cycles %s --strategy %s --code both", path, strategies[k]);
+
+		ck_assert_msg(rc == 0, "%s: exit %d\n%.1500s%.1500s", strategies[k], rc, out, err);
+		ck_assert_msg(strstr(out, "placements: the GBA's equal the host replay's") != NULL, "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, "allocator code ARM in IWRAM"));
+	}
+	/* a 4bpp region of another size: the parameter reaches the GBA */
+	ck_assert_int_eq(cli("cycles %s --strategy gba-bg-tiles-split:bytes4=8K", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));
+}
+END_TEST
+
+START_TEST(record_exit_codes)
+{
+	char path[1024];
+	FILE *fp;
+	char head[128] = "";
+
+	if (!have_gba("record_exit_codes"))
+		return;
+	snprintf(path, sizeof path, "%s/tests/tmp-cli-record.trace", VS_BINARY_DIR);
+	ck_assert_int_eq(cli("record %s/gba/no-such.gba --frames 5 -o %s", VS_BINARY_DIR, path), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no-such.gba"));
+	/* the demo: a well-formed trace */
+	ck_assert_int_eq(cli("record %s/gba/demo.gba --frames 200 -o %s", VS_BINARY_DIR, path), 0);
+	ck_assert_msg(strstr(err, "200 frames") != NULL, "%s", err);
+	fp = fopen(path, "rb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_gt(fread(head, 1, sizeof head - 1, fp), 0);
+	fclose(fp);
+	ck_assert_int_eq(strncmp(head, "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n", 55), 0);
+	ck_assert_int_eq(cli("replay %s", path), 0);
+	/* the recorded trace measured on the GBA, BG arena chosen by name */
+	ck_assert_int_eq(cli("cycles %s --arena bg", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "arena bg (gba-bg), strategy gba-bg-tiles"));
+	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));
+	/* a ROM that prints no trace (the cycles ROM greets, nothing more) */
+	ck_assert_int_eq(cli("record %s/gba/cycles-thumb.gba --frames 3 -o %s", VS_BINARY_DIR, path), 1);
+	ck_assert_ptr_nonnull(strstr(err, "printed no trace lines"));
+	remove(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("cli_gba");
+	TCase *tc = tcase_create("cli_gba");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, help_says_what_this_build_has);
+	tcase_add_test(tc, usage_errors);
+	tcase_add_test(tc, cycles_errors);
+	tcase_add_test(tc, cycles_rom_missing_and_differing);
+	tcase_add_test(tc, cycles_obj_strategies_equal_host);
+	tcase_add_test(tc, cycles_bg_strategies_equal_host);
+	tcase_add_test(tc, record_exit_codes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
