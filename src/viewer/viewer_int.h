@@ -1,0 +1,97 @@
+/* viewer_int.h - the viewer's state, shared by the window code and the
+ * script runner. Not installed. */
+#ifndef VS_VIEWER_INT_H
+#define VS_VIEWER_INT_H
+
+#include <SDL.h>
+
+#include "vramsim/render.h"
+#include "vramsim/viewer.h"
+
+#define VIEW_HOVER_LINES 5
+#define VIEW_TIMES 8192 /* frame times kept for percentiles */
+
+typedef struct arena_pane {
+	vs_rect title;   /* name and metrics line */
+	vs_rect map;     /* where the layout is drawn */
+	vs_layout L;
+	int ok;          /* the layout fits */
+} arena_pane;
+
+typedef struct side_pane {
+	vs_rect col, label, chart, chart_title;
+	arena_pane ar[VS_TRACE_MAX_ARENAS];
+} side_pane;
+
+typedef struct time_stats {
+	uint64_t n;
+	double sum, max;
+	float last[VIEW_TIMES];
+} time_stats;
+
+typedef struct script script;
+
+typedef struct viewer {
+	const vs_viewer_opts *o;
+	FILE *log;
+	vs_timeline *tl;
+	int nsides, narenas;
+	uint64_t est_events;  /* lines in the file: an upper bound while recording */
+	char trace_name[128];
+
+	SDL_Window *win;
+	SDL_Renderer *ren;
+	SDL_Texture *tex;
+	int texw, texh;
+	vs_image canvas;
+	int W, H;
+	int ts, lh;           /* text scale, line height */
+
+	vs_rect top, legend, timeline, status;
+	side_pane sp[VS_VIEW_MAX_SIDES];
+	int chart_arena;
+
+	int playing, speed_i;
+	double acc;
+	int help;
+	int mx, my, mouse_in;
+	int dragging;         /* 0 none, 1 timeline, 2+s chart of side s */
+
+	char hover[VIEW_HOVER_LINES][192];
+	int nhover, hover_side, hover_arena;
+	int64_t hover_unit;
+
+	char message[256];
+	uint32_t message_until;
+
+	script *sc;
+	int script_failed;
+	char shot_pending[1024];
+	int shot_n;
+	int quit;
+
+	/* owner lookups for the renderer: one-entry cache */
+	vs_live scratch;
+	uint32_t scratch_owner;
+
+	/* measurements */
+	time_stats compose, frame, seek;
+	double record_ms;
+	uint64_t frames;
+} viewer;
+
+/* viewer.c */
+void view_seek(viewer *v, uint64_t event);
+void view_log(viewer *v, const char *fmt, ...);
+int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
+uint64_t view_total(const viewer *v);
+double view_speed(const viewer *v); /* events a second */
+
+/* script.c: commands from a file, one per frame once recording is done. */
+script *script_load(const char *path, char *err, size_t errlen);
+void script_free(script *sc);
+/* Runs the next command (or waits). Returns 1 while the script runs, 0 at
+ * its end. */
+int script_step(viewer *v, script *sc);
+
+#endif
