@@ -18,6 +18,7 @@ static const command commands[] = {
 	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements" },
 	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)" },
 	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h" },
+	{ "view", vs_cmd_view, "play a trace in a window (SDL2): seek, hover, two strategies side by side" },
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side" },
 };
 
