@@ -316,6 +316,15 @@ START_TEST(cycles_bg_strategies_equal_host)
 		ck_assert_msg(strstr(out, "placements: the GBA's equal the host replay's") != NULL, "%s", out);
 		ck_assert_ptr_nonnull(strstr(out, "allocator code ARM in IWRAM"));
 	}
+	/* init with new options mid-trace: the GBA re-initialises with them
+	 * (the 8bpp tile moves from 0x06007000 to 0x06000400) */
+	path = vs_test_file(5, "cli-gba-init.trace", "vramsim-trace 1\narena bg gba-bg strategy=gba-bg-tiles-split\n"
+		"alloc 1 tile 5 4bpp\nalloc 2 tile 600 8bpp at=0x06007000\ninit bg bytes4=1024\n"
+		"alloc 3 tile 600 8bpp at=0x06000400\nalloc 4 tile 5 4bpp\nreset\nalloc 5 tile 600 8bpp\n");
+	ck_assert_int_eq(cli("replay %s --strict", path), 0);
+	ck_assert_int_eq(cli("cycles %s --code both", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's (7 calls)"));
+	path = bg_trace(7, 6000);
 	/* a 4bpp region of another size: the parameter reaches the GBA */
 	ck_assert_int_eq(cli("cycles %s --strategy gba-bg-tiles-split:bytes4=8K", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));

@@ -56,7 +56,8 @@ enum {
 	VS_GBA_OP_NOP = 0,
 	VS_GBA_OP_ALLOC = 1, /* arg: the allocator's size argument; result into slot */
 	VS_GBA_OP_FREE = 2,  /* frees the handle held in slot */
-	VS_GBA_OP_RESET = 3  /* re-initialises the allocator (timed too) */
+	VS_GBA_OP_RESET = 3  /* re-initialises the allocator (timed too); arg: param[0] to
+	                      * re-initialise with (used by gba-bg-tiles-split) */
 };
 
 typedef struct vs_gba_req {

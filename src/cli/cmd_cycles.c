@@ -261,6 +261,7 @@ typedef struct builder {
 	uint32_t n, cap;
 	uint32_t frames;
 	uint32_t skipped;   /* requests the host adapter refused uncalled */
+	uint32_t param[4];  /* init parameters, from the host state before the replay */
 	int failed;
 	char err[512];
 } builder;
@@ -299,10 +300,9 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 {
 	builder *b = ud;
 	const vs_event *ev = o->ev;
-	uint32_t arg;
+	uint32_t arg, param[4] = { 0, 0, 0, 0 };
 	int slot;
 
-	(void)r;
 	if (b->failed)
 		return;
 	switch (ev->type) {
@@ -336,10 +336,15 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 			b->failed = 1;
 		return;
 	case VS_EV_RESET:
+	case VS_EV_INIT:
 		if (ev->arena >= 0 && ev->arena != b->arena)
 			return;
+		/* the GBA re-initialises with the parameters the host's strategy
+		 * holds now (an init may give it new options): their first word
+		 * goes with the request */
+		b->t->params(vs_replay_strategy_state(r, b->arena), param);
 		map_clear(&b->map);
-		if (push(b, VS_GBA_OP_RESET, 0, 0, ev, 0, 0))
+		if (push(b, VS_GBA_OP_RESET, 0, param[0], ev, 0, 0))
 			b->failed = 1;
 		return;
 	case VS_EV_SAVE:
@@ -518,11 +523,10 @@ static void help(void)
 		"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n", list, status);
 }
 
-static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, const void *host_state,
-	uint32_t max_frames)
+static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, uint32_t max_frames)
 {
 	char rom[1024], err[1024];
-	uint32_t param[4] = { 0, 0, 0, 0 }, bad;
+	uint32_t bad;
 	vs_gba_result *res;
 	vs_gba_cycles_info info;
 
@@ -535,8 +539,7 @@ static int run_code(const builder *b, int code, const char *trace, const vs_aren
 		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
 	}
-	b->t->params(host_state, param);
-	if (vs_gba_cycles_run(rom, b->t->id, param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
+	if (vs_gba_cycles_run(rom, b->t->id, b->param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
 		fprintf(stderr, "vramsim cycles: %s\n", err);
 		free(res);
 		return VS_EXIT_USAGE;
@@ -702,6 +705,7 @@ int vs_cmd_cycles(int argc, char **argv)
 		free(b);
 		return VS_EXIT_USAGE;
 	}
+	b->t->params(vs_replay_strategy_state(r, b->arena), b->param);
 	rc = vs_replay_run(r, 0);
 	if (rc < 0 || b->failed) {
 		fprintf(stderr, "%s%s%s\n", rc < 0 ? vs_replay_error(r) : path, rc < 0 ? "" : ": error: ",
@@ -721,8 +725,7 @@ int vs_cmd_cycles(int argc, char **argv)
 		status = VS_EXIT_CHECK;
 	}
 	for (i = code_lo; i <= code_hi; i++) {
-		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl,
-			vs_replay_strategy_state(r, b->arena), max_frames);
+		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl, max_frames);
 
 		if (s > status)
 			status = s;

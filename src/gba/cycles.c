@@ -462,6 +462,7 @@ static void run_gba_bg_tiles_split(const vs_gba_req_block *blk, const vs_gba_req
 			}
 			break;
 		case VS_GBA_OP_RESET:
+			bytes4 = arg; /* an init may change the split */
 			TIMED(rc, cyc, (gba_bg_tiles_split_init(m, bytes4), 0), m, bytes4);
 			emit((uint32_t)rc, cyc, over2);
 			break;
