@@ -199,15 +199,30 @@ static int run(viewer *v, script *sc, char *cmd)
 			return 0;
 		push_motion(v, (int)a, (int)b, 0);
 	} else if (strcmp(word, "click") == 0) {
-		if (sscanf(cmd, "%*s %lld %lld", &a, &b) != 2)
+		int x, y;
+		if (sscanf(cmd, "%*s timeline %lld", &c) == 1 && c >= 0) {
+			view_timeline_point(v, (uint64_t)c, &x, &y);
+			a = x;
+			b = y;
+		} else if (sscanf(cmd, "%*s %lld %lld", &a, &b) != 2) {
 			return 0;
+		}
 		push_motion(v, (int)a, (int)b, 0);
 		push_button(v, (int)a, (int)b, 1);
 		push_button(v, (int)a, (int)b, 0);
 	} else if (strcmp(word, "drag") == 0) {
-		int i;
-		if (sscanf(cmd, "%*s %lld %lld %lld %lld", &a, &b, &c, &d) != 4)
+		int i, x, y;
+		long long e0, e1;
+		if (sscanf(cmd, "%*s timeline %lld %lld", &e0, &e1) == 2 && e0 >= 0 && e1 >= 0) {
+			view_timeline_point(v, (uint64_t)e0, &x, &y);
+			a = x;
+			b = y;
+			view_timeline_point(v, (uint64_t)e1, &x, &y);
+			c = x;
+			d = y;
+		} else if (sscanf(cmd, "%*s %lld %lld %lld %lld", &a, &b, &c, &d) != 4) {
 			return 0;
+		}
 		push_motion(v, (int)a, (int)b, 0);
 		push_button(v, (int)a, (int)b, 1);
 		for (i = 1; i <= 8; i++)

@@ -516,6 +516,12 @@ static uint64_t time_event(viewer *v, int x)
 	return (uint64_t)(f * (double)total + 0.5);
 }
 
+void view_timeline_point(viewer *v, uint64_t event, int *x, int *y)
+{
+	*x = time_x(v, event);
+	*y = v->timeline.y + v->timeline.h / 2;
+}
+
 static void draw_timeline(viewer *v)
 {
 	vs_rect t = v->timeline;

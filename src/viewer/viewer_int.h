@@ -85,6 +85,8 @@ void view_seek(viewer *v, uint64_t event);
 void view_log(viewer *v, const char *fmt, ...);
 int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
 uint64_t view_total(const viewer *v);
+/* Where the timeline shows an event (window pixels). */
+void view_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 double view_speed(const viewer *v); /* events a second */
 
 /* script.c: commands from a file, one per frame once recording is done. */

@@ -1,0 +1,365 @@
+/* test_viewer.c - the SDL2 viewer driven headless by scripted input.
+ *
+ * Runs with SDL's dummy video driver (no display needed; set
+ * VS_TEST_VIDEODRIVER to try another, e.g. x11 under Xvfb). The script
+ * steps, seeks by clicking and dragging on the timeline, jumps to a failure,
+ * hovers, resizes and opens the help; screenshots are decoded and checked
+ * against placements read from a replay run independently of the viewer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/render.h"
+#include "vramsim/viewer.h"
+
+/* Events: 1 frame; 2 player 64x64 4bpp (64 tiles); 3 enemy 64x64 8bpp
+ * (128 tiles); 4 frame; 5 free player; 6 frame; 7-13 seven more 8bpp
+ * 64x64 sprites; 14 frame; 15 one more; 16 frame. gba-obj-map places at
+ * multiples of the size, so 7-13 fill the memory and 15 fails; first fit
+ * starts the enemy at tile 64, so 13 and 15 fail. */
+static const char trace_text[] =
+	"vramsim-trace 1\n"
+	"arena obj gba-obj\n"
+	"frame\n"
+	"alloc 1 sprite 64x64 4bpp tag=player\n"
+	"alloc 2 sprite 64x64 8bpp tag=enemy\n"
+	"frame\n"
+	"free 1\n"
+	"frame\n"
+	"alloc 3 sprite 64x64 8bpp tag=bg\n"
+	"alloc 4 sprite 64x64 8bpp tag=bg\n"
+	"alloc 5 sprite 64x64 8bpp tag=bg\n"
+	"alloc 6 sprite 64x64 8bpp tag=bg\n"
+	"alloc 7 sprite 64x64 8bpp tag=bg\n"
+	"alloc 8 sprite 64x64 8bpp tag=bg\n"
+	"alloc 9 sprite 64x64 8bpp tag=bg\n"
+	"frame\n"
+	"alloc 10 sprite 64x64 8bpp tag=late\n"
+	"frame\n";
+
+static const char *const strategies[2] = { "gba-obj-map", "gba-obj-first-fit" };
+
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+static void use_headless_video(void)
+{
+	const char *d = getenv("VS_TEST_VIDEODRIVER");
+
+	setenv("SDL_VIDEODRIVER", d && *d ? d : "dummy", 1);
+}
+
+/* A unit owned by the allocation with tag `tag` after `event` events, read
+ * from a replay of its own; -1 if none. */
+static int64_t unit_with_tag(const char *path, const char *strategy, uint64_t event, const char *tag)
+{
+	char err[512];
+	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
+	vs_replay_config cfg;
+	vs_replay *r;
+	const vs_arena *a;
+	uint32_t u;
+	int64_t found = -1;
+
+	ck_assert_ptr_nonnull(rd);
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find(strategy);
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	vs_replay_run(r, event);
+	a = vs_replay_arena(r, 0);
+	/* a unit in the middle of its run, away from the hover outline */
+	for (u = 1; u + 1 < a->nunits && found < 0; u++) {
+		const vs_live *l = vs_replay_live_by_owner(r, a->owner[u]);
+		if (l && strcmp(vs_replay_tag_name(r, l->req.tag), tag) == 0 && a->owner[u - 1] == a->owner[u] &&
+			a->owner[u + 1] == a->owner[u])
+			found = u;
+	}
+	vs_replay_free(r);
+	return found;
+}
+
+static void setup_opts(vs_viewer_opts *o, const char *trace, const char *script, FILE *log)
+{
+	int s;
+
+	memset(o, 0, sizeof *o);
+	o->trace = trace;
+	o->nsides = 2;
+	for (s = 0; s < 2; s++) {
+		vs_replay_config_default(&o->cfg[s]);
+		o->cfg[s].strategy[0] = vs_strategy_find(strategies[s]);
+		o->cfg[s].message = quiet;
+		snprintf(o->label[s], sizeof o->label[s], "%s", strategies[s]);
+	}
+	o->width = 1000;
+	o->height = 700;
+	o->script = script;
+	o->log = log;
+	o->shot_dir = VS_BINARY_DIR;
+}
+
+/* Reads the whole log. */
+static char *slurp(FILE *fp)
+{
+	long n;
+	char *s;
+
+	fflush(fp);
+	n = ftell(fp);
+	ck_assert_int_gt(n, 0);
+	s = calloc(1, (size_t)n + 1);
+	rewind(fp);
+	ck_assert_uint_eq(fread(s, 1, (size_t)n, fp), (size_t)n);
+	return s;
+}
+
+/* "locate SIDE 0 UNIT X Y" from the log. */
+static void located(const char *log, int side, int64_t unit, int *x, int *y)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof key, "locate %d 0 %lld ", side, (long long)unit);
+	p = strstr(log, key);
+	ck_assert_msg(p != NULL, "no '%s' in the log:\n%s", key, log);
+	ck_assert_int_eq(sscanf(p + strlen(key), "%d %d", x, y), 2);
+}
+
+static vs_image shot(const char *name)
+{
+	char path[1024], err[256];
+	vs_image im;
+
+	snprintf(path, sizeof path, "%s/%s", VS_BINARY_DIR, name);
+	memset(&im, 0, sizeof im);
+	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
+	return im;
+}
+
+START_TEST(scripted_session)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	int64_t pa = unit_with_tag(trace, strategies[0], 2, "player");
+	int64_t pb = unit_with_tag(trace, strategies[1], 2, "player");
+	int64_t ea = unit_with_tag(trace, strategies[0], 3, "enemy");
+	char script[4096], err[512];
+	const char *sp;
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	char *text;
+	vs_image at2, back1, help, failed, small;
+	int xa, ya, xb, yb, xe, ye, rc;
+	uint32_t player = vs_tag_colour("player"), enemy = vs_tag_colour("enemy");
+
+	ck_assert_int_ge(pa, 0);
+	ck_assert_int_ge(pb, 0);
+	ck_assert_int_ge(ea, 0);
+	snprintf(script, sizeof script,
+		"# every command takes a frame\n"
+		"expect recorded 16\n"
+		"expect event 0\n"
+		"locate 1 0 %lld\n"
+		"locate 2 0 %lld\n"
+		"locate 1 0 %lld\n"
+		"key Right\n"
+		"key Right\n"
+		"expect event 2\n"
+		"screenshot %s/viewer-at2.png\n"
+		"hover 1 0 %lld\n"
+		"expect hover tag player\n"
+		"expect hover allocated at trace line 4\n"
+		"expect hover age 0 events\n"
+		"key Left\n"
+		"move 2 2\n"
+		"expect event 1\n"
+		"screenshot %s/viewer-back1.png\n"
+		"key shift+Right\n"
+		"expect event 4\n"
+		"key shift+Left\n"
+		"expect event 1\n"
+		"click timeline 7\n"
+		"expect event 7\n"
+		"drag timeline 2 12\n"
+		"expect event 12\n"
+		"key f\n"
+		"expect event 13\n"
+		"key f\n"
+		"expect event 15\n"
+		"expect paused 1\n"
+		"screenshot %s/viewer-failed.png\n"
+		"key shift+f\n"
+		"expect event 13\n"
+		"key shift+f\n"
+		"expect event 13\n"
+		"key ?\n"
+		"expect help 1\n"
+		"screenshot %s/viewer-help.png\n"
+		"key ?\n"
+		"expect help 0\n"
+		"key End\n"
+		"expect event 16\n"
+		"key Home\n"
+		"key Up\n"
+		"key Up\n"
+		"key space\n"
+		"wait 30\n"
+		"expect paused 1\n"
+		"expect event 16\n"
+		"resize 640 480\n"
+		"wait 1\n"
+		"expect width 640\n"
+		"screenshot %s/viewer-small.png\n"
+		"quit\n",
+		(long long)pa, (long long)pb, (long long)ea, VS_BINARY_DIR, (long long)pa, VS_BINARY_DIR, VS_BINARY_DIR,
+		VS_BINARY_DIR, VS_BINARY_DIR);
+	sp = vs_test_file(1, "viewer.script", script);
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	rc = vs_viewer_run(&o, err, sizeof err);
+	text = slurp(log);
+	ck_assert_msg(rc == 0, "viewer returned %d (%s); log:\n%s", rc, err, text);
+	located(text, 1, pa, &xa, &ya);
+	located(text, 2, pb, &xb, &yb);
+	located(text, 1, ea, &xe, &ye);
+	/* after event 2 the player's tiles have its colour on both sides */
+	at2 = shot("viewer-at2.png");
+	ck_assert_int_eq(at2.w, 1000);
+	ck_assert_int_eq(at2.h, 700);
+	ck_assert_uint_eq(vs_image_get(&at2, xa, ya), player);
+	ck_assert_uint_eq(vs_image_get(&at2, xb, yb), player);
+	/* the enemy came at event 3: not there yet */
+	ck_assert_uint_eq(vs_image_get(&at2, xe, ye), VS_RGB_FREE);
+	/* stepped back to event 1: free again */
+	back1 = shot("viewer-back1.png");
+	ck_assert_uint_eq(vs_image_get(&back1, xa, ya), VS_RGB_FREE);
+	ck_assert_uint_eq(vs_image_get(&back1, xb, yb), VS_RGB_FREE);
+	/* at the failure: player freed, enemy held */
+	failed = shot("viewer-failed.png");
+	ck_assert_uint_ne(vs_image_get(&failed, xa, ya), player);
+	ck_assert_uint_eq(vs_image_get(&failed, xe, ye), enemy);
+	/* help: the overlay darkens the screen; a framed panel in the middle */
+	help = shot("viewer-help.png");
+	{
+		uint32_t before = vs_image_get(&failed, 997, 2), after = vs_image_get(&help, 997, 2);
+		int x = 0;
+		ck_assert_uint_eq(after >> 24, (before >> 24) / 4);
+		ck_assert_uint_eq(after >> 16 & 255, (before >> 16 & 255) / 4);
+		while (x < 500 && vs_image_get(&help, x, 350) != VS_RGB_TEXT)
+			x++;
+		ck_assert_int_lt(x, 500);
+		ck_assert_int_gt(x, 10);
+		ck_assert_uint_eq(vs_image_get(&help, x + 3, 350), 0x1A1D23FFu);
+	}
+	/* resized */
+	small = shot("viewer-small.png");
+	ck_assert_int_eq(small.w, 640);
+	ck_assert_int_eq(small.h, 480);
+	ck_assert_ptr_nonnull(strstr(text, "frames "));
+	ck_assert_ptr_nonnull(strstr(text, "seeks "));
+	vs_image_fini(&at2);
+	vs_image_fini(&back1);
+	vs_image_fini(&failed);
+	vs_image_fini(&help);
+	vs_image_fini(&small);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
+/* A failed expectation is reported with its line and makes the run return 1. */
+START_TEST(expect_fails)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-bad.script", "key Right\nexpect event 5\nfrobnicate\nquit\n");
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	char err[512], *text;
+
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
+	text = slurp(log);
+	ck_assert_msg(strstr(text, "viewer-bad.script:2: expected event 5, got 1") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "viewer-bad.script:3: cannot read 'frobnicate'") != NULL, "%s", text);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
+/* The screenshot key writes a PNG of the window into the shots folder. */
+START_TEST(screenshot_key)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-key.script", "key End\nkey s\nwait 1\nquit\n");
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	char err[512], *text, *p, path[1024];
+	vs_image im;
+
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	o.width = 800;
+	o.height = 600;
+	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 0);
+	text = slurp(log);
+	p = strstr(text, "screenshot ");
+	ck_assert_msg(p != NULL, "%s", text);
+	ck_assert_int_eq(sscanf(p, "screenshot %1023s", path), 1);
+	ck_assert_ptr_nonnull(strstr(path, "vramsim-view-"));
+	ck_assert_int_eq(vs_png_read(path, &im, err, sizeof err), 0);
+	ck_assert_int_eq(im.w, 800);
+	ck_assert_int_eq(im.h, 600);
+	vs_image_fini(&im);
+	remove(path);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
+/* The command line: usage errors exit 2, a failed expectation exits 1. */
+START_TEST(command_line)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-cli.script", "expect event 3\nquit\n");
+	char args[2048], out[4096], err[4096];
+
+	use_headless_video();
+	ck_assert_int_eq(vs_test_run_cli("view", out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no trace"));
+	snprintf(args, sizeof args, "view %s -s gba-obj-map -s gba-obj-buddy -s gba-obj-snug", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	snprintf(args, sizeof args, "view %s -s no-such-strategy", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no-such-strategy"));
+	snprintf(args, sizeof args, "view %s --script %s", trace, sp);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	ck_assert_ptr_nonnull(strstr(out, "expected event 3, got 0"));
+	ck_assert_int_eq(vs_test_run_cli("view --help", out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "--strategy"));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("viewer");
+	TCase *tc = tcase_create("scripted");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, scripted_session);
+	tcase_add_test(tc, expect_fails);
+	tcase_add_test(tc, screenshot_key);
+	tcase_add_test(tc, command_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
