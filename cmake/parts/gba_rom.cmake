@@ -5,10 +5,15 @@
 # without libmgba the driver (src/sim/gba_emu.c) compiles to stubs that say
 # what to install. vramsim builds either way.
 
+# VS_WITH_GBA=OFF builds as if neither were installed (to check that build).
+option(VS_WITH_GBA "Build the on-target side (libmgba driver, GBA ROMs) when the tools are found" ON)
+
 # ---- libmgba (no pkg-config file: find the header and the library) ----
-find_path(VS_MGBA_INCLUDE_DIR mgba/core/core.h)
-find_library(VS_MGBA_LIBRARY mgba)
-if(VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
+if(VS_WITH_GBA)
+  find_path(VS_MGBA_INCLUDE_DIR mgba/core/core.h)
+  find_library(VS_MGBA_LIBRARY mgba)
+endif()
+if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   message(STATUS "libmgba: ${VS_MGBA_LIBRARY}")
   target_include_directories(vs_sim SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
   target_compile_definitions(vs_sim PUBLIC VS_HAVE_MGBA=1)
@@ -21,9 +26,11 @@ else()
 endif()
 
 # ---- GBA ROMs --------------------------------------------------------
-find_program(VS_ARM_GCC arm-none-eabi-gcc)
-find_program(VS_ARM_OBJCOPY arm-none-eabi-objcopy)
-if(NOT VS_ARM_GCC OR NOT VS_ARM_OBJCOPY)
+if(VS_WITH_GBA)
+  find_program(VS_ARM_GCC arm-none-eabi-gcc)
+  find_program(VS_ARM_OBJCOPY arm-none-eabi-objcopy)
+endif()
+if(NOT VS_WITH_GBA OR NOT VS_ARM_GCC OR NOT VS_ARM_OBJCOPY)
   message(WARNING "arm-none-eabi-gcc/objcopy not found: the GBA ROMs (cycles) are not built. "
                   "Install gcc-arm-none-eabi.")
   return()
