@@ -1,0 +1,771 @@
+/* test_compare.c - `vramsim compare` and the comparison library: every output
+ * format, every budget kind, baseline tolerance edges, missing and new rows,
+ * ranking, peak capture, determinism across thread counts, exit codes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "support.h"
+#include "vramsim/compare.h"
+
+static char out[1 << 18], err[1 << 16];
+
+static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cli(const char *fmt, ...)
+{
+	char args[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
+}
+
+static const char *trace(const char *name)
+{
+	static char path[4][512];
+	static int slot;
+
+	slot = (slot + 1) % 4;
+	snprintf(path[slot], sizeof path[slot], "traces/%s", name); /* keys as CI writes them: main() is in the source tree */
+	return path[slot];
+}
+
+#define QS "obj-quickstart.trace"
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[8][512];
+	static int slot;
+
+	slot = (slot + 1) % 8;
+	snprintf(path[slot], sizeof path[slot], "%s/test-compare-%s", VS_BINARY_DIR, name);
+	return path[slot];
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_msg(fp != NULL, "cannot read %s", path);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* The strategies that manage a kind, as the registry lists them. */
+static int managers(vs_arena_kind k)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < vs_strategy_count(); i++)
+		n += vs_strategy_manages(vs_strategy_at(i), k);
+	return n;
+}
+
+/* ---- library runs -------------------------------------------------------- */
+
+static void run_lib(vs_cmp_result *res, const char *const *traces, int n, const vs_cmp_choice *ch, int nch, int jobs)
+{
+	vs_cmp_config cfg;
+	char e[1024];
+
+	vs_cmp_config_default(&cfg);
+	cfg.traces = traces;
+	cfg.ntraces = n;
+	cfg.choices = ch;
+	cfg.nchoices = nch;
+	cfg.jobs = jobs;
+	cfg.timing = 0;
+	ck_assert_msg(vs_compare_run(&cfg, res, e, sizeof e) == 0, "%s", e);
+}
+
+START_TEST(rows_cover_every_manager_in_order)
+{
+	const char *t[2];
+	vs_cmp_result res;
+	int i, tex = managers(VS_ARENA_DS_TEX), pal = managers(VS_ARENA_DS_PLTT), obj = managers(VS_ARENA_GBA_OBJ);
+	size_t k;
+
+	t[0] = trace("ds-levels.trace");
+	t[1] = trace(QS);
+	run_lib(&res, t, 2, NULL, 0, 0);
+	/* ds-levels declares tex then pal; quickstart one OBJ arena */
+	ck_assert_int_eq(res.nrows, tex + pal + obj);
+	for (i = 0; i < tex; i++)
+		ck_assert_str_eq(res.rows[i].arena, "tex");
+	for (; i < tex + pal; i++)
+		ck_assert_str_eq(res.rows[i].arena, "pal");
+	/* strategies in registry order within each arena */
+	i = tex + pal;
+	for (k = 0; k < vs_strategy_count(); k++)
+		if (vs_strategy_manages(vs_strategy_at(k), VS_ARENA_GBA_OBJ))
+			ck_assert_str_eq(res.rows[i++].strategy, vs_strategy_at(k)->name);
+	for (i = 0; i < res.nrows; i++) {
+		ck_assert_int_eq(res.rows[i].status, VS_CMP_OK);
+		ck_assert_int_ge(res.rows[i].rank, 1);
+	}
+	ck_assert_int_eq(res.nbest, 3);
+	vs_cmp_result_free(&res);
+}
+END_TEST
+
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* The state at the peak is taken at the first event where live bytes peak:
+ * an independent replay stopped at that event must show the same. */
+START_TEST(peak_state_matches_a_replay_stopped_there)
+{
+	const char *t[2];
+	vs_cmp_result res;
+	int i;
+
+	t[0] = trace("ds-stream.trace");
+	t[1] = trace("gba-sprite-churn-1.trace");
+	if (access(t[1], R_OK) != 0)
+		t[1] = trace(QS);
+	run_lib(&res, t, 2, NULL, 0, 2);
+	for (i = 0; i < res.nrows; i++) {
+		const vs_cmp_row *row = &res.rows[i];
+		vs_replay_config cfg;
+		char e[1024];
+		vs_trace_reader *rd = vs_trace_open(row->trace, e, sizeof e);
+		vs_replay *r;
+		const vs_metrics *m;
+		int a;
+		ck_assert_msg(rd != NULL, "%s", e);
+		vs_replay_config_default(&cfg);
+		cfg.message = quiet;
+		a = vs_trace_arena_index(vs_trace_header_of(rd), row->arena);
+		cfg.strategy[a] = vs_strategy_find(row->strategy);
+		r = vs_replay_new(rd, &cfg, e, sizeof e);
+		ck_assert_msg(r != NULL, "%s", e);
+		ck_assert_uint_gt(row->peak_event, 0);
+		vs_replay_run(r, row->peak_event);
+		m = vs_replay_metrics(r, a);
+		ck_assert_uint_eq(m->live_bytes, row->m.peak_live);
+		ck_assert_uint_eq(m->free_extents, row->peak_free_extents);
+		ck_assert_uint_eq(m->largest_free, row->peak_largest_free);
+		ck_assert_uint_eq(m->granted_bytes - m->live_bytes + m->overhead_bytes, row->peak_internal);
+		/* and one event earlier, live bytes were lower */
+		vs_replay_free(r);
+		rd = vs_trace_open(row->trace, e, sizeof e);
+		r = vs_replay_new(rd, &cfg, e, sizeof e);
+		ck_assert_ptr_nonnull(r);
+		vs_replay_run(r, row->peak_event - 1);
+		ck_assert_uint_lt(vs_replay_metrics(r, a)->live_bytes, row->m.peak_live);
+		vs_replay_free(r);
+	}
+	vs_cmp_result_free(&res);
+}
+END_TEST
+
+/* ---- ranking ---------------------------------------------------------------- */
+
+static void fake_row(vs_cmp_row *r, const char *name, uint64_t fails, double pf, uint64_t hw, uint64_t internal)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->trace, sizeof r->trace, "t.trace");
+	snprintf(r->arena, sizeof r->arena, "obj");
+	snprintf(r->strategy, sizeof r->strategy, "%s", name);
+	r->m.failures = fails;
+	r->peak_frag = pf;
+	r->m.high_water = hw;
+	r->peak_internal = internal;
+}
+
+START_TEST(ranking_rule)
+{
+	vs_cmp_row rows[6];
+	vs_cmp_result res;
+
+	memset(&res, 0, sizeof res);
+	fake_row(&rows[0], "a", 2, 0.1, 100, 0);   /* more failures: last of the clean */
+	fake_row(&rows[1], "b", 0, 0.5, 100, 0);
+	fake_row(&rows[2], "c", 0, 0.25, 900, 0);  /* best: 0 failures, lowest peak frag */
+	fake_row(&rows[3], "d", 0, 0.25, 1000, 0);
+	fake_row(&rows[4], "e", 0, 0.0, 0, 0);
+	rows[4].status = VS_CMP_INTEGRITY;         /* never ranked */
+	fake_row(&rows[5], "f", 0, 0.25, 900, 8);
+	res.rows = rows;
+	res.nrows = 6;
+	vs_cmp_rank(&res);
+	ck_assert_int_eq(res.nbest, 1);
+	ck_assert_int_eq(res.best[0].row, 2);
+	ck_assert_int_eq(rows[2].rank, 1);
+	ck_assert_int_eq(rows[5].rank, 2);
+	ck_assert_int_eq(rows[3].rank, 3);
+	ck_assert_int_eq(rows[1].rank, 4);
+	ck_assert_int_eq(rows[0].rank, 5);
+	ck_assert_int_eq(rows[4].rank, 0);
+	ck_assert_str_eq(res.best[0].why, "ties with f on failures (0), peak frag (0.250), high-water (900); "
+		"least internal fragmentation at peak (0 vs 8 for f)");
+	/* decided by failures */
+	rows[5].m.failures = 1;
+	rows[3].m.failures = 1;
+	rows[1].m.failures = 3;
+	vs_cmp_rank(&res);
+	ck_assert_str_eq(res.best[0].why, "fewest failures (0 vs 1 for f)");
+	/* a full tie: the earlier row wins */
+	fake_row(&rows[3], "d", 0, 0.25, 900, 0);
+	vs_cmp_rank(&res);
+	ck_assert_int_eq(res.best[0].row, 2);
+	ck_assert_str_eq(res.best[0].why, "ties with d on every criterion; listed first");
+	free(res.best);
+}
+END_TEST
+
+/* ---- formats ----------------------------------------------------------------- */
+
+START_TEST(every_format)
+{
+	cJSON *o, *rows, *r;
+	int n = managers(VS_ARENA_GBA_OBJ), lines = 0, fields;
+	const char *p;
+
+	/* text */
+	ck_assert_int_eq(cli("compare %s --no-timing", trace(QS)), 0);
+	ck_assert_msg(strncmp(out, "trace ", 6) == 0, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "oom/frag/rule/mgmt/unsup"));
+	ck_assert_ptr_null(strstr(out, "ns/op"));
+	ck_assert_int_eq(count(out, "obj-quickstart.trace  obj"), n);
+	ck_assert_int_eq(count(out, "\nbest "), 1);
+	ck_assert_ptr_nonnull(strstr(out, "\nresult: ok\n"));
+	/* timing on: a ns/op column */
+	ck_assert_int_eq(cli("compare %s -s gba-obj-map", trace(QS)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "ns/op"));
+
+	/* Markdown */
+	ck_assert_int_eq(cli("compare %s --no-timing --format markdown", trace(QS)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "### vramsim compare"));
+	ck_assert_ptr_nonnull(strstr(out, "| trace | arena | strategy |"));
+	ck_assert_ptr_nonnull(strstr(out, "|---|---|---|---:|"));
+	ck_assert_int_eq(count(out, "\n| "), n + 1);
+	ck_assert_int_eq(count(out, "\n- `"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "**result: ok**"));
+
+	/* CSV: a header and a row per strategy, all with the same field count */
+	ck_assert_int_eq(cli("compare %s --no-timing -f csv", trace(QS)), 0);
+	fields = 0;
+	for (p = out; *p != '\n'; p++)
+		fields += *p == ',';
+	for (p = out; *p; p = strchr(p, '\n') + 1) {
+		const char *e = strchr(p, '\n');
+		int f = 0;
+		const char *q;
+		for (q = p; q < e; q++)
+			f += *q == ',';
+		ck_assert_int_eq(f, fields);
+		lines++;
+	}
+	ck_assert_int_eq(lines, n + 1);
+	ck_assert_ptr_nonnull(strstr(out, "traces/obj-quickstart.trace,obj,gba-obj,gba-obj-map,ok,"));
+
+	/* JSON */
+	ck_assert_int_eq(cli("compare %s --no-timing -f json", trace(QS)), 0);
+	o = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(o);
+	rows = cJSON_GetObjectItem(o, "rows");
+	ck_assert_int_eq(cJSON_GetArraySize(rows), n);
+	r = cJSON_GetArrayItem(rows, 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(r, "strategy")->valuestring, "gba-obj-map");
+	ck_assert_int_eq((int)cJSON_GetObjectItem(cJSON_GetObjectItem(r, "metrics"), "peak_live")->valuedouble, 7872);
+	ck_assert_int_eq((int)cJSON_GetObjectItem(cJSON_GetObjectItem(r, "metrics"), "allocations")->valuedouble, 11);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(o, "best")), 1);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+	cJSON_Delete(o);
+
+	/* JUnit: one case per row (integrity) plus one per row and budget */
+	ck_assert_int_eq(cli("compare %s --no-timing -f junit --max-failures 0 --max-high-water 16K", trace(QS)), 1);
+	ck_assert_msg(strncmp(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 50) == 0, "%s", out);
+	ck_assert_int_eq(count(out, "<testcase "), 3 * n);
+	ck_assert_int_eq(count(out, "<testsuite "), 1);
+	ck_assert_int_eq(count(out, "</testsuite>"), 1);
+	ck_assert_int_eq(count(out, "<failure "), 1); /* best fit carves from the top: high-water 32768 */
+	ck_assert_ptr_nonnull(strstr(out, "name=\"gba-obj-best-fit max-high-water=16384 (--max-high-water)\">"));
+	ck_assert_ptr_nonnull(strstr(out, "</testsuites>\n"));
+	ck_assert_ptr_nonnull(strstr(err, "budget broken"));
+}
+END_TEST
+
+/* Same bytes whatever the thread count; several outputs in one run. */
+START_TEST(deterministic_and_several_outputs)
+{
+	static const char *const fmts[] = { "text", "markdown", "csv", "json", "junit" };
+	char *first;
+	size_t i;
+
+	for (i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		int rc = cli("compare %s --no-timing -f %s -j 1 --max-peak-frag 0.5", VS_SOURCE_DIR "/traces", fmts[i]);
+		ck_assert_int_eq(rc, 1); /* some strategy passes 0.5 on some trace */
+		first = strdup(out);
+		ck_assert_int_eq(cli("compare %s --no-timing -f %s -j 7 --max-peak-frag 0.5", VS_SOURCE_DIR "/traces",
+			fmts[i]), rc);
+		ck_assert_str_eq(out, first);
+		free(first);
+	}
+	remove(tmp_path("a.md"));
+	remove(tmp_path("a.xml"));
+	ck_assert_int_eq(cli("compare %s --no-timing --out markdown=%s --out junit=%s -o %s", trace(QS),
+		tmp_path("a.md"), tmp_path("a.xml"), tmp_path("a.csv")), 0);
+	ck_assert_str_eq(out, "");
+	first = slurp(tmp_path("a.md"));
+	ck_assert_ptr_nonnull(strstr(first, "### vramsim compare"));
+	free(first);
+	first = slurp(tmp_path("a.xml"));
+	ck_assert_ptr_nonnull(strstr(first, "<testsuites "));
+	free(first);
+	first = slurp(tmp_path("a.csv"));
+	ck_assert_ptr_nonnull(strstr(first, "trace ")); /* -o takes the main format (text) */
+	free(first);
+}
+END_TEST
+
+/* ---- budgets ------------------------------------------------------------------ */
+
+/* Each budget kind: exactly at the actual value passes, one below breaks. */
+START_TEST(every_budget_kind_flags)
+{
+	static const struct { const char *flag, *at, *below, *shown; } b[] = {
+		{ "--max-failures", "48", "47", "max-failures 47, actual 48" },
+		{ "--max-peak-live", "344576", "344575", "max-peak-live 344575, actual 344576" },
+		{ "--max-peak-frag", "0.890", "0.889", "max-peak-frag 0.889, actual 0.890" },
+		{ "--max-high-water", "0x7fb00", "511K", "max-high-water 523264, actual 523008" },
+	};
+	size_t i;
+
+	/* ds-stream, tex arena, nns-lnk-tex: 48 failures, peak live 344576,
+	 * peak frag 0.889..., high-water 523008 */
+	ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing", trace("ds-stream.trace")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "nns-lnk-tex"));
+	for (i = 0; i < sizeof b / sizeof b[0]; i++) {
+		const char *at = b[i].at;
+		if (strcmp(b[i].flag, "--max-peak-frag") == 0) {
+			/* the exact value, from the JSON */
+			static char v[32];
+			cJSON *o;
+			ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing -f json", trace("ds-stream.trace")), 0);
+			o = cJSON_Parse(out);
+			snprintf(v, sizeof v, "%.6f", cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+				cJSON_GetObjectItem(o, "rows"), 0), "metrics"), "peak_frag")->valuedouble);
+			cJSON_Delete(o);
+			at = v;
+		}
+		ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing %s %s", trace("ds-stream.trace"), b[i].flag,
+			at), 0);
+		ck_assert_ptr_nonnull(strstr(out, "budgets: 1 checked, 0 broken"));
+		if (strcmp(b[i].flag, "--max-high-water") == 0) {
+			ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing %s 0x7fe00", trace("ds-stream.trace"),
+				b[i].flag), 0);
+			ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing %s 510K", trace("ds-stream.trace"),
+				b[i].flag), 1);
+			ck_assert_msg(strstr(out, "BROKEN traces/ds-stream.trace tex nns-lnk-tex: max-high-water 522240, "
+				"actual 523008 (--max-high-water)") != NULL, "%s", out);
+			continue;
+		}
+		ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing %s %s", trace("ds-stream.trace"), b[i].flag,
+			b[i].below), 1);
+		ck_assert_msg(strstr(out, b[i].shown) != NULL, "%s: %s", b[i].flag, out);
+		ck_assert_ptr_nonnull(strstr(out, "budgets: 1 checked, 1 broken"));
+		ck_assert_ptr_nonnull(strstr(out, "result: FAILED (1 budget broken)"));
+	}
+	/* all four at once, every one broken and listed */
+	ck_assert_int_eq(cli("compare %s -s nns-lnk-tex --no-timing --max-failures 0 --max-peak-live 1 "
+		"--max-peak-frag 0 --max-high-water 1", trace("ds-stream.trace")), 1);
+	ck_assert_int_eq(count(out, "  BROKEN "), 4);
+	ck_assert_ptr_nonnull(strstr(out, "result: FAILED (4 budgets broken)"));
+	/* bad values */
+	ck_assert_int_eq(cli("compare %s --max-peak-frag 1.5", trace(QS)), 2);
+	ck_assert_ptr_nonnull(strstr(err, "not a fraction from 0 to 1"));
+	ck_assert_int_eq(cli("compare %s --max-failures -1", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s --max-high-water 12Q", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s --max-frob 1", trace(QS)), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '--max-frob'"));
+}
+END_TEST
+
+START_TEST(budget_file)
+{
+	const char *f = vs_test_file(0, "budgets.txt",
+		"# budgets for the bundled traces\n"
+		"\n"
+		"*quickstart*  max-failures=0 max-high-water=16K   # every OBJ strategy but best fit\n"
+		"ds-*.trace arena=tex strategy=nns-lnk-* max-failures=50\n"
+		"ds-stream.trace arena=pal max-peak-frag=0.5\n"
+		"max-peak-live=1M\n");
+	cJSON *o, *b;
+
+	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s", trace(QS), trace("ds-stream.trace"), f), 1);
+	ck_assert_msg(strstr(out, "BROKEN traces/obj-quickstart.trace obj gba-obj-best-fit: max-high-water 16384, "
+		"actual 32768 (") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "budgets.txt:3)"));
+	/* nns-frm-pltt breaks peak frag on pal */
+	ck_assert_msg(strstr(out, "BROKEN traces/ds-stream.trace pal nns-frm-pltt: max-peak-frag 0.500, actual 0.967 (")
+		!= NULL, "%s", out);
+	ck_assert_int_eq(count(out, "  BROKEN "), 2);
+	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s -f json", trace(QS), trace("ds-stream.trace"), f), 1);
+	o = cJSON_Parse(out);
+	b = cJSON_GetObjectItem(o, "budgets");
+	/* quickstart: 2 limits x n strategies; tex: 1 (nns-lnk-tex); pal: 1 x pal managers; peak live: every row */
+	ck_assert_int_eq((int)cJSON_GetObjectItem(b, "checked")->valuedouble,
+		2 * managers(VS_ARENA_GBA_OBJ) + 1 + managers(VS_ARENA_DS_PLTT) +
+		managers(VS_ARENA_GBA_OBJ) + managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT));
+	ck_assert_int_eq((int)cJSON_GetObjectItem(b, "broken")->valuedouble, 2);
+	cJSON_Delete(o);
+
+	/* malformed files: file:line:col */
+	f = vs_test_file(0, "bad1.txt", "*  max-failures=0\nobj.trace max-fails=3\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad1.txt:2:11: error: unknown key 'max-fails'") != NULL, "%s", err);
+	f = vs_test_file(0, "bad2.txt", "obj.trace max-peak-frag=2\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad2.txt:1:25: error: max-peak-frag: '2' is not a fraction") != NULL, "%s", err);
+	f = vs_test_file(0, "bad3.txt", "obj.trace arena=obj\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad3.txt:1:20: error: no limit on this line") != NULL, "%s", err);
+	f = vs_test_file(0, "bad4.txt", "obj.trace max-failures=1 nonsense\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad4.txt:1:26: error: expected KEY=VALUE, got 'nonsense'") != NULL, "%s", err);
+	ck_assert_int_eq(cli("compare %s --budgets /nonexistent/budgets.txt", trace(QS)), 2);
+	ck_assert_ptr_nonnull(strstr(err, "cannot read budget file"));
+}
+END_TEST
+
+/* ---- baselines ------------------------------------------------------------------ */
+
+/* Rewrites one metric of one row of a baseline file. */
+static void set_metric(const char *path, const char *strategy, const char *arena, const char *metric, double v)
+{
+	char *text = slurp(path), *s;
+	cJSON *o = cJSON_Parse(text), *r;
+	FILE *fp;
+	int hit = 0;
+
+	free(text);
+	ck_assert_ptr_nonnull(o);
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, "rows")) {
+		if (strcmp(cJSON_GetObjectItem(r, "strategy")->valuestring, strategy) ||
+			strcmp(cJSON_GetObjectItem(r, "arena")->valuestring, arena))
+			continue;
+		cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "metrics"), metric), v);
+		hit = 1;
+	}
+	ck_assert_msg(hit, "no row %s %s", arena, strategy);
+	s = cJSON_Print(o);
+	fp = fopen(path, "wb");
+	fputs(s, fp);
+	fclose(fp);
+	free(s);
+	cJSON_Delete(o);
+}
+
+START_TEST(baseline_round_trip_and_tolerance_edges)
+{
+	const char *base = tmp_path("base.json"), *t = trace("ds-stream.trace");
+
+	remove(base);
+	ck_assert_int_eq(cli("compare %s --no-timing --write-baseline %s", t, base), 0);
+	ck_assert(file_exists(base));
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 0);
+	ck_assert_msg(strstr(out, " rows compared, 0 regressions, 0 improvements, 0 within tolerance, 0 new, 0 missing")
+		!= NULL, "%s", out);
+
+	/* failures: nns-lnk-tex has 48. Old 40, ratio 0.2 allows exactly 48. */
+	set_metric(base, "nns-lnk-tex", "tex", "failures", 40);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 1);
+	ck_assert_msg(strstr(out, "REGRESSION traces/ds-stream.trace tex nns-lnk-tex: failures 40 -> 48 (allowed 40)")
+		!= NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "result: FAILED (1 regression)"));
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance failures=0.2", t, base), 0);
+	ck_assert_ptr_nonnull(strstr(out, "worse traces/ds-stream.trace tex nns-lnk-tex: failures 40 -> 48 (within "
+		"tolerance, allowed 48)"));
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance failures=0.19", t, base), 1);
+	/* absolute allowance: 40 + 8 passes, 40 + 7 fails; ratio and abs add up */
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance 0,8", t, base), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance 0,7", t, base), 1);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance 0.1,4", t, base), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance 0.1,3.99", t, base), 1);
+	/* a per-metric tolerance leaves the others exact */
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance high_water=1,1000", t, base), 1);
+	set_metric(base, "nns-lnk-tex", "tex", "failures", 48);
+
+	/* fractions: peak_frag is stored to 6 decimals; old = new - 0.01 */
+	ck_assert_int_eq(cli("compare %s --no-timing -f json -s nns-lnk-tex", t), 0);
+	{
+		cJSON *o = cJSON_Parse(out);
+		double pf = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0),
+			"metrics"), "peak_frag")->valuedouble;
+		cJSON_Delete(o);
+		set_metric(base, "nns-lnk-tex", "tex", "peak_frag", pf - 0.01);
+	}
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance peak_frag=0,0.01", t, base), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --tolerance peak_frag=0,0.009999", t, base), 1);
+	ck_assert_ptr_nonnull(strstr(out, "REGRESSION traces/ds-stream.trace tex nns-lnk-tex: peak_frag "));
+
+	/* an improvement is reported and passes */
+	set_metric(base, "nns-lnk-tex", "tex", "peak_frag", 0.95);
+	set_metric(base, "nns-lnk-pltt", "pal", "high_water", 7000);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 0);
+	ck_assert_ptr_nonnull(strstr(out, "2 improvements"));
+	ck_assert_msg(strstr(out, "improved traces/ds-stream.trace tex nns-lnk-tex: peak_frag 0.95 -> 0.8896") != NULL, "%s",
+		out);
+	ck_assert_ptr_nonnull(strstr(out, "improved traces/ds-stream.trace pal nns-lnk-pltt: high_water 7000 -> 6320"));
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s -f markdown", t, base), 0);
+	ck_assert_ptr_nonnull(strstr(out, ":white_check_mark: improved"));
+
+	ck_assert_int_eq(cli("compare %s --tolerance frob=1", t), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown metric 'frob'"));
+	ck_assert_int_eq(cli("compare %s --tolerance -1", t), 2);
+}
+END_TEST
+
+START_TEST(baseline_new_and_missing_rows)
+{
+	const char *base = tmp_path("base2.json"), *t = trace("ds-stream.trace");
+	char *text;
+	cJSON *o;
+
+	/* a baseline of two strategies; the run has more: the rest are new */
+	ck_assert_int_eq(cli("compare %s --no-timing -s nns-lnk-tex,nns-lnk-pltt --write-baseline %s", t, base), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 0);
+	ck_assert_int_eq(count(out, "  new traces/ds-stream.trace "),
+		managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT) - 2);
+	ck_assert_ptr_nonnull(strstr(out, "not in the baseline"));
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s -f junit", t, base), 0);
+	ck_assert_int_eq(count(out, "<skipped message=\"not in the baseline\"/>"),
+		managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT) - 2);
+
+	/* a row the run lacks: reported, fails only with --missing-fails */
+	text = slurp(base);
+	o = cJSON_Parse(text);
+	free(text);
+	cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0), "strategy"),
+		"retired-strategy");
+	text = cJSON_Print(o);
+	cJSON_Delete(o);
+	base = vs_test_file(0, "base3.json", text);
+	free(text);
+	ck_assert_int_eq(cli("compare %s --no-timing -s nns-lnk-tex,nns-lnk-pltt --baseline %s", t, base), 0);
+	ck_assert_msg(strstr(out, "missing traces/ds-stream.trace tex retired-strategy: in the baseline, not in this run")
+		!= NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "new traces/ds-stream.trace tex nns-lnk-tex: not in the baseline"));
+	ck_assert_int_eq(cli("compare %s --no-timing -s nns-lnk-tex,nns-lnk-pltt --baseline %s --missing-fails", t,
+		base), 1);
+	ck_assert_ptr_nonnull(strstr(out, "MISSING traces/ds-stream.trace tex retired-strategy"));
+	ck_assert_ptr_nonnull(strstr(out, "1 baseline row missing"));
+}
+END_TEST
+
+START_TEST(malformed_baseline)
+{
+	const char *f = vs_test_file(0, "bad-base.json", "{\n  \"rows\": [\n    {\"trace\": 1,,}\n  ]\n}\n");
+
+	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad-base.json:3:") && strstr(err, "error: not valid JSON"), "%s", err);
+	f = vs_test_file(0, "bad-base.json", "{\"rows\": [{\"trace\": \"t\", \"arena\": \"obj\"}]}");
+	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad-base.json: error: row 1: needs strings") != NULL, "%s", err);
+	f = vs_test_file(0, "bad-base.json", "{\"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
+		"\"metrics\": {\"failures\": \"x\"}}]}");
+	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
+	ck_assert_ptr_nonnull(strstr(err, "metric \"failures\" is not a number"));
+	f = vs_test_file(0, "bad-base.json", "[1, 2]");
+	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
+	ck_assert_ptr_nonnull(strstr(err, "not a vramsim baseline"));
+	ck_assert_int_eq(cli("compare %s --baseline /nonexistent.json", trace(QS)), 2);
+}
+END_TEST
+
+/* ---- exit codes and input errors -------------------------------------------------- */
+
+START_TEST(usage_and_input_errors)
+{
+	const char *bad;
+
+	ck_assert_int_eq(cli("compare --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim compare"));
+	ck_assert_int_eq(cli("compare"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no trace given"));
+	ck_assert_int_eq(cli("compare %s --frob", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s -s no-such-strategy", trace(QS)), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown strategy 'no-such-strategy'"));
+	ck_assert_int_eq(cli("compare %s -s nns-lnk-tex", trace(QS)), 2);
+	ck_assert_ptr_nonnull(strstr(err, "nns-lnk-tex manages none of the traces' arenas"));
+	ck_assert_int_eq(cli("compare %s -s bg=gba-obj-map", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s -f yaml", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s --out yaml=x", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare %s -j 0", trace(QS)), 2);
+	ck_assert_int_eq(cli("compare /nonexistent.trace"), 2);
+	/* a malformed header, and a malformed event after a good header */
+	bad = vs_test_file(1, "bad-header.trace", "vramsim-trace 1\narena obj gba-obj mode=9\n");
+	ck_assert_int_eq(cli("compare %s", bad), 2);
+	ck_assert_msg(strstr(err, "bad-header.trace:2:") != NULL, "%s", err);
+	bad = vs_test_file(1, "bad-event.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp\n"
+		"alloc 2 sprite 9x9 4bpp\n");
+	ck_assert_int_eq(cli("compare %s -o %s", bad, tmp_path("never.txt")), 2);
+	ck_assert_msg(strstr(err, "bad-event.trace:4:") != NULL, "%s", err);
+	ck_assert(!file_exists(tmp_path("never.txt")));
+	/* arena choice and option continuation parse */
+	ck_assert_int_eq(cli("compare %s --no-timing -s obj=gba-obj-map,gba-obj-buddy -f csv", trace(QS)), 0);
+	ck_assert_int_eq(count(out, "\n"), 3);
+	ck_assert_ptr_nonnull(strstr(out, ",gba-obj-map,ok,"));
+	ck_assert_ptr_nonnull(strstr(out, "\ntraces/obj-quickstart.trace,obj,gba-obj,gba-obj-buddy,ok,"));
+}
+END_TEST
+
+START_TEST(unwritable_output_leaves_nothing)
+{
+	const char *ok = tmp_path("half.md");
+
+	remove(ok);
+	ck_assert_int_eq(cli("compare %s --no-timing --out markdown=%s --out junit=/nonexistent/dir/x.xml", trace(QS),
+		ok), 2);
+	ck_assert_ptr_nonnull(strstr(err, "cannot write /nonexistent/dir/x.xml"));
+	ck_assert(!file_exists(ok));
+	ck_assert_int_eq(cli("compare %s --no-timing --write-baseline /nonexistent/dir/b.json --out markdown=%s",
+		trace(QS), ok), 2);
+	ck_assert(!file_exists(ok));
+	ck_assert_str_eq(out, ""); /* standard output held back too */
+}
+END_TEST
+
+/* A strategy that puts everything at offset 0: the second live allocation
+ * overlaps the first, so the replay's integrity check fails. */
+static int bad_init(void *st, const vs_arena_decl *a, const char *o, uint8_t *mem, char *e, size_t el)
+{
+	(void)st; (void)a; (void)o; (void)mem; (void)e; (void)el;
+	return 0;
+}
+
+static int bad_alloc(void *st, const vs_request *rq, vs_placement *pl)
+{
+	(void)st;
+	memset(pl, 0, sizeof *pl);
+	pl->granted = rq->size;
+	return VS_OK;
+}
+
+static int bad_free(void *st, const vs_placement *pl) { (void)st; (void)pl; return VS_OK; }
+static void bad_reset(void *st) { (void)st; }
+static void bad_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
+
+static const vs_strategy bad_strategy = {
+	VS_STRATEGY_ABI, "test-cmp-overlap", "everything at 0", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE,
+	8, bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+};
+
+START_TEST(integrity_failure_fails_the_report)
+{
+	vs_cmp_choice ch[2];
+	vs_cmp_result res;
+	vs_cmp_report rep;
+	vs_cmp_config cfg;
+	const char *t[1];
+	char e[512], *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if (!vs_strategy_find("test-cmp-overlap"))
+		ck_assert_int_eq(vs_strategy_register(&bad_strategy, e, sizeof e), 0);
+	memset(ch, 0, sizeof ch);
+	ch[0].strategy = vs_strategy_find("gba-obj-map");
+	ch[1].strategy = &bad_strategy;
+	t[0] = trace(QS);
+	vs_cmp_config_default(&cfg);
+	cfg.traces = t;
+	cfg.ntraces = 1;
+	cfg.choices = ch;
+	cfg.nchoices = 2;
+	cfg.timing = 1; /* through the timing wrapper too */
+	ck_assert_int_eq(vs_compare_run(&cfg, &res, e, sizeof e), 0);
+	ck_assert_int_eq(res.nrows, 2);
+	ck_assert_int_eq(res.rows[0].status, VS_CMP_OK);
+	ck_assert_uint_gt(res.rows[0].calls, 0);
+	ck_assert_int_eq(res.rows[1].status, VS_CMP_INTEGRITY);
+	ck_assert_ptr_nonnull(res.rows[1].messages);
+	ck_assert_ptr_nonnull(strstr(res.rows[1].messages, "integrity: overlap"));
+	ck_assert_int_eq(res.rows[1].rank, 0);
+	ck_assert_int_eq(res.best[0].row, 0);
+	memset(&rep, 0, sizeof rep);
+	rep.res = &res;
+	ck_assert_int_eq(vs_cmp_report_ok(&rep), 0);
+	fp = open_memstream(&buf, &len);
+	ck_assert_int_eq(vs_cmp_write(fp, &rep, VS_FMT_JUNIT), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "name=\"test-cmp-overlap integrity\">\n      <failure type=\"integrity\""));
+	free(buf);
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	ck_assert_int_eq(vs_cmp_write(fp, &rep, VS_FMT_TEXT), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "INTEGRITY traces/obj-quickstart.trace obj test-cmp-overlap"));
+	ck_assert_ptr_nonnull(strstr(buf, "result: FAILED (1 integrity failure)"));
+	free(buf);
+	vs_cmp_result_free(&res);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("compare");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, rows_cover_every_manager_in_order);
+	tcase_add_test(tc, peak_state_matches_a_replay_stopped_there);
+	tcase_add_test(tc, ranking_rule);
+	tcase_add_test(tc, every_format);
+	tcase_add_test(tc, deterministic_and_several_outputs);
+	tcase_add_test(tc, every_budget_kind_flags);
+	tcase_add_test(tc, budget_file);
+	tcase_add_test(tc, baseline_round_trip_and_tolerance_edges);
+	tcase_add_test(tc, baseline_new_and_missing_rows);
+	tcase_add_test(tc, malformed_baseline);
+	tcase_add_test(tc, usage_and_input_errors);
+	tcase_add_test(tc, unwritable_output_leaves_nothing);
+	tcase_add_test(tc, integrity_failure_fails_the_report);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	if (chdir(VS_SOURCE_DIR) != 0)
+		return 1;
+	return vs_test_main(suite());
+}
