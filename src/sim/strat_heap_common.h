@@ -1,0 +1,67 @@
+/* strat_heap_common.h - internal: what the RAM heap adapters share.
+ *
+ * Each adapter's state is { mem, allocator state }: the allocators take the
+ * region's bytes on every call (their own state holds offsets only), so the
+ * adapter keeps the arena's byte pointer it got at init. That pointer is not
+ * into the state, so the state stays memcpy-able; it assumes the arena bytes
+ * stay where init saw them. */
+#ifndef VS_SIM_STRAT_HEAP_COMMON_H
+#define VS_SIM_STRAT_HEAP_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/alloc/heap_common.h"
+#include "vramsim/strategy.h"
+
+/* Parses a number option (decimal or 0x hex, K or M suffix). Returns 1 with
+ * *out set, 0 when absent, -1 (message in err) when malformed. */
+static inline int vs_heap_opt_u32(const char *options, const char *key, uint32_t lo, uint32_t hi,
+	uint32_t *out, char *err, size_t errlen)
+{
+	char val[64], *end;
+	unsigned long long v;
+
+	if (!vs_option_get(options, key, val, sizeof val))
+		return 0;
+	v = strtoull(val, &end, 0);
+	if (end != val && (*end == 'K' || *end == 'k'))
+		v *= 1024u, end++;
+	else if (end != val && (*end == 'M' || *end == 'm'))
+		v *= 1048576u, end++;
+	if (end == val || *end || v < lo || v > hi) {
+		snprintf(err, errlen, "option %s=%s: expected a number from %u to %u", key, val,
+			(unsigned)lo, (unsigned)hi);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 1;
+}
+
+/* Alignment a request asks for: 0/1 mean none. */
+static inline int vs_heap_align_ok(uint32_t align)
+{
+	return align <= 1u || heap_is_pow2(align);
+}
+
+static inline void vs_heap_place(vs_placement *out, const heap_block *b)
+{
+	out->offset = b->offset;
+	out->granted = b->granted;
+	out->block_offset = b->block_offset;
+	out->block_size = b->block_size;
+	out->key = b->offset;
+	out->shared = 0;
+}
+
+static inline void vs_heap_print_status(const heap_status *s, vs_print_fn print, void *ud)
+{
+	char line[160];
+
+	snprintf(line, sizeof line, "status: free %u, largest block %u, objects %u, high-water %u\n",
+		(unsigned)s->total_free, (unsigned)s->largest, (unsigned)s->objects, (unsigned)s->high_water);
+	print(ud, line);
+}
+
+#endif
