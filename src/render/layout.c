@@ -186,7 +186,7 @@ static void arrange(vs_layout *L, int across)
 }
 
 /* Builds the layout at cell size s (pixels). */
-static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s)
+static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s, int narrow)
 {
 	int gap = s >= 4 ? 1 : 0, i;
 	vs_layout_panel *p;
@@ -207,7 +207,7 @@ static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s)
 			p->line_rows = 2;
 			snprintf(p->label, sizeof p->label, "charblock %u (SB %u-%u)", (unsigned)i & 7u, ((unsigned)i & 7u) * 8u, ((unsigned)i & 7u) * 8u + 7u);
 		}
-		arrange(L, 2);
+		arrange(L, narrow ? 1 : 2);
 		return;
 	}
 	if (d->kind == VS_ARENA_DS_TEX && nunits == 65536) {
@@ -216,7 +216,7 @@ static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s)
 			p->line_rows = 16; /* 16 KiB */
 			snprintf(p->label, sizeof p->label, "tex slot %u%s", (unsigned)i & 3u, i == 1 ? " (4x4 index)" : "");
 		}
-		arrange(L, 4);
+		arrange(L, narrow ? 2 : 4);
 		return;
 	}
 	if (d->kind == VS_ARENA_DS_PLTT && nunits == 12288) {
@@ -225,24 +225,25 @@ static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s)
 			p->line_rows = 8; /* 4 KiB */
 			snprintf(p->label, sizeof p->label, "pltt slot %u", (unsigned)i & 7u);
 		}
-		arrange(L, 3);
+		arrange(L, narrow ? 2 : 3);
 		return;
 	}
-	/* RAM (and anything unexpected): address strips of 512 cells, up to
-	 * 16 strips, each cell as many units as it takes */
+	/* RAM (and anything unexpected): address strips of 512 cells (256 when
+	 * narrow), up to 16 strips (32), each cell as many units as it takes */
 	{
-		uint32_t cells = 512u * 16u, upc = (nunits + cells - 1) / cells;
+		uint32_t cols = narrow ? 256u : 512u, cells = cols * 16u * (narrow ? 2u : 1u);
+		uint32_t upc = (nunits + cells - 1) / cells;
 		if (upc == 0)
 			upc = 1;
-		p = add_panel(L, 0, nunits, 512, s, 0);
+		p = add_panel(L, 0, nunits, (int)cols, s, 0);
 		p->upc = upc;
-		p->rows = (int)((nunits + upc * 512u - 1) / (upc * 512u));
+		p->rows = (int)((nunits + upc * cols - 1) / (upc * cols));
 		if (p->rows == 0)
 			p->rows = 1;
 		p->ch = 6 * s;
 		p->row_gap = 3;
 		p->margin = 9 * VS_FONT_W + 4;
-		snprintf(p->label, sizeof p->label, "%s %u B @%08X, %u B/px", vs_arena_kind_name(d->kind),
+		snprintf(p->label, sizeof p->label, "%s %u B @%08X, %u B/cell", vs_arena_kind_name(d->kind),
 			(unsigned)d->size, (unsigned)d->base, (unsigned)(upc * d->unit));
 		arrange(L, 1);
 	}
@@ -267,13 +268,17 @@ int vs_layout_make(vs_layout *L, const vs_arena_decl *d, int max_w, int max_h)
 	if (nunits == 0)
 		return -1;
 	if (max_w <= 0 && max_h <= 0) {
-		build(L, d, nunits, natural_size(d->kind));
+		build(L, d, nunits, natural_size(d->kind), 0);
 		return 0;
 	}
+	/* the largest cells that fit, wide arrangement first */
 	for (s = 32; s >= 1; s--) {
-		build(L, d, nunits, s);
-		if ((max_w <= 0 || L->w <= max_w) && (max_h <= 0 || L->h <= max_h))
-			return 0;
+		int narrow;
+		for (narrow = 0; narrow < 2; narrow++) {
+			build(L, d, nunits, s, narrow);
+			if ((max_w <= 0 || L->w <= max_w) && (max_h <= 0 || L->h <= max_h))
+				return 0;
+		}
 	}
 	return -1;
 }

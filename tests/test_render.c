@@ -1,0 +1,559 @@
+/* test_render.c - the renderer and `vramsim render`: PNGs decoded and
+ * checked pixel by pixel, layouts' hit tests, history bounds, same bytes
+ * twice, unwritable outputs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "vramsim/render.h"
+
+#define PIC_MARGIN 10 /* picture.c's margin: the heatmap rect starts there */
+
+static char outbuf[65536], errbuf[65536];
+
+static const char *out_path(const char *name)
+{
+	static char buf[8][1024];
+	static int k;
+	char *p = buf[k++ & 7];
+	snprintf(p, 1024, "%s/test_render_out", VS_BINARY_DIR);
+	mkdir(p, 0777);
+	snprintf(p, 1024, "%s/test_render_out/%s", VS_BINARY_DIR, name);
+	return p;
+}
+
+static int cli(const char *fmt, const char *a, const char *b)
+{
+	char args[4096];
+	snprintf(args, sizeof args, fmt, a, b);
+	return vs_test_run_cli(args, outbuf, sizeof outbuf, errbuf, sizeof errbuf);
+}
+
+static void read_png(const char *path, vs_image *im)
+{
+	char err[512];
+	ck_assert_msg(vs_png_read(path, im, err, sizeof err) == 0, "%s", err);
+}
+
+static int file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Runs a trace in process with a history. */
+static vs_replay *replay_of(const char *path, const char *strategy, vs_history *hs)
+{
+	vs_replay_config cfg;
+	char err[512];
+	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
+	vs_replay *r;
+	int i;
+
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	if (hs)
+		vs_history_attach(hs, &cfg);
+	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
+		cfg.strategy[i] = strategy ? vs_strategy_find(strategy) : NULL;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	return r;
+}
+
+/* Bounding box of the pixels of one colour above row ymax. */
+static int bbox(const vs_image *im, uint32_t c, int ymax, int *x0, int *y0, int *x1, int *y1)
+{
+	int x, y, n = 0;
+
+	*x0 = *y0 = 1 << 30;
+	*x1 = *y1 = -1;
+	for (y = 0; y < im->h && y < ymax; y++)
+		for (x = 0; x < im->w; x++)
+			if (vs_image_get(im, x, y) == c) {
+				n++;
+				if (x < *x0) *x0 = x;
+				if (y < *y0) *y0 = y;
+				if (x > *x1) *x1 = x;
+				if (y > *y1) *y1 = y;
+			}
+	return n;
+}
+
+static int first_row_of_legend(const vs_image *im)
+{
+	/* the legend's first swatch is the "free"/tag row at the bottom; the map
+	 * ends above the event strip, so search up to the strip's cursor line */
+	int y;
+	for (y = im->h - 1; y > 0; y--)
+		if (vs_image_get(im, PIC_MARGIN, y) == VS_RGB_FREE && vs_image_get(im, PIC_MARGIN + 1, y) == VS_RGB_FREE &&
+			vs_image_get(im, PIC_MARGIN, y - 1) != VS_RGB_FREE)
+			break;
+	return y;
+}
+
+START_TEST(occupancy_sprite_cells)
+{
+	/* a 16x16 4bpp sprite: 4 tiles of 32 bytes at tile 0 under first fit */
+	const char *trace = vs_test_file(0, "render_occ.trace",
+		"vramsim-trace 1\narena obj gba-obj mode=0\nalloc 1 sprite 16x16 4bpp tag=hero\nframe\n");
+	const char *png = out_path("occ.png");
+	uint32_t hero = vs_tag_colour("hero");
+	vs_image im;
+	int x0, y0, x1, y1, n, ylim;
+
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind occupancy -o %s", trace, png), 0);
+	ck_assert(strstr(outbuf, "wrote") != NULL);
+	read_png(png, &im);
+	ylim = first_row_of_legend(&im);
+	n = bbox(&im, hero, ylim, &x0, &y0, &x1, &y1);
+	/* 4 cells of 12x12 pixels and the 3 one-pixel gaps between them, closed
+	 * because the cells belong to one allocation */
+	ck_assert_int_eq(n, 4 * 12 * 12 + 3 * 12);
+	ck_assert_int_eq(x1 - x0 + 1, 4 * 13 - 1);
+	ck_assert_int_eq(y1 - y0 + 1, 12);
+	/* tile 0 is the top-left cell: the panel frame is just outside it */
+	ck_assert_uint_eq(vs_image_get(&im, x0 - 1, y0), VS_RGB_GRID);
+	ck_assert_uint_eq(vs_image_get(&im, x0, y0 - 1), VS_RGB_GRID);
+	/* tile 4 (right of the gap) and tile 32 (the row below) are free */
+	ck_assert_uint_eq(vs_image_get(&im, x1 + 2, y0 + 5), VS_RGB_FREE);
+	ck_assert_uint_eq(vs_image_get(&im, x1 + 1, y0 + 5), VS_RGB_GRID);
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 5, y1 + 2), VS_RGB_FREE);
+	/* the last tile, 1023, is free too (31 cells right, 31 down) */
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 31 * 13 + 6, y0 + 31 * 13 + 6), VS_RGB_FREE);
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 32 * 13 - 1, y0 + 6), VS_RGB_GRID);
+	vs_image_fini(&im);
+}
+END_TEST
+
+START_TEST(occupancy_bitmap_mode_reserved)
+{
+	/* mode 3: tiles 0-511 hold the bitmap; the sprite lands at tile 512 */
+	const char *trace = vs_test_file(1, "render_mode3.trace",
+		"vramsim-trace 1\narena obj gba-obj mode=3\nalloc 1 sprite 8x8 4bpp tag=hero\n");
+	const char *png = out_path("mode3.png");
+	uint32_t hero = vs_tag_colour("hero");
+	vs_image im;
+	int x0, y0, x1, y1, n, x, y, ylim;
+
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind occupancy -o %s", trace, png), 0);
+	read_png(png, &im);
+	ylim = first_row_of_legend(&im);
+	n = bbox(&im, hero, ylim, &x0, &y0, &x1, &y1);
+	ck_assert_int_eq(n, 12 * 12);
+	/* 16 rows of reserved cells above it: 16 * 13 pixels up is the map's top */
+	for (y = y0 - 16 * 13; y < y0 - 1; y += 13)
+		for (x = x0; x < x0 + 32 * 13 - 1; x += 13) {
+			uint32_t c = vs_image_get(&im, x + 1, y + 1);
+			ck_assert_msg(c == VS_RGB_RESERVED || c == vs_unit_pixel(VS_UNIT_RESERVED, 0, 0, 0, 0),
+				"cell at %d,%d is %08x, not the reserved mark", x, y, c);
+		}
+	ck_assert_uint_eq(vs_image_get(&im, x0, y0 - 16 * 13 - 1), VS_RGB_GRID); /* frame above tile 0 */
+	/* both patterns of the hatch are there */
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 1, y0 - 16 * 13 + 3), vs_unit_pixel(VS_UNIT_RESERVED, 0, 0, 1, 3));
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 1, y0 - 16 * 13 + 1), VS_RGB_RESERVED);
+	/* the cell right of the sprite (tile 513) is free */
+	ck_assert_uint_eq(vs_image_get(&im, x1 + 3, y0 + 3), VS_RGB_FREE);
+	vs_image_fini(&im);
+}
+END_TEST
+
+/* Eight 4 KiB sprites fill OBJ VRAM; the ninth (event 9) fails. */
+static const char *full_trace(void)
+{
+	char text[2048];
+	size_t len = 0;
+	int i;
+
+	len += (size_t)snprintf(text + len, sizeof text - len, "vramsim-trace 1\narena obj gba-obj mode=0\n");
+	for (i = 1; i <= 9; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "alloc %d sprite 64x64 8bpp tag=big%d\n", i, i % 3);
+	for (i = 0; i < 11; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "frame\n");
+	return vs_test_file(2, "render_full.trace", text);
+}
+
+START_TEST(heatmap_failure_tick)
+{
+	const char *trace = full_trace();
+	const char *png = out_path("heat.png");
+	vs_history *hs = vs_history_new(0, 0);
+	vs_replay *r = replay_of(trace, "gba-obj-first-fit", hs);
+	vs_image im;
+	vs_rect hr;
+	int x, y, tick_x = -1, ticks = 0, expect;
+	size_t nf;
+	const uint64_t *f;
+
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	ck_assert_uint_eq(vs_history_events(hs), 20);
+	f = vs_history_failures(hs, 0, &nf);
+	ck_assert_uint_eq(nf, 1);
+	ck_assert_uint_eq(f[0], 9);
+
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind heatmap -o %s", trace, png), 0);
+	read_png(png, &im);
+	/* the failure tick: the only column of failure-red pixels outside the legend */
+	for (x = 0; x < im.w; x++) {
+		int red = 0;
+		for (y = 0; y < im.h - 30; y++)
+			red += vs_image_get(&im, x, y) == VS_RGB_FAIL;
+		if (red) {
+			ticks++;
+			tick_x = x;
+			ck_assert_int_ge(red, 5);
+		}
+	}
+	ck_assert_int_eq(ticks, 1);
+	hr = (vs_rect){ PIC_MARGIN, 0, im.w - 2 * PIC_MARGIN, 300 };
+	ck_assert_int_eq(tick_x, vs_render_time_x(hs, hr, 9));
+	/* by hand: plot starts 62 pixels in, 1024 wide; event 9 of 20 is the
+	 * pixel column whose events end at or after 9 */
+	expect = PIC_MARGIN + 62 + (9 * 1024 - 1) / 20;
+	ck_assert_int_eq(tick_x, expect);
+	ck_assert_uint_eq(vs_render_time_event(hs, hr, expect), 9);
+	vs_image_fini(&im);
+	vs_replay_free(r);
+	vs_history_free(hs);
+}
+END_TEST
+
+START_TEST(same_bytes_twice)
+{
+	const char *trace = full_trace();
+	const char *d1 = out_path("twice1"), *d2 = out_path("twice2");
+	static const char *const kinds[] = { "occupancy", "heatmap", "chart" };
+	char p1[1200], p2[1200], stem[256];
+	int k;
+
+	snprintf(stem, sizeof stem, "%s", strrchr(trace, '/') + 1);
+	stem[strlen(stem) - 6] = '\0'; /* drop .trace */
+
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --strategy gba-obj-buddy -o %s", trace, d1), 0);
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --strategy gba-obj-buddy -o %s", trace, d2), 0);
+	for (k = 0; k < 3; k++) {
+		FILE *a, *b;
+		int ca, cb;
+		long n = 0;
+		snprintf(p1, sizeof p1, "%s/%s-%s.png", d1, stem, kinds[k]);
+		snprintf(p2, sizeof p2, "%s/%s-%s.png", d2, stem, kinds[k]);
+		a = fopen(p1, "rb");
+		b = fopen(p2, "rb");
+		ck_assert_msg(a && b, "missing %s or %s", p1, p2);
+		do {
+			ca = getc(a);
+			cb = getc(b);
+			ck_assert_msg(ca == cb, "%s differs at byte %ld", kinds[k], n);
+			n++;
+		} while (ca != EOF);
+		ck_assert_int_gt(n, 100);
+		fclose(a);
+		fclose(b);
+	}
+}
+END_TEST
+
+START_TEST(side_by_side)
+{
+	const char *trace = full_trace();
+	const char *png = out_path("pair.png"), *one = out_path("one.png");
+	vs_image a, b;
+
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind chart -o %s", trace, one), 0);
+	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --strategy gba-obj-buddy --kind chart -o %s",
+		trace, png), 0);
+	read_png(one, &a);
+	read_png(png, &b);
+	/* the left half of the pair is the single picture, pixel for pixel */
+	ck_assert_int_eq(b.w, 2 * a.w + 2);
+	ck_assert_int_eq(b.h, a.h);
+	{
+		int x, y;
+		for (y = 0; y < a.h; y++)
+			for (x = 0; x < a.w; x++)
+				ck_assert_uint_eq(vs_image_get(&a, x, y), vs_image_get(&b, x, y));
+	}
+	vs_image_fini(&a);
+	vs_image_fini(&b);
+}
+END_TEST
+
+START_TEST(unwritable_output)
+{
+	const char *trace = full_trace();
+	const char *blocker = out_path("not-a-dir");
+	char target[1200], dir[1200];
+	FILE *fp = fopen(blocker, "w");
+	int rc;
+
+	ck_assert(fp != NULL);
+	fputs("x", fp);
+	fclose(fp);
+	snprintf(target, sizeof target, "%s/pic.png", blocker);
+	rc = cli("render %s --kind heatmap -o %s", trace, target);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(errbuf, "cannot write") && strstr(errbuf, "pic.png"), "stderr: %s", errbuf);
+	ck_assert(!file_exists(target));
+	/* a directory that cannot be made */
+	snprintf(dir, sizeof dir, "%s/sub", blocker);
+	rc = cli("render %s -o %s", trace, dir);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(errbuf, "cannot make directory"), "stderr: %s", errbuf);
+	/* a .png with every kind is a usage error, nothing written */
+	rc = cli("render %s -o %s", trace, out_path("all.png"));
+	ck_assert_int_eq(rc, 2);
+	ck_assert(!file_exists(out_path("all.png")));
+	/* no temporary left behind in the output directory */
+	snprintf(target, sizeof target, "%s/test_render_out", VS_BINARY_DIR);
+	{
+		char cmd[1400];
+		snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp- >/dev/null", target);
+		ck_assert_int_ne(system(cmd), 0);
+	}
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+	const char *trace = full_trace();
+
+	ck_assert_int_eq(cli("render %s --kind heatmap --at 3 -o %s", trace, out_path("x.png")), 2);
+	ck_assert(strstr(errbuf, "--at") != NULL);
+	ck_assert_int_eq(cli("render %s --kind bogus%s", trace, ""), 2);
+	ck_assert_int_eq(cli("render %s --at 0%s", trace, ""), 2);
+	ck_assert_int_eq(cli("render %s --at 2 --peak%s", trace, ""), 2);
+	ck_assert_int_eq(cli("render --help%s%s", "", ""), 0);
+	ck_assert(strstr(outbuf, "--peak") && strstr(outbuf, "--heat"));
+}
+END_TEST
+
+/* Every unit's cell maps back to the unit: what the viewer's hover uses. */
+static void check_layout(const char *kind_line)
+{
+	char text[256], err[512];
+	const char *trace;
+	vs_trace_reader *rd;
+	const vs_arena_decl *d;
+	vs_layout L;
+	uint32_t u, nunits;
+	int sizes[3][2] = { { 0, 0 }, { 1200, 900 }, { 500, 400 } }, k;
+
+	snprintf(text, sizeof text, "vramsim-trace 1\n%s\n", kind_line);
+	trace = vs_test_file(3, "render_layout.trace", text);
+	rd = vs_trace_open(trace, err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	d = &vs_trace_header_of(rd)->arenas[0];
+	nunits = d->size / d->unit;
+	for (k = 0; k < 3; k++) {
+		ck_assert_int_eq(vs_layout_make(&L, d, sizes[k][0], sizes[k][1]), 0);
+		if (sizes[k][0]) {
+			ck_assert_int_le(L.w, sizes[k][0]);
+			ck_assert_int_le(L.h, sizes[k][1]);
+		}
+		for (u = 0; u < nunits; u++) {
+			vs_rect rc;
+			int64_t back;
+			ck_assert_int_eq(vs_layout_unit_rect(&L, u, &rc), 0);
+			ck_assert_int_ge(rc.x, 0);
+			ck_assert_int_le(rc.x + rc.w, L.w);
+			ck_assert_int_le(rc.y + rc.h, L.h);
+			back = vs_layout_unit_at(&L, rc.x + rc.w / 2, rc.y + rc.h / 2);
+			ck_assert_int_ge(back, 0);
+			/* cells of several units answer with their first unit */
+			ck_assert_int_le(back, (int64_t)u);
+			ck_assert_int_gt(back + (int64_t)L.panel[0].upc, (int64_t)u);
+		}
+		ck_assert_int_eq(vs_layout_unit_at(&L, -1, -1), -1);
+	}
+	vs_trace_close(rd);
+}
+
+START_TEST(layouts_round_trip)
+{
+	check_layout("arena obj gba-obj mode=0");
+	check_layout("arena bg gba-bg mode=0");
+	check_layout("arena bg gba-bg mode=3");
+	check_layout("arena tex ds-tex");
+	check_layout("arena pal ds-pltt banks=E0F4G5");
+	check_layout("arena heap ram size=64K");
+	check_layout("arena heap ram preset=ds-main");
+}
+END_TEST
+
+START_TEST(bg_map_and_tiles)
+{
+	const char *trace = vs_test_file(4, "render_bg.trace",
+		"vramsim-trace 1\narena bg gba-bg mode=0\n"
+		"alloc 1 map text 256x256 tag=level\nalloc 2 tile 7 4bpp tag=level\n");
+	vs_replay *r = replay_of(trace, NULL, NULL);
+	vs_render_src src;
+	vs_layout L;
+	vs_image im;
+	const vs_live *m = NULL, *t = NULL;
+	const vs_arena *a;
+	uint32_t u, c = vs_tag_colour("level");
+	vs_rect rc;
+	int y, lined = 0;
+
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	a = vs_replay_arena(r, 0);
+	for (u = 0; u < a->nunits; u++) {
+		const vs_live *l = vs_replay_live_by_owner(r, a->owner[u]);
+		if (l && l->req.shape == VS_REQ_BGMAP)
+			m = l;
+		if (l && l->req.shape == VS_REQ_TILE)
+			t = l;
+	}
+	ck_assert(m && t);
+	vs_render_src_replay(&src, r, 0);
+	ck_assert_int_eq(vs_layout_make(&L, &a->decl, 0, 0), 0);
+	ck_assert_int_eq(vs_image_init(&im, L.w, L.h, VS_RGB_BG), 0);
+	vs_render_arena(&im, 0, 0, &L, &src);
+	/* the map's cells carry scan lines, the tile's cell is solid */
+	ck_assert_int_eq(vs_layout_unit_rect(&L, m->pl.offset / 32, &rc), 0);
+	for (y = 0; y < rc.h; y++) {
+		uint32_t px = vs_image_get(&im, rc.x + 1, rc.y + y);
+		ck_assert(px == c || px != VS_RGB_FREE);
+		lined += px != c;
+	}
+	ck_assert_int_gt(lined, 0);
+	ck_assert_int_eq(vs_layout_unit_rect(&L, t->pl.offset / 32, &rc), 0);
+	for (y = 0; y < rc.h; y++)
+		ck_assert_uint_eq(vs_image_get(&im, rc.x + 1, rc.y + y), c);
+	vs_image_fini(&im);
+	vs_replay_free(r);
+}
+END_TEST
+
+START_TEST(ds_index_units_in_owner_colour)
+{
+	const char *trace = vs_test_file(5, "render_ds.trace",
+		"vramsim-trace 1\narena tex ds-tex\nalloc 1 tex 64x64 4x4 tag=rock\n");
+	vs_replay *r = replay_of(trace, NULL, NULL);
+	vs_render_src src;
+	vs_layout L;
+	vs_image im;
+	const vs_arena *a;
+	uint32_t u, c = vs_tag_colour("rock"), idx = 0, data = 0;
+	vs_rect rc;
+
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	a = vs_replay_arena(r, 0);
+	vs_render_src_replay(&src, r, 0);
+	ck_assert_int_eq(vs_layout_make(&L, &a->decl, 0, 0), 0);
+	ck_assert_int_eq(vs_image_init(&im, L.w, L.h, VS_RGB_BG), 0);
+	vs_render_arena(&im, 0, 0, &L, &src);
+	for (u = 0; u < a->nunits; u++) {
+		if (a->kind[u] != VS_UNIT_INDEX && a->kind[u] != VS_UNIT_DATA)
+			continue;
+		ck_assert_int_eq(vs_layout_unit_rect(&L, u, &rc), 0);
+		if (a->kind[u] == VS_UNIT_INDEX) {
+			/* in slot 1, drawn in the texture's colour family */
+			ck_assert_uint_ge(u, 16384);
+			ck_assert_uint_lt(u, 32768);
+			ck_assert_uint_eq(vs_image_get(&im, rc.x, rc.y), vs_unit_pixel(VS_UNIT_INDEX, c, 0, rc.x - L.panel[1].x, rc.y - L.panel[1].y));
+			idx++;
+		} else {
+			ck_assert_uint_eq(vs_image_get(&im, rc.x, rc.y), c);
+			data++;
+		}
+	}
+	ck_assert_uint_eq(data * 8, 64 * 64 / 4);   /* 2 bpp texels */
+	ck_assert_uint_eq(idx * 8, 64 * 64 / 8);    /* 1 byte index per 4x4 block: half the texel bytes */
+	vs_image_fini(&im);
+	vs_replay_free(r);
+}
+END_TEST
+
+/* A long random trace through a 16-column history: bounded columns, the
+ * last at the end, peaks equal to the replay's own metrics. */
+START_TEST(history_bounded)
+{
+	char *text = malloc(1 << 20);
+	size_t len = 0;
+	vs_rng rng = { 77 };
+	uint64_t live[512], nlive = 0, id = 1, maxlive = 0, l, g;
+	double fr;
+	int i, c;
+	const char *trace;
+	vs_history *hs = vs_history_new(16, 32);
+	vs_replay *r;
+	const vs_metrics *m;
+
+	len += (size_t)snprintf(text + len, 1 << 20, "vramsim-trace 1\narena obj gba-obj mode=0\n");
+	for (i = 0; i < 5000; i++) {
+		if (nlive && (vs_rng_below(&rng, 2) || nlive == 512)) {
+			uint32_t k = vs_rng_below(&rng, (uint32_t)nlive);
+			len += (size_t)snprintf(text + len, (1 << 20) - len, "free %llu\n", (unsigned long long)live[k]);
+			live[k] = live[--nlive];
+		} else {
+			len += (size_t)snprintf(text + len, (1 << 20) - len, "alloc %llu sprite 16x16 4bpp tag=t%u\n",
+				(unsigned long long)id, vs_rng_below(&rng, 5));
+			live[nlive++] = id++;
+		}
+	}
+	trace = vs_test_file(6, "render_hist.trace", text);
+	free(text);
+	r = replay_of(trace, "gba-obj-first-fit", hs);
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	m = vs_replay_metrics(r, 0);
+	ck_assert_int_le(vs_history_columns(hs), 16);
+	ck_assert_int_ge(vs_history_columns(hs), 8);
+	ck_assert_uint_eq(vs_history_column_event(hs, vs_history_columns(hs) - 1), 5000);
+	for (c = 0; c < vs_history_columns(hs); c++) {
+		if (c)
+			ck_assert_uint_gt(vs_history_column_event(hs, c), vs_history_column_event(hs, c - 1));
+		vs_history_column_metrics(hs, 0, c, &l, &g, &fr);
+		if (l > maxlive)
+			maxlive = l;
+		ck_assert(fr >= 0 && fr <= 1);
+	}
+	ck_assert_uint_eq(maxlive, m->peak_live);
+	ck_assert_uint_eq(vs_history_peak_frag_event(hs, 0), m->peak_frag_event);
+	vs_replay_free(r);
+	vs_history_free(hs);
+}
+END_TEST
+
+START_TEST(tag_colours_stable)
+{
+	/* FNV-1a of the name: fixed values, the same on every machine */
+	ck_assert_uint_eq(vs_tag_colour("player"), vs_tag_colour("player"));
+	ck_assert_uint_ne(vs_tag_colour("player"), vs_tag_colour("enemy"));
+	ck_assert_uint_eq(vs_tag_colour(""), VS_RGB_UNTAGGED);
+	ck_assert_uint_eq(vs_tag_colour(NULL), VS_RGB_UNTAGGED);
+	ck_assert_uint_eq(vs_tag_colour("player") & 0xFF, 0xFF);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("render");
+	TCase *tc = tcase_create("render");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, occupancy_sprite_cells);
+	tcase_add_test(tc, occupancy_bitmap_mode_reserved);
+	tcase_add_test(tc, heatmap_failure_tick);
+	tcase_add_test(tc, same_bytes_twice);
+	tcase_add_test(tc, side_by_side);
+	tcase_add_test(tc, unwritable_output);
+	tcase_add_test(tc, usage_errors);
+	tcase_add_test(tc, layouts_round_trip);
+	tcase_add_test(tc, bg_map_and_tiles);
+	tcase_add_test(tc, ds_index_units_in_owner_colour);
+	tcase_add_test(tc, history_bounded);
+	tcase_add_test(tc, tag_colours_stable);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
