@@ -146,6 +146,26 @@ static vs_rect rect(int x, int y, int w, int h)
 	return r;
 }
 
+/* vs_image_fill, a row at a time: the whole canvas is cleared every frame. */
+static void fast_fill(vs_image *im, vs_rect r, uint32_t rgba)
+{
+	int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+	int x1 = r.x + r.w > im->w ? im->w : r.x + r.w, y1 = r.y + r.h > im->h ? im->h : r.y + r.h, x, y;
+	uint8_t px[4], *row;
+
+	if (x1 <= x0 || y1 <= y0)
+		return;
+	px[0] = (uint8_t)(rgba >> 24);
+	px[1] = (uint8_t)(rgba >> 16);
+	px[2] = (uint8_t)(rgba >> 8);
+	px[3] = (uint8_t)rgba;
+	row = im->px + ((size_t)y0 * im->w + x0) * 4;
+	for (x = 0; x < x1 - x0; x++)
+		memcpy(row + x * 4, px, 4);
+	for (y = y0 + 1; y < y1; y++)
+		memcpy(im->px + ((size_t)y * im->w + x0) * 4, row, (size_t)(x1 - x0) * 4);
+}
+
 static int inside(vs_rect r, int x, int y)
 {
 	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
@@ -389,7 +409,7 @@ static void draw_top(viewer *v)
 	uint64_t at = vs_timeline_at(v->tl);
 	const vs_tl_event *ev = vs_timeline_event(v->tl, at);
 
-	vs_image_fill(&v->canvas, v->top, RGB_PANEL);
+	fast_fill(&v->canvas, v->top, RGB_PANEL);
 	if (!vs_timeline_complete(v->tl))
 		snprintf(rec, sizeof rec, "  recording %llu/~%llu", (unsigned long long)vs_timeline_recorded(v->tl),
 			(unsigned long long)v->est_events);
@@ -401,6 +421,29 @@ static void draw_top(viewer *v)
 	if (ev && ev->type == VS_EV_COUNT)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
 	text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
+}
+
+/* The chart from its cache, and the cursor at the current event. */
+static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t at)
+{
+	uint64_t rec = vs_timeline_recorded(v->tl);
+	int x;
+
+	if (!p->chart_img.px || p->chart_img.w != p->chart.w || p->chart_img.h != p->chart.h ||
+		p->chart_img_arena != v->chart_arena ||
+		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) ||
+			SDL_TICKS_PASSED(SDL_GetTicks(), p->chart_img_time + 500)))) {
+		vs_image_fini(&p->chart_img);
+		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))
+			return;
+		vs_render_chart(&p->chart_img, rect(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
+		p->chart_img_arena = v->chart_arena;
+		p->chart_img_events = rec;
+		p->chart_img_time = SDL_GetTicks();
+	}
+	vs_image_blit(&v->canvas, p->chart.x, p->chart.y, &p->chart_img);
+	x = vs_render_time_x(hs, p->chart, at);
+	vs_image_vline(&v->canvas, x, p->chart.y, p->chart.y + p->chart.h - 12, VS_RGB_CURSOR);
 }
 
 static void draw_side(viewer *v, int s)
@@ -454,7 +497,7 @@ static void draw_side(viewer *v, int s)
 			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, v->narenas > 1 ? " (Tab: next arena)" : "");
 		text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
 		if (p->chart.w > 40 && p->chart.h > 30)
-			vs_render_chart(&v->canvas, p->chart, hs, v->chart_arena, at ? at : 1);
+			draw_chart(v, p, hs, at);
 	}
 }
 
@@ -529,8 +572,8 @@ static void draw_timeline(viewer *v)
 	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr = time_x(v, rec), xc;
 	uint64_t f;
 
-	vs_image_fill(&v->canvas, t, RGB_TL_TODO);
-	vs_image_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
+	fast_fill(&v->canvas, t, RGB_TL_TODO);
+	fast_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
 	/* frames every so often: light ticks when they would not crowd */
 	if (vs_timeline_frame_at(v->tl, rec) < (uint64_t)t.w / 4) {
 		for (f = vs_timeline_next_frame(v->tl, 0); f; f = vs_timeline_next_frame(v->tl, f))
@@ -600,7 +643,7 @@ static void draw_hover(viewer *v)
 		y = v->my - h - 8;
 	if (y < 0)
 		y = 0;
-	vs_image_fill(&v->canvas, rect(x, y, w, h), 0x000000FFu);
+	fast_fill(&v->canvas, rect(x, y, w, h), 0x000000FFu);
 	vs_image_frame(&v->canvas, rect(x, y, w, h), VS_RGB_DIM);
 	for (i = 0; i < v->nhover; i++)
 		vs_text(&v->canvas, x + 6, y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
@@ -640,7 +683,7 @@ static void draw_help(viewer *v)
 	darken(&v->canvas, rect(0, 0, v->W, v->H));
 	x = (v->W - w) / 2;
 	y = (v->H - h) / 2;
-	vs_image_fill(&v->canvas, rect(x, y, w, h), RGB_PANEL);
+	fast_fill(&v->canvas, rect(x, y, w, h), RGB_PANEL);
 	vs_image_frame(&v->canvas, rect(x, y, w, h), VS_RGB_TEXT);
 	for (i = 0; i < n; i++)
 		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
@@ -650,7 +693,7 @@ static void compose(viewer *v)
 {
 	int s;
 
-	vs_image_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
+	fast_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
 	update_hover(v);
 	draw_top(v);
 	for (s = 0; s < v->nsides; s++)
@@ -958,6 +1001,8 @@ static void report_times(viewer *v)
 		(unsigned long long)v->compose.n, v->compose.n ? v->compose.sum / (double)v->compose.n : 0.0,
 		time_p99(&v->compose), v->compose.max, v->frame.n ? v->frame.sum / (double)v->frame.n : 0.0,
 		time_p99(&v->frame));
+	view_log(v, "present (upload and show): mean %.2f ms, p99 %.2f ms, max %.2f ms",
+		v->present.n ? v->present.sum / (double)v->present.n : 0.0, time_p99(&v->present), v->present.max);
 	view_log(v, "seeks %llu: mean %.3f ms, p99 %.3f ms, max %.3f ms",
 		(unsigned long long)v->seek.n, v->seek.n ? v->seek.sum / (double)v->seek.n : 0.0, time_p99(&v->seek),
 		v->seek.max);
@@ -966,7 +1011,8 @@ static void report_times(viewer *v)
 static void loop(viewer *v)
 {
 	uint64_t last = SDL_GetPerformanceCounter();
-	int scripted = v->sc != NULL;
+	int scripted = v->sc != NULL, busy = 1;
+	Uint32 shown = 0;
 
 	while (!v->quit) {
 		uint64_t t0 = SDL_GetPerformanceCounter(), tc;
@@ -990,11 +1036,22 @@ static void loop(viewer *v)
 				v->playing = 0;
 			}
 		}
-		while (SDL_PollEvent(&e))
+		while (SDL_PollEvent(&e)) {
 			on_event(v, &e);
+			busy = 1;
+		}
 		if (v->quit)
 			break;
 		play(v, dt);
+		/* nothing moves: leave the last picture up (half a second at most,
+		 * so timed messages still go away) */
+		if (!scripted && !busy && !v->playing && vs_timeline_complete(v->tl) &&
+			!SDL_TICKS_PASSED(SDL_GetTicks(), shown + 500)) {
+			SDL_Delay(10);
+			continue;
+		}
+		busy = 0;
+		shown = SDL_GetTicks();
 		tc = SDL_GetPerformanceCounter();
 		compose(v);
 		time_add(&v->compose, ms_since(tc));
@@ -1002,7 +1059,9 @@ static void loop(viewer *v)
 			write_png(v, v->shot_pending);
 			v->shot_pending[0] = 0;
 		}
+		tc = SDL_GetPerformanceCounter();
 		present(v);
+		time_add(&v->present, ms_since(tc));
 		v->frames++;
 		if (!scripted && !(SDL_GetWindowFlags(v->win) & SDL_WINDOW_SHOWN))
 			SDL_Delay(16);
@@ -1096,6 +1155,8 @@ out:
 		SDL_DestroyWindow(v->win);
 	SDL_Quit();
 	vs_image_fini(&v->canvas);
+	vs_image_fini(&v->sp[0].chart_img);
+	vs_image_fini(&v->sp[1].chart_img);
 	vs_timeline_free(v->tl);
 	script_free(v->sc);
 	v->tl = NULL;

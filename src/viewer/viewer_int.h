@@ -21,6 +21,11 @@ typedef struct arena_pane {
 typedef struct side_pane {
 	vs_rect col, label, chart, chart_title;
 	arena_pane ar[VS_TRACE_MAX_ARENAS];
+	/* the chart without its cursor, drawn again only when it changes */
+	vs_image chart_img;
+	int chart_img_arena;
+	uint64_t chart_img_events;
+	Uint32 chart_img_time;
 } side_pane;
 
 typedef struct time_stats {
@@ -75,7 +80,7 @@ typedef struct viewer {
 	uint32_t scratch_owner;
 
 	/* measurements */
-	time_stats compose, frame, seek;
+	time_stats compose, present, frame, seek;
 	double record_ms;
 	uint64_t frames;
 } viewer;
