@@ -3,23 +3,25 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vramsim/gba_emu.h"
 
 typedef struct command {
 	const char *name;
 	vs_cmd_fn fn;
 	const char *help;
+	int needs_gba; /* runs code on an emulated GBA */
 } command;
 
 static const command commands[] = {
-	{ "replay", vs_cmd_replay, "replay a trace against strategies; print the summary" },
-	{ "validate", vs_cmd_validate, "check that a trace is well-formed" },
-	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form" },
-	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages" },
-	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements" },
-	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)" },
-	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h" },
-	{ "view", vs_cmd_view, "play a trace in a window (SDL2): seek, hover, two strategies side by side" },
-	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side" },
+	{ "replay", vs_cmd_replay, "replay a trace against strategies; print the summary", 0 },
+	{ "validate", vs_cmd_validate, "check that a trace is well-formed", 0 },
+	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form", 0 },
+	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages", 0 },
+	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)", 0 },
+	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", 0 },
+	{ "view", vs_cmd_view, "play a trace in a window (SDL2): seek, hover, two strategies side by side", 0 },
+	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements", 1 },
+	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h", 1 },
 };
 
 static void usage(FILE *fp)
@@ -33,8 +35,11 @@ static void usage(FILE *fp)
 		"video memory (and RAM heaps), modelling the memory byte for byte.\n"
 		"\n"
 		"commands:\n");
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		fprintf(fp, "  %-11s %s\n", commands[i].name, commands[i].help);
+		if (commands[i].needs_gba && !vs_gba_emu_available())
+			fprintf(fp, "  %-11s (unavailable in this build: %s)\n", "", vs_gba_emu_missing());
+	}
 	fprintf(fp,
 		"\n"
 		"'vramsim COMMAND --help' describes a command. Exit codes: 0 success, 1 a check\n"
