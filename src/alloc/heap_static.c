@@ -22,14 +22,14 @@ void heap_static_reset(heap_static *s)
 
 int heap_static_alloc(heap_static *s, uint32_t size, uint32_t align, heap_block *out)
 {
-	uint32_t p;
+	uint32_t p, len = size ? size : 1u; /* a byte even for 0, so addresses stay distinct */
 
 	if (align <= 1u)
 		align = s->align;
 	if (!heap_is_pow2(align))
 		return HEAP_INVALID;
 	p = heap_align_up(s->top, align);
-	if (p == HEAP_NIL || p > s->size || s->size - p < size) {
+	if (p == HEAP_NIL || p > s->size || s->size - p < len) {
 		s->overflow++;
 		s->overflow_bytes += size;
 		return HEAP_NOSPACE;
@@ -37,15 +37,15 @@ int heap_static_alloc(heap_static *s, uint32_t size, uint32_t align, heap_block 
 	out->offset = p;
 	out->granted = size;
 	out->block_offset = s->top;
-	out->block_size = p + size - s->top;
-	s->top = p + size;
+	out->block_size = p + len - s->top;
+	s->top = p + len;
 	s->allocations++;
 	return HEAP_OK;
 }
 
 int heap_static_free(heap_static *s, uint32_t offset)
 {
-	if (offset > s->top)
+	if (offset >= s->top)
 		return HEAP_INVALID;
 	s->ignored_frees++;
 	return HEAP_RETAINED;

@@ -1,0 +1,123 @@
+/* heap_manager.h - seed 004's heap manager (The Simpsons: Hit & Run), as
+ * freestanding code over one region.
+ *
+ * Allocators are numbered (the game's GameMemoryAllocator ids, 0-31). An id
+ * may own a heap of one of three kinds - static (bump, never frees), tracking
+ * (a record table), Doug Lea (binned best fit) - carved from the region when
+ * it is created; an id may instead be a search list ("anywhere in level")
+ * that tries heaps in order; an id with neither falls back to the default
+ * heap (the game's unregistered allocators went to plain malloc).
+ *
+ * A heap stack says where allocations that name no heap go: PushHeap(id)
+ * before, PopHeap(id) after (the id must match the top, as the game
+ * asserted). Every allocation passes the game's AllocateThis rule first:
+ * a request under 201 bytes goes to the small-allocation heap, when there is
+ * one, unless the allocator it names is persistent, temp or audio-persistent
+ * (those keep their small allocations); otherwise a search id tries its list
+ * and any other id its own heap. A free goes to the heap whose region holds
+ * the address (the game asked each allocator CanFreeMemory); the static heap
+ * ignores it and counts it.
+ */
+#ifndef VRAMSIM_ALLOC_HEAP_MANAGER_H
+#define VRAMSIM_ALLOC_HEAP_MANAGER_H
+
+#include <stdint.h>
+
+#include "vramsim/alloc/heap_common.h"
+#include "vramsim/alloc/heap_dlmalloc.h"
+#include "vramsim/alloc/heap_static.h"
+#include "vramsim/alloc/heap_tracking.h"
+
+#define HEAP_MGR_IDS 32u
+#define HEAP_MGR_STACK_MAX 32u
+#define HEAP_MGR_LIST_MAX 8u
+#define HEAP_MGR_SMALL_LIMIT 201u /* "size < 201" */
+
+typedef enum heap_kind {
+	HEAP_KIND_NONE = 0,
+	HEAP_KIND_STATIC,
+	HEAP_KIND_TRACKING,
+	HEAP_KIND_DOUG_LEA
+} heap_kind;
+
+/* Roles of an allocator id for the small-allocation rule. */
+enum {
+	HEAP_ROLE_PERSISTENT = 1u,
+	HEAP_ROLE_TEMP = 2u,
+	HEAP_ROLE_AUDIO_PERSISTENT = 4u,
+	HEAP_ROLE_KEEPS_SMALL = 7u /* any of the three */
+};
+
+/* The game's GameMemoryAllocator numbers (seed 004, PS2 build). */
+enum {
+	HEAP_SHAR_DEFAULT = 0, HEAP_SHAR_TEMP = 1, HEAP_SHAR_PERSISTENT = 3, HEAP_SHAR_LEVEL = 4,
+	HEAP_SHAR_LEVEL_MOVIE = 5, HEAP_SHAR_LEVEL_FE = 6, HEAP_SHAR_LEVEL_ZONE = 7, HEAP_SHAR_LEVEL_OTHER = 8,
+	HEAP_SHAR_LEVEL_HUD = 9, HEAP_SHAR_LEVEL_MISSION = 10, HEAP_SHAR_LEVEL_AUDIO = 11, HEAP_SHAR_DEBUG = 12,
+	HEAP_SHAR_SPECIAL = 13, HEAP_SHAR_MUSIC = 14, HEAP_SHAR_AUDIO_PERSISTENT = 15, HEAP_SHAR_SMALL_ALLOC = 16,
+	HEAP_SHAR_ANYWHERE_IN_LEVEL = 25, HEAP_SHAR_ANYWHERE_IN_FE = 26, HEAP_SHAR_EITHER_OTHER_OR_ZONE = 27
+};
+
+typedef struct heap_mgr_heap {
+	uint32_t kind;
+	uint32_t start, size; /* region of the manager's region */
+	union {
+		heap_static s;
+		heap_tracking t;
+		heap_dlmalloc d;
+	} u;
+} heap_mgr_heap;
+
+typedef struct heap_manager {
+	uint32_t size;
+	uint32_t top;                              /* where the next heap is carved */
+	heap_mgr_heap heap[HEAP_MGR_IDS];
+	uint8_t roles[HEAP_MGR_IDS];
+	uint8_t list_len[HEAP_MGR_IDS];            /* non-zero: the id is a search list */
+	uint8_t list[HEAP_MGR_IDS][HEAP_MGR_LIST_MAX];
+	uint8_t stack[HEAP_MGR_STACK_MAX];
+	uint32_t depth;
+	uint32_t small_id;                         /* HEAP_NIL: no small-allocation heap */
+	uint32_t default_id;                       /* where ids with no heap go; HEAP_NIL: fail */
+	uint32_t routed_small;                     /* allocations the small rule moved */
+	uint32_t searched;                         /* allocations served through a search list */
+} heap_manager;
+
+void heap_mgr_init(heap_manager *g, uint32_t size);
+/* Carves size bytes (8-aligned) for heap id and sets it up. HEAP_INVALID for
+ * a bad id or kind or an id that has a heap; HEAP_NOSPACE when it does not fit. */
+int heap_mgr_create(heap_manager *g, uint8_t *base, uint32_t id, heap_kind kind, uint32_t size);
+void heap_mgr_set_roles(heap_manager *g, uint32_t id, uint32_t roles);
+/* Makes id a search list trying ids[0..n) in order (n <= HEAP_MGR_LIST_MAX). */
+int heap_mgr_set_search(heap_manager *g, uint32_t id, const uint8_t *ids, uint32_t n);
+void heap_mgr_set_small(heap_manager *g, uint32_t id);
+void heap_mgr_set_default(heap_manager *g, uint32_t id);
+/* Sets roles, search lists, small and default ids as the game did (no heaps
+ * are created: sizes are the caller's). */
+void heap_mgr_setup_shar(heap_manager *g);
+
+int heap_mgr_push(heap_manager *g, uint32_t id);
+/* HEAP_INVALID when the stack is empty or id is not on top. */
+int heap_mgr_pop(heap_manager *g, uint32_t id);
+/* The id on top of the stack; the default id when the stack is empty. */
+uint32_t heap_mgr_current(const heap_manager *g);
+
+/* The heap ids an allocation of size bytes naming allocator id tries, in
+ * order, written to out (HEAP_MGR_LIST_MAX entries); returns how many. */
+uint32_t heap_mgr_route(const heap_manager *g, uint32_t id, uint32_t size, uint8_t *out);
+/* Allocates per the rules for allocator id (HEAP_NIL: the top of the stack).
+ * Offsets are in the manager's region; *heap_id says which heap served it. */
+int heap_mgr_alloc(heap_manager *g, uint8_t *base, uint32_t id, uint32_t size, uint32_t align,
+	heap_block *out, uint32_t *heap_id);
+/* Frees in the heap whose region holds offset: HEAP_OK, HEAP_RETAINED (static
+ * heap), or HEAP_INVALID. */
+int heap_mgr_free(heap_manager *g, uint8_t *base, uint32_t offset, uint32_t *heap_id);
+/* The id of the heap whose region holds offset, or HEAP_NIL. */
+uint32_t heap_mgr_owner(const heap_manager *g, uint32_t offset);
+/* GetStatus of heap id (region-relative high water). HEAP_INVALID if no heap. */
+int heap_mgr_status(const heap_manager *g, const uint8_t *base, uint32_t id, heap_status *st);
+/* Free extents of every heap, and the region no heap was carved from. */
+void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud);
+/* Drops every allocation in every heap; heaps, lists and stack stay. */
+void heap_mgr_reset(heap_manager *g, uint8_t *base);
+
+#endif
