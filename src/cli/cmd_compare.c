@@ -318,6 +318,13 @@ int vs_cmd_compare(int argc, char **argv)
 			verbose = 1;
 			continue;
 		}
+		if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
+			if (parse_int(a + 2, &cfg.jobs)) {
+				vs_cli_usage_error(CMD, "-j: '%s' is not a thread count (1 to 4096)", a + 2);
+				goto done;
+			}
+			continue;
+		}
 		if (strcmp(a, "--missing-fails") == 0) {
 			rep.missing_fails = 1;
 			continue;
