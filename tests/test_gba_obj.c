@@ -245,7 +245,7 @@ static void random_run(const obj_case *c, unsigned mode, uint64_t seed, unsigned
 			random_request(&r, &rq);
 			do_alloc(&m, c, &rq, i);
 		}
-		if (i % 7 == 0)
+		if (i % 23 == 0)
 			check_free_space(&m);
 	}
 	while (m.nlive > 0)
@@ -265,7 +265,7 @@ END_TEST
 
 START_TEST(random_sequences_bitmap_mode)
 {
-	random_run(&cases[_i], 3 + (unsigned)(_i % 3), 0xB17A0000u + (uint64_t)_i, 12000);
+	random_run(&cases[_i], 3 + (unsigned)(_i % 3), 0xB17A0000u + (uint64_t)_i, 8000);
 }
 END_TEST
 
