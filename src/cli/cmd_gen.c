@@ -101,15 +101,15 @@ int vs_cmd_gen(int argc, char **argv)
 				return vs_cli_usage_error("gen", "--map-width %s: expected 1 to 65535", argv[i]);
 			o.map_width = (uint32_t)v;
 		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("gen", "unknown option %s (see vramsim gen --help)", a);
+			return vs_cli_usage_error("gen", "unknown option %s", a);
 		} else if (g) {
 			return vs_cli_usage_error("gen", "one generator at a time (%s and %s)", g->name, a);
 		} else if (!(g = vs_generator_find(a))) {
-			return vs_cli_usage_error("gen", "unknown generator '%s' (see vramsim gen --help)", a);
+			return vs_cli_usage_error("gen", "unknown generator '%s'", a);
 		}
 	}
 	if (!g)
-		return vs_cli_usage_error("gen", "name a generator (see vramsim gen --help)");
+		return vs_cli_usage_error("gen", "name a generator");
 	if (g->run != vs_gen_side_scroller)
 		for (i = 0; i < VS_GEN_LAYERS; i++)
 			if (o.maps[i])
