@@ -245,8 +245,8 @@ static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t 
 			(unsigned)(off % 0x4000 / 32), (unsigned)(off / 0x800));
 		break;
 	case VS_ARENA_DS_TEX:
-		snprintf(buf, len, "slot %u, texture unit %u (8 bytes = one 4x4 block at 4bpp)",
-			(unsigned)(off / 0x20000), (unsigned)(off % 0x20000 / 8));
+		snprintf(buf, len, "texture slot %u +0x%05x, unit %u", (unsigned)(off / 0x20000), (unsigned)(off % 0x20000),
+			(unsigned)unit);
 		break;
 	case VS_ARENA_DS_PLTT:
 		snprintf(buf, len, "palette slot %u, colour %u", (unsigned)(off / 0x4000), (unsigned)(off % 0x4000 / 2));
