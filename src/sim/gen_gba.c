@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vramsim/gen.h"
+#include "vramsim/gen_ds.h"
 #include "vramsim/request.h"
 
 /* ---- shared ----------------------------------------------------------- */
@@ -564,6 +565,9 @@ static const vs_generator generators[] = {
 		vs_gen_sprite_churn, 3600 },
 	{ "level-change", "levels of sprite churn; at each change the level's sprite set is swapped in one frame",
 		vs_gen_level_change, 3600 },
+	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
+		"restore of the base state per level", vs_gen_ds_levels, 2400 },
+	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000 },
 };
 
 size_t vs_generator_count(void)
