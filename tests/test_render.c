@@ -354,7 +354,8 @@ static void check_layout(const char *kind_line)
 			ck_assert_int_le(L.w, sizes[k][0]);
 			ck_assert_int_le(L.h, sizes[k][1]);
 		}
-		for (u = 0; u < nunits; u++) {
+		/* every unit of VRAM; every 97th of a big RAM and its last one */
+		for (u = 0; u < nunits; u = u + (nunits > 65536 && u + 97 < nunits ? 97 : 1)) {
 			vs_rect rc;
 			int64_t back;
 			ck_assert_int_eq(vs_layout_unit_rect(&L, u, &rc), 0);
