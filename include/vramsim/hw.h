@@ -14,7 +14,8 @@
 #include "vramsim/request.h"
 
 /* Returns 0 when the placement is legal, else -1 with the broken rule
- * described in why. */
+ * described in why (why may be NULL with whylen 0 when no message is
+ * wanted). */
 int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
 	char *why, size_t whylen);
 

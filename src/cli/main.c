@@ -21,6 +21,7 @@ static const command commands[] = {
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", 0 },
 	{ "view", vs_cmd_view, "play a trace in a window (SDL2): seek, hover, two strategies side by side", 0 },
 	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", 0 },
+	{ "import", vs_cmd_import, "turn a CS:APP malloc-lab .rep trace into a vramsim trace", 0 },
 	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements", 1 },
 	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h", 1 },
 };

@@ -229,9 +229,10 @@ static int parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
 static int num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, const char *what,
 	int suffix, uint32_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int rc = parse_u64(s, len, suffix, &v);
 
+	*out = 0;
 	if (rc == -1)
 		return fail(r, col, "%s: '%.*s' is not a number", what, (int)len, s);
 	if (rc == -2 || v > UINT32_MAX)
