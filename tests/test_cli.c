@@ -120,6 +120,13 @@ START_TEST(exit_codes)
 	ck_assert_ptr_nonnull(strstr(err, "the trace has no arena 'bg'"));
 	ck_assert_int_eq(cli("replay %s --strategy gba-obj-map:bogus=1", misuse), 2);
 	ck_assert_ptr_nonnull(strstr(err, "unknown option 'bogus'"));
+	/* a trace's options belong to the strategy it names, not to another */
+	{
+		const char *opt = vs_test_file(5, "opt.trace", "vramsim-trace 1\narena obj gba-obj options=bogus:1\nalloc 1 32\n");
+		ck_assert_int_eq(cli("replay %s", opt), 2);
+		ck_assert_ptr_nonnull(strstr(err, "strategy 'gba-obj-map' refused arena 'obj': unknown option 'bogus'"));
+		ck_assert_int_eq(cli("replay %s --strategy gba-obj-first-fit", opt), 0);
+	}
 	ck_assert_int_eq(cli("validate %s", misuse), 0);
 	ck_assert_ptr_nonnull(strstr(out, "valid trace, version 1, 1 arena, 2 events"));
 }

@@ -246,7 +246,7 @@ static uint64_t broken_run(int mode, const char *events, vs_check_kind want, cha
 	char text[1024], opts[8];
 	uint64_t got, total;
 
-	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj options=%d\n%s", mode, events);
+	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj strategy=test-broken options=%d\n%s", mode, events);
 	(void)opts;
 	replay_text(&x, text, &bad);
 	ck_assert_int_eq(x.rc, 0);
@@ -480,7 +480,7 @@ START_TEST(ds_unmapped_slots_reserved)
 	const vs_metrics *m;
 
 	/* only bank A (slot 0) mapped: slots 1-3 are reserved */
-	start(&x, "vramsim-trace 1\narena tex ds-tex banks=A0 options=0\nframe\n", &bad, 0);
+	start(&x, "vramsim-trace 1\narena tex ds-tex banks=A0 strategy=test-broken options=0\nframe\n", &bad, 0);
 	m = vs_replay_metrics(x.r, 0);
 	ck_assert_uint_eq(m->usable_bytes, 0x20000);
 	ck_assert_uint_eq(m->free_bytes, 0x20000);
@@ -491,7 +491,12 @@ END_TEST
 
 int main(void)
 {
+	char err[256];
 	Suite *s = suite_create("replay");
+
+	/* registered so traces can name it (strategy=test-broken) */
+	if (vs_strategy_register(&bad, err, sizeof err))
+		return 1;
 	TCase *tc = tcase_create("engine");
 
 	tcase_set_timeout(tc, 120);

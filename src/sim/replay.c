@@ -427,7 +427,14 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 			h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
 		return -1;
 	}
-	snprintf(ar->options, sizeof ar->options, "%s", opts && *opts ? opts : h->options[i]);
+	/* A trace's options= belong to the strategy it names (or, naming none,
+	 * to the kind's default); another strategy starts with none. */
+	if (!(opts && *opts)) {
+		const char *hint = h->strategy[i][0] ? h->strategy[i] : "";
+		const vs_strategy *owner = *hint ? vs_strategy_find(hint) : vs_strategy_default(h->arenas[i].kind);
+		opts = owner == s ? h->options[i] : "";
+	}
+	snprintf(ar->options, sizeof ar->options, "%s", opts);
 	if (vs_arena_init(&ar->arena, &h->arenas[i], why, sizeof why)) {
 		snprintf(err, errlen, "%s: %s", vs_trace_name(r->rd), why);
 		return -1;
