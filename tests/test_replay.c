@@ -281,6 +281,112 @@ START_TEST(integrity_catches_broken_strategies)
 }
 END_TEST
 
+/* ---- what a strategy holds for itself ------------------------------------ */
+
+/* Bump allocator over a BG arena that keeps tile 0 (64 bytes) loaded for
+ * itself and a table at the top that grows by 32 bytes per live allocation;
+ * tile requests for ROM tile 0 are hits on its own tile 0. */
+typedef struct held_state { uint32_t next, live, overlap; } held_state;
+
+static int held_init(void *st, const vs_arena_decl *a, const char *o, uint8_t *m, char *e, size_t el)
+{
+	held_state *s = st;
+
+	(void)a; (void)m; (void)e; (void)el;
+	s->next = 64;
+	s->overlap = o && *o;
+	return 0;
+}
+
+static int held_alloc(void *st, const vs_request *rq, vs_placement *pl)
+{
+	held_state *s = st;
+
+	memset(pl, 0, sizeof *pl);
+	if (rq->shape == VS_REQ_TILE && rq->u.tile.rom == 0) {
+		pl->granted = 64;
+		pl->shared = 1;
+		return VS_OK;
+	}
+	pl->offset = s->next;
+	pl->granted = rq->size;
+	s->next += rq->size;
+	s->live++;
+	return VS_OK;
+}
+
+static int held_free(void *st, const vs_placement *pl)
+{
+	held_state *s = st;
+
+	if (pl->offset)
+		s->live--;
+	return VS_OK;
+}
+
+static void held_reset(void *st) { ((held_state *)st)->live = 0; }
+
+static void held_held(void *st, vs_extent_fn fn, void *ud)
+{
+	held_state *s = st;
+
+	fn(ud, 0, 64);
+	if (s->live)
+		fn(ud, 0x10000 - 32 * s->live, 32 * s->live);
+	if (s->overlap && s->live)
+		fn(ud, 64, 32); /* claims the first allocation's bytes */
+}
+
+static const vs_strategy holding = {
+	VS_STRATEGY_ABI, "test-holding", "holds tile 0 and a table", VS_ARENA_BIT(VS_ARENA_GBA_BG), 0,
+	sizeof(held_state), held_init, held_alloc, held_free, held_reset, bad_walk, 0, NULL, NULL, NULL, NULL,
+	held_held
+};
+
+START_TEST(held_extents)
+{
+	run x;
+	const vs_metrics *m;
+	const vs_arena *a;
+
+	start(&x, "vramsim-trace 1\narena bg gba-bg\nalloc 1 tile 0 4bpp\nalloc 2 tile 0 4bpp\n"
+		"alloc 3 tile 5 4bpp\nalloc 4 tile 6 4bpp\nfree 1\nfree 3\nfree 4\nfree 2\n", &holding, 0);
+	m = vs_replay_metrics(x.r, 0);
+	a = vs_replay_arena(x.r, 0);
+	/* tile 0 is the strategy's own: free space excludes it from the start */
+	ck_assert_uint_eq(m->management_bytes, 64);
+	ck_assert_uint_eq(m->free_bytes, 0x10000 - 64);
+	ck_assert_uint_eq(a->owner[0], VS_OWNER_ALLOC);
+	ck_assert_int_eq(vs_replay_run(x.r, 2), 1);
+	/* hits on tile 0 take nothing and count nothing */
+	ck_assert_uint_eq(m->shared_hits, 2);
+	ck_assert_uint_eq(m->live_count, 0);
+	ck_assert_uint_eq(m->free_bytes, 0x10000 - 64);
+	ck_assert_int_eq(vs_replay_run(x.r, 4), 1);
+	/* two allocations and a 64-byte table at the top */
+	ck_assert_uint_eq(m->management_bytes, 128);
+	ck_assert_uint_eq(m->live_bytes, 64);
+	ck_assert_uint_eq(m->free_bytes, 0x10000 - 128 - 64);
+	ck_assert_uint_eq(a->kind[(0x10000 - 64) / 32], VS_UNIT_OVERHEAD);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	/* the table shrinks back as allocations go; tile 0 stays */
+	ck_assert_uint_eq(m->management_bytes, 64);
+	ck_assert_uint_eq(m->free_bytes, 0x10000 - 64);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	ck_assert_uint_eq(vs_replay_diag_total(x.r), 0);
+	finish(&x);
+
+	/* a strategy claiming live bytes for itself is an integrity error */
+	start(&x, "vramsim-trace 1\narena bg gba-bg strategy=test-holding options=overlap:1\nalloc 1 tile 5 4bpp\n",
+		&holding, 0);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_OVERLAP), 1);
+	ck_assert_msg(strstr(x.msgs, "id 1 at 0x6000040 takes unit at 0x6000040, which the strategy keeps for itself")
+		!= NULL, "%s", x.msgs);
+	finish(&x);
+}
+END_TEST
+
 /* ---- diagnostics -------------------------------------------------------- */
 
 START_TEST(trace_misuse_diagnostics)
@@ -495,7 +601,7 @@ int main(void)
 	Suite *s = suite_create("replay");
 
 	/* registered so traces can name it (strategy=test-broken) */
-	if (vs_strategy_register(&bad, err, sizeof err))
+	if (vs_strategy_register(&bad, err, sizeof err) || vs_strategy_register(&holding, err, sizeof err))
 		return 1;
 	TCase *tc = tcase_create("engine");
 
@@ -508,6 +614,7 @@ int main(void)
 	tcase_add_test(tc, strict_stops_at_first_diagnostic);
 	tcase_add_test(tc, save_restore_reset);
 	tcase_add_test(tc, init_event);
+	tcase_add_test(tc, held_extents);
 	tcase_add_test(tc, freemap_matches_naive_model);
 	tcase_add_test(tc, vram_write_rules);
 	tcase_add_test(tc, ds_unmapped_slots_reserved);

@@ -56,8 +56,9 @@ typedef enum vs_unit_kind {
 
 /* Owner value in the ownership map: 0 is nobody, otherwise a live-record
  * handle from the replay engine. */
-#define VS_OWNER_NONE 0u
-#define VS_OWNER_HW   0xFFFFFFFFu
+#define VS_OWNER_NONE  0u
+#define VS_OWNER_HW    0xFFFFFFFFu  /* the hardware reserves it */
+#define VS_OWNER_ALLOC 0xFFFFFFFEu  /* the allocator keeps it for itself */
 
 typedef struct vs_freemap vs_freemap;
 

@@ -65,6 +65,7 @@ typedef struct vs_metrics {
 	uint64_t granted_bytes;   /* granted bytes of live allocations */
 	uint64_t overhead_bytes;  /* headers and padding of live allocations */
 	uint64_t retained_bytes;  /* freed by the game, still held by the allocator */
+	uint64_t management_bytes;/* kept by the allocator outside allocations (strategy->held) */
 	uint64_t usable_bytes;    /* the arena's bytes the hardware allows */
 	uint64_t free_bytes;
 	uint64_t largest_free;

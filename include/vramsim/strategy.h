@@ -88,6 +88,14 @@ typedef struct vs_strategy {
 	int (*restore)(void *st, const void *buf);
 	void (*dump)(void *st, vs_print_fn print, void *ud);
 	void (*fini)(void *st);
+	/* Optional: calls fn(ud, offset, size) for each extent the strategy
+	 * keeps for itself outside every allocation - control blocks, bit maps,
+	 * tables in the arena, a reserved tile. The simulator marks them as
+	 * management overhead (free-space metrics then count only what can be
+	 * handed out) and asks again after every call that may change them. A
+	 * shared placement (a hit) on held units is data the strategy keeps
+	 * loaded itself (BG tile 0): it is neither marked nor counted. */
+	void (*held)(void *st, vs_extent_fn fn, void *ud);
 } vs_strategy;
 
 /* The registry: built-ins first, in a fixed order, then plug-ins in the

@@ -30,6 +30,7 @@ typedef struct rec {
 	uint32_t tied_off[MAX_TIED], tied_len[MAX_TIED];
 	uint32_t next_free;    /* slab free list (when not in use) */
 	uint8_t in_use;
+	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
 } rec;
 
 /* id table entry: handle 0 = empty slot, FAILED_HANDLE = failed allocation */
@@ -54,6 +55,8 @@ typedef struct arena_run {
 	char options[VS_OPTIONS_MAX];
 	vs_metrics m;
 	saved_state *saves;
+	vs_extent *held;       /* what strategy->held reported last */
+	uint32_t nheld, held_cap;
 } arena_run;
 
 struct vs_replay {
@@ -360,6 +363,99 @@ static void unmark_rec(const vs_replay *r, const rec *x)
 		mark(r, ai, x->tied_off[i], x->tied_len[i], VS_OWNER_NONE, VS_UNIT_FREE);
 }
 
+/* ---- what the strategy keeps for itself ---------------------------------- */
+
+typedef struct held_list {
+	vs_extent *v;
+	uint32_t n, cap;
+	int oom;
+} held_list;
+
+static int held_add(void *ud, uint32_t off, uint32_t size)
+{
+	held_list *l = ud;
+
+	if (!size)
+		return 0;
+	if (l->n == l->cap) {
+		uint32_t ncap = l->cap ? l->cap * 2 : 16;
+		vs_extent *nv = realloc(l->v, ncap * sizeof *nv);
+		if (!nv) {
+			l->oom = 1;
+			return 1;
+		}
+		l->v = nv;
+		l->cap = ncap;
+	}
+	l->v[l->n].offset = off;
+	l->v[l->n].size = size;
+	l->n++;
+	return 0;
+}
+
+static void check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ...);
+
+/* Asks the strategy what it holds and brings the map in line: units it
+ * let go of become free, units it took become management overhead. */
+static void refresh_held(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	vs_arena *A = &ar->arena;
+	held_list l = { NULL, 0, 0, 0 };
+	uint32_t i, u, unit = A->decl.unit;
+
+	if (!ar->strat->held)
+		return;
+	ar->strat->held(ar->state, held_add, &l);
+	if (l.oom || (l.n == ar->nheld && (l.n == 0 || memcmp(l.v, ar->held, l.n * sizeof *l.v) == 0))) {
+		free(l.v);
+		return;
+	}
+	for (i = 0; i < ar->nheld; i++) {
+		uint32_t first = ar->held[i].offset / unit;
+		uint32_t last = (ar->held[i].offset + ar->held[i].size - 1) / unit;
+		for (u = first; u <= last && u < A->nunits; u++)
+			if (A->owner[u] == VS_OWNER_ALLOC)
+				mark(r, a, u * unit, unit, VS_OWNER_NONE, VS_UNIT_FREE);
+	}
+	for (i = 0; i < l.n; i++) {
+		uint64_t end = (uint64_t)l.v[i].offset + l.v[i].size;
+		uint32_t first = l.v[i].offset / unit, last;
+		if (end > A->decl.size) {
+			check_fail(r, a, VS_CHECK_BOUNDS, "the strategy holds [0x%x, +%u) outside the arena",
+				(unsigned)l.v[i].offset, (unsigned)l.v[i].size);
+			continue;
+		}
+		last = (uint32_t)((end - 1) / unit);
+		for (u = first; u <= last; u++) {
+			uint32_t o = A->owner[u];
+			if (o == VS_OWNER_NONE) {
+				/* mark runs of free units at once */
+				uint32_t v = u;
+				while (v + 1 <= last && A->owner[v + 1] == VS_OWNER_NONE)
+					v++;
+				mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD);
+				u = v;
+			} else if (o != VS_OWNER_ALLOC && o != VS_OWNER_HW) {
+				check_fail(r, a, VS_CHECK_OVERLAP, "the strategy keeps 0x%x for itself, inside id %llu (trace line %llu)",
+					(unsigned)(A->decl.base + u * unit), (unsigned long long)r->slab[o - 1].pub.id,
+					(unsigned long long)r->slab[o - 1].pub.line);
+				break;
+			}
+		}
+	}
+	free(ar->held);
+	ar->held = l.v;
+	ar->nheld = l.n;
+	ar->held_cap = l.cap;
+	{
+		uint64_t n = 0;
+		for (u = 0; u < A->nunits; u++)
+			n += A->owner[u] == VS_OWNER_ALLOC;
+		ar->m.management_bytes = n * unit;
+	}
+}
+
 /* ---- metrics ------------------------------------------------------------ */
 
 static void refresh(arena_run *ar)
@@ -456,6 +552,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		return -1;
 	}
 	ar->m.usable_bytes = ar->arena.usable_bytes;
+	refresh_held(r, i);
 	refresh(ar);
 	return 0;
 }
@@ -518,6 +615,7 @@ void vs_replay_free(vs_replay *r)
 			ar->strat->fini(ar->state);
 		free(ar->state);
 		free_saves(ar);
+		free(ar->held);
 		vs_arena_fini(&ar->arena);
 	}
 	for (h = 1; h <= r->slab_len; h++)
@@ -595,7 +693,11 @@ static int check_placement(vs_replay *r, int a, rec *x)
 		u = vs_arena_first_taken(&ar->arena, x->tied_off[i], x->tied_len[i]);
 	if (u >= 0) {
 		uint32_t owner = ar->arena.owner[u];
-		if (owner == VS_OWNER_HW)
+		if (owner == VS_OWNER_ALLOC)
+			check_fail(r, a, VS_CHECK_OVERLAP, "id %llu at 0x%x takes unit at 0x%x, which the strategy keeps for itself",
+				(unsigned long long)x->pub.id, (unsigned)(d->base + pl->offset),
+				(unsigned)(d->base + (uint32_t)u * d->unit));
+		else if (owner == VS_OWNER_HW)
 			check_fail(r, a, VS_CHECK_RULE, "id %llu at 0x%x takes unit at 0x%x, which the hardware reserves",
 				(unsigned long long)x->pub.id, (unsigned)(d->base + pl->offset),
 				(unsigned)(d->base + (uint32_t)u * d->unit));
@@ -630,8 +732,11 @@ static int do_alloc(vs_replay *r)
 	}
 	memset(&pl, 0, sizeof pl);
 	status = ar->strat->alloc(ar->state, &ev->req, &pl);
+	refresh_held(r, a);
 	if (status < 0) {
-		vs_fail_kind fk = classify(r, a, &ev->req, status);
+		vs_fail_kind fk;
+		refresh(ar);
+		fk = classify(r, a, &ev->req, status);
 		ar->m.failures++;
 		ar->m.fail[fk]++;
 		if (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed)
@@ -651,7 +756,7 @@ static int do_alloc(vs_replay *r)
 	/* A hit hands out data already loaded: the id joins its record. */
 	if (pl.shared && pl.offset < ar->arena.decl.size) {
 		uint32_t owner = ar->arena.owner[pl.offset / ar->arena.decl.unit];
-		if (owner != VS_OWNER_NONE && owner != VS_OWNER_HW && r->slab[owner - 1].pub.pl.offset == pl.offset &&
+		if (owner != VS_OWNER_NONE && owner <= r->slab_len && r->slab[owner - 1].pub.pl.offset == pl.offset &&
 			!r->slab[owner - 1].pub.retained) {
 			x = &r->slab[owner - 1];
 			x->pub.refs++;
@@ -663,6 +768,26 @@ static int do_alloc(vs_replay *r)
 		}
 	}
 	h = rec_new(r);
+	if (h && pl.shared && pl.offset < ar->arena.decl.size &&
+		ar->arena.owner[pl.offset / ar->arena.decl.unit] == VS_OWNER_ALLOC) {
+		/* data the strategy keeps loaded itself (BG tile 0): a hit that
+		 * takes nothing, so it is neither marked nor counted */
+		x = &r->slab[h - 1];
+		x->pub.id = ev->id;
+		x->pub.arena = (uint32_t)a;
+		x->pub.pl = pl;
+		x->pub.req = ev->req;
+		x->pub.line = ev->line;
+		x->pub.event = r->events;
+		x->pub.refs = 1;
+		x->seq = ++r->seq;
+		x->detached = 1;
+		ar->m.shared_hits++;
+		if (id_put(r, ev->id, h, (uint32_t)a))
+			goto oom;
+		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+		return 0;
+	}
 	if (!h)
 		goto oom;
 	x = &r->slab[h - 1];
@@ -713,12 +838,14 @@ static void drop_rec(vs_replay *r, uint32_t h)
 	rec *x = &r->slab[h - 1];
 	arena_run *ar = &r->ar[x->pub.arena];
 
-	if (!x->pub.broken)
-		unmark_rec(r, x);
-	if (x->pub.retained)
-		ar->m.retained_bytes -= x->pub.pl.block_size;
-	else
-		account(ar, x, -1);
+	if (!x->detached) {
+		if (!x->pub.broken)
+			unmark_rec(r, x);
+		if (x->pub.retained)
+			ar->m.retained_bytes -= x->pub.pl.block_size;
+		else
+			account(ar, x, -1);
+	}
 	rec_release(r, h);
 }
 
@@ -760,18 +887,28 @@ static int do_free(vs_replay *r)
 		/* one release of shared data: the strategy counts it too */
 		x->pub.refs--;
 		status = ar->strat->free(ar->state, &x->pub.pl);
+		refresh_held(r, (int)x->pub.arena);
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
 		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		return 0;
 	}
-	if (!x->pub.broken && r->cfg.check_bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
+	if (!x->pub.broken && !x->detached && r->cfg.check_bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
 		check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
 			(unsigned)(ar->arena.decl.base + x->pub.pl.offset + (uint32_t)bad));
 	status = ar->strat->free(ar->state, &x->pub.pl);
+	if (x->detached) {
+		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
+			(unsigned long long)ev->id, vs_status_name(status)))
+			return -1;
+		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+		drop_rec(r, h);
+		refresh_held(r, (int)x->pub.arena);
+		return 0;
+	}
 	if (status == VS_RETAINED || status == VS_ERR_LOST) {
 		/* still held by the allocator (frame/static heaps) or lost to it */
 		account(ar, x, -1);
@@ -789,9 +926,11 @@ static int do_free(vs_replay *r)
 			return -1;
 		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		drop_rec(r, h);
+		refresh_held(r, (int)(ar - r->ar));
 		refresh(ar);
 		return 0;
 	}
+	refresh_held(r, (int)(ar - r->ar));
 	refresh(ar);
 	notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 	return 0;
@@ -909,6 +1048,7 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 		drop_rec(r, h);
 	}
 	free(list);
+	refresh_held(r, a);
 	refresh(ar);
 	return prune_ids(r);
 }
@@ -930,7 +1070,11 @@ static int do_restore(vs_replay *r, int a)
 	}
 	if (native && s->blob)
 		ar->strat->restore(ar->state, s->blob);
-	return drop_since(r, a, s->seq, !(native && s->blob));
+	if (drop_since(r, a, s->seq, !(native && s->blob)))
+		return -1;
+	refresh_held(r, a);
+	refresh(ar);
+	return 0;
 }
 
 static int do_reset(vs_replay *r, int a)
@@ -938,7 +1082,11 @@ static int do_reset(vs_replay *r, int a)
 	arena_run *ar = &r->ar[a];
 
 	ar->strat->reset(ar->state);
-	return drop_since(r, a, 0, 0);
+	if (drop_since(r, a, 0, 0))
+		return -1;
+	refresh_held(r, a);
+	refresh(ar);
+	return 0;
 }
 
 /* Re-initialises arena a's strategy with new options: every allocation is
@@ -961,6 +1109,7 @@ static int do_init(vs_replay *r, int a)
 		return -1;
 	}
 	free_saves(ar);
+	refresh_held(r, a);
 	refresh(ar);
 	return 0;
 }
