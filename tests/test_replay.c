@@ -485,6 +485,61 @@ START_TEST(init_event)
 }
 END_TEST
 
+typedef struct where { uint64_t id; int arena; } where;
+
+static void find_arena(void *ud, const vs_live *l)
+{
+	where *w = ud;
+
+	if (l->id == w->id)
+		w->arena = (int)l->arena;
+}
+
+static int arena_of(run *x, uint64_t id)
+{
+	where w = { id, -1 };
+
+	vs_replay_live_walk(x->r, find_arena, &w);
+	return w.arena;
+}
+
+/* Seed 004's routing: heap stack, small rule, keep-small heaps, search lists. */
+START_TEST(heap_routing)
+{
+	run x;
+	char path[512];
+	FILE *fp;
+	static char text[8192];
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/traces/heap-manager.trace", VS_SOURCE_DIR);
+	fp = fopen(path, "rb");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(text, 1, sizeof text - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	start(&x, text, NULL, 0);
+	ck_assert_int_eq(vs_replay_run(x.r, 9), 1);
+	ck_assert_int_eq(arena_of(&x, 1), 3); /* level: top of the stack */
+	ck_assert_int_eq(arena_of(&x, 2), 6); /* small: under 201 bytes */
+	ck_assert_int_eq(arena_of(&x, 3), 2); /* persistent keeps its small ones */
+	ck_assert_int_eq(arena_of(&x, 4), 1); /* anywhere-in-level: temp first */
+	ck_assert_int_eq(arena_of(&x, 5), 4); /* too big for temp: zone */
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 6)->routed_small, 1);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 1)->routed_search, 1);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 4)->routed_search, 1);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	/* the static heap keeps what is freed */
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 2)->retained_bytes, 120);
+	/* pop of zone while level is on top, then one pop too many */
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_HEAP_STACK), 2);
+	ck_assert_msg(strstr(x.msgs, "warning: heap stack: pop of 'zone', but 'level' is on top") != NULL, "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "warning: heap stack: pop of 'level' from an empty heap stack") != NULL, "%s", x.msgs);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+}
+END_TEST
+
 /* ---- the free index ----------------------------------------------------- */
 
 START_TEST(freemap_matches_naive_model)
@@ -615,6 +670,7 @@ int main(void)
 	tcase_add_test(tc, save_restore_reset);
 	tcase_add_test(tc, init_event);
 	tcase_add_test(tc, held_extents);
+	tcase_add_test(tc, heap_routing);
 	tcase_add_test(tc, freemap_matches_naive_model);
 	tcase_add_test(tc, vram_write_rules);
 	tcase_add_test(tc, ds_unmapped_slots_reserved);

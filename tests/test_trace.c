@@ -165,6 +165,24 @@ START_TEST(canonical_form)
 }
 END_TEST
 
+START_TEST(heaps_canonical)
+{
+	static char a[4096], b[4096];
+	const char *in =
+		"vramsim-trace 1\narena main ram size=64K\narena lvl ram size=32K\narena tiny ram size=4K\n"
+		"heaps small=tiny keep-small=lvl default=main\nsearch any lvl main\n"
+		"push lvl\nalloc 1 100\nalloc 2 any 300 tag=x\nalloc 3 main 50\npop lvl\n";
+
+	reformat(in, a, sizeof a);
+	ck_assert_str_eq(a,
+		"vramsim-trace 1\narena main ram size=65536\narena lvl ram size=32768\narena tiny ram size=4096\n"
+		"heaps small=tiny default=main keep-small=lvl\nsearch any lvl main\n"
+		"push lvl\nalloc 1 100\nalloc 2 any 300 tag=x\nalloc 3 main 50\npop lvl\n");
+	reformat(a, b, sizeof b);
+	ck_assert_str_eq(a, b);
+}
+END_TEST
+
 /* Every field of every event survives write + read. */
 START_TEST(round_trip_events)
 {
@@ -338,6 +356,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, malformed_corpus);
 	tcase_add_test(tc, canonical_form);
+	tcase_add_test(tc, heaps_canonical);
 	tcase_add_test(tc, round_trip_events);
 	tcase_add_test(tc, request_sizes);
 	tcase_add_test(tc, streaming_reader);

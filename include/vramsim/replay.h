@@ -35,6 +35,7 @@ typedef enum vs_diag_kind {
 	VS_DIAG_DIVERGENCE,     /* the game got another address than the strategy gave */
 	VS_DIAG_UNKNOWN_STATE,  /* restore of a state never saved */
 	VS_DIAG_STRATEGY,       /* the strategy refused an operation (free error, misuse) */
+	VS_DIAG_HEAP_STACK,     /* pop of a heap that is not on top, or a stack overflow */
 	VS_DIAG_KINDS
 } vs_diag_kind;
 
@@ -66,6 +67,8 @@ typedef struct vs_metrics {
 	uint64_t overhead_bytes;  /* headers and padding of live allocations */
 	uint64_t retained_bytes;  /* freed by the game, still held by the allocator */
 	uint64_t management_bytes;/* kept by the allocator outside allocations (strategy->held) */
+	uint64_t routed_small;    /* heap routing: allocations the small rule sent here */
+	uint64_t routed_search;   /* heap routing: allocations a search list placed here */
 	uint64_t usable_bytes;    /* the arena's bytes the hardware allows */
 	uint64_t free_bytes;
 	uint64_t largest_free;

@@ -19,6 +19,9 @@
 #define VS_TAG_MAX 64
 #define VS_STATE_NAME_MAX 64
 #define VS_OPTIONS_MAX 256
+#define VS_TRACE_MAX_SEARCH 8     /* search lists (seed 004's "anywhere in level") */
+#define VS_SEARCH_LEN_MAX 8       /* arenas in one search list */
+#define VS_ROUTE_SEARCH0 16       /* route ids: arenas 0-15, search lists 16-23 */
 
 typedef enum vs_event_type {
 	VS_EV_ALLOC,    /* alloc ID [ARENA] REQUEST [key=value ...] */
@@ -28,6 +31,8 @@ typedef enum vs_event_type {
 	VS_EV_RESTORE,  /* restore NAME [ARENA] */
 	VS_EV_RESET,    /* reset [ARENA] */
 	VS_EV_INIT,     /* init [ARENA] [key=value ...]: re-initialise with these options */
+	VS_EV_PUSH,     /* push NAME: heap stack (with `heaps`) */
+	VS_EV_POP,      /* pop NAME */
 	VS_EV_COUNT
 } vs_event_type;
 
@@ -48,6 +53,11 @@ typedef struct vs_event {
 	uint32_t data_len;
 	const char *name;       /* save / restore: state name */
 	const char *options;    /* init: "key=value,..." ("" for none) */
+	/* With `heaps` routing on: alloc names a route (an arena index, or
+	 * VS_ROUTE_SEARCH0 + a search list) or -1 for the top of the heap
+	 * stack, and arena is -1 until the replay picks one; push and pop name
+	 * a route. -1 otherwise. */
+	int route;
 } vs_event;
 
 /* The trace header: version line and arena declarations. */
@@ -58,6 +68,17 @@ typedef struct vs_trace_header {
 	/* per arena: "strategy=NAME" hint and strategy options from the line */
 	char strategy[VS_TRACE_MAX_ARENAS][VS_NAME_MAX];
 	char options[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
+	/* Seed 004's heap manager, when the trace has a `heaps` line: every
+	 * arena is a heap; allocations route by the heap stack, the
+	 * small-allocation rule and search lists. */
+	int heaps;
+	int small_arena;          /* -1: no small-allocation heap */
+	int default_arena;        /* where an empty stack routes; -1: the first arena */
+	uint32_t keep_small;      /* bit per arena that keeps its small requests */
+	int nsearch;
+	char search_name[VS_TRACE_MAX_SEARCH][VS_NAME_MAX];
+	uint8_t search_len[VS_TRACE_MAX_SEARCH];
+	uint8_t search[VS_TRACE_MAX_SEARCH][VS_SEARCH_LEN_MAX];
 } vs_trace_header;
 
 typedef struct vs_trace_reader vs_trace_reader;
@@ -89,5 +110,7 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 
 /* Index of an arena by name, or -1. */
 int vs_trace_arena_index(const vs_trace_header *h, const char *name);
+/* Name of a route id (an arena or a search list). */
+const char *vs_trace_route_name(const vs_trace_header *h, int route);
 
 #endif

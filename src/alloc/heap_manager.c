@@ -65,6 +65,16 @@ int heap_mgr_create(heap_manager *g, uint8_t *base, uint32_t id, heap_kind kind,
 	return HEAP_OK;
 }
 
+int heap_mgr_attach(heap_manager *g, uint32_t id)
+{
+	if (id >= HEAP_MGR_IDS || g->heap[id].kind != HEAP_KIND_NONE)
+		return HEAP_INVALID;
+	g->heap[id].kind = HEAP_KIND_EXTERNAL;
+	g->heap[id].start = 0;
+	g->heap[id].size = 0; /* owns no bytes of the region: heap_mgr_owner never names it */
+	return HEAP_OK;
+}
+
 void heap_mgr_set_roles(heap_manager *g, uint32_t id, uint32_t roles)
 {
 	if (id < HEAP_MGR_IDS)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/alloc/heap_manager.h"
 #include "vramsim/hw.h"
 #include "vramsim/replay.h"
 
@@ -74,6 +75,7 @@ struct vs_replay {
 	uint64_t diag[VS_DIAG_KINDS], check[VS_CHECK_KINDS];
 	char err[1024];
 	vs_event ev;
+	heap_manager heaps;     /* seed 004's routing, with every arena a heap */
 };
 
 static const char *const fail_names[VS_FAIL_KINDS] = {
@@ -81,7 +83,7 @@ static const char *const fail_names[VS_FAIL_KINDS] = {
 };
 static const char *const diag_names[VS_DIAG_KINDS] = {
 	"unknown id", "double free", "free of failed allocation", "duplicate id", "divergence",
-	"unknown state", "strategy refused"
+	"unknown state", "strategy refused", "heap stack"
 };
 static const char *const check_names[VS_CHECK_KINDS] = {
 	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant"
@@ -557,6 +559,27 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	return 0;
 }
 
+/* The trace's heaps and search lists, in the seed's own routing code:
+ * arena i is heap id i, search list k is id VS_ROUTE_SEARCH0 + k. */
+static void setup_heaps(vs_replay *r)
+{
+	const vs_trace_header *h = vs_trace_header_of(r->rd);
+	int i;
+
+	heap_mgr_init(&r->heaps, 0);
+	if (!h->heaps)
+		return;
+	for (i = 0; i < h->narenas; i++) {
+		heap_mgr_attach(&r->heaps, (uint32_t)i);
+		if (h->keep_small >> i & 1)
+			heap_mgr_set_roles(&r->heaps, (uint32_t)i, HEAP_ROLE_KEEPS_SMALL);
+	}
+	for (i = 0; i < h->nsearch; i++)
+		heap_mgr_set_search(&r->heaps, VS_ROUTE_SEARCH0 + (uint32_t)i, h->search[i], h->search_len[i]);
+	heap_mgr_set_small(&r->heaps, h->small_arena >= 0 ? (uint32_t)h->small_arena : HEAP_NIL);
+	heap_mgr_set_default(&r->heaps, h->default_arena >= 0 ? (uint32_t)h->default_arena : 0);
+}
+
 vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char *err, size_t errlen)
 {
 	vs_replay *r = calloc(1, sizeof *r);
@@ -589,6 +612,7 @@ vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char 
 			return NULL;
 		}
 	}
+	setup_heaps(r);
 	return r;
 }
 
@@ -714,14 +738,26 @@ static int check_placement(vs_replay *r, int a, rec *x)
 
 static int do_alloc(vs_replay *r)
 {
-	const vs_event *ev = &r->ev;
+	vs_event *ev = &r->ev;
 	int a = ev->arena;
-	arena_run *ar = &r->ar[a];
+	arena_run *ar;
 	vs_placement pl;
 	id_slot *s = id_find(r, ev->id);
 	uint32_t h;
 	rec *x;
 	int status;
+	uint8_t order[HEAP_MGR_LIST_MAX];
+	uint32_t n = 1, k, from = 0;
+
+	if (vs_trace_header_of(r->rd)->heaps) {
+		/* seed 004: the named allocator, or the top of the heap stack,
+		 * through the small rule and search lists */
+		from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
+		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
+		a = n ? order[0] : (int)r->heaps.default_id;
+		ev->arena = a;
+	}
+	ar = &r->ar[a];
 
 	if (s && s->handle != FAILED_HANDLE) {
 		if (diag(r, VS_DIAG_DUPLICATE_ID, "alloc of id %llu, which is live (allocated at line %llu)",
@@ -730,9 +766,25 @@ static int do_alloc(vs_replay *r)
 		notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
 		return 0;
 	}
-	memset(&pl, 0, sizeof pl);
-	status = ar->strat->alloc(ar->state, &ev->req, &pl);
-	refresh_held(r, a);
+	status = VS_ERR_UNSUPPORTED; /* no heap to route to */
+	for (k = 0; k < n; k++) {
+		if (vs_trace_header_of(r->rd)->heaps) {
+			a = order[k];
+			ev->arena = a;
+			ar = &r->ar[a];
+		}
+		memset(&pl, 0, sizeof pl);
+		status = ar->strat->alloc(ar->state, &ev->req, &pl);
+		refresh_held(r, a);
+		if (status >= 0)
+			break;
+	}
+	if (status >= 0 && vs_trace_header_of(r->rd)->heaps) {
+		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
+			ar->m.routed_small++;
+		else if (from >= VS_ROUTE_SEARCH0)
+			ar->m.routed_search++;
+	}
 	if (status < 0) {
 		vs_fail_kind fk;
 		refresh(ar);
@@ -1149,6 +1201,28 @@ int vs_replay_step(vs_replay *r)
 		break;
 	case VS_EV_FREE:
 		rc = do_free(r);
+		break;
+	case VS_EV_PUSH:
+		rc = 0;
+		if (heap_mgr_push(&r->heaps, (uint32_t)r->ev.route) != HEAP_OK)
+			rc = diag(r, VS_DIAG_HEAP_STACK, "push of '%s': the heap stack is full (%u deep)",
+				vs_trace_route_name(vs_trace_header_of(r->rd), r->ev.route), (unsigned)HEAP_MGR_STACK_MAX);
+		if (rc == 0)
+			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
+		break;
+	case VS_EV_POP:
+		rc = 0;
+		if (heap_mgr_pop(&r->heaps, (uint32_t)r->ev.route) != HEAP_OK) {
+			const vs_trace_header *hd = vs_trace_header_of(r->rd);
+			if (r->heaps.depth)
+				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s', but '%s' is on top", vs_trace_route_name(hd, r->ev.route),
+					vs_trace_route_name(hd, r->heaps.stack[r->heaps.depth - 1]));
+			else
+				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s' from an empty heap stack",
+					vs_trace_route_name(hd, r->ev.route));
+		}
+		if (rc == 0)
+			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
 	case VS_EV_INIT:
 		rc = do_init(r, r->ev.arena);

@@ -39,6 +39,9 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 		fputc('\n', fp);
 		if (m->shared_hits)
 			fprintf(fp, "  shared hits     %llu (data already loaded)\n", (unsigned long long)m->shared_hits);
+		if (h->heaps)
+			fprintf(fp, "  routed here     %llu by the small rule, %llu through search lists\n",
+				(unsigned long long)m->routed_small, (unsigned long long)m->routed_search);
 		fprintf(fp, "  frees           %llu\n", (unsigned long long)m->frees);
 		fprintf(fp, "  live now        %llu allocations, %llu bytes requested, %llu granted, %llu overhead",
 			(unsigned long long)m->live_count, (unsigned long long)m->live_bytes,
@@ -46,6 +49,9 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 		if (m->retained_bytes)
 			fprintf(fp, ", %llu retained", (unsigned long long)m->retained_bytes);
 		fputc('\n', fp);
+		if (m->management_bytes)
+			fprintf(fp, "  management      %llu bytes kept by the allocator outside allocations\n",
+				(unsigned long long)m->management_bytes);
 		fprintf(fp, "  peak live       %llu bytes (%.1f%% of usable), high-water 0x%llx\n",
 			(unsigned long long)m->peak_live,
 			m->usable_bytes ? 100.0 * (double)m->peak_live / (double)m->usable_bytes : 0.0,
@@ -112,6 +118,9 @@ cJSON *vs_report_metrics_json(const vs_metrics *m)
 	cJSON_AddNumberToObject(o, "internal_fragmentation_bytes", (double)(m->granted_bytes - m->live_bytes));
 	cJSON_AddNumberToObject(o, "overhead_bytes", (double)m->overhead_bytes);
 	cJSON_AddNumberToObject(o, "retained_bytes", (double)m->retained_bytes);
+	cJSON_AddNumberToObject(o, "management_bytes", (double)m->management_bytes);
+	cJSON_AddNumberToObject(o, "routed_small", (double)m->routed_small);
+	cJSON_AddNumberToObject(o, "routed_search", (double)m->routed_search);
 	cJSON_AddNumberToObject(o, "usable_bytes", (double)m->usable_bytes);
 	cJSON_AddNumberToObject(o, "free_bytes", (double)m->free_bytes);
 	cJSON_AddNumberToObject(o, "largest_free", (double)m->largest_free);

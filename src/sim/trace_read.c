@@ -48,7 +48,7 @@ struct vs_trace_reader {
 };
 
 static const char *const event_names[VS_EV_COUNT] = {
-	"alloc", "free", "frame", "save", "restore", "reset", "init"
+	"alloc", "free", "frame", "save", "restore", "reset", "init", "push", "pop"
 };
 
 const char *vs_event_name(vs_event_type t)
@@ -454,6 +454,124 @@ static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
 	return 0;
 }
 
+/* Index of a route (an arena, or VS_ROUTE_SEARCH0 + a search list) by name, or -1. */
+static int route_by_tok(const vs_trace_header *h, const tok *t)
+{
+	int i;
+
+	for (i = 0; i < h->narenas; i++)
+		if (strlen(h->arenas[i].name) == t->len && memcmp(h->arenas[i].name, t->s, t->len) == 0)
+			return i;
+	for (i = 0; i < h->nsearch; i++)
+		if (strlen(h->search_name[i]) == t->len && memcmp(h->search_name[i], t->s, t->len) == 0)
+			return VS_ROUTE_SEARCH0 + i;
+	return -1;
+}
+
+static int arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t col)
+{
+	tok t;
+	int i;
+
+	t.s = s;
+	t.len = (uint32_t)len;
+	t.col = col;
+	i = route_by_tok(&r->hdr, &t);
+	if (i < 0 || i >= VS_ROUTE_SEARCH0)
+		return fail(r, col, "unknown arena '%.*s'", (int)len, s);
+	return i;
+}
+
+/* heaps [small=ARENA] [default=ARENA] [keep-small=ARENA,...] */
+static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
+{
+	vs_trace_header *h = &r->hdr;
+	int i, a;
+
+	if (h->heaps)
+		return fail(r, t[0].col, "heaps: given twice");
+	for (i = 0; i < h->narenas; i++)
+		if (h->arenas[i].kind != VS_ARENA_RAM)
+			return fail(r, t[0].col, "heaps: every arena must be a ram arena (a heap); '%s' is %s",
+				h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
+	h->heaps = 1;
+	h->small_arena = -1;
+	h->default_arena = -1;
+	for (i = 1; i < nt; i++) {
+		const char *eq = memchr(t[i].s, '=', t[i].len);
+		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
+		const char *v;
+		uint32_t vcol;
+		if (!eq || kl == 0)
+			return fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
+		v = eq + 1;
+		vl = t[i].len - kl - 1;
+		vcol = t[i].col + (uint32_t)kl + 1;
+		if (kl == 5 && memcmp(t[i].s, "small", 5) == 0) {
+			if ((a = arena_in(r, v, vl, vcol)) < 0)
+				return -1;
+			h->small_arena = a;
+		} else if (kl == 7 && memcmp(t[i].s, "default", 7) == 0) {
+			if ((a = arena_in(r, v, vl, vcol)) < 0)
+				return -1;
+			h->default_arena = a;
+		} else if (kl == 10 && memcmp(t[i].s, "keep-small", 10) == 0) {
+			size_t j = 0;
+			while (j < vl) {
+				size_t k = j;
+				while (k < vl && v[k] != ',')
+					k++;
+				if ((a = arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
+					return -1;
+				h->keep_small |= 1u << a;
+				j = k + 1;
+			}
+		} else {
+			return fail(r, t[i].col, "heaps: unknown key '%.*s' (small, default, keep-small)", (int)kl, t[i].s);
+		}
+	}
+	return 0;
+}
+
+/* search NAME ARENA [ARENA ...] */
+static int parse_search(vs_trace_reader *r, const tok *t, int nt)
+{
+	vs_trace_header *h = &r->hdr;
+	int i, a, k = h->nsearch;
+
+	if (!h->heaps)
+		return fail(r, t[0].col, "search: needs a 'heaps' line before it");
+	if (nt < 3)
+		return fail(r, t[nt - 1].col + t[nt - 1].len, "search: expected 'search NAME ARENA [ARENA ...]'");
+	if (k == VS_TRACE_MAX_SEARCH)
+		return fail(r, t[0].col, "too many search lists (at most %d)", VS_TRACE_MAX_SEARCH);
+	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX))
+		return fail(r, t[1].col, "search name '%.*s' must be 1-31 letters, digits or _-./:", (int)t[1].len, t[1].s);
+	if (route_by_tok(h, &t[1]) >= 0)
+		return fail(r, t[1].col, "'%.*s' already names an arena or a search list", (int)t[1].len, t[1].s);
+	if (nt - 2 > VS_SEARCH_LEN_MAX)
+		return fail(r, t[2 + VS_SEARCH_LEN_MAX].col, "search: at most %d arenas", VS_SEARCH_LEN_MAX);
+	for (i = 2; i < nt; i++) {
+		if ((a = arena_in(r, t[i].s, t[i].len, t[i].col)) < 0)
+			return -1;
+		h->search[k][i - 2] = (uint8_t)a;
+	}
+	memcpy(h->search_name[k], t[1].s, t[1].len);
+	h->search_name[k][t[1].len] = '\0';
+	h->search_len[k] = (uint8_t)(nt - 2);
+	h->nsearch++;
+	return 0;
+}
+
+const char *vs_trace_route_name(const vs_trace_header *h, int route)
+{
+	if (route >= 0 && route < h->narenas)
+		return h->arenas[route].name;
+	if (route >= VS_ROUTE_SEARCH0 && route - VS_ROUTE_SEARCH0 < h->nsearch)
+		return h->search_name[route - VS_ROUTE_SEARCH0];
+	return "?";
+}
+
 /* ---- events ------------------------------------------------------------ */
 
 static int arena_by_tok(const vs_trace_header *h, const tok *t)
@@ -625,6 +743,21 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	if (parse_u64(t[1].s, t[1].len, 0, &id))
 		return fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
 	ev->id = id;
+	if (h->heaps) {
+		/* a named route (arena or search list) when a request follows it,
+		 * else the top of the heap stack */
+		ev->route = route_by_tok(h, &t[2]);
+		if (ev->route >= 0 && nt > 3 && starts_request(&t[3]))
+			i = 3;
+		else
+			ev->route = -1;
+		ev->arena = -1;
+		used = parse_request(r, t + i, nt - i, VS_ARENA_RAM, &ev->req);
+		if (used < 0)
+			return -1;
+		d = NULL;
+		goto keys;
+	}
 	ev->arena = arena_by_tok(h, &t[2]);
 	/* With one arena its name is optional, and may also be a request
 	 * keyword ("tex"): it is the arena only when a request follows. */
@@ -646,6 +779,7 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	used = parse_request(r, t + i, nt - i, d->kind, &ev->req);
 	if (used < 0)
 		return -1;
+keys:
 	for (i += used; i < nt; i++) {
 		const char *eq = memchr(t[i].s, '=', t[i].len);
 		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
@@ -696,7 +830,7 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 		} else if (bit == 16) {
 			if (num32(r, v, vl, vcol, "at", 0, &n))
 				return -1;
-			if (n < d->base || n - d->base >= d->size)
+			if (d && (n < d->base || n - d->base >= d->size))
 				return fail(r, vcol, "at=0x%x lies outside arena '%s' [0x%x, 0x%llx)", (unsigned)n, d->name,
 					(unsigned)d->base, (unsigned long long)d->base + d->size);
 			ev->has_at = 1;
@@ -730,6 +864,7 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	ev->line = r->line;
 	ev->tag = "";
 	ev->arena = -1;
+	ev->route = -1;
 	if (tok_is(&t[0], "alloc")) {
 		ev->type = VS_EV_ALLOC;
 		return parse_alloc(r, t, nt, ev);
@@ -771,6 +906,17 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 			return fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
 		return 0;
 	}
+	if (tok_is(&t[0], "push") || tok_is(&t[0], "pop")) {
+		ev->type = tok_is(&t[0], "push") ? VS_EV_PUSH : VS_EV_POP;
+		if (!h->heaps)
+			return fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_event_name(ev->type));
+		if (nt != 2)
+			return fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s NAME'",
+				vs_event_name(ev->type), vs_event_name(ev->type));
+		if ((ev->route = route_by_tok(h, &t[1])) < 0)
+			return fail(r, t[1].col, "unknown arena or search list '%.*s'", (int)t[1].len, t[1].s);
+		return 0;
+	}
 	if (tok_is(&t[0], "init")) {
 		int i = 1;
 		size_t len = 0;
@@ -802,11 +948,11 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 		ev->options = r->options;
 		return 0;
 	}
-	if (tok_is(&t[0], "arena"))
-		return fail(r, t[0].col, "arena declarations must come before the first event");
+	if (tok_is(&t[0], "arena") || tok_is(&t[0], "heaps") || tok_is(&t[0], "search"))
+		return fail(r, t[0].col, "%.*s lines must come before the first event", (int)t[0].len, t[0].s);
 	if (tok_is(&t[0], "vramsim-trace"))
 		return fail(r, t[0].col, "the version line may appear only once, first");
-	return fail(r, t[0].col, "unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init)",
+	return fail(r, t[0].col, "unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init, push, pop)",
 		(int)t[0].len, t[0].s);
 }
 
@@ -858,6 +1004,16 @@ static int read_header(vs_trace_reader *r)
 			return -1;
 		if (rc == 0)
 			break;
+		if (tok_is(&t[0], "heaps")) {
+			if (parse_heaps(r, t, nt))
+				return -1;
+			continue;
+		}
+		if (tok_is(&t[0], "search")) {
+			if (parse_search(r, t, nt))
+				return -1;
+			continue;
+		}
 		if (!tok_is(&t[0], "arena")) {
 			/* keep this line: it is the first event */
 			size_t len = (size_t)(t[nt - 1].s + t[nt - 1].len - t[0].s) + t[0].col - 1;
@@ -872,6 +1028,8 @@ static int read_header(vs_trace_reader *r)
 			r->have_pending = 1;
 			break;
 		}
+		if (r->hdr.heaps)
+			return fail(r, t[0].col, "arena declarations must come before the 'heaps' line");
 		if (parse_arena(r, t, nt))
 			return -1;
 	}

@@ -56,6 +56,25 @@ int vs_trace_write_header(FILE *fp, const vs_trace_header *h)
 		}
 		fputc('\n', fp);
 	}
+	if (h->heaps) {
+		uint32_t a;
+		int k, j;
+		fputs("heaps", fp);
+		if (h->small_arena >= 0)
+			fprintf(fp, " small=%s", h->arenas[h->small_arena].name);
+		if (h->default_arena >= 0)
+			fprintf(fp, " default=%s", h->arenas[h->default_arena].name);
+		for (a = 0, k = 0; a < (uint32_t)h->narenas; a++)
+			if (h->keep_small >> a & 1)
+				fprintf(fp, "%s%s", k++ ? "," : " keep-small=", h->arenas[a].name);
+		fputc('\n', fp);
+		for (k = 0; k < h->nsearch; k++) {
+			fprintf(fp, "search %s", h->search_name[k]);
+			for (j = 0; j < h->search_len[k]; j++)
+				fprintf(fp, " %s", h->arenas[h->search[k][j]].name);
+			fputc('\n', fp);
+		}
+	}
 	return ferror(fp) ? -1 : 0;
 }
 
@@ -79,8 +98,12 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 	switch (ev->type) {
 	case VS_EV_ALLOC:
 		fprintf(fp, "alloc %llu", (unsigned long long)ev->id);
-		if (h->narenas > 1 && ev->arena >= 0)
+		if (h->heaps) {
+			if (ev->route >= 0)
+				fprintf(fp, " %s", vs_trace_route_name(h, ev->route));
+		} else if (h->narenas > 1 && ev->arena >= 0) {
 			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		}
 		write_request(fp, &ev->req);
 		if (ev->tag && ev->tag[0])
 			fprintf(fp, " tag=%s", ev->tag);
@@ -116,6 +139,10 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 		fputs("reset", fp);
 		if (ev->arena >= 0)
 			fprintf(fp, " %s", h->arenas[ev->arena].name);
+		break;
+	case VS_EV_PUSH:
+	case VS_EV_POP:
+		fprintf(fp, "%s %s", vs_event_name(ev->type), vs_trace_route_name(h, ev->route));
 		break;
 	case VS_EV_INIT: {
 		const char *p;

@@ -37,7 +37,8 @@ typedef enum heap_kind {
 	HEAP_KIND_NONE = 0,
 	HEAP_KIND_STATIC,
 	HEAP_KIND_TRACKING,
-	HEAP_KIND_DOUG_LEA
+	HEAP_KIND_DOUG_LEA,
+	HEAP_KIND_EXTERNAL  /* a heap managed elsewhere: routed to, never carved or called */
 } heap_kind;
 
 /* Roles of an allocator id for the small-allocation rule. */
@@ -86,6 +87,10 @@ void heap_mgr_init(heap_manager *g, uint32_t size);
 /* Carves size bytes (8-aligned) for heap id and sets it up. HEAP_INVALID for
  * a bad id or kind or an id that has a heap; HEAP_NOSPACE when it does not fit. */
 int heap_mgr_create(heap_manager *g, uint8_t *base, uint32_t id, heap_kind kind, uint32_t size);
+/* Registers id as a heap that lives outside the manager's region (a host
+ * that runs each heap itself and uses the manager for routing only).
+ * HEAP_INVALID for a bad id or an id that has a heap. */
+int heap_mgr_attach(heap_manager *g, uint32_t id);
 void heap_mgr_set_roles(heap_manager *g, uint32_t id, uint32_t roles);
 /* Makes id a search list trying ids[0..n) in order (n <= HEAP_MGR_LIST_MAX). */
 int heap_mgr_set_search(heap_manager *g, uint32_t id, const uint8_t *ids, uint32_t n);
