@@ -170,6 +170,15 @@ void heap_bank_walk_free(const heap_bank *b, const uint8_t *m, heap_extent_fn fn
 		fn(ud, b->top, b->size - b->top);
 }
 
+void heap_bank_walk_held(const heap_bank *b, const uint8_t *m, heap_extent_fn fn, void *ud)
+{
+	uint32_t s;
+
+	for (s = b->first_seg; s != HEAP_NIL; s = seg_next(m, s))
+		if (fn(ud, s, HEAP_BANK_SEG_HEADER + 4u * b->map_words))
+			return;
+}
+
 void heap_bank_status(const heap_bank *b, const uint8_t *m, heap_status *st)
 {
 	uint32_t s, free_cells = 0, nfree_segs = 0;

@@ -133,6 +133,24 @@ void heap_pools_walk_free(const heap_pools *p, const uint8_t *m, heap_extent_fn 
 	}
 }
 
+void heap_pools_walk_held(const heap_pools *p, heap_extent_fn fn, void *ud)
+{
+	uint32_t i, at = 0;
+
+	/* Pools lie in address order, each slot run inside its share. */
+	for (i = 0; i < HEAP_POOLS_CLASSES; i++) {
+		const heap_pool *q = &p->pool[i];
+
+		if (!q->count)
+			continue;
+		if (q->slots > at && fn(ud, at, q->slots - at))
+			return;
+		at = q->slots + q->count * class_bytes(i);
+	}
+	if (at < p->size)
+		fn(ud, at, p->size - at);
+}
+
 void heap_pools_status(const heap_pools *p, const uint8_t *m, heap_status *st)
 {
 	uint32_t i;

@@ -6,8 +6,9 @@
  * otherwise it is loaded (shared = 0). Every `free` is one release; the
  * block is free again when the last reference goes. ROM tile 0 is the
  * all-transparent tile reserved at offset 0: it is answered VS_OK, shared,
- * at offset 0, key 0, and its release is a no-op (it is never allocated or
- * counted). `alloc ID map text|affine WxH` takes 2 KiB screenblocks among
+ * at offset 0, key 0, and its release is a no-op; held reports its 64
+ * bytes, so the replay counts them as management and such hits take
+ * nothing. `alloc ID map text|affine WxH` takes 2 KiB screenblocks among
  * the four map screenblocks 28-31 (0xE000-0xFFFF). */
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "strategies.h"
@@ -100,10 +101,18 @@ static void bgt_dump(void *st, vs_print_fn print, void *ud)
 	}
 }
 
+/* The all-transparent tile 0, loaded once and kept: blocks 0-1, the pair
+ * an 8bpp tile 0 needs (a 4bpp tile 0 reads block 0 of it). */
+static void bgt_held(void *st, vs_extent_fn fn, void *ud)
+{
+	(void)st;
+	fn(ud, 0, 2u * GBA_BG_TILES_BLOCK_BYTES);
+}
+
 const vs_strategy vs_strat_gba_bg_tiles = {
 	VS_STRATEGY_ABI, "gba-bg-tiles",
 	"seed 000 BG tile manager: ROM<->RAM maps, refcounts as free lists, shared 4/8bpp region, O(1) ref/release",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles),
 	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
-	0, NULL, NULL, bgt_dump, NULL
+	0, NULL, NULL, bgt_dump, NULL, bgt_held
 };

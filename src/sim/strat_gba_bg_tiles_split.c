@@ -99,10 +99,18 @@ static void bgs_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* The all-transparent tile 0, loaded once and kept: the two reserved 4bpp
+ * tiles at the start of the 4bpp region (64 bytes, so 8bpp layers share it). */
+static void bgs_held(void *st, vs_extent_fn fn, void *ud)
+{
+	(void)st;
+	fn(ud, 0, 64u);
+}
+
 const vs_strategy vs_strat_gba_bg_tiles_split = {
 	VS_STRATEGY_ABI, "gba-bg-tiles-split",
 	"seed 000's simpler alternative: separate 4bpp and 8bpp regions, each its own tile manager (bytes4=)",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles_split),
 	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
-	0, NULL, NULL, bgs_dump, NULL
+	0, NULL, NULL, bgs_dump, NULL, bgs_held
 };

@@ -79,9 +79,19 @@ static void bank_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* Each live segment's header and bit map (they come and go with the
+ * segments). A released segment is free whole: its header is only the
+ * free-segment link, rewritten when it is taken again. */
+static void bank_held(void *st, vs_extent_fn fn, void *ud)
+{
+	bank_st *s = st;
+
+	heap_bank_walk_held(&s->b, s->mem, fn, ud);
+}
+
 const vs_strategy vs_strat_heap_bank = {
 	VS_STRATEGY_ABI, "heap-bank",
 	"orx memory bank: fixed cells in segments of N, each segment with a header and a bit map (cell=,per=)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(bank_st),
-	bank_init, bank_alloc, bank_free, bank_reset, bank_walk, 0, NULL, NULL, bank_dump, NULL
+	bank_init, bank_alloc, bank_free, bank_reset, bank_walk, 0, NULL, NULL, bank_dump, NULL, bank_held
 };

@@ -78,9 +78,19 @@ static void buddy_dump(void *st, vs_print_fn print, void *ud)
 	}
 }
 
+/* Headers live in the blocks and the free lists in the state: only the
+ * bytes past the last 16-byte boundary, which no block covers, are kept. */
+static void buddy_held(void *st, vs_extent_fn fn, void *ud)
+{
+	buddy_st *s = st;
+
+	if (s->h.limit < s->h.size)
+		fn(ud, s->h.limit, s->h.size - s->h.limit);
+}
+
 const vs_strategy vs_strat_heap_buddy = {
 	VS_STRATEGY_ABI, "heap-buddy",
 	"binary buddy: power-of-two blocks from 16 bytes, 8-byte header, merge with the buddy on free",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(buddy_st),
-	buddy_init, buddy_alloc, buddy_free, buddy_reset, buddy_walk, 0, NULL, NULL, buddy_dump, NULL
+	buddy_init, buddy_alloc, buddy_free, buddy_reset, buddy_walk, 0, NULL, NULL, buddy_dump, NULL, buddy_held
 };

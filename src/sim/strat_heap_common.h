@@ -55,6 +55,20 @@ static inline void vs_heap_place(vs_placement *out, const heap_block *b)
 	out->shared = 0;
 }
 
+/* held for the boundary-tagged heaps (fit, TLSF, Doug Lea): everything
+ * before the first block (control block, alignment pad) and from the
+ * epilogue head to the arena's end (epilogue, bytes past the last multiple
+ * of 8). Free blocks and live blocks cover the rest exactly. */
+static inline void vs_heap_held_ends(uint32_t first, uint32_t epi, uint32_t size, vs_extent_fn fn, void *ud)
+{
+	if (epi == 0)
+		return; /* no heap laid out */
+	if (first && fn(ud, 0, first))
+		return;
+	if (epi < size)
+		fn(ud, epi, size - epi);
+}
+
 static inline void vs_heap_print_status(const heap_status *s, vs_print_fn print, void *ud)
 {
 	char line[160];

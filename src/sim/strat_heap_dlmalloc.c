@@ -73,9 +73,18 @@ static void dl_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* The 336-byte control block (bin heads, bitmaps, top) with the pad to the
+ * first block, and the epilogue with the tail past it. */
+static void dl_held(void *st, vs_extent_fn fn, void *ud)
+{
+	dl_st *s = st;
+
+	vs_heap_held_ends(s->h.first, s->h.epi, s->h.size, fn, ud);
+}
+
 const vs_strategy vs_strat_heap_dlmalloc = {
 	VS_STRATEGY_ABI, "heap-dlmalloc",
 	"Doug Lea style heap: boundary tags, exact small bins, sorted large bins, best fit, top block",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(dl_st),
-	dl_init, dl_alloc, dl_free, dl_reset, dl_walk, 0, NULL, NULL, dl_dump, NULL
+	dl_init, dl_alloc, dl_free, dl_reset, dl_walk, 0, NULL, NULL, dl_dump, NULL, dl_held
 };

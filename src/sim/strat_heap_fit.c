@@ -91,23 +91,32 @@ static void fit_dump(void *st, vs_print_fn print, void *ud)
 	}
 }
 
+/* The 4-byte pad before the first block and the epilogue (with the tail
+ * past it): the heap's fixed boundary. */
+static void fit_held(void *st, vs_extent_fn fn, void *ud)
+{
+	fit_st *s = st;
+
+	vs_heap_held_ends(s->h.first, s->h.epi, s->h.size, fn, ud);
+}
+
 const vs_strategy vs_strat_heap_first_fit = {
 	VS_STRATEGY_ABI, "heap-first-fit",
 	"address-ordered first fit: boundary tags (4-byte head), 8-byte alignment, immediate coalescing",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	first_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL
+	first_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
 };
 
 const vs_strategy vs_strat_heap_next_fit = {
 	VS_STRATEGY_ABI, "heap-next-fit",
 	"next fit (roving pointer) over the address-ordered free list of heap-first-fit",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	next_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL
+	next_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
 };
 
 const vs_strategy vs_strat_heap_best_fit = {
 	VS_STRATEGY_ABI, "heap-best-fit",
 	"best fit (smallest block, lowest address) over the free list of heap-first-fit",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	best_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL
+	best_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
 };

@@ -104,9 +104,20 @@ static void pools_dump(void *st, vs_print_fn print, void *ud)
 	}
 }
 
+/* Everything outside the pools' slots: each pool's free stack (4 bytes a
+ * slot, whole: its capacity is fixed) with the pad that aligns the slots to
+ * their class, the part of a pool's share too small for another slot, and
+ * what the split left to no pool. */
+static void pools_held(void *st, vs_extent_fn fn, void *ud)
+{
+	pools_st *s = st;
+
+	heap_pools_walk_held(&s->p, fn, ud);
+}
+
 const vs_strategy vs_strat_heap_pow2_pools = {
 	VS_STRATEGY_ABI, "heap-pow2-pools",
 	"power-of-two pools 8-1024 bytes, each a region with a free stack kept apart (split=W/W/...)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(pools_st),
-	pools_init, pools_alloc, pools_free, pools_reset, pools_walk, 0, NULL, NULL, pools_dump, NULL
+	pools_init, pools_alloc, pools_free, pools_reset, pools_walk, 0, NULL, NULL, pools_dump, NULL, pools_held
 };

@@ -72,9 +72,18 @@ static void tlsf_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* The control block at the arena start (bitmaps, list heads) with the pad
+ * to the first block, and the epilogue with the tail past it. */
+static void tlsf_held(void *st, vs_extent_fn fn, void *ud)
+{
+	tlsf_st *s = st;
+
+	vs_heap_held_ends(s->h.first, s->h.epi, s->h.size, fn, ud);
+}
+
 const vs_strategy vs_strat_heap_tlsf = {
 	VS_STRATEGY_ABI, "heap-tlsf",
 	"TLSF: two-level bitmaps, 32 subclasses per power of two, O(1) good fit, immediate coalescing",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(tlsf_st),
-	tlsf_init, tlsf_alloc, tlsf_free, tlsf_reset, tlsf_walk, 0, NULL, NULL, tlsf_dump, NULL
+	tlsf_init, tlsf_alloc, tlsf_free, tlsf_reset, tlsf_walk, 0, NULL, NULL, tlsf_dump, NULL, tlsf_held
 };

@@ -78,9 +78,18 @@ static void trk_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* The record table at the arena start, whole: its capacity is fixed. */
+static void trk_held(void *st, vs_extent_fn fn, void *ud)
+{
+	trk_st *s = st;
+
+	if (s->t.capacity)
+		fn(ud, 0, s->t.data);
+}
+
 const vs_strategy vs_strat_heap_tracking = {
 	VS_STRATEGY_ABI, "heap-tracking",
 	"seed 004 TrackingHeap: a sorted record table at the arena start, first fit between records (records=)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(trk_st),
-	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, NULL
+	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, NULL, trk_held
 };

@@ -46,6 +46,8 @@ int heap_bank_alloc(heap_bank *b, uint8_t *base, uint32_t size, uint32_t align, 
 int heap_bank_free(heap_bank *b, uint8_t *base, uint32_t offset);
 /* Free cells (runs of neighbours joined), released segments, the tail. */
 void heap_bank_walk_free(const heap_bank *b, const uint8_t *base, heap_extent_fn fn, void *ud);
+/* The bank's own bytes: each live segment's header and bit map. */
+void heap_bank_walk_held(const heap_bank *b, const uint8_t *base, heap_extent_fn fn, void *ud);
 void heap_bank_status(const heap_bank *b, const uint8_t *base, heap_status *st);
 
 #endif

@@ -44,6 +44,9 @@ int heap_pools_init(heap_pools *p, uint8_t *base, uint32_t size, const uint32_t 
 int heap_pools_alloc(heap_pools *p, uint8_t *base, uint32_t size, uint32_t align, heap_block *out);
 int heap_pools_free(heap_pools *p, uint8_t *base, uint32_t offset);
 void heap_pools_walk_free(const heap_pools *p, const uint8_t *base, heap_extent_fn fn, void *ud);
+/* The bytes no slot covers: each pool's free stack and the pad aligning its
+ * slots, the rest of a share too small for a slot, what no pool got. */
+void heap_pools_walk_held(const heap_pools *p, heap_extent_fn fn, void *ud);
 /* high_water: bytes of slots ever handed out by bumping, over all pools. */
 void heap_pools_status(const heap_pools *p, const uint8_t *base, heap_status *st);
 /* Class index (0-7) for a request, or -1 when it is too large. */
