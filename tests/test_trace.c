@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "support.h"
+#include "vramsim/hw.h"
 #include "vramsim/trace.h"
 
 /* Reads every event; returns the error text (empty when the trace is valid). */
@@ -87,6 +88,7 @@ static const char *const rich =
 	"alloc 1 obj sprite 32x16 8bpp tag=player at=0x06014000\n"
 	"alloc 2 bg tile 77 4bpp\n"
 	"alloc 3 bg map affine 256x256 tag=hud\n"
+	"alloc 9 bg tile 5 8bpp affine tag=floor cb=1\n"
 	"alloc 4 tex tex 256x256 4x4 tag=terrain\n"
 	"alloc 5 pal pltt 4\n"
 	"alloc 6 pal pltt 8 4c dir=high opt=1\n"
@@ -113,6 +115,7 @@ static const char *const rich_canonical =
 	"alloc 1 obj sprite 32x16 8bpp tag=player at=0x6014000\n"
 	"alloc 2 bg tile 77 4bpp\n"
 	"alloc 3 bg map affine 256x256 tag=hud\n"
+	"alloc 9 bg tile 5 8bpp affine cb=1 tag=floor\n"
 	"alloc 4 tex tex 256x256 4x4 tag=terrain\n"
 	"alloc 5 pal pltt 4\n"
 	"alloc 6 pal pltt 8 4c dir=high opt=1\n"
@@ -231,7 +234,7 @@ START_TEST(round_trip_events)
 			ck_assert_str_eq(e2.options, e1.arena == 4 ? "cell=32,per=64" : "");
 	}
 	ck_assert_int_eq(rc1, 0);
-	ck_assert_int_eq(n, 18);
+	ck_assert_int_eq(n, 19);
 	vs_trace_close(r1);
 	vs_trace_close(r2);
 	fclose(f1);
@@ -348,6 +351,33 @@ START_TEST(crlf_and_comments)
 }
 END_TEST
 
+/* A tile's charblock and affine flag reach the placement rule. */
+START_TEST(tile_reach_rule)
+{
+	vs_arena_decl d;
+	vs_request rq;
+	char why[256];
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_BG);
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_TILE;
+	rq.u.tile.bpp = 8;
+	rq.u.tile.affine = 1;
+	rq.u.tile.cb1 = 1; /* charblock 0: affine tiles 0-255 = [0, 16K) */
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0x3FC0, 64, why, sizeof why), 0);
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0x4000, 64, why, sizeof why), -1);
+	rq.u.tile.cb1 = 2; /* charblock 1 */
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0x4000, 64, why, sizeof why), 0);
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0x3FC0, 64, why, sizeof why), -1);
+	rq.u.tile.affine = 0;
+	rq.u.tile.bpp = 4;  /* text 4bpp from charblock 1: [16K, 48K) */
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0xBFE0, 32, why, sizeof why), 0);
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0xC000, 32, why, sizeof why), -1);
+	rq.u.tile.cb1 = 0;  /* not given: most favourable */
+	ck_assert_int_eq(vs_hw_check(&d, &rq, 0xC000, 32, why, sizeof why), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -359,6 +389,7 @@ int main(void)
 	tcase_add_test(tc, heaps_canonical);
 	tcase_add_test(tc, round_trip_events);
 	tcase_add_test(tc, request_sizes);
+	tcase_add_test(tc, tile_reach_rule);
 	tcase_add_test(tc, streaming_reader);
 	tcase_add_test(tc, long_line_limit);
 	tcase_add_test(tc, crlf_and_comments);

@@ -2,8 +2,8 @@
  *
  * vs_request says which ROM tile and depth a BG tile is, but not which
  * background (charblock, text or affine) will draw it. These functions take
- * that context explicitly; vs_hw_gba_bg_check calls them with the most
- * favourable charblock until requests carry one.
+ * that context explicitly; vs_hw_gba_bg_check passes the request's cb= and
+ * affine flag, and the most favourable charblock when the trace gives none.
  */
 #ifndef VRAMSIM_HW_GBA_H
 #define VRAMSIM_HW_GBA_H

@@ -43,7 +43,9 @@ typedef struct vs_request {
 	vs_req_shape shape;
 	union {
 		struct { uint8_t shape, size, bpp; } sprite;       /* bpp 4 or 8 */
-		struct { uint32_t rom; uint8_t bpp; } tile;
+		/* cb1: charblock the BG draws from, plus one (0: not given);
+		 * affine: for an affine BG (tile numbers 0-255, 8bpp) */
+		struct { uint32_t rom; uint8_t bpp, cb1, affine; } tile;
 		struct { uint8_t affine, size; } bgmap;            /* size field 0-3 */
 		struct { uint8_t format; uint16_t width, height; } tex;
 		struct { uint16_t colours; uint8_t four; } pltt;   /* four: for 4-colour textures */

@@ -86,7 +86,8 @@ int vs_hw_gba_bg_check(const vs_arena_decl *a, const vs_request *rq, uint32_t of
 		return -1;
 	}
 	if (rq->shape == VS_REQ_TILE)
-		return vs_hw_gba_bg_tile_reach(VS_GBA_CHARBLOCK_ANY, rq->u.tile.bpp, 0, off, len, why, whylen);
+		return vs_hw_gba_bg_tile_reach(rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : VS_GBA_CHARBLOCK_ANY,
+			rq->u.tile.bpp, rq->u.tile.affine, off, len, why, whylen);
 	if (rq->shape == VS_REQ_BGMAP) {
 		if (off % VS_GBA_SCREENBLOCK_BYTES) {
 			snprintf(why, whylen, "BG map at 0x%x is not on a 2 KiB screenblock boundary", (unsigned)off);

@@ -136,7 +136,8 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h);
 		return snprintf(buf, len, "sprite %ux%u %ubpp", w, h, (unsigned)rq->u.sprite.bpp);
 	case VS_REQ_TILE:
-		return snprintf(buf, len, "tile %u %ubpp", (unsigned)rq->u.tile.rom, (unsigned)rq->u.tile.bpp);
+		return snprintf(buf, len, "tile %u %ubpp%s", (unsigned)rq->u.tile.rom, (unsigned)rq->u.tile.bpp,
+			rq->u.tile.affine ? " affine" : "");
 	case VS_REQ_BGMAP: {
 		static const char *const text[4] = { "256x256", "512x256", "256x512", "512x512" };
 		static const char *const aff[4] = { "128x128", "256x256", "512x512", "1024x1024" };

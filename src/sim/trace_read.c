@@ -649,6 +649,12 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 		rq->u.tile.rom = num;
 		rq->u.tile.bpp = (uint8_t)v;
 		used = 3;
+		if (used < n && tok_is(&t[used], "affine")) {
+			if (v != 8)
+				return fail(r, t[used].col, "tile: affine backgrounds use 8bpp tiles only");
+			rq->u.tile.affine = 1;
+			used++;
+		}
 	} else if (tok_is(&t[0], "map")) {
 		static const uint16_t text[4][2] = { { 256, 256 }, { 512, 256 }, { 256, 512 }, { 512, 512 } };
 		static const uint16_t aff[4] = { 128, 256, 512, 1024 };
@@ -793,9 +799,9 @@ keys:
 		vcol = t[i].col + (uint32_t)kl + 1;
 #define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
 		bit = KEY("tag") ? 1 : KEY("align") ? 2 : KEY("dir") ? 4 : KEY("opt") ? 8 : KEY("at") ? 16 :
-			KEY("data") ? 32 : 0;
+			KEY("data") ? 32 : KEY("cb") ? 64 : 0;
 		if (!bit)
-			return fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data)", (int)kl, t[i].s);
+			return fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb)", (int)kl, t[i].s);
 		if (seen & bit)
 			return fail(r, t[i].col, "%.*s= given twice", (int)kl, t[i].s);
 		seen |= bit;
@@ -823,6 +829,14 @@ keys:
 				ev->req.dir = VS_DIR_ANY;
 			else
 				return fail(r, vcol, "dir must be low, high or any, not '%.*s'", (int)vl, v);
+		} else if (bit == 64) {
+			if (ev->req.shape != VS_REQ_TILE)
+				return fail(r, t[i].col, "cb= (the charblock a BG draws from) applies to tile requests");
+			if (num32(r, v, vl, vcol, "cb", 0, &n))
+				return -1;
+			if (n > 3)
+				return fail(r, vcol, "charblock %u does not exist (0-3)", (unsigned)n);
+			ev->req.u.tile.cb1 = (uint8_t)(n + 1);
 		} else if (bit == 8) {
 			if (num32(r, v, vl, vcol, "opt", 0, &n))
 				return -1;

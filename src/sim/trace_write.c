@@ -105,6 +105,8 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 			fprintf(fp, " %s", h->arenas[ev->arena].name);
 		}
 		write_request(fp, &ev->req);
+		if (ev->req.shape == VS_REQ_TILE && ev->req.u.tile.cb1)
+			fprintf(fp, " cb=%u", (unsigned)ev->req.u.tile.cb1 - 1);
 		if (ev->tag && ev->tag[0])
 			fprintf(fp, " tag=%s", ev->tag);
 		if (ev->req.align > 1)
