@@ -6,6 +6,7 @@
  * model holds free, legal for its depth), whether a failure was forced (no
  * block of the kind the scheme can use), and after every frame that the
  * free blocks match to the block. Hand-made cases check the seed's rules. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,9 @@
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "vramsim/gen.h"
 #include "vramsim/hw.h"
+#include "vramsim/replay.h"
 #include "vramsim/strategy.h"
+#include "vramsim/trace.h"
 
 #define BLOCKS 1792u
 #define ROMS 4096u
@@ -366,10 +369,23 @@ static vs_request map_rq(unsigned affine, unsigned size)
 	return rq;
 }
 
+typedef struct held_seen { uint32_t n, off, size; } held_seen;
+
+static int held_cb(void *ud, uint32_t off, uint32_t size)
+{
+	held_seen *h = ud;
+
+	h->n++;
+	h->off = off;
+	h->size = size;
+	return 0;
+}
+
 /* The adapters: hits are shared placements, tile 0 is the reserved tile,
  * maps sit on 2 KiB screenblocks 28-31, every placement obeys the rules. */
 START_TEST(adapter_semantics)
 {
+	held_seen held;
 	static const char *const names[] = { "gba-bg-tiles", "gba-bg-tiles-split" };
 	const vs_strategy *s;
 	vs_arena_decl d;
@@ -399,6 +415,13 @@ START_TEST(adapter_semantics)
 	ck_assert_uint_eq(q.shared, 1);
 	ck_assert_uint_eq(q.offset, 0);
 	ck_assert_int_eq(s->free(st, &q), VS_OK);
+	/* The tile the strategy keeps for itself: blocks 0-1, nothing else. */
+	ck_assert_ptr_nonnull(s->held);
+	memset(&held, 0, sizeof held);
+	s->held(st, held_cb, &held);
+	ck_assert_uint_eq(held.n, 1);
+	ck_assert_uint_eq(held.off, 0);
+	ck_assert_uint_eq(held.size, 64);
 	/* Four 2 KiB maps at 0xE000, 0xE800, 0xF000, 0xF800; a fifth fails. */
 	for (i = 0; i < 4; i++) {
 		ck_assert_int_eq(s->alloc(st, &m0, &maps[i]), VS_OK);
@@ -524,6 +547,143 @@ START_TEST(adapter_random)
 }
 END_TEST
 
+/* ---- through the replay engine ------------------------------------------ */
+
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+static vs_replay *replay_open(FILE *in, const char *path, const char *name)
+{
+	char err[1024];
+	vs_trace_reader *rd = in ? vs_trace_open_stream(in, "t", err, sizeof err) : vs_trace_open(path, err, sizeof err);
+	vs_replay_config cfg;
+	vs_replay *r;
+
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = name ? vs_strategy_find(name) : NULL;
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	return r;
+}
+
+/* ROM tile 0 is the manager's own: its 64 bytes are management from the
+ * start, references to it (4bpp or 8bpp) are hits that take nothing and
+ * count no live allocation, and they never mix with real tiles. */
+START_TEST(replay_tile0_takes_nothing)
+{
+	static const char *const names[] = { "gba-bg-tiles", "gba-bg-tiles-split" };
+	static const char text[] = "vramsim-trace 1\narena bg gba-bg\n"
+		"alloc 1 tile 0 4bpp\n"    /* 1 */
+		"alloc 2 tile 0 8bpp\n"    /* 2 */
+		"alloc 3 tile 5 4bpp\n"    /* 3: a load */
+		"alloc 4 tile 0 4bpp\n"    /* 4 */
+		"free 1\n"                 /* 5 */
+		"alloc 5 tile 5 4bpp\n"    /* 6: a hit on 3 */
+		"alloc 6 tile 7 8bpp\n"    /* 7: a load */
+		"free 2\nfree 4\nfree 3\nfree 5\nfree 6\n" /* 8-12 */
+		"alloc 7 tile 0 8bpp\n";   /* 13 */
+	FILE *in = fmemopen((void *)text, strlen(text), "rb");
+	vs_replay *r = replay_open(in, NULL, names[_i]);
+	const vs_metrics *m = vs_replay_metrics(r, 0);
+	const vs_arena *a = vs_replay_arena(r, 0);
+	uint64_t free0 = m->free_bytes;
+
+	ck_assert_uint_eq(m->management_bytes, 64);
+	ck_assert_uint_eq(free0 + 64, m->usable_bytes);
+	ck_assert_uint_eq(a->owner[0], VS_OWNER_ALLOC);
+	ck_assert_uint_eq(a->kind[0], VS_UNIT_OVERHEAD);
+	ck_assert_uint_eq(a->owner[1], VS_OWNER_ALLOC);
+	ck_assert_uint_eq(a->owner[2], VS_OWNER_NONE);
+	ck_assert_int_eq(vs_replay_run(r, 2), 1);
+	ck_assert_uint_eq(m->shared_hits, 2);
+	ck_assert_uint_eq(m->live_count, 0);
+	ck_assert_uint_eq(m->live_bytes, 0);
+	ck_assert_uint_eq(m->free_bytes, free0);
+	ck_assert_int_eq(vs_replay_run(r, 3), 1);
+	ck_assert_uint_eq(m->live_count, 1);
+	ck_assert_uint_eq(m->free_bytes, free0 - 32);
+	ck_assert_int_eq(vs_replay_run(r, 4), 1);
+	ck_assert_uint_eq(m->shared_hits, 3);
+	ck_assert_uint_eq(m->live_count, 1);
+	ck_assert_int_eq(vs_replay_run(r, 6), 1);
+	ck_assert_uint_eq(m->shared_hits, 4);
+	ck_assert_uint_eq(m->live_count, 1);
+	ck_assert_uint_eq(m->free_bytes, free0 - 32);
+	ck_assert_int_eq(vs_replay_run(r, 7), 1);
+	ck_assert_uint_eq(m->live_count, 2);
+	ck_assert_uint_eq(m->free_bytes, free0 - 32 - 64);
+	ck_assert_uint_eq(m->management_bytes, 64);
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_uint_eq(m->shared_hits, 5);
+	ck_assert_uint_eq(m->live_count, 0);
+	ck_assert_uint_eq(m->free_bytes, free0);
+	ck_assert_uint_eq(m->management_bytes, 64);
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	ck_assert_uint_eq(vs_replay_diag_total(r), 0);
+	vs_replay_free(r);
+	fclose(in);
+}
+END_TEST
+
+static int count_free(void *ud, uint32_t off, uint32_t size)
+{
+	(void)off;
+	*(uint64_t *)ud += size;
+	return 0;
+}
+
+/* The bundled side-scrollers replay clean under both managers, with tile 0
+ * as management and the free space the manager walks equal to the map's. */
+START_TEST(replay_bundled_side_scrollers)
+{
+	static const char *const traces[] = { "gba-side-scroller-1.trace", "gba-side-scroller-2.trace" };
+	static const char *const names[] = { NULL, "gba-bg-tiles", "gba-bg-tiles-split" };
+	char path[512];
+	int t, k;
+
+	for (t = 0; t < 2; t++) {
+		for (k = 0; k < 3; k++) {
+			vs_replay *r;
+			const vs_metrics *m;
+			const vs_strategy *s;
+			uint64_t walked = 0;
+			int rc;
+
+			snprintf(path, sizeof path, "%s/traces/%s", VS_SOURCE_DIR, traces[t]);
+			r = replay_open(NULL, path, names[k]);
+			m = vs_replay_metrics(r, 0);
+			s = vs_replay_strategy(r, 0);
+			while ((rc = vs_replay_step(r)) == 1)
+				if (vs_replay_events(r) % 997 == 0) {
+					walked = 0;
+					s->walk_free(vs_replay_strategy_state(r, 0), count_free, &walked);
+					ck_assert_uint_eq(walked, m->free_bytes);
+					ck_assert_uint_eq(m->management_bytes, 64);
+				}
+			ck_assert_msg(rc == 0, "%s", vs_replay_error(r));
+			ck_assert_uint_eq(m->management_bytes, 64);
+			ck_assert_uint_eq(vs_replay_check_total(r), 0);
+			if (k == 0) {
+				/* the trace's own strategy: nothing to say at all */
+				ck_assert_msg(vs_replay_diag_total(r) == 0, "%s under %s: %llu diagnostics", traces[t],
+					s->name, (unsigned long long)vs_replay_diag_total(r));
+			} else {
+				/* another manager may run out of room: only the frees of
+				 * what it could not load are then out of place */
+				ck_assert_uint_eq(vs_replay_diag_total(r), vs_replay_diag_count(r, VS_DIAG_FREE_FAILED));
+				ck_assert(vs_replay_diag_total(r) == 0 || m->failures > 0);
+			}
+			vs_replay_free(r);
+		}
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gba_bg");
@@ -540,6 +700,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, adapter_semantics, 0, 2);
 	tcase_add_test(tc, split_option);
 	tcase_add_loop_test(tc, adapter_random, 0, 2);
+	tcase_add_loop_test(tc, replay_tile0_takes_nothing, 0, 2);
+	tcase_add_test(tc, replay_bundled_side_scrollers);
 	suite_add_tcase(s, tc);
 	return s;
 }
