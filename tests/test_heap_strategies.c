@@ -78,6 +78,7 @@ typedef struct model {
 	size_t nlive, cap;
 	uint64_t live_blocks; /* bytes of live and retained blocks */
 	uint32_t overhead0;   /* constant overhead measured at init */
+	uint64_t held;        /* bytes strategy->held reported in the last check */
 	uint32_t next_id;
 	uint64_t walked;
 	uint32_t extents;
@@ -124,7 +125,27 @@ static uint32_t overhead(const model *m)
 	return m->overhead0;
 }
 
-/* Free bytes + live blocks + overhead = the arena, to the byte. */
+/* A held extent: neither free (this walk generation) nor live, nor held twice. */
+static int on_held_extent(void *ud, uint32_t off, uint32_t size)
+{
+	model *m = ud;
+	uint32_t i;
+
+	HOT_ASSERT((uint64_t)off + size <= m->hc->arena, "%s: held extent [%u,+%u) outside the arena",
+		m->hc->name, off, size);
+	for (i = off; i < off + size; i++) {
+		HOT_ASSERT(m->owner[i] == 0, "%s: held extent [%u,+%u) covers byte %u of live id %u",
+			m->hc->name, off, size, i, m->owner[i]);
+		HOT_ASSERT(m->freemark[i] != m->gen, "%s: byte %u is both free and held (or held twice)",
+			m->hc->name, i);
+		m->freemark[i] = m->gen;
+	}
+	m->held += size;
+	return 0;
+}
+
+/* Free bytes + live blocks + overhead = the arena, to the byte; and the
+ * overhead is exactly what the strategy says it holds (strategy->held). */
 static void check_accounting(model *m)
 {
 	uint32_t freeb = walk(m);
@@ -132,6 +153,11 @@ static void check_accounting(model *m)
 	HOT_ASSERT((uint64_t)freeb + m->live_blocks + overhead(m) == m->hc->arena,
 		"%s: free %u + blocks %llu + overhead %u != arena %u", m->hc->name, freeb,
 		(unsigned long long)m->live_blocks, overhead(m), m->hc->arena);
+	m->held = 0;
+	if (m->s->held)
+		m->s->held(m->st, on_held_extent, m);
+	HOT_ASSERT(m->held == overhead(m), "%s: holds %llu bytes, overhead %u", m->hc->name,
+		(unsigned long long)m->held, overhead(m));
 }
 
 static void model_init(model *m, const heap_case *hc)
