@@ -98,7 +98,7 @@ static void check_against_replay(vs_timeline *h, const char *path, int side, con
 		ck_assert_uint_eq(ra->nunits, va->nunits);
 		for (u = 0; u < ra->nunits; u++) {
 			uint32_t want = ra->owner[u];
-			if (want != VS_OWNER_NONE && want != VS_OWNER_HW) {
+			if (want != VS_OWNER_NONE && want != VS_OWNER_HW && want != VS_OWNER_ALLOC) {
 				const vs_live *l = vs_replay_live_by_owner(r, want);
 				const vs_tl_alloc *al;
 				ck_assert_ptr_nonnull(l);

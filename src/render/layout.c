@@ -398,7 +398,7 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 	ci->is_map = 0;
 	ci->colour = VS_RGB_FREE;
 	if (ci->kind == VS_UNIT_FREE || ci->kind == VS_UNIT_RESERVED || ci->owner == VS_OWNER_NONE ||
-		ci->owner == VS_OWNER_HW)
+		ci->owner == VS_OWNER_HW || ci->owner == VS_OWNER_ALLOC)
 		return;
 	l = pt->src->owner ? pt->src->owner(pt->src->ud, ci->owner) : NULL;
 	ci->colour = colour_of_tag(pt, l ? l->req.tag : 0);

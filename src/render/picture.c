@@ -104,7 +104,7 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 		char text[VS_TAG_MAX + 24];
 		if (a->kind[u] == VS_UNIT_INDEX)
 			dsidx = 1;
-		if (o == VS_OWNER_NONE || o == VS_OWNER_HW || o == last)
+		if (o == VS_OWNER_NONE || o == VS_OWNER_HW || o == VS_OWNER_ALLOC || o == last)
 			continue;
 		last = o;
 		l = s->owner ? s->owner(s->ud, o) : NULL;

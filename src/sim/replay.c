@@ -58,6 +58,7 @@ typedef struct arena_run {
 	saved_state *saves;
 	vs_extent *held;       /* what strategy->held reported last */
 	uint32_t nheld, held_cap;
+	uint32_t detached[8];  /* records of hits on held data, joined by offset */
 } arena_run;
 
 struct vs_replay {
@@ -823,7 +824,25 @@ static int do_alloc(vs_replay *r)
 	if (h && pl.shared && pl.offset < ar->arena.decl.size &&
 		ar->arena.owner[pl.offset / ar->arena.decl.unit] == VS_OWNER_ALLOC) {
 		/* data the strategy keeps loaded itself (BG tile 0): a hit that
-		 * takes nothing, so it is neither marked nor counted */
+		 * takes nothing, so it is neither marked nor counted; hits on the
+		 * same data share one record */
+		uint32_t j, slot = 8;
+		for (j = 0; j < 8; j++) {
+			uint32_t d = ar->detached[j];
+			if (d && r->slab[d - 1].pub.pl.offset == pl.offset) {
+				rec_release(r, h);
+				r->slab[d - 1].pub.refs++;
+				ar->m.shared_hits++;
+				if (id_put(r, ev->id, d, (uint32_t)a))
+					goto oom;
+				notify(r, status, 0, VS_FAIL_OOM, &r->slab[d - 1].pub);
+				return 0;
+			}
+			if (!d && slot == 8)
+				slot = j;
+		}
+		if (slot < 8)
+			ar->detached[slot] = h;
 		x = &r->slab[h - 1];
 		x->pub.id = ev->id;
 		x->pub.arena = (uint32_t)a;
@@ -890,7 +909,12 @@ static void drop_rec(vs_replay *r, uint32_t h)
 	rec *x = &r->slab[h - 1];
 	arena_run *ar = &r->ar[x->pub.arena];
 
-	if (!x->detached) {
+	if (x->detached) {
+		uint32_t j;
+		for (j = 0; j < 8; j++)
+			if (ar->detached[j] == h)
+				ar->detached[j] = 0;
+	} else {
 		if (!x->pub.broken)
 			unmark_rec(r, x);
 		if (x->pub.retained)

@@ -124,7 +124,7 @@ static void on_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t ow
 		len = a->decl.size - off;
 	first = off / a->decl.unit;
 	last = (off + len - 1) / a->decl.unit;
-	if (owner != VS_OWNER_NONE && owner != VS_OWNER_HW) {
+	if (owner != VS_OWNER_NONE && owner != VS_OWNER_HW && owner != VS_OWNER_ALLOC) {
 		const vs_live *l = vs_replay_live_by_owner(s->r, owner);
 		owner = l ? (uint32_t)l->event : VS_OWNER_HW;
 	}
@@ -579,7 +579,7 @@ const vs_tl_alloc *vs_timeline_alloc(const vs_timeline *h, uint32_t owner)
 {
 	size_t lo = 0, hi = h->nallocs;
 
-	if (owner == VS_OWNER_NONE || owner == VS_OWNER_HW)
+	if (owner == VS_OWNER_NONE || owner == VS_OWNER_HW || owner == VS_OWNER_ALLOC)
 		return NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

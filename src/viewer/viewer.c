@@ -313,6 +313,8 @@ static void update_hover(viewer *v)
 				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "free");
 			} else if (owner == VS_OWNER_HW) {
 				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "reserved by the hardware");
+			} else if (owner == VS_OWNER_ALLOC) {
+				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "kept by the allocator (management)");
 			} else {
 				const vs_tl_alloc *al = vs_timeline_alloc(v->tl, owner);
 				char what[96];
