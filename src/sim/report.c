@@ -56,6 +56,9 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 			(unsigned long long)m->peak_live,
 			m->usable_bytes ? 100.0 * (double)m->peak_live / (double)m->usable_bytes : 0.0,
 			(unsigned long long)m->high_water);
+		if (d->kind == VS_ARENA_RAM && m->high_water)
+			fprintf(fp, "  peak utilisation %.1f%% (malloc lab: peak live payload / high-water)\n",
+				100.0 * (double)m->peak_live / (double)m->high_water);
 		fprintf(fp, "  free now        %llu bytes in %llu extents, largest %llu\n",
 			(unsigned long long)m->free_bytes, (unsigned long long)m->free_extents,
 			(unsigned long long)m->largest_free);
@@ -132,6 +135,7 @@ cJSON *vs_report_metrics_json(const vs_metrics *m)
 	cJSON_AddNumberToObject(o, "peak_fragmentation_event", (double)m->peak_frag_event);
 	cJSON_AddNumberToObject(o, "mean_fragmentation", mean_frag(m));
 	cJSON_AddNumberToObject(o, "high_water", (double)m->high_water);
+	cJSON_AddNumberToObject(o, "peak_utilisation", m->high_water ? (double)m->peak_live / (double)m->high_water : 0.0);
 	cJSON_AddNumberToObject(o, "smallest_failed", (double)m->smallest_failed);
 	cJSON_AddNumberToObject(o, "diagnostics", (double)m->diags);
 	cJSON_AddNumberToObject(o, "integrity_errors", (double)m->checks);
