@@ -737,6 +737,19 @@ static int check_placement(vs_replay *r, int a, rec *x)
 	return 0;
 }
 
+/* A fresh record for the current alloc event, placed by pl in arena a. */
+static void rec_fill(vs_replay *r, rec *x, int a, const vs_placement *pl)
+{
+	x->pub.id = r->ev.id;
+	x->pub.arena = (uint32_t)a;
+	x->pub.pl = *pl;
+	x->pub.req = r->ev.req;
+	x->pub.line = r->ev.line;
+	x->pub.event = r->events;
+	x->pub.refs = 1;
+	x->seq = ++r->seq;
+}
+
 static int do_alloc(vs_replay *r)
 {
 	vs_event *ev = &r->ev;
@@ -844,14 +857,7 @@ static int do_alloc(vs_replay *r)
 		if (slot < 8)
 			ar->detached[slot] = h;
 		x = &r->slab[h - 1];
-		x->pub.id = ev->id;
-		x->pub.arena = (uint32_t)a;
-		x->pub.pl = pl;
-		x->pub.req = ev->req;
-		x->pub.line = ev->line;
-		x->pub.event = r->events;
-		x->pub.refs = 1;
-		x->seq = ++r->seq;
+		rec_fill(r, x, a, &pl);
 		x->detached = 1;
 		ar->m.shared_hits++;
 		if (id_put(r, ev->id, h, (uint32_t)a))
@@ -862,14 +868,7 @@ static int do_alloc(vs_replay *r)
 	if (!h)
 		goto oom;
 	x = &r->slab[h - 1];
-	x->pub.id = ev->id;
-	x->pub.arena = (uint32_t)a;
-	x->pub.pl = pl;
-	x->pub.req = ev->req;
-	x->pub.line = ev->line;
-	x->pub.event = r->events;
-	x->pub.refs = 1;
-	x->seq = ++r->seq;
+	rec_fill(r, x, a, &pl);
 	if (ev->data && ev->data_len) {
 		x->payload = malloc(ev->data_len);
 		if (!x->payload)
