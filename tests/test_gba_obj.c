@@ -11,6 +11,7 @@
 
 #include "support.h"
 #include "vramsim/alloc/gba_obj_best_fit.h"
+#include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "vramsim/hw.h"
 #include "vramsim/strategy.h"
@@ -32,6 +33,7 @@ static const obj_case cases[] = {
 	{ "gba-obj-best-fit", FIT_ANY_RUN },
 	{ "gba-obj-buddy", FIT_POW2_ALIGNED },
 	{ "gba-obj-snug", FIT_ANY_RUN },
+	{ "gba-obj-ends", FIT_ANY_RUN },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -499,6 +501,118 @@ START_TEST(snug_runs)
 }
 END_TEST
 
+/* Two-ended best fit: the smallest run that holds the request; small
+ * requests (1-4 tiles) at its high end, the highest run on ties; larger
+ * ones at its low end, the lowest run on ties. */
+START_TEST(ends_placement)
+{
+	gba_obj_ends a;
+	uint16_t t;
+
+	gba_obj_ends_init(&a, 0);
+	/* Small requests go to the top end, large ones to the bottom. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 1, 1), 1023);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 4, 1), 1019);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 2, 2), 1016); /* 8bpp: even start, 1018 stays free */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 16, 1), 0);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 8, 1), 16);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 32, 2), 24);
+	/* Runs now: 0-15 (16 tiles), 56-1015, 1018-1022 (5 tiles). */
+	ck_assert_int_eq(gba_obj_ends_free(&a, 0, 16), 0);
+	ck_assert_int_eq(gba_obj_ends_free(&a, 1019, 4), 0);
+	/* A 2-tile request: the 5-tile run is the best fit; its high end. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 2, 1), 1021);
+	/* 4 tiles: 1018-1020 is too small; 0-15 is the best fit, and a small
+	 * request takes its high end. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 4, 1), 12);
+	/* 8 tiles: 0-11 (12) is best; large requests take the low end. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 8, 1), 0);
+	/* 4 tiles again: 8-11 fits exactly. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 4, 1), 8);
+	/* Equal runs: a small request takes the highest, a large one the
+	 * lowest. */
+	gba_obj_ends_init(&a, 0);
+	for (t = 0; t < 1024; t += 16)
+		ck_assert_uint_eq(gba_obj_ends_alloc(&a, 16, 1), t);
+	ck_assert_int_eq(gba_obj_ends_free(&a, 160, 16), 0);
+	ck_assert_int_eq(gba_obj_ends_free(&a, 480, 16), 0);
+	ck_assert_int_eq(gba_obj_ends_free(&a, 800, 16), 0);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 1, 1), 815);
+	/* 8 tiles: the 15-tile run 800-814 is the best fit. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 8, 1), 800);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 16, 1), 160);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 16, 1), 480);
+	/* 7 tiles (808-814) are left: no room for 16. */
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 16, 1), GBA_OBJ_ENDS_NONE);
+	ck_assert_uint_eq(gba_obj_ends_alloc(&a, 7, 1), 808);
+}
+END_TEST
+
+/* Placement equals the rule restated tile by tile, over long random
+ * sequences in both the full area and the bitmap-mode half; bad frees
+ * are refused and change nothing. */
+START_TEST(ends_matches_rule)
+{
+	static gba_obj_ends a;
+	static uint8_t used[1024];
+	static uint16_t at[600], len[600];
+	vs_rng r = { 0xE4D5u + (uint64_t)_i };
+	unsigned first = _i ? 512u : 0u, nlive = 0, step, t;
+
+	gba_obj_ends_init(&a, (uint16_t)first);
+	memset(used, 0, sizeof used);
+	for (step = 0; step < 40000; step++) {
+		if (nlive && (nlive >= 600 || vs_rng_below(&r, 100) < 45)) {
+			unsigned k = vs_rng_below(&r, nlive);
+			if (len[k] > 1) /* a free that does not start an allocation */
+				ck_assert_int_eq(gba_obj_ends_free(&a, (uint16_t)(at[k] + 1), 1), -1);
+			ck_assert_int_eq(gba_obj_ends_free(&a, at[k], len[k]), 0);
+			for (t = at[k]; t < at[k] + len[k]; t++)
+				used[t] = 0;
+			ck_assert_int_eq(gba_obj_ends_free(&a, at[k], len[k]), -1); /* twice */
+			at[k] = at[nlive - 1];
+			len[k] = len[--nlive];
+		} else {
+			unsigned n = 1u << vs_rng_below(&r, 8), al = vs_rng_below(&r, 4) == 0 ? 2u : 1u;
+			unsigned s, e, best = 0xFFFFu, best_len = 2000, lo, hi;
+			uint16_t got;
+			if (vs_rng_below(&r, 6) == 0)
+				n = 1 + vs_rng_below(&r, 40); /* plain byte requests: any count */
+			/* The rule, tile by tile. */
+			for (s = first; s < 1024; s = e) {
+				while (s < 1024 && used[s])
+					s++;
+				for (e = s; e < 1024 && !used[e]; e++)
+					;
+				if (s >= 1024)
+					break;
+				lo = (s + al - 1) / al * al;
+				if (lo + n > e)
+					continue;
+				hi = (e - n) / al * al;
+				if (n <= GBA_OBJ_ENDS_SMALL ? e - s <= best_len : e - s < best_len) {
+					best_len = e - s;
+					best = n <= GBA_OBJ_ENDS_SMALL ? hi : lo;
+				}
+			}
+			got = gba_obj_ends_alloc(&a, (uint16_t)n, (uint16_t)al);
+			ck_assert_uint_eq(got, best);
+			if (got == GBA_OBJ_ENDS_NONE)
+				continue;
+			for (t = got; t < got + n; t++) {
+				ck_assert(!used[t]);
+				used[t] = 1;
+			}
+			at[nlive] = got;
+			len[nlive++] = (uint16_t)n;
+		}
+		if (step % 97 == 0)
+			for (t = 0; t < 1024; t++)
+				ck_assert_int_eq(gba_obj_ends_is_free(&a, (uint16_t)t), t >= first && !used[t]);
+	}
+}
+END_TEST
+
 START_TEST(bad_requests)
 {
 	model m;
@@ -534,6 +648,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, snug_placement);
 	tcase_add_test(tc, snug_runs);
 	tcase_add_test(tc, bad_requests);
+	tcase_add_test(tc, ends_placement);
+	tcase_add_loop_test(tc, ends_matches_rule, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

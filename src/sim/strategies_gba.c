@@ -6,6 +6,7 @@ extern const vs_strategy vs_strat_gba_obj_first_fit;
 extern const vs_strategy vs_strat_gba_obj_best_fit;
 extern const vs_strategy vs_strat_gba_obj_buddy;
 extern const vs_strategy vs_strat_gba_obj_snug;
+extern const vs_strategy vs_strat_gba_obj_ends;
 extern const vs_strategy vs_strat_gba_bg_tiles;
 extern const vs_strategy vs_strat_gba_bg_tiles_split;
 
@@ -15,6 +16,7 @@ const vs_strategy *const vs_strategies_gba[] = {
 	&vs_strat_gba_obj_best_fit,
 	&vs_strat_gba_obj_buddy,
 	&vs_strat_gba_obj_snug,
+	&vs_strat_gba_obj_ends,
 	&vs_strat_gba_bg_tiles,
 	&vs_strat_gba_bg_tiles_split,
 	NULL
