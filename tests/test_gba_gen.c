@@ -147,6 +147,48 @@ START_TEST(level_change_swaps_in_one_frame)
 }
 END_TEST
 
+/* The OBJ generators keep the game's own count: live sprite tiles never
+ * exceed the OBJ area (512 tiles in bitmap modes), so every failure in a
+ * replay is the allocator's; and they run it near full. */
+START_TEST(obj_demand_within_area)
+{
+	static const char *const names[] = { "sprite-churn", "level-change", "boss-fight", "bitmap-racer" };
+	static uint16_t tiles[200000];
+	vs_gen_opts o;
+	size_t len;
+	int rc;
+	char *t, *line, *save = NULL;
+	unsigned long long id;
+	unsigned w, h, bpp, area = 1024, live = 0, peak = 0;
+
+	vs_gen_opts_default(&o);
+	o.seed = 7;
+	t = run_gen(vs_generator_find(names[_i]), &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	memset(tiles, 0, sizeof tiles);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "arena obj gba-obj mode=4"))
+			area = 512;
+		if (sscanf(line, "alloc %llu sprite %ux%u %ubpp", &id, &w, &h, &bpp) == 4) {
+			ck_assert_uint_lt(id, sizeof tiles / sizeof tiles[0]);
+			ck_assert(w <= 64 && h <= 64 && (bpp == 4 || bpp == 8));
+			tiles[id] = (uint16_t)(w / 8 * (h / 8) * (bpp / 4));
+			live += tiles[id];
+			ck_assert_uint_le(live, area);
+			if (live > peak)
+				peak = live;
+		} else if (sscanf(line, "free %llu", &id) == 1) {
+			ck_assert_msg(tiles[id], "free of %llu, not live", id);
+			live -= tiles[id];
+			tiles[id] = 0;
+		}
+	}
+	ck_assert_uint_ge(peak * 100u, area * 85u);
+	ck_assert_uint_eq(area, _i == 3 ? 512u : 1024u);
+	free(t);
+}
+END_TEST
+
 START_TEST(user_maps)
 {
 	vs_gen_opts o;
@@ -210,6 +252,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, side_scroller_shape);
 	tcase_add_test(tc, level_change_swaps_in_one_frame);
 	tcase_add_test(tc, user_maps);
+	tcase_add_loop_test(tc, obj_demand_within_area, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

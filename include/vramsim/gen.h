@@ -31,13 +31,26 @@ void vs_gen_opts_default(vs_gen_opts *o);
  * one `tile ROM BPP` reference per newly visible non-zero cell and a free
  * per cell that leaves the 240x160 screen; four text maps at the start. */
 int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+/* The OBJ generators keep, as games do, their own count of tiles taken:
+ * transient sprites spawn only within a budget a little under the area,
+ * and must-have graphics (player, UI, level sets, bosses) load only when
+ * they fit the area, so no request exceeds the free bytes. */
+
 /* OBJ VRAM under a shooter's load: a player, enemies, bullets, particles
- * and UI spawning and despawning, with some 8bpp sprites. */
+ * and UI spawning and despawning, with some 8bpp sprites and a boss now
+ * and then, within a budget of 30 KiB. */
 int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 /* Levels of sprite churn; at each level change the whole level sprite set
- * is released and the next one loaded in the same frame, while the
- * player and UI stay. */
+ * (40-60% of the area) is released and the next one loaded in the same
+ * frame, while the player and UI stay; each level's budget is 85-95%. */
 int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+/* Shooter stages each ending with a 9-11 KiB multi-part boss: enemies
+ * leave, limbs break off during the fight, the head grows into a 64x64
+ * 8bpp form, every part goes at the end. */
+int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+/* Mode 4 (16 KiB of OBJ VRAM): a pseudo-3D racer whose opponents' graphics
+ * change size with distance, with roadside props, items and dust. */
+int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 
 /* Generators by name, for the command line. */
 typedef struct vs_generator {

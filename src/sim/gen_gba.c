@@ -48,13 +48,28 @@ void vs_gen_opts_default(vs_gen_opts *o)
 	o->seed = 1;
 }
 
-/* ---- sprites: sprite-churn and level-change ---------------------------- */
+/* ---- sprites: OBJ VRAM workloads ----------------------------------------
+ *
+ * A scene is the set of live sprite graphics a game holds in OBJ VRAM, one
+ * allocation each. Like a real game, a scene keeps its own count of the
+ * tiles it has taken: transient sprites (enemies, bullets, particles,
+ * props) only spawn while that count stays within the game's VRAM budget
+ * (a few percent under the area), and graphics the game cannot do without
+ * (player, UI, level sets, bosses) are only loaded when they fit the area.
+ * So the demand never exceeds the memory: every failed allocation in a
+ * replay is the allocator's doing (fragmentation), not the game's. */
 
-enum kind { K_PLAYER, K_UI, K_ENEMY, K_BULLET, K_PARTICLE, K_BOSS, K_DIALOG, K_LEVEL, K_KINDS };
+enum kind {
+	K_PLAYER, K_UI, K_ENEMY, K_BULLET, K_PARTICLE, K_BOSS, K_DIALOG, K_LEVEL, K_CAR, K_PROP, K_ITEM, K_KINDS
+};
 
 static const char *const kind_tag[K_KINDS] = {
-	"player", "ui", "enemy", "bullet", "particle", "boss", "dialog", "level"
+	"player", "ui", "enemy", "bullet", "particle", "boss", "dialog", "level", "car", "prop", "item"
 };
+
+/* Kinds the game must be able to show: checked against the whole area,
+ * not the transient budget. */
+static const uint8_t kind_must[K_KINDS] = { 1, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0 };
 
 typedef struct dims { uint8_t w, h; uint8_t weight; } dims;
 
@@ -69,6 +84,10 @@ static const dims level_sizes[] = {
 	{ 32, 64, 5 }, { 8, 8, 10 }
 };
 static const dims player_forms[] = { { 32, 32, 50 }, { 32, 64, 30 }, { 64, 64, 20 } };
+static const dims minion_sizes[] = { { 16, 16, 60 }, { 8, 16, 25 }, { 16, 32, 15 } };
+static const dims prop_sizes[] = { { 32, 64, 40 }, { 64, 32, 25 }, { 16, 32, 35 } };
+/* A racer's opponent car by distance: far to near. */
+static const dims car_sizes[4] = { { 16, 16, 0 }, { 32, 32, 0 }, { 64, 32, 0 }, { 64, 64, 0 } };
 
 #define PICK(r, tab) pick(r, tab, sizeof tab / sizeof tab[0])
 
@@ -85,12 +104,20 @@ static dims pick(rng *r, const dims *tab, size_t n)
 	return tab[i];
 }
 
-#define MAX_SPRITES 160 /* 128 OAM entries plus level graphics */
+/* Tiles of a w x h sprite at bpp: 8x8 pixels a tile, 8bpp twice 4bpp. */
+static uint32_t sprite_tiles(unsigned w, unsigned h, unsigned bpp)
+{
+	return (w / 8u) * (h / 8u) * (bpp / 4u);
+}
+
+#define MAX_SPRITES 200 /* 128 OAM entries plus level graphics */
 
 typedef struct sprite {
 	uint64_t id;
 	uint32_t dies;  /* frame it goes; UINT32_MAX: stays */
+	uint16_t tiles;
 	uint8_t kind;
+	uint8_t role;   /* boss part or car number */
 } sprite;
 
 typedef struct scene {
@@ -102,26 +129,45 @@ typedef struct scene {
 	int n;
 	int count[K_KINDS];
 	int oam;          /* live sprites that take OAM entries (not level graphics) */
-	/* caps and rates, so level-change can run a lighter churn */
+	uint32_t live;    /* tiles taken, as the game counts them */
+	uint32_t area;    /* tiles of the OBJ area: 1024, or 512 in bitmap modes */
+	uint32_t budget;  /* the game's cap for transient sprites, tiles */
+	/* caps and rates of the shooter churn */
 	int enemy_cap, bullet_cap, particle_cap;
 	uint32_t enemy_rate;  /* per mille per frame */
+	int hold_enemies;     /* a boss is coming: no new enemies */
 } scene;
 
-static int spawn(scene *c, enum kind k, unsigned w, unsigned h, unsigned bpp, uint32_t life)
+/* Whether tiles more fit what the game allows for kind k. */
+static int fits(const scene *c, enum kind k, uint32_t tiles)
 {
+	return c->live + tiles <= (kind_must[k] ? c->area : c->budget);
+}
+
+static int spawn_role(scene *c, enum kind k, unsigned w, unsigned h, unsigned bpp, uint32_t life, unsigned role)
+{
+	uint32_t tiles = sprite_tiles(w, h, bpp);
 	sprite *s;
 
-	if (c->n >= MAX_SPRITES || (k != K_LEVEL && c->oam >= 128))
+	if (c->n >= MAX_SPRITES || (k != K_LEVEL && c->oam >= 128) || !fits(c, k, tiles))
 		return -1;
 	s = &c->s[c->n++];
 	s->id = ++c->next_id;
 	s->dies = life == UINT32_MAX ? UINT32_MAX : c->frame + life;
+	s->tiles = (uint16_t)tiles;
 	s->kind = (uint8_t)k;
+	s->role = (uint8_t)role;
 	c->count[k]++;
+	c->live += tiles;
 	if (k != K_LEVEL)
 		c->oam++;
 	fprintf(c->out, "alloc %llu sprite %ux%u %ubpp tag=%s\n", (unsigned long long)s->id, w, h, bpp, kind_tag[k]);
 	return 0;
+}
+
+static int spawn(scene *c, enum kind k, unsigned w, unsigned h, unsigned bpp, uint32_t life)
+{
+	return spawn_role(c, k, w, h, bpp, life, 0);
 }
 
 static void kill_at(scene *c, int i)
@@ -130,11 +176,22 @@ static void kill_at(scene *c, int i)
 
 	fprintf(c->out, "free %llu\n", (unsigned long long)s->id);
 	c->count[s->kind]--;
+	c->live -= s->tiles;
 	if (s->kind != K_LEVEL)
 		c->oam--;
 	/* Keep spawn order (oldest first) so frees come out in a stable order. */
 	memmove(s, s + 1, (size_t)(c->n - i - 1) * sizeof *s);
 	c->n--;
+}
+
+static int find_kind(const scene *c, enum kind k, int role)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->s[i].kind == k && (role < 0 || c->s[i].role == role))
+			return i;
+	return -1;
 }
 
 static void burst(scene *c, unsigned lo, unsigned hi, unsigned eight_pct)
@@ -159,11 +216,14 @@ static void expire(scene *c)
 			continue;
 		}
 		kill_at(c, i);
-		/* A defeated enemy or boss leaves debris behind. */
+		/* A defeated enemy or boss part leaves debris behind; a thrown
+		 * item explodes now and then. */
 		if (k == K_ENEMY && chance(&c->r, 60, 100))
 			burst(c, 3, 8, 30);
 		else if (k == K_BOSS)
-			burst(c, 10, 20, 50);
+			burst(c, 4, 10, 50);
+		else if (k == K_ITEM && chance(&c->r, 50, 100))
+			spawn(c, K_PARTICLE, 32, 32, 8, between(&c->r, 30, 60));
 	}
 }
 
@@ -174,33 +234,24 @@ static void spawn_enemy(scene *c)
 	spawn(c, K_ENEMY, d.w, d.h, chance(&c->r, 15, 100) ? 8 : 4, between(&c->r, 120, 900));
 }
 
-/* One frame of play: things die, things appear. */
-static void churn_frame(scene *c)
+/* The player's graphics swap forms: the old one goes, the new one comes,
+ * if the area has room for it (else the swap waits). */
+static void swap_player(scene *c)
+{
+	int i = find_kind(c, K_PLAYER, -1);
+	dims d = PICK(&c->r, player_forms);
+
+	if (i < 0 || c->live - c->s[i].tiles + sprite_tiles(d.w, d.h, 4) > c->area)
+		return;
+	kill_at(c, i);
+	spawn(c, K_PLAYER, d.w, d.h, 4, UINT32_MAX);
+}
+
+/* Shots, enemy fire and stray particles of one frame. */
+static void fire(scene *c)
 {
 	int i, shots;
 
-	expire(c);
-	/* The player's graphics swap between forms now and then. */
-	if (c->frame % 600 == 599 && c->count[K_PLAYER]) {
-		for (i = 0; i < c->n && c->s[i].kind != K_PLAYER; i++)
-			;
-		kill_at(c, i);
-		{
-			dims d = PICK(&c->r, player_forms);
-			spawn(c, K_PLAYER, d.w, d.h, 4, UINT32_MAX);
-		}
-	}
-	if (!c->count[K_DIALOG] && chance(&c->r, 1, 900))
-		spawn(c, K_DIALOG, 64, 32, 4, 240);
-	if (c->count[K_ENEMY] < c->enemy_cap && chance(&c->r, c->enemy_rate, 1000))
-		spawn_enemy(c);
-	if (!c->count[K_BOSS] && chance(&c->r, 1, 900)) {
-		uint32_t life = between(&c->r, 600, 1200);
-		spawn(c, K_BOSS, 64, 64, 8, life);
-		spawn(c, K_BOSS, 32, 32, 4, life);
-		spawn(c, K_BOSS, 32, 32, 4, life);
-	}
-	/* Player shots every 6 frames; enemies fire now and then. */
 	if (c->frame % 6 == 0)
 		for (shots = (int)between(&c->r, 1, 2); shots > 0 && c->count[K_BULLET] < c->bullet_cap; shots--)
 			spawn(c, K_BULLET, 8, 8, 4, between(&c->r, 30, 70));
@@ -213,19 +264,77 @@ static void churn_frame(scene *c)
 		burst(c, 1, 4, 20);
 }
 
-static void scene_start(scene *c, FILE *out, const vs_gen_opts *o)
+/* The shooter's boss: a 64x64 8bpp body, two 64x32 arms and a 32x32 8bpp
+ * core, all going together. */
+#define SHOOTER_BOSS_TILES (128u + 32u + 32u + 32u)
+
+static void shooter_boss(scene *c)
+{
+	uint32_t life = between(&c->r, 600, 1200);
+
+	spawn(c, K_BOSS, 64, 64, 8, life);
+	spawn(c, K_BOSS, 64, 32, 4, life);
+	spawn(c, K_BOSS, 64, 32, 4, life);
+	spawn(c, K_BOSS, 32, 32, 8, life);
+}
+
+/* Enemies still on screen leave within a second (a boss is coming). */
+static void clear_enemies(scene *c)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->s[i].kind == K_ENEMY && c->s[i].dies > c->frame + 60)
+			c->s[i].dies = c->frame + between(&c->r, 1, 60);
+}
+
+/* One frame of the shooter: things die, things appear. */
+static void churn_frame(scene *c)
+{
+	expire(c);
+	if (c->frame % 600 == 599)
+		swap_player(c);
+	if (!c->count[K_DIALOG] && chance(&c->r, 1, 900))
+		spawn(c, K_DIALOG, 64, 32, 4, 240);
+	if (!c->hold_enemies && c->count[K_ENEMY] < c->enemy_cap && chance(&c->r, c->enemy_rate, 1000))
+		spawn_enemy(c);
+	/* A boss is announced now and then; it comes in once the stage has
+	 * made room for it within the budget. */
+	if (!c->count[K_BOSS] && !c->hold_enemies && chance(&c->r, 1, 900)) {
+		c->hold_enemies = 1;
+		clear_enemies(c);
+	}
+	if (c->hold_enemies && c->live + SHOOTER_BOSS_TILES <= c->budget) {
+		shooter_boss(c);
+		c->hold_enemies = 0;
+	}
+	fire(c);
+}
+
+static void scene_start(scene *c, FILE *out, const vs_gen_opts *o, unsigned mode)
 {
 	memset(c, 0, sizeof *c);
 	c->out = out;
 	c->r.s = o->seed;
-	c->enemy_cap = 30;
-	c->bullet_cap = 40;
-	c->particle_cap = 48;
-	c->enemy_rate = 120;
-	fputs("vramsim-trace 1\narena obj gba-obj\n", out);
-	/* Persistent: the player and the UI (score digits, life bar, icon). */
+	c->area = mode >= 3 ? 512u : 1024u;
+	c->budget = c->area * 15u / 16u;
+	c->enemy_cap = 44;
+	c->bullet_cap = 48;
+	c->particle_cap = 64;
+	c->enemy_rate = 250;
+	if (mode)
+		fprintf(out, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
+	else
+		fputs("vramsim-trace 1\narena obj gba-obj\n", out);
+}
+
+/* Persistent: the player and the UI (score digits, life bar, icon). */
+static void shooter_start(scene *c)
+{
+	int i;
+
 	spawn(c, K_PLAYER, 32, 32, 4, UINT32_MAX);
-	for (int i = 0; i < 6; i++)
+	for (i = 0; i < 6; i++)
 		spawn(c, K_UI, 8, 16, 4, UINT32_MAX);
 	spawn(c, K_UI, 32, 8, 4, UINT32_MAX);
 	spawn(c, K_UI, 16, 16, 4, UINT32_MAX);
@@ -245,7 +354,8 @@ int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 	scene c;
 	uint32_t frames = o->frames ? o->frames : 3600;
 
-	scene_start(&c, out, o);
+	scene_start(&c, out, o, 0);
+	shooter_start(&c);
 	for (c.frame = 0; c.frame < frames; c.frame++) {
 		churn_frame(&c);
 		fputs("frame\n", out);
@@ -253,14 +363,20 @@ int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 	return finish(out, err, errlen);
 }
 
-/* The graphics a level needs for its whole length. */
+/* The graphics a level needs for its whole length: sets drawn until they
+ * take 40-60% of the area. */
 static void load_level(scene *c)
 {
-	unsigned k, n = between(&c->r, 8, 16);
+	uint32_t target = c->live + c->area * between(&c->r, 40, 60) / 100u, tiles;
+	unsigned k;
 
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < 48; k++) {
 		dims d = PICK(&c->r, level_sizes);
-		spawn(c, K_LEVEL, d.w, d.h, chance(&c->r, 20, 100) ? 8 : 4, UINT32_MAX);
+		unsigned bpp = chance(&c->r, 20, 100) ? 8 : 4;
+		tiles = sprite_tiles(d.w, d.h, bpp);
+		if (c->live + tiles > target)
+			break;
+		spawn(c, K_LEVEL, d.w, d.h, bpp, UINT32_MAX);
 	}
 }
 
@@ -270,12 +386,14 @@ int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 	uint32_t frames = o->frames ? o->frames : 3600, level_len = 900, since = 0;
 	int i;
 
-	scene_start(&c, out, o);
-	c.enemy_cap = 14;
-	c.bullet_cap = 30;
-	c.particle_cap = 30;
-	c.enemy_rate = 60;
+	scene_start(&c, out, o, 0);
+	shooter_start(&c);
+	c.enemy_cap = 28;
+	c.bullet_cap = 32;
+	c.particle_cap = 40;
+	c.enemy_rate = 150;
 	load_level(&c);
+	c.budget = c.area * between(&c.r, 85, 95) / 100u;
 	for (c.frame = 0; c.frame < frames; c.frame++, since++) {
 		if (since == level_len) {
 			/* Level change: everything of the old level goes and the new
@@ -284,10 +402,178 @@ int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 				if (c.s[i].kind != K_PLAYER && c.s[i].kind != K_UI)
 					kill_at(&c, i);
 			load_level(&c);
+			c.budget = c.area * between(&c.r, 85, 95) / 100u;
 			since = 0;
 			level_len = between(&c.r, 600, 1200);
 		}
 		churn_frame(&c);
+		fputs("frame\n", out);
+	}
+	return finish(out, err, errlen);
+}
+
+/* ---- boss fight --------------------------------------------------------- */
+
+enum { PART_BODY, PART_LIMB, PART_HEAD };
+
+typedef struct boss_part { uint8_t w, h, bpp, role, count; } boss_part;
+
+/* Three boss designs, 10-13 KiB each: two 64x64 8bpp halves of a 128x64
+ * dragon with wings and a head; a tank of four 64x64 4bpp quarters with
+ * turrets and a core; a golem of a body, long arms, legs and a head. */
+static const boss_part boss_designs[3][4] = {
+	{ { 64, 64, 8, PART_BODY, 2 }, { 64, 32, 8, PART_LIMB, 2 }, { 32, 32, 8, PART_HEAD, 1 }, { 0, 0, 4, 0, 0 } },
+	{ { 64, 64, 4, PART_BODY, 4 }, { 32, 32, 8, PART_LIMB, 2 }, { 16, 16, 8, PART_HEAD, 1 }, { 0, 0, 4, 0, 0 } },
+	{ { 64, 64, 8, PART_BODY, 1 }, { 32, 64, 8, PART_LIMB, 2 }, { 64, 32, 8, PART_BODY, 1 },
+		{ 32, 32, 8, PART_HEAD, 1 } },
+};
+
+static uint32_t boss_tiles(const boss_part *d)
+{
+	uint32_t t = 0;
+	unsigned p;
+
+	for (p = 0; p < 4; p++)
+		t += d[p].count * sprite_tiles(d[p].w, d[p].h, d[p].bpp);
+	return t;
+}
+
+/* Stages of shooter churn, each ending with a boss: enemies leave, the
+ * boss's parts load, limbs break off during the fight (debris), the head
+ * turns into a 64x64 8bpp enraged form halfway, and at the end every part
+ * goes in an explosion. */
+int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	scene c;
+	uint32_t frames = o->frames ? o->frames : 3600, stage_end, fight_end = 0, rage = 0;
+	const boss_part *design = NULL;
+	unsigned p, k;
+	int i, phase = 0; /* 0 stage, 1 warning, 2 fight */
+
+	scene_start(&c, out, o, 0);
+	shooter_start(&c);
+	c.enemy_cap = 36;
+	stage_end = between(&c.r, 600, 1200);
+	for (c.frame = 0; c.frame < frames; c.frame++) {
+		expire(&c);
+		if (c.frame % 600 == 599)
+			swap_player(&c);
+		if (phase == 0) {
+			if (c.count[K_ENEMY] < c.enemy_cap && chance(&c.r, c.enemy_rate, 1000))
+				spawn_enemy(&c);
+			if (c.frame >= stage_end) {
+				phase = 1;
+				design = boss_designs[below(&c.r, 3)];
+				clear_enemies(&c);
+			}
+		} else if (phase == 1) {
+			if (c.live + boss_tiles(design) <= c.budget) {
+				uint32_t now = c.frame;
+				fight_end = now + between(&c.r, 1000, 1800);
+				rage = now + between(&c.r, 400, 800);
+				for (p = 0; p < 4; p++)
+					for (k = 0; k < design[p].count; k++)
+						spawn_role(&c, K_BOSS, design[p].w, design[p].h, design[p].bpp,
+							design[p].role == PART_LIMB ? between(&c.r, 300, 900) : fight_end - now,
+							design[p].role);
+				phase = 2;
+			}
+		} else {
+			/* Minions, volleys of fireballs, a beam now and then. */
+			if (c.count[K_ENEMY] < 12 && chance(&c.r, 60, 1000)) {
+				dims d = PICK(&c.r, minion_sizes);
+				spawn(&c, K_ENEMY, d.w, d.h, 4, between(&c.r, 120, 400));
+			}
+			if (chance(&c.r, 3, 100))
+				for (k = between(&c.r, 3, 8); k > 0 && c.count[K_BULLET] < c.bullet_cap; k--) {
+					unsigned wh = chance(&c.r, 30, 100) ? 32 : 16;
+					spawn(&c, K_BULLET, wh, wh, 4, between(&c.r, 60, 180));
+				}
+			if (chance(&c.r, 1, 200))
+				spawn(&c, K_BULLET, 64, 32, 4, between(&c.r, 60, 120));
+			if (rage && c.frame >= rage && (i = find_kind(&c, K_BOSS, PART_HEAD)) >= 0) {
+				uint32_t dies = c.s[i].dies;
+				if (c.live - c.s[i].tiles + sprite_tiles(64, 64, 8) <= c.area) {
+					kill_at(&c, i);
+					spawn_role(&c, K_BOSS, 64, 64, 8, dies - c.frame, PART_HEAD);
+					rage = 0;
+				}
+			}
+			if (c.frame >= fight_end) {
+				phase = 0;
+				stage_end = c.frame + between(&c.r, 600, 1200);
+			}
+		}
+		fire(&c);
+		fputs("frame\n", out);
+	}
+	return finish(out, err, errlen);
+}
+
+/* ---- bitmap mode racer ----------------------------------------------------- */
+
+#define CARS 7
+
+/* Mode 4: the frame takes tiles 0-511, sprites get 16 KiB. A pseudo-3D
+ * racer: HUD, the player's car, seven opponents whose graphics change size
+ * with distance (16x16 far to 64x32 near; 30% in 8bpp), roadside props
+ * passing by, thrown items that may explode, dust. */
+int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	scene c;
+	uint32_t frames = o->frames ? o->frames : 3600, next_move[CARS];
+	int dist[CARS], bpp[CARS], i, car;
+
+	scene_start(&c, out, o, 4);
+	c.particle_cap = 16;
+	for (i = 0; i < 4; i++)
+		spawn(&c, K_UI, 8, 16, 4, UINT32_MAX);
+	spawn(&c, K_UI, 32, 16, 4, UINT32_MAX);
+	spawn(&c, K_UI, 16, 16, 4, UINT32_MAX);
+	spawn(&c, K_UI, 32, 32, 4, UINT32_MAX);
+	spawn(&c, K_UI, 32, 8, 4, UINT32_MAX);
+	spawn(&c, K_PLAYER, 64, 32, 4, UINT32_MAX);
+	for (car = 0; car < CARS; car++) {
+		dist[car] = -1; /* off screen */
+		bpp[car] = chance(&c.r, 30, 100) ? 8 : 4;
+		next_move[car] = between(&c.r, 0, 120);
+	}
+	for (c.frame = 0; c.frame < frames; c.frame++) {
+		expire(&c);
+		/* Opponents come closer or fall back: the old graphic goes and
+		 * the one for the new distance comes, if the budget allows. */
+		for (car = 0; car < CARS; car++) {
+			int to;
+			uint32_t old = 0, nt = 0;
+			if (c.frame < next_move[car])
+				continue;
+			next_move[car] = c.frame + between(&c.r, 20, 240);
+			to = dist[car] + (chance(&c.r, 50, 100) ? 1 : -1);
+			if (to < -1 || to > 3)
+				continue;
+			i = dist[car] >= 0 ? find_kind(&c, K_CAR, car) : -1;
+			if (i >= 0)
+				old = c.s[i].tiles;
+			if (to >= 0)
+				nt = sprite_tiles(car_sizes[to].w, car_sizes[to].h, (unsigned)bpp[car]);
+			if (c.live - old + nt > c.budget)
+				continue;
+			if (i >= 0)
+				kill_at(&c, i);
+			if (to >= 0)
+				spawn_role(&c, K_CAR, car_sizes[to].w, car_sizes[to].h, (unsigned)bpp[car], UINT32_MAX,
+					(unsigned)car);
+			dist[car] = to;
+		}
+		if (c.count[K_PROP] < 8 && chance(&c.r, 8, 100)) {
+			dims d = PICK(&c.r, prop_sizes);
+			spawn(&c, K_PROP, d.w, d.h, 4, between(&c.r, 30, 90));
+		}
+		if (c.count[K_ITEM] < 4 && chance(&c.r, 1, 100))
+			spawn(&c, K_ITEM, 16, 16, 8, between(&c.r, 60, 240));
+		if (chance(&c.r, 10, 100))
+			for (i = (int)between(&c.r, 1, 3); i > 0 && c.count[K_PARTICLE] < c.particle_cap; i--)
+				spawn(&c, K_PARTICLE, 8, 8, 4, between(&c.r, 8, 24));
 		fputs("frame\n", out);
 	}
 	return finish(out, err, errlen);
@@ -565,6 +851,10 @@ static const vs_generator generators[] = {
 		vs_gen_sprite_churn, 3600 },
 	{ "level-change", "levels of sprite churn; at each change the level's sprite set is swapped in one frame",
 		vs_gen_level_change, 3600 },
+	{ "boss-fight", "shooter stages, each ending with a multi-part boss that breaks up and transforms",
+		vs_gen_boss_fight, 3600 },
+	{ "bitmap-racer", "a mode 4 racer in 16 KiB of OBJ VRAM: opponents change size with distance",
+		vs_gen_bitmap_racer, 3600 },
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
 		"restore of the base state per level", vs_gen_ds_levels, 2400 },
 	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000 },
