@@ -689,6 +689,17 @@ static const vs_strategy bad_strategy = {
 	8, bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
 };
 
+/* With timing on, every strategy runs inside a timing wrapper: its
+ * optional operations (held extents of the heaps, BG tile 0) must reach
+ * the real strategy's state. */
+START_TEST(timing_wrapper_forwards_everything)
+{
+	ck_assert_int_eq(cli("compare %s/traces/heap-scratch.trace %s/traces/gba-side-scroller-1.trace -f csv",
+		VS_SOURCE_DIR, VS_SOURCE_DIR), 0);
+	ck_assert_msg(strstr(out, "heap-tlsf") != NULL && strstr(out, "gba-bg-tiles") != NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(integrity_failure_fails_the_report)
 {
 	vs_cmp_choice ch[2];
@@ -759,6 +770,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, usage_and_input_errors);
 	tcase_add_test(tc, unwritable_output_leaves_nothing);
 	tcase_add_test(tc, integrity_failure_fails_the_report);
+	tcase_add_test(tc, timing_wrapper_forwards_everything);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -158,9 +158,24 @@ static void w_fini(void *st)
 		h->inner->fini(INNER(st));
 }
 
+static void w_held(void *st, vs_extent_fn fn, void *ud)
+{
+	timed_head *h = st;
+
+	h->inner->held(INNER(st), fn, ud);
+}
+
+/* Every operation is forwarded explicitly: a member copied as is would be
+ * called with the wrapper's state instead of the inner strategy's. */
 static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 {
-	*w = *s;
+	memset(w, 0, sizeof *w);
+	w->abi = s->abi;
+	w->name = s->name;
+	w->summary = s->summary;
+	w->arenas = s->arenas;
+	w->flags = s->flags;
+	w->save_size = s->save_size;
 	w->state_size = HEAD_SIZE + s->state_size;
 	w->flags &= ~(uint32_t)VS_STRAT_RELOCATABLE; /* the header holds a pointer */
 	w->init = w_init;
@@ -172,6 +187,7 @@ static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 	w->restore = s->restore ? w_restore : NULL;
 	w->dump = s->dump ? w_dump : NULL;
 	w->fini = s->fini ? w_fini : NULL;
+	w->held = s->held ? w_held : NULL;
 }
 
 /* ---- jobs ------------------------------------------------------------------ */
