@@ -6,7 +6,7 @@
 
 int vs_image_init(vs_image *im, int w, int h, uint32_t rgba)
 {
-	size_t n, i;
+	size_t n;
 
 	im->w = im->h = 0;
 	im->px = NULL;
@@ -18,12 +18,7 @@ int vs_image_init(vs_image *im, int w, int h, uint32_t rgba)
 		return -1;
 	im->w = w;
 	im->h = h;
-	for (i = 0; i < n; i++) {
-		im->px[i * 4 + 0] = (uint8_t)(rgba >> 24);
-		im->px[i * 4 + 1] = (uint8_t)(rgba >> 16);
-		im->px[i * 4 + 2] = (uint8_t)(rgba >> 8);
-		im->px[i * 4 + 3] = (uint8_t)rgba;
-	}
+	vs_image_fill(im, (vs_rect){ 0, 0, w, h }, rgba);
 	return 0;
 }
 
@@ -57,9 +52,30 @@ void vs_image_put(vs_image *im, int x, int y, uint32_t rgba)
 	p[3] = (uint8_t)rgba;
 }
 
+/* One pixel's bytes, then doubling copies: a run of n pixels of one colour. */
+static void fill_run(uint8_t *p, size_t n, uint32_t rgba)
+{
+	size_t done = 1;
+
+	if (!n)
+		return;
+	p[0] = (uint8_t)(rgba >> 24);
+	p[1] = (uint8_t)(rgba >> 16);
+	p[2] = (uint8_t)(rgba >> 8);
+	p[3] = (uint8_t)rgba;
+	while (done < n) {
+		size_t k = done < n - done ? done : n - done;
+		memcpy(p + done * 4, p, k * 4);
+		done += k;
+	}
+}
+
+/* Row at a time: the first row is filled, the others copied from it. */
 void vs_image_fill(vs_image *im, vs_rect r, uint32_t rgba)
 {
-	int x, y, x0 = r.x, y0 = r.y, x1 = r.x + r.w, y1 = r.y + r.h;
+	int y, x0 = r.x, y0 = r.y, x1 = r.x + r.w, y1 = r.y + r.h;
+	size_t stride, len;
+	uint8_t *row;
 
 	if (x0 < 0)
 		x0 = 0;
@@ -69,9 +85,14 @@ void vs_image_fill(vs_image *im, vs_rect r, uint32_t rgba)
 		x1 = im->w;
 	if (y1 > im->h)
 		y1 = im->h;
-	for (y = y0; y < y1; y++)
-		for (x = x0; x < x1; x++)
-			vs_image_put(im, x, y, rgba);
+	if (x1 <= x0 || y1 <= y0)
+		return;
+	stride = (size_t)im->w * 4;
+	len = (size_t)(x1 - x0) * 4;
+	row = im->px + (size_t)y0 * stride + (size_t)x0 * 4;
+	fill_run(row, (size_t)(x1 - x0), rgba);
+	for (y = y0 + 1; y < y1; y++)
+		memcpy(row + (size_t)(y - y0) * stride, row, len);
 }
 
 void vs_image_hline(vs_image *im, int x0, int x1, int y, uint32_t rgba)
@@ -83,21 +104,38 @@ void vs_image_hline(vs_image *im, int x0, int x1, int y, uint32_t rgba)
 		x0 = x1;
 		x1 = x;
 	}
-	for (x = x0; x <= x1; x++)
-		vs_image_put(im, x, y, rgba);
+	if (y < 0 || y >= im->h || x1 < 0 || x0 >= im->w)
+		return;
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 >= im->w)
+		x1 = im->w - 1;
+	fill_run(im->px + ((size_t)y * (size_t)im->w + (size_t)x0) * 4, (size_t)(x1 - x0 + 1), rgba);
 }
 
 void vs_image_vline(vs_image *im, int x, int y0, int y1, uint32_t rgba)
 {
 	int y;
+	uint8_t *p;
 
 	if (y1 < y0) {
 		y = y0;
 		y0 = y1;
 		y1 = y;
 	}
-	for (y = y0; y <= y1; y++)
-		vs_image_put(im, x, y, rgba);
+	if (x < 0 || x >= im->w || y1 < 0 || y0 >= im->h)
+		return;
+	if (y0 < 0)
+		y0 = 0;
+	if (y1 >= im->h)
+		y1 = im->h - 1;
+	p = im->px + ((size_t)y0 * (size_t)im->w + (size_t)x) * 4;
+	for (y = y0; y <= y1; y++, p += (size_t)im->w * 4) {
+		p[0] = (uint8_t)(rgba >> 24);
+		p[1] = (uint8_t)(rgba >> 16);
+		p[2] = (uint8_t)(rgba >> 8);
+		p[3] = (uint8_t)rgba;
+	}
 }
 
 void vs_image_frame(vs_image *im, vs_rect r, uint32_t rgba)
