@@ -1,6 +1,6 @@
 # compare.cmake - `vramsim compare` runs traces on a pool of threads; and
 # vramsim's own CI compares every strategy on the bundled traces against the
-# committed baseline (baselines/vramsim.json). Regenerate the baseline with
+# committed baseline (baselines/vramsim.json) and budgets (baselines/budgets.txt). Regenerate the baseline with
 #   build/vramsim compare traces --no-timing --write-baseline baselines/vramsim.json
 # from the source tree (docs/ci.md).
 find_package(Threads REQUIRED)
@@ -10,7 +10,7 @@ if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   enable_testing()
   add_test(NAME compare_bundled_baseline
     COMMAND vramsim compare traces --no-timing --baseline baselines/vramsim.json
-            --out junit=${PROJECT_BINARY_DIR}/compare-bundled.xml
+            --budgets baselines/budgets.txt --out junit=${PROJECT_BINARY_DIR}/compare-bundled.xml
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(compare_bundled_baseline PROPERTIES TIMEOUT 600)
 endif()
