@@ -120,7 +120,5 @@ int vs_freemap_is_free(const vs_freemap *f, uint32_t unit);
 void vs_freemap_stats(const vs_freemap *f, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
 /* Calls fn for each maximal free run in address order; stops when fn != 0. */
 int vs_freemap_walk(const vs_freemap *f, int (*fn)(void *ud, uint32_t first, uint32_t count), void *ud);
-size_t vs_freemap_bytes(const vs_freemap *f);
-void vs_freemap_copy(vs_freemap *dst, const vs_freemap *src);
 
 #endif

@@ -95,7 +95,6 @@ int vs_trace_next(vs_trace_reader *r, vs_event *ev);
 const char *vs_trace_error(const vs_trace_reader *r);
 const char *vs_trace_name(const vs_trace_reader *r);
 uint64_t vs_trace_line(const vs_trace_reader *r);
-/* Byte offset of the start of the next line (for seeking checkpoints). */
 void vs_trace_close(vs_trace_reader *r);
 
 /* Tags are interned to small integers: 0 is "no tag". The table belongs to

@@ -195,17 +195,3 @@ int vs_freemap_walk(const vs_freemap *f, int (*fn)(void *ud, uint32_t first, uin
 	}
 	return 0;
 }
-
-size_t vs_freemap_bytes(const vs_freemap *f)
-{
-	return sizeof *f + f->leaves * sizeof *f->bits + 2 * (size_t)f->leaves * sizeof *f->tree;
-}
-
-void vs_freemap_copy(vs_freemap *dst, const vs_freemap *src)
-{
-	if (dst->leaves != src->leaves || dst->nunits != src->nunits)
-		return;
-	dst->nfree = src->nfree;
-	memcpy(dst->bits, src->bits, src->leaves * sizeof *src->bits);
-	memcpy(dst->tree, src->tree, 2 * (size_t)src->leaves * sizeof *src->tree);
-}
