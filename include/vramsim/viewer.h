@@ -117,6 +117,13 @@ typedef struct vs_viewer_opts {
 	const char *shot_dir;                /* screenshot key writes here ("." if NULL) */
 	FILE *log;                           /* timings, script output (NULL: stdout) */
 	int no_vsync;
+	/* How frames reach the window: 0 auto (the window's own framebuffer,
+	 * sending changed rectangles, when the renderer would draw in
+	 * software; else an SDL_Renderer texture), 1 texture, 2 framebuffer. */
+	int present;
+	/* Tests: each frame is also drawn in full and compared with the
+	 * incremental one; a difference is logged and makes the run return 1. */
+	int check_redraw;
 } vs_viewer_opts;
 
 /* Opens the window and runs until closed. Returns 0, 1 when a script

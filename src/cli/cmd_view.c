@@ -29,6 +29,10 @@ static void help(void)
 		"  --script FILE         run scripted input (docs/viewer.md), then close\n"
 		"  --log FILE            timings and script output (default standard output)\n"
 		"  --no-vsync            do not wait for the display (frame cap 60 per second)\n"
+		"  --present HOW         auto (default), texture (an SDL renderer) or framebuffer\n"
+		"                        (the window's own, sending only what changed; what auto\n"
+		"                        picks when OpenGL would be drawn by the CPU, e.g. Xvfb)\n"
+		"  --check-redraw        (tests) also draw every frame in full and compare\n"
 		"  --no-checks           skip byte and hardware-rule checks (records faster)\n"
 		"  --quiet               do not print diagnostics\n"
 		"\n"
@@ -90,6 +94,19 @@ int vs_cmd_view(int argc, char **argv)
 			log_path = argv[i];
 		} else if (strcmp(a, "--no-vsync") == 0) {
 			vo.no_vsync = 1;
+		} else if (strcmp(a, "--present") == 0) {
+			if (++i >= argc)
+				return vs_cli_usage_error("view", "--present needs auto, texture or framebuffer");
+			if (strcmp(argv[i], "auto") == 0)
+				vo.present = 0;
+			else if (strcmp(argv[i], "texture") == 0)
+				vo.present = 1;
+			else if (strcmp(argv[i], "framebuffer") == 0)
+				vo.present = 2;
+			else
+				return vs_cli_usage_error("view", "--present is auto, texture or framebuffer, not '%s'", argv[i]);
+		} else if (strcmp(a, "--check-redraw") == 0) {
+			vo.check_redraw = 1;
 		} else if (strcmp(a, "--no-checks") == 0) {
 			no_checks = 1;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {

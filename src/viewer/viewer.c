@@ -171,6 +171,84 @@ static int inside(vs_rect r, int x, int y)
 	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
 }
 
+static vs_rect inflate(vs_rect r, int d)
+{
+	return rect(r.x - d, r.y - d, r.w + 2 * d, r.h + 2 * d);
+}
+
+static int overlap(vs_rect a, vs_rect b)
+{
+	return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+		b.y < a.y + a.h;
+}
+
+/* ---- drawing only what changed ------------------------------------------ */
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+#define HASH0 0xcbf29ce484222325ull
+
+static uint64_t hash_u64(uint64_t h, uint64_t x)
+{
+	return hash_bytes(h, &x, sizeof x);
+}
+
+static uint64_t hash_text(const char *s, uint32_t rgba)
+{
+	return hash_u64(hash_bytes(HASH0, s, strlen(s)), rgba);
+}
+
+/* Canvas pixels that the window has not got yet. */
+static void add_dirty(viewer *v, vs_rect r)
+{
+	int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+	int x1 = r.x + r.w > v->W ? v->W : r.x + r.w, y1 = r.y + r.h > v->H ? v->H : r.y + r.h;
+	SDL_Rect *d;
+
+	if (v->dirty_all || x1 <= x0 || y1 <= y0)
+		return;
+	if (v->ndirty == VIEW_MAX_DIRTY) {
+		v->dirty_all = 1;
+		return;
+	}
+	d = &v->dirty[v->ndirty++];
+	d->x = x0;
+	d->y = y0;
+	d->w = x1 - x0;
+	d->h = y1 - y0;
+}
+
+static int damaged(const viewer *v, vs_rect r)
+{
+	int i;
+
+	for (i = 0; i < v->ndamage; i++)
+		if (overlap(v->damage[i], r))
+			return 1;
+	return 0;
+}
+
+/* Whether a region is drawn this frame: when its inputs' hash changed,
+ * something over it went away, or everything is drawn. If so it is cleared
+ * to bg (what a full frame has under it) and will be sent. */
+static int region_begin(viewer *v, region *g, vs_rect r, uint64_t h, uint32_t bg)
+{
+	if (!v->force && g->valid && g->hash == h && !damaged(v, r))
+		return 0;
+	g->hash = h;
+	g->valid = 1;
+	fast_fill(&v->canvas, r, bg);
+	add_dirty(v, r);
+	return 1;
+}
+
 static void relayout(viewer *v)
 {
 	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
@@ -184,6 +262,9 @@ static void relayout(viewer *v)
 	content_y = v->top.h + 4;
 	content_h = v->legend.y - 4 - content_y;
 	colw = (v->W - pad * (v->nsides + 1)) / v->nsides;
+	v->cramped = 0;
+	v->redraw_all = 1;
+	v->show_all = 1;
 	maps_h = (content_h - v->lh) * 62 / 100;
 	per = v->narenas ? maps_h / v->narenas : maps_h;
 	for (s = 0; s < v->nsides; s++) {
@@ -198,6 +279,8 @@ static void relayout(viewer *v)
 			ap->title = rect(x, y, colw, v->lh);
 			ap->map = rect(x, y + v->lh, colw, per - v->lh - 4);
 			ap->ok = ap->map.h > 0 && vs_layout_make(&ap->L, &ar->decl, ap->map.w, ap->map.h) == 0;
+			if (!ap->ok)
+				v->cramped = 1;
 			y += per;
 		}
 		p->chart_title = rect(x, y, colw, v->lh);
@@ -411,7 +494,6 @@ static void draw_top(viewer *v)
 	uint64_t at = vs_timeline_at(v->tl);
 	const vs_tl_event *ev = vs_timeline_event(v->tl, at);
 
-	fast_fill(&v->canvas, v->top, RGB_PANEL);
 	if (!vs_timeline_complete(v->tl))
 		snprintf(rec, sizeof rec, "  recording %llu/~%llu", (unsigned long long)vs_timeline_recorded(v->tl),
 			(unsigned long long)v->est_events);
@@ -422,13 +504,14 @@ static void draw_top(viewer *v)
 		speeds[v->speed_i], rec);
 	if (ev && ev->type == VS_EV_COUNT)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
-	text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
+	if (region_begin(v, &v->top_g, v->top, hash_text(buf, VS_RGB_TEXT), RGB_PANEL))
+		text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
 }
 
 /* The chart from its cache, and the cursor at the current event. */
 static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t at)
 {
-	uint64_t rec = vs_timeline_recorded(v->tl);
+	uint64_t rec = vs_timeline_recorded(v->tl), h;
 	int x;
 
 	if (!p->chart_img.px || p->chart_img.w != p->chart.w || p->chart_img.h != p->chart.h ||
@@ -442,10 +525,47 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 		p->chart_img_arena = v->chart_arena;
 		p->chart_img_events = rec;
 		p->chart_img_time = SDL_GetTicks();
+		p->chart_gen++;
 	}
-	vs_image_blit(&v->canvas, p->chart.x, p->chart.y, &p->chart_img);
 	x = vs_render_time_x(hs, p->chart, at);
+	h = hash_u64(hash_u64(HASH0, p->chart_gen), (uint64_t)(int64_t)x);
+	if (!region_begin(v, &p->chart_g, p->chart, h, VS_RGB_BG))
+		return;
+	vs_image_blit(&v->canvas, p->chart.x, p->chart.y, &p->chart_img);
 	vs_image_vline(&v->canvas, x, p->chart.y, p->chart.y + p->chart.h - 12, VS_RGB_CURSOR);
+}
+
+/* Whether the map differs from the one last drawn (owners are event
+ * numbers, the same allocation at every point in time, so equal maps are
+ * equal pictures); the snapshot is brought up to date. */
+static int map_changed(arena_pane *ap, const vs_arena *ar, int64_t hov)
+{
+	uint32_t n = ar->nunits;
+
+	if (ap->snap_n != n) {
+		free(ap->snap_owner);
+		free(ap->snap_kind);
+		ap->snap_owner = malloc((size_t)n * sizeof *ap->snap_owner + 1);
+		ap->snap_kind = malloc((size_t)n + 1);
+		ap->snap_valid = 0;
+		ap->snap_n = n;
+		if (!ap->snap_owner || !ap->snap_kind) {
+			free(ap->snap_owner);
+			free(ap->snap_kind);
+			ap->snap_owner = NULL;
+			ap->snap_kind = NULL;
+			ap->snap_n = 0;
+			return 1;
+		}
+	}
+	if (ap->snap_valid && ap->snap_hover == hov && memcmp(ap->snap_owner, ar->owner, (size_t)n * 4) == 0 &&
+		memcmp(ap->snap_kind, ar->kind, n) == 0)
+		return 0;
+	memcpy(ap->snap_owner, ar->owner, (size_t)n * 4);
+	memcpy(ap->snap_kind, ar->kind, n);
+	ap->snap_hover = hov;
+	ap->snap_valid = 1;
+	return 1;
 }
 
 static void draw_side(viewer *v, int s)
@@ -459,13 +579,15 @@ static void draw_side(viewer *v, int s)
 
 	snprintf(buf, sizeof buf, "%s%s%s", v->o->label[s][0] ? v->o->label[s] : vs_replay_strategy(r, 0)->name,
 		fk >= 0 ? "  FAILED: " : "", fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "");
-	text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
+	if (region_begin(v, &p->label_g, p->label, hash_text(buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT), VS_RGB_BG))
+		text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
 	for (a = 0; a < v->narenas; a++) {
 		arena_pane *ap = &p->ar[a];
 		const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
 		const vs_tl_sample *sm = &vs_timeline_series(v->tl, s, a)[at];
 		char live[16], fr[16], lg[16];
 		vs_render_src src;
+		int64_t hov;
 		fmt_bytes(live, sizeof live, sm->live);
 		fmt_bytes(fr, sizeof fr, sm->free);
 		fmt_bytes(lg, sizeof lg, sm->largest);
@@ -473,11 +595,19 @@ static void draw_side(viewer *v, int s)
 			v->narenas > 1 ? " (" : "", v->narenas > 1 ? vs_replay_strategy(r, a)->name : "",
 			v->narenas > 1 ? ")" : "", live, fr, lg,
 			sm->free ? 1.0 - (double)sm->largest / (double)sm->free : 0.0);
-		text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
+		/* one row short: the hover outline of a top cell reaches that row */
+		if (region_begin(v, &ap->title_g, rect(ap->title.x, ap->title.y, ap->title.w, ap->title.h - 1),
+				hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
+			text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
 		if (!ap->ok) {
 			vs_text(&v->canvas, ap->map.x, ap->map.y, "(window too small)", VS_RGB_DIM, v->ts);
 			continue;
 		}
+		hov = v->hover_side == s && v->hover_arena == a ? v->hover_unit : -1;
+		if (!map_changed(ap, ar, hov) && !v->force && !damaged(v, inflate(ap->map, 1)))
+			continue;
+		fast_fill(&v->canvas, inflate(ap->map, 1), VS_RGB_BG);
+		add_dirty(v, inflate(ap->map, 1));
 		memset(&src, 0, sizeof src);
 		src.arena = ar;
 		src.owner = owner_of;
@@ -487,9 +617,9 @@ static void draw_side(viewer *v, int s)
 		src.event = at;
 		src.frame = vs_timeline_frame_at(v->tl, at);
 		vs_render_arena(&v->canvas, ap->map.x, ap->map.y, &ap->L, &src);
-		if (v->hover_side == s && v->hover_arena == a) {
+		if (hov >= 0) {
 			vs_rect c;
-			if (vs_layout_unit_rect(&ap->L, (uint32_t)v->hover_unit, &c) == 0)
+			if (vs_layout_unit_rect(&ap->L, (uint32_t)hov, &c) == 0)
 				vs_image_frame(&v->canvas, rect(ap->map.x + c.x - 1, ap->map.y + c.y - 1, c.w + 2, c.h + 2),
 					RGB_HOVER);
 		}
@@ -497,7 +627,8 @@ static void draw_side(viewer *v, int s)
 	if (v->narenas) {
 		snprintf(buf, sizeof buf, "%s: live bytes, largest free, fragmentation%s",
 			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, v->narenas > 1 ? " (Tab: next arena)" : "");
-		text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
+		if (region_begin(v, &p->chart_title_g, p->chart_title, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
+			text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
 		if (p->chart.w > 40 && p->chart.h > 30)
 			draw_chart(v, p, hs, at);
 	}
@@ -513,7 +644,28 @@ static void draw_legend(viewer *v)
 		{ VS_UNIT_RETAINED, "retained" }, { VS_UNIT_RESERVED, "reserved" }
 	};
 	size_t k;
+	uint64_t h = hash_u64(HASH0, (uint64_t)v->legend.w);
+	int xt, ntags = 0;
 
+	/* the tags that fit; they are known as recording reaches them */
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		x += box + 4 + vs_text_width(kinds[k].name, v->ts) + 10;
+	xt = x;
+	for (t = 1;; t++) {
+		const char *name = vs_replay_tag_name(r, t);
+		int w;
+		if (!name || !*name)
+			break;
+		w = box + 4 + vs_text_width(name, v->ts) + 10;
+		if (xt + w > v->legend.x + v->legend.w)
+			break;
+		xt += w;
+		ntags++;
+		h = hash_bytes(h, name, strlen(name) + 1);
+	}
+	if (!region_begin(v, &v->legend_g, v->legend, h, VS_RGB_BG))
+		return;
+	x = v->legend.x;
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int i, j;
 		for (j = 0; j < box; j++)
@@ -523,14 +675,8 @@ static void draw_legend(viewer *v)
 		x += box + 4;
 		x += vs_text(&v->canvas, x, v->legend.y, kinds[k].name, VS_RGB_DIM, v->ts) + 10;
 	}
-	for (t = 1;; t++) {
+	for (t = 1; (int)t <= ntags; t++) {
 		const char *name = vs_replay_tag_name(r, t);
-		int w;
-		if (!name || !*name)
-			break;
-		w = box + 4 + vs_text_width(name, v->ts) + 10;
-		if (x + w > v->legend.x + v->legend.w)
-			break;
 		vs_image_fill(&v->canvas, rect(x, v->legend.y, box, box), vs_tag_colour(name));
 		x += box + 4;
 		x += vs_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
@@ -571,9 +717,13 @@ static void draw_timeline(viewer *v)
 {
 	vs_rect t = v->timeline;
 	uint64_t rec = vs_timeline_recorded(v->tl), at = vs_timeline_at(v->tl);
-	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr = time_x(v, rec), xc;
-	uint64_t f;
+	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr = time_x(v, rec), xc = time_x(v, at);
+	uint64_t f, h;
 
+	/* the cursor reaches 2 pixels out */
+	h = hash_u64(hash_u64(hash_u64(HASH0, rec), view_total(v)), (uint64_t)(int64_t)xc);
+	if (!region_begin(v, &v->timeline_g, inflate(t, 2), h, VS_RGB_BG))
+		return;
 	fast_fill(&v->canvas, t, RGB_TL_TODO);
 	fast_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
 	/* frames every so often: light ticks when they would not crowd */
@@ -593,7 +743,6 @@ static void draw_timeline(viewer *v)
 			vs_image_vline(&v->canvas, x, t.y + 2 + s * band, t.y + 1 + (s + 1) * band, VS_RGB_FAIL);
 		}
 	}
-	xc = time_x(v, at);
 	vs_image_fill(&v->canvas, rect(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
 	vs_image_frame(&v->canvas, t, VS_RGB_GRID);
 }
@@ -605,7 +754,8 @@ static void draw_status(viewer *v)
 	if (v->message[0] && SDL_TICKS_PASSED(SDL_GetTicks(), v->message_until) && !v->sc)
 		v->message[0] = 0;
 	if (v->message[0]) {
-		text_fit(v, v->status.x, v->status.y + 2, v->message, VS_RGB_TEXT, v->status.w);
+		if (region_begin(v, &v->status_g, v->status, hash_text(v->message, VS_RGB_TEXT), VS_RGB_BG))
+			text_fit(v, v->status.x, v->status.y + 2, v->message, VS_RGB_TEXT, v->status.w);
 		return;
 	}
 	snprintf(buf, sizeof buf, "failures: ");
@@ -619,15 +769,17 @@ static void draw_status(viewer *v)
 	}
 	snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		"   space play, arrows step, f next failure, ? help");
-	text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
+	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
+		text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
 }
 
-static void draw_hover(viewer *v)
+/* Where the hover box goes (w 0: no box). */
+static vs_rect hover_rect(viewer *v)
 {
 	int i, w = 0, h, x, y;
 
 	if (!v->nhover)
-		return;
+		return rect(0, 0, 0, 0);
 	for (i = 0; i < v->nhover; i++) {
 		int tw = vs_text_width(v->hover[i], v->ts);
 		if (tw > w)
@@ -645,10 +797,30 @@ static void draw_hover(viewer *v)
 		y = v->my - h - 8;
 	if (y < 0)
 		y = 0;
-	fast_fill(&v->canvas, rect(x, y, w, h), 0x000000FFu);
-	vs_image_frame(&v->canvas, rect(x, y, w, h), VS_RGB_DIM);
+	return rect(x, y, w, h);
+}
+
+static uint64_t hover_hash(viewer *v, vs_rect b)
+{
+	uint64_t h = hash_bytes(HASH0, &b, sizeof b);
+	int i;
+
 	for (i = 0; i < v->nhover; i++)
-		vs_text(&v->canvas, x + 6, y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
+		h = hash_bytes(h, v->hover[i], strlen(v->hover[i]) + 1);
+	return h;
+}
+
+static void draw_hover(viewer *v, vs_rect b)
+{
+	int i;
+
+	if (b.w <= 0)
+		return;
+	fast_fill(&v->canvas, b, 0x000000FFu);
+	vs_image_frame(&v->canvas, b, VS_RGB_DIM);
+	for (i = 0; i < v->nhover; i++)
+		vs_text(&v->canvas, b.x + 6, b.y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
+	add_dirty(v, b);
 }
 
 static const char *const help_lines[] = {
@@ -691,21 +863,81 @@ static void draw_help(viewer *v)
 		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
 }
 
-static void compose(viewer *v)
+/* Draws the frame into the canvas. Only the regions whose inputs changed
+ * are drawn again (and listed in v->dirty for present()); with force, or
+ * while the help darkens everything, all of it is. */
+static void compose(viewer *v, int force)
 {
-	int s;
+	vs_rect box;
+	uint64_t hh;
+	int s, i, box_changed;
 
-	fast_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
+	v->force = force || v->redraw_all || v->cramped || v->help || v->help_drawn;
+	v->ndamage = 0;
 	update_hover(v);
+	box = hover_rect(v);
+	hh = hover_hash(v, box);
+	box_changed = hh != v->hover_hash || box.w != v->hover_box.w;
+	if (v->force) {
+		fast_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
+		v->dirty_all = 1;
+	} else if (box_changed && v->hover_box.w > 0) {
+		/* what the old box covered is drawn again */
+		fast_fill(&v->canvas, v->hover_box, VS_RGB_BG);
+		add_dirty(v, v->hover_box);
+		v->damage[v->ndamage++] = v->hover_box;
+	}
 	draw_top(v);
 	for (s = 0; s < v->nsides; s++)
 		draw_side(v, s);
 	draw_legend(v);
 	draw_timeline(v);
 	draw_status(v);
-	draw_hover(v);
+	if (box.w > 0) {
+		int under = v->force || box_changed;
+		for (i = 0; i < v->ndirty && !under; i++)
+			under = overlap(box, rect(v->dirty[i].x, v->dirty[i].y, v->dirty[i].w, v->dirty[i].h));
+		if (under || v->dirty_all)
+			draw_hover(v, box);
+	}
+	v->hover_box = box;
+	v->hover_hash = hh;
 	if (v->help)
 		draw_help(v);
+	v->help_drawn = v->help;
+	v->redraw_all = 0;
+}
+
+/* --check-redraw: the same frame drawn in full must be the same pixels. */
+static void check_frame(viewer *v)
+{
+	vs_image keep = v->canvas;
+	SDL_Rect dirty[VIEW_MAX_DIRTY];
+	int nd = v->ndirty, all = v->dirty_all;
+	size_t i, n;
+
+	if (!v->check.px || v->check.w != v->W || v->check.h != v->H) {
+		vs_image_fini(&v->check);
+		if (vs_image_init(&v->check, v->W, v->H, VS_RGB_BG))
+			return;
+	}
+	memcpy(dirty, v->dirty, sizeof dirty);
+	v->canvas = v->check;
+	compose(v, 1);
+	v->check = v->canvas;
+	v->canvas = keep;
+	memcpy(v->dirty, dirty, sizeof dirty);
+	v->ndirty = nd;
+	v->dirty_all = all;
+	if (memcmp(v->check.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4) == 0)
+		return;
+	n = (size_t)v->W * (size_t)v->H;
+	for (i = 0; i < n && memcmp(v->check.px + i * 4, v->canvas.px + i * 4, 4) == 0; i++)
+		;
+	if (!v->check_bad++)
+		view_log(v, "redraw check: frame %llu at event %llu differs from a full redraw at (%d, %d)",
+			(unsigned long long)v->frames, (unsigned long long)vs_timeline_at(v->tl), (int)(i % (size_t)v->W),
+			(int)(i / (size_t)v->W));
 }
 
 /* ---- screenshots ----------------------------------------------------- */
@@ -917,6 +1149,8 @@ static void on_event(viewer *v, const SDL_Event *e)
 				v->quit = 2;
 		} else if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
 			v->mouse_in = 0;
+		} else if (e->window.event == SDL_WINDOWEVENT_EXPOSED) {
+			v->show_all = 1;
 		}
 		break;
 	default:
@@ -987,12 +1221,156 @@ static void play(viewer *v, double dt)
 		view_seek(v, at + n);
 }
 
+/* The window's framebuffer (X11: shared memory): the changed rectangles
+ * are converted into it and only they are sent. */
+static int present_surface(viewer *v, SDL_Rect *r, int n)
+{
+	SDL_Surface *ws = SDL_GetWindowSurface(v->win);
+	int i, bpp, m = 0;
+
+	if (!ws)
+		return -1;
+	bpp = ws->format->BytesPerPixel;
+	if (SDL_MUSTLOCK(ws) && SDL_LockSurface(ws))
+		return -1;
+	for (i = 0; i < n; i++) {
+		SDL_Rect c = r[i];
+		if (c.x + c.w > ws->w)
+			c.w = ws->w - c.x;
+		if (c.y + c.h > ws->h)
+			c.h = ws->h - c.y;
+		if (c.w <= 0 || c.h <= 0)
+			continue;
+		SDL_ConvertPixels(c.w, c.h, SDL_PIXELFORMAT_RGBA32,
+			v->canvas.px + ((size_t)c.y * (size_t)v->canvas.w + (size_t)c.x) * 4, v->canvas.w * 4,
+			ws->format->format, (uint8_t *)ws->pixels + (size_t)c.y * (size_t)ws->pitch + (size_t)c.x * (size_t)bpp,
+			ws->pitch);
+		r[m++] = c;
+	}
+	if (SDL_MUSTLOCK(ws))
+		SDL_UnlockSurface(ws);
+	return m ? SDL_UpdateWindowSurfaceRects(v->win, r, m) : 0;
+}
+
+#define TILE_W 64
+#define TILE_H 16
+
+/* One tile row's changed pixels, in 64-pixel column chunks: runs of changed
+ * chunks become rectangles (cut to the rows that changed); shown is brought
+ * up to date. Returns the rectangles added, or -1 when out of room. */
+static int refine_band(viewer *v, int x0, int x1, int y0, int y1, int n)
+{
+	const size_t stride = (size_t)v->W * 4;
+	int cx = x0, y, run_x = -1, run_ylo = 0, run_yhi = 0;
+
+	for (;;) {
+		int ce = x1 - cx < TILE_W ? x1 : cx + TILE_W, ylo = -1, yhi = -1;
+		for (y = y0; y < y1 && cx < x1; y++) {
+			size_t off = (size_t)y * stride + (size_t)cx * 4;
+			if (memcmp(v->canvas.px + off, v->shown.px + off, (size_t)(ce - cx) * 4)) {
+				if (ylo < 0)
+					ylo = y;
+				yhi = y;
+			}
+		}
+		if (ylo >= 0) {
+			if (run_x < 0) {
+				run_x = cx;
+				run_ylo = ylo;
+				run_yhi = yhi;
+			} else {
+				run_ylo = ylo < run_ylo ? ylo : run_ylo;
+				run_yhi = yhi > run_yhi ? yhi : run_yhi;
+			}
+			cx = ce;
+			continue;
+		}
+		if (run_x >= 0) {
+			SDL_Rect *r;
+			if (n == VIEW_MAX_SEND)
+				return -1;
+			r = &v->send[n++];
+			r->x = run_x;
+			r->y = run_ylo;
+			r->w = cx - run_x;
+			r->h = run_yhi - run_ylo + 1;
+			for (y = r->y; y < r->y + r->h; y++)
+				memcpy(v->shown.px + (size_t)y * stride + (size_t)r->x * 4,
+					v->canvas.px + (size_t)y * stride + (size_t)r->x * 4, (size_t)r->w * 4);
+			run_x = -1;
+		}
+		if (cx >= x1)
+			return n;
+		cx = ce;
+	}
+}
+
+/* The dirty regions narrowed to what differs from the window's picture
+ * (a region drawn again is often mostly the same pixels: a moved cursor,
+ * a few changed tiles). Returns how many rectangles are in v->send. */
+static int refine(viewer *v, const SDL_Rect *d, int nd)
+{
+	int i, n = 0, y;
+
+	for (i = 0; i < nd; i++)
+		for (y = d[i].y; y < d[i].y + d[i].h; y += TILE_H) {
+			int y1 = y + TILE_H < d[i].y + d[i].h ? y + TILE_H : d[i].y + d[i].h;
+			n = refine_band(v, d[i].x, d[i].x + d[i].w, y, y1, n);
+			if (n < 0)
+				return -1;
+		}
+	return n;
+}
+
+/* Sends the canvas's changed parts to the window; nothing when nothing
+ * changed (the picture stays up). */
 static void present(viewer *v)
 {
+	SDL_Rect all, *r = v->send;
+	int n, i;
+
+	all.x = all.y = 0;
+	all.w = v->W;
+	all.h = v->H;
+	if (!v->shown.px || v->shown.w != v->W || v->shown.h != v->H) {
+		vs_image_fini(&v->shown);
+		if (vs_image_init(&v->shown, v->W, v->H, VS_RGB_BG))
+			v->shown.px = NULL;
+		v->show_all = 1;
+	}
+	if (v->show_all || !v->shown.px) {
+		n = -1;
+	} else if (v->dirty_all) {
+		n = refine(v, &all, 1);
+	} else {
+		n = refine(v, v->dirty, v->ndirty);
+	}
+	v->ndirty = 0;
+	v->dirty_all = 0;
+	v->show_all = 0;
+	if (n < 0) {
+		/* everything */
+		if (v->shown.px)
+			memcpy(v->shown.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4);
+		r = &all;
+		n = 1;
+	}
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		v->sent_px += (uint64_t)r[i].w * (uint64_t)r[i].h;
+	v->presents++;
+	if (v->present_mode == VIEW_PRESENT_SURFACE) {
+		if (present_surface(v, r, n))
+			v->show_all = 1;
+		return;
+	}
 	if (!v->ren || !v->tex)
 		return;
-	SDL_UpdateTexture(v->tex, NULL, v->canvas.px, v->canvas.w * 4);
-	SDL_RenderClear(v->ren);
+	for (i = 0; i < n; i++)
+		SDL_UpdateTexture(v->tex, &r[i], v->canvas.px + ((size_t)r[i].y * (size_t)v->canvas.w + (size_t)r[i].x) * 4,
+			v->canvas.w * 4);
+	/* the texture covers the window: no clear */
 	SDL_RenderCopy(v->ren, v->tex, NULL, NULL);
 	SDL_RenderPresent(v->ren);
 }
@@ -1005,6 +1383,12 @@ static void report_times(viewer *v)
 		time_p99(&v->frame));
 	view_log(v, "present (upload and show): mean %.2f ms, p99 %.2f ms, max %.2f ms",
 		v->present.n ? v->present.sum / (double)v->present.n : 0.0, time_p99(&v->present), v->present.max);
+	view_log(v, "presents %llu, sending %.1f%% of the window's pixels on average",
+		(unsigned long long)v->presents,
+		v->presents && v->W && v->H ? 100.0 * (double)v->sent_px / (double)v->presents / ((double)v->W * v->H) : 0.0);
+	if (v->o->check_redraw)
+		view_log(v, "redraw check: %llu of %llu frames differed from a full redraw",
+			(unsigned long long)v->check_bad, (unsigned long long)v->frames);
 	view_log(v, "seeks %llu: mean %.3f ms, p99 %.3f ms, max %.3f ms",
 		(unsigned long long)v->seek.n, v->seek.n ? v->seek.sum / (double)v->seek.n : 0.0, time_p99(&v->seek),
 		v->seek.max);
@@ -1017,7 +1401,7 @@ static void loop(viewer *v)
 	Uint32 shown = 0;
 
 	while (!v->quit) {
-		uint64_t t0 = SDL_GetPerformanceCounter(), tc;
+		uint64_t t0 = SDL_GetPerformanceCounter(), tc, sent;
 		double dt = (double)(t0 - last) / (double)SDL_GetPerformanceFrequency();
 		SDL_Event e;
 
@@ -1055,19 +1439,27 @@ static void loop(viewer *v)
 		busy = 0;
 		shown = SDL_GetTicks();
 		tc = SDL_GetPerformanceCounter();
-		compose(v);
+		compose(v, 0);
 		time_add(&v->compose, ms_since(tc));
+		if (v->o->check_redraw)
+			check_frame(v);
 		if (v->shot_pending[0]) {
 			write_png(v, v->shot_pending);
 			v->shot_pending[0] = 0;
 		}
 		tc = SDL_GetPerformanceCounter();
+		sent = v->presents;
 		present(v);
 		time_add(&v->present, ms_since(tc));
+		if (v->o->check_redraw && v->shown.px &&
+			memcmp(v->shown.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4) && !v->check_bad++)
+			view_log(v, "redraw check: frame %llu: the window was not sent every change",
+				(unsigned long long)v->frames);
 		v->frames++;
 		if (!scripted && !(SDL_GetWindowFlags(v->win) & SDL_WINDOW_SHOWN))
 			SDL_Delay(16);
-		if (!scripted && v->o->no_vsync) {
+		/* 60 a second when no vsync wait did it */
+		if (!scripted && (!v->vsync || sent == v->presents)) {
 			double spent = ms_since(t0);
 			if (spent < 16.0)
 				SDL_Delay((Uint32)(16.0 - spent));
@@ -1076,13 +1468,118 @@ static void loop(viewer *v)
 	}
 }
 
+#ifdef _WIN32
+#define VIEW_GLAPI __stdcall
+#else
+#define VIEW_GLAPI
+#endif
+
+/* Whether the renderer is OpenGL drawn by the CPU (Mesa's llvmpipe under
+ * Xvfb or without a GPU): its full-window texture draw and buffer swap
+ * take 10-15 ms a frame, where the window's framebuffer sends only what
+ * changed. */
+static int software_gl(SDL_Renderer *ren)
+{
+	typedef const unsigned char *(VIEW_GLAPI *get_string_fn)(unsigned);
+	SDL_RendererInfo ri;
+	get_string_fn gs;
+	void *fn;
+	const char *name;
+
+	if (SDL_GetRendererInfo(ren, &ri) || strncmp(ri.name, "opengl", 6) != 0 || !SDL_GL_GetCurrentContext())
+		return 0;
+	fn = SDL_GL_GetProcAddress("glGetString");
+	if (!fn)
+		return 0;
+	memcpy(&gs, &fn, sizeof gs);
+	name = (const char *)gs(0x1F01); /* GL_RENDERER */
+	return name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "Software") ||
+		strstr(name, "swrast"));
+}
+
+/* The way frames reach the window (opts present): a texture of an
+ * SDL_Renderer (vsync when asked and the driver has it), or the window's
+ * framebuffer when the renderer would draw on the CPU anyway. */
+static int open_output(viewer *v, int w, int h, char *err, size_t errlen)
+{
+	const vs_viewer_opts *o = v->o;
+	Uint32 rflags = o->no_vsync || o->script ? 0 : SDL_RENDERER_PRESENTVSYNC;
+	SDL_RendererInfo ri;
+	const char *why = "";
+
+	v->present_mode = o->present == 2 ? VIEW_PRESENT_SURFACE : VIEW_PRESENT_TEXTURE;
+	if (v->present_mode == VIEW_PRESENT_TEXTURE) {
+		v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_ACCELERATED | rflags);
+		if (!v->ren)
+			v->ren = SDL_CreateRenderer(v->win, -1, rflags);
+		if (!v->ren)
+			v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
+		if (!v->ren && o->present == 1) {
+			snprintf(err, errlen, "cannot create a renderer: %s", SDL_GetError());
+			return 2;
+		}
+		if (o->present == 0 && v->ren) {
+			SDL_GetRendererInfo(v->ren, &ri);
+			if (ri.flags & SDL_RENDERER_SOFTWARE || strcmp(ri.name, "software") == 0)
+				why = " (the renderer draws in software)";
+			else if (software_gl(v->ren))
+				why = " (OpenGL is drawn in software)";
+		}
+		if (*why || !v->ren) {
+			if (v->ren)
+				SDL_DestroyRenderer(v->ren);
+			v->ren = NULL;
+			v->present_mode = VIEW_PRESENT_SURFACE;
+		}
+	}
+	if (v->present_mode == VIEW_PRESENT_SURFACE) {
+		/* the driver's own framebuffer (X11: shared memory), not one
+		 * emulated with a renderer texture */
+		SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+		if (!SDL_GetWindowSurface(v->win)) {
+			if (o->present == 2) {
+				snprintf(err, errlen, "the window has no framebuffer: %s", SDL_GetError());
+				return 2;
+			}
+			/* auto: back to a renderer */
+			SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, NULL);
+			v->present_mode = VIEW_PRESENT_TEXTURE;
+			why = "";
+			v->ren = SDL_CreateRenderer(v->win, -1, rflags);
+			if (!v->ren)
+				v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
+			if (!v->ren) {
+				snprintf(err, errlen, "cannot create a renderer: %s", SDL_GetError());
+				return 2;
+			}
+		}
+	}
+	SDL_GetWindowSize(v->win, &w, &h);
+	if (resize_canvas(v, w, h)) {
+		snprintf(err, errlen, "out of memory for a %dx%d canvas", w, h);
+		return 2;
+	}
+	memset(&ri, 0, sizeof ri);
+	ri.name = "none";
+	if (v->ren)
+		SDL_GetRendererInfo(v->ren, &ri);
+	v->vsync = v->ren && (ri.flags & SDL_RENDERER_PRESENTVSYNC);
+	if (v->present_mode == VIEW_PRESENT_SURFACE)
+		view_log(v, "view: %s, %d side%s, video %s, window framebuffer%s, %dx%d", o->trace, v->nsides,
+			v->nsides > 1 ? "s" : "", SDL_GetCurrentVideoDriver(), why, w, h);
+	else
+		view_log(v, "view: %s, %d side%s, video %s, renderer %s%s, %dx%d", o->trace, v->nsides,
+			v->nsides > 1 ? "s" : "", SDL_GetCurrentVideoDriver(), ri.name,
+			v->vsync ? " (vsync)" : "", w, h);
+	return 0;
+}
+
 int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 {
 	static viewer vv;
 	viewer *v = &vv;
 	const char *base;
-	int rc = 0, w = o->width ? o->width : 1280, h = o->height ? o->height : 800;
-	Uint32 rflags;
+	int rc = 0, w = o->width ? o->width : 1280, h = o->height ? o->height : 800, s, a;
 
 	memset(v, 0, sizeof *v);
 	v->o = o;
@@ -1117,35 +1614,16 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		rc = 2;
 		goto out;
 	}
-	rflags = o->no_vsync || o->script ? 0 : SDL_RENDERER_PRESENTVSYNC;
-	v->ren = SDL_CreateRenderer(v->win, -1, rflags);
-	if (!v->ren)
-		v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
-	if (!v->ren) {
-		snprintf(err, errlen, "cannot create a renderer: %s", SDL_GetError());
-		rc = 2;
+	rc = open_output(v, w, h, err, errlen);
+	if (rc)
 		goto out;
-	}
-	SDL_GetWindowSize(v->win, &w, &h);
-	if (resize_canvas(v, w, h)) {
-		snprintf(err, errlen, "out of memory for a %dx%d canvas", w, h);
-		rc = 2;
-		goto out;
-	}
-	{
-		SDL_RendererInfo ri;
-		SDL_GetRendererInfo(v->ren, &ri);
-		view_log(v, "view: %s, %d side%s, video %s, renderer %s%s, %dx%d", o->trace, v->nsides,
-			v->nsides > 1 ? "s" : "", SDL_GetCurrentVideoDriver(), ri.name,
-			ri.flags & SDL_RENDERER_PRESENTVSYNC ? " (vsync)" : "", w, h);
-	}
 	SDL_StartTextInput();
 	loop(v);
 	report_times(v);
 	if (v->quit == 2) {
 		snprintf(err, errlen, "out of memory on resize");
 		rc = 2;
-	} else if (v->script_failed) {
+	} else if (v->script_failed || v->check_bad) {
 		rc = 1;
 	}
 out:
@@ -1157,8 +1635,15 @@ out:
 		SDL_DestroyWindow(v->win);
 	SDL_Quit();
 	vs_image_fini(&v->canvas);
-	vs_image_fini(&v->sp[0].chart_img);
-	vs_image_fini(&v->sp[1].chart_img);
+	vs_image_fini(&v->check);
+	vs_image_fini(&v->shown);
+	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
+		vs_image_fini(&v->sp[s].chart_img);
+		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
+			free(v->sp[s].ar[a].snap_owner);
+			free(v->sp[s].ar[a].snap_kind);
+		}
+	}
 	vs_timeline_free(v->tl);
 	script_free(v->sc);
 	v->tl = NULL;

@@ -10,12 +10,31 @@
 
 #define VIEW_HOVER_LINES 5
 #define VIEW_TIMES 8192 /* frame times kept for percentiles */
+#define VIEW_MAX_DIRTY 48 /* regions drawn per frame before sending it all */
+#define VIEW_MAX_SEND 512 /* rectangles sent to the window per frame */
+
+/* A part of the window drawn again only when what it shows changes: the
+ * hash of its inputs (text, cursor position, ...) is kept. */
+typedef struct region {
+	uint64_t hash;
+	int valid;
+} region;
+
+enum { VIEW_PRESENT_AUTO, VIEW_PRESENT_TEXTURE, VIEW_PRESENT_SURFACE };
 
 typedef struct arena_pane {
 	vs_rect title;   /* name and metrics line */
 	vs_rect map;     /* where the layout is drawn */
 	vs_layout L;
 	int ok;          /* the layout fits */
+	region title_g;
+	/* the owner[] / kind[] map and hover cell last drawn: the map is drawn
+	 * again only when one of them changed */
+	uint32_t *snap_owner;
+	uint8_t *snap_kind;
+	uint32_t snap_n;
+	int64_t snap_hover;
+	int snap_valid;
 } arena_pane;
 
 typedef struct side_pane {
@@ -26,6 +45,8 @@ typedef struct side_pane {
 	int chart_img_arena;
 	uint64_t chart_img_events;
 	Uint32 chart_img_time;
+	unsigned chart_gen;   /* bumped when chart_img is drawn again */
+	region label_g, chart_title_g, chart_g;
 } side_pane;
 
 typedef struct time_stats {
@@ -79,7 +100,28 @@ typedef struct viewer {
 	vs_live scratch;
 	uint32_t scratch_owner;
 
+	/* incremental drawing (docs/viewer.md, "Drawing only what changed") */
+	region top_g, legend_g, timeline_g, status_g;
+	int force;            /* this compose draws everything */
+	int redraw_all;       /* the next compose draws everything */
+	int cramped;          /* some arena does not fit: always draw everything */
+	int help_drawn;
+	vs_rect hover_box;    /* the hover box last drawn (w 0: none) */
+	uint64_t hover_hash;
+	vs_rect damage[2];    /* pixels to draw again this frame (the old hover box) */
+	int ndamage;
+	SDL_Rect dirty[VIEW_MAX_DIRTY]; /* canvas parts changed since the last present */
+	int ndirty, dirty_all;
+	int present_mode;     /* VIEW_PRESENT_TEXTURE or _SURFACE */
+	int vsync;            /* the renderer waits for the display */
+	int show_all;         /* the window lost its picture: send it all */
+	vs_image shown;       /* what the window has: dirty parts are compared with it */
+	SDL_Rect send[VIEW_MAX_SEND];
+	vs_image check;       /* --check-redraw: the frame drawn in full */
+	uint64_t check_bad;
+
 	/* measurements */
+	uint64_t sent_px, presents; /* pixels sent to the window, presents made */
 	time_stats compose, present, frame, seek;
 	double record_ms;
 	uint64_t frames;
