@@ -102,6 +102,8 @@ static void setup_opts(vs_viewer_opts *o, const char *trace, const char *script,
 	o->script = script;
 	o->log = log;
 	o->shot_dir = VS_BINARY_DIR;
+	/* every frame is also drawn in full: the incremental one must match */
+	o->check_redraw = 1;
 }
 
 /* Reads the whole log. */
@@ -322,6 +324,103 @@ START_TEST(screenshot_key)
 }
 END_TEST
 
+/* Frames are drawn incrementally (only regions whose inputs changed) and
+ * only changed pixels are sent: through a long random session, under both
+ * ways of showing frames, every frame equals one drawn in full and the
+ * window got every change (--check-redraw checks both and fails the run);
+ * frames where nothing changes send nothing. */
+START_TEST(incremental_redraw)
+{
+	static char trace_buf[200000], script[60000];
+	static const char *const tags[] = { "hero", "enemy", "shot", "fx" };
+	static const char *const sizes[] = { "8x8", "16x16", "32x32", "16x8", "32x64", "64x64" };
+	vs_rng rng = { 0x5eedu };
+	size_t n = 0, m = 0;
+	uint32_t live[64], nlive = 0, next = 1, i;
+	const char *trace, *sp;
+	int mode;
+
+	n += (size_t)snprintf(trace_buf + n, sizeof trace_buf - n, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < 1500; i++) {
+		uint32_t k = vs_rng_below(&rng, 10);
+		if (k == 0) {
+			n += (size_t)snprintf(trace_buf + n, sizeof trace_buf - n, "frame\n");
+		} else if (k < 5 && nlive) {
+			uint32_t j = vs_rng_below(&rng, nlive);
+			n += (size_t)snprintf(trace_buf + n, sizeof trace_buf - n, "free %u\n", (unsigned)live[j]);
+			live[j] = live[--nlive];
+		} else if (nlive < 64) {
+			n += (size_t)snprintf(trace_buf + n, sizeof trace_buf - n, "alloc %u sprite %s %s tag=%s\n",
+				(unsigned)next, sizes[vs_rng_below(&rng, 6)], vs_rng_below(&rng, 2) ? "4bpp" : "8bpp",
+				tags[vs_rng_below(&rng, 4)]);
+			live[nlive++] = next++;
+		}
+	}
+	trace = vs_test_file(0, "viewer-redraw.trace", trace_buf);
+	m += (size_t)snprintf(script + m, sizeof script - m, "key Up\nkey Up\nkey space\n");
+	for (i = 0; i < 120; i++) {
+		uint32_t k = vs_rng_below(&rng, 12);
+		if (k < 5)
+			m += (size_t)snprintf(script + m, sizeof script - m, "hover %u 0 %u\n",
+				(unsigned)(1 + vs_rng_below(&rng, 2)), (unsigned)vs_rng_below(&rng, 1024));
+		else if (k == 5)
+			m += (size_t)snprintf(script + m, sizeof script - m, "move %u %u\n",
+				(unsigned)vs_rng_below(&rng, 1000), (unsigned)vs_rng_below(&rng, 700));
+		else if (k == 6)
+			m += (size_t)snprintf(script + m, sizeof script - m, "click timeline %u\n",
+				(unsigned)vs_rng_below(&rng, 1600));
+		else if (k == 7)
+			m += (size_t)snprintf(script + m, sizeof script - m, "drag timeline %u %u\n",
+				(unsigned)vs_rng_below(&rng, 1600), (unsigned)vs_rng_below(&rng, 1600));
+		else if (k == 8)
+			m += (size_t)snprintf(script + m, sizeof script - m, "key %s\n",
+				vs_rng_below(&rng, 2) ? "Left" : "shift+Right");
+		else if (k == 9)
+			m += (size_t)snprintf(script + m, sizeof script - m, "key ?\nwait 2\nkey ?\n");
+		else if (k == 10)
+			m += (size_t)snprintf(script + m, sizeof script - m, "key space\nwait 3\n");
+		else
+			m += (size_t)snprintf(script + m, sizeof script - m, "key Tab\nkey f\n");
+	}
+	m += (size_t)snprintf(script + m, sizeof script - m,
+		"resize 700 500\nhover 1 0 5\nwait 2\nresize 1000 700\nkey Home\n"
+		"# paused, the mouse still: nothing to send\nmove 3 3\nwait 40\nquit\n");
+	ck_assert_uint_lt(m, sizeof script - 1);
+	sp = vs_test_file(1, "viewer-redraw.script", script);
+	use_headless_video();
+	for (mode = 1; mode <= 2; mode++) {
+		vs_viewer_opts o;
+		FILE *log = tmpfile();
+		char err[512], *text, *p;
+		unsigned long long frames = 0, presents = 0, bad = 1, checked = 0;
+		int rc;
+
+		setup_opts(&o, trace, sp, log);
+		o.present = mode;
+		rc = vs_viewer_run(&o, err, sizeof err);
+		text = slurp(log);
+		ck_assert_msg(rc == 0, "mode %d: viewer returned %d (%s); log:\n%s", mode, rc, err, text);
+		p = strstr(text, "frames ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p, "frames %llu", &frames), 1);
+		p = strstr(text, "presents ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p, "presents %llu", &presents), 1);
+		p = strstr(text, "redraw check: ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p, "redraw check: %llu of %llu", &bad, &checked), 2);
+		ck_assert_msg(bad == 0, "%s", text);
+		ck_assert_uint_eq(checked, frames);
+		ck_assert_uint_gt(frames, 200);
+		/* at least the 40 still frames at the end sent nothing */
+		ck_assert_msg(presents + 40 <= frames, "presents %llu of %llu frames", presents, frames);
+		ck_assert_ptr_nonnull(strstr(text, mode == 2 ? "window framebuffer" : "renderer "));
+		free(text);
+		fclose(log);
+	}
+}
+END_TEST
+
 /* The command line: usage errors exit 2, a failed expectation exits 1. */
 START_TEST(command_line)
 {
@@ -342,6 +441,14 @@ START_TEST(command_line)
 	ck_assert_ptr_nonnull(strstr(out, "expected event 3, got 0"));
 	ck_assert_int_eq(vs_test_run_cli("view --help", out, sizeof out, err, sizeof err), 0);
 	ck_assert_ptr_nonnull(strstr(out, "--strategy"));
+	ck_assert_ptr_nonnull(strstr(out, "--present"));
+	snprintf(args, sizeof args, "view %s --present sideways", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--present"));
+	snprintf(args, sizeof args, "view %s --present framebuffer --check-redraw --script %s", trace, sp);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	ck_assert_ptr_nonnull(strstr(out, "window framebuffer"));
+	ck_assert_ptr_nonnull(strstr(out, "redraw check: 0 of"));
 }
 END_TEST
 
@@ -354,6 +461,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, scripted_session);
 	tcase_add_test(tc, expect_fails);
 	tcase_add_test(tc, screenshot_key);
+	tcase_add_test(tc, incremental_redraw);
 	tcase_add_test(tc, command_line);
 	suite_add_tcase(s, tc);
 	return s;
