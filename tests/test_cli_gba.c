@@ -178,7 +178,7 @@ START_TEST(help_says_what_this_build_has)
 	ck_assert_int_eq(cli("cycles --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim cycles TRACE"));
 	ck_assert_ptr_nonnull(strstr(out, "gba-obj-map, gba-obj-first-fit, gba-obj-best-fit, gba-obj-buddy, "
-		"gba-obj-snug, gba-bg-tiles, gba-bg-tiles-split"));
+		"gba-obj-snug, gba-obj-ends, gba-bg-tiles, gba-bg-tiles-split"));
 	ck_assert_ptr_nonnull(strstr(out, "this build: libmgba: "));
 	ck_assert_ptr_nonnull(strstr(out, vs_gba_emu_available() ? "libmgba: yes" : "install libmgba-dev"));
 	ck_assert_int_eq(cli("record --help"), 0);
@@ -270,7 +270,8 @@ END_TEST
 START_TEST(cycles_obj_strategies_equal_host)
 {
 	static const char *const strategies[] = {
-		"gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy", "gba-obj-snug"
+		"gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy", "gba-obj-snug",
+		"gba-obj-ends"
 	};
 	unsigned mode;
 	size_t k;

@@ -28,7 +28,7 @@
  * init parameters (`param`) and request encoding:
  *  - gba-obj-map: param[0] first block; alloc arg = blocks; result = first
  *    block.
- *  - gba-obj-first-fit, -best-fit, -buddy, -snug: param[0] first tile;
+ *  - gba-obj-first-fit, -best-fit, -buddy, -snug, -ends: param[0] first tile;
  *    alloc arg = tiles | tile alignment << 16;
  *    result = first tile. (best fit keeps its item index, buddy computes
  *    the order from the arg inside the timed call, as the host adapter.)
@@ -45,7 +45,8 @@ enum {
 	VS_GBA_STRAT_GBA_OBJ_BUDDY = 4,
 	VS_GBA_STRAT_GBA_OBJ_SNUG = 5,
 	VS_GBA_STRAT_GBA_BG_TILES = 6,
-	VS_GBA_STRAT_GBA_BG_TILES_SPLIT = 7
+	VS_GBA_STRAT_GBA_BG_TILES_SPLIT = 7,
+	VS_GBA_STRAT_GBA_OBJ_ENDS = 8
 };
 
 #define VS_GBA_BG_MAP 0x80000000u /* arg/result: a map of screenblocks */

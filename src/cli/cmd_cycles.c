@@ -17,6 +17,7 @@
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "vramsim/alloc/gba_obj_buddy.h"
+#include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_obj_first_fit.h"
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/alloc/gba_obj_snug.h"
@@ -94,6 +95,11 @@ static void snug_params(const void *st, uint32_t param[4])
 	param[0] = ((const gba_obj_snug *)st)->first;
 }
 
+static void ends_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const gba_obj_ends *)st)->first;
+}
+
 /* The BG tile managers: a tile reference or a map (strat_gba_bg_tiles.c). */
 static int bg_encode(const vs_request *rq, uint32_t *arg)
 {
@@ -143,6 +149,7 @@ static const target targets[] = {
 	{ "gba-obj-best-fit", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL },
 	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL },
 	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL },
+	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL },
 	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit },
 	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit },
 };

@@ -20,6 +20,7 @@
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "vramsim/alloc/gba_obj_buddy.h"
 #include "vramsim/alloc/gba_obj_snug.h"
+#include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 
@@ -54,6 +55,7 @@ static union {
 	gba_obj_bf bf;
 	gba_obj_buddy buddy;
 	gba_obj_snug snug;
+	gba_obj_ends ends;
 } obj;
 static union {
 	gba_bg_tiles shared;
@@ -207,7 +209,7 @@ static void run_gba_obj_map(const vs_gba_req_block *blk, const vs_gba_req *rq)
 	}
 }
 
-/* First fit and snug fit: alloc(state, tiles, align), free(state, tile,
+/* First fit, snug fit and two-ended best fit: alloc(state, tiles, align), free(state, tile,
  * tiles); the slot keeps tile | tiles << 16. */
 static void run_gba_obj_ff(const vs_gba_req_block *blk, const vs_gba_req *rq)
 {
@@ -269,6 +271,40 @@ static void run_gba_obj_snug(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_RESET:
 			TIMED(rc, cyc, (gba_obj_snug_init(a, first), 0), a, first);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+static void run_gba_obj_ends(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t r, first = (uint16_t)blk->param[0];
+	gba_obj_ends *a = &obj.ends;
+	int rc;
+
+	gba_obj_ends_init(a, first);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			TIMED3(r, cyc, gba_obj_ends_alloc(a, n, al), a, n, al);
+			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
+			emit(r == GBA_OBJ_ENDS_NONE ? VS_GBA_NONE : r, cyc, over3);
+			break;
+		case VS_GBA_OP_FREE:
+			t = (uint16_t)slots[slot];
+			n = (uint16_t)(slots[slot] >> 16);
+			TIMED3(rc, cyc, gba_obj_ends_free(a, t, n), a, t, n);
+			emit((uint32_t)rc, cyc, over3);
+			break;
+		case VS_GBA_OP_RESET:
+			TIMED(rc, cyc, (gba_obj_ends_init(a, first), 0), a, first);
 			emit((uint32_t)rc, cyc, over2);
 			break;
 		default:
@@ -533,6 +569,9 @@ int main(void)
 		break;
 	case VS_GBA_STRAT_GBA_OBJ_SNUG:
 		run_gba_obj_snug(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_ENDS:
+		run_gba_obj_ends(blk, rq);
 		break;
 	case VS_GBA_STRAT_GBA_BG_TILES:
 		run_gba_bg_tiles(blk, rq);
