@@ -1,5 +1,5 @@
 /* ds_pltt_split.c - vramsim's own DS palette manager (see ds_pltt_split.h). */
-#include "vramsim/alloc/ds_bits.h"
+#include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/ds_pltt_split.h"
 
 #define SLOT_UNITS (0x4000u / DS_PLTT_UNIT)
@@ -10,7 +10,7 @@ void ds_pltt_split_reset(ds_pltt_split *m)
 	unsigned s;
 
 	for (s = 0; s < 6; s++)
-		ds_bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
+		bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
 }
 
 void ds_pltt_split_init(ds_pltt_split *m, uint8_t mapped_slots)
@@ -33,12 +33,12 @@ uint32_t ds_pltt_split_alloc(ds_pltt_split *m, uint32_t bytes, bool four)
 	if (!n)
 		return DS_PLTT_NONE;
 	if (four)
-		u = ds_bits_find_low(m->free, 0, FOUR_UNITS, n, 1);
+		u = bits_find_low(m->free, 0, FOUR_UNITS, n, 1);
 	else
-		u = ds_bits_find_high(m->free, 0, DS_PLTT_UNITS, n, 2);
+		u = bits_find_high(m->free, 0, DS_PLTT_UNITS, n, 2);
 	if (u >= (four ? FOUR_UNITS : DS_PLTT_UNITS))
 		return DS_PLTT_NONE;
-	ds_bits_fill(m->free, u, n, 0);
+	bits_fill(m->free, u, n, 0);
 	return u * DS_PLTT_UNIT;
 }
 
@@ -46,9 +46,9 @@ int ds_pltt_split_free(ds_pltt_split *m, uint32_t addr, uint32_t bytes)
 {
 	uint32_t n = ds_pltt_split_size(bytes) / DS_PLTT_UNIT, u = addr / DS_PLTT_UNIT;
 
-	if (!n || addr % DS_PLTT_UNIT || u + n > DS_PLTT_UNITS || !ds_bits_all(m->free, u, n, 0))
+	if (!n || addr % DS_PLTT_UNIT || u + n > DS_PLTT_UNITS || !bits_all(m->free, u, n, 0))
 		return -1;
-	ds_bits_fill(m->free, u, n, 1);
+	bits_fill(m->free, u, n, 1);
 	return 0;
 }
 

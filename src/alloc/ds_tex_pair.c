@@ -1,5 +1,5 @@
 /* ds_tex_pair.c - vramsim's own DS texture manager (see ds_tex_pair.h). */
-#include "vramsim/alloc/ds_bits.h"
+#include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/ds_tex_pair.h"
 
 #define SLOT_UNITS (0x20000u / DS_TEX_UNIT)
@@ -14,7 +14,7 @@ void ds_tex_pair_reset(ds_tex_pair *m)
 	unsigned s;
 
 	for (s = 0; s < 4; s++)
-		ds_bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
+		bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
 }
 
 void ds_tex_pair_init(ds_tex_pair *m, uint8_t mapped_slots)
@@ -55,22 +55,22 @@ static uint32_t alloc_4x4(ds_tex_pair *m, unsigned s, uint32_t n16)
 		uint32_t t = even_bits(a & (a >> 1)) | (even_bits(b & (b >> 1)) << 16);
 		comb[j] = t & m->free[iw + j];
 	}
-	k = ds_bits_find_low(comb, 0, 8192u, n16, 1);
+	k = bits_find_low(comb, 0, 8192u, n16, 1);
 	if (k >= 8192u)
 		return DS_TEX_NONE;
 	addr = s * 0x20000u + k * 16u;
-	ds_bits_fill(m->free, addr / DS_TEX_UNIT, n16 * 2u, 0);
-	ds_bits_fill(m->free, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
+	bits_fill(m->free, addr / DS_TEX_UNIT, n16 * 2u, 0);
+	bits_fill(m->free, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
 	return addr;
 }
 
 static uint32_t alloc_high(ds_tex_pair *m, uint32_t lo, uint32_t hi, uint32_t n)
 {
-	uint32_t u = ds_bits_find_high(m->free, lo, hi, n, 1);
+	uint32_t u = bits_find_high(m->free, lo, hi, n, 1);
 
 	if (u >= hi)
 		return DS_TEX_NONE;
-	ds_bits_fill(m->free, u, n, 0);
+	bits_fill(m->free, u, n, 0);
 	return u * DS_TEX_UNIT;
 }
 
@@ -102,18 +102,18 @@ int ds_tex_pair_free(ds_tex_pair *m, uint32_t addr, uint32_t bytes, bool is4x4)
 {
 	uint32_t size = ds_tex_pair_size(bytes, is4x4), u = addr / DS_TEX_UNIT, n = size / DS_TEX_UNIT;
 
-	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !ds_bits_all(m->free, u, n, 0))
+	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !bits_all(m->free, u, n, 0))
 		return -1;
 	if (is4x4) {
 		uint32_t iu;
 		if (addr % 16u || !((addr + size <= 0x20000u) || (addr >= 0x40000u && addr + size <= 0x60000u)))
 			return -1;
 		iu = ds_tex_pair_index_addr(addr) / DS_TEX_UNIT;
-		if (!ds_bits_all(m->free, iu, n / 2u, 0))
+		if (!bits_all(m->free, iu, n / 2u, 0))
 			return -1;
-		ds_bits_fill(m->free, iu, n / 2u, 1);
+		bits_fill(m->free, iu, n / 2u, 1);
 	}
-	ds_bits_fill(m->free, u, n, 1);
+	bits_fill(m->free, u, n, 1);
 	return 0;
 }
 

@@ -1,54 +1,15 @@
 /* gba_obj_ends.c - two-ended best fit over an OBJ tile bitmap (see header). */
+#include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/gba_obj_ends.h"
 
 #define TILES GBA_OBJ_ENDS_TILES
 #define WORDS GBA_OBJ_ENDS_WORDS
-#define FULL 0xFFFFFFFFu
-
-/* Count trailing zeros of x != 0 (de Bruijn multiply: the ARM7TDMI has no
- * CLZ instruction). */
-static unsigned ctz32(uint32_t x)
-{
-	static const uint8_t tab[32] = {
-		0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-		31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
-	};
-	return tab[((x & (~x + 1u)) * 0x077CB531u) >> 27];
-}
-
-/* Mask of bits [lo, lo + n) of a word, 0 < n, lo + n <= 32. */
-static uint32_t span(unsigned lo, unsigned n)
-{
-	return (n >= 32u ? FULL : ((1u << n) - 1u)) << lo;
-}
-
-static void set_free(uint32_t *w, uint32_t t, uint32_t n, int on)
-{
-	while (n) {
-		unsigned lo = t & 31u, k = 32u - lo < n ? 32u - lo : n;
-		if (on)
-			w[t >> 5] |= span(lo, k);
-		else
-			w[t >> 5] &= ~span(lo, k);
-		t += k;
-		n -= k;
-	}
-}
 
 /* Next tile at or after t whose free bit equals want, or TILES: whole
  * words at a time. */
 static uint32_t next_with(const gba_obj_ends *a, uint32_t t, int want)
 {
-	while (t < TILES) {
-		uint32_t w = a->freew[t >> 5];
-		if (!want)
-			w = ~w;
-		w &= FULL << (t & 31u);
-		if (w)
-			return (t & ~31u) + ctz32(w);
-		t = (t & ~31u) + 32u;
-	}
-	return TILES;
+	return bits_next(a->freew, t, TILES, want);
 }
 
 /* The smallest free run [s, e) that holds n tiles at alignment al; a small
@@ -95,7 +56,7 @@ void gba_obj_ends_init(gba_obj_ends *a, uint16_t first_tile)
 		a->start[i] = 0;
 	}
 	if (first_tile < TILES)
-		set_free(a->freew, first_tile, TILES - first_tile, 1);
+		bits_fill(a->freew, first_tile, TILES - first_tile, 1);
 }
 
 int gba_obj_ends_is_free(const gba_obj_ends *a, uint16_t tile)
@@ -117,25 +78,21 @@ uint16_t gba_obj_ends_alloc(gba_obj_ends *a, uint16_t n, uint16_t align)
 	s = find(a, n, align);
 	if (s < 0)
 		return GBA_OBJ_ENDS_NONE;
-	set_free(a->freew, (uint32_t)s, n, 0);
+	bits_fill(a->freew, (uint32_t)s, n, 0);
 	a->start[(uint32_t)s >> 5] |= 1u << ((uint32_t)s & 31u);
 	return (uint16_t)s;
 }
 
 int gba_obj_ends_free(gba_obj_ends *a, uint16_t tile, uint16_t n)
 {
-	uint32_t t = tile, left = n;
+	uint32_t t = tile;
 
 	if (n == 0 || t + n > TILES || !gba_obj_ends_is_start(a, tile))
 		return -1;
-	while (left) {
-		unsigned lo = t & 31u, k = 32u - lo < left ? 32u - lo : left;
-		if (a->freew[t >> 5] & span(lo, k))
-			return -1;
-		t += k;
-		left -= k;
-	}
+	/* every tile of it must be taken: a free one means a bad free */
+	if (!bits_all(a->freew, tile, n, 0))
+		return -1;
 	a->start[tile >> 5] &= ~(1u << (tile & 31u));
-	set_free(a->freew, tile, n, 1);
+	bits_fill(a->freew, tile, n, 1);
 	return 0;
 }

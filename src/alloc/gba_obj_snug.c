@@ -1,52 +1,14 @@
 /* gba_obj_snug.c - hole-first first fit over an OBJ tile bitmap (see header). */
+#include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/gba_obj_snug.h"
 
 #define WORDS GBA_OBJ_SNUG_WORDS
-#define FULL 0xFFFFFFFFu
 
-/* Count trailing zeros of x != 0 (de Bruijn multiply: the ARM7TDMI has no
- * CLZ instruction). */
-static unsigned ctz32(uint32_t x)
-{
-	static const uint8_t tab[32] = {
-		0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-		31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
-	};
-	return tab[((x & (~x + 1u)) * 0x077CB531u) >> 27];
-}
-
-/* Mask of bits [lo, lo + n) of a word, 0 < n, lo + n <= 32. */
-static uint32_t span(unsigned lo, unsigned n)
-{
-	return (n >= 32u ? FULL : ((1u << n) - 1u)) << lo;
-}
-
-static void set_free(uint32_t *w, uint32_t t, uint32_t n, int on)
-{
-	while (n) {
-		unsigned lo = t & 31u, k = 32u - lo < n ? 32u - lo : n;
-		if (on)
-			w[t >> 5] |= span(lo, k);
-		else
-			w[t >> 5] &= ~span(lo, k);
-		t += k;
-		n -= k;
-	}
-}
-
-/* Next tile at or after t whose free bit equals want, or TILES. */
+/* Next tile at or after t whose free bit equals want, or GBA_OBJ_SNUG_TILES: whole
+ * words at a time. */
 static uint32_t next_with(const gba_obj_snug *a, uint32_t t, int want)
 {
-	while (t < GBA_OBJ_SNUG_TILES) {
-		uint32_t w = a->freew[t >> 5];
-		if (!want)
-			w = ~w;
-		w &= FULL << (t & 31u);
-		if (w)
-			return (t & ~31u) + ctz32(w);
-		t = (t & ~31u) + 32u;
-	}
-	return GBA_OBJ_SNUG_TILES;
+	return bits_next(a->freew, t, GBA_OBJ_SNUG_TILES, want);
 }
 
 /* The first run that holds n tiles at alignment al snugly (at most twice
@@ -81,7 +43,7 @@ void gba_obj_snug_init(gba_obj_snug *a, uint16_t first_tile)
 		a->freew[i] = 0;
 		a->start[i] = 0;
 	}
-	set_free(a->freew, first_tile, GBA_OBJ_SNUG_TILES - first_tile, 1);
+	bits_fill(a->freew, first_tile, GBA_OBJ_SNUG_TILES - first_tile, 1);
 }
 
 int gba_obj_snug_is_free(const gba_obj_snug *a, uint16_t tile)
@@ -98,25 +60,21 @@ uint16_t gba_obj_snug_alloc(gba_obj_snug *a, uint16_t n, uint16_t align)
 	s = find_run(a, n, align);
 	if (s < 0)
 		return GBA_OBJ_SNUG_NONE;
-	set_free(a->freew, (uint32_t)s, n, 0);
+	bits_fill(a->freew, (uint32_t)s, n, 0);
 	a->start[(uint32_t)s >> 5] |= 1u << ((uint32_t)s & 31u);
 	return (uint16_t)s;
 }
 
 int gba_obj_snug_free(gba_obj_snug *a, uint16_t tile, uint16_t n)
 {
-	uint32_t t = tile, left = n;
+	uint32_t t = tile;
 
 	if (n == 0 || t + n > GBA_OBJ_SNUG_TILES || !((a->start[t >> 5] >> (t & 31u)) & 1u))
 		return -1;
-	while (left) {
-		unsigned lo = t & 31u, k = 32u - lo < left ? 32u - lo : left;
-		if (a->freew[t >> 5] & span(lo, k))
-			return -1;
-		t += k;
-		left -= k;
-	}
+	/* every tile of it must be taken: a free one means a bad free */
+	if (!bits_all(a->freew, tile, n, 0))
+		return -1;
 	a->start[tile >> 5] &= ~(1u << (tile & 31u));
-	set_free(a->freew, tile, n, 1);
+	bits_fill(a->freew, tile, n, 1);
 	return 0;
 }

@@ -1,15 +1,16 @@
-/* ds_bits.h - bitmap helpers shared by vramsim's own DS managers
- * (ds_tex_pair.c, ds_pltt_split.c). A set bit is a free unit. Words are
+/* bits.h - bitmap helpers shared by the allocators that keep a bit per
+ * unit (gba_obj_snug.c, gba_obj_ends.c, ds_tex_pair.c, ds_pltt_split.c).
+ * A set bit is a free unit. Words are
  * 32 bits (the ARM7/ARM9 word); every search is a bounded scan over the
  * words plus the free runs met, with no allocation of its own.
  * Freestanding: no host headers.
  */
-#ifndef VRAMSIM_ALLOC_DS_BITS_H
-#define VRAMSIM_ALLOC_DS_BITS_H
+#ifndef VRAMSIM_ALLOC_BITS_H
+#define VRAMSIM_ALLOC_BITS_H
 
 #include <stdint.h>
 
-static inline uint32_t ds_ctz32(uint32_t x)
+static inline uint32_t bits_ctz32(uint32_t x)
 {
 	/* de Bruijn: no ctz instruction on the ARM7TDMI; x != 0 */
 	static const uint8_t pos[32] = {
@@ -19,13 +20,13 @@ static inline uint32_t ds_ctz32(uint32_t x)
 	return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 
-static inline int ds_bit(const uint32_t *w, uint32_t i)
+static inline int bits_get(const uint32_t *w, uint32_t i)
 {
 	return (int)((w[i >> 5] >> (i & 31u)) & 1u);
 }
 
 /* Sets (v = 1, free) or clears (v = 0, used) bits [first, first + n). */
-static inline void ds_bits_fill(uint32_t *w, uint32_t first, uint32_t n, int v)
+static inline void bits_fill(uint32_t *w, uint32_t first, uint32_t n, int v)
 {
 	while (n) {
 		uint32_t i = first >> 5, b = first & 31u, k = 32u - b < n ? 32u - b : n;
@@ -40,7 +41,7 @@ static inline void ds_bits_fill(uint32_t *w, uint32_t first, uint32_t n, int v)
 }
 
 /* Whether every bit of [first, first + n) equals v. */
-static inline int ds_bits_all(const uint32_t *w, uint32_t first, uint32_t n, int v)
+static inline int bits_all(const uint32_t *w, uint32_t first, uint32_t n, int v)
 {
 	while (n) {
 		uint32_t i = first >> 5, b = first & 31u, k = 32u - b < n ? 32u - b : n;
@@ -54,13 +55,13 @@ static inline int ds_bits_all(const uint32_t *w, uint32_t first, uint32_t n, int
 }
 
 /* First index in [i, end) whose bit equals v, or end. */
-static inline uint32_t ds_bits_next(const uint32_t *w, uint32_t i, uint32_t end, int v)
+static inline uint32_t bits_next(const uint32_t *w, uint32_t i, uint32_t end, int v)
 {
 	while (i < end) {
 		uint32_t x = v ? w[i >> 5] : ~w[i >> 5];
 		x &= 0xFFFFFFFFu << (i & 31u);
 		if (x) {
-			i = (i & ~31u) + ds_ctz32(x);
+			i = (i & ~31u) + bits_ctz32(x);
 			return i < end ? i : end;
 		}
 		i = (i & ~31u) + 32u;
@@ -70,23 +71,23 @@ static inline uint32_t ds_bits_next(const uint32_t *w, uint32_t i, uint32_t end,
 
 /* Lowest start s in [lo, hi - n], a multiple of align (power of two, in
  * units), with n free bits. Returns hi when there is none. */
-static inline uint32_t ds_bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
+static inline uint32_t bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
 	uint32_t align)
 {
 	uint32_t p = lo;
 
 	while (p < hi) {
-		uint32_t s = ds_bits_next(w, p, hi, 1), e;
+		uint32_t s = bits_next(w, p, hi, 1), e;
 		if (s >= hi)
 			break;
 		s = (s + align - 1u) & ~(align - 1u);
 		if (s >= hi)
 			break;
-		if (!ds_bit(w, s)) {
+		if (!bits_get(w, s)) {
 			p = s;
 			continue;
 		}
-		e = ds_bits_next(w, s, hi, 0);
+		e = bits_next(w, s, hi, 0);
 		if (e - s >= n)
 			return s;
 		p = e;
@@ -95,16 +96,16 @@ static inline uint32_t ds_bits_find_low(const uint32_t *w, uint32_t lo, uint32_t
 }
 
 /* Highest start s as above (the fit nearest the top). Returns hi when none. */
-static inline uint32_t ds_bits_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
+static inline uint32_t bits_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
 	uint32_t align)
 {
 	uint32_t p = lo, best = hi;
 
 	while (p < hi) {
-		uint32_t s = ds_bits_next(w, p, hi, 1), e, t;
+		uint32_t s = bits_next(w, p, hi, 1), e, t;
 		if (s >= hi)
 			break;
-		e = ds_bits_next(w, s, hi, 0);
+		e = bits_next(w, s, hi, 0);
 		if (e - s >= n) {
 			t = (e - n) & ~(align - 1u);
 			if (t >= s)
