@@ -195,14 +195,7 @@ int heap_dlmalloc_alloc(heap_dlmalloc *h, uint8_t *m, uint32_t size, uint32_t al
 		asize = S;
 		ht_set_pinuse(m, b + S);
 	}
-	ht_set_head(m, b, asize, HT_CINUSE | pin);
-	h->objects++;
-	if (b + asize > h->high_water)
-		h->high_water = b + asize;
-	out->offset = b + HT_HEAD;
-	out->granted = asize - HT_HEAD;
-	out->block_offset = b;
-	out->block_size = asize;
+	ht_grant(m, b, asize, pin, &h->objects, &h->high_water, out);
 	return HEAP_OK;
 }
 

@@ -140,16 +140,8 @@ int heap_fit_alloc(heap_fit *h, uint8_t *m, uint32_t size, uint32_t align, heap_
 		ht_set_pinuse(m, a + rest);
 		after = pos == HEAP_NIL ? h->head : ht_next(m, pos);
 	}
-	ht_set_head(m, a, asize, HT_CINUSE | pin);
 	h->rover = after;
-	h->objects++;
-	if (a + asize > h->high_water)
-		h->high_water = a + asize;
-
-	out->offset = a + HT_HEAD;
-	out->granted = asize - HT_HEAD;
-	out->block_offset = a;
-	out->block_size = asize;
+	ht_grant(m, a, asize, pin, &h->objects, &h->high_water, out);
 	return HEAP_OK;
 }
 

@@ -133,6 +133,22 @@ static inline void ht_clear_pinuse(uint8_t *m, uint32_t b) { heap_st32(m, b, hea
 
 /* Block bytes for a request of size bytes: head + payload rounded to 8, at
  * least HT_MIN. 0 when the request cannot fit 32 bits. */
+/* Marks block b of asize bytes in use (pin: the previous block's in-use
+ * bit), counts it in the heap's objects and high-water mark, and describes
+ * it: the payload after the head, the whole block for the simulator. */
+static inline void ht_grant(uint8_t *m, uint32_t b, uint32_t asize, uint32_t pin, uint32_t *objects,
+	uint32_t *high_water, heap_block *out)
+{
+	ht_set_head(m, b, asize, HT_CINUSE | pin);
+	(*objects)++;
+	if (b + asize > *high_water)
+		*high_water = b + asize;
+	out->offset = b + HT_HEAD;
+	out->granted = asize - HT_HEAD;
+	out->block_offset = b;
+	out->block_size = asize;
+}
+
 static inline uint32_t ht_need(uint32_t size)
 {
 	uint32_t n;
