@@ -209,109 +209,49 @@ static void run_gba_obj_map(const vs_gba_req_block *blk, const vs_gba_req *rq)
 	}
 }
 
-/* First fit, snug fit and two-ended best fit: alloc(state, tiles, align), free(state, tile,
- * tiles); the slot keeps tile | tiles << 16. */
-static void run_gba_obj_ff(const vs_gba_req_block *blk, const vs_gba_req *rq)
-{
-	uint32_t i, cyc;
-	uint16_t r, first = (uint16_t)blk->param[0];
-	gba_obj_ff *a = &obj.ff;
-	int rc;
-
-	gba_obj_ff_init(a, first);
-	for (i = 0; i < blk->count; i++) {
-		uint32_t slot = check_slot(rq, i);
-		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
-
-		switch (rq[i].op) {
-		case VS_GBA_OP_ALLOC:
-			TIMED3(r, cyc, gba_obj_ff_alloc(a, n, al), a, n, al);
-			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
-			emit(r == GBA_OBJ_FF_NONE ? VS_GBA_NONE : r, cyc, over3);
-			break;
-		case VS_GBA_OP_FREE:
-			t = (uint16_t)slots[slot];
-			n = (uint16_t)(slots[slot] >> 16);
-			TIMED3(rc, cyc, gba_obj_ff_free(a, t, n), a, t, n);
-			emit((uint32_t)rc, cyc, over3);
-			break;
-		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_obj_ff_init(a, first), 0), a, first);
-			emit((uint32_t)rc, cyc, over2);
-			break;
-		default:
-			emit(0, 0, 0);
-		}
-	}
+/* First fit, snug fit and two-ended best fit share one shape:
+ * init(state, first), alloc(state, tiles, align) -> tile or NONE,
+ * free(state, tile, tiles); the slot keeps tile | tiles << 16. The driver is
+ * stamped out per allocator so every timed call stays a direct call (an
+ * indirect one would change the cycles measured). */
+#define RUN_TILE_ALLOCATOR(fn, type, field, prefix, none) \
+static void fn(const vs_gba_req_block *blk, const vs_gba_req *rq) \
+{ \
+	uint32_t i, cyc; \
+	uint16_t r, first = (uint16_t)blk->param[0]; \
+	type *a = &obj.field; \
+	int rc; \
+\
+	prefix##_init(a, first); \
+	for (i = 0; i < blk->count; i++) { \
+		uint32_t slot = check_slot(rq, i); \
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t; \
+\
+		switch (rq[i].op) { \
+		case VS_GBA_OP_ALLOC: \
+			TIMED3(r, cyc, prefix##_alloc(a, n, al), a, n, al); \
+			slots[slot] = (uint32_t)r | (uint32_t)n << 16; \
+			emit(r == (none) ? VS_GBA_NONE : r, cyc, over3); \
+			break; \
+		case VS_GBA_OP_FREE: \
+			t = (uint16_t)slots[slot]; \
+			n = (uint16_t)(slots[slot] >> 16); \
+			TIMED3(rc, cyc, prefix##_free(a, t, n), a, t, n); \
+			emit((uint32_t)rc, cyc, over3); \
+			break; \
+		case VS_GBA_OP_RESET: \
+			TIMED(rc, cyc, (prefix##_init(a, first), 0), a, first); \
+			emit((uint32_t)rc, cyc, over2); \
+			break; \
+		default: \
+			emit(0, 0, 0); \
+		} \
+	} \
 }
 
-static void run_gba_obj_snug(const vs_gba_req_block *blk, const vs_gba_req *rq)
-{
-	uint32_t i, cyc;
-	uint16_t r, first = (uint16_t)blk->param[0];
-	gba_obj_snug *a = &obj.snug;
-	int rc;
-
-	gba_obj_snug_init(a, first);
-	for (i = 0; i < blk->count; i++) {
-		uint32_t slot = check_slot(rq, i);
-		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
-
-		switch (rq[i].op) {
-		case VS_GBA_OP_ALLOC:
-			TIMED3(r, cyc, gba_obj_snug_alloc(a, n, al), a, n, al);
-			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
-			emit(r == GBA_OBJ_SNUG_NONE ? VS_GBA_NONE : r, cyc, over3);
-			break;
-		case VS_GBA_OP_FREE:
-			t = (uint16_t)slots[slot];
-			n = (uint16_t)(slots[slot] >> 16);
-			TIMED3(rc, cyc, gba_obj_snug_free(a, t, n), a, t, n);
-			emit((uint32_t)rc, cyc, over3);
-			break;
-		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_obj_snug_init(a, first), 0), a, first);
-			emit((uint32_t)rc, cyc, over2);
-			break;
-		default:
-			emit(0, 0, 0);
-		}
-	}
-}
-
-static void run_gba_obj_ends(const vs_gba_req_block *blk, const vs_gba_req *rq)
-{
-	uint32_t i, cyc;
-	uint16_t r, first = (uint16_t)blk->param[0];
-	gba_obj_ends *a = &obj.ends;
-	int rc;
-
-	gba_obj_ends_init(a, first);
-	for (i = 0; i < blk->count; i++) {
-		uint32_t slot = check_slot(rq, i);
-		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
-
-		switch (rq[i].op) {
-		case VS_GBA_OP_ALLOC:
-			TIMED3(r, cyc, gba_obj_ends_alloc(a, n, al), a, n, al);
-			slots[slot] = (uint32_t)r | (uint32_t)n << 16;
-			emit(r == GBA_OBJ_ENDS_NONE ? VS_GBA_NONE : r, cyc, over3);
-			break;
-		case VS_GBA_OP_FREE:
-			t = (uint16_t)slots[slot];
-			n = (uint16_t)(slots[slot] >> 16);
-			TIMED3(rc, cyc, gba_obj_ends_free(a, t, n), a, t, n);
-			emit((uint32_t)rc, cyc, over3);
-			break;
-		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_obj_ends_init(a, first), 0), a, first);
-			emit((uint32_t)rc, cyc, over2);
-			break;
-		default:
-			emit(0, 0, 0);
-		}
-	}
-}
+RUN_TILE_ALLOCATOR(run_gba_obj_ff, gba_obj_ff, ff, gba_obj_ff, GBA_OBJ_FF_NONE)
+RUN_TILE_ALLOCATOR(run_gba_obj_snug, gba_obj_snug, snug, gba_obj_snug, GBA_OBJ_SNUG_NONE)
+RUN_TILE_ALLOCATOR(run_gba_obj_ends, gba_obj_ends, ends, gba_obj_ends, GBA_OBJ_ENDS_NONE)
 
 /* Best fit: the handle is the item index; the tile comes back through a
  * pointer. */
