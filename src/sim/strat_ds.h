@@ -37,4 +37,9 @@ typedef struct vs_ds_print {
 } vs_ds_print;
 void vs_ds_print_cb(void *ud, const char *text);
 
+/* For the bit-per-unit managers (a set bit is a free unit): calls fn for
+ * each free run, and prints the runs as "  0xADDR  0xSIZE" lines. */
+void vs_ds_walk_free_bits(const uint32_t *w, uint32_t units, uint32_t unit, vs_extent_fn fn, void *ud);
+void vs_ds_dump_free_bits(const uint32_t *w, uint32_t units, uint32_t unit, vs_print_fn print, void *ud);
+
 #endif

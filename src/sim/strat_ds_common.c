@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/nns_gfd.h"
 #include "vramsim/hw.h"
 #include "strat_ds.h"
@@ -104,4 +105,35 @@ void vs_ds_print_cb(void *ud, const char *text)
 	vs_ds_print *p = ud;
 
 	p->print(p->ud, text);
+}
+
+void vs_ds_walk_free_bits(const uint32_t *w, uint32_t units, uint32_t unit, vs_extent_fn fn, void *ud)
+{
+	uint32_t i = bits_next(w, 0, units, 1);
+
+	while (i < units) {
+		uint32_t j = bits_next(w, i, units, 0);
+		if (fn(ud, i * unit, (j - i) * unit))
+			return;
+		i = bits_next(w, j, units, 1);
+	}
+}
+
+typedef struct dump_ud { vs_print_fn print; void *ud; } dump_ud;
+
+static int dump_extent(void *ud, uint32_t off, uint32_t size)
+{
+	dump_ud *d = ud;
+	char line[64];
+
+	snprintf(line, sizeof line, "  0x%05x  0x%05x\n", (unsigned)off, (unsigned)size);
+	d->print(d->ud, line);
+	return 0;
+}
+
+void vs_ds_dump_free_bits(const uint32_t *w, uint32_t units, uint32_t unit, vs_print_fn print, void *ud)
+{
+	dump_ud d = { print, ud };
+
+	vs_ds_walk_free_bits(w, units, unit, dump_extent, &d);
 }

@@ -52,40 +52,17 @@ static void split_reset(void *st)
 static void split_walk(void *st, vs_extent_fn fn, void *ud)
 {
 	const ds_pltt_split *m = st;
-	uint32_t i = 0, j;
 
-	while (i < DS_PLTT_UNITS) {
-		if (!((m->free[i / 32] >> (i % 32)) & 1u)) {
-			i++;
-			continue;
-		}
-		for (j = i + 1; j < DS_PLTT_UNITS && ((m->free[j / 32] >> (j % 32)) & 1u); j++)
-			;
-		if (fn(ud, i * DS_PLTT_UNIT, (j - i) * DS_PLTT_UNIT))
-			return;
-		i = j;
-	}
-}
-
-typedef struct dump_ud { vs_print_fn print; void *ud; } dump_ud;
-
-static int dump_extent(void *ud, uint32_t off, uint32_t size)
-{
-	dump_ud *d = ud;
-	char line[64];
-
-	snprintf(line, sizeof line, "  0x%05x  0x%05x\n", (unsigned)off, (unsigned)size);
-	d->print(d->ud, line);
-	return 0;
+	vs_ds_walk_free_bits(m->free, DS_PLTT_UNITS, DS_PLTT_UNIT, fn, ud);
 }
 
 static void split_dump(void *st, vs_print_fn print, void *ud)
 {
-	dump_ud d = { print, ud };
+	const ds_pltt_split *m = st;
 	char line[64];
 
 	print(ud, "ds-pltt-split: free runs\n  address  size\n");
-	split_walk(st, dump_extent, &d);
+	vs_ds_dump_free_bits(m->free, DS_PLTT_UNITS, DS_PLTT_UNIT, print, ud);
 	snprintf(line, sizeof line, "free 0x%05x bytes\n", (unsigned)ds_pltt_split_free_bytes(st));
 	print(ud, line);
 }

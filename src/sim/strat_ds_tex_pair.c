@@ -50,50 +50,21 @@ static void pair_reset(void *st)
 	ds_tex_pair_reset(st);
 }
 
-static void walk_bits(const uint32_t *w, uint32_t units, uint32_t unit, vs_extent_fn fn, void *ud)
-{
-	uint32_t i = 0, j;
-
-	while (i < units) {
-		if (!((w[i / 32] >> (i % 32)) & 1u)) {
-			i++;
-			continue;
-		}
-		for (j = i + 1; j < units && ((w[j / 32] >> (j % 32)) & 1u); j++)
-			;
-		if (fn(ud, i * unit, (j - i) * unit))
-			return;
-		i = j;
-	}
-}
-
 static void pair_walk(void *st, vs_extent_fn fn, void *ud)
 {
 	const ds_tex_pair *m = st;
 
-	walk_bits(m->free, DS_TEX_UNITS, DS_TEX_UNIT, fn, ud);
-}
-
-typedef struct dump_ud { vs_print_fn print; void *ud; } dump_ud;
-
-static int dump_extent(void *ud, uint32_t off, uint32_t size)
-{
-	dump_ud *d = ud;
-	char line[64];
-
-	snprintf(line, sizeof line, "  0x%05x  0x%05x\n", (unsigned)off, (unsigned)size);
-	d->print(d->ud, line);
-	return 0;
+	vs_ds_walk_free_bits(m->free, DS_TEX_UNITS, DS_TEX_UNIT, fn, ud);
 }
 
 static void pair_dump(void *st, vs_print_fn print, void *ud)
 {
-	dump_ud d = { print, ud };
+	const ds_tex_pair *m = st;
 	char line[96];
 
 	print(ud, "ds-tex-pair: free runs (4x4 index bytes in slot 1 count as free until a 4x4 texture takes them)\n");
 	print(ud, "  address  size\n");
-	pair_walk(st, dump_extent, &d);
+	vs_ds_dump_free_bits(m->free, DS_TEX_UNITS, DS_TEX_UNIT, print, ud);
 	snprintf(line, sizeof line, "free 0x%05x bytes\n", (unsigned)ds_tex_pair_free_bytes(st));
 	print(ud, line);
 }
