@@ -2,7 +2,7 @@
 # sources with arm-none-eabi-gcc, and the libmgba driver that runs them.
 #
 # Both are optional. Without arm-none-eabi-gcc the ROM targets are skipped;
-# without libmgba the driver (src/sim/gba_emu.c) compiles to stubs that say
+# without libmgba the driver (src/console/gba_emu.c) compiles to stubs that say
 # what to install. vramsim builds either way.
 
 # VS_WITH_GBA=OFF builds as if neither were installed (to check that build).
@@ -41,7 +41,7 @@ endif()
 set(VS_GBA_WAITCNT 0x4317 CACHE STRING "WAITCNT the GBA programs set at start-up")
 set(VS_GBA_OPT -O2 CACHE STRING "Optimisation flag for GBA target code")
 
-set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/gba)
+set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/console/rom)
 set(VS_GBA_OUT ${PROJECT_BINARY_DIR}/gba)
 file(MAKE_DIRECTORY ${VS_GBA_OUT})
 execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include

@@ -62,7 +62,7 @@ void vs_gba_emu_write32(vs_gba_emu *e, uint32_t addr, uint32_t v);
 /* Copies len bytes from the bus at addr (word reads where aligned). */
 void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len);
 
-/* ---- the "cycles" program (src/gba/cycles.c) -------------------------
+/* ---- the "cycles" program (src/console/rom/cycles.c) -------------------------
  * Replays a request list through an allocator built for the ARM7TDMI and
  * returns, per request, the allocator's result and the CPU cycles of the
  * call. Protocol and request encoding: vramsim/gba_cycles.h. */

@@ -1,6 +1,6 @@
 /* cmd_compare.c - `vramsim compare`: strategies side by side on traces, with
  * budgets and a baseline, for people and for CI. The work is in
- * src/sim/compare*.c; this file reads options and writes files.
+ * src/compare/; this file reads options and writes files.
  */
 #include <dirent.h>
 #include <stdio.h>

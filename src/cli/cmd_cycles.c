@@ -22,8 +22,8 @@
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "vramsim/gba_emu.h"
-#include "../sim/strategies.h"
-#include "../sim/strat_gba.h" /* the adapters' request arithmetic, shared */
+#include "../strategies/strategies.h"
+#include "../strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
 
 int vs_cmd_cycles(int argc, char **argv);
 

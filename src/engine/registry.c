@@ -1,0 +1,108 @@
+/* registry.c - the table of strategies: built-ins, then plug-ins. */
+#include <stdio.h>
+#include <string.h>
+
+#include "vramsim/strategy.h"
+#include "../strategies/strategies.h"
+
+#define MAX_EXTRA 64
+
+static const vs_strategy *extra[MAX_EXTRA];
+static size_t nextra;
+
+static const vs_strategy *const *const families[] = {
+	vs_strategies_gba, vs_strategies_ds, vs_strategies_heap
+};
+
+static size_t builtin_count(void)
+{
+	size_t n = 0, f, i;
+
+	for (f = 0; f < sizeof families / sizeof families[0]; f++)
+		for (i = 0; families[f][i]; i++)
+			n++;
+	return n;
+}
+
+size_t vs_strategy_count(void)
+{
+	return builtin_count() + nextra;
+}
+
+const vs_strategy *vs_strategy_at(size_t idx)
+{
+	size_t f, i;
+
+	for (f = 0; f < sizeof families / sizeof families[0]; f++)
+		for (i = 0; families[f][i]; i++)
+			if (idx-- == 0)
+				return families[f][i];
+	return idx < nextra ? extra[idx] : NULL;
+}
+
+const vs_strategy *vs_strategy_find(const char *name)
+{
+	size_t i, n = vs_strategy_count();
+
+	for (i = 0; i < n; i++) {
+		const vs_strategy *s = vs_strategy_at(i);
+		if (strcmp(s->name, name) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind)
+{
+	return (s->arenas & VS_ARENA_BIT(kind)) != 0;
+}
+
+const vs_strategy *vs_strategy_default(vs_arena_kind kind)
+{
+	/* The systems the seeds describe are each memory's default. */
+	static const char *const names[VS_ARENA_KIND_COUNT] = {
+		"gba-obj-map", "gba-bg-tiles", "nns-lnk-tex", "nns-lnk-pltt", "heap-dlmalloc"
+	};
+	const vs_strategy *s = (unsigned)kind < VS_ARENA_KIND_COUNT ? vs_strategy_find(names[kind]) : NULL;
+	size_t i, n = vs_strategy_count();
+
+	if (s)
+		return s;
+	for (i = 0; i < n; i++)
+		if (vs_strategy_manages(vs_strategy_at(i), kind))
+			return vs_strategy_at(i);
+	return NULL;
+}
+
+int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen)
+{
+	if (!s || s->abi != VS_STRATEGY_ABI) {
+		snprintf(err, errlen, "strategy table has ABI %u, vramsim speaks %u",
+			s ? (unsigned)s->abi : 0u, (unsigned)VS_STRATEGY_ABI);
+		return -1;
+	}
+	if (!s->name || !*s->name || !s->init || !s->alloc || !s->free || !s->reset || !s->walk_free) {
+		snprintf(err, errlen, "strategy '%s' lacks a name or a required operation",
+			s->name ? s->name : "(null)");
+		return -1;
+	}
+	if (vs_strategy_find(s->name)) {
+		snprintf(err, errlen, "a strategy named '%s' is already registered", s->name);
+		return -1;
+	}
+	if (nextra == MAX_EXTRA) {
+		snprintf(err, errlen, "too many plug-in strategies (at most %d)", MAX_EXTRA);
+		return -1;
+	}
+	extra[nextra++] = s;
+	return 0;
+}
+
+static const char *const status_names[] = {
+	"lost", "invalid", "unsupported", "rule", "management", "no space", "ok", "retained"
+};
+
+const char *vs_status_name(int status)
+{
+	return status >= VS_ERR_LOST && status <= VS_RETAINED ? status_names[status - VS_ERR_LOST] : "?";
+}

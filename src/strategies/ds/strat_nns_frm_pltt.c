@@ -1,0 +1,89 @@
+/* strat_nns_frm_pltt.c - strategy adapter for the NNS_Gfd frame palette VRAM
+ * manager (nns-gfd.md). dir=low / dir=high pick the end; frees are accepted
+ * and the memory stays held until a state restore or reset. */
+#include <stdio.h>
+
+#include "vramsim/alloc/nns_gfd.h"
+#include "strat_ds.h"
+#include "../strategies.h"
+
+static int frmpltt_init(void *st, const vs_arena_decl *a, const char *options,
+	uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { "size", NULL };
+	nns_gfd_ctx *g = st;
+	uint32_t size = vs_ds_pltt_mapped_bytes(a);
+
+	(void)mem;
+	if (vs_option_check(options, known, err, errlen) ||
+		vs_ds_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0)
+		return -1;
+	nns_gfd_init(g, 0);
+	if (!nns_frm_pltt_init(g, size, true)) {
+		snprintf(err, errlen, "NNS_GfdInitFrmPlttVramManager refuses size 0x%x", (unsigned)size);
+		return -1;
+	}
+	return 0;
+}
+
+static int frmpltt_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	nns_gfd_ctx *g = st;
+	uint32_t bytes;
+	bool four;
+	nns_pltt_key k;
+	int rc = vs_ds_pltt_request(rq, &bytes, &four);
+
+	if (rc != VS_OK)
+		return rc;
+	k = nns_gfd_alloc_pltt(g, bytes, four, vs_ds_nns_opt(rq));
+	if (k == NNS_GFD_ALLOC_ERROR_PLTTKEY)
+		return VS_ERR_NOSPACE;
+	vs_placement_simple(out, nns_pltt_key_addr(k), nns_pltt_key_size(k), k);
+	return VS_OK;
+}
+
+static int frmpltt_free(void *st, const vs_placement *pl)
+{
+	return nns_gfd_free_pltt(st, pl->key) == 0 ? VS_RETAINED : VS_ERR_INVALID;
+}
+
+static void frmpltt_reset(void *st)
+{
+	nns_frm_pltt_reset(st);
+}
+
+static void frmpltt_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	const nns_gfd_ctx *g = st;
+
+	if (g->frm_pltt.st.hi > g->frm_pltt.st.lo)
+		fn(ud, g->frm_pltt.st.lo, g->frm_pltt.st.hi - g->frm_pltt.st.lo);
+}
+
+static int frmpltt_save(void *st, void *buf)
+{
+	nns_frm_pltt_get_state(st, buf);
+	return 0;
+}
+
+static int frmpltt_restore(void *st, const void *buf)
+{
+	nns_frm_pltt_set_state(st, buf);
+	return 0;
+}
+
+static void frmpltt_dump(void *st, vs_print_fn print, void *ud)
+{
+	vs_ds_print p = { print, ud };
+
+	nns_frm_pltt_dump(st, vs_ds_print_cb, &p);
+}
+
+const vs_strategy vs_strat_nns_frm_pltt = {
+	VS_STRATEGY_ABI, "nns-frm-pltt",
+	"NITRO-System frame palette VRAM manager: low and high cursors, 16-byte alignment (8 for 4-colour)",
+	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
+	frmpltt_init, frmpltt_alloc, frmpltt_free, frmpltt_reset, frmpltt_walk,
+	sizeof(nns_frm_pltt_state), frmpltt_save, frmpltt_restore, frmpltt_dump, NULL
+};

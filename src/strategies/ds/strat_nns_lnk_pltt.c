@@ -1,0 +1,86 @@
+/* strat_nns_lnk_pltt.c - strategy adapter for the NNS_Gfd linked-list
+ * palette VRAM manager (nns-gfd.md). Options: size=, blocks=. */
+#include <stdio.h>
+
+#include "vramsim/alloc/nns_gfd.h"
+#include "strat_ds.h"
+#include "../strategies.h"
+
+#define MAX_BLOCKS 2048u
+
+static int lnkpltt_init(void *st, const vs_arena_decl *a, const char *options,
+	uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { "size", "blocks", NULL };
+	nns_gfd_ctx *g = st;
+	uint32_t size = vs_ds_pltt_mapped_bytes(a), blocks = 64;
+
+	(void)mem;
+	if (vs_option_check(options, known, err, errlen) ||
+		vs_ds_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0 ||
+		vs_ds_option_u32(options, "blocks", 0, MAX_BLOCKS, &blocks, err, errlen) < 0)
+		return -1;
+	nns_gfd_init(g, MAX_BLOCKS);
+	if (!nns_lnk_pltt_init(g, size, 0, (uint16_t)blocks, true)) {
+		snprintf(err, errlen, "NNS_GfdInitLnkPlttVramManager refuses size 0x%x", (unsigned)size);
+		return -1;
+	}
+	return 0;
+}
+
+static int lnkpltt_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	nns_gfd_ctx *g = st;
+	uint32_t bytes;
+	bool four;
+	nns_pltt_key k;
+	int rc = vs_ds_pltt_request(rq, &bytes, &four);
+
+	if (rc != VS_OK)
+		return rc;
+	k = nns_gfd_alloc_pltt(g, bytes, four, vs_ds_nns_opt(rq));
+	if (k == NNS_GFD_ALLOC_ERROR_PLTTKEY)
+		return g->last_fail == NNS_GFD_FAIL_BLOCKS ? VS_ERR_MANAGEMENT : VS_ERR_NOSPACE;
+	vs_placement_simple(out, nns_pltt_key_addr(k), nns_pltt_key_size(k), k);
+	return VS_OK;
+}
+
+static int lnkpltt_free(void *st, const vs_placement *pl)
+{
+	/* A placement never carries the error key: the replay engine reports a
+	 * free of a failed allocation as misuse and does not call us, so the
+	 * real manager's list corruption cannot be triggered from a trace. */
+	if (nns_pltt_key_size(pl->key) == 0)
+		return VS_ERR_INVALID;
+	return nns_gfd_free_pltt(st, pl->key) == 0 ? VS_OK : VS_ERR_LOST;
+}
+
+static void lnkpltt_reset(void *st)
+{
+	nns_lnk_pltt_reset(st);
+}
+
+static void lnkpltt_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	const nns_gfd_ctx *g = st;
+	uint16_t b;
+
+	for (b = g->lnk_pltt.l.free[0]; b != NNS_LNK_NONE; b = g->blk[b].next)
+		if (g->blk[b].size && fn(ud, g->blk[b].addr, g->blk[b].size))
+			return;
+}
+
+static void lnkpltt_dump(void *st, vs_print_fn print, void *ud)
+{
+	vs_ds_print p = { print, ud };
+
+	nns_lnk_pltt_dump(st, vs_ds_print_cb, &p);
+}
+
+const vs_strategy vs_strat_nns_lnk_pltt = {
+	VS_STRATEGY_ABI, "nns-lnk-pltt",
+	"NITRO-System linked-list palette VRAM manager: first fit, alignment padding kept as free blocks",
+	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
+	lnkpltt_init, lnkpltt_alloc, lnkpltt_free, lnkpltt_reset, lnkpltt_walk,
+	0, NULL, NULL, lnkpltt_dump, NULL
+};

@@ -1,0 +1,16 @@
+/* strategies_ds.c - the DS texture and palette strategies, in list order. */
+#include "../strategies.h"
+
+extern const vs_strategy vs_strat_nns_frm_tex, vs_strat_nns_frm_pltt;
+extern const vs_strategy vs_strat_nns_lnk_tex, vs_strat_nns_lnk_pltt;
+extern const vs_strategy vs_strat_ds_tex_pair, vs_strat_ds_pltt_split;
+
+const vs_strategy *const vs_strategies_ds[] = {
+	&vs_strat_nns_lnk_tex,
+	&vs_strat_nns_lnk_pltt,
+	&vs_strat_nns_frm_tex,
+	&vs_strat_nns_frm_pltt,
+	&vs_strat_ds_tex_pair,
+	&vs_strat_ds_pltt_split,
+	NULL
+};

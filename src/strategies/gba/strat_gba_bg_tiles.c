@@ -1,0 +1,118 @@
+/* strat_gba_bg_tiles.c - strategy adapter for seed 000's BG tile manager
+ * with the shared 4/8bpp scheme (gba-bg-tiles).
+ *
+ * Trace semantics: `alloc ID tile ROM BPP` is one reference. A tile already
+ * loaded comes back at the same offset with placement.shared = 1 (a hit);
+ * otherwise it is loaded (shared = 0). Every `free` is one release; the
+ * block is free again when the last reference goes. ROM tile 0 is the
+ * all-transparent tile reserved at offset 0: it is answered VS_OK, shared,
+ * at offset 0, key 0, and its release is a no-op; held reports its 64
+ * bytes, so the replay counts them as management and such hits take
+ * nothing. `alloc ID map text|affine WxH` takes 2 KiB screenblocks among
+ * the four map screenblocks 28-31 (0xE000-0xFFFF). */
+#include "vramsim/alloc/gba_bg_tiles.h"
+#include "../strategies.h"
+#include "strat_gba.h"
+
+/* ---- gba-bg-tiles: the shared scheme --------------------------------- */
+
+static int bgt_init(void *st, const vs_arena_decl *a, const char *options,
+	uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { NULL };
+
+	(void)mem;
+	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
+		return -1;
+	gba_bg_tiles_init(st);
+	return 0;
+}
+
+static int bgt_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	int loaded, sb;
+	int32_t b;
+	unsigned n;
+
+	if (rq->shape == VS_REQ_BGMAP) {
+		n = vs_gba_map_blocks(rq);
+		if (n == 0 || (sb = gba_bg_tiles_map_alloc(st, n)) < 0)
+			return VS_ERR_NOSPACE;
+		vs_gba_map_placement(out, sb, n);
+		return VS_OK;
+	}
+	if (rq->shape != VS_REQ_TILE)
+		return VS_ERR_UNSUPPORTED;
+	b = gba_bg_tiles_ref(st, rq->u.tile.rom, rq->u.tile.bpp, &loaded);
+	if (b < 0)
+		return vs_gba_tile_status(b);
+	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
+	return VS_OK;
+}
+
+static int bgt_free(void *st, const vs_placement *pl)
+{
+	if (pl->key & VS_GBA_MAP_KEY)
+		return gba_bg_tiles_map_free(st, (pl->key >> 8) & 0xFFu, pl->key & 0xFFu) ? VS_ERR_INVALID : VS_OK;
+	return gba_bg_tiles_release(st, pl->key) < 0 ? VS_ERR_INVALID : VS_OK;
+}
+
+static void bgt_reset(void *st)
+{
+	gba_bg_tiles_init(st);
+}
+
+static int bgt_is_free(void *st, unsigned block)
+{
+	const gba_bg_tiles *m = st;
+
+	if (block < GBA_BG_TILES_BLOCKS)
+		return gba_bg_tiles_block_free(m, block);
+	block = block / (VS_GBA_SB_BYTES / VS_GBA_TILE_BYTES) - GBA_BG_TILES_MAP_FIRST;
+	return !(m->maps & (1u << block));
+}
+
+static void bgt_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	vs_gba_walk_tiles(st, bgt_is_free, 0x10000u / VS_GBA_TILE_BYTES, fn, ud);
+}
+
+static void bgt_dump(void *st, vs_print_fn print, void *ud)
+{
+	const gba_bg_tiles *m = st;
+	char line[96];
+	unsigned row, col, b;
+
+	snprintf(line, sizeof line, "list-a %u pairs, list-b %u pairs, list-c %u blocks, maps 0x%x\n",
+		(unsigned)m->len[GBA_BG_LIST_A], (unsigned)m->len[GBA_BG_LIST_B],
+		(unsigned)m->len[GBA_BG_LIST_C], (unsigned)m->maps);
+	print(ud, line);
+	/* 64 blocks (2 KiB) a row: . free, 4 4bpp tile, 8 8bpp tile, 0 transparent. */
+	for (row = 0; row < GBA_BG_TILES_BLOCKS / 64u; row++) {
+		int n = snprintf(line, sizeof line, "%04x ", row * 64u * VS_GBA_TILE_BYTES);
+		for (col = 0; col < 64; col++) {
+			b = row * 64u + col;
+			line[n + col] = b < 2 ? '0' : m->ram2rom[b] == GBA_BG_TILES_UNUSED ? '.'
+				: (m->is8[(b & ~1u) >> 4] >> ((b & ~1u) & 15u)) & 1u ? '8' : '4';
+		}
+		line[n + 64] = '\n';
+		line[n + 65] = '\0';
+		print(ud, line);
+	}
+}
+
+/* The all-transparent tile 0, loaded once and kept: blocks 0-1, the pair
+ * an 8bpp tile 0 needs (a 4bpp tile 0 reads block 0 of it). */
+static void bgt_held(void *st, vs_extent_fn fn, void *ud)
+{
+	(void)st;
+	fn(ud, 0, 2u * GBA_BG_TILES_BLOCK_BYTES);
+}
+
+const vs_strategy vs_strat_gba_bg_tiles = {
+	VS_STRATEGY_ABI, "gba-bg-tiles",
+	"seed 000 BG tile manager: ROM<->RAM maps, refcounts as free lists, shared 4/8bpp region, O(1) ref/release",
+	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles),
+	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
+	0, NULL, NULL, bgt_dump, NULL, bgt_held
+};

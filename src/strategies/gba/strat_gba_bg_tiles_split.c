@@ -1,0 +1,116 @@
+/* strat_gba_bg_tiles_split.c - strategy adapter for seed 000's simpler
+ * alternative: separate 4bpp and 8bpp tile regions. Same trace semantics as
+ * gba-bg-tiles (see strat_gba_bg_tiles.c). */
+#include <stdlib.h>
+
+#include "vramsim/alloc/gba_bg_tiles_split.h"
+#include "../strategies.h"
+#include "strat_gba.h"
+
+/* ---- gba-bg-tiles-split: two regions --------------------------------- */
+
+static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
+	uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { "bytes4", NULL };
+	char val[24], *end;
+	unsigned long bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4;
+
+	(void)mem;
+	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
+		return -1;
+	if (vs_option_get(options, "bytes4", val, sizeof val)) {
+		bytes4 = strtoul(val, &end, 0);
+		if (*end == 'K' || *end == 'k') {
+			bytes4 *= 1024u;
+			end++;
+		}
+		if (*end || end == val || bytes4 < 64u || bytes4 > 0x8000u || bytes4 % 64u) {
+			snprintf(err, errlen, "bytes4=%s: expected the 4bpp region's bytes, a multiple of 64 "
+				"from 64 to 32K", val);
+			return -1;
+		}
+	}
+	gba_bg_tiles_split_init(st, (uint32_t)bytes4);
+	return 0;
+}
+
+static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	int loaded, sb;
+	int32_t b;
+	unsigned n;
+
+	if (rq->shape == VS_REQ_BGMAP) {
+		n = vs_gba_map_blocks(rq);
+		if (n == 0 || (sb = gba_bg_tiles_split_map_alloc(st, n)) < 0)
+			return VS_ERR_NOSPACE;
+		vs_gba_map_placement(out, sb, n);
+		return VS_OK;
+	}
+	if (rq->shape != VS_REQ_TILE)
+		return VS_ERR_UNSUPPORTED;
+	b = gba_bg_tiles_split_ref(st, rq->u.tile.rom, rq->u.tile.bpp, &loaded);
+	if (b < 0)
+		return vs_gba_tile_status(b);
+	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
+	return VS_OK;
+}
+
+static int bgs_free(void *st, const vs_placement *pl)
+{
+	if (pl->key & VS_GBA_MAP_KEY)
+		return gba_bg_tiles_split_map_free(st, (pl->key >> 8) & 0xFFu, pl->key & 0xFFu)
+			? VS_ERR_INVALID : VS_OK;
+	return gba_bg_tiles_split_release(st, pl->key) < 0 ? VS_ERR_INVALID : VS_OK;
+}
+
+static void bgs_reset(void *st)
+{
+	gba_bg_tiles_split *m = st;
+
+	gba_bg_tiles_split_init(m, m->bytes4);
+}
+
+static int bgs_is_free(void *st, unsigned block)
+{
+	const gba_bg_tiles_split *m = st;
+
+	if (block < GBA_BG_SPLIT_TILE_BYTES / VS_GBA_TILE_BYTES)
+		return gba_bg_tiles_split_block_free(m, block);
+	block = block / (VS_GBA_SB_BYTES / VS_GBA_TILE_BYTES) - GBA_BG_SPLIT_MAP_FIRST;
+	return !(m->maps & (1u << block));
+}
+
+static void bgs_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	vs_gba_walk_tiles(st, bgs_is_free, 0x10000u / VS_GBA_TILE_BYTES, fn, ud);
+}
+
+static void bgs_dump(void *st, vs_print_fn print, void *ud)
+{
+	const gba_bg_tiles_split *m = st;
+	char line[192];
+
+	snprintf(line, sizeof line, "4bpp region 0x0000-0x%04x: %u of %u tiles loaded (2 reserved)\n"
+		"8bpp region 0x%04x-0xdfff: %u of %u tiles loaded\nmaps 0x%x\n",
+		(unsigned)m->bytes4 - 1u, (unsigned)m->r4.used, (unsigned)m->r4.tiles,
+		(unsigned)m->bytes4, (unsigned)m->r8.used, (unsigned)m->r8.tiles, (unsigned)m->maps);
+	print(ud, line);
+}
+
+/* The all-transparent tile 0, loaded once and kept: the two reserved 4bpp
+ * tiles at the start of the 4bpp region (64 bytes, so 8bpp layers share it). */
+static void bgs_held(void *st, vs_extent_fn fn, void *ud)
+{
+	(void)st;
+	fn(ud, 0, 64u);
+}
+
+const vs_strategy vs_strat_gba_bg_tiles_split = {
+	VS_STRATEGY_ABI, "gba-bg-tiles-split",
+	"seed 000's simpler alternative: separate 4bpp and 8bpp regions, each its own tile manager (bytes4=)",
+	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles_split),
+	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
+	0, NULL, NULL, bgs_dump, NULL, bgs_held
+};

@@ -1,0 +1,95 @@
+/* strat_heap_tracking.c - adapter for seed 004's TrackingHeap. */
+#include "vramsim/alloc/heap_tracking.h"
+#include "../strategies.h"
+#include "strat_heap_common.h"
+
+typedef struct trk_st {
+	uint8_t *mem;
+	uint32_t records_opt;
+	heap_tracking t;
+} trk_st;
+
+static int trk_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,
+	size_t errlen)
+{
+	static const char *const known[] = { "records", "align", NULL };
+	trk_st *s = st;
+	uint32_t records = 0, align = 8;
+
+	if (vs_option_check(options, known, err, errlen) ||
+	    vs_heap_opt_u32(options, "records", 1, 0x10000000u, &records, err, errlen) < 0 ||
+	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
+		return -1;
+	s->mem = mem;
+	s->records_opt = records;
+	if (heap_tracking_init(&s->t, mem, a->size, records, align) != HEAP_OK) {
+		snprintf(err, errlen, "records=%u / align=%u do not fit a %u-byte arena", (unsigned)records,
+			(unsigned)align, (unsigned)a->size);
+		return -1;
+	}
+	return 0;
+}
+
+static int trk_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	trk_st *s = st;
+	heap_block b;
+	int rc;
+
+	if (!vs_heap_align_ok(rq->align))
+		return VS_ERR_INVALID;
+	rc = heap_tracking_alloc(&s->t, s->mem, rq->size, rq->align, &b);
+	if (rc == HEAP_OK)
+		vs_heap_place(out, &b);
+	return rc;
+}
+
+static int trk_free(void *st, const vs_placement *pl)
+{
+	trk_st *s = st;
+
+	return heap_tracking_free(&s->t, s->mem, pl->offset);
+}
+
+static void trk_reset(void *st)
+{
+	trk_st *s = st;
+
+	heap_tracking_init(&s->t, s->mem, s->t.size, s->records_opt, s->t.align);
+}
+
+static void trk_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	trk_st *s = st;
+
+	heap_tracking_walk_free(&s->t, s->mem, fn, ud);
+}
+
+static void trk_dump(void *st, vs_print_fn print, void *ud)
+{
+	trk_st *s = st;
+	heap_status hs;
+	char line[96];
+
+	heap_tracking_status(&s->t, s->mem, &hs);
+	vs_heap_print_status(&hs, print, ud);
+	snprintf(line, sizeof line, "records: %u of %u (%u bytes of table)\n", (unsigned)s->t.count,
+		(unsigned)s->t.capacity, (unsigned)s->t.data);
+	print(ud, line);
+}
+
+/* The record table at the arena start, whole: its capacity is fixed. */
+static void trk_held(void *st, vs_extent_fn fn, void *ud)
+{
+	trk_st *s = st;
+
+	if (s->t.capacity)
+		fn(ud, 0, s->t.data);
+}
+
+const vs_strategy vs_strat_heap_tracking = {
+	VS_STRATEGY_ABI, "heap-tracking",
+	"seed 004 TrackingHeap: a sorted record table at the arena start, first fit between records (records=)",
+	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(trk_st),
+	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, NULL, trk_held
+};
