@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${VRAMSIM} render ${SRC}/traces/obj-quickstart.trace --strategy gba-obj-map -o ${OUT}
   RESULT_VARIABLE rc)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* support.c - shared helpers for the check-based suites. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* support.h - shared helpers for the check-based suites. */
 #ifndef VS_TEST_SUPPORT_H
 #define VS_TEST_SUPPORT_H

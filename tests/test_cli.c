@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_cli.c - the vramsim command: exit codes, outputs, plug-ins. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_cli_gba.c - `vramsim cycles` and `vramsim record`: exit codes,
  * messages, and every GBA strategy's placements on the emulated GBA equal
  * to the host replay's over long random traces.

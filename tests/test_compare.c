@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_compare.c - `vramsim compare` and the comparison library: every output
  * format, every budget kind, baseline tolerance edges, missing and new rows,
  * ranking, peak capture, determinism across thread counts, exit codes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_ds_hw.c - the DS texture and palette placement rules (hw_ds.c,
  * ds-vram.md): one test per rule, the 4x4 index extents, reserved slots,
  * and the replay engine catching index data that overlaps other data. */

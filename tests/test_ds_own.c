@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_ds_own.c - vramsim's own DS managers (ds_tex_pair, ds_pltt_split)
  * against a byte-level model: long random sequences with no overlap (texel
  * and index data both), hardware rules held, free space accounted to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_bg.c - seed 000's BG tile managers against a reference model.
  *
  * A generated side-scroller is replayed reference by reference through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_emu.c - the allocator code on an emulated GBA (libmgba).
  *
  * The cycles ROM replays request sequences through gba_obj_map built for the

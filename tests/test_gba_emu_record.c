@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_emu_record.c - recording a running game, and the host's VRAM
  * against the emulated GBA's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_gen.c - the GBA workload generators: deterministic, well-formed
  * traces of the documented shape, user maps read from CSV and raw u16. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_hw.c - the GBA placement rules, each with a case that holds and
  * one that breaks it (gba-vram.md). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_gba_obj.c - the GBA OBJ strategies against a reference model.
  *
  * Every OBJ strategy runs long random sequences of sprite and byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_heap_held.c - what the RAM heaps keep for themselves (strategy->held),
  * seen through the replay engine.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_heap_import.c - CS:APP malloc-lab traces into trace format v1: the
  * text written, that the trace reader takes it back, errors with
  * file:line:col, and a replay of the result through the heap strategies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_heap_strategies.c - the RAM heap strategies against a reference model.
  *
  * Every strategy runs long random sequences of allocations and frees through

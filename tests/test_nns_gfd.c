@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_nns_gfd.c - the NNS_Gfd managers against nns-gfd.md.
  *
  * Two kinds of check: hand-made sequences for every rule of the reference

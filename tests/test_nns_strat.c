@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_nns_strat.c - the NNS_Gfd strategy adapters: options and defaults,
  * request mapping (tex/pltt shapes, dir -> opt), status codes (retained,
  * lost, management), native save/restore, walk_free and dumps, and replays

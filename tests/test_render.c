@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_render.c - the renderer and `vramsim render`: PNGs decoded and
  * checked pixel by pixel, layouts' hit tests, history bounds, same bytes
  * twice, unwritable outputs. */

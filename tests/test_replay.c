@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_replay.c - the replay engine: metrics, checks, diagnostics, states. */
 #include <stdio.h>
 #include <stdlib.h>

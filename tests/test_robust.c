@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_robust.c - bad input never crashes or hangs; every built-in strategy
  * replays random traces of every arena kind it manages without an
  * integrity error. Run under ASan/UBSan by tools/check. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_trace.c - trace format v1: the malformed corpus, round trips, streaming. */
 #include <dirent.h>
 #include <stdio.h>

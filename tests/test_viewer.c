@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_viewer.c - the SDL2 viewer driven headless by scripted input.
  *
  * Runs with SDL's dummy video driver (no display needed; set

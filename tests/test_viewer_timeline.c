@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* test_viewer_timeline.c - the viewer's recorded timeline seeks to exactly the
  * state a fresh replay reaches, forwards and backwards, on both sides. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # Compiles every allocator source for the ARM7TDMI with the flags a GBA game
 # uses, seeing only the compiler's own freestanding headers: a host header
 # (stdio, stdlib) in allocator code fails here.

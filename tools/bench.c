@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* bench.c - throughput of the trace reader and the replay engine.
  *
  * Generates a deterministic trace of N events (default 1,000,000) of sprite

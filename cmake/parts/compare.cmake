@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # compare.cmake - `vramsim compare` runs traces on a pool of threads; and
 # vramsim's own CI compares every strategy on the bundled traces against the
 # committed baseline (baselines/vramsim.json) and budgets (baselines/budgets.txt). Regenerate the baseline with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # The README's pictures are what the quick start's render command writes:
 # make them again and compare byte for byte.
 add_test(NAME readme_pictures

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Zlib
 # gba_rom.cmake - the on-target side: GBA ROMs built from the same allocator
 # sources with arm-none-eabi-gcc, and the libmgba driver that runs them.
 #

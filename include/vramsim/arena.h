@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* arena.h - the memories vramsim models, held byte for byte.
  *
  * An arena is one hardware memory (GBA OBJ VRAM, GBA BG VRAM, DS texture

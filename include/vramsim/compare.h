@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* compare.h - strategies side by side: a trace x strategy matrix, ranked,
  * checked against budgets and a baseline, written in five formats.
  *

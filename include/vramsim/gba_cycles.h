@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_cycles.h - the protocol between the host and the "cycles" GBA program.
  *
  * Shared by both sides (freestanding: only <stdint.h>). The host appends a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_emu.h - runs GBA programs headless inside libmgba.
  *
  * No window, no BIOS file: mGBA boots the cartridge directly. The driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gen.h - workload generators: GBA traces that model what games ask for.
  *
  * Each generator writes a trace in format v1 (docs/trace-format.md,

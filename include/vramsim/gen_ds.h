@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gen_ds.h - DS texture and palette workload generators (same contract as
  * gen.h: a canonical v1 trace to a stream, bytes fixed by the options). */
 #ifndef VRAMSIM_GEN_DS_H

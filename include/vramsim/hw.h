@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* hw.h - the hardware's placement rules, checked on every placement.
  *
  * Each arena kind has a rule function. It answers whether data of a given

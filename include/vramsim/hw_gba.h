@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* hw_gba.h - GBA placement rules that need more than a request carries.
  *
  * vs_request says which ROM tile and depth a BG tile is, but not which

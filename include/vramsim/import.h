@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* import.h - traces from elsewhere, turned into trace format v1.
  *
  * CS:APP malloc-lab traces (.rep): a header of 4 numbers (suggested heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* record.h - header-only trace recorder for GBA homebrew.
  *
  * A game includes this file and calls the VS_REC_* macros where it calls its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* render.h - replay state as RGBA pictures, shared by PNG export and the viewer.
  *
  * Everything draws into a vs_image: plain RGBA bytes, row-major, no stride

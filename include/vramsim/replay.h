@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* replay.h - runs a trace's events through strategies over arena models.
  *
  * After every event the metrics of every arena are current. Checks run on

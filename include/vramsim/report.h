@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* report.h - replay results as text and JSON, shared by the front ends. */
 #ifndef VRAMSIM_REPORT_H
 #define VRAMSIM_REPORT_H

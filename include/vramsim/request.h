@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* request.h - what a game asks an allocator for, in the hardware's terms.
  *
  * A request always carries its byte size; where the hardware gives the

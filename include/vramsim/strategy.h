@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strategy.h - the interface every allocation strategy implements.
  *
  * A strategy is a table of functions over a state block the simulator owns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* trace.h - trace format v1: reading (streaming) and writing.
  *
  * The format is described for users in docs/trace-format.md. A reader holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* viewer.h - the live viewer: a recorded timeline of a replay that seeks
  * through checkpoints, and the SDL2 window over it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* ds_pltt_split.c - vramsim's own DS palette manager (see ds_pltt_split.h). */
 #include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/ds_pltt_split.h"

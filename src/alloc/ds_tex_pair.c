@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* ds_tex_pair.c - vramsim's own DS texture manager (see ds_tex_pair.h). */
 #include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/ds_tex_pair.h"

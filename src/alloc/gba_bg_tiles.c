@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_bg_tiles.c - seed 000's BG tile manager, shared 4/8bpp scheme. */
 #include "vramsim/alloc/gba_bg_tiles.h"
 

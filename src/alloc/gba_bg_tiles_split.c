@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_bg_tiles_split.c - two separate tile regions (seed 000's alternative). */
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 

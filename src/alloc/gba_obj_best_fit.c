@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_best_fit.c - best fit from a size-sorted free list, carved from
  * the end of the chosen range (Butano's sprite tiles manager). */
 #include "vramsim/alloc/gba_obj_best_fit.h"

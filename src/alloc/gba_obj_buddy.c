@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_buddy.c - binary buddy over OBJ tiles (gba-modern's scheme). */
 #include "vramsim/alloc/gba_obj_buddy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_ends.c - two-ended best fit over an OBJ tile bitmap (see header). */
 #include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/gba_obj_ends.h"

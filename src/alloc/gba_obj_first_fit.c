@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_first_fit.c - first fit over a tile bitmap (pokeemerald, natu). */
 #include "vramsim/alloc/gba_obj_first_fit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_map.c - seed 000's OBJ VRAM allocation map. */
 #include "vramsim/alloc/gba_obj_map.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_bank.c - orx's memory bank: cells in segments with bit maps. */
 #include "vramsim/alloc/heap_bank.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_buddy.c - binary buddy system with in-block headers. */
 #include "vramsim/alloc/heap_buddy.h"
 

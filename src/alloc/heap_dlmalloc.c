@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_dlmalloc.c - binned best-fit heap with boundary tags and a top block. */
 #include "vramsim/alloc/heap_dlmalloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_fit.c - address-ordered free list heap: first, next or best fit. */
 #include "vramsim/alloc/heap_fit.h"
 

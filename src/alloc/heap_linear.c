@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_linear.c - seed 003's bump allocator with reset, marks and 0xAA fill. */
 #include "vramsim/alloc/heap_linear.h"
 

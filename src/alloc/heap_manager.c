@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_manager.c - seed 004's heap manager: heap stack, search lists, the
  * small-allocation rule, and static / tracking / Doug Lea heaps. */
 #include "vramsim/alloc/heap_manager.h"

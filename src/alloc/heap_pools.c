@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_pools.c - seed 003's power-of-two pools with free stacks. */
 #include "vramsim/alloc/heap_pools.h"
 

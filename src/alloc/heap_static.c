@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_static.c - seed 004's StaticHeap: bump, frees ignored and counted. */
 #include "vramsim/alloc/heap_static.h"
 

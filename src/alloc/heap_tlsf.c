@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_tlsf.c - Two-Level Segregated Fit from the published algorithm. */
 #include "vramsim/alloc/heap_tlsf.h"
 

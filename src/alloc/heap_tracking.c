@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_tracking.c - seed 004's TrackingHeap: a sorted record table, first fit
  * between the records. */
 #include "vramsim/alloc/heap_tracking.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_frm_pltt.c - the NNS_Gfd frame palette VRAM manager.
  *
  * Two cursors: lo grows up from 0, hi grows down from the managed size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_frm_tex.c - the NNS_Gfd frame texture VRAM manager.
  *
  * Five regions (slot 0, the two halves of slot 1, slot 2, slot 3), each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_gfd.c - NNS_Gfd common entry points, size rounding and dump text.
  *
  * The real library calls through four global function pointers that start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_lnk.c - the mechanism shared by the NNS_Gfd linked-list managers.
  *
  * Each management block describes one free region. Blocks not in use sit in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_lnk_pltt.c - the NNS_Gfd linked-list palette VRAM manager.
  *
  * One free list. Palettes align to 16 bytes, 4-colour palettes to 8; the

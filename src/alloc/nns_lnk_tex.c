@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_lnk_tex.c - the NNS_Gfd linked-list texture VRAM manager.
  *
  * Two free lists (normal textures, 4x4 texel data) share one pool of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cli.h - shared pieces of the vramsim sub-commands. */
 #ifndef VS_CLI_H
 #define VS_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cli_common.c - option handling shared by the sub-commands. */
 #include <errno.h>
 #include <stdarg.h>

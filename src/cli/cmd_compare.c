@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_compare.c - `vramsim compare`: strategies side by side on traces, with
  * budgets and a baseline, for people and for CI. The work is in
  * src/compare/; this file reads options and writes files.

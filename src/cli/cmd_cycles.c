@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_cycles.c - `vramsim cycles`: what each allocator call costs on the
  * GBA's CPU.
  *

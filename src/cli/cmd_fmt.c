@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_fmt.c - `vramsim validate` and `vramsim fmt`: read a trace through,
  * and for fmt write it back in canonical form. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_gen.c - `vramsim gen`: write a generated GBA workload trace. */
 #include <errno.h>
 #include <stdlib.h>

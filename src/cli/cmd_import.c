@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_import.c - `vramsim import`: traces from elsewhere into trace format v1.
  * Today: CS:APP malloc-lab traces (.rep). */
 #include <stdio.h>

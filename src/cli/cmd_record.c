@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_record.c - `vramsim record`: run a GBA game headless in libmgba and
  * write the trace it prints through include/vramsim/record.h. */
 #include <stdio.h>

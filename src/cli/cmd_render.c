@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_render.c - `vramsim render`: occupancy maps, heatmaps and charts as PNG. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_replay.c - `vramsim replay`: run a trace, print the summary. */
 #include <stdio.h>
 #include <stdlib.h>

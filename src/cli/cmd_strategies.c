@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_strategies.c - `vramsim strategies`: one line per strategy. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cmd_view.c - `vramsim view`: the live SDL2 viewer (docs/viewer.md). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* main.c - the vramsim command: dispatches to sub-commands. */
 #include <stdio.h>
 #include <string.h>

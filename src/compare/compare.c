@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* compare.c - runs the trace x strategy matrix on a pool of threads and
  * ranks the rows.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* compare_baseline.c - stored metrics and the check of a run against them.
  *
  * A baseline is JSON: {"vramsim_baseline": 1, "rows": [{"trace", "arena",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* compare_budget.c - budgets: limits on a row's metrics, from flags or a file.
  *
  * A budget file is lines of words (docs/ci.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* compare_format.c - a comparison as aligned text, Markdown, CSV, JSON and
  * JUnit XML. Nothing here depends on the machine or the clock: with timing
  * off, the same rows give the same bytes.

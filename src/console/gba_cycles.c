@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_cycles.c - host side of the "cycles" GBA program: packs requests
  * after the ROM image, runs it in libmgba, collects the timed results. */
 #include <errno.h>

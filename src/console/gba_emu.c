@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_emu.c - headless GBA over libmgba (see gba_emu.h). */
 #include "vramsim/gba_emu.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_record.c - writes the trace a GBA program prints through record.h. */
 #include <stdio.h>
 #include <string.h>

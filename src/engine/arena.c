@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* arena.c - arena models: bytes, ownership map, free index, hardware writes. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* freemap.c - which units of an arena are free, with run statistics.
  *
  * A bitmap (1 = free) in 64-unit words, and over the words a complete

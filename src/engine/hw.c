@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* hw.c - dispatches placement rules and tied extents by arena kind. */
 #include <stdio.h>
 

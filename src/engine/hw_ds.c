@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* hw_ds.c - DS texture and texture-palette placement rules (ds-vram.md). */
 #include <stdio.h>
 

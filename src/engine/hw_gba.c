@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* hw_gba.c - GBA OBJ and BG VRAM placement rules (gba-vram.md). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* options.c - "key=value,key=value" strategy options. */
 #include <stdio.h>
 #include <string.h>

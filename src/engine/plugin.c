@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* plugin.c - loads strategies from shared objects (docs/strategy-api.md). */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* registry.c - the table of strategies: built-ins, then plug-ins. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* replay.c - runs trace events through strategies over arena models.
  *
  * Books kept here, independent of any strategy:

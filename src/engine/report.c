@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* report.c - replay results for people (text) and programs (JSON). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* request.c - byte sizes from the hardware's shape tables. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gen_ds.c - DS texture and palette workloads (see gen_ds.h). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gen_gba.c - GBA workload generators (see gen.h and traces/README.md).
  *
  * Everything random comes from one splitmix64 stream seeded by the user, and

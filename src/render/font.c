@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* font.c - a 5x7 bitmap font for ASCII 32-126, built in so pictures are
  * the same bytes on every machine. Each glyph is 5 column bytes; bit 0 is
  * the top row; bit 7 holds the descenders of g, j, p, q and y. */

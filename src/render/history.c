@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* history.c - a bounded record of a replay for heatmaps and charts.
  *
  * Samples are taken every `stride` events; when the columns fill up, pairs

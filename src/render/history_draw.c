@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* history_draw.c - heatmaps and charts of a vs_history, with axes. */
 #include <stdio.h>
 #include <string.h>

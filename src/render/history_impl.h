@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* history_impl.h - what the drawing code reads from a history (not public). */
 #ifndef VS_RENDER_HISTORY_IMPL_H
 #define VS_RENDER_HISTORY_IMPL_H

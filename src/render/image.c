@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* image.c - RGBA images and the few drawing primitives the pictures need. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* layout.c - where each unit of an arena is drawn, the way the hardware is
  * usually pictured, and the drawing of the ownership map itself. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* picture.c - whole pictures: title, headings, maps or plots, legends. */
 #include <stdio.h>
 #include <stdlib.h>

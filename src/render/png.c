@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* png.c - PNG export and import with libpng. Fixed settings and no time or
  * text chunks, so the same image always gives the same file bytes. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strategies.h - internal: the built-in strategy tables and helpers the
  * adapters share. Each family file (strategies_gba.c, strategies_ds.c,
  * strategies_heap.c) lists its strategies in display order. */

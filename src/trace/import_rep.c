@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* import_rep.c - CS:APP malloc-lab traces (.rep) into trace format v1. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* trace_read.c - streaming reader for trace format v1 (docs/trace-format.md).
  *
  * Input is read in large blocks and cut into lines in place; a line is split

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* trace_write.c - writes trace format v1 in its canonical form. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* script.c - scripted input for the viewer (tests, demos, measurements).
  *
  * A script is a text file of commands, one a line, run one per frame once

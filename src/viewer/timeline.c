@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* timeline.c - a replay recorded once, seekable through checkpoints.
  *
  * Every ownership change becomes a delta (arena, unit range, owner, kind)

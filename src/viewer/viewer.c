@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* viewer.c - the SDL2 window: plays a recorded timeline, seeks, hovers.
  *
  * Every frame is composed on the CPU into one RGBA canvas with the

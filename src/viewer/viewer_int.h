@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* viewer_int.h - the viewer's state, shared by the window code and the
  * script runner. Not installed. */
 #ifndef VS_VIEWER_INT_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Zlib
 # Prints the per-strategy cycles table of docs/on-target.md: every GBA
 # strategy that can manage each trace's arena, Thumb in ROM and ARM in IWRAM.
 # usage: tools/demo-rom/cycles-table.sh build/vramsim traces/gba-*.trace traces/obj-quickstart.trace

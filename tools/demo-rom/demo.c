@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* demo.c - a scripted side-scroller that records its own allocation trace.
  *
  * Two text BGs scroll through a procedural world: BG0 (4bpp, ground and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* demo.h - what the demo ROM and the test that records it share. */
 #ifndef VS_DEMO_H
 #define VS_DEMO_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Zlib
 """Placement-policy study for GBA OBJ VRAM (research tool, not part of the build).
 
 Replays the OBJ arena of vramsim traces against placement policies written

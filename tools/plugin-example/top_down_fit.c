@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* top_down_fit.c - an example vramsim plug-in (docs/strategy-api.md).
  *
  * A strategy from outside the tree: first fit over GBA OBJ tiles searching

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* bits.h - bitmap helpers shared by the allocators that keep a bit per
  * unit (gba_obj_snug.c, gba_obj_ends.c, ds_tex_pair.c, ds_pltt_split.c).
  * A set bit is a free unit. Words are

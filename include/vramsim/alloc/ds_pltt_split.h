@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* ds_pltt_split.h - vramsim's own DS texture-palette manager.
  *
  * One bit per 8-byte unit of the 96 KiB palette space; no management

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* ds_tex_pair.h - vramsim's own DS texture VRAM manager.
  *
  * One bit per 8-byte unit of the 512 KiB texture space (8 KiB of state, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_bg_tiles_split.h - the seed's simpler alternative: two tile regions.
  *
  * Seed 000 names it before the shared scheme: one region for 4bpp tiles and

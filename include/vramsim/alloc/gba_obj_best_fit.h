@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_best_fit.h - Butano-style best fit over OBJ VRAM ranges.
  *
  * OBJ VRAM is covered by a list of ranges in address order, each free or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_buddy.h - binary buddy allocator over the 1024 OBJ tiles.
  *
  * As gba-modern does: blocks of 2^k tiles (k = 0..10) aligned to their own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_ends.h - "two-ended best fit" over an OBJ tile bitmap, searched a
  * word at a time: vramsim's own OBJ VRAM allocator.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_first_fit.h - first fit over a one-bit-per-tile OBJ VRAM bitmap.
  *
  * The scheme pokeemerald uses (a bit per 32-byte tile, scanned from the

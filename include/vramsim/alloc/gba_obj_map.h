@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_map.h - the OBJ VRAM allocation map of seed 000.
  *
  * OBJ VRAM is 1024 blocks of 32 bytes. One byte per block says UNUSED,

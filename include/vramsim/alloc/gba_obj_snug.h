@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_obj_snug.h - "snug fit": hole-first, address-ordered first fit over
  * an OBJ tile bitmap, searched a word at a time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_bank.h - orx's memory bank (seed 001): fixed-size cells grown in
  * segments.
  *

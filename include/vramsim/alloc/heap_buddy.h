@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_buddy.h - binary buddy system (Knowlton 1965, Knuth TAOCP 2.5).
  *
  * Blocks are powers of two from 16 bytes up, each aligned to its own size.

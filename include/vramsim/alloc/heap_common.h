@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_common.h - what the RAM heap allocators share: result codes, the
  * placement they report, little-endian word access to the memory they manage,
  * and the boundary tags of the general heaps (fit, TLSF, Doug Lea).

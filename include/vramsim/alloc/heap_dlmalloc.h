@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_dlmalloc.h - a coalescing best-fit heap in the spirit of Doug Lea's
  * malloc (seed 004's "Doug Lea Heap").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_fit.h - a boundary-tagged heap with one address-ordered free list,
  * searched first fit, next fit (Knuth's roving pointer) or best fit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_linear.h - seed 003's linear (scratch) allocator.
  *
  * One pointer bumps through the region: an allocation aligns it, hands out

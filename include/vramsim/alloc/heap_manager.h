@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_manager.h - seed 004's heap manager (The Simpsons: Hit & Run), as
  * freestanding code over one region.
  *

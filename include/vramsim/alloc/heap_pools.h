@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_pools.h - power-of-two pools with free stacks (seed 003).
  *
  * The region is split into eight pools, one per class of 8, 16, ... 1024

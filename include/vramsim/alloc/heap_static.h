@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_static.h - seed 004's StaticHeap: a bump allocator that never frees.
  *
  * CreateHeap takes the whole region up front; GetMemory moves a pointer

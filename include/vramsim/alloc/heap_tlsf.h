@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_tlsf.h - Two-Level Segregated Fit (Masmano, Ripoll, Crespo, Real
  * 2004), written from the published algorithm.
  *

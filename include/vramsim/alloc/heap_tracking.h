@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* heap_tracking.h - seed 004's TrackingHeap.
  *
  * The real one gets its bytes from malloc and keeps, in its own storage, only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_gfd.h - the NITRO-System VRAM managers (NNS_Gfd), reproduced exactly.
  *
  * Behaviour follows shared/reference/nns-gfd.md: the same keys and return

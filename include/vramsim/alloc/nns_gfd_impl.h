@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* nns_gfd_impl.h - internal to the NNS_Gfd managers: the linked-list
  * mechanism both linked-list managers share (nns_lnk.c) and the number
  * formatting the dumps use (nns_gfd.c). Not part of the managers' API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* crt0.S - start-up code and cartridge header of vramsim's GBA programs.
  *
  * The cartridge starts with a 192-byte header whose first word is an ARM

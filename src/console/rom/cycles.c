@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cycles.c - the "cycles" GBA program: replays a request list through an
  * allocator and times every call.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cycles_noop.c - see cycles_noop.h. */
 #include "cycles_noop.h"
 

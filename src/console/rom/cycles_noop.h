@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* cycles_noop.h - empty functions with the allocators' signatures, built
  * and placed exactly like the allocator code, so that timing one measures
  * what the timer and the call itself cost (one per argument count). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* gba_hw.h - the GBA registers vramsim's target programs touch. */
 #ifndef VS_GBA_HW_H
 #define VS_GBA_HW_H

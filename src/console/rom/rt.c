@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* rt.c - the few C library functions GCC may call on its own (struct
  * copies and clears). Built with -fno-tree-loop-distribute-patterns so the
  * loops are not turned back into calls to themselves. */

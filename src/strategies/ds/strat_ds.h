@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_ds.h - internal: helpers the DS texture and palette adapters share. */
 #ifndef VS_SIM_STRAT_DS_H
 #define VS_SIM_STRAT_DS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_ds_common.c - request mapping and options for the DS adapters. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_ds_pltt_split.c - strategy adapter for vramsim's own DS palette
  * manager (ds_pltt_split.h): 4-colour palettes low, the rest high. */
 #include <stdio.h>

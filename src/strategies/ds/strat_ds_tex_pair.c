@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_ds_tex_pair.c - strategy adapter for vramsim's own DS texture
  * manager (ds_tex_pair.h): 4x4 texel and index data taken together, no
  * management blocks, bounded scans. */

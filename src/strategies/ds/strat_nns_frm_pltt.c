@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_nns_frm_pltt.c - strategy adapter for the NNS_Gfd frame palette VRAM
  * manager (nns-gfd.md). dir=low / dir=high pick the end; frees are accepted
  * and the memory stays held until a state restore or reset. */

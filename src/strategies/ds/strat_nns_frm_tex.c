@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_nns_frm_tex.c - strategy adapter for the NNS_Gfd frame texture VRAM
  * manager (nns-gfd.md). Frees are accepted and the memory stays held until
  * a state restore or reset, as on the console. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_nns_lnk_pltt.c - strategy adapter for the NNS_Gfd linked-list
  * palette VRAM manager (nns-gfd.md). Options: size=, blocks=. */
 #include <stdio.h>

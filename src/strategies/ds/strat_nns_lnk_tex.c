@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_nns_lnk_tex.c - strategy adapter for the NNS_Gfd linked-list
  * texture VRAM manager (nns-gfd.md). Options: size= (bytes managed),
  * size4x4= (of which 4x4 texel space), blocks= (management blocks). */

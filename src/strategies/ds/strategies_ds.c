@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strategies_ds.c - the DS texture and palette strategies, in list order. */
 #include "../strategies.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba.h - internal: helpers the GBA strategy adapters share. */
 #ifndef VS_SIM_STRAT_GBA_H
 #define VS_SIM_STRAT_GBA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_bg_tiles.c - strategy adapter for seed 000's BG tile manager
  * with the shared 4/8bpp scheme (gba-bg-tiles).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_bg_tiles_split.c - strategy adapter for seed 000's simpler
  * alternative: separate 4bpp and 8bpp tile regions. Same trace semantics as
  * gba-bg-tiles (see strat_gba_bg_tiles.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_best_fit.c - strategy adapter for Butano-style best fit. */
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_buddy.c - strategy adapter for the binary buddy over OBJ tiles. */
 #include "vramsim/alloc/gba_obj_buddy.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_ends.c - strategy adapter for vramsim's two-ended best-fit OBJ allocator. */
 #include "vramsim/alloc/gba_obj_ends.h"
 #include "../strategies.h"

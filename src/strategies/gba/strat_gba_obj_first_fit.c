@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_first_fit.c - strategy adapter for first fit over a tile bitmap. */
 #include "vramsim/alloc/gba_obj_first_fit.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_map.c - strategy adapter for seed 000's allocation map. */
 #include <stdio.h>
 #include <string.h>

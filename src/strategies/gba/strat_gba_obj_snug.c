@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_snug.c - strategy adapter for vramsim's snug-fit OBJ allocator. */
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strategies_gba.c - the GBA strategies, in the order they are listed. */
 #include "../strategies.h"
 

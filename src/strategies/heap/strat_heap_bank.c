@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_bank.c - adapter for orx's memory bank (seed 001). */
 #include "vramsim/alloc/heap_bank.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_buddy.c - adapter for the binary buddy heap. */
 #include "vramsim/alloc/heap_buddy.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_common.h - internal: what the RAM heap adapters share.
  *
  * Each adapter's state is { mem, allocator state }: the allocators take the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_dlmalloc.c - adapter for the Doug Lea style heap (seed 004). */
 #include "vramsim/alloc/heap_dlmalloc.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_fit.c - adapters for the address-ordered free-list heap:
  * heap-first-fit, heap-next-fit and heap-best-fit. */
 #include "vramsim/alloc/heap_fit.h"

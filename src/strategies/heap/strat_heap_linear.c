@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_linear.c - adapter for seed 003's linear allocator. Trace
  * save/restore are its mark and roll back. */
 #include "vramsim/alloc/heap_linear.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_pools.c - adapter for the power-of-two pools (seed 003). */
 #include "vramsim/alloc/heap_pools.h"
 #include "../strategies.h"

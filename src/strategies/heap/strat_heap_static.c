@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_static.c - adapter for seed 004's StaticHeap. */
 #include "vramsim/alloc/heap_static.h"
 #include "../strategies.h"

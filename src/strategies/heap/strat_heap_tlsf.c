@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_tlsf.c - adapter for Two-Level Segregated Fit. */
 #include "vramsim/alloc/heap_tlsf.h"
 #include "../strategies.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strat_heap_tracking.c - adapter for seed 004's TrackingHeap. */
 #include "vramsim/alloc/heap_tracking.h"
 #include "../strategies.h"

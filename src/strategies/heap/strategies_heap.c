@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* strategies_heap.c - the RAM heap strategies, in list order: the seeds'
  * systems first, then the general-purpose rivals. */
 #include "../strategies.h"
