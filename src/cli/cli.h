@@ -37,6 +37,14 @@ int vs_cli_apply_strategies(const vs_cli_strategies *cs, const vs_trace_header *
 FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen);
 int vs_cli_out_close(FILE *fp, const char *path, const char *tmp, int ok);
 
+/* Commands whose code lives in a module loaded on demand, so the vramsim
+ * executable links neither libmgba nor SDL2: "gba" (cycles, record) and
+ * "view". Runs CMD from MODULE and returns its exit status, or says what to
+ * install and returns VS_EXIT_USAGE when the module cannot be loaded. */
+int vs_cli_module_run(const char *module, const char *cmd, int argc, char **argv);
+/* NULL when MODULE can be loaded; otherwise why not, for listings. */
+const char *vs_cli_module_missing(const char *module);
+
 int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_validate(int argc, char **argv);
 int vs_cmd_fmt(int argc, char **argv);

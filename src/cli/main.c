@@ -4,27 +4,26 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/gba_emu.h"
 
 typedef struct command {
 	const char *name;
-	vs_cmd_fn fn;
+	vs_cmd_fn fn; /* NULL: the command lives in a module */
 	const char *help;
-	int needs_gba; /* runs code on an emulated GBA */
+	const char *module; /* loaded on demand: "gba" (libmgba), "view" (SDL2) */
 } command;
 
 static const command commands[] = {
-	{ "replay", vs_cmd_replay, "replay a trace against strategies; print the summary", 0 },
-	{ "validate", vs_cmd_validate, "check that a trace is well-formed", 0 },
-	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form", 0 },
-	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages", 0 },
-	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)", 0 },
-	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", 0 },
-	{ "view", vs_cmd_view, "play a trace in a window (SDL2): seek, hover, two strategies side by side", 0 },
-	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", 0 },
-	{ "import", vs_cmd_import, "turn a CS:APP malloc-lab .rep trace into a vramsim trace", 0 },
-	{ "cycles", vs_cmd_cycles, "time each allocator call on an emulated GBA (libmgba); compare placements", 1 },
-	{ "record", vs_cmd_record, "run a GBA ROM headless; write the trace it prints via record.h", 1 },
+	{ "replay", vs_cmd_replay, "replay a trace against strategies; print the summary", NULL },
+	{ "validate", vs_cmd_validate, "check that a trace is well-formed", NULL },
+	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form", NULL },
+	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages", NULL },
+	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)", NULL },
+	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", NULL },
+	{ "view", NULL, "play a trace in a window (SDL2): seek, hover, two strategies side by side", "view" },
+	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", NULL },
+	{ "import", vs_cmd_import, "turn a CS:APP malloc-lab .rep trace into a vramsim trace", NULL },
+	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
+	{ "record", NULL, "run a GBA ROM headless; write the trace it prints via record.h", "gba" },
 };
 
 static void usage(FILE *fp)
@@ -39,9 +38,10 @@ static void usage(FILE *fp)
 		"\n"
 		"commands:\n");
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		const char *why = commands[i].module ? vs_cli_module_missing(commands[i].module) : NULL;
 		fprintf(fp, "  %-11s %s\n", commands[i].name, commands[i].help);
-		if (commands[i].needs_gba && !vs_gba_emu_available())
-			fprintf(fp, "  %-11s (unavailable in this build: %s)\n", "", vs_gba_emu_missing());
+		if (why)
+			fprintf(fp, "  %-11s (unavailable: %s)\n", "", why);
 	}
 	fprintf(fp,
 		"\n"
@@ -67,7 +67,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
+			return commands[i].fn ? commands[i].fn(argc - 1, argv + 1)
+				: vs_cli_module_run(commands[i].module, commands[i].name, argc - 1, argv + 1);
 	fprintf(stderr, "vramsim: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return VS_EXIT_USAGE;
