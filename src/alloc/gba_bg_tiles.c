@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_bg_tiles.c - seed 000's BG tile manager, shared 4/8bpp scheme. */
+/* gba_bg_tiles.c - the BG tile manager of 'Gameboy Advance Resource
+ * Management', shared 4/8bpp scheme. */
 #include "vramsim/alloc/gba_bg_tiles.h"
 
 #define NIL GBA_BG_TILES_UNUSED

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_bg_tiles_split.c - two separate tile regions (seed 000's alternative). */
+/* gba_bg_tiles_split.c - two separate tile regions (the simpler scheme of
+ * 'Gameboy Advance Resource Management'). */
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 
 #define UNUSED GBA_BG_SPLIT_UNUSED
@@ -11,7 +12,7 @@ static void region_init(gba_bg_split_region *r, uint16_t base, uint16_t tiles, u
 
 	for (i = 0; i < GBA_BG_SPLIT_ROM_MAX; i++)
 		r->rom2ram[i] = UNUSED;
-	/* The free list threads entry i to i + 1, as the seed sets it up. */
+	/* The free list threads entry i to i + 1, as the article sets it up. */
 	for (i = 0; i < GBA_BG_SPLIT_MAX_TILES; i++) {
 		r->ram2rom[i] = UNUSED;
 		r->ref[i] = i + 1u < tiles ? (uint16_t)(i + 1u) : UNUSED;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_obj_map.c - seed 000's OBJ VRAM allocation map. */
+/* gba_obj_map.c - the OBJ VRAM allocation map of the article 'Gameboy
+ * Advance Resource Management'. */
 #include "vramsim/alloc/gba_obj_map.h"
 
 void gba_obj_map_init(gba_obj_map *m, uint16_t first_block)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_linear.c - seed 003's bump allocator with reset, marks and 0xAA fill. */
+/* heap_linear.c - the bump allocator of the blog post "Game From Zero: Part
+ * 2. 'Memory'", with reset, marks and 0xAA fill. */
 #include "vramsim/alloc/heap_linear.h"
 
 int heap_linear_init(heap_linear *l, uint32_t size, uint32_t align, int fill)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_manager.c - seed 004's heap manager: heap stack, search lists, the
- * small-allocation rule, and static / tracking / Doug Lea heaps. */
+/* heap_manager.c - The Simpsons: Hit & Run's heap manager: heap stack,
+ * search lists, the small-allocation rule, and static / tracking / Doug Lea
+ * heaps. */
 #include "vramsim/alloc/heap_manager.h"
 
 void heap_mgr_init(heap_manager *g, uint32_t size)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_pools.c - seed 003's power-of-two pools with free stacks. */
+/* heap_pools.c - power-of-two pools with free stacks, after the blog post
+ * "Game From Zero: Part 2. 'Memory'". */
 #include "vramsim/alloc/heap_pools.h"
 
 static uint32_t class_bytes(uint32_t i) { return HEAP_POOLS_MIN << i; }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_static.c - seed 004's StaticHeap: bump, frees ignored and counted. */
+/* heap_static.c - The Simpsons: Hit & Run's StaticHeap: bump, frees ignored
+ * and counted. */
 #include "vramsim/alloc/heap_static.h"
 
 int heap_static_init(heap_static *s, uint32_t size, uint32_t align)

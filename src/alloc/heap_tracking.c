@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_tracking.c - seed 004's TrackingHeap: a sorted record table, first fit
- * between the records. */
+/* heap_tracking.c - The Simpsons: Hit & Run's TrackingHeap: a sorted record
+ * table, first fit between the records. */
 #include "vramsim/alloc/heap_tracking.h"
 
 static uint32_t rec_off(const uint8_t *m, uint32_t i) { return heap_ld32(m, i * HEAP_TRACKING_RECORD); }

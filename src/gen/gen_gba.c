@@ -766,7 +766,8 @@ static void update_layer(FILE *out, layer *L, uint64_t *next_id, int sx, int sy)
 			if (in_rect(&old, x, y))
 				continue;
 			rom = L->map.cell[(uint32_t)y * L->map.w + (uint32_t)x];
-			/* Seed 000: a zero in the ROM map is written as zero, no call. */
+			/* As 'Gameboy Advance Resource Management' has it: a zero in the
+			 * ROM map is written as zero, no call. */
 			if (!rom)
 				continue;
 			L->ids[y % RING][x % RING] = ++*next_id;

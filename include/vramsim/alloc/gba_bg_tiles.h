@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_bg_tiles.h - seed 000's BG tile manager with the shared 4/8bpp scheme.
+/* gba_bg_tiles.h - the BG tile manager of 'Gameboy Advance Resource
+ * Management' with the shared 4/8bpp scheme.
  *
  * A side-scroller copies into BG VRAM only the ROM tiles its visible map
  * cells use. Three arrays track them:

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_bg_tiles_split.h - the seed's simpler alternative: two tile regions.
+/* gba_bg_tiles_split.h - the simpler scheme of 'Gameboy Advance Resource
+ * Management': two tile regions.
  *
- * Seed 000 names it before the shared scheme: one region for 4bpp tiles and
+ * The article names it before the shared scheme: one region for 4bpp tiles and
  * another for 8bpp tiles, each with its own copy of the tile manager
  * (rom2ram, ram2rom, and a reference-count array doubling as a singly
- * linked free list, exactly as the seed describes). Its cost: a region
+ * linked free list, exactly as the article describes). Its cost: a region
  * cannot lend free space to the other.
  *
  * Layout of the 64 KiB BG area: the 4bpp region from 0 (bytes4 bytes, at

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_obj_map.h - the OBJ VRAM allocation map of seed 000.
+/* gba_obj_map.h - the OBJ VRAM allocation map of the article 'Gameboy
+ * Advance Resource Management'.
  *
  * OBJ VRAM is 1024 blocks of 32 bytes. One byte per block says UNUSED,
  * USED (first block of an allocation) or CONTINUE (a later block). A request

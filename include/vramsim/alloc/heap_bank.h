@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_bank.h - orx's memory bank (seed 001): fixed-size cells grown in
- * segments.
+/* heap_bank.h - the orx engine's memory bank (as jtianling's "orx source code
+ * reading notes (3): memory management" walks through it): fixed-size cells
+ * grown in segments.
  *
  * A bank hands out cells of one size. Cells come in segments of N cells; a
  * segment is one piece of memory holding, in this order, its header (as

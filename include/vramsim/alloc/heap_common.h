@@ -39,11 +39,12 @@ typedef struct heap_block {
 	uint32_t block_size;
 } heap_block;
 
-/* GetStatus of seed 004's IRadMemoryAllocator. total_free and largest are
- * bytes a future allocation could take (free block bytes, headers of free
- * blocks included); objects is the number of live allocations; high_water is
- * the highest region offset any block has reached (the brk an sbrk-based heap
- * would have needed: malloc-lab's "heap size"). */
+/* GetStatus of The Simpsons: Hit & Run's IRadMemoryAllocator. total_free
+ * and largest are bytes a future allocation could take (free block bytes,
+ * headers of free blocks included); objects is the number of live
+ * allocations; high_water is the highest region offset any block has
+ * reached (the brk an sbrk-based heap would have needed: malloc-lab's "heap
+ * size"). */
 typedef struct heap_status {
 	uint32_t total_free;
 	uint32_t largest;

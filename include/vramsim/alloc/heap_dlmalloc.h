@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* heap_dlmalloc.h - a coalescing best-fit heap in the spirit of Doug Lea's
- * malloc (seed 004's "Doug Lea Heap").
+ * malloc (the "Doug Lea Heap" of The Simpsons: Hit & Run).
  *
  * What it shares with dlmalloc: boundary tags (a 4-byte head with
  * this-in-use and previous-in-use bits; a free block repeats its size in its

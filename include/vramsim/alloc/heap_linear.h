@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_linear.h - seed 003's linear (scratch) allocator.
+/* heap_linear.h - the linear (scratch) allocator of the blog post "Game From
+ * Zero: Part 2. 'Memory'".
  *
  * One pointer bumps through the region: an allocation aligns it, hands out
  * the bytes and moves it past them. Nothing is freed one by one (a free is
  * accepted and the memory stays held until a reset or a roll back); reset
  * moves the pointer back to the start, mark/rollback remember a pointer and
  * return to it, dropping everything allocated since. With fill set (the
- * seed's debug build), fresh memory is painted 0xAA - the alignment padding
+ * post's debug build), fresh memory is painted 0xAA - the alignment padding
  * and the payload - so reads of uninitialised scratch memory stand out.
  */
 #ifndef VRAMSIM_ALLOC_HEAP_LINEAR_H

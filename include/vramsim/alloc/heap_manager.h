@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_manager.h - seed 004's heap manager (The Simpsons: Hit & Run), as
- * freestanding code over one region.
+/* heap_manager.h - the heap manager of The Simpsons: Hit & Run (2003), from
+ * an article on the game's memory management, written as freestanding code
+ * over one region.
  *
  * Allocators are numbered (the game's GameMemoryAllocator ids, 0-31). An id
  * may own a heap of one of three kinds - static (bump, never frees), tracking
@@ -50,7 +51,7 @@ enum {
 	HEAP_ROLE_KEEPS_SMALL = 7u /* any of the three */
 };
 
-/* The game's GameMemoryAllocator numbers (seed 004, PS2 build). */
+/* The game's GameMemoryAllocator numbers (PS2 build). */
 enum {
 	HEAP_SHAR_DEFAULT = 0, HEAP_SHAR_TEMP = 1, HEAP_SHAR_PERSISTENT = 3, HEAP_SHAR_LEVEL = 4,
 	HEAP_SHAR_LEVEL_MOVIE = 5, HEAP_SHAR_LEVEL_FE = 6, HEAP_SHAR_LEVEL_ZONE = 7, HEAP_SHAR_LEVEL_OTHER = 8,

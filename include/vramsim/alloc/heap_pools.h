@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_pools.h - power-of-two pools with free stacks (seed 003).
+/* heap_pools.h - power-of-two pools with free stacks (from the blog post
+ * "Game From Zero: Part 2. 'Memory'").
  *
  * The region is split into eight pools, one per class of 8, 16, ... 1024
  * bytes. A request rounds up to its class (the rounding is internal
  * fragmentation: the whole class is granted) and is served by that pool
  * alone: from the top of the pool's free stack when it has freed slots, else
- * by bumping the pool's next-slot index. As in the seed, the free information
+ * by bumping the pool's next-slot index. As in the post, the free information
  * is kept apart from the blocks: each pool's stack of slot addresses
- * (4 bytes per slot, the seed's "stack of pointers") sits in the region
+ * (4 bytes per slot, the post's "stack of pointers") sits in the region
  * before the pool's slots and counts as overhead, so slots are packed. Slots
  * start aligned to their class. Freeing an address no pool handed out is an
- * error (the seed panics; here HEAP_INVALID), as is freeing a free slot.
+ * error (the post panics; here HEAP_INVALID), as is freeing a free slot.
  */
 #ifndef VRAMSIM_ALLOC_HEAP_POOLS_H
 #define VRAMSIM_ALLOC_HEAP_POOLS_H

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_static.h - seed 004's StaticHeap: a bump allocator that never frees.
+/* heap_static.h - The Simpsons: Hit & Run's StaticHeap: a bump allocator
+ * that never frees.
  *
  * CreateHeap takes the whole region up front; GetMemory moves a pointer
  * through it; FreeMemory does nothing (m_FreeingAllowed is false): the bytes

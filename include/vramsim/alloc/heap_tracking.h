@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* heap_tracking.h - seed 004's TrackingHeap.
+/* heap_tracking.h - The Simpsons: Hit & Run's TrackingHeap.
  *
  * The real one gets its bytes from malloc and keeps, in its own storage, only
  * a table of what it handed out so the allocations can be freed (and listed)

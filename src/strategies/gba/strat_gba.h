@@ -64,7 +64,7 @@ static inline void vs_gba_dump_tiles(void *st, char (*sym)(void *st, unsigned ti
 	}
 }
 
-/* ---- BG helpers: seed 000 tile managers ---- */
+/* ---- BG helpers: the tile managers of 'Gameboy Advance Resource Management' ---- */
 
 /* Map placements carry this bit in their key (tile keys are blocks). */
 #define VS_GBA_MAP_KEY 0x80000000u

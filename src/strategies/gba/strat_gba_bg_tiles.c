@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_gba_bg_tiles.c - strategy adapter for seed 000's BG tile manager
- * with the shared 4/8bpp scheme (gba-bg-tiles).
+/* strat_gba_bg_tiles.c - strategy adapter for the BG tile manager of
+ * 'Gameboy Advance Resource Management', with the shared 4/8bpp scheme
+ * (gba-bg-tiles).
  *
  * Trace semantics: `alloc ID tile ROM BPP` is one reference. A tile already
  * loaded comes back at the same offset with placement.shared = 1 (a hit);
@@ -112,7 +113,7 @@ static void bgt_held(void *st, vs_extent_fn fn, void *ud)
 
 const vs_strategy vs_strat_gba_bg_tiles = {
 	VS_STRATEGY_ABI, "gba-bg-tiles",
-	"seed 000 BG tile manager: ROM<->RAM maps, refcounts as free lists, shared 4/8bpp region, O(1) ref/release",
+	"BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free lists, O(1)",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles),
 	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
 	0, NULL, NULL, bgt_dump, NULL, bgt_held

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_gba_bg_tiles_split.c - strategy adapter for seed 000's simpler
- * alternative: separate 4bpp and 8bpp tile regions. Same trace semantics as
- * gba-bg-tiles (see strat_gba_bg_tiles.c). */
+/* strat_gba_bg_tiles_split.c - strategy adapter for the simpler scheme of
+ * 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile
+ * regions. Same trace semantics as gba-bg-tiles (see strat_gba_bg_tiles.c). */
 #include <stdlib.h>
 
 #include "vramsim/alloc/gba_bg_tiles_split.h"
@@ -110,7 +110,7 @@ static void bgs_held(void *st, vs_extent_fn fn, void *ud)
 
 const vs_strategy vs_strat_gba_bg_tiles_split = {
 	VS_STRATEGY_ABI, "gba-bg-tiles-split",
-	"seed 000's simpler alternative: separate 4bpp and 8bpp regions, each its own tile manager (bytes4=)",
+	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=)",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles_split),
 	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
 	0, NULL, NULL, bgs_dump, NULL, bgs_held

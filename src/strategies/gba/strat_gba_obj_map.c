@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_gba_obj_map.c - strategy adapter for seed 000's allocation map. */
+/* strat_gba_obj_map.c - strategy adapter for the allocation map of the
+ * article 'Gameboy Advance Resource Management'. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +84,7 @@ static void objmap_dump(void *st, vs_print_fn print, void *ud)
 
 const vs_strategy vs_strat_gba_obj_map = {
 	VS_STRATEGY_ABI, "gba-obj-map",
-	"seed 000 allocation map: UNUSED/USED/CONTINUE per 32-byte block, placed at multiples of its size",
+	"allocation map from 'Gameboy Advance Resource Management': UNUSED/USED/CONTINUE per tile, size-aligned",
 	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_map),
 	objmap_init, objmap_alloc, objmap_free, objmap_reset, objmap_walk,
 	0, NULL, NULL, objmap_dump, NULL

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_bank.c - adapter for orx's memory bank (seed 001). */
+/* strat_heap_bank.c - adapter for the orx engine's memory bank. */
 #include "vramsim/alloc/heap_bank.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"

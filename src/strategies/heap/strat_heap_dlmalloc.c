@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_dlmalloc.c - adapter for the Doug Lea style heap (seed 004). */
+/* strat_heap_dlmalloc.c - adapter for the Doug Lea style heap (as The
+ * Simpsons: Hit & Run used one). */
 #include "vramsim/alloc/heap_dlmalloc.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"

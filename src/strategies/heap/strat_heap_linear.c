@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_linear.c - adapter for seed 003's linear allocator. Trace
- * save/restore are its mark and roll back. */
+/* strat_heap_linear.c - adapter for the linear allocator of the blog post
+ * "Game From Zero: Part 2. 'Memory'". Trace save/restore are its mark and
+ * roll back. */
 #include "vramsim/alloc/heap_linear.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"
@@ -94,7 +95,7 @@ static void linear_dump(void *st, vs_print_fn print, void *ud)
 
 const vs_strategy vs_strat_heap_linear = {
 	VS_STRATEGY_ABI, "heap-linear",
-	"seed 003 scratch allocator: bump with alignment, reset, mark/roll back (save/restore), 0xAA fill",
+	"scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA fill",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, sizeof(linear_st),
 	linear_init, linear_alloc, linear_free, linear_reset, linear_walk,
 	sizeof(heap_linear_mark), linear_save, linear_restore, linear_dump, NULL

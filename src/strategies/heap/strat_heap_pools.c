@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_pools.c - adapter for the power-of-two pools (seed 003). */
+/* strat_heap_pools.c - adapter for the power-of-two pools (from the blog
+ * post "Game From Zero: Part 2. 'Memory'"). */
 #include "vramsim/alloc/heap_pools.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_static.c - adapter for seed 004's StaticHeap. */
+/* strat_heap_static.c - adapter for The Simpsons: Hit & Run's StaticHeap. */
 #include "vramsim/alloc/heap_static.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"
@@ -65,7 +65,7 @@ static void static_dump(void *st, vs_print_fn print, void *ud)
 
 const vs_strategy vs_strat_heap_static = {
 	VS_STRATEGY_ABI, "heap-static",
-	"seed 004 StaticHeap: bump allocator that never frees (frees are ignored and counted)",
+	"StaticHeap (The Simpsons: Hit & Run): bump allocator that never frees (frees are ignored and counted)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(heap_static),
 	static_init, static_alloc, static_free, static_reset, static_walk, 0, NULL, NULL, static_dump, NULL
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_tracking.c - adapter for seed 004's TrackingHeap. */
+/* strat_heap_tracking.c - adapter for The Simpsons: Hit & Run's TrackingHeap. */
 #include "vramsim/alloc/heap_tracking.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"
@@ -90,7 +90,7 @@ static void trk_held(void *st, vs_extent_fn fn, void *ud)
 
 const vs_strategy vs_strat_heap_tracking = {
 	VS_STRATEGY_ABI, "heap-tracking",
-	"seed 004 TrackingHeap: a sorted record table at the arena start, first fit between records (records=)",
+	"TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between records (records=)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(trk_st),
 	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, NULL, trk_held
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* strategies_heap.c - the RAM heap strategies, in list order: the seeds'
- * systems first, then the general-purpose rivals. */
+/* strategies_heap.c - the RAM heap strategies, in list order: the systems of
+ * published engines and games first, then the general-purpose rivals. */
 #include "../strategies.h"
 
 extern const vs_strategy vs_strat_heap_bank;
