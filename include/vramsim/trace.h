@@ -20,7 +20,7 @@
 #define VS_TAG_MAX 64
 #define VS_STATE_NAME_MAX 64
 #define VS_OPTIONS_MAX 256
-#define VS_TRACE_MAX_SEARCH 8     /* search lists (seed 004's "anywhere in level") */
+#define VS_TRACE_MAX_SEARCH 8     /* search lists ("anywhere in level") */
 #define VS_SEARCH_LEN_MAX 8       /* arenas in one search list */
 #define VS_ROUTE_SEARCH0 16       /* route ids: arenas 0-15, search lists 16-23 */
 
@@ -69,7 +69,7 @@ typedef struct vs_trace_header {
 	/* per arena: "strategy=NAME" hint and strategy options from the line */
 	char strategy[VS_TRACE_MAX_ARENAS][VS_NAME_MAX];
 	char options[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
-	/* Seed 004's heap manager, when the trace has a `heaps` line: every
+	/* The Simpsons: Hit & Run's heap manager, with a `heaps` line: every
 	 * arena is a heap; allocations route by the heap stack, the
 	 * small-allocation rule and search lists. */
 	int heaps;

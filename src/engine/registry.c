@@ -60,7 +60,10 @@ int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind)
 
 const vs_strategy *vs_strategy_default(vs_arena_kind kind)
 {
-	/* The systems the seeds describe are each memory's default. */
+	/* Each memory's default is the system its public description uses:
+	 * 'Gameboy Advance Resource Management' for the GBA, the NITRO-System
+	 * "VRAM Managers" document for the DS, The Simpsons: Hit & Run's Doug
+	 * Lea heap for RAM. */
 	static const char *const names[VS_ARENA_KIND_COUNT] = {
 		"gba-obj-map", "gba-bg-tiles", "nns-lnk-tex", "nns-lnk-pltt", "heap-dlmalloc"
 	};

@@ -77,7 +77,7 @@ struct vs_replay {
 	uint64_t diag[VS_DIAG_KINDS], check[VS_CHECK_KINDS];
 	char err[1024];
 	vs_event ev;
-	heap_manager heaps;     /* seed 004's routing, with every arena a heap */
+	heap_manager heaps;     /* The Simpsons: Hit & Run's routing, every arena a heap */
 };
 
 static const char *const fail_names[VS_FAIL_KINDS] = {
@@ -561,7 +561,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	return 0;
 }
 
-/* The trace's heaps and search lists, in the seed's own routing code:
+/* The trace's heaps and search lists, in the heap manager's own routing code:
  * arena i is heap id i, search list k is id VS_ROUTE_SEARCH0 + k. */
 static void setup_heaps(vs_replay *r)
 {
@@ -765,8 +765,9 @@ static int do_alloc(vs_replay *r)
 	uint32_t n = 1, k, from = 0;
 
 	if (vs_trace_header_of(r->rd)->heaps) {
-		/* seed 004: the named allocator, or the top of the heap stack,
-		 * through the small rule and search lists */
+		/* as The Simpsons: Hit & Run routes: the named allocator, or
+		 * the top of the heap stack, through the small rule and search
+		 * lists */
 		from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
 		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
 		a = n ? order[0] : (int)r->heaps.default_id;
