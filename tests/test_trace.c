@@ -226,8 +226,8 @@ START_TEST(round_trip_events)
 		ck_assert_uint_eq(e1.id, e2.id);
 		ck_assert_int_eq(memcmp(&e1.req, &e2.req, sizeof e1.req), 0);
 		ck_assert_str_eq(tag1, e2.tag);
-		ck_assert_int_eq(e1.has_at, e2.has_at);
-		ck_assert_uint_eq(e1.at, e2.at);
+		ck_assert_int_eq(e1.req.has_at, e2.req.has_at);
+		ck_assert_uint_eq(e1.req.at, e2.req.at);
 		ck_assert_uint_eq(e1.data_len, e2.data_len);
 		ck_assert_int_eq(memcmp(data1, e2.data ? e2.data : data1, e1.data_len), 0);
 		ck_assert_str_eq(name1, e2.name ? e2.name : "");

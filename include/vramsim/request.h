@@ -52,7 +52,19 @@ typedef struct vs_request {
 		struct { uint16_t colours; uint8_t four; } pltt;   /* four: for 4-colour textures */
 	} u;
 	uint32_t tag;      /* interned owner tag (see vs_tags in trace.h); 0 = none */
+	/* What the game's own allocator answered (at= in a trace), so a replay
+	 * can place as the game did (the `recorded` strategy) and report where
+	 * another strategy differs. Appended: older plug-ins never read it. */
+	uint32_t at;       /* VS_AT_ADDR: the address (arena base + offset) */
+	uint8_t has_at;    /* VS_AT_NONE, VS_AT_ADDR or VS_AT_FAILED */
 } vs_request;
+
+/* What a trace says of the game's own answer to a request. */
+enum {
+	VS_AT_NONE = 0,  /* nothing: no at= */
+	VS_AT_ADDR = 1,  /* at=ADDR: the game got this address */
+	VS_AT_FAILED = 2 /* at=none: the game's allocator returned nothing */
+};
 
 /* Byte sizes from the hardware tables (gba-vram.md, ds-vram.md). Each
  * returns 0 when the shape is not one the hardware has. */

@@ -59,7 +59,8 @@ typedef void (*vs_print_fn)(void *ud, const char *text);
 
 enum {
 	VS_STRAT_RELOCATABLE = 1u << 0, /* state can be copied with memcpy */
-	VS_STRAT_NATIVE_STATE = 1u << 1 /* save/restore are the allocator's own (frame managers) */
+	VS_STRAT_NATIVE_STATE = 1u << 1, /* save/restore are the allocator's own (frame managers) */
+	VS_STRAT_NEEDS_AT = 1u << 2     /* places by the game's answer (at=): a trace without it is an error */
 };
 
 typedef struct vs_strategy {

@@ -48,8 +48,6 @@ typedef struct vs_event {
 	uint64_t id;            /* alloc, free */
 	vs_request req;         /* alloc */
 	const char *tag;        /* alloc: owner tag text, "" if none */
-	int has_at;             /* alloc: the address the game got is known */
-	uint32_t at;            /* ... as an address (arena base + offset) */
 	const uint8_t *data;    /* alloc: payload bytes, or NULL */
 	uint32_t data_len;
 	const char *name;       /* save / restore: state name */

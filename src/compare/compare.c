@@ -381,6 +381,32 @@ static int add_row(vs_cmp_result *res, job **jobs, int *cap, const char *path, c
 	return 0;
 }
 
+/* Arenas (a bit each) in which every allocation says where the game put it
+ * (at=): the ones the game's own placement, `recorded`, can replay. Reads
+ * the rest of the trace; -1 on a malformed one (err says where). */
+static long addressed_arenas(vs_trace_reader *rd, char *err, size_t errlen)
+{
+	const vs_trace_header *h = vs_trace_header_of(rd);
+	unsigned long seen = 0, bare = 0, bit;
+	vs_event ev;
+	int rc;
+
+	while ((rc = vs_trace_next(rd, &ev)) > 0) {
+		if (ev.type != VS_EV_ALLOC)
+			continue;
+		/* routed heap allocations pick their arena at replay time */
+		bit = ev.arena >= 0 && !h->heaps ? 1ul << ev.arena : (1ul << h->narenas) - 1;
+		seen |= bit;
+		if (!ev.req.has_at)
+			bare |= bit;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", vs_trace_error(rd));
+		return -1;
+	}
+	return (long)(seen & ~bare);
+}
+
 static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *err, size_t errlen)
 {
 	int cap = 0, t, i, c;
@@ -395,11 +421,15 @@ static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *
 		const char *path = cfg->traces[t];
 		vs_trace_reader *rd = vs_trace_open(path, err, errlen);
 		vs_trace_header h;
+		long addressed;
 
 		if (!rd)
 			goto fail;
 		h = *vs_trace_header_of(rd);
+		addressed = cfg->nchoices ? 0 : addressed_arenas(rd, err, errlen);
 		vs_trace_close(rd);
+		if (addressed < 0)
+			goto fail;
 		for (i = 0; i < h.narenas; i++) {
 			vs_arena_kind kind = h.arenas[i].kind;
 			if (cfg->nchoices) {
@@ -416,6 +446,8 @@ static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *
 			} else {
 				for (k = 0; k < vs_strategy_count(); k++) {
 					const vs_strategy *s = vs_strategy_at(k);
+					if ((s->flags & VS_STRAT_NEEDS_AT) && !(addressed >> i & 1))
+						continue;
 					if (vs_strategy_manages(s, kind) && add_row(res, jobs, &cap, path, &h, i, s, NULL, 0))
 						goto oom;
 				}

@@ -12,7 +12,7 @@ static const vs_strategy *extra[MAX_EXTRA];
 static size_t nextra;
 
 static const vs_strategy *const *const families[] = {
-	vs_strategies_gba, vs_strategies_ds, vs_strategies_heap
+	vs_strategies_gba, vs_strategies_ds, vs_strategies_heap, vs_strategies_recorded
 };
 
 static size_t builtin_count(void)

@@ -789,6 +789,13 @@ static int do_alloc(vs_replay *r)
 			ev->arena = a;
 			ar = &r->ar[a];
 		}
+		if ((ar->strat->flags & VS_STRAT_NEEDS_AT) && !ev->req.has_at) {
+			snprintf(r->err, sizeof r->err, "%s:%llu: error: %s places each allocation where the game put "
+				"it, and id %llu has no at= (the address the game's allocator returned, or at=none)",
+				vs_trace_name(r->rd), (unsigned long long)ev->line, ar->strat->name,
+				(unsigned long long)ev->id);
+			return -1;
+		}
 		memset(&pl, 0, sizeof pl);
 		status = ar->strat->alloc(ar->state, &ev->req, &pl);
 		refresh_held(r, a);
@@ -811,8 +818,8 @@ static int do_alloc(vs_replay *r)
 			ar->m.smallest_failed = ev->req.size;
 		if (id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a))
 			goto oom;
-		if (ev->has_at && diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s failed (%s)",
-			(unsigned long long)ev->id, (unsigned)ev->at, ar->strat->name, fail_names[fk]))
+		if (ev->req.has_at == VS_AT_ADDR && diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s failed (%s)",
+			(unsigned long long)ev->id, (unsigned)ev->req.at, ar->strat->name, fail_names[fk]))
 			return -1;
 		notify(r, status, 1, fk, NULL);
 		return 0;
@@ -892,9 +899,13 @@ static int do_alloc(vs_replay *r)
 	if ((uint64_t)pl.block_offset + pl.block_size > ar->m.high_water)
 		ar->m.high_water = (uint64_t)pl.block_offset + pl.block_size;
 	refresh(ar);
-	if (ev->has_at && ev->at - ar->arena.decl.base != pl.offset &&
+	if (ev->req.has_at == VS_AT_ADDR && ev->req.at - ar->arena.decl.base != pl.offset &&
 		diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s gave 0x%x", (unsigned long long)ev->id,
-			(unsigned)ev->at, ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
+			(unsigned)ev->req.at, ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
+		return -1;
+	if (ev->req.has_at == VS_AT_FAILED &&
+		diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game's allocator failed, %s gave 0x%x", (unsigned long long)ev->id,
+			ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
 		return -1;
 	notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 	return 0;

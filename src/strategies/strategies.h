@@ -10,6 +10,7 @@
 extern const vs_strategy *const vs_strategies_gba[];
 extern const vs_strategy *const vs_strategies_ds[];
 extern const vs_strategy *const vs_strategies_heap[];
+extern const vs_strategy *const vs_strategies_recorded[]; /* last: never a kind's default */
 
 /* A placement with no headers: block = [offset, offset + granted). */
 static inline void vs_placement_simple(vs_placement *pl, uint32_t offset, uint32_t granted, uint32_t key)

@@ -843,13 +843,17 @@ keys:
 				return -1;
 			ev->req.opt = n;
 		} else if (bit == 16) {
+			if (vl == 4 && memcmp(v, "none", 4) == 0) {
+				ev->req.has_at = VS_AT_FAILED;
+				continue;
+			}
 			if (num32(r, v, vl, vcol, "at", 0, &n))
 				return -1;
 			if (d && (n < d->base || n - d->base >= d->size))
 				return fail(r, vcol, "at=0x%x lies outside arena '%s' [0x%x, 0x%llx)", (unsigned)n, d->name,
 					(unsigned)d->base, (unsigned long long)d->base + d->size);
-			ev->has_at = 1;
-			ev->at = n;
+			ev->req.has_at = VS_AT_ADDR;
+			ev->req.at = n;
 		} else {
 			size_t j;
 			if (vl % 2)

@@ -116,8 +116,10 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 			fprintf(fp, " dir=%s", ev->req.dir == VS_DIR_LOW ? "low" : "high");
 		if (ev->req.opt)
 			fprintf(fp, " opt=%u", (unsigned)ev->req.opt);
-		if (ev->has_at)
-			fprintf(fp, " at=0x%x", (unsigned)ev->at);
+		if (ev->req.has_at == VS_AT_ADDR)
+			fprintf(fp, " at=0x%x", (unsigned)ev->req.at);
+		else if (ev->req.has_at == VS_AT_FAILED)
+			fputs(" at=none", fp);
 		if (ev->data && ev->data_len) {
 			fputs(" data=", fp);
 			for (i = 0; i < ev->data_len; i++) {
