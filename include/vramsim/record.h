@@ -1,32 +1,53 @@
 /* SPDX-License-Identifier: Zlib */
-/* record.h - header-only trace recorder for GBA homebrew.
+/* record.h - header-only trace recorder for GBA and DS homebrew.
  *
- * A game includes this file and calls the VS_REC_* macros where it calls its
- * allocators. Each macro formats one line of trace format v1
+ * A game includes this file and calls a VS_REC_* macro beside each call to
+ * its allocators. Each macro formats one line of trace format v1
  * (docs/trace-format.md) and prints it through mGBA's debug-log registers;
  * `vramsim record GAME.gba --frames N -o TRACE` runs the game headless and
- * writes those lines out as a trace.
+ * writes those lines out as a trace, which replays under the `recorded`
+ * strategy as the game placed it and under any other strategy for comparison.
  *
- *   VS_REC_BEGIN();                              // "vramsim-trace 1"
- *   VS_REC_ARENA("obj", "gba-obj", "mode=0");    // "arena obj gba-obj mode=0"
- *   VS_REC_SPRITE(id, 32, 32, 4, tile_addr);     // "alloc 7 sprite 32x32 4bpp at=0x06010400"
- *   VS_REC_BYTES(id, "bg", 2048, addr);          // "alloc 8 bg 2048 at=0x06000800"
- *   VS_REC_TILE(id, "bg", rom_index, 4, addr);   // "alloc 9 bg tile 12 4bpp at=0x..."
- *   VS_REC_TILE_DATA(id, "bg", rom, 4, addr, p); // the same, with data= the tile's 32 (64) bytes at p
- *   VS_REC_MAP(id, "bg", 0, 256, 256, addr);     // "alloc 10 bg map text 256x256 at=0x..." (1: affine)
- *   VS_REC_FREE(id);                             // "free 7"
- *   VS_REC_FRAME();                              // "frame"
- *   VS_REC_LINE("save level1");                  // any statement, as text
+ *   VS_REC_BEGIN();                                   // "vramsim-trace 1"
+ *   VS_REC_ARENA("obj", "gba-obj", "mode=0");         // "arena obj gba-obj mode=0"
+ *   VS_REC_SPRITE(id, "obj", "player", 32, 32, 4, a); // "alloc 7 obj sprite 32x32 4bpp at=0x06010400 tag=player"
+ *   VS_REC_BYTES(id, "bg", "hud", 2048, a);           // "alloc 8 bg 2048 at=... tag=hud"
+ *   VS_REC_TILE(id, "bg", "level", rom, 4, a);        // "alloc 9 bg tile 12 4bpp at=... tag=level"
+ *   VS_REC_TILE_DATA(id, "bg", "level", rom, 4, a, p);// the same, with data= the tile's 32 (64) bytes at p
+ *   VS_REC_MAP(id, "bg", "bg0", 0, 256, 256, a);      // "alloc 10 bg map text 256x256 at=..." (1: affine)
+ *   VS_REC_TEX(id, "tex", "hero", 64, 64, "16c", key);// a DS texture; key: the NNSGfdTexKey returned
+ *   VS_REC_PLTT(id, "pal", "hero", 16, 0, key);       // a DS palette; key: the NNSGfdPlttKey (1: 4-colour)
+ *   VS_REC_FREE(id);                                  // "free 7"
+ *   VS_REC_FRAME();                                   // "frame"
+ *   VS_REC_LINE("save level1");                       // any statement, as text
  *
- * An `at` of VS_REC_NO_AT leaves at= out; an arena name of NULL leaves the
- * arena out (traces that declare one arena). Lines carry the prefix "@vs "
- * so the recorder can tell them from the game's other debug prints; lines
- * are cut at 250 characters: a 64-byte 8bpp tile's data= (128 hex digits)
- * fits, longer payloads (a sprite's graphics) do not.
+ * The address a is what the game's allocator returned: VS_REC_FAILED when it
+ * returned nothing (the line says at=none, and the replay fails the request
+ * as the game did), VS_REC_NO_AT to leave at= out. For the DS macros the
+ * NITRO-System key carries the address (bits 0-15, in 8-byte units) and the
+ * error key 0 means the call failed. The arena may be NULL in a trace that
+ * declares one arena; the tag (1-63 of A-Z a-z 0-9 _-./:) may be NULL.
+ * An id is any number not live at the time: the address itself will do.
  *
- * On a console, or an emulator without mGBA's registers, the enable register
- * does not answer 0x1DEA and every macro does nothing but that one probe.
- * Define VS_REC_DISABLE to compile the macros away entirely.
+ * Wrapping an allocator takes one line beside each call:
+ *
+ *   tile = obj_alloc(&map, tiles);
+ *   VS_REC_SPRITE(tile, "obj", "enemy", 16, 16, 4,
+ *       tile == NONE ? VS_REC_FAILED : 0x06010000 + tile * 32);
+ *   ...
+ *   obj_free(&map, tile);
+ *   VS_REC_FREE(tile);
+ *
+ * Lines carry the prefix "@vs " so the recorder can tell them from the game's
+ * other debug prints, and are cut at 250 characters: a 64-byte 8bpp tile's
+ * data= (128 hex digits) fits, longer payloads do not.
+ *
+ * Where the lines go: by default mGBA's debug registers. On a console, or an
+ * emulator without them, the enable register does not answer 0x1DEA and every
+ * macro does nothing but that one probe. A game (or a DS emulator's debug
+ * port, or a host test) may route the lines elsewhere by defining, before
+ * including this file, VS_REC_PUTS(line) to a statement that prints one
+ * NUL-terminated line. Define VS_REC_DISABLE to compile the macros away.
  *
  * Freestanding C99 (only <stdint.h>); each translation unit probes once.
  */
@@ -35,7 +56,8 @@
 
 #include <stdint.h>
 
-#define VS_REC_NO_AT 0xFFFFFFFFu
+#define VS_REC_NO_AT 0xFFFFFFFFu  /* leave at= out */
+#define VS_REC_FAILED 0xFFFFFFFEu /* the allocator returned nothing: at=none */
 #define VS_REC_PREFIX "@vs "
 
 /* mGBA's debug-log registers. */
@@ -50,13 +72,17 @@ enum { VS_MGBA_FATAL = 0, VS_MGBA_ERROR = 1, VS_MGBA_WARN = 2, VS_MGBA_INFO = 3,
 /* 0 not probed yet, 1 present, 2 absent. */
 static uint8_t vs_rec_state_;
 
-/* Enables mGBA's debug log; 1 when it answered. */
+/* Enables mGBA's debug log; 1 when it answered (always, with VS_REC_PUTS). */
 static inline int vs_mgba_open(void)
 {
+#ifdef VS_REC_PUTS
+	vs_rec_state_ = 1;
+#else
 	if (!vs_rec_state_) {
 		VS_MGBA_ENABLE = 0xC0DE;
 		vs_rec_state_ = VS_MGBA_ENABLE == 0x1DEA ? 1 : 2;
 	}
+#endif
 	return vs_rec_state_ == 1;
 }
 
@@ -122,7 +148,11 @@ static inline void vs_rec_start(vs_rec_buf *b)
 
 static inline void vs_rec_emit(vs_rec_buf *b)
 {
+#ifdef VS_REC_PUTS
+	VS_REC_PUTS(b->s);
+#else
 	vs_mgba_print(VS_MGBA_INFO, b->s);
+#endif
 }
 
 static inline void vs_rec_line_(const char *text)
@@ -149,16 +179,27 @@ static inline void vs_rec_alloc_head_(vs_rec_buf *b, uint32_t id, const char *ar
 	}
 }
 
-static inline void vs_rec_alloc_tail_(vs_rec_buf *b, uint32_t at)
+/* " tag=T at=ADDR" (or at=none), leaving the line open for data= */
+static inline void vs_rec_alloc_keys_(vs_rec_buf *b, const char *tag, uint32_t at)
 {
-	if (at != VS_REC_NO_AT) {
+	if (tag && *tag) {
+		vs_rec_str(b, " tag=");
+		vs_rec_str(b, tag);
+	}
+	if (at == VS_REC_FAILED) {
+		vs_rec_str(b, " at=none");
+	} else if (at != VS_REC_NO_AT) {
 		vs_rec_str(b, " at=");
 		vs_rec_hex(b, at);
 	}
-	vs_rec_emit(b);
 }
 
-static inline void vs_rec_sprite_(uint32_t id, const char *arena, uint32_t w, uint32_t h,
+static inline void vs_rec_bpp_(vs_rec_buf *b, uint32_t bpp)
+{
+	vs_rec_str(b, bpp == 8 ? " 8bpp" : " 4bpp");
+}
+
+static inline void vs_rec_sprite_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
 	uint32_t bpp, uint32_t at)
 {
 	vs_rec_buf b;
@@ -170,11 +211,12 @@ static inline void vs_rec_sprite_(uint32_t id, const char *arena, uint32_t w, ui
 	vs_rec_dec(&b, w);
 	vs_rec_str(&b, "x");
 	vs_rec_dec(&b, h);
-	vs_rec_str(&b, bpp == 8 ? " 8bpp" : " 4bpp");
-	vs_rec_alloc_tail_(&b, at);
+	vs_rec_bpp_(&b, bpp);
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
 }
 
-static inline void vs_rec_bytes_(uint32_t id, const char *arena, uint32_t size, uint32_t at)
+static inline void vs_rec_bytes_(uint32_t id, const char *arena, const char *tag, uint32_t size, uint32_t at)
 {
 	vs_rec_buf b;
 
@@ -182,25 +224,13 @@ static inline void vs_rec_bytes_(uint32_t id, const char *arena, uint32_t size, 
 		return;
 	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_dec(&b, size);
-	vs_rec_alloc_tail_(&b, at);
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
 }
 
-static inline void vs_rec_tile_(uint32_t id, const char *arena, uint32_t rom, uint32_t bpp, uint32_t at)
-{
-	vs_rec_buf b;
-
-	if (!vs_mgba_open())
-		return;
-	vs_rec_alloc_head_(&b, id, arena);
-	vs_rec_str(&b, "tile ");
-	vs_rec_dec(&b, rom);
-	vs_rec_str(&b, bpp == 8 ? " 8bpp" : " 4bpp");
-	vs_rec_alloc_tail_(&b, at);
-}
-
-/* As vs_rec_tile_, with the tile's bytes as data=HEX (32 or 64 bytes). */
-static inline void vs_rec_tile_data_(uint32_t id, const char *arena, uint32_t rom, uint32_t bpp, uint32_t at,
-	const uint8_t *data)
+/* A BG tile by ROM index; data (may be 0) adds the tile's 32 (64) bytes. */
+static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag, uint32_t rom, uint32_t bpp,
+	uint32_t at, const uint8_t *data)
 {
 	static const char digits[] = "0123456789abcdef";
 	vs_rec_buf b;
@@ -211,21 +241,21 @@ static inline void vs_rec_tile_data_(uint32_t id, const char *arena, uint32_t ro
 	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, "tile ");
 	vs_rec_dec(&b, rom);
-	vs_rec_str(&b, bpp == 8 ? " 8bpp" : " 4bpp");
-	if (at != VS_REC_NO_AT) {
-		vs_rec_str(&b, " at=");
-		vs_rec_hex(&b, at);
+	vs_rec_bpp_(&b, bpp);
+	vs_rec_alloc_keys_(&b, tag, at);
+	if (data) {
+		vs_rec_str(&b, " data=");
+		for (i = 0; i < n && b.n + 2 < sizeof b.s; i++) {
+			b.s[b.n++] = digits[data[i] >> 4];
+			b.s[b.n++] = digits[data[i] & 15u];
+		}
+		b.s[b.n] = 0;
 	}
-	vs_rec_str(&b, " data=");
-	for (i = 0; i < n && b.n + 2 < sizeof b.s; i++) {
-		b.s[b.n++] = digits[data[i] >> 4];
-		b.s[b.n++] = digits[data[i] & 15u];
-	}
-	b.s[b.n] = 0;
 	vs_rec_emit(&b);
 }
 
-static inline void vs_rec_map_(uint32_t id, const char *arena, int affine, uint32_t w, uint32_t h, uint32_t at)
+static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, int affine, uint32_t w,
+	uint32_t h, uint32_t at)
 {
 	vs_rec_buf b;
 
@@ -236,7 +266,49 @@ static inline void vs_rec_map_(uint32_t id, const char *arena, int affine, uint3
 	vs_rec_dec(&b, w);
 	vs_rec_str(&b, "x");
 	vs_rec_dec(&b, h);
-	vs_rec_alloc_tail_(&b, at);
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
+/* The address in a NITRO-System texture or palette key (bits 0-15 in
+ * 8-byte units); the error key 0 is a failed call. */
+static inline uint32_t vs_rec_key_at_(uint32_t key)
+{
+	return key ? (key & 0xFFFFu) << 3 : VS_REC_FAILED;
+}
+
+static inline void vs_rec_tex_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
+	const char *format, uint32_t key)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "tex ");
+	vs_rec_dec(&b, w);
+	vs_rec_str(&b, "x");
+	vs_rec_dec(&b, h);
+	vs_rec_str(&b, " ");
+	vs_rec_str(&b, format);
+	vs_rec_alloc_keys_(&b, tag, vs_rec_key_at_(key));
+	vs_rec_emit(&b);
+}
+
+static inline void vs_rec_pltt_(uint32_t id, const char *arena, const char *tag, uint32_t colours, int four,
+	uint32_t key)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "pltt ");
+	vs_rec_dec(&b, colours);
+	if (four)
+		vs_rec_str(&b, " 4c");
+	vs_rec_alloc_keys_(&b, tag, vs_rec_key_at_(key));
+	vs_rec_emit(&b);
 }
 
 static inline void vs_rec_free_(uint32_t id)
@@ -272,25 +344,29 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #ifdef VS_REC_DISABLE
 #define VS_REC_BEGIN() ((void)0)
 #define VS_REC_ARENA(name, kind, keys) ((void)0)
-#define VS_REC_SPRITE(id, w, h, bpp, at) ((void)0)
-#define VS_REC_SPRITE_IN(arena, id, w, h, bpp, at) ((void)0)
-#define VS_REC_BYTES(id, arena, size, at) ((void)0)
-#define VS_REC_TILE(id, arena, rom, bpp, at) ((void)0)
-#define VS_REC_TILE_DATA(id, arena, rom, bpp, at, data) ((void)0)
-#define VS_REC_MAP(id, arena, affine, w, h, at) ((void)0)
+#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) ((void)0)
+#define VS_REC_BYTES(id, arena, tag, size, at) ((void)0)
+#define VS_REC_TILE(id, arena, tag, rom, bpp, at) ((void)0)
+#define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) ((void)0)
+#define VS_REC_MAP(id, arena, tag, affine, w, h, at) ((void)0)
+#define VS_REC_TEX(id, arena, tag, w, h, format, key) ((void)0)
+#define VS_REC_PLTT(id, arena, tag, colours, four, key) ((void)0)
 #define VS_REC_FREE(id) ((void)0)
 #define VS_REC_FRAME() ((void)0)
 #define VS_REC_LINE(text) ((void)0)
 #else
 #define VS_REC_BEGIN() vs_rec_line_("vramsim-trace 1")
 #define VS_REC_ARENA(name, kind, keys) vs_rec_arena_((name), (kind), (keys))
-#define VS_REC_SPRITE(id, w, h, bpp, at) vs_rec_sprite_((id), (const char *)0, (w), (h), (bpp), (at))
-#define VS_REC_SPRITE_IN(arena, id, w, h, bpp, at) vs_rec_sprite_((id), (arena), (w), (h), (bpp), (at))
-#define VS_REC_BYTES(id, arena, size, at) vs_rec_bytes_((id), (arena), (size), (at))
-#define VS_REC_TILE(id, arena, rom, bpp, at) vs_rec_tile_((id), (arena), (rom), (bpp), (at))
-#define VS_REC_TILE_DATA(id, arena, rom, bpp, at, data) \
-	vs_rec_tile_data_((id), (arena), (rom), (bpp), (at), (data))
-#define VS_REC_MAP(id, arena, affine, w, h, at) vs_rec_map_((id), (arena), (affine), (w), (h), (at))
+#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) vs_rec_sprite_((id), (arena), (tag), (w), (h), (bpp), (at))
+#define VS_REC_BYTES(id, arena, tag, size, at) vs_rec_bytes_((id), (arena), (tag), (size), (at))
+#define VS_REC_TILE(id, arena, tag, rom, bpp, at) \
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (const uint8_t *)0)
+#define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) \
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (data))
+#define VS_REC_MAP(id, arena, tag, affine, w, h, at) vs_rec_map_((id), (arena), (tag), (affine), (w), (h), (at))
+#define VS_REC_TEX(id, arena, tag, w, h, format, key) vs_rec_tex_((id), (arena), (tag), (w), (h), (format), (key))
+#define VS_REC_PLTT(id, arena, tag, colours, four, key) \
+	vs_rec_pltt_((id), (arena), (tag), (colours), (four), (key))
 #define VS_REC_FREE(id) vs_rec_free_(id)
 #define VS_REC_FRAME() vs_rec_line_("frame")
 #define VS_REC_LINE(text) vs_rec_line_(text)

@@ -81,13 +81,15 @@ static int rec_init(void *p, const vs_arena_decl *a, const char *options, uint8_
 	return 0;
 }
 
-/* A BG tile: a hit when the game's RAM tile holds this ROM tile already. */
+/* A BG tile: a hit when the game's RAM tile holds this ROM tile already.
+ * ROM tile 0, the all-transparent tile, is one tile at both depths: a tile
+ * manager keeps it loaded for 4bpp and 8bpp layers alike. */
 static int place_tile(recorded *st, const vs_request *rq, uint32_t offset, vs_placement *out)
 {
 	rec_tile *t = &st->tile[offset / st->unit];
 
 	vs_placement_simple(out, offset, rq->size, KEY_TILE);
-	if (t->refs && t->rom == rq->u.tile.rom && t->bpp == rq->u.tile.bpp) {
+	if (t->refs && t->rom == rq->u.tile.rom && (t->bpp == rq->u.tile.bpp || t->rom == 0)) {
 		t->refs++;
 		out->shared = 1;
 		return VS_OK;

@@ -64,6 +64,9 @@ static uint32_t rng(uint32_t n)
 	return (rng_state >> 16) % n;
 }
 
+/* Trace tags by OAM size field, so pictures colour the scene's cast. */
+static const char *const size_tag[4] = { "spark", "coin", "enemy", "boss" };
+
 static const uint8_t dims[3][4][2] = {
 	{ { 8, 8 }, { 16, 16 }, { 32, 32 }, { 64, 64 } },
 	{ { 16, 8 }, { 32, 8 }, { 32, 16 }, { 64, 32 } },
@@ -124,7 +127,7 @@ static void step_sprites(void)
 			block = gba_obj_map_alloc(&objmap, (uint16_t)(bytes / 32));
 			if (block == GBA_OBJ_MAP_NONE) {
 				/* a failed allocation is part of the trace too */
-				VS_REC_SPRITE_IN("obj", next_id++, w, h, bpp, VS_REC_NO_AT);
+				VS_REC_SPRITE(next_id++, "obj", size_tag[size], w, h, bpp, VS_REC_FAILED);
 				continue;
 			}
 			s->id = next_id++;
@@ -135,7 +138,7 @@ static void step_sprites(void)
 			s->live = 1;
 			/* data first, then the line: a recorded allocation is complete */
 			write_pattern(s->id, OBJ_VRAM + block * 32u, bytes);
-			VS_REC_SPRITE_IN("obj", s->id, w, h, bpp, OBJ_VRAM + block * 32u);
+			VS_REC_SPRITE(s->id, "obj", size_tag[size], w, h, bpp, OBJ_VRAM + block * 32u);
 		}
 	}
 }
@@ -155,6 +158,7 @@ typedef struct layer {
 	uint32_t sb;               /* map screenblock */
 	uint32_t x;                /* scroll, pixels */
 	uint32_t lo;               /* first world column loaded; lo .. lo+31 are */
+	const char *tag, *map_tag; /* trace tags of its tiles and of its map */
 	cell cells[DEMO_MAP_COLS][DEMO_BG0_ROWS];
 } layer;
 
@@ -256,7 +260,7 @@ static void load_cell(layer *l, uint32_t col, uint32_t row)
 	}
 	if (b < 0) {
 		/* no room: the trace says so, the cell shows tile 0 */
-		VS_REC_TILE_DATA(next_id++, "bg", rom, l->bpp, VS_REC_NO_AT, px);
+		VS_REC_TILE_DATA(next_id++, "bg", l->tag, rom, l->bpp, VS_REC_FAILED, px);
 		c->id = 0;
 		c->block = 0;
 		*map_entry(l, col % DEMO_MAP_COLS, row) = 0;
@@ -267,7 +271,7 @@ static void load_cell(layer *l, uint32_t col, uint32_t row)
 		copy_words(addr, px, l->bpp * 8u); /* data first, then the line */
 	c->id = next_id++;
 	c->block = (uint16_t)b;
-	VS_REC_TILE_DATA(c->id, "bg", rom, l->bpp, addr, px);
+	VS_REC_TILE_DATA(c->id, "bg", l->tag, rom, l->bpp, addr, px);
 	*map_entry(l, col % DEMO_MAP_COLS, row) = (uint16_t)(l->bpp == 8 ? b / 2 : b);
 }
 
@@ -282,19 +286,22 @@ static void drop_cell(layer *l, uint32_t col, uint32_t row)
 	c->id = 0;
 }
 
-static void layer_init(layer *l, unsigned bpp, unsigned rows, unsigned speed, unsigned prio)
+static void layer_init(layer *l, unsigned bpp, unsigned rows, unsigned speed, unsigned prio, const char *tag,
+	const char *map_tag)
 {
 	uint32_t col, row, id = next_id++;
 	int sb = gba_bg_tiles_map_alloc(&bgt, 1);
 	volatile uint16_t *map;
 
 	l->bpp = bpp;
+	l->tag = tag;
+	l->map_tag = map_tag;
 	l->rows = rows;
 	l->speed = speed;
 	l->sb = (uint32_t)sb;
 	l->x = 0;
 	l->lo = 0;
-	VS_REC_MAP(id, "bg", 0, 256, 256, BG_VRAM + l->sb * 0x800u);
+	VS_REC_MAP(id, "bg", l->map_tag, 0, 256, 256, BG_VRAM + l->sb * 0x800u);
 	map = (volatile uint16_t *)(BG_VRAM + l->sb * 0x800u);
 	for (row = 0; row < 32; row++)
 		for (col = 0; col < 32; col++)
@@ -367,8 +374,8 @@ int main(void)
 	VS_REC_BEGIN();
 	VS_REC_ARENA("obj", "gba-obj", "strategy=gba-obj-map");
 	VS_REC_ARENA("bg", "gba-bg", "strategy=gba-bg-tiles");
-	layer_init(&bg0, 4, DEMO_BG0_ROWS, 1, 2);
-	layer_init(&bg1, 8, DEMO_BG1_ROWS, 2, 3);
+	layer_init(&bg0, 4, DEMO_BG0_ROWS, 1, 2, "ground", "bg0");
+	layer_init(&bg1, 8, DEMO_BG1_ROWS, 2, 3, "clouds", "bg1");
 	st->busy = 0;
 	for (frame = 0; frame < DEMO_STEPS; frame++) {
 		wait_vblank();
