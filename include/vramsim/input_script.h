@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Zlib */
+/* input_script.h - the keys a headless GBA run holds, frame by frame.
+ *
+ * `vramsim record` and `vramsim capture` play a game without a player; an
+ * input script says which keys are held on which frames. Plain text, one
+ * range a line (docs/capture.md):
+ *
+ *   # title screen, then walk right and jump
+ *   120 start
+ *   200-260 right
+ *   240-250 right a
+ *
+ * Frames count from 0, the first frame the ROM runs; N-M is inclusive.
+ * Ranges may come in any order but may not overlap. Keys: a b select start
+ * right left up down r l, or none. Errors name file:line:col.
+ */
+#ifndef VRAMSIM_INPUT_SCRIPT_H
+#define VRAMSIM_INPUT_SCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Key bits as the GBA's KEYINPUT numbers them (set: held). */
+enum {
+	VS_KEY_A = 1u << 0, VS_KEY_B = 1u << 1, VS_KEY_SELECT = 1u << 2, VS_KEY_START = 1u << 3,
+	VS_KEY_RIGHT = 1u << 4, VS_KEY_LEFT = 1u << 5, VS_KEY_UP = 1u << 6, VS_KEY_DOWN = 1u << 7,
+	VS_KEY_R = 1u << 8, VS_KEY_L = 1u << 9
+};
+
+#define VS_INPUT_MAX_RANGES 100000u /* a bound on memory for hostile scripts */
+
+typedef struct vs_input_range {
+	uint32_t first, last; /* frames, inclusive */
+	uint16_t keys;
+	uint32_t line;        /* where the script said it */
+} vs_input_range;
+
+typedef struct vs_input_script {
+	vs_input_range *ranges; /* sorted by frame, never overlapping */
+	size_t n;
+} vs_input_script;
+
+/* Reads a script from a file / a stream (name for messages). Returns 0, or
+ * -1 with "file:line:col: error: ..." in err and s left empty. */
+int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t errlen);
+int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *err, size_t errlen);
+/* The keys held on a frame (0 when no range covers it). */
+uint16_t vs_input_script_keys(const vs_input_script *s, uint32_t frame);
+/* Writes the keys as the script names them ("right a"; "none"). */
+void vs_input_keys_name(uint16_t keys, char *buf, size_t len);
+void vs_input_script_free(vs_input_script *s);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_input_script.c - input scripts for headless runs: keys per frame, and
+ * every malformed script refused with its file:line:col. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/input_script.h"
+
+static int parse(const char *text, vs_input_script *s, char *err, size_t errlen)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "rb");
+	int rc;
+
+	ck_assert_ptr_nonnull(fp);
+	rc = vs_input_script_read(fp, "in.keys", s, err, errlen);
+	fclose(fp);
+	return rc;
+}
+
+START_TEST(keys_by_frame)
+{
+	vs_input_script s;
+	char err[256], names[64];
+
+	ck_assert_msg(parse("\xEF\xBB\xBF# a title screen, then a walk\n"
+		"120 start\r\n"
+		"\n"
+		"   240-250 right a # jump\n"
+		"200-239\tright\n"
+		"300-300 none\n"
+		"4294967295 l r\n", &s, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(s.n, 5);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 0), 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 119), 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 120), VS_KEY_START);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 121), 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 200), VS_KEY_RIGHT);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 239), VS_KEY_RIGHT);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 240), VS_KEY_RIGHT | VS_KEY_A);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 250), VS_KEY_RIGHT | VS_KEY_A);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 251), 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 300), 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 4294967295u), VS_KEY_L | VS_KEY_R);
+	vs_input_keys_name(VS_KEY_RIGHT | VS_KEY_A, names, sizeof names);
+	ck_assert_str_eq(names, "a right");
+	vs_input_keys_name(0, names, sizeof names);
+	ck_assert_str_eq(names, "none");
+	vs_input_script_free(&s);
+
+	ck_assert_int_eq(parse("", &s, err, sizeof err), 0);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 5), 0);
+}
+END_TEST
+
+START_TEST(bad_scripts_name_their_place)
+{
+	static const struct { const char *text, *want; } cases[] = {
+		{ "120 jump\n", "in.keys:1:5: error: unknown key 'jump'" },
+		{ "1 a\n20-10 b\n", "in.keys:2:4: error: range ends (10) before it starts (20)" },
+		{ "10-20 a\n# x\n15-30 b\n", "in.keys:3:1: error: frames 15-30 overlap the range on line 1 (10-20)" },
+		{ "15-30 b\n10-15 a\n", "in.keys:2:1: error: frames 10-15 overlap the range on line 1 (15-30)" },
+		{ "start 120\n", "in.keys:1:1: error: expected a frame number or a range N-M" },
+		{ "120\n", "in.keys:1:4: error: no keys after the frames" },
+		{ "4294967296 a\n", "in.keys:1:1: error: frame number past 4294967295" },
+		{ "99999999999999999999999 a\n", "in.keys:1:1: error: frame number past 4294967295" },
+		{ "12x a\n", "in.keys:1:3: error: expected a space after the frames" },
+		{ "1- a\n", "in.keys:1:3: error: expected a frame number" },
+		{ "5 none a\n", "in.keys:1:1: error: 'none' with other keys" },
+		{ "5 a\n6 b\0c\n", "in.keys:2:4: error: NUL byte" },
+		{ "5 A\n", "in.keys:1:3: error: unknown key 'A'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		vs_input_script s;
+		char err[256];
+		size_t len = strlen(cases[i].text);
+		FILE *fp;
+		int rc;
+		if (strstr(cases[i].want, "NUL"))
+			len = 10; /* the text holds a NUL */
+		fp = fmemopen((void *)cases[i].text, len, "rb");
+		rc = vs_input_script_read(fp, "in.keys", &s, err, sizeof err);
+		fclose(fp);
+		ck_assert_msg(rc == -1, "case %zu accepted", i);
+		ck_assert_msg(strncmp(err, cases[i].want, strlen(cases[i].want)) == 0, "case %zu: got '%s', want '%s'",
+			i, err, cases[i].want);
+		ck_assert_ptr_null(s.ranges);
+	}
+}
+END_TEST
+
+START_TEST(long_lines_and_many_ranges_are_bounded)
+{
+	vs_input_script s;
+	char err[256], *text = malloc(9000), path[512];
+	size_t n = 0;
+	FILE *fp;
+	int rc;
+
+	memset(text, ' ', 8000);
+	memcpy(text + 7990, "1 a\n", 5);
+	ck_assert_int_eq(parse(text, &s, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "in.keys:1:4097: error: line longer than 4096 bytes") != NULL, "%s", err);
+	free(text);
+
+	/* one range more than the bound, read from a file */
+	snprintf(path, sizeof path, "%s/tests/many.keys", VS_BINARY_DIR);
+	fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	for (n = 0; n <= VS_INPUT_MAX_RANGES; n++)
+		fprintf(fp, "%zu a\n", n);
+	fclose(fp);
+	rc = vs_input_script_load(path, &s, err, sizeof err);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(strstr(err, "many.keys:100001:1: error: more than 100000 ranges") != NULL, "%s", err);
+	remove(path);
+	ck_assert_int_eq(vs_input_script_load("/nonexistent/x.keys", &s, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "/nonexistent/x.keys: cannot read") != NULL, "%s", err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("input_script");
+	TCase *tc = tcase_create("input_script");
+
+	tcase_add_test(tc, keys_by_frame);
+	tcase_add_test(tc, bad_scripts_name_their_place);
+	tcase_add_test(tc, long_lines_and_many_ranges_are_bounded);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}
