@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "cli_opt.h"
+#include "vramsim/compare.h"
 #include "vramsim/replay.h"
 
 /* Exit codes, the same for every command. */
@@ -12,25 +14,40 @@ enum { VS_EXIT_OK = 0, VS_EXIT_CHECK = 1, VS_EXIT_USAGE = 2 };
 
 typedef int (*vs_cmd_fn)(int argc, char **argv);
 
-/* Prints "vramsim CMD: message" to stderr and returns VS_EXIT_USAGE. */
+/* Prints "vramsim CMD: message" (CMD NULL: "vramsim: message") to stderr
+ * and returns VS_EXIT_USAGE. */
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...);
 
-/* Handles options every command shares (--plugin PATH). Returns 1 if
- * argv[*i] was one (advancing *i past its argument), 0 if not, -1 on error
- * (message printed). */
-int vs_cli_common_option(const char *cmd, int argc, char **argv, int *i);
+/* Strategy choices from --strategy, the same in every command that takes
+ * several: each value a comma list of "NAME[:OPTS]" (every arena NAME can
+ * manage) or "ARENA=NAME[:OPTS]". The values are kept as given and split
+ * once every option is read, so a --plugin later on the line counts. */
+typedef struct vs_cli_choices {
+	const char **raw;
+	int nraw, rawcap;
+	vs_cmp_choice *v;
+	int n, cap;
+	/* groups (runs, sides): v[first[g]] to v[first[g + 1] - 1] */
+	int *first;
+	int ngroups;
+} vs_cli_choices;
 
-/* Strategy choices from --strategy: "NAME[:OPTS]" for every arena it can
- * manage, "ARENA=NAME[:OPTS]" for one arena. */
-typedef struct vs_cli_strategies {
-	int n;
-	char spec[32][160];
-} vs_cli_strategies;
+/* Keeps one --strategy value. 0, or a usage error's exit status. */
+int vs_cli_choices_add(const char *cmd, vs_cli_choices *cs, const char *value);
+/* Splits the values into choices; unknown strategies are usage errors. */
+int vs_cli_choices_split(const char *cmd, vs_cli_choices *cs);
+/* Groups the choices for the trace h: a choice for an arena an earlier one
+ * of the current group covers starts the next group; at most max of them
+ * (what: "side", "run"). No choices make one empty group. */
+int vs_cli_choices_group(const char *cmd, vs_cli_choices *cs, const vs_trace_header *h, int max, const char *what);
+void vs_cli_choices_free(vs_cli_choices *cs);
+/* "ARENA=NAME:OPTS,NAME" for n choices. */
+void vs_cli_choices_label(const vs_cmp_choice *v, int n, char *buf, size_t len);
 
-/* Applies the choices to a replay configuration for the trace's header.
+/* Applies n choices to a replay configuration for the trace's header.
  * Returns 0, or -1 with a message naming the bad choice. */
-int vs_cli_apply_strategies(const vs_cli_strategies *cs, const vs_trace_header *h,
-	vs_replay_config *cfg, char opts[][VS_OPTIONS_MAX], char *err, size_t errlen);
+int vs_cli_apply_choices(const vs_cmp_choice *v, int n, const vs_trace_header *h, vs_replay_config *cfg,
+	char opts[][VS_OPTIONS_MAX], char *err, size_t errlen);
 
 /* Output files are written to PATH.tmp-PID and renamed into place when
  * complete, so a failed run never leaves a half-written file. */

@@ -14,49 +14,52 @@
 
 #define CMD "compare"
 
-static void help(void)
-{
-	printf(
-		"usage: vramsim compare TRACE|DIR... [options]\n"
-		"\n"
-		"Replays each trace once per strategy and arena and prints one row per trace,\n"
-		"arena and strategy: failures by kind, peak live bytes, peak and mean\n"
-		"fragmentation, internal fragmentation and free extents at peak, high-water,\n"
-		"smallest failed request, host ns per allocator call; then the best strategy\n"
-		"per trace and arena, and why. A DIR stands for its *.trace files, by name.\n"
-		"Traces run in parallel; rows come out in a fixed order.\n"
-		"\n"
-		"options:\n"
-		"  -s, --strategy A,B,...     compare these (NAME[:OPTS] or ARENA=NAME[:OPTS]);\n"
-		"                             default: every strategy that can manage each arena\n"
-		"  --plugin PATH              load strategies from a plug-in (.so) first\n"
-		"  -f, --format FMT           text (default), markdown, csv, json, junit\n"
-		"  -o, --output FILE          write that format to FILE instead of standard output\n"
-		"  --out FMT=FILE             also write FMT to FILE (repeatable; '-' is stdout)\n"
-		"  --no-timing                leave out ns/op: output is the same bytes every run\n"
-		"  -j, --jobs N               worker threads (default: every online core)\n"
-		"budgets (exit 1 when any row breaks one):\n"
-		"  --max-failures N           failed allocations\n"
-		"  --max-peak-live BYTES      peak requested bytes live (N, 0xN, NK, NM)\n"
-		"  --max-peak-frag F          peak fragmentation, 0 to 1\n"
-		"  --max-high-water BYTES     highest end offset ever taken\n"
-		"  --budgets FILE             per-trace budgets (format in docs/ci.md)\n"
-		"baselines:\n"
-		"  --write-baseline FILE      store this run's metrics (JSON)\n"
-		"  --baseline FILE            exit 1 when a metric worsens beyond tolerance\n"
-		"  --tolerance [METRIC=]RATIO[,ABS]\n"
-		"                             a metric may grow to old*(1+RATIO)+ABS (default 0,0);\n"
-		"                             METRIC: failures, peak_frag, mean_frag, internal_frag,\n"
-		"                             high_water, peak_free_extents\n"
-		"  --missing-fails            baseline rows absent from this run fail too\n"
-		"other:\n"
-		"  --no-checks                skip byte and hardware-rule checks (faster)\n"
-		"  -v, --verbose              print every replay diagnostic (standard error)\n"
-		"\n"
-		"exit: 0 ok, 1 a budget or the baseline was broken or an integrity check failed,\n"
-		"2 bad usage, unknown strategy, malformed trace, budget or baseline file, or an\n"
-		"output that cannot be written (no output file is left half-written).\n");
-}
+enum {
+	O_OUT = VS_CLI_LONG, O_NO_TIMING, O_BUDGETS, O_WRITE_BASELINE, O_BASELINE, O_TOLERANCE, O_MISSING_FAILS,
+	O_NO_CHECKS, O_MAX /* O_MAX + k: the budget of kind k */
+};
+
+static const vs_cli_opt options[] = {
+	{ "strategy", 's', "A,B,...", "compare these (NAME[:OPTS] or ARENA=NAME[:OPTS]; "
+		"repeatable); default: every strategy that can manage each arena" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so) first" },
+	{ "format", 'f', "FMT", "text (default), markdown, csv, json, junit" },
+	{ "output", 'o', "FILE", "write that format to FILE instead of standard output" },
+	{ "out", O_OUT, "FMT=FILE", "also write FMT to FILE (repeatable; '-' is stdout)" },
+	{ "no-timing", O_NO_TIMING, NULL, "leave out ns/op: output is the same bytes every run" },
+	{ "jobs", 'j', "N", "worker threads (default: every online core)" },
+	{ NULL, 0, NULL, "budgets (exit 1 when any row breaks one):" },
+	{ "max-failures", O_MAX + VS_BUDGET_FAILURES, "N", "failed allocations" },
+	{ "max-peak-live", O_MAX + VS_BUDGET_PEAK_LIVE, "BYTES", "peak requested bytes live (N, 0xN, NK, NM)" },
+	{ "max-peak-frag", O_MAX + VS_BUDGET_PEAK_FRAG, "F", "peak fragmentation, 0 to 1" },
+	{ "max-high-water", O_MAX + VS_BUDGET_HIGH_WATER, "BYTES", "highest end offset ever taken" },
+	{ "budgets", O_BUDGETS, "FILE", "per-trace budgets (format in docs/ci.md)" },
+	{ NULL, 0, NULL, "baselines:" },
+	{ "write-baseline", O_WRITE_BASELINE, "FILE", "store this run's metrics (JSON)" },
+	{ "baseline", O_BASELINE, "FILE", "exit 1 when a metric worsens beyond tolerance" },
+	{ "tolerance", O_TOLERANCE, "[METRIC=]RATIO[,ABS]", "a metric may grow to old*(1+RATIO)+ABS (default 0,0); "
+		"METRIC: failures, peak_frag, mean_frag, internal_frag, high_water, peak_free_extents" },
+	{ "missing-fails", O_MISSING_FAILS, NULL, "baseline rows absent from this run fail too" },
+	{ NULL, 0, NULL, "other:" },
+	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "verbose", 'v', NULL, "print every replay diagnostic (standard error)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "compare TRACE|DIR... [options]",
+	"Replays each trace once per strategy and arena and prints one row per trace,\n"
+	"arena and strategy: failures by kind, peak live bytes, peak and mean\n"
+	"fragmentation, internal fragmentation and free extents at peak, high-water,\n"
+	"smallest failed request, host ns per allocator call; then the best strategy\n"
+	"per trace and arena, and why. A DIR stands for its *.trace files, by name.\n"
+	"Traces run in parallel; rows come out in a fixed order.\n",
+	options,
+	"exit: 0 ok, 1 a budget or the baseline was broken or an integrity check failed,\n"
+	"2 bad usage, unknown strategy, malformed trace, budget or baseline file, or an\n"
+	"output that cannot be written (no output file is left half-written).\n",
+	NULL, 0
+};
 
 typedef struct strlist {
 	char **v;
@@ -137,104 +140,6 @@ static int add_trace_arg(strlist *traces, const char *arg)
 	return rc;
 }
 
-/* Whether text up to ':' (or the end) names a strategy. */
-static int names_strategy(const char *s)
-{
-	char name[VS_NAME_MAX + 1];
-	const char *colon = strchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-
-	if (n == 0 || n > VS_NAME_MAX)
-		return 0;
-	memcpy(name, s, n);
-	name[n] = '\0';
-	return vs_strategy_find(name) != NULL;
-}
-
-/* Splits "a,b:x=1,y=2,ARENA=c" into choices. A piece KEY=VALUE right after a
- * piece with options, whose VALUE is no strategy name, continues those
- * options ("b:x=1,y=2"); otherwise KEY=VALUE is ARENA=STRATEGY. */
-static int parse_choices(const strlist *specs, vs_cmp_choice **out, int *nout)
-{
-	vs_cmp_choice *v = NULL;
-	int n = 0, cap = 0, k;
-
-	for (k = 0; k < specs->n; k++) {
-		char *copy = malloc(strlen(specs->v[k]) + 1), *piece, *save = NULL;
-		if (!copy)
-			goto oom;
-		strcpy(copy, specs->v[k]);
-		for (piece = strtok_r(copy, ",", &save); piece; piece = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(piece, '='), *colon = strchr(piece, ':'), *name = piece;
-			vs_cmp_choice *c;
-			size_t nl;
-			if (eq && (!colon || eq < colon) && n > 0 && v[n - 1].options[0] && !names_strategy(eq + 1)) {
-				size_t used = strlen(v[n - 1].options);
-				if (used + 1 + strlen(piece) >= sizeof v[n - 1].options) {
-					int rc = vs_cli_usage_error(CMD, "--strategy: options of %s too long",
-						v[n - 1].strategy->name);
-					free(copy);
-					free(v);
-					return rc;
-				}
-				v[n - 1].options[used] = ',';
-				strcpy(v[n - 1].options + used + 1, piece);
-				continue;
-			}
-			if (n == cap) {
-				vs_cmp_choice *nv = realloc(v, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *nv);
-				if (!nv) {
-					free(copy);
-					goto oom;
-				}
-				v = nv;
-			}
-			c = &v[n];
-			memset(c, 0, sizeof *c);
-			if (eq && (!colon || eq < colon)) {
-				if ((size_t)(eq - piece) >= sizeof c->arena || eq == piece) {
-					free(copy);
-					free(v);
-					return vs_cli_usage_error(CMD, "--strategy '%s': bad arena name", piece);
-				}
-				memcpy(c->arena, piece, (size_t)(eq - piece));
-				name = eq + 1;
-			}
-			colon = strchr(name, ':');
-			nl = colon ? (size_t)(colon - name) : strlen(name);
-			if (nl == 0 || nl > VS_NAME_MAX) {
-				free(copy);
-				free(v);
-				return vs_cli_usage_error(CMD, "--strategy '%s': expected NAME, NAME:OPTIONS or ARENA=NAME", piece);
-			}
-			if (colon) {
-				if (strlen(colon + 1) >= sizeof c->options) {
-					free(copy);
-					free(v);
-					return vs_cli_usage_error(CMD, "--strategy '%s': options too long", piece);
-				}
-				strcpy(c->options, colon + 1);
-				*colon = '\0';
-			}
-			c->strategy = vs_strategy_find(name);
-			if (!c->strategy) {
-				int rc = vs_cli_usage_error(CMD, "unknown strategy '%s' (see 'vramsim strategies')", name);
-				free(copy);
-				free(v);
-				return rc;
-			}
-			n++;
-		}
-		free(copy);
-	}
-	*out = v;
-	*nout = n;
-	return 0;
-oom:
-	free(v);
-	return vs_cli_usage_error(CMD, "out of memory");
-}
-
 typedef struct output {
 	int fmt;
 	const char *path;
@@ -243,17 +148,6 @@ typedef struct output {
 } output;
 
 #define MAX_OUTPUTS 16
-
-static int parse_int(const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end || v < 1 || v > 4096)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
 
 static void print_messages(const vs_cmp_result *res, int verbose)
 {
@@ -270,256 +164,286 @@ static void print_messages(const vs_cmp_result *res, int verbose)
 	}
 }
 
-int vs_cmd_compare(int argc, char **argv)
-{
-	strlist traces = { NULL, 0, 0 }, specs = { NULL, 0, 0 }, budget_files = { NULL, 0, 0 };
+typedef struct compare_opts {
+	strlist traces, budget_files;
+	vs_cli_choices cs;
 	vs_cmp_config cfg;
-	vs_cmp_choice *choices = NULL;
-	int nchoices = 0;
-	vs_budgets budgets = { NULL, 0, 0 };
-	vs_budget_report brep = { NULL, 0, 0 };
-	vs_baseline base = { NULL, 0 };
-	vs_baseline_report baserep;
+	vs_budgets budgets;
 	vs_tolerance tol[VS_MET_KINDS];
-	vs_cmp_result res;
-	vs_cmp_report rep;
 	output outs[MAX_OUTPUTS];
-	int nouts = 0, main_fmt = VS_FMT_TEXT, i, k, status = VS_EXIT_USAGE, verbose = 0, have_res = 0;
-	const char *main_path = "-", *baseline_path = NULL, *write_baseline = NULL;
+	int nouts, main_fmt, verbose, missing_fails;
+	const char *main_path, *baseline_path, *write_baseline;
+} compare_opts;
+
+static int out_of_memory(void)
+{
+	fprintf(stderr, "vramsim compare: out of memory\n");
+	return VS_EXIT_USAGE;
+}
+
+/* --out FMT=FILE */
+static int add_output(compare_opts *o, const char *val)
+{
+	const char *eq = strchr(val, '=');
+	char name[16];
+
+	if (!eq || !eq[1] || (size_t)(eq - val) >= sizeof name)
+		return vs_cli_usage_error(CMD, "--out %s: expected FORMAT=FILE", val);
+	snprintf(name, sizeof name, "%.*s", (int)(eq - val), val);
+	if (o->nouts == MAX_OUTPUTS - 1)
+		return vs_cli_usage_error(CMD, "too many --out options");
+	o->outs[o->nouts].fmt = vs_cmp_format_parse(name);
+	o->outs[o->nouts].path = eq + 1;
+	if (o->outs[o->nouts].fmt < 0)
+		return vs_cli_usage_error(CMD, "--out %s: unknown format '%s' (text, markdown, csv, json, junit)", val,
+			name);
+	o->nouts++;
+	return -1;
+}
+
+/* --max-KIND VALUE */
+static int add_budget(compare_opts *o, const vs_cli_parser *p, int kind)
+{
+	vs_budget b;
+	char err[512];
+
+	memset(&b, 0, sizeof b);
+	b.kind = (vs_budget_kind)kind;
+	if (vs_budget_value(b.kind, p->arg, &b.limit, err, sizeof err))
+		return vs_cli_usage_error(CMD, "%s", err);
+	snprintf(b.origin, sizeof b.origin, "--%s", p->opt->name);
+	return vs_budgets_add(&o->budgets, &b) ? out_of_memory() : -1;
+}
+
+/* One option or operand into o: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	compare_opts *o = ud;
 	char err[2048];
-	FILE *bfp = NULL;
-	char btmp[4200];
+	uint64_t v;
 
-	vs_cmp_config_default(&cfg);
-	memset(tol, 0, sizeof tol);
-	memset(&rep, 0, sizeof rep);
-	memset(&baserep, 0, sizeof baserep);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int c = vs_cli_common_option(CMD, argc, argv, &i);
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (c < 0)
-			goto done;
-		if (c > 0)
-			continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			status = VS_EXIT_OK;
-			goto done;
-		}
-		if (strcmp(a, "--no-timing") == 0) {
-			cfg.timing = 0;
-			continue;
-		}
-		if (strcmp(a, "--no-checks") == 0) {
-			cfg.check_bytes = cfg.check_rules = 0;
-			continue;
-		}
-		if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-			verbose = 1;
-			continue;
-		}
-		if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
-			if (parse_int(a + 2, &cfg.jobs)) {
-				vs_cli_usage_error(CMD, "-j: '%s' is not a thread count (1 to 4096)", a + 2);
-				goto done;
-			}
-			continue;
-		}
-		if (strcmp(a, "--missing-fails") == 0) {
-			rep.missing_fails = 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1]) {
-			/* every other option takes a value */
-			if (strcmp(a, "--strategy") && strcmp(a, "-s") && strcmp(a, "--format") && strcmp(a, "-f") &&
-				strcmp(a, "--output") && strcmp(a, "-o") && strcmp(a, "--out") && strcmp(a, "--jobs") &&
-				strcmp(a, "-j") && strcmp(a, "--budgets") && strcmp(a, "--baseline") &&
-				strcmp(a, "--write-baseline") && strcmp(a, "--tolerance") && strncmp(a, "--max-", 6)) {
-				vs_cli_usage_error(CMD, "unknown option '%s'", a);
-				goto done;
-			}
-			if (!val) {
-				vs_cli_usage_error(CMD, "%s needs a value", a);
-				goto done;
-			}
-			i++;
-		}
-		if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
-			if (push(&specs, val))
-				goto oom;
-		} else if (strcmp(a, "--format") == 0 || strcmp(a, "-f") == 0) {
-			if ((main_fmt = vs_cmp_format_parse(val)) < 0) {
-				vs_cli_usage_error(CMD, "unknown format '%s' (text, markdown, csv, json, junit)", val);
-				goto done;
-			}
-		} else if (strcmp(a, "--output") == 0 || strcmp(a, "-o") == 0) {
-			main_path = val;
-		} else if (strcmp(a, "--out") == 0) {
-			const char *eq = strchr(val, '=');
-			char name[16];
-			if (!eq || !eq[1] || (size_t)(eq - val) >= sizeof name) {
-				vs_cli_usage_error(CMD, "--out %s: expected FORMAT=FILE", val);
-				goto done;
-			}
-			snprintf(name, sizeof name, "%.*s", (int)(eq - val), val);
-			if (nouts == MAX_OUTPUTS - 1) {
-				vs_cli_usage_error(CMD, "too many --out options");
-				goto done;
-			}
-			outs[nouts].fmt = vs_cmp_format_parse(name);
-			outs[nouts].path = eq + 1;
-			if (outs[nouts].fmt < 0) {
-				vs_cli_usage_error(CMD, "--out %s: unknown format '%s' (text, markdown, csv, json, junit)", val,
-					name);
-				goto done;
-			}
-			nouts++;
-		} else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
-			if (parse_int(val, &cfg.jobs)) {
-				vs_cli_usage_error(CMD, "--jobs: '%s' is not a thread count (1 to 4096)", val);
-				goto done;
-			}
-		} else if (strcmp(a, "--budgets") == 0) {
-			if (push(&budget_files, val))
-				goto oom;
-		} else if (strcmp(a, "--baseline") == 0) {
-			baseline_path = val;
-		} else if (strcmp(a, "--write-baseline") == 0) {
-			write_baseline = val;
-		} else if (strcmp(a, "--tolerance") == 0) {
-			if (vs_tolerance_parse(tol, val, err, sizeof err)) {
-				vs_cli_usage_error(CMD, "%s", err);
-				goto done;
-			}
-		} else if (strncmp(a, "--max-", 6) == 0) {
-			vs_budget b;
-			memset(&b, 0, sizeof b);
-			for (k = 0; k < VS_BUDGET_KINDS; k++)
-				if (strcmp(a + 2, vs_budget_kind_name((vs_budget_kind)k)) == 0)
-					break;
-			if (k == VS_BUDGET_KINDS) {
-				vs_cli_usage_error(CMD, "unknown option '%s'", a);
-				goto done;
-			}
-			b.kind = (vs_budget_kind)k;
-			if (vs_budget_value(b.kind, val, &b.limit, err, sizeof err)) {
-				vs_cli_usage_error(CMD, "%s", err);
-				goto done;
-			}
-			snprintf(b.origin, sizeof b.origin, "%s", a);
-			if (vs_budgets_add(&budgets, &b))
-				goto oom;
-		} else if (add_trace_arg(&traces, a)) {
-			goto done;
-		}
+	switch (c) {
+	case 's':
+		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
+	case 'f':
+		if ((o->main_fmt = vs_cmp_format_parse(p->arg)) < 0)
+			return vs_cli_usage_error(CMD, "unknown format '%s' (text, markdown, csv, json, junit)", p->arg);
+		return -1;
+	case 'o':
+		o->main_path = p->arg;
+		return -1;
+	case O_OUT:
+		return add_output(o, p->arg);
+	case O_NO_TIMING:
+		o->cfg.timing = 0;
+		return -1;
+	case 'j':
+		if (vs_cli_uint(p, 1, 4096, &v))
+			return VS_EXIT_USAGE;
+		o->cfg.jobs = (int)v;
+		return -1;
+	case O_BUDGETS:
+		return push(&o->budget_files, p->arg) ? out_of_memory() : -1;
+	case O_WRITE_BASELINE:
+		o->write_baseline = p->arg;
+		return -1;
+	case O_BASELINE:
+		o->baseline_path = p->arg;
+		return -1;
+	case O_TOLERANCE:
+		return vs_tolerance_parse(o->tol, p->arg, err, sizeof err) ? vs_cli_usage_error(CMD, "%s", err) : -1;
+	case O_MISSING_FAILS:
+		o->missing_fails = 1;
+		return -1;
+	case O_NO_CHECKS:
+		o->cfg.check_bytes = o->cfg.check_rules = 0;
+		return -1;
+	case 'v':
+		o->verbose = 1;
+		return -1;
+	case VS_CLI_OPERAND:
+		return add_trace_arg(&o->traces, p->arg) ? VS_EXIT_USAGE : -1;
 	}
-	if (!traces.n) {
-		vs_cli_usage_error(CMD, "no trace given");
-		goto done;
-	}
-	if (parse_choices(&specs, &choices, &nchoices))
-		goto done;
-	for (i = 0; i < budget_files.n; i++) {
-		if (vs_budgets_load(&budgets, budget_files.v[i], err, sizeof err)) {
+	return add_budget(o, p, c - O_MAX);
+}
+
+static int parse(int argc, char **argv, compare_opts *o)
+{
+	int rc = vs_cli_parse(&command, argc, argv, take, o);
+
+	if (rc >= 0)
+		return rc;
+	if (!o->traces.n)
+		return vs_cli_usage_error(CMD, "no trace given");
+	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
+}
+
+/* Budget files and the baseline: -1 when read, else an exit status. */
+static int load_inputs(compare_opts *o, vs_baseline *base)
+{
+	char err[2048];
+	int i;
+
+	for (i = 0; i < o->budget_files.n; i++) {
+		if (vs_budgets_load(&o->budgets, o->budget_files.v[i], err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
-			goto done;
+			return VS_EXIT_USAGE;
 		}
 	}
-	if (baseline_path && vs_baseline_load(&base, baseline_path, err, sizeof err)) {
+	if (o->baseline_path && vs_baseline_load(base, o->baseline_path, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
-		goto done;
+		return VS_EXIT_USAGE;
 	}
+	return -1;
+}
 
-	cfg.traces = (const char *const *)traces.v;
-	cfg.ntraces = traces.n;
-	cfg.choices = choices;
-	cfg.nchoices = nchoices;
-	if (vs_compare_run(&cfg, &res, err, sizeof err)) {
-		fprintf(stderr, "%s%s\n", strstr(err, "error:") ? "" : "vramsim compare: ", err);
-		goto done;
-	}
-	have_res = 1;
-	print_messages(&res, verbose);
-	for (i = 0; i < res.nrows; i++) {
-		const vs_cmp_row *r = &res.rows[i];
+/* A row that could not be replayed, or a named strategy refused: nothing
+ * is written then. */
+static int unusable(const vs_cmp_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
 		if (r->status == VS_CMP_ERROR || (r->status == VS_CMP_REFUSED && r->explicit_choice)) {
 			fprintf(stderr, "vramsim compare: %s, nothing written\n",
 				r->status == VS_CMP_ERROR ? "a trace could not be replayed" : "a strategy named refused an arena");
-			goto done;
+			return 1;
 		}
 	}
-	if (budgets.n && vs_budgets_check(&budgets, &res, &brep))
-		goto oom;
-	if (baseline_path && vs_baseline_check(&base, &res, tol, &baserep))
-		goto oom;
-	rep.res = &res;
-	rep.budgets = budgets.n ? &budgets : NULL;
-	rep.budget_rep = budgets.n ? &brep : NULL;
-	rep.baseline = baseline_path ? &base : NULL;
-	rep.base_rep = baseline_path ? &baserep : NULL;
+	return 0;
+}
 
-	/* Every output is written to a temporary file and renamed into place only
-	 * when all of them were written whole. */
-	outs[nouts].fmt = main_fmt;
-	outs[nouts].path = main_path;
-	nouts++;
-	{
-		int ok = 1, opened = 0;
-		for (i = 0; i < nouts && ok; i++, opened++)
-			if (!(outs[i].fp = vs_cli_out_open(outs[i].path, outs[i].tmp, sizeof outs[i].tmp)))
-				ok = 0;
-		if (ok && write_baseline && !(bfp = vs_cli_out_open(write_baseline, btmp, sizeof btmp)))
+static int write_baseline(FILE *fp, const vs_cmp_result *res)
+{
+	cJSON *j = vs_baseline_json(res);
+	char *s = j ? cJSON_Print(j) : NULL;
+	int ok = s && fputs(s, fp) >= 0 && fputc('\n', fp) >= 0 && fflush(fp) == 0;
+
+	free(s);
+	cJSON_Delete(j);
+	return ok;
+}
+
+/* Every output is written to a temporary file and renamed into place only
+ * when all of them were written whole. */
+static int write_outputs(compare_opts *o, const vs_cmp_report *rep)
+{
+	output *outs = o->outs;
+	FILE *bfp = NULL;
+	char btmp[4200];
+	int ok = 1, opened = 0, i, n = o->nouts + 1;
+
+	outs[o->nouts].fmt = o->main_fmt;
+	outs[o->nouts].path = o->main_path;
+	for (i = 0; i < n && ok; i++, opened++)
+		if (!(outs[i].fp = vs_cli_out_open(outs[i].path, outs[i].tmp, sizeof outs[i].tmp)))
 			ok = 0;
-		for (i = 0; i < opened && ok; i++)
-			if (vs_cmp_write(outs[i].fp, &rep, (vs_cmp_format)outs[i].fmt) || fflush(outs[i].fp))
-				ok = 0;
-		if (ok && bfp) {
-			cJSON *o = vs_baseline_json(&res);
-			char *s = o ? cJSON_Print(o) : NULL;
-			if (!s || fputs(s, bfp) < 0 || fputc('\n', bfp) < 0 || fflush(bfp))
-				ok = 0;
-			free(s);
-			cJSON_Delete(o);
-		}
-		for (i = 0; i < opened; i++)
-			if (outs[i].fp && vs_cli_out_close(outs[i].fp, outs[i].path, outs[i].tmp, ok))
-				ok = 0;
-		if (bfp && vs_cli_out_close(bfp, write_baseline, btmp, ok))
+	if (ok && o->write_baseline && !(bfp = vs_cli_out_open(o->write_baseline, btmp, sizeof btmp)))
+		ok = 0;
+	for (i = 0; i < opened && ok; i++)
+		if (vs_cmp_write(outs[i].fp, rep, (vs_cmp_format)outs[i].fmt) || fflush(outs[i].fp))
 			ok = 0;
-		if (!ok) {
-			fprintf(stderr, "vramsim compare: output not written\n");
-			goto done;
+	if (ok && bfp)
+		ok = write_baseline(bfp, rep->res);
+	for (i = 0; i < opened; i++)
+		if (outs[i].fp && vs_cli_out_close(outs[i].fp, outs[i].path, outs[i].tmp, ok))
+			ok = 0;
+	if (bfp && vs_cli_out_close(bfp, o->write_baseline, btmp, ok))
+		ok = 0;
+	if (!ok)
+		fprintf(stderr, "vramsim compare: output not written\n");
+	return ok;
+}
+
+/* The table went elsewhere: say on stderr why the run failed. */
+static void say_why(const vs_cmp_report *rep)
+{
+	int i;
+
+	for (i = 0; rep->budget_rep && i < rep->budget_rep->n; i++)
+		if (rep->budget_rep->v[i].broken) {
+			const vs_budget *b = &rep->budgets->v[rep->budget_rep->v[i].budget];
+			const vs_cmp_row *r = &rep->res->rows[rep->budget_rep->v[i].row];
+			fprintf(stderr, "vramsim compare: budget broken: %s %s %s: %s %.6g, actual %.6g (%s)\n", r->trace,
+				r->arena, r->strategy, vs_budget_kind_name(b->kind), b->limit, rep->budget_rep->v[i].actual,
+				b->origin);
 		}
+	if (rep->base_rep && rep->base_rep->regressions)
+		fprintf(stderr, "vramsim compare: %d baseline regression%s\n", rep->base_rep->regressions,
+			rep->base_rep->regressions == 1 ? "" : "s");
+}
+
+/* Budgets and baseline checked against res, the outputs written. */
+static int report(compare_opts *o, const vs_cmp_result *res, vs_baseline *base)
+{
+	vs_budget_report brep = { NULL, 0, 0 };
+	vs_baseline_report baserep;
+	vs_cmp_report rep;
+	int status = VS_EXIT_USAGE;
+
+	memset(&rep, 0, sizeof rep);
+	memset(&baserep, 0, sizeof baserep);
+	rep.missing_fails = o->missing_fails;
+	if ((o->budgets.n && vs_budgets_check(&o->budgets, res, &brep)) ||
+		(o->baseline_path && vs_baseline_check(base, res, o->tol, &baserep))) {
+		out_of_memory();
+		goto done;
 	}
+	rep.res = res;
+	rep.budgets = o->budgets.n ? &o->budgets : NULL;
+	rep.budget_rep = o->budgets.n ? &brep : NULL;
+	rep.baseline = o->baseline_path ? base : NULL;
+	rep.base_rep = o->baseline_path ? &baserep : NULL;
+	if (!write_outputs(o, &rep))
+		goto done;
 	status = vs_cmp_report_ok(&rep) ? VS_EXIT_OK : VS_EXIT_CHECK;
-	if (status == VS_EXIT_CHECK && (main_fmt != VS_FMT_TEXT || strcmp(main_path, "-") != 0)) {
-		/* the table went elsewhere: say on stderr why the run failed */
-		for (i = 0; rep.budget_rep && i < brep.n; i++)
-			if (brep.v[i].broken) {
-				const vs_budget *b = &budgets.v[brep.v[i].budget];
-				const vs_cmp_row *r = &res.rows[brep.v[i].row];
-				fprintf(stderr, "vramsim compare: budget broken: %s %s %s: %s %.6g, actual %.6g (%s)\n", r->trace,
-					r->arena, r->strategy, vs_budget_kind_name(b->kind), b->limit, brep.v[i].actual, b->origin);
-			}
-		if (rep.base_rep && baserep.regressions)
-			fprintf(stderr, "vramsim compare: %d baseline regression%s\n", baserep.regressions,
-				baserep.regressions == 1 ? "" : "s");
-	}
-	goto done;
-oom:
-	fprintf(stderr, "vramsim compare: out of memory\n");
-	status = VS_EXIT_USAGE;
+	if (status == VS_EXIT_CHECK && (o->main_fmt != VS_FMT_TEXT || strcmp(o->main_path, "-") != 0))
+		say_why(&rep);
 done:
-	if (have_res)
-		vs_cmp_result_free(&res);
 	vs_budget_report_free(&brep);
 	vs_baseline_report_free(&baserep);
+	return status;
+}
+
+static int run(compare_opts *o)
+{
+	vs_baseline base = { NULL, 0 };
+	vs_cmp_result res;
+	char err[2048];
+	int status = load_inputs(o, &base);
+
+	o->cfg.traces = (const char *const *)o->traces.v;
+	o->cfg.ntraces = o->traces.n;
+	o->cfg.choices = o->cs.v;
+	o->cfg.nchoices = o->cs.n;
+	if (status < 0 && vs_compare_run(&o->cfg, &res, err, sizeof err)) {
+		fprintf(stderr, "%s%s\n", strstr(err, "error:") ? "" : "vramsim compare: ", err);
+		status = VS_EXIT_USAGE;
+	} else if (status < 0) {
+		print_messages(&res, o->verbose);
+		status = unusable(&res) ? VS_EXIT_USAGE : report(o, &res, &base);
+		vs_cmp_result_free(&res);
+	}
 	vs_baseline_free(&base);
-	vs_budgets_free(&budgets);
-	free(choices);
-	strlist_free(&traces);
-	strlist_free(&specs);
-	strlist_free(&budget_files);
+	return status;
+}
+
+int vs_cmd_compare(int argc, char **argv)
+{
+	compare_opts o;
+	int status;
+
+	memset(&o, 0, sizeof o);
+	vs_cmp_config_default(&o.cfg);
+	o.main_fmt = VS_FMT_TEXT;
+	o.main_path = "-";
+	status = parse(argc, argv, &o);
+	if (status < 0)
+		status = run(&o);
+	vs_budgets_free(&o.budgets);
+	vs_cli_choices_free(&o.cs);
+	strlist_free(&o.traces);
+	strlist_free(&o.budget_files);
 	return status;
 }

@@ -495,40 +495,124 @@ static uint32_t compare(const builder *b, const vs_gba_result *res, const char *
 
 /* ---- the command -------------------------------------------------------------- */
 
-static void help(void)
+#define CMD "cycles"
+
+static void gba_notes(FILE *fp, int part)
 {
 	char list[256], status[1536];
 
+	if (part != 1)
+		return;
 	target_list(list, sizeof list);
 	vs_gba_status(status, sizeof status);
-	printf(
-		"usage: vramsim cycles TRACE [--strategy NAME] [options]\n"
-		"\n"
-		"Replays TRACE on the host, then replays the same allocator calls on an emulated\n"
-		"GBA (libmgba, no BIOS, no window) with the allocator code built for the ARM7TDMI,\n"
-		"timing every call with timer 0 (prescaler 1) cascading into timer 1. Prints the\n"
-		"cycles per call by operation (mean, median, 99th percentile, max, and as a share\n"
-		"of a 280,896-cycle frame) and, for traces with frame markers, the worst frame's\n"
-		"allocator cycles as a share of the frame and of VBlank (83,776 cycles). The\n"
-		"placements the GBA returned must equal the host replay's.\n"
-		"\n"
-		"options:\n"
-		"  --strategy NAME          the strategy to measure (default: the arena's)\n"
-		"  --arena NAME             the arena to measure (default: the first whose\n"
-		"                           strategy has a GBA build)\n"
-		"  --code thumb|arm|both    Thumb code in ROM (default, as games build), ARM code\n"
-		"                           in IWRAM, or both\n"
-		"  --max-frames N           stop the emulated GBA after N frames (default: one per\n"
-		"                           call, plus 120)\n"
-		"  --plugin PATH            load strategies from a plug-in (host side only)\n"
-		"\n"
+	fprintf(fp, "\n"
 		"strategies with a GBA build: %s\n"
 		"needs: libmgba (libmgba-dev) and arm-none-eabi-gcc (gcc-arm-none-eabi) at build\n"
 		"time; VRAMSIM_GBA_ROM_DIR overrides where the cycles ROMs are found.\n"
-		"%s"
-		"\n"
-		"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
-		"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n", list, status);
+		"%s", list, status);
+}
+
+enum { O_ARENA = VS_CLI_LONG, O_CODE, O_MAX_FRAMES };
+
+static const vs_cli_opt options[] = {
+	{ "strategy", 's', "NAME", "the strategy to measure, NAME[:OPTS] (default: the arena's)" },
+	{ "arena", O_ARENA, "NAME", "the arena to measure (default: the first whose strategy has a GBA build)" },
+	{ "code", O_CODE, "thumb|arm|both", "Thumb code in ROM (default, as games build), ARM code "
+		"in IWRAM, or both" },
+	{ "max-frames", O_MAX_FRAMES, "N", "stop the emulated GBA after N frames (default: one per "
+		"call, plus 120)" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (host side only)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "cycles TRACE [--strategy NAME] [options]",
+	"Replays TRACE on the host, then replays the same allocator calls on an emulated\n"
+	"GBA (libmgba, no BIOS, no window) with the allocator code built for the ARM7TDMI,\n"
+	"timing every call with timer 0 (prescaler 1) cascading into timer 1. Prints the\n"
+	"cycles per call by operation (mean, median, 99th percentile, max, and as a share\n"
+	"of a 280,896-cycle frame) and, for traces with frame markers, the worst frame's\n"
+	"allocator cycles as a share of the frame and of VBlank (83,776 cycles). The\n"
+	"placements the GBA returned must equal the host replay's.\n",
+	options,
+	"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
+	"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n",
+	gba_notes, 0
+};
+
+typedef struct cycles_opts {
+	const char *path, *arena, *strategy;
+	int code_lo, code_hi;
+	uint32_t max_frames;
+} cycles_opts;
+
+/* One option or operand into o: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	cycles_opts *o = ud;
+	uint64_t v;
+
+	switch (c) {
+	case 's':
+		o->strategy = p->arg;
+		return -1;
+	case O_ARENA:
+		o->arena = p->arg;
+		return -1;
+	case O_CODE:
+		if (strcmp(p->arg, "thumb") == 0)
+			o->code_lo = o->code_hi = VS_GBA_CODE_THUMB_ROM;
+		else if (strcmp(p->arg, "arm") == 0)
+			o->code_lo = o->code_hi = VS_GBA_CODE_ARM_IWRAM;
+		else if (strcmp(p->arg, "both") == 0)
+			o->code_lo = VS_GBA_CODE_THUMB_ROM, o->code_hi = VS_GBA_CODE_ARM_IWRAM;
+		else
+			return vs_cli_usage_error(CMD, "--code: '%s' is not thumb, arm or both", p->arg);
+		return -1;
+	case O_MAX_FRAMES:
+		if (vs_cli_uint(p, 1, 0xFFFFFFFFu, &v))
+			return VS_EXIT_USAGE;
+		o->max_frames = (uint32_t)v;
+		return -1;
+	}
+	if (o->path)
+		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->path, p->arg);
+	o->path = p->arg;
+	return -1;
+}
+
+static int parse(int argc, char **argv, cycles_opts *o)
+{
+	int rc;
+
+	memset(o, 0, sizeof *o);
+	o->code_lo = o->code_hi = VS_GBA_CODE_THUMB_ROM;
+	if ((rc = vs_cli_parse(&command, argc, argv, take, o)) >= 0)
+		return rc;
+	return o->path ? -1 : vs_cli_usage_error(CMD, "no trace given");
+}
+
+/* Applies --strategy (one choice; --arena names its arena) to cfg: 0, or
+ * a usage error's exit status. */
+static int choose(const cycles_opts *o, const vs_trace_header *h, vs_replay_config *cfg,
+	char opts[][VS_OPTIONS_MAX])
+{
+	vs_cli_choices cs;
+	char err[1024];
+	int rc;
+
+	if (!o->strategy)
+		return 0;
+	memset(&cs, 0, sizeof cs);
+	rc = vs_cli_choices_add(CMD, &cs, o->strategy) || vs_cli_choices_split(CMD, &cs) ? VS_EXIT_USAGE : 0;
+	if (!rc && cs.n != 1)
+		rc = vs_cli_usage_error(CMD, "--strategy %s: one strategy at a time", o->strategy);
+	if (!rc && o->arena && !cs.v[0].arena[0])
+		snprintf(cs.v[0].arena, sizeof cs.v[0].arena, "%s", o->arena);
+	if (!rc && vs_cli_apply_choices(cs.v, 1, h, cfg, opts, err, sizeof err))
+		rc = vs_cli_usage_error(CMD, "%s", err);
+	vs_cli_choices_free(&cs);
+	return rc;
 }
 
 static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, uint32_t max_frames)
@@ -568,12 +652,32 @@ static int run_code(const builder *b, int code, const char *trace, const vs_aren
 	return bad ? VS_EXIT_CHECK : VS_EXIT_OK;
 }
 
+/* The cycles ROMs for the code asked for: 0 when all are there. */
+static int roms_missing(const cycles_opts *o)
+{
+	char rom[1024], err[1024];
+	FILE *fp;
+	int i;
+
+	for (i = o->code_lo; i <= o->code_hi; i++) {
+		if (!vs_gba_cycles_rom(i, rom, sizeof rom, err, sizeof err)) {
+			fprintf(stderr, "vramsim cycles: %s\n", err);
+			return -1;
+		}
+		if (!(fp = fopen(rom, "rb"))) {
+			fprintf(stderr, "vramsim cycles: no cycles ROM at %s: build the vs_gba_roms target "
+				"(needs gcc-arm-none-eabi) or set VRAMSIM_GBA_ROM_DIR\n", rom);
+			return -1;
+		}
+		fclose(fp);
+	}
+	return 0;
+}
+
 int vs_cmd_cycles(int argc, char **argv)
 {
-	const char *path = NULL, *arena_name = NULL, *strategy = NULL;
-	int code_lo = VS_GBA_CODE_THUMB_ROM, code_hi = VS_GBA_CODE_THUMB_ROM, i, rc, status = VS_EXIT_OK;
-	uint32_t max_frames = 0;
-	vs_cli_strategies cs;
+	cycles_opts o;
+	int i, rc, status = VS_EXIT_OK;
 	vs_replay_config cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX], err[1024], list[256];
 	const vs_trace_header *h;
@@ -581,95 +685,28 @@ int vs_cmd_cycles(int argc, char **argv)
 	vs_replay *r;
 	builder *b;
 
-	memset(&cs, 0, sizeof cs);
+	if ((rc = parse(argc, argv, &o)) >= 0)
+		return rc;
 	vs_replay_config_default(&cfg);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int c = vs_cli_common_option("cycles", argc, argv, &i);
-
-		if (c < 0)
-			return VS_EXIT_USAGE;
-		if (c > 0)
-			continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			return VS_EXIT_OK;
-		} else if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("cycles", "--strategy needs a name");
-			strategy = argv[i];
-		} else if (strcmp(a, "--arena") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("cycles", "--arena needs a name");
-			arena_name = argv[i];
-		} else if (strcmp(a, "--code") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("cycles", "--code needs thumb, arm or both");
-			if (strcmp(argv[i], "thumb") == 0)
-				code_lo = code_hi = VS_GBA_CODE_THUMB_ROM;
-			else if (strcmp(argv[i], "arm") == 0)
-				code_lo = code_hi = VS_GBA_CODE_ARM_IWRAM;
-			else if (strcmp(argv[i], "both") == 0)
-				code_lo = VS_GBA_CODE_THUMB_ROM, code_hi = VS_GBA_CODE_ARM_IWRAM;
-			else
-				return vs_cli_usage_error("cycles", "--code: '%s' is not thumb, arm or both", argv[i]);
-		} else if (strcmp(a, "--max-frames") == 0) {
-			char *end;
-			unsigned long v;
-
-			if (++i >= argc)
-				return vs_cli_usage_error("cycles", "--max-frames needs a number");
-			v = strtoul(argv[i], &end, 10);
-			if (*end || v == 0 || v > 0xFFFFFFFFul || argv[i][0] == '-')
-				return vs_cli_usage_error("cycles", "--max-frames: '%s' is not a frame count", argv[i]);
-			max_frames = (uint32_t)v;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("cycles", "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else {
-			return vs_cli_usage_error("cycles", "one trace at a time (got '%s' and '%s')", path, a);
-		}
-	}
-	if (!path)
-		return vs_cli_usage_error("cycles", "no trace given");
 	if (!vs_gba_emu_available()) {
 		fprintf(stderr, "vramsim cycles: %s\n", vs_gba_emu_missing());
 		return VS_EXIT_USAGE;
 	}
-	for (i = code_lo; i <= code_hi; i++) {
-		char rom[1024];
-		FILE *fp;
-
-		if (!vs_gba_cycles_rom(i, rom, sizeof rom, err, sizeof err)) {
-			fprintf(stderr, "vramsim cycles: %s\n", err);
-			return VS_EXIT_USAGE;
-		}
-		if (!(fp = fopen(rom, "rb"))) {
-			fprintf(stderr, "vramsim cycles: no cycles ROM at %s: build the vs_gba_roms target "
-				"(needs gcc-arm-none-eabi) or set VRAMSIM_GBA_ROM_DIR\n", rom);
-			return VS_EXIT_USAGE;
-		}
-		fclose(fp);
-	}
-	if (strategy) {
-		snprintf(cs.spec[0], sizeof cs.spec[0], "%s%s%s", arena_name ? arena_name : "",
-			arena_name ? "=" : "", strategy);
-		cs.n = 1;
-	}
-	rd = vs_trace_open(path, err, sizeof err);
+	if (roms_missing(&o))
+		return VS_EXIT_USAGE;
+	rd = vs_trace_open(o.path, err, sizeof err);
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
 	}
 	h = vs_trace_header_of(rd);
-	if (arena_name && vs_trace_arena_index(h, arena_name) < 0) {
+	if (o.arena && vs_trace_arena_index(h, o.arena) < 0) {
 		vs_trace_close(rd);
-		return vs_cli_usage_error("cycles", "the trace has no arena '%s'", arena_name);
+		return vs_cli_usage_error(CMD, "the trace has no arena '%s'", o.arena);
 	}
-	if (vs_cli_apply_strategies(&cs, h, &cfg, opts, err, sizeof err)) {
+	if (choose(&o, h, &cfg, opts)) {
 		vs_trace_close(rd);
-		return vs_cli_usage_error("cycles", "%s", err);
+		return VS_EXIT_USAGE;
 	}
 	b = calloc(1, sizeof *b);
 	if (!b) {
@@ -691,7 +728,7 @@ int vs_cmd_cycles(int argc, char **argv)
 	for (i = 0; i < vs_replay_arena_count(r); i++) {
 		const vs_strategy *s = vs_replay_strategy(r, i);
 
-		if (arena_name && strcmp(vs_replay_arena(r, i)->decl.name, arena_name) != 0)
+		if (o.arena && strcmp(vs_replay_arena(r, i)->decl.name, o.arena) != 0)
 			continue;
 		if (s && target_find(s->name)) {
 			b->arena = i;
@@ -701,14 +738,14 @@ int vs_cmd_cycles(int argc, char **argv)
 	}
 	target_list(list, sizeof list);
 	if (b->arena < 0) {
-		const vs_strategy *s = arena_name ? vs_replay_strategy(r, vs_trace_arena_index(h, arena_name)) : NULL;
+		const vs_strategy *s = o.arena ? vs_replay_strategy(r, vs_trace_arena_index(h, o.arena)) : NULL;
 
-		if (strategy || s)
+		if (o.strategy || s)
 			fprintf(stderr, "vramsim cycles: %s has no GBA build yet (GBA builds: %s)\n",
-				s ? s->name : strategy, list);
+				s ? s->name : o.strategy, list);
 		else
 			fprintf(stderr, "vramsim cycles: no arena of %s uses a strategy with a GBA build (%s); "
-				"choose one with --strategy\n", path, list);
+				"choose one with --strategy\n", o.path, list);
 		vs_replay_free(r);
 		free(b);
 		return VS_EXIT_USAGE;
@@ -716,12 +753,12 @@ int vs_cmd_cycles(int argc, char **argv)
 	b->t->params(vs_replay_strategy_state(r, b->arena), b->param);
 	rc = vs_replay_run(r, 0);
 	if (rc < 0 || b->failed) {
-		fprintf(stderr, "%s%s%s\n", rc < 0 ? vs_replay_error(r) : path, rc < 0 ? "" : ": error: ",
+		fprintf(stderr, "%s%s%s\n", rc < 0 ? vs_replay_error(r) : o.path, rc < 0 ? "" : ": error: ",
 			rc < 0 ? "" : b->err);
 		status = VS_EXIT_USAGE;
 		goto done;
 	}
-	printf("cycles %s: arena %s (%s), strategy %s, %u calls measured", path,
+	printf("cycles %s: arena %s (%s), strategy %s, %u calls measured", o.path,
 		vs_replay_arena(r, b->arena)->decl.name, vs_arena_kind_name(vs_replay_arena(r, b->arena)->decl.kind),
 		b->t->name, (unsigned)b->n);
 	if (b->skipped)
@@ -732,8 +769,8 @@ int vs_cmd_cycles(int argc, char **argv)
 			(unsigned long long)vs_replay_check_total(r));
 		status = VS_EXIT_CHECK;
 	}
-	for (i = code_lo; i <= code_hi; i++) {
-		int s = run_code(b, i, path, &vs_replay_arena(r, b->arena)->decl, max_frames);
+	for (i = o.code_lo; i <= o.code_hi; i++) {
+		int s = run_code(b, i, o.path, &vs_replay_arena(r, b->arena)->decl, o.max_frames);
 
 		if (s > status)
 			status = s;

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 
-static int read_through(const char *cmd, const char *path, const char *out)
+static int read_through(const char *path, const char *out)
 {
 	char err[1024], tmp[1100];
 	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
@@ -45,63 +45,72 @@ static int read_through(const char *cmd, const char *path, const char *out)
 	if (rc >= 0 && !out)
 		printf("%s: valid trace, version %d, %d arena%s, %llu events\n", path, h->version, h->narenas,
 			h->narenas == 1 ? "" : "s", (unsigned long long)n);
-	(void)cmd;
 	vs_trace_close(rd);
 	return rc < 0 ? VS_EXIT_USAGE : VS_EXIT_OK;
 }
 
+static const vs_cli_cmd validate_cmd = {
+	"validate", "validate TRACE",
+	"Reads TRACE ('-' for standard input) and checks that it is a well-formed\n"
+	"trace (docs/trace-format.md). Errors name file:line:col. Misuse that is\n"
+	"well-formed (freeing an id that is not live) is reported by 'replay'.\n",
+	NULL,
+	"exit: 0 valid, 2 malformed or unreadable.\n",
+	NULL, 0
+};
+
+static const vs_cli_opt fmt_options[] = {
+	{ "output", 'o', "OUT", "write to OUT instead of standard output" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd fmt_cmd = {
+	"fmt", "fmt TRACE [-o OUT]",
+	"Rewrites TRACE in canonical form (docs/trace-format.md, 'Canonical form')\n"
+	"to standard output or OUT. OUT is written only when the whole trace is\n"
+	"valid; it may be TRACE itself.\n",
+	fmt_options,
+	"exit: 0 written, 2 malformed trace or unwritable output.\n",
+	NULL, 0
+};
+
+typedef struct fmt_args {
+	const char *cmd, *path, *out;
+} fmt_args;
+
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	fmt_args *a = ud;
+
+	if (c == 'o')
+		a->out = p->arg;
+	else if (a->path)
+		return vs_cli_usage_error(a->cmd, "one trace at a time");
+	else
+		a->path = p->arg;
+	return -1;
+}
+
+/* Both commands: one trace, and fmt's -o. */
+static int run(const vs_cli_cmd *cmd, int argc, char **argv)
+{
+	fmt_args a = { NULL, NULL, "-" };
+	int rc;
+
+	a.cmd = cmd->name;
+	if ((rc = vs_cli_parse(cmd, argc, argv, take, &a)) >= 0)
+		return rc;
+	if (!a.path)
+		return vs_cli_usage_error(cmd->name, "no trace given");
+	return read_through(a.path, cmd == &fmt_cmd ? a.out : NULL);
+}
+
 int vs_cmd_validate(int argc, char **argv)
 {
-	int i;
-	const char *path = NULL;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: vramsim validate TRACE\n\n"
-				"Reads TRACE ('-' for standard input) and checks that it is a well-formed\n"
-				"trace (docs/trace-format.md). Errors name file:line:col. Misuse that is\n"
-				"well-formed (freeing an id that is not live) is reported by 'replay'.\n"
-				"\nexit: 0 valid, 2 malformed or unreadable.\n");
-			return VS_EXIT_OK;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			return vs_cli_usage_error("validate", "unknown option '%s'", argv[i]);
-		if (path)
-			return vs_cli_usage_error("validate", "one trace at a time");
-		path = argv[i];
-	}
-	if (!path)
-		return vs_cli_usage_error("validate", "no trace given");
-	return read_through("validate", path, NULL);
+	return run(&validate_cmd, argc, argv);
 }
 
 int vs_cmd_fmt(int argc, char **argv)
 {
-	int i;
-	const char *path = NULL, *out = "-";
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: vramsim fmt TRACE [-o OUT]\n\n"
-				"Rewrites TRACE in canonical form (docs/trace-format.md, 'Canonical form')\n"
-				"to standard output or OUT. OUT is written only when the whole trace is\n"
-				"valid; it may be TRACE itself.\n"
-				"\nexit: 0 written, 2 malformed trace or unwritable output.\n");
-			return VS_EXIT_OK;
-		}
-		if (strcmp(argv[i], "-o") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("fmt", "-o needs a file");
-			out = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vs_cli_usage_error("fmt", "unknown option '%s'", argv[i]);
-		} else if (path) {
-			return vs_cli_usage_error("fmt", "one trace at a time");
-		} else {
-			path = argv[i];
-		}
-	}
-	if (!path)
-		return vs_cli_usage_error("fmt", "no trace given");
-	return read_through("fmt", path, out);
+	return run(&fmt_cmd, argc, argv);
 }

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_gen.c - `vramsim gen`: write a generated GBA workload trace. */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,15 +7,16 @@
 
 int vs_cmd_gen(int argc, char **argv);
 
-static void usage(FILE *fp)
+#define CMD "gen"
+
+/* The generators, from their table, and what each one does. */
+static void list_generators(FILE *fp, int part)
 {
 	size_t i;
 
-	fprintf(fp, "usage: vramsim gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
-		"                  [--map LAYER=FILE ...] [--map-width N]\n\n"
-		"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
-		"output. The same generator, seed and frame count give the same trace.\n\n"
-		"generators:\n");
+	if (part != 0)
+		return;
+	fprintf(fp, "\ngenerators:\n");
 	for (i = 0; i < vs_generator_count(); i++)
 		fprintf(fp, "  %-14s %s (default %u frames)\n", vs_generator_at(i)->name, vs_generator_at(i)->summary,
 			(unsigned)vs_generator_at(i)->default_frames);
@@ -28,10 +27,10 @@ static void usage(FILE *fp)
 		"                 non-zero map cell entering the 240x160 screen is one\n"
 		"                 `alloc ID tile ROM BPP` (a reference; up to ~500 checks a frame\n"
 		"                 at full speed), each cell leaving is one `free ID`. Zero cells\n"
-		"                 are the transparent tile: no call, as the article 'Gameboy\n"
-		"                 Advance Resource Management' says. Four 2 KiB text maps are\n"
-		"                 allocated first. Maps are generated (1024x64 cells of 2x2\n"
-		"                 metatiles, ROM tiles 1-3600) unless --map gives a layer's own.\n"
+		"                 are the transparent tile: no call, as seed 000 says. Four\n"
+		"                 2 KiB text maps are allocated first. Maps are generated\n"
+		"                 (1024x64 cells of 2x2 metatiles, ROM tiles 1-3600) unless\n"
+		"                 --map gives a layer's own.\n"
 		"  sprite-churn   OBJ arena, mode 0. One minute of a shooter: player (swaps\n"
 		"                 form every 600 frames), UI (digits, bar, icon; dialog boxes),\n"
 		"                 up to 44 enemies (16x16 to 64x64, 15%% 8bpp), 48 bullets and\n"
@@ -54,84 +53,97 @@ static void usage(FILE *fp)
 		"                 HUD, the player's 64x32 car, seven opponents whose graphics\n"
 		"                 change with distance (16x16 to 64x64, 30%% 8bpp: up to 128\n"
 		"                 tiles), roadside props passing in 0.5-1.5 s, thrown items,\n"
-		"                 blasts and dust. 15 KiB budget.\n\n"
-		"options:\n"
-		"  --seed N          random seed (default 1)\n"
-		"  --frames N        frames to generate (default: the generator's)\n"
-		"  -o FILE           write to FILE instead of standard output\n"
-		"  --map L=FILE      side-scroller: layer L (0-3) reads its map from FILE: CSV if\n"
-		"                    the name ends in .csv (one row a line), else raw little-endian\n"
-		"                    u16 cells; values are ROM tile indices (0-4095, 0 transparent);\n"
-		"                    at least 32x32 cells. Give 8bpp layer 2 indices of its own.\n"
-		"  --map-width N     cells per row of raw maps\n");
+		"                 blasts and dust. 15 KiB budget.\n");
 }
 
-static int number(const char *s, unsigned long long max, unsigned long long *out)
-{
-	char *end;
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH };
 
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return *s && !*end && !errno && *out <= max && s[0] != '-' ? 0 : -1;
+static const vs_cli_opt options[] = {
+	{ "seed", O_SEED, "N", "random seed (default 1)" },
+	{ "frames", O_FRAMES, "N", "frames to generate (default: the generator's)" },
+	{ "output", 'o', "FILE", "write to FILE instead of standard output" },
+	{ "map", O_MAP, "L=FILE", "side-scroller: layer L (0-3) reads its map from FILE: CSV if "
+		"the name ends in .csv (one row a line), else raw little-endian "
+		"u16 cells; values are ROM tile indices (0-4095, 0 transparent); "
+		"at least 32x32 cells. Give 8bpp layer 2 indices of its own." },
+	{ "map-width", O_MAP_WIDTH, "N", "cells per row of raw maps" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
+	"                  [--map LAYER=FILE ...] [--map-width N]",
+	"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
+	"output. The same generator, seed and frame count give the same trace.\n",
+	options, NULL, list_generators, 0
+};
+
+typedef struct gen_args {
+	vs_gen_opts o;
+	const vs_generator *g;
+	const char *out;
+} gen_args;
+
+/* One option or operand: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	gen_args *a = ud;
+	vs_gen_opts *o = &a->o;
+	uint64_t v;
+
+	switch (c) {
+	case O_SEED:
+		return vs_cli_uint(p, 0, UINT64_MAX, &o->seed) ? VS_EXIT_USAGE : -1;
+	case O_FRAMES:
+		if (vs_cli_uint(p, 1, 10000000, &v))
+			return VS_EXIT_USAGE;
+		o->frames = (uint32_t)v;
+		return -1;
+	case 'o':
+		a->out = p->arg;
+		return -1;
+	case O_MAP:
+		if (p->arg[0] < '0' || p->arg[0] > '3' || p->arg[1] != '=' || !p->arg[2])
+			return vs_cli_usage_error(CMD, "--map %s: expected LAYER=FILE with LAYER 0-3", p->arg);
+		o->maps[p->arg[0] - '0'] = p->arg + 2;
+		return -1;
+	case O_MAP_WIDTH:
+		if (vs_cli_uint(p, 1, 65535, &v))
+			return VS_EXIT_USAGE;
+		o->map_width = (uint32_t)v;
+		return -1;
+	}
+	if (a->g)
+		return vs_cli_usage_error(CMD, "one generator at a time (%s and %s)", a->g->name, p->arg);
+	if (!(a->g = vs_generator_find(p->arg)))
+		return vs_cli_usage_error(CMD, "unknown generator '%s'", p->arg);
+	return -1;
 }
 
 int vs_cmd_gen(int argc, char **argv)
 {
-	const vs_generator *g = NULL;
-	vs_gen_opts o;
-	const char *out = NULL;
+	gen_args a = { { 0 }, NULL, NULL };
+	const vs_generator *g;
+	const char *out;
 	char err[1024], tmp[1100];
-	unsigned long long v;
 	FILE *fp;
 	int i, rc;
 
-	vs_gen_opts_default(&o);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			return VS_EXIT_OK;
-		}
-		if ((strcmp(a, "--seed") == 0 || strcmp(a, "--frames") == 0 || strcmp(a, "-o") == 0 ||
-			strcmp(a, "--map") == 0 || strcmp(a, "--map-width") == 0) && i + 1 >= argc)
-			return vs_cli_usage_error("gen", "%s needs a value", a);
-		if (strcmp(a, "--seed") == 0) {
-			if (number(argv[++i], UINT64_MAX, &v))
-				return vs_cli_usage_error("gen", "--seed %s: expected a number", argv[i]);
-			o.seed = v;
-		} else if (strcmp(a, "--frames") == 0) {
-			if (number(argv[++i], 10000000, &v) || v == 0)
-				return vs_cli_usage_error("gen", "--frames %s: expected 1 to 10000000", argv[i]);
-			o.frames = (uint32_t)v;
-		} else if (strcmp(a, "-o") == 0) {
-			out = argv[++i];
-		} else if (strcmp(a, "--map") == 0) {
-			const char *m = argv[++i];
-			if (m[0] < '0' || m[0] > '3' || m[1] != '=' || !m[2])
-				return vs_cli_usage_error("gen", "--map %s: expected LAYER=FILE with LAYER 0-3", m);
-			o.maps[m[0] - '0'] = m + 2;
-		} else if (strcmp(a, "--map-width") == 0) {
-			if (number(argv[++i], 65535, &v) || v == 0)
-				return vs_cli_usage_error("gen", "--map-width %s: expected 1 to 65535", argv[i]);
-			o.map_width = (uint32_t)v;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("gen", "unknown option %s", a);
-		} else if (g) {
-			return vs_cli_usage_error("gen", "one generator at a time (%s and %s)", g->name, a);
-		} else if (!(g = vs_generator_find(a))) {
-			return vs_cli_usage_error("gen", "unknown generator '%s'", a);
-		}
-	}
+	vs_gen_opts_default(&a.o);
+	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
+		return rc;
+	g = a.g;
+	out = a.out;
 	if (!g)
-		return vs_cli_usage_error("gen", "name a generator");
+		return vs_cli_usage_error(CMD, "name a generator");
 	if (g->run != vs_gen_side_scroller)
 		for (i = 0; i < VS_GEN_LAYERS; i++)
-			if (o.maps[i])
-				return vs_cli_usage_error("gen", "--map is for side-scroller only");
+			if (a.o.maps[i])
+				return vs_cli_usage_error(CMD, "--map is for side-scroller only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
 	if (!fp)
 		return VS_EXIT_USAGE;
-	rc = g->run(fp, &o, err, sizeof err);
+	rc = g->run(fp, &a.o, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "vramsim gen: %s\n", err);
 	if (out && vs_cli_out_close(fp, out, tmp, rc == 0))

@@ -10,88 +10,97 @@
 
 int vs_cmd_import(int argc, char **argv);
 
-static void usage(void)
+#define CMD "import"
+
+enum { O_SIZE = VS_CLI_LONG, O_ARENA, O_STRATEGY, O_REALLOC };
+
+static const vs_cli_opt options[] = {
+	{ "output", 'o', "TRACE", "write the trace there (default: standard output)" },
+	{ "size", O_SIZE, "N", "arena bytes (K/M suffixes); default: the header's suggested "
+		"heap size, or malloc lab's MAX_HEAP (below) with a 2-line header" },
+	{ "arena", O_ARENA, "NAME", "arena name (default: heap)" },
+	{ "strategy", O_STRATEGY, "NAME", "strategy= on the arena line (e.g. heap-tlsf)" },
+	{ "realloc", O_REALLOC, "free-alloc", "the only mode: 'r ID SIZE' becomes 'free ID' then "
+		"'alloc ID SIZE'; the strategy interface has no realloc yet" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static void max_heap(FILE *fp, int part)
 {
-	printf("usage: vramsim import FILE.rep [-o TRACE] [--size N] [--arena NAME] [--strategy NAME]\n"
-		"                      [--realloc free-alloc]\n\n"
-		"Reads a CS:APP malloc-lab trace (a header of 4 lines - suggested heap size,\n"
-		"number of ids, number of operations, weight - or 2 lines - ids, operations;\n"
-		"then 'a ID SIZE', 'f ID' and 'r ID SIZE' lines) and writes it as a vramsim\n"
-		"trace: one 'ram' arena and one alloc/free event a line. '-' reads standard input.\n\n"
-		"  -o TRACE          write the trace there (default: standard output)\n"
-		"  --size N          arena bytes (K/M suffixes); default: the header's suggested\n"
-		"                    heap size, or %u (malloc lab's MAX_HEAP) with a 2-line header\n"
-		"  --arena NAME      arena name (default: heap)\n"
-		"  --strategy NAME   strategy= on the arena line (e.g. heap-tlsf)\n"
-		"  --realloc MODE    free-alloc (the only mode): 'r ID SIZE' becomes 'free ID' then\n"
-		"                    'alloc ID SIZE'; the strategy interface has no realloc yet\n\n"
-		"The header's suggested heap size is often far below what the trace needs; a note\n"
-		"on standard error says so when the peak live payload exceeds the arena.\n"
-		"Exit status: 0 done, 2 usage or input error (named file:line:col).\n",
-		VS_REP_DEFAULT_SIZE);
+	if (part == 1)
+		fprintf(fp, "\nMAX_HEAP is %u bytes.\n", VS_REP_DEFAULT_SIZE);
 }
 
-static int parse_size(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
+static const vs_cli_cmd command = {
+	CMD, "import FILE.rep [-o TRACE] [--size N] [--arena NAME] [--strategy NAME]\n"
+	"                      [--realloc free-alloc]",
+	"Reads a CS:APP malloc-lab trace (a header of 4 lines - suggested heap size,\n"
+	"number of ids, number of operations, weight - or 2 lines - ids, operations;\n"
+	"then 'a ID SIZE', 'f ID' and 'r ID SIZE' lines) and writes it as a vramsim\n"
+	"trace: one 'ram' arena and one alloc/free event a line. '-' reads standard input.\n",
+	options,
+	"The header's suggested heap size is often far below what the trace needs; a note\n"
+	"on standard error says so when the peak live payload exceeds the arena.\n"
+	"Exit status: 0 done, 2 usage or input error (named file:line:col).\n",
+	max_heap, 0
+};
 
-	if (end == s)
+typedef struct import_args {
+	vs_rep_options opt;
+	const char *in_path, *out_path;
+} import_args;
+
+/* One option or operand: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	import_args *a = ud;
+	vs_rep_options *opt = &a->opt;
+	uint64_t v;
+
+	switch (c) {
+	case 'o':
+		a->out_path = p->arg;
 		return -1;
-	if (*end == 'K' || *end == 'k')
-		v *= 1024u, end++;
-	else if (*end == 'M' || *end == 'm')
-		v *= 1048576u, end++;
-	if (*end || v == 0 || v > 0xFFFFFFFFull)
+	case O_SIZE:
+		if (vs_cli_bytes(p, 1, 0xFFFFFFFFu, &v))
+			return VS_EXIT_USAGE;
+		opt->size = (uint32_t)v;
 		return -1;
-	*out = (uint32_t)v;
-	return 0;
+	case O_ARENA:
+		opt->arena = p->arg;
+		return -1;
+	case O_STRATEGY:
+		opt->strategy = p->arg;
+		return -1;
+	case O_REALLOC:
+		if (strcmp(p->arg, "free-alloc") != 0)
+			return vs_cli_usage_error(CMD, "--realloc %s: only 'free-alloc' exists: the strategy "
+				"interface has no realloc (see docs/heaps.md)", p->arg);
+		return -1;
+	}
+	if (a->in_path)
+		return vs_cli_usage_error(CMD, "more than one input file ('%s', '%s')", a->in_path, p->arg);
+	a->in_path = p->arg;
+	return -1;
 }
 
 int vs_cmd_import(int argc, char **argv)
 {
-	const char *in_path = NULL, *out_path = "-";
-	vs_rep_options opt;
+	import_args a;
+	const char *in_path, *out_path;
 	vs_rep_stats st;
 	char err[1024], tmp[1100];
 	FILE *in, *out;
-	int i, rc;
+	int rc;
 
-	memset(&opt, 0, sizeof opt);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
-			return VS_EXIT_OK;
-		}
-		if ((strcmp(a, "-o") == 0 || strcmp(a, "--size") == 0 || strcmp(a, "--arena") == 0 ||
-		     strcmp(a, "--strategy") == 0 || strcmp(a, "--realloc") == 0) && i + 1 >= argc)
-			return vs_cli_usage_error("import", "%s needs a value", a);
-		if (strcmp(a, "-o") == 0) {
-			out_path = argv[++i];
-		} else if (strcmp(a, "--size") == 0) {
-			if (parse_size(argv[++i], &opt.size))
-				return vs_cli_usage_error("import", "--size %s: expected bytes from 1 to 4G (K/M suffixes)",
-					argv[i]);
-		} else if (strcmp(a, "--arena") == 0) {
-			opt.arena = argv[++i];
-		} else if (strcmp(a, "--strategy") == 0) {
-			opt.strategy = argv[++i];
-		} else if (strcmp(a, "--realloc") == 0) {
-			if (strcmp(argv[++i], "free-alloc") != 0)
-				return vs_cli_usage_error("import", "--realloc %s: only 'free-alloc' exists: the strategy "
-					"interface has no realloc (see docs/heaps.md)", argv[i]);
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("import", "unknown option '%s' (see vramsim import --help)", a);
-		} else if (!in_path) {
-			in_path = a;
-		} else {
-			return vs_cli_usage_error("import", "more than one input file ('%s', '%s')", in_path, a);
-		}
-	}
+	memset(&a, 0, sizeof a);
+	a.out_path = "-";
+	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
+		return rc;
+	in_path = a.in_path;
+	out_path = a.out_path;
 	if (!in_path)
-		return vs_cli_usage_error("import", "no input file (see vramsim import --help)");
+		return vs_cli_usage_error(CMD, "no input file");
 	in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "rb");
 	if (!in) {
 		fprintf(stderr, "%s: error: cannot open: ", in_path);
@@ -104,7 +113,7 @@ int vs_cmd_import(int argc, char **argv)
 			fclose(in);
 		return VS_EXIT_USAGE;
 	}
-	rc = vs_import_rep(in, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path, out, &opt, &st, err, sizeof err);
+	rc = vs_import_rep(in, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path, out, &a.opt, &st, err, sizeof err);
 	if (in != stdin)
 		fclose(in);
 	if (rc)

@@ -10,30 +10,40 @@
 
 int vs_cmd_record(int argc, char **argv);
 
-static void help(void)
+#define CMD "record"
+
+static void gba_status(FILE *fp, int part)
 {
 	char status[1536];
 
+	if (part != 1)
+		return;
 	vs_gba_status(status, sizeof status);
-	printf(
-		"usage: vramsim record GAME.gba --frames N -o TRACE [--log]\n"
-		"\n"
-		"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
-		"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
-		"standard output). The trace is then read back and checked.\n"
-		"\n"
-		"options:\n"
-		"  --frames N     frames to run (60 a second)\n"
-		"  -o TRACE       where to write the trace\n"
-		"  --log          print the game's other mGBA debug-log lines on standard error\n"
-		"\n"
+	fprintf(fp, "\n"
 		"needs: libmgba (libmgba-dev) at build time. The demo ROM (tools/demo-rom) is\n"
 		"built as gba/demo.gba when arm-none-eabi-gcc (gcc-arm-none-eabi) is there.\n"
-		"%s"
-		"\n"
-		"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
-		"one (the file is kept to look at), 2 bad usage, unreadable ROM or no emulator.\n", status);
+		"%s", status);
 }
+
+enum { O_FRAMES = VS_CLI_LONG, O_LOG };
+
+static const vs_cli_opt options[] = {
+	{ "frames", O_FRAMES, "N", "frames to run (60 a second)" },
+	{ "output", 'o', "TRACE", "where to write the trace" },
+	{ "log", O_LOG, NULL, "print the game's other mGBA debug-log lines on standard error" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "record GAME.gba --frames N -o TRACE [--log]",
+	"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
+	"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
+	"standard output). The trace is then read back and checked.\n",
+	options,
+	"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
+	"one (the file is kept to look at), 2 bad usage, unreadable ROM or no emulator.\n",
+	gba_status, 0
+};
 
 /* Reads the written trace back: the game may print nonsense. */
 static int check_trace(const char *path)
@@ -55,49 +65,52 @@ static int check_trace(const char *path)
 	return rc;
 }
 
+typedef struct record_args {
+	const char *rom, *out;
+	uint64_t frames;
+	int log;
+} record_args;
+
+/* One option or operand: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	record_args *a = ud;
+
+	if (c == O_FRAMES)
+		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
+	if (c == 'o')
+		a->out = p->arg;
+	else if (c == O_LOG)
+		a->log = 1;
+	else if (a->rom)
+		return vs_cli_usage_error(CMD, "one ROM at a time (got '%s' and '%s')", a->rom, p->arg);
+	else
+		a->rom = p->arg;
+	return -1;
+}
+
 int vs_cmd_record(int argc, char **argv)
 {
-	const char *rom = NULL, *out = NULL;
-	unsigned long frames = 0;
-	int log = 0, i, ok;
+	record_args a = { NULL, NULL, 0, 0 };
+	const char *rom, *out;
+	uint64_t frames;
+	int log, ok, rc;
 	char err[1024], tmp[1024];
 	vs_gba_recorder rec;
 	FILE *fp;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			return VS_EXIT_OK;
-		} else if (strcmp(a, "--frames") == 0) {
-			char *end;
-
-			if (++i >= argc)
-				return vs_cli_usage_error("record", "--frames needs a number");
-			frames = strtoul(argv[i], &end, 10);
-			if (*end || frames == 0 || frames > 0xFFFFFFFFul || argv[i][0] == '-')
-				return vs_cli_usage_error("record", "--frames: '%s' is not a frame count", argv[i]);
-		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("record", "-o needs a file name");
-			out = argv[i];
-		} else if (strcmp(a, "--log") == 0) {
-			log = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("record", "unknown option '%s'", a);
-		} else if (!rom) {
-			rom = a;
-		} else {
-			return vs_cli_usage_error("record", "one ROM at a time (got '%s' and '%s')", rom, a);
-		}
-	}
+	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
+		return rc;
+	rom = a.rom;
+	out = a.out;
+	frames = a.frames;
+	log = a.log;
 	if (!rom)
-		return vs_cli_usage_error("record", "no ROM given");
+		return vs_cli_usage_error(CMD, "no ROM given");
 	if (!frames)
-		return vs_cli_usage_error("record", "--frames N is required");
+		return vs_cli_usage_error(CMD, "--frames N is required");
 	if (!out)
-		return vs_cli_usage_error("record", "-o TRACE is required");
+		return vs_cli_usage_error(CMD, "-o TRACE is required");
 	if (!vs_gba_emu_available()) {
 		fprintf(stderr, "vramsim record: %s\n", vs_gba_emu_missing());
 		return VS_EXIT_USAGE;
@@ -110,15 +123,15 @@ int vs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "vramsim record: %s\n", err);
 	if (vs_cli_out_close(fp, out, tmp, ok) || !ok)
 		return VS_EXIT_USAGE;
-	fprintf(stderr, "vramsim record: %s: %lu frames, %llu trace lines", rom, frames,
+	fprintf(stderr, "vramsim record: %s: %llu frames, %llu trace lines", rom, (unsigned long long)frames,
 		(unsigned long long)rec.lines);
 	if (rec.others)
 		fprintf(stderr, ", %llu other debug lines%s", (unsigned long long)rec.others,
 			log ? "" : " (--log shows them)");
 	fprintf(stderr, "\n");
 	if (!rec.lines) {
-		fprintf(stderr, "vramsim record: %s printed no trace lines in %lu frames: does it use "
-			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, frames);
+		fprintf(stderr, "vramsim record: %s printed no trace lines in %llu frames: does it use "
+			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned long long)frames);
 		return VS_EXIT_CHECK;
 	}
 	if (strcmp(out, "-") != 0 && check_trace(out) < 0)

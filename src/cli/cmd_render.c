@@ -12,54 +12,60 @@
 #ifdef VS_HAVE_RENDER
 #include "vramsim/render.h"
 
-static void help(void)
-{
-	printf(
-		"usage: vramsim render TRACE [options]\n"
-		"\n"
-		"Replays TRACE and writes PNG pictures of it: the occupancy of every arena\n"
-		"laid out like the hardware, a heatmap of the whole replay (time on x,\n"
-		"address on y) and a chart of live bytes, largest free extent and\n"
-		"fragmentation over time. The same input gives the same PNG bytes.\n"
-		"\n"
-		"options:\n"
-		"  --strategy NAME[:OPTS]        strategy for every arena it can manage\n"
-		"  --strategy ARENA=NAME[:OPTS]  strategy for one arena (as in 'vramsim replay')\n"
-		"                                a --strategy for an arena an earlier one already\n"
-		"                                chose starts a second replay, drawn side by side:\n"
-		"                                --strategy A --strategy B compares A with B\n"
-		"  --plugin PATH                 load strategies from a plug-in (.so)\n"
-		"  --kind KIND                   occupancy, heatmap, chart or all (default all)\n"
-		"  --at N                        occupancy after event N\n"
-		"  --frame N                     occupancy after the N-th frame statement\n"
-		"  --peak                        occupancy at the event of peak live bytes\n"
-		"  --peak-frag                   occupancy at the event of peak fragmentation\n"
-		"  --end                         occupancy at the end of the trace (default)\n"
-		"  --arena NAME                  the arena --peak and --peak-frag look at\n"
-		"                                (default: the first)\n"
-		"  --heat owner|occupancy        heatmap colour: owner's tag (default) or the\n"
-		"                                fraction of each address row in use\n"
-		"  --columns N, --rows N         heatmap/chart resolution kept while replaying\n"
-		"                                (default 1024 columns, 256 address rows)\n"
-		"  -o, --output PATH             a directory (made if missing) for\n"
-		"                                TRACE-occupancy.png, TRACE-heatmap.png and\n"
-		"                                TRACE-chart.png, or with one --kind a .png file\n"
-		"                                (default: the current directory)\n"
-		"  --no-checks                   skip byte and hardware-rule checks (faster)\n"
-		"  --quiet                       do not print diagnostics\n"
-		"  --time                        print how long each step took to stderr\n"
-		"\n"
-		"exit: 0 written, 1 written but an integrity check failed, 2 bad usage, a\n"
-		"malformed trace or an output that cannot be written (nothing is left behind).\n");
-}
+#define CMD "render"
+
+enum {
+	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
+	O_NO_CHECKS, O_TIME
+};
+
+static const vs_cli_opt options[] = {
+	{ "strategy", 's', "SPEC", "strategies, a comma list of NAME[:OPTS] (every arena "
+		"NAME can manage) or ARENA=NAME[:OPTS] (one arena), as in "
+		"'vramsim replay'; repeatable. A choice for an arena an "
+		"earlier one already covers starts a second replay, "
+		"drawn side by side: -s A,B (or -s A -s B) compares A "
+		"with B" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
+	{ "kind", O_KIND, "KIND", "occupancy, heatmap, chart or all (default all)" },
+	{ "at", O_AT, "N", "occupancy after event N" },
+	{ "frame", O_FRAME, "N", "occupancy after the N-th frame statement" },
+	{ "peak", O_PEAK, NULL, "occupancy at the event of peak live bytes" },
+	{ "peak-frag", O_PEAK_FRAG, NULL, "occupancy at the event of peak fragmentation" },
+	{ "end", O_END, NULL, "occupancy at the end of the trace (default)" },
+	{ "arena", O_ARENA, "NAME", "the arena --peak and --peak-frag look at (default: the first)" },
+	{ "heat", O_HEAT, "owner|occupancy", "heatmap colour: owner's tag (default) or the "
+		"fraction of each address row in use" },
+	{ "columns", O_COLUMNS, "N", "heatmap/chart time columns kept while replaying (default 1024)" },
+	{ "rows", O_ROWS, "N", "heatmap address rows kept while replaying (default 256)" },
+	{ "output", 'o', "PATH", "a directory (made if missing) for "
+		"TRACE-occupancy.png, TRACE-heatmap.png and "
+		"TRACE-chart.png, or with one --kind a .png file "
+		"(default: the current directory)" },
+	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "quiet", 'q', NULL, "do not print diagnostics" },
+	{ "time", O_TIME, NULL, "print how long each step took to stderr" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "render TRACE [options]",
+	"Replays TRACE and writes PNG pictures of it: the occupancy of every arena\n"
+	"laid out like the hardware, a heatmap of the whole replay (time on x,\n"
+	"address on y) and a chart of live bytes, largest free extent and\n"
+	"fragmentation over time. The same input gives the same PNG bytes.\n",
+	options,
+	"exit: 0 written, 1 written but an integrity check failed, 2 bad usage, a\n"
+	"malformed trace or an output that cannot be written (nothing is left behind).\n",
+	NULL, 0
+};
 
 enum { K_OCC = 1, K_HEAT = 2, K_CHART = 4, K_ALL = 7 };
 enum { AT_END = 0, AT_EVENT, AT_FRAME, AT_PEAK, AT_PEAK_FRAG };
 
 typedef struct render_opts {
 	const char *path;
-	vs_cli_strategies side[2];
-	int nsides;
+	vs_cli_choices cs; /* groups: the sides */
 	int kinds;
 	int at_mode;
 	uint64_t at;
@@ -67,6 +73,8 @@ typedef struct render_opts {
 	vs_heat_mode heat;
 	int columns, rows;
 	int no_checks, quiet, timing;
+	int at_given;     /* how many of --at, --frame, --peak... */
+	const char *out;  /* -o */
 } render_opts;
 
 typedef struct side_out {
@@ -120,7 +128,8 @@ static vs_replay *open_side(const render_opts *o, int side, vs_history *hs, char
 		fprintf(stderr, "%s\n", err);
 		return NULL;
 	}
-	if (vs_cli_apply_strategies(&o->side[side], vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
+	if (vs_cli_apply_choices(o->cs.v + o->cs.first[side], o->cs.first[side + 1] - o->cs.first[side],
+		vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
 		vs_trace_close(rd);
 		vs_cli_usage_error("render", "%s", err);
 		return NULL;
@@ -304,265 +313,217 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Splits the --strategy options into sides: a choice for an arena the
+/* Groups the --strategy choices into sides: a choice for an arena the
  * current side already has starts the next side. */
-static int split_sides(render_opts *o, const vs_cli_strategies *all)
+static int split_sides(render_opts *o)
 {
 	char err[1024];
 	vs_trace_reader *rd = vs_trace_open(o->path, err, sizeof err);
-	const vs_trace_header *h;
-	int taken[VS_TRACE_MAX_ARENAS] = { 0 }, k, i, side = 0;
+	int rc;
 
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	h = vs_trace_header_of(rd);
-	memset(o->side, 0, sizeof o->side);
-	for (k = 0; k < all->n; k++) {
-		vs_cli_strategies one;
-		vs_replay_config cfg;
-		char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
-		int clash = 0;
-		memset(&one, 0, sizeof one);
-		one.n = 1;
-		memcpy(one.spec[0], all->spec[k], sizeof one.spec[0]);
-		vs_replay_config_default(&cfg);
-		if (vs_cli_apply_strategies(&one, h, &cfg, opts, err, sizeof err)) {
-			vs_trace_close(rd);
-			vs_cli_usage_error("render", "%s", err);
-			return -1;
-		}
-		for (i = 0; i < h->narenas; i++)
-			clash |= cfg.strategy[i] && taken[i];
-		if (clash) {
-			if (side == 1) {
-				vs_trace_close(rd);
-				vs_cli_usage_error("render", "--strategy %s: at most two strategies per arena (two sides)",
-					all->spec[k]);
-				return -1;
-			}
-			side = 1;
-			memset(taken, 0, sizeof taken);
-		}
-		for (i = 0; i < h->narenas; i++)
-			taken[i] |= cfg.strategy[i] != NULL;
-		memcpy(o->side[side].spec[o->side[side].n++], all->spec[k], sizeof one.spec[0]);
-	}
-	o->nsides = side + 1;
+	rc = vs_cli_choices_group(CMD, &o->cs, vs_trace_header_of(rd), 2, "side");
 	vs_trace_close(rd);
+	return rc ? -1 : 0;
+}
+
+static int kind_of(const char *s)
+{
+	static const char *const names[] = { "occupancy", "heatmap", "chart", "all" };
+	static const int kinds[] = { K_OCC, K_HEAT, K_CHART, K_ALL };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0)
+			return kinds[i];
 	return 0;
 }
 
-static int parse_count(const char *opt, const char *s, uint64_t *out)
+/* One option or operand into o: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
 {
-	char *end;
+	render_opts *o = ud;
+	uint64_t v;
 
-	if (!s || s[0] == '-' || !*s) {
-		vs_cli_usage_error("render", "%s needs a number", opt);
+	switch (c) {
+	case 's':
+		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
+	case O_KIND:
+		if (!(o->kinds = kind_of(p->arg)))
+			return vs_cli_usage_error(CMD, "--kind: '%s' is not occupancy, heatmap, chart or all", p->arg);
+		return -1;
+	case O_AT:
+	case O_FRAME:
+		if (vs_cli_uint(p, c == O_AT, UINT64_MAX, &o->at))
+			return VS_EXIT_USAGE;
+		o->at_mode = c == O_AT ? AT_EVENT : AT_FRAME;
+		o->at_given++;
+		return -1;
+	case O_PEAK:
+	case O_PEAK_FRAG:
+	case O_END:
+		o->at_mode = c == O_PEAK ? AT_PEAK : c == O_PEAK_FRAG ? AT_PEAK_FRAG : AT_END;
+		o->at_given++;
+		return -1;
+	case O_ARENA:
+		o->arena = p->arg;
+		return -1;
+	case O_HEAT:
+		if (strcmp(p->arg, "owner") != 0 && strcmp(p->arg, "occupancy") != 0)
+			return vs_cli_usage_error(CMD, "--heat needs owner or occupancy");
+		o->heat = strcmp(p->arg, "owner") == 0 ? VS_HEAT_OWNER : VS_HEAT_OCCUPANCY;
+		return -1;
+	case O_COLUMNS:
+	case O_ROWS:
+		if (vs_cli_uint(p, 4, 8192, &v))
+			return VS_EXIT_USAGE;
+		*(c == O_COLUMNS ? &o->columns : &o->rows) = (int)v;
+		return -1;
+	case 'o':
+		if (!*p->arg)
+			return vs_cli_usage_error(CMD, "--output needs a directory or a .png file");
+		o->out = p->arg;
+		return -1;
+	case O_NO_CHECKS:
+		o->no_checks = 1;
+		return -1;
+	case 'q':
+		o->quiet = 1;
+		return -1;
+	case O_TIME:
+		o->timing = 1;
 		return -1;
 	}
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	if (*end || errno) {
-		vs_cli_usage_error("render", "%s: '%s' is not a number", opt, s);
-		return -1;
+	if (o->path)
+		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->path, p->arg);
+	o->path = p->arg;
+	return -1;
+}
+
+/* The output: a .png for one kind, or a directory, made if missing. */
+static int check_output(const char *out, int single)
+{
+	struct stat st;
+
+	if (ends_with(out, ".png") && !single)
+		return vs_cli_usage_error(CMD, "-o %s: a single .png needs one --kind (occupancy, heatmap or chart); "
+			"give a directory for all three", out);
+	if (ends_with(out, ".png"))
+		return 0;
+	if (stat(out, &st) != 0) {
+		if (mkdir(out, 0777) != 0) {
+			fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", out, strerror(errno));
+			return VS_EXIT_USAGE;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		return vs_cli_usage_error(CMD, "-o %s: not a directory (a single picture needs a .png name)", out);
 	}
 	return 0;
+}
+
+static int parse(int argc, char **argv, render_opts *o)
+{
+	int rc = vs_cli_parse(&command, argc, argv, take, o);
+
+	if (rc >= 0)
+		return rc;
+	if (!o->path)
+		return vs_cli_usage_error(CMD, "no trace given");
+	if (strcmp(o->path, "-") == 0)
+		return vs_cli_usage_error(CMD, "render reads its trace twice or more: give a file, not '-'");
+	if (o->at_given > 1)
+		return vs_cli_usage_error(CMD, "give one of --at, --frame, --peak, --peak-frag, --end");
+	if (o->at_given && !(o->kinds & K_OCC))
+		return vs_cli_usage_error(CMD, "--at, --frame, --peak and --end choose the occupancy picture's event; "
+			"--kind %s draws the whole replay", o->kinds == K_HEAT ? "heatmap" : "chart");
+	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
+}
+
+/* Writes each kind of picture: one side's, or both sides' side by side. */
+static int write_pictures(const render_opts *o, side_out *so, const char *out, int single)
+{
+	static const char *const names[3] = { "occupancy", "heatmap", "chart" };
+	static const int bits[3] = { K_OCC, K_HEAT, K_CHART };
+	char stem[1024], path[4096];
+	const char *b = base_name(o->path);
+	size_t bl = strlen(b);
+	int k, s, rc, nsides = o->cs.ngroups;
+
+	if (bl > 6 && strcmp(b + bl - 6, ".trace") == 0)
+		bl -= 6;
+	snprintf(stem, sizeof stem, "%.*s", (int)(bl < 900 ? bl : 900), b);
+	for (k = 0; k < 3; k++) {
+		vs_image *im[2], both;
+		if (!(o->kinds & bits[k]))
+			continue;
+		for (s = 0; s < nsides; s++)
+			im[s] = k == 0 ? &so[s].occ : k == 1 ? &so[s].heat : &so[s].chart;
+		if (single)
+			snprintf(path, sizeof path, "%s", out);
+		else
+			snprintf(path, sizeof path, "%s/%s-%s.png", out, stem, names[k]);
+		if (nsides == 2) {
+			if (vs_picture_hcat(&both, im[0], im[1])) {
+				fprintf(stderr, "vramsim render: out of memory\n");
+				return -1;
+			}
+			rc = write_png(path, &both);
+			vs_image_fini(&both);
+		} else {
+			rc = write_png(path, im[0]);
+		}
+		if (rc)
+			return -1;
+		printf("wrote %s\n", path);
+	}
+	return 0;
+}
+
+static int render(render_opts *o, side_out *so)
+{
+	int s, status = VS_EXIT_OK, single = o->kinds == K_OCC || o->kinds == K_HEAT || o->kinds == K_CHART;
+	double t0 = now(), tw;
+
+	if (check_output(o->out, single) || split_sides(o))
+		return VS_EXIT_USAGE;
+	for (s = 0; s < o->cs.ngroups; s++)
+		if (render_side(o, s, &so[s]))
+			return VS_EXIT_USAGE;
+	tw = now();
+	if (write_pictures(o, so, o->out, single))
+		return VS_EXIT_USAGE;
+	if (o->timing)
+		fprintf(stderr, "render: PNG encoding and writing: %.3f s\n", now() - tw);
+	for (s = 0; s < o->cs.ngroups; s++)
+		if (so[s].checks_failed)
+			status = VS_EXIT_CHECK;
+	if (o->timing)
+		fprintf(stderr, "render: total %.3f s\n", now() - t0);
+	return status;
 }
 
 int vs_cmd_render(int argc, char **argv)
 {
 	render_opts o;
-	vs_cli_strategies all;
 	side_out so[2];
-	const char *out = ".";
-	int i, status = VS_EXIT_OK, single, s, at_given = 0;
-	uint64_t v;
-	char path[4096];
-	double t0 = now();
+	int s, status;
 
 	memset(&o, 0, sizeof o);
-	memset(&all, 0, sizeof all);
 	memset(so, 0, sizeof so);
 	o.kinds = K_ALL;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		int c = vs_cli_common_option("render", argc, argv, &i);
-		if (c < 0)
-			return VS_EXIT_USAGE;
-		if (c > 0)
-			continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			return VS_EXIT_OK;
-		} else if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
-			if (!next)
-				return vs_cli_usage_error("render", "--strategy needs a name");
-			if (all.n == 32)
-				return vs_cli_usage_error("render", "too many --strategy options");
-			snprintf(all.spec[all.n++], sizeof all.spec[0], "%s", next);
-			i++;
-		} else if (strcmp(a, "--kind") == 0) {
-			if (!next)
-				return vs_cli_usage_error("render", "--kind needs occupancy, heatmap, chart or all");
-			if (strcmp(next, "occupancy") == 0)
-				o.kinds = K_OCC;
-			else if (strcmp(next, "heatmap") == 0)
-				o.kinds = K_HEAT;
-			else if (strcmp(next, "chart") == 0)
-				o.kinds = K_CHART;
-			else if (strcmp(next, "all") == 0)
-				o.kinds = K_ALL;
-			else
-				return vs_cli_usage_error("render", "--kind: '%s' is not occupancy, heatmap, chart or all", next);
-			i++;
-		} else if (strcmp(a, "--at") == 0 || strcmp(a, "--frame") == 0) {
-			if (parse_count(a, next, &v))
-				return VS_EXIT_USAGE;
-			if (strcmp(a, "--at") == 0 && v == 0)
-				return vs_cli_usage_error("render", "--at: events are numbered from 1");
-			o.at_mode = strcmp(a, "--at") == 0 ? AT_EVENT : AT_FRAME;
-			o.at = v;
-			at_given++;
-			i++;
-		} else if (strcmp(a, "--peak") == 0) {
-			o.at_mode = AT_PEAK;
-			at_given++;
-		} else if (strcmp(a, "--peak-frag") == 0) {
-			o.at_mode = AT_PEAK_FRAG;
-			at_given++;
-		} else if (strcmp(a, "--end") == 0) {
-			o.at_mode = AT_END;
-			at_given++;
-		} else if (strcmp(a, "--arena") == 0) {
-			if (!next)
-				return vs_cli_usage_error("render", "--arena needs a name");
-			o.arena = next;
-			i++;
-		} else if (strcmp(a, "--heat") == 0) {
-			if (next && strcmp(next, "owner") == 0)
-				o.heat = VS_HEAT_OWNER;
-			else if (next && strcmp(next, "occupancy") == 0)
-				o.heat = VS_HEAT_OCCUPANCY;
-			else
-				return vs_cli_usage_error("render", "--heat needs owner or occupancy");
-			i++;
-		} else if (strcmp(a, "--columns") == 0 || strcmp(a, "--rows") == 0) {
-			if (parse_count(a, next, &v))
-				return VS_EXIT_USAGE;
-			if (v < 4 || v > 8192)
-				return vs_cli_usage_error("render", "%s: %llu is outside 4-8192", a, (unsigned long long)v);
-			if (strcmp(a, "--columns") == 0)
-				o.columns = (int)v;
-			else
-				o.rows = (int)v;
-			i++;
-		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (!next || !*next)
-				return vs_cli_usage_error("render", "%s needs a directory or a .png file", a);
-			out = next;
-			i++;
-		} else if (strcmp(a, "--no-checks") == 0) {
-			o.no_checks = 1;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			o.quiet = 1;
-		} else if (strcmp(a, "--time") == 0) {
-			o.timing = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("render", "unknown option '%s'", a);
-		} else if (!o.path) {
-			o.path = a;
-		} else {
-			return vs_cli_usage_error("render", "one trace at a time (got '%s' and '%s')", o.path, a);
-		}
-	}
-	if (!o.path)
-		return vs_cli_usage_error("render", "no trace given");
-	if (strcmp(o.path, "-") == 0)
-		return vs_cli_usage_error("render", "render reads its trace twice or more: give a file, not '-'");
-	if (at_given > 1)
-		return vs_cli_usage_error("render", "give one of --at, --frame, --peak, --peak-frag, --end");
-	if (at_given && !(o.kinds & K_OCC))
-		return vs_cli_usage_error("render", "--at, --frame, --peak and --end choose the occupancy picture's event; "
-			"--kind %s draws the whole replay", o.kinds == K_HEAT ? "heatmap" : "chart");
-	single = o.kinds == K_OCC || o.kinds == K_HEAT || o.kinds == K_CHART;
-	if (ends_with(out, ".png") && !single)
-		return vs_cli_usage_error("render", "-o %s: a single .png needs one --kind (occupancy, heatmap or chart); "
-			"give a directory for all three", out);
-	if (!ends_with(out, ".png")) {
-		struct stat st;
-		if (stat(out, &st) != 0) {
-			if (mkdir(out, 0777) != 0) {
-				fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", out, strerror(errno));
-				return VS_EXIT_USAGE;
-			}
-		} else if (!S_ISDIR(st.st_mode)) {
-			return vs_cli_usage_error("render", "-o %s: not a directory (a single picture needs a .png name)", out);
-		}
-	}
-	if (split_sides(&o, &all))
-		return VS_EXIT_USAGE;
-
-	for (s = 0; s < o.nsides; s++)
-		if (render_side(&o, s, &so[s])) {
-			status = VS_EXIT_USAGE;
-			goto done;
-		}
-	{
-		static const char *const names[3] = { "occupancy", "heatmap", "chart" };
-		static const int bits[3] = { K_OCC, K_HEAT, K_CHART };
-		char stem[1024];
-		const char *b = base_name(o.path);
-		size_t bl = strlen(b);
-		int k;
-		double tw = now();
-		if (bl > 6 && strcmp(b + bl - 6, ".trace") == 0)
-			bl -= 6;
-		snprintf(stem, sizeof stem, "%.*s", (int)(bl < 900 ? bl : 900), b);
-		for (k = 0; k < 3; k++) {
-			vs_image *im[2], both;
-			int rc;
-			if (!(o.kinds & bits[k]))
-				continue;
-			for (s = 0; s < o.nsides; s++)
-				im[s] = k == 0 ? &so[s].occ : k == 1 ? &so[s].heat : &so[s].chart;
-			if (single)
-				snprintf(path, sizeof path, "%s", out);
-			else
-				snprintf(path, sizeof path, "%s/%s-%s.png", out, stem, names[k]);
-			if (o.nsides == 2) {
-				if (vs_picture_hcat(&both, im[0], im[1])) {
-					fprintf(stderr, "vramsim render: out of memory\n");
-					status = VS_EXIT_USAGE;
-					goto done;
-				}
-				rc = write_png(path, &both);
-				vs_image_fini(&both);
-			} else {
-				rc = write_png(path, im[0]);
-			}
-			if (rc) {
-				status = VS_EXIT_USAGE;
-				goto done;
-			}
-			printf("wrote %s\n", path);
-		}
-		if (o.timing)
-			fprintf(stderr, "render: PNG encoding and writing: %.3f s\n", now() - tw);
-	}
-	for (s = 0; s < o.nsides; s++)
-		if (so[s].checks_failed)
-			status = VS_EXIT_CHECK;
-	if (o.timing)
-		fprintf(stderr, "render: total %.3f s\n", now() - t0);
-done:
+	o.out = ".";
+	status = parse(argc, argv, &o);
+	if (status < 0)
+		status = render(&o, so);
 	for (s = 0; s < 2; s++) {
 		vs_image_fini(&so[s].occ);
 		vs_image_fini(&so[s].heat);
 		vs_image_fini(&so[s].chart);
 	}
+	vs_cli_choices_free(&o.cs);
 	return status;
 }
 

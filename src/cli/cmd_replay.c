@@ -7,31 +7,46 @@
 #include "cli.h"
 #include "vramsim/report.h"
 
-static void help(void)
-{
-	printf(
-		"usage: vramsim replay TRACE [options]\n"
-		"\n"
-		"Replays TRACE ('-' for standard input) against allocation strategies over a\n"
-		"byte-exact model of each arena it declares, checking every placement, and\n"
-		"prints a summary.\n"
-		"\n"
-		"options:\n"
-		"  --strategy NAME[:OPTS]        use NAME for every arena it can manage\n"
-		"  --strategy ARENA=NAME[:OPTS]  use NAME for one arena (OPTS: key=value,...)\n"
-		"                                arenas with no choice use the trace's strategy=\n"
-		"                                hint, else their kind's default\n"
-		"  --plugin PATH                 load strategies from a plug-in (.so)\n"
-		"  --at N                        stop after event N and print the state there\n"
-		"  --dump                        print each strategy's own dump at the end (or at N)\n"
-		"  --json                        print the summary as JSON\n"
-		"  --strict                      make every diagnostic fatal (exit 1)\n"
-		"  --no-checks                   skip byte and hardware-rule checks (faster)\n"
-		"  --quiet                       do not print diagnostics, only count them\n"
-		"\n"
-		"exit: 0 replayed clean, 1 an integrity check failed or --strict stopped it,\n"
-		"2 bad usage or a malformed trace.\n");
-}
+#define CMD "replay"
+
+enum { O_AT = VS_CLI_LONG, O_DUMP, O_JSON, O_STRICT, O_NO_CHECKS };
+
+static const vs_cli_opt options[] = {
+	{ "strategy", 's', "SPEC", "strategies, a comma list of NAME[:OPTS] (every arena "
+		"NAME can manage) or ARENA=NAME[:OPTS] (one arena; "
+		"OPTS: key=value,...); repeatable. A choice for an "
+		"arena an earlier one covers starts another run: "
+		"each run is replayed and summarised in turn. "
+		"Arenas with no choice use the trace's strategy= "
+		"hint, else their kind's default" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
+	{ "at", O_AT, "N", "stop after event N and print the state there" },
+	{ "dump", O_DUMP, NULL, "print each strategy's own dump at the end (or at N)" },
+	{ "json", O_JSON, NULL, "print the summary as JSON (an array of them for several runs)" },
+	{ "strict", O_STRICT, NULL, "make every diagnostic fatal (exit 1)" },
+	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "quiet", 'q', NULL, "do not print diagnostics, only count them" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "replay TRACE [options]",
+	"Replays TRACE ('-' for standard input) against allocation strategies over a\n"
+	"byte-exact model of each arena it declares, checking every placement, and\n"
+	"prints a summary.\n",
+	options,
+	"exit: 0 replayed clean, 1 an integrity check failed or --strict stopped it,\n"
+	"2 bad usage or a malformed trace; with several runs, the worst of them.\n",
+	NULL, 0
+};
+
+typedef struct replay_opts {
+	const char *path;
+	vs_cli_choices cs;
+	vs_replay_config cfg;
+	uint64_t at;
+	int json, dump;
+} replay_opts;
 
 static void quiet_message(void *ud, const char *line)
 {
@@ -44,82 +59,114 @@ static void print_dump(void *ud, const char *text)
 	fputs(text, ud);
 }
 
-int vs_cmd_replay(int argc, char **argv)
+/* One option or operand into o: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
 {
-	const char *path = NULL;
-	vs_cli_strategies cs;
-	vs_replay_config cfg;
+	replay_opts *o = ud;
+
+	switch (c) {
+	case 's':
+		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
+	case O_AT:
+		return vs_cli_uint(p, 1, UINT64_MAX, &o->at) ? VS_EXIT_USAGE : -1;
+	case O_JSON:
+		o->json = 1;
+		return -1;
+	case O_DUMP:
+		o->dump = 1;
+		return -1;
+	case O_STRICT:
+		o->cfg.strict = 1;
+		return -1;
+	case O_NO_CHECKS:
+		o->cfg.check_bytes = 0;
+		o->cfg.check_rules = 0;
+		return -1;
+	case 'q':
+		o->cfg.message = quiet_message;
+		return -1;
+	}
+	if (o->path)
+		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->path, p->arg);
+	o->path = p->arg;
+	return -1;
+}
+
+static int parse(int argc, char **argv, replay_opts *o)
+{
+	int rc = vs_cli_parse(&command, argc, argv, take, o);
+
+	if (rc >= 0)
+		return rc;
+	return o->path ? -1 : vs_cli_usage_error(CMD, "no trace given");
+}
+
+static void print_dumps(vs_replay *r)
+{
+	int i;
+
+	for (i = 0; i < vs_replay_arena_count(r); i++) {
+		const vs_strategy *s = vs_replay_strategy(r, i);
+		printf("\ndump of arena %s (%s):\n", vs_replay_arena(r, i)->decl.name, s->name);
+		if (s->dump)
+			s->dump(vs_replay_strategy_state(r, i), print_dump, stdout);
+		else
+			printf("  (%s has no dump)\n", s->name);
+	}
+}
+
+/* Prints the summary of a finished run: JSON into runs when there are
+ * several, else on its own. */
+static void print_run(const replay_opts *o, vs_replay *r, int g, cJSON *runs)
+{
+	char label[1024];
+
+	if (o->json) {
+		cJSON *j = vs_report_json(r);
+		char *s = runs ? NULL : cJSON_Print(j);
+		if (runs)
+			cJSON_AddItemToArray(runs, j);
+		else
+			cJSON_Delete(j);
+		if (s)
+			puts(s);
+		free(s);
+	} else {
+		if (o->cs.ngroups > 1) {
+			vs_cli_choices_label(o->cs.v + o->cs.first[g], o->cs.first[g + 1] - o->cs.first[g], label,
+				sizeof label);
+			printf("%s== run %d of %d: %s\n", g ? "\n" : "", g + 1, o->cs.ngroups, label);
+		}
+		printf("trace %s\n", o->path);
+		if (o->at)
+			vs_report_state(stdout, r);
+		vs_report_text(stdout, r);
+	}
+	if (o->dump)
+		print_dumps(r);
+}
+
+/* Replays group g of the choices from rd (which it closes). */
+static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
+{
+	vs_replay_config cfg = o->cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
 	char err[1024];
-	int json = 0, dump = 0, quiet = 0, i, rc, status;
-	uint64_t at = 0;
-	vs_trace_reader *rd;
+	const vs_cmp_choice *v = o->cs.v + o->cs.first[g];
 	vs_replay *r;
+	int rc, status;
 
-	memset(&cs, 0, sizeof cs);
-	vs_replay_config_default(&cfg);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int c = vs_cli_common_option("replay", argc, argv, &i);
-		if (c < 0)
-			return VS_EXIT_USAGE;
-		if (c > 0)
-			continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			return VS_EXIT_OK;
-		} else if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("replay", "--strategy needs a name");
-			if (cs.n == 32)
-				return vs_cli_usage_error("replay", "too many --strategy options");
-			snprintf(cs.spec[cs.n++], sizeof cs.spec[0], "%s", argv[i]);
-		} else if (strcmp(a, "--at") == 0) {
-			char *end;
-			if (++i >= argc)
-				return vs_cli_usage_error("replay", "--at needs an event number");
-			at = strtoull(argv[i], &end, 10);
-			if (*end || at == 0 || argv[i][0] == '-')
-				return vs_cli_usage_error("replay", "--at: '%s' is not an event number (1 or more)", argv[i]);
-		} else if (strcmp(a, "--json") == 0) {
-			json = 1;
-		} else if (strcmp(a, "--dump") == 0) {
-			dump = 1;
-		} else if (strcmp(a, "--strict") == 0) {
-			cfg.strict = 1;
-		} else if (strcmp(a, "--no-checks") == 0) {
-			cfg.check_bytes = 0;
-			cfg.check_rules = 0;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			quiet = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("replay", "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else {
-			return vs_cli_usage_error("replay", "one trace at a time (got '%s' and '%s')", path, a);
-		}
-	}
-	if (!path)
-		return vs_cli_usage_error("replay", "no trace given");
-	if (quiet)
-		cfg.message = quiet_message;
-
-	rd = vs_trace_open(path, err, sizeof err);
-	if (!rd) {
-		fprintf(stderr, "%s\n", err);
-		return VS_EXIT_USAGE;
-	}
-	if (vs_cli_apply_strategies(&cs, vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
+	if (vs_cli_apply_choices(v, o->cs.first[g + 1] - o->cs.first[g], vs_trace_header_of(rd), &cfg, opts, err,
+		sizeof err)) {
 		vs_trace_close(rd);
-		return vs_cli_usage_error("replay", "%s", err);
+		return vs_cli_usage_error(CMD, "%s", err);
 	}
 	r = vs_replay_new(rd, &cfg, err, sizeof err);
 	if (!r) {
 		fprintf(stderr, "vramsim replay: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
-	rc = vs_replay_run(r, at);
+	rc = vs_replay_run(r, o->at);
 	if (rc < 0) {
 		const char *e = vs_replay_error(r);
 		fprintf(stderr, "%s\n", e);
@@ -128,33 +175,72 @@ int vs_cmd_replay(int argc, char **argv)
 		vs_replay_free(r);
 		return status;
 	}
-	if (at && vs_replay_events(r) < at)
+	if (o->at && vs_replay_events(r) < o->at)
 		fprintf(stderr, "vramsim replay: the trace ends after event %llu, before event %llu\n",
-			(unsigned long long)vs_replay_events(r), (unsigned long long)at);
-	if (json) {
-		cJSON *o = vs_report_json(r);
-		char *s = cJSON_Print(o);
+			(unsigned long long)vs_replay_events(r), (unsigned long long)o->at);
+	print_run(o, r, g, runs);
+	status = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
+	vs_replay_free(r);
+	return status;
+}
+
+/* Every run in turn; the worst exit status. */
+static int run_all(const replay_opts *o, vs_trace_reader *rd)
+{
+	cJSON *runs = o->json && o->cs.ngroups > 1 ? cJSON_CreateArray() : NULL;
+	char err[1024];
+	int g, status = VS_EXIT_OK;
+
+	for (g = 0; g < o->cs.ngroups && status != VS_EXIT_USAGE; g++) {
+		int s;
+		if (g && !(rd = vs_trace_open(o->path, err, sizeof err))) {
+			fprintf(stderr, "%s\n", err);
+			status = VS_EXIT_USAGE;
+			break;
+		}
+		s = run(o, rd, g, runs);
+		if (s > status)
+			status = s;
+	}
+	if (runs && status != VS_EXIT_USAGE) {
+		char *s = cJSON_Print(runs);
 		if (s)
 			puts(s);
 		free(s);
-		cJSON_Delete(o);
-	} else {
-		printf("trace %s\n", path);
-		if (at)
-			vs_report_state(stdout, r);
-		vs_report_text(stdout, r);
 	}
-	if (dump) {
-		for (i = 0; i < vs_replay_arena_count(r); i++) {
-			const vs_strategy *s = vs_replay_strategy(r, i);
-			printf("\ndump of arena %s (%s):\n", vs_replay_arena(r, i)->decl.name, s->name);
-			if (s->dump)
-				s->dump(vs_replay_strategy_state(r, i), print_dump, stdout);
-			else
-				printf("  (%s has no dump)\n", s->name);
-		}
+	cJSON_Delete(runs);
+	return status;
+}
+
+int vs_cmd_replay(int argc, char **argv)
+{
+	replay_opts o;
+	char err[1024];
+	vs_trace_reader *rd;
+	int status;
+
+	memset(&o, 0, sizeof o);
+	vs_replay_config_default(&o.cfg);
+	status = parse(argc, argv, &o);
+	if (status < 0 && vs_cli_choices_split(CMD, &o.cs))
+		status = VS_EXIT_USAGE;
+	if (status >= 0) {
+		vs_cli_choices_free(&o.cs);
+		return status;
 	}
-	status = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
-	vs_replay_free(r);
+	rd = vs_trace_open(o.path, err, sizeof err);
+	if (!rd) {
+		fprintf(stderr, "%s\n", err);
+		vs_cli_choices_free(&o.cs);
+		return VS_EXIT_USAGE;
+	}
+	status = vs_cli_choices_group(CMD, &o.cs, vs_trace_header_of(rd), o.cs.n + 1, "run");
+	if (!status && o.cs.ngroups > 1 && strcmp(o.path, "-") == 0)
+		status = vs_cli_usage_error(CMD, "each run reads the trace again: give a file, not '-'");
+	if (status)
+		vs_trace_close(rd);
+	else
+		status = run_all(&o, rd);
+	vs_cli_choices_free(&o.cs);
 	return status;
 }

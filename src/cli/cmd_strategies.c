@@ -5,39 +5,48 @@
 
 #include "cli.h"
 
-int vs_cmd_strategies(int argc, char **argv)
+static const vs_cli_opt options[] = {
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so) first" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	"strategies", "strategies [--plugin PATH]",
+	"Lists every strategy, built in or from plug-ins, with the arenas it\n"
+	"manages and a one-line description. '*' marks an arena kind's default.\n",
+	options, NULL, NULL, 0
+};
+
+static void print_strategy(const vs_strategy *s)
 {
-	size_t i, n;
+	char arenas[96] = "";
+	size_t len = 0;
 	int k;
 
-	for (k = 1; k < argc; k++) {
-		int c = vs_cli_common_option("strategies", argc, argv, &k);
-		if (c < 0)
-			return VS_EXIT_USAGE;
-		if (c > 0)
+	for (k = 0; k < VS_ARENA_KIND_COUNT; k++) {
+		if (!vs_strategy_manages(s, (vs_arena_kind)k))
 			continue;
-		if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-			printf("usage: vramsim strategies [--plugin PATH]\n\n"
-				"Lists every strategy, built in or from plug-ins, with the arenas it\n"
-				"manages and a one-line description. '*' marks an arena kind's default.\n");
-			return VS_EXIT_OK;
-		}
-		return vs_cli_usage_error("strategies", "unknown argument '%s'", argv[k]);
+		len += (size_t)snprintf(arenas + len, sizeof arenas - len, "%s%s%s", len ? "," : "",
+			vs_arena_kind_name((vs_arena_kind)k), vs_strategy_default((vs_arena_kind)k) == s ? "*" : "");
+		if (len >= sizeof arenas)
+			break;
 	}
-	n = vs_strategy_count();
-	for (i = 0; i < n; i++) {
-		const vs_strategy *s = vs_strategy_at(i);
-		char arenas[96] = "";
-		size_t len = 0;
-		for (k = 0; k < VS_ARENA_KIND_COUNT; k++) {
-			if (!vs_strategy_manages(s, (vs_arena_kind)k))
-				continue;
-			len += (size_t)snprintf(arenas + len, sizeof arenas - len, "%s%s%s", len ? "," : "",
-				vs_arena_kind_name((vs_arena_kind)k), vs_strategy_default((vs_arena_kind)k) == s ? "*" : "");
-			if (len >= sizeof arenas)
-				break;
-		}
-		printf("%-22s %-18s %s\n", s->name, arenas, s->summary ? s->summary : "");
-	}
+	printf("%-22s %-18s %s\n", s->name, arenas, s->summary ? s->summary : "");
+}
+
+int vs_cmd_strategies(int argc, char **argv)
+{
+	vs_cli_parser p;
+	size_t i;
+	int c;
+
+	vs_cli_begin(&p, &command, argc, argv);
+	c = vs_cli_next(&p);
+	if (c == VS_CLI_STOP)
+		return p.status;
+	if (c != VS_CLI_END)
+		return vs_cli_usage_error("strategies", "unknown argument '%s'", p.arg);
+	for (i = 0; i < vs_strategy_count(); i++)
+		print_strategy(vs_strategy_at(i));
 	return VS_EXIT_OK;
 }

@@ -9,37 +9,44 @@
 #ifdef VS_HAVE_VIEWER
 #include "vramsim/viewer.h"
 
-static void help(void)
-{
-	printf(
-		"usage: vramsim view TRACE [--strategy SPEC [--strategy SPEC]] [options]\n"
-		"\n"
-		"Plays TRACE in a window: every arena laid out like the hardware, coloured by\n"
-		"owner tag, with charts of live bytes, largest free extent and fragmentation,\n"
-		"a timeline to seek on, and hover details for every unit. With two --strategy\n"
-		"options the two are shown side by side, in step. Press ? in the window for\n"
-		"the keys.\n"
-		"\n"
-		"options:\n"
-		"  --strategy SPEC       one side: NAME[:OPTS] for every arena it can manage, or\n"
-		"                        ARENA=NAME[:OPTS]; several choices for one side are\n"
-		"                        joined with '+' (obj=gba-obj-buddy+bg=gba-bg-tiles)\n"
-		"  --plugin PATH         load strategies from a plug-in (.so)\n"
-		"  --size WxH            window size (default 1280x800)\n"
-		"  --shots DIR           where the screenshot key writes PNGs (default .)\n"
-		"  --script FILE         run scripted input (docs/viewer.md), then close\n"
-		"  --log FILE            timings and script output (default standard output)\n"
-		"  --no-vsync            do not wait for the display (frame cap 60 per second)\n"
-		"  --present HOW         auto (default), texture (an SDL renderer) or framebuffer\n"
-		"                        (the window's own, sending only what changed; what auto\n"
-		"                        picks when OpenGL would be drawn by the CPU, e.g. Xvfb)\n"
-		"  --check-redraw        (tests) also draw every frame in full and compare\n"
-		"  --no-checks           skip byte and hardware-rule checks (records faster)\n"
-		"  --quiet               do not print diagnostics\n"
-		"\n"
-		"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script.\n"
-		"exit: 0 closed, 1 a script expectation failed, 2 usage or input error.\n");
-}
+#define CMD "view"
+
+enum { O_SIZE = VS_CLI_LONG, O_SHOTS, O_SCRIPT, O_LOG, O_NO_VSYNC, O_PRESENT, O_CHECK_REDRAW, O_NO_CHECKS };
+
+static const vs_cli_opt options[] = {
+	{ "strategy", 's', "SPEC", "strategies, a comma list of NAME[:OPTS] (every arena "
+		"NAME can manage) or ARENA=NAME[:OPTS] (one arena), as in "
+		"'vramsim replay'; repeatable. A choice for an arena an "
+		"earlier one already covers starts the second side: "
+		"-s A,B (or -s A -s B) shows A and B side by side, "
+		"-s obj=gba-obj-buddy,bg=gba-bg-tiles is one side" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
+	{ "size", O_SIZE, "WxH", "window size (default 1280x800)" },
+	{ "shots", O_SHOTS, "DIR", "where the screenshot key writes PNGs (default .)" },
+	{ "script", O_SCRIPT, "FILE", "run scripted input (docs/viewer.md), then close" },
+	{ "log", O_LOG, "FILE", "timings and script output (default standard output)" },
+	{ "no-vsync", O_NO_VSYNC, NULL, "do not wait for the display (frame cap 60 per second)" },
+	{ "present", O_PRESENT, "HOW", "auto (default), texture (an SDL renderer) or framebuffer "
+		"(the window's own, sending only what changed; what auto "
+		"picks when OpenGL would be drawn by the CPU, e.g. Xvfb)" },
+	{ "check-redraw", O_CHECK_REDRAW, NULL, "(tests) also draw every frame in full and compare" },
+	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (records faster)" },
+	{ "quiet", 'q', NULL, "do not print diagnostics" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd command = {
+	CMD, "view TRACE [--strategy SPEC]... [options]",
+	"Plays TRACE in a window: every arena laid out like the hardware, coloured by\n"
+	"owner tag, with charts of live bytes, largest free extent and fragmentation,\n"
+	"a timeline to seek on, and hover details for every unit. With choices for\n"
+	"two sides (see --strategy) the two are shown side by side, in step. Press ?\n"
+	"in the window for the keys.\n",
+	options,
+	"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script.\n"
+	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error.\n",
+	NULL, 0
+};
 
 static void quiet_message(void *ud, const char *line)
 {
@@ -47,137 +54,178 @@ static void quiet_message(void *ud, const char *line)
 	(void)line;
 }
 
-int vs_cmd_view(int argc, char **argv)
-{
-	const char *path = NULL, *log_path = NULL;
-	char specs[VS_VIEW_MAX_SIDES][160];
-	static char opts[VS_VIEW_MAX_SIDES][VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
-	static vs_viewer_opts vo;
-	vs_cli_strategies cs;
-	vs_trace_reader *rd;
-	char err[1024];
-	int nspecs = 0, quiet = 0, no_checks = 0, i, s, rc;
+typedef struct view_args {
+	const char *path, *log_path;
+	vs_cli_choices cs;
+	int quiet, no_checks;
+	vs_viewer_opts *vo;
+} view_args;
 
-	memset(&vo, 0, sizeof vo);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int c = vs_cli_common_option("view", argc, argv, &i);
-		if (c < 0)
-			return VS_EXIT_USAGE;
-		if (c > 0)
-			continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			help();
-			return VS_EXIT_OK;
-		} else if (strcmp(a, "--strategy") == 0 || strcmp(a, "-s") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("view", "--strategy needs a name");
-			if (nspecs == VS_VIEW_MAX_SIDES)
-				return vs_cli_usage_error("view", "at most %d strategies side by side", VS_VIEW_MAX_SIDES);
-			if (strlen(argv[i]) >= sizeof specs[0])
-				return vs_cli_usage_error("view", "--strategy '%s' is too long", argv[i]);
-			snprintf(specs[nspecs++], sizeof specs[0], "%s", argv[i]);
-		} else if (strcmp(a, "--size") == 0) {
-			if (++i >= argc || sscanf(argv[i], "%dx%d", &vo.width, &vo.height) != 2 || vo.width < 160 ||
-				vo.height < 120 || vo.width > 16384 || vo.height > 16384)
-				return vs_cli_usage_error("view", "--size needs WxH, at least 160x120");
-		} else if (strcmp(a, "--shots") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("view", "--shots needs a folder");
-			vo.shot_dir = argv[i];
-		} else if (strcmp(a, "--script") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("view", "--script needs a file");
-			vo.script = argv[i];
-		} else if (strcmp(a, "--log") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("view", "--log needs a file");
-			log_path = argv[i];
-		} else if (strcmp(a, "--no-vsync") == 0) {
-			vo.no_vsync = 1;
-		} else if (strcmp(a, "--present") == 0) {
-			if (++i >= argc)
-				return vs_cli_usage_error("view", "--present needs auto, texture or framebuffer");
-			if (strcmp(argv[i], "auto") == 0)
-				vo.present = 0;
-			else if (strcmp(argv[i], "texture") == 0)
-				vo.present = 1;
-			else if (strcmp(argv[i], "framebuffer") == 0)
-				vo.present = 2;
-			else
-				return vs_cli_usage_error("view", "--present is auto, texture or framebuffer, not '%s'", argv[i]);
-		} else if (strcmp(a, "--check-redraw") == 0) {
-			vo.check_redraw = 1;
-		} else if (strcmp(a, "--no-checks") == 0) {
-			no_checks = 1;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			quiet = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return vs_cli_usage_error("view", "unknown option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else {
-			return vs_cli_usage_error("view", "one trace at a time (got '%s' and '%s')", path, a);
-		}
+static int window_size(const char *s, vs_viewer_opts *vo)
+{
+	const char *x = strchr(s, 'x');
+	char w[16];
+	uint64_t a, b;
+
+	if (!x || (size_t)(x - s) >= sizeof w)
+		return -1;
+	memcpy(w, s, (size_t)(x - s));
+	w[x - s] = '\0';
+	if (vs_cli_parse_uint(w, 0, &a) || vs_cli_parse_uint(x + 1, 0, &b) || a < 160 || b < 120 || a > 16384 ||
+		b > 16384)
+		return -1;
+	vo->width = (int)a;
+	vo->height = (int)b;
+	return 0;
+}
+
+static int present_mode(const char *s)
+{
+	static const char *const modes[] = { "auto", "texture", "framebuffer" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, modes[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* One option or operand: -1 to go on, or an exit status. */
+static int take(void *ud, const vs_cli_parser *p, int c)
+{
+	view_args *a = ud;
+	vs_viewer_opts *vo = a->vo;
+	char *plus;
+
+	switch (c) {
+	case 's':
+		/* '+' joined one side's choices before ',' did: still read (optarg
+		 * points into argv, which may be written) */
+		while ((plus = strchr(p->arg, '+')) != NULL)
+			*plus = ',';
+		return vs_cli_choices_add(CMD, &a->cs, p->arg) ? VS_EXIT_USAGE : -1;
+	case O_SIZE:
+		return window_size(p->arg, vo) ? vs_cli_usage_error(CMD, "--size needs WxH, at least 160x120") : -1;
+	case O_SHOTS:
+		vo->shot_dir = p->arg;
+		return -1;
+	case O_SCRIPT:
+		vo->script = p->arg;
+		return -1;
+	case O_LOG:
+		a->log_path = p->arg;
+		return -1;
+	case O_NO_VSYNC:
+		vo->no_vsync = 1;
+		return -1;
+	case O_PRESENT:
+		if ((vo->present = present_mode(p->arg)) < 0)
+			return vs_cli_usage_error(CMD, "--present is auto, texture or framebuffer, not '%s'", p->arg);
+		return -1;
+	case O_CHECK_REDRAW:
+		vo->check_redraw = 1;
+		return -1;
+	case O_NO_CHECKS:
+		a->no_checks = 1;
+		return -1;
+	case 'q':
+		a->quiet = 1;
+		return -1;
 	}
-	if (!path)
-		return vs_cli_usage_error("view", "no trace given");
-	if (strcmp(path, "-") == 0)
-		return vs_cli_usage_error("view", "the viewer reads the trace once per side: give a file, not '-'");
-	rd = vs_trace_open(path, err, sizeof err);
+	if (a->path)
+		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", a->path, p->arg);
+	a->path = p->arg;
+	return -1;
+}
+
+static int parse(int argc, char **argv, view_args *a)
+{
+	int rc = vs_cli_parse(&command, argc, argv, take, a);
+
+	if (rc >= 0)
+		return rc;
+	if (!a->path)
+		return vs_cli_usage_error(CMD, "no trace given");
+	if (strcmp(a->path, "-") == 0)
+		return vs_cli_usage_error(CMD, "the viewer reads the trace once per side: give a file, not '-'");
+	return vs_cli_choices_split(CMD, &a->cs) ? VS_EXIT_USAGE : -1;
+}
+
+/* One replay configuration per side, from the grouped choices. */
+static int set_sides(view_args *a, vs_viewer_opts *vo)
+{
+	static char opts[VS_VIEW_MAX_SIDES][VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
+	char err[1024];
+	vs_trace_reader *rd = vs_trace_open(a->path, err, sizeof err);
+	const vs_trace_header *h;
+	int s, n;
+
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
 	}
-	vo.trace = path;
-	vo.nsides = nspecs ? nspecs : 1;
-	for (s = 0; s < vo.nsides; s++) {
-		vs_replay_config *cfg = &vo.cfg[s];
+	h = vs_trace_header_of(rd);
+	if (vs_cli_choices_group(CMD, &a->cs, h, VS_VIEW_MAX_SIDES, "side")) {
+		vs_trace_close(rd);
+		return VS_EXIT_USAGE;
+	}
+	vo->nsides = a->cs.ngroups;
+	for (s = 0; s < vo->nsides; s++) {
+		vs_replay_config *cfg = &vo->cfg[s];
+		const vs_cmp_choice *v = a->cs.v + a->cs.first[s];
+		n = a->cs.first[s + 1] - a->cs.first[s];
 		vs_replay_config_default(cfg);
-		if (quiet)
+		if (a->quiet)
 			cfg->message = quiet_message;
-		if (no_checks) {
-			cfg->check_bytes = 0;
-			cfg->check_rules = 0;
-		}
-		memset(&cs, 0, sizeof cs);
-		if (nspecs) {
-			/* "A+B+C": several choices for one side */
-			char *p = specs[s], *plus;
-			do {
-				plus = strchr(p, '+');
-				if (plus)
-					*plus = 0;
-				if (cs.n == 32) {
-					vs_trace_close(rd);
-					return vs_cli_usage_error("view", "too many choices in one --strategy");
-				}
-				snprintf(cs.spec[cs.n++], sizeof cs.spec[0], "%.*s", (int)sizeof cs.spec[0] - 1, p);
-				if (plus)
-					*plus = '+';
-				p = plus ? plus + 1 : NULL;
-			} while (p);
-			memcpy(vo.label[s], specs[s], sizeof vo.label[s]);
-		}
-		if (vs_cli_apply_strategies(&cs, vs_trace_header_of(rd), cfg, opts[s], err, sizeof err)) {
+		if (a->no_checks)
+			cfg->check_bytes = cfg->check_rules = 0;
+		vs_cli_choices_label(v, n, vo->label[s], sizeof vo->label[s]);
+		if (vs_cli_apply_choices(v, n, h, cfg, opts[s], err, sizeof err)) {
 			vs_trace_close(rd);
-			return vs_cli_usage_error("view", "%s", err);
+			return vs_cli_usage_error(CMD, "%s", err);
 		}
 	}
 	vs_trace_close(rd);
-	if (log_path) {
-		vo.log = fopen(log_path, "w");
-		if (!vo.log)
-			return vs_cli_usage_error("view", "cannot write %s", log_path);
+	return -1;
+}
+
+static int view(view_args *a, vs_viewer_opts *vo)
+{
+	char err[1024];
+	int rc;
+
+	vo->trace = a->path;
+	if ((rc = set_sides(a, vo)) >= 0)
+		return rc;
+	if (a->log_path) {
+		vo->log = fopen(a->log_path, "w");
+		if (!vo->log)
+			return vs_cli_usage_error(CMD, "cannot write %s", a->log_path);
 	}
-	rc = vs_viewer_run(&vo, err, sizeof err);
-	if (vo.log)
-		fclose(vo.log);
+	rc = vs_viewer_run(vo, err, sizeof err);
+	if (vo->log)
+		fclose(vo->log);
 	if (rc == 2) {
 		fprintf(stderr, "vramsim view: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
 	return rc == 1 ? VS_EXIT_CHECK : VS_EXIT_OK;
+}
+
+int vs_cmd_view(int argc, char **argv)
+{
+	static vs_viewer_opts vo;
+	view_args a;
+	int status;
+
+	memset(&vo, 0, sizeof vo);
+	memset(&a, 0, sizeof a);
+	a.vo = &vo;
+	status = parse(argc, argv, &a);
+	if (status < 0)
+		status = view(&a, &vo);
+	vs_cli_choices_free(&a.cs);
+	return status;
 }
 
 #else

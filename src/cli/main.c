@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* main.c - the vramsim command: dispatches to sub-commands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -24,52 +25,191 @@ static const command commands[] = {
 	{ "import", vs_cmd_import, "turn a CS:APP malloc-lab .rep trace into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
 	{ "record", NULL, "run a GBA ROM headless; write the trace it prints via record.h", "gba" },
+	{ "help", NULL, "describe vramsim, or a command: 'vramsim help COMMAND'", NULL },
 };
 
-static void usage(FILE *fp)
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void list_commands(FILE *fp, int part)
 {
 	size_t i;
 
-	fprintf(fp,
-		"usage: vramsim [--version] [--help] COMMAND [ARGS]\n"
-		"\n"
-		"vramsim replays recorded allocation traces against the allocators of GBA and DS\n"
-		"video memory (and RAM heaps), modelling the memory byte for byte.\n"
-		"\n"
-		"commands:\n");
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+	if (part != 0)
+		return;
+	fprintf(fp, "\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++) {
 		const char *why = commands[i].module ? vs_cli_module_missing(commands[i].module) : NULL;
 		fprintf(fp, "  %-11s %s\n", commands[i].name, commands[i].help);
 		if (why)
 			fprintf(fp, "  %-11s (unavailable: %s)\n", "", why);
 	}
-	fprintf(fp,
-		"\n"
-		"'vramsim COMMAND --help' describes a command. Exit codes: 0 success, 1 a check\n"
-		"or budget failed, 2 usage or input error.\n");
+}
+
+enum { O_VERSION = VS_CLI_LONG };
+
+static const vs_cli_opt main_opts[] = {
+	{ "version", O_VERSION, NULL, "print the version, the trace format and the strategy ABI" },
+	{ NULL, 0, NULL, NULL }
+};
+
+static const vs_cli_cmd main_cmd = {
+	NULL, "[--version] [--help] COMMAND [ARGS]",
+	"vramsim replays recorded allocation traces against the allocators of GBA and DS\n"
+	"video memory (and RAM heaps), modelling the memory byte for byte.\n",
+	main_opts,
+	"'vramsim COMMAND --help' (or 'vramsim help COMMAND') describes a command; its\n"
+	"options go after it. Exit codes: 0 success, 1 a check or budget failed, 2 usage\n"
+	"or input error.\n",
+	list_commands, 1
+};
+
+static const command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	char near[256];
+	vs_cli_near nr;
+	size_t i;
+
+	vs_cli_near_init(&nr, name);
+	for (i = 0; i < NCOMMANDS; i++)
+		vs_cli_near_add(&nr, commands[i].name);
+	return vs_cli_usage_error(NULL, "unknown command '%s'%s", name, vs_cli_near_text(&nr, "", near, sizeof near));
+}
+
+static int run(int argc, char **argv);
+
+static const vs_cli_cmd help_cmd = {
+	"help", "help [COMMAND]",
+	"Describes vramsim, or COMMAND: the same as 'vramsim COMMAND --help'.\n",
+	NULL, NULL, NULL, 0
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	vs_cli_parser p;
+	char *args[3] = { NULL, "--help", NULL };
+	int c;
+
+	vs_cli_begin(&p, &help_cmd, argc, argv);
+	while ((c = vs_cli_next(&p)) != VS_CLI_END) {
+		if (c == VS_CLI_STOP)
+			return p.status;
+		if (args[0])
+			return vs_cli_usage_error("help", "one command at a time");
+		args[0] = p.argv[p.at];
+	}
+	if (!args[0] || strcmp(args[0], "help") == 0) {
+		vs_cli_help(&main_cmd, stdout);
+		return VS_EXIT_OK;
+	}
+	return find(args[0]) ? run(2, args) : unknown_command(args[0]);
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+static void complete_command(const char *cur)
+{
+	size_t i;
+
+	if (cur[0] == '-') {
+		vs_cli_complete(&main_cmd, 1, (char **)&cur);
+		return;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strncmp(commands[i].name, cur, strlen(cur)) == 0)
+			printf("%s\n", commands[i].name);
+}
+
+/* The words after "vramsim" up to the cursor, the last one being typed:
+ * command names here, the rest from the command's own table. */
+static int complete(int n, char **w)
+{
+	char **args;
+	int i;
+
+	if (n <= 1 || (n == 2 && strcmp(w[0], "help") == 0)) {
+		complete_command(n ? w[n - 1] : "");
+		return VS_EXIT_OK;
+	}
+	if (!find(w[0]) || strcmp(w[0], "help") == 0)
+		return VS_EXIT_OK;
+	args = malloc((size_t)(n + 2) * sizeof *args);
+	if (!args)
+		return VS_EXIT_USAGE;
+	args[0] = w[0];
+	args[1] = "--vs-complete";
+	for (i = 1; i < n; i++)
+		args[i + 1] = w[i];
+	args[n + 1] = NULL;
+	run(n + 1, args);
+	free(args);
+	return VS_EXIT_OK;
+}
+
+static const vs_cli_cmd complete_cmd = {
+	"complete", "complete -- WORD...",
+	"For shells (src/cli/vramsim.bash-completion): prints the candidates for the last\n"
+	"WORD of 'vramsim WORD...', one a line; nothing where a file name goes.\n",
+	NULL, NULL, NULL, 0
+};
+
+static int cmd_complete(int argc, char **argv)
+{
+	vs_cli_parser p;
+	int c;
+
+	vs_cli_begin(&p, &complete_cmd, argc, argv);
+	while ((c = vs_cli_next(&p)) != VS_CLI_OPERAND)
+		if (c == VS_CLI_STOP)
+			return p.status;
+		else if (c == VS_CLI_END)
+			return complete(0, NULL);
+	return complete(argc - p.at, argv + p.at);
+}
+
+/* argv[0] is the command's name. */
+static int run(int argc, char **argv)
+{
+	const command *c = find(argv[0]);
+
+	if (c && c->fn)
+		return c->fn(argc, argv);
+	if (c && c->module)
+		return vs_cli_module_run(c->module, c->name, argc, argv);
+	if (c)
+		return cmd_help(argc, argv);
+	if (strcmp(argv[0], "complete") == 0)
+		return cmd_complete(argc, argv);
+	return unknown_command(argv[0]);
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	vs_cli_parser p;
 
 	if (argc < 2) {
-		usage(stderr);
+		vs_cli_help(&main_cmd, stderr);
 		return VS_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return VS_EXIT_OK;
-	}
-	if (strcmp(argv[1], "--version") == 0) {
+	vs_cli_begin(&p, &main_cmd, argc, argv);
+	switch (vs_cli_next(&p)) {
+	case VS_CLI_STOP:
+		return p.status;
+	case O_VERSION:
 		printf("vramsim %s (trace format %d, strategy ABI %d)\n", VS_VERSION, VS_TRACE_VERSION, VS_STRATEGY_ABI);
 		return VS_EXIT_OK;
+	case VS_CLI_OPERAND:
+		return run(argc - p.at, argv + p.at);
+	default:
+		return vs_cli_usage_error(NULL, "no command given");
 	}
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn ? commands[i].fn(argc - 1, argv + 1)
-				: vs_cli_module_run(commands[i].module, commands[i].name, argc - 1, argv + 1);
-	fprintf(stderr, "vramsim: unknown command '%s'\n\n", argv[1]);
-	usage(stderr);
-	return VS_EXIT_USAGE;
 }
