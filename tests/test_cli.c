@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_cli.c - the vramsim command: exit codes, outputs, plug-ins. */
+/* test_cli.c - the vramsim command: exit codes, outputs, plug-ins, the
+ * option syntax every command shares, completion. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -202,6 +203,254 @@ START_TEST(stdin_trace)
 }
 END_TEST
 
+/* The same command line with the value attached (--opt=value) or apart
+ * (--opt value, -o value), and with options before or after operands. */
+START_TEST(option_value_forms)
+{
+	static char first[65536];
+	const char *forms[] = { "replay %s --at=4 --strategy=gba-obj-map", "replay %s --at 4 -s gba-obj-map",
+		"replay --at 4 %s -sgba-obj-map", "replay -q --at 4 --strategy gba-obj-map %s" };
+	size_t i;
+
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		ck_assert_int_eq(cli(forms[i], quickstart()), 0);
+		ck_assert_ptr_nonnull(strstr(out, "state after event 4"));
+		if (i == 0)
+			snprintf(first, sizeof first, "%s", out);
+		else
+			ck_assert_str_eq(out, first);
+	}
+	ck_assert_int_eq(cli("compare %s --no-timing --format=csv -j2", quickstart()), 0);
+	snprintf(first, sizeof first, "%s", out);
+	ck_assert_int_eq(cli("compare --format csv --jobs 2 %s --no-timing", quickstart()), 0);
+	ck_assert_str_eq(out, first);
+	/* a value where none goes, none where one must */
+	ck_assert_int_eq(cli("replay %s --json=1", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "vramsim replay: --json takes no value"));
+	ck_assert_int_eq(cli("replay %s --at", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "vramsim replay: --at needs a value"));
+}
+END_TEST
+
+/* "--" ends the options: what follows is an operand even if it starts with '-'. */
+START_TEST(double_dash_ends_options)
+{
+	char path[600];
+
+	/* a trace named like an option, in the folder vramsim runs in */
+	ck_assert_int_eq(chdir(VS_BINARY_DIR "/tests"), 0);
+	snprintf(path, sizeof path, "-dash-%ld.trace", (long)getpid());
+	ck_assert_int_eq(cli("fmt %s -o ./%s", quickstart(), path), 0);
+	ck_assert_int_eq(cli("validate %s", path), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option"));
+	ck_assert_int_eq(cli("validate -- %s", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "valid trace"));
+	ck_assert_int_eq(cli("replay -s gba-obj-map -- %s --json", path), 2);
+	ck_assert_ptr_nonnull(strstr(err, "one trace at a time"));
+	remove(path);
+}
+END_TEST
+
+START_TEST(did_you_mean)
+{
+	ck_assert_int_eq(cli("replya %s", quickstart()), 2);
+	ck_assert_msg(strstr(err, "vramsim: unknown command 'replya'; did you mean 'replay'?") != NULL, "%s", err);
+	ck_assert_int_eq(cli("frobnicate"), 2);
+	ck_assert_ptr_null(strstr(err, "did you mean"));
+	ck_assert_int_eq(cli("replay %s --stratgy gba-obj-map", quickstart()), 2);
+	ck_assert_msg(strstr(err, "vramsim replay: unknown option '--stratgy'; did you mean '--strategy'?") != NULL,
+		"%s", err);
+	ck_assert_int_eq(cli("compare %s --no-timming", quickstart()), 2);
+	ck_assert_msg(strstr(err, "did you mean '--no-timing'?") != NULL, "%s", err);
+	ck_assert_int_eq(cli("replay %s -s gba-obj-mpa", quickstart()), 2);
+	ck_assert_msg(strstr(err, "unknown strategy 'gba-obj-mpa'") && strstr(err, "did you mean 'gba-obj-map'?"),
+		"%s", err);
+	ck_assert_int_eq(cli("compare %s -s obj=gba-obj-budy", quickstart()), 2);
+	ck_assert_msg(strstr(err, "did you mean 'gba-obj-buddy'?") != NULL, "%s", err);
+	ck_assert_int_eq(cli("replay %s -s zzzzzzzz", quickstart()), 2);
+	ck_assert_ptr_null(strstr(err, "did you mean"));
+	/* a prefix shared by several options is ambiguous, not a guess */
+	ck_assert_int_eq(cli("compare %s --max 1", quickstart()), 2);
+	ck_assert_msg(strstr(err, "'--max' is ambiguous: --max-failures, --max-peak-live") != NULL, "%s", err);
+	/* options belong after the command */
+	ck_assert_int_eq(cli("--strategy=gba-obj-map replay %s", quickstart()), 2);
+	ck_assert_msg(strstr(err, "options go after it") != NULL, "%s", err);
+	ck_assert_int_eq(cli("--verison"), 2);
+	ck_assert_msg(strstr(err, "did you mean '--version'?") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(help_command)
+{
+	static const char *const cmds[] = { "replay", "validate", "fmt", "strategies", "compare", "render", "view",
+		"gen", "import", "cycles", "record" };
+	static char want[65536];
+	size_t i;
+
+	ck_assert_int_eq(cli("--help"), 0);
+	snprintf(want, sizeof want, "%s", out);
+	ck_assert_int_eq(cli("help"), 0);
+	ck_assert_str_eq(out, want);
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		int rc = cli("%s --help", cmds[i]);
+		snprintf(want, sizeof want, "%s", out);
+		ck_assert_int_eq(cli("help %s", cmds[i]), rc);
+		ck_assert_str_eq(out, want);
+	}
+	ck_assert_int_eq(cli("help replya"), 2);
+	ck_assert_msg(strstr(err, "unknown command 'replya'; did you mean 'replay'?") != NULL, "%s", err);
+	ck_assert_int_eq(cli("help replay compare"), 2);
+}
+END_TEST
+
+/* Every option a command takes is in its --help: both come from its table. */
+START_TEST(help_lists_every_option)
+{
+	static const char *const cmds[] = { "replay", "validate", "fmt", "strategies", "compare", "render", "view",
+		"gen", "import", "cycles", "record" };
+	static char opts[sizeof out];
+	size_t i;
+
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char *o, *save = NULL;
+		ck_assert_int_eq(cli("complete -- %s --", cmds[i]), 0);
+		snprintf(opts, sizeof opts, "%s", out);
+		if (cli("%s --help", cmds[i]) != 0)
+			continue; /* a module this build has not */
+		ck_assert_ptr_nonnull(strstr(opts, "--help\n"));
+		for (o = strtok_r(opts, "\n", &save); o; o = strtok_r(NULL, "\n", &save))
+			ck_assert_msg(strstr(out, o) != NULL, "%s --help does not list %s", cmds[i], o);
+	}
+}
+END_TEST
+
+/* A comma list and repeated --strategy name the same choices. */
+START_TEST(strategy_lists)
+{
+	static char first[65536];
+	const char *ds = VS_SOURCE_DIR "/traces/ds-stream.trace";
+
+	ck_assert_int_eq(cli("replay %s --json -s gba-obj-map,gba-obj-buddy", quickstart()), 0);
+	snprintf(first, sizeof first, "%s", out);
+	ck_assert_int_eq(cli("replay %s --json -s gba-obj-map -s gba-obj-buddy", quickstart()), 0);
+	ck_assert_str_eq(out, first);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map,gba-obj-buddy", quickstart()), 0);
+	snprintf(first, sizeof first, "%s", out);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --strategy=gba-obj-buddy", quickstart()), 0);
+	ck_assert_str_eq(out, first);
+	ck_assert_ptr_nonnull(strstr(out, "gba-obj-buddy"));
+	/* KEY=VALUE after a choice with options continues them */
+	ck_assert_int_eq(cli("replay %s --json -s tex=nns-lnk-tex:size=0x80000,size4x4=0x40000,pal=nns-frm-pltt", ds), 0);
+	snprintf(first, sizeof first, "%s", out);
+	ck_assert_int_eq(cli("replay %s --json -s tex=nns-lnk-tex:size=0x80000,size4x4=0x40000 -s pal=nns-frm-pltt", ds),
+		0);
+	ck_assert_str_eq(out, first);
+	ck_assert_ptr_nonnull(strstr(out, "\"nns-frm-pltt\""));
+	ck_assert_int_eq(cli("compare %s --no-timing -s tex=nns-lnk-tex:size=0x80000,size4x4=0x40000,pal=nns-frm-pltt",
+		ds), 0);
+	ck_assert_ptr_nonnull(strstr(out, "nns-lnk-tex:size=0x80000,size4x4=0x40000"));
+	ck_assert_ptr_nonnull(strstr(out, "nns-frm-pltt"));
+}
+END_TEST
+
+/* A choice for an arena already chosen starts a second run. */
+START_TEST(replay_two_runs)
+{
+	const char *misuse = vs_test_file(0, "runs.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 32\nfree 7\n");
+	char cmd[2048];
+	cJSON *o, *run;
+
+	ck_assert_int_eq(cli("replay %s -s gba-obj-map -s gba-obj-buddy", quickstart()), 0);
+	ck_assert_ptr_nonnull(strstr(out, "== run 1 of 2: gba-obj-map\ntrace "));
+	ck_assert_ptr_nonnull(strstr(out, "\n\n== run 2 of 2: gba-obj-buddy\ntrace "));
+	ck_assert_ptr_nonnull(strstr(out, "strategy gba-obj-map"));
+	ck_assert_ptr_nonnull(strstr(out, "strategy gba-obj-buddy"));
+	ck_assert_int_eq(cli("replay %s -s gba-obj-map,gba-obj-buddy --json", quickstart()), 0);
+	o = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(o));
+	ck_assert_int_eq(cJSON_GetArraySize(o), 2);
+	run = cJSON_GetArrayItem(o, 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(run, "arenas"), 0),
+		"strategy")->valuestring, "gba-obj-buddy");
+	cJSON_Delete(o);
+	/* one run: the single object, as always */
+	ck_assert_int_eq(cli("replay %s -s gba-obj-buddy --json", quickstart()), 0);
+	o = cJSON_Parse(out);
+	ck_assert(cJSON_IsObject(o));
+	cJSON_Delete(o);
+	/* the worst exit status of the runs; standard input cannot be read twice */
+	ck_assert_int_eq(cli("replay %s --strict -s gba-obj-map,gba-obj-buddy", misuse), 1);
+	snprintf(cmd, sizeof cmd, "%s replay - -s gba-obj-map,gba-obj-buddy < %s 2>&1 | grep -q \"give a file, not '-'\"",
+		VS_VRAMSIM, quickstart());
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(number_ranges)
+{
+	ck_assert_int_eq(cli("replay %s --at 99999999999999999999999", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--at: '99999999999999999999999' is not a number"));
+	ck_assert_int_eq(cli("replay %s --at 4x", quickstart()), 2);
+	ck_assert_int_eq(cli("replay %s --at -4", quickstart()), 2);
+	ck_assert_int_eq(cli("replay %s --at 0x4", quickstart()), 0);
+	ck_assert_int_eq(cli("compare %s -j 4097", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--jobs: '4097' is not a number from 1 to 4096"));
+	ck_assert_int_eq(cli("gen sprite-churn --frames 10000001"), 2);
+	ck_assert_int_eq(cli("gen sprite-churn --seed 18446744073709551616"), 2);
+	ck_assert_int_eq(cli("import - --size 4097M"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--size: '4097M' is not a number"));
+	ck_assert_int_eq(cli("render %s --columns 9000", quickstart()), 2);
+}
+END_TEST
+
+/* `vramsim complete`, which the bash script asks: commands, options and
+ * strategy names from the tables and the registry. */
+START_TEST(completion)
+{
+	ck_assert_int_eq(cli("complete -- re"), 0);
+	ck_assert_str_eq(out, "replay\nrender\nrecord\n");
+	ck_assert_int_eq(cli("complete -- help st"), 0);
+	ck_assert_str_eq(out, "strategies\n");
+	ck_assert_int_eq(cli("complete -- replay x --st"), 0);
+	ck_assert_str_eq(out, "--strategy\n--strict\n");
+	ck_assert_int_eq(cli("complete -- replay x -s gba-obj-b"), 0);
+	ck_assert_str_eq(out, "gba-obj-best-fit\ngba-obj-buddy\n");
+	ck_assert_int_eq(cli("complete -- compare x --strategy=obj=gba-obj-bu"), 0);
+	ck_assert_str_eq(out, "--strategy=obj=gba-obj-buddy\n");
+	ck_assert_int_eq(cli("complete -- compare x -s gba-obj-map,gba-obj-bu"), 0);
+	ck_assert_str_eq(out, "gba-obj-map,gba-obj-buddy\n");
+	ck_assert_int_eq(cli("complete -- replay --plugin %s -s top", VS_EXAMPLE_PLUGIN), 0);
+	ck_assert_str_eq(out, "top-down-fit\n");
+	ck_assert_int_eq(cli("complete -- render x --heat o"), 0);
+	ck_assert_str_eq(out, "owner\noccupancy\n");
+	/* file names: the shell's */
+	ck_assert_int_eq(cli("complete -- replay tr"), 0);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(cli("complete -- replay -- --st"), 0);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* The bash script asks the binary and hands bash the part after '='. */
+START_TEST(bash_completion_script)
+{
+	char cmd[2048];
+	FILE *fp;
+	size_t n;
+
+	snprintf(cmd, sizeof cmd, "bash -c 'source %s/src/cli/vramsim.bash-completion; COMP_LINE=\"vramsim replay x "
+		"--strategy=gba-obj-m\"; COMP_POINT=${#COMP_LINE}; _vramsim %s gba-obj-m \"\"; echo \"${COMPREPLY[*]}\"' "
+		"2>&1", VS_SOURCE_DIR, VS_VRAMSIM);
+	fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(out, 1, sizeof out - 1, fp);
+	out[n] = '\0';
+	if (pclose(fp) != 0 && strstr(out, "not found"))
+		return; /* no bash here */
+	ck_assert_str_eq(out, "gba-obj-map\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -216,6 +465,16 @@ int main(void)
 	tcase_add_test(tc, strategies_list);
 	tcase_add_test(tc, plugin_replay);
 	tcase_add_test(tc, stdin_trace);
+	tcase_add_test(tc, option_value_forms);
+	tcase_add_test(tc, double_dash_ends_options);
+	tcase_add_test(tc, did_you_mean);
+	tcase_add_test(tc, help_command);
+	tcase_add_test(tc, help_lists_every_option);
+	tcase_add_test(tc, strategy_lists);
+	tcase_add_test(tc, replay_two_runs);
+	tcase_add_test(tc, number_ranges);
+	tcase_add_test(tc, completion);
+	tcase_add_test(tc, bash_completion_script);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }
