@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_gba_bg.c - seed 000's BG tile managers against a reference model.
+/* test_gba_bg.c - the BG tile managers of 'Gameboy Advance Resource
+ * Management' against a reference model.
  *
  * A generated side-scroller is replayed reference by reference through the
  * shared 4/8bpp manager and the split one; a model written here says for
  * every reference whether it is a hit (same block) or a load (a block the
  * model holds free, legal for its depth), whether a failure was forced (no
  * block of the kind the scheme can use), and after every frame that the
- * free blocks match to the block. Hand-made cases check the seed's rules. */
+ * free blocks match to the block. Hand-made cases check the article's rules. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,9 +3,9 @@
  * against the emulated GBA's.
  *
  * The demo ROM (tools/demo-rom) scrolls two BGs through a world whose tiles
- * it references through seed 000's BG tile manager (tile graphics in the
- * trace as data=), with sprites placed by the seed's OBJ allocation map,
- * and prints its trace through record.h. At several points the trace
+ * it references through the BG tile manager of 'Gameboy Advance Resource
+ * Management' (tile graphics in the trace as data=), with sprites placed
+ * by that article's OBJ allocation map, and prints its trace through record.h. At several points the trace
  * recorded so far is replayed on the host with the same strategies: no
  * divergence (every at= the game printed is where the host placed it), no
  * failed check, and every live allocation's bytes in the host's model

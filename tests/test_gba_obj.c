@@ -6,7 +6,8 @@
  * overlap, the hardware rules (vs_hw_check), free space as the strategy
  * reports it equal to the model's to the byte, and failures only where the
  * strategy's own placement rule leaves no room. Hand-made cases follow
- * seed 000 and peers.md. */
+ * the "Gameboy Advance Resource Management" article and peer engines
+ * (Butano, gba-modern). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,7 +173,7 @@ static void do_alloc(model *m, const obj_case *c, const vs_request *rq, uint64_t
 	int rc;
 
 	if (c->fit == FIT_SIZE_MULTIPLE && rq->shape != VS_REQ_SPRITE)
-		align = 1; /* the seed's map knows sizes, not alignments */
+		align = 1; /* the allocation map knows sizes, not alignments */
 	if (rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8 && align < 2)
 		align = 2;
 	memset(&pl, 0xAB, sizeof pl);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_heap_manager.c - seed 004's heap manager: the routing rules (heap
+/* test_heap_manager.c - the heap manager of The Simpsons: Hit & Run: the
+ * routing rules (heap
  * stack, small-allocation rule, search lists, default), the static heap
  * ignoring frees, GetStatus, and a random sequence against an independent
  * statement of the rules. */

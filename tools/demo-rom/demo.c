@@ -3,11 +3,11 @@
  *
  * Two text BGs scroll through a procedural world: BG0 (4bpp, ground and
  * bushes) one pixel a frame, BG1 (8bpp clouds) every other frame. The ROM
- * tiles a column's cells use are referenced through seed 000's BG tile
- * manager (src/alloc/gba_bg_tiles.c) when the column scrolls in and released
+ * tiles a column's cells use are referenced through the BG tile manager of
+ * 'Gameboy Advance Resource Management' (src/alloc/gba_bg_tiles.c) when the column scrolls in and released
  * when it scrolls out: a tile already in VRAM is a hit, a new one is copied
  * in. Each BG's map is a screenblock the same manager hands out. Sprites
- * come and go at the same time, placed by the seed's OBJ allocation map
+ * come and go at the same time, placed by that article's OBJ allocation map
  * (src/alloc/gba_obj_map.c). Every call is reported with record.h;
  * `vramsim record demo.gba --frames N -o demo.trace` captures the trace and
  * test_gba_emu_record replays it on the host and compares VRAM.

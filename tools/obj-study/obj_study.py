@@ -14,7 +14,7 @@ with vramsim's own gba-obj-ends rows, trace by trace.
 
 CSV is `vramsim compare ... --no-timing -f csv` over the same traces with the
 four rivals (gba-obj-map, -first-fit, -best-fit, -buddy): the study then
-counts the traces where POLICY meets issue 3's per-trace bar (no more
+counts the traces where POLICY meets the per-trace bar (no more
 failures than each rival and a strictly lower peak) and checks the aggregate
 one (fewer failures in all and a lower mean peak than each rival).
 
