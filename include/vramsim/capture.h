@@ -88,8 +88,9 @@ typedef struct vs_capture vs_capture;
 
 /* Starts a capture writing to out (not closed by capture). header_comment,
  * or NULL, is copied into the trace's header: lines already starting with
- * '#' (ROM title, game code, SHA-256, options); other lines get "# ". NULL
- * options take the defaults. NULL with err on bad options or no memory. */
+ * '#' (ROM title, game code, SHA-256, options); other lines get "# ", and
+ * bytes other than printable ASCII and tab become '?'. NULL options take
+ * the defaults. NULL with err on bad options or no memory. */
 vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *header_comment, char *err,
 	size_t errlen);
 /* One frame's snapshot. The header is written at the first frame (its mode
