@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: Zlib
 # gba_rom.cmake - the on-target side: GBA ROMs built from the same allocator
-# sources with arm-none-eabi-gcc, and the libmgba driver that runs them.
+# sources with arm-none-eabi-gcc, and the gba module (vramsim cycles,
+# vramsim record) with the libmgba driver that runs them.
 #
-# Both are optional. Without arm-none-eabi-gcc the ROM targets are skipped;
-# without libmgba the driver (src/console/gba_emu.c) compiles to stubs that say
-# what to install. vramsim builds either way.
-
-# VS_WITH_GBA=OFF builds as if neither were installed (to check that build).
-option(VS_WITH_GBA "Build the on-target side (libmgba driver, GBA ROMs) when the tools are found" ON)
+# Both are optional and independent: without libmgba there is no gba module
+# (the commands say what to install), without arm-none-eabi-gcc no ROMs
+# (record still runs a game's own ROM). vramsim builds either way.
+# VS_WITH_GBA=OFF (CMakeLists.txt) builds as if neither were installed.
 
 # ---- libmgba (no pkg-config file: find the header and the library) ----
 if(VS_WITH_GBA)
@@ -16,14 +15,17 @@ if(VS_WITH_GBA)
 endif()
 if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   message(STATUS "libmgba: ${VS_MGBA_LIBRARY}")
-  target_include_directories(vs_sim SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
-  target_compile_definitions(vs_sim PUBLIC VS_HAVE_MGBA=1)
-  target_link_libraries(vs_sim PUBLIC ${VS_MGBA_LIBRARY})
-  set(VS_HAVE_MGBA ON)
+  # The host side of the on-target work, for the module and the tests that
+  # run the emulator (their sources include vramsim/gba_emu.h).
+  file(GLOB _src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/console/*.c)
+  add_library(vs_console STATIC ${_src})
+  target_include_directories(vs_console SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
+  target_compile_options(vs_console PRIVATE ${VS_WARN})
+  target_link_libraries(vs_console PUBLIC vs_sim ${VS_MGBA_LIBRARY})
+  vs_module(gba SOURCES ${VS_GBA_MODULE_SOURCES} LIBS vs_console)
 else()
-  message(WARNING "libmgba not found (mgba/core/core.h, libmgba): `vramsim cycles` and "
-                  "`vramsim record` will say so and fail. Install libmgba-dev.")
-  set(VS_HAVE_MGBA OFF)
+  message(WARNING "libmgba not found (mgba/core/core.h, libmgba) or VS_WITH_GBA=OFF: no gba module; "
+                  "`vramsim cycles` and `vramsim record` say so and exit 2. Install libmgba-dev.")
 endif()
 
 # ---- GBA ROMs --------------------------------------------------------
@@ -32,8 +34,8 @@ if(VS_WITH_GBA)
   find_program(VS_ARM_OBJCOPY arm-none-eabi-objcopy)
 endif()
 if(NOT VS_WITH_GBA OR NOT VS_ARM_GCC OR NOT VS_ARM_OBJCOPY)
-  message(WARNING "arm-none-eabi-gcc/objcopy not found: the GBA ROMs (cycles) are not built. "
-                  "Install gcc-arm-none-eabi.")
+  message(WARNING "arm-none-eabi-gcc/objcopy not found or VS_WITH_GBA=OFF: the GBA ROMs are not built; "
+                  "`vramsim cycles` has nothing to run. Install gcc-arm-none-eabi.")
   return()
 endif()
 
@@ -121,12 +123,16 @@ vs_gba_rom(skew/cycles-thumb ${_cyc_skew} ${_thumb_objs})
 
 get_property(_vs_roms GLOBAL PROPERTY VS_GBA_ROMS)
 add_custom_target(vs_gba_roms ALL DEPENDS ${_vs_roms})
-# The host finds the ROMs here unless VRAMSIM_GBA_ROM_DIR says otherwise;
-# building the simulator builds them first so tests and commands find them.
-target_compile_definitions(vs_sim PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}"
-  VS_GBA_WAITCNT_BUILT=${VS_GBA_WAITCNT})
-add_dependencies(vs_sim vs_gba_roms)
-set(VS_HAVE_GBA_ROMS ON)
+# The gba module finds the cycles ROMs in gba/ beside itself: in the build
+# tree (both at its top) and installed (lib/vramsim/). Programs linking the
+# driver in the build tree (tests) find them at the build tree's path.
+# VRAMSIM_GBA_ROM_DIR overrides both.
+install(FILES ${VS_GBA_OUT}/cycles-thumb.gba ${VS_GBA_OUT}/cycles-arm.gba
+  DESTINATION ${VS_MODULE_INSTALL_DIR}/gba)
+if(TARGET vs_console)
+  target_compile_definitions(vs_console PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}")
+  add_dependencies(vs_console vs_gba_roms)
+endif()
 
 # The demo ROM (tools/demo-rom): a scripted side-scroller with sprites that
 # records its own trace with include/vramsim/record.h (OBJ allocation map and
@@ -136,4 +142,6 @@ vs_gba_object(_demo_objmap ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c demo-gb
 vs_gba_object(_demo_bgt ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c demo-gba_bg_tiles.o -mthumb)
 vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt})
 add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
-add_dependencies(vs_sim vs_gba_demo_rom)
+if(TARGET vs_console)
+  add_dependencies(vs_console vs_gba_demo_rom)
+endif()

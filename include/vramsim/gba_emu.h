@@ -6,9 +6,10 @@
  * writes the emulated bus between frames and hands the lines the program
  * prints through mGBA's debug-log registers to a callback.
  *
- * Without libmgba at build time every function exists and fails with
- * vs_gba_emu_missing()'s message. One emulator runs at a time per thread
- * (libmgba's logger is process-wide while frames run).
+ * The code is built only where libmgba is found: into the gba module that
+ * vramsim loads for `cycles` and `record`, and into the tests that run the
+ * emulator. One emulator runs at a time per thread (libmgba's logger is
+ * process-wide while frames run).
  */
 #ifndef VRAMSIM_GBA_EMU_H
 #define VRAMSIM_GBA_EMU_H
@@ -31,10 +32,9 @@ typedef void (*vs_gba_log_fn)(void *ud, int level, const char *line);
 /* Checked after every frame; non-zero stops vs_gba_emu_run_until. */
 typedef int (*vs_gba_stop_fn)(void *ud, vs_gba_emu *e);
 
-/* 1 when built with libmgba. */
+/* 1: this code exists only in builds with libmgba. */
 int vs_gba_emu_available(void);
-/* NULL when available, else why not ("built without libmgba (install
- * libmgba-dev)"). */
+/* NULL: the emulator is there (kept for callers that print why not). */
 const char *vs_gba_emu_missing(void);
 
 /* Opens a ROM file / a copy of a ROM image and resets the machine. NULL
@@ -76,10 +76,14 @@ typedef struct vs_gba_cycles_info {
 	uint32_t frames;   /* frames the run took */
 } vs_gba_cycles_info;
 
-/* Path of the cycles ROM for a code placement: $VRAMSIM_GBA_ROM_DIR, else
- * the build tree's gba/ folder. Returns buf, or NULL when vramsim was built
- * without arm-none-eabi-gcc and no directory is set (err says so). */
+/* Path of the cycles ROM for a code placement, in the first folder named by:
+ * $VRAMSIM_GBA_ROM_DIR, vs_gba_set_rom_dir(), the build tree's gba/ folder
+ * (for programs linked in the build tree). Returns buf, or NULL when none is
+ * (err says so). */
 const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t errlen);
+/* The folder of the cycles ROMs (the gba module sets the gba/ folder beside
+ * itself, where the ROMs are built and installed). NULL or "" forgets it. */
+void vs_gba_set_rom_dir(const char *dir);
 
 /* What this build can do on the GBA side, as lines for a command's help:
  * whether libmgba is there and where the ROMs are (or why there are none). */

@@ -9,9 +9,17 @@
 
 #include "vramsim/gba_emu.h"
 
+/* The build tree's ROM folder; "" when the ROMs were not built. */
 #ifndef VS_GBA_ROM_DIR
 #define VS_GBA_ROM_DIR ""
 #endif
+
+static char rom_dir[1024];
+
+void vs_gba_set_rom_dir(const char *dir)
+{
+	snprintf(rom_dir, sizeof rom_dir, "%s", dir ? dir : "");
+}
 
 const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t errlen)
 {
@@ -19,7 +27,7 @@ const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t
 	const char *name = code == VS_GBA_CODE_ARM_IWRAM ? "cycles-arm.gba" : "cycles-thumb.gba";
 
 	if (!dir || !*dir)
-		dir = VS_GBA_ROM_DIR;
+		dir = *rom_dir ? rom_dir : VS_GBA_ROM_DIR;
 	if (!*dir) {
 		snprintf(err, errlen, "no GBA ROMs: vramsim was built without arm-none-eabi-gcc "
 			"(install gcc-arm-none-eabi and rebuild, or set VRAMSIM_GBA_ROM_DIR)");

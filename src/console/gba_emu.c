@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_emu.c - headless GBA over libmgba (see gba_emu.h). */
+/* gba_emu.c - headless GBA over libmgba (see gba_emu.h). Built only where
+ * libmgba is found, into the gba module and the tests that run the emulator. */
 #include "vramsim/gba_emu.h"
 
 #include <errno.h>
@@ -7,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef VS_HAVE_MGBA
 
 #include <mgba/core/blip_buf.h>
 #include <mgba/core/core.h>
@@ -299,122 +298,3 @@ void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len)
 	while (len--)
 		*p++ = (unsigned char)vs_gba_emu_read8(e, addr++);
 }
-
-#else /* !VS_HAVE_MGBA */
-
-#define MISSING "built without libmgba (install libmgba-dev)"
-
-struct vs_gba_emu {
-	int unused;
-};
-
-int vs_gba_emu_available(void)
-{
-	return 0;
-}
-
-const char *vs_gba_emu_missing(void)
-{
-	return MISSING;
-}
-
-vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_t errlen)
-{
-	(void)rom;
-	(void)size;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", MISSING);
-	return NULL;
-}
-
-vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
-{
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, MISSING);
-	return NULL;
-}
-
-void vs_gba_emu_close(vs_gba_emu *e)
-{
-	(void)e;
-}
-
-void vs_gba_emu_set_log(vs_gba_emu *e, vs_gba_log_fn fn, void *ud)
-{
-	(void)e;
-	(void)fn;
-	(void)ud;
-}
-
-uint32_t vs_gba_emu_run_frames(vs_gba_emu *e, uint32_t n)
-{
-	(void)e;
-	(void)n;
-	return 0;
-}
-
-int vs_gba_emu_run_until(vs_gba_emu *e, vs_gba_stop_fn stop, void *ud, uint32_t max_frames)
-{
-	(void)e;
-	(void)stop;
-	(void)ud;
-	(void)max_frames;
-	return 0;
-}
-
-uint32_t vs_gba_emu_frames(const vs_gba_emu *e)
-{
-	(void)e;
-	return 0;
-}
-
-uint32_t vs_gba_emu_read8(vs_gba_emu *e, uint32_t addr)
-{
-	(void)e;
-	(void)addr;
-	return 0;
-}
-
-uint32_t vs_gba_emu_read16(vs_gba_emu *e, uint32_t addr)
-{
-	(void)e;
-	(void)addr;
-	return 0;
-}
-
-uint32_t vs_gba_emu_read32(vs_gba_emu *e, uint32_t addr)
-{
-	(void)e;
-	(void)addr;
-	return 0;
-}
-
-void vs_gba_emu_write8(vs_gba_emu *e, uint32_t addr, uint8_t v)
-{
-	(void)e;
-	(void)addr;
-	(void)v;
-}
-
-void vs_gba_emu_write16(vs_gba_emu *e, uint32_t addr, uint16_t v)
-{
-	(void)e;
-	(void)addr;
-	(void)v;
-}
-
-void vs_gba_emu_write32(vs_gba_emu *e, uint32_t addr, uint32_t v)
-{
-	(void)e;
-	(void)addr;
-	(void)v;
-}
-
-void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len)
-{
-	(void)e;
-	(void)addr;
-	memset(buf, 0, len);
-}
-
-#endif
