@@ -407,27 +407,27 @@ END_TEST
  * strategy names from the tables and the registry. */
 START_TEST(completion)
 {
-	ck_assert_int_eq(cli("complete -- re"), 0);
-	ck_assert_str_eq(out, "replay\nrender\nrecord\n");
-	ck_assert_int_eq(cli("complete -- help st"), 0);
-	ck_assert_str_eq(out, "strategies\n");
-	ck_assert_int_eq(cli("complete -- replay x --st"), 0);
-	ck_assert_str_eq(out, "--strategy\n--strict\n");
-	ck_assert_int_eq(cli("complete -- replay x -s gba-obj-b"), 0);
-	ck_assert_str_eq(out, "gba-obj-best-fit\ngba-obj-buddy\n");
-	ck_assert_int_eq(cli("complete -- compare x --strategy=obj=gba-obj-bu"), 0);
-	ck_assert_str_eq(out, "--strategy=obj=gba-obj-buddy\n");
-	ck_assert_int_eq(cli("complete -- compare x -s gba-obj-map,gba-obj-bu"), 0);
-	ck_assert_str_eq(out, "gba-obj-map,gba-obj-buddy\n");
+	static const struct { const char *words, *want; } cases[] = {
+		{ "re", "replay\nrender\nrecord\n" },
+		{ "help st", "strategies\n" },
+		{ "replay x --st", "--strategy\n--strict\n" },
+		{ "replay x -s gba-obj-b", "gba-obj-best-fit\ngba-obj-buddy\n" },
+		{ "compare x --strategy=obj=gba-obj-bu", "--strategy=obj=gba-obj-buddy\n" },
+		{ "compare x -s gba-obj-map,gba-obj-bu", "gba-obj-map,gba-obj-buddy\n" },
+		{ "render x --heat o", "owner\noccupancy\n" },
+		/* file names: the shell's */
+		{ "replay tr", "" },
+		{ "replay -- --st", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(cli("complete -- %s", cases[i].words), 0);
+		ck_assert_msg(strcmp(out, cases[i].want) == 0, "complete -- %s: %s", cases[i].words, out);
+	}
+	/* a plug-in named earlier on the line adds its strategies */
 	ck_assert_int_eq(cli("complete -- replay --plugin %s -s top", VS_EXAMPLE_PLUGIN), 0);
 	ck_assert_str_eq(out, "top-down-fit\n");
-	ck_assert_int_eq(cli("complete -- render x --heat o"), 0);
-	ck_assert_str_eq(out, "owner\noccupancy\n");
-	/* file names: the shell's */
-	ck_assert_int_eq(cli("complete -- replay tr"), 0);
-	ck_assert_str_eq(out, "");
-	ck_assert_int_eq(cli("complete -- replay -- --st"), 0);
-	ck_assert_str_eq(out, "");
 }
 END_TEST
 

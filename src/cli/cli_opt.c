@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* cli_opt.c - getopt_long driven by a command's option table; its --help,
  * its usage errors and numbers read from option values. */
-#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -38,7 +37,11 @@ void vs_cli_begin(vs_cli_parser *p, const vs_cli_cmd *cmd, int argc, char **argv
 	for (o = cmd->opts; !vs_cli_opt_end(o); o++) {
 		if (!o->name)
 			continue;
-		assert(n < VS_CLI_MAX_OPTS);
+		if (n == VS_CLI_MAX_OPTS) {
+			/* a table too long for the parser: a bug, caught by any run */
+			fprintf(stderr, "vramsim %s: more than %d options\n", cmd->name, VS_CLI_MAX_OPTS);
+			abort();
+		}
 		p->lo[n].name = o->name;
 		p->lo[n].has_arg = o->arg ? required_argument : no_argument;
 		p->lo[n++].val = o->key;
