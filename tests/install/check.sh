@@ -7,8 +7,8 @@
 #                  installed vramsim and its modules
 #   pkgconfig      build and run host_alloc.c with pkg-config vramsim-alloc
 #   cmake_package  build and run it with find_package(vramsim) (CMakeLists.txt)
-#   game_xcompile  compile game.c and the installed allocator sources for
-#                  the ARM7TDMI with a game's flags
+#   game_xcompile  compile game.c and the installed allocator sources with
+#                  a game's flags, for the GBA's ARM7TDMI and the DS's ARM9
 # Environment: BIN (the build tree), SRC (this folder), OUT, LIBDIR, CC,
 # CMAKE, ARM_GCC (empty when missing), SANITIZE (ON when the build is
 # instrumented), TRACE (a trace for `vramsim cycles`), GBA and VIEW (1 when
@@ -81,16 +81,19 @@ game_xcompile)
 		echo "install_game_xcompile: skipped: arm-none-eabi-gcc missing (install gcc-arm-none-eabi)"
 		exit 77
 	fi
-	G=$OUT/game
 	S=$P/share/vramsim/alloc
-	mkdir -p "$G"
-	# Only the compiler's own headers, as on a console without a C library.
-	set -- -mcpu=arm7tdmi -mthumb -ffreestanding -Os -Wall -Wextra -Werror -std=c99 \
-		-nostdinc -isystem "$("$ARM_GCC" -print-file-name=include)"
-	"$ARM_GCC" "$@" -I"$P/include" -c "$SRC/game.c" -o "$G/game.o"
-	cd "$G"
-	"$ARM_GCC" "$@" -I"$S/include" -c "$SRC/game.c" "$S"/src/*.c
-	echo "install_game_xcompile: game.c and $(find "$S/src" -name '*.c' | wc -l) allocator sources built"
+	inc=$("$ARM_GCC" -print-file-name=include)
+	# A game's flags for the GBA's ARM7TDMI, then the DS's ARM9, seeing only
+	# the compiler's own headers, as on a console without a C library.
+	for cpu in "-mcpu=arm7tdmi" "-march=armv5te -mtune=arm946e-s"; do
+		G=$OUT/game/${cpu%% *}
+		mkdir -p "$G"
+		# shellcheck disable=SC2086 # cpu is words
+		set -- $cpu -mthumb -ffreestanding -Os -Wall -Wextra -Werror -std=c99 -nostdinc -isystem "$inc"
+		"$ARM_GCC" "$@" -I"$P/include" -c "$SRC/game.c" -o "$G/game.o"
+		(cd "$G" && "$ARM_GCC" "$@" -I"$S/include" -c "$SRC/game.c" "$S"/src/*.c)
+		echo "install_game_xcompile: $cpu: game.c and $(find "$S/src" -name '*.c' | wc -l) allocator sources built"
+	done
 	;;
 *)
 	fail "unknown step"
