@@ -31,6 +31,8 @@ static void print_strategy(const vs_strategy *s)
 		if (len >= sizeof arenas)
 			break;
 	}
+	if (s->arenas == (1u << VS_ARENA_KIND_COUNT) - 1u)
+		snprintf(arenas, sizeof arenas, "any"); /* recorded: one word keeps the columns */
 	printf("%-22s %-18s %s\n", s->name, arenas, s->summary ? s->summary : "");
 }
 

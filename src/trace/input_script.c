@@ -139,6 +139,8 @@ static int check_overlaps(reader *rd, vs_input_script *s)
 {
 	size_t i;
 
+	if (s->n < 2)
+		return 0; /* nothing to sort: ranges may still be NULL */
 	qsort(s->ranges, s->n, sizeof *s->ranges, by_first);
 	for (i = 1; i < s->n; i++) {
 		const vs_input_range *a = &s->ranges[i - 1], *b = &s->ranges[i];
