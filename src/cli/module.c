@@ -86,8 +86,8 @@ static int locate(const module *m, char path[PATH_MAX])
 
 static int not_built(const module *m, const char *cmd)
 {
-	fprintf(stderr, "vramsim %s: not built: %s was not found when vramsim was configured; "
-		"install %s and rebuild\n", cmd, m->needs, m->package);
+	fprintf(stderr, "vramsim %s: not built: vramsim was configured without %s; install %s and rebuild\n",
+		cmd, m->needs, m->package);
 	return VS_EXIT_USAGE;
 }
 
