@@ -154,6 +154,15 @@ static void assert_same_books(const vs_metrics *a, const vs_metrics *b)
 	ck_assert_uint_eq(a->peak_live, b->peak_live);
 }
 
+/* Arena 0 of trace under name, then under recorded: the same books and
+ * the same peak fragmentation (no headers the trace cannot show). */
+static void same_placement(const char *trace, const char *name, vs_metrics *o, vs_metrics *r)
+{
+	same_as(trace, name, o, r, 0);
+	assert_same_books(o, r);
+	ck_assert_double_eq_tol(o->peak_frag, r->peak_frag, 1e-12);
+}
+
 START_TEST(obj_placement_reproduced_exactly)
 {
 	static const char *const names[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-buddy", "gba-obj-ends" };
@@ -161,12 +170,10 @@ START_TEST(obj_placement_reproduced_exactly)
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		same_as("gba-sprite-churn-1.trace", names[i], &o, &r, 0);
+		same_placement("gba-sprite-churn-1.trace", names[i], &o, &r);
 		ck_assert_uint_gt(o.failures, 0); /* the trace tests failures too */
-		assert_same_books(&o, &r);
 		/* no headers in OBJ VRAM: free space is the same to the byte */
 		ck_assert_uint_eq(o.high_water, r.high_water);
-		ck_assert_double_eq_tol(o.peak_frag, r.peak_frag, 1e-12);
 		ck_assert_double_eq_tol(o.frag_sum, r.frag_sum, 1e-6);
 	}
 }
@@ -176,12 +183,8 @@ START_TEST(bitmap_mode_and_level_changes_reproduced)
 {
 	vs_metrics o, r;
 
-	same_as("gba-bitmap-racer-1.trace", "gba-obj-best-fit", &o, &r, 0);
-	assert_same_books(&o, &r);
-	ck_assert_double_eq_tol(o.peak_frag, r.peak_frag, 1e-12);
-	same_as("gba-level-change-1.trace", "gba-obj-snug", &o, &r, 0);
-	assert_same_books(&o, &r);
-	ck_assert_double_eq_tol(o.peak_frag, r.peak_frag, 1e-12);
+	same_placement("gba-bitmap-racer-1.trace", "gba-obj-best-fit", &o, &r);
+	same_placement("gba-level-change-1.trace", "gba-obj-snug", &o, &r);
 }
 END_TEST
 
@@ -203,9 +206,7 @@ START_TEST(ds_and_ram_reproduced)
 {
 	vs_metrics o, r;
 
-	same_as("ds-levels.trace", "ds-tex-pair", &o, &r, 0);
-	assert_same_books(&o, &r);
-	ck_assert_double_eq_tol(o.peak_frag, r.peak_frag, 1e-12);
+	same_placement("ds-levels.trace", "ds-tex-pair", &o, &r);
 	/* heaps keep headers the trace cannot show: requests and failures agree */
 	same_as("heap-malloclab-mix.trace", "heap-first-fit", &o, &r, 0);
 	assert_same_books(&o, &r);
