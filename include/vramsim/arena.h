@@ -42,6 +42,11 @@ typedef struct vs_arena_decl {
 	 * or VS_BANK_UNMAPPED. Texture banks map to slots 0-3, palette banks
 	 * E, F, G to palette slots as GBATEK describes. */
 	uint8_t ds_bank_slot[VS_DS_BANKS];
+	/* gba-obj: 2D OBJ tile mapping (DISPCNT bit 6 clear): a sprite takes a
+	 * rectangle of the 32x32 tile matrix, each 8-pixel row 32 tiles after
+	 * the one above. 0 is 1D: a sprite's tiles are consecutive. Last, so
+	 * plug-ins built against the older layout read the rest unchanged. */
+	uint8_t gba_obj_2d;
 } vs_arena_decl;
 
 /* Why a unit is held. The renderer colours by this; metrics count by it. */

@@ -336,7 +336,7 @@ static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
 	vs_arena_decl *d;
 	vs_arena_kind kind;
 	char kname[32];
-	int i, have_size = 0, have_mode = 0, have_banks = 0, idx;
+	int i, have_size = 0, have_mode = 0, have_banks = 0, have_map = 0, idx;
 	uint32_t mode = 0;
 
 	if (nt < 3)
@@ -382,6 +382,15 @@ static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
 				return fail(r, vcol, "GBA display mode %u does not exist (0-5)", (unsigned)mode);
 			if (have_mode++)
 				return fail(r, t[i].col, "mode= given twice");
+		} else if (KEY("map")) {
+			if (kind != VS_ARENA_GBA_OBJ)
+				return fail(r, t[i].col, "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)");
+			if (have_map++)
+				return fail(r, t[i].col, "map= given twice");
+			if (vl == 2 && (memcmp(v, "1d", 2) == 0 || memcmp(v, "2d", 2) == 0))
+				d->gba_obj_2d = v[0] == '2';
+			else
+				return fail(r, vcol, "map: expected 1d or 2d (OBJ tile mapping), got '%.*s'", (int)vl, v);
 		} else if (KEY("banks")) {
 			if (kind != VS_ARENA_DS_TEX && kind != VS_ARENA_DS_PLTT)
 				return fail(r, t[i].col, "banks= applies to ds-tex and ds-pltt arenas");

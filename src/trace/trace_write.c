@@ -32,6 +32,8 @@ int vs_trace_write_header(FILE *fp, const vs_trace_header *h)
 		case VS_ARENA_GBA_BG:
 			if (d->gba_mode)
 				fprintf(fp, " mode=%u", (unsigned)d->gba_mode);
+			if (d->kind == VS_ARENA_GBA_OBJ && d->gba_obj_2d)
+				fputs(" map=2d", fp);
 			break;
 		case VS_ARENA_DS_TEX:
 		case VS_ARENA_DS_PLTT:
