@@ -16,6 +16,7 @@
 #define VS_GBA_CHARBLOCK_BYTES 0x4000u
 #define VS_GBA_SCREENBLOCK_BYTES 0x800u
 #define VS_GBA_CHARBLOCK_ANY 0xFFu    /* not known: any charblock at or below the tile */
+#define VS_GBA_OBJ_2D_STRIDE 1024u    /* 2D OBJ mapping: a sprite row starts 32 tiles after the one above */
 
 /* Whether a BG tile at [off, off+len) can be drawn by a background whose
  * character base is charblock (0-3, or VS_GBA_CHARBLOCK_ANY): it lies at

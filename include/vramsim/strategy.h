@@ -60,7 +60,12 @@ typedef void (*vs_print_fn)(void *ud, const char *text);
 enum {
 	VS_STRAT_RELOCATABLE = 1u << 0, /* state can be copied with memcpy */
 	VS_STRAT_NATIVE_STATE = 1u << 1, /* save/restore are the allocator's own (frame managers) */
-	VS_STRAT_NEEDS_AT = 1u << 2     /* places by the game's answer (at=): a trace without it is an error */
+	VS_STRAT_NEEDS_AT = 1u << 2,    /* places by the game's answer (at=): a trace without it is an error */
+	/* places sprites for 2D OBJ mapping (an arena with map=2d): a sprite's
+	 * data is the rectangle of rows vs_hw_footprint gives, starting at
+	 * offset, and granted is its request's size. Without it a strategy
+	 * places for 1D mapping only and is refused a 2D arena. */
+	VS_STRAT_OBJ_2D = 1u << 3
 };
 
 typedef struct vs_strategy {
@@ -108,6 +113,10 @@ const vs_strategy *vs_strategy_find(const char *name);
 /* The strategy a kind of arena gets when none is named. */
 const vs_strategy *vs_strategy_default(vs_arena_kind kind);
 int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind);
+/* Whether s cannot serve this declared arena although it manages its kind:
+ * a 2D-mapped OBJ arena and a strategy without VS_STRAT_OBJ_2D. Returns 0,
+ * or 1 with the reason (naming the strategies that can) in why. */
+int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why, size_t whylen);
 /* Adds one strategy (plug-ins, tests). Returns 0, or -1 when the name is
  * taken, the ABI differs or the table is full. */
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);

@@ -446,7 +446,11 @@ static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *
 			} else {
 				for (k = 0; k < vs_strategy_count(); k++) {
 					const vs_strategy *s = vs_strategy_at(k);
+					char why[512];
 					if ((s->flags & VS_STRAT_NEEDS_AT) && !(addressed >> i & 1))
+						continue;
+					/* a 1D-only strategy in a 2D OBJ arena: not a row unless named */
+					if (vs_strategy_manages(s, kind) && vs_strategy_refuses(s, &h.arenas[i], why, sizeof why))
 						continue;
 					if (vs_strategy_manages(s, kind) && add_row(res, jobs, &cap, path, &h, i, s, NULL, 0))
 						goto oom;

@@ -3,10 +3,49 @@
 #include <stdio.h>
 
 #include "vramsim/hw.h"
+#include "vramsim/hw_gba.h"
+
+void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, vs_footprint *fp)
+{
+	unsigned w, h, bpp = rq->u.sprite.bpp;
+
+	fp->offset = off;
+	fp->row_bytes = len;
+	fp->rows = 1;
+	fp->stride = 0;
+	/* 2D mapping (gba-vram.md): each 8-pixel row of a sprite starts 32
+	 * tiles after the one above; a row is w/8 tiles, twice that at 8bpp */
+	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d && rq->shape == VS_REQ_SPRITE && (bpp == 4 || bpp == 8) &&
+		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h)) {
+		fp->row_bytes = w * bpp;
+		fp->rows = h / 8u;
+		fp->stride = VS_GBA_OBJ_2D_STRIDE;
+	}
+}
+
+uint64_t vs_footprint_end(const vs_footprint *fp)
+{
+	return (uint64_t)fp->offset + (uint64_t)(fp->rows ? fp->rows - 1u : 0u) * fp->stride + fp->row_bytes;
+}
+
+uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
+{
+	if (!fp->stride || !fp->row_bytes)
+		return fp->offset + i;
+	return fp->offset + i / fp->row_bytes * fp->stride + i % fp->row_bytes;
+}
 
 int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
 	char *why, size_t whylen)
 {
+	vs_footprint fp;
+
+	vs_hw_footprint(a, rq, off, len, &fp);
+	if (fp.stride && vs_footprint_end(&fp) > a->size) {
+		snprintf(why, whylen, "2D sprite at tile %u runs past tile 1023: its last row would start at tile %u",
+			(unsigned)(off / 32u), (unsigned)(off / 32u + (fp.rows - 1u) * 32u));
+		return -1;
+	}
 	if ((uint64_t)off + len > a->size) {
 		snprintf(why, whylen, "[0x%x, 0x%x) lies outside the %u-byte arena",
 			(unsigned)off, (unsigned)((uint64_t)off + len), (unsigned)a->size);
@@ -64,9 +103,33 @@ static int legal_in_run(void *ud, uint32_t first, uint32_t count)
 	return 0;
 }
 
+/* A 2D sprite needs each of its rows free, not one run: every tile-aligned
+ * start is tried (1024 at most). */
+static int legal_rect(const vs_arena *a, const vs_request *rq, uint32_t len)
+{
+	uint32_t step = rq->align > 32u ? rq->align : 32u, off, r;
+	vs_footprint fp;
+
+	for (off = 0; off < a->decl.size; off += step) {
+		if (vs_hw_check(&a->decl, rq, off, len, NULL, 0))
+			continue;
+		vs_hw_footprint(&a->decl, rq, off, len, &fp);
+		for (r = 0; r < fp.rows && vs_arena_first_taken(a, off + r * fp.stride, fp.row_bytes) < 0; r++)
+			;
+		if (r == fp.rows)
+			return 1;
+	}
+	return 0;
+}
+
 int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len)
 {
 	legal_search s = { a, rq, len, 0 };
+	vs_footprint fp;
+
+	vs_hw_footprint(&a->decl, rq, 0, len, &fp);
+	if (fp.stride)
+		return legal_rect(a, rq, len);
 
 	vs_freemap_walk(a->free, legal_in_run, &s);
 	return s.found;

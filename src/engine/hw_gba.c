@@ -9,8 +9,9 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 	char *why, size_t whylen)
 {
 	uint32_t tile = off / 32;
+	vs_footprint fp;
 
-	(void)len;
+	vs_hw_footprint(a, rq, off, len, &fp);
 	if (off % 32) {
 		snprintf(why, whylen, "OBJ data at 0x%x is not on a 32-byte tile boundary", (unsigned)off);
 		return -1;
@@ -21,8 +22,20 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 		return -1;
 	}
 	if (rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8 && (tile & 1)) {
-		snprintf(why, whylen, "8bpp sprite at odd tile %u (1D mapping needs an even tile number)",
-			(unsigned)tile);
+		if (fp.stride)
+			snprintf(why, whylen, "8bpp sprite at odd tile %u (2D mapping ignores the tile number's low bit: "
+				"the hardware would draw it from tile %u)", (unsigned)tile, (unsigned)tile - 1u);
+		else
+			snprintf(why, whylen, "8bpp sprite at odd tile %u (1D mapping needs an even tile number)",
+				(unsigned)tile);
+		return -1;
+	}
+	/* 2D: the tile matrix is 32 wide, and a sprite's row that crossed its
+	 * right edge would go on in the next matrix row, not in its own */
+	if (fp.stride && tile % 32u + fp.row_bytes / 32u > 32u) {
+		snprintf(why, whylen, "2D sprite at tile %u (column %u) is %u tiles wide: its rows would wrap past "
+			"column 31 of the 32x32 tile matrix", (unsigned)tile, (unsigned)(tile % 32u),
+			(unsigned)(fp.row_bytes / 32u));
 		return -1;
 	}
 	return 0;

@@ -58,6 +58,24 @@ int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind)
 	return (s->arenas & VS_ARENA_BIT(kind)) != 0;
 }
 
+int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why, size_t whylen)
+{
+	char can[256] = "";
+	size_t i, n = vs_strategy_count(), len = 0;
+
+	if (d->kind != VS_ARENA_GBA_OBJ || !d->gba_obj_2d || (s->flags & VS_STRAT_OBJ_2D))
+		return 0;
+	for (i = 0; i < n && len < sizeof can; i++) {
+		const vs_strategy *c = vs_strategy_at(i);
+		if ((c->flags & VS_STRAT_OBJ_2D) && vs_strategy_manages(c, d->kind))
+			len += (size_t)snprintf(can + len, sizeof can - len, "%s%s", len ? ", " : "", c->name);
+	}
+	snprintf(why, whylen, "strategy '%s' places sprites for 1D OBJ mapping only, and arena '%s' declares 2D "
+		"mapping (map=2d), where a sprite takes a rectangle of the 32x32 tile matrix; strategies for 2D: %s",
+		s->name, d->name, len ? can : "none");
+	return 1;
+}
+
 const vs_strategy *vs_strategy_default(vs_arena_kind kind)
 {
 	/* Each memory's default is the system its public description uses:

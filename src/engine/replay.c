@@ -30,6 +30,7 @@ typedef struct rec {
 	uint32_t payload_len;
 	uint32_t ntied;
 	uint32_t tied_off[MAX_TIED], tied_len[MAX_TIED];
+	vs_footprint fp;       /* where its data lies: rows when a 2D sprite (stride != 0) */
 	uint32_t next_free;    /* slab free list (when not in use) */
 	uint8_t in_use;
 	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
@@ -304,26 +305,40 @@ static uint8_t expected_byte(const rec *x, uint32_t i)
 	return (uint8_t)(w >> (8 * (i % 4)));
 }
 
+/* Bytes of data a record writes: the request, at most what was granted. */
+static uint32_t data_bytes(const rec *x)
+{
+	return x->pub.req.size < x->pub.pl.granted ? x->pub.req.size : x->pub.pl.granted;
+}
+
+/* A 2D sprite's data goes row by row into its rectangle. */
 static void write_bytes(vs_arena *a, const rec *x)
 {
 	uint8_t *p = a->bytes + x->pub.pl.offset;
-	uint32_t n = x->pub.req.size, i;
+	uint32_t n = data_bytes(x), i;
 
-	if (n > x->pub.pl.granted)
-		n = x->pub.pl.granted;
 	/* 32-bit writes land everywhere in VRAM; store as such. */
+	if (x->fp.stride) {
+		for (i = 0; i < n; i++)
+			a->bytes[vs_footprint_at(&x->fp, i)] = expected_byte(x, i);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		p[i] = expected_byte(x, i);
 }
 
-/* First offset whose byte differs, or -1. */
+/* Index (in data order) of the first byte that differs, or -1. */
 static int64_t verify_bytes(const vs_arena *a, const rec *x)
 {
 	const uint8_t *p = a->bytes + x->pub.pl.offset;
-	uint32_t n = x->pub.req.size, i;
+	uint32_t n = data_bytes(x), i;
 
-	if (n > x->pub.pl.granted)
-		n = x->pub.pl.granted;
+	if (x->fp.stride) {
+		for (i = 0; i < n; i++)
+			if (a->bytes[vs_footprint_at(&x->fp, i)] != expected_byte(x, i))
+				return i;
+		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (p[i] != expected_byte(x, i))
 			return i;
@@ -342,8 +357,15 @@ static void mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
 {
 	const vs_placement *pl = &x->pub.pl;
 	int ai = (int)x->pub.arena;
-	uint32_t i, size = x->pub.req.size < pl->granted ? x->pub.req.size : pl->granted;
+	uint32_t i, size = data_bytes(x);
 
+	if (x->fp.stride) {
+		/* a 2D sprite is its rectangle, every row data: no slack between */
+		for (i = 0; i < x->fp.rows; i++)
+			mark(r, ai, x->fp.offset + i * x->fp.stride, x->fp.row_bytes, h,
+				retained ? VS_UNIT_RETAINED : VS_UNIT_DATA);
+		return;
+	}
 	if (retained) {
 		mark(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
 	} else if (pl->block_offset == pl->offset && pl->block_size == size && pl->granted == size) {
@@ -362,6 +384,11 @@ static void unmark_rec(const vs_replay *r, const rec *x)
 	int ai = (int)x->pub.arena;
 	uint32_t i;
 
+	if (x->fp.stride) {
+		for (i = 0; i < x->fp.rows; i++)
+			mark(r, ai, x->fp.offset + i * x->fp.stride, x->fp.row_bytes, VS_OWNER_NONE, VS_UNIT_FREE);
+		return;
+	}
 	mark(r, ai, x->pub.pl.block_offset, x->pub.pl.block_size, VS_OWNER_NONE, VS_UNIT_FREE);
 	for (i = 0; i < x->ntied; i++)
 		mark(r, ai, x->tied_off[i], x->tied_len[i], VS_OWNER_NONE, VS_UNIT_FREE);
@@ -525,6 +552,10 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	if (!vs_strategy_manages(s, h->arenas[i].kind)) {
 		snprintf(err, errlen, "strategy '%s' cannot manage arena '%s' of kind %s", s->name,
 			h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
+		return -1;
+	}
+	if (vs_strategy_refuses(s, &h->arenas[i], why, sizeof why)) {
+		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
 	/* A trace's options= belong to the strategy it names (or, naming none,
@@ -701,6 +732,11 @@ static int check_placement(vs_replay *r, int a, rec *x)
 			(unsigned long long)x->pub.id, (unsigned)pl->granted, (unsigned)x->pub.req.size);
 		return -1;
 	}
+	if (x->fp.stride && vs_footprint_end(&x->fp) > d->size) {
+		check_fail(r, a, VS_CHECK_BOUNDS, "id %llu: 2D sprite at tile %u runs past tile 1023 (%u rows, 32 tiles apart)",
+			(unsigned long long)x->pub.id, (unsigned)(x->fp.offset / 32u), (unsigned)x->fp.rows);
+		return -1;
+	}
 	if ((uint64_t)pl->block_offset + pl->block_size > d->size || pl->offset < pl->block_offset ||
 		(uint64_t)pl->offset + pl->granted > (uint64_t)pl->block_offset + pl->block_size) {
 		check_fail(r, a, VS_CHECK_BOUNDS, "id %llu: block [0x%x, +%u) data [0x%x, +%u) in a %u-byte arena",
@@ -714,7 +750,14 @@ static int check_placement(vs_replay *r, int a, rec *x)
 		return -1;
 	}
 	x->ntied = (uint32_t)vs_hw_tied(d, &x->pub.req, pl->offset, pl->granted, x->tied_off, x->tied_len, MAX_TIED);
-	u = vs_arena_first_taken(&ar->arena, pl->block_offset, pl->block_size);
+	if (x->fp.stride) {
+		/* only the rectangle's rows: the tiles between them are others' */
+		u = -1;
+		for (i = 0; u < 0 && i < x->fp.rows; i++)
+			u = vs_arena_first_taken(&ar->arena, x->fp.offset + i * x->fp.stride, x->fp.row_bytes);
+	} else {
+		u = vs_arena_first_taken(&ar->arena, pl->block_offset, pl->block_size);
+	}
 	for (i = 0; u < 0 && i < x->ntied; i++)
 		u = vs_arena_first_taken(&ar->arena, x->tied_off[i], x->tied_len[i]);
 	if (u >= 0) {
@@ -749,6 +792,7 @@ static void rec_fill(vs_replay *r, rec *x, int a, const vs_placement *pl)
 	x->pub.event = r->events;
 	x->pub.refs = 1;
 	x->seq = ++r->seq;
+	vs_hw_footprint(&r->ar[a].arena.decl, &x->pub.req, pl->offset, pl->granted, &x->fp);
 }
 
 static int do_alloc(vs_replay *r)
@@ -898,6 +942,8 @@ static int do_alloc(vs_replay *r)
 	account(ar, x, +1);
 	if ((uint64_t)pl.block_offset + pl.block_size > ar->m.high_water)
 		ar->m.high_water = (uint64_t)pl.block_offset + pl.block_size;
+	if (x->fp.stride && !x->pub.broken && vs_footprint_end(&x->fp) > ar->m.high_water)
+		ar->m.high_water = vs_footprint_end(&x->fp);
 	refresh(ar);
 	if (ev->req.has_at == VS_AT_ADDR && ev->req.at - ar->arena.decl.base != pl.offset &&
 		diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s gave 0x%x", (unsigned long long)ev->id,
@@ -986,7 +1032,7 @@ static int do_free(vs_replay *r)
 		check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
-			(unsigned)(ar->arena.decl.base + x->pub.pl.offset + (uint32_t)bad));
+			(unsigned)(ar->arena.decl.base + vs_footprint_at(&x->fp, (uint32_t)bad)));
 	status = ar->strat->free(ar->state, &x->pub.pl);
 	if (x->detached) {
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,

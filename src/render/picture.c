@@ -135,8 +135,9 @@ static void metrics_line(char *buf, size_t n, const vs_metrics *m)
 static void heading(char *buf, size_t n, const vs_arena_decl *d, const char *strategy)
 {
 	if (d->kind == VS_ARENA_GBA_OBJ || d->kind == VS_ARENA_GBA_BG)
-		snprintf(buf, n, "arena %s: %s mode %u, strategy %s", d->name, vs_arena_kind_name(d->kind),
-			(unsigned)d->gba_mode, strategy ? strategy : "?");
+		snprintf(buf, n, "arena %s: %s mode %u%s, strategy %s", d->name, vs_arena_kind_name(d->kind),
+			(unsigned)d->gba_mode, d->kind == VS_ARENA_GBA_OBJ && d->gba_obj_2d ? " 2D mapping" : "",
+			strategy ? strategy : "?");
 	else
 		snprintf(buf, n, "arena %s: %s, strategy %s", d->name, vs_arena_kind_name(d->kind),
 			strategy ? strategy : "?");

@@ -7,13 +7,17 @@
  * sprites in the same tiles are the overlap they are, an 8bpp sprite on an
  * odd tile is the rule it breaks. BG tiles are reference counted per RAM tile
  * like a tile manager: a request for the ROM tile already loaded at that RAM
- * tile is a hit on it.
+ * tile is a hit on it. In a 2D-mapped OBJ arena a sprite takes its tile
+ * rectangle (vs_hw_footprint); its key says how many rows, so free finds
+ * them again.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "strategies.h"
+#include "vramsim/hw.h"
+#include "vramsim/hw_gba.h"
 
 /* The ROM tile loaded at a RAM tile (BG arenas). */
 typedef struct rec_tile {
@@ -23,12 +27,14 @@ typedef struct rec_tile {
 } rec_tile;
 
 typedef struct recorded {
+	vs_arena_decl decl;
 	uint32_t base, size, unit, nunits;
 	uint32_t *used;  /* a bit per unit inside a live allocation */
 	rec_tile *tile;  /* per unit, BG arenas only */
 } recorded;
 
-enum { KEY_PLAIN = 0, KEY_TILE = 1 };
+/* KEY_RECT | rows << 8: a 2D sprite of that many rows, 1024 bytes apart */
+enum { KEY_PLAIN = 0, KEY_TILE = 1, KEY_RECT = 2 };
 
 static void mark(recorded *st, uint32_t offset, uint32_t bytes, int on)
 {
@@ -67,6 +73,7 @@ static int rec_init(void *p, const vs_arena_decl *a, const char *options, uint8_
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen))
 		return -1;
+	st->decl = *a;
 	st->base = a->base;
 	st->size = a->size;
 	st->unit = a->unit ? a->unit : 1;
@@ -110,7 +117,8 @@ static int place_tile(recorded *st, const vs_request *rq, uint32_t offset, vs_pl
 static int rec_alloc(void *p, const vs_request *rq, vs_placement *out)
 {
 	recorded *st = p;
-	uint32_t offset;
+	uint32_t offset, r;
+	vs_footprint fp;
 
 	if (rq->has_at == VS_AT_FAILED)
 		return VS_ERR_NOSPACE;
@@ -120,6 +128,14 @@ static int rec_alloc(void *p, const vs_request *rq, vs_placement *out)
 	offset = rq->at - st->base;
 	if (rq->shape == VS_REQ_TILE && st->tile)
 		return place_tile(st, rq, offset, out);
+	vs_hw_footprint(&st->decl, rq, offset, rq->size, &fp);
+	if (fp.stride) {
+		/* where the game put it, even past tile 1023: the replay's bounds check says so */
+		vs_placement_simple(out, offset, rq->size, KEY_RECT | fp.rows << 8);
+		for (r = 0; r < fp.rows; r++)
+			mark(st, fp.offset + r * fp.stride, fp.row_bytes, 1);
+		return VS_OK;
+	}
 	vs_placement_simple(out, offset, rq->size, KEY_PLAIN);
 	mark(st, offset, rq->size, 1);
 	return VS_OK;
@@ -137,6 +153,12 @@ static int rec_free(void *p, const vs_placement *pl)
 			return VS_ERR_INVALID;
 		if (--t->refs)
 			return VS_OK;
+	}
+	if ((pl->key & 0xFFu) == KEY_RECT) {
+		uint32_t rows = pl->key >> 8, r, row = pl->granted / (rows ? rows : 1);
+		for (r = 0; r < rows; r++)
+			mark(st, pl->offset + r * VS_GBA_OBJ_2D_STRIDE, row, 0);
+		return VS_OK;
 	}
 	mark(st, pl->offset, pl->granted, 0);
 	return VS_OK;
@@ -196,7 +218,7 @@ static void rec_dump(void *p, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_recorded = {
 	VS_STRATEGY_ABI, "recorded",
 	"what the game did: each allocation where the trace's at= says, failing where it says at=none",
-	(1u << VS_ARENA_KIND_COUNT) - 1u, VS_STRAT_NEEDS_AT, sizeof(recorded),
+	(1u << VS_ARENA_KIND_COUNT) - 1u, VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D, sizeof(recorded),
 	rec_init, rec_alloc, rec_free, rec_reset, rec_walk,
 	0, NULL, NULL, rec_dump, rec_fini
 };
