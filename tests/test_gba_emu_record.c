@@ -250,6 +250,7 @@ START_TEST(test_record_file)
 {
 	char err[512], path[512], rom[512], cyc[512], *buf;
 	vs_gba_recorder rec;
+	const vs_gba_play play200 = { 200, NULL, NULL }, play3 = { 3, NULL, NULL };
 	FILE *fp;
 	long n;
 
@@ -260,7 +261,7 @@ START_TEST(test_record_file)
 	fp = fopen(path, "wb");
 	ck_assert_ptr_nonnull(fp);
 	/* the demo loads 32 columns of two BGs before its first frame marker */
-	ck_assert_int_eq(vs_gba_record(rom, 200, fp, NULL, &rec, err, sizeof err), 0);
+	ck_assert_int_eq(vs_gba_record(rom, &play200, fp, NULL, &rec, err, sizeof err), 0);
 	fclose(fp);
 	ck_assert_uint_ge(rec.lines, 800); /* header, maps, tiles, frame markers, sprites */
 	fp = fopen(path, "rb");
@@ -282,12 +283,12 @@ START_TEST(test_record_file)
 
 	if (vs_gba_cycles_rom(VS_GBA_CODE_THUMB_ROM, cyc, sizeof cyc, err, sizeof err)) {
 		fp = tmpfile();
-		ck_assert_int_eq(vs_gba_record(cyc, 3, fp, NULL, &rec, err, sizeof err), 0);
+		ck_assert_int_eq(vs_gba_record(cyc, &play3, fp, NULL, &rec, err, sizeof err), 0);
 		ck_assert_uint_eq(rec.lines, 0);
 		ck_assert_uint_eq(rec.others, 1); /* its greeting */
 		fclose(fp);
 	}
-	ck_assert_int_eq(vs_gba_record(VS_BINARY_DIR "/missing.gba", 3, stdout, NULL, &rec, err, sizeof err), -1);
+	ck_assert_int_eq(vs_gba_record(VS_BINARY_DIR "/missing.gba", &play3, stdout, NULL, &rec, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "missing.gba"));
 }
 END_TEST

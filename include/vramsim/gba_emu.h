@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vramsim/capture.h"
 #include "vramsim/gba_cycles.h"
+#include "vramsim/input_script.h"
 
 /* Cycles of one frame (228 lines x 1232) and of VBlank (68 lines). */
 #define VS_GBA_FRAME_CYCLES 280896u
@@ -38,17 +40,19 @@ int vs_gba_emu_available(void);
 const char *vs_gba_emu_missing(void);
 
 /* Opens a ROM file / a copy of a ROM image and resets the machine. NULL
- * with a message in err on failure. */
+ * with a message in err on failure, among them an image that is not a GBA
+ * cartridge (its header lacks the fixed byte 0x96 at 0xB2). */
 vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen);
 vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_t errlen);
 void vs_gba_emu_close(vs_gba_emu *e);
 
 void vs_gba_emu_set_log(vs_gba_emu *e, vs_gba_log_fn fn, void *ud);
 
-/* Runs n frames. Returns the frames run. */
+/* Runs n frames. Returns the frames run: fewer when the program faults. */
 uint32_t vs_gba_emu_run_frames(vs_gba_emu *e, uint32_t n);
 /* Runs frames until stop returns non-zero (checked after each frame) or
- * max_frames have run. Returns 1 when stopped by stop, 0 at the limit. */
+ * max_frames have run or the program faults. Returns 1 when stopped by
+ * stop, 0 otherwise. */
 int vs_gba_emu_run_until(vs_gba_emu *e, vs_gba_stop_fn stop, void *ud, uint32_t max_frames);
 /* Frames run since the reset. */
 uint32_t vs_gba_emu_frames(const vs_gba_emu *e);
@@ -62,6 +66,46 @@ void vs_gba_emu_write16(vs_gba_emu *e, uint32_t addr, uint16_t v);
 void vs_gba_emu_write32(vs_gba_emu *e, uint32_t addr, uint32_t v);
 /* Copies len bytes from the bus at addr (word reads where aligned). */
 void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len);
+
+/* ---- playing a game --------------------------------------------------------- */
+
+/* The keys held from the next frame on: VS_KEY_* bits (input_script.h). */
+void vs_gba_emu_set_keys(vs_gba_emu *e, uint16_t keys);
+/* Loads a savestate file as mGBA writes it (raw or PNG). -1 with err when
+ * it is unreadable, not a GBA savestate, or made with another game. */
+int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t errlen);
+/* Why the program can no longer run (it jumped outside memory, executed an
+ * undefined instruction, turned the console off with the BIOS Stop call),
+ * with the frame; NULL while it runs. Once set, no more frames run. */
+const char *vs_gba_emu_fault(const vs_gba_emu *e);
+
+/* The cartridge: header title and game code (printable ASCII, NUL-ended;
+ * other bytes become '?') and the SHA-256 of the whole image in hex. */
+typedef struct vs_gba_rom_info {
+	char title[13];
+	char code[5];
+	char sha256[65];
+	int checksum_ok; /* the header's complement byte (0xBD) matches */
+} vs_gba_rom_info;
+void vs_gba_emu_rom_info(const vs_gba_emu *e, vs_gba_rom_info *info);
+
+/* Runs one frame and takes the video hardware's state at the VBlank that
+ * ends it (what was shown during the frame). f->changed_mid_frame is set
+ * when DISPCNT, a BGxCNT or OAM changed while the frame's visible lines
+ * were drawn. */
+void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f);
+
+/* How a game is played for `record` and `capture`. */
+typedef struct vs_gba_play {
+	uint32_t frames;              /* frames to run */
+	const vs_input_script *input; /* keys per frame, or NULL for none */
+	const char *state;            /* savestate to start from, or NULL for power-on */
+} vs_gba_play;
+
+/* Opens rom and prepares it as play says (savestate loaded). NULL with err. */
+vs_gba_emu *vs_gba_play_open(const char *rom, const vs_gba_play *play, char *err, size_t errlen);
+/* Sets the keys play's script holds on frame (0: the first frame played). */
+void vs_gba_play_keys(vs_gba_emu *e, const vs_gba_play *play, uint32_t frame);
 
 /* ---- the "cycles" program (src/console/rom/cycles.c) -------------------------
  * Replays a request list through an allocator built for the ARM7TDMI and
@@ -110,9 +154,18 @@ typedef struct vs_gba_recorder {
 /* Routes e's debug log into rec (which must outlive the runs). */
 void vs_gba_recorder_attach(vs_gba_recorder *rec, vs_gba_emu *e);
 
-/* Runs the ROM file for frames frames, writing its trace to out. Returns 0,
- * or -1 with err (no emulator, unreadable ROM, write error). */
-int vs_gba_record(const char *rom, uint32_t frames, FILE *out, FILE *other,
+/* Plays the ROM file, writing its trace to out. Returns 0, or -1 with err
+ * (unreadable ROM or savestate, the program faulted, write error). */
+int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *other,
 	vs_gba_recorder *rec, char *err, size_t errlen);
+
+/* ---- capture (vramsim/capture.h) ------------------------------------------- */
+
+/* Plays the ROM file and writes the trace capture infers from its frames to
+ * out, with the ROM's title, game code, SHA-256 and the options in the
+ * header. stats, if not NULL, gets the counts. Returns 0, or -1 with err
+ * (unreadable ROM or savestate, the program faulted, write error). */
+int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
+	vs_capture_stats *stats, char *err, size_t errlen);
 
 #endif

@@ -70,6 +70,7 @@ int vs_cmd_cycles(int argc, char **argv);
 int vs_cmd_gen(int argc, char **argv);
 int vs_cmd_import(int argc, char **argv);
 int vs_cmd_record(int argc, char **argv);
+int vs_cmd_capture(int argc, char **argv);
 int vs_cmd_view(int argc, char **argv);
 int vs_cmd_render(int argc, char **argv);
 int vs_cmd_compare(int argc, char **argv);

@@ -25,23 +25,26 @@ static void gba_status(FILE *fp, int part)
 		"%s", status);
 }
 
-enum { O_FRAMES = VS_CLI_LONG, O_LOG };
+enum { O_FRAMES = VS_CLI_LONG, O_LOG, O_INPUT, O_STATE };
 
 static const vs_cli_opt options[] = {
 	{ "frames", O_FRAMES, "N", "frames to run (60 a second)" },
+	{ "input", O_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
+	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
 	{ "output", 'o', "TRACE", "where to write the trace" },
 	{ "log", O_LOG, NULL, "print the game's other mGBA debug-log lines on standard error" },
 	{ NULL, 0, NULL, NULL }
 };
 
 static const vs_cli_cmd command = {
-	CMD, "record GAME.gba --frames N -o TRACE [--log]",
+	CMD, "record GAME.gba --frames N [--input SCRIPT] [--state FILE] -o TRACE [--log]",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
 	"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
 	"standard output). The trace is then read back and checked.\n",
 	options,
 	"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
-	"one (the file is kept to look at), 2 bad usage, unreadable ROM or no emulator.\n",
+	"one (the file is kept to look at), 2 bad usage, not a GBA ROM, unreadable input\n"
+	"script or savestate, the game crashed, or no emulator (nothing is left at TRACE).\n",
 	gba_status, 0
 };
 
@@ -66,7 +69,7 @@ static int check_trace(const char *path)
 }
 
 typedef struct record_args {
-	const char *rom, *out;
+	const char *rom, *out, *input, *state;
 	uint64_t frames;
 	int log;
 } record_args;
@@ -80,6 +83,10 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
 	if (c == 'o')
 		a->out = p->arg;
+	else if (c == O_INPUT)
+		a->input = p->arg;
+	else if (c == O_STATE)
+		a->state = p->arg;
 	else if (c == O_LOG)
 		a->log = 1;
 	else if (a->rom)
@@ -91,7 +98,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 int vs_cmd_record(int argc, char **argv)
 {
-	record_args a = { NULL, NULL, 0, 0 };
+	record_args a = { NULL, NULL, NULL, NULL, 0, 0 };
+	vs_input_script script = { NULL, 0 };
+	vs_gba_play play;
 	const char *rom, *out;
 	uint64_t frames;
 	int log, ok, rc;
@@ -115,12 +124,22 @@ int vs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "vramsim record: %s\n", vs_gba_emu_missing());
 		return VS_EXIT_USAGE;
 	}
-	fp = vs_cli_out_open(out, tmp, sizeof tmp);
-	if (!fp)
+	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
-	ok = vs_gba_record(rom, (uint32_t)frames, fp, log ? stderr : NULL, &rec, err, sizeof err) == 0;
+	}
+	play.frames = (uint32_t)frames;
+	play.input = a.input ? &script : NULL;
+	play.state = a.state;
+	fp = vs_cli_out_open(out, tmp, sizeof tmp);
+	if (!fp) {
+		vs_input_script_free(&script);
+		return VS_EXIT_USAGE;
+	}
+	ok = vs_gba_record(rom, &play, fp, log ? stderr : NULL, &rec, err, sizeof err) == 0;
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
+	vs_input_script_free(&script);
 	if (vs_cli_out_close(fp, out, tmp, ok) || !ok)
 		return VS_EXIT_USAGE;
 	fprintf(stderr, "vramsim record: %s: %llu frames, %llu trace lines", rom, (unsigned long long)frames,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* module_gba.c - the gba module (vramsim-gba.so): `vramsim cycles` and
- * `vramsim record` with the libmgba driver, loaded only when they run. */
+/* module_gba.c - the gba module (vramsim-gba.so): `vramsim cycles`,
+ * `record` and `capture` with the libmgba driver, loaded only when they run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,5 +18,7 @@ int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 		return vs_cmd_cycles(argc, argv);
 	if (strcmp(cmd, "record") == 0)
 		return vs_cmd_record(argc, argv);
+	if (strcmp(cmd, "capture") == 0)
+		return vs_cmd_capture(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the gba module");
 }

@@ -28,23 +28,32 @@ void vs_gba_recorder_attach(vs_gba_recorder *rec, vs_gba_emu *e)
 	vs_gba_emu_set_log(e, on_line, rec);
 }
 
-int vs_gba_record(const char *rom, uint32_t frames, FILE *out, FILE *other,
+int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *other,
 	vs_gba_recorder *rec, char *err, size_t errlen)
 {
 	vs_gba_emu *e;
+	uint32_t i;
+	int rc = 0;
 
 	memset(rec, 0, sizeof *rec);
 	rec->out = out;
 	rec->other = other;
-	e = vs_gba_emu_open_file(rom, err, errlen);
+	e = vs_gba_play_open(rom, play, err, errlen);
 	if (!e)
 		return -1;
 	vs_gba_recorder_attach(rec, e);
-	vs_gba_emu_run_frames(e, frames);
-	vs_gba_emu_close(e);
-	if (rec->write_error) {
-		snprintf(err, errlen, "error writing the trace");
-		return -1;
+	for (i = 0; i < play->frames && !rec->write_error; i++) {
+		vs_gba_play_keys(e, play, i);
+		if (vs_gba_emu_run_frames(e, 1) != 1)
+			break;
 	}
-	return 0;
+	if (vs_gba_emu_fault(e)) {
+		snprintf(err, errlen, "%s: %s", rom, vs_gba_emu_fault(e));
+		rc = -1;
+	} else if (rec->write_error) {
+		snprintf(err, errlen, "error writing the trace");
+		rc = -1;
+	}
+	vs_gba_emu_close(e);
+	return rc;
 }

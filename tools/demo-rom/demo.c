@@ -365,7 +365,11 @@ int main(void)
 	st->steps = 0;
 	st->done = 0;
 	st->magic = DEMO_MAGIC;
-	REG_DISPCNT = 0x1340; /* mode 0, BG0, BG1, OBJ on, 1D OBJ mapping */
+	/* Forced blank while the world loads, as games do: nothing half-made
+	 * is shown (and `vramsim capture` infers nothing from it). */
+	REG_DISPCNT = 0x0080;
+	for (frame = 0; frame < 128; frame++)
+		OAM[4 * frame] = 0x0200; /* every entry hidden, not an 8x8 sprite on tile 0 */
 	set_palettes();
 	/* The reserved transparent tile: blocks 0-1 (tile 0 of both depths). */
 	copy_words(BG_VRAM, transparent, sizeof transparent);
@@ -376,17 +380,20 @@ int main(void)
 	VS_REC_ARENA("bg", "gba-bg", "strategy=gba-bg-tiles");
 	layer_init(&bg0, 4, DEMO_BG0_ROWS, 1, 2, "ground", "bg0");
 	layer_init(&bg1, 8, DEMO_BG1_ROWS, 2, 3, "clouds", "bg1");
+	REG_DISPCNT = 0x1340; /* mode 0, BG0, BG1, OBJ on, 1D OBJ mapping */
 	st->busy = 0;
 	for (frame = 0; frame < DEMO_STEPS; frame++) {
 		wait_vblank();
 		st->busy = 1;
+		/* OAM first, while VBlank lasts: the sprites the last step
+		 * placed. The step's work may run into the visible lines. */
+		show_sprites();
 		VS_REC_FRAME();
 		layer_step(&bg0, frame);
 		layer_step(&bg1, frame);
 		REG_BG0HOFS = (uint16_t)bg0.x;
 		REG_BG1HOFS = (uint16_t)bg1.x;
 		step_sprites();
-		show_sprites();
 		st->steps = frame + 1;
 		st->busy = 0;
 	}
