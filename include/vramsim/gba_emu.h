@@ -74,6 +74,9 @@ void vs_gba_emu_set_keys(vs_gba_emu *e, uint16_t keys);
 /* Loads a savestate file as mGBA writes it (raw or PNG). -1 with err when
  * it is unreadable, not a GBA savestate, or made with another game. */
 int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t errlen);
+/* Writes the machine's state as an mGBA savestate file (mGBA opens it).
+ * -1 with err on failure. */
+int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen);
 /* Why the program can no longer run (it jumped outside memory, executed an
  * undefined instruction, turned the console off with the BIOS Stop call),
  * with the frame; NULL while it runs. Once set, no more frames run. */

@@ -404,6 +404,26 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	return 0;
 }
 
+int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen)
+{
+	struct VFile *vf = VFileOpen(path, O_RDWR | O_CREAT | O_TRUNC); /* libmgba maps it */
+	bool ok;
+
+	if (!vf) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	enter(e);
+	ok = mCoreSaveStateNamed(e->core, vf, 0);
+	leave(e);
+	vf->close(vf);
+	if (!ok) {
+		snprintf(err, errlen, "%s: libmgba could not write the savestate", path);
+		return -1;
+	}
+	return 0;
+}
+
 void vs_gba_emu_rom_info(const vs_gba_emu *e, vs_gba_rom_info *info)
 {
 	const unsigned char *h = e->rom;
