@@ -145,3 +145,14 @@ add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
 if(TARGET vs_console)
   add_dependencies(vs_console vs_gba_demo_rom)
 endif()
+
+# The capture-cases ROM (tools/capture-rom): a fixed script of scenes, each
+# one hard case of `vramsim capture` at known frames; test_gba_capture
+# captures it and checks each against capture_cases.h.
+list(APPEND _vs_gba_headers ${PROJECT_SOURCE_DIR}/tools/capture-rom/capture_cases.h)
+vs_gba_object(_capcases ${PROJECT_SOURCE_DIR}/tools/capture-rom/capture_cases.c capture_cases.o -mthumb)
+vs_gba_rom(capture-cases ${_capcases})
+add_custom_target(vs_gba_capture_rom ALL DEPENDS ${VS_GBA_OUT}/capture-cases.gba)
+if(TARGET vs_console)
+  add_dependencies(vs_console vs_gba_capture_rom)
+endif()
