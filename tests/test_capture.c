@@ -243,6 +243,47 @@ static vs_capture_options opts(int obj_on, int bg_on)
 	return o;
 }
 
+/* ---- replaying a capture ------------------------------------------------- */
+
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* What a replay of the trace under `recorded` found. */
+typedef struct outcome {
+	uint64_t checks, overlaps, diags, frames;
+} outcome;
+
+static outcome replay_recorded(const ct *t, int check_bytes)
+{
+	vs_replay_config cfg;
+	vs_trace_reader *rd;
+	vs_replay *rp;
+	char err[1024];
+	FILE *in = fmemopen(t->text, t->len, "rb");
+	outcome out;
+
+	rd = vs_trace_open_stream(in, "capture", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = cfg.strategy[1] = vs_strategy_find("recorded");
+	ck_assert_ptr_nonnull(cfg.strategy[0]);
+	cfg.message = quiet;
+	cfg.check_bytes = check_bytes;
+	rp = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(rp != NULL, "%s", err);
+	ck_assert_int_eq(vs_replay_run(rp, 0), 0);
+	out.checks = vs_replay_check_total(rp);
+	out.overlaps = vs_replay_check_count(rp, VS_CHECK_OVERLAP);
+	out.diags = vs_replay_diag_total(rp);
+	out.frames = vs_replay_frames(rp);
+	vs_replay_free(rp);
+	fclose(in);
+	return out;
+}
+
 /* ---- OBJ rules ------------------------------------------------------------- */
 
 /* An OBJ-only capture in mode 0 with 1D mapping. */
@@ -342,34 +383,122 @@ START_TEST(obj_bitmap_floor_and_clip)
 }
 END_TEST
 
-START_TEST(obj_2d_rows)
+START_TEST(obj_2d_rectangles)
 {
-	const ev *r0, *r1, *b0, *b1;
+	const ev *a, *b;
 	ct t;
 
 	ct_open(&t, D_OBJ, NULL);
 	obj(t.f, 0, 3, 0, 1, 0);       /* 16x16 4bpp: tiles 3-4 and 35-36 */
 	obj(t.f, 1, 65, 0, 1, A_8BPP); /* 16x16 8bpp: low bit ignored, 64-67 and 96-99 */
+	obj(t.f, 2, 5, 0, 0, 0);       /* 8x8 beside the first sprite's top row */
+	obj(t.f, 3, 36, 0, 0, 0);      /* 8x8 inside the first sprite's bottom row */
 	obj_tiles(t.f, 0, 128, 3);
 	ct_frames(&t, 2);
 	obj_hide(t.f, 0);
 	obj_hide(t.f, 1);
+	obj_hide(t.f, 2);
+	obj_hide(t.f, 3);
 	ct_run(&t, 4);
 	ck_assert_ptr_nonnull(strstr(t.text, "# capture: OBJ uses 2D mapping"));
-	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 4);
-	r0 = must_alloc(&t, OBJ0 + 3 * 32);
-	r1 = must_alloc(&t, OBJ0 + 35 * 32);
-	b0 = must_alloc(&t, OBJ0 + 64 * 32);
-	b1 = must_alloc(&t, OBJ0 + 96 * 32);
-	ck_assert_uint_eq(r0->req.size, 64);
-	ck_assert_uint_eq(b1->req.size, 128);
-	ck_assert_str_eq(r0->tag, r1->tag);
-	ck_assert_str_eq(b0->tag, b1->tag);
-	ck_assert_str_ne(r0->tag, b0->tag);
-	ck_assert_int_eq(freed_at(&t, r0->id), 2);
-	ck_assert_int_eq(freed_at(&t, r1->id), 2);
-	ck_assert_int_eq(freed_at(&t, b1->id), 2);
+	ck_assert_ptr_nonnull(strstr(t.text, "arena obj gba-obj map=2d\n"));
+	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 1);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 3);
+	a = must_alloc(&t, OBJ0 + 3 * 32);
+	b = must_alloc(&t, OBJ0 + 64 * 32);
+	must_alloc(&t, OBJ0 + 5 * 32);
+	ck_assert_int_eq(a->req.shape, VS_REQ_SPRITE);
+	ck_assert_uint_eq(a->req.size, 128);
+	ck_assert_int_eq(b->req.shape, VS_REQ_SPRITE);
+	ck_assert_int_eq(b->req.u.sprite.bpp, 8);
+	ck_assert_uint_eq(b->req.size, 256);
+	ck_assert_str_ne(a->tag, b->tag);
+	ck_assert_int_eq(freed_at(&t, a->id), 2);
+	ck_assert_int_eq(freed_at(&t, b->id), 2);
+	ck_assert_uint_eq(t.st.nested, 2);
 	ck_assert_int_eq(t.st.obj_2d, 1);
+	ct_free(&t);
+}
+END_TEST
+
+/* 2D shapes that are not one sprite: joined rectangles and rows wrapping
+ * past column 31 are written a run of tiles per row. */
+START_TEST(obj_2d_joined_and_wrapped)
+{
+	ct t;
+
+	ct_open(&t, D_OBJ, NULL);
+	obj(t.f, 0, 0, 0, 1, 0);  /* 16x16: tiles 0-1, 32-33 */
+	obj(t.f, 1, 33, 0, 1, 0); /* 16x16: tiles 33-34, 65-66 */
+	obj(t.f, 2, 31, 1, 0, 0); /* 16x8 at column 31: the run 31-32 */
+	obj(t.f, 3, 95, 0, 1, 0); /* 16x16 at column 31: runs 95-96 and 127-128 */
+	obj(t.f, 4, 200, 0, 1, 0); /* 16x16: tiles 200-201, 232-233 */
+	obj(t.f, 5, 201, 0, 1, 0); /* 16x16: tiles 201-202, 233-234; joined: 2 rows of 3 */
+	ct_run(&t, 1);
+	ck_assert_uint_eq(t.st.wrapped, 2);
+	ck_assert_uint_eq(t.st.merged, 3);
+	/* 0 meets the run 31-32, then 1: one run, tiles 0-66 */
+	ck_assert_int_eq(must_alloc(&t, OBJ0)->req.shape, VS_REQ_BYTES);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0)->req.size, 67 * 32);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0 + 95 * 32)->req.size, 64);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0 + 127 * 32)->req.size, 64);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0 + 200 * 32)->req.size, 96);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0 + 232 * 32)->req.size, 96);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 5);
+	ck_assert_str_eq(must_alloc(&t, OBJ0 + 200 * 32)->tag, must_alloc(&t, OBJ0 + 232 * 32)->tag);
+	ck_assert_ptr_nonnull(strstr(t.text, "2 2D sprites wrapping past column 31"));
+	ck_assert_uint_eq(replay_recorded(&t, 1).checks, 0);
+	ct_free(&t);
+}
+END_TEST
+
+/* A game starts force-blanked with DISPCNT's reset value, 2D on paper: the
+ * obj arena takes the mapping of the first frame that shows sprites. */
+START_TEST(obj_mapping_of_first_sprites)
+{
+	ct t;
+
+	ct_open(&t, D_BLANK, NULL);
+	ct_frames(&t, 2);
+	t.f->io[VS_IO_DISPCNT] = D_OBJ | D_1D;
+	obj(t.f, 0, 0, 0, 1, 0);
+	ct_run(&t, 2);
+	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 0);
+	ck_assert_int_eq(t.st.obj_2d, 0);
+	ck_assert_int_eq(must_alloc(&t, OBJ0)->req.shape, VS_REQ_SPRITE);
+	ck_assert_uint_eq(t.st.mapping_changes, 1);
+	ck_assert_ptr_null(strstr(t.text, "OBJ uses 2D mapping"));
+	ck_assert_ptr_nonnull(strstr(t.text, "# capture: frame 2: OBJ mapping 2D -> 1D (the obj arena's is 1D"));
+	ct_free(&t);
+
+	/* none shown before the header is due: the mapping of the frame then */
+	ct_open(&t, D_BLANK, NULL);
+	ct_frames(&t, 1);
+	t.f->io[VS_IO_DISPCNT] = D_1D;
+	ct_run(&t, 5);
+	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 0);
+	ck_assert_ptr_nonnull(strstr(t.text, "# capture: frame 1: OBJ mapping 2D -> 1D\n"));
+	ct_free(&t);
+}
+END_TEST
+
+/* The arena keeps its mapping; sprites of the other are runs. */
+START_TEST(obj_mapping_change)
+{
+	ct t;
+
+	ct_open(&t, D_OBJ | D_1D, NULL);
+	obj(t.f, 0, 0, 0, 1, 0);
+	ct_frames(&t, 1);
+	t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_1D;
+	obj(t.f, 0, 64, 0, 1, 0); /* 16x16 2D: tiles 64-65, 96-97 */
+	ct_run(&t, 1);
+	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 0);
+	ck_assert_int_eq(must_alloc(&t, OBJ0)->req.shape, VS_REQ_SPRITE);
+	ck_assert_int_eq(must_alloc(&t, OBJ0 + 64 * 32)->req.shape, VS_REQ_BYTES);
+	ck_assert_uint_eq(must_alloc(&t, OBJ0 + 96 * 32)->req.size, 64);
+	ck_assert_uint_eq(t.st.mapping_changes, 1);
+	ck_assert_ptr_nonnull(strstr(t.text, "OBJ mapping 1D -> 2D (the obj arena's is 1D"));
 	ct_free(&t);
 }
 END_TEST
@@ -906,12 +1035,6 @@ END_TEST
 
 /* ---- whole traces ------------------------------------------------------------- */
 
-static void quiet(void *ud, const char *line)
-{
-	(void)ud;
-	(void)line;
-}
-
 /* A well-behaved game: a scrolling text layer, sprites uploaded a frame
  * before use, animated in place, leaving, and one sliding half over its
  * own last range. */
@@ -935,39 +1058,6 @@ static void game_frame(vs_gba_frame *f, unsigned t)
 	}
 	obj(f, 10, 200 + (t / 20u) * 2u, 0, 1, 0);
 	obj(f, 11, 21, 0, 0, 0); /* inside the first sprite while it lives */
-}
-
-/* What a replay of the trace under `recorded` found. */
-typedef struct outcome {
-	uint64_t checks, overlaps, diags, frames;
-} outcome;
-
-static outcome replay_recorded(const ct *t, int check_bytes)
-{
-	vs_replay_config cfg;
-	vs_trace_reader *rd;
-	vs_replay *rp;
-	char err[1024];
-	FILE *in = fmemopen(t->text, t->len, "rb");
-	outcome out;
-
-	rd = vs_trace_open_stream(in, "capture", err, sizeof err);
-	ck_assert_msg(rd != NULL, "%s", err);
-	vs_replay_config_default(&cfg);
-	cfg.strategy[0] = cfg.strategy[1] = vs_strategy_find("recorded");
-	ck_assert_ptr_nonnull(cfg.strategy[0]);
-	cfg.message = quiet;
-	cfg.check_bytes = check_bytes;
-	rp = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(rp != NULL, "%s", err);
-	ck_assert_int_eq(vs_replay_run(rp, 0), 0);
-	out.checks = vs_replay_check_total(rp);
-	out.overlaps = vs_replay_check_count(rp, VS_CHECK_OVERLAP);
-	out.diags = vs_replay_diag_total(rp);
-	out.frames = vs_replay_frames(rp);
-	vs_replay_free(rp);
-	fclose(in);
-	return out;
 }
 
 START_TEST(replays_under_recorded)
@@ -1081,7 +1171,10 @@ int main(void)
 	tcase_add_test(obj_tc, obj_8bpp_and_nested_entry);
 	tcase_add_test(obj_tc, obj_affine_double_size_and_disabled);
 	tcase_add_test(obj_tc, obj_bitmap_floor_and_clip);
-	tcase_add_test(obj_tc, obj_2d_rows);
+	tcase_add_test(obj_tc, obj_2d_rectangles);
+	tcase_add_test(obj_tc, obj_2d_joined_and_wrapped);
+	tcase_add_test(obj_tc, obj_mapping_of_first_sprites);
+	tcase_add_test(obj_tc, obj_mapping_change);
 	tcase_add_test(obj_tc, obj_shared_entries);
 	tcase_add_test(obj_tc, obj_nested_keeps_larger);
 	tcase_add_test(obj_tc, obj_partial_overlap_counted);

@@ -57,12 +57,13 @@ typedef struct vs_capture_stats {
 	uint64_t mode_changes;     /* frames whose display mode differs from the frame before */
 	uint64_t mapping_changes;  /* frames whose OBJ mapping (1D/2D) differs from the frame before */
 	unsigned first_mode;       /* display mode at the first frame: the arenas' mode */
-	int obj_2d;                /* 2D OBJ mapping at the first frame */
+	int obj_2d;                /* the obj arena's mapping is 2D: that of the first frame showing sprites */
 	/* OBJ */
 	uint64_t obj_allocs, obj_frees, obj_live;
 	uint64_t obj_entries;      /* OAM entries shown (summed) */
 	uint64_t below_floor;      /* entries on a tile below 512 in a bitmap mode, skipped (summed) */
 	uint64_t clipped;          /* ranges running past tile 1023, clipped (summed) */
+	uint64_t wrapped;          /* 2D sprites wrapping past column 31: a run per row (summed) */
 	uint64_t bad_shape;        /* entries of the prohibited shape 3, skipped (summed) */
 	uint64_t nested;           /* ranges inside a larger live allocation (summed) */
 	uint64_t merged;           /* shown ranges overlapping another in the same frame, joined (summed) */
@@ -93,8 +94,10 @@ typedef struct vs_capture vs_capture;
  * the defaults. NULL with err on bad options or no memory. */
 vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *header_comment, char *err,
 	size_t errlen);
-/* One frame's snapshot. The header is written at the first frame (its mode
- * is the arenas'); events are written max(grace, lookback) frames late.
+/* One frame's snapshot. The header is written with the first frame's
+ * events (the arenas take the first frame's mode, and the obj arena the OBJ
+ * mapping of the first frame that shows sprites); events are written
+ * max(grace, lookback) frames late.
  * Returns 0, or -1 on a write error or no memory (the capture is then
  * spent). */
 int vs_capture_frame(vs_capture *c, const vs_gba_frame *f);

@@ -179,19 +179,54 @@ static void put_comment_block(FILE *out, const char *text)
 	}
 }
 
-static void put_arena(FILE *out, const char *name, const char *kind, unsigned mode)
+static void put_arena(FILE *out, const char *name, const char *kind, unsigned mode, int map2d)
 {
 	fprintf(out, "arena %s %s", name, kind);
 	if (mode)
 		fprintf(out, " mode=%u", mode);
+	if (map2d)
+		fputs(" map=2d", out);
 	fputc('\n', out);
 }
 
-static void start(vs_capture *c, unsigned mode, int map2d, int any)
+/* The first frame: the display state the arenas take. */
+static void start(vs_capture *c, unsigned mode, int map2d)
+{
+	c->started = 1;
+	c->mode = mode;
+	c->map2d = map2d;
+	c->st.first_mode = mode;
+}
+
+/* Sprites drawn: the frame's OBJ mapping is the game's own. */
+static int obj_shown(const vs_gba_frame *f)
+{
+	return !cap_blank(f) && (f->io[VS_IO_DISPCNT] & 0x1000u);
+}
+
+/* The obj arena's mapping is that of the first frame that shows sprites: a
+ * game's first frames are often the force-blanked reset state, whose
+ * DISPCNT says 2D whatever the game will use. No sprite is inferred before
+ * it; with none shown by the time the header is due, the last frame's. */
+static void settle_mapping(vs_capture *c, int map2d)
+{
+	if (c->map_known)
+		return;
+	c->map_known = 1;
+	c->st.obj_2d = map2d;
+}
+
+/* Written just before the first frame's events (nothing else is written
+ * before them), so that the mapping can wait for the first sprites. */
+static void write_header(vs_capture *c, int any)
 {
 	FILE *out = c->out;
-	unsigned arena_mode = mode <= 5 ? mode : 0;
+	unsigned mode = c->st.first_mode, arena_mode = mode <= 5 ? mode : 0;
+	int map2d;
 
+	settle_mapping(c, any && c->map2d);
+	map2d = c->st.obj_2d;
+	c->header_written = 1;
 	fputs("vramsim-trace 1\n", out);
 	put_comment_block(out, c->header);
 	fprintf(out, "# capture: grace=%u lookback=%u%s\n", (unsigned)c->opt.grace, (unsigned)c->opt.lookback,
@@ -201,18 +236,13 @@ static void start(vs_capture *c, unsigned mode, int map2d, int any)
 	else
 		fprintf(out, "# capture: display mode %u at the first frame%s\n", mode,
 			mode > 5 ? " (not a mode: the arenas say 0)" : "");
-	if (any && c->opt.obj && map2d)
-		fputs("# capture: OBJ uses 2D mapping: each row of a sprite is one allocation of its tiles, the rows of a "
-			"sprite sharing its tag (docs/capture.md)\n", out);
+	if (c->opt.obj && map2d)
+		fputs("# capture: OBJ uses 2D mapping: the obj arena says map=2d, and each sprite is one allocation of "
+			"its tile rectangle (docs/capture.md)\n", out);
 	if (c->opt.obj)
-		put_arena(out, arena_names[0], "gba-obj", arena_mode);
+		put_arena(out, arena_names[0], "gba-obj", arena_mode, map2d);
 	if (c->opt.bg)
-		put_arena(out, arena_names[1], "gba-bg", arena_mode);
-	c->started = 1;
-	c->mode = mode;
-	c->map2d = map2d;
-	c->st.first_mode = mode;
-	c->st.obj_2d = map2d;
+		put_arena(out, arena_names[1], "gba-bg", arena_mode, 0);
 	if (ferror(out))
 		c->failed = 1;
 }
@@ -234,7 +264,12 @@ static void note_display(vs_capture *c, const vs_gba_frame *f)
 	}
 	if (map2d != c->map2d && c->opt.obj) {
 		c->st.mapping_changes++;
-		cap_comment(c, "OBJ mapping %s -> %s", c->map2d ? "2D" : "1D", map2d ? "2D" : "1D");
+		if (c->map_known)
+			cap_comment(c, "OBJ mapping %s -> %s (the obj arena's is %s: sprites of the other mapping are "
+				"written as runs of tiles)", c->map2d ? "2D" : "1D", map2d ? "2D" : "1D",
+				c->st.obj_2d ? "2D" : "1D");
+		else
+			cap_comment(c, "OBJ mapping %s -> %s", c->map2d ? "2D" : "1D", map2d ? "2D" : "1D");
 	}
 	c->map2d = map2d;
 }
@@ -250,6 +285,9 @@ static void summary_obj(vs_capture *c, FILE *out)
 		"frame, %llu clipped at tile 1023, %llu below the bitmap floor, %llu of shape 3\n",
 		(unsigned long long)s->partial_overlaps, (unsigned long long)s->nested, (unsigned long long)s->merged,
 		(unsigned long long)s->clipped, (unsigned long long)s->below_floor, (unsigned long long)s->bad_shape);
+	if (s->obj_2d || s->mapping_changes)
+		fprintf(out, "# capture summary: OBJ: %llu 2D sprites wrapping past column 31 (a run of tiles per row)\n",
+			(unsigned long long)s->wrapped);
 	fprintf(out, "# capture summary: OBJ: at most %u all-zero OAM entries in one frame (each an 8x8 sprite on "
 		"tile 0)\n", (unsigned)s->zero_entries_max);
 	if (c->opt.sheet)
@@ -332,7 +370,9 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 	if (c->failed || c->finished)
 		return -1;
 	if (!c->started)
-		start(c, cap_mode(f), map2d_of(f), 1);
+		start(c, cap_mode(f), map2d_of(f));
+	if (obj_shown(f))
+		settle_mapping(c, map2d_of(f));
 	note_display(c, f);
 	if (c->opt.obj)
 		cap_obj_frame(c, f);
@@ -340,6 +380,8 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_bg_frame(c, f);
 	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;
+	if (!c->header_written && c->flushed + c->delay <= c->frame)
+		write_header(c, 1);
 	while (c->flushed + c->delay <= c->frame && !c->failed)
 		flush_one(c);
 	c->frame++;
@@ -350,8 +392,8 @@ int vs_capture_finish(vs_capture *c)
 {
 	if (c->failed || c->finished)
 		return -1;
-	if (!c->started)
-		start(c, 0, 0, 0);
+	if (!c->header_written)
+		write_header(c, c->started);
 	while (c->flushed < c->frame && !c->failed)
 		flush_one(c);
 	c->finished = 1;

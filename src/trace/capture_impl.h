@@ -18,7 +18,7 @@
 #define CAP_OBJ_TILES 1024u
 #define CAP_OBJ_VRAM 0x10000u   /* OBJ tiles in vs_gba_frame.vram */
 #define CAP_OAM_ENTRIES 128u
-#define CAP_SEGS (CAP_OAM_ENTRIES * 8u) /* a 2D sprite is up to 8 rows */
+#define CAP_SEGS (CAP_OAM_ENTRIES * 8u) /* a 2D sprite wrapping past column 31 is up to 8 runs */
 
 typedef struct cap_text {
 	char *s;
@@ -31,23 +31,33 @@ typedef struct cap_bucket {
 	cap_text frees, allocs;
 } cap_bucket;
 
-/* A tile range shown this frame, and where its tag and upload date come
- * from: the whole sprite (for a 2D row, the rectangle of all its rows). */
+/* Tiles shown this frame: rows of w tiles, each 32 after the one above (a
+ * 2D sprite's rectangle), or with one row a run of w tiles (a 1D sprite, a
+ * sheet). A shape of more than one row never crosses column 31; every tile
+ * lies below 1024. Tag and upload date come from src: the whole sprite. */
 typedef struct cap_seg {
-	uint16_t start, len;           /* tiles */
+	uint16_t start, w, rows;       /* tiles */
 	uint16_t src, src_rows, src_w; /* rows of src_w tiles, 32 apart (1D: one row) */
 	uint8_t shape, size, bpp;      /* the sprite, when whole */
-	uint8_t whole;                 /* exactly one 1D sprite: written as a sprite request */
+	uint8_t whole;                 /* exactly one sprite, unclipped */
+	uint8_t map2d;                 /* the frame's OBJ mapping */
 } cap_seg;
 
-/* A live OBJ allocation. Live allocations never overlap. */
+/* A live OBJ allocation, shaped as a cap_seg. Live allocations never
+ * overlap. One that is not a sprite of the arena's mapping and has several
+ * rows is written one allocation per row: ids id .. id + nids - 1. */
 typedef struct cap_live {
 	uint64_t id;
 	uint64_t first_unref;  /* first frame of the current unshown run */
 	uint32_t misses;       /* frames unshown in a row */
-	uint16_t start, len;
-	uint8_t used, sheet, shown, doomed;
+	uint16_t start, w, rows;
+	uint8_t nids, used, sheet, shown, doomed;
 } cap_live;
+
+/* A set of OBJ tiles, a bit each. */
+typedef struct cap_tiles {
+	uint32_t bits[CAP_OBJ_TILES / 32u];
+} cap_tiles;
 
 typedef struct cap_obj {
 	cap_live live[CAP_OBJ_TILES];
@@ -57,6 +67,7 @@ typedef struct cap_obj {
 	uint8_t changed[CAP_OBJ_TILES];   /* changed this frame */
 	uint32_t nchanged;
 	cap_seg seg[CAP_SEGS];
+	cap_tiles seg_tiles[CAP_SEGS];    /* 2D frames: each seg's tiles, for joining */
 	uint32_t nseg;
 	/* sheet heuristic: the last large upload, and OAM as last seen */
 	uint16_t big_lo, big_hi;
@@ -72,6 +83,8 @@ struct vs_capture {
 	FILE *out;
 	char *header;
 	int started, finished, failed;
+	int header_written;
+	int map_known;       /* the obj arena's mapping (st.obj_2d) is settled */
 	uint64_t frame;      /* the frame being inferred (0-based) */
 	uint64_t flushed;    /* frames written so far */
 	uint32_t delay;      /* frames a bucket waits */

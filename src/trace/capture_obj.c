@@ -2,10 +2,10 @@
 /* capture_obj.c - OBJ allocations from OAM and OBJ VRAM (docs/capture.md).
  *
  * Identity is the tile range, not the data: every shown OAM entry names one
- * (a row of the sprite in 2D mapping), ranges inside a live allocation
- * belong to it, and one overlapping it otherwise ends it. A range unshown
- * for `grace` frames is freed from the first of them; a new one is dated
- * back to the upload of its tiles. Live allocations never overlap, so the
+ * (in 2D mapping the sprite's rectangle of the tile matrix), ranges inside a
+ * live allocation belong to it, and one overlapping it otherwise ends it. A
+ * range unshown for `grace` frames is freed from the first of them; a new
+ * one is dated back to the upload of its tiles. Live allocations never overlap, so the
  * trace replays under `recorded` without an integrity error.
  */
 #include <stdlib.h>
@@ -55,18 +55,34 @@ static void diff_tiles(vs_capture *c, const vs_gba_frame *f)
 
 /* ---- live allocations ----------------------------------------------------- */
 
-/* The tiles a segment's tag and date come from, in order. */
-static uint32_t src_tiles(const cap_seg *s, uint16_t *out)
+/* The tiles of rows of w tiles 32 apart from start, in order, below 1024. */
+static uint32_t rect_tiles(uint32_t start, uint32_t w, uint32_t rows, uint16_t *out)
 {
 	uint32_t r, k, n = 0;
 
-	for (r = 0; r < s->src_rows; r++)
-		for (k = 0; k < s->src_w; k++) {
-			uint32_t t = s->src + r * 32u + k;
+	for (r = 0; r < rows; r++)
+		for (k = 0; k < w; k++) {
+			uint32_t t = start + r * 32u + k;
 			if (t < CAP_OBJ_TILES)
 				out[n++] = (uint16_t)t;
 		}
 	return n;
+}
+
+/* The tiles a segment's tag and date come from, in order. */
+static uint32_t src_tiles(const cap_seg *s, uint16_t *out)
+{
+	return rect_tiles(s->src, s->src_w, s->src_rows, out);
+}
+
+static uint32_t seg_tiles(const cap_seg *s, uint16_t *out)
+{
+	return rect_tiles(s->start, s->w, s->rows, out);
+}
+
+static uint32_t live_tiles(const cap_live *l, uint16_t *out)
+{
+	return rect_tiles(l->start, l->w, l->rows, out);
 }
 
 /* Rule 7: the earliest write of the tiles within `lookback` frames, but not
@@ -75,16 +91,17 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 {
 	const cap_obj *o = &c->obj;
 	uint64_t d = c->frame, lo = c->frame > c->opt.lookback ? c->frame - c->opt.lookback : 0;
-	uint32_t i;
+	uint16_t own[CAP_OBJ_TILES];
+	uint32_t i, nown = seg_tiles(s, own);
 
 	for (i = 0; i < n; i++) {
 		uint64_t w = o->written[tiles[i]];
 		if (w && w - 1 >= lo && w - 1 < d)
 			d = w - 1;
 	}
-	for (i = s->start; i < (uint32_t)s->start + s->len; i++)
-		if (o->freed[i] && o->freed[i] - 1 > d)
-			d = o->freed[i] - 1;
+	for (i = 0; i < nown; i++)
+		if (o->freed[own[i]] && o->freed[own[i]] - 1 > d)
+			d = o->freed[own[i]] - 1;
 	return d < c->flushed ? c->flushed : d;
 }
 
@@ -97,17 +114,19 @@ static void seg_tag(const vs_gba_frame *f, const uint16_t *tiles, uint32_t n, ch
 	snprintf(tag, len, "g%06x", (unsigned)((h ^ (h >> 24)) & 0xFFFFFFu));
 }
 
-static void seg_request(const cap_seg *s, vs_request *rq)
+/* A whole sprite of the arena's own mapping is a sprite request (in a 2D
+ * arena, its rectangle); anything else is a run of bytes. */
+static void seg_request(const vs_capture *c, const cap_seg *s, vs_request *rq)
 {
 	memset(rq, 0, sizeof *rq);
-	if (s->whole) {
+	if (s->whole && s->map2d == c->st.obj_2d) {
 		rq->shape = VS_REQ_SPRITE;
 		rq->u.sprite.shape = s->shape;
 		rq->u.sprite.size = s->size;
 		rq->u.sprite.bpp = s->bpp;
 		vs_request_derive_size(rq);
 	} else {
-		rq->size = s->len * 32u;
+		rq->size = s->w * 32u;
 	}
 }
 
@@ -115,7 +134,7 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 {
 	cap_obj *o = &c->obj;
 	uint16_t tiles[CAP_OBJ_TILES];
-	uint32_t n = src_tiles(s, tiles), slot, t;
+	uint32_t n = src_tiles(s, tiles), slot, i, r;
 	uint64_t d = sheet ? c->frame : upload_date(c, s, tiles, n);
 	vs_request rq;
 	cap_live *l;
@@ -125,18 +144,24 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 		;
 	l = &o->live[slot];
 	memset(l, 0, sizeof *l);
-	l->id = c->next_id++;
+	l->id = c->next_id;
 	l->start = s->start;
-	l->len = s->len;
+	l->w = s->w;
+	l->rows = s->rows;
 	l->used = 1;
 	l->sheet = (uint8_t)sheet;
 	l->shown = 1;
-	for (t = s->start; t < (uint32_t)s->start + s->len; t++)
-		o->owner[t] = (uint16_t)(slot + 1);
-	seg_request(s, &rq);
 	seg_tag(f, tiles, n, tag, sizeof tag);
-	cap_alloc(c, d, CAP_ARENA_OBJ, l->id, &rq, tag, OBJ_BASE + s->start * 32u);
-	c->st.obj_allocs++;
+	n = seg_tiles(s, tiles);
+	for (i = 0; i < n; i++)
+		o->owner[tiles[i]] = (uint16_t)(slot + 1);
+	seg_request(c, s, &rq);
+	/* rows that are not one sprite of the arena's mapping (joined, clipped,
+	 * or from the other mapping) go one row at a time, as runs of bytes */
+	l->nids = (uint8_t)(rq.shape == VS_REQ_SPRITE ? 1u : s->rows);
+	for (r = 0; r < l->nids; r++)
+		cap_alloc(c, d, CAP_ARENA_OBJ, c->next_id++, &rq, tag, OBJ_BASE + (s->start + r * 32u) * 32u);
+	c->st.obj_allocs += l->nids;
 	c->st.dated_back += d < c->frame;
 	c->st.sheets += (uint64_t)sheet;
 }
@@ -147,37 +172,42 @@ static void obj_end(vs_capture *c, uint32_t slot)
 	cap_obj *o = &c->obj;
 	cap_live *l = &o->live[slot];
 	uint64_t d = l->misses ? l->first_unref : c->frame;
-	uint32_t t;
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t i, n = live_tiles(l, tiles);
 
 	if (d < c->flushed)
 		d = c->flushed;
-	cap_free(c, d, l->id);
-	for (t = l->start; t < (uint32_t)l->start + l->len; t++) {
-		o->owner[t] = 0;
-		if (o->freed[t] < d + 1)
-			o->freed[t] = d + 1;
+	for (i = 0; i < l->nids; i++)
+		cap_free(c, d, l->id + i);
+	for (i = 0; i < n; i++) {
+		o->owner[tiles[i]] = 0;
+		if (o->freed[tiles[i]] < d + 1)
+			o->freed[tiles[i]] = d + 1;
 	}
 	l->used = 0;
-	c->st.obj_frees++;
+	c->st.obj_frees += l->nids;
 }
 
-/* Slot + 1 of the live allocation holding all of [start, start+len), or 0. */
-static uint32_t inside_one(const cap_obj *o, uint32_t start, uint32_t len)
+/* Slot + 1 of the live allocation holding all of a shape's tiles, or 0. */
+static uint32_t inside_one(const cap_obj *o, uint32_t start, uint32_t w, uint32_t rows)
 {
-	uint32_t w = o->owner[start], t;
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t n = rect_tiles(start, w, rows, tiles), own = n ? o->owner[tiles[0]] : 0, i;
 
-	for (t = start; t < start + len && w; t++)
-		if (o->owner[t] != w)
+	for (i = 1; i < n && own; i++)
+		if (o->owner[tiles[i]] != own)
 			return 0;
-	return w;
+	return own;
 }
 
-static void doom_overlapping(vs_capture *c, uint32_t start, uint32_t len, int partial)
+static void doom_overlapping(vs_capture *c, uint32_t start, uint32_t w, uint32_t rows, int partial)
 {
 	cap_obj *o = &c->obj;
-	uint32_t t;
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t n = rect_tiles(start, w, rows, tiles), i;
 
-	for (t = start; t < start + len; t++) {
+	for (i = 0; i < n; i++) {
+		uint32_t t = tiles[i];
 		cap_live *l = o->owner[t] ? &o->live[o->owner[t] - 1] : NULL;
 		if (l && !l->doomed) {
 			l->doomed = 1;
@@ -221,7 +251,8 @@ void cap_obj_live_count(vs_capture *c)
 
 	c->st.obj_live = 0;
 	for (slot = 0; slot < CAP_OBJ_TILES; slot++)
-		c->st.obj_live += c->obj.live[slot].used;
+		if (c->obj.live[slot].used)
+			c->st.obj_live += c->obj.live[slot].nids;
 }
 
 /* ---- sheets (rule 9) ------------------------------------------------------- */
@@ -260,19 +291,19 @@ static void sheet_run(vs_capture *c, const vs_gba_frame *f, uint32_t lo, uint32_
 	if (cap_all_zero(tile_data(f, lo), (hi - lo) * 32u)) {
 		for (slot = 0; slot < CAP_OBJ_TILES; slot++) {
 			cap_live *l = &o->live[slot];
-			if (l->used && l->sheet && l->start >= lo && l->start + l->len <= hi)
+			if (l->used && l->sheet && l->start >= lo && l->start + l->w <= hi)
 				obj_end(c, slot);
 		}
 		return;
 	}
-	if (inside_one(o, lo, hi - lo))
+	if (inside_one(o, lo, hi - lo, 1))
 		return;
-	doom_overlapping(c, lo, hi - lo, 0);
+	doom_overlapping(c, lo, hi - lo, 1, 0);
 	end_doomed(c);
 	memset(&s, 0, sizeof s);
 	s.start = s.src = (uint16_t)lo;
-	s.len = s.src_w = (uint16_t)(hi - lo);
-	s.src_rows = 1;
+	s.w = s.src_w = (uint16_t)(hi - lo);
+	s.rows = s.src_rows = 1;
 	obj_new(c, f, &s, 1);
 }
 
@@ -316,27 +347,35 @@ static int entry_of(const uint8_t *p, entry *e)
 	return (a0 & 0x300u) != 0x200u;
 }
 
-static void push_seg(cap_obj *o, uint32_t start, uint32_t len, const entry *e, uint32_t rows, uint32_t w)
+/* A shape of the entry's; tag and date come from the whole sprite at src. */
+static cap_seg *push_seg(cap_obj *o, const entry *e, uint32_t start, uint32_t w, uint32_t rows, int map2d,
+	uint32_t src, uint32_t src_w, uint32_t src_rows)
 {
 	cap_seg *s = &o->seg[o->nseg++];
 
 	s->start = (uint16_t)start;
-	s->len = (uint16_t)len;
-	s->src = rows == 1 ? (uint16_t)start : e->tile & (e->bpp == 8 ? 0x3FEu : 0x3FFu);
-	s->src_rows = (uint16_t)rows;
-	s->src_w = (uint16_t)(rows == 1 ? len : w);
+	s->w = (uint16_t)w;
+	s->rows = (uint16_t)rows;
+	s->src = (uint16_t)src;
+	s->src_w = (uint16_t)src_w;
+	s->src_rows = (uint16_t)src_rows;
 	s->shape = e->shape;
 	s->size = e->size;
 	s->bpp = e->bpp;
 	s->whole = 0;
+	s->map2d = (uint8_t)map2d;
+	return s;
 }
 
-/* 1D: one range of w/8 * h/8 tiles (twice that in 8bpp). 2D: a row of the
- * 32x32 tile matrix per 8 pixel rows; 8bpp ignores the tile's low bit. */
+/* 1D: one range of w/8 * h/8 tiles (twice that in 8bpp). 2D: the sprite's
+ * rectangle of the 32x32 tile matrix, h/8 rows of w/8 tiles (twice that in
+ * 8bpp, whose tile's low bit is ignored); rows past tile 1023 are cut. A
+ * sprite whose rows cross column 31 has no rectangle: each of its rows runs
+ * on into the next matrix row, as the hardware reads it, and is a run. */
 static void entry_segs(vs_capture *c, const entry *e, int map2d)
 {
 	cap_obj *o = &c->obj;
-	unsigned w, h, rw, rows, r, t0;
+	unsigned w, h, rw, rows, r, t0, keep;
 	int clipped = 0;
 
 	vs_sprite_dims(e->shape, e->size, &w, &h);
@@ -345,16 +384,22 @@ static void entry_segs(vs_capture *c, const entry *e, int map2d)
 	if (!map2d) {
 		uint32_t n = rw * rows;
 		clipped = e->tile + n > CAP_OBJ_TILES;
-		push_seg(o, e->tile, clipped ? CAP_OBJ_TILES - e->tile : n, e, 1, 0);
-		o->seg[o->nseg - 1].whole = (uint8_t)!clipped;
+		n = clipped ? CAP_OBJ_TILES - e->tile : n;
+		push_seg(o, e, e->tile, n, 1, 0, e->tile, n, 1)->whole = (uint8_t)!clipped;
+	} else if ((t0 = e->tile & (e->bpp == 8 ? 0x3FEu : 0x3FFu)) % 32u + rw <= 32u) {
+		keep = (CAP_OBJ_TILES - t0 + 31u) / 32u;
+		if (keep > rows)
+			keep = rows;
+		clipped = keep < rows;
+		push_seg(o, e, t0, rw, keep, 1, t0, rw, rows)->whole = (uint8_t)!clipped;
 	} else {
-		t0 = e->tile & (e->bpp == 8 ? 0x3FEu : 0x3FFu);
+		c->st.wrapped++;
 		for (r = 0; r < rows; r++) {
 			uint32_t start = t0 + r * 32u;
 			if (start + rw > CAP_OBJ_TILES)
 				clipped = 1;
 			if (start < CAP_OBJ_TILES)
-				push_seg(o, start, start + rw > CAP_OBJ_TILES ? CAP_OBJ_TILES - start : rw, e, rows, rw);
+				push_seg(o, e, start, start + rw > CAP_OBJ_TILES ? CAP_OBJ_TILES - start : rw, 1, 1, t0, rw, rows);
 		}
 	}
 	c->st.clipped += (uint64_t)clipped;
@@ -396,30 +441,29 @@ static int seg_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return (int)y->len - (int)x->len;
+	return (int)(y->w * y->rows) - (int)(x->w * x->rows);
 }
 
-/* Rule 3 within a frame: the same range twice is one, a range inside
- * another is part of it, ranges overlapping otherwise are joined. */
-static void merge_segs(vs_capture *c)
+/* 1D: every range is a run; sorted by start, each run overlapping the one
+ * before is part of it or extends it. */
+static void merge_runs(vs_capture *c)
 {
 	cap_obj *o = &c->obj;
 	uint32_t i, n = 0;
 
-	qsort(o->seg, o->nseg, sizeof *o->seg, seg_cmp);
 	for (i = 0; i < o->nseg; i++) {
 		const cap_seg *s = &o->seg[i];
 		cap_seg *m = n ? &o->seg[n - 1] : NULL;
-		uint32_t end = m ? (uint32_t)m->start + m->len : 0;
+		uint32_t end = m ? (uint32_t)m->start + m->w : 0;
 		if (m && s->start < end) {
-			if ((uint32_t)s->start + s->len > end) {
-				m->len = (uint16_t)(s->start + s->len - m->start);
+			if ((uint32_t)s->start + s->w > end) {
+				m->w = (uint16_t)(s->start + s->w - m->start);
 				m->src = m->start;
 				m->src_rows = 1;
-				m->src_w = m->len;
+				m->src_w = m->w;
 				m->whole = 0;
 				c->st.merged++;
-			} else if (s->len < m->len) {
+			} else if (s->w < m->w) {
 				c->st.nested++;
 			}
 			continue;
@@ -429,16 +473,130 @@ static void merge_segs(vs_capture *c)
 	o->nseg = n;
 }
 
+static void tiles_of(const cap_seg *s, cap_tiles *m)
+{
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t n = seg_tiles(s, tiles), i;
+
+	memset(m, 0, sizeof *m);
+	for (i = 0; i < n; i++)
+		m->bits[tiles[i] / 32u] |= 1u << (tiles[i] % 32u);
+}
+
+static int tiles_meet(const cap_tiles *a, const cap_tiles *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < CAP_OBJ_TILES / 32u; i++)
+		if (a->bits[i] & b->bits[i])
+			return 1;
+	return 0;
+}
+
+/* Whether a lies inside b. */
+static int tiles_within(const cap_tiles *a, const cap_tiles *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < CAP_OBJ_TILES / 32u; i++)
+		if (a->bits[i] & ~b->bits[i])
+			return 0;
+	return 1;
+}
+
+/* Two overlapping 2D shapes joined: two rectangles give the rectangle
+ * around both; a run (a row wrapping past column 31) gives the run from
+ * the first tile to the last. */
+static void join(cap_seg *m, const cap_seg *s)
+{
+	uint32_t m_last = m->start + (m->rows - 1u) * 32u + m->w, s_last = s->start + (s->rows - 1u) * 32u + s->w;
+
+	if (m->start % 32u + m->w <= 32u && s->start % 32u + s->w <= 32u) {
+		uint32_t r0 = m->start / 32u < s->start / 32u ? m->start / 32u : s->start / 32u;
+		uint32_t r1 = (m_last - 1u) / 32u > (s_last - 1u) / 32u ? (m_last - 1u) / 32u : (s_last - 1u) / 32u;
+		uint32_t c0 = m->start % 32u < s->start % 32u ? m->start % 32u : s->start % 32u;
+		uint32_t c1 = m->start % 32u + m->w > s->start % 32u + s->w ? m->start % 32u + m->w : s->start % 32u + s->w;
+		m->start = (uint16_t)(r0 * 32u + c0);
+		m->w = (uint16_t)(c1 - c0);
+		m->rows = (uint16_t)(r1 - r0 + 1u);
+	} else {
+		uint32_t first = m->start < s->start ? m->start : s->start;
+		m->w = (uint16_t)((m_last > s_last ? m_last : s_last) - first);
+		m->start = (uint16_t)first;
+		m->rows = 1;
+	}
+	m->src = m->start;
+	m->src_w = m->w;
+	m->src_rows = m->rows;
+	m->whole = 0;
+}
+
+static void drop_seg(cap_obj *o, uint32_t j)
+{
+	memmove(&o->seg[j], &o->seg[j + 1], (o->nseg - j - 1u) * sizeof *o->seg);
+	memmove(&o->seg_tiles[j], &o->seg_tiles[j + 1], (o->nseg - j - 1u) * sizeof *o->seg_tiles);
+	o->nseg--;
+}
+
+/* 2D: shapes are compared tile by tile; a shape inside another is dropped,
+ * two overlapping otherwise are joined, until no two overlap. */
+static void merge_shapes(vs_capture *c)
+{
+	cap_obj *o = &c->obj;
+	uint32_t i, j;
+	int again = 1;
+
+	for (i = 0; i < o->nseg; i++)
+		tiles_of(&o->seg[i], &o->seg_tiles[i]);
+	while (again) {
+		again = 0;
+		for (i = 0; i < o->nseg; i++) {
+			for (j = i + 1; j < o->nseg; j++) {
+				cap_seg *a = &o->seg[i], *b = &o->seg[j];
+				if (!tiles_meet(&o->seg_tiles[i], &o->seg_tiles[j]))
+					continue;
+				if (tiles_within(&o->seg_tiles[j], &o->seg_tiles[i])) {
+					c->st.nested += (uint64_t)(b->w * b->rows < a->w * a->rows);
+				} else if (tiles_within(&o->seg_tiles[i], &o->seg_tiles[j])) {
+					c->st.nested++;
+					*a = *b;
+					o->seg_tiles[i] = o->seg_tiles[j];
+					again = 1;
+				} else {
+					join(a, b);
+					tiles_of(a, &o->seg_tiles[i]);
+					c->st.merged++;
+					again = 1;
+				}
+				drop_seg(o, j--);
+			}
+		}
+	}
+}
+
+/* Rule 3 within a frame: the same range twice is one, a range inside
+ * another is part of it, ranges overlapping otherwise are joined. */
+static void merge_segs(vs_capture *c, int map2d)
+{
+	qsort(c->obj.seg, c->obj.nseg, sizeof *c->obj.seg, seg_cmp);
+	if (map2d)
+		merge_shapes(c);
+	else
+		merge_runs(c);
+}
+
 /* With sheets: a range touching one belongs to it. */
 static void drop_in_sheets(cap_obj *o)
 {
-	uint32_t i, t, n = 0;
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t i, t, n = 0, nt;
 
 	for (i = 0; i < o->nseg; i++) {
 		const cap_seg *s = &o->seg[i];
 		int in = 0;
-		for (t = s->start; t < (uint32_t)s->start + s->len && !in; t++)
-			in = o->owner[t] && o->live[o->owner[t] - 1].sheet;
+		nt = seg_tiles(s, tiles);
+		for (t = 0; t < nt && !in; t++)
+			in = o->owner[tiles[t]] && o->live[o->owner[tiles[t]] - 1].sheet;
 		if (!in)
 			o->seg[n++] = *s;
 	}
@@ -454,18 +612,20 @@ static void take_ranges(vs_capture *c, const vs_gba_frame *f)
 	uint32_t i, w;
 
 	for (i = 0; i < o->nseg; i++)
-		if (!inside_one(o, o->seg[i].start, o->seg[i].len))
-			doom_overlapping(c, o->seg[i].start, o->seg[i].len, 1);
+		if (!inside_one(o, o->seg[i].start, o->seg[i].w, o->seg[i].rows))
+			doom_overlapping(c, o->seg[i].start, o->seg[i].w, o->seg[i].rows, 1);
 	end_doomed(c);
 	for (i = 0; i < o->nseg; i++) {
 		const cap_seg *s = &o->seg[i];
-		w = inside_one(o, s->start, s->len);
+		const cap_live *l;
+		w = inside_one(o, s->start, s->w, s->rows);
 		if (!w) {
 			obj_new(c, f, s, 0);
 			continue;
 		}
+		l = &o->live[w - 1];
 		o->live[w - 1].shown = 1;
-		c->st.nested += s->len < o->live[w - 1].len;
+		c->st.nested += (uint64_t)s->w * s->rows < (uint64_t)l->w * l->rows;
 	}
 }
 
@@ -479,7 +639,7 @@ void cap_obj_frame(vs_capture *c, const vs_gba_frame *f)
 	if (cap_blank(f) || !(f->io[VS_IO_DISPCNT] & 0x1000u))
 		return;
 	collect(c, f);
-	merge_segs(c);
+	merge_segs(c, !((f->io[VS_IO_DISPCNT] >> 6) & 1));
 	if (c->opt.sheet)
 		drop_in_sheets(&c->obj);
 	take_ranges(c, f);
