@@ -192,6 +192,19 @@ static void ct_run(ct *t, int n)
 	ct_close(t);
 }
 
+/* The trace's `frame` lines. */
+static int frame_lines(const ct *t)
+{
+	const char *p = t->text;
+	int n = 0;
+
+	while ((p = strstr(p, "\nframe\n")) != NULL) {
+		n++;
+		p += 6;
+	}
+	return n;
+}
+
 /* Events of a type in a frame (-1: any). */
 static int count(const ct *t, vs_event_type type, int frame)
 {
@@ -312,7 +325,7 @@ START_TEST(obj_1d_range_exact_text)
 	ck_assert_uint_eq(a->req.size, 128);
 	ck_assert_int_eq(strlen(a->tag), 7);
 	snprintf(want, sizeof want, "vramsim-trace 1\n# ROM: TEST\n# game code ABCD\n# capture: grace=3 lookback=4\n"
-		"# capture: display mode 0 at the first frame\narena obj gba-obj\n"
+		"# capture: display mode 0 at the first frame shown\narena obj gba-obj\n"
 		"alloc 1 sprite 16x16 4bpp tag=%s at=0x6010080\nframe\nframe\nframe\nfree 1\nframe\nframe\nframe\nframe\n"
 		"# capture summary:", a->tag);
 	ck_assert_msg(strncmp(t.text, want, strlen(want)) == 0, "got:\n%s\nwant:\n%s", t.text, want);
@@ -452,8 +465,10 @@ START_TEST(obj_2d_joined_and_wrapped)
 }
 END_TEST
 
-/* A game starts force-blanked with DISPCNT's reset value, 2D on paper: the
- * obj arena takes the mapping of the first frame that shows sprites. */
+/* A game starts force-blanked with DISPCNT's reset value, 2D and mode 0
+ * on paper: blank frames say nothing; the obj arena takes the mapping of
+ * the first frame that shows sprites, the arenas the mode of the first
+ * frame shown. */
 START_TEST(obj_mapping_of_first_sprites)
 {
 	ct t;
@@ -466,9 +481,11 @@ START_TEST(obj_mapping_of_first_sprites)
 	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 0);
 	ck_assert_int_eq(t.st.obj_2d, 0);
 	ck_assert_int_eq(must_alloc(&t, OBJ0)->req.shape, VS_REQ_SPRITE);
-	ck_assert_uint_eq(t.st.mapping_changes, 1);
+	ck_assert_uint_eq(t.st.mapping_changes, 0);
+	ck_assert_uint_eq(t.st.blank_frames, 2);
 	ck_assert_ptr_null(strstr(t.text, "OBJ uses 2D mapping"));
-	ck_assert_ptr_nonnull(strstr(t.text, "# capture: frame 2: OBJ mapping 2D -> 1D (the obj arena's is 1D"));
+	ck_assert_ptr_null(strstr(t.text, "OBJ mapping 2D -> 1D"));
+	ck_assert_int_eq(frame_lines(&t), 4);
 	ct_free(&t);
 
 	/* none shown before the header is due: the mapping of the frame then */
@@ -477,7 +494,28 @@ START_TEST(obj_mapping_of_first_sprites)
 	t.f->io[VS_IO_DISPCNT] = D_1D;
 	ct_run(&t, 5);
 	ck_assert_int_eq(t.h.arenas[0].gba_obj_2d, 0);
-	ck_assert_ptr_nonnull(strstr(t.text, "# capture: frame 1: OBJ mapping 2D -> 1D\n"));
+	ck_assert_ptr_null(strstr(t.text, "OBJ mapping 2D -> 1D"));
+	ct_free(&t);
+
+	/* a bitmap game: mode 3 from its first frame shown, after 10 blank */
+	ct_open(&t, D_BLANK, NULL);
+	ct_frames(&t, 10);
+	t.f->io[VS_IO_DISPCNT] = 3 | D_OBJ | D_1D;
+	obj(t.f, 0, 512, 0, 1, 0);
+	ct_run(&t, 3);
+	ck_assert_uint_eq(t.st.first_mode, 3);
+	ck_assert_uint_eq(t.st.mode_changes, 0);
+	ck_assert_ptr_nonnull(strstr(t.text, "arena obj gba-obj mode=3\n"));
+	ck_assert_ptr_nonnull(strstr(t.text, "display mode 3 at the first frame shown"));
+	ck_assert_int_eq(frame_lines(&t), 13);
+	ck_assert_uint_eq(replay_recorded(&t, 1).checks, 0);
+	ct_free(&t);
+
+	/* never shown: the header says so, the frames are all there */
+	ct_open(&t, D_BLANK, NULL);
+	ct_run(&t, 7);
+	ck_assert_ptr_nonnull(strstr(t.text, "no frame showed anything"));
+	ck_assert_int_eq(frame_lines(&t), 7);
 	ct_free(&t);
 }
 END_TEST

@@ -607,6 +607,10 @@ START_TEST(whole_trace)
 	ck_assert_uint_eq(run.st.obj_live, 0);
 	ck_assert_uint_eq(run.st.clipped + run.st.below_floor + run.st.bad_shape, 0);
 	ck_assert_uint_eq(run.st.blank_frames, 1); /* frame 0, as reset */
+	/* the reset frame (force-blanked, 2D on paper) does not decide the arenas */
+	ck_assert_int_eq(run.st.obj_2d, 0);
+	ck_assert_uint_eq(run.st.mapping_changes, 0);
+	ck_assert(has_line(&run, "\narena obj gba-obj\n", 0)); /* 1D, mode 0 */
 	ck_assert(has_line(&run, "# ROM: title \"VRAMSIM\", game code VSIM", 1));
 	replays_as_recorded(&run);
 }

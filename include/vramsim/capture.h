@@ -56,7 +56,7 @@ typedef struct vs_capture_stats {
 	uint64_t blank_frames;     /* forced blank (DISPCNT bit 7): nothing shown, nothing inferred */
 	uint64_t mode_changes;     /* frames whose display mode differs from the frame before */
 	uint64_t mapping_changes;  /* frames whose OBJ mapping (1D/2D) differs from the frame before */
-	unsigned first_mode;       /* display mode at the first frame: the arenas' mode */
+	unsigned first_mode;       /* display mode at the first frame not force-blanked: the arenas' mode */
 	int obj_2d;                /* the obj arena's mapping is 2D: that of the first frame showing sprites */
 	/* OBJ */
 	uint64_t obj_allocs, obj_frees, obj_live;
@@ -68,6 +68,8 @@ typedef struct vs_capture_stats {
 	uint64_t nested;           /* ranges inside a larger live allocation (summed) */
 	uint64_t merged;           /* shown ranges overlapping another in the same frame, joined (summed) */
 	uint64_t partial_overlaps; /* live allocations ended by a range overlapping them otherwise than inside */
+	uint64_t reused;           /* allocations ended by a smaller range shown inside them, on tiles the
+	                            * game wrote since they were last shown themselves */
 	uint64_t dated_back;       /* allocations dated back to the upload of their tiles */
 	uint32_t zero_entries_max; /* all-zero OAM entries in one frame, at most */
 	uint64_t sheets;           /* sheet allocations (sheet option) */

@@ -137,9 +137,22 @@ void cap_comment(vs_capture *c, const char *fmt, ...)
 	text_add(c, t, "\n");
 }
 
+static void write_header(vs_capture *c, int any);
+
 static void flush_one(vs_capture *c)
 {
 	cap_bucket *b = &c->ring[c->flushed % (c->delay + 1u)];
+
+	/* Until a frame is shown the arenas' mode is not known: frames of
+	 * forced blank (they infer nothing) are counted, not written. */
+	if (!c->header_written) {
+		if (!b->frees.len && !b->allocs.len) {
+			c->held++;
+			c->flushed++;
+			return;
+		}
+		write_header(c, c->started);
+	}
 
 	if (b->frees.len)
 		fwrite(b->frees.s, 1, b->frees.len, c->out);
@@ -189,7 +202,8 @@ static void put_arena(FILE *out, const char *name, const char *kind, unsigned mo
 	fputc('\n', out);
 }
 
-/* The first frame: the display state the arenas take. */
+/* The first frame not force-blanked: the display state the arenas take
+ * (a game's first frames are often the reset state, in forced blank). */
 static void start(vs_capture *c, unsigned mode, int map2d)
 {
 	c->started = 1;
@@ -232,9 +246,9 @@ static void write_header(vs_capture *c, int any)
 	fprintf(out, "# capture: grace=%u lookback=%u%s\n", (unsigned)c->opt.grace, (unsigned)c->opt.lookback,
 		c->opt.sheet ? " sheet" : "");
 	if (!any)
-		fputs("# capture: no frames\n", out);
+		fputs("# capture: no frame showed anything (none, or all in forced blank)\n", out);
 	else
-		fprintf(out, "# capture: display mode %u at the first frame%s\n", mode,
+		fprintf(out, "# capture: display mode %u at the first frame shown%s\n", mode,
 			mode > 5 ? " (not a mode: the arenas say 0)" : "");
 	if (c->opt.obj && map2d)
 		fputs("# capture: OBJ uses 2D mapping: the obj arena says map=2d, and each sprite is one allocation of "
@@ -243,6 +257,8 @@ static void write_header(vs_capture *c, int any)
 		put_arena(out, arena_names[0], "gba-obj", arena_mode, map2d);
 	if (c->opt.bg)
 		put_arena(out, arena_names[1], "gba-bg", arena_mode, 0);
+	for (; c->held; c->held--)
+		fputs("frame\n", out);
 	if (ferror(out))
 		c->failed = 1;
 }
@@ -255,8 +271,12 @@ static void note_display(vs_capture *c, const vs_gba_frame *f)
 
 	if (f->changed_mid_frame)
 		c->st.mid_frame++;
-	if (cap_blank(f))
+	/* a force-blanked frame shows no mode or mapping: only the game's
+	 * next shown frame says whether they changed */
+	if (cap_blank(f)) {
 		c->st.blank_frames++;
+		return;
+	}
 	if (mode != c->mode) {
 		c->st.mode_changes++;
 		cap_comment(c, "display mode %u -> %u (the arenas keep mode %u)", c->mode, mode, c->st.first_mode);
@@ -281,9 +301,10 @@ static void summary_obj(vs_capture *c, FILE *out)
 	fprintf(out, "# capture summary: OBJ: %llu allocations, %llu frees, %llu live at the end; %llu dated back to "
 		"their upload\n", (unsigned long long)s->obj_allocs, (unsigned long long)s->obj_frees,
 		(unsigned long long)s->obj_live, (unsigned long long)s->dated_back);
-	fprintf(out, "# capture summary: OBJ: %llu partial overlaps, %llu nested ranges, %llu ranges joined in a "
-		"frame, %llu clipped at tile 1023, %llu below the bitmap floor, %llu of shape 3\n",
-		(unsigned long long)s->partial_overlaps, (unsigned long long)s->nested, (unsigned long long)s->merged,
+	fprintf(out, "# capture summary: OBJ: %llu partial overlaps, %llu reused by a smaller sprite, %llu nested "
+		"ranges, %llu ranges joined in a frame, %llu clipped at tile 1023, %llu below the bitmap floor, %llu of "
+		"shape 3\n", (unsigned long long)s->partial_overlaps, (unsigned long long)s->reused,
+		(unsigned long long)s->nested, (unsigned long long)s->merged,
 		(unsigned long long)s->clipped, (unsigned long long)s->below_floor, (unsigned long long)s->bad_shape);
 	if (s->obj_2d || s->mapping_changes)
 		fprintf(out, "# capture summary: OBJ: %llu 2D sprites wrapping past column 31 (a run of tiles per row)\n",
@@ -369,7 +390,7 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 {
 	if (c->failed || c->finished)
 		return -1;
-	if (!c->started)
+	if (!c->started && !cap_blank(f))
 		start(c, cap_mode(f), map2d_of(f));
 	if (obj_shown(f))
 		settle_mapping(c, map2d_of(f));
@@ -380,7 +401,7 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_bg_frame(c, f);
 	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;
-	if (!c->header_written && c->flushed + c->delay <= c->frame)
+	if (!c->header_written && c->started && c->flushed + c->delay <= c->frame)
 		write_header(c, 1);
 	while (c->flushed + c->delay <= c->frame && !c->failed)
 		flush_one(c);

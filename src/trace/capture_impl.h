@@ -52,6 +52,7 @@ typedef struct cap_live {
 	uint32_t misses;       /* frames unshown in a row */
 	uint16_t start, w, rows;
 	uint8_t nids, used, sheet, shown, doomed;
+	uint8_t exact;         /* this frame shows its own range (not only ranges inside it) */
 } cap_live;
 
 /* A set of OBJ tiles, a bit each. */
@@ -88,6 +89,7 @@ struct vs_capture {
 	uint64_t frame;      /* the frame being inferred (0-based) */
 	uint64_t flushed;    /* frames written so far */
 	uint32_t delay;      /* frames a bucket waits */
+	uint64_t held;       /* blank frames flushed before the header: written after it */
 	cap_bucket *ring;    /* delay + 1 buckets */
 	uint64_t next_id;
 	unsigned mode;       /* display mode of the previous frame */

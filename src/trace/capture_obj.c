@@ -233,6 +233,7 @@ static void age(vs_capture *c)
 		cap_live *l = &c->obj.live[slot];
 		if (!l->used || l->sheet)
 			continue;
+		l->exact = 0;
 		if (l->shown) {
 			l->shown = 0;
 			l->misses = 0;
@@ -603,6 +604,26 @@ static void drop_in_sheets(cap_obj *o)
 	o->nseg = n;
 }
 
+/* Rule 3b: a range inside live allocation l, shown while l's own range is
+ * not, is a reuse of l's tiles when the game wrote any of them since l was
+ * last shown: l was freed and a smaller sprite took its place. Without such
+ * a write it shows part of l's graphics, and is part of l. */
+static int reuses(const vs_capture *c, const cap_live *l, const cap_seg *s)
+{
+	const cap_obj *o = &c->obj;
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint64_t last = c->frame > l->misses ? c->frame - 1 - l->misses : 0;
+	uint32_t n, i;
+
+	if (l->exact || l->sheet)
+		return 0;
+	n = rect_tiles(s->start, s->w, s->rows, tiles);
+	for (i = 0; i < n; i++)
+		if (o->written[tiles[i]] && o->written[tiles[i]] - 1 >= last)
+			return 1;
+	return 0;
+}
+
 /* Rules 3-5 across frames. All overlaps are resolved before any range is
  * taken, so a range inside an allocation that another range ends is taken
  * on its own. */
@@ -611,9 +632,24 @@ static void take_ranges(vs_capture *c, const vs_gba_frame *f)
 	cap_obj *o = &c->obj;
 	uint32_t i, w;
 
-	for (i = 0; i < o->nseg; i++)
-		if (!inside_one(o, o->seg[i].start, o->seg[i].w, o->seg[i].rows))
-			doom_overlapping(c, o->seg[i].start, o->seg[i].w, o->seg[i].rows, 1);
+	for (i = 0; i < o->nseg; i++) {
+		const cap_seg *s = &o->seg[i];
+		cap_live *l;
+		w = inside_one(o, s->start, s->w, s->rows);
+		l = w ? &o->live[w - 1] : NULL;
+		if (l && l->start == s->start && l->w == s->w && l->rows == s->rows)
+			l->exact = 1;
+	}
+	for (i = 0; i < o->nseg; i++) {
+		const cap_seg *s = &o->seg[i];
+		w = inside_one(o, s->start, s->w, s->rows);
+		if (!w) {
+			doom_overlapping(c, s->start, s->w, s->rows, 1);
+		} else if (!o->live[w - 1].doomed && reuses(c, &o->live[w - 1], s)) {
+			o->live[w - 1].doomed = 1;
+			c->st.reused++;
+		}
+	}
 	end_doomed(c);
 	for (i = 0; i < o->nseg; i++) {
 		const cap_seg *s = &o->seg[i];
