@@ -881,6 +881,41 @@ static void bg_open(ct *t, unsigned mode)
 	ct_open(t, mode, &o);
 }
 
+/* Rule 5: VRAM is held once. A 512x512 map at screenblock 30 runs past
+ * the BG area (cut, a byte request); a second layer on the same
+ * screenblocks is not allocated twice; a 4bpp layer reading tiles an 8bpp
+ * layer holds is not referenced; frames of a bitmap mode in a tiled
+ * capture are not read. `recorded` replays the trace clean. */
+START_TEST(bg_vram_held_once)
+{
+	const ev *a;
+	ct t;
+
+	bg_open(&t, 0);
+	bg_on(t.f, 0, 0, 30, 3, 0);      /* 512x512: screenblocks 30-33 */
+	bg_on(t.f, 1, 0, 30, 0, 0);      /* the same screenblock */
+	bg_on(t.f, 2, 1, 20, 0, 0x80);   /* 8bpp on charblock 1 */
+	bg_on(t.f, 3, 1, 21, 0, 0);      /* 4bpp on charblock 1 */
+	bg_tile(t.f, 1, 3, 64, 7);       /* 8bpp tile 3: 0x4000 + 192, RAM tiles 6-7 */
+	text_cell(t.f, 20, 0, 0, 3);
+	text_cell(t.f, 21, 0, 0, 7);     /* 4bpp tile 7: the 8bpp tile's second half */
+	ct_frames(&t, 1);
+	t.f->io[VS_IO_DISPCNT] = (uint16_t)((t.f->io[VS_IO_DISPCNT] & ~7u) | 3u);
+	ct_run(&t, 2);
+	a = must_alloc(&t, 0x06000000 + 30 * 2048);
+	ck_assert_int_eq(a->req.shape, VS_REQ_BYTES);
+	ck_assert_uint_eq(a->req.size, 2 * 2048);
+	ck_assert_uint_eq(t.st.bg_map_clipped, 1);
+	ck_assert_uint_eq(t.st.bg_maps, 3);  /* BG0 (cut), BG2, BG3; not BG1 */
+	ck_assert_ptr_nonnull(must_alloc(&t, 0x06004000 + 3 * 64));
+	ck_assert_uint_ge(t.st.bg_conflicts, 2); /* BG1's map, BG3's cell on tile 7 */
+	ck_assert_uint_eq(t.st.other_kind_frames, 2);
+	ck_assert_ptr_nonnull(strstr(t.text, "frames in a bitmap mode, not the arenas' (mode 0): not read"));
+	ck_assert_uint_eq(replay_recorded(&t, 0).checks, 0);
+	ct_free(&t);
+}
+END_TEST
+
 START_TEST(bg_map_allocations)
 {
 	const ev *m0, *m1;
@@ -1233,6 +1268,7 @@ int main(void)
 	tcase_add_test(bg_tc, bg_text_8bpp);
 	tcase_add_test(bg_tc, bg_affine_layer);
 	tcase_add_test(bg_tc, bg_streamed_tile);
+	tcase_add_test(bg_tc, bg_vram_held_once);
 	tcase_set_timeout(whole, 60);
 	tcase_add_test(whole, replays_under_recorded);
 	tcase_add_loop_test(whole, random_frames_always_validate, 0, 3);

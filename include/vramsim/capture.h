@@ -55,6 +55,8 @@ typedef struct vs_capture_stats {
 	uint64_t mid_frame;        /* frames flagged changed_mid_frame */
 	uint64_t blank_frames;     /* forced blank (DISPCNT bit 7): nothing shown, nothing inferred */
 	uint64_t mode_changes;     /* frames whose display mode differs from the frame before */
+	uint64_t other_kind_frames; /* frames in a bitmap mode when the arenas' is tiled, or the other
+	                             * way round: VRAM laid out otherwise, not read */
 	uint64_t mapping_changes;  /* frames whose OBJ mapping (1D/2D) differs from the frame before */
 	unsigned first_mode;       /* display mode at the first frame not force-blanked: the arenas' mode */
 	int obj_2d;                /* the obj arena's mapping is 2D: that of the first frame showing sprites */
@@ -82,6 +84,9 @@ typedef struct vs_capture_stats {
 	uint64_t bg_frees;         /* tile references ended */
 	uint64_t bg_streamed;      /* references ended because their RAM tile got other graphics */
 	uint64_t bg_past_end;      /* map cells naming a tile past the 64 KiB BG area, skipped (summed) */
+	uint64_t bg_map_clipped;   /* maps running past the 64 KiB BG area, cut there */
+	uint64_t bg_conflicts;     /* cells and maps on VRAM another allocation holds otherwise (a tile
+	                            * at the other depth, a map), not referenced (summed) */
 	uint32_t bg_refs_max;      /* live tile references after one frame, at most */
 	uint32_t rom_tiles;        /* distinct tile graphics given a ROM index */
 	uint64_t rom_overflow;     /* lookups of graphics past VS_CAPTURE_ROM_MAX, all given one index */

@@ -16,7 +16,7 @@ static const vs_cli_opt options[] = {
 	{ "frames", O_FRAMES, "N", "frames to run and capture (60 a second)" },
 	{ "input", O_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
 	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
-	{ "grace", O_GRACE, "N", "frames (1-600) a sprite may go unshown before its tiles count\nas freed (default 3)" },
+	{ "grace", O_GRACE, "N", "frames (1-600) a sprite may go unshown before its\ntiles count as freed (default 3)" },
 	{ "sheet", O_SHEET, NULL, "the game loads whole sprite sheets: an upload is one allocation" },
 	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to write (default both)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
@@ -113,7 +113,12 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 			"the trace shows them as they were at VBlank\n", (unsigned long long)s->mid_frame);
 	if (s->mode_changes)
 		fprintf(stderr, "vramsim capture: note: the display mode changed %llu times; the arenas keep "
-			"mode %u of the first frame\n", (unsigned long long)s->mode_changes, s->first_mode);
+			"mode %u of the first frame shown\n", (unsigned long long)s->mode_changes, s->first_mode);
+	if (s->other_kind_frames)
+		fprintf(stderr, "vramsim capture: note: %llu frames in a %s mode were not read (VRAM is laid out "
+			"otherwise); --state or --input can start the capture in the part of the game you want\n",
+			(unsigned long long)s->other_kind_frames, s->first_mode >= 3 && s->first_mode <= 5 ? "tiled" :
+			"bitmap");
 	if (!sheet && s->sheet_suspected)
 		fprintf(stderr, "vramsim capture: note: the game seems to load whole sprite sheets "
 			"(%llu tile switches inside one upload); --sheet treats a sheet as one allocation\n",

@@ -32,6 +32,20 @@ int cap_blank(const vs_gba_frame *f)
 	return (f->io[VS_IO_DISPCNT] >> 7) & 1;
 }
 
+/* A frame capture reads: shown, and in a mode of the arenas' kind. Tiled
+ * (0-2) and bitmap (3-5) modes lay VRAM out differently, and the arenas
+ * keep the first frame's: frames of the other kind are counted, not read. */
+int cap_readable(vs_capture *c, const vs_gba_frame *f)
+{
+	if (cap_blank(f))
+		return 0;
+	if (c->started && (cap_mode(f) >= 3 && cap_mode(f) <= 5) != (c->st.first_mode >= 3 && c->st.first_mode <= 5)) {
+		c->st.other_kind_frames++;
+		return 0;
+	}
+	return 1;
+}
+
 static int map2d_of(const vs_gba_frame *f)
 {
 	return !((f->io[VS_IO_DISPCNT] >> 6) & 1);
@@ -329,6 +343,10 @@ static void summary_bg(vs_capture *c, FILE *out)
 	fprintf(out, "# capture summary: BG: %u distinct tiles (ROM indices), %llu lookups past %u, %llu cells "
 		"past the 64 KiB BG area\n", (unsigned)s->rom_tiles, (unsigned long long)s->rom_overflow,
 		VS_CAPTURE_ROM_MAX, (unsigned long long)s->bg_past_end);
+	if (s->bg_map_clipped || s->bg_conflicts)
+		fprintf(out, "# capture summary: BG: %llu maps cut at the end of the BG area, %llu cells or maps on VRAM "
+			"another allocation holds at another depth or as a map (not referenced)\n",
+			(unsigned long long)s->bg_map_clipped, (unsigned long long)s->bg_conflicts);
 }
 
 static void summary(vs_capture *c)
@@ -339,6 +357,10 @@ static void summary(vs_capture *c)
 	fprintf(out, "# capture summary: %llu frames, %llu changed mid-frame (sampled at VBlank), %llu "
 		"force-blanked\n", (unsigned long long)s->frames, (unsigned long long)s->mid_frame,
 		(unsigned long long)s->blank_frames);
+	if (s->other_kind_frames)
+		fprintf(out, "# capture summary: %llu frames in a %s mode, not the arenas' (mode %u): not read\n",
+			(unsigned long long)s->other_kind_frames, s->first_mode >= 3 && s->first_mode <= 5 ? "tiled" :
+			"bitmap", s->first_mode);
 	if (s->mode_changes || s->mapping_changes)
 		fprintf(out, "# capture summary: %llu display mode changes, %llu OBJ mapping changes after the first "
 			"frame\n", (unsigned long long)s->mode_changes, (unsigned long long)s->mapping_changes);
@@ -388,6 +410,8 @@ oom:
 
 int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 {
+	int readable;
+
 	if (c->failed || c->finished)
 		return -1;
 	if (!c->started && !cap_blank(f))
@@ -395,9 +419,10 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 	if (obj_shown(f))
 		settle_mapping(c, map2d_of(f));
 	note_display(c, f);
+	readable = cap_readable(c, f);
 	if (c->opt.obj)
-		cap_obj_frame(c, f);
-	if (c->opt.bg)
+		cap_obj_frame(c, f, readable);
+	if (c->opt.bg && readable)
 		cap_bg_frame(c, f);
 	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;

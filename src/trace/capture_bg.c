@@ -38,6 +38,7 @@ typedef struct want {
 typedef struct layer {
 	uint8_t kind, size, sbb, cb, bpp8;
 	uint64_t map_id;
+	uint16_t map_unit, map_units; /* the map allocation's RAM tiles */
 	cell cell[CELLS];
 	uint32_t seen[CELLS];  /* stamp of the frame the cell was last on screen */
 	uint16_t at[CELLS];    /* its index in want */
@@ -50,6 +51,7 @@ struct cap_bg {
 	uint32_t stamp;
 	uint32_t live;                  /* live tile references */
 	uint32_t refs[UNITS][2];        /* live references per RAM tile and depth */
+	uint8_t mapped[UNITS];          /* RAM tiles a live map allocation holds */
 	uint32_t memo[UNITS][2];        /* identity of a RAM tile this frame */
 	uint32_t memo_stamp[UNITS][2];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
@@ -284,6 +286,32 @@ static int layer_kind(unsigned dispcnt, int n)
 	return KIND_OFF; /* bitmap modes: no tiles */
 }
 
+/* Rule 5: VRAM one allocation holds is not given to another. A tile at
+ * one depth overlaps the other depth's tiles around it (an 8bpp tile is two
+ * RAM tiles); a map holds its screenblocks. The all-transparent tile is
+ * one tile at both depths at one address, as tile managers keep it. */
+static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int bpp8, uint32_t rom)
+{
+	const cap_bg *b = c->bg;
+	int other = bpp8 ? 0 : 1, shared0 = 0;
+
+	if (b->refs[unit][other] && rom == 0)
+		shared0 = cap_all_zero(f->vram + unit * 32u, other ? 64u : 32u);
+	if (bpp8)
+		return b->mapped[unit] || b->mapped[unit + 1] || (b->refs[unit][0] && !shared0) || b->refs[unit + 1][0];
+	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && b->refs[unit - 1][1]);
+}
+
+static int units_taken(const cap_bg *b, uint32_t unit, uint32_t n)
+{
+	uint32_t u;
+
+	for (u = unit; u < unit + n; u++)
+		if (b->mapped[u] || b->refs[u][0] || b->refs[u][1])
+			return 1;
+	return 0;
+}
+
 static void layer_drop(vs_capture *c, layer *l)
 {
 	uint32_t i;
@@ -291,13 +319,19 @@ static void layer_drop(vs_capture *c, layer *l)
 	for (i = 0; i < CELLS; i++)
 		if (l->cell[i].id)
 			ref_end(c, &l->cell[i]);
-	if (l->map_id)
+	if (l->map_id) {
 		cap_free(c, c->frame, l->map_id);
+		memset(c->bg->mapped + l->map_unit, 0, l->map_units);
+	}
 	l->map_id = 0;
 }
 
+/* A map running past the 64 KiB BG area is cut there and written as a
+ * byte request; one on VRAM another allocation holds (two layers sharing
+ * screenblocks, a map over tiles shown) is not allocated twice. */
 static void layer_map(vs_capture *c, layer *l, int n)
 {
+	uint32_t start = l->sbb * VS_GBA_SCREENBLOCK_BYTES, bytes;
 	vs_request rq;
 	char tag[8];
 
@@ -306,9 +340,23 @@ static void layer_map(vs_capture *c, layer *l, int n)
 	rq.u.bgmap.affine = l->kind == KIND_AFFINE;
 	rq.u.bgmap.size = l->size;
 	vs_request_derive_size(&rq);
+	bytes = rq.size;
+	if (start + bytes > VS_GBA_BG_BYTES) {
+		bytes = VS_GBA_BG_BYTES - start;
+		memset(&rq, 0, sizeof rq);
+		rq.size = bytes;
+		c->st.bg_map_clipped++;
+	}
+	if (units_taken(c->bg, start / 32u, bytes / 32u)) {
+		c->st.bg_conflicts++;
+		return;
+	}
 	l->map_id = c->next_id++;
+	l->map_unit = (uint16_t)(start / 32u);
+	l->map_units = (uint16_t)(bytes / 32u);
+	memset(c->bg->mapped + l->map_unit, 1, l->map_units);
 	snprintf(tag, sizeof tag, "bg%d", n);
-	cap_alloc(c, c->frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + l->sbb * VS_GBA_SCREENBLOCK_BYTES);
+	cap_alloc(c, c->frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
 	c->st.bg_maps++;
 }
 
@@ -363,13 +411,19 @@ static void layer_ends(vs_capture *c, layer *l)
 	}
 }
 
-static void layer_begins(vs_capture *c, layer *l, int n)
+static void layer_begins(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
 {
 	uint32_t i;
 
-	for (i = 0; i < l->nwant; i++)
-		if (l->want[i].ok && !l->cell[l->want[i].cell].id)
-			ref_new(c, l, n, &l->want[i]);
+	for (i = 0; i < l->nwant; i++) {
+		const want *w = &l->want[i];
+		if (!w->ok || l->cell[w->cell].id)
+			continue;
+		if (tile_taken(c, f, w->unit, l->bpp8, w->rom))
+			c->st.bg_conflicts++;
+		else
+			ref_new(c, l, n, w);
+	}
 }
 
 /* All ends before any new reference, so a hit is counted against the
@@ -387,7 +441,7 @@ void cap_bg_frame(vs_capture *c, const vs_gba_frame *f)
 	for (n = 0; n < 4; n++)
 		layer_ends(c, &b->l[n]);
 	for (n = 0; n < 4; n++)
-		layer_begins(c, &b->l[n], n);
+		layer_begins(c, f, &b->l[n], n);
 	if (b->live > c->st.bg_refs_max)
 		c->st.bg_refs_max = b->live;
 }

@@ -113,9 +113,10 @@ int cap_all_zero(const uint8_t *p, size_t n);
 /* Display state of a frame. */
 unsigned cap_mode(const vs_gba_frame *f);
 int cap_blank(const vs_gba_frame *f);
+int cap_readable(vs_capture *c, const vs_gba_frame *f);
 
 /* capture_obj.c */
-void cap_obj_frame(vs_capture *c, const vs_gba_frame *f);
+void cap_obj_frame(vs_capture *c, const vs_gba_frame *f, int readable);
 void cap_obj_live_count(vs_capture *c);
 
 /* capture_bg.c */

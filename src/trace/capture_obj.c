@@ -665,14 +665,14 @@ static void take_ranges(vs_capture *c, const vs_gba_frame *f)
 	}
 }
 
-void cap_obj_frame(vs_capture *c, const vs_gba_frame *f)
+void cap_obj_frame(vs_capture *c, const vs_gba_frame *f, int readable)
 {
 	diff_tiles(c, f);
 	if (c->opt.sheet)
 		sheet_uploads(c, f);
 	/* a blank screen or an OBJ layer switched off shows nothing, and so
 	 * says nothing about what the game holds */
-	if (cap_blank(f) || !(f->io[VS_IO_DISPCNT] & 0x1000u))
+	if (!readable || !(f->io[VS_IO_DISPCNT] & 0x1000u))
 		return;
 	collect(c, f);
 	merge_segs(c, !((f->io[VS_IO_DISPCNT] >> 6) & 1));
