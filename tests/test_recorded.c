@@ -417,6 +417,31 @@ START_TEST(compare_shows_what_the_game_did)
 }
 END_TEST
 
+/* A 2D obj arena with no strategy named gets one that takes it (recorded),
+ * and the other arenas their defaults: a captured 2D game replays and
+ * compares with no option; naming a 1D-only strategy is refused. */
+START_TEST(default_strategy_takes_a_2d_arena)
+{
+	const char *trace = vs_test_file(5, "recorded-2d-default.trace",
+		"vramsim-trace 1\narena obj gba-obj map=2d\narena bg gba-bg\n"
+		"alloc 1 obj sprite 16x16 4bpp at=0x06010000\nalloc 2 bg tile 3 4bpp at=0x06000020\n"
+		"alloc 3 bg tile 4 4bpp at=0x06000040\nframe\nfree 1\nframe\n");
+	char args[1024], out[8192], err[4096];
+
+	snprintf(args, sizeof args, "replay '%s'", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "arena obj: gba-obj, 32768 bytes at 0x06010000 (32768 usable), strategy recorded"));
+	ck_assert_ptr_nonnull(strstr(out, "strategy gba-bg-tiles"));
+	snprintf(args, sizeof args, "compare '%s' --no-timing", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_null(strstr(out, "refused"));
+	ck_assert_ptr_nonnull(strstr(out, "gba-bg-tiles-split"));
+	snprintf(args, sizeof args, "replay '%s' -s gba-obj-map", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "for 1D OBJ mapping only"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("recorded");
@@ -435,6 +460,7 @@ int main(void)
 	tcase_add_test(tc, heap_routing_finds_the_heap_that_holds_the_address);
 	tcase_add_test(tc, hostile_addresses_never_crash);
 	tcase_add_test(tc, compare_shows_what_the_game_did);
+	tcase_add_test(tc, default_strategy_takes_a_2d_arena);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

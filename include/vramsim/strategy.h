@@ -117,6 +117,9 @@ int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind);
  * a 2D-mapped OBJ arena and a strategy without VS_STRAT_OBJ_2D. Returns 0,
  * or 1 with the reason (naming the strategies that can) in why. */
 int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why, size_t whylen);
+/* The strategy an arena gets when none is named: its kind's default, or,
+ * when that refuses the arena, the first registered strategy that takes it. */
+const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
 /* Adds one strategy (plug-ins, tests). Returns 0, or -1 when the name is
  * taken, the ABI differs or the table is full. */
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);

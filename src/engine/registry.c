@@ -96,6 +96,24 @@ const vs_strategy *vs_strategy_default(vs_arena_kind kind)
 	return NULL;
 }
 
+const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d)
+{
+	const vs_strategy *s = vs_strategy_default(d->kind);
+	char why[8];
+	size_t i, n = vs_strategy_count();
+
+	/* The kind's default may not take this arena (a 2D obj arena): the
+	 * first strategy that does. */
+	if (!s || !vs_strategy_refuses(s, d, why, sizeof why))
+		return s;
+	for (i = 0; i < n; i++) {
+		const vs_strategy *c = vs_strategy_at(i);
+		if (vs_strategy_manages(c, d->kind) && !vs_strategy_refuses(c, d, why, sizeof why))
+			return c;
+	}
+	return s;
+}
+
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen)
 {
 	if (!s || s->abi != VS_STRATEGY_ABI) {

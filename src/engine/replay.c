@@ -543,7 +543,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		}
 	}
 	if (!s)
-		s = vs_strategy_default(h->arenas[i].kind);
+		s = vs_strategy_default_for(&h->arenas[i]);
 	if (!s) {
 		snprintf(err, errlen, "%s: no strategy manages arena '%s' of kind %s", vs_trace_name(r->rd),
 			h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
@@ -562,7 +562,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	 * to the kind's default); another strategy starts with none. */
 	if (!(opts && *opts)) {
 		const char *hint = h->strategy[i][0] ? h->strategy[i] : "";
-		const vs_strategy *owner = *hint ? vs_strategy_find(hint) : vs_strategy_default(h->arenas[i].kind);
+		const vs_strategy *owner = *hint ? vs_strategy_find(hint) : vs_strategy_default_for(&h->arenas[i]);
 		opts = owner == s ? h->options[i] : "";
 	}
 	snprintf(ar->options, sizeof ar->options, "%s", opts);
