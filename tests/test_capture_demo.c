@@ -319,6 +319,7 @@ START_TEST(test_capture_agrees_with_record)
 	ck_assert_uint_eq(st.zero_entries_max, 0);
 	ck_assert_uint_le(st.mid_frame, 3); /* while it loads, in forced blank */
 	ck_assert_uint_eq(st.mode_changes, 0);
+	ck_assert_int_eq(st.sheet_suspected, 0); /* one allocation per sprite, no sheet */
 
 	read_lives(rec_path, j.line_frame, j.lines, &rec);
 	read_lives(cap_path, NULL, 0, &capl);

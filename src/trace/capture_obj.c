@@ -14,7 +14,7 @@
 #include "capture_impl.h"
 
 #define OBJ_BASE 0x06010000u
-#define BIG_UPLOAD 256u       /* tiles (8 KiB) changed in one frame: the size of a sprite sheet */
+#define BIG_UPLOAD 64u        /* tiles (2 KiB) changed in one frame: a sprite sheet (a single sprite is at most 128 tiles, but one frame of it rarely switches) */
 #define SHEET_SWITCHES 32u    /* tile switches inside it that suggest --sheet */
 #define RUN_GAP 16u           /* unchanged tiles an upload may skip and still be one */
 
