@@ -170,8 +170,12 @@ int vs_history_finish(vs_history *hs, const vs_replay *r);
 
 uint64_t vs_history_events(const vs_history *hs);
 int vs_history_arena_count(const vs_history *hs);
-/* Events (1-based) at which an allocation in arena i failed, ascending. */
+/* Events (1-based) at which an allocation in arena i failed, ascending: all
+ * of them up to 65536; past that every other one is dropped and later ones
+ * are kept twice as far apart, so memory stays bounded (they are ticks on
+ * a time line). vs_history_failure_count counts every event with a failure. */
 const uint64_t *vs_history_failures(const vs_history *hs, int i, size_t *n);
+uint64_t vs_history_failure_count(const vs_history *hs, int i);
 /* Event of the peak live bytes and of the peak fragmentation (first reached). */
 uint64_t vs_history_peak_live_event(const vs_history *hs, int i);
 uint64_t vs_history_peak_frag_event(const vs_history *hs, int i);

@@ -18,6 +18,7 @@
 #define VS_TRACE_MAX_ARENAS 16
 #define VS_TRACE_LINE_MAX (1u << 20)  /* longest line: payload hex of 512 KiB */
 #define VS_TAG_MAX 64
+#define VS_TAG_DISTINCT_MAX 65536u     /* distinct tags in one trace */
 #define VS_STATE_NAME_MAX 64
 #define VS_OPTIONS_MAX 256
 #define VS_TRACE_MAX_SEARCH 8     /* search lists ("anywhere in level") */

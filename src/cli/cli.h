@@ -18,6 +18,12 @@ typedef int (*vs_cmd_fn)(int argc, char **argv);
  * and returns VS_EXIT_USAGE. */
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* Makes standard error escape what a terminal would act on: control
+ * characters (but newline and tab) and bytes that are not UTF-8 are written
+ * as \xNN, so no message quoting hostile input can drive the terminal.
+ * main() calls it first. */
+void vs_cli_safe_stderr(void);
+
 /* Strategy choices from --strategy, the same in every command that takes
  * several: each value a comma list of "NAME[:OPTS]" (every arena NAME can
  * manage) or "ARENA=NAME[:OPTS]". The values are kept as given and split

@@ -1,24 +1,151 @@
 /* SPDX-License-Identifier: Zlib */
-/* cli_common.c - usage errors and output files, shared by the sub-commands. */
+/* cli_common.c - usage errors, standard error and output files, shared by
+ * the sub-commands. */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "vramsim/text.h"
 
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[8192];
 	va_list ap;
 
-	fprintf(stderr, "vramsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
+	/* the message quotes the command line: one line, nothing a terminal acts on */
+	vs_escape_in_place(msg, sizeof msg);
+	fprintf(stderr, "vramsim%s%s: %s\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "", msg,
+		cmd ? " " : "", cmd ? cmd : "");
 	return VS_EXIT_USAGE;
 }
+
+/* ---- standard error ------------------------------------------------------ */
+
+#ifdef __GLIBC__
+/* Every diagnostic goes through this stream: control characters (but
+ * newline and tab) and bytes that are not UTF-8 come out as \xNN, whatever
+ * message quoted them. A character split between two writes is held back
+ * until its end comes. */
+typedef struct safe_err {
+	int fd;
+	unsigned char held[4];
+	size_t nheld;
+} safe_err;
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int put_escaped(int fd, const unsigned char *s, size_t n)
+{
+	char out[4200];
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		int len = vs_utf8_char_len(s + i, n - i), k;
+		int ctl = len == 1 ? (s[i] < 0x20 && s[i] != '\n' && s[i] != '\t') || s[i] == 0x7F :
+			len == 2 && s[i] == 0xC2 && s[i + 1] <= 0x9F;
+		if (len && !ctl) {
+			memcpy(out + o, s + i, (size_t)len);
+			o += (size_t)len;
+		} else {
+			for (k = 0; k < (len ? len : 1); k++)
+				o += (size_t)snprintf(out + o, 5, "\\x%02x", s[i + (size_t)k]);
+		}
+		i += (size_t)(len ? len : 1);
+		if (o > sizeof out - 20) {
+			if (write_all(fd, out, o))
+				return -1;
+			o = 0;
+		}
+	}
+	return o ? write_all(fd, out, o) : 0;
+}
+
+/* The bytes at the end of s[0..n) that begin a character not yet complete. */
+static size_t unfinished_tail(const unsigned char *s, size_t n)
+{
+	size_t back;
+
+	for (back = 1; back <= 3 && back <= n; back++) {
+		unsigned char c = s[n - back];
+		size_t want = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+		if ((c & 0xC0) == 0x80)
+			continue;
+		return want > back ? back : 0;
+	}
+	return 0;
+}
+
+static ssize_t safe_err_write(void *cookie, const char *buf, size_t size)
+{
+	safe_err *e = cookie;
+	unsigned char tmp[4096 + 4];
+	size_t done = 0;
+
+	while (done < size) {
+		size_t take = size - done < 4096 ? size - done : 4096, n, tail;
+		memcpy(tmp, e->held, e->nheld);
+		memcpy(tmp + e->nheld, buf + done, take);
+		n = e->nheld + take;
+		tail = unfinished_tail(tmp, n);
+		if (put_escaped(e->fd, tmp, n - tail))
+			return -1;
+		memcpy(e->held, tmp + n - tail, tail);
+		e->nheld = tail;
+		done += take;
+	}
+	return (ssize_t)size;
+}
+
+static int safe_err_close(void *cookie)
+{
+	safe_err *e = cookie;
+	int rc = e->nheld ? put_escaped(e->fd, e->held, e->nheld) : 0;
+
+	e->nheld = 0;
+	return rc;
+}
+
+void vs_cli_safe_stderr(void)
+{
+	static safe_err e;
+	cookie_io_functions_t io = { NULL, safe_err_write, NULL, safe_err_close };
+	FILE *fp;
+
+	fflush(stderr);
+	e.fd = fileno(stderr);
+	if (e.fd < 0)
+		return;
+	fp = fopencookie(&e, "w", io);
+	if (!fp)
+		return;
+	setvbuf(fp, NULL, _IONBF, 0);
+	stderr = fp;
+}
+#else
+void vs_cli_safe_stderr(void)
+{
+}
+#endif
 
 FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen)
 {

@@ -197,6 +197,7 @@ int main(int argc, char **argv)
 {
 	vs_cli_parser p;
 
+	vs_cli_safe_stderr();
 	if (argc < 2) {
 		vs_cli_help(&main_cmd, stderr);
 		return VS_EXIT_USAGE;

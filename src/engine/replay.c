@@ -21,6 +21,10 @@
 #include "vramsim/replay.h"
 
 #define FREED_RING 65536u
+/* Failed allocations whose ids are remembered (a free of one is told from a
+ * free of an unknown id): the newest ones, so millions of failures keep
+ * memory bounded by the live allocations. */
+#define FAILED_RING 65536u
 #define MAX_TIED 2
 
 typedef struct rec {
@@ -74,6 +78,8 @@ struct vs_replay {
 	uint32_t ids_cap, ids_used;
 	uint64_t *freed;        /* ring of recently freed ids */
 	uint32_t freed_pos, freed_len;
+	uint64_t *failed;       /* ring of the ids of recent failed allocations */
+	uint32_t failed_pos, failed_len;
 	uint64_t seq, events, frames;
 	uint64_t diag[VS_DIAG_KINDS], check[VS_CHECK_KINDS];
 	char err[1024];
@@ -243,6 +249,22 @@ static void freed_push(vs_replay *r, uint64_t id)
 	r->freed_pos = (r->freed_pos + 1) % FREED_RING;
 	if (r->freed_len < FREED_RING)
 		r->freed_len++;
+}
+
+/* Remembers a failed allocation's id; the oldest one remembered is forgotten
+ * when the ring is full. */
+static int failed_put(vs_replay *r, uint64_t id, uint32_t arena)
+{
+	if (r->failed_len == FAILED_RING) {
+		id_slot *old = id_find(r, r->failed[r->failed_pos]);
+		if (old && old->handle == FAILED_HANDLE)
+			id_del(r, old);
+	} else {
+		r->failed_len++;
+	}
+	r->failed[r->failed_pos] = id;
+	r->failed_pos = (r->failed_pos + 1) % FAILED_RING;
+	return id_put(r, id, FAILED_HANDLE, arena);
 }
 
 static int freed_recently(const vs_replay *r, uint64_t id)
@@ -633,7 +655,8 @@ vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char 
 	r->ids_cap = 1024;
 	r->ids = calloc(r->ids_cap, sizeof *r->ids);
 	r->freed = calloc(FREED_RING, sizeof *r->freed);
-	if (!r->ids || !r->freed) {
+	r->failed = calloc(FAILED_RING, sizeof *r->failed);
+	if (!r->ids || !r->freed || !r->failed) {
 		snprintf(err, errlen, "out of memory");
 		vs_replay_free(r);
 		return NULL;
@@ -681,6 +704,7 @@ void vs_replay_free(vs_replay *r)
 	free(r->slab);
 	free(r->ids);
 	free(r->freed);
+	free(r->failed);
 	vs_trace_close(r->rd);
 	free(r);
 }
@@ -860,7 +884,8 @@ static int do_alloc(vs_replay *r)
 		ar->m.fail[fk]++;
 		if (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed)
 			ar->m.smallest_failed = ev->req.size;
-		if (id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a))
+		if ((s && s->handle == FAILED_HANDLE ? id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a) :
+			failed_put(r, ev->id, (uint32_t)a)))
 			goto oom;
 		if (ev->req.has_at == VS_AT_ADDR && diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s failed (%s)",
 			(unsigned long long)ev->id, (unsigned)ev->req.at, ar->strat->name, fail_names[fk]))

@@ -14,6 +14,7 @@
 #include "vramsim/render.h"
 
 #define ROW_SAMPLES 16
+#define FAIL_KEEP 65536u /* failure events kept per arena (ticks on a time line) */
 
 typedef struct harena {
 	uint32_t nunits, unit, base, size;
@@ -31,6 +32,8 @@ typedef struct harena {
 	double b_frag;
 	uint64_t *fail;
 	size_t nfail, capfail;
+	uint64_t fail_gap;    /* events between two failures kept (1, then 2, 4...) */
+	uint64_t fail_total;  /* events with a failure, all of them */
 	uint64_t peak_live, peak_live_ev, peak_frag_ev;
 	double peak_frag;
 	char name[VS_NAME_MAX];
@@ -370,7 +373,20 @@ void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o)
 		return;
 	if (o->failed && o->ev && o->ev->arena >= 0 && o->ev->arena < hs->narenas) {
 		harena *a = &hs->a[o->ev->arena];
-		if (!a->nfail || a->fail[a->nfail - 1] != o->event) {
+		if (!a->nfail || a->fail[a->nfail - 1] != o->event)
+			a->fail_total++;
+		if (!a->fail_gap)
+			a->fail_gap = 1;
+		if (a->nfail == FAIL_KEEP) {
+			/* memory stays bounded with millions of failures: every
+			 * other one goes, later ones are kept twice as far apart */
+			size_t k;
+			for (k = 0; 2 * k < a->nfail; k++)
+				a->fail[k] = a->fail[2 * k];
+			a->nfail = k;
+			a->fail_gap *= 2;
+		}
+		if (!a->nfail || o->event >= a->fail[a->nfail - 1] + a->fail_gap) {
 			if (a->nfail == a->capfail) {
 				size_t n = a->capfail ? a->capfail * 2 : 64;
 				uint64_t *f = realloc(a->fail, n * sizeof *f);
@@ -423,6 +439,11 @@ int vs_history_finish(vs_history *hs, const vs_replay *r)
 uint64_t vs_history_events(const vs_history *hs) { return hs->events; }
 int vs_history_arena_count(const vs_history *hs) { return hs->narenas; }
 int vs_history_columns(const vs_history *hs) { return hs->ncols; }
+
+uint64_t vs_history_failure_count(const vs_history *hs, int i)
+{
+	return i >= 0 && i < hs->narenas ? hs->a[i].fail_total : 0;
+}
 
 const uint64_t *vs_history_failures(const vs_history *hs, int i, size_t *n)
 {

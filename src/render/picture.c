@@ -254,7 +254,8 @@ static void history_tags(const vs_history *hs, legend *L)
 		if (name)
 			legend_add(L, name, c, -1, 0);
 	}
-	qsort(L->it, (size_t)L->n, sizeof *L->it, cmp_item);
+	if (L->n > 1)
+		qsort(L->it, (size_t)L->n, sizeof *L->it, cmp_item);
 }
 
 int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, const char *title)
@@ -323,8 +324,7 @@ int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
 	vs_text(out, MARGIN, y, title ? title : "chart", VS_RGB_TEXT, 2);
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
-		size_t nf;
-		vs_history_failures(hs, i, &nf);
+		uint64_t nf = vs_history_failure_count(hs, i);
 		snprintf(buf, sizeof buf, "arena %s: live bytes, largest free extent, fragmentation", vs__history_arena_name(hs, i));
 		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/text.h"
 #include "vramsim/trace.h"
 
 #define BLOCK (1u << 16)
 #define MAX_TOK 32
+#define TAGS_FULL UINT32_MAX /* intern_tag: VS_TAG_DISTINCT_MAX reached */
 
 typedef struct tok {
 	const char *s;
@@ -67,6 +69,8 @@ static int fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
 	if (n > 0 && (size_t)n < sizeof r->err)
 		vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
 	va_end(ap);
+	/* the message may quote the line: no control characters reach a terminal */
+	vs_escape_in_place(r->err, sizeof r->err);
 	return -1;
 }
 
@@ -731,8 +735,10 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 	}
 	if (rq->shape != VS_REQ_BYTES && vs_request_derive_size(rq))
 		return fail(r, t[0].col, "impossible request");
-	if (rq->size == 0)
-		return fail(r, t[0].col, "a request of 0 bytes");
+	/* malloc(0) is a real request (malloc-lab traces hold them); each heap
+	 * answers it by its own rule. Video memory has no such thing. */
+	if (rq->size == 0 && kind != VS_ARENA_RAM)
+		return fail(r, t[0].col, "a request of 0 bytes (only a ram arena takes them)");
 	return used;
 }
 
@@ -822,6 +828,9 @@ keys:
 			r->tag[vl] = '\0';
 			ev->tag = r->tag;
 			ev->req.tag = intern_tag(r, v, vl);
+			if (ev->req.tag == TAGS_FULL)
+				return fail(r, vcol, "more than %u distinct tags: a tag names a kind of allocation "
+					"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
 			if (!ev->req.tag)
 				return fail(r, vcol, "out of memory for tags");
 		} else if (bit == 2) {
@@ -993,6 +1002,11 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 		int rc = next_line(r, &s, &len);
 		if (rc <= 0)
 			return rc;
+		if (r->line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+			/* a UTF-8 byte order mark: columns count from after it, as editors show them */
+			s += 3;
+			len -= 3;
+		}
 		if (utf8_check(r, s, len) || tokenize(r, s, len, t, nt))
 			return -1;
 		if (*nt)
@@ -1075,7 +1089,8 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 		return NULL;
 	}
 	r->fp = fp;
-	snprintf(r->name, sizeof r->name, "%s", name);
+	/* the name is only ever printed: keep it printable */
+	vs_escape(r->name, sizeof r->name, name, strlen(name), 0);
 	r->cap = 4 * BLOCK;
 	r->buf = malloc(r->cap + 1);
 	r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1);
@@ -1107,6 +1122,7 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 	fp = fopen(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		vs_escape_in_place(err, errlen);
 		return NULL;
 	}
 	r = vs_trace_open_stream(fp, path, err, errlen);
@@ -1195,6 +1211,9 @@ static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
 		if (strlen(n) == len && memcmp(n, s, len) == 0)
 			return r->tag_hash[i];
 	}
+	/* names live as long as the reader: a bound keeps memory bounded */
+	if (r->ntags > VS_TAG_DISTINCT_MAX)
+		return TAGS_FULL;
 	if (r->ntags == r->tags_cap) {
 		char **nn = realloc(r->tag_names, 2 * r->tags_cap * sizeof *nn);
 		if (!nn)

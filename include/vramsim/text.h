@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Zlib */
+/* text.h - text from input, made safe to echo in messages.
+ *
+ * A trace, a budget file, a plug-in or a file name may hold control
+ * characters (a terminal's escape sequences) or bytes that are not UTF-8.
+ * Every message that quotes input passes it through vs_escape: valid UTF-8
+ * stays as it is, anything else is written as \xNN.
+ */
+#ifndef VRAMSIM_TEXT_H
+#define VRAMSIM_TEXT_H
+
+#include <stddef.h>
+
+/* The length (1-4) of the valid UTF-8 character at s (n bytes left), or 0
+ * when s does not start one: a stray continuation byte, an overlong form, a
+ * surrogate, a code point past U+10FFFF, or a character cut short. */
+int vs_utf8_char_len(const unsigned char *s, size_t n);
+
+/* Whether c is a control character: below 0x20, 0x7F, or U+0080-U+009F. */
+int vs_is_control(unsigned long c);
+
+/* Copies src[0..len) into dst (cap bytes; terminated when cap > 0), with
+ * every control character (but tab, and newline with keep_newline) and
+ * every byte that is not part of valid UTF-8 written as \xNN. Cuts only
+ * between characters. Returns the bytes written, without the terminator. */
+size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline);
+
+/* The same on the terminated string in buf (cap bytes): one line. */
+void vs_escape_in_place(char *buf, size_t cap);
+
+/* Whether s[0..len) is valid UTF-8 without control characters (but tab). */
+int vs_text_clean(const char *s, size_t len);
+
+#endif
