@@ -399,16 +399,20 @@ START_TEST(cli_refusal_message_and_exit_code)
 		"frame\nfree 1\n");
 	char args[1024];
 
-	snprintf(args, sizeof args, "replay '%s'", path);
+	snprintf(args, sizeof args, "replay '%s' --strategy gba-obj-map", path);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs), 2);
 	ck_assert_msg(strstr(errs, "vramsim replay: strategy 'gba-obj-map' places sprites for 1D OBJ mapping only, and "
 		"arena 'obj' declares 2D mapping (map=2d), where a sprite takes a rectangle of the 32x32 tile matrix; "
 		"strategies for 2D: recorded\n") != NULL, "%s", errs);
-	snprintf(args, sizeof args, "replay '%s' --strategy gba-obj-ends", path);
+	snprintf(args, sizeof args, "replay '%s' --strategy obj=gba-obj-ends", path);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs), 2);
 	ck_assert_msg(strstr(errs, "strategy 'gba-obj-ends' places sprites for 1D OBJ mapping only") != NULL, "%s", errs);
 	snprintf(args, sizeof args, "replay '%s' --strategy recorded", path);
 	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs) == 0, "%s%s", out, errs);
+	/* with none named, the arena gets a strategy that takes it */
+	snprintf(args, sizeof args, "replay '%s'", path);
+	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs) == 0, "%s%s", out, errs);
+	ck_assert_ptr_nonnull(strstr(out, "strategy recorded"));
 	/* compare leaves 1D-only strategies out, and refuses one named */
 	snprintf(args, sizeof args, "compare '%s' --no-timing -f csv", path);
 	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs) == 0, "%s%s", out, errs);
