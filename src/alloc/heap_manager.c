@@ -218,6 +218,8 @@ int heap_mgr_alloc(heap_manager *g, uint8_t *base, uint32_t id, uint32_t size, u
 
 	if (id == HEAP_NIL)
 		id = heap_mgr_current(g);
+	if (size == 0)
+		return HEAP_UNSUPPORTED; /* radMemoryAlloc: NULL for 0 bytes, whatever the route */
 	n = heap_mgr_route(g, id, size, order);
 	for (i = 0; i < n; i++) {
 		rc = heap_alloc_one(&g->heap[order[i]], base, size, align, out);

@@ -840,6 +840,10 @@ static int do_alloc(vs_replay *r)
 		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
 		a = n ? order[0] : (int)r->heaps.default_id;
 		ev->arena = a;
+		/* radMemoryAlloc returns NULL for 0 bytes (heap_mgr_alloc
+		 * too): the heap routed to fails it without being asked */
+		if (ev->req.size == 0)
+			n = 0;
 	}
 	ar = &r->ar[a];
 

@@ -112,7 +112,9 @@ uint32_t heap_mgr_current(const heap_manager *g);
  * order, written to out (HEAP_MGR_LIST_MAX entries); returns how many. */
 uint32_t heap_mgr_route(const heap_manager *g, uint32_t id, uint32_t size, uint8_t *out);
 /* Allocates per the rules for allocator id (HEAP_NIL: the top of the stack).
- * Offsets are in the manager's region; *heap_id says which heap served it. */
+ * Offsets are in the manager's region; *heap_id says which heap served it.
+ * 0 bytes are HEAP_UNSUPPORTED: the game's radMemoryAlloc returns NULL for
+ * them, after routing (heap_mgr_route still names the heap). */
 int heap_mgr_alloc(heap_manager *g, uint8_t *base, uint32_t id, uint32_t size, uint32_t align,
 	heap_block *out, uint32_t *heap_id);
 /* Frees in the heap whose region holds offset: HEAP_OK, HEAP_RETAINED (static
