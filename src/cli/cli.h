@@ -7,6 +7,7 @@
 
 #include "cli_opt.h"
 #include "vramsim/compare.h"
+#include "vramsim/out_file.h"
 #include "vramsim/replay.h"
 
 /* Exit codes, the same for every command. */
@@ -55,10 +56,20 @@ void vs_cli_choices_label(const vs_cmp_choice *v, int n, char *buf, size_t len);
 int vs_cli_apply_choices(const vs_cmp_choice *v, int n, const vs_trace_header *h, vs_replay_config *cfg,
 	char opts[][VS_OPTIONS_MAX], char *err, size_t errlen);
 
-/* Output files are written to PATH.tmp-PID and renamed into place when
- * complete, so a failed run never leaves a half-written file. */
+/* Output files (include/vramsim/out_file.h): a regular file (or one a
+ * symbolic link names) is written to a temporary file beside it and renamed
+ * into place when complete, so a failed run never leaves a half-written
+ * file; a FIFO or a device is written in place; "-" is standard output.
+ * Errors are printed. tmp is kept for the callers' sake (it gets the
+ * temporary file's name, or ""). */
 FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen);
 int vs_cli_out_close(FILE *fp, const char *path, const char *tmp, int ok);
+/* Several outputs that appear together or not at all: every path is opened
+ * (a path given twice is refused) before anything is written, and with
+ * vs_cli_outs_close all are committed or none is. 0 or -1, messages
+ * printed. */
+int vs_cli_outs_open(vs_out_file *f, const char *const *paths, int n);
+int vs_cli_outs_close(vs_out_file *f, int n, int ok);
 
 /* Commands whose code lives in a module loaded on demand, so the vramsim
  * executable links neither libmgba nor SDL2: "gba" (cycles, record) and

@@ -147,39 +147,104 @@ void vs_cli_safe_stderr(void)
 }
 #endif
 
+/* ---- output files ---------------------------------------------------------- */
+
+/* The files vs_cli_out_open has open, found again by their stream. */
+typedef struct open_out {
+	vs_out_file f;
+	struct open_out *next;
+} open_out;
+
+static open_out *outs;
+
 FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen)
 {
-	FILE *fp;
+	open_out *o = calloc(1, sizeof *o);
+	char err[1024];
 
-	if (strcmp(path, "-") == 0) {
+	if (tmplen)
 		tmp[0] = '\0';
-		return stdout;
+	if (!o) {
+		fprintf(stderr, "vramsim: out of memory\n");
+		return NULL;
 	}
-	snprintf(tmp, tmplen, "%s.tmp-%ld", path, (long)getpid());
-	fp = fopen(tmp, "wb");
-	if (!fp)
-		fprintf(stderr, "vramsim: cannot write %s: %s\n", path, strerror(errno));
-	return fp;
+	if (vs_out_open(&o->f, path, err, sizeof err)) {
+		fprintf(stderr, "vramsim: %s\n", err);
+		free(o);
+		return NULL;
+	}
+	if (tmplen)
+		snprintf(tmp, tmplen, "%s", o->f.tmp);
+	o->next = outs;
+	outs = o;
+	return o->f.fp;
 }
 
 int vs_cli_out_close(FILE *fp, const char *path, const char *tmp, int ok)
 {
-	int bad;
+	open_out **pp, *o;
+	char err[1024];
+	int rc;
 
-	if (fp == stdout)
-		return fflush(stdout) == 0 && ok ? 0 : -1;
-	bad = ferror(fp);
-	if (fclose(fp) != 0)
-		bad = 1;
-	if (!ok || bad) {
-		remove(tmp);
-		if (bad)
-			fprintf(stderr, "vramsim: error writing %s\n", path);
+	(void)path;
+	(void)tmp;
+	for (pp = &outs; *pp && (*pp)->f.fp != fp; pp = &(*pp)->next)
+		;
+	if (!(o = *pp))
+		return -1;
+	*pp = o->next;
+	err[0] = '\0';
+	rc = vs_out_finish(&o->f, ok, err, sizeof err);
+	if (rc && err[0])
+		fprintf(stderr, "vramsim: %s\n", err);
+	if (!rc && vs_out_commit(&o->f, 1, err, sizeof err)) {
+		fprintf(stderr, "vramsim: %s\n", err);
+		rc = -1;
+	}
+	free(o);
+	return rc;
+}
+
+int vs_cli_outs_open(vs_out_file *f, const char *const *paths, int n)
+{
+	char err[1024];
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i; k++)
+			if (strcmp(paths[k], paths[i]) == 0 && strcmp(paths[i], "-") != 0) {
+				vs_out_abort(f, i);
+				vs_cli_usage_error(NULL, "%s is given as two outputs", paths[i]);
+				return -1;
+			}
+		if (vs_out_open(&f[i], paths[i], err, sizeof err)) {
+			fprintf(stderr, "vramsim: %s\n", err);
+			vs_out_abort(f, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int vs_cli_outs_close(vs_out_file *f, int n, int ok)
+{
+	char err[1024];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		err[0] = '\0';
+		if (vs_out_finish(&f[i], ok, err, sizeof err)) {
+			if (err[0])
+				fprintf(stderr, "vramsim: %s\n", err);
+			ok = 0;
+		}
+	}
+	if (!ok) {
+		vs_out_abort(f, n);
 		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		fprintf(stderr, "vramsim: cannot write %s: %s\n", path, strerror(errno));
-		remove(tmp);
+	if (vs_out_commit(f, n, err, sizeof err)) {
+		fprintf(stderr, "vramsim: %s\n", err);
 		return -1;
 	}
 	return 0;

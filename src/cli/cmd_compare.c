@@ -101,6 +101,36 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Trace paths are row keys (vs_cmp_row.trace): never cut. */
+#define TRACE_PATH_MAX 1023
+/* A bound on what one directory operand may bring. */
+#define MAX_DIR_TRACES 10000
+
+/* A trace is read once per strategy: a FIFO or a device would be read
+ * once, then hang or run dry. 0, or a usage error's status. */
+static int check_trace_file(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0; /* the replay says why it cannot be opened */
+	if (!S_ISREG(st.st_mode))
+		return vs_cli_usage_error(CMD, "%s: not a regular file (%s); traces are read once per strategy", path,
+			S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+	return 0;
+}
+
+static int add_trace_file(strlist *traces, const char *path)
+{
+	int rc;
+
+	if (strlen(path) > TRACE_PATH_MAX)
+		return vs_cli_usage_error(CMD, "a trace path is at most %d bytes (got %zu)", TRACE_PATH_MAX, strlen(path));
+	if ((rc = check_trace_file(path)) != 0)
+		return rc;
+	return push(traces, path) ? vs_cli_usage_error(CMD, "out of memory") : 0;
+}
+
 /* A directory stands for its *.trace files, sorted by name. */
 static int add_trace_arg(strlist *traces, const char *arg)
 {
@@ -113,16 +143,27 @@ static int add_trace_arg(strlist *traces, const char *arg)
 	if (strcmp(arg, "-") == 0)
 		return vs_cli_usage_error(CMD, "traces are read several times: standard input ('-') cannot be one");
 	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
-		return push(traces, arg) ? vs_cli_usage_error(CMD, "out of memory") : 0;
+		return add_trace_file(traces, arg);
 	d = opendir(arg);
 	if (!d)
 		return vs_cli_usage_error(CMD, "cannot read directory %s", arg);
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
-		char path[4096];
+		char path[TRACE_PATH_MAX + 1];
+		int len;
 		if (e->d_name[0] == '.' || n < 7 || strcmp(e->d_name + n - 6, ".trace") != 0)
 			continue;
-		snprintf(path, sizeof path, "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/", e->d_name);
+		if (found.n == MAX_DIR_TRACES) {
+			rc = vs_cli_usage_error(CMD, "directory %s holds more than %d *.trace files", arg, MAX_DIR_TRACES);
+			break;
+		}
+		len = snprintf(path, sizeof path, "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/", e->d_name);
+		if (len < 0 || len > TRACE_PATH_MAX) {
+			rc = vs_cli_usage_error(CMD, "%s/%s: a trace path is at most %d bytes", arg, e->d_name, TRACE_PATH_MAX);
+			break;
+		}
+		if ((rc = check_trace_file(path)) != 0)
+			break;
 		if (push(&found, path)) {
 			rc = vs_cli_usage_error(CMD, "out of memory");
 			break;
@@ -143,8 +184,6 @@ static int add_trace_arg(strlist *traces, const char *arg)
 typedef struct output {
 	int fmt;
 	const char *path;
-	FILE *fp;
-	char tmp[4200];
 } output;
 
 #define MAX_OUTPUTS 16
@@ -325,31 +364,30 @@ static int write_baseline(FILE *fp, const vs_cmp_result *res)
 	return ok;
 }
 
-/* Every output is written to a temporary file and renamed into place only
- * when all of them were written whole. */
+/* Every output is opened first, then written (regular files to temporary
+ * files), and all are renamed into place together or none is. */
 static int write_outputs(compare_opts *o, const vs_cmp_report *rep)
 {
-	output *outs = o->outs;
-	FILE *bfp = NULL;
-	char btmp[4200];
-	int ok = 1, opened = 0, i, n = o->nouts + 1;
+	static vs_out_file files[MAX_OUTPUTS + 1];
+	const char *paths[MAX_OUTPUTS + 1];
+	int ok = 1, i, n = o->nouts + 1, nf = n;
 
-	outs[o->nouts].fmt = o->main_fmt;
-	outs[o->nouts].path = o->main_path;
-	for (i = 0; i < n && ok; i++, opened++)
-		if (!(outs[i].fp = vs_cli_out_open(outs[i].path, outs[i].tmp, sizeof outs[i].tmp)))
+	o->outs[o->nouts].fmt = o->main_fmt;
+	o->outs[o->nouts].path = o->main_path;
+	for (i = 0; i < n; i++)
+		paths[i] = o->outs[i].path;
+	if (o->write_baseline)
+		paths[nf++] = o->write_baseline;
+	if (vs_cli_outs_open(files, paths, nf)) {
+		fprintf(stderr, "vramsim compare: output not written\n");
+		return 0;
+	}
+	for (i = 0; i < n && ok; i++)
+		if (vs_cmp_write(files[i].fp, rep, (vs_cmp_format)o->outs[i].fmt) || fflush(files[i].fp))
 			ok = 0;
-	if (ok && o->write_baseline && !(bfp = vs_cli_out_open(o->write_baseline, btmp, sizeof btmp)))
-		ok = 0;
-	for (i = 0; i < opened && ok; i++)
-		if (vs_cmp_write(outs[i].fp, rep, (vs_cmp_format)outs[i].fmt) || fflush(outs[i].fp))
-			ok = 0;
-	if (ok && bfp)
-		ok = write_baseline(bfp, rep->res);
-	for (i = 0; i < opened; i++)
-		if (outs[i].fp && vs_cli_out_close(outs[i].fp, outs[i].path, outs[i].tmp, ok))
-			ok = 0;
-	if (bfp && vs_cli_out_close(bfp, o->write_baseline, btmp, ok))
+	if (ok && o->write_baseline)
+		ok = write_baseline(files[n].fp, rep->res);
+	if (vs_cli_outs_close(files, nf, ok))
 		ok = 0;
 	if (!ok)
 		fprintf(stderr, "vramsim compare: output not written\n");

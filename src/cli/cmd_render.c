@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_render.c - `vramsim render`: occupancy maps, heatmaps and charts as PNG. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "vramsim/text.h"
 
 #ifdef VS_HAVE_RENDER
 #include "vramsim/render.h"
@@ -293,24 +296,25 @@ nomem:
 	return -1;
 }
 
-static int write_png(const char *path, const vs_image *im)
+static int write_png(vs_out_file *f, const vs_image *im)
 {
-	char tmp[4200];
-	FILE *fp = vs_cli_out_open(path, tmp, sizeof tmp);
-	int ok;
-
-	if (!fp)
-		return -1;
-	ok = vs_png_write(fp, im) == 0;
-	if (!ok)
-		fprintf(stderr, "vramsim render: PNG encoding of %s failed\n", path);
-	return vs_cli_out_close(fp, path, tmp, ok);
+	if (vs_png_write(f->fp, im) == 0)
+		return 0;
+	fprintf(stderr, "vramsim render: PNG encoding of %s failed\n", f->path);
+	return -1;
 }
 
+/* Whether s ends in suffix, letters in any case (x.PNG is a PNG name). */
 static int ends_with(const char *s, const char *suffix)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcmp(s + a - b, suffix) == 0;
+	size_t a = strlen(s), b = strlen(suffix), i;
+
+	if (a < b)
+		return 0;
+	for (i = 0; i < b; i++)
+		if (tolower((unsigned char)s[a - b + i]) != tolower((unsigned char)suffix[i]))
+			return 0;
+	return 1;
 }
 
 /* Groups the --strategy choices into sides: a choice for an arena the
@@ -403,24 +407,46 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
-/* The output: a .png for one kind, or a directory, made if missing. */
-static int check_output(const char *out, int single)
+/* Whether the last part of path looks like a file's name: it has an
+ * extension ("x.jpg"), and path does not end in '/'. */
+static int file_like(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	return *base && dot && dot > base && dot[1] != '\0';
+}
+
+/* The output: a .png for one kind, or a directory, made if missing (and
+ * set in made, so a run that writes nothing can take it away again). */
+static int check_output(const char *out, int single, int *made)
 {
 	struct stat st;
 
+	*made = 0;
 	if (ends_with(out, ".png") && !single)
 		return vs_cli_usage_error(CMD, "-o %s: a single .png needs one --kind (occupancy, heatmap or chart); "
 			"give a directory for all three", out);
-	if (ends_with(out, ".png"))
+	if (single && ends_with(out, ".png"))
 		return 0;
-	if (stat(out, &st) != 0) {
-		if (mkdir(out, 0777) != 0) {
-			fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", out, strerror(errno));
-			return VS_EXIT_USAGE;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		return vs_cli_usage_error(CMD, "-o %s: not a directory (a single picture needs a .png name)", out);
+	if (stat(out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return vs_cli_usage_error(CMD, "-o %s: not a directory (a single picture needs one --kind and "
+				"a .png name)", out);
+		return 0;
 	}
+	if (file_like(out))
+		return vs_cli_usage_error(CMD, "-o %s: no such directory, and a name with an extension is not made "
+			"into one: render writes PNG (-o NAME.png with one --kind), or give a directory (end a new "
+			"one's name in '/' when it holds a dot)", out);
+	if (mkdir(out, 0777) != 0) {
+		char shown[512];
+		vs_escape(shown, sizeof shown, out, strlen(out), 0);
+		fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", shown, strerror(errno));
+		return VS_EXIT_USAGE;
+	}
+	*made = 1;
 	return 0;
 }
 
@@ -442,59 +468,99 @@ static int parse(int argc, char **argv, render_opts *o)
 	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
 }
 
-/* Writes each kind of picture: one side's, or both sides' side by side. */
-static int write_pictures(const render_opts *o, side_out *so, const char *out, int single)
+static const char *const kind_names[3] = { "occupancy", "heatmap", "chart" };
+static const int kind_bits[3] = { K_OCC, K_HEAT, K_CHART };
+
+/* The path of each kind of picture asked for, in paths[0..2] (NULL for
+ * kinds not drawn). -1 after a message when a path would be too long. */
+static int picture_paths(const render_opts *o, const char *out, int single, char paths[3][VS_OUT_PATH_MAX])
 {
-	static const char *const names[3] = { "occupancy", "heatmap", "chart" };
-	static const int bits[3] = { K_OCC, K_HEAT, K_CHART };
-	char stem[1024], path[4096];
 	const char *b = base_name(o->path);
-	size_t bl = strlen(b);
-	int k, s, rc, nsides = o->cs.ngroups;
+	size_t bl = strlen(b), ol = strlen(out);
+	int k, n;
 
 	if (bl > 6 && strcmp(b + bl - 6, ".trace") == 0)
 		bl -= 6;
-	snprintf(stem, sizeof stem, "%.*s", (int)(bl < 900 ? bl : 900), b);
+	while (ol > 1 && out[ol - 1] == '/')
+		ol--; /* "out/" and "out" name the same directory: no "out//x.png" */
 	for (k = 0; k < 3; k++) {
+		paths[k][0] = '\0';
+		if (!(o->kinds & kind_bits[k]))
+			continue;
+		if (single)
+			n = snprintf(paths[k], VS_OUT_PATH_MAX, "%s", out);
+		else
+			n = snprintf(paths[k], VS_OUT_PATH_MAX, "%.*s%s%.*s-%s.png", (int)ol, out,
+				ol == 1 && out[0] == '/' ? "" : "/", (int)bl, b, kind_names[k]);
+		if (n < 0 || n >= VS_OUT_PATH_MAX) {
+			fprintf(stderr, "vramsim render: the output path for the %s picture would be longer than %d bytes\n",
+				kind_names[k], VS_OUT_PATH_MAX - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Writes each kind of picture: one side's, or both sides' side by side;
+ * all of them or none. */
+static int write_pictures(const render_opts *o, side_out *so, vs_out_file *f, int nf)
+{
+	int k, s, i = 0, nsides = o->cs.ngroups, ok = 1;
+
+	for (k = 0; k < 3 && ok; k++) {
 		vs_image *im[2], both;
-		if (!(o->kinds & bits[k]))
+		if (!(o->kinds & kind_bits[k]))
 			continue;
 		for (s = 0; s < nsides; s++)
 			im[s] = k == 0 ? &so[s].occ : k == 1 ? &so[s].heat : &so[s].chart;
-		if (single)
-			snprintf(path, sizeof path, "%s", out);
-		else
-			snprintf(path, sizeof path, "%s/%s-%s.png", out, stem, names[k]);
 		if (nsides == 2) {
 			if (vs_picture_hcat(&both, im[0], im[1])) {
 				fprintf(stderr, "vramsim render: out of memory\n");
-				return -1;
+				ok = 0;
+				break;
 			}
-			rc = write_png(path, &both);
+			ok = write_png(&f[i], &both) == 0;
 			vs_image_fini(&both);
 		} else {
-			rc = write_png(path, im[0]);
+			ok = write_png(&f[i], im[0]) == 0;
 		}
-		if (rc)
-			return -1;
-		printf("wrote %s\n", path);
+		i++;
 	}
+	if (vs_cli_outs_close(f, nf, ok))
+		return -1;
+	for (k = 0; k < nf; k++)
+		printf("wrote %s\n", f[k].path);
 	return 0;
 }
 
 static int render(render_opts *o, side_out *so)
 {
-	int s, status = VS_EXIT_OK, single = o->kinds == K_OCC || o->kinds == K_HEAT || o->kinds == K_CHART;
+	static vs_out_file files[3];
+	char paths[3][VS_OUT_PATH_MAX];
+	const char *open[3];
+	int s, k, nf = 0, made, status = VS_EXIT_OK;
+	int single = o->kinds == K_OCC || o->kinds == K_HEAT || o->kinds == K_CHART;
 	double t0 = now(), tw;
 
-	if (check_output(o->out, single) || split_sides(o))
+	if (check_output(o->out, single, &made))
 		return VS_EXIT_USAGE;
+	/* every output is opened before the replay: one that cannot be
+	 * written stops the run before anything is drawn or written */
+	if (picture_paths(o, o->out, single, paths))
+		goto fail;
+	for (k = 0; k < 3; k++)
+		if (paths[k][0])
+			open[nf++] = paths[k];
+	if (vs_cli_outs_open(files, open, nf))
+		goto fail;
+	if (split_sides(o))
+		goto fail_open;
 	for (s = 0; s < o->cs.ngroups; s++)
 		if (render_side(o, s, &so[s]))
-			return VS_EXIT_USAGE;
+			goto fail_open;
 	tw = now();
-	if (write_pictures(o, so, o->out, single))
-		return VS_EXIT_USAGE;
+	if (write_pictures(o, so, files, nf))
+		goto fail;
 	if (o->timing)
 		fprintf(stderr, "render: PNG encoding and writing: %.3f s\n", now() - tw);
 	for (s = 0; s < o->cs.ngroups; s++)
@@ -503,6 +569,12 @@ static int render(render_opts *o, side_out *so)
 	if (o->timing)
 		fprintf(stderr, "render: total %.3f s\n", now() - t0);
 	return status;
+fail_open:
+	vs_out_abort(files, nf);
+fail:
+	if (made)
+		rmdir(o->out); /* made for this run, and left empty */
+	return VS_EXIT_USAGE;
 }
 
 int vs_cmd_render(int argc, char **argv)

@@ -44,7 +44,8 @@ static const vs_cli_cmd command = {
 	"in the window for the keys.\n",
 	options,
 	"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script.\n"
-	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error.\n",
+	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, or a\n"
+	"screenshot that could not be written.\n",
 	NULL, 0
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "viewer_int.h"
+#include "vramsim/out_file.h"
 
 static const double speeds[] = {
 	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
@@ -943,23 +944,26 @@ static void check_frame(viewer *v)
 
 /* ---- screenshots ----------------------------------------------------- */
 
+/* A screenshot is written whole or not at all (vramsim/out_file.h); one
+ * that cannot be written makes the run end with an error. */
 static int write_png(viewer *v, const char *path)
 {
-	char tmp[1100];
-	FILE *fp;
+	static vs_out_file f;
+	char err[1024];
 	int ok;
 
-	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)SDL_GetTicks());
-	fp = fopen(tmp, "wb");
-	if (!fp) {
-		say(v, "screenshot: cannot write %s: %s", path, strerror(errno));
+	if (vs_out_open(&f, path, err, sizeof err)) {
+		say(v, "screenshot: %s", err);
+		view_log(v, "screenshot failed: %s", err);
+		v->shot_failed = 1;
 		return -1;
 	}
-	ok = vs_png_write(fp, &v->canvas) == 0;
-	ok = (fclose(fp) == 0) && ok;
-	if (!ok || rename(tmp, path)) {
-		remove(tmp);
-		say(v, "screenshot: writing %s failed", path);
+	ok = vs_png_write(f.fp, &v->canvas) == 0;
+	err[0] = '\0';
+	if (vs_out_finish(&f, ok, err, sizeof err) || vs_out_commit(&f, 1, err, sizeof err)) {
+		say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
+		view_log(v, "screenshot failed: writing %s failed%s%s", path, err[0] ? ": " : "", err);
+		v->shot_failed = 1;
 		return -1;
 	}
 	say(v, "screenshot written: %s", path);
@@ -1623,6 +1627,9 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	report_times(v);
 	if (v->quit == 2) {
 		snprintf(err, errlen, "out of memory on resize");
+		rc = 2;
+	} else if (v->shot_failed) {
+		snprintf(err, errlen, "a screenshot could not be written");
 		rc = 2;
 	} else if (v->script_failed || v->check_bad) {
 		rc = 1;

@@ -93,6 +93,7 @@ typedef struct viewer {
 
 	script *sc;
 	int script_failed;
+	int shot_failed;      /* a screenshot could not be written: exit 2 */
 	char shot_pending[1024];
 	int shot_n;
 	int quit;

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Zlib */
+/* out_file.h - output files written whole or not at all.
+ *
+ * What a path names decides how it is written:
+ *  - nothing yet, or a regular file: a temporary file beside it
+ *    (NAME.tmp-PID) is written, then renamed onto it, so a failed run never
+ *    leaves a half-written file and a reader never sees one; an existing
+ *    file keeps its permissions;
+ *  - a symbolic link to a regular file: the same for the file it names, in
+ *    that file's directory; the link stays a link;
+ *  - a FIFO, a character or block device (a pipe, /dev/null, a terminal),
+ *    or a link to one: written in place, as it comes, never replaced;
+ *  - a directory, a socket, a link to nothing: refused with a message.
+ * Paths are at most VS_OUT_PATH_MAX - 1 bytes; longer ones are refused,
+ * never cut.
+ *
+ * Several files written together (vramsim render's pictures, vramsim
+ * compare's reports) are opened first, so a path that cannot be written
+ * stops the run before any is written, then finished, then committed
+ * together: all of them appear, or none does (a file that was there
+ * before stays as it was). What is written in place cannot be taken back.
+ */
+#ifndef VRAMSIM_OUT_FILE_H
+#define VRAMSIM_OUT_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define VS_OUT_PATH_MAX 4096
+
+typedef struct vs_out_file {
+	FILE *fp;                         /* write here */
+	char path[VS_OUT_PATH_MAX];       /* as given, for messages */
+	char target[VS_OUT_PATH_MAX];     /* the regular file replaced */
+	char tmp[VS_OUT_PATH_MAX + 48];   /* "" when written in place */
+	char backup[VS_OUT_PATH_MAX + 48];/* during a commit: the file replaced, kept */
+	int in_place;                     /* standard output, a FIFO, a device */
+	int committed;
+} vs_out_file;
+
+/* Opens path for writing ("-": standard output). Returns 0, or -1 with
+ * "cannot write PATH: why" in err. */
+int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen);
+/* Closes f's stream; with ok 0, or when a write failed, the temporary
+ * file is removed. Returns 0, or -1 (with a message in err when a write
+ * failed). */
+int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen);
+/* Renames the n finished files into place, all or none. 0, or -1 with err
+ * (then none was replaced and every temporary file is gone). */
+int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen);
+/* Closes and removes whatever of the n files is not committed. */
+void vs_out_abort(vs_out_file *f, int n);
+
+#endif
