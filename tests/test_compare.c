@@ -454,7 +454,7 @@ START_TEST(budget_file)
 {
 	const char *f = vs_test_file(0, "budgets.txt",
 		"# budgets for the bundled traces\n"
-		"\n"
+		"vramsim-budgets 1\n"
 		"*quickstart*  max-failures=0 max-high-water=16K   # every OBJ strategy but best fit\n"
 		"ds-*.trace arena=tex strategy=nns-lnk-* max-failures=50\n"
 		"ds-stream.trace arena=pal max-peak-frag=0.5\n"
@@ -481,18 +481,18 @@ START_TEST(budget_file)
 	cJSON_Delete(o);
 
 	/* malformed files: file:line:col */
-	f = vs_test_file(0, "bad1.txt", "*  max-failures=0\nobj.trace max-fails=3\n");
+	f = vs_test_file(0, "bad1.txt", "vramsim-budgets 1\n*  max-failures=0\nobj.trace max-fails=3\n");
 	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
-	ck_assert_msg(strstr(err, "bad1.txt:2:11: error: unknown key 'max-fails'") != NULL, "%s", err);
-	f = vs_test_file(0, "bad2.txt", "obj.trace max-peak-frag=2\n");
+	ck_assert_msg(strstr(err, "bad1.txt:3:11: error: unknown key 'max-fails'") != NULL, "%s", err);
+	f = vs_test_file(0, "bad2.txt", "vramsim-budgets 1\nobj.trace max-peak-frag=2\n");
 	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
-	ck_assert_msg(strstr(err, "bad2.txt:1:25: error: max-peak-frag: '2' is not a fraction") != NULL, "%s", err);
-	f = vs_test_file(0, "bad3.txt", "obj.trace arena=obj\n");
+	ck_assert_msg(strstr(err, "bad2.txt:2:25: error: max-peak-frag: '2' is not a fraction") != NULL, "%s", err);
+	f = vs_test_file(0, "bad3.txt", "vramsim-budgets 1\nobj.trace arena=obj\n");
 	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
-	ck_assert_msg(strstr(err, "bad3.txt:1:20: error: no limit on this line") != NULL, "%s", err);
-	f = vs_test_file(0, "bad4.txt", "obj.trace max-failures=1 nonsense\n");
+	ck_assert_msg(strstr(err, "bad3.txt:2:20: error: no limit on this line") != NULL, "%s", err);
+	f = vs_test_file(0, "bad4.txt", "vramsim-budgets 1\nobj.trace max-failures=1 nonsense\n");
 	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
-	ck_assert_msg(strstr(err, "bad4.txt:1:26: error: expected KEY=VALUE, got 'nonsense'") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "bad4.txt:2:26: error: expected KEY=VALUE, got 'nonsense'") != NULL, "%s", err);
 	ck_assert_int_eq(cli("compare %s --budgets /nonexistent/budgets.txt", trace(QS)), 2);
 	ck_assert_ptr_nonnull(strstr(err, "cannot read budget file"));
 }
@@ -629,13 +629,13 @@ START_TEST(malformed_baseline)
 
 	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
 	ck_assert_msg(strstr(err, "bad-base.json:3:") && strstr(err, "error: not valid JSON"), "%s", err);
-	f = vs_test_file(0, "bad-base.json", "{\"rows\": [{\"trace\": \"t\", \"arena\": \"obj\"}]}");
+	f = vs_test_file(0, "bad-base.json", "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\"}]}");
 	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
 	ck_assert_msg(strstr(err, "bad-base.json: error: row 1: needs strings") != NULL, "%s", err);
-	f = vs_test_file(0, "bad-base.json", "{\"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
+	f = vs_test_file(0, "bad-base.json", "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
 		"\"metrics\": {\"failures\": \"x\"}}]}");
 	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
-	ck_assert_ptr_nonnull(strstr(err, "metric \"failures\" is not a number"));
+	ck_assert_ptr_nonnull(strstr(err, "metric \"failures\" is not a whole number"));
 	f = vs_test_file(0, "bad-base.json", "[1, 2]");
 	ck_assert_int_eq(cli("compare %s --baseline %s", trace(QS), f), 2);
 	ck_assert_ptr_nonnull(strstr(err, "not a vramsim baseline"));

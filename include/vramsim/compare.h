@@ -143,8 +143,11 @@ typedef struct vs_budget_report {
  * or -1 with err. */
 int vs_budget_value(vs_budget_kind kind, const char *text, double *out, char *err, size_t errlen);
 int vs_budgets_add(vs_budgets *b, const vs_budget *x);
-/* Reads a budget file (format in docs/ci.md). Returns 0, or -1 with
- * "FILE:LINE:COL: error: ..." in err. */
+/* Reads a budget file (format in docs/ci.md): a first line
+ * "vramsim-budgets 1", then at least one budget line; at most 100000 lines
+ * of 4095 bytes. Returns 0, or -1 with "FILE:LINE:COL: error: ..." in err. */
+#define VS_BUDGETS_MARKER "vramsim-budgets"
+#define VS_BUDGETS_VERSION 1
 int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen);
 void vs_budgets_free(vs_budgets *b);
 /* Checks every budget against every row it matches (rows that replayed). */
@@ -187,8 +190,13 @@ typedef struct vs_baseline {
 
 /* The baseline document of a result (no timing): {"vramsim_baseline": 1, "rows": [...]}. */
 cJSON *vs_baseline_json(const vs_cmp_result *res);
-/* Reads a baseline (or a `compare --format json` document). Returns 0, or
- * -1 with "FILE[:LINE:COL]: error: ..." in err. */
+/* Reads a baseline (or a `compare --format json` document): JSON of at
+ * most VS_BASELINE_MAX_BYTES with "vramsim_baseline": 1 (or
+ * "vramsim_compare": 1) and at least one row; counts are whole numbers
+ * below 2^64, fractions 0 to 1. Returns 0, or -1 with
+ * "FILE[:LINE:COL]: error: ..." in err. */
+#define VS_BASELINE_VERSION 1
+#define VS_BASELINE_MAX_BYTES (64 << 20)
 int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen);
 int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *err, size_t errlen);
 void vs_baseline_free(vs_baseline *b);

@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/text.h"
 
 static const char *const metric_names[VS_MET_KINDS] = {
 	"failures", "peak_frag", "mean_frag", "internal_frag", "high_water", "peak_free_extents"
@@ -109,7 +111,7 @@ cJSON *vs_baseline_json(const vs_cmp_result *res)
 	cJSON *o = cJSON_CreateObject(), *rows = cJSON_CreateArray();
 	int i;
 
-	cJSON_AddNumberToObject(o, "vramsim_baseline", 1);
+	cJSON_AddNumberToObject(o, "vramsim_baseline", VS_BASELINE_VERSION);
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		cJSON *x;
@@ -146,62 +148,114 @@ static int get_string(const cJSON *o, const char *key, char *dst, size_t cap)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsString(s) || strlen(s->valuestring) >= cap)
+	/* never cut, and nothing a terminal would act on when it is printed */
+	if (!cJSON_IsString(s) || strlen(s->valuestring) >= cap || !vs_text_clean(s->valuestring, strlen(s->valuestring)))
 		return -1;
 	memcpy(dst, s->valuestring, strlen(s->valuestring) + 1);
 	return 0;
 }
 
+/* The version marker: "vramsim_baseline": 1 (or a compare JSON report's
+ * "vramsim_compare": 1). 0, or -1 with err. */
+static int check_marker(const cJSON *doc, const char *name, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "vramsim_baseline", "vramsim_compare" };
+	const cJSON *v = NULL;
+	int k;
+
+	for (k = 0; k < 2 && cJSON_IsObject(doc) && !v; k++)
+		v = cJSON_GetObjectItemCaseSensitive(doc, keys[k]);
+	if (!v) {
+		snprintf(err, errlen, "%s: error: not a vramsim baseline (no \"vramsim_baseline\": %d; write one with "
+			"--write-baseline)", name, VS_BASELINE_VERSION);
+		return -1;
+	}
+	if (!cJSON_IsNumber(v) || v->valuedouble != (double)VS_BASELINE_VERSION) {
+		char *shown = cJSON_PrintUnformatted(v);
+		snprintf(err, errlen, "%s: error: baseline version %.40s is not supported (this vramsim reads version %d)",
+			name, shown ? shown : "?", VS_BASELINE_VERSION);
+		free(shown);
+		return -1;
+	}
+	return 0;
+}
+
+/* A stored metric: a count up to 2^64 - 1, or a fraction from 0 to 1. */
+static int metric_ok(int k, double v)
+{
+	if (!(v >= 0.0) || isinf(v))
+		return 0;
+	if (k == VS_MET_PEAK_FRAG || k == VS_MET_MEAN_FRAG)
+		return v <= 1.0;
+	return v < 18446744073709551616.0 && v == floor(v);
+}
+
+static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	vs_escape_in_place(err, errlen);
+	vs_baseline_free(b);
+	cJSON_Delete(doc);
+	return -1;
+}
+
 int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *err, size_t errlen)
 {
 	const char *end = NULL;
-	cJSON *doc = cJSON_ParseWithOpts(text, &end, 1), *rows, *x;
+	cJSON *doc, *rows, *x;
 	int i = 0, k;
 
 	memset(b, 0, sizeof *b);
+	if (memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		text += 3; /* a UTF-8 byte order mark */
+	doc = cJSON_ParseWithOpts(text, &end, 1);
 	if (!doc) {
 		unsigned long line, col;
 		const char *at = end ? end : cJSON_GetErrorPtr();
 		line_col(text, at ? at : text, &line, &col);
 		snprintf(err, errlen, "%s:%lu:%lu: error: not valid JSON", name, line, col);
+		vs_escape_in_place(err, errlen);
+		return -1;
+	}
+	if (check_marker(doc, name, err, errlen)) {
+		vs_escape_in_place(err, errlen);
+		cJSON_Delete(doc);
 		return -1;
 	}
 	rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
-	if (!cJSON_IsObject(doc) || !cJSON_IsArray(rows)) {
-		snprintf(err, errlen, "%s: error: not a vramsim baseline (no \"rows\" array)", name);
-		cJSON_Delete(doc);
-		return -1;
-	}
+	if (!cJSON_IsArray(rows))
+		return row_error(b, doc, err, errlen, "%s: error: not a vramsim baseline (no \"rows\" array)", name);
+	if (cJSON_GetArraySize(rows) == 0)
+		return row_error(b, doc, err, errlen, "%s: error: the baseline has no rows: nothing to compare with "
+			"(write one with --write-baseline from a run that replays)", name);
 	b->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof *b->rows);
-	if (!b->rows) {
-		snprintf(err, errlen, "out of memory");
-		cJSON_Delete(doc);
-		return -1;
-	}
+	if (!b->rows)
+		return row_error(b, doc, err, errlen, "out of memory");
 	cJSON_ArrayForEach(x, rows) {
 		vs_baseline_row *r = &b->rows[i];
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "metrics");
 		i++;
 		if (!cJSON_IsObject(x) || get_string(x, "trace", r->trace, sizeof r->trace) ||
 			get_string(x, "arena", r->arena, sizeof r->arena) ||
-			get_string(x, "strategy", r->strategy, sizeof r->strategy) || !cJSON_IsObject(m)) {
-			snprintf(err, errlen, "%s: error: row %d: needs strings \"trace\", \"arena\", \"strategy\" and a "
-				"\"metrics\" object", name, i);
-			vs_baseline_free(b);
-			cJSON_Delete(doc);
-			return -1;
-		}
+			get_string(x, "strategy", r->strategy, sizeof r->strategy) || !cJSON_IsObject(m))
+			return row_error(b, doc, err, errlen, "%s: error: row %d: needs strings \"trace\", \"arena\", "
+				"\"strategy\" (printable, at most %d, %d and %d bytes) and a \"metrics\" object", name, i,
+				(int)sizeof r->trace - 1, (int)sizeof r->arena - 1, (int)sizeof r->strategy - 1);
 		for (k = 0; k < VS_MET_KINDS; k++) {
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, metric_names[k]);
 			if (!v)
 				continue;
-			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0)) {
-				snprintf(err, errlen, "%s: error: row %d (%s %s %s): metric \"%s\" is not a number of 0 or more",
-					name, i, r->trace, r->arena, r->strategy, metric_names[k]);
-				vs_baseline_free(b);
-				cJSON_Delete(doc);
-				return -1;
-			}
+			if (!cJSON_IsNumber(v) || !metric_ok(k, v->valuedouble))
+				return row_error(b, doc, err, errlen, "%s: error: row %d (%s %s %s): metric \"%s\" is not %s",
+					name, i, r->trace, r->arena, r->strategy, metric_names[k],
+					k == VS_MET_PEAK_FRAG || k == VS_MET_MEAN_FRAG ? "a number from 0 to 1" :
+					"a whole number of 0 or more that fits in 64 bits");
 			r->v[k] = v->valuedouble;
 			r->has[k] = 1;
 		}
@@ -221,12 +275,21 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 	memset(b, 0, sizeof *b);
 	if (!fp) {
 		snprintf(err, errlen, "%s: error: cannot read baseline: %s", path, strerror(errno));
+		vs_escape_in_place(err, errlen);
 		return -1;
 	}
 	for (;;) {
 		size_t got;
 		if (len + 4096 + 1 > cap) {
-			char *n = realloc(text, cap = cap ? cap * 2 : 65536);
+			char *n;
+			if (cap >= VS_BASELINE_MAX_BYTES) {
+				snprintf(err, errlen, "%s: error: a baseline is at most %d MiB", path, VS_BASELINE_MAX_BYTES >> 20);
+				vs_escape_in_place(err, errlen);
+				free(text);
+				fclose(fp);
+				return -1;
+			}
+			n = realloc(text, cap = cap ? cap * 2 : 65536);
 			if (!n) {
 				free(text);
 				fclose(fp);
@@ -242,12 +305,21 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 	}
 	if (ferror(fp)) {
 		snprintf(err, errlen, "%s: error: read failed", path);
+		vs_escape_in_place(err, errlen);
 		free(text);
 		fclose(fp);
 		return -1;
 	}
 	fclose(fp);
 	text[len] = '\0';
+	if (strlen(text) != len) {
+		unsigned long line, col;
+		line_col(text, text + strlen(text), &line, &col);
+		snprintf(err, errlen, "%s:%lu:%lu: error: NUL byte", path, line, col);
+		vs_escape_in_place(err, errlen);
+		free(text);
+		return -1;
+	}
 	rc = vs_baseline_parse(b, text, path, err, errlen);
 	free(text);
 	return rc;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/text.h"
 
 static const char *const budget_names[VS_BUDGET_KINDS] = {
 	"max-failures", "max-peak-live", "max-peak-frag", "max-high-water"
@@ -51,9 +52,11 @@ int vs_budget_value(vs_budget_kind kind, const char *text, double *out, char *er
 	} else {
 		unsigned long long v;
 		unsigned long long mul = 1;
-		if (!isdigit((unsigned char)text[0]))
+		int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+		if (hex ? !isxdigit((unsigned char)text[2]) : !isdigit((unsigned char)text[0]))
 			goto bad;
-		v = strtoull(text, &end, 0);
+		/* decimal or 0x hex, never octal; past 64 bits is an error */
+		v = strtoull(text, &end, hex ? 16 : 10);
 		if (end == text || errno)
 			goto bad;
 		if (kind != VS_BUDGET_FAILURES) {
@@ -94,6 +97,7 @@ void vs_budgets_free(vs_budgets *b)
 }
 
 #define LINE_MAX_LEN 4096
+#define MAX_LINES 100000 /* a bound on what a budget file may bring */
 
 /* One line: selectors first, then limits. Returns 0 or -1 with err. */
 static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *line, char *err, size_t errlen)
@@ -182,41 +186,105 @@ static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *l
 	return 0;
 }
 
-int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen)
+/* The first line that says something: "vramsim-budgets VERSION". */
+static int marker_line(const char *path, unsigned long ln, char *line, int *seen, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
-	char line[LINE_MAX_LEN];
-	unsigned long ln = 0;
+	char *p = line + strspn(line, " \t"), *v, *end;
+	unsigned long version;
 
-	if (!fp) {
-		snprintf(err, errlen, "%s: error: cannot read budget file: %s", path, strerror(errno));
+	if (!*p || *p == '#')
+		return 0;
+	*seen = 1;
+	if (strncmp(p, VS_BUDGETS_MARKER, strlen(VS_BUDGETS_MARKER)) != 0 ||
+		(p[strlen(VS_BUDGETS_MARKER)] != ' ' && p[strlen(VS_BUDGETS_MARKER)] != '\t')) {
+		snprintf(err, errlen, "%s:%lu:%d: error: not a vramsim budget file: the first line must be '%s %d' "
+			"(docs/ci.md)", path, ln, (int)(p - line) + 1, VS_BUDGETS_MARKER, VS_BUDGETS_VERSION);
 		return -1;
 	}
-	while (fgets(line, sizeof line, fp)) {
-		size_t n = strlen(line);
+	v = p + strlen(VS_BUDGETS_MARKER);
+	v += strspn(v, " \t");
+	errno = 0;
+	version = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+	if (!isdigit((unsigned char)*v) || errno || end[strspn(end, " \t")] != '\0' || version != VS_BUDGETS_VERSION) {
+		snprintf(err, errlen, "%s:%lu:%d: error: budget file version '%s' is not supported (this vramsim "
+			"reads version %d)", path, ln, (int)(v - line) + 1, v, VS_BUDGETS_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, size_t errlen)
+{
+	char line[LINE_MAX_LEN];
+	unsigned long ln = 0;
+	int seen = 0, before = b->n;
+
+	for (;;) {
+		size_t n;
+		char *text = line;
+		memset(line, 0, sizeof line); /* a '\n' past a NUL byte is then this line's */
+		if (!fgets(line, sizeof line, fp))
+			break;
+		n = strlen(line);
 		ln++;
+		if (ln > MAX_LINES) {
+			snprintf(err, errlen, "%s:%lu:1: error: more than %d lines", path, ln, MAX_LINES);
+			return -1;
+		}
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		else if (!feof(fp)) {
+		else if (n + 1 < sizeof line && memchr(line + n + 1, '\n', sizeof line - n - 1)) {
+			/* fgets read past a NUL byte to the end of the line */
+			snprintf(err, errlen, "%s:%lu:%zu: error: NUL byte", path, ln, n + 1);
+			return -1;
+		} else if (!feof(fp)) {
 			snprintf(err, errlen, "%s:%lu:%d: error: line longer than %d characters", path, ln, LINE_MAX_LEN - 1,
 				LINE_MAX_LEN - 1);
-			fclose(fp);
 			return -1;
 		}
 		if (n && line[n - 1] == '\r')
 			line[--n] = '\0';
-		if (parse_line(b, path, ln, line, err, errlen)) {
-			fclose(fp);
-			return -1;
+		if (ln == 1 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+			text += 3; /* a UTF-8 byte order mark */
+		if (!seen) {
+			if (marker_line(path, ln, text, &seen, err, errlen))
+				return -1;
+			continue;
 		}
+		if (parse_line(b, path, ln, text, err, errlen))
+			return -1;
 	}
 	if (ferror(fp)) {
 		snprintf(err, errlen, "%s: error: read failed", path);
-		fclose(fp);
 		return -1;
 	}
-	fclose(fp);
+	if (!seen) {
+		snprintf(err, errlen, "%s: error: empty: a budget file starts with '%s %d' (docs/ci.md)", path,
+			VS_BUDGETS_MARKER, VS_BUDGETS_VERSION);
+		return -1;
+	}
+	if (b->n == before) {
+		snprintf(err, errlen, "%s: error: no budget in the file (lines of TRACE-GLOB max-KIND=LIMIT ...)", path);
+		return -1;
+	}
 	return 0;
+}
+
+int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: error: cannot read budget file: %s", path, strerror(errno));
+		vs_escape_in_place(err, errlen);
+		return -1;
+	}
+	rc = budgets_read(b, fp, path, err, errlen);
+	fclose(fp);
+	if (rc)
+		vs_escape_in_place(err, errlen); /* errors quote the file */
+	return rc;
 }
 
 static int glob_match(const char *pat, const char *s)
