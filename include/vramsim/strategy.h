@@ -121,8 +121,14 @@ int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why,
  * when that refuses the arena, the first registered strategy that takes it. */
 const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
 /* Adds one strategy (plug-ins, tests). Returns 0, or -1 when the name is
- * taken, the ABI differs or the table is full. */
+ * taken, the ABI differs, the table is full or the strategy is
+ * inconsistent: a name that is not 1-31 of a-z 0-9 - _ ., a summary missing
+ * or holding control characters, a required operation missing, arenas
+ * naming no kind, unknown flags, more than 64 MiB of state, save / restore
+ * / save_size not given together. */
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);
+/* Adds n strategies, all of them or none. */
+int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, size_t errlen);
 
 /* ---- plug-ins ---------------------------------------------------------
  * A plug-in is a shared object exporting
@@ -141,7 +147,13 @@ typedef struct vs_plugin {
 	const vs_strategy *const *strategies;
 } vs_plugin;
 
-/* Loads a plug-in and registers its strategies. Returns 0 or -1 with err. */
+/* At most this many strategies in one plug-in (and in all plug-ins). */
+#define VS_PLUGIN_MAX_STRATEGIES 64
+
+/* Loads a plug-in and registers its strategies, all of them or none: a
+ * table with no strategies, more than VS_PLUGIN_MAX_STRATEGIES, a NULL
+ * pointer among them, a name with control characters or a strategy
+ * vs_strategy_register refuses is refused whole. Returns 0 or -1 with err. */
 int vs_plugin_load(const char *path, char *err, size_t errlen);
 
 /* Small helper for strategies: finds key in "a=1,b=2". Returns 1 and

@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "vramsim/strategy.h"
+#include "vramsim/text.h"
 #include "../strategies/strategies.h"
 
-#define MAX_EXTRA 64
+#define MAX_EXTRA VS_PLUGIN_MAX_STRATEGIES
 
 static const vs_strategy *extra[MAX_EXTRA];
 static size_t nextra;
@@ -114,28 +115,108 @@ const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d)
 	return s;
 }
 
-int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen)
+/* A name as the command line takes it: lower-case letters, digits and
+ * -_. (no ',', ':' or '=', which --strategy splits on), from a letter or digit. */
+static int name_ok(const char *name)
 {
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n >= VS_NAME_MAX || name[0] == '-' || name[0] == '_' || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+#define STATE_MAX (64u << 20) /* state or saved state a strategy may ask for */
+
+/* Everything vramsim relies on in a table it did not build. */
+static int check(const vs_strategy *s, char *err, size_t errlen)
+{
+	const uint32_t known_flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE | VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D;
+	char shown[96];
+
 	if (!s || s->abi != VS_STRATEGY_ABI) {
 		snprintf(err, errlen, "strategy table has ABI %u, vramsim speaks %u",
 			s ? (unsigned)s->abi : 0u, (unsigned)VS_STRATEGY_ABI);
 		return -1;
 	}
-	if (!s->name || !*s->name || !s->init || !s->alloc || !s->free || !s->reset || !s->walk_free) {
-		snprintf(err, errlen, "strategy '%s' lacks a name or a required operation",
-			s->name ? s->name : "(null)");
+	if (!s->name || !name_ok(s->name)) {
+		if (s->name)
+			vs_escape(shown, sizeof shown, s->name, strnlen(s->name, 64), 0);
+		snprintf(err, errlen, "strategy name '%s' is not 1-%d lower-case letters, digits or -_. "
+			"(from a letter or digit)", s->name ? shown : "(null)", VS_NAME_MAX - 1);
 		return -1;
 	}
-	if (vs_strategy_find(s->name)) {
-		snprintf(err, errlen, "a strategy named '%s' is already registered", s->name);
+	if (!s->summary || strnlen(s->summary, 512) == 512 || !vs_text_clean(s->summary, strlen(s->summary))) {
+		snprintf(err, errlen, "strategy '%s': the summary is missing, longer than 511 bytes, or holds control "
+			"characters or bytes that are not UTF-8", s->name);
 		return -1;
 	}
-	if (nextra == MAX_EXTRA) {
-		snprintf(err, errlen, "too many plug-in strategies (at most %d)", MAX_EXTRA);
+	if (!s->init || !s->alloc || !s->free || !s->reset || !s->walk_free) {
+		snprintf(err, errlen, "strategy '%s' lacks a required operation (init, alloc, free, reset, walk_free)",
+			s->name);
 		return -1;
 	}
-	extra[nextra++] = s;
+	if (!s->arenas || (s->arenas >> VS_ARENA_KIND_COUNT)) {
+		snprintf(err, errlen, "strategy '%s': arenas 0x%x names no arena kind, or kinds that do not exist",
+			s->name, (unsigned)s->arenas);
+		return -1;
+	}
+	if (s->flags & ~known_flags) {
+		snprintf(err, errlen, "strategy '%s': unknown flags 0x%x", s->name, (unsigned)(s->flags & ~known_flags));
+		return -1;
+	}
+	if (s->state_size > STATE_MAX || s->save_size > STATE_MAX) {
+		snprintf(err, errlen, "strategy '%s' asks for more than %u MiB of state", s->name, STATE_MAX >> 20);
+		return -1;
+	}
+	if (!s->save != !s->restore || (s->save && !s->save_size) || (!s->save && s->save_size) ||
+		((s->flags & VS_STRAT_NATIVE_STATE) && !s->save)) {
+		snprintf(err, errlen, "strategy '%s': save, restore and save_size come together (and native state "
+			"needs them)", s->name);
+		return -1;
+	}
 	return 0;
+}
+
+int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, size_t errlen)
+{
+	size_t i, k;
+
+	if (n > MAX_EXTRA - nextra) {
+		snprintf(err, errlen, "too many plug-in strategies (at most %d in all; %zu more asked, %zu taken)",
+			MAX_EXTRA, n, nextra);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v[i]) {
+			snprintf(err, errlen, "strategy %zu of %zu is a NULL pointer", i + 1, n);
+			return -1;
+		}
+		if (check(v[i], err, errlen))
+			return -1;
+		if (vs_strategy_find(v[i]->name)) {
+			snprintf(err, errlen, "a strategy named '%s' is already registered", v[i]->name);
+			return -1;
+		}
+		for (k = 0; k < i; k++)
+			if (strcmp(v[k]->name, v[i]->name) == 0) {
+				snprintf(err, errlen, "strategy '%s' is listed twice", v[i]->name);
+				return -1;
+			}
+	}
+	for (i = 0; i < n; i++)
+		extra[nextra++] = v[i];
+	return 0;
+}
+
+int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen)
+{
+	return vs_strategy_register_all(&s, 1, err, errlen);
 }
 
 static const char *const status_names[] = {
