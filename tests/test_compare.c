@@ -241,19 +241,31 @@ START_TEST(ranking_rule)
 	ck_assert_int_eq(rows[1].rank, 4);
 	ck_assert_int_eq(rows[0].rank, 5);
 	ck_assert_int_eq(rows[4].rank, 0);
-	ck_assert_str_eq(res.best[0].why, "ties with f on failures (0), peak frag (0.250), high-water (900); "
-		"least internal fragmentation at peak (0 vs 8 for f)");
+	ck_assert_str_eq(res.best[0].why, "ties with f on served (0), failures (0), peak frag (0.250), high-water "
+		"(900); least internal fragmentation at peak (0 vs 8 for f)");
 	/* decided by failures */
 	rows[5].m.failures = 1;
 	rows[3].m.failures = 1;
 	rows[1].m.failures = 3;
 	vs_cmp_rank(&res);
-	ck_assert_str_eq(res.best[0].why, "fewest failures (0 vs 1 for f)");
+	ck_assert_str_eq(res.best[0].why, "ties with f on served (0); fewest failures (0 vs 1 for f)");
 	/* a full tie: the earlier row wins */
 	fake_row(&rows[3], "d", 0, 0.25, 900, 0);
 	vs_cmp_rank(&res);
 	ck_assert_int_eq(res.best[0].row, 2);
 	ck_assert_str_eq(res.best[0].why, "ties with d on every criterion; listed first");
+	/* requests served come first: a row that served nothing (no failures
+	 * counted, no fragmentation, no high-water) is not the best */
+	fake_row(&rows[0], "nothing", 0, 0.0, 0, 0);
+	fake_row(&rows[1], "served", 1, 0.5, 4096, 64);
+	rows[1].m.allocs = 9;
+	rows[1].m.shared_hits = 1;
+	res.nrows = 2;
+	vs_cmp_rank(&res);
+	ck_assert_int_eq(res.best[0].row, 1);
+	ck_assert_int_eq(rows[1].rank, 1);
+	ck_assert_int_eq(rows[0].rank, 2);
+	ck_assert_str_eq(res.best[0].why, "most requests served (10 vs 0 for nothing)");
 	free(res.best);
 }
 END_TEST

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #define VS_GEN_LAYERS 4
+#define VS_GEN_MAP_MAX_CELLS (1u << 22) /* 2048x2048 */
 
 typedef struct vs_gen_opts {
 	uint64_t seed;
@@ -20,7 +21,8 @@ typedef struct vs_gen_opts {
 	/* side-scroller: a map file per BG layer (NULL: generated). A file is
 	 * CSV (numbers separated by commas, rows by lines) when its name ends
 	 * in .csv, else raw little-endian u16 cells, map_width a row. Cell
-	 * values are ROM tile indices as they are (0 = transparent). */
+	 * values are ROM tile indices as they are (0 = transparent). A map
+	 * holds at most VS_GEN_MAP_MAX_CELLS cells (a CSV file at most 64 MiB). */
 	const char *maps[VS_GEN_LAYERS];
 	uint32_t map_width;
 } vs_gen_opts;

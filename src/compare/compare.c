@@ -548,22 +548,28 @@ typedef struct criterion {
 	const char *what;    /* "fewest failures" */
 	const char *metric;  /* "failures" */
 	int frac;            /* print as a fraction */
+	int more_is_better;
 } criterion;
 
+/* Requests served come first: a strategy that served nothing has no
+ * failures of some kinds, no fragmentation and no high-water, and must not
+ * look best for it. */
 static const criterion criteria[] = {
-	{ "fewest failures", "failures", 0 },
-	{ "lowest peak fragmentation", "peak frag", 1 },
-	{ "lowest high-water", "high-water", 0 },
-	{ "least internal fragmentation at peak", "internal frag", 0 },
+	{ "most requests served", "served", 0, 1 },
+	{ "fewest failures", "failures", 0, 0 },
+	{ "lowest peak fragmentation", "peak frag", 1, 0 },
+	{ "lowest high-water", "high-water", 0, 0 },
+	{ "least internal fragmentation at peak", "internal frag", 0, 0 },
 };
 #define NCRIT ((int)(sizeof criteria / sizeof criteria[0]))
 
 static double crit_value(const vs_cmp_row *r, int c)
 {
 	switch (c) {
-	case 0: return (double)r->m.failures;
-	case 1: return r->peak_frag;
-	case 2: return (double)r->m.high_water;
+	case 0: return (double)(r->m.allocs + r->m.shared_hits);
+	case 1: return (double)r->m.failures;
+	case 2: return r->peak_frag;
+	case 3: return (double)r->m.high_water;
 	default: return (double)r->peak_internal;
 	}
 }
@@ -578,7 +584,7 @@ static int rank_cmp(const vs_cmp_row *a, const vs_cmp_row *b, int *decided_by)
 		if (x != y) {
 			if (decided_by)
 				*decided_by = c;
-			return x < y ? -1 : 1;
+			return (x < y) != criteria[c].more_is_better ? -1 : 1;
 		}
 	}
 	if (decided_by)

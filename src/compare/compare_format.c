@@ -321,8 +321,8 @@ static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 		fprintf(fp, "|\n");
 	}
 	if (res->nbest) {
-		fprintf(fp, "\n**Best** (fewest failures, then lowest peak fragmentation, then lowest high-water, then least "
-			"internal fragmentation at peak):\n\n");
+		fprintf(fp, "\n**Best** (most requests served, then fewest failures, then lowest peak fragmentation, then "
+			"lowest high-water, then least internal fragmentation at peak):\n\n");
 		for (i = 0; i < res->nbest; i++) {
 			const vs_cmp_best *b = &res->best[i];
 			fprintf(fp, "- `%s` %s: **", b->trace, b->arena);

@@ -56,7 +56,7 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 {
 	gen g = { out, { o->seed }, 0 };
 	uint64_t fx[32];
-	uint32_t frame, nfx = 0, i;
+	uint32_t frame, nfx = 0, i, frames = o->frames ? o->frames : 2400; /* the registry's default */
 
 	(void)err;
 	(void)errlen;
@@ -68,7 +68,7 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 	pal(&g, 4, "font");
 	pal(&g, 16, "ui");
 	fputs("save base\n", out);
-	for (frame = 0; frame < o->frames; frame++) {
+	for (frame = 0; frame < frames; frame++) {
 		if (frame % 600 == 0) {
 			unsigned n;
 			if (frame) {
@@ -111,12 +111,12 @@ int vs_gen_ds_stream(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 	gen g = { out, { o->seed }, 0 };
 	uint64_t live[256];
 	uint8_t is_pal[256];
-	uint32_t frame, n = 0, i;
+	uint32_t frame, n = 0, i, frames = o->frames ? o->frames : 2000; /* the registry's default */
 
 	(void)err;
 	(void)errlen;
 	header(out);
-	for (frame = 0; frame < o->frames; frame++) {
+	for (frame = 0; frame < frames; frame++) {
 		/* a chunk streams in every few frames; old chunks stream out */
 		if (below(&g.r, 4) == 0) {
 			uint32_t k = 1 + below(&g.r, 3);

@@ -5,12 +5,14 @@
  * only integer arithmetic decides what happens, so a seed gives the same
  * trace on every host. Traces are written in canonical form. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vramsim/gen.h"
 #include "vramsim/gen_ds.h"
 #include "vramsim/request.h"
+#include "vramsim/text.h"
 
 /* ---- shared ----------------------------------------------------------- */
 
@@ -643,44 +645,61 @@ static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
 	return 0;
 }
 
+/* A map file is read whole into memory: bounded, so /dev/zero or an
+ * endless pipe given as a map is an error, not a hang. */
+#define MAP_MAX_BYTES (64ul << 20)
+
 static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "rb");
-	size_t len = strlen(path), cap = 0, n = 0;
+	size_t len = strlen(path), cap = 0, n = 0, bytes = 0;
 	uint32_t cols = 0, rowcols = 0;
 	int csv = len > 4 && strcmp(path + len - 4, ".csv") == 0, ch;
 	uint16_t *cells = NULL;
 	unsigned long v;
 	uint8_t b[2];
+	char shown[512];
 
+	vs_escape(shown, sizeof shown, path, len, 0);
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return -1;
+	}
+	if (csv) {
+		/* a UTF-8 byte order mark */
+		if ((ch = fgetc(fp)) == 0xEF && fgetc(fp) == 0xBB && fgetc(fp) == 0xBF)
+			bytes = 3;
+		else
+			rewind(fp);
 	}
 	for (;;) {
 		if (csv) {
 			/* Skip separators; count cells per line to learn the width. */
-			while ((ch = fgetc(fp)) == ' ' || ch == '\t' || ch == ',' || ch == '\r' || ch == '\n')
+			while ((ch = fgetc(fp)) == ' ' || ch == '\t' || ch == ',' || ch == '\r' || ch == '\n') {
+				if (++bytes > MAP_MAX_BYTES)
+					goto too_big;
 				if (ch == '\n' && rowcols) {
 					if (cols && rowcols != cols) {
-						snprintf(err, errlen, "%s: rows of %u and %u cells", path,
+						snprintf(err, errlen, "%s: rows of %u and %u cells", shown,
 							(unsigned)cols, (unsigned)rowcols);
 						goto fail;
 					}
 					cols = rowcols;
 					rowcols = 0;
 				}
+			}
 			if (ch == EOF)
 				break;
 			if (ch < '0' || ch > '9') {
-				snprintf(err, errlen, "%s: cell %zu: not a number", path, n + 1);
+				snprintf(err, errlen, "%s: cell %zu: not a number", shown, n + 1);
 				goto fail;
 			}
 			v = 0;
 			do {
-				v = v * 10 + (unsigned long)(ch - '0');
-				if (v > 0xFFFF)
-					break;
+				if (++bytes > MAP_MAX_BYTES)
+					goto too_big;
+				if (v < ROM_MAX)
+					v = v * 10 + (unsigned long)(ch - '0');
 			} while ((ch = fgetc(fp)) >= '0' && ch <= '9');
 			if (ch != EOF)
 				ungetc(ch, fp);
@@ -691,23 +710,29 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 			v = (unsigned long)b[0] | (unsigned long)b[1] << 8;
 		}
 		if (v >= ROM_MAX) {
-			snprintf(err, errlen, "%s: cell %zu is ROM tile %lu; the tile manager takes 0-%u", path,
-				n + 1, v, ROM_MAX - 1u);
+			snprintf(err, errlen, "%s: cell %zu is past ROM tile %u; the tile manager takes 0-%u", shown,
+				n + 1, ROM_MAX - 1u, ROM_MAX - 1u);
 			goto fail;
 		}
+		if (n == VS_GEN_MAP_MAX_CELLS)
+			goto too_big;
 		if (n == cap) {
 			uint16_t *p = realloc(cells, (cap = cap ? cap * 2 : 4096) * sizeof *p);
 			if (!p) {
-				snprintf(err, errlen, "%s: out of memory", path);
+				snprintf(err, errlen, "%s: out of memory", shown);
 				goto fail;
 			}
 			cells = p;
 		}
 		cells[n++] = (uint16_t)v;
 	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read error: %s", shown, strerror(errno));
+		goto fail;
+	}
 	if (csv && rowcols) {
 		if (cols && rowcols != cols) {
-			snprintf(err, errlen, "%s: rows of %u and %u cells", path, (unsigned)cols, (unsigned)rowcols);
+			snprintf(err, errlen, "%s: rows of %u and %u cells", shown, (unsigned)cols, (unsigned)rowcols);
 			goto fail;
 		}
 		cols = rowcols;
@@ -715,20 +740,23 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 	if (!csv)
 		cols = width;
 	if (!cols || n % cols) {
-		snprintf(err, errlen, "%s: %zu cells do not make rows of %u (give --map-width)", path, n,
+		snprintf(err, errlen, "%s: %zu cells do not make rows of %u (give --map-width)", shown, n,
 			(unsigned)cols);
 		goto fail;
 	}
 	m->w = cols;
 	m->h = (uint32_t)(n / cols);
 	if (m->w < RING || m->h < RING) {
-		snprintf(err, errlen, "%s: a %ux%u map is smaller than 32x32 cells", path, (unsigned)m->w,
+		snprintf(err, errlen, "%s: a %ux%u map is smaller than 32x32 cells", shown, (unsigned)m->w,
 			(unsigned)m->h);
 		goto fail;
 	}
 	m->cell = cells;
 	fclose(fp);
 	return 0;
+too_big:
+	snprintf(err, errlen, "%s: a map is at most %u cells (%lu MiB of CSV)", shown, (unsigned)VS_GEN_MAP_MAX_CELLS,
+		MAP_MAX_BYTES >> 20);
 fail:
 	free(cells);
 	fclose(fp);
