@@ -12,7 +12,9 @@
  *
  * Frames count from 0, the first frame the ROM runs; N-M is inclusive.
  * Ranges may come in any order but may not overlap. Keys: a b select start
- * right left up down r l, or none. Errors name file:line:col.
+ * right left up down r l, or none. Errors name file:line:col. Lines are
+ * at most 4096 bytes, scripts at most VS_INPUT_MAX_LINES lines and
+ * VS_INPUT_MAX_RANGES ranges; a UTF-8 byte order mark is skipped.
  */
 #ifndef VRAMSIM_INPUT_SCRIPT_H
 #define VRAMSIM_INPUT_SCRIPT_H
@@ -29,6 +31,7 @@ enum {
 };
 
 #define VS_INPUT_MAX_RANGES 100000u /* a bound on memory for hostile scripts */
+#define VS_INPUT_MAX_LINES 1000000u /* and on time: an endless file of comments ends */
 
 typedef struct vs_input_range {
 	uint32_t first, last; /* frames, inclusive */

@@ -157,7 +157,8 @@ typedef struct vs_plugin {
 int vs_plugin_load(const char *path, char *err, size_t errlen);
 
 /* Small helper for strategies: finds key in "a=1,b=2". Returns 1 and
- * copies the value, 0 when absent. */
+ * copies the value, 0 when absent. A value that does not fit in vallen
+ * bytes is never cut: val becomes "(too long)", which no number parses. */
 int vs_option_get(const char *options, const char *key, char *val, size_t vallen);
 /* Checks that every key in options is one of the NULL-terminated list.
  * Returns 0, or -1 naming the first unknown key in err. */

@@ -28,9 +28,11 @@ int vs_option_get(const char *options, const char *key, char *val, size_t vallen
 	while (*p) {
 		p = next_item(p, &k, &kl, &v, &vl);
 		if (kl == want && memcmp(k, key, kl) == 0) {
-			if (vallen) {
-				if (vl >= vallen)
-					vl = vallen - 1;
+			if (vallen && vl >= vallen) {
+				/* never a value cut short, which might parse: one
+				 * that fails to, and says why */
+				snprintf(val, vallen, "%s", "(too long)");
+			} else if (vallen) {
 				memcpy(val, v, vl);
 				val[vl] = '\0';
 			}

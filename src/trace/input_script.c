@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "vramsim/input_script.h"
+#include "vramsim/text.h"
 
 #define LINE_MAX_BYTES 4096
 
@@ -30,6 +31,7 @@ static int fail(reader *rd, size_t col, const char *fmt, ...)
 	if (n >= 0 && (size_t)n < rd->errlen)
 		vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	vs_escape_in_place(rd->err, rd->errlen); /* the message may quote the script */
 	return -1;
 }
 
@@ -184,6 +186,10 @@ int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *e
 		vs_input_range r;
 		char *nul;
 		rd.line++;
+		if (rd.line > VS_INPUT_MAX_LINES) {
+			fail(&rd, 1, "more than %u lines", VS_INPUT_MAX_LINES);
+			goto bad;
+		}
 		if (got < 0) {
 			fail(&rd, LINE_MAX_BYTES + 1, "line longer than %d bytes", LINE_MAX_BYTES);
 			goto bad;
@@ -204,6 +210,7 @@ int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *e
 	}
 	if (ferror(fp)) {
 		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
+		vs_escape_in_place(err, errlen);
 		goto bad;
 	}
 	if (check_overlaps(&rd, s))
@@ -222,6 +229,7 @@ int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t
 	memset(s, 0, sizeof *s);
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		vs_escape_in_place(err, errlen);
 		return -1;
 	}
 	rc = vs_input_script_read(fp, path, s, err, errlen);

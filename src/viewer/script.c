@@ -6,11 +6,13 @@
  * presses, mouse moves, clicks, drags) so they take the same path as a
  * person's input; the rest inspect or save state. docs/viewer.md lists them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "viewer_int.h"
+#include "vramsim/text.h"
 
 struct script {
 	char path[512];
@@ -31,14 +33,20 @@ void script_free(script *sc)
 	free(sc);
 }
 
+/* A script is read whole: bounded, so an endless file is an error. */
+#define SCRIPT_MAX_LINES 100000
+#define SCRIPT_LINE_MAX 1023
+
 script *script_load(const char *path, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "r");
 	script *sc;
-	char buf[1024];
+	char buf[SCRIPT_LINE_MAX + 2];
+	int cap = 0;
 
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open the script", path);
+		vs_escape_in_place(err, errlen);
 		return NULL;
 	}
 	sc = calloc(1, sizeof *sc);
@@ -48,20 +56,54 @@ script *script_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(sc->path, sizeof sc->path, "%s", path);
-	while (fgets(buf, sizeof buf, fp)) {
-		char **nl = realloc(sc->line, (size_t)(sc->n + 1) * sizeof *nl);
-		size_t len = strcspn(buf, "\r\n");
-		if (!nl)
+	for (;;) {
+		size_t len;
+		memset(buf, 0, sizeof buf);
+		if (!fgets(buf, sizeof buf, fp))
 			break;
-		sc->line = nl;
+		len = strlen(buf);
+		if (sc->n == SCRIPT_MAX_LINES) {
+			snprintf(err, errlen, "%s: more than %d lines", path, SCRIPT_MAX_LINES);
+			goto bad;
+		}
+		if (memchr(buf + len, '\n', sizeof buf - len - 1)) {
+			snprintf(err, errlen, "%s:%d: NUL byte", path, sc->n + 1);
+			goto bad;
+		}
+		if (len && buf[len - 1] != '\n' && !feof(fp)) {
+			snprintf(err, errlen, "%s:%d: line longer than %d bytes", path, sc->n + 1, SCRIPT_LINE_MAX);
+			goto bad;
+		}
+		if (sc->n == cap) {
+			int ncap = cap ? cap * 2 : 64;
+			char **nl = realloc(sc->line, (size_t)ncap * sizeof *nl);
+			if (!nl)
+				goto nomem;
+			sc->line = nl;
+			cap = ncap;
+		}
+		len = strcspn(buf, "\r\n");
 		buf[len] = 0;
-		sc->line[sc->n] = malloc(len + 1);
+		if (sc->n == 0 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+			memmove(buf, buf + 3, len - 2); /* a UTF-8 byte order mark */
+		sc->line[sc->n] = malloc(strlen(buf) + 1);
 		if (!sc->line[sc->n])
-			break;
-		memcpy(sc->line[sc->n++], buf, len + 1);
+			goto nomem;
+		memcpy(sc->line[sc->n++], buf, strlen(buf) + 1);
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "%s: read error", path);
+		goto bad;
 	}
 	fclose(fp);
 	return sc;
+nomem:
+	snprintf(err, errlen, "out of memory");
+bad:
+	vs_escape_in_place(err, errlen);
+	fclose(fp);
+	script_free(sc);
+	return NULL;
 }
 
 static void push(SDL_Event *e)
@@ -130,6 +172,7 @@ static int fail(viewer *v, script *sc, const char *fmt, const char *a, long long
 	char msg[512];
 
 	snprintf(msg, sizeof msg, fmt, a, x, y);
+	vs_escape_in_place(msg, sizeof msg); /* it quotes the script */
 	view_log(v, "%s:%d: %s", sc->path, sc->pc, msg);
 	v->script_failed = 1;
 	return 1;
@@ -150,26 +193,92 @@ static void state_line(viewer *v, char *buf, size_t len)
 	}
 }
 
+#define MAX_WORDS 8
+
+/* Splits cmd into at most MAX_WORDS words (in copy); rest[i] is where word
+ * i starts in cmd. Returns the count, or MAX_WORDS + 1 for more. */
+static int words_of(const char *cmd, char *copy, size_t cap, char **w, const char **rest)
+{
+	const char *p = cmd;
+	size_t o = 0;
+	int n = 0;
+
+	for (;;) {
+		size_t len;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return n;
+		if (n == MAX_WORDS)
+			return MAX_WORDS + 1;
+		len = strcspn(p, " \t");
+		if (o + len + 1 > cap)
+			return MAX_WORDS + 1;
+		memcpy(copy + o, p, len);
+		copy[o + len] = '\0';
+		w[n] = copy + o;
+		rest[n++] = p;
+		o += len + 1;
+		p += len;
+	}
+}
+
+/* A whole number in [lo, hi], decimal: script values are bounded so no
+ * arithmetic on them overflows. */
+static int number(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!*s || (*s != '-' && (*s < '0' || *s > '9')))
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+#define COORD_MAX 100000LL        /* window pixels, either way */
+#define EVENT_MAX 0x7FFFFFFFFFFFFFFFLL
+#define WAIT_MAX 10000000LL       /* frames */
+#define SIZE_MAX_PX 8192LL        /* a window side */
+
 /* Runs one command; returns 0 when it was not understood. */
 static int run(viewer *v, script *sc, char *cmd)
 {
-	char word[64] = "", arg[512] = "";
+	char copy[1100], *w[MAX_WORDS];
+	const char *rest[MAX_WORDS];
 	long long a = 0, b = 0, c = 0, d = 0;
-	int n;
+	int n = words_of(cmd, copy, sizeof copy, w, rest);
 
-	n = sscanf(cmd, "%63s", word);
-	if (n <= 0 || word[0] == '#')
+	if (n == 0 || w[0][0] == '#')
 		return 1;
-	if (strcmp(word, "wait") == 0) {
-		if (sscanf(cmd, "%*s %lld", &a) != 1 || a < 0)
+	if (n > MAX_WORDS)
+		return 0;
+	if (strcmp(w[0], "wait") == 0) {
+		if (n != 2 || !number(w[1], 0, WAIT_MAX, &a))
 			return 0;
 		sc->wait = (int)a;
-	} else if (strcmp(word, "key") == 0) {
-		char *p = arg;
+	} else if (strcmp(w[0], "key") == 0) {
+		char name[512];
+		const char *p;
 		Uint16 mod = 0;
 		SDL_Keycode key;
-		if (sscanf(cmd, "%*s %511s", arg) != 1)
+		size_t len;
+		if (n < 2)
 			return 0;
+		/* the rest of the line: SDL names some keys in two words ("Page Up") */
+		p = rest[1];
+		len = strlen(p);
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len >= sizeof name)
+			return fail(v, sc, "key name longer than %s bytes", "511", 0, 0);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		p = name;
 		for (;;) {
 			if (strncmp(p, "shift+", 6) == 0) {
 				mod |= KMOD_LSHIFT;
@@ -191,37 +300,42 @@ static int run(viewer *v, script *sc, char *cmd)
 		if (key == SDLK_UNKNOWN)
 			return fail(v, sc, "unknown key '%s'", p, 0, 0);
 		push_key(v, key, mod);
-	} else if (strcmp(word, "text") == 0) {
-		if (sscanf(cmd, "%*s %511s", arg) != 1)
+	} else if (strcmp(w[0], "text") == 0) {
+		SDL_Event e;
+		if (n != 2)
 			return 0;
-		push_text(v, arg);
-	} else if (strcmp(word, "move") == 0) {
-		if (sscanf(cmd, "%*s %lld %lld", &a, &b) != 2)
+		if (strlen(w[1]) >= sizeof e.text.text)
+			return fail(v, sc, "text longer than %s%lld bytes", "", (long long)sizeof e.text.text - 1, 0);
+		push_text(v, w[1]);
+	} else if (strcmp(w[0], "move") == 0) {
+		if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b))
 			return 0;
 		push_motion(v, (int)a, (int)b, 0);
-	} else if (strcmp(word, "click") == 0) {
+	} else if (strcmp(w[0], "click") == 0) {
 		int x, y;
-		if (sscanf(cmd, "%*s timeline %lld", &c) == 1 && c >= 0) {
+		if (n == 3 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &c)) {
 			view_timeline_point(v, (uint64_t)c, &x, &y);
 			a = x;
 			b = y;
-		} else if (sscanf(cmd, "%*s %lld %lld", &a, &b) != 2) {
+		} else if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b)) {
 			return 0;
 		}
 		push_motion(v, (int)a, (int)b, 0);
 		push_button(v, (int)a, (int)b, 1);
 		push_button(v, (int)a, (int)b, 0);
-	} else if (strcmp(word, "drag") == 0) {
+	} else if (strcmp(w[0], "drag") == 0) {
 		int i, x, y;
 		long long e0, e1;
-		if (sscanf(cmd, "%*s timeline %lld %lld", &e0, &e1) == 2 && e0 >= 0 && e1 >= 0) {
+		if (n == 4 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &e0) &&
+			number(w[3], 0, EVENT_MAX, &e1)) {
 			view_timeline_point(v, (uint64_t)e0, &x, &y);
 			a = x;
 			b = y;
 			view_timeline_point(v, (uint64_t)e1, &x, &y);
 			c = x;
 			d = y;
-		} else if (sscanf(cmd, "%*s %lld %lld %lld %lld", &a, &b, &c, &d) != 4) {
+		} else if (n != 5 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b) ||
+			!number(w[3], -COORD_MAX, COORD_MAX, &c) || !number(w[4], -COORD_MAX, COORD_MAX, &d)) {
 			return 0;
 		}
 		push_motion(v, (int)a, (int)b, 0);
@@ -229,24 +343,25 @@ static int run(viewer *v, script *sc, char *cmd)
 		for (i = 1; i <= 8; i++)
 			push_motion(v, (int)(a + (c - a) * i / 8), (int)(b + (d - b) * i / 8), 1);
 		push_button(v, (int)c, (int)d, 0);
-	} else if (strcmp(word, "hover") == 0 || strcmp(word, "locate") == 0) {
+	} else if (strcmp(w[0], "hover") == 0 || strcmp(w[0], "locate") == 0) {
 		int x, y;
-		if (sscanf(cmd, "%*s %lld %lld %lld", &a, &b, &c) != 3)
+		if (n != 4 || !number(w[1], 1, VS_VIEW_MAX_SIDES, &a) || !number(w[2], 0, VS_TRACE_MAX_ARENAS - 1, &b) ||
+			!number(w[3], 0, UINT32_MAX, &c))
 			return 0;
 		if (view_unit_centre(v, (int)a - 1, (int)b, (uint32_t)c, &x, &y))
-			return fail(v, sc, "%s: no such unit on screen (side %lld arena ...)", word, a, 0);
-		if (word[0] == 'h')
+			return fail(v, sc, "%s: no such unit on screen (side %lld arena ...)", w[0], a, 0);
+		if (w[0][0] == 'h')
 			push_motion(v, x, y, 0);
 		else
 			view_log(v, "locate %lld %lld %lld %d %d", a, b, c, x, y);
-	} else if (strcmp(word, "seek") == 0) {
-		if (sscanf(cmd, "%*s %lld", &a) != 1 || a < 0)
+	} else if (strcmp(w[0], "seek") == 0) {
+		if (n != 2 || !number(w[1], 0, EVENT_MAX, &a))
 			return 0;
 		v->playing = 0;
 		view_seek(v, (uint64_t)a);
-	} else if (strcmp(word, "resize") == 0) {
+	} else if (strcmp(w[0], "resize") == 0) {
 		SDL_Event e;
-		if (sscanf(cmd, "%*s %lld %lld", &a, &b) != 2 || a <= 0 || b <= 0)
+		if (n != 3 || !number(w[1], 1, SIZE_MAX_PX, &a) || !number(w[2], 1, SIZE_MAX_PX, &b))
 			return 0;
 		SDL_SetWindowSize(v->win, (int)a, (int)b);
 		memset(&e, 0, sizeof e);
@@ -256,48 +371,50 @@ static int run(viewer *v, script *sc, char *cmd)
 		e.window.data1 = (Sint32)a;
 		e.window.data2 = (Sint32)b;
 		push(&e);
-	} else if (strcmp(word, "screenshot") == 0) {
-		if (sscanf(cmd, "%*s %511s", arg) != 1)
+	} else if (strcmp(w[0], "screenshot") == 0) {
+		if (n != 2)
 			return 0;
-		snprintf(v->shot_pending, sizeof v->shot_pending, "%s", arg);
-	} else if (strcmp(word, "print") == 0) {
+		if (strlen(w[1]) >= sizeof v->shot_pending)
+			return fail(v, sc, "screenshot path longer than %s%lld bytes", "", (long long)sizeof v->shot_pending - 1,
+				0);
+		snprintf(v->shot_pending, sizeof v->shot_pending, "%s", w[1]);
+	} else if (strcmp(w[0], "print") == 0) {
 		char buf[2048];
+		if (n != 1)
+			return 0;
 		state_line(v, buf, sizeof buf);
 		view_log(v, "%s", buf);
-	} else if (strcmp(word, "expect") == 0) {
-		char what[32] = "";
-		if (sscanf(cmd, "%*s %31s", what) != 1)
-			return 0;
-		if (strcmp(what, "hover") == 0) {
-			const char *text = strstr(cmd, "hover") + 5;
+	} else if (strcmp(w[0], "expect") == 0) {
+		if (n >= 2 && strcmp(w[1], "hover") == 0) {
+			const char *text = n >= 3 ? rest[2] : "";
 			char buf[2048];
-			while (*text == ' ')
-				text++;
 			state_line(v, buf, sizeof buf);
 			if (!strstr(strstr(buf, " hover"), text))
 				return fail(v, sc, "expected hover text '%s'", text, 0, 0);
 			return 1;
 		}
-		if (sscanf(cmd, "%*s %*s %lld", &a) != 1)
+		if (n != 3 || !number(w[2], -EVENT_MAX, EVENT_MAX, &a))
 			return 0;
-		if (strcmp(what, "event") == 0) {
+		if (strcmp(w[1], "event") == 0) {
 			b = (long long)vs_timeline_at(v->tl);
-		} else if (strcmp(what, "paused") == 0) {
+		} else if (strcmp(w[1], "paused") == 0) {
 			b = !v->playing;
-		} else if (strcmp(what, "help") == 0) {
+		} else if (strcmp(w[1], "help") == 0) {
 			b = v->help;
-		} else if (strcmp(what, "width") == 0) {
+		} else if (strcmp(w[1], "width") == 0) {
 			b = v->W;
-		} else if (strcmp(what, "height") == 0) {
+		} else if (strcmp(w[1], "height") == 0) {
 			b = v->H;
-		} else if (strcmp(what, "recorded") == 0) {
+		} else if (strcmp(w[1], "recorded") == 0) {
 			b = (long long)vs_timeline_recorded(v->tl);
 		} else {
 			return 0;
 		}
 		if (a != b)
-			return fail(v, sc, "expected %s %lld, got %lld", what, a, b);
-	} else if (strcmp(word, "quit") == 0) {
+			return fail(v, sc, "expected %s %lld, got %lld", w[1], a, b);
+	} else if (strcmp(w[0], "quit") == 0) {
+		if (n != 1)
+			return 0;
 		v->quit = 1;
 	} else {
 		return 0;

@@ -296,6 +296,11 @@ static int resize_canvas(viewer *v, int w, int h)
 		w = 160;
 	if (h < 120)
 		h = 120;
+	/* a canvas, its check copy and the picture shown: 768 MiB at most */
+	if (w > 8192)
+		w = 8192;
+	if (h > 8192)
+		h = 8192;
 	if (v->canvas.px && v->canvas.w == w && v->canvas.h == h)
 		return 0;
 	vs_image_fini(&v->canvas);

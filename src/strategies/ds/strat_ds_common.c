@@ -86,10 +86,10 @@ int vs_ds_option_u32(const char *options, const char *key, uint32_t lo, uint32_t
 	errno = 0;
 	v = strtoull(buf, &end, 0);
 	if (end != buf && (*end == 'K' || *end == 'k')) {
-		v *= 1024u;
+		v = v > hi / 1024u ? (unsigned long long)hi + 1u : v * 1024u; /* past the range, never wrapped into it */
 		end++;
 	} else if (end != buf && (*end == 'M' || *end == 'm')) {
-		v *= 1024u * 1024u;
+		v = v > hi / (1024u * 1024u) ? (unsigned long long)hi + 1u : v * 1024u * 1024u;
 		end++;
 	}
 	if (end == buf || *end || errno || v < lo || v > hi) {
