@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_heap_import.c - CS:APP malloc-lab traces into trace format v1: the
- * text written, that the trace reader takes it back, errors with
- * file:line:col, and a replay of the result through the heap strategies
- * giving malloc lab's peak utilisation. */
+/* test_heap_import.c - malloc-lab traces (CS:APP and CMU headers) into
+ * trace format v1: the text written, that the trace reader takes it back
+ * (malloc(0) included), errors with file:line:col, the command, and a
+ * replay of the result through the heap strategies giving malloc lab's peak
+ * utilisation. The real trace sets: test_import_malloclab.c. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "support.h"
 #include "vramsim/import.h"
+#include "vramsim/replay.h"
 #include "vramsim/strategy.h"
 #include "vramsim/trace.h"
 
@@ -44,34 +46,104 @@ START_TEST(four_line_header)
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_str_eq(out,
 		"vramsim-trace 1\n"
-		"# imported from a.rep (malloc-lab trace: 3 ids, 5 ops, suggested heap 20000 bytes, weight 1)\n"
-		"# peak live payload 50 bytes; realloc written as free + alloc\n"
-		"arena heap ram size=20000\n"
+		"# imported from a.rep (malloc-lab trace, CS:APP header: suggested heap 20000 bytes, 3 ids, 5 ops, weight 1)\n"
+		"# peak live payload 50 bytes (malloc lab's utilisation numerator), at most 2 blocks live; "
+		"realloc written as free + alloc\n"
+		"# arena sized from the trace: twice the larger of its peak of live blocks (72 bytes, each block its size "
+		"rounded up to 8 plus 8 of header) and its largest block (40), rounded up to 64 KiB\n"
+		"arena heap ram size=65536\n"
 		"alloc 0 10\nalloc 1 20\nfree 0\nalloc 0 30\nfree 1\nfree 0\n");
+	ck_assert_int_eq(st.header, VS_REP_HEADER_CSAPP);
 	ck_assert_uint_eq(st.header_lines, 4);
+	ck_assert_uint_eq(st.heap_size, 20000);
 	ck_assert_uint_eq(st.allocs, 2);
 	ck_assert_uint_eq(st.reallocs, 1);
 	ck_assert_uint_eq(st.frees, 2);
 	ck_assert_uint_eq(st.peak_live, 50);
+	ck_assert_uint_eq(st.peak_line, 7);
+	ck_assert_uint_eq(st.peak_footprint, 32 + 40);
+	/* the suggested heap size no longer sizes the arena: the trace's need does */
+	ck_assert_uint_eq(st.need, 65536);
+	ck_assert_uint_eq(st.arena_size, 65536);
+	ck_assert_int_eq(st.size_given, 0);
 }
 END_TEST
 
 START_TEST(two_line_header_and_options)
 {
+	static char big[700000], bigout[1000000];
 	char out[4096], err[512];
+	size_t n;
+	uint32_t i;
 	vs_rep_stats st;
-	vs_rep_options opt = { 65536, "ewram", "heap-tlsf" };
+	vs_rep_options opt = { 65536, "ewram", "heap-tlsf", VS_REP_HEADER_AUTO };
 	int rc = import_text("b.rep", "2\n3\r\n  a 0 8\n\nr 1 16\nf 0\n", &opt, out, sizeof out, &st, err, sizeof err);
 
 	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_int_eq(st.header, VS_REP_HEADER_SHORT);
 	ck_assert_uint_eq(st.header_lines, 2);
 	ck_assert_uint_eq(st.arena_size, 65536);
+	ck_assert_int_eq(st.size_given, 1);
 	/* realloc of an id never allocated is realloc(NULL): a plain alloc */
 	ck_assert_ptr_nonnull(strstr(out, "arena ewram ram size=65536 strategy=heap-tlsf\nalloc 0 8\nalloc 1 16\nfree 0\n"));
-	/* without --size and without a heap size: malloc lab's MAX_HEAP */
+	ck_assert_ptr_nonnull(strstr(out, "# arena: 65536 bytes as asked (the trace needs 65536)\n"));
+	/* without --size: what the trace needs, 64 KiB at least */
 	rc = import_text("b.rep", "1\n1\na 0 8\n", NULL, out, sizeof out, &st, err, sizeof err);
 	ck_assert_msg(rc == 0, "%s", err);
-	ck_assert_uint_eq(st.arena_size, VS_REP_DEFAULT_SIZE);
+	ck_assert_uint_eq(st.arena_size, 65536);
+	/* ... and more for a big trace: 2 x (40000 x (1000 + 8)) */
+	n = (size_t)snprintf(big, sizeof big, "40000\n40000\n");
+	for (i = 0; i < 40000; i++)
+		n += (size_t)snprintf(big + n, sizeof big - n, "a %u 1000\n", i);
+	rc = import_text("big.rep", big, NULL, bigout, sizeof bigout, &st, err, sizeof err);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_int_eq(st.header, VS_REP_HEADER_SHORT);
+	ck_assert_uint_eq(st.peak_footprint, 40000u * 1008u);
+	ck_assert_uint_eq(st.arena_size, (2u * 40000u * 1008u + 0xFFFFu) & ~0xFFFFu);
+}
+END_TEST
+
+/* The CMU 15-213 traces: weight, ids, ops, ignore_ranges; free(NULL) as
+ * 'f -1'; malloc(0); more operations than the header says. */
+START_TEST(cmu_header)
+{
+	char out[4096], err[512];
+	vs_rep_stats st;
+	vs_rep_options opt = { 0, NULL, NULL, VS_REP_HEADER_AUTO };
+	const char *text = "1\r\n3\r\n6\r\n0\r\nf -1\r\na 0 0\r\na 1 10\r\nr 1 0\r\nf 1\r\nr 2 5\r\nf 0\r\n";
+	int rc = import_text("c.rep", text, &opt, out, sizeof out, &st, err, sizeof err);
+
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_int_eq(st.header, VS_REP_HEADER_CMU);
+	ck_assert_uint_eq(st.weight, 1);
+	ck_assert_uint_eq(st.ignore_ranges, 0);
+	ck_assert_uint_eq(st.heap_size, 0);
+	ck_assert_uint_eq(st.ids, 3);
+	ck_assert_uint_eq(st.ops, 6);
+	/* one operation past the header's count: read, and where it starts said */
+	ck_assert_uint_eq(st.ops_read, 7);
+	ck_assert_uint_eq(st.extra_line, 11);
+	/* f -1, and f 1 after r 1 0 left it NULL: both free(NULL) */
+	ck_assert_uint_eq(st.free_nulls, 2);
+	ck_assert_uint_eq(st.frees, 3);
+	ck_assert_uint_eq(st.zero_allocs, 1);
+	ck_assert_uint_eq(st.peak_live, 10);
+	ck_assert_ptr_nonnull(strstr(out, "CMU header: weight 1, 3 ids, 6 ops, ignore_ranges 0)\n"
+		"# 7 operations read: 1 past the header's count, from line 11\n"));
+	ck_assert_ptr_nonnull(strstr(out, "# 2 free(NULL) left out (nothing to free), 1 malloc(0) kept as 'alloc ID 0'\n"));
+	/* malloc(0) kept; realloc(p, 0) frees p; realloc(NULL, 5) allocates */
+	ck_assert_ptr_nonnull(strstr(out, "\nalloc 0 0\nalloc 1 10\nfree 1\nalloc 2 5\nfree 0\n"));
+	/* --header csapp reads the first number as a heap size */
+	opt.header = VS_REP_HEADER_CSAPP;
+	rc = import_text("c.rep", text, &opt, out, sizeof out, &st, err, sizeof err);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_int_eq(st.header, VS_REP_HEADER_CSAPP);
+	ck_assert_uint_eq(st.heap_size, 1);
+	ck_assert_uint_eq(st.weight, 0);
+	/* a first number of 16 or more is a heap size */
+	rc = import_text("d.rep", "16\n1\n1\n1\na 0 1\n", NULL, out, sizeof out, &st, err, sizeof err);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_int_eq(st.header, VS_REP_HEADER_CSAPP);
 }
 END_TEST
 
@@ -98,6 +170,17 @@ START_TEST(errors_name_the_place)
 	expect_error("20000\n2\n2\n1\na 0 10 7\nf 0\n", "bad.rep:5:8: error:", "at end of line");
 	expect_error("20000\n2\n3\n1\na 0 10\nf 0\n", "bad.rep:7:1: error:", "header says 3 operations, the file has 2");
 	expect_error("20000\n2\n2\n1\na 0 99999999999\nf 0\n", "bad.rep:5:5: error:", "does not fit 32 bits");
+	/* a line without a size (the CMU set's alaska.rep has 29,924) */
+	expect_error("0\n50\n2\n0\na 1 4\r\na 7 \r\n", "bad.rep:6:4: error:", "'a 7' has no size (expected 'a ID SIZE')");
+	expect_error("20000\n2\n2\n1\na 0 1\nr 0\n", "bad.rep:6:4: error:", "'r 0' has no size (expected 'r ID SIZE')");
+	/* -1 is only free(NULL) */
+	expect_error("1\n2\n1\n0\nf -2\n", "bad.rep:5:3: error:", "negative id '-2'");
+	expect_error("1\n2\n1\n0\na -1 8\n", "bad.rep:5:3: error:", "negative id '-1 8'");
+	expect_error("1\n2\n1\n0\nf -1x\n", "bad.rep:5:3: error:", "negative id '-1x'");
+	/* a heap above what a trace's ram arena may be: at the peak's line */
+	expect_error("20000\n2\n3\n1\na 0 100\na 1 140000000\nf 1\n", "bad.rep:6:1: error:",
+		"needs a heap of 280035328 bytes (peak live payload 140000100 bytes, reached here, in 2 blocks; "
+		"largest request 140000000), more than the 256 MiB a trace's ram arena may have");
 }
 END_TEST
 
@@ -159,7 +242,7 @@ START_TEST(replay_imported)
 	char path[512], err[512];
 	FILE *in, *out;
 	vs_rep_stats st;
-	vs_rep_options opt = { 0, NULL, NULL };
+	vs_rep_options opt = { 0, NULL, NULL, VS_REP_HEADER_AUTO };
 	size_t i;
 
 	snprintf(path, sizeof path, "%s/tests/tmp-%ld-short.trace", VS_BINARY_DIR, (long)getpid());
@@ -183,6 +266,126 @@ START_TEST(replay_imported)
 }
 END_TEST
 
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* Runs trace text through the engine; returns the replay (run to its end). */
+static vs_replay *replay_text(const char *text, const char *strategy, FILE **keep)
+{
+	char err[512];
+	FILE *fp = tmpfile();
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+	vs_replay *r;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	rewind(fp);
+	rd = vs_trace_open_stream(fp, "t", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	if (strategy)
+		cfg.strategy[0] = vs_strategy_find(strategy);
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s: %s", strategy ? strategy : "-", err);
+	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s: %s", strategy ? strategy : "-", vs_replay_error(r));
+	*keep = fp;
+	return r;
+}
+
+/* malloc(0) from an import is a trace the reader takes and every heap
+ * replays by its own rule: the malloc-style heaps (and the bank, pools,
+ * tracking and static heaps) hand out a block, the linear allocator an
+ * empty one; none fails, none breaks a check. */
+START_TEST(zero_bytes_replay)
+{
+	static const char *const strategies[] = { "heap-first-fit", "heap-best-fit", "heap-next-fit", "heap-tlsf",
+		"heap-dlmalloc", "heap-buddy", "heap-tracking", "heap-bank", "heap-pow2-pools", "heap-static",
+		"heap-linear" };
+	char out[4096], err[512];
+	vs_rep_stats st;
+	size_t i;
+	int rc = import_text("z.rep", "1\n4\n7\n0\na 0 0\na 1 0\na 2 24\nr 3 0\nf 0\nf 1\nf 3\n", NULL, out, sizeof out,
+		&st, err, sizeof err);
+
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_uint_eq(st.zero_allocs, 3);
+	for (i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
+		FILE *fp;
+		vs_replay *r = replay_text(out, strategies[i], &fp);
+		const vs_metrics *m = vs_replay_metrics(r, 0);
+
+		ck_assert_msg(m->failures == 0 && m->allocs == 4 && m->frees == 3, "%s: %llu failed, %llu ok, %llu frees",
+			strategies[i], (unsigned long long)m->failures, (unsigned long long)m->allocs,
+			(unsigned long long)m->frees);
+		ck_assert_msg(vs_replay_check_total(r) == 0 && vs_replay_diag_total(r) == 0, "%s", strategies[i]);
+		ck_assert_uint_eq(m->peak_live, 24);
+		vs_replay_free(r);
+		fclose(fp);
+	}
+}
+END_TEST
+
+/* The heap manager of The Simpsons: Hit & Run returns NULL for 0 bytes
+ * (radMemoryAlloc) without asking the heap they are routed to (the small
+ * one here): the request fails there, as the game's did, and nothing is
+ * placed. */
+START_TEST(zero_bytes_heap_manager)
+{
+	FILE *fp;
+	vs_replay *r = replay_text("vramsim-trace 1\n"
+		"arena default ram size=64K strategy=heap-dlmalloc\n"
+		"arena small ram size=8K strategy=heap-dlmalloc\n"
+		"heaps small=small default=default\n"
+		"alloc 1 0\nalloc 2 16\nalloc 3 small 0\nfree 2\n", NULL, &fp);
+	const vs_metrics *d = vs_replay_metrics(r, 0), *s = vs_replay_metrics(r, 1);
+
+	ck_assert_uint_eq(s->allocs, 1);
+	ck_assert_uint_eq(s->failures, 2);
+	ck_assert_uint_eq(s->fail[VS_FAIL_UNSUPPORTED], 2);
+	ck_assert_uint_eq(d->allocs, 0);
+	ck_assert_uint_eq(d->failures, 0);
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	vs_replay_free(r);
+	fclose(fp);
+}
+END_TEST
+
+/* The command: errors name file:line:col, exit 2 and leave no file; the
+ * extra-operations warning names its line; --size above 256 MiB is refused. */
+START_TEST(command)
+{
+	char out[4096], errout[4096], args[2048], target[600];
+	const char *bad = vs_test_file(2, "bad.rep", "0\n50\n2\n0\na 1 4\na 7 \n");
+	const char *extra = vs_test_file(3, "extra.rep", "1\n2\n1\n0\na 0 8\nf 0\n");
+
+	snprintf(target, sizeof target, "%s/tests/tmp-%ld-cmd.trace", VS_BINARY_DIR, (long)getpid());
+	remove(target);
+	snprintf(args, sizeof args, "import '%s' -o '%s'", bad, target);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);
+	ck_assert_msg(strstr(errout, "bad.rep:6:4: error: 'a 7' has no size") != NULL, "%s", errout);
+	ck_assert_int_ne(access(target, F_OK), 0);
+	snprintf(args, sizeof args, "import '%s' -o '%s'", extra, target);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 0);
+	ck_assert_msg(strstr(errout, "extra.rep:6:1: warning: the header says 1 operation, the file has 2: all are "
+		"imported") != NULL, "%s", errout);
+	ck_assert_msg(strstr(errout, "CMU header; peak live payload 8 bytes in at most 1 block; arena 65536 bytes "
+		"(the trace's need)") != NULL, "%s", errout);
+	ck_assert_int_eq(access(target, F_OK), 0);
+	remove(target);
+	snprintf(args, sizeof args, "import '%s' --size 257M -o '%s'", extra, target);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);
+	ck_assert_msg(strstr(errout, "--size 257M: a trace's ram arena holds at most 256 MiB") != NULL, "%s", errout);
+	ck_assert_int_ne(access(target, F_OK), 0);
+	remove(bad);
+	remove(extra);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("heap_import");
@@ -190,8 +393,12 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, four_line_header);
 	tcase_add_test(tc, two_line_header_and_options);
+	tcase_add_test(tc, cmu_header);
 	tcase_add_test(tc, errors_name_the_place);
 	tcase_add_test(tc, replay_imported);
+	tcase_add_test(tc, zero_bytes_replay);
+	tcase_add_test(tc, zero_bytes_heap_manager);
+	tcase_add_test(tc, command);
 	suite_add_tcase(s, tc);
 	return s;
 }

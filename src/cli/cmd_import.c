@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_import.c - `vramsim import`: traces from elsewhere into trace format v1.
- * Today: CS:APP malloc-lab traces (.rep). */
+ * Today: malloc-lab traces (.rep), CS:APP and CMU 15-213. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,37 +12,47 @@ int vs_cmd_import(int argc, char **argv);
 
 #define CMD "import"
 
-enum { O_SIZE = VS_CLI_LONG, O_ARENA, O_STRATEGY, O_REALLOC };
+enum { O_SIZE = VS_CLI_LONG, O_ARENA, O_STRATEGY, O_REALLOC, O_HEADER };
 
 static const vs_cli_opt options[] = {
 	{ "output", 'o', "TRACE", "write the trace there (default: standard output)" },
-	{ "size", O_SIZE, "N", "arena bytes (K/M suffixes); default: the header's suggested "
-		"heap size, or malloc lab's MAX_HEAP (below) with a 2-line header" },
+	{ "size", O_SIZE, "N", "arena bytes (K/M suffixes, at most 256M); default: what the trace "
+		"needs (below)" },
 	{ "arena", O_ARENA, "NAME", "arena name (default: heap)" },
 	{ "strategy", O_STRATEGY, "NAME", "strategy= on the arena line (e.g. heap-tlsf)" },
 	{ "realloc", O_REALLOC, "free-alloc", "the only mode: 'r ID SIZE' becomes 'free ID' then "
 		"'alloc ID SIZE'; the strategy interface has no realloc yet" },
+	{ "header", O_HEADER, "auto|csapp|cmu", "how to read a 4-line header (default auto: a first "
+		"number below 16 is CMU's weight, else CS:APP's heap size)" },
 	{ NULL, 0, NULL, NULL }
 };
 
-static void max_heap(FILE *fp, int part)
+static void sizing(FILE *fp, int part)
 {
 	if (part == 1)
-		fprintf(fp, "\nMAX_HEAP is %u bytes.\n", VS_REP_DEFAULT_SIZE);
+		fprintf(fp, "\nThe arena, unless --size is given, is what the trace needs: twice the larger of\n"
+			"its peak of live blocks (each its size rounded up to %u, plus %u bytes of header,\n"
+			"%u at least) and its largest block, rounded up to 64 KiB. A trace's ram arena\n"
+			"holds at most %u MiB: a trace that needs more is refused, at the line where its\n"
+			"peak is reached.\n", VS_REP_BLOCK_ALIGN, VS_REP_BLOCK_HEADER, VS_REP_BLOCK_MIN,
+			VS_REP_MAX_SIZE >> 20);
 }
 
 static const vs_cli_cmd command = {
 	CMD, "import FILE.rep [-o TRACE] [--size N] [--arena NAME] [--strategy NAME]\n"
-	"                      [--realloc free-alloc]",
-	"Reads a CS:APP malloc-lab trace (a header of 4 lines - suggested heap size,\n"
-	"number of ids, number of operations, weight - or 2 lines - ids, operations;\n"
-	"then 'a ID SIZE', 'f ID' and 'r ID SIZE' lines) and writes it as a vramsim\n"
-	"trace: one 'ram' arena and one alloc/free event a line. '-' reads standard input.\n",
+	"                      [--header auto|csapp|cmu] [--realloc free-alloc]",
+	"Reads a malloc-lab trace and writes it as a vramsim trace: one 'ram' arena and\n"
+	"one alloc/free event per operation. The header is 4 lines - CS:APP: suggested\n"
+	"heap size, ids, operations, weight; CMU 15-213: weight, ids, operations,\n"
+	"ignore_ranges - or 2 (ids, operations); then 'a ID SIZE', 'f ID' and\n"
+	"'r ID SIZE' lines. 'f -1' is free(NULL), counted and left out; 'a ID 0' is\n"
+	"malloc(0), kept; 'r ID 0' frees ID. Operations past the header's count are\n"
+	"imported with a warning. '-' reads standard input.\n",
 	options,
-	"The header's suggested heap size is often far below what the trace needs; a note\n"
-	"on standard error says so when the peak live payload exceeds the arena.\n"
-	"Exit status: 0 done, 2 usage or input error (named file:line:col).\n",
-	max_heap, 0
+	"A note on standard error says how much the trace needs and what the arena got.\n"
+	"Exit status: 0 done, 2 usage or input error (named file:line:col; no output\n"
+	"file is left behind).\n",
+	sizing, 0
 };
 
 typedef struct import_args {
@@ -64,7 +74,20 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_SIZE:
 		if (vs_cli_bytes(p, 1, 0xFFFFFFFFu, &v))
 			return VS_EXIT_USAGE;
+		if (v > VS_REP_MAX_SIZE)
+			return vs_cli_usage_error(CMD, "--size %s: a trace's ram arena holds at most %u MiB "
+				"(trace format v1)", p->arg, VS_REP_MAX_SIZE >> 20);
 		opt->size = (uint32_t)v;
+		return -1;
+	case O_HEADER:
+		if (strcmp(p->arg, "auto") == 0)
+			opt->header = VS_REP_HEADER_AUTO;
+		else if (strcmp(p->arg, "csapp") == 0)
+			opt->header = VS_REP_HEADER_CSAPP;
+		else if (strcmp(p->arg, "cmu") == 0)
+			opt->header = VS_REP_HEADER_CMU;
+		else
+			return vs_cli_usage_error(CMD, "--header %s: expected auto, csapp or cmu", p->arg);
 		return -1;
 	case O_ARENA:
 		opt->arena = p->arg;
@@ -84,10 +107,36 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
+/* What the import did that a reader of the trace should know. */
+static void notes(const char *name, const vs_rep_stats *st)
+{
+	if (st->ops_read > st->ops)
+		fprintf(stderr, "%s:%llu:1: warning: the header says %u operation%s, the file has %u: all are imported\n",
+			name, (unsigned long long)st->extra_line, st->ops, st->ops == 1 ? "" : "s", st->ops_read);
+	fprintf(stderr, "%s: note: %s header; peak live payload %llu bytes in at most %llu block%s; arena %u bytes (%s",
+		name, vs_rep_header_name(st->header), (unsigned long long)st->peak_live,
+		(unsigned long long)st->peak_blocks, st->peak_blocks == 1 ? "" : "s", (unsigned)st->arena_size,
+		st->size_given ? "--size" : "the trace's need");
+	if (st->size_given)
+		fprintf(stderr, "; it needs %llu", (unsigned long long)st->need);
+	fprintf(stderr, ")\n");
+	if (st->free_nulls || st->zero_allocs)
+		fprintf(stderr, "%s: note: %u free(NULL) left out, %u malloc(0) kept as 'alloc ID 0'\n", name,
+			st->free_nulls, st->zero_allocs);
+	if (st->peak_live > st->arena_size)
+		fprintf(stderr, "%s: note: peak live payload %llu bytes exceeds the %u-byte arena; "
+			"allocations will fail (leave out --size to get what the trace needs)\n", name,
+			(unsigned long long)st->peak_live, (unsigned)st->arena_size);
+	else if (st->size_given && st->arena_size < st->need)
+		fprintf(stderr, "%s: note: the %u-byte arena is below the trace's need (%llu bytes): "
+			"some heaps may fail allocations\n", name, (unsigned)st->arena_size,
+			(unsigned long long)st->need);
+}
+
 int vs_cmd_import(int argc, char **argv)
 {
 	import_args a;
-	const char *in_path, *out_path;
+	const char *in_path, *out_path, *name;
 	vs_rep_stats st;
 	char err[1024], tmp[1100];
 	FILE *in, *out;
@@ -113,16 +162,14 @@ int vs_cmd_import(int argc, char **argv)
 			fclose(in);
 		return VS_EXIT_USAGE;
 	}
-	rc = vs_import_rep(in, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path, out, &a.opt, &st, err, sizeof err);
+	name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
+	rc = vs_import_rep(in, name, out, &a.opt, &st, err, sizeof err);
 	if (in != stdin)
 		fclose(in);
 	if (rc)
 		fprintf(stderr, "%s\n", err);
 	if (vs_cli_out_close(out, out_path, tmp, rc == 0) || rc)
 		return VS_EXIT_USAGE;
-	if (st.peak_live > st.arena_size)
-		fprintf(stderr, "%s: note: peak live payload %llu bytes exceeds the %u-byte arena; "
-			"allocations will fail (use --size)\n", in_path, (unsigned long long)st.peak_live,
-			(unsigned)st.arena_size);
+	notes(name, &st);
 	return VS_EXIT_OK;
 }

@@ -22,7 +22,7 @@ static const command commands[] = {
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", NULL },
 	{ "view", NULL, "play a trace in a window (SDL2): seek, hover, two strategies side by side", "view" },
 	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", NULL },
-	{ "import", vs_cmd_import, "turn a CS:APP malloc-lab .rep trace into a vramsim trace", NULL },
+	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
 	{ "record", NULL, "run a GBA ROM headless; write the trace it prints via record.h", "gba" },
 	{ "capture", NULL, "run any GBA ROM headless; infer its VRAM allocation trace from what it shows", "gba" },

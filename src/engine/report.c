@@ -10,6 +10,27 @@ static double mean_frag(const vs_metrics *m)
 	return m->events ? m->frag_sum / (double)m->events : 0.0;
 }
 
+/* Malloc lab's peak utilisation, with its denominator named: malloc lab
+ * divides by the heap it grew through sbrk, here the arena is fixed and its
+ * high-water mark stands in. A figure from a replay that did not serve the
+ * whole trace is no figure for the trace: it says so on the same line. */
+static void utilisation(FILE *fp, const vs_metrics *m)
+{
+	fprintf(fp, "  peak utilisation %.1f%% (peak live payload / high-water of this fixed arena; "
+		"malloc lab divides by its sbrk-grown heap)", 100.0 * (double)m->peak_live / (double)m->high_water);
+	if (m->failures || m->checks) {
+		fprintf(fp, ", INCOMPLETE:");
+		if (m->failures)
+			fprintf(fp, " %llu allocation%s failed", (unsigned long long)m->failures,
+				m->failures == 1 ? "" : "s");
+		if (m->failures && m->checks)
+			fputc(',', fp);
+		if (m->checks)
+			fprintf(fp, " %llu check%s failed", (unsigned long long)m->checks, m->checks == 1 ? "" : "s");
+	}
+	fputc('\n', fp);
+}
+
 void vs_report_text(FILE *fp, const vs_replay *r)
 {
 	const vs_trace_header *h = vs_replay_header(r);
@@ -58,8 +79,7 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 			m->usable_bytes ? 100.0 * (double)m->peak_live / (double)m->usable_bytes : 0.0,
 			(unsigned long long)m->high_water);
 		if (d->kind == VS_ARENA_RAM && m->high_water)
-			fprintf(fp, "  peak utilisation %.1f%% (malloc lab: peak live payload / high-water)\n",
-				100.0 * (double)m->peak_live / (double)m->high_water);
+			utilisation(fp, m);
 		fprintf(fp, "  free now        %llu bytes in %llu extents, largest %llu\n",
 			(unsigned long long)m->free_bytes, (unsigned long long)m->free_extents,
 			(unsigned long long)m->largest_free);
