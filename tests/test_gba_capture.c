@@ -332,10 +332,9 @@ static int freed_at(const cap *t, uint64_t id)
 }
 
 /* A 4bpp sprite's allocation at tile's address, alive [from, to): its
- * tiles, as a sprite request where the obj arena has the game's 1D mapping.
- * (Capture takes the arena's mapping from frame 0, the force-blanked reset
- * state, whose DISPCNT says 2D; it then writes this 1D game's sprites as
- * runs of tiles. The bytes must be the sprite's either way.) */
+ * tiles, as a sprite request where the obj arena has the game's 1D mapping
+ * (the arenas take the first frame shown, not the force-blanked reset
+ * frame: whole_trace checks it). */
 static const ev *sprite_life(const cap *t, unsigned tile, unsigned shape, unsigned size, int from, int to)
 {
 	const ev *a = only_alloc(t, t->obj, CC_OBJ_ADDR(tile));
