@@ -132,7 +132,7 @@ static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *l
 					snprintf(err, errlen, "%s:%lu:%d: error: trace pattern too long", path, ln, col);
 					return -1;
 				}
-				snprintf(sel.trace, sizeof sel.trace, "%s", w);
+				memcpy(sel.trace, w, len + 1); /* len < sizeof sel.trace: checked above */
 				continue;
 			}
 			/* no trace pattern: the line applies to every trace */

@@ -159,7 +159,7 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 	cap_bg *b = c->bg;
 	cell *x = &l->cell[w->cell];
 	vs_request rq;
-	char tag[16];
+	char tag[24];
 
 	memset(&rq, 0, sizeof rq);
 	rq.shape = VS_REQ_TILE;
@@ -333,7 +333,7 @@ static void layer_map(vs_capture *c, layer *l, int n)
 {
 	uint32_t start = l->sbb * VS_GBA_SCREENBLOCK_BYTES, bytes;
 	vs_request rq;
-	char tag[8];
+	char tag[24];
 
 	memset(&rq, 0, sizeof rq);
 	rq.shape = VS_REQ_BGMAP;
