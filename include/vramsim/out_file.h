@@ -41,6 +41,10 @@ typedef struct vs_out_file {
 /* Opens path for writing ("-": standard output). Returns 0, or -1 with
  * "cannot write PATH: why" in err. */
 int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen);
+/* Whether vs_out_open(path) would be refused, without making or opening
+ * anything (a FIFO is not opened): 0, or -1 with err. For a check before
+ * long work; vs_out_open may still fail later. */
+int vs_out_check(const char *path, char *err, size_t errlen);
 /* Closes f's stream; with ok 0, or when a write failed, the temporary
  * file is removed. Returns 0, or -1 (with a message in err when a write
  * failed). */

@@ -458,8 +458,8 @@ static int parse(int argc, char **argv, render_opts *o)
 		return rc;
 	if (!o->path)
 		return vs_cli_usage_error(CMD, "no trace given");
-	if (strcmp(o->path, "-") == 0)
-		return vs_cli_usage_error(CMD, "render reads its trace twice or more: give a file, not '-'");
+	if (vs_cli_rereadable(CMD, o->path, "render reads its trace twice or more"))
+		return VS_EXIT_USAGE;
 	if (o->at_given > 1)
 		return vs_cli_usage_error(CMD, "give one of --at, --frame, --peak, --peak-frag, --end");
 	if (o->at_given && !(o->kinds & K_OCC))
@@ -544,22 +544,26 @@ static int render(render_opts *o, side_out *so)
 
 	if (check_output(o->out, single, &made))
 		return VS_EXIT_USAGE;
-	/* every output is opened before the replay: one that cannot be
-	 * written stops the run before anything is drawn or written */
-	if (picture_paths(o, o->out, single, paths))
+	/* every output is checked before the replay: one that cannot be
+	 * written stops the run before anything is drawn */
+	if (picture_paths(o, o->out, single && ends_with(o->out, ".png"), paths))
 		goto fail;
 	for (k = 0; k < 3; k++)
-		if (paths[k][0])
+		if (paths[k][0]) {
+			char err[1024];
+			if (vs_out_check(paths[k], err, sizeof err)) {
+				fprintf(stderr, "vramsim render: %s\n", err);
+				goto fail;
+			}
 			open[nf++] = paths[k];
-	if (vs_cli_outs_open(files, open, nf))
-		goto fail;
+		}
 	if (split_sides(o))
-		goto fail_open;
+		goto fail;
 	for (s = 0; s < o->cs.ngroups; s++)
 		if (render_side(o, s, &so[s]))
-			goto fail_open;
+			goto fail;
 	tw = now();
-	if (write_pictures(o, so, files, nf))
+	if (vs_cli_outs_open(files, open, nf) || write_pictures(o, so, files, nf))
 		goto fail;
 	if (o->timing)
 		fprintf(stderr, "render: PNG encoding and writing: %.3f s\n", now() - tw);
@@ -569,8 +573,6 @@ static int render(render_opts *o, side_out *so)
 	if (o->timing)
 		fprintf(stderr, "render: total %.3f s\n", now() - t0);
 	return status;
-fail_open:
-	vs_out_abort(files, nf);
 fail:
 	if (made)
 		rmdir(o->out); /* made for this run, and left empty */

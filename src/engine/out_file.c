@@ -119,6 +119,48 @@ int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen)
 	return open_in_place(f, err, errlen);
 }
 
+int vs_out_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char dir[VS_OUT_PATH_MAX];
+	const char *slash;
+	size_t len = strlen(path);
+	int regular = 1;
+
+	if (len == 0)
+		return say(err, errlen, "''", "an empty path");
+	if (len >= VS_OUT_PATH_MAX) {
+		snprintf(err, errlen, "cannot write an output path of %zu bytes (at most %d)", len, VS_OUT_PATH_MAX - 1);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+			return say(err, errlen, path, "a symbolic link to nothing (give the file it should name)");
+		if (S_ISDIR(st.st_mode))
+			return say(err, errlen, path, "a directory");
+		if (S_ISSOCK(st.st_mode))
+			return say(err, errlen, path, "a socket");
+		regular = S_ISREG(st.st_mode);
+		if (!regular)
+			return access(path, W_OK) == 0 ? 0 : say(err, errlen, path, strerror(errno));
+	} else if (errno != ENOENT) {
+		return say(err, errlen, path, strerror(errno));
+	}
+	/* a file made or replaced: its directory takes the temporary file */
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) != 0)
+		return say(err, errlen, path, strerror(errno));
+	return 0;
+}
+
 int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
 {
 	int bad, before = errno; /* a write that failed earlier left its reason there */

@@ -28,6 +28,10 @@ typedef struct legend {
 	int n, cap;
 } legend;
 
+/* Tags listed in a legend: a picture of a trace with thousands of tags
+ * keeps a legend of bounded size (and time to build it). */
+#define LEGEND_TAGS 64
+
 static void legend_add(legend *L, const char *text, uint32_t colour, int kind, int is_map)
 {
 	if (L->n == L->cap) {
@@ -96,7 +100,7 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 {
 	const vs_arena *a = s->arena;
 	uint32_t u, last = VS_OWNER_NONE;
-	int k, before = L->n, dsidx = 0;
+	int k, before = L->n, dsidx = 0, more = 0;
 
 	for (u = 0; u < a->nunits; u++) {
 		uint32_t o = a->owner[u];
@@ -114,10 +118,17 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 		for (k = before; k < L->n; k++)
 			if (strcmp(L->it[k].text, text) == 0)
 				break;
-		if (k == L->n)
+		if (k < L->n)
+			continue;
+		if (L->n - before == LEGEND_TAGS)
+			more = 1;
+		else
 			legend_add(L, text, vs_tag_colour(name), VS_UNIT_DATA, 0);
 	}
-	qsort(L->it + before, (size_t)(L->n - before), sizeof *L->it, cmp_item);
+	if (L->n - before > 1)
+		qsort(L->it + before, (size_t)(L->n - before), sizeof *L->it, cmp_item);
+	if (more)
+		legend_add(L, "more tags, not listed", VS_RGB_DIM, -1, 0);
 	if (dsidx)
 		legend_add(L, "4x4 index data (slot 1, owner's colour)", 0x9AA5B8FFu, VS_UNIT_INDEX, 0);
 }
@@ -249,13 +260,19 @@ static void history_tags(const vs_history *hs, legend *L)
 {
 	uint32_t t, c;
 
+	int more = 0;
+
 	for (t = 0; t < vs__history_tag_count(hs); t++) {
 		const char *name = vs__history_tag(hs, t, &c);
-		if (name)
+		if (name && L->n == LEGEND_TAGS)
+			more = 1;
+		else if (name)
 			legend_add(L, name, c, -1, 0);
 	}
 	if (L->n > 1)
 		qsort(L->it, (size_t)L->n, sizeof *L->it, cmp_item);
+	if (more)
+		legend_add(L, "more tags, not listed", VS_RGB_DIM, -1, 0);
 }
 
 int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, const char *title)
