@@ -72,8 +72,8 @@ static int window_size(const char *s, vs_viewer_opts *vo)
 		return -1;
 	memcpy(w, s, (size_t)(x - s));
 	w[x - s] = '\0';
-	if (vs_cli_parse_uint(w, 0, &a) || vs_cli_parse_uint(x + 1, 0, &b) || a < 160 || b < 120 || a > 16384 ||
-		b > 16384)
+	if (vs_cli_parse_uint(w, 0, &a) || vs_cli_parse_uint(x + 1, 0, &b) || a < 160 || b < 120 || a > 8192 ||
+		b > 8192)
 		return -1;
 	vo->width = (int)a;
 	vo->height = (int)b;
@@ -106,8 +106,11 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 			*plus = ',';
 		return vs_cli_choices_add(CMD, &a->cs, p->arg) ? VS_EXIT_USAGE : -1;
 	case O_SIZE:
-		return window_size(p->arg, vo) ? vs_cli_usage_error(CMD, "--size needs WxH, at least 160x120") : -1;
+		return window_size(p->arg, vo) ? vs_cli_usage_error(CMD, "--size needs WxH, 160x120 to 8192x8192") : -1;
 	case O_SHOTS:
+		/* DIR/vramsim-view-NNNN.png must fit the viewer's paths: never cut */
+		if (strlen(p->arg) > 1000)
+			return vs_cli_usage_error(CMD, "--shots: a directory path of at most 1000 bytes");
 		vo->shot_dir = p->arg;
 		return -1;
 	case O_SCRIPT:
@@ -147,8 +150,8 @@ static int parse(int argc, char **argv, view_args *a)
 		return rc;
 	if (!a->path)
 		return vs_cli_usage_error(CMD, "no trace given");
-	if (strcmp(a->path, "-") == 0)
-		return vs_cli_usage_error(CMD, "the viewer reads the trace once per side: give a file, not '-'");
+	if (vs_cli_rereadable(CMD, a->path, "the viewer reads the trace once per side"))
+		return VS_EXIT_USAGE;
 	return vs_cli_choices_split(CMD, &a->cs) ? VS_EXIT_USAGE : -1;
 }
 
