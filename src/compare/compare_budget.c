@@ -222,7 +222,6 @@ static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, si
 	for (;;) {
 		size_t n;
 		char *text = line;
-		memset(line, 0, sizeof line); /* a '\n' past a NUL byte is then this line's */
 		if (!fgets(line, sizeof line, fp))
 			break;
 		n = strlen(line);
@@ -233,8 +232,9 @@ static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, si
 		}
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		else if (n + 1 < sizeof line && memchr(line + n + 1, '\n', sizeof line - n - 1)) {
-			/* fgets read past a NUL byte to the end of the line */
+		else if (n + 1 < sizeof line && !feof(fp)) {
+			/* fgets stops at a newline, the end or a full buffer: none of
+			 * them, so a NUL byte ended the string early */
 			snprintf(err, errlen, "%s:%lu:%zu: error: NUL byte", path, ln, n + 1);
 			return -1;
 		} else if (!feof(fp)) {

@@ -58,7 +58,6 @@ script *script_load(const char *path, char *err, size_t errlen)
 	snprintf(sc->path, sizeof sc->path, "%s", path);
 	for (;;) {
 		size_t len;
-		memset(buf, 0, sizeof buf);
 		if (!fgets(buf, sizeof buf, fp))
 			break;
 		len = strlen(buf);
@@ -66,7 +65,9 @@ script *script_load(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: more than %d lines", path, SCRIPT_MAX_LINES);
 			goto bad;
 		}
-		if (memchr(buf + len, '\n', sizeof buf - len - 1)) {
+		/* fgets stops at a newline, the end or a full buffer: none of
+		 * them, and a NUL byte ended the string early */
+		if ((!len || buf[len - 1] != '\n') && len + 1 < sizeof buf && !feof(fp)) {
 			snprintf(err, errlen, "%s:%d: NUL byte", path, sc->n + 1);
 			goto bad;
 		}
