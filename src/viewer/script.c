@@ -170,7 +170,7 @@ static void push_button(viewer *v, int x, int y, int down)
 
 static int fail(viewer *v, script *sc, const char *fmt, const char *a, long long x, long long y)
 {
-	char msg[512];
+	char msg[1280]; /* a script line is at most 1023 bytes */
 
 	snprintf(msg, sizeof msg, fmt, a, x, y);
 	vs_escape_in_place(msg, sizeof msg); /* it quotes the script */
