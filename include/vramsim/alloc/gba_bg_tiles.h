@@ -37,6 +37,41 @@
  * A ROM index names one tile at one depth: referencing a loaded tile at
  * the other depth is refused (GBA_BG_TILES_BAD).
  *
+ * Extension (not in the article): the layer's charblock. The article puts
+ * every BG on charblock 0. A game whose layer draws from charblock c
+ * (BGxCNT bits 2-3, base c * 16 KiB) needs that layer's tiles where its
+ * map entries can name them: tile numbers count from the base, 0-1023 for a
+ * text BG (so 4bpp tiles in [base, base + 32 KiB), 8bpp in [base, base +
+ * 64 KiB)) and 0-255 of 8bpp for an affine BG ([base, base + 16 KiB)); a
+ * tile below the base cannot be named at all. gba_bg_tiles_ref_cb takes
+ * that reach as a window of blocks:
+ *  - charblock not given (GBA_BG_TILES_CB_ANY): gba_bg_tiles_ref, the
+ *    article's code, unchanged;
+ *  - a load takes the first free entry inside the window, searching the
+ *    lists in the article's order (8bpp: list-b, list-a; 4bpp: list-c,
+ *    list-d, then a pair from list-a, list-b) and skipping entries outside
+ *    it. For charblock 0 text layers the window holds every block the
+ *    article's lists can hand out, so the head is taken: the article's
+ *    placement and constant cost. Otherwise the walk costs up to the length
+ *    of the lists it searches (at most 895 entries in all: each pair is on
+ *    at most one list, whole or as a single), and fails
+ *    (GBA_BG_TILES_NO_SPACE) when no free entry lies in reach;
+ *  - 4bpp tiles of charblocks 1-3 may lie in the 8bpp-only region (for
+ *    charblocks 2-3 nothing else is in reach); the single left over when
+ *    such a pair is split goes on list-d, which only these requests use,
+ *    so the article's 4bpp path never takes a block past its 32 KiB;
+ *  - a hit is a loaded copy of the ROM tile, at the requested depth, inside
+ *    the window. A tile loaded for one layer but out of another's reach is
+ *    loaded again for that layer: a second copy (the game would have to copy
+ *    it into that charblock too, so the cost is real). Copies of one ROM
+ *    tile are chained through back[] of their first block (unused while a
+ *    block is loaded), from rom2ram[rom]; each has its own count, and
+ *    releasing one unlinks it;
+ *  - ROM tile 0, the transparent tile, is blocks 0-1, in reach of charblock
+ *    0 only; a layer on charblock 1-3 gets its own copy (loaded and counted
+ *    like any tile, chained from block 0), as the game keeps its own
+ *    transparent tile in that charblock.
+ *
  * Freestanding: no host headers; links are indices, so memcpy snapshots.
  */
 #ifndef VRAMSIM_ALLOC_GBA_BG_TILES_H
@@ -54,18 +89,21 @@
 #define GBA_BG_TILES_MAP_FIRST 28u  /* first map screenblock */
 #define GBA_BG_TILES_MAPS 4u        /* 2 KiB map screenblocks */
 #define GBA_BG_TILES_UNUSED 0xFFFFu
+#define GBA_BG_TILES_CB_ANY 0xFFu   /* charblock not given: the article's manager */
 
-enum { GBA_BG_LIST_A = 0, GBA_BG_LIST_B = 1, GBA_BG_LIST_C = 2 };
+/* list-d: single free blocks of the 8bpp-only region whose partner holds
+ * a 4bpp tile of charblock 1-3 (the charblock extension). */
+enum { GBA_BG_LIST_A = 0, GBA_BG_LIST_B = 1, GBA_BG_LIST_C = 2, GBA_BG_LIST_D = 3 };
 enum { GBA_BG_TILES_NO_SPACE = -1, GBA_BG_TILES_BAD = -2, GBA_BG_TILES_REFS_FULL = -3 };
 
 typedef struct gba_bg_tiles {
 	uint16_t rom2ram[GBA_BG_TILES_ROM_MAX];
 	uint16_t ram2rom[GBA_BG_TILES_BLOCKS];
 	uint16_t ref[GBA_BG_TILES_BLOCKS];   /* count when loaded, next link when free */
-	uint16_t back[GBA_BG_TILES_BLOCKS];  /* previous link when free */
+	uint16_t back[GBA_BG_TILES_BLOCKS];  /* previous link when free; next copy when loaded */
 	uint16_t is8[GBA_BG_TILES_BLOCKS / 16u]; /* bit: an 8bpp tile starts here */
-	uint16_t head[3];                    /* list-a, list-b, list-c */
-	uint16_t len[3];                     /* entries on each list */
+	uint16_t head[4];                    /* list-a, list-b, list-c, list-d */
+	uint16_t len[4];                     /* entries on each list */
 	uint8_t maps;                        /* bit s: screenblock 28 + s taken */
 } gba_bg_tiles;
 
@@ -75,6 +113,12 @@ void gba_bg_tiles_init(gba_bg_tiles *m);
  * 0 when it was already there (or is tile 0); negative GBA_BG_TILES_* on
  * failure. */
 int32_t gba_bg_tiles_ref(gba_bg_tiles *m, uint32_t rom, unsigned bpp, int *loaded);
+/* As gba_bg_tiles_ref for a layer that draws from charblock cb (0-3, or
+ * GBA_BG_TILES_CB_ANY), affine (tile numbers 0-255, 8bpp only) or text:
+ * the block returned is one that layer's map entries can name (see the
+ * extension above). GBA_BG_TILES_NO_SPACE when no free block is in reach;
+ * GBA_BG_TILES_BAD for cb > 3 or a 4bpp affine tile. */
+int32_t gba_bg_tiles_ref_cb(gba_bg_tiles *m, uint32_t rom, unsigned bpp, unsigned cb, int affine, int *loaded);
 /* Releases one reference to the tile at RAM block ram. Returns the
  * references left (0: the block is free again; tile 0 always answers 1),
  * or GBA_BG_TILES_BAD. */

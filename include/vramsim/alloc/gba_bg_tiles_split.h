@@ -14,6 +14,30 @@
  * screenblocks 28-31. Tile 0 (all transparent, 64 bytes so 8bpp layers
  * share it) is reserved at the start of the 4bpp region.
  *
+ * Extension (not in the article): the layer's charblock, as in
+ * gba_bg_tiles.h. A layer drawing from charblock c names tiles by number
+ * from its base c * 16 KiB: 0-1023 for text (4bpp in [base, base + 32 KiB),
+ * 8bpp in [base, base + 64 KiB)), 0-255 of 8bpp for affine ([base, base +
+ * 16 KiB)). gba_bg_tiles_split_ref_cb keeps each depth in its own region
+ * and places a tile only where the layer reaches:
+ *  - charblock not given: gba_bg_tiles_split_ref, the article's code;
+ *  - when the window covers the whole region of that depth (charblock 0
+ *    text layers always; charblock 1 8bpp text with bytes4 >= 16 KiB) the
+ *    article's free-list head is taken, at its constant cost; otherwise the
+ *    free list is walked for the first tile in the window (up to the
+ *    region's free tiles, at most 1024), and the request fails
+ *    (GBA_BG_SPLIT_NO_SPACE) when none is free there. The regions still
+ *    lend nothing: with the 4bpp region below 32 KiB, 4bpp tiles of
+ *    charblocks 2-3 always fail, and so do affine tiles of a charblock the
+ *    8bpp region does not reach (charblock 0 unless bytes4 < 16 KiB);
+ *  - a hit is a loaded copy of the ROM tile inside the window; a tile out
+ *    of the layer's reach is loaded again for it (a second copy, as the
+ *    game would have to copy it into that charblock). Copies are chained
+ *    through copy[] from rom2ram[rom], each with its own count;
+ *  - ROM tile 0 (the reserved 64 bytes at 0) is in reach of charblock 0
+ *    only; a layer on charblock 1-3 gets its own copy, loaded and counted
+ *    like any tile.
+ *
  * Freestanding: no host headers; links are indices, so memcpy snapshots.
  */
 #ifndef VRAMSIM_ALLOC_GBA_BG_TILES_SPLIT_H
@@ -30,6 +54,7 @@
 #define GBA_BG_SPLIT_MAPS 4u
 #define GBA_BG_SPLIT_UNUSED 0xFFFFu
 #define GBA_BG_SPLIT_DEFAULT_BYTES4 0x7000u /* 28 KiB for 4bpp, 28 KiB for 8bpp */
+#define GBA_BG_SPLIT_CB_ANY 0xFFu            /* charblock not given: the article's manager */
 
 enum { GBA_BG_SPLIT_NO_SPACE = -1, GBA_BG_SPLIT_BAD = -2, GBA_BG_SPLIT_REFS_FULL = -3 };
 
@@ -38,6 +63,7 @@ typedef struct gba_bg_split_region {
 	uint16_t rom2ram[GBA_BG_SPLIT_ROM_MAX];
 	uint16_t ram2rom[GBA_BG_SPLIT_MAX_TILES];
 	uint16_t ref[GBA_BG_SPLIT_MAX_TILES]; /* count when loaded, next free tile when free */
+	uint16_t copy[GBA_BG_SPLIT_MAX_TILES];/* next copy of the same ROM tile (charblock extension) */
 	uint16_t head;                        /* first free tile */
 	uint16_t tiles;                       /* tiles in the region */
 	uint16_t base;                        /* region start in 32-byte blocks */
@@ -56,6 +82,13 @@ void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4);
 /* As gba_bg_tiles_ref, but the result is the tile's first 32-byte block
  * counted from the start of BG VRAM. */
 int32_t gba_bg_tiles_split_ref(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp, int *loaded);
+/* As gba_bg_tiles_split_ref for a layer that draws from charblock cb (0-3,
+ * or GBA_BG_SPLIT_CB_ANY), affine (0-255, 8bpp only) or text: the block
+ * returned is one that layer's map entries can name (see above).
+ * GBA_BG_SPLIT_NO_SPACE when no free tile of the region is in reach;
+ * GBA_BG_SPLIT_BAD for cb > 3 or a 4bpp affine tile. */
+int32_t gba_bg_tiles_split_ref_cb(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp, unsigned cb, int affine,
+	int *loaded);
 /* Releases one reference to the tile at block (as returned by ref). */
 int32_t gba_bg_tiles_split_release(gba_bg_tiles_split *m, uint32_t block);
 /* 1 when the 32-byte block is inside a region and free. */

@@ -11,7 +11,12 @@
  * at offset 0, key 0, and its release is a no-op; held reports its 64
  * bytes, so the replay counts them as management and such hits take
  * nothing. `alloc ID map text|affine WxH` takes 2 KiB screenblocks among
- * the four map screenblocks 28-31 (0xE000-0xFFFF). */
+ * the four map screenblocks 28-31 (0xE000-0xFFFF).
+ *
+ * A tile with cb= (and affine) goes to gba_bg_tiles_ref_cb, so it lands
+ * where its layer can name it: in reach of its charblock, a second copy
+ * when the loaded one is out of reach, a failure when nothing in reach is
+ * free. Without cb= the article's manager runs unchanged. */
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "../strategies.h"
 #include "strat_gba.h"
@@ -45,7 +50,8 @@ static int bgt_alloc(void *st, const vs_request *rq, vs_placement *out)
 	}
 	if (rq->shape != VS_REQ_TILE)
 		return VS_ERR_UNSUPPORTED;
-	b = gba_bg_tiles_ref(st, rq->u.tile.rom, rq->u.tile.bpp, &loaded);
+	b = gba_bg_tiles_ref_cb(st, rq->u.tile.rom, rq->u.tile.bpp,
+		rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : GBA_BG_TILES_CB_ANY, rq->u.tile.affine, &loaded);
 	if (b < 0)
 		return vs_gba_tile_status(b);
 	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
@@ -85,9 +91,9 @@ static void bgt_dump(void *st, vs_print_fn print, void *ud)
 	char line[96];
 	unsigned row, col, b;
 
-	snprintf(line, sizeof line, "list-a %u pairs, list-b %u pairs, list-c %u blocks, maps 0x%x\n",
+	snprintf(line, sizeof line, "list-a %u pairs, list-b %u pairs, list-c %u blocks, list-d %u blocks, maps 0x%x\n",
 		(unsigned)m->len[GBA_BG_LIST_A], (unsigned)m->len[GBA_BG_LIST_B],
-		(unsigned)m->len[GBA_BG_LIST_C], (unsigned)m->maps);
+		(unsigned)m->len[GBA_BG_LIST_C], (unsigned)m->len[GBA_BG_LIST_D], (unsigned)m->maps);
 	print(ud, line);
 	/* 64 blocks (2 KiB) a row: . free, 4 4bpp tile, 8 8bpp tile, 0 transparent. */
 	for (row = 0; row < GBA_BG_TILES_BLOCKS / 64u; row++) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_bg_tiles_split.c - strategy adapter for the simpler scheme of
  * 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile
- * regions. Same trace semantics as gba-bg-tiles (see strat_gba_bg_tiles.c). */
+ * regions. Same trace semantics as gba-bg-tiles (see strat_gba_bg_tiles.c),
+ * cb= included: a tile lands in its layer's reach inside its depth's
+ * region, or fails. */
 #include <stdlib.h>
 
 #include "vramsim/alloc/gba_bg_tiles_split.h"
@@ -51,7 +53,8 @@ static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)
 	}
 	if (rq->shape != VS_REQ_TILE)
 		return VS_ERR_UNSUPPORTED;
-	b = gba_bg_tiles_split_ref(st, rq->u.tile.rom, rq->u.tile.bpp, &loaded);
+	b = gba_bg_tiles_split_ref_cb(st, rq->u.tile.rom, rq->u.tile.bpp,
+		rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : GBA_BG_SPLIT_CB_ANY, rq->u.tile.affine, &loaded);
 	if (b < 0)
 		return vs_gba_tile_status(b);
 	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
