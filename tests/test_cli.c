@@ -451,6 +451,79 @@ START_TEST(bash_completion_script)
 }
 END_TEST
 
+static int count_lines(const char *text, const char *line)
+{
+	int n = 0;
+	size_t len = strlen(line);
+	const char *p = text;
+
+	for (; (p = strstr(p, line)) != NULL; p += len)
+		if (p == text || p[-1] == '\n')
+			n++;
+	return n;
+}
+
+/* Defects found by trying it: gen's DS generators without --frames, and
+ * render's output names. */
+START_TEST(small_defects)
+{
+	char dir[600], path[800], cmd[1400];
+	struct stat st;
+
+	/* ds-levels and ds-stream run their default frames, as their help says */
+	ck_assert_int_eq(cli("gen --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "ds-levels "));
+	ck_assert_ptr_nonnull(strstr(out, "(default 2400 frames)"));
+	ck_assert_ptr_nonnull(strstr(out, "(default 2000 frames)"));
+	{
+		static const struct { const char *gen; int frames; } g[] = { { "ds-levels", 2400 }, { "ds-stream", 2000 } };
+		size_t i, n;
+		char *text = malloc(1 << 22);
+		FILE *fp;
+		ck_assert_ptr_nonnull(text);
+		for (i = 0; i < 2; i++) {
+			snprintf(path, sizeof path, "%s/tests/tmp-%ld-%s.trace", VS_BINARY_DIR, (long)getpid(), g[i].gen);
+			ck_assert_int_eq(cli("gen %s -o %s", g[i].gen, path), 0);
+			fp = fopen(path, "rb");
+			ck_assert_ptr_nonnull(fp);
+			n = fread(text, 1, (1 << 22) - 1, fp);
+			text[n] = '\0';
+			fclose(fp);
+			remove(path);
+			ck_assert_int_eq(count_lines(text, "frame\n"), g[i].frames);
+			ck_assert_ptr_nonnull(strstr(text, "alloc "));
+		}
+		free(text);
+	}
+
+	snprintf(dir, sizeof dir, "%s/tests/tmp-%ld-render", VS_BINARY_DIR, (long)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	/* -o x.jpg is no directory to make: refused, nothing made */
+	snprintf(path, sizeof path, "%s/x.jpg", dir);
+	ck_assert_int_eq(cli("render %s -o %s", quickstart(), path), 2);
+	ck_assert_ptr_nonnull(strstr(err, "render writes PNG"));
+	ck_assert_int_ne(stat(path, &st), 0);
+	/* but x.d/ is, and a trailing '/' makes no "//" */
+	ck_assert_int_eq(cli("render %s --kind chart -o %s/x.d/", quickstart(), dir), 0);
+	snprintf(path, sizeof path, "wrote %s/x.d/obj-quickstart-chart.png\n", dir);
+	ck_assert_str_eq(out, path);
+	ck_assert_ptr_null(strstr(out, "//"));
+	/* one kind into a directory: the picture goes inside it */
+	ck_assert_int_eq(cli("render %s --kind heatmap -o %s/x.d", quickstart(), dir), 0);
+	snprintf(path, sizeof path, "%s/x.d/obj-quickstart-heatmap.png", dir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	/* a .PNG is a picture name in any case */
+	snprintf(path, sizeof path, "%s/X.PNG", dir);
+	ck_assert_int_eq(cli("render %s --kind occupancy -o %s", quickstart(), path), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -475,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, number_ranges);
 	tcase_add_test(tc, completion);
 	tcase_add_test(tc, bash_completion_script);
+	tcase_add_test(tc, small_defects);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ int vs_budget_value(vs_budget_kind kind, const char *text, double *out, char *er
 			else if (strcmp(end, "M") == 0 || strcmp(end, "MiB") == 0)
 				mul = 1024 * 1024, end += strlen(end);
 		}
-		if (*end)
+		if (*end || v > ULLONG_MAX / mul) /* past 64 bits with its suffix */
 			goto bad;
 		*out = (double)v * (double)mul;
 		return 0;

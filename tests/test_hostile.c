@@ -1,0 +1,896 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_hostile.c - input and output paths treated as hostile: no crash, no
+ * hang, no unbounded memory, nothing written outside what was asked, no
+ * silent success on nonsense. One test per class of the issue "No input
+ * that breaks it": output paths (devices, FIFOs, links, several files
+ * together), text echoed in messages, budgets and baselines, plug-ins,
+ * unbounded inputs, numbers and lengths, memory, render and viewer on empty
+ * or extreme input. Run under ASan/UBSan by tools/check. */
+#define _GNU_SOURCE /* setenv, mkfifo, symlink, getrusage, kill */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allocator_interface.h) */
+#elif defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "support.h"
+#include "vramsim/input_script.h"
+#include "vramsim/render.h"
+#include "vramsim/replay.h"
+#include "vramsim/strategy.h"
+#include "vramsim/text.h"
+
+static char out[65536], err[65536];
+
+static size_t read_bytes(const char *path, char *buf, size_t cap);
+
+static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cli(const char *fmt, ...)
+{
+	char args[16384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
+}
+
+/* Runs vramsim with these arguments (NULL-terminated) directly, no shell
+ * and no length limit in between. */
+static int run_v(const char *const *args)
+{
+	char o[600], e[600];
+	const char *argv[64];
+	pid_t pid;
+	int st, n = 0;
+
+	snprintf(o, sizeof o, "%s/tests/hostile-%ld-out", VS_BINARY_DIR, (long)getpid());
+	snprintf(e, sizeof e, "%s/tests/hostile-%ld-err", VS_BINARY_DIR, (long)getpid());
+	argv[n++] = VS_VRAMSIM;
+	while (args[n - 1] && n < 63) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fi = open("/dev/null", O_RDONLY);
+		if (fo < 0 || fe < 0 || fi < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0 || dup2(fi, 0) < 0)
+			_exit(126);
+		execv(VS_VRAMSIM, (char *const *)argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	read_bytes(o, out, sizeof out);
+	read_bytes(e, err, sizeof err);
+	remove(o);
+	remove(e);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *quickstart(void)
+{
+	static char path[512];
+
+	snprintf(path, sizeof path, "%s/traces/obj-quickstart.trace", VS_SOURCE_DIR);
+	return path;
+}
+
+/* A path in a directory of this test's own (slot 0-7), emptied first. */
+static const char *dir_path(void)
+{
+	static char dir[512];
+	char cmd[1200];
+
+	snprintf(dir, sizeof dir, "%s/tests/hostile-%ld", VS_BINARY_DIR, (long)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	return dir;
+}
+
+static const char *in_dir(const char *dir, int slot, const char *name)
+{
+	static char paths[8][1024];
+
+	snprintf(paths[slot & 7], sizeof paths[0], "%s/%s", dir, name);
+	return paths[slot & 7];
+}
+
+static void write_bytes(const char *path, const char *data, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+static size_t read_bytes(const char *path, char *buf, size_t cap)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	if (!fp)
+		return (size_t)-1;
+	n = fread(buf, 1, cap - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return n;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+/* How many entries of dir hold "tmp-" (temporary files left behind). */
+static int temporaries(const char *dir)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c tmp- >/dev/null", dir);
+	return system(cmd) == 0;
+}
+
+/* Every byte printable, a newline or a tab, or part of valid UTF-8 that is
+ * no control character: nothing in it can drive a terminal. */
+static int printable(const char *s)
+{
+	size_t i = 0, n = strlen(s);
+
+	while (i < n) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		int len = vs_utf8_char_len(u, n - i);
+		if (!len)
+			return 0;
+		if (len == 1 && ((u[0] < 0x20 && u[0] != '\n' && u[0] != '\t') || u[0] == 0x7F))
+			return 0;
+		if (len == 2 && u[0] == 0xC2 && u[1] <= 0x9F)
+			return 0;
+		i += (size_t)len;
+	}
+	return 1;
+}
+
+/* ---- output paths: devices, FIFOs, links, several files together ---------- */
+
+/* A reader on a FIFO in a child: what it read goes to a file. */
+static pid_t fifo_reader(const char *fifo, const char *into)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char buf[4096];
+		int in = open(fifo, O_RDONLY), o = open(into, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		ssize_t n;
+		alarm(30);
+		if (in < 0 || o < 0)
+			_exit(1);
+		while ((n = read(in, buf, sizeof buf)) > 0)
+			if (write(o, buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	return pid;
+}
+
+START_TEST(output_paths)
+{
+	const char *dir = dir_path(), *canon = "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp tag=a\n";
+	const char *trace = in_dir(dir, 0, "t.trace"), *fifo = in_dir(dir, 1, "fifo"), *got = in_dir(dir, 2, "got");
+	const char *target = in_dir(dir, 3, "target.trace"), *link = in_dir(dir, 4, "link.trace");
+	char buf[4096], longpath[5200];
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	write_bytes(trace, canon, strlen(canon));
+	/* a FIFO is written through, and stays a FIFO */
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pid = fifo_reader(fifo, got);
+	ck_assert_int_eq(cli("fmt %s -o %s", trace, fifo), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	read_bytes(got, buf, sizeof buf);
+	ck_assert_str_eq(buf, canon);
+	/* a device is written through: /dev/full fails the write, exit 2, and is still the device */
+	ck_assert_int_eq(cli("fmt %s -o /dev/full", trace), 2);
+	ck_assert_msg(strstr(err, "cannot write /dev/full: No space left on device") != NULL, "%s", err);
+	ck_assert_int_eq(stat("/dev/full", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	/* a link to a regular file: the file is replaced, the link stays a link, nothing left behind */
+	write_bytes(target, "old\n", 4);
+	ck_assert_int_eq(chmod(target, 0640), 0);
+	ck_assert_int_eq(symlink("target.trace", link), 0);
+	ck_assert_int_eq(cli("fmt %s -o %s", trace, link), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	read_bytes(target, buf, sizeof buf);
+	ck_assert_str_eq(buf, canon);
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640); /* a replaced file keeps its permissions */
+	ck_assert(!temporaries(dir));
+	/* a link to nothing, a directory, a path too long: refused, nothing made */
+	ck_assert_int_eq(symlink("nowhere.trace", in_dir(dir, 5, "dangling")), 0);
+	ck_assert_int_eq(cli("fmt %s -o %s", trace, in_dir(dir, 5, "dangling")), 2);
+	ck_assert_msg(strstr(err, "symbolic link to nothing") != NULL, "%s", err);
+	ck_assert(!exists(in_dir(dir, 6, "nowhere.trace")));
+	ck_assert_int_eq(cli("fmt %s -o %s", trace, dir), 2);
+	ck_assert_msg(strstr(err, "a directory") != NULL, "%s", err);
+	memset(longpath, 'a', sizeof longpath - 1);
+	longpath[sizeof longpath - 1] = '\0';
+	memcpy(longpath, dir, strlen(dir));
+	longpath[strlen(dir)] = '/';
+	{
+		const char *args[] = { "fmt", trace, "-o", longpath, NULL };
+		ck_assert_int_eq(run_v(args), 2);
+		ck_assert_msg(strstr(err, "at most 4095") != NULL, "%s", err);
+	}
+	ck_assert(!temporaries(dir));
+}
+END_TEST
+
+/* render and compare write several files: all of them or none. */
+START_TEST(several_outputs_all_or_none)
+{
+	const char *dir = dir_path(), *pics = in_dir(dir, 0, "pics");
+	char path[2048], buf[64];
+
+	/* the chart cannot be written (a link to /dev/full): no picture appears, the old heatmap stays */
+	ck_assert_int_eq(mkdir(pics, 0777), 0);
+	snprintf(path, sizeof path, "%s/obj-quickstart-chart.png", pics);
+	ck_assert_int_eq(symlink("/dev/full", path), 0);
+	snprintf(path, sizeof path, "%s/obj-quickstart-heatmap.png", pics);
+	write_bytes(path, "old", 3);
+	ck_assert_int_eq(cli("render %s -o %s", quickstart(), pics), 2);
+	read_bytes(path, buf, sizeof buf);
+	ck_assert_str_eq(buf, "old");
+	snprintf(path, sizeof path, "%s/obj-quickstart-occupancy.png", pics);
+	ck_assert(!exists(path));
+	ck_assert(!temporaries(pics));
+	/* a picture path that is a directory is found before the replay: nothing written */
+	snprintf(path, sizeof path, "%s/obj-quickstart-chart.png", pics);
+	ck_assert_int_eq(remove(path), 0);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	ck_assert_int_eq(cli("render %s -o %s", quickstart(), pics), 2);
+	ck_assert_msg(strstr(err, "a directory") != NULL, "%s", err);
+	snprintf(path, sizeof path, "%s/obj-quickstart-occupancy.png", pics);
+	ck_assert(!exists(path));
+	/* and with every path fine, all three */
+	ck_assert_int_eq(cli("render %s -o %s/all", quickstart(), dir), 0);
+	snprintf(path, sizeof path, "%s/all/obj-quickstart-chart.png", dir);
+	ck_assert(exists(path));
+	/* render that fails leaves no directory it made */
+	ck_assert_int_eq(cli("render %s/none.trace -o %s/made", dir, dir), 2);
+	snprintf(path, sizeof path, "%s/made", dir);
+	ck_assert(!exists(path));
+
+	/* compare: the report to a file and the baseline, one of them fails: neither */
+	ck_assert_int_eq(cli("compare %s --no-timing -o %s --write-baseline /dev/full", quickstart(),
+		in_dir(dir, 1, "report.txt")), 2);
+	ck_assert(!exists(in_dir(dir, 1, "report.txt")));
+	ck_assert_int_eq(cli("compare %s --no-timing -o %s --out json=%s", quickstart(), in_dir(dir, 1, "report.txt"),
+		in_dir(dir, 2, "nodir/r.json")), 2);
+	ck_assert(!exists(in_dir(dir, 1, "report.txt")));
+	/* the same path twice */
+	ck_assert_int_eq(cli("compare %s --no-timing -o %s --out json=%s", quickstart(), in_dir(dir, 1, "report.txt"),
+		in_dir(dir, 1, "report.txt")), 2);
+	ck_assert(!exists(in_dir(dir, 1, "report.txt")));
+	ck_assert(!temporaries(dir));
+}
+END_TEST
+
+/* ---- text from input echoed in messages ---------------------------------------- */
+
+START_TEST(messages_escape_input)
+{
+	const char *dir = dir_path();
+	static const char ctl[] = "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp tag=a\x1b[2Jb\n";
+	static const char bad[] = "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp tag=\xff\xfe\n";
+	static const char bom[] = "\xEF\xBB\xBFvramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp\n";
+	static const char bombud[] = "\xEF\xBB\xBFvramsim-budgets 1\n* max-failures=100\n";
+	static const char ctlbud[] = "vramsim-budgets 1\n* max-\x1b]0;x\x07=1\n";
+
+	write_bytes(in_dir(dir, 0, "ctl.trace"), ctl, sizeof ctl - 1);
+	ck_assert_int_eq(cli("validate %s", in_dir(dir, 0, "ctl.trace")), 2);
+	ck_assert_msg(strstr(err, "ctl.trace:3:29: error: tag 'a\\x1b[2Jb' must be") != NULL, "%s", err);
+	ck_assert(printable(err));
+	write_bytes(in_dir(dir, 0, "bad.trace"), bad, sizeof bad - 1);
+	ck_assert_int_eq(cli("validate %s", in_dir(dir, 0, "bad.trace")), 2);
+	ck_assert_msg(strstr(err, "bad.trace:3:") && strstr(err, "invalid UTF-8"), "%s", err);
+	ck_assert(printable(err));
+	/* a file name with an escape sequence and a line break in it */
+	ck_assert_int_eq(cli("replay '%s/a\x1b[31mb\nc\xff.trace'", dir), 2);
+	ck_assert_msg(strstr(err, "a\\x1b[31mb\\x0ac\\xff.trace: cannot open") != NULL, "%s", err);
+	ck_assert(printable(err));
+	/* command-line values in usage errors */
+	ck_assert_int_eq(cli("replay %s --strategy 'no\x1b[2Jpe'", quickstart()), 2);
+	ck_assert_msg(strstr(err, "no\\x1b[2Jpe") != NULL, "%s", err);
+	ck_assert(printable(err));
+	ck_assert_int_eq(cli("'fr\x9b\x31mob'"), 2);
+	ck_assert(printable(err));
+	/* budget files */
+	write_bytes(in_dir(dir, 1, "ctl.budgets"), ctlbud, sizeof ctlbud - 1);
+	ck_assert_int_eq(cli("compare %s --budgets %s", quickstart(), in_dir(dir, 1, "ctl.budgets")), 2);
+	ck_assert_msg(strstr(err, "unknown key 'max-\\x1b]0;x\\x07'") != NULL, "%s", err);
+	ck_assert(printable(err));
+	/* a byte order mark is accepted: traces, budget files, baselines */
+	write_bytes(in_dir(dir, 2, "bom.trace"), bom, sizeof bom - 1);
+	ck_assert_int_eq(cli("validate %s", in_dir(dir, 2, "bom.trace")), 0);
+	write_bytes(in_dir(dir, 3, "bom.budgets"), bombud, sizeof bombud - 1);
+	ck_assert_int_eq(cli("compare %s --no-timing --budgets %s", quickstart(), in_dir(dir, 3, "bom.budgets")), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --write-baseline %s", quickstart(), in_dir(dir, 4, "base.json")), 0);
+	{
+		char text[1 << 16];
+		size_t n = read_bytes(in_dir(dir, 4, "base.json"), text + 3, sizeof text - 3);
+		memcpy(text, "\xEF\xBB\xBF", 3);
+		write_bytes(in_dir(dir, 4, "base.json"), text, n + 3);
+	}
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", quickstart(), in_dir(dir, 4, "base.json")), 0);
+	/* the escaping itself */
+	{
+		char e[64];
+		vs_escape(e, sizeof e, "a\tb\nc\x7f\xc2\x9b\xe2\x82\xac\xed\xa0\x80", 14, 0);
+		ck_assert_str_eq(e, "a\tb\\x0ac\\x7f\\xc2\\x9b\xe2\x82\xac\\xed\\xa0\\x80");
+		vs_escape(e, 8, "\x1b\x1b\x1b", 3, 0);
+		ck_assert_str_eq(e, "\\x1b");
+	}
+}
+END_TEST
+
+/* ---- budgets and baselines: marker, version, rules --------------------------- */
+
+START_TEST(budgets_and_baselines_need_their_marker)
+{
+	static const struct { const char *text, *says; } budgets[] = {
+		{ "* max-failures=0\n", "not a vramsim budget file" },
+		{ "vramsim-budgets 2\n* max-failures=0\n", "budget file version '2' is not supported" },
+		{ "vramsim-budgets 99999999999999999999999\n* max-failures=0\n", "is not supported" },
+		{ "vramsim-budgets\n* max-failures=0\n", "not a vramsim budget file" },
+		{ "", "empty" },
+		{ "# only a comment\n\n", "empty" },
+		{ "vramsim-budgets 1\n# no rule\n", "no budget in the file" },
+		{ "vramsim-budgets 1\n* max-failures=99999999999999999999\n", "is not a count" },
+		{ "vramsim-budgets 1\n* max-peak-live=18446744073709551615M\n", "is not a byte count" },
+		{ "vramsim-budgets 1\n* max-peak-live=17592186044415M\n", NULL },
+		{ "vramsim-budgets 1\n* max-failures=1\0x\n", "NUL byte" },
+	};
+	static const struct { const char *text, *says; } bases[] = {
+		{ "{\"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", \"metrics\": {}}]}",
+			"not a vramsim baseline" },
+		{ "{\"vramsim_baseline\": 2, \"rows\": []}", "baseline version 2 is not supported" },
+		{ "{\"vramsim_baseline\": \"1\", \"rows\": []}", "baseline version \"1\" is not supported" },
+		{ "{\"vramsim_baseline\": 1, \"rows\": []}", "the baseline has no rows" },
+		{ "{\"vramsim_baseline\": 1}", "no \"rows\" array" },
+		{ "", "not valid JSON" },
+		{ "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
+			"\"metrics\": {\"failures\": 1e30}}]}", "metric \"failures\" is not a whole number" },
+		{ "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
+			"\"metrics\": {\"high_water\": 1e999}}]}", "metric \"high_water\"" },
+		{ "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"strategy\": \"s\", "
+			"\"metrics\": {\"peak_frag\": 1.5}}]}", "from 0 to 1" },
+		{ "{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\\u001b[2J\", \"arena\": \"obj\", \"strategy\": \"s\", "
+			"\"metrics\": {}}]}", "needs strings" },
+	};
+	const char *dir = dir_path(), *f = in_dir(dir, 0, "file");
+	size_t i;
+
+	for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+		size_t len = strlen(budgets[i].text);
+		if (i == sizeof budgets / sizeof budgets[0] - 1)
+			len = sizeof "vramsim-budgets 1\n* max-failures=1\0x\n" - 1;
+		write_bytes(f, budgets[i].text, len);
+		ck_assert_int_eq(cli("compare %s --no-timing --budgets %s", quickstart(), f), budgets[i].says ? 2 : 0);
+		if (budgets[i].says)
+			ck_assert_msg(strstr(err, budgets[i].says) != NULL, "budget %zu: %s", i, err);
+	}
+	for (i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+		write_bytes(f, bases[i].text, strlen(bases[i].text));
+		ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", quickstart(), f), 2);
+		ck_assert_msg(strstr(err, bases[i].says) != NULL, "baseline %zu: %s", i, err);
+		ck_assert(printable(err));
+	}
+	/* a compare report is a baseline too */
+	ck_assert_int_eq(cli("compare %s --no-timing -f json -o %s", quickstart(), f), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", quickstart(), f), 0);
+}
+END_TEST
+
+/* ---- plug-ins whose table is inconsistent --------------------------------------- */
+
+static int op_init(void *st, const vs_arena_decl *a, const char *o, uint8_t *m, char *e, size_t n)
+{
+	(void)st, (void)a, (void)o, (void)m, (void)e, (void)n;
+	return 0;
+}
+static int op_alloc(void *st, const vs_request *rq, vs_placement *p)
+{
+	(void)st, (void)rq, (void)p;
+	return VS_ERR_NOSPACE;
+}
+static int op_free(void *st, const vs_placement *p)
+{
+	(void)st, (void)p;
+	return VS_OK;
+}
+static void op_reset(void *st)
+{
+	(void)st;
+}
+static void op_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	(void)st, (void)fn, (void)ud;
+}
+static int op_save(void *st, void *buf)
+{
+	(void)st, (void)buf;
+	return 0;
+}
+
+#define GOOD(name) { VS_STRATEGY_ABI, name, "fails everything", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, \
+	op_init, op_alloc, op_free, op_reset, op_walk, 0, NULL, NULL, NULL, NULL, NULL }
+
+/* The registry refuses what it cannot rely on, all of a table or none. */
+START_TEST(plugin_tables_in_process)
+{
+	static vs_strategy bad[9] = { GOOD("hostile-ctl"), GOOD("hostile-sum"), GOOD("hostile-ops"), GOOD("hostile-ar"),
+		GOOD("hostile-flags"), GOOD("hostile-save"), GOOD("hostile-state"), GOOD("Hostile-Case"),
+		GOOD("hostile,comma") };
+	static const vs_strategy good = GOOD("hostile-good"), good2 = GOOD("hostile-good");
+	const vs_strategy *table[2];
+	char e[512];
+	size_t i, before = vs_strategy_count();
+
+	bad[0].name = "hostile\x1b[2J";
+	bad[1].summary = "sum\nmary";
+	bad[2].free = NULL;
+	bad[3].arenas = 1u << 30;
+	bad[4].flags = 1u << 20;
+	bad[5].save = op_save; /* no restore, no save_size */
+	bad[6].state_size = (size_t)1 << 40;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		table[0] = &good;
+		table[1] = &bad[i];
+		ck_assert_int_eq(vs_strategy_register_all(table, 2, e, sizeof e), -1);
+		ck_assert_msg(vs_text_clean(e, strlen(e)), "%zu: %s", i, e);
+		/* all or none: the good one went in neither */
+		ck_assert_uint_eq(vs_strategy_count(), before);
+	}
+	table[0] = &good;
+	table[1] = NULL;
+	ck_assert_int_eq(vs_strategy_register_all(table, 2, e, sizeof e), -1);
+	ck_assert_ptr_nonnull(strstr(e, "NULL pointer"));
+	table[1] = &good2;
+	ck_assert_int_eq(vs_strategy_register_all(table, 2, e, sizeof e), -1);
+	ck_assert_ptr_nonnull(strstr(e, "listed twice"));
+	ck_assert_uint_eq(vs_strategy_count(), before);
+	ck_assert_int_eq(vs_strategy_register_all(table, 1, e, sizeof e), 0);
+	ck_assert_uint_eq(vs_strategy_count(), before + 1);
+}
+END_TEST
+
+/* A plug-in whose table is chosen by $VS_HOSTILE_TABLE, built with the
+ * compiler that built this tree. */
+static const char plugin_src[] =
+	"#include <stdlib.h>\n"
+	"#include \"vramsim/strategy.h\"\n"
+	"static int i_(void *s, const vs_arena_decl *a, const char *o, uint8_t *m, char *e, size_t n)\n"
+	"{ (void)s; (void)a; (void)o; (void)m; (void)e; (void)n; return 0; }\n"
+	"static int a_(void *s, const vs_request *r, vs_placement *p) { (void)s; (void)r; (void)p; return VS_ERR_NOSPACE; }\n"
+	"static int f_(void *s, const vs_placement *p) { (void)s; (void)p; return VS_OK; }\n"
+	"static void r_(void *s) { (void)s; }\n"
+	"static void w_(void *s, vs_extent_fn f, void *u) { (void)s; (void)f; (void)u; }\n"
+	"#define S(n, sum) { VS_STRATEGY_ABI, n, sum, VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, i_, a_, f_, r_, w_, 0, 0, 0, 0, 0, 0 }\n"
+	"static const vs_strategy ok = S(\"plug-ok\", \"fine\"), ctl = S(\"plug\\033[2J\", \"x\"),\n"
+	"	sum = S(\"plug-sum\", \"a\\nb\\033[31m\");\n"
+	"static const vs_strategy *const one[] = { &ok }, *const holes[] = { &ok, 0, &ok },\n"
+	"	*const named[] = { &ok, &ctl }, *const summed[] = { &sum };\n"
+	"static const vs_plugin tables[] = {\n"
+	"	{ VS_STRATEGY_ABI, \"fine\", 1, one },\n"
+	"	{ VS_STRATEGY_ABI, \"holes\", 3, holes },\n"
+	"	{ VS_STRATEGY_ABI, \"null\", 4, 0 },\n"
+	"	{ VS_STRATEGY_ABI, \"empty\", 0, one },\n"
+	"	{ VS_STRATEGY_ABI, \"huge\", (size_t)-1, one },\n"
+	"	{ VS_STRATEGY_ABI, \"named\", 2, named },\n"
+	"	{ VS_STRATEGY_ABI, \"summed\", 1, summed },\n"
+	"	{ VS_STRATEGY_ABI, \"bad\\033]0;name\\007\", 1, one },\n"
+	"	{ VS_STRATEGY_ABI + 7, \"abi\", 1, one },\n"
+	"};\n"
+	"const vs_plugin *vramsim_plugin_v1(void);\n"
+	"const vs_plugin *vramsim_plugin_v1(void)\n"
+	"{ const char *t = getenv(\"VS_HOSTILE_TABLE\"); return &tables[t ? atoi(t) : 0]; }\n";
+
+/* The C compiler of this build tree, from its cache. */
+static int compiler(char *cc, size_t len)
+{
+	char path[600], line[2048];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/CMakeCache.txt", VS_BINARY_DIR);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof line, fp))
+		if (strncmp(line, "CMAKE_C_COMPILER:", 17) == 0 && strchr(line, '=')) {
+			snprintf(cc, len, "%s", strchr(line, '=') + 1);
+			cc[strcspn(cc, "\r\n")] = '\0';
+			fclose(fp);
+			return cc[0] ? 0 : -1;
+		}
+	fclose(fp);
+	return -1;
+}
+
+START_TEST(plugin_tables_loaded)
+{
+	static const struct { const char *says; } tables[] = {
+		{ NULL }, { "NULL pointer" }, { "at a NULL pointer" }, { "lists 0 strategies" },
+		{ "lists 18446744073709551615 strategies" }, { "strategy name 'plug\\x1b[2J'" }, { "the summary" },
+		{ "the plug-in's name" }, { "plug-in ABI" },
+	};
+	const char *dir = dir_path(), *src = in_dir(dir, 0, "hostile_plugin.c"), *so = in_dir(dir, 1, "hostile.so");
+	char cc[1024], cmd[4096], idx[8];
+	size_t i;
+
+	if (compiler(cc, sizeof cc)) {
+		fprintf(stderr, "plugin_tables_loaded: no C compiler found in the cache: only the in-process test ran\n");
+		return;
+	}
+	write_bytes(src, plugin_src, sizeof plugin_src - 1);
+	snprintf(cmd, sizeof cmd, "'%s' -shared -fPIC -I'%s/include' -o '%s' '%s'", cc, VS_SOURCE_DIR, so, src);
+	ck_assert_int_eq(system(cmd), 0);
+	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		snprintf(idx, sizeof idx, "%zu", i);
+		setenv("VS_HOSTILE_TABLE", idx, 1);
+		if (!tables[i].says) {
+			ck_assert_int_eq(cli("strategies --plugin %s", so), 0);
+			ck_assert_ptr_nonnull(strstr(out, "plug-ok"));
+			continue;
+		}
+		ck_assert_int_eq(cli("strategies --plugin %s", so), 2);
+		ck_assert_msg(strstr(err, tables[i].says) != NULL, "table %zu: %s", i, err);
+		ck_assert_msg(printable(err), "table %zu: %s", i, err);
+		ck_assert_int_eq(cli("replay %s --plugin %s -s plug-ok", quickstart(), so), 2);
+	}
+	unsetenv("VS_HOSTILE_TABLE");
+}
+END_TEST
+
+/* ---- unbounded inputs ------------------------------------------------------------ */
+
+START_TEST(unbounded_inputs)
+{
+	const char *dir = dir_path(), *traces = in_dir(dir, 0, "traces");
+	char path[2048];
+	FILE *fp;
+	int i;
+
+	/* a map of endless size */
+	ck_assert_int_eq(cli("gen side-scroller --frames 2 --map 0=/dev/zero -o %s", in_dir(dir, 1, "g.trace")), 2);
+	ck_assert_msg(strstr(err, "a map is at most 4194304 cells") != NULL, "%s", err);
+	ck_assert(!exists(in_dir(dir, 1, "g.trace")));
+	/* a FIFO among the traces of a directory given to compare: refused, no hang */
+	ck_assert_int_eq(mkdir(traces, 0777), 0);
+	snprintf(path, sizeof path, "%s/a.trace", traces);
+	write_bytes(path, "vramsim-trace 1\narena obj gba-obj\n", 34);
+	snprintf(path, sizeof path, "%s/b.trace", traces);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(cli("compare %s --no-timing", traces), 2);
+	ck_assert_msg(strstr(err, "b.trace: not a regular file (a FIFO)") != NULL, "%s", err);
+	/* and a FIFO given to render or view, which read a trace more than once */
+	ck_assert_int_eq(cli("render %s -o %s", path, dir), 2);
+	ck_assert_msg(strstr(err, "not a FIFO") != NULL, "%s", err);
+	/* endless budget files and baselines */
+	ck_assert_int_eq(cli("compare %s --budgets /dev/zero", quickstart()), 2);
+	ck_assert_ptr_nonnull(strstr(err, "NUL byte"));
+	ck_assert_int_eq(cli("compare %s --baseline /dev/zero", quickstart()), 2);
+	ck_assert_msg(strstr(err, "at most 64 MiB") != NULL, "%s", err);
+	fp = fopen(in_dir(dir, 2, "long.budgets"), "w");
+	ck_assert_ptr_nonnull(fp);
+	for (i = 0; i < 100001; i++)
+		fputs("#\n", fp);
+	fclose(fp);
+	ck_assert_int_eq(cli("compare %s --budgets %s", quickstart(), in_dir(dir, 2, "long.budgets")), 2);
+	ck_assert_msg(strstr(err, "more than 100000 lines") != NULL, "%s", err);
+	/* an endless input script (one of blank lines ends too) */
+	{
+		size_t n = VS_INPUT_MAX_LINES + 1;
+		char *blank = malloc(n), e[512];
+		vs_input_script sc;
+		FILE *mem;
+		ck_assert_ptr_nonnull(blank);
+		memset(blank, '\n', n);
+		mem = fmemopen(blank, n, "rb");
+		ck_assert_int_eq(vs_input_script_read(mem, "blank", &sc, e, sizeof e), -1);
+		ck_assert_msg(strstr(e, "more than 1000000 lines") != NULL, "%s", e);
+		fclose(mem);
+		free(blank);
+		mem = fopen("/dev/zero", "rb");
+		ck_assert_int_eq(vs_input_script_read(mem, "zero", &sc, e, sizeof e), -1);
+		fclose(mem);
+	}
+	/* a trace of endless bytes: one line too long, not a hang */
+	ck_assert_int_eq(cli("validate /dev/zero"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "longer than"));
+}
+END_TEST
+
+/* ---- numbers past 64 bits, values and names too long ------------------------------ */
+
+START_TEST(numbers_and_lengths)
+{
+	static const char *const too_big[] = {
+		"render %s --at 18446744073709551616",
+		"render %s --frame 99999999999999999999999",
+		"compare %s --max-failures 18446744073709551616",
+		"compare %s --max-high-water 0x10000000000000000",
+		"compare %s --max-peak-live 18446744073709551615K",
+		"compare %s --tolerance 1e999",
+		"compare %s -j 18446744073709551617",
+		"replay %s --at 18446744073709551616",
+	};
+	static const char *const traces[] = {
+		"vramsim-trace 1\narena obj gba-obj\nalloc 18446744073709551616 32\n",
+		"vramsim-trace 1\narena r ram size=4294967296\n",
+		"vramsim-trace 1\narena r ram size=64K\nalloc 1 0x100000000\n",
+		"vramsim-trace 1\narena r ram size=64K\nalloc 1 4194304M\n",
+		"vramsim-trace 99999999999999999999\narena r ram\n",
+	};
+	const char *dir = dir_path();
+	char big[6000];
+	size_t i;
+
+	for (i = 0; i < sizeof too_big / sizeof too_big[0]; i++) {
+		char fmt[256];
+		snprintf(fmt, sizeof fmt, too_big[i], quickstart());
+		ck_assert_msg(cli("%s", fmt) == 2, "%s: %s", fmt, err);
+	}
+	ck_assert_int_eq(cli("gen sprite-churn --seed 18446744073709551616"), 2);
+	/* a K suffix must not wrap a number past 64 bits back into range */
+	ck_assert_int_eq(cli("replay %s/traces/ds-levels.trace --strategy pal=nns-lnk-pltt:size=18014398509481985K",
+		VS_SOURCE_DIR), 2);
+	ck_assert_msg(strstr(err, "want a number from 0 to") != NULL, "%s", err);
+	ck_assert_int_eq(cli("gen side-scroller --map-width 99999999999999999999999"), 2);
+	for (i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+		const char *t = vs_test_file(0, "big.trace", traces[i]);
+		ck_assert_msg(cli("validate %s", t) == 2, "%s", traces[i]);
+	}
+	/* values and names longer than a limit: refused, never cut */
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	big[300] = '\0';
+	ck_assert_int_eq(cli("replay %s --strategy gba-obj-map:%s", quickstart(), big), 2);
+	ck_assert_ptr_nonnull(strstr(err, "options too long"));
+	ck_assert_int_eq(cli("replay %s --strategy %s", quickstart(), big), 2);
+	ck_assert_int_eq(cli("replay %s --%s", quickstart(), big), 2);
+	ck_assert_int_eq(cli("render %s --arena %s -o %s", quickstart(), big, dir), 2);
+	{
+		/* an option value past what a strategy reads: refused, not cut into a number */
+		const char *t = vs_test_file(1, "heap.trace", "vramsim-trace 1\narena r ram size=64K\nalloc 1 16\n");
+		char split[400];
+		snprintf(split, sizeof split, "1/1/1/1/1/1/1/%0200d1", 0);
+		ck_assert_int_eq(cli("replay %s --strategy heap-pow2-pools:split=%s", t, split), 2);
+		ck_assert_msg(strstr(err, "(too long)") != NULL, "%s", err);
+	}
+	big[300] = 'x';
+	big[1100] = '\0';
+	ck_assert_int_eq(cli("compare %s", big), 2); /* a trace path over 1023 bytes */
+	ck_assert_ptr_nonnull(strstr(err, "at most 1023 bytes"));
+	big[1100] = 'x';
+	big[5000] = '\0';
+	{
+		char path[6700];
+		const char *gen[] = { "gen", "sprite-churn", "--frames", "1", "-o", path, NULL };
+		const char *cmp[] = { "compare", quickstart(), "--no-timing", "-o", path, NULL };
+		snprintf(path, sizeof path, "%s/%s", dir, big);
+		ck_assert_int_eq(run_v(gen), 2);
+		ck_assert_msg(strstr(err, "at most 4095") != NULL, "%s", err);
+		ck_assert_int_eq(run_v(cmp), 2);
+		ck_assert_msg(strstr(err, "at most 4095") != NULL, "%s", err);
+	}
+	ck_assert(!temporaries(dir));
+}
+END_TEST
+
+/* ---- memory bounded by live allocations ------------------------------------------- */
+
+/* Bytes of heap in use now: exact where the allocator tells (ASan's
+ * quarantine would make resident memory grow with frees alone), else the
+ * peak resident size. */
+static long heap_kib(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return (long)(__sanitizer_get_current_allocated_bytes() / 1024);
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	struct mallinfo2 m = mallinfo2();
+	return (long)((m.uordblks + m.hblkhd) / 1024);
+#else
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+#endif
+}
+
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* Hundreds of thousands of failing requests, never freed (the game got
+ * nothing): the replay's memory does not grow with them, nor the history
+ * render keeps. */
+START_TEST(memory_bounded_by_live_allocations)
+{
+	enum { N = 600000, EARLY = 100000 };
+	size_t cap = (size_t)N * 24 + 64, len;
+	char *text = malloc(cap), e[512];
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+	vs_history *hs;
+	vs_replay *r;
+	FILE *fp;
+	long early;
+	int i;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "vramsim-trace 1\narena r ram size=4K\n");
+	for (i = 1; i <= N; i++)
+		len += (size_t)snprintf(text + len, cap - len, "alloc %d 65536\n", i);
+	fp = fmemopen(text, len, "rb");
+	ck_assert_ptr_nonnull(fp);
+	rd = vs_trace_open_stream(fp, "fails", e, sizeof e);
+	ck_assert_msg(rd != NULL, "%s", e);
+	vs_replay_config_default(&cfg);
+	cfg.message = quiet;
+	hs = vs_history_new(64, 16);
+	ck_assert_ptr_nonnull(hs);
+	vs_history_attach(hs, &cfg);
+	r = vs_replay_new(rd, &cfg, e, sizeof e);
+	ck_assert_msg(r != NULL, "%s", e);
+	ck_assert_int_ge(vs_replay_run(r, EARLY), 0);
+	early = heap_kib();
+	ck_assert_int_ge(vs_replay_run(r, 0), 0);
+	ck_assert_uint_eq(vs_replay_metrics(r, 0)->failures, N);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	ck_assert_uint_eq(vs_history_failure_count(hs, 0), N);
+	{
+		size_t nf;
+		vs_history_failures(hs, 0, &nf);
+		ck_assert_uint_le(nf, 65536);
+	}
+	/* an id table of every failure would be tens of MiB by now */
+	ck_assert_msg(heap_kib() - early < 8 * 1024, "grew %ld KiB from event %d to %d", heap_kib() - early, EARLY, N);
+	vs_replay_free(r);
+	vs_history_free(hs);
+	fclose(fp);
+	free(text);
+
+	/* distinct tags: bounded by a documented limit, exit 2 naming the line */
+	{
+		const char *dir = dir_path(), *t = in_dir(dir, 0, "tags.trace");
+		FILE *tf = fopen(t, "w");
+		ck_assert_ptr_nonnull(tf);
+		fputs("vramsim-trace 1\narena r ram size=1M\n", tf);
+		for (i = 1; i <= 70000; i++)
+			fprintf(tf, "alloc %d 4 tag=t%d\nfree %d\n", i, i, i);
+		fclose(tf);
+		ck_assert_int_eq(cli("validate %s", t), 2);
+		ck_assert_msg(strstr(err, "tags.trace:131075:") && strstr(err, "more than 65536 distinct tags"), "%s", err);
+	}
+}
+END_TEST
+
+/* ---- render and viewer on empty arenas, empty traces, extreme values --------- */
+
+START_TEST(render_and_view_extremes)
+{
+	static const char *const traces[] = {
+		"vramsim-trace 1\narena o gba-obj\narena b gba-bg\narena t ds-tex banks=A0\narena p ds-pltt banks=E0\n",
+		"vramsim-trace 1\narena t ds-tex\narena p ds-pltt\n", /* no banks: nothing usable */
+		"vramsim-trace 1\narena o gba-obj mode=3\nframe\nframe\n",
+		"vramsim-trace 1\narena r ram size=64K\nalloc 1 1M\nalloc 2 2M\n", /* failures only */
+	};
+	static const char *const modes[] = { "", "--peak", "--peak-frag", "--at 99999999999", "--frame 18446744073709551615",
+		"--columns 4 --rows 4", "--columns 8192 --rows 8192 --kind heatmap" };
+	const char *dir = dir_path();
+	char script[2048];
+	size_t i, k;
+
+	for (i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+		const char *t = vs_test_file(0, "empty.trace", traces[i]);
+		for (k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+			int rc = cli("render %s %s -o %s/r%zu-%zu", t, modes[k], dir, i, k);
+			ck_assert_msg(rc == 0, "trace %zu, %s: exit %d: %s", i, modes[k], rc, err);
+			ck_assert_msg(!strstr(err, "runtime error") && !strstr(err, "Sanitizer"), "%s", err);
+		}
+	}
+
+	/* the viewer, when this build has it: extreme script values are refused or clamped, never UB */
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	snprintf(script, sizeof script,
+		"move 99999 -99999\nmove 9999999999999999999999 1\nclick timeline 9223372036854775807\n"
+		"drag timeline 0 9223372036854775807\ndrag -100000 -100000 100000 100000\nhover 2 15 4294967295\n"
+		"locate 1 0 4294967295\nseek 9223372036854775807\nseek 0\nresize 1 1\nresize 2048 2048\n"
+		"resize 99999 99999\nwait -1\nwait 99999999999\nkey shift+ctrl+Nope\ntext %040d\n"
+		"expect event -9223372036854775807\nexpect width 99999999999999999999999999\nprint\nquit\n", 0);
+	for (i = 0; i < 2; i++) {
+		const char *t = vs_test_file(0, "empty.trace", traces[i]);
+		const char *sc = vs_test_file(1, "extreme.script", script);
+		int rc = cli("view %s --script %s", t, sc);
+		if (rc == 2 && strstr(err, "without"))
+			return; /* no view module in this build */
+		ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+		ck_assert_msg(!strstr(err, "runtime error") && !strstr(err, "Sanitizer"), "%s", err);
+		ck_assert_ptr_nonnull(strstr(out, "cannot read 'move 9999999999999999999999 1'"));
+		ck_assert_ptr_nonnull(strstr(out, "cannot read 'wait -1'"));
+		ck_assert_ptr_nonnull(strstr(out, "text longer than 31 bytes"));
+	}
+	/* a screenshot that cannot be written: an error, exit 2 */
+	{
+		const char *t = vs_test_file(0, "empty.trace", traces[0]);
+		const char *sc = vs_test_file(1, "shot.script", "screenshot /nonexistent-dir/shot.png\nquit\n");
+		ck_assert_int_eq(cli("view %s --script %s", t, sc), 2);
+		ck_assert_msg(strstr(err, "a screenshot could not be written") != NULL, "%s", err);
+		ck_assert_ptr_nonnull(strstr(out, "cannot write /nonexistent-dir/shot.png"));
+		sc = vs_test_file(1, "shot.script", "screenshot /dev/full\nquit\n");
+		ck_assert_int_eq(cli("view %s --script %s", t, sc), 2);
+	}
+}
+END_TEST
+
+/* After a test that passed: its directory goes (one that failed keeps it). */
+static void remove_dir(void)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/tests/hostile-%ld'", VS_BINARY_DIR, (long)getpid());
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove the test's directory\n");
+}
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("hostile");
+	TCase *tc = tcase_create("hostile");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, NULL, remove_dir);
+	tcase_add_test(tc, output_paths);
+	tcase_add_test(tc, several_outputs_all_or_none);
+	tcase_add_test(tc, messages_escape_input);
+	tcase_add_test(tc, budgets_and_baselines_need_their_marker);
+	tcase_add_test(tc, plugin_tables_in_process);
+	tcase_add_test(tc, plugin_tables_loaded);
+	tcase_add_test(tc, unbounded_inputs);
+	tcase_add_test(tc, numbers_and_lengths);
+	tcase_add_test(tc, memory_bounded_by_live_allocations);
+	tcase_add_test(tc, render_and_view_extremes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
