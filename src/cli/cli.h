@@ -19,6 +19,10 @@ typedef int (*vs_cmd_fn)(int argc, char **argv);
  * and returns VS_EXIT_USAGE. */
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* A trace read more than once must be a file that can be read again: not
+ * '-', a FIFO or a device. 0, or a usage error (why: what reads it again). */
+int vs_cli_rereadable(const char *cmd, const char *path, const char *why);
+
 /* Makes standard error escape what a terminal would act on: control
  * characters (but newline and tab) and bytes that are not UTF-8 are written
  * as \xNN, so no message quoting hostile input can drive the terminal.

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,6 +26,18 @@ int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "vramsim%s%s: %s\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "", msg,
 		cmd ? " " : "", cmd ? cmd : "");
 	return VS_EXIT_USAGE;
+}
+
+int vs_cli_rereadable(const char *cmd, const char *path, const char *why)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return vs_cli_usage_error(cmd, "%s: give a file, not '-'", why);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return vs_cli_usage_error(cmd, "%s: give a regular file, not %s (%s)", why,
+			S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket", path);
+	return 0;
 }
 
 /* ---- standard error ------------------------------------------------------ */

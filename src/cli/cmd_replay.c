@@ -235,8 +235,8 @@ int vs_cmd_replay(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	}
 	status = vs_cli_choices_group(CMD, &o.cs, vs_trace_header_of(rd), o.cs.n + 1, "run");
-	if (!status && o.cs.ngroups > 1 && strcmp(o.path, "-") == 0)
-		status = vs_cli_usage_error(CMD, "each run reads the trace again: give a file, not '-'");
+	if (!status && o.cs.ngroups > 1)
+		status = vs_cli_rereadable(CMD, o.path, "each run reads the trace again");
 	if (status)
 		vs_trace_close(rd);
 	else
