@@ -500,7 +500,8 @@ static const char plugin_src[] =
 	"static int f_(void *s, const vs_placement *p) { (void)s; (void)p; return VS_OK; }\n"
 	"static void r_(void *s) { (void)s; }\n"
 	"static void w_(void *s, vs_extent_fn f, void *u) { (void)s; (void)f; (void)u; }\n"
-	"#define S(n, sum) { VS_STRATEGY_ABI, n, sum, VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, i_, a_, f_, r_, w_, 0, 0, 0, 0, 0, 0 }\n"
+	"#define S(n, sum) { VS_STRATEGY_ABI, n, sum, VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, \\\n"
+	"	i_, a_, f_, r_, w_, 0, 0, 0, 0, 0, 0 }\n"
 	"static const vs_strategy ok = S(\"plug-ok\", \"fine\"), ctl = S(\"plug\\033[2J\", \"x\"),\n"
 	"	sum = S(\"plug-sum\", \"a\\nb\\033[31m\");\n"
 	"static const vs_strategy *const one[] = { &ok }, *const holes[] = { &ok, 0, &ok },\n"
@@ -670,6 +671,9 @@ START_TEST(numbers_and_lengths)
 	ck_assert_int_eq(cli("replay %s/traces/ds-levels.trace --strategy pal=nns-lnk-pltt:size=18014398509481985K",
 		VS_SOURCE_DIR), 2);
 	ck_assert_msg(strstr(err, "want a number from 0 to") != NULL, "%s", err);
+	ck_assert_int_eq(cli("replay %s/traces/gba-side-scroller-1.trace --strategy "
+		"gba-bg-tiles-split:bytes4=18014398509481985K", VS_SOURCE_DIR), 2);
+	ck_assert_msg(strstr(err, "a multiple of 64") != NULL, "%s", err);
 	ck_assert_int_eq(cli("gen side-scroller --map-width 99999999999999999999999"), 2);
 	for (i = 0; i < sizeof traces / sizeof traces[0]; i++) {
 		const char *t = vs_test_file(0, "big.trace", traces[i]);

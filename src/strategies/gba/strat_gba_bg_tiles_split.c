@@ -25,7 +25,8 @@ static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
 	if (vs_option_get(options, "bytes4", val, sizeof val)) {
 		bytes4 = strtoul(val, &end, 0);
 		if (*end == 'K' || *end == 'k') {
-			bytes4 *= 1024u;
+			/* past the range, never wrapped back into it */
+			bytes4 = bytes4 > 0x8000u / 1024u ? 0x8000u + 1u : bytes4 * 1024u;
 			end++;
 		}
 		if (*end || end == val || bytes4 < 64u || bytes4 > 0x8000u || bytes4 % 64u) {
