@@ -9,6 +9,14 @@
 #include "support.h"
 #include "vramsim/replay.h"
 
+/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
+static unsigned soak(unsigned normal, unsigned longer)
+{
+	const char *e = getenv("VRAMSIM_SOAK");
+
+	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
+}
+
 static const char *const seed_trace =
 	"vramsim-trace 1\n"
 	"arena obj gba-obj mode=3\n"
@@ -57,12 +65,12 @@ START_TEST(mutated_traces_never_crash)
 	vs_rng rng = { 7 };
 	size_t base = strlen(seed_trace);
 	char *buf = malloc(base + 64);
-	int i, ok = 0, bad = 0;
+	int i, ok = 0, bad = 0, n = (int)soak(20000, 400000);
 	static const char alphabet[] = " \t\n\r#=0123456789abcdefxXKM-:.,;/\x80\xff\x00allocfreetag";
 
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_int_eq(read_all(seed_trace, base), 0);
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < n; i++) {
 		size_t len = base, k, muts = 1 + vs_rng_below(&rng, 4);
 		memcpy(buf, seed_trace, base);
 		for (k = 0; k < muts; k++) {
