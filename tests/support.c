@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "support.h"
+#include "vramsim/strategy.h"
+#include "vramsim/trace.h"
 
 int vs_test_main(Suite *s)
 {
@@ -75,4 +77,55 @@ uint32_t vs_rng_next(vs_rng *r)
 uint32_t vs_rng_below(vs_rng *r, uint32_t n)
 {
 	return n ? (uint32_t)(((uint64_t)vs_rng_next(r) * n) >> 32) : 0;
+}
+
+unsigned vs_test_soak(unsigned normal, unsigned longer)
+{
+	const char *e = getenv("VRAMSIM_SOAK");
+
+	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
+}
+
+char *vs_test_slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_msg(fp != NULL, "cannot read %s", path);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void quiet_line(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+vs_replay *vs_test_replay_recorded(const char *name, FILE *in)
+{
+	char err[1024];
+	vs_trace_reader *rd = in ? vs_trace_open_stream(in, name, err, sizeof err) : vs_trace_open(name, err, sizeof err);
+	vs_replay_config cfg;
+	vs_replay *r;
+	int i;
+
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
+		cfg.strategy[i] = vs_strategy_find("recorded");
+	cfg.message = quiet_line;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s: %s", name, vs_replay_error(r));
+	ck_assert_msg(vs_replay_check_total(r) == 0, "%s: integrity errors under recorded", name);
+	return r;
 }

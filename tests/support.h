@@ -6,6 +6,9 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "vramsim/replay.h"
 
 /* Runs a suite, prints check's summary, returns the process exit code. */
 int vs_test_main(Suite *s);
@@ -23,5 +26,24 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 typedef struct vs_rng { uint64_t s; } vs_rng;
 uint32_t vs_rng_next(vs_rng *r);
 uint32_t vs_rng_below(vs_rng *r, uint32_t n);
+
+/* check's ck_assert reports every passing check to the parent (a message
+ * written and read back); in loops over tiles, blocks and units that is
+ * most of a suite's time, so hot loops check first and report failures only. */
+#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
+#define HOT_CMP(X, OP, Y) do { intmax_t hot_x = (intmax_t)(X), hot_y = (intmax_t)(Y); \
+	HOT_ASSERT(hot_x OP hot_y, "Assertion '%s' failed: %s == %jd, %s == %jd", #X " " #OP " " #Y, #X, hot_x, #Y, \
+		hot_y); } while (0)
+
+/* normal, or longer when VRAMSIM_SOAK is set (the soak target). */
+unsigned vs_test_soak(unsigned normal, unsigned longer);
+
+/* A file's whole content, NUL-ended (free it). */
+char *vs_test_slurp(const char *path);
+
+/* Replays a trace (the file at name, or the stream in when not NULL) with
+ * `recorded` on every arena: it must run to the end with no integrity
+ * error. Returns the replay for further checks (vs_replay_free it). */
+vs_replay *vs_test_replay_recorded(const char *name, FILE *in);
 
 #endif

@@ -203,53 +203,10 @@ static size_t record_in_capture(const lives *rec, const lives *cap, vs_req_shape
 	return n;
 }
 
-static void quiet(void *ud, const char *line)
-{
-	(void)ud;
-	(void)line;
-}
-
-static void replays_as_recorded(const char *path)
-{
-	char err[1024];
-	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
-	vs_replay_config cfg;
-	vs_replay *r;
-	int i;
-
-	ck_assert_msg(rd != NULL, "%s", err);
-	vs_replay_config_default(&cfg);
-	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
-		cfg.strategy[i] = vs_strategy_find("recorded");
-	cfg.message = quiet;
-	r = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(r != NULL, "%s", err);
-	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s: %s", path, vs_replay_error(r));
-	ck_assert_msg(vs_replay_check_total(r) == 0, "%s: integrity errors under recorded", path);
-	vs_replay_free(r);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_ptr_nonnull(fp);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, fp), n);
-	fclose(fp);
-	return buf;
-}
-
 /* The trace without its comment lines (the header names the run). */
 static char *events_of(const char *path)
 {
-	char *text = slurp(path), *out = calloc(1, strlen(text) + 1), *p = text, *q = out;
+	char *text = vs_test_slurp(path), *out = calloc(1, strlen(text) + 1), *p = text, *q = out;
 
 	ck_assert_ptr_nonnull(out);
 	while (*p) {
@@ -333,16 +290,16 @@ START_TEST(test_capture_agrees_with_record)
 		"tile references all captured\n", FRAMES, n_cap, n_sprites, n_tiles);
 	ck_assert_uint_gt(n_sprites, 30);
 	ck_assert_uint_gt(n_tiles, 300);
-	replays_as_recorded(rec_path);
-	replays_as_recorded(cap_path);
+	vs_replay_free(vs_test_replay_recorded(rec_path, NULL));
+	vs_replay_free(vs_test_replay_recorded(cap_path, NULL));
 
 	/* The commands write what this run wrote. */
 	snprintf(cli_rec, sizeof cli_rec, "%s/tests/capture-demo.cli-rec.trace", VS_BINARY_DIR);
 	snprintf(cli_cap, sizeof cli_cap, "%s/tests/capture-demo.cli-cap.trace", VS_BINARY_DIR);
 	snprintf(args, sizeof args, "record '%s' --frames %u -o '%s'", DEMO_ROM, FRAMES, cli_rec);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errs, sizeof errs), 0);
-	a = slurp(rec_path);
-	b = slurp(cli_rec);
+	a = vs_test_slurp(rec_path);
+	b = vs_test_slurp(cli_rec);
 	ck_assert_str_eq(a, b);
 	free(a);
 	free(b);
@@ -353,7 +310,7 @@ START_TEST(test_capture_agrees_with_record)
 	ck_assert_str_eq(a, b);
 	free(a);
 	free(b);
-	b = slurp(cli_cap);
+	b = vs_test_slurp(cli_cap);
 	ck_assert_ptr_nonnull(strstr(b, "# ROM: title \"VRAMSIM\", game code VSIM, SHA-256 "));
 	ck_assert_ptr_nonnull(strstr(b, "# capture summary: "));
 	ck_assert(strstr(b, "# capture summary: ") < strstr(b, "\narena "));

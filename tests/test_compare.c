@@ -60,23 +60,6 @@ static const char *tmp_path(const char *name)
 	return path[slot];
 }
 
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_msg(fp != NULL, "cannot read %s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	return buf;
-}
-
 static int file_exists(const char *path)
 {
 	struct stat st;
@@ -372,10 +355,10 @@ START_TEST(deterministic_and_several_outputs)
 	}
 	for (i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
 		snprintf(name, sizeof name, "det0.%s", fmts[i]);
-		first = slurp(tmp_path(name));
+		first = vs_test_slurp(tmp_path(name));
 		remove(tmp_path(name));
 		snprintf(name, sizeof name, "det1.%s", fmts[i]);
-		again = slurp(tmp_path(name));
+		again = vs_test_slurp(tmp_path(name));
 		remove(tmp_path(name));
 		ck_assert_msg(strlen(first) > 100, "%s: %s", fmts[i], first);
 		ck_assert_str_eq(again, first);
@@ -387,13 +370,13 @@ START_TEST(deterministic_and_several_outputs)
 	ck_assert_int_eq(cli("compare %s --no-timing --out markdown=%s --out junit=%s -o %s", trace(QS),
 		tmp_path("a.md"), tmp_path("a.xml"), tmp_path("a.csv")), 0);
 	ck_assert_str_eq(out, "");
-	first = slurp(tmp_path("a.md"));
+	first = vs_test_slurp(tmp_path("a.md"));
 	ck_assert_ptr_nonnull(strstr(first, "### vramsim compare"));
 	free(first);
-	first = slurp(tmp_path("a.xml"));
+	first = vs_test_slurp(tmp_path("a.xml"));
 	ck_assert_ptr_nonnull(strstr(first, "<testsuites "));
 	free(first);
-	first = slurp(tmp_path("a.csv"));
+	first = vs_test_slurp(tmp_path("a.csv"));
 	ck_assert_ptr_nonnull(strstr(first, "trace ")); /* -o takes the main format (text) */
 	free(first);
 }
@@ -515,7 +498,7 @@ END_TEST
 /* Rewrites one metric of one row of a baseline file. */
 static void set_metric(const char *path, const char *strategy, const char *arena, const char *metric, double v)
 {
-	char *text = slurp(path), *s;
+	char *text = vs_test_slurp(path), *s;
 	cJSON *o = cJSON_Parse(text), *r;
 	FILE *fp;
 	int hit = 0;
@@ -615,7 +598,7 @@ START_TEST(baseline_new_and_missing_rows)
 		managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT) - 2);
 
 	/* a row the run lacks: reported, fails only with --missing-fails */
-	text = slurp(base);
+	text = vs_test_slurp(base);
 	o = cJSON_Parse(text);
 	free(text);
 	cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0), "strategy"),

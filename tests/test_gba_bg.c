@@ -28,18 +28,6 @@
 /* check's ck_assert reports every passing check to the parent (a message
  * written and read back); in the loops over blocks and references that was
  * nearly all of this suite's time, so hot checks test first. */
-#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-#define HOT_CMP(X, OP, Y) do { intmax_t hot_x = (intmax_t)(X), hot_y = (intmax_t)(Y); \
-	HOT_ASSERT(hot_x OP hot_y, "Assertion '%s' failed: %s == %jd, %s == %jd", #X " " #OP " " #Y, #X, hot_x, #Y, \
-		hot_y); } while (0)
-
-/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
-static unsigned soak(unsigned normal, unsigned longer)
-{
-	const char *e = getenv("VRAMSIM_SOAK");
-
-	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
-}
 
 typedef struct ref_model {
 	uint32_t refs[ROMS];   /* references per ROM tile */
@@ -232,7 +220,7 @@ START_TEST(shared_scroll_ref_by_ref)
 {
 	uint32_t loads, hits, fails;
 
-	scroll_run(0, 1 + (uint64_t)_i, soak(600, 6000), &loads, &hits, &fails);
+	scroll_run(0, 1 + (uint64_t)_i, vs_test_soak(600, 6000), &loads, &hits, &fails);
 	if (getenv("VS_TEST_VERBOSE"))
 		fprintf(stderr, "shared: loads %u hits %u fails %u\n", loads, hits, fails);
 	ck_assert_uint_gt(loads, 500);
@@ -244,7 +232,7 @@ START_TEST(split_scroll_ref_by_ref)
 {
 	uint32_t loads, hits, fails;
 
-	scroll_run(1, 1 + (uint64_t)_i, soak(600, 6000), &loads, &hits, &fails);
+	scroll_run(1, 1 + (uint64_t)_i, vs_test_soak(600, 6000), &loads, &hits, &fails);
 	if (getenv("VS_TEST_VERBOSE"))
 		fprintf(stderr, "split: loads %u hits %u fails %u\n", loads, hits, fails);
 	ck_assert_uint_gt(loads, 500);
@@ -505,7 +493,7 @@ START_TEST(adapter_random)
 	vs_arena_decl d;
 	vs_rng rng = { 77u + (uint64_t)_i };
 	struct { vs_placement pl; vs_request rq; } *live = calloc(20000, sizeof *live);
-	uint32_t *cnt = calloc(65536 / 32, sizeof *cnt), i, b, steps = soak(60000, 600000);
+	uint32_t *cnt = calloc(65536 / 32, sizeof *cnt), i, b, steps = vs_test_soak(60000, 600000);
 	walk_ctx *w = malloc(sizeof *w);
 	char why[200];
 	int n = 0, rc;

@@ -353,33 +353,14 @@ static const ev *sprite_life(const cap *t, unsigned tile, unsigned shape, unsign
 	return a;
 }
 
-static void quiet(void *ud, const char *line)
-{
-	(void)ud;
-	(void)line;
-}
-
 /* The trace under `recorded`: the game's own placement, no diagnostic, no
  * failed check. */
 static void replays_as_recorded(const cap *t)
 {
-	vs_replay_config cfg;
-	vs_trace_reader *rd;
-	vs_replay *rp;
-	char err[1024];
 	FILE *in = fmemopen(t->text, t->len, "rb");
+	vs_replay *rp = vs_test_replay_recorded("capture-cases.trace", in);
 
-	rd = vs_trace_open_stream(in, "capture-cases.trace", err, sizeof err);
-	ck_assert_msg(rd != NULL, "%s", err);
-	vs_replay_config_default(&cfg);
-	cfg.strategy[0] = cfg.strategy[1] = vs_strategy_find("recorded");
-	ck_assert_ptr_nonnull(cfg.strategy[0]);
-	cfg.message = quiet;
-	rp = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(rp != NULL, "%s", err);
-	ck_assert_msg(vs_replay_run(rp, 0) == 0, "%s", vs_replay_error(rp));
 	ck_assert_uint_eq(vs_replay_diag_total(rp), 0);
-	ck_assert_uint_eq(vs_replay_check_total(rp), 0);
 	ck_assert_uint_eq(vs_replay_frames(rp), CC_FRAMES);
 	vs_replay_free(rp);
 	fclose(in);

@@ -214,31 +214,12 @@ START_TEST(test_record_and_compare_vram)
 }
 END_TEST
 
-static void quiet(void *ud, const char *line)
-{
-	(void)ud;
-	(void)line;
-}
-
 /* The recording replays under `recorded`, the game's own placement, with no
  * integrity error: every sprite and tile where the demo put it. */
 static void replays_as_recorded(const char *path)
 {
-	char err[1024];
-	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
-	vs_replay_config cfg;
-	vs_replay *r;
-	int i;
+	vs_replay *r = vs_test_replay_recorded(path, NULL);
 
-	ck_assert_msg(rd != NULL, "%s", err);
-	vs_replay_config_default(&cfg);
-	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
-		cfg.strategy[i] = vs_strategy_find("recorded");
-	cfg.message = quiet;
-	r = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(r != NULL, "%s", err);
-	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s", vs_replay_error(r));
-	ck_assert_uint_eq(vs_replay_check_total(r), 0);
 	ck_assert_uint_gt(vs_replay_metrics(r, 0)->allocs, 20);
 	ck_assert_uint_gt(vs_replay_metrics(r, 1)->shared_hits, 100);
 	vs_replay_free(r);

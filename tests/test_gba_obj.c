@@ -24,18 +24,6 @@
 /* check's ck_assert reports every passing check to the parent (a message
  * written and read back); in the random runs' loops over tiles that was
  * nearly all of this suite's time, so hot checks test first. */
-#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-#define HOT_CMP(X, OP, Y) do { intmax_t hot_x = (intmax_t)(X), hot_y = (intmax_t)(Y); \
-	HOT_ASSERT(hot_x OP hot_y, "Assertion '%s' failed: %s == %jd, %s == %jd", #X " " #OP " " #Y, #X, hot_x, #Y, \
-		hot_y); } while (0)
-
-/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
-static unsigned soak(unsigned normal, unsigned longer)
-{
-	const char *e = getenv("VRAMSIM_SOAK");
-
-	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
-}
 
 /* How a strategy may fail, to tell a legal refusal from a bug. */
 enum fit { FIT_ANY_RUN, FIT_SIZE_MULTIPLE, FIT_POW2_ALIGNED };
@@ -279,13 +267,13 @@ static void random_run(const obj_case *c, unsigned mode, uint64_t seed, unsigned
 
 START_TEST(random_sequences_mode0)
 {
-	random_run(&cases[_i], 0, 0x5EED0000u + (uint64_t)_i, soak(20000, 400000));
+	random_run(&cases[_i], 0, 0x5EED0000u + (uint64_t)_i, vs_test_soak(20000, 400000));
 }
 END_TEST
 
 START_TEST(random_sequences_bitmap_mode)
 {
-	random_run(&cases[_i], 3 + (unsigned)(_i % 3), 0xB17A0000u + (uint64_t)_i, soak(8000, 160000));
+	random_run(&cases[_i], 3 + (unsigned)(_i % 3), 0xB17A0000u + (uint64_t)_i, vs_test_soak(8000, 160000));
 }
 END_TEST
 
@@ -575,7 +563,7 @@ START_TEST(ends_matches_rule)
 	static uint8_t used[1024];
 	static uint16_t at[600], len[600];
 	vs_rng r = { 0xE4D5u + (uint64_t)_i };
-	unsigned first = _i ? 512u : 0u, nlive = 0, step, t, steps = soak(40000, 800000);
+	unsigned first = _i ? 512u : 0u, nlive = 0, step, t, steps = vs_test_soak(40000, 800000);
 
 	gba_obj_ends_init(&a, (uint16_t)first);
 	memset(used, 0, sizeof used);

@@ -24,7 +24,6 @@
 #include "vramsim/strategy.h"
 #include "vramsim/trace.h"
 
-#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 typedef struct held_case {
 	const char *name;

@@ -10,7 +10,6 @@
 #include "support.h"
 #include "vramsim/alloc/heap_manager.h"
 
-#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 #define REGION (128u * 1024u)
 

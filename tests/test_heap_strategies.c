@@ -23,15 +23,6 @@
 
 /* check's ck_assert reports every passing check to the parent; in loops
  * over bytes that costs a write each, so hot checks test first. */
-#define HOT_ASSERT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-
-/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
-static unsigned soak(unsigned normal, unsigned longer)
-{
-	const char *e = getenv("VRAMSIM_SOAK");
-
-	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
-}
 
 /* Mirrors of the adapters' state layout, to read the allocator inside. */
 typedef struct { uint8_t *mem; uint32_t cell_opt; heap_bank b; } bank_view;
@@ -353,7 +344,7 @@ static void run_random(const heap_case *hc, uint32_t seed, int steps)
 
 START_TEST(random_sequences)
 {
-	run_random(&cases[_i], 1000u + (uint32_t)_i, (int)soak(20000, 400000));
+	run_random(&cases[_i], 1000u + (uint32_t)_i, (int)vs_test_soak(20000, 400000));
 }
 END_TEST
 

@@ -16,10 +16,6 @@
 /* check's ck_assert reports every passing check to the parent (a message
  * written and read back); over every unit of an arena that was most of
  * this suite's time, so hot checks test first. */
-#define HOT_CMP(X, OP, Y) do { intmax_t hot_x = (intmax_t)(X), hot_y = (intmax_t)(Y); \
-	if (!(hot_x OP hot_y)) \
-		ck_abort_msg("Assertion '%s' failed: %s == %jd, %s == %jd", #X " " #OP " " #Y, #X, hot_x, #Y, hot_y); \
-	} while (0)
 
 static char outbuf[65536], errbuf[65536];
 

@@ -9,14 +9,6 @@
 #include "support.h"
 #include "vramsim/replay.h"
 
-/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
-static unsigned soak(unsigned normal, unsigned longer)
-{
-	const char *e = getenv("VRAMSIM_SOAK");
-
-	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
-}
-
 static const char *const seed_trace =
 	"vramsim-trace 1\n"
 	"arena obj gba-obj mode=3\n"
@@ -65,7 +57,7 @@ START_TEST(mutated_traces_never_crash)
 	vs_rng rng = { 7 };
 	size_t base = strlen(seed_trace);
 	char *buf = malloc(base + 64);
-	int i, ok = 0, bad = 0, n = (int)soak(20000, 400000);
+	int i, ok = 0, bad = 0, n = (int)vs_test_soak(20000, 400000);
 	static const char alphabet[] = " \t\n\r#=0123456789abcdefxXKM-:.,;/\x80\xff\x00allocfreetag";
 
 	ck_assert_ptr_nonnull(buf);

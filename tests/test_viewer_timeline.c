@@ -7,14 +7,6 @@
 #include "support.h"
 #include "vramsim/viewer.h"
 
-/* VRAMSIM_SOAK=1 (the soak target) runs the random sequences longer. */
-static unsigned soak(unsigned normal, unsigned longer)
-{
-	const char *e = getenv("VRAMSIM_SOAK");
-
-	return e && *e && strcmp(e, "0") != 0 ? longer : normal;
-}
-
 /* A random trace over a sprite arena and a small heap: allocations that
  * fail (OBJ VRAM fills up), frees, frames, save/restore and resets. */
 static uint64_t trace_events;
@@ -132,7 +124,7 @@ static void check_against_replay(vs_timeline *h, const char *path, int side, con
 
 START_TEST(seek_matches_replay)
 {
-	const char *path = make_trace(0, 1234u + (uint32_t)_i, (int)soak(6000, 60000));
+	const char *path = make_trace(0, 1234u + (uint32_t)_i, (int)vs_test_soak(6000, 60000));
 	vs_replay_config cfg[2];
 	char err[512];
 	vs_timeline *h;
