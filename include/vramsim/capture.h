@@ -101,10 +101,11 @@ typedef struct vs_capture vs_capture;
  * the defaults. NULL with err on bad options or no memory. */
 vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *header_comment, char *err,
 	size_t errlen);
-/* One frame's snapshot. The header is written with the first frame's
- * events (the arenas take the first frame's mode, and the obj arena the OBJ
- * mapping of the first frame that shows sprites); events are written
- * max(grace, lookback) frames late.
+/* One frame's snapshot. The header is written with the first shown
+ * frame's events (the arenas take the mode of the first frame not
+ * force-blanked, and the obj arena the OBJ mapping of the first frame that
+ * shows sprites; blank frames before it are counted and written after the
+ * header); events are written max(grace, lookback) frames late.
  * Returns 0, or -1 on a write error or no memory (the capture is then
  * spent). */
 int vs_capture_frame(vs_capture *c, const vs_gba_frame *f);

@@ -34,7 +34,8 @@ int cap_blank(const vs_gba_frame *f)
 
 /* A frame capture reads: shown, and in a mode of the arenas' kind. Tiled
  * (0-2) and bitmap (3-5) modes lay VRAM out differently, and the arenas
- * keep the first frame's: frames of the other kind are counted, not read. */
+ * keep the first shown frame's: frames of the other kind are counted, not
+ * read. */
 int cap_readable(vs_capture *c, const vs_gba_frame *f)
 {
 	if (cap_blank(f))
