@@ -102,9 +102,11 @@ int heap_bank_alloc(heap_bank *b, uint8_t *m, uint32_t size, uint32_t align, hea
 		if (word != 0xFFFFFFFFu)
 			break;
 	}
+	if (w == b->map_words)
+		return HEAP_NOSPACE; /* nbfree disagrees with the map: corrupted segment */
 	bit = heap_ffs(~word);
 	i = w * 32u + bit;
-	if (w == b->map_words || i >= b->per)
+	if (i >= b->per)
 		return HEAP_NOSPACE; /* nbfree disagrees with the map: corrupted segment */
 	heap_st32(m, map + 4u * w, word | 1u << bit);
 	seg_set_nbfree(m, s, seg_nbfree(m, s) - 1u);
