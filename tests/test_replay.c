@@ -26,26 +26,33 @@ static void collect(void *ud, const char *line)
 		x->mlen += (size_t)n;
 }
 
-static void start(run *x, const char *text, const vs_strategy *s, int strict)
+/* Opens text as trace "t" and sets up a replay with cfg (messages collected). */
+static void start_cfg(run *x, const char *text, vs_replay_config *cfg)
 {
 	char err[1024];
 	vs_trace_reader *rd;
-	vs_replay_config cfg;
-	int i;
 
 	memset(x, 0, sizeof *x);
 	x->in = fmemopen((void *)text, strlen(text), "rb");
 	ck_assert_ptr_nonnull(x->in);
 	rd = vs_trace_open_stream(x->in, "t", err, sizeof err);
 	ck_assert_msg(rd != NULL, "%s", err);
+	cfg->message = collect;
+	cfg->message_ud = x;
+	x->r = vs_replay_new(rd, cfg, err, sizeof err);
+	ck_assert_msg(x->r != NULL, "%s", err);
+}
+
+static void start(run *x, const char *text, const vs_strategy *s, int strict)
+{
+	vs_replay_config cfg;
+	int i;
+
 	vs_replay_config_default(&cfg);
 	for (i = 0; s && i < VS_TRACE_MAX_ARENAS; i++)
 		cfg.strategy[i] = s;
 	cfg.strict = strict;
-	cfg.message = collect;
-	cfg.message_ud = x;
-	x->r = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(x->r != NULL, "%s", err);
+	start_cfg(x, text, &cfg);
 }
 
 static void finish(run *x)
@@ -462,6 +469,62 @@ START_TEST(save_restore_reset)
 }
 END_TEST
 
+/* A restore of a state never saved: a frame manager takes the game's
+ * zero-initialised state variable, so nothing is free until a reset or a
+ * real restore; the allocations made before stay. A manager without native
+ * state only warns. */
+START_TEST(restore_never_saved_zero_state)
+{
+	static const char trace[] = "vramsim-trace 1\narena tex ds-tex\narena pal ds-pltt\n"
+		"alloc 1 tex tex 64x64 16c\nalloc 2 pal pltt 16\nsave s\nrestore never\n"
+		"alloc 3 tex tex 8x8 16c\nalloc 4 pal pltt 4\nrestore s\nalloc 5 tex tex 8x8 16c\n"
+		"restore never\nreset\nalloc 6 pal pltt 4\n";
+	run x;
+	const vs_metrics *t, *p;
+	vs_replay_config cfg;
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find("nns-frm-tex");
+	cfg.strategy[1] = vs_strategy_find("nns-frm-pltt");
+	start_cfg(&x, trace, &cfg);
+	t = vs_replay_metrics(x.r, 0);
+	p = vs_replay_metrics(x.r, 1);
+	ck_assert_int_eq(vs_replay_run(x.r, 4), 1);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_STATE), 2);
+	ck_assert_uint_eq(t->free_bytes, 0);
+	ck_assert_uint_eq(p->free_bytes, 0);
+	ck_assert_uint_eq(t->management_bytes, 0x80000 - 2048);
+	ck_assert_uint_eq(t->live_count, 1);
+	ck_assert_int_eq(vs_replay_run(x.r, 6), 1);
+	ck_assert_uint_eq(t->failures, 1);
+	ck_assert_uint_eq(t->fail[VS_FAIL_OOM], 1);
+	ck_assert_uint_eq(p->fail[VS_FAIL_OOM], 1);
+	/* the saved state gives the space back */
+	ck_assert_int_eq(vs_replay_run(x.r, 8), 1);
+	ck_assert_uint_eq(t->allocs, 2);
+	ck_assert_uint_eq(t->management_bytes, 0);
+	ck_assert_uint_eq(t->free_bytes, 0x80000 - 2048 - 32);
+	/* and so does a reset */
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(p->allocs, 2);
+	ck_assert_uint_eq(p->failures, 1);
+	ck_assert_uint_eq(t->free_bytes, 0x80000);
+	ck_assert_msg(strstr(x.msgs, "t:7: warning: unknown state: restore of state 'never', never saved for arena "
+		"'tex': the manager takes an all-zero state"), "%s", x.msgs);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+
+	/* the linked-list managers have no state to take: a warning, no change */
+	cfg.strategy[0] = vs_strategy_find("nns-lnk-tex");
+	cfg.strategy[1] = vs_strategy_find("nns-lnk-pltt");
+	start_cfg(&x, trace, &cfg);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 0);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_STATE), 4);
+	finish(&x);
+}
+END_TEST
+
 START_TEST(init_event)
 {
 	run x;
@@ -669,6 +732,7 @@ int main(void)
 	tcase_add_test(tc, trace_misuse_diagnostics);
 	tcase_add_test(tc, strict_stops_at_first_diagnostic);
 	tcase_add_test(tc, save_restore_reset);
+	tcase_add_test(tc, restore_never_saved_zero_state);
 	tcase_add_test(tc, init_event);
 	tcase_add_test(tc, held_extents);
 	tcase_add_test(tc, heap_routing);

@@ -65,6 +65,7 @@ typedef struct arena_run {
 	vs_extent *held;       /* what strategy->held reported last */
 	uint32_t nheld, held_cap;
 	uint32_t detached[8];  /* records of hits on held data, joined by offset */
+	uint8_t zeroed;        /* a frame manager took an all-zero state: its free units are held */
 } arena_run;
 
 struct vs_replay {
@@ -1216,6 +1217,63 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 	return prune_ids(r);
 }
 
+/* A game that restores a state it never saved passes its state variable as
+ * it is: zero-initialised. A frame manager takes it like any other state, so
+ * every region's head and tail (or lo and hi) become 0: nothing is free, and
+ * every allocation fails (key 0) until a reset or the restore of a real
+ * state. Allocations already made stay live: the manager never tracked them. */
+/* Turns every run of units owned by from into units of owner to (kind k);
+ * returns how many units changed. */
+static uint32_t remark_runs(vs_replay *r, int a, uint32_t from, uint32_t to, vs_unit_kind k)
+{
+	const vs_arena *A = &r->ar[a].arena;
+	uint32_t u, v, n = 0;
+
+	for (u = 0; u < A->nunits; u = v) {
+		for (v = u; v < A->nunits && A->owner[v] == from; v++)
+			;
+		if (v > u) {
+			mark(r, a, u * A->decl.unit, (v - u) * A->decl.unit, to, k);
+			n += v - u;
+		} else {
+			v = u + 1;
+		}
+	}
+	return n;
+}
+
+static int restore_zero_state(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	void *zero = calloc(1, ar->strat->save_size ? ar->strat->save_size : 1);
+
+	if (!zero) {
+		snprintf(r->err, sizeof r->err, "%s:%llu: error: out of memory", vs_trace_name(r->rd),
+			(unsigned long long)r->ev.line);
+		return -1;
+	}
+	ar->strat->restore(ar->state, zero);
+	free(zero);
+	/* the books follow the manager: what was free is now held by it */
+	ar->m.management_bytes += (uint64_t)remark_runs(r, a, VS_OWNER_NONE, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD) *
+		ar->arena.decl.unit;
+	ar->zeroed = 1;
+	refresh(ar);
+	return 0;
+}
+
+/* A reset, init or real restore gives a zeroed manager its space back. */
+static void unzero(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+
+	if (!ar->zeroed)
+		return;
+	remark_runs(r, a, VS_OWNER_ALLOC, VS_OWNER_NONE, VS_UNIT_FREE);
+	ar->m.management_bytes = 0;
+	ar->zeroed = 0;
+}
+
 static int do_restore(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
@@ -1225,12 +1283,14 @@ static int do_restore(vs_replay *r, int a)
 	if (!s) {
 		int save_arena = r->ev.arena;
 		r->ev.arena = a;
-		if (diag(r, VS_DIAG_UNKNOWN_STATE, "restore of state '%s', never saved for arena '%s'", r->ev.name,
-			ar->arena.decl.name))
+		if (diag(r, VS_DIAG_UNKNOWN_STATE, "restore of state '%s', never saved for arena '%s'%s", r->ev.name,
+			ar->arena.decl.name, native ? ": the manager takes an all-zero state (no free space until a "
+			"reset or the restore of a saved state)" : ""))
 			return -1;
 		r->ev.arena = save_arena;
-		return 0;
+		return native ? restore_zero_state(r, a) : 0;
 	}
+	unzero(r, a);
 	if (native && s->blob)
 		ar->strat->restore(ar->state, s->blob);
 	if (drop_since(r, a, s->seq, !(native && s->blob)))
@@ -1244,6 +1304,7 @@ static int do_reset(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
 
+	unzero(r, a);
 	ar->strat->reset(ar->state);
 	if (drop_since(r, a, 0, 0))
 		return -1;
@@ -1259,6 +1320,7 @@ static int do_init(vs_replay *r, int a)
 	arena_run *ar = &r->ar[a];
 	char why[512] = "";
 
+	unzero(r, a);
 	if (drop_since(r, a, 0, 0))
 		return -1;
 	if (ar->strat->fini)
