@@ -307,6 +307,51 @@ START_TEST(shared_scheme_rules)
 }
 END_TEST
 
+/* Seed 000: the ROM tile set is the game's, up to 16-bit indices (0xFFFF
+ * marks unused); the tables' RAM follows it at 2 bytes a ROM tile, per
+ * region in the split scheme. */
+START_TEST(rom_tile_set_at_run_time)
+{
+	gba_bg_tiles *m = malloc(sizeof *m);
+	gba_bg_tiles_split *s = malloc(sizeof *s);
+	int loaded;
+	uint32_t fixed, fixed2;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(s);
+	gba_bg_tiles_init(m);
+	ck_assert_uint_eq(m->rom_tiles, 4096);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 4096, 4, &loaded), GBA_BG_TILES_BAD);
+	fixed = gba_bg_tiles_ram_bytes(m) - 4096u * 2u;
+	ck_assert_int_eq(gba_bg_tiles_init_rom(m, 0), GBA_BG_TILES_BAD);
+	ck_assert_int_eq(gba_bg_tiles_init_rom(m, 65536), GBA_BG_TILES_BAD);
+	ck_assert_int_eq(gba_bg_tiles_init_rom(m, 65535), 0);
+	ck_assert_uint_eq(gba_bg_tiles_ram_bytes(m), fixed + 65535u * 2u);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 65534, 4, &loaded), 2);
+	ck_assert_int_eq(loaded, 1);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 65534, 4, &loaded), 2);
+	ck_assert_int_eq(loaded, 0);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 65535, 8, &loaded), GBA_BG_TILES_BAD);
+	ck_assert_int_eq(gba_bg_tiles_release(m, 2), 1);
+	ck_assert_int_eq(gba_bg_tiles_release(m, 2), 0);
+	ck_assert_int_eq(gba_bg_tiles_init_rom(m, 100), 0);
+	ck_assert_uint_eq(gba_bg_tiles_ram_bytes(m), fixed + 200u);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 99, 4, &loaded), 2);
+	ck_assert_int_eq(gba_bg_tiles_ref(m, 100, 4, &loaded), GBA_BG_TILES_BAD);
+
+	ck_assert_int_eq(gba_bg_tiles_split_init_rom(s, 0x7000, 0), GBA_BG_SPLIT_BAD);
+	ck_assert_int_eq(gba_bg_tiles_split_init_rom(s, 0x7000, 65535), 0);
+	fixed2 = gba_bg_tiles_split_ram_bytes(s) - 65535u * 4u;
+	ck_assert_int_ge(gba_bg_tiles_split_ref(s, 65534, 4, &loaded), 2);
+	ck_assert_int_eq(gba_bg_tiles_split_ref(s, 65535, 4, &loaded), GBA_BG_SPLIT_BAD);
+	gba_bg_tiles_split_init(s, 0x7000);
+	ck_assert_uint_eq(gba_bg_tiles_split_ram_bytes(s), fixed2 + 4096u * 4u);
+	ck_assert_int_eq(gba_bg_tiles_split_ref(s, 4096, 8, &loaded), GBA_BG_SPLIT_BAD);
+	free(m);
+	free(s);
+}
+END_TEST
+
 /* The split scheme cannot lend: a full 4bpp region fails while the 8bpp
  * region is empty, where the shared scheme still has room. */
 START_TEST(split_cannot_lend)
@@ -703,6 +748,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, shared_scheme_rules);
 	tcase_add_test(tc, split_cannot_lend);
+	tcase_add_test(tc, rom_tile_set_at_run_time);
 	tcase_add_loop_test(tc, adapter_semantics, 0, 2);
 	tcase_add_test(tc, split_option);
 	tcase_add_loop_test(tc, adapter_random, 0, 2);

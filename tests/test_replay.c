@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_replay.c - the replay engine: metrics, checks, diagnostics, states. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,6 +526,83 @@ START_TEST(restore_never_saved_zero_state)
 }
 END_TEST
 
+/* A request the strategy refuses as invalid is a failure of its own kind,
+ * with a diagnostic naming the line: never fragmentation, never the
+ * smallest failed request. The BG manager's ROM set is rom=. */
+START_TEST(invalid_requests)
+{
+	static const char trace[] = "vramsim-trace 1\narena bg gba-bg\n"
+		"alloc 1 tile 5000 4bpp\nalloc 2 tile 7 4bpp\nalloc 3 tile 7 8bpp\nalloc 4 tile 9 8bpp\n";
+	run x;
+	const vs_metrics *m;
+	vs_replay_config cfg;
+	uint64_t ram;
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find("gba-bg-tiles");
+	start_cfg(&x, trace, &cfg);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_uint_eq(m->failures, 2);
+	ck_assert_uint_eq(m->fail[VS_FAIL_INVALID], 2);
+	ck_assert_uint_eq(m->fail[VS_FAIL_FRAGMENTED], 0);
+	ck_assert_uint_eq(m->smallest_failed, 0);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_INVALID), 2);
+	ck_assert_msg(strstr(x.msgs, "t:3: warning: invalid request: id 1 (tile 5000 4bpp): gba-bg-tiles refuses it "
+		"as invalid"), "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "t:5: warning: invalid request: id 3 (tile 7 8bpp)"), "%s", x.msgs);
+	ram = m->ram_bytes;
+	ck_assert_uint_eq(m->peak_ram, ram);
+	finish(&x);
+
+	/* a set of 65,535 tiles takes tile 5000; its tables cost 2 bytes a tile more */
+	cfg.options[0] = "rom=65535";
+	start_cfg(&x, trace, &cfg);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_uint_eq(m->fail[VS_FAIL_INVALID], 1);
+	ck_assert_uint_eq(m->ram_bytes, ram + (65535u - 4096u) * 2u);
+	finish(&x);
+}
+END_TEST
+
+/* ABI 1 tables end before ram: they register (only their own fields are
+ * read) and report their state size as bookkeeping RAM. */
+START_TEST(older_abi_tables)
+{
+	const vs_strategy *map = vs_strategy_find("gba-obj-map"), *got;
+	size_t v1 = offsetof(vs_strategy, ram);
+	unsigned char *old = malloc(v1); /* exactly as long as an ABI 1 table */
+	const char *name = "test-abi-one";
+	uint32_t one = 1;
+	char err[256];
+	run x;
+
+	ck_assert_ptr_nonnull(old);
+	memcpy(old, map, v1);
+	memcpy(old + offsetof(vs_strategy, abi), &one, sizeof one);
+	memcpy(old + offsetof(vs_strategy, name), &name, sizeof name);
+	ck_assert_int_eq(vs_strategy_register((const vs_strategy *)(void *)old, err, sizeof err), 0);
+	got = vs_strategy_find("test-abi-one");
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(got->abi, VS_STRATEGY_ABI);
+	ck_assert_ptr_null(got->ram);
+	ck_assert_ptr_eq(got->alloc, map->alloc);
+	free(old);
+	replay_text(&x, "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\n", got);
+	ck_assert_int_eq(x.rc, 0);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->ram_bytes, map->state_size);
+	finish(&x);
+	{
+		vs_strategy next = *map;
+		next.abi = VS_STRATEGY_ABI + 1;
+		next.name = "test-abi-next";
+		ck_assert_int_eq(vs_strategy_register(&next, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, "ABI 3, vramsim speaks 1 to 2"), "%s", err);
+	}
+}
+END_TEST
+
 START_TEST(init_event)
 {
 	run x;
@@ -733,6 +811,8 @@ int main(void)
 	tcase_add_test(tc, strict_stops_at_first_diagnostic);
 	tcase_add_test(tc, save_restore_reset);
 	tcase_add_test(tc, restore_never_saved_zero_state);
+	tcase_add_test(tc, invalid_requests);
+	tcase_add_test(tc, older_abi_tables);
 	tcase_add_test(tc, init_event);
 	tcase_add_test(tc, held_extents);
 	tcase_add_test(tc, heap_routing);

@@ -52,6 +52,7 @@ execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
 set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
   -Wall -Wextra -Werror -nostdinc -isystem ${_vs_arm_inc}
   -I${PROJECT_SOURCE_DIR}/include -I${VS_GBA_SRC}
+  -DGBA_BG_TILES_ROM_MAX=4096u -DGBA_BG_SPLIT_ROM_MAX=4096u
   -ffunction-sections -fdata-sections)
 file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h ${PROJECT_SOURCE_DIR}/tools/demo-rom/*.h
   ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)

@@ -23,6 +23,8 @@ typedef enum vs_fail_kind {
 	VS_FAIL_RULE,        /* free runs big enough exist, the hardware forbids them all */
 	VS_FAIL_MANAGEMENT,  /* the strategy ran out of bookkeeping */
 	VS_FAIL_UNSUPPORTED, /* the strategy cannot serve this kind of request */
+	VS_FAIL_INVALID,     /* the strategy refuses the request as invalid (a ROM index past its set,
+	                      * a tile at the other depth, a size no sprite shape has) */
 	VS_FAIL_KINDS
 } vs_fail_kind;
 
@@ -37,6 +39,7 @@ typedef enum vs_diag_kind {
 	VS_DIAG_UNKNOWN_STATE,  /* restore of a state never saved */
 	VS_DIAG_STRATEGY,       /* the strategy refused an operation (free error, misuse) */
 	VS_DIAG_HEAP_STACK,     /* pop of a heap that is not on top, or a stack overflow */
+	VS_DIAG_INVALID,        /* a request the strategy refused as invalid */
 	VS_DIAG_KINDS
 } vs_diag_kind;
 
@@ -68,6 +71,8 @@ typedef struct vs_metrics {
 	uint64_t overhead_bytes;  /* headers and padding of live allocations */
 	uint64_t retained_bytes;  /* freed by the game, still held by the allocator */
 	uint64_t management_bytes;/* kept by the allocator outside allocations (strategy->held) */
+	uint64_t ram_bytes;       /* the allocator's bookkeeping RAM outside the arena (strategy->ram) */
+	uint64_t peak_ram;
 	uint64_t routed_small;    /* heap routing: allocations the small rule sent here */
 	uint64_t routed_search;   /* heap routing: allocations a search list placed here */
 	uint64_t usable_bytes;    /* the arena's bytes the hardware allows */

@@ -23,7 +23,10 @@
 #include "vramsim/arena.h"
 #include "vramsim/request.h"
 
-#define VS_STRATEGY_ABI 1
+/* The table layout's version. 1: up to held; 2: adds ram. Tables of an
+ * older version are still accepted (the fields they lack read as NULL). */
+#define VS_STRATEGY_ABI 2
+#define VS_STRATEGY_ABI_OLDEST 1
 
 /* Results of allocate / free. Negative values are failures. */
 typedef enum vs_status {
@@ -69,7 +72,7 @@ enum {
 };
 
 typedef struct vs_strategy {
-	uint32_t abi;            /* VS_STRATEGY_ABI */
+	uint32_t abi;            /* VS_STRATEGY_ABI (or an older one down to VS_STRATEGY_ABI_OLDEST) */
 	const char *name;        /* command-line name: lower case, dashes */
 	const char *summary;     /* one line */
 	uint32_t arenas;         /* VS_ARENA_BIT() of the kinds it manages */
@@ -103,6 +106,13 @@ typedef struct vs_strategy {
 	 * shared placement (a hit) on held units is data the strategy keeps
 	 * loaded itself (BG tile 0): it is neither marked nor counted. */
 	void (*held)(void *st, vs_extent_fn fn, void *ud);
+
+	/* ---- ABI 2 ---- */
+	/* Optional: the bytes of RAM the allocator keeps for its bookkeeping
+	 * outside the memory it manages (maps, tables, lists, headers kept
+	 * apart), as the same code would need on the console. Asked after
+	 * every call; must be cheap. NULL: state_size. */
+	uint64_t (*ram)(void *st);
 } vs_strategy;
 
 /* The registry: built-ins first, in a fixed order, then plug-ins in the
@@ -120,8 +130,9 @@ int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why,
 /* The strategy an arena gets when none is named: its kind's default, or,
  * when that refuses the arena, the first registered strategy that takes it. */
 const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
-/* Adds one strategy (plug-ins, tests). Returns 0, or -1 when the name is
- * taken, the ABI differs, the table is full or the strategy is
+/* Adds one strategy (plug-ins, tests). A table of an older ABI is copied
+ * and kept in the current layout. Returns 0, or -1 when the name is
+ * taken, the ABI is unknown, the table is full or the strategy is
  * inconsistent: a name that is not 1-31 of a-z 0-9 - _ ., a summary missing
  * or holding control characters, a required operation missing, arenas
  * naming no kind, unknown flags, more than 64 MiB of state, save / restore
@@ -141,7 +152,7 @@ int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, s
 #define VS_PLUGIN_SYMBOL "vramsim_plugin_v1"
 
 typedef struct vs_plugin {
-	uint32_t abi;                          /* VS_STRATEGY_ABI */
+	uint32_t abi;                          /* VS_STRATEGY_ABI, or an older one */
 	const char *name;                      /* the plug-in's own name */
 	size_t count;
 	const vs_strategy *const *strategies;
@@ -163,5 +174,10 @@ int vs_option_get(const char *options, const char *key, char *val, size_t vallen
 /* Checks that every key in options is one of the NULL-terminated list.
  * Returns 0, or -1 naming the first unknown key in err. */
 int vs_option_check(const char *options, const char *const *known, char *err, size_t errlen);
+/* Reads key as a number from lo to hi: decimal or 0x hexadecimal, with an
+ * optional K or M (times 1024 or 1024 * 1024). Returns 1 and sets *val,
+ * 0 when absent (val untouched), -1 with err for anything else. */
+int vs_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
+	char *err, size_t errlen);
 
 #endif

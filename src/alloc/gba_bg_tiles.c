@@ -53,11 +53,14 @@ static void set_wide(gba_bg_tiles *m, uint16_t b, int on)
 		m->is8[b >> 4] &= (uint16_t)~(1u << (b & 15u));
 }
 
-void gba_bg_tiles_init(gba_bg_tiles *m)
+int gba_bg_tiles_init_rom(gba_bg_tiles *m, uint32_t rom_tiles)
 {
 	uint32_t i;
 
-	for (i = 0; i < GBA_BG_TILES_ROM_MAX; i++)
+	if (rom_tiles == 0 || rom_tiles > GBA_BG_TILES_ROM_MAX)
+		return GBA_BG_TILES_BAD;
+	m->rom_tiles = rom_tiles;
+	for (i = 0; i < rom_tiles; i++)
 		m->rom2ram[i] = UNUSED;
 	for (i = 0; i < GBA_BG_TILES_BLOCKS; i++) {
 		m->ram2rom[i] = UNUSED;
@@ -81,6 +84,17 @@ void gba_bg_tiles_init(gba_bg_tiles *m)
 	m->ram2rom[0] = 0;
 	m->ram2rom[1] = 0;
 	m->ref[0] = m->ref[1] = 0;
+	return 0;
+}
+
+void gba_bg_tiles_init(gba_bg_tiles *m)
+{
+	gba_bg_tiles_init_rom(m, GBA_BG_TILES_ROM_DEFAULT);
+}
+
+uint32_t gba_bg_tiles_ram_bytes(const gba_bg_tiles *m)
+{
+	return (uint32_t)(sizeof *m - sizeof m->rom2ram) + m->rom_tiles * (uint32_t)sizeof m->rom2ram[0];
 }
 
 int32_t gba_bg_tiles_ref(gba_bg_tiles *m, uint32_t rom, unsigned bpp, int *loaded)
@@ -88,7 +102,7 @@ int32_t gba_bg_tiles_ref(gba_bg_tiles *m, uint32_t rom, unsigned bpp, int *loade
 	uint16_t b;
 
 	*loaded = 0;
-	if (rom >= GBA_BG_TILES_ROM_MAX || (bpp != 4 && bpp != 8))
+	if (rom >= m->rom_tiles || (bpp != 4 && bpp != 8))
 		return GBA_BG_TILES_BAD;
 	if (rom == 0)
 		return 0;
@@ -181,7 +195,7 @@ int32_t gba_bg_tiles_ref_cb(gba_bg_tiles *m, uint32_t rom, unsigned bpp, unsigne
 	if (cb == GBA_BG_TILES_CB_ANY)
 		return gba_bg_tiles_ref(m, rom, bpp, loaded);
 	*loaded = 0;
-	if (rom >= GBA_BG_TILES_ROM_MAX || (bpp != 4 && bpp != 8) || cb > 3u || (affine && bpp != 8))
+	if (rom >= m->rom_tiles || (bpp != 4 && bpp != 8) || cb > 3u || (affine && bpp != 8))
 		return GBA_BG_TILES_BAD;
 	/* The blocks the layer's map entries can name: 1024 tiles (256 for an
 	 * affine layer) from the charblock's base. */

@@ -6,11 +6,12 @@
 #define UNUSED GBA_BG_SPLIT_UNUSED
 
 /* reserved: tiles at the region's start kept out of the free list. */
-static void region_init(gba_bg_split_region *r, uint16_t base, uint16_t tiles, uint16_t reserved)
+static void region_init(gba_bg_split_region *r, uint16_t base, uint16_t tiles, uint16_t reserved,
+	uint32_t rom_tiles)
 {
 	uint32_t i;
 
-	for (i = 0; i < GBA_BG_SPLIT_ROM_MAX; i++)
+	for (i = 0; i < rom_tiles; i++)
 		r->rom2ram[i] = UNUSED;
 	/* The free list threads entry i to i + 1, as the article sets it up. */
 	for (i = 0; i < GBA_BG_SPLIT_MAX_TILES; i++) {
@@ -26,8 +27,11 @@ static void region_init(gba_bg_split_region *r, uint16_t base, uint16_t tiles, u
 	r->used = 0;
 }
 
-void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4)
+int gba_bg_tiles_split_init_rom(gba_bg_tiles_split *m, uint32_t bytes4, uint32_t rom_tiles)
 {
+	if (rom_tiles == 0 || rom_tiles > GBA_BG_SPLIT_ROM_MAX)
+		return GBA_BG_SPLIT_BAD;
+	m->rom_tiles = rom_tiles;
 	bytes4 &= ~63u;
 	if (bytes4 < 64u)
 		bytes4 = 64u;
@@ -35,10 +39,22 @@ void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4)
 		bytes4 = 0x8000u;
 	m->bytes4 = (uint16_t)bytes4;
 	/* Tile 0 of both depths: the first 64 bytes, two 4bpp tiles. */
-	region_init(&m->r4, 0, (uint16_t)(bytes4 / 32u), 2);
-	region_init(&m->r8, (uint16_t)(bytes4 / 32u), (uint16_t)((GBA_BG_SPLIT_TILE_BYTES - bytes4) / 64u), 0);
+	region_init(&m->r4, 0, (uint16_t)(bytes4 / 32u), 2, rom_tiles);
+	region_init(&m->r8, (uint16_t)(bytes4 / 32u), (uint16_t)((GBA_BG_SPLIT_TILE_BYTES - bytes4) / 64u), 0,
+		rom_tiles);
 	m->r4.rom2ram[0] = 0;
 	m->maps = 0;
+	return 0;
+}
+
+void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4)
+{
+	gba_bg_tiles_split_init_rom(m, bytes4, GBA_BG_SPLIT_ROM_DEFAULT);
+}
+
+uint32_t gba_bg_tiles_split_ram_bytes(const gba_bg_tiles_split *m)
+{
+	return (uint32_t)(sizeof *m - 2u * sizeof m->r4.rom2ram) + 2u * m->rom_tiles * (uint32_t)sizeof m->r4.rom2ram[0];
 }
 
 static int32_t region_ref(gba_bg_split_region *r, uint32_t rom, int *loaded)
@@ -112,7 +128,7 @@ int32_t gba_bg_tiles_split_ref(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp
 	int32_t t;
 
 	*loaded = 0;
-	if (rom >= GBA_BG_SPLIT_ROM_MAX || (bpp != 4 && bpp != 8))
+	if (rom >= m->rom_tiles || (bpp != 4 && bpp != 8))
 		return GBA_BG_SPLIT_BAD;
 	if (rom == 0)
 		return 0;
@@ -177,7 +193,7 @@ int32_t gba_bg_tiles_split_ref_cb(gba_bg_tiles_split *m, uint32_t rom, unsigned 
 	if (cb == GBA_BG_SPLIT_CB_ANY)
 		return gba_bg_tiles_split_ref(m, rom, bpp, loaded);
 	*loaded = 0;
-	if (rom >= GBA_BG_SPLIT_ROM_MAX || (bpp != 4 && bpp != 8) || cb > 3u || (affine && bpp != 8))
+	if (rom >= m->rom_tiles || (bpp != 4 && bpp != 8) || cb > 3u || (affine && bpp != 8))
 		return GBA_BG_SPLIT_BAD;
 	if (rom == 0 && cb == 0)
 		return 0; /* the reserved tile 0: tile 0 of charblock 0 at either depth */

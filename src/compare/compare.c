@@ -166,6 +166,14 @@ static void w_held(void *st, vs_extent_fn fn, void *ud)
 	h->inner->held(INNER(st), fn, ud);
 }
 
+/* The inner strategy's RAM, never the wrapper's state (its header is ours). */
+static uint64_t w_ram(void *st)
+{
+	timed_head *h = st;
+
+	return h->inner->ram ? h->inner->ram(INNER(st)) : h->inner->state_size;
+}
+
 /* Every operation is forwarded explicitly: a member copied as is would be
  * called with the wrapper's state instead of the inner strategy's. */
 static void make_wrapper(vs_strategy *w, const vs_strategy *s)
@@ -189,6 +197,7 @@ static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 	w->dump = s->dump ? w_dump : NULL;
 	w->fini = s->fini ? w_fini : NULL;
 	w->held = s->held ? w_held : NULL;
+	w->ram = w_ram;
 }
 
 /* ---- jobs ------------------------------------------------------------------ */

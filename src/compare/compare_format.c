@@ -52,7 +52,7 @@ static int integrity_failures(const vs_cmp_result *res)
 
 enum {
 	COL_TRACE, COL_ARENA, COL_STRATEGY, COL_RANK, COL_ALLOCS, COL_FAILS, COL_BYKIND, COL_PEAK_LIVE,
-	COL_PEAK_FRAG, COL_MEAN_FRAG, COL_INTERNAL, COL_HIGH_WATER, COL_EXTENTS, COL_SMALLEST, COL_NSOP, NCOLS
+	COL_PEAK_FRAG, COL_MEAN_FRAG, COL_INTERNAL, COL_HIGH_WATER, COL_EXTENTS, COL_SMALLEST, COL_RAM, COL_NSOP, NCOLS
 };
 
 static const struct {
@@ -65,7 +65,7 @@ static const struct {
 	{ "rank", "rank", 1 },
 	{ "allocs", "allocs", 1 },
 	{ "fails", "fails", 1 },
-	{ "oom/frag/rule/mgmt/unsup", "oom/frag/rule/mgmt/unsup", 1 },
+	{ "oom/frag/rule/mgmt/unsup/inv", "oom/frag/rule/mgmt/unsup/inv", 1 },
 	{ "peak-live", "peak live", 1 },
 	{ "peak-frag", "peak frag", 1 },
 	{ "mean-frag", "mean frag", 1 },
@@ -73,6 +73,7 @@ static const struct {
 	{ "high-water", "high-water", 1 },
 	{ "extents@peak", "free extents at peak", 1 },
 	{ "smallest-failed", "smallest failed", 1 },
+	{ "ram", "bookkeeping RAM", 1 },
 	{ "ns/op", "ns/op", 1 },
 };
 
@@ -99,9 +100,10 @@ static void cell(const vs_cmp_row *r, int c, char *buf, size_t len)
 	case COL_ALLOCS: snprintf(buf, len, "%llu", (unsigned long long)m->allocs); break;
 	case COL_FAILS: snprintf(buf, len, "%llu", (unsigned long long)m->failures); break;
 	case COL_BYKIND:
-		snprintf(buf, len, "%llu/%llu/%llu/%llu/%llu", (unsigned long long)m->fail[VS_FAIL_OOM],
+		snprintf(buf, len, "%llu/%llu/%llu/%llu/%llu/%llu", (unsigned long long)m->fail[VS_FAIL_OOM],
 			(unsigned long long)m->fail[VS_FAIL_FRAGMENTED], (unsigned long long)m->fail[VS_FAIL_RULE],
-			(unsigned long long)m->fail[VS_FAIL_MANAGEMENT], (unsigned long long)m->fail[VS_FAIL_UNSUPPORTED]);
+			(unsigned long long)m->fail[VS_FAIL_MANAGEMENT], (unsigned long long)m->fail[VS_FAIL_UNSUPPORTED],
+			(unsigned long long)m->fail[VS_FAIL_INVALID]);
 		break;
 	case COL_PEAK_LIVE: snprintf(buf, len, "%llu", (unsigned long long)m->peak_live); break;
 	case COL_PEAK_FRAG: snprintf(buf, len, "%.3f", r->peak_frag); break;
@@ -115,6 +117,7 @@ static void cell(const vs_cmp_row *r, int c, char *buf, size_t len)
 		else
 			snprintf(buf, len, "-");
 		break;
+	case COL_RAM: snprintf(buf, len, "%llu", (unsigned long long)m->peak_ram); break;
 	default:
 		if (r->calls)
 			snprintf(buf, len, "%.1f", r->ns_per_op);
@@ -399,8 +402,8 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 	int i;
 
 	fprintf(fp, "trace,arena,kind,strategy,status,rank,allocations,failures,fail_oom,fail_fragmented,fail_rule,"
-		"fail_management,fail_unsupported,peak_live,peak_frag,mean_frag,internal_frag,peak_overhead,high_water,"
-		"peak_free_extents,smallest_failed,peak_event%s\n", res->timing ? ",ns_per_op" : "");
+		"fail_management,fail_unsupported,fail_invalid,peak_live,peak_frag,mean_frag,internal_frag,peak_overhead,"
+		"high_water,peak_free_extents,smallest_failed,peak_ram,peak_event%s\n", res->timing ? ",ns_per_op" : "");
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		const vs_metrics *m = &r->m;
@@ -409,14 +412,15 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 		csv_field(fp, r->arena);
 		fprintf(fp, ",%s,", r->kind);
 		csv_field(fp, r->strategy);
-		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu",
+		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
 			vs_cmp_status_name(r->status), r->rank, (unsigned long long)m->allocs,
 			(unsigned long long)m->failures, (unsigned long long)m->fail[VS_FAIL_OOM],
 			(unsigned long long)m->fail[VS_FAIL_FRAGMENTED], (unsigned long long)m->fail[VS_FAIL_RULE],
 			(unsigned long long)m->fail[VS_FAIL_MANAGEMENT], (unsigned long long)m->fail[VS_FAIL_UNSUPPORTED],
-			(unsigned long long)m->peak_live, r->peak_frag, r->mean_frag, (unsigned long long)r->peak_internal,
-			(unsigned long long)r->peak_overhead, (unsigned long long)m->high_water,
-			(unsigned long long)r->peak_free_extents, (unsigned long long)m->smallest_failed,
+			(unsigned long long)m->fail[VS_FAIL_INVALID], (unsigned long long)m->peak_live, r->peak_frag,
+			r->mean_frag, (unsigned long long)r->peak_internal, (unsigned long long)r->peak_overhead,
+			(unsigned long long)m->high_water, (unsigned long long)r->peak_free_extents,
+			(unsigned long long)m->smallest_failed, (unsigned long long)m->peak_ram,
 			(unsigned long long)r->peak_event);
 		if (res->timing)
 			fprintf(fp, ",%.1f", r->ns_per_op);
@@ -464,6 +468,7 @@ static cJSON *row_json(const vs_cmp_row *r, int timing)
 	cJSON_AddNumberToObject(m, "peak_largest_free", (double)r->peak_largest_free);
 	cJSON_AddNumberToObject(m, "peak_event", (double)r->peak_event);
 	cJSON_AddNumberToObject(m, "smallest_failed", (double)r->m.smallest_failed);
+	cJSON_AddNumberToObject(m, "peak_ram_bytes", (double)r->m.peak_ram);
 	cJSON_AddNumberToObject(m, "usable_bytes", (double)r->m.usable_bytes);
 	cJSON_AddNumberToObject(m, "events", (double)r->m.events);
 	cJSON_AddNumberToObject(m, "diagnostics", (double)r->m.diags);

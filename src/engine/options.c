@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* options.c - "key=value,key=value" strategy options. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vramsim/strategy.h"
@@ -69,4 +72,38 @@ int vs_option_check(const char *options, const char *const *known, char *err, si
 		}
 	}
 	return 0;
+}
+
+int vs_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
+	char *err, size_t errlen)
+{
+	char buf[32], *end = NULL, *digits;
+	unsigned long long v = 0;
+	int hex;
+
+	if (!vs_option_get(options, key, buf, sizeof buf))
+		return 0;
+	/* decimal, or hexadecimal after 0x: a leading 0 is not octal, and no
+	 * sign or space gets through to strtoull */
+	hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+	digits = hex ? buf + 2 : buf;
+	errno = 0;
+	if (hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits))
+		v = strtoull(digits, &end, hex ? 16 : 10);
+	if (!end || end == digits)
+		end = buf;
+	if (end != buf && (*end == 'K' || *end == 'k')) {
+		v = v > hi / 1024u ? (unsigned long long)hi + 1u : v * 1024u; /* past the range, never wrapped into it */
+		end++;
+	} else if (end != buf && (*end == 'M' || *end == 'm')) {
+		v = v > hi / (1024u * 1024u) ? (unsigned long long)hi + 1u : v * 1024u * 1024u;
+		end++;
+	}
+	if (end == buf || *end || errno || v < lo || v > hi) {
+		snprintf(err, errlen, "option %s=%s: want a number from %u to %u (decimal, or hexadecimal after 0x; "
+			"K and M multiply by 1024)", key, buf, (unsigned)lo, (unsigned)hi);
+		return -1;
+	}
+	*val = (uint32_t)v;
+	return 1;
 }

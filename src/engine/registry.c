@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* registry.c - the table of strategies: built-ins, then plug-ins. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,14 @@
 #define MAX_EXTRA VS_PLUGIN_MAX_STRATEGIES
 
 static const vs_strategy *extra[MAX_EXTRA];
+static vs_strategy upgraded[MAX_EXTRA]; /* older-ABI tables in today's layout */
 static size_t nextra;
+
+/* The bytes of a table of each ABI: the fields that version has. */
+static size_t abi_bytes(uint32_t abi)
+{
+	return abi == 1 ? offsetof(vs_strategy, ram) : sizeof(vs_strategy);
+}
 
 static const vs_strategy *const *const families[] = {
 	vs_strategies_gba, vs_strategies_ds, vs_strategies_heap, vs_strategies_recorded
@@ -139,9 +147,9 @@ static int check(const vs_strategy *s, char *err, size_t errlen)
 	const uint32_t known_flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE | VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D;
 	char shown[96];
 
-	if (!s || s->abi != VS_STRATEGY_ABI) {
-		snprintf(err, errlen, "strategy table has ABI %u, vramsim speaks %u",
-			s ? (unsigned)s->abi : 0u, (unsigned)VS_STRATEGY_ABI);
+	if (!s || s->abi < VS_STRATEGY_ABI_OLDEST || s->abi > VS_STRATEGY_ABI) {
+		snprintf(err, errlen, "strategy table has ABI %u, vramsim speaks %u to %u",
+			s ? (unsigned)s->abi : 0u, (unsigned)VS_STRATEGY_ABI_OLDEST, (unsigned)VS_STRATEGY_ABI);
 		return -1;
 	}
 	if (!s->name || !name_ok(s->name)) {
@@ -209,8 +217,17 @@ int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, s
 				return -1;
 			}
 	}
-	for (i = 0; i < n; i++)
-		extra[nextra++] = v[i];
+	for (i = 0; i < n; i++, nextra++) {
+		if (v[i]->abi == VS_STRATEGY_ABI) {
+			extra[nextra] = v[i];
+			continue;
+		}
+		/* read only the fields that version has: the table may end there */
+		memset(&upgraded[nextra], 0, sizeof upgraded[nextra]);
+		memcpy(&upgraded[nextra], v[i], abi_bytes(v[i]->abi));
+		upgraded[nextra].abi = VS_STRATEGY_ABI;
+		extra[nextra] = &upgraded[nextra];
+	}
 	return 0;
 }
 

@@ -89,11 +89,11 @@ struct vs_replay {
 };
 
 static const char *const fail_names[VS_FAIL_KINDS] = {
-	"out of memory", "fragmented", "rule", "management", "unsupported"
+	"out of memory", "fragmented", "rule", "management", "unsupported", "invalid"
 };
 static const char *const diag_names[VS_DIAG_KINDS] = {
 	"unknown id", "double free", "free of failed allocation", "duplicate id", "divergence",
-	"unknown state", "strategy refused", "heap stack"
+	"unknown state", "strategy refused", "heap stack", "invalid request"
 };
 static const char *const check_names[VS_CHECK_KINDS] = {
 	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant"
@@ -522,6 +522,9 @@ static void refresh(arena_run *ar)
 	m->largest_free = fs.largest;
 	m->free_extents = fs.extents;
 	m->frag = fs.free_bytes ? 1.0 - (double)fs.largest / (double)fs.free_bytes : 0.0;
+	m->ram_bytes = ar->strat->ram ? ar->strat->ram(ar->state) : ar->strat->state_size;
+	if (m->ram_bytes > m->peak_ram)
+		m->peak_ram = m->ram_bytes;
 	if (m->live_bytes > m->peak_live)
 		m->peak_live = m->live_bytes;
 	if (m->granted_bytes > m->peak_granted)
@@ -716,6 +719,9 @@ static vs_fail_kind classify(vs_replay *r, int a, const vs_request *rq, int stat
 {
 	arena_run *ar = &r->ar[a];
 
+	/* the request itself is wrong: not a question of free space */
+	if (status == VS_ERR_INVALID)
+		return VS_FAIL_INVALID;
 	if (ar->m.free_bytes < rq->size)
 		return VS_FAIL_OOM;
 	if (status == VS_ERR_MANAGEMENT)
@@ -887,11 +893,18 @@ static int do_alloc(vs_replay *r)
 		fk = classify(r, a, &ev->req, status);
 		ar->m.failures++;
 		ar->m.fail[fk]++;
-		if (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed)
+		if (fk != VS_FAIL_INVALID && (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed))
 			ar->m.smallest_failed = ev->req.size;
 		if ((s && s->handle == FAILED_HANDLE ? id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a) :
 			failed_put(r, ev->id, (uint32_t)a)))
 			goto oom;
+		if (fk == VS_FAIL_INVALID) {
+			char what[96];
+			vs_request_describe(&ev->req, what, sizeof what);
+			if (diag(r, VS_DIAG_INVALID, "id %llu (%s): %s refuses it as invalid", (unsigned long long)ev->id,
+				what, ar->strat->name))
+				return -1;
+		}
 		if (ev->req.has_at == VS_AT_ADDR && diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s failed (%s)",
 			(unsigned long long)ev->id, (unsigned)ev->req.at, ar->strat->name, fail_names[fk]))
 			return -1;

@@ -74,6 +74,8 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 		if (m->management_bytes)
 			fprintf(fp, "  management      %llu bytes kept by the allocator outside allocations\n",
 				(unsigned long long)m->management_bytes);
+		fprintf(fp, "  bookkeeping RAM %llu bytes (peak %llu), outside the arena\n", (unsigned long long)m->ram_bytes,
+			(unsigned long long)m->peak_ram);
 		fprintf(fp, "  peak live       %llu bytes (%.1f%% of usable), high-water 0x%llx\n",
 			(unsigned long long)m->peak_live,
 			m->usable_bytes ? 100.0 * (double)m->peak_live / (double)m->usable_bytes : 0.0,
@@ -143,6 +145,8 @@ cJSON *vs_report_metrics_json(const vs_metrics *m)
 	cJSON_AddNumberToObject(o, "overhead_bytes", (double)m->overhead_bytes);
 	cJSON_AddNumberToObject(o, "retained_bytes", (double)m->retained_bytes);
 	cJSON_AddNumberToObject(o, "management_bytes", (double)m->management_bytes);
+	cJSON_AddNumberToObject(o, "ram_bytes", (double)m->ram_bytes);
+	cJSON_AddNumberToObject(o, "peak_ram_bytes", (double)m->peak_ram);
 	cJSON_AddNumberToObject(o, "routed_small", (double)m->routed_small);
 	cJSON_AddNumberToObject(o, "routed_search", (double)m->routed_search);
 	cJSON_AddNumberToObject(o, "usable_bytes", (double)m->usable_bytes);

@@ -35,7 +35,8 @@
  * partner is free re-joins the pair into list-a.
  *
  * A ROM index names one tile at one depth: referencing a loaded tile at
- * the other depth is refused (GBA_BG_TILES_BAD).
+ * the other depth is refused (GBA_BG_TILES_BAD), as is an index past the
+ * ROM tile set.
  *
  * Extension (not in the article): the layer's charblock. The article puts
  * every BG on charblock 0. A game whose layer draws from charblock c
@@ -79,10 +80,17 @@
 
 #include <stdint.h>
 
-/* ROM tile set size; each ROM tile costs 2 bytes of rom2ram. */
+/* The ROM tile set is sized at run time (gba_bg_tiles_init_rom), up to the
+ * article's 16-bit indices: 65,535 tiles, 0xFFFF being the unused mark.
+ * Each ROM tile costs 2 bytes of rom2ram, which is most of the manager's
+ * RAM ("about 48k ... can be significantly reduced by reducing the size of
+ * the largest allowable ROM tile set"). The table is laid out for the
+ * largest set the program allows: a console build that knows its set
+ * defines GBA_BG_TILES_ROM_MAX smaller. */
 #ifndef GBA_BG_TILES_ROM_MAX
-#define GBA_BG_TILES_ROM_MAX 4096u
+#define GBA_BG_TILES_ROM_MAX 65535u
 #endif
+#define GBA_BG_TILES_ROM_DEFAULT (GBA_BG_TILES_ROM_MAX < 4096u ? GBA_BG_TILES_ROM_MAX : 4096u)
 #define GBA_BG_TILES_BLOCK_BYTES 32u
 #define GBA_BG_TILES_SHARED 1024u   /* blocks in the shared 4/8bpp region */
 #define GBA_BG_TILES_BLOCKS 1792u   /* blocks of tiles: 56 KiB */
@@ -105,9 +113,17 @@ typedef struct gba_bg_tiles {
 	uint16_t head[4];                    /* list-a, list-b, list-c, list-d */
 	uint16_t len[4];                     /* entries on each list */
 	uint8_t maps;                        /* bit s: screenblock 28 + s taken */
+	uint32_t rom_tiles;                  /* ROM indices 0..rom_tiles-1 are valid */
 } gba_bg_tiles;
 
+/* Sets up for a ROM tile set of rom_tiles tiles (1..GBA_BG_TILES_ROM_MAX).
+ * Returns 0, or GBA_BG_TILES_BAD (nothing set up) for another count. */
+int gba_bg_tiles_init_rom(gba_bg_tiles *m, uint32_t rom_tiles);
+/* gba_bg_tiles_init_rom with GBA_BG_TILES_ROM_DEFAULT (4,096) tiles. */
 void gba_bg_tiles_init(gba_bg_tiles *m);
+/* The RAM the manager's tables take for its ROM tile set: what a game
+ * that sized rom2ram for that set would hold. */
+uint32_t gba_bg_tiles_ram_bytes(const gba_bg_tiles *m);
 /* References ROM tile rom at bpp 4 or 8. Returns its RAM block (>= 0) and
  * sets *loaded to 1 when it was loaded now (the caller copies the tile) or
  * 0 when it was already there (or is tile 0); negative GBA_BG_TILES_* on

@@ -45,9 +45,12 @@
 
 #include <stdint.h>
 
+/* The ROM tile set is sized at run time, up to 65,535 tiles; tables are
+ * laid out for GBA_BG_SPLIT_ROM_MAX (see gba_bg_tiles.h). */
 #ifndef GBA_BG_SPLIT_ROM_MAX
-#define GBA_BG_SPLIT_ROM_MAX 4096u
+#define GBA_BG_SPLIT_ROM_MAX 65535u
 #endif
+#define GBA_BG_SPLIT_ROM_DEFAULT (GBA_BG_SPLIT_ROM_MAX < 4096u ? GBA_BG_SPLIT_ROM_MAX : 4096u)
 #define GBA_BG_SPLIT_TILE_BYTES 0xE000u  /* bytes for tiles: 56 KiB */
 #define GBA_BG_SPLIT_MAX_TILES 1024u     /* per region */
 #define GBA_BG_SPLIT_MAP_FIRST 28u
@@ -74,11 +77,18 @@ typedef struct gba_bg_tiles_split {
 	gba_bg_split_region r4, r8;
 	uint16_t bytes4;
 	uint8_t maps;
+	uint32_t rom_tiles;                   /* ROM indices 0..rom_tiles-1 are valid */
 } gba_bg_tiles_split;
 
 /* bytes4: bytes of the 4bpp region, a multiple of 64 from 64 to 32 KiB
- * (clamped). The 8bpp region takes the rest of the 56 KiB. */
+ * (clamped). The 8bpp region takes the rest of the 56 KiB. rom_tiles: the
+ * ROM tile set (1..GBA_BG_SPLIT_ROM_MAX). Returns 0, or GBA_BG_SPLIT_BAD
+ * (nothing set up) for another count. */
+int gba_bg_tiles_split_init_rom(gba_bg_tiles_split *m, uint32_t bytes4, uint32_t rom_tiles);
+/* gba_bg_tiles_split_init_rom with GBA_BG_SPLIT_ROM_DEFAULT (4,096) tiles. */
 void gba_bg_tiles_split_init(gba_bg_tiles_split *m, uint32_t bytes4);
+/* The RAM both regions' tables take for the ROM tile set. */
+uint32_t gba_bg_tiles_split_ram_bytes(const gba_bg_tiles_split *m);
 /* As gba_bg_tiles_ref, but the result is the tile's first 32-byte block
  * counted from the start of BG VRAM. */
 int32_t gba_bg_tiles_split_ref(gba_bg_tiles_split *m, uint32_t rom, unsigned bpp, int *loaded);

@@ -25,12 +25,6 @@ uint32_t vs_ds_nns_opt(const vs_request *rq);
 uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a);
 uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a);
 
-/* Reads option key as a number (decimal, 0x hex, K/M suffix). Returns 1
- * when present and valid, 0 when absent (val untouched), -1 with err when
- * malformed or outside [lo, hi]. */
-int vs_ds_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
-	char *err, size_t errlen);
-
 /* A vs_print_fn adapter usable as the allocators' print callback. */
 typedef struct vs_ds_print {
 	vs_print_fn print;

@@ -75,32 +75,6 @@ uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a)
 	return slot * VS_DS_PLTT_SLOT;
 }
 
-int vs_ds_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
-	char *err, size_t errlen)
-{
-	char buf[32], *end;
-	unsigned long long v;
-
-	if (!vs_option_get(options, key, buf, sizeof buf))
-		return 0;
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (end != buf && (*end == 'K' || *end == 'k')) {
-		v = v > hi / 1024u ? (unsigned long long)hi + 1u : v * 1024u; /* past the range, never wrapped into it */
-		end++;
-	} else if (end != buf && (*end == 'M' || *end == 'm')) {
-		v = v > hi / (1024u * 1024u) ? (unsigned long long)hi + 1u : v * 1024u * 1024u;
-		end++;
-	}
-	if (end == buf || *end || errno || v < lo || v > hi) {
-		snprintf(err, errlen, "option %s=%s: want a number from %u to %u", key, buf, (unsigned)lo,
-			(unsigned)hi);
-		return -1;
-	}
-	*val = (uint32_t)v;
-	return 1;
-}
-
 void vs_ds_print_cb(void *ud, const char *text)
 {
 	vs_ds_print *p = ud;

@@ -17,7 +17,7 @@ static int frmpltt_init(void *st, const vs_arena_decl *a, const char *options,
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-		vs_ds_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0)
+		vs_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0)
 		return -1;
 	nns_gfd_init(g, 0);
 	if (!nns_frm_pltt_init(g, size, true)) {
@@ -81,10 +81,18 @@ static void frmpltt_dump(void *st, vs_print_fn print, void *ud)
 	nns_frm_pltt_dump(st, vs_ds_print_cb, &p);
 }
 
+/* The manager's own RAM: the two cursors and the size (the ctx also holds the
+ * other managers, which this strategy does not run). */
+static uint64_t frmpltt_ram(void *st)
+{
+	(void)st;
+	return sizeof(nns_frm_pltt);
+}
+
 const vs_strategy vs_strat_nns_frm_pltt = {
 	VS_STRATEGY_ABI, "nns-frm-pltt",
 	"NITRO-System frame palette VRAM manager: low and high cursors, 16-byte alignment (8 for 4-colour)",
 	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
 	frmpltt_init, frmpltt_alloc, frmpltt_free, frmpltt_reset, frmpltt_walk,
-	sizeof(nns_frm_pltt_state), frmpltt_save, frmpltt_restore, frmpltt_dump, NULL
+	sizeof(nns_frm_pltt_state), frmpltt_save, frmpltt_restore, frmpltt_dump, NULL, NULL, frmpltt_ram
 };

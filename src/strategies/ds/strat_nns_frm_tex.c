@@ -17,7 +17,7 @@ static int frmtex_init(void *st, const vs_arena_decl *a, const char *options,
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-		vs_ds_option_u32(options, "slots", 1, 4, &slots, err, errlen) < 0)
+		vs_option_u32(options, "slots", 1, 4, &slots, err, errlen) < 0)
 		return -1;
 	if (slots == 0) {
 		snprintf(err, errlen, "texture slot 0 has no bank mapped: give slots=1..4");
@@ -90,10 +90,18 @@ static void frmtex_dump(void *st, vs_print_fn print, void *ud)
 	nns_frm_tex_dump(st, vs_ds_print_cb, &p);
 }
 
+/* The manager's own RAM: its five regions' heads and tails, the slot count (the ctx also holds the
+ * other managers, which this strategy does not run). */
+static uint64_t frmtex_ram(void *st)
+{
+	(void)st;
+	return sizeof(nns_frm_tex);
+}
+
 const vs_strategy vs_strat_nns_frm_tex = {
 	VS_STRATEGY_ABI, "nns-frm-tex",
 	"NITRO-System frame texture VRAM manager: five regions, top-down textures, 4x4 bottom-up with index data",
 	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
 	frmtex_init, frmtex_alloc, frmtex_free, frmtex_reset, frmtex_walk,
-	sizeof(nns_frm_tex_state), frmtex_save, frmtex_restore, frmtex_dump, NULL
+	sizeof(nns_frm_tex_state), frmtex_save, frmtex_restore, frmtex_dump, NULL, NULL, frmtex_ram
 };

@@ -18,8 +18,8 @@ static int lnkpltt_init(void *st, const vs_arena_decl *a, const char *options,
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-		vs_ds_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0 ||
-		vs_ds_option_u32(options, "blocks", 0, MAX_BLOCKS, &blocks, err, errlen) < 0)
+		vs_option_u32(options, "size", 0, 0x18000u, &size, err, errlen) < 0 ||
+		vs_option_u32(options, "blocks", 0, MAX_BLOCKS, &blocks, err, errlen) < 0)
 		return -1;
 	nns_gfd_init(g, MAX_BLOCKS);
 	if (!nns_lnk_pltt_init(g, size, 0, (uint16_t)blocks, true)) {
@@ -78,10 +78,17 @@ static void lnkpltt_dump(void *st, vs_print_fn print, void *ud)
 	nns_lnk_pltt_dump(st, vs_ds_print_cb, &p);
 }
 
+/* The manager's own RAM: its list heads and the work buffer of management blocks (the ctx also holds the
+ * other managers, which this strategy does not run). */
+static uint64_t lnkpltt_ram(void *st)
+{
+	return sizeof(nns_lnk_pltt) + (uint64_t)((const nns_gfd_ctx *)st)->lnk_pltt.l.count * sizeof(nns_lnk_blk);
+}
+
 const vs_strategy vs_strat_nns_lnk_pltt = {
 	VS_STRATEGY_ABI, "nns-lnk-pltt",
 	"NITRO-System linked-list palette VRAM manager: first fit, alignment padding kept as free blocks",
 	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
 	lnkpltt_init, lnkpltt_alloc, lnkpltt_free, lnkpltt_reset, lnkpltt_walk,
-	0, NULL, NULL, lnkpltt_dump, NULL
+	0, NULL, NULL, lnkpltt_dump, NULL, NULL, lnkpltt_ram
 };

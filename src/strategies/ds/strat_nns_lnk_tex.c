@@ -19,12 +19,12 @@ static int lnktex_init(void *st, const vs_arena_decl *a, const char *options,
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-		vs_ds_option_u32(options, "size", 0, 0x80000u, &size, err, errlen) < 0 ||
-		vs_ds_option_u32(options, "blocks", 0, MAX_BLOCKS, &blocks, err, errlen) < 0)
+		vs_option_u32(options, "size", 0, 0x80000u, &size, err, errlen) < 0 ||
+		vs_option_u32(options, "blocks", 0, MAX_BLOCKS, &blocks, err, errlen) < 0)
 		return -1;
 	/* By default slot 0 holds 4x4 texel data when the space allows it. */
 	size4x4 = size >= 0x30000u ? 0x20000u : 0;
-	if (vs_ds_option_u32(options, "size4x4", 0, 0x40000u, &size4x4, err, errlen) < 0)
+	if (vs_option_u32(options, "size4x4", 0, 0x40000u, &size4x4, err, errlen) < 0)
 		return -1;
 	nns_gfd_init(g, MAX_BLOCKS);
 	if (!nns_lnk_tex_init(g, size, size4x4, 0, (uint16_t)blocks, true)) {
@@ -87,10 +87,17 @@ static void lnktex_dump(void *st, vs_print_fn print, void *ud)
 	nns_lnk_tex_dump(st, vs_ds_print_cb, &p);
 }
 
+/* The manager's own RAM: its list heads and the work buffer of management blocks (the ctx also holds the
+ * other managers, which this strategy does not run). */
+static uint64_t lnktex_ram(void *st)
+{
+	return sizeof(nns_lnk_tex) + (uint64_t)((const nns_gfd_ctx *)st)->lnk_tex.l.count * sizeof(nns_lnk_blk);
+}
+
 const vs_strategy vs_strat_nns_lnk_tex = {
 	VS_STRATEGY_ABI, "nns-lnk-tex",
 	"NITRO-System linked-list texture VRAM manager: first fit over free lists of management blocks",
 	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
 	lnktex_init, lnktex_alloc, lnktex_free, lnktex_reset, lnktex_walk,
-	0, NULL, NULL, lnktex_dump, NULL
+	0, NULL, NULL, lnktex_dump, NULL, NULL, lnktex_ram
 };

@@ -26,13 +26,14 @@
 static int bgt_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)
 {
-	static const char *const known[] = { NULL };
+	static const char *const known[] = { "rom", NULL };
+	uint32_t rom = GBA_BG_TILES_ROM_DEFAULT;
 
 	(void)mem;
-	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
+	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen) ||
+		vs_option_u32(options, "rom", 1, GBA_BG_TILES_ROM_MAX, &rom, err, errlen) < 0)
 		return -1;
-	gba_bg_tiles_init(st);
-	return 0;
+	return gba_bg_tiles_init_rom(st, rom);
 }
 
 static int bgt_alloc(void *st, const vs_request *rq, vs_placement *out)
@@ -67,7 +68,14 @@ static int bgt_free(void *st, const vs_placement *pl)
 
 static void bgt_reset(void *st)
 {
-	gba_bg_tiles_init(st);
+	gba_bg_tiles *m = st;
+
+	gba_bg_tiles_init_rom(m, m->rom_tiles);
+}
+
+static uint64_t bgt_ram(void *st)
+{
+	return gba_bg_tiles_ram_bytes(st);
 }
 
 static int bgt_is_free(void *st, unsigned block)
@@ -122,5 +130,5 @@ const vs_strategy vs_strat_gba_bg_tiles = {
 	"BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free lists, O(1)",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles),
 	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
-	0, NULL, NULL, bgt_dump, NULL, bgt_held
+	0, NULL, NULL, bgt_dump, NULL, bgt_held, bgt_ram
 };

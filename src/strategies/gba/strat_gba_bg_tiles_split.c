@@ -15,9 +15,10 @@
 static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)
 {
-	static const char *const known[] = { "bytes4", NULL };
+	static const char *const known[] = { "bytes4", "rom", NULL };
 	char val[24], *end;
 	unsigned long bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4;
+	uint32_t rom = GBA_BG_SPLIT_ROM_DEFAULT;
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
@@ -35,8 +36,9 @@ static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
 			return -1;
 		}
 	}
-	gba_bg_tiles_split_init(st, (uint32_t)bytes4);
-	return 0;
+	if (vs_option_u32(options, "rom", 1, GBA_BG_SPLIT_ROM_MAX, &rom, err, errlen) < 0)
+		return -1;
+	return gba_bg_tiles_split_init_rom(st, (uint32_t)bytes4, rom);
 }
 
 static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)
@@ -74,7 +76,12 @@ static void bgs_reset(void *st)
 {
 	gba_bg_tiles_split *m = st;
 
-	gba_bg_tiles_split_init(m, m->bytes4);
+	gba_bg_tiles_split_init_rom(m, m->bytes4, m->rom_tiles);
+}
+
+static uint64_t bgs_ram(void *st)
+{
+	return gba_bg_tiles_split_ram_bytes(st);
 }
 
 static int bgs_is_free(void *st, unsigned block)
@@ -114,8 +121,8 @@ static void bgs_held(void *st, vs_extent_fn fn, void *ud)
 
 const vs_strategy vs_strat_gba_bg_tiles_split = {
 	VS_STRATEGY_ABI, "gba-bg-tiles-split",
-	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=)",
+	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=, rom=)",
 	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles_split),
 	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
-	0, NULL, NULL, bgs_dump, NULL, bgs_held
+	0, NULL, NULL, bgs_dump, NULL, bgs_held, bgs_ram
 };
