@@ -183,6 +183,12 @@ static void do_alloc(model *m, const obj_case *c, const vs_request *rq, uint64_t
 	memset(&pl, 0xAB, sizeof pl);
 	rc = m->s->alloc(m->st, rq, &pl);
 	m->allocs++;
+	if (c->fit == FIT_SIZE_MULTIPLE && rq->align > 32u * (n & (0u - n))) {
+		/* an alignment past the run's own length: the map cannot give it */
+		HOT_CMP(rc, ==, VS_ERR_UNSUPPORTED);
+		m->fails++;
+		return;
+	}
 	if (rc != VS_OK) {
 		m->fails++;
 		if (rc == VS_ERR_MANAGEMENT) {

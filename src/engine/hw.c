@@ -51,6 +51,12 @@ int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint
 			(unsigned)off, (unsigned)((uint64_t)off + len), (unsigned)a->size);
 		return -1;
 	}
+	/* the caller's own rule, whatever the hardware: an address it can use */
+	if (rq->align > 1 && (a->base + off) % rq->align) {
+		snprintf(why, whylen, "0x%x is not %u-byte aligned, as align=%u asks", (unsigned)(a->base + off),
+			(unsigned)rq->align, (unsigned)rq->align);
+		return -1;
+	}
 	switch (a->kind) {
 	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
 	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);

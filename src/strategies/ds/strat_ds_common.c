@@ -9,8 +9,15 @@
 #include "vramsim/hw.h"
 #include "strat_ds.h"
 
+/* The DS managers place on the hardware's 8-byte address units and take no
+ * alignment argument (the NITRO-System API has none): a request that needs
+ * more is one they cannot serve. */
+#define DS_ALIGN_GIVEN 8u
+
 int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4)
 {
+	if (rq->align > DS_ALIGN_GIVEN)
+		return VS_ERR_UNSUPPORTED;
 	switch (rq->shape) {
 	case VS_REQ_TEX:
 		*bytes = vs_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
@@ -29,6 +36,8 @@ int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4)
 
 int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four)
 {
+	if (rq->align > DS_ALIGN_GIVEN)
+		return VS_ERR_UNSUPPORTED;
 	switch (rq->shape) {
 	case VS_REQ_PLTT:
 		*bytes = rq->size ? rq->size : (uint32_t)rq->u.pltt.colours * 2u;

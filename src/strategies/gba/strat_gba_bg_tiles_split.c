@@ -47,6 +47,10 @@ static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)
 	int32_t b;
 	unsigned n;
 
+	/* tiles sit on their own size, maps on 2 KiB screenblocks: no more */
+	if (rq->align > (rq->shape == VS_REQ_BGMAP ? VS_GBA_SB_BYTES : rq->shape == VS_REQ_TILE ?
+		rq->u.tile.bpp * 8u : 0u))
+		return VS_ERR_UNSUPPORTED;
 	if (rq->shape == VS_REQ_BGMAP) {
 		n = vs_gba_map_blocks(rq);
 		if (n == 0 || (sb = gba_bg_tiles_split_map_alloc(st, n)) < 0)

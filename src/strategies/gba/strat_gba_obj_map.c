@@ -27,6 +27,9 @@ static int objmap_alloc(void *st, const vs_request *rq, vs_placement *out)
 
 	if (n == 0 || n > GBA_OBJ_MAP_BLOCKS)
 		return VS_ERR_NOSPACE;
+	/* the map aligns a run to its own length in blocks, nothing more */
+	if (rq->align > GBA_OBJ_MAP_BLOCK_BYTES * (n & (0u - n)))
+		return VS_ERR_UNSUPPORTED;
 	b = gba_obj_map_alloc(st, (uint16_t)n);
 	if (b == GBA_OBJ_MAP_NONE)
 		return VS_ERR_NOSPACE;
