@@ -1321,20 +1321,22 @@ int vs_replay_step(vs_replay *r)
 		if (rc == 0)
 			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
-	case VS_EV_POP:
+	case VS_EV_POP: {
+		/* Pop removes the top whatever the name says (seed 004) */
+		const vs_trace_header *hd = vs_trace_header_of(r->rd);
+		uint32_t top = 0;
+		int pr = heap_mgr_pop(&r->heaps, (uint32_t)r->ev.route, &top);
 		rc = 0;
-		if (heap_mgr_pop(&r->heaps, (uint32_t)r->ev.route) != HEAP_OK) {
-			const vs_trace_header *hd = vs_trace_header_of(r->rd);
-			if (r->heaps.depth)
-				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s', but '%s' is on top", vs_trace_route_name(hd, r->ev.route),
-					vs_trace_route_name(hd, r->heaps.stack[r->heaps.depth - 1]));
-			else
-				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s' from an empty heap stack",
-					vs_trace_route_name(hd, r->ev.route));
-		}
+		if (pr == HEAP_MGR_POP_OTHER)
+			rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s', but '%s' was on top (removed)",
+				vs_trace_route_name(hd, r->ev.route), vs_trace_route_name(hd, (int)top));
+		else if (pr != HEAP_OK)
+			rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s' from an empty heap stack",
+				vs_trace_route_name(hd, r->ev.route));
 		if (rc == 0)
 			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
+	}
 	case VS_EV_INIT:
 		rc = do_init(r, r->ev.arena);
 		if (rc == 0)
