@@ -633,6 +633,7 @@ static void setup_heaps(vs_replay *r)
 		heap_mgr_set_search(&r->heaps, VS_ROUTE_SEARCH0 + (uint32_t)i, h->search[i], h->search_len[i]);
 	heap_mgr_set_small(&r->heaps, h->small_arena >= 0 ? (uint32_t)h->small_arena : HEAP_NIL);
 	heap_mgr_set_default(&r->heaps, h->default_arena >= 0 ? (uint32_t)h->default_arena : 0);
+	heap_mgr_set_no_route(&r->heaps, (uint32_t)h->no_route);
 }
 
 vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char *err, size_t errlen)
@@ -837,6 +838,12 @@ static int do_alloc(vs_replay *r)
 		 * the top of the heap stack, through the small rule and search
 		 * lists */
 		from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
+		if (ev->search_len) {
+			/* the call's own list: radMemorySetUsableAllocators, then
+			 * ALLOCATOR_SEARCH */
+			heap_mgr_set_usable(&r->heaps, ev->search, ev->search_len);
+			from = HEAP_MGR_SEARCH;
+		}
 		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
 		a = n ? order[0] : (int)r->heaps.default_id;
 		ev->arena = a;
@@ -877,7 +884,7 @@ static int do_alloc(vs_replay *r)
 	if (status >= 0 && vs_trace_header_of(r->rd)->heaps) {
 		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
 			ar->m.routed_small++;
-		else if (from >= VS_ROUTE_SEARCH0)
+		else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)
 			ar->m.routed_search++;
 	}
 	if (status < 0) {
