@@ -57,6 +57,9 @@ static const heap_case cases[] = {
 	{ "heap-bank", "cell=32,per=64", 64 * 1024, 32, 4, 0, 0, 0, OVH_BANK },
 	{ "heap-bank", "cell=20,per=33", 50000, 20, 4, 0, 0, 0, OVH_BANK },
 	{ "heap-bank", "cell=32,per=2000,grow=no", 100000, 32, 4, 0, 0, 0, OVH_BANK },
+	/* the heap manager's carved heaps; requests without opt= go to id 0 */
+	{ "heap-manager", "h0=doug-lea/160K,h1=tracking/60K,h3=static/20K", 256 * 1024, 4096, 8, 1, 0, 1, OVH_CONST },
+	{ "heap-manager", "", 100000, 4096, 8, 1, 0, 1, OVH_CONST },
 	{ "heap-linear", "", 1024 * 1024, 600, 8, 1, 1, 0, OVH_CONST },
 	{ "heap-static", "", 1024 * 1024, 600, 8, 1, 1, 0, OVH_CONST },
 };

@@ -8,6 +8,7 @@
 
 #include "support.h"
 #include "vramsim/replay.h"
+#include "vramsim/strategy.h"
 #include "vramsim/trace.h"
 
 /* Reads text and writes it back in canonical form into out. */
@@ -250,6 +251,117 @@ START_TEST(replay_pop_removes_top)
 }
 END_TEST
 
+/* ---- the manager's own heaps: strategy heap-manager ----------------------- */
+
+typedef struct at_of { uint64_t id; uint32_t off, granted; int found; } at_of;
+
+static void find_off(void *ud, const vs_live *l)
+{
+	at_of *w = ud;
+
+	if (l->id == w->id) {
+		w->off = l->pl.offset;
+		w->granted = l->pl.granted;
+		w->found = 1;
+	}
+}
+
+static uint32_t offset_of(run *x, uint64_t id)
+{
+	at_of w = { id, 0, 0, 0 };
+
+	vs_replay_live_walk(x->r, find_off, &w);
+	ck_assert_msg(w.found, "id %llu is not live", (unsigned long long)id);
+	return w.off;
+}
+
+/* CreateHeap's heaps carved from one region, in id order: default 16K at 0,
+ * persistent 8K at 16K, level 16K at 24K, zone 4K at 40K, small alloc 8K at
+ * 44K; 12K of the 64K arena is carved by none. */
+#define CARVED "vramsim-trace 1\narena ram ram size=64K strategy=heap-manager " \
+	"options=setup:shar;h0:doug-lea/16K;h3:static/8K;h4:tracking/16K;h7:tracking/4K;h16:doug-lea/8K\n"
+
+START_TEST(carved_heaps)
+{
+	run x;
+	uint32_t o;
+
+	start(&x, CARVED
+		"alloc 1 4000 opt=4\n"    /* GMA_LEVEL: the level heap */
+		"alloc 2 100 opt=4\n"     /* under 201 bytes: small alloc */
+		"alloc 3 100 opt=3\n"     /* persistent keeps its small ones */
+		"alloc 4 3000 opt=25\n"   /* anywhere in level: temp has no heap (default), zone */
+		"alloc 5 3000\n"          /* no opt=: GMA_DEFAULT */
+		"alloc 6 3000 opt=5\n"    /* level movie has no heap: default */
+		"alloc 7 10 opt=40\n"     /* no such allocator */
+		"alloc 8 20000 opt=4\n"   /* bigger than the level heap */
+		"free 3\n"                /* the static heap keeps it */
+		"free 1\n");
+	o = offset_of(&x, 2);
+	ck_assert_msg(o >= 45056 && o < 53248, "small at %u", o);
+	o = offset_of(&x, 3);
+	ck_assert_msg(o >= 16384 && o < 24576, "persistent at %u", o);
+	o = offset_of(&x, 4);
+	ck_assert_msg(o < 16384, "anywhere in level at %u", o);
+	o = offset_of(&x, 5);
+	ck_assert_msg(o < 16384, "default at %u", o);
+	o = offset_of(&x, 6);
+	ck_assert_msg(o < 16384, "movie at %u", o);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 2);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->retained_bytes, 100);
+	/* what no request can take: the uncarved 12K, the Doug Lea control
+	 * blocks and the tracking tables */
+	ck_assert_uint_ge(vs_replay_metrics(x.r, 0)->management_bytes, 12288);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+
+	/* the level heap's first allocation, on its own, sits in the level heap */
+	start(&x, CARVED "alloc 1 4000 opt=4\n");
+	o = offset_of(&x, 1);
+	ck_assert_msg(o >= 24576 && o < 40960, "level at %u", o);
+	finish(&x);
+}
+END_TEST
+
+/* Options the strategy refuses, each by name. */
+START_TEST(carved_heaps_bad_options)
+{
+	static const struct { const char *options, *msg; } bad[] = {
+		{ "h0=doug-lea/70K", "heap h0 (doug-lea, 71680 bytes) does not fit: 0 of the 65536-byte arena are "
+			"carved before it" },
+		{ "h0=doug-lea/40K,h1=static/30K", "heap h1 (static, 30720 bytes) does not fit: 40960 of the 65536-byte "
+			"arena are carved before it" },
+		{ "h0=buddy/4K", "option h0=buddy/4K: expected KIND/SIZE, KIND static, tracking or doug-lea" },
+		{ "h0=static/4Q", "option h0=static/4Q: the size is not a number of bytes" },
+		{ "h40=static/4K", "unknown option 'h40'" },
+		{ "setup=gta", "option setup=gta: expected shar or none" },
+		{ "small=32", "option small=32: expected a number from 0 to 31" },
+		{ "default=none", "no heap declared (h0=doug-lea/64K ...) and no default heap to make" },
+	};
+	const vs_strategy *s = vs_strategy_find("heap-manager");
+	vs_arena_decl d;
+	uint8_t *mem = calloc(65536, 1);
+	void *st;
+	char err[256];
+	size_t i;
+
+	ck_assert_ptr_nonnull(s);
+	st = calloc(1, s->state_size);
+	memset(&d, 0, sizeof d);
+	d.kind = VS_ARENA_RAM;
+	d.size = 65536;
+	d.unit = 1;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		ck_assert_int_ne(s->init(st, &d, bad[i].options, mem, err, sizeof err), 0);
+		ck_assert_msg(strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0, "%s: %s", bad[i].options, err);
+	}
+	ck_assert_int_eq(s->init(st, &d, "h4=tracking/16K,default=4", mem, err, sizeof err), 0);
+	free(st);
+	free(mem);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("heap_trace");
@@ -260,6 +372,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, replay_per_call_search);
 	tcase_add_test(tc, replay_no_route);
 	tcase_add_test(tc, replay_pop_removes_top);
+	tcase_add_test(tc, carved_heaps);
+	tcase_add_test(tc, carved_heaps_bad_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -369,8 +369,41 @@ void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_
 		else if (h->kind == HEAP_KIND_DOUG_LEA)
 			heap_dlmalloc_walk_free(&h->u.d, base + h->start, shift_fn, &s);
 	}
-	if (g->top < g->size)
-		fn(ud, g->top, g->size - g->top);
+}
+
+void heap_mgr_walk_held(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud)
+{
+	uint32_t j, end = 0, next;
+
+	(void)base;
+	/* heaps in address order: carving only moves up */
+	for (;;) {
+		const heap_mgr_heap *h = 0;
+
+		next = HEAP_NIL;
+		for (j = 0; j < HEAP_MGR_IDS; j++)
+			if ((g->heap[j].kind == HEAP_KIND_STATIC || g->heap[j].kind == HEAP_KIND_TRACKING ||
+			     g->heap[j].kind == HEAP_KIND_DOUG_LEA) && g->heap[j].size &&
+			    g->heap[j].start >= end && (next == HEAP_NIL || g->heap[j].start < next)) {
+				next = g->heap[j].start;
+				h = &g->heap[j];
+			}
+		if (!h)
+			break;
+		if (h->start > end && fn(ud, end, h->start - end))
+			return;
+		if (h->kind == HEAP_KIND_TRACKING && h->u.t.capacity && fn(ud, h->start, h->u.t.data))
+			return;
+		if (h->kind == HEAP_KIND_DOUG_LEA && h->u.d.epi) {
+			if (h->u.d.first && fn(ud, h->start, h->u.d.first))
+				return;
+			if (h->u.d.epi < h->size && fn(ud, h->start + h->u.d.epi, h->size - h->u.d.epi))
+				return;
+		}
+		end = h->start + h->size;
+	}
+	if (end < g->size)
+		fn(ud, end, g->size - end);
 }
 
 void heap_mgr_reset(heap_manager *g, uint8_t *base)

@@ -156,8 +156,14 @@ int heap_mgr_free(heap_manager *g, uint8_t *base, uint32_t offset, uint32_t *hea
 uint32_t heap_mgr_owner(const heap_manager *g, uint32_t offset);
 /* GetStatus of heap id (region-relative high water). HEAP_INVALID if no heap. */
 int heap_mgr_status(const heap_manager *g, const uint8_t *base, uint32_t id, heap_status *st);
-/* Free extents of every heap, and the region no heap was carved from. */
+/* Free extents of every carved heap (what a request could take). */
 void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud);
+/* What no request can take: each heap's own data in the region (a tracking
+ * heap's record table; a Doug Lea heap's control block, pad and epilogue),
+ * the alignment gaps between heaps and the region no heap was carved from
+ * (heaps are carved at create only). With walk_free and the live blocks it
+ * covers the region. */
+void heap_mgr_walk_held(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud);
 /* Drops every allocation in every heap; heaps, lists and stack stay. */
 void heap_mgr_reset(heap_manager *g, uint8_t *base);
 
