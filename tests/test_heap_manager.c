@@ -171,12 +171,27 @@ START_TEST(heap_stack)
 	ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_LEVEL_OTHER), HEAP_OK);
 	ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_LEVEL_ZONE), HEAP_OK);
 	ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_LEVEL_ZONE);
-	/* PopHeap must name the top. */
-	ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER), HEAP_INVALID);
-	ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_ZONE), HEAP_OK);
-	ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_LEVEL_OTHER);
-	ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER), HEAP_OK);
-	ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER), HEAP_INVALID);
+	/* PopHeap names the top ... */
+	{
+		uint32_t popped = HEAP_NIL;
+		ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_ZONE, &popped), HEAP_OK);
+		ck_assert_uint_eq(popped, HEAP_SHAR_LEVEL_ZONE);
+		ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_LEVEL_OTHER);
+		/* ... and Pop removes the top even when it does not (seed 004:
+		 * "removes the object at the top of the stack"); the caller hears
+		 * which it was. */
+		ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_LEVEL_ZONE), HEAP_OK);
+		ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER, &popped), HEAP_MGR_POP_OTHER);
+		ck_assert_uint_eq(popped, HEAP_SHAR_LEVEL_ZONE);
+		ck_assert_uint_eq(g.depth, 1);
+		ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_LEVEL_OTHER);
+		ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER, NULL), HEAP_OK);
+		/* nothing to remove from an empty stack */
+		popped = 77;
+		ck_assert_int_eq(heap_mgr_pop(&g, HEAP_SHAR_LEVEL_OTHER, &popped), HEAP_INVALID);
+		ck_assert_uint_eq(popped, 77);
+		ck_assert_uint_eq(g.depth, 0);
+	}
 	ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_DEFAULT);
 	/* The stack has a depth. */
 	{
@@ -186,6 +201,86 @@ START_TEST(heap_stack)
 		ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_LEVEL), HEAP_INVALID);
 	}
 	ck_assert_int_eq(heap_mgr_push(&g, 40), HEAP_INVALID);
+}
+END_TEST
+
+/* FindFreeMemory's way, per call: radMemorySetUsableAllocators(list), then
+ * radMemoryAlloc(ALLOCATOR_SEARCH, size). */
+START_TEST(per_call_search)
+{
+	static const uint8_t zone_then_hud[] = { HEAP_SHAR_LEVEL_ZONE, HEAP_SHAR_LEVEL_HUD };
+	static const uint8_t movie_then_temp[] = { HEAP_SHAR_LEVEL_MOVIE, HEAP_SHAR_TEMP };
+	static const uint8_t bad[] = { HEAP_SHAR_TEMP, 40 };
+	uint8_t order[HEAP_MGR_LIST_MAX], nine[HEAP_MGR_LIST_MAX + 1] = { 0 };
+	heap_block b;
+	uint32_t id, n = 0;
+
+	setup_shar(1);
+	/* Nothing set: the search has no heap to try. */
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_MGR_SEARCH, 1000, order), 0);
+	ck_assert_int_eq(heap_mgr_alloc(&g, mem, HEAP_MGR_SEARCH, 1000, 0, &b, &id), HEAP_NOSPACE);
+	ck_assert_int_eq(heap_mgr_set_usable(&g, zone_then_hud, 2), HEAP_OK);
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_MGR_SEARCH, 1000, order), 2);
+	ck_assert_uint_eq(order[0], HEAP_SHAR_LEVEL_ZONE);
+	ck_assert_uint_eq(order[1], HEAP_SHAR_LEVEL_HUD);
+	/* zone (4 KiB tracking) fills, then hud takes the rest */
+	while (heap_mgr_alloc(&g, mem, HEAP_MGR_SEARCH, 1000, 0, &b, &id) == HEAP_OK) {
+		ck_assert_uint_eq(id, n < 3 ? HEAP_SHAR_LEVEL_ZONE : HEAP_SHAR_LEVEL_HUD);
+		n++;
+	}
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(g.searched, 6);
+	/* the small rule comes first, as for the game's named lists */
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_MGR_SEARCH, 100, order), 1);
+	ck_assert_uint_eq(order[0], HEAP_SHAR_SMALL_ALLOC);
+	/* a listed id with no heap (movie) is the default allocator */
+	ck_assert_int_eq(heap_mgr_set_usable(&g, movie_then_temp, 2), HEAP_OK);
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_MGR_SEARCH, 1000, order), 2);
+	ck_assert_uint_eq(order[0], HEAP_SHAR_DEFAULT);
+	ck_assert_uint_eq(order[1], HEAP_SHAR_TEMP);
+	/* bad lists are refused and leave the list as it was */
+	ck_assert_int_eq(heap_mgr_set_usable(&g, bad, 2), HEAP_INVALID);
+	ck_assert_int_eq(heap_mgr_set_usable(&g, nine, HEAP_MGR_LIST_MAX + 1), HEAP_INVALID);
+	ck_assert_uint_eq(g.usable_len, 2);
+	ck_assert_uint_eq(g.usable[0], HEAP_SHAR_LEVEL_MOVIE);
+	/* ALLOCATOR_SEARCH is no heap to push */
+	ck_assert_int_eq(heap_mgr_push(&g, HEAP_MGR_SEARCH), HEAP_INVALID);
+}
+END_TEST
+
+/* g_NoHeapRoute: radMemoryAlloc(0, size) for everything. */
+START_TEST(no_heap_route)
+{
+	static const uint8_t zone[] = { HEAP_SHAR_LEVEL_ZONE };
+	uint8_t order[HEAP_MGR_LIST_MAX];
+	heap_block b;
+	uint32_t id;
+
+	setup_shar(0);
+	heap_mgr_set_no_route(&g, 1);
+	ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_LEVEL), HEAP_OK);
+	ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_DEFAULT);
+	ck_assert_int_eq(heap_mgr_alloc(&g, mem, HEAP_SHAR_TEMP, 500, 0, &b, &id), HEAP_OK);
+	ck_assert_uint_eq(id, HEAP_SHAR_DEFAULT);
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_SHAR_ANYWHERE_IN_LEVEL, 5000, order), 1);
+	ck_assert_uint_eq(order[0], HEAP_SHAR_DEFAULT);
+	ck_assert_int_eq(heap_mgr_set_usable(&g, zone, 1), HEAP_OK);
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_MGR_SEARCH, 5000, order), 1);
+	ck_assert_uint_eq(order[0], HEAP_SHAR_DEFAULT);
+	ck_assert_uint_eq(g.searched, 0);
+	/* the stack still works, for when routing is back on */
+	heap_mgr_set_no_route(&g, 0);
+	ck_assert_uint_eq(alloc_top(500), HEAP_SHAR_LEVEL);
+	/* radMemoryAlloc's own small check still applies to radMemoryAlloc(0, ...) */
+	setup_shar(1);
+	heap_mgr_set_no_route(&g, 1);
+	ck_assert_int_eq(heap_mgr_push(&g, HEAP_SHAR_PERSISTENT), HEAP_OK);
+	ck_assert_uint_eq(alloc_top(100), HEAP_SHAR_SMALL_ALLOC);
+	ck_assert_uint_eq(alloc_top(300), HEAP_SHAR_DEFAULT);
+	/* no default heap: nothing to route to */
+	heap_mgr_set_default(&g, HEAP_NIL);
+	ck_assert_uint_eq(heap_mgr_route(&g, HEAP_SHAR_LEVEL, 5000, order), 0);
+	ck_assert_int_eq(heap_mgr_alloc(&g, mem, HEAP_SHAR_LEVEL, 5000, 0, &b, &id), HEAP_NOSPACE);
 }
 END_TEST
 
@@ -277,7 +372,7 @@ START_TEST(random_routing)
 		if (p < 5 && g.depth < HEAP_MGR_STACK_MAX) {
 			ck_assert_int_eq(heap_mgr_push(&g, ids[vs_rng_below(&r, sizeof ids / sizeof ids[0])]), HEAP_OK);
 		} else if (p < 10 && g.depth) {
-			ck_assert_int_eq(heap_mgr_pop(&g, g.stack[g.depth - 1]), HEAP_OK);
+			ck_assert_int_eq(heap_mgr_pop(&g, g.stack[g.depth - 1], NULL), HEAP_OK);
 		} else if (p < 55 && nlive) {
 			size_t k = vs_rng_below(&r, (uint32_t)nlive);
 			uint32_t hid, i;
@@ -350,6 +445,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, small_heap_full_fails);
 	tcase_add_test(tc, search_lists);
 	tcase_add_test(tc, heap_stack);
+	tcase_add_test(tc, per_call_search);
+	tcase_add_test(tc, no_heap_route);
 	tcase_add_test(tc, static_heap_ignores_frees);
 	tcase_add_test(tc, random_routing);
 	suite_add_tcase(s, tc);

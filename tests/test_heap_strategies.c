@@ -56,6 +56,10 @@ static const heap_case cases[] = {
 	{ "heap-pow2-pools", "split=4/4/2/2/1/1/1/1", 100000, 1024, 8, 1, 0, 0, OVH_CONST },
 	{ "heap-bank", "cell=32,per=64", 64 * 1024, 32, 4, 0, 0, 0, OVH_BANK },
 	{ "heap-bank", "cell=20,per=33", 50000, 20, 4, 0, 0, 0, OVH_BANK },
+	{ "heap-bank", "cell=32,per=2000,grow=no", 100000, 32, 4, 0, 0, 0, OVH_BANK },
+	/* the heap manager's carved heaps; requests without opt= go to id 0 */
+	{ "heap-manager", "h0=doug-lea/160K,h1=tracking/60K,h3=static/20K", 256 * 1024, 4096, 8, 1, 0, 1, OVH_CONST },
+	{ "heap-manager", "", 100000, 4096, 8, 1, 0, 1, OVH_CONST },
 	{ "heap-linear", "", 1024 * 1024, 600, 8, 1, 1, 0, OVH_CONST },
 	{ "heap-static", "", 1024 * 1024, 600, 8, 1, 1, 0, OVH_CONST },
 };
@@ -120,7 +124,9 @@ static uint32_t overhead(const model *m)
 {
 	if (m->hc->ovh == OVH_BANK) {
 		const bank_view *v = m->st;
-		return v->b.segments * (HEAP_BANK_SEG_HEADER + 4u * v->b.map_words);
+		/* grow=no: the arena past the one segment is never the bank's */
+		return v->b.segments * (HEAP_BANK_SEG_HEADER + 4u * v->b.map_words) +
+			(v->b.grow ? 0 : v->b.size - v->b.top);
 	}
 	return m->overhead0;
 }
@@ -405,6 +411,73 @@ START_TEST(bank_segments)
 }
 END_TEST
 
+/* Seed 001: a bank grows "by default"; grow=no keeps its first segment. */
+START_TEST(bank_no_grow)
+{
+	static const heap_case hc = { "heap-bank", "cell=32,per=40,grow=no", 16 * 1024, 32, 4, 0, 0, 0, OVH_BANK };
+	static const heap_case grows = { "heap-bank", "cell=32,per=40,grow=yes", 16 * 1024, 32, 4, 0, 0, 0, OVH_BANK };
+	model m;
+	const bank_view *v;
+	heap_status st;
+	uint32_t i, seg = 16 + 8 + 40 * 32;
+	char err[128];
+
+	model_init(&m, &hc);
+	v = m.st;
+	ck_assert_uint_eq(v->b.segments, 1);
+	/* free space is the segment's cells, not the arena past it */
+	ck_assert_uint_eq(walk(&m), 40 * 32);
+	check_accounting(&m);
+	for (i = 0; i < 40; i++)
+		ck_assert_int_eq(do_alloc(&m, 32, 0), VS_OK);
+	/* full: the 41st cell fails instead of taking a second segment */
+	ck_assert_int_eq(do_alloc(&m, 8, 0), VS_ERR_NOSPACE);
+	ck_assert_uint_eq(v->b.segments, 1);
+	ck_assert_uint_eq(v->b.top, seg);
+	ck_assert_uint_eq(walk(&m), 0);
+	check_accounting(&m);
+	heap_bank_status(&v->b, m.mem, &st);
+	ck_assert_uint_eq(st.total_free, 0);
+	ck_assert_uint_eq(st.largest, 0);
+	ck_assert_uint_eq(st.objects, 40);
+	/* a freed cell is taken again */
+	do_free(&m, 7);
+	heap_bank_status(&v->b, m.mem, &st);
+	ck_assert_uint_eq(st.total_free, 32);
+	ck_assert_uint_eq(st.largest, 32);
+	ck_assert_int_eq(do_alloc(&m, 32, 0), VS_OK);
+	ck_assert_int_eq(do_alloc(&m, 32, 0), VS_ERR_NOSPACE);
+	/* reset keeps the option */
+	m.s->reset(m.st);
+	ck_assert_uint_eq(v->b.grow, 0);
+	model_fini(&m);
+
+	/* the same bank with grow=yes (the default) takes a second segment */
+	model_init(&m, &grows);
+	v = m.st;
+	for (i = 0; i < 41; i++)
+		ck_assert_int_eq(do_alloc(&m, 32, 0), VS_OK);
+	ck_assert_uint_eq(v->b.segments, 2);
+	check_accounting(&m);
+	model_fini(&m);
+
+	/* a bad value is refused by name */
+	{
+		void *bst = calloc(1, m.s->state_size);
+		uint8_t *mem = calloc(1024, 1);
+		vs_arena_decl d;
+		memset(&d, 0, sizeof d);
+		d.kind = VS_ARENA_RAM;
+		d.size = 1024;
+		d.unit = 1;
+		ck_assert_int_ne(m.s->init(bst, &d, "cell=8,per=8,grow=maybe", mem, err, sizeof err), 0);
+		ck_assert_str_eq(err, "option grow=maybe: expected yes or no");
+		free(bst);
+		free(mem);
+	}
+}
+END_TEST
+
 START_TEST(pools_rules)
 {
 	static const heap_case hc = { "heap-pow2-pools", "", 64 * 1024, 1024, 8, 1, 0, 0, OVH_CONST };
@@ -670,6 +743,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rules");
 	tcase_add_test(tc, bank_segments);
+	tcase_add_test(tc, bank_no_grow);
 	tcase_add_test(tc, pools_rules);
 	tcase_add_test(tc, linear_marks_and_fill);
 	tcase_add_test(tc, static_ignores_frees);

@@ -58,6 +58,11 @@ typedef struct vs_event {
 	 * stack, and arena is -1 until the replay picks one; push and pop name
 	 * a route. -1 otherwise. */
 	int route;
+	/* alloc with `search=A,B,...` (heaps only): the call's own list of
+	 * heaps to try in order (the game's radMemorySetUsableAllocators then
+	 * ALLOCATOR_SEARCH); route is then -1. 0: none. */
+	uint8_t search_len;
+	uint8_t search[VS_SEARCH_LEN_MAX];
 } vs_event;
 
 /* The trace header: version line and arena declarations. */
@@ -79,6 +84,7 @@ typedef struct vs_trace_header {
 	char search_name[VS_TRACE_MAX_SEARCH][VS_NAME_MAX];
 	uint8_t search_len[VS_TRACE_MAX_SEARCH];
 	uint8_t search[VS_TRACE_MAX_SEARCH][VS_SEARCH_LEN_MAX];
+	int no_route;             /* `route=off`: the game's g_NoHeapRoute */
 } vs_trace_header;
 
 typedef struct vs_trace_reader vs_trace_reader;

@@ -16,7 +16,7 @@ static void seg_set_nbfree(uint8_t *m, uint32_t s, uint32_t n) { heap_st32(m, s 
 
 static uint32_t new_segment(heap_bank *b, uint8_t *m);
 
-int heap_bank_init(heap_bank *b, uint8_t *m, uint32_t size, uint32_t cell, uint32_t per)
+int heap_bank_init(heap_bank *b, uint8_t *m, uint32_t size, uint32_t cell, uint32_t per, uint32_t grow)
 {
 	uint32_t data_off;
 
@@ -26,6 +26,7 @@ int heap_bank_init(heap_bank *b, uint8_t *m, uint32_t size, uint32_t cell, uint3
 	b->segments = 0;
 	b->objects = 0;
 	b->high_water = 0;
+	b->grow = grow != 0;
 	if (cell == 0 || cell > 0x01000000u || per == 0 || per > 0xFFFFu)
 		return HEAP_INVALID;
 	b->cell = (cell + 3u) & ~3u;
@@ -58,6 +59,8 @@ static uint32_t new_segment(heap_bank *b, uint8_t *m)
 {
 	uint32_t s, i;
 
+	if (!b->grow && b->segments)
+		return HEAP_NIL; /* a bank that does not grow has its first segment only */
 	if (b->free_segs != HEAP_NIL) {
 		s = b->free_segs;
 		b->free_segs = seg_next(m, s);
@@ -169,7 +172,7 @@ void heap_bank_walk_free(const heap_bank *b, const uint8_t *m, heap_extent_fn fn
 	for (s = b->free_segs; s != HEAP_NIL; s = seg_next(m, s))
 		if (fn(ud, s, b->seg_bytes))
 			return;
-	if (b->top < b->size)
+	if (b->grow && b->top < b->size)
 		fn(ud, b->top, b->size - b->top);
 }
 
@@ -180,6 +183,8 @@ void heap_bank_walk_held(const heap_bank *b, const uint8_t *m, heap_extent_fn fn
 	for (s = b->first_seg; s != HEAP_NIL; s = seg_next(m, s))
 		if (fn(ud, s, HEAP_BANK_SEG_HEADER + 4u * b->map_words))
 			return;
+	if (!b->grow && b->segments && b->top < b->size)
+		fn(ud, b->top, b->size - b->top);
 }
 
 void heap_bank_status(const heap_bank *b, const uint8_t *m, heap_status *st)
@@ -190,6 +195,14 @@ void heap_bank_status(const heap_bank *b, const uint8_t *m, heap_status *st)
 		free_cells += seg_nbfree(m, s);
 	for (s = b->free_segs; s != HEAP_NIL; s = seg_next(m, s))
 		nfree_segs++;
+	if (!b->grow) {
+		/* one segment: its free cells are all a request can have */
+		st->total_free = free_cells * b->cell;
+		st->largest = free_cells ? b->cell : 0;
+		st->objects = b->objects;
+		st->high_water = b->high_water;
+		return;
+	}
 	st->total_free = free_cells * b->cell + nfree_segs * b->seg_bytes + (b->size - b->top);
 	st->largest = b->size - b->top;
 	if (nfree_segs && b->seg_bytes > st->largest)

@@ -25,6 +25,10 @@ void heap_mgr_init(heap_manager *g, uint32_t size)
 	g->default_id = HEAP_NIL;
 	g->routed_small = 0;
 	g->searched = 0;
+	for (i = 0; i < HEAP_MGR_LIST_MAX; i++)
+		g->usable[i] = 0;
+	g->usable_len = 0;
+	g->no_route = 0;
 }
 
 static int heap_init(heap_mgr_heap *h, uint8_t *base)
@@ -108,6 +112,26 @@ void heap_mgr_set_default(heap_manager *g, uint32_t id)
 	g->default_id = id < HEAP_MGR_IDS ? id : HEAP_NIL;
 }
 
+int heap_mgr_set_usable(heap_manager *g, const uint8_t *ids, uint32_t n)
+{
+	uint32_t i;
+
+	if (n > HEAP_MGR_LIST_MAX)
+		return HEAP_INVALID;
+	for (i = 0; i < n; i++)
+		if (ids[i] >= HEAP_MGR_IDS)
+			return HEAP_INVALID;
+	for (i = 0; i < n; i++)
+		g->usable[i] = ids[i];
+	g->usable_len = n;
+	return HEAP_OK;
+}
+
+void heap_mgr_set_no_route(heap_manager *g, uint32_t on)
+{
+	g->no_route = on != 0;
+}
+
 void heap_mgr_setup_shar(heap_manager *g)
 {
 	static const uint8_t in_level[] = { HEAP_SHAR_TEMP, HEAP_SHAR_LEVEL_ZONE, HEAP_SHAR_LEVEL_OTHER,
@@ -133,12 +157,17 @@ int heap_mgr_push(heap_manager *g, uint32_t id)
 	return HEAP_OK;
 }
 
-int heap_mgr_pop(heap_manager *g, uint32_t id)
+int heap_mgr_pop(heap_manager *g, uint32_t id, uint32_t *popped)
 {
-	if (g->depth == 0 || g->stack[g->depth - 1u] != id)
+	uint32_t top;
+
+	if (g->depth == 0)
 		return HEAP_INVALID;
-	g->depth--;
-	return HEAP_OK;
+	/* HeapStack's Pop removes the top; the id is only the caller's word */
+	top = g->stack[--g->depth];
+	if (popped)
+		*popped = top;
+	return top == id ? HEAP_OK : HEAP_MGR_POP_OTHER;
 }
 
 uint32_t heap_mgr_current(const heap_manager *g)
@@ -146,33 +175,49 @@ uint32_t heap_mgr_current(const heap_manager *g)
 	return g->depth ? g->stack[g->depth - 1u] : g->default_id;
 }
 
+/* A search list's heaps in order; a listed id with no heap of its own is
+ * the default allocator, as an unregistered allocator was plain malloc in
+ * the game. */
+static uint32_t route_list(const heap_manager *g, const uint8_t *list, uint32_t len, uint8_t *out)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		uint32_t l = list[i];
+
+		if (g->heap[l].kind == HEAP_KIND_NONE)
+			l = g->default_id;
+		if (l != HEAP_NIL && g->heap[l].kind != HEAP_KIND_NONE)
+			out[n++] = (uint8_t)l;
+	}
+	return n;
+}
+
+static int is_search(const heap_manager *g, uint32_t id)
+{
+	return id == HEAP_MGR_SEARCH || (id < HEAP_MGR_IDS && g->list_len[id]);
+}
+
 uint32_t heap_mgr_route(const heap_manager *g, uint32_t id, uint32_t size, uint8_t *out)
 {
-	uint32_t i;
+	uint32_t roles;
 
-	if (id >= HEAP_MGR_IDS)
+	/* g_NoHeapRoute: operator new calls radMemoryAlloc(0, size) */
+	if (g->no_route)
+		id = g->default_id;
+	if (id > HEAP_MGR_SEARCH)
 		return 0;
+	roles = id < HEAP_MGR_IDS ? g->roles[id] : 0;
 	/* AllocateThis: small requests are corralled unless the allocator keeps its own. */
 	if (size < HEAP_MGR_SMALL_LIMIT && g->small_id != HEAP_NIL &&
-	    g->heap[g->small_id].kind != HEAP_KIND_NONE && !(g->roles[id] & HEAP_ROLE_KEEPS_SMALL)) {
+	    g->heap[g->small_id].kind != HEAP_KIND_NONE && !(roles & HEAP_ROLE_KEEPS_SMALL)) {
 		out[0] = (uint8_t)g->small_id;
 		return 1;
 	}
-	if (g->list_len[id]) {
-		/* A listed id with no heap of its own is the default allocator,
-		 * as an unregistered allocator was plain malloc in the game. */
-		uint32_t n = 0;
-
-		for (i = 0; i < g->list_len[id]; i++) {
-			uint32_t l = g->list[id][i];
-
-			if (g->heap[l].kind == HEAP_KIND_NONE)
-				l = g->default_id;
-			if (l != HEAP_NIL && g->heap[l].kind != HEAP_KIND_NONE)
-				out[n++] = (uint8_t)l;
-		}
-		return n;
-	}
+	if (id == HEAP_MGR_SEARCH)
+		return route_list(g, g->usable, g->usable_len, out);
+	if (g->list_len[id])
+		return route_list(g, g->list[id], g->list_len[id], out);
 	if (g->heap[id].kind != HEAP_KIND_NONE) {
 		out[0] = (uint8_t)id;
 		return 1;
@@ -226,7 +271,7 @@ int heap_mgr_alloc(heap_manager *g, uint8_t *base, uint32_t id, uint32_t size, u
 		if (rc == HEAP_OK) {
 			if (order[i] == g->small_id && id != g->small_id)
 				g->routed_small++;
-			if (g->list_len[id] && order[i] != g->small_id)
+			if (!g->no_route && is_search(g, id) && order[i] != g->small_id)
 				g->searched++;
 			if (heap_id)
 				*heap_id = order[i];
@@ -324,8 +369,41 @@ void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_
 		else if (h->kind == HEAP_KIND_DOUG_LEA)
 			heap_dlmalloc_walk_free(&h->u.d, base + h->start, shift_fn, &s);
 	}
-	if (g->top < g->size)
-		fn(ud, g->top, g->size - g->top);
+}
+
+void heap_mgr_walk_held(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud)
+{
+	uint32_t j, end = 0, next;
+
+	(void)base;
+	/* heaps in address order: carving only moves up */
+	for (;;) {
+		const heap_mgr_heap *h = 0;
+
+		next = HEAP_NIL;
+		for (j = 0; j < HEAP_MGR_IDS; j++)
+			if ((g->heap[j].kind == HEAP_KIND_STATIC || g->heap[j].kind == HEAP_KIND_TRACKING ||
+			     g->heap[j].kind == HEAP_KIND_DOUG_LEA) && g->heap[j].size &&
+			    g->heap[j].start >= end && (next == HEAP_NIL || g->heap[j].start < next)) {
+				next = g->heap[j].start;
+				h = &g->heap[j];
+			}
+		if (!h)
+			break;
+		if (h->start > end && fn(ud, end, h->start - end))
+			return;
+		if (h->kind == HEAP_KIND_TRACKING && h->u.t.capacity && fn(ud, h->start, h->u.t.data))
+			return;
+		if (h->kind == HEAP_KIND_DOUG_LEA && h->u.d.epi) {
+			if (h->u.d.first && fn(ud, h->start, h->u.d.first))
+				return;
+			if (h->u.d.epi < h->size && fn(ud, h->start + h->u.d.epi, h->size - h->u.d.epi))
+				return;
+		}
+		end = h->start + h->size;
+	}
+	if (end < g->size)
+		fn(ud, end, g->size - end);
 }
 
 void heap_mgr_reset(heap_manager *g, uint8_t *base)

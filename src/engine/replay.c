@@ -637,6 +637,7 @@ static void setup_heaps(vs_replay *r)
 		heap_mgr_set_search(&r->heaps, VS_ROUTE_SEARCH0 + (uint32_t)i, h->search[i], h->search_len[i]);
 	heap_mgr_set_small(&r->heaps, h->small_arena >= 0 ? (uint32_t)h->small_arena : HEAP_NIL);
 	heap_mgr_set_default(&r->heaps, h->default_arena >= 0 ? (uint32_t)h->default_arena : 0);
+	heap_mgr_set_no_route(&r->heaps, (uint32_t)h->no_route);
 }
 
 vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char *err, size_t errlen)
@@ -844,6 +845,12 @@ static int do_alloc(vs_replay *r)
 		 * the top of the heap stack, through the small rule and search
 		 * lists */
 		from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
+		if (ev->search_len) {
+			/* the call's own list: radMemorySetUsableAllocators, then
+			 * ALLOCATOR_SEARCH */
+			heap_mgr_set_usable(&r->heaps, ev->search, ev->search_len);
+			from = HEAP_MGR_SEARCH;
+		}
 		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
 		a = n ? order[0] : (int)r->heaps.default_id;
 		ev->arena = a;
@@ -884,7 +891,7 @@ static int do_alloc(vs_replay *r)
 	if (status >= 0 && vs_trace_header_of(r->rd)->heaps) {
 		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
 			ar->m.routed_small++;
-		else if (from >= VS_ROUTE_SEARCH0)
+		else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)
 			ar->m.routed_search++;
 	}
 	if (status < 0) {
@@ -1396,20 +1403,22 @@ int vs_replay_step(vs_replay *r)
 		if (rc == 0)
 			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
-	case VS_EV_POP:
+	case VS_EV_POP: {
+		/* Pop removes the top whatever the name says (seed 004) */
+		const vs_trace_header *hd = vs_trace_header_of(r->rd);
+		uint32_t top = 0;
+		int pr = heap_mgr_pop(&r->heaps, (uint32_t)r->ev.route, &top);
 		rc = 0;
-		if (heap_mgr_pop(&r->heaps, (uint32_t)r->ev.route) != HEAP_OK) {
-			const vs_trace_header *hd = vs_trace_header_of(r->rd);
-			if (r->heaps.depth)
-				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s', but '%s' is on top", vs_trace_route_name(hd, r->ev.route),
-					vs_trace_route_name(hd, r->heaps.stack[r->heaps.depth - 1]));
-			else
-				rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s' from an empty heap stack",
-					vs_trace_route_name(hd, r->ev.route));
-		}
+		if (pr == HEAP_MGR_POP_OTHER)
+			rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s', but '%s' was on top (removed)",
+				vs_trace_route_name(hd, r->ev.route), vs_trace_route_name(hd, (int)top));
+		else if (pr != HEAP_OK)
+			rc = diag(r, VS_DIAG_HEAP_STACK, "pop of '%s' from an empty heap stack",
+				vs_trace_route_name(hd, r->ev.route));
 		if (rc == 0)
 			notify(r, VS_OK, 0, VS_FAIL_OOM, NULL);
 		break;
+	}
 	case VS_EV_INIT:
 		rc = do_init(r, r->ev.arena);
 		if (rc == 0)

@@ -496,7 +496,7 @@ static int arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t col)
 	return i;
 }
 
-/* heaps [small=ARENA] [default=ARENA] [keep-small=ARENA,...] */
+/* heaps [small=ARENA] [default=ARENA] [keep-small=ARENA,...] [route=on|off] */
 static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
 {
 	vs_trace_header *h = &r->hdr;
@@ -540,8 +540,17 @@ static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
 				h->keep_small |= 1u << a;
 				j = k + 1;
 			}
+		} else if (kl == 5 && memcmp(t[i].s, "route", 5) == 0) {
+			/* route=off is the game's g_NoHeapRoute */
+			if (vl == 3 && memcmp(v, "off", 3) == 0)
+				h->no_route = 1;
+			else if (vl == 2 && memcmp(v, "on", 2) == 0)
+				h->no_route = 0;
+			else
+				return fail(r, vcol, "heaps: route must be on or off, not '%.*s'", (int)vl, v);
 		} else {
-			return fail(r, t[i].col, "heaps: unknown key '%.*s' (small, default, keep-small)", (int)kl, t[i].s);
+			return fail(r, t[i].col, "heaps: unknown key '%.*s' (small, default, keep-small, route)", (int)kl,
+				t[i].s);
 		}
 	}
 	return 0;
@@ -815,9 +824,10 @@ keys:
 		vcol = t[i].col + (uint32_t)kl + 1;
 #define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
 		bit = KEY("tag") ? 1 : KEY("align") ? 2 : KEY("dir") ? 4 : KEY("opt") ? 8 : KEY("at") ? 16 :
-			KEY("data") ? 32 : KEY("cb") ? 64 : 0;
+			KEY("data") ? 32 : KEY("cb") ? 64 : KEY("search") && h->heaps ? 128 : 0;
 		if (!bit)
-			return fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb)", (int)kl, t[i].s);
+			return fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb%s)", (int)kl, t[i].s,
+				h->heaps ? ", search" : "");
 		if (seen & bit)
 			return fail(r, t[i].col, "%.*s= given twice", (int)kl, t[i].s);
 		seen |= bit;
@@ -856,6 +866,24 @@ keys:
 			if (n > 3)
 				return fail(r, vcol, "charblock %u does not exist (0-3)", (unsigned)n);
 			ev->req.u.tile.cb1 = (uint8_t)(n + 1);
+		} else if (bit == 128) {
+			/* the call's own usable list: heaps (arenas) in order */
+			size_t j = 0;
+			int a;
+			if (ev->route >= 0)
+				return fail(r, t[i].col, "search= is the list of heaps this call tries: name no heap or search "
+					"list before the request as well");
+			do {
+				size_t k = j;
+				while (k < vl && v[k] != ',')
+					k++;
+				if (ev->search_len == VS_SEARCH_LEN_MAX)
+					return fail(r, vcol + (uint32_t)j, "search=: at most %d heaps", VS_SEARCH_LEN_MAX);
+				if ((a = arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
+					return -1;
+				ev->search[ev->search_len++] = (uint8_t)a;
+				j = k + 1;
+			} while (j <= vl);
 		} else if (bit == 8) {
 			if (num32(r, v, vl, vcol, "opt", 0, &n))
 				return -1;

@@ -70,6 +70,8 @@ int vs_trace_write_header(FILE *fp, const vs_trace_header *h)
 		for (a = 0, k = 0; a < (uint32_t)h->narenas; a++)
 			if (h->keep_small >> a & 1)
 				fprintf(fp, "%s%s", k++ ? "," : " keep-small=", h->arenas[a].name);
+		if (h->no_route)
+			fputs(" route=off", fp);
 		fputc('\n', fp);
 		for (k = 0; k < h->nsearch; k++) {
 			fprintf(fp, "search %s", h->search_name[k]);
@@ -122,6 +124,8 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 			fprintf(fp, " at=0x%x", (unsigned)ev->req.at);
 		else if (ev->req.has_at == VS_AT_FAILED)
 			fputs(" at=none", fp);
+		for (i = 0; h->heaps && i < ev->search_len; i++)
+			fprintf(fp, "%s%s", i ? "," : " search=", h->arenas[ev->search[i]].name);
 		if (ev->data && ev->data_len) {
 			fputs(" data=", fp);
 			for (i = 0; i < ev->data_len; i++) {

@@ -11,14 +11,30 @@
  * heap (the game's unregistered allocators went to plain malloc).
  *
  * A heap stack says where allocations that name no heap go: PushHeap(id)
- * before, PopHeap(id) after (the id must match the top, as the game
- * asserted). Every allocation passes the game's AllocateThis rule first:
+ * before, PopHeap(id) after. PopHeap is HeapStack's Pop, which "removes the
+ * object at the top of the stack" (seed 004, HeapManager): the id the caller
+ * passes ("we must pass the type of allocator from which the memory
+ * allocation occurred") is checked and reported, but the top goes whatever
+ * it is. Every allocation passes the game's AllocateThis rule first:
  * a request under 201 bytes goes to the small-allocation heap, when there is
  * one, unless the allocator it names is persistent, temp or audio-persistent
  * (those keep their small allocations); otherwise a search id tries its list
  * and any other id its own heap. A free goes to the heap whose region holds
  * the address (the game asked each allocator CanFreeMemory); the static heap
  * ignores it and counts it.
+ *
+ * Per call, a caller may set its own list of usable allocators and allocate
+ * from HEAP_MGR_SEARCH, as FindFreeMemory does: radMemorySetUsableAllocators
+ * (list), then radMemoryAlloc(ALLOCATOR_SEARCH, size), which "takes memory
+ * from one (or several if the previous ones have already run out of memory)
+ * of these allocators" (seed 004, FindFreeMemory).
+ *
+ * The no-heap-route switch is the game's g_NoHeapRoute: operator new then
+ * calls radMemoryAlloc(0, size) - "all requests for memory allocation will be
+ * addressed to the GMA_DEFAULT allocator" - whatever the stack, the id named
+ * or a search list say. radMemoryAlloc's own small-allocation check (PS2,
+ * the same three exceptions) still applies to that call, so with a small heap
+ * a request under 201 bytes still goes there.
  */
 #ifndef VRAMSIM_ALLOC_HEAP_MANAGER_H
 #define VRAMSIM_ALLOC_HEAP_MANAGER_H
@@ -34,6 +50,11 @@
 #define HEAP_MGR_STACK_MAX 32u
 #define HEAP_MGR_LIST_MAX 8u
 #define HEAP_MGR_SMALL_LIMIT 201u /* "size < 201" */
+/* ALLOCATOR_SEARCH: the id that allocates through the usable list
+ * (outside the table of ids, as the game's is). */
+#define HEAP_MGR_SEARCH HEAP_MGR_IDS
+/* heap_mgr_pop: the top was removed, but it was not the id named. */
+#define HEAP_MGR_POP_OTHER 2
 
 typedef enum heap_kind {
 	HEAP_KIND_NONE = 0,
@@ -83,6 +104,9 @@ typedef struct heap_manager {
 	uint32_t default_id;                       /* where ids with no heap go; HEAP_NIL: fail */
 	uint32_t routed_small;                     /* allocations the small rule moved */
 	uint32_t searched;                         /* allocations served through a search list */
+	uint8_t usable[HEAP_MGR_LIST_MAX];         /* radMemorySetUsableAllocators */
+	uint32_t usable_len;
+	uint32_t no_route;                         /* g_NoHeapRoute */
 } heap_manager;
 
 void heap_mgr_init(heap_manager *g, uint32_t size);
@@ -98,18 +122,26 @@ void heap_mgr_set_roles(heap_manager *g, uint32_t id, uint32_t roles);
 int heap_mgr_set_search(heap_manager *g, uint32_t id, const uint8_t *ids, uint32_t n);
 void heap_mgr_set_small(heap_manager *g, uint32_t id);
 void heap_mgr_set_default(heap_manager *g, uint32_t id);
+/* radMemorySetUsableAllocators: the list HEAP_MGR_SEARCH tries, in order,
+ * until set again (n <= HEAP_MGR_LIST_MAX). HEAP_INVALID for a bad id or n. */
+int heap_mgr_set_usable(heap_manager *g, const uint8_t *ids, uint32_t n);
+/* g_NoHeapRoute: non-zero sends every allocation to the default id. */
+void heap_mgr_set_no_route(heap_manager *g, uint32_t on);
 /* Sets roles, search lists, small and default ids as the game did (no heaps
  * are created: sizes are the caller's). */
 void heap_mgr_setup_shar(heap_manager *g);
 
 int heap_mgr_push(heap_manager *g, uint32_t id);
-/* HEAP_INVALID when the stack is empty or id is not on top. */
-int heap_mgr_pop(heap_manager *g, uint32_t id);
+/* Removes the top of the stack, writing its id to *popped (may be NULL):
+ * HEAP_OK when it was id, HEAP_MGR_POP_OTHER when it was another (removed
+ * all the same), HEAP_INVALID when the stack is empty (nothing removed). */
+int heap_mgr_pop(heap_manager *g, uint32_t id, uint32_t *popped);
 /* The id on top of the stack; the default id when the stack is empty. */
 uint32_t heap_mgr_current(const heap_manager *g);
 
-/* The heap ids an allocation of size bytes naming allocator id tries, in
- * order, written to out (HEAP_MGR_LIST_MAX entries); returns how many. */
+/* The heap ids an allocation of size bytes naming allocator id (or
+ * HEAP_MGR_SEARCH) tries, in order, written to out (HEAP_MGR_LIST_MAX
+ * entries); returns how many. */
 uint32_t heap_mgr_route(const heap_manager *g, uint32_t id, uint32_t size, uint8_t *out);
 /* Allocates per the rules for allocator id (HEAP_NIL: the top of the stack).
  * Offsets are in the manager's region; *heap_id says which heap served it.
@@ -124,8 +156,14 @@ int heap_mgr_free(heap_manager *g, uint8_t *base, uint32_t offset, uint32_t *hea
 uint32_t heap_mgr_owner(const heap_manager *g, uint32_t offset);
 /* GetStatus of heap id (region-relative high water). HEAP_INVALID if no heap. */
 int heap_mgr_status(const heap_manager *g, const uint8_t *base, uint32_t id, heap_status *st);
-/* Free extents of every heap, and the region no heap was carved from. */
+/* Free extents of every carved heap (what a request could take). */
 void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud);
+/* What no request can take: each heap's own data in the region (a tracking
+ * heap's record table; a Doug Lea heap's control block, pad and epilogue),
+ * the alignment gaps between heaps and the region no heap was carved from
+ * (heaps are carved at create only). With walk_free and the live blocks it
+ * covers the region. */
+void heap_mgr_walk_held(const heap_manager *g, const uint8_t *base, heap_extent_fn fn, void *ud);
 /* Drops every allocation in every heap; heaps, lists and stack stay. */
 void heap_mgr_reset(heap_manager *g, uint8_t *base);
 

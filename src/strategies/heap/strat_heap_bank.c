@@ -13,17 +13,25 @@ typedef struct bank_st {
 static int bank_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,
 	size_t errlen)
 {
-	static const char *const known[] = { "cell", "per", NULL };
+	static const char *const known[] = { "cell", "per", "grow", NULL };
 	bank_st *s = st;
-	uint32_t cell = 32, per = 64;
+	uint32_t cell = 32, per = 64, grow = 1;
+	char val[16];
 
 	if (vs_option_check(options, known, err, errlen) ||
 	    vs_heap_opt_u32(options, "cell", 1, 0x01000000u, &cell, err, errlen) < 0 ||
 	    vs_heap_opt_u32(options, "per", 1, 0xFFFFu, &per, err, errlen) < 0)
 		return -1;
+	if (vs_option_get(options, "grow", val, sizeof val)) {
+		if (strcmp(val, "no") != 0 && strcmp(val, "yes") != 0) {
+			snprintf(err, errlen, "option grow=%s: expected yes or no", val);
+			return -1;
+		}
+		grow = strcmp(val, "yes") == 0;
+	}
 	s->mem = mem;
 	s->cell_opt = cell;
-	if (heap_bank_init(&s->b, mem, a->size, cell, per) != HEAP_OK) {
+	if (heap_bank_init(&s->b, mem, a->size, cell, per, grow) != HEAP_OK) {
 		snprintf(err, errlen, "a segment of %u cells of %u bytes does not fit the %u-byte arena",
 			(unsigned)per, (unsigned)cell, (unsigned)a->size);
 		return -1;
@@ -56,7 +64,7 @@ static void bank_reset(void *st)
 {
 	bank_st *s = st;
 
-	heap_bank_init(&s->b, s->mem, s->b.size, s->cell_opt, s->b.per);
+	heap_bank_init(&s->b, s->mem, s->b.size, s->cell_opt, s->b.per, s->b.grow);
 }
 
 static void bank_walk(void *st, vs_extent_fn fn, void *ud)
@@ -74,15 +82,17 @@ static void bank_dump(void *st, vs_print_fn print, void *ud)
 
 	heap_bank_status(&s->b, s->mem, &hs);
 	vs_heap_print_status(&hs, print, ud);
-	snprintf(line, sizeof line, "cells of %u bytes, %u per segment of %u bytes (%u overhead); %u segments live\n",
+	snprintf(line, sizeof line, "cells of %u bytes, %u per segment of %u bytes (%u overhead); %u segments live%s\n",
 		(unsigned)s->b.cell, (unsigned)s->b.per, (unsigned)s->b.seg_bytes,
-		(unsigned)(HEAP_BANK_SEG_HEADER + 4u * s->b.map_words), (unsigned)s->b.segments);
+		(unsigned)(HEAP_BANK_SEG_HEADER + 4u * s->b.map_words), (unsigned)s->b.segments,
+		s->b.grow ? "" : " (grow=no: never more)");
 	print(ud, line);
 }
 
 /* Each live segment's header and bit map (they come and go with the
  * segments). A released segment is free whole: its header is only the
- * free-segment link, rewritten when it is taken again. */
+ * free-segment link, rewritten when it is taken again. With grow=no the
+ * arena past the one segment is held too: no request can ever have it. */
 static void bank_held(void *st, vs_extent_fn fn, void *ud)
 {
 	bank_st *s = st;
@@ -92,7 +102,7 @@ static void bank_held(void *st, vs_extent_fn fn, void *ud)
 
 const vs_strategy vs_strat_heap_bank = {
 	VS_STRATEGY_ABI, "heap-bank",
-	"orx memory bank: fixed cells in segments of N, each segment with a header and a bit map (cell=,per=)",
+	"orx memory bank: fixed cells in segments of N, each segment with a header and a bit map (cell=,per=,grow=no)",
 	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(bank_st),
 	bank_init, bank_alloc, bank_free, bank_reset, bank_walk, 0, NULL, NULL, bank_dump, NULL, bank_held
 };

@@ -9,6 +9,7 @@ extern const vs_strategy vs_strat_heap_linear;
 extern const vs_strategy vs_strat_heap_static;
 extern const vs_strategy vs_strat_heap_tracking;
 extern const vs_strategy vs_strat_heap_dlmalloc;
+extern const vs_strategy vs_strat_heap_manager;
 extern const vs_strategy vs_strat_heap_first_fit;
 extern const vs_strategy vs_strat_heap_next_fit;
 extern const vs_strategy vs_strat_heap_best_fit;
@@ -22,6 +23,7 @@ const vs_strategy *const vs_strategies_heap[] = {
 	&vs_strat_heap_static,
 	&vs_strat_heap_tracking,
 	&vs_strat_heap_dlmalloc,
+	&vs_strat_heap_manager,
 	&vs_strat_heap_first_fit,
 	&vs_strat_heap_next_fit,
 	&vs_strat_heap_best_fit,
