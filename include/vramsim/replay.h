@@ -113,7 +113,8 @@ typedef struct vs_outcome {
 	int status;              /* vs_status of the strategy call (alloc/free) */
 	int failed;              /* alloc failed */
 	vs_fail_kind fail_kind;
-	const vs_live *live;     /* alloc: the record (NULL on failure) */
+	const vs_live *live;     /* alloc: the record (NULL on failure); free: the record freed */
+	int released;            /* free: the last reference went (not one of several ids sharing it) */
 } vs_outcome;
 
 typedef void (*vs_observer_fn)(void *ud, vs_replay *r, const vs_outcome *o);

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "vramsim/replay.h"
+#include "vramsim/results.h"
 
 /* The summary of a finished (or stopped) replay, for people. */
 void vs_report_text(FILE *fp, const vs_replay *r);
@@ -15,6 +16,13 @@ void vs_report_text(FILE *fp, const vs_replay *r);
 cJSON *vs_report_json(const vs_replay *r);
 /* One arena's metrics as a JSON object. */
 cJSON *vs_report_metrics_json(const vs_metrics *m);
+/* The failed requests (the first VS_REPORT_FAILURES_SHOWN, then how many
+ * more) and the per-tag table of each arena, for people. */
+#define VS_REPORT_FAILURES_SHOWN 20
+void vs_report_results_text(FILE *fp, const vs_replay *r, const vs_results *x);
+/* The same into a run's JSON object: "failures" (every one kept),
+ * "failures_total", and "tags" in each arena. */
+void vs_report_results_json(cJSON *run, const vs_replay *r, const vs_results *x);
 /* The state right now: metrics, live allocations by address, free extents. */
 void vs_report_state(FILE *fp, const vs_replay *r);
 

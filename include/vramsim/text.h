@@ -10,6 +10,7 @@
 #define VRAMSIM_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The length (1-4) of the valid UTF-8 character at s (n bytes left), or 0
  * when s does not start one: a stray continuation byte, an overlong form, a
@@ -30,5 +31,12 @@ void vs_escape_in_place(char *buf, size_t cap);
 
 /* Whether s[0..len) is valid UTF-8 without control characters (but tab). */
 int vs_text_clean(const char *s, size_t len);
+
+/* Writes s as a JSON string, quotes included: valid UTF-8 as it is, quote,
+ * backslash and control characters escaped, other bytes as U+FFFD. */
+void vs_json_string(FILE *fp, const char *s);
+/* Writes s as one CSV field: quoted when it holds a comma, quote or line
+ * break (quotes doubled). */
+void vs_csv_field(FILE *fp, const char *s);
 
 #endif

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vramsim/out_file.h"
 #include "vramsim/report.h"
 
 #define CMD "replay"
 
-enum { O_AT = VS_CLI_LONG, O_DUMP, O_JSON, O_STRICT, O_NO_CHECKS };
+enum { O_AT = VS_CLI_LONG, O_DUMP, O_JSON, O_STRICT, O_NO_CHECKS, O_EVENTS, O_SERIES };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies, a comma list of NAME[:OPTS] (every arena "
@@ -23,6 +24,12 @@ static const vs_cli_opt options[] = {
 	{ "at", O_AT, "N", "stop after event N and print the state there" },
 	{ "dump", O_DUMP, NULL, "print each strategy's own dump at the end (or at N)" },
 	{ "json", O_JSON, NULL, "print the summary as JSON (an array of them for several runs)" },
+	{ "events", O_EVENTS, "FILE", "write every event's result as JSON Lines to FILE ('-': standard "
+		"output): call, request, address, the allocator's own answer (key, return code, hit), failure "
+		"kind with free and largest free bytes, diagnostics (docs/results.md)" },
+	{ "series", O_SERIES, "FILE", "write a CSV row per arena at each frame (each event when the "
+		"trace has no frames): live, free, largest free, extents, fragmentation, allocations, frees, "
+		"failures, bytes loaded" },
 	{ "strict", O_STRICT, NULL, "make every diagnostic fatal (exit 1)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print diagnostics, only count them" },
@@ -33,10 +40,13 @@ static const vs_cli_cmd command = {
 	CMD, "replay TRACE [options]",
 	"Replays TRACE ('-' for standard input) against allocation strategies over a\n"
 	"byte-exact model of each arena it declares, checking every placement, and\n"
-	"prints a summary.\n",
+	"prints a summary: per arena the counts, live and free bytes, fragmentation\n"
+	"and bookkeeping RAM, then the failed requests (the first 20) and a table per\n"
+	"tag.\n",
 	options,
 	"exit: 0 replayed clean, 1 an integrity check failed or --strict stopped it,\n"
-	"2 bad usage or a malformed trace; with several runs, the worst of them.\n",
+	"2 bad usage, a malformed trace or an output that cannot be written (nothing\n"
+	"is left behind); with several runs, the worst of them.\n",
 	NULL, 0
 };
 
@@ -46,6 +56,7 @@ typedef struct replay_opts {
 	vs_replay_config cfg;
 	uint64_t at;
 	int json, dump;
+	const char *events, *series;
 } replay_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -78,6 +89,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_STRICT:
 		o->cfg.strict = 1;
 		return -1;
+	case O_EVENTS:
+		o->events = p->arg;
+		return -1;
+	case O_SERIES:
+		o->series = p->arg;
+		return -1;
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = 0;
 		o->cfg.check_rules = 0;
@@ -101,49 +118,64 @@ static int parse(int argc, char **argv, replay_opts *o)
 	return o->path ? -1 : vs_cli_usage_error(CMD, "no trace given");
 }
 
-static void print_dumps(vs_replay *r)
+static void print_dumps(FILE *fp, vs_replay *r)
 {
 	int i;
 
 	for (i = 0; i < vs_replay_arena_count(r); i++) {
 		const vs_strategy *s = vs_replay_strategy(r, i);
-		printf("\ndump of arena %s (%s):\n", vs_replay_arena(r, i)->decl.name, s->name);
+		fprintf(fp, "\ndump of arena %s (%s):\n", vs_replay_arena(r, i)->decl.name, s->name);
 		if (s->dump)
-			s->dump(vs_replay_strategy_state(r, i), print_dump, stdout);
+			s->dump(vs_replay_strategy_state(r, i), print_dump, fp);
 		else
-			printf("  (%s has no dump)\n", s->name);
+			fprintf(fp, "  (%s has no dump)\n", s->name);
 	}
 }
 
 /* Prints the summary of a finished run: JSON into runs when there are
  * several, else on its own. */
-static void print_run(const replay_opts *o, vs_replay *r, int g, cJSON *runs)
+static void print_run(const replay_opts *o, vs_replay *r, const vs_results *x, int g, cJSON *runs)
 {
 	char label[1024];
+	/* an event log or series on standard output keeps it to itself */
+	FILE *fp = (o->events && !strcmp(o->events, "-")) || (o->series && !strcmp(o->series, "-")) ? stderr : stdout;
 
 	if (o->json) {
 		cJSON *j = vs_report_json(r);
+		vs_report_results_json(j, r, x);
 		char *s = runs ? NULL : cJSON_Print(j);
 		if (runs)
 			cJSON_AddItemToArray(runs, j);
 		else
 			cJSON_Delete(j);
 		if (s)
-			puts(s);
+			fprintf(fp, "%s\n", s);
 		free(s);
 	} else {
 		if (o->cs.ngroups > 1) {
 			vs_cli_choices_label(o->cs.v + o->cs.first[g], o->cs.first[g + 1] - o->cs.first[g], label,
 				sizeof label);
-			printf("%s== run %d of %d: %s\n", g ? "\n" : "", g + 1, o->cs.ngroups, label);
+			fprintf(fp, "%s== run %d of %d: %s\n", g ? "\n" : "", g + 1, o->cs.ngroups, label);
 		}
-		printf("trace %s\n", o->path);
+		fprintf(fp, "trace %s\n", o->path);
 		if (o->at)
-			vs_report_state(stdout, r);
-		vs_report_text(stdout, r);
+			vs_report_state(fp, r);
+		vs_report_text(fp, r);
+		vs_report_results_text(fp, r, x);
 	}
 	if (o->dump)
-		print_dumps(r);
+		print_dumps(fp, r);
+}
+
+/* Finishes and commits the output files, all or none. */
+static int finish_all(vs_out_file *out, int n, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (vs_out_finish(&out[i], 1, err, errlen))
+			return -1;
+	return vs_out_commit(out, n, err, errlen);
 }
 
 /* Replays group g of the choices from rd (which it closes). */
@@ -154,16 +186,36 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 	char err[1024];
 	const vs_cmp_choice *v = o->cs.v + o->cs.first[g];
 	vs_replay *r;
-	int rc, status;
+	vs_results *x;
+	vs_out_file out[2];
+	int rc, status, nout = 0, ev_out = -1, se_out = -1;
 
 	if (vs_cli_apply_choices(v, o->cs.first[g + 1] - o->cs.first[g], vs_trace_header_of(rd), &cfg, opts, err,
 		sizeof err)) {
 		vs_trace_close(rd);
 		return vs_cli_usage_error(CMD, "%s", err);
 	}
+	/* the outputs open first: one that cannot be written stops the run */
+	if ((o->events && (ev_out = nout, vs_out_open(&out[nout++], o->events, err, sizeof err))) ||
+		(o->series && (se_out = nout, vs_out_open(&out[nout++], o->series, err, sizeof err)))) {
+		fprintf(stderr, "vramsim replay: %s\n", err);
+		vs_out_abort(out, nout - 1);
+		vs_trace_close(rd);
+		return VS_EXIT_USAGE;
+	}
+	x = vs_results_new(ev_out >= 0 ? out[ev_out].fp : NULL, se_out >= 0 ? out[se_out].fp : NULL);
+	if (!x) {
+		fprintf(stderr, "vramsim replay: out of memory\n");
+		vs_out_abort(out, nout);
+		vs_trace_close(rd);
+		return VS_EXIT_USAGE;
+	}
+	vs_results_attach(x, &cfg);
 	r = vs_replay_new(rd, &cfg, err, sizeof err);
 	if (!r) {
 		fprintf(stderr, "vramsim replay: %s\n", err);
+		vs_out_abort(out, nout);
+		vs_results_free(x);
 		return VS_EXIT_USAGE;
 	}
 	rc = vs_replay_run(r, o->at);
@@ -172,15 +224,25 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 		fprintf(stderr, "%s\n", e);
 		/* a parse error is bad input; a strict stop is a failed check */
 		status = cfg.strict && strstr(e, ": error: ") && vs_replay_diag_total(r) ? VS_EXIT_CHECK : VS_EXIT_USAGE;
+		vs_out_abort(out, nout);
 		vs_replay_free(r);
+		vs_results_free(x);
 		return status;
 	}
 	if (o->at && vs_replay_events(r) < o->at)
 		fprintf(stderr, "vramsim replay: the trace ends after event %llu, before event %llu\n",
 			(unsigned long long)vs_replay_events(r), (unsigned long long)o->at);
-	print_run(o, r, g, runs);
 	status = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
+	rc = vs_results_finish(x, r);
+	if (nout && (rc || finish_all(out, nout, err, sizeof err))) {
+		fprintf(stderr, "vramsim replay: %s\n", rc ? "cannot write --events or --series (a write failed or "
+			"memory ran out)" : err);
+		vs_out_abort(out, nout);
+		status = VS_EXIT_USAGE;
+	}
+	print_run(o, r, x, g, runs);
 	vs_replay_free(r);
+	vs_results_free(x);
 	return status;
 }
 
@@ -235,6 +297,11 @@ int vs_cmd_replay(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	}
 	status = vs_cli_choices_group(CMD, &o.cs, vs_trace_header_of(rd), o.cs.n + 1, "run");
+	if (!status && o.events && o.series && !strcmp(o.events, "-") && !strcmp(o.series, "-"))
+		status = vs_cli_usage_error(CMD, "--events and --series cannot both be standard output");
+	if (!status && o.cs.ngroups > 1 && (o.events || o.series))
+		status = vs_cli_usage_error(CMD, "--events and --series take one run (got %d: give one strategy per "
+			"arena)", o.cs.ngroups);
 	if (!status && o.cs.ngroups > 1)
 		status = vs_cli_rereadable(CMD, o.path, "each run reads the trace again");
 	if (status)

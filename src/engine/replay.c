@@ -86,6 +86,7 @@ struct vs_replay {
 	char err[1024];
 	vs_event ev;
 	heap_manager heaps;     /* The Simpsons: Hit & Run's routing, every arena a heap */
+	int released;           /* the free being reported let go of its allocation */
 };
 
 static const char *const fail_names[VS_FAIL_KINDS] = {
@@ -746,6 +747,8 @@ static void notify(vs_replay *r, int status, int failed, vs_fail_kind fk, const 
 	o.failed = failed;
 	o.fail_kind = fk;
 	o.live = live;
+	o.released = r->released;
+	r->released = 0;
 	r->cfg.observer(r->cfg.observer_ud, r, &o);
 }
 
@@ -1078,6 +1081,7 @@ static int do_free(vs_replay *r)
 		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		return 0;
 	}
+	r->released = 1; /* the last reference: whatever the strategy says, the game let go */
 	if (!x->pub.broken && !x->detached && r->cfg.check_bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
 		check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
@@ -1085,12 +1089,13 @@ static int do_free(vs_replay *r)
 			(unsigned)(ar->arena.decl.base + vs_footprint_at(&x->fp, (uint32_t)bad)));
 	status = ar->strat->free(ar->state, &x->pub.pl);
 	if (x->detached) {
+		vs_live gone = x->pub; /* observers see the arena after the free */
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
-		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		drop_rec(r, h);
-		refresh_held(r, (int)x->pub.arena);
+		refresh_held(r, (int)gone.arena);
+		notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
 	if (status == VS_RETAINED || status == VS_ERR_LOST) {
@@ -1105,13 +1110,14 @@ static int do_free(vs_replay *r)
 			ar->strat->name, (unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
 	} else {
+		vs_live gone = x->pub; /* observers see the arena after the free */
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to free id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
-		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		drop_rec(r, h);
 		refresh_held(r, (int)(ar - r->ar));
 		refresh(ar);
+		notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
 	refresh_held(r, (int)(ar - r->ar));

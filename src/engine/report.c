@@ -271,3 +271,100 @@ void vs_report_state(FILE *fp, const vs_replay *r)
 		vs_freemap_walk(a->free, print_extent, ud);
 	}
 }
+
+/* ---- failures and tags (vs_results) ------------------------------------- */
+
+void vs_report_results_text(FILE *fp, const vs_replay *r, const vs_results *x)
+{
+	uint64_t total = vs_results_failure_total(x);
+	size_t i, shown = vs_results_failure_count(x);
+	uint32_t t;
+	int a;
+
+	if (total) {
+		if (shown > VS_REPORT_FAILURES_SHOWN)
+			shown = VS_REPORT_FAILURES_SHOWN;
+		fprintf(fp, "\nfailed requests (%llu)\n  %-7s %-6s %-10s %-8s %-12s %-24s %8s %8s %8s  %s\n",
+			(unsigned long long)total, "line", "frame", "arena", "id", "tag", "request", "bytes", "free",
+			"largest", "kind");
+		for (i = 0; i < shown; i++) {
+			const vs_failure *f = vs_results_failure(x, i);
+			char what[96];
+			vs_request_describe(&f->req, what, sizeof what);
+			fprintf(fp, "  %-7llu %-6llu %-10s %-8llu %-12s %-24s %8u %8llu %8llu  %s\n",
+				(unsigned long long)f->line, (unsigned long long)f->frame,
+				vs_replay_arena(r, (int)f->arena)->decl.name, (unsigned long long)f->id,
+				f->tag ? vs_replay_tag_name(r, f->tag) : "-", what, (unsigned)f->req.size,
+				(unsigned long long)f->free_bytes, (unsigned long long)f->largest_free,
+				vs_fail_kind_name(f->kind));
+		}
+		if (total > shown)
+			fprintf(fp, "  ... and %llu more (every one in --json or --events)\n",
+				(unsigned long long)(total - shown));
+	}
+	for (a = 0; a < vs_replay_arena_count(r); a++) {
+		int head = 0;
+		for (t = 0; t < vs_results_tag_span(x); t++) {
+			const vs_tag_stats *s = vs_results_tag(x, (uint32_t)a, t);
+			if (!s)
+				continue;
+			if (!head++)
+				fprintf(fp, "\ntags in arena %s\n  %-16s %10s %10s %8s %8s %8s\n",
+					vs_replay_arena(r, a)->decl.name, "tag", "live", "peak live", "allocs", "failures",
+					"frees");
+			fprintf(fp, "  %-16s %10llu %10llu %8llu %8llu %8llu\n", t ? vs_replay_tag_name(r, t) : "(none)",
+				(unsigned long long)s->live_bytes, (unsigned long long)s->peak_live,
+				(unsigned long long)s->allocs, (unsigned long long)s->failures, (unsigned long long)s->frees);
+		}
+	}
+}
+
+void vs_report_results_json(cJSON *run, const vs_replay *r, const vs_results *x)
+{
+	cJSON *fl = cJSON_CreateArray(), *arenas = cJSON_GetObjectItem(run, "arenas");
+	size_t i;
+	uint32_t t;
+	int a;
+
+	for (i = 0; i < vs_results_failure_count(x); i++) {
+		const vs_failure *f = vs_results_failure(x, i);
+		cJSON *o = cJSON_CreateObject();
+		char what[96];
+		vs_request_describe(&f->req, what, sizeof what);
+		cJSON_AddNumberToObject(o, "line", (double)f->line);
+		cJSON_AddNumberToObject(o, "event", (double)f->event);
+		cJSON_AddNumberToObject(o, "frame", (double)f->frame);
+		cJSON_AddStringToObject(o, "arena", vs_replay_arena(r, (int)f->arena)->decl.name);
+		cJSON_AddNumberToObject(o, "id", (double)f->id);
+		cJSON_AddStringToObject(o, "tag", vs_replay_tag_name(r, f->tag));
+		cJSON_AddStringToObject(o, "request", what);
+		cJSON_AddNumberToObject(o, "bytes", (double)f->req.size);
+		cJSON_AddNumberToObject(o, "free_bytes", (double)f->free_bytes);
+		cJSON_AddNumberToObject(o, "largest_free", (double)f->largest_free);
+		cJSON_AddStringToObject(o, "kind", vs_fail_kind_name(f->kind));
+		cJSON_AddItemToArray(fl, o);
+	}
+	cJSON_AddItemToObject(run, "failures", fl);
+	cJSON_AddNumberToObject(run, "failures_total", (double)vs_results_failure_total(x));
+	for (a = 0; a < vs_replay_arena_count(r); a++) {
+		cJSON *tags = cJSON_CreateArray(), *arena = cJSON_GetArrayItem(arenas, a);
+		for (t = 0; t < vs_results_tag_span(x); t++) {
+			const vs_tag_stats *s = vs_results_tag(x, (uint32_t)a, t);
+			cJSON *o;
+			if (!s)
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "tag", vs_replay_tag_name(r, t));
+			cJSON_AddNumberToObject(o, "live_bytes", (double)s->live_bytes);
+			cJSON_AddNumberToObject(o, "peak_live", (double)s->peak_live);
+			cJSON_AddNumberToObject(o, "allocations", (double)s->allocs);
+			cJSON_AddNumberToObject(o, "failures", (double)s->failures);
+			cJSON_AddNumberToObject(o, "frees", (double)s->frees);
+			cJSON_AddItemToArray(tags, o);
+		}
+		if (arena)
+			cJSON_AddItemToObject(arena, "tags", tags);
+		else
+			cJSON_Delete(tags);
+	}
+}

@@ -114,3 +114,43 @@ int vs_text_clean(const char *s, size_t len)
 	}
 	return 1;
 }
+
+void vs_json_string(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	fputc('"', fp);
+	while (n) {
+		int len = vs_utf8_char_len(p, n);
+		if (len == 0) {
+			fputs("\\ufffd", fp);
+			len = 1;
+		} else if (*p == '"' || *p == '\\') {
+			fputc('\\', fp);
+			fputc(*p, fp);
+		} else if (*p < 0x20 || *p == 0x7F) {
+			fprintf(fp, "\\u%04x", *p);
+		} else {
+			fwrite(p, 1, (size_t)len, fp);
+		}
+		p += len;
+		n -= (size_t)len;
+	}
+	fputc('"', fp);
+}
+
+void vs_csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}

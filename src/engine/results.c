@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: Zlib */
+/* results.c - every call's result out of a replay: failures, per-tag
+ * table, event log (JSON Lines) and series (CSV). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/results.h"
+#include "vramsim/text.h"
+
+#define MSGS_MAX 8    /* diagnostics kept for one event's log line */
+#define MSG_LEN 512
+
+typedef struct tag_table {
+	vs_tag_stats *v;
+	uint32_t n;
+} tag_table;
+
+/* What an arena did since the last series row. */
+typedef struct window {
+	uint64_t allocs, frees, failures, loaded;
+} window;
+
+struct vs_results {
+	FILE *events, *series;
+	int write_failed;
+	vs_message_fn pass;      /* the message function found in the config */
+	void *pass_ud;
+	vs_failure *fail;
+	size_t nfail, fail_cap;
+	uint64_t fail_total;
+	tag_table tags[VS_TRACE_MAX_ARENAS];
+	uint32_t tag_span;
+	window win[2][VS_TRACE_MAX_ARENAS]; /* since the last frame row, since the last event row */
+	uint64_t rows_at;        /* event of the last series row */
+	FILE *by_event;          /* rows per event, kept until a frame statement shows the trace has frames */
+	int framed;              /* a frame statement was seen: rows per frame */
+	int oom;
+	char msg[MSGS_MAX][MSG_LEN];
+	int nmsg;
+	uint64_t msg_extra;      /* messages of this event past MSGS_MAX */
+};
+
+vs_results *vs_results_new(FILE *events, FILE *series)
+{
+	vs_results *x = calloc(1, sizeof *x);
+
+	if (x) {
+		x->events = events;
+		x->series = series;
+	}
+	return x;
+}
+
+void vs_results_free(vs_results *x)
+{
+	int a;
+
+	if (!x)
+		return;
+	for (a = 0; a < VS_TRACE_MAX_ARENAS; a++)
+		free(x->tags[a].v);
+	if (x->by_event)
+		fclose(x->by_event);
+	free(x->fail);
+	free(x);
+}
+
+/* ---- collecting -------------------------------------------------------- */
+
+static vs_tag_stats *tag_stats(vs_results *x, uint32_t arena, uint32_t tag)
+{
+	tag_table *t = &x->tags[arena];
+
+	if (tag >= t->n) {
+		uint32_t n = t->n ? t->n : 16;
+		vs_tag_stats *v;
+		while (n <= tag)
+			n *= 2;
+		v = realloc(t->v, n * sizeof *v);
+		if (!v) {
+			x->oom = 1;
+			return NULL;
+		}
+		memset(v + t->n, 0, (n - t->n) * sizeof *v);
+		t->v = v;
+		t->n = n;
+	}
+	if (tag >= x->tag_span)
+		x->tag_span = tag + 1;
+	return &t->v[tag];
+}
+
+static void keep_failure(vs_results *x, vs_replay *r, const vs_outcome *o)
+{
+	const vs_metrics *m = vs_replay_metrics(r, o->ev->arena);
+	vs_failure *f;
+
+	x->fail_total++;
+	if (x->nfail == VS_RESULTS_FAILURES_KEPT)
+		return;
+	if (x->nfail == x->fail_cap) {
+		size_t n = x->fail_cap ? x->fail_cap * 2 : 64;
+		f = realloc(x->fail, n * sizeof *f);
+		if (!f) {
+			x->oom = 1;
+			return;
+		}
+		x->fail = f;
+		x->fail_cap = n;
+	}
+	f = &x->fail[x->nfail++];
+	f->event = o->event;
+	f->line = o->ev->line;
+	f->frame = vs_replay_frames(r);
+	f->id = o->ev->id;
+	f->arena = (uint32_t)o->ev->arena;
+	f->tag = o->ev->req.tag;
+	f->req = o->ev->req;
+	f->kind = o->fail_kind;
+	f->status = o->status;
+	f->free_bytes = m->free_bytes;
+	f->largest_free = m->largest_free;
+}
+
+static void count(vs_results *x, vs_replay *r, const vs_outcome *o)
+{
+	const vs_event *ev = o->ev;
+	vs_tag_stats *t;
+	window *w, *e;
+
+	if (ev->arena < 0 || ev->arena >= vs_replay_arena_count(r))
+		return;
+	w = x->win[0] + ev->arena;
+	e = x->win[1] + ev->arena;
+	if (ev->type == VS_EV_ALLOC) {
+		if (!(t = tag_stats(x, (uint32_t)ev->arena, ev->req.tag)))
+			return;
+		if (o->failed) {
+			t->failures++;
+			w->failures++;
+			e->failures++;
+			keep_failure(x, r, o);
+			return;
+		}
+		if (!o->live)
+			return; /* a misuse (a live id), not a call */
+		t->allocs++;
+		w->allocs++;
+		e->allocs++;
+		if (o->live->refs == 1) { /* new data, not a hit on data already there */
+			t->live_bytes += o->live->req.size;
+			if (t->live_bytes > t->peak_live)
+				t->peak_live = t->live_bytes;
+			w->loaded += o->live->pl.granted;
+			e->loaded += o->live->pl.granted;
+		}
+	} else if (ev->type == VS_EV_FREE && o->live) {
+		if (!(t = tag_stats(x, (uint32_t)ev->arena, o->live->req.tag)))
+			return;
+		t->frees++;
+		w->frees++;
+		e->frees++;
+		if (o->released && t->live_bytes >= o->live->req.size)
+			t->live_bytes -= o->live->req.size;
+	}
+}
+
+/* ---- the event log ------------------------------------------------------ */
+
+static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
+{
+	const vs_event *ev = o->ev;
+	FILE *fp = x->events;
+	char what[128];
+	int i;
+
+	fprintf(fp, "{\"event\":%llu,\"line\":%llu,\"frame\":%llu,\"kind\":\"%s\"", (unsigned long long)o->event,
+		(unsigned long long)ev->line, (unsigned long long)vs_replay_frames(r), vs_event_name(ev->type));
+	if (ev->arena >= 0 && ev->arena < vs_replay_arena_count(r)) {
+		fputs(",\"arena\":", fp);
+		vs_json_string(fp, vs_replay_arena(r, ev->arena)->decl.name);
+	}
+	if (ev->type == VS_EV_ALLOC || ev->type == VS_EV_FREE) {
+		const vs_request *rq = ev->type == VS_EV_ALLOC ? &ev->req : o->live ? &o->live->req : NULL;
+		fprintf(fp, ",\"id\":%llu", (unsigned long long)ev->id);
+		if (rq && rq->tag) {
+			fputs(",\"tag\":", fp);
+			vs_json_string(fp, vs_replay_tag_name(r, rq->tag));
+		}
+		if (rq) {
+			vs_request_describe(rq, what, sizeof what);
+			fputs(",\"request\":", fp);
+			vs_json_string(fp, what);
+			fprintf(fp, ",\"bytes\":%u", (unsigned)rq->size);
+		}
+		fputs(",\"status\":", fp);
+		vs_json_string(fp, vs_status_name(o->status));
+		fprintf(fp, ",\"code\":%d", o->status);
+		if (o->live) {
+			const vs_arena_decl *d = &vs_replay_arena(r, (int)o->live->arena)->decl;
+			fprintf(fp, ",\"offset\":%u,\"address\":%llu,\"granted\":%u,\"key\":%u", (unsigned)o->live->pl.offset,
+				(unsigned long long)d->base + o->live->pl.offset, (unsigned)o->live->pl.granted,
+				(unsigned)o->live->pl.key);
+			if (ev->type == VS_EV_ALLOC)
+				fprintf(fp, ",\"hit\":%s", o->live->refs > 1 || o->live->pl.shared ? "true" : "false");
+			else
+				fprintf(fp, ",\"released\":%s", o->released ? "true" : "false");
+		}
+		if (o->failed) {
+			const vs_metrics *m = vs_replay_metrics(r, ev->arena);
+			fputs(",\"key\":0,\"failure\":", fp); /* the error key: what NNS_GfdAlloc* return */
+			vs_json_string(fp, vs_fail_kind_name(o->fail_kind));
+			fprintf(fp, ",\"free_bytes\":%llu,\"largest_free\":%llu", (unsigned long long)m->free_bytes,
+				(unsigned long long)m->largest_free);
+		}
+	} else if (ev->name) {
+		fputs(",\"name\":", fp);
+		vs_json_string(fp, ev->name);
+	}
+	if (x->nmsg) {
+		fputs(",\"diagnostics\":[", fp);
+		for (i = 0; i < x->nmsg; i++) {
+			if (i)
+				fputc(',', fp);
+			vs_json_string(fp, x->msg[i]);
+		}
+		fputc(']', fp);
+		if (x->msg_extra)
+			fprintf(fp, ",\"diagnostics_not_shown\":%llu", (unsigned long long)x->msg_extra);
+	}
+	fputs("}\n", fp);
+	if (ferror(fp))
+		x->write_failed = 1;
+}
+
+/* ---- the series --------------------------------------------------------- */
+
+static void series_header(FILE *fp, const char *x_axis)
+{
+	fprintf(fp, "%s,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,"
+		"failures,bytes_loaded\n", x_axis);
+}
+
+/* One row per arena at x-axis value at, into fp, counting window set k
+ * (0 frames, 1 events), which restarts. */
+static void series_rows(vs_results *x, vs_replay *r, FILE *fp, uint64_t at, int k)
+{
+	int a;
+
+	for (a = 0; a < vs_replay_arena_count(r); a++) {
+		const vs_metrics *m = vs_replay_metrics(r, a);
+		window *w = &x->win[k][a];
+		fprintf(fp, "%llu,", (unsigned long long)at);
+		vs_csv_field(fp, vs_replay_arena(r, a)->decl.name);
+		fprintf(fp, ",%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu\n", (unsigned long long)m->live_bytes,
+			(unsigned long long)m->granted_bytes, (unsigned long long)m->free_bytes,
+			(unsigned long long)m->largest_free, (unsigned long long)m->free_extents, m->frag,
+			(unsigned long long)w->allocs, (unsigned long long)w->frees, (unsigned long long)w->failures,
+			(unsigned long long)w->loaded);
+		memset(w, 0, sizeof *w);
+	}
+	if (ferror(fp))
+		x->write_failed = 1;
+}
+
+/* Whether the trace has frames is known at its first frame statement: rows
+ * per event go to a scratch file until then, and are dropped when one comes
+ * (the first frame's row sums those events). */
+static void series_event(vs_results *x, vs_replay *r, const vs_outcome *o)
+{
+	if (o->ev->type == VS_EV_FRAME) {
+		if (!x->framed) {
+			x->framed = 1;
+			if (x->by_event)
+				fclose(x->by_event);
+			x->by_event = NULL;
+			series_header(x->series, "frame");
+		}
+		series_rows(x, r, x->series, vs_replay_frames(r), 0);
+		x->rows_at = o->event;
+		return;
+	}
+	if (x->framed)
+		return;
+	if (!x->by_event) {
+		if (!(x->by_event = tmpfile())) {
+			x->write_failed = 1;
+			return;
+		}
+		series_header(x->by_event, "event");
+	}
+	series_rows(x, r, x->by_event, o->event, 1);
+	x->rows_at = o->event;
+}
+
+/* ---- hooks -------------------------------------------------------------- */
+
+static void on_event(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	vs_results *x = ud;
+
+	count(x, r, o);
+	if (x->events)
+		log_event(x, r, o);
+	x->nmsg = 0;
+	x->msg_extra = 0;
+	if (x->series)
+		series_event(x, r, o);
+}
+
+static void on_message(void *ud, const char *line)
+{
+	vs_results *x = ud;
+
+	if (x->nmsg < MSGS_MAX)
+		snprintf(x->msg[x->nmsg++], MSG_LEN, "%s", line);
+	else
+		x->msg_extra++;
+	if (x->pass)
+		x->pass(x->pass_ud, line);
+	else
+		fprintf(stderr, "%s\n", line);
+}
+
+void vs_results_attach(vs_results *x, vs_replay_config *cfg)
+{
+	x->pass = cfg->message;
+	x->pass_ud = cfg->message_ud;
+	cfg->observer = on_event;
+	cfg->observer_ud = x;
+	cfg->message = on_message;
+	cfg->message_ud = x;
+}
+
+int vs_results_finish(vs_results *x, vs_replay *r)
+{
+	char buf[8192];
+	size_t n;
+
+	if (x->series && x->framed && vs_replay_events(r) > x->rows_at)
+		series_rows(x, r, x->series, vs_replay_frames(r) + 1, 0); /* the events after the last frame */
+	if (x->series && !x->framed) {
+		if (!x->by_event)
+			series_header(x->series, "event"); /* an empty trace: the header alone */
+		else if (fflush(x->by_event) == 0 && fseek(x->by_event, 0, SEEK_SET) == 0)
+			while ((n = fread(buf, 1, sizeof buf, x->by_event)) > 0)
+				if (fwrite(buf, 1, n, x->series) != n)
+					x->write_failed = 1;
+		if (x->by_event && ferror(x->by_event))
+			x->write_failed = 1;
+	}
+	if (x->by_event)
+		fclose(x->by_event);
+	x->by_event = NULL;
+	if (x->series && ferror(x->series))
+		x->write_failed = 1;
+	return x->write_failed || x->oom ? -1 : 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+uint64_t vs_results_failure_total(const vs_results *x) { return x->fail_total; }
+size_t vs_results_failure_count(const vs_results *x) { return x->nfail; }
+const vs_failure *vs_results_failure(const vs_results *x, size_t i) { return i < x->nfail ? &x->fail[i] : NULL; }
+uint32_t vs_results_tag_span(const vs_results *x) { return x->tag_span; }
+
+const vs_tag_stats *vs_results_tag(const vs_results *x, uint32_t arena, uint32_t tag)
+{
+	const vs_tag_stats *t;
+
+	if (arena >= VS_TRACE_MAX_ARENAS || tag >= x->tags[arena].n)
+		return NULL;
+	t = &x->tags[arena].v[tag];
+	return t->allocs || t->failures || t->frees ? t : NULL;
+}

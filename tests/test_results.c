@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_results.c - every call's result out of `vramsim replay`: the event
+ * log (JSON Lines), the series (CSV), the failed requests and the per-tag
+ * table, each read back field by field from hand-made traces. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "support.h"
+
+static char out[1 << 16], err[1 << 14];
+
+/* OBJ (gba-obj-map) and BG (gba-bg-tiles) with tags, a tile hit, a failure,
+ * frames, and a trailing event after the last frame. */
+static const char mixed[] =
+	"vramsim-trace 1\n"
+	"arena obj gba-obj\n"
+	"arena bg gba-bg\n"
+	"alloc 1 obj 16K tag=boss\n"                 /* event 1, line 4 */
+	"alloc 2 obj 512 tag=hero\n"                 /* 2 */
+	"frame\n"                                    /* 3: frame 1 */
+	"alloc 3 bg tile 7 4bpp tag=level\n"         /* 4: loaded */
+	"alloc 4 bg tile 7 4bpp tag=level\n"         /* 5: a hit */
+	"alloc 5 obj 16K tag=boss\n"                 /* 6: fails (16K + 512 taken) */
+	"frame\n"                                    /* 7: frame 2 */
+	"free 2\n"                                   /* 8 */
+	"free 3\n"                                   /* 9: one of two references */
+	"frame\n"                                    /* 10: frame 3 */
+	"free 9\n";                                  /* 11: unknown id, a diagnostic */
+
+static cJSON *line_json(const char *text, int n)
+{
+	const char *p = text;
+	char buf[4096];
+	size_t len;
+
+	while (n-- > 0 && p)
+		if ((p = strchr(p, '\n')))
+			p++;
+	ck_assert_ptr_nonnull(p);
+	len = strcspn(p, "\n");
+	ck_assert_uint_lt(len, sizeof buf);
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return cJSON_Parse(buf);
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	ck_assert_msg(cJSON_IsNumber(v), "no number '%s'", key);
+	return v->valuedouble;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	ck_assert_msg(cJSON_IsString(v), "no string '%s'", key);
+	return v->valuestring;
+}
+
+START_TEST(event_log)
+{
+	const char *t = vs_test_file(0, "mixed.trace", mixed);
+	char args[1024];
+	cJSON *o;
+	int n = 0;
+	const char *p;
+
+	snprintf(args, sizeof args, "replay '%s' -s obj=gba-obj-map,bg=gba-bg-tiles --events - -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	for (p = out; (p = strchr(p, '\n')); p++)
+		n++;
+	ck_assert_int_eq(n, 11); /* one line per event */
+	ck_assert_ptr_nonnull(strstr(err, "failed requests (1)")); /* the summary went to stderr */
+
+	o = line_json(out, 0);
+	ck_assert_uint_eq(num(o, "event"), 1);
+	ck_assert_uint_eq(num(o, "line"), 4);
+	ck_assert_uint_eq(num(o, "frame"), 0);
+	ck_assert_str_eq(str(o, "kind"), "alloc");
+	ck_assert_str_eq(str(o, "arena"), "obj");
+	ck_assert_str_eq(str(o, "tag"), "boss");
+	ck_assert_str_eq(str(o, "status"), "ok");
+	ck_assert_uint_eq(num(o, "bytes"), 16384);
+	ck_assert_uint_eq(num(o, "offset"), 0);
+	ck_assert_uint_eq(num(o, "address"), 0x06010000);
+	ck_assert_uint_eq(num(o, "granted"), 16384);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(o, "hit")));
+	cJSON_Delete(o);
+
+	o = line_json(out, 4); /* the second reference of tile 7: a hit, same block */
+	ck_assert_str_eq(str(o, "arena"), "bg");
+	ck_assert_str_eq(str(o, "request"), "tile 7 4bpp");
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o, "hit")));
+	ck_assert_uint_eq(num(o, "frame"), 1);
+	ck_assert_uint_eq(num(o, "key"), num(o, "offset") / 32); /* the manager's RAM index */
+	cJSON_Delete(o);
+
+	o = line_json(out, 5); /* the failure, with the arena's free space then */
+	ck_assert_str_eq(str(o, "status"), "no space");
+	ck_assert_int_eq((int)num(o, "code"), -1);
+	ck_assert_uint_eq(num(o, "key"), 0);
+	ck_assert_str_eq(str(o, "failure"), "out of memory");
+	ck_assert_uint_eq(num(o, "free_bytes"), 32768 - 16384 - 512);
+	ck_assert_uint_eq(num(o, "largest_free"), 16384 - 512);
+	ck_assert_ptr_null(cJSON_GetObjectItem(o, "offset"));
+	cJSON_Delete(o);
+
+	o = line_json(out, 6);
+	ck_assert_str_eq(str(o, "kind"), "frame");
+	ck_assert_uint_eq(num(o, "frame"), 2);
+	cJSON_Delete(o);
+
+	o = line_json(out, 8); /* one release of two: the tile stays */
+	ck_assert_str_eq(str(o, "kind"), "free");
+	ck_assert_str_eq(str(o, "tag"), "level");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(o, "released")));
+	cJSON_Delete(o);
+
+	o = line_json(out, 7);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o, "released")));
+	ck_assert_uint_eq(num(o, "address"), 0x06010000 + 16384);
+	cJSON_Delete(o);
+
+	o = line_json(out, 10); /* a diagnostic, with its line */
+	ck_assert_str_eq(str(o, "status"), "invalid");
+	ck_assert_msg(strstr(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "diagnostics"), 0)->valuestring,
+		"mixed.trace:14: warning: unknown id: free of id 9"), "%s", out);
+	cJSON_Delete(o);
+}
+END_TEST
+
+START_TEST(series)
+{
+	const char *t = vs_test_file(0, "mixed.trace", mixed);
+	char args[1024], path[1024];
+	char *csv;
+
+	snprintf(path, sizeof path, "%s/results-series.csv", VS_BINARY_DIR);
+	snprintf(args, sizeof args, "replay '%s' -s obj=gba-obj-map,bg=gba-bg-tiles --series '%s' -q", t, path);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	csv = vs_test_slurp(path);
+	ck_assert_ptr_nonnull(csv);
+	/* frame 1 sums the two allocations before it; frame 4 is the free after
+	 * the last frame statement */
+	ck_assert_str_eq(csv,
+		"frame,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,failures,"
+		"bytes_loaded\n"
+		"1,obj,16896,16896,15872,15872,1,0.000000,2,0,0,16896\n"
+		"1,bg,0,0,65472,65472,1,0.000000,0,0,0,0\n"
+		"2,obj,16896,16896,15872,15872,1,0.000000,0,0,1,0\n"
+		"2,bg,32,32,65440,65440,1,0.000000,2,0,0,32\n"
+		"3,obj,16384,16384,16384,16384,1,0.000000,0,1,0,0\n"
+		"3,bg,32,32,65440,65440,1,0.000000,0,1,0,0\n"
+		"4,obj,16384,16384,16384,16384,1,0.000000,0,0,0,0\n"
+		"4,bg,32,32,65440,65440,1,0.000000,0,0,0,0\n");
+	free(csv);
+
+	/* no frames: a row per event */
+	t = vs_test_file(1, "noframes.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nalloc 2 64\nfree 1\n");
+	snprintf(args, sizeof args, "replay '%s' --series - -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(out,
+		"event,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,failures,"
+		"bytes_loaded\n"
+		"1,obj,64,64,32704,32704,1,0.000000,1,0,0,64\n"
+		"2,obj,128,128,32640,32640,1,0.000000,1,0,0,64\n"
+		"3,obj,64,64,32704,32640,2,0.001957,0,1,0,0\n");
+}
+END_TEST
+
+START_TEST(failures_and_tags)
+{
+	char trace[8192], args[1024];
+	const char *t;
+	cJSON *j, *fl, *tags;
+	int i, n = 0;
+
+	/* 25 failures: the text shows 20 and counts the rest, JSON has all */
+	n += snprintf(trace + n, sizeof trace - (size_t)n, "vramsim-trace 1\narena obj gba-obj\nalloc 1 32K tag=all\n");
+	for (i = 0; i < 25; i++)
+		n += snprintf(trace + n, sizeof trace - (size_t)n, "alloc %d 64 tag=%s\n", 2 + i, i % 2 ? "odd" : "even");
+	n += snprintf(trace + n, sizeof trace - (size_t)n, "free 1\nalloc 99 64 tag=odd\n");
+	t = vs_test_file(0, "fails.trace", trace);
+	snprintf(args, sizeof args, "replay '%s' -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "failed requests (25)"), "%s", out);
+	ck_assert_msg(strstr(out, "  4       0      obj        2        even         64                             64        0        0  out of memory\n"), "%s", out);
+	ck_assert_msg(strstr(out, "... and 5 more (every one in --json or --events)"), "%s", out);
+	ck_assert_msg(strstr(out, "tags in arena obj"), "%s", out);
+	ck_assert_msg(strstr(out, "  all                       0      32768        1        0        1\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  odd                      64         64        1       12        0\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  even                      0          0        0       13        0\n"), "%s", out);
+
+	snprintf(args, sizeof args, "replay '%s' -q --json", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	j = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(j);
+	fl = cJSON_GetObjectItem(j, "failures");
+	ck_assert_int_eq(cJSON_GetArraySize(fl), 25);
+	ck_assert_uint_eq(num(j, "failures_total"), 25);
+	ck_assert_uint_eq(num(cJSON_GetArrayItem(fl, 24), "line"), 28);
+	ck_assert_uint_eq(num(cJSON_GetArrayItem(fl, 24), "id"), 26);
+	ck_assert_str_eq(str(cJSON_GetArrayItem(fl, 24), "tag"), "even");
+	ck_assert_str_eq(str(cJSON_GetArrayItem(fl, 24), "kind"), "out of memory");
+	ck_assert_uint_eq(num(cJSON_GetArrayItem(fl, 24), "free_bytes"), 0);
+	tags = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "arenas"), 0), "tags");
+	ck_assert_int_eq(cJSON_GetArraySize(tags), 3);
+	ck_assert_str_eq(str(cJSON_GetArrayItem(tags, 1), "tag"), "even");
+	ck_assert_uint_eq(num(cJSON_GetArrayItem(tags, 1), "failures"), 13);
+	ck_assert_uint_eq(num(cJSON_GetArrayItem(tags, 2), "live_bytes"), 64);
+	cJSON_Delete(j);
+}
+END_TEST
+
+/* Outputs are written whole or not at all, and never for a run that stops. */
+START_TEST(outputs_all_or_none)
+{
+	const char *bad = vs_test_file(0, "bad.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nalloc x\n");
+	char args[2048], ev[1024], se[1024];
+	FILE *fp;
+
+	snprintf(ev, sizeof ev, "%s/results-ev.jsonl", VS_BINARY_DIR);
+	snprintf(se, sizeof se, "%s/results-se.csv", VS_BINARY_DIR);
+	remove(ev);
+	fp = fopen(se, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("old\n", fp);
+	fclose(fp);
+	snprintf(args, sizeof args, "replay '%s' --events '%s' --series '%s'", bad, ev, se);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_null(fopen(ev, "r"));
+	{
+		char *kept = vs_test_slurp(se);
+		ck_assert_str_eq(kept, "old\n");
+		free(kept);
+	}
+	snprintf(args, sizeof args, "replay '%s' --events - --series -", bad);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "cannot both be standard output"));
+	snprintf(args, sizeof args, "replay '%s' -s gba-obj-map,gba-obj-buddy --events '%s'", bad, ev);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--events and --series take one run"));
+}
+END_TEST
+
+static Suite *results_suite(void)
+{
+	Suite *s = suite_create("results");
+	TCase *tc = tcase_create("replay");
+
+	tcase_add_test(tc, event_log);
+	tcase_add_test(tc, series);
+	tcase_add_test(tc, failures_and_tags);
+	tcase_add_test(tc, outputs_all_or_none);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(results_suite());
+}
