@@ -155,6 +155,25 @@ int vs_freemap_is_free(const vs_freemap *f, uint32_t unit)
 	return unit < f->nunits && (f->bits[unit / 64] >> (unit % 64) & 1);
 }
 
+int64_t vs_freemap_first_taken(const vs_freemap *f, uint32_t first, uint32_t count)
+{
+	uint32_t end, w, wlo, whi;
+
+	if (first >= f->nunits || count == 0)
+		return -1;
+	end = count > f->nunits - first ? f->nunits : first + count;
+	wlo = first / 64;
+	whi = (end - 1) / 64;
+	for (w = wlo; w <= whi; w++) {
+		uint32_t lo = w == wlo ? first % 64 : 0;
+		uint32_t hi = w == whi ? (end - 1) % 64 + 1 : 64;
+		uint64_t taken = ~f->bits[w] & range_mask(lo, hi);
+		if (taken)
+			return (int64_t)w * 64 + ctz64(taken);
+	}
+	return -1;
+}
+
 void vs_freemap_stats(const vs_freemap *f, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
 	if (largest)
