@@ -122,6 +122,8 @@ vs_freemap *vs_freemap_new(uint32_t nunits);
 void vs_freemap_free(vs_freemap *f);
 void vs_freemap_set(vs_freemap *f, uint32_t first, uint32_t count, int is_free);
 int vs_freemap_is_free(const vs_freemap *f, uint32_t unit);
+/* First unit of [first, first+count) that is taken, or -1 if all are free. */
+int64_t vs_freemap_first_taken(const vs_freemap *f, uint32_t first, uint32_t count);
 /* Largest free run (units), number of runs, free units. */
 void vs_freemap_stats(const vs_freemap *f, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
 /* Calls fn for each maximal free run in address order; stops when fn != 0. */

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "vramsim/gen.h"
+#include "vramsim/gen_heap.h"
 
 int vs_cmd_gen(int argc, char **argv);
 
@@ -56,7 +57,7 @@ static void list_generators(FILE *fp, int part)
 		"                 blasts and dust. 15 KiB budget.\n");
 }
 
-enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH };
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
 
 static const vs_cli_opt options[] = {
 	{ "seed", O_SEED, "N", "random seed (default 1)" },
@@ -67,6 +68,15 @@ static const vs_cli_opt options[] = {
 		"u16 cells; values are ROM tile indices (0-4095, 0 transparent); "
 		"at least 32x32 cells. Give 8bpp layer 2 indices of its own." },
 	{ "map-width", O_MAP_WIDTH, "N", "cells per row of raw maps" },
+	{ "arena-size", O_ARENA_SIZE, "BYTES", "heap-churn: the RAM arena's size (K/M suffixes, at most 256M; "
+		"default 1M)" },
+	{ "sizes", O_SIZES, "DIST", "heap-churn: request sizes in bytes, uniform:LO-HI, log:LO-HI "
+		"(each doubling equally likely) or exp:MEAN-MAX (exponential, cut at MAX); default log:8-4096" },
+	{ "lifetime", O_LIFETIME, "DIST", "heap-churn: how many allocations later each one is freed, "
+		"as --sizes; default exp:500-20000" },
+	{ "allocs", O_ALLOCS, "N", "heap-churn: allocations a frame (default 32)" },
+	{ "fill", O_FILL, "PERCENT", "heap-churn: live requests stay within this much of the arena; "
+		"past it the allocations due soonest are freed first (default 75)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -80,9 +90,44 @@ static const vs_cli_cmd command = {
 
 typedef struct gen_args {
 	vs_gen_opts o;
+	vs_gen_heap_opts heap;
+	int heap_set;  /* a heap-churn option was given */
 	const vs_generator *g;
 	const char *out;
 } gen_args;
+
+/* The heap-churn options: -1 to go on, or an exit status. */
+static int take_heap(gen_args *a, const vs_cli_parser *p, int c)
+{
+	vs_gen_heap_opts *h = &a->heap;
+	char why[256];
+	uint64_t v;
+
+	a->heap_set = 1;
+	switch (c) {
+	case O_ARENA_SIZE:
+		if (vs_cli_bytes(p, 16, 256u << 20, &v))
+			return VS_EXIT_USAGE;
+		h->arena_size = (uint32_t)v;
+		return -1;
+	case O_SIZES:
+	case O_LIFETIME:
+		if (vs_gen_dist_parse(p->arg, c == O_SIZES ? 256u << 20 : 100000000u, c == O_SIZES ? &h->sizes : &h->lifetime,
+			why, sizeof why))
+			return vs_cli_usage_error(CMD, "--%s %s", c == O_SIZES ? "sizes" : "lifetime", why);
+		return -1;
+	case O_ALLOCS:
+		if (vs_cli_uint(p, 1, 100000, &v))
+			return VS_EXIT_USAGE;
+		h->allocs = (uint32_t)v;
+		return -1;
+	default:
+		if (vs_cli_uint(p, 1, 100, &v))
+			return VS_EXIT_USAGE;
+		h->fill = (uint32_t)v;
+		return -1;
+	}
+}
 
 /* One option or operand: -1 to go on, or an exit status. */
 static int take(void *ud, const vs_cli_parser *p, int c)
@@ -112,6 +157,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 			return VS_EXIT_USAGE;
 		o->map_width = (uint32_t)v;
 		return -1;
+	case O_ARENA_SIZE:
+	case O_SIZES:
+	case O_LIFETIME:
+	case O_ALLOCS:
+	case O_FILL:
+		return take_heap(a, p, c);
 	}
 	if (a->g)
 		return vs_cli_usage_error(CMD, "one generator at a time (%s and %s)", a->g->name, p->arg);
@@ -122,7 +173,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 int vs_cmd_gen(int argc, char **argv)
 {
-	gen_args a = { { 0 }, NULL, NULL };
+	gen_args a = { { 0 }, { 0 }, 0, NULL, NULL };
 	const vs_generator *g;
 	const char *out;
 	char err[1024], tmp[1100];
@@ -130,6 +181,7 @@ int vs_cmd_gen(int argc, char **argv)
 	int i, rc;
 
 	vs_gen_opts_default(&a.o);
+	vs_gen_heap_opts_default(&a.heap);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
 	g = a.g;
@@ -140,10 +192,13 @@ int vs_cmd_gen(int argc, char **argv)
 		for (i = 0; i < VS_GEN_LAYERS; i++)
 			if (a.o.maps[i])
 				return vs_cli_usage_error(CMD, "--map is for side-scroller only");
+	if (a.heap_set && g->run != vs_gen_heap_churn)
+		return vs_cli_usage_error(CMD, "--arena-size, --sizes, --lifetime, --allocs and --fill are for heap-churn only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
 	if (!fp)
 		return VS_EXIT_USAGE;
-	rc = g->run(fp, &a.o, err, sizeof err);
+	rc = g->run == vs_gen_heap_churn ? vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err) :
+		g->run(fp, &a.o, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "vramsim gen: %s\n", err);
 	if (out && vs_cli_out_close(fp, out, tmp, rc == 0))

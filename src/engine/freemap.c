@@ -23,6 +23,15 @@ struct vs_freemap {
 	fm_node *tree;                   /* 2*leaves nodes, root at 1 */
 };
 
+/* Bit count without a library call (no popcnt instruction is assumed). */
+static uint32_t popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 static uint32_t ctz64(uint64_t x) { return x ? (uint32_t)__builtin_ctzll(x) : 64; }
 static uint32_t clz64(uint64_t x) { return x ? (uint32_t)__builtin_clzll(x) : 64; }
 
@@ -35,7 +44,7 @@ static fm_node word_node(uint64_t w)
 	n.pre = ctz64(~w);
 	n.suf = clz64(~w);
 	/* a run starts at bit i when bit i is set and bit i-1 is not */
-	n.runs = (uint32_t)__builtin_popcountll(w & ~(w << 1));
+	n.runs = (uint32_t)popcount64(w & ~(w << 1));
 	if (w == ~0ull) {
 		best = 64;
 	} else {
@@ -130,8 +139,8 @@ void vs_freemap_set(vs_freemap *f, uint32_t first, uint32_t count, int is_free)
 		uint32_t hi = w == whi ? (end - 1) % 64 + 1 : 64;
 		uint64_t m = range_mask(lo, hi), old = f->bits[w];
 		uint64_t nw = is_free ? old | m : old & ~m;
-		f->nfree += (uint32_t)__builtin_popcountll(nw & ~old);
-		f->nfree -= (uint32_t)__builtin_popcountll(old & ~nw);
+		f->nfree += (uint32_t)popcount64(nw & ~old);
+		f->nfree -= (uint32_t)popcount64(old & ~nw);
 		f->bits[w] = nw;
 		set_leaf(f, w);
 	}
@@ -153,6 +162,25 @@ void vs_freemap_set(vs_freemap *f, uint32_t first, uint32_t count, int is_free)
 int vs_freemap_is_free(const vs_freemap *f, uint32_t unit)
 {
 	return unit < f->nunits && (f->bits[unit / 64] >> (unit % 64) & 1);
+}
+
+int64_t vs_freemap_first_taken(const vs_freemap *f, uint32_t first, uint32_t count)
+{
+	uint32_t end, w, wlo, whi;
+
+	if (first >= f->nunits || count == 0)
+		return -1;
+	end = count > f->nunits - first ? f->nunits : first + count;
+	wlo = first / 64;
+	whi = (end - 1) / 64;
+	for (w = wlo; w <= whi; w++) {
+		uint32_t lo = w == wlo ? first % 64 : 0;
+		uint32_t hi = w == whi ? (end - 1) % 64 + 1 : 64;
+		uint64_t taken = ~f->bits[w] & range_mask(lo, hi);
+		if (taken)
+			return (int64_t)w * 64 + ctz64(taken);
+	}
+	return -1;
 }
 
 void vs_freemap_stats(const vs_freemap *f, uint32_t *largest, uint32_t *runs, uint32_t *nfree)

@@ -66,6 +66,8 @@ typedef struct arena_run {
 	uint32_t nheld, held_cap;
 	uint32_t detached[8];  /* records of hits on held data, joined by offset */
 	uint8_t zeroed;        /* a frame manager took an all-zero state: its free units are held */
+	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
+	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 } arena_run;
 
 struct vs_replay {
@@ -329,6 +331,53 @@ static uint8_t expected_byte(const rec *x, uint32_t i)
 	return (uint8_t)(w >> (8 * (i % 4)));
 }
 
+/* The pattern word for bytes 4q..4q+3 of an allocation (little-endian), as
+ * expected_byte makes them one at a time. */
+static uint32_t pattern_seed(const rec *x)
+{
+	uint64_t z = x->pub.id * 0x9E3779B97F4A7C15ull;
+
+	return (uint32_t)(z >> 32) ^ (uint32_t)z;
+}
+
+/* Writes the expected bytes [i, i+n) of x to dst: the payload and the
+ * ragged ends a byte at a time, the rest a word at a time. */
+static void fill_pattern(const rec *x, uint8_t *dst, uint32_t i, uint32_t n)
+{
+	uint32_t end = i + n, seed = pattern_seed(x), w;
+
+	for (; i < end && (i < x->payload_len || i % 4); i++)
+		*dst++ = expected_byte(x, i);
+	for (w = seed + (i / 4) * 0x9E3779B1u; end - i >= 4; i += 4, w += 0x9E3779B1u) {
+		dst[0] = (uint8_t)w;
+		dst[1] = (uint8_t)(w >> 8);
+		dst[2] = (uint8_t)(w >> 16);
+		dst[3] = (uint8_t)(w >> 24);
+		dst += 4;
+	}
+	for (; i < end; i++)
+		*dst++ = expected_byte(x, i);
+}
+
+/* First index in [i, i+n) whose byte at src differs from the pattern, or -1. */
+static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i, uint32_t n)
+{
+	uint32_t end = i + n, seed = pattern_seed(x), w;
+
+	for (; i < end && (i < x->payload_len || i % 4); i++, src++)
+		if (*src != expected_byte(x, i))
+			return i;
+	for (w = seed + (i / 4) * 0x9E3779B1u; end - i >= 4; i += 4, w += 0x9E3779B1u, src += 4) {
+		uint32_t got = (uint32_t)src[0] | (uint32_t)src[1] << 8 | (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
+		if (got != w)
+			break; /* the byte loop below names the first that differs */
+	}
+	for (; i < end; i++, src++)
+		if (*src != expected_byte(x, i))
+			return i;
+	return -1;
+}
+
 /* Bytes of data a record writes: the request, at most what was granted. */
 static uint32_t data_bytes(const rec *x)
 {
@@ -342,13 +391,15 @@ static void write_bytes(vs_arena *a, const rec *x)
 	uint32_t n = data_bytes(x), i;
 
 	/* 32-bit writes land everywhere in VRAM; store as such. */
-	if (x->fp.stride) {
-		for (i = 0; i < n; i++)
-			a->bytes[vs_footprint_at(&x->fp, i)] = expected_byte(x, i);
+	if (x->fp.stride && x->fp.row_bytes) {
+		for (i = 0; i < n; i += x->fp.row_bytes)
+			fill_pattern(x, a->bytes + vs_footprint_at(&x->fp, i), i,
+				n - i < x->fp.row_bytes ? n - i : x->fp.row_bytes);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		p[i] = expected_byte(x, i);
+	if (x->fp.stride)
+		p = a->bytes + x->fp.offset;
+	fill_pattern(x, p, 0, n);
 }
 
 /* Index (in data order) of the first byte that differs, or -1. */
@@ -357,16 +408,18 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 	const uint8_t *p = a->bytes + x->pub.pl.offset;
 	uint32_t n = data_bytes(x), i;
 
-	if (x->fp.stride) {
-		for (i = 0; i < n; i++)
-			if (a->bytes[vs_footprint_at(&x->fp, i)] != expected_byte(x, i))
-				return i;
+	if (x->fp.stride && x->fp.row_bytes) {
+		for (i = 0; i < n; i += x->fp.row_bytes) {
+			int64_t bad = find_pattern_change(x, a->bytes + vs_footprint_at(&x->fp, i), i,
+				n - i < x->fp.row_bytes ? n - i : x->fp.row_bytes);
+			if (bad >= 0)
+				return bad;
+		}
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (p[i] != expected_byte(x, i))
-			return i;
-	return -1;
+	if (x->fp.stride)
+		p = a->bytes + x->fp.offset;
+	return find_pattern_change(x, p, 0, n);
 }
 
 /* All ownership changes go through here so observers see every one. */
@@ -395,8 +448,13 @@ static void mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
 	} else if (pl->block_offset == pl->offset && pl->block_size == size && pl->granted == size) {
 		mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	} else {
-		mark(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_OVERHEAD);
-		mark(r, ai, pl->offset, pl->granted, h, VS_UNIT_SLACK);
+		/* each unit once: what the block has around the grant is overhead,
+		 * the grant past the data slack; in that order, so a unit shared
+		 * at a boundary ends as data before slack before overhead */
+		uint32_t grant_end = pl->offset + pl->granted, block_end = pl->block_offset + pl->block_size;
+		mark(r, ai, pl->block_offset, pl->offset - pl->block_offset, h, VS_UNIT_OVERHEAD);
+		mark(r, ai, grant_end, block_end - grant_end, h, VS_UNIT_OVERHEAD);
+		mark(r, ai, pl->offset + size, pl->granted - size, h, VS_UNIT_SLACK);
 		mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	}
 	for (i = 0; i < x->ntied; i++)
@@ -450,14 +508,111 @@ static int held_add(void *ud, uint32_t off, uint32_t size)
 
 static void check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ...);
 
+static int extent_cmp(const void *pa, const void *pb)
+{
+	const vs_extent *a = pa, *b = pb;
+
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return a->size < b->size ? -1 : a->size > b->size;
+}
+
+/* A sorted copy of n extents; NULL when out of memory. Tells whether they
+ * are disjoint and inside size. */
+static vs_extent *sorted_extents(const vs_extent *v, uint32_t n, uint32_t size, int *disjoint)
+{
+	vs_extent *s = malloc((n ? n : 1) * sizeof *s);
+	uint32_t i;
+
+	*disjoint = 1;
+	if (!s)
+		return NULL;
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, extent_cmp);
+	for (i = 0; i < n; i++)
+		if ((uint64_t)s[i].offset + s[i].size > size ||
+			(i && (uint64_t)s[i - 1].offset + s[i - 1].size > s[i].offset))
+			*disjoint = 0;
+	return s;
+}
+
+static int has_extent(const vs_extent *s, uint32_t n, const vs_extent *e)
+{
+	return n && bsearch(e, s, n, sizeof *s, extent_cmp) != NULL;
+}
+
+/* Units of an extent the strategy let go of become free again. */
+static void release_held(vs_replay *r, int a, const vs_extent *e)
+{
+	arena_run *ar = &r->ar[a];
+	vs_arena *A = &ar->arena;
+	uint32_t unit = A->decl.unit, u;
+	uint32_t first = e->offset / unit, last = (e->offset + e->size - 1) / unit;
+
+	for (u = first; u <= last && u < A->nunits; u++) {
+		if (A->owner[u] != VS_OWNER_ALLOC)
+			continue;
+		{
+			/* free runs of them at once */
+			uint32_t v = u;
+			while (v + 1 <= last && v + 1 < A->nunits && A->owner[v + 1] == VS_OWNER_ALLOC)
+				v++;
+			mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_NONE, VS_UNIT_FREE);
+			ar->alloc_units -= v - u + 1;
+			u = v;
+		}
+	}
+}
+
+/* Free units of an extent the strategy took become management overhead;
+ * 0, or -1 when it reaches outside the arena or into an allocation. */
+static int take_held(vs_replay *r, int a, const vs_extent *e)
+{
+	arena_run *ar = &r->ar[a];
+	vs_arena *A = &ar->arena;
+	uint32_t unit = A->decl.unit, u;
+	uint64_t end = (uint64_t)e->offset + e->size;
+	uint32_t first = e->offset / unit, last;
+
+	if (end > A->decl.size) {
+		check_fail(r, a, VS_CHECK_BOUNDS, "the strategy holds [0x%x, +%u) outside the arena",
+			(unsigned)e->offset, (unsigned)e->size);
+		return -1;
+	}
+	last = (uint32_t)((end - 1) / unit);
+	for (u = first; u <= last; u++) {
+		uint32_t o = A->owner[u];
+		if (o == VS_OWNER_NONE) {
+			/* mark runs of free units at once */
+			uint32_t v = u;
+			while (v + 1 <= last && A->owner[v + 1] == VS_OWNER_NONE)
+				v++;
+			mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD);
+			ar->alloc_units += v - u + 1;
+			u = v;
+		} else if (o != VS_OWNER_ALLOC && o != VS_OWNER_HW) {
+			check_fail(r, a, VS_CHECK_OVERLAP, "the strategy keeps 0x%x for itself, inside id %llu (trace line %llu)",
+				(unsigned)(A->decl.base + u * unit), (unsigned long long)r->slab[o - 1].pub.id,
+				(unsigned long long)r->slab[o - 1].pub.line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Asks the strategy what it holds and brings the map in line: units it
- * let go of become free, units it took become management overhead. */
+ * let go of become free, units it took become management overhead. When
+ * the old and new extents are clean (disjoint, inside, nothing of an
+ * allocation in them) only the extents that came or went are touched;
+ * otherwise every old one is let go and every new one taken again. */
 static void refresh_held(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
 	held_list l = { NULL, 0, 0, 0 };
-	uint32_t i, u, unit = A->decl.unit;
+	vs_extent *olds = NULL, *news = NULL;
+	uint32_t i;
+	int disjoint = 0, clean;
 
 	if (!ar->strat->held)
 		return;
@@ -466,49 +621,32 @@ static void refresh_held(vs_replay *r, int a)
 		free(l.v);
 		return;
 	}
-	for (i = 0; i < ar->nheld; i++) {
-		uint32_t first = ar->held[i].offset / unit;
-		uint32_t last = (ar->held[i].offset + ar->held[i].size - 1) / unit;
-		for (u = first; u <= last && u < A->nunits; u++)
-			if (A->owner[u] == VS_OWNER_ALLOC)
-				mark(r, a, u * unit, unit, VS_OWNER_NONE, VS_UNIT_FREE);
+	news = sorted_extents(l.v, l.n, A->decl.size, &disjoint);
+	if (news && ar->held_clean && disjoint)
+		olds = sorted_extents(ar->held, ar->nheld, A->decl.size, &clean);
+	clean = news && disjoint;
+	if (olds) {
+		for (i = 0; i < ar->nheld; i++)
+			if (!has_extent(news, l.n, &ar->held[i]))
+				release_held(r, a, &ar->held[i]);
+		for (i = 0; i < l.n; i++)
+			if (!has_extent(olds, ar->nheld, &l.v[i]) && take_held(r, a, &l.v[i]))
+				clean = 0;
+	} else {
+		for (i = 0; i < ar->nheld; i++)
+			release_held(r, a, &ar->held[i]);
+		for (i = 0; i < l.n; i++)
+			if (take_held(r, a, &l.v[i]))
+				clean = 0;
 	}
-	for (i = 0; i < l.n; i++) {
-		uint64_t end = (uint64_t)l.v[i].offset + l.v[i].size;
-		uint32_t first = l.v[i].offset / unit, last;
-		if (end > A->decl.size) {
-			check_fail(r, a, VS_CHECK_BOUNDS, "the strategy holds [0x%x, +%u) outside the arena",
-				(unsigned)l.v[i].offset, (unsigned)l.v[i].size);
-			continue;
-		}
-		last = (uint32_t)((end - 1) / unit);
-		for (u = first; u <= last; u++) {
-			uint32_t o = A->owner[u];
-			if (o == VS_OWNER_NONE) {
-				/* mark runs of free units at once */
-				uint32_t v = u;
-				while (v + 1 <= last && A->owner[v + 1] == VS_OWNER_NONE)
-					v++;
-				mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD);
-				u = v;
-			} else if (o != VS_OWNER_ALLOC && o != VS_OWNER_HW) {
-				check_fail(r, a, VS_CHECK_OVERLAP, "the strategy keeps 0x%x for itself, inside id %llu (trace line %llu)",
-					(unsigned)(A->decl.base + u * unit), (unsigned long long)r->slab[o - 1].pub.id,
-					(unsigned long long)r->slab[o - 1].pub.line);
-				break;
-			}
-		}
-	}
+	free(olds);
+	free(news);
 	free(ar->held);
 	ar->held = l.v;
 	ar->nheld = l.n;
 	ar->held_cap = l.cap;
-	{
-		uint64_t n = 0;
-		for (u = 0; u < A->nunits; u++)
-			n += A->owner[u] == VS_OWNER_ALLOC;
-		ar->m.management_bytes = n * unit;
-	}
+	ar->held_clean = clean;
+	ar->m.management_bytes = ar->alloc_units * A->decl.unit;
 }
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -1281,8 +1419,8 @@ static int restore_zero_state(vs_replay *r, int a)
 	ar->strat->restore(ar->state, zero);
 	free(zero);
 	/* the books follow the manager: what was free is now held by it */
-	ar->m.management_bytes += (uint64_t)remark_runs(r, a, VS_OWNER_NONE, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD) *
-		ar->arena.decl.unit;
+	ar->alloc_units += remark_runs(r, a, VS_OWNER_NONE, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD);
+	ar->m.management_bytes = ar->alloc_units * ar->arena.decl.unit;
 	ar->zeroed = 1;
 	refresh(ar);
 	return 0;
@@ -1295,8 +1433,9 @@ static void unzero(vs_replay *r, int a)
 
 	if (!ar->zeroed)
 		return;
-	remark_runs(r, a, VS_OWNER_ALLOC, VS_OWNER_NONE, VS_UNIT_FREE);
-	ar->m.management_bytes = 0;
+	/* a frame manager holds nothing else (it has no held extents) */
+	ar->alloc_units -= remark_runs(r, a, VS_OWNER_ALLOC, VS_OWNER_NONE, VS_UNIT_FREE);
+	ar->m.management_bytes = ar->alloc_units * ar->arena.decl.unit;
 	ar->zeroed = 0;
 }
 

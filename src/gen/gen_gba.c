@@ -11,6 +11,7 @@
 
 #include "vramsim/gen.h"
 #include "vramsim/gen_ds.h"
+#include "vramsim/gen_heap.h"
 #include "vramsim/request.h"
 #include "vramsim/text.h"
 
@@ -888,6 +889,8 @@ static const vs_generator generators[] = {
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
 		"restore of the base state per level", vs_gen_ds_levels, 2400 },
 	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000 },
+	{ "heap-churn", "RAM heap churn: sizes and lifetimes from distributions (--sizes, --lifetime)",
+		vs_gen_heap_churn, 2000 },
 };
 
 size_t vs_generator_count(void)
