@@ -40,6 +40,13 @@ typedef struct vs_tag_stats {
 	uint64_t live_bytes, peak_live, allocs, failures, frees;
 } vs_tag_stats;
 
+/* An arena at the first event where its live bytes reached their peak
+ * (the moment compare's "at the peak" columns describe). */
+typedef struct vs_peak {
+	uint64_t event, live_bytes, free_extents, largest_free;
+	uint64_t internal;   /* (granted - requested) + overhead of live allocations */
+} vs_peak;
+
 typedef struct vs_results vs_results;
 
 /* events and series may be NULL (not written). */
@@ -58,5 +65,6 @@ const vs_failure *vs_results_failure(const vs_results *x, size_t i);
 /* The stats of tag in arena, or NULL when it never allocated there. */
 const vs_tag_stats *vs_results_tag(const vs_results *x, uint32_t arena, uint32_t tag);
 uint32_t vs_results_tag_span(const vs_results *x); /* tags 0..span-1 may have stats */
+const vs_peak *vs_results_peak(const vs_results *x, int arena);
 
 #endif

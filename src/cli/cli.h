@@ -84,6 +84,7 @@ int vs_cli_module_run(const char *module, const char *cmd, int argc, char **argv
 const char *vs_cli_module_missing(const char *module);
 
 int vs_cmd_replay(int argc, char **argv);
+int vs_cmd_diff(int argc, char **argv);
 int vs_cmd_validate(int argc, char **argv);
 int vs_cmd_fmt(int argc, char **argv);
 int vs_cmd_strategies(int argc, char **argv);

@@ -18,6 +18,7 @@ static const command commands[] = {
 	{ "validate", vs_cmd_validate, "check that a trace is well-formed", NULL },
 	{ "fmt", vs_cmd_fmt, "rewrite a trace in canonical form", NULL },
 	{ "strategies", vs_cmd_strategies, "list every strategy and the arenas it manages", NULL },
+	{ "diff", vs_cmd_diff, "what changed from one run to another: metric and tag deltas, failures in one only", NULL },
 	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)", NULL },
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", NULL },
 	{ "view", NULL, "play a trace in a window (SDL2): seek, hover, two strategies side by side", "view" },

@@ -29,6 +29,7 @@ struct vs_results {
 	size_t nfail, fail_cap;
 	uint64_t fail_total;
 	tag_table tags[VS_TRACE_MAX_ARENAS];
+	vs_peak peak[VS_TRACE_MAX_ARENAS];
 	uint32_t tag_span;
 	window win[2][VS_TRACE_MAX_ARENAS]; /* since the last frame row, since the last event row */
 	uint64_t rows_at;        /* event of the last series row */
@@ -295,11 +296,30 @@ static void series_event(vs_results *x, vs_replay *r, const vs_outcome *o)
 
 /* ---- hooks -------------------------------------------------------------- */
 
+static void track_peak(vs_results *x, vs_replay *r, const vs_outcome *o)
+{
+	const vs_metrics *m;
+	vs_peak *p;
+
+	if (o->ev->arena < 0 || o->ev->arena >= vs_replay_arena_count(r))
+		return;
+	m = vs_replay_metrics(r, o->ev->arena);
+	p = &x->peak[o->ev->arena];
+	if (m->live_bytes <= p->live_bytes)
+		return;
+	p->event = o->event;
+	p->live_bytes = m->live_bytes;
+	p->free_extents = m->free_extents;
+	p->largest_free = m->largest_free;
+	p->internal = (m->granted_bytes >= m->live_bytes ? m->granted_bytes - m->live_bytes : 0) + m->overhead_bytes;
+}
+
 static void on_event(void *ud, vs_replay *r, const vs_outcome *o)
 {
 	vs_results *x = ud;
 
 	count(x, r, o);
+	track_peak(x, r, o);
 	if (x->events)
 		log_event(x, r, o);
 	x->nmsg = 0;
@@ -372,4 +392,9 @@ const vs_tag_stats *vs_results_tag(const vs_results *x, uint32_t arena, uint32_t
 		return NULL;
 	t = &x->tags[arena].v[tag];
 	return t->allocs || t->failures || t->frees ? t : NULL;
+}
+
+const vs_peak *vs_results_peak(const vs_results *x, int arena)
+{
+	return arena >= 0 && arena < VS_TRACE_MAX_ARENAS ? &x->peak[arena] : NULL;
 }

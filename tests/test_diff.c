@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_diff.c - `vramsim diff` on two traces with known differences and on
+ * two strategies over one trace: signed deltas, tags, failures in one run
+ * only, tolerances and exit codes, JSON read back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "support.h"
+
+static char out[1 << 16], err[1 << 14];
+
+/* Before: the hero and a 16 KiB boss fit. After: the boss grew to 24 KiB
+ * and a second hero sprite came in, so the boss no longer fits (line 6). */
+static const char before[] = "vramsim-trace 1\narena obj gba-obj\n"
+	"alloc 1 512 tag=hero\nalloc 2 8K tag=level\nfree 2\nalloc 3 16K tag=boss\nfree 3\n";
+static const char after[] = "vramsim-trace 1\narena obj gba-obj\n"
+	"alloc 1 512 tag=hero\nalloc 2 8K tag=level\nalloc 4 512 tag=hero\nalloc 3 24K tag=boss\nfree 3\n";
+
+START_TEST(two_traces)
+{
+	const char *a = vs_test_file(0, "before.trace", before), *b = vs_test_file(1, "after.trace", after);
+	char args[2048];
+	cJSON *j, *m, *tags, *onlyb;
+
+	snprintf(args, sizeof args, "diff '%s' '%s' -s gba-obj-first-fit -q", a, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	ck_assert_msg(strstr(out, "  failures                          0              1           +1  worse\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  high_water                    16896           9216        -7680  better\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  hero                            512           1024         +512          0          0\n"),
+		"%s", out);
+	ck_assert_msg(strstr(out, "  boss                          16384              0       -16384          0          1\n"),
+		"%s", out);
+	ck_assert_msg(strstr(out, "failures only in B"), "%s", out);
+	ck_assert_msg(strstr(out, "  obj        6       0      3        boss         24576                    out of memory\n"), "%s", out);
+	ck_assert_msg(strstr(out, "failures paired by id: 0 only in A, 1 only in B"), "%s", out);
+	ck_assert_msg(strstr(out, "result: B is worse"), "%s", out);
+
+	/* one more failure allowed: no worse */
+	snprintf(args, sizeof args, "diff '%s' '%s' -s gba-obj-first-fit -q --tolerance failures=0,1 "
+		"--tolerance high_water=1", a, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "worse, within tolerance"), "%s", out);
+
+	snprintf(args, sizeof args, "diff '%s' '%s' -s gba-obj-first-fit -q --json", a, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	j = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(j);
+	m = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "arenas"), 0), "metrics");
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "failures"), "delta")->valueint, 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "failures"), "verdict")->valuestring, "worse");
+	tags = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "arenas"), 0), "tags");
+	ck_assert_int_eq(cJSON_GetArraySize(tags), 2); /* hero and boss moved, level did not */
+	onlyb = cJSON_GetObjectItem(j, "failures_only_in_b");
+	ck_assert_int_eq(cJSON_GetArraySize(onlyb), 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(onlyb, 0), "id")->valueint, 3);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "b_worse")));
+	cJSON_Delete(j);
+
+	/* the other way round B fails less, and only its high-water mark grows */
+	snprintf(args, sizeof args, "diff '%s' '%s' -s gba-obj-first-fit -q --tolerance high_water=1", b, a);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "result: B is no worse than A"), "%s", out);
+}
+END_TEST
+
+START_TEST(two_strategies_one_trace)
+{
+	char args[2048];
+
+	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-first-fit -s gba-obj-buddy -q",
+		VS_SOURCE_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	ck_assert_msg(strstr(out, "B traces") || strstr(out, "obj=gba-obj-buddy"), "%s", out);
+	ck_assert_msg(strstr(out, "failures paired by line: 1 only in A, 1 only in B"), "%s", out);
+	ck_assert_msg(strstr(out, "  obj        9028    3169   2984     boss         sprite 64x64 4bpp        fragmented"),
+		"%s", out);
+	ck_assert_msg(strstr(out, "  obj        9030    3169   2986     boss         sprite 32x32 8bpp        fragmented"),
+		"%s", out);
+	/* the same strategy on both sides: nothing moved */
+	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-buddy -s gba-obj-buddy -q",
+		VS_SOURCE_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "failures paired by line: 0 only in A, 0 only in B"), "%s", out);
+}
+END_TEST
+
+START_TEST(bad_usage)
+{
+	const char *a = vs_test_file(0, "before.trace", before);
+	char args[2048];
+
+	snprintf(args, sizeof args, "diff '%s'", a);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "one trace needs two sides"), "%s", err);
+	snprintf(args, sizeof args, "diff '%s' '%s' '%s'", a, a, a);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	snprintf(args, sizeof args, "diff '%s' '%s' --match address", a, a);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	snprintf(args, sizeof args, "diff '%s' '%s' --tolerance nonsense=1", a, a);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	snprintf(args, sizeof args, "diff '%s' '%s'", a, vs_test_file(1, "bad.trace", "vramsim-trace 1\nalloc\n"));
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "bad.trace:2:"), "%s", err);
+}
+END_TEST
+
+static Suite *diff_suite(void)
+{
+	Suite *s = suite_create("diff");
+	TCase *tc = tcase_create("cli");
+
+	tcase_add_test(tc, two_traces);
+	tcase_add_test(tc, two_strategies_one_trace);
+	tcase_add_test(tc, bad_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(diff_suite());
+}
