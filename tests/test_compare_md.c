@@ -342,6 +342,12 @@ START_TEST(refused_combinations)
 	ck_assert_int_eq(cli("compare %s " STRATS " --changes-only --baseline %s -f md --out json=-", f.a, f.base), 1);
 	ck_assert_ptr_nonnull(strstr(out, "\"vramsim_compare\":"));
 
+	/* the option is in --help and in completion (from the same table) */
+	ck_assert_int_eq(cli("compare --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "--changes-only"));
+	ck_assert_int_eq(cli("complete -- compare x --chan"), 0);
+	ck_assert_str_eq(out, "--changes-only\n");
+
 	/* the library: a short report needs the baseline report */
 	memset(&res, 0, sizeof res);
 	memset(&rep, 0, sizeof rep);
