@@ -204,7 +204,7 @@ static void result_text(char *buf, size_t len, const vs_cmp_report *rep)
 	snprintf(buf, len, "FAILED (");
 	head = strlen(buf); /* past it, a reason is already there: a comma first */
 	if (n)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%d integrity failure%s", n, n == 1 ? "" : "s");
+		snprintf(buf + head, len - head, "%d integrity failure%s", n, n == 1 ? "" : "s");
 	at = strlen(buf);
 	if (rep->budget_rep && rep->budget_rep->broken)
 		snprintf(buf + at, len - at, "%s%d budget%s broken", at > head ? ", " : "", rep->budget_rep->broken,
