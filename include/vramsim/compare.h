@@ -236,6 +236,7 @@ typedef enum vs_cmp_format {
 
 /* "text", "markdown" (or "md"), "csv", "json", "junit"; -1 when unknown. */
 int vs_cmp_format_parse(const char *name);
+const char *vs_cmp_format_name(vs_cmp_format f); /* "text", ...; "?" when unknown */
 
 typedef struct vs_cmp_report {
 	const vs_cmp_result *res;
@@ -244,12 +245,17 @@ typedef struct vs_cmp_report {
 	const vs_baseline *baseline;        /* may be NULL */
 	const vs_baseline_report *base_rep; /* may be NULL */
 	int missing_fails;                  /* missing baseline rows count as failures */
+	int changes_only;                   /* text and Markdown: only what changed against the
+	                                     * baseline (needs base_rep), the full table folded
+	                                     * away (Markdown) or left out (text); other formats
+	                                     * are written whole */
 } vs_cmp_report;
 
 /* Whether the report passes: no integrity failure, no broken budget, no
  * regression (nor missing row when missing_fails). */
 int vs_cmp_report_ok(const vs_cmp_report *rep);
-/* Writes the report in a format. Returns 0, or -1 on an output error. */
+/* Writes the report in a format. Returns 0, or -1 on an output error (or
+ * changes_only without base_rep). */
 int vs_cmp_write(FILE *fp, const vs_cmp_report *rep, vs_cmp_format fmt);
 
 #endif

@@ -16,7 +16,7 @@
 
 enum {
 	O_OUT = VS_CLI_LONG, O_NO_TIMING, O_BUDGETS, O_WRITE_BASELINE, O_BASELINE, O_TOLERANCE, O_MISSING_FAILS,
-	O_NO_CHECKS, O_MAX /* O_MAX + k: the budget of kind k */
+	O_NO_CHECKS, O_CHANGES_ONLY, O_TIMING, O_MAX /* O_MAX + k: the budget of kind k */
 };
 
 static const vs_cli_opt options[] = {
@@ -27,6 +27,7 @@ static const vs_cli_opt options[] = {
 	{ "output", 'o', "FILE", "write that format to FILE instead of standard output" },
 	{ "out", O_OUT, "FMT=FILE", "also write FMT to FILE (repeatable; '-' is stdout)" },
 	{ "no-timing", O_NO_TIMING, NULL, "leave out ns/op: output is the same bytes every run" },
+	{ "timing", O_TIMING, NULL, "measure ns/op (the default, except with --changes-only)" },
 	{ "jobs", 'j', "N", "worker threads (default: every online core)" },
 	{ NULL, 0, NULL, "budgets (exit 1 when any row breaks one):" },
 	{ "max-failures", O_MAX + VS_BUDGET_FAILURES, "N", "failed allocations" },
@@ -40,6 +41,9 @@ static const vs_cli_opt options[] = {
 	{ "tolerance", O_TOLERANCE, "[METRIC=]RATIO[,ABS]", "a metric may grow to old*(1+RATIO)+ABS (default 0,0); "
 		"METRIC: failures, peak_frag, mean_frag, internal_frag, high_water, peak_free_extents" },
 	{ "missing-fails", O_MISSING_FAILS, NULL, "baseline rows absent from this run fail too" },
+	{ "changes-only", O_CHANGES_ONLY, NULL, "-f markdown or text shows only what changed against --baseline "
+		"(verdict, regressions, improvements, new and missing rows; markdown folds the full table in): a "
+		"pull-request comment; implies --no-timing unless --timing" },
 	{ NULL, 0, NULL, "other:" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "verbose", 'v', NULL, "print every replay diagnostic (standard error)" },
@@ -210,7 +214,8 @@ typedef struct compare_opts {
 	vs_budgets budgets;
 	vs_tolerance tol[VS_MET_KINDS];
 	output outs[MAX_OUTPUTS];
-	int nouts, main_fmt, verbose, missing_fails;
+	int nouts, main_fmt, verbose, missing_fails, changes_only;
+	int timing;                /* --timing 1, --no-timing 0, neither -1 */
 	const char *main_path, *baseline_path, *write_baseline;
 } compare_opts;
 
@@ -274,7 +279,11 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_OUT:
 		return add_output(o, p->arg);
 	case O_NO_TIMING:
-		o->cfg.timing = 0;
+	case O_TIMING:
+		o->timing = c == O_TIMING;
+		return -1;
+	case O_CHANGES_ONLY:
+		o->changes_only = 1;
 		return -1;
 	case 'j':
 		if (vs_cli_uint(p, 1, 4096, &v))
@@ -314,6 +323,14 @@ static int parse(int argc, char **argv, compare_opts *o)
 		return rc;
 	if (!o->traces.n)
 		return vs_cli_usage_error(CMD, "no trace given");
+	if (o->changes_only && o->main_fmt != VS_FMT_MARKDOWN && o->main_fmt != VS_FMT_TEXT)
+		return vs_cli_usage_error(CMD, "--changes-only goes with -f markdown or -f text, not -f %s (--out %s=FILE "
+			"writes it whole beside the short report)", vs_cmp_format_name(o->main_fmt),
+			vs_cmp_format_name(o->main_fmt));
+	if (o->changes_only && !o->baseline_path)
+		return vs_cli_usage_error(CMD, "--changes-only needs --baseline FILE: it shows what changed against one");
+	/* a comment that changes on every push only for the clock is noise */
+	o->cfg.timing = o->timing >= 0 ? o->timing : !o->changes_only;
 	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
 }
 
@@ -370,6 +387,7 @@ static int write_outputs(compare_opts *o, const vs_cmp_report *rep)
 {
 	static vs_out_file files[MAX_OUTPUTS + 1];
 	const char *paths[MAX_OUTPUTS + 1];
+	vs_cmp_report main_rep;
 	int ok = 1, i, n = o->nouts + 1, nf = n;
 
 	o->outs[o->nouts].fmt = o->main_fmt;
@@ -382,8 +400,11 @@ static int write_outputs(compare_opts *o, const vs_cmp_report *rep)
 		fprintf(stderr, "vramsim compare: output not written\n");
 		return 0;
 	}
+	main_rep = *rep;
+	main_rep.changes_only = o->changes_only; /* the -f output only: --out files are whole */
 	for (i = 0; i < n && ok; i++)
-		if (vs_cmp_write(files[i].fp, rep, (vs_cmp_format)o->outs[i].fmt) || fflush(files[i].fp))
+		if (vs_cmp_write(files[i].fp, i == o->nouts ? &main_rep : rep, (vs_cmp_format)o->outs[i].fmt) ||
+			fflush(files[i].fp))
 			ok = 0;
 	if (ok && o->write_baseline)
 		ok = write_baseline(files[n].fp, rep->res);
@@ -476,6 +497,7 @@ int vs_cmd_compare(int argc, char **argv)
 	vs_cmp_config_default(&o.cfg);
 	o.main_fmt = VS_FMT_TEXT;
 	o.main_path = "-";
+	o.timing = -1;
 	status = parse(argc, argv, &o);
 	if (status < 0)
 		status = run(&o);

@@ -25,6 +25,11 @@ int vs_cmp_format_parse(const char *name)
 	return -1;
 }
 
+const char *vs_cmp_format_name(vs_cmp_format f)
+{
+	return (unsigned)f < VS_FMT_COUNT ? format_names[f] : "?";
+}
+
 int vs_cmp_report_ok(const vs_cmp_report *rep)
 {
 	int i;
@@ -186,33 +191,42 @@ static void finding_line(char *buf, size_t len, const vs_cmp_report *rep, const 
 
 static const char *const finding_tags[] = { "REGRESSION", "worse", "improved", "new", "missing" };
 
-static void result_line(FILE *fp, const vs_cmp_report *rep, const char *pre, const char *post)
+/* "ok" or "FAILED (why, ...)". */
+static void result_text(char *buf, size_t len, const vs_cmp_report *rep)
 {
-	int n = integrity_failures(rep->res), first = 1;
+	int n = integrity_failures(rep->res);
+	size_t head, at;
 
 	if (vs_cmp_report_ok(rep)) {
-		fprintf(fp, "%sresult: ok%s\n", pre, post);
+		snprintf(buf, len, "ok");
 		return;
 	}
-	fprintf(fp, "%sresult: FAILED (", pre);
-	if (n) {
-		fprintf(fp, "%d integrity failure%s", n, n == 1 ? "" : "s");
-		first = 0;
-	}
-	if (rep->budget_rep && rep->budget_rep->broken) {
-		fprintf(fp, "%s%d budget%s broken", first ? "" : ", ", rep->budget_rep->broken,
+	snprintf(buf, len, "FAILED (");
+	head = strlen(buf); /* past it, a reason is already there: a comma first */
+	if (n)
+		snprintf(buf + head, len - head, "%d integrity failure%s", n, n == 1 ? "" : "s");
+	at = strlen(buf);
+	if (rep->budget_rep && rep->budget_rep->broken)
+		snprintf(buf + at, len - at, "%s%d budget%s broken", at > head ? ", " : "", rep->budget_rep->broken,
 			rep->budget_rep->broken == 1 ? "" : "s");
-		first = 0;
-	}
-	if (rep->base_rep && rep->base_rep->regressions) {
-		fprintf(fp, "%s%d regression%s", first ? "" : ", ", rep->base_rep->regressions,
+	at = strlen(buf);
+	if (rep->base_rep && rep->base_rep->regressions)
+		snprintf(buf + at, len - at, "%s%d regression%s", at > head ? ", " : "", rep->base_rep->regressions,
 			rep->base_rep->regressions == 1 ? "" : "s");
-		first = 0;
-	}
+	at = strlen(buf);
 	if (rep->base_rep && rep->missing_fails && rep->base_rep->missing)
-		fprintf(fp, "%s%d baseline row%s missing", first ? "" : ", ", rep->base_rep->missing,
+		snprintf(buf + at, len - at, "%s%d baseline row%s missing", at > head ? ", " : "", rep->base_rep->missing,
 			rep->base_rep->missing == 1 ? "" : "s");
-	fprintf(fp, ")%s\n", post);
+	at = strlen(buf);
+	snprintf(buf + at, len - at, ")");
+}
+
+static void result_line(FILE *fp, const vs_cmp_report *rep, const char *pre, const char *post)
+{
+	char buf[256];
+
+	result_text(buf, sizeof buf, rep);
+	fprintf(fp, "%sresult: %s%s\n", pre, buf, post);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -295,14 +309,13 @@ static void md_text(FILE *fp, const char *s)
 	}
 }
 
-static void write_markdown(FILE *fp, const vs_cmp_report *rep)
+/* The table of every row, the best lines and the notes. */
+static void md_table(FILE *fp, const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
 	int nc = ncols(res), i, c;
 	char buf[2048];
 
-	fprintf(fp, "### vramsim compare\n\n");
-	result_line(fp, rep, "**", "**\n");
 	for (c = 0; c < nc; c++)
 		fprintf(fp, "| %s ", cols[c].md);
 	fprintf(fp, "|\n");
@@ -347,6 +360,16 @@ static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 		}
 		fputc('\n', fp);
 	}
+}
+
+static void write_markdown(FILE *fp, const vs_cmp_report *rep)
+{
+	char buf[2048];
+	int i;
+
+	fprintf(fp, "### vramsim compare\n\n");
+	result_line(fp, rep, "**", "**\n");
+	md_table(fp, rep);
 	if (rep->budget_rep) {
 		fprintf(fp, "\n#### Budgets: %d checked, %d broken\n", rep->budget_rep->n, rep->budget_rep->broken);
 		if (rep->budget_rep->broken)
@@ -377,6 +400,228 @@ static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 			fputc('\n', fp);
 		}
 	}
+}
+
+/* ---- changes against the baseline (--changes-only) ------------------------- */
+
+/* Compared rows by what happened to them. A row counts once: regressed when
+ * any metric regressed, else improved when any improved, else within
+ * tolerance when any worsened within it, else unchanged. */
+typedef struct row_changes { int regressed, improved, tolerated, unchanged; } row_changes;
+
+static row_changes count_row_changes(const vs_baseline_report *b)
+{
+	row_changes n = { 0, 0, 0, 0 };
+	int i = 0, j;
+
+	while (i < b->n) {
+		int seen[VS_FIND_IMPROVED + 1] = { 0, 0, 0 };
+		if (b->v[i].kind > VS_FIND_IMPROVED) {
+			i++;
+			continue;
+		}
+		/* vs_baseline_check gives a row's metric findings one after another */
+		for (j = i; j < b->n && b->v[j].row == b->v[i].row && b->v[j].kind <= VS_FIND_IMPROVED; j++)
+			seen[b->v[j].kind] = 1;
+		if (seen[VS_FIND_REGRESSION])
+			n.regressed++;
+		else if (seen[VS_FIND_IMPROVED])
+			n.improved++;
+		else
+			n.tolerated++;
+		i = j;
+	}
+	n.unchanged = b->compared_rows - n.regressed - n.improved - n.tolerated;
+	return n;
+}
+
+enum { CH_TRACE, CH_ARENA, CH_STRATEGY, CH_METRIC, CH_OLD, CH_NEW, CH_DELTA, CH_CHANGE, CH_ALLOWED, NCH };
+
+static const char *const change_cols[NCH] = {
+	"trace", "arena", "strategy", "metric", "old", "new", "delta", "change", "allowed"
+};
+
+/* Sections of the short report, in order; the columns each shows. */
+static const struct {
+	vs_finding_kind kind;
+	const char *md, *text;
+	int ncols;
+} change_sections[] = {
+	{ VS_FIND_REGRESSION, ":x: Regressions", "regressions", NCH },
+	{ VS_FIND_IMPROVED, ":white_check_mark: Improvements", "improvements", CH_ALLOWED },
+	{ VS_FIND_WORSE, "Worse, within tolerance", "worse, within tolerance", NCH },
+	{ VS_FIND_NEW, "New rows, not in the baseline", "new rows, not in the baseline", CH_METRIC },
+	{ VS_FIND_MISSING, "Missing rows, in the baseline but not in this run",
+		"missing rows, in the baseline but not in this run", CH_METRIC },
+};
+
+static void change_cell(const vs_cmp_report *rep, const vs_finding *f, int c, char *buf, size_t len)
+{
+	const vs_cmp_row *r = f->row >= 0 ? &rep->res->rows[f->row] : NULL;
+	const vs_baseline_row *b = f->base >= 0 ? &rep->baseline->rows[f->base] : NULL;
+	int frac = f->metric == VS_MET_PEAK_FRAG || f->metric == VS_MET_MEAN_FRAG;
+
+	switch (c) {
+	case CH_TRACE: snprintf(buf, len, "%s", r ? r->trace : b->trace); break;
+	case CH_ARENA: snprintf(buf, len, "%s", r ? r->arena : b->arena); break;
+	case CH_STRATEGY: snprintf(buf, len, "%s", r ? r->strategy : b->strategy); break;
+	case CH_METRIC: snprintf(buf, len, "%s", vs_cmp_metric_name(f->metric)); break;
+	case CH_OLD: metric_str(buf, len, f->metric, f->old_v); break;
+	case CH_NEW: metric_str(buf, len, f->metric, f->new_v); break;
+	case CH_DELTA: snprintf(buf, len, frac ? "%+.6g" : "%+.0f", f->new_v - f->old_v); break;
+	case CH_CHANGE:
+		if (f->old_v > 0.0)
+			snprintf(buf, len, "%+.1f%%", (f->new_v - f->old_v) / f->old_v * 100.0);
+		else
+			snprintf(buf, len, "n/a"); /* from 0: no ratio */
+		break;
+	default: metric_str(buf, len, f->metric, f->allowed); break;
+	}
+}
+
+/* One section: a Markdown table or aligned text (no trailing blanks);
+ * nothing when empty. */
+static void change_section(FILE *fp, const vs_cmp_report *rep, int s, int md)
+{
+	const vs_baseline_report *b = rep->base_rep;
+	int nc = change_sections[s].ncols, w[NCH], i, c, n = 0;
+	char buf[2048];
+
+	for (c = 0; c < nc; c++)
+		w[c] = (int)strlen(change_cols[c]);
+	for (i = 0; i < b->n; i++) {
+		if (b->v[i].kind != change_sections[s].kind)
+			continue;
+		n++;
+		for (c = 0; c < nc; c++) {
+			change_cell(rep, &b->v[i], c, buf, sizeof buf);
+			if ((int)strlen(buf) > w[c])
+				w[c] = (int)strlen(buf);
+		}
+	}
+	if (!n)
+		return;
+	if (md) {
+		fprintf(fp, "\n#### %s%s (%d)\n\n", change_sections[s].kind == VS_FIND_MISSING && rep->missing_fails ?
+			":x: " : "", change_sections[s].md, n);
+		for (c = 0; c < nc; c++)
+			fprintf(fp, "| %s ", change_cols[c]);
+		fprintf(fp, "|\n");
+		for (c = 0; c < nc; c++)
+			fprintf(fp, "|%s", c >= CH_OLD ? "---:" : "---");
+		fprintf(fp, "|\n");
+	} else {
+		fprintf(fp, "\n%s (%d):\n", change_sections[s].text, n);
+		for (c = 0; c < nc; c++)
+			fprintf(fp, "  %*s", c >= CH_OLD ? w[c] : c == nc - 1 ? 0 : -w[c], change_cols[c]);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < b->n; i++) {
+		if (b->v[i].kind != change_sections[s].kind)
+			continue;
+		for (c = 0; c < nc; c++) {
+			change_cell(rep, &b->v[i], c, buf, sizeof buf);
+			if (md) {
+				fprintf(fp, "| ");
+				md_text(fp, buf);
+				fputc(' ', fp);
+			} else {
+				fprintf(fp, "  %*s", c >= CH_OLD ? w[c] : c == nc - 1 ? 0 : -w[c], buf);
+			}
+		}
+		fprintf(fp, md ? "|\n" : "\n");
+	}
+}
+
+/* "result: ...: of N rows compared with the baseline, ...; budgets: ..." */
+static void verdict(char *buf, size_t len, const vs_cmp_report *rep)
+{
+	const vs_baseline_report *b = rep->base_rep;
+	row_changes n = count_row_changes(b);
+	char result[256];
+	size_t at;
+
+	result_text(result, sizeof result, rep);
+	snprintf(buf, len, "result: %s: of %d row%s compared with the baseline, %d regressed, %d improved, "
+		"%d within tolerance, %d unchanged; %d new, %d missing; ", result, b->compared_rows,
+		b->compared_rows == 1 ? "" : "s", n.regressed, n.improved, n.tolerated, n.unchanged, b->added, b->missing);
+	at = strlen(buf);
+	if (rep->budget_rep)
+		snprintf(buf + at, len - at, "budgets: %d checked, %d broken", rep->budget_rep->n, rep->budget_rep->broken);
+	else
+		snprintf(buf + at, len - at, "no budgets");
+}
+
+/* Broken budgets and integrity failures: the other reasons a run fails. */
+static void other_failures(FILE *fp, const vs_cmp_report *rep, int md)
+{
+	const vs_cmp_result *res = rep->res;
+	char buf[2048];
+	int i;
+
+	if (rep->budget_rep && rep->budget_rep->broken) {
+		fprintf(fp, md ? "\n#### :x: Broken budgets (%d)\n\n" : "\nbroken budgets (%d):\n", rep->budget_rep->broken);
+		for (i = 0; i < rep->budget_rep->n; i++) {
+			if (!rep->budget_rep->v[i].broken)
+				continue;
+			budget_line(buf, sizeof buf, rep, &rep->budget_rep->v[i]);
+			fputs(md ? "- " : "  ", fp);
+			if (md)
+				md_text(fp, buf);
+			else
+				fputs(buf, fp);
+			fputc('\n', fp);
+		}
+	}
+	if (integrity_failures(res))
+		fprintf(fp, md ? "\n#### :x: Integrity failures (%d)\n\n" : "\nintegrity failures (%d):\n",
+			integrity_failures(res));
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status != VS_CMP_INTEGRITY)
+			continue;
+		snprintf(buf, sizeof buf, "%s %s %s: %llu integrity error%s", r->trace, r->arena, r->strategy,
+			(unsigned long long)r->m.checks, r->m.checks == 1 ? "" : "s");
+		fputs(md ? "- " : "  ", fp);
+		if (md)
+			md_text(fp, buf);
+		else
+			fputs(buf, fp);
+		fputc('\n', fp);
+	}
+}
+
+/* A pull-request comment: the verdict, what changed, the full table folded. */
+static void write_markdown_changes(FILE *fp, const vs_cmp_report *rep)
+{
+	char buf[2048];
+	int s;
+
+	fprintf(fp, "### vramsim compare: changes against the baseline\n\n");
+	verdict(buf, sizeof buf, rep);
+	fprintf(fp, "%s **", vs_cmp_report_ok(rep) ? ":white_check_mark:" : ":x:");
+	md_text(fp, buf);
+	fprintf(fp, "**\n");
+	for (s = 0; s < (int)(sizeof change_sections / sizeof change_sections[0]); s++)
+		change_section(fp, rep, s, 1);
+	other_failures(fp, rep, 1);
+	fprintf(fp, "\n<details><summary>Full table (%d row%s)</summary>\n\n", rep->res->nrows,
+		rep->res->nrows == 1 ? "" : "s");
+	md_table(fp, rep);
+	fprintf(fp, "\n</details>\n");
+}
+
+/* The same for a terminal, without the full table. */
+static void write_text_changes(FILE *fp, const vs_cmp_report *rep)
+{
+	char buf[2048];
+	int s;
+
+	verdict(buf, sizeof buf, rep);
+	fprintf(fp, "%s\n", buf);
+	for (s = 0; s < (int)(sizeof change_sections / sizeof change_sections[0]); s++)
+		change_section(fp, rep, s, 0);
+	other_failures(fp, rep, 0);
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
@@ -758,9 +1003,21 @@ static void write_junit(FILE *fp, const vs_cmp_report *rep)
 
 int vs_cmp_write(FILE *fp, const vs_cmp_report *rep, vs_cmp_format fmt)
 {
+	if (rep->changes_only && !rep->base_rep && (fmt == VS_FMT_TEXT || fmt == VS_FMT_MARKDOWN))
+		return -1;
 	switch (fmt) {
-	case VS_FMT_TEXT: write_text(fp, rep); break;
-	case VS_FMT_MARKDOWN: write_markdown(fp, rep); break;
+	case VS_FMT_TEXT:
+		if (rep->changes_only)
+			write_text_changes(fp, rep);
+		else
+			write_text(fp, rep);
+		break;
+	case VS_FMT_MARKDOWN:
+		if (rep->changes_only)
+			write_markdown_changes(fp, rep);
+		else
+			write_markdown(fp, rep);
+		break;
 	case VS_FMT_CSV: write_csv(fp, rep); break;
 	case VS_FMT_JSON:
 		if (write_json(fp, rep))
