@@ -249,6 +249,34 @@ START_TEST(outputs_all_or_none)
 }
 END_TEST
 
+/* Progress goes to standard error: on a terminal after a second, or from
+ * the start with VRAMSIM_PROGRESS=always; never with -q, never otherwise. */
+START_TEST(progress)
+{
+	static char trace[1 << 18];
+	char args[1024];
+	const char *t;
+	int i, n = 0;
+
+	n += snprintf(trace + n, sizeof trace - (size_t)n, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < 5000; i++)
+		n += snprintf(trace + n, sizeof trace - (size_t)n, "alloc %d 32\nfree %d\n", i, i);
+	t = vs_test_file(0, "progress.trace", trace);
+	snprintf(args, sizeof args, "replay '%s'", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_null(strstr(err, "events/s"));
+	setenv("VRAMSIM_PROGRESS", "always", 1);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "\rreplay: ") && strstr(err, "%, 4096 events, "), "%s", err);
+	ck_assert_msg(strstr(err, "\r\033[K"), "the progress line is cleared: %s", err);
+	ck_assert_ptr_nonnull(strstr(out, "events 10000"));
+	snprintf(args, sizeof args, "replay '%s' -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_null(strstr(err, "events/s"));
+	unsetenv("VRAMSIM_PROGRESS");
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -258,6 +286,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, series);
 	tcase_add_test(tc, failures_and_tags);
 	tcase_add_test(tc, outputs_all_or_none);
+	tcase_add_test(tc, progress);
 	suite_add_tcase(s, tc);
 	return s;
 }

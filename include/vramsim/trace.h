@@ -106,6 +106,10 @@ void vs_trace_close(vs_trace_reader *r);
 /* Tags are interned to small integers: 0 is "no tag". The table belongs to
  * the reader and lives as long as it. */
 uint32_t vs_trace_tag_count(const vs_trace_reader *r);
+/* Bytes read from the stream so far (a little ahead of the events given
+ * out), and the stream's size when it is a regular file (else 0): progress. */
+uint64_t vs_trace_bytes_read(const vs_trace_reader *r);
+uint64_t vs_trace_size(const vs_trace_reader *r);
 const char *vs_trace_tag_name(const vs_trace_reader *r, uint32_t tag);
 
 /* Writing, in the canonical form `vramsim fmt` produces. Reading what is

@@ -83,6 +83,18 @@ int vs_cli_module_run(const char *module, const char *cmd, int argc, char **argv
 /* NULL when MODULE can be loaded; otherwise why not, for listings. */
 const char *vs_cli_module_missing(const char *module);
 
+/* Progress on standard error (progress.c): shown only when it is a
+ * terminal, not quiet, and the work has run for a second. */
+typedef struct vs_progress {
+	int on, shown;
+	const char *what;
+	double start, last;
+} vs_progress;
+void vs_progress_start(vs_progress *p, const char *what, int quiet);
+/* done of total (bytes, or 0 when unknown) and events so far; cheap to call often. */
+void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t events);
+void vs_progress_end(vs_progress *p);
+
 int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_diff(int argc, char **argv);
 int vs_cmd_validate(int argc, char **argv);

@@ -32,7 +32,8 @@ static const vs_cli_opt options[] = {
 		"failures, bytes loaded" },
 	{ "strict", O_STRICT, NULL, "make every diagnostic fatal (exit 1)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
-	{ "quiet", 'q', NULL, "do not print diagnostics, only count them" },
+	{ "quiet", 'q', NULL, "do not print diagnostics, only count them, nor progress (shown on a terminal "
+		"after a second)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -55,7 +56,7 @@ typedef struct replay_opts {
 	vs_cli_choices cs;
 	vs_replay_config cfg;
 	uint64_t at;
-	int json, dump;
+	int json, dump, quiet;
 	const char *events, *series;
 } replay_opts;
 
@@ -101,6 +102,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case 'q':
 		o->cfg.message = quiet_message;
+		o->quiet = 1;
 		return -1;
 	}
 	if (o->path)
@@ -167,6 +169,23 @@ static void print_run(const replay_opts *o, vs_replay *r, const vs_results *x, i
 		print_dumps(fp, r);
 }
 
+/* vs_replay_run, with a progress line when standard error is a terminal. */
+static int run_with_progress(const replay_opts *o, vs_replay *r, const vs_trace_reader *rd)
+{
+	vs_progress pg;
+	uint64_t size = vs_trace_size(rd);
+	int rc = 1;
+
+	vs_progress_start(&pg, "replay", o->quiet || o->json);
+	if (!pg.on)
+		return vs_replay_run(r, o->at);
+	while ((!o->at || vs_replay_events(r) < o->at) && (rc = vs_replay_step(r)) == 1)
+		if ((vs_replay_events(r) & 4095u) == 0)
+			vs_progress_update(&pg, vs_trace_bytes_read(rd), size, vs_replay_events(r));
+	vs_progress_end(&pg);
+	return rc;
+}
+
 /* Finishes and commits the output files, all or none. */
 static int finish_all(vs_out_file *out, int n, char *err, size_t errlen)
 {
@@ -218,7 +237,7 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 		vs_results_free(x);
 		return VS_EXIT_USAGE;
 	}
-	rc = vs_replay_run(r, o->at);
+	rc = run_with_progress(o, r, rd);
 	if (rc < 0) {
 		const char *e = vs_replay_error(r);
 		fprintf(stderr, "%s\n", e);

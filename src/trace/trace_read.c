@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vramsim/text.h"
 #include "vramsim/trace.h"
@@ -32,6 +33,7 @@ struct vs_trace_reader {
 	char *buf;          /* holds at least one whole line */
 	size_t cap, start, end;
 	uint64_t line;      /* number of the line last cut */
+	uint64_t bytes_in;  /* read from the stream so far */
 	int have_pending;   /* first event line read while reading the header */
 	char *pending;
 	size_t pending_len;
@@ -130,6 +132,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 				r->eof = 1;
 			}
 			r->end += got;
+			r->bytes_in += got;
 		}
 	}
 }
@@ -1279,6 +1282,15 @@ static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
 }
 
 uint32_t vs_trace_tag_count(const vs_trace_reader *r) { return r->ntags; }
+
+uint64_t vs_trace_bytes_read(const vs_trace_reader *r) { return r->bytes_in; }
+
+uint64_t vs_trace_size(const vs_trace_reader *r)
+{
+	struct stat st;
+
+	return fstat(fileno(r->fp), &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
 
 const char *vs_trace_tag_name(const vs_trace_reader *r, uint32_t tag)
 {
