@@ -34,7 +34,15 @@ typedef struct vs_failure {
 	int status;               /* what the strategy answered */
 	uint64_t free_bytes;      /* in the arena, when it failed */
 	uint64_t largest_free;
+	/* A fragmentation failure only: the fewest bytes that would have to move
+	 * for it to fit (see docs/results.md); VS_MOVE_UNKNOWN when not computed
+	 * or no place would do. */
+	uint64_t to_move;
 } vs_failure;
+
+#define VS_MOVE_UNKNOWN UINT64_MAX
+/* Arenas of more units than this are not searched for the bytes to move. */
+#define VS_MOVE_MAX_UNITS (1u << 20)
 
 typedef struct vs_tag_stats {
 	uint64_t live_bytes, peak_live, allocs, failures, frees;
@@ -66,5 +74,8 @@ const vs_failure *vs_results_failure(const vs_results *x, size_t i);
 const vs_tag_stats *vs_results_tag(const vs_results *x, uint32_t arena, uint32_t tag);
 uint32_t vs_results_tag_span(const vs_results *x); /* tags 0..span-1 may have stats */
 const vs_peak *vs_results_peak(const vs_results *x, int arena);
+/* Fragmentation failures of arena a, how many of them have a to_move, and
+ * the sum of those (every failure, kept in the list or not). */
+void vs_results_moves(const vs_results *x, int a, uint64_t *frag_failures, uint64_t *computed, uint64_t *bytes);
 
 #endif

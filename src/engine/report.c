@@ -284,23 +284,35 @@ void vs_report_results_text(FILE *fp, const vs_replay *r, const vs_results *x)
 	if (total) {
 		if (shown > VS_REPORT_FAILURES_SHOWN)
 			shown = VS_REPORT_FAILURES_SHOWN;
-		fprintf(fp, "\nfailed requests (%llu)\n  %-7s %-6s %-10s %-8s %-12s %-24s %8s %8s %8s  %s\n",
+		fprintf(fp, "\nfailed requests (%llu)\n  %-7s %-6s %-10s %-8s %-12s %-24s %8s %8s %8s %8s  %s\n",
 			(unsigned long long)total, "line", "frame", "arena", "id", "tag", "request", "bytes", "free",
-			"largest", "kind");
+			"largest", "to move", "kind");
 		for (i = 0; i < shown; i++) {
 			const vs_failure *f = vs_results_failure(x, i);
 			char what[96];
 			vs_request_describe(&f->req, what, sizeof what);
-			fprintf(fp, "  %-7llu %-6llu %-10s %-8llu %-12s %-24s %8u %8llu %8llu  %s\n",
+			char move[24] = "-";
+			if (f->to_move != VS_MOVE_UNKNOWN)
+				snprintf(move, sizeof move, "%llu", (unsigned long long)f->to_move);
+			fprintf(fp, "  %-7llu %-6llu %-10s %-8llu %-12s %-24s %8u %8llu %8llu %8s  %s\n",
 				(unsigned long long)f->line, (unsigned long long)f->frame,
 				vs_replay_arena(r, (int)f->arena)->decl.name, (unsigned long long)f->id,
 				f->tag ? vs_replay_tag_name(r, f->tag) : "-", what, (unsigned)f->req.size,
-				(unsigned long long)f->free_bytes, (unsigned long long)f->largest_free,
+				(unsigned long long)f->free_bytes, (unsigned long long)f->largest_free, move,
 				vs_fail_kind_name(f->kind));
 		}
 		if (total > shown)
 			fprintf(fp, "  ... and %llu more (every one in --json or --events)\n",
 				(unsigned long long)(total - shown));
+		for (a = 0; a < vs_replay_arena_count(r); a++) {
+			uint64_t nf, known, bytes;
+			vs_results_moves(x, a, &nf, &known, &bytes);
+			if (nf)
+				fprintf(fp, "  what if arena %s could move allocations: its %llu fragmentation failure%s "
+					"needed at least %llu bytes moved%s\n", vs_replay_arena(r, a)->decl.name,
+					(unsigned long long)nf, nf == 1 ? "" : "s", (unsigned long long)bytes,
+					known < nf ? " (for those it could be found)" : "");
+		}
 	}
 	for (a = 0; a < vs_replay_arena_count(r); a++) {
 		int head = 0;
@@ -342,6 +354,8 @@ void vs_report_results_json(cJSON *run, const vs_replay *r, const vs_results *x)
 		cJSON_AddNumberToObject(o, "free_bytes", (double)f->free_bytes);
 		cJSON_AddNumberToObject(o, "largest_free", (double)f->largest_free);
 		cJSON_AddStringToObject(o, "kind", vs_fail_kind_name(f->kind));
+		if (f->to_move != VS_MOVE_UNKNOWN)
+			cJSON_AddNumberToObject(o, "bytes_to_move", (double)f->to_move);
 		cJSON_AddItemToArray(fl, o);
 	}
 	cJSON_AddItemToObject(run, "failures", fl);
@@ -361,6 +375,13 @@ void vs_report_results_json(cJSON *run, const vs_replay *r, const vs_results *x)
 			cJSON_AddNumberToObject(o, "failures", (double)s->failures);
 			cJSON_AddNumberToObject(o, "frees", (double)s->frees);
 			cJSON_AddItemToArray(tags, o);
+		}
+		if (arena) {
+			uint64_t nf, known, bytes;
+			vs_results_moves(x, a, &nf, &known, &bytes);
+			cJSON_AddNumberToObject(arena, "fragmentation_failures", (double)nf);
+			cJSON_AddNumberToObject(arena, "bytes_to_move", (double)bytes);
+			cJSON_AddNumberToObject(arena, "bytes_to_move_found", (double)known);
 		}
 		if (arena)
 			cJSON_AddItemToObject(arena, "tags", tags);

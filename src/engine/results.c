@@ -30,6 +30,7 @@ struct vs_results {
 	uint64_t fail_total;
 	tag_table tags[VS_TRACE_MAX_ARENAS];
 	vs_peak peak[VS_TRACE_MAX_ARENAS];
+	uint64_t frag_fails[VS_TRACE_MAX_ARENAS], moves_known[VS_TRACE_MAX_ARENAS], move_bytes[VS_TRACE_MAX_ARENAS];
 	uint32_t tag_span;
 	window win[2][VS_TRACE_MAX_ARENAS]; /* since the last frame row, since the last event row */
 	uint64_t rows_at;        /* event of the last series row */
@@ -91,11 +92,71 @@ static vs_tag_stats *tag_stats(vs_results *x, uint32_t arena, uint32_t tag)
 	return &t->v[tag];
 }
 
+/* The bytes a live allocation would move: what its owner may use. */
+static uint64_t owner_bytes(const vs_replay *r, uint32_t owner)
+{
+	const vs_live *l = vs_replay_live_by_owner(r, owner);
+
+	return l ? l->pl.granted : 0;
+}
+
+/* The fewest bytes that must move for size bytes to fit in arena a: over
+ * every window of units long enough, the granted bytes of the live
+ * allocations it touches (each once per run of its units); a window may
+ * not hold units the hardware or the allocator keep, or freed memory an
+ * allocator retains. A lower bound: the moved allocations must still find
+ * room elsewhere (checked only as total free bytes), and hardware placement
+ * rules are not applied to the window. Two pointers over runs of units. */
+static uint64_t fewest_to_move(const vs_replay *r, int a, uint64_t size)
+{
+	const vs_arena *A = vs_replay_arena(r, a);
+	uint64_t n = (size + A->decl.unit - 1) / A->decl.unit, best = VS_MOVE_UNKNOWN, cost = 0, free_units;
+	uint32_t lo = 0, hi = 0, u; /* window [lo, hi) */
+
+	if (A->nunits > VS_MOVE_MAX_UNITS || n == 0 || n > A->nunits)
+		return VS_MOVE_UNKNOWN;
+	free_units = vs_replay_metrics(r, a)->free_bytes / A->decl.unit;
+	for (u = 0; u < A->nunits; u++) {
+		uint32_t o = A->owner[u];
+		const vs_live *l;
+		/* a unit that can never be in the window resets it */
+		if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC || A->kind[u] == VS_UNIT_RETAINED ||
+			(o != VS_OWNER_NONE && (!(l = vs_replay_live_by_owner(r, o)) || l->retained))) {
+			lo = hi = u + 1;
+			cost = 0;
+			continue;
+		}
+		if (o != VS_OWNER_NONE && (u == 0 || A->owner[u - 1] != o))
+			cost += owner_bytes(r, o);
+		hi = u + 1;
+		while (hi - lo > n) {
+			uint32_t ol = A->owner[lo];
+			/* the run of lo's owner leaves when its last unit in the window goes */
+			if (ol != VS_OWNER_NONE && (lo + 1 >= hi || A->owner[lo + 1] != ol))
+				cost -= owner_bytes(r, ol);
+			lo++;
+		}
+		/* what moves out must fit in the free units outside the window */
+		if (hi - lo == n && cost < best && cost / A->decl.unit <= free_units)
+			best = cost;
+	}
+	return best;
+}
+
 static void keep_failure(vs_results *x, vs_replay *r, const vs_outcome *o)
 {
 	const vs_metrics *m = vs_replay_metrics(r, o->ev->arena);
+	uint64_t move = VS_MOVE_UNKNOWN;
 	vs_failure *f;
 
+	if (o->fail_kind == VS_FAIL_FRAGMENTED) {
+		move = fewest_to_move(r, o->ev->arena, o->ev->req.size);
+		x->frag_fails[o->ev->arena]++;
+		if (move != VS_MOVE_UNKNOWN) {
+			x->moves_known[o->ev->arena]++;
+			x->move_bytes[o->ev->arena] += move;
+		}
+	}
 	x->fail_total++;
 	if (x->nfail == VS_RESULTS_FAILURES_KEPT)
 		return;
@@ -121,6 +182,7 @@ static void keep_failure(vs_results *x, vs_replay *r, const vs_outcome *o)
 	f->status = o->status;
 	f->free_bytes = m->free_bytes;
 	f->largest_free = m->largest_free;
+	f->to_move = move;
 }
 
 static void count(vs_results *x, vs_replay *r, const vs_outcome *o)
@@ -397,4 +459,11 @@ const vs_tag_stats *vs_results_tag(const vs_results *x, uint32_t arena, uint32_t
 const vs_peak *vs_results_peak(const vs_results *x, int arena)
 {
 	return arena >= 0 && arena < VS_TRACE_MAX_ARENAS ? &x->peak[arena] : NULL;
+}
+
+void vs_results_moves(const vs_results *x, int a, uint64_t *frag_failures, uint64_t *computed, uint64_t *bytes)
+{
+	*frag_failures = a >= 0 && a < VS_TRACE_MAX_ARENAS ? x->frag_fails[a] : 0;
+	*computed = a >= 0 && a < VS_TRACE_MAX_ARENAS ? x->moves_known[a] : 0;
+	*bytes = a >= 0 && a < VS_TRACE_MAX_ARENAS ? x->move_bytes[a] : 0;
 }
