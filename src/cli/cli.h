@@ -97,6 +97,7 @@ void vs_progress_end(vs_progress *p);
 
 int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_diff(int argc, char **argv);
+int vs_cmd_report(int argc, char **argv);
 int vs_cmd_validate(int argc, char **argv);
 int vs_cmd_fmt(int argc, char **argv);
 int vs_cmd_strategies(int argc, char **argv);

@@ -22,6 +22,7 @@ static const command commands[] = {
 	{ "compare", vs_cmd_compare, "compare strategies on traces: tables, ranking, budgets, baselines (CI)", NULL },
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", NULL },
 	{ "view", NULL, "play a trace in a window (SDL2): seek, hover, two strategies side by side", "view" },
+	{ "report", vs_cmd_report, "write one self-contained HTML report: comparison, pictures, failures, tags", NULL },
 	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", NULL },
 	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_report.c - `vramsim report`: one self-contained HTML file, read
+ * back as text and loaded in a real headless browser (Debian's chromium):
+ * every section there, every picture decoded, nothing fetched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+static char out[1 << 16], err[1 << 14];
+
+static const char *chromium(void)
+{
+	static const char *const names[] = { "/usr/bin/chromium", "/usr/bin/chromium-browser" };
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (access(names[i], X_OK) == 0)
+			return names[i];
+	return NULL;
+}
+
+static char *make_report(const char *name)
+{
+	static char path[1024];
+	char args[2048];
+
+	snprintf(path, sizeof path, "%s/%s", VS_BINARY_DIR, name);
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace' '%s/traces/ds-levels.trace' "
+		"-s gba-obj-first-fit -o '%s' -q --title 'Sprites & <levels>'", VS_SOURCE_DIR, VS_SOURCE_DIR, path);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	return vs_test_slurp(path);
+}
+
+START_TEST(self_contained)
+{
+	char *h = make_report("report-text.html");
+	const char *p;
+	int imgs = 0;
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(strstr(h, "<title>Sprites &amp; &lt;levels&gt;</title>"));
+	ck_assert_ptr_nonnull(strstr(h, "<section id=\"comparison\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<section class=\"trace\" id=\"trace-1\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<section class=\"trace\" id=\"trace-2\">"));
+	ck_assert_ptr_nonnull(strstr(h, "Arena obj (gba-obj), strategy gba-obj-first-fit"));
+	ck_assert_ptr_nonnull(strstr(h, "<h3>Failed requests (4)</h3>"));
+	ck_assert_ptr_nonnull(strstr(h, "fragmented: enough bytes free, no run large enough"));
+	/* nothing from elsewhere, no script */
+	ck_assert_ptr_null(strstr(h, "http:"));
+	ck_assert_ptr_null(strstr(h, "https:"));
+	ck_assert_ptr_null(strstr(h, "<script"));
+	for (p = h; (p = strstr(p, "<img ")); p++) {
+		ck_assert_msg(strncmp(strstr(p, "src=\""), "src=\"data:image/png;base64,iVBORw0KGgo", 38) == 0,
+			"an image that is not an embedded PNG");
+		imgs++;
+	}
+	/* per trace: an occupancy per arena, a heatmap, a chart */
+	ck_assert_int_eq(imgs, (1 + 2) + (2 + 2));
+	free(h);
+}
+END_TEST
+
+/* The page in a real browser: a copy with a probe script (the report has
+ * none) counts decoded and broken pictures and the sections, and writes
+ * them into the page, which chromium dumps. */
+START_TEST(in_a_browser)
+{
+	const char *browser = chromium();
+	char *h, *end, cmd[4096], probe[1024], shot[1024];
+	FILE *fp;
+	size_t n;
+	static char dom[1 << 22];
+
+	if (!browser) {
+		fprintf(stderr, "test_report: SKIP in_a_browser: no chromium (tools/install-deps installs it)\n");
+		return;
+	}
+	h = make_report("report-browser.html");
+	ck_assert_ptr_nonnull(h);
+	end = strstr(h, "</body>");
+	ck_assert_ptr_nonnull(end);
+	snprintf(probe, sizeof probe, "%s/report-probe.html", VS_BINARY_DIR);
+	fp = fopen(probe, "w");
+	ck_assert_ptr_nonnull(fp);
+	fwrite(h, 1, (size_t)(end - h), fp);
+	fputs("<script>window.addEventListener('load',function(){var i=document.images,ok=0,bad=0,k;"
+		"for(k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0&&i[k].naturalWidth==+i[k].getAttribute('width'))ok++;"
+		"else bad++;}var d=document.createElement('div');d.id='probe';d.textContent='images='+ok+' broken='+bad+"
+		"' sections='+document.querySelectorAll('section').length+' tables='+"
+		"document.querySelectorAll('table').length;document.body.appendChild(d);});</script></body></html>\n", fp);
+	fclose(fp);
+	free(h);
+	snprintf(cmd, sizeof cmd, "'%s' --headless --no-sandbox --disable-gpu --no-first-run --virtual-time-budget=10000 "
+		"--dump-dom 'file://%s' 2>/dev/null", browser, probe);
+	fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(dom, 1, sizeof dom - 1, fp);
+	dom[n] = '\0';
+	ck_assert_int_eq(pclose(fp), 0);
+	ck_assert_msg(strstr(dom, "<div id=\"probe\">images=7 broken=0 sections=3 tables="), "%.2000s",
+		strstr(dom, "probe") ? strstr(dom, "probe") : dom);
+
+	/* and a screenshot of the report itself: a real PNG of the page */
+	snprintf(shot, sizeof shot, "%s/report-shot.png", VS_BINARY_DIR);
+	remove(shot);
+	snprintf(cmd, sizeof cmd, "'%s' --headless --no-sandbox --disable-gpu --no-first-run --window-size=1400,2000 "
+		"--screenshot='%s' 'file://%s/report-browser.html' >/dev/null 2>&1", browser, shot, VS_BINARY_DIR);
+	ck_assert_int_eq(system(cmd), 0);
+	h = vs_test_slurp(shot);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(memcmp(h, "\x89PNG", 4), 0);
+	free(h);
+}
+END_TEST
+
+START_TEST(bad_usage)
+{
+	char args[2048];
+
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace'", VS_SOURCE_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "-o FILE.html is required"));
+	snprintf(args, sizeof args, "report '%s' -o '%s/report-none.html'",
+		vs_test_file(0, "bad.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nalloc\n"), VS_BINARY_DIR);
+	remove(VS_BINARY_DIR "/report-none.html");
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_int_ne(access(VS_BINARY_DIR "/report-none.html", F_OK), 0); /* nothing left behind */
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace' -o /nonexistent/r.html", VS_SOURCE_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("html");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, self_contained);
+	tcase_add_test(tc, in_a_browser);
+	tcase_add_test(tc, bad_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(report_suite());
+}
