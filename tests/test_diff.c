@@ -9,6 +9,25 @@
 #include <cjson/cJSON.h>
 
 #include "support.h"
+#include "vramsim/render.h"
+
+/* Pixels of the two difference colours in a --png picture. */
+static void count_colours(const char *path, int *red, int *blue)
+{
+	vs_image im;
+	char err[256];
+	int x, y;
+
+	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
+	*red = *blue = 0;
+	for (y = 0; y < im.h; y++)
+		for (x = 0; x < im.w; x++) {
+			uint32_t p = vs_image_get(&im, x, y);
+			*red += p == 0xE04040FFu;
+			*blue += p == 0x4080F0FFu;
+		}
+	vs_image_fini(&im);
+}
 
 static char out[1 << 16], err[1 << 14];
 
@@ -69,6 +88,7 @@ END_TEST
 START_TEST(two_strategies_one_trace)
 {
 	char args[2048];
+	int red, blue;
 
 	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-first-fit -s gba-obj-buddy -q",
 		VS_SOURCE_DIR);
@@ -79,11 +99,19 @@ START_TEST(two_strategies_one_trace)
 		"%s", out);
 	ck_assert_msg(strstr(out, "  obj        9030    3169   2986     boss         sprite 32x32 8bpp        fragmented"),
 		"%s", out);
-	/* the same strategy on both sides: nothing moved */
-	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-buddy -s gba-obj-buddy -q",
-		VS_SOURCE_DIR);
+	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-first-fit -s gba-obj-buddy -q "
+		"--png '%s/diff.png'", VS_SOURCE_DIR, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	count_colours(VS_BINARY_DIR "/diff.png", &red, &blue);
+	ck_assert_int_gt(red, 1000);
+	ck_assert_int_gt(blue, 1000);
+	/* the same strategy on both sides: nothing moved, nothing coloured */
+	snprintf(args, sizeof args, "diff '%s/traces/gba-boss-fight-1.trace' -s gba-obj-buddy -s gba-obj-buddy -q "
+		"--png '%s/diff.png'", VS_SOURCE_DIR, VS_BINARY_DIR);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	ck_assert_msg(strstr(out, "failures paired by line: 0 only in A, 0 only in B"), "%s", out);
+	count_colours(VS_BINARY_DIR "/diff.png", &red, &blue);
+	ck_assert_int_eq(red + blue, 0);
 }
 END_TEST
 

@@ -13,11 +13,14 @@
 
 #include "cli.h"
 #include "vramsim/results.h"
+#ifdef VS_HAVE_RENDER
+#include "vramsim/render.h"
+#endif
 
 #define CMD "diff"
 #define SHOWN 20 /* failures listed per side in text */
 
-enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS };
+enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS, O_PNG };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies as in 'vramsim replay'; with two traces they run both, with one "
@@ -29,6 +32,9 @@ static const vs_cli_opt options[] = {
 	{ "match", O_MATCH, "line|id", "how failures of A and B are paired: by trace line (the default for one "
 		"trace) or by allocation id (the default for two)" },
 	{ "json", O_JSON, NULL, "print the differences as JSON" },
+	{ "png", O_PNG, "FILE", "write a difference heatmap: each arena's occupancy over time where A and B "
+		"differ (red: more in use in B, blue: more in A; the same: dimmed). Columns are events, so for two "
+		"traces the time axes match only as far as their events do" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print replay diagnostics" },
 	{ NULL, 0, NULL, NULL }
@@ -46,16 +52,33 @@ static const vs_cli_cmd command = {
 	NULL, 0
 };
 
+/* Two observers in turn: the results and the history (--png). */
+typedef struct chain {
+	vs_observer_fn f[2];
+	void *ud[2];
+} chain;
+
+static void chained(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	chain *c = ud;
+
+	c->f[0](c->ud[0], r, o);
+	c->f[1](c->ud[1], r, o);
+}
+
 typedef struct side {
 	const char *path;
 	char label[1024];
 	vs_replay *r;
 	vs_results *x;
+	void *hs;            /* vs_history for --png */
+	chain chain;
 } side;
 
 typedef struct diff_opts {
 	const char *path[2];
 	int npaths, json, by_id, match_set;
+	const char *png;
 	vs_cli_choices cs;
 	vs_replay_config cfg;
 	vs_tolerance tol[VS_MET_KINDS];
@@ -87,6 +110,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_JSON:
 		o->json = 1;
+		return -1;
+	case O_PNG:
+#ifndef VS_HAVE_RENDER
+		return vs_cli_usage_error(CMD, "--png: built without libpng");
+#endif
+		o->png = p->arg;
 		return -1;
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = 0;
@@ -124,6 +153,21 @@ static int run_side(const diff_opts *o, side *s, int g)
 		return vs_cli_usage_error(CMD, "out of memory");
 	}
 	vs_results_attach(s->x, &cfg);
+#ifdef VS_HAVE_RENDER
+	if (o->png) {
+		if (!(s->hs = vs_history_new(1024, 256))) {
+			vs_trace_close(rd);
+			return vs_cli_usage_error(CMD, "out of memory");
+		}
+		s->chain.f[0] = cfg.observer;
+		s->chain.ud[0] = cfg.observer_ud;
+		vs_history_attach(s->hs, &cfg);
+		s->chain.f[1] = cfg.observer;
+		s->chain.ud[1] = cfg.observer_ud;
+		cfg.observer = chained;
+		cfg.observer_ud = &s->chain;
+	}
+#endif
 	if (!(s->r = vs_replay_new(rd, &cfg, err, sizeof err))) {
 		fprintf(stderr, "vramsim diff: %s\n", err);
 		return VS_EXIT_USAGE;
@@ -132,6 +176,10 @@ static int run_side(const diff_opts *o, side *s, int g)
 		fprintf(stderr, "%s\n", vs_replay_error(s->r));
 		return VS_EXIT_USAGE;
 	}
+#ifdef VS_HAVE_RENDER
+	if (s->hs)
+		vs_history_finish(s->hs, s->r);
+#endif
 	n = snprintf(s->label, sizeof s->label, "%s:", s->path);
 	for (i = 0; i < vs_replay_arena_count(s->r) && n < (int)sizeof s->label; i++)
 		n += snprintf(s->label + n, sizeof s->label - (size_t)n, " %s=%s", vs_replay_arena(s->r, i)->decl.name,
@@ -409,6 +457,58 @@ static int report(const diff_opts *o, const side *A, const side *B)
 	return worse || broken ? VS_EXIT_CHECK : VS_EXIT_OK;
 }
 
+#ifdef VS_HAVE_RENDER
+/* Both heatmaps (occupancy, titled alike so only the plots differ), then a
+ * pixel where they differ is red when B is the brighter (more in use), blue
+ * when A is; where they agree it is dimmed. */
+static int write_png(const diff_opts *o, const side *A, const side *B)
+{
+	static const char note[] = "red: more in use in B   blue: more in use in A   dim: the same";
+	vs_image ia, ib, out;
+	vs_out_file f;
+	char err[1024] = "";
+	int x, y, rc = VS_EXIT_USAGE;
+
+	if (vs_picture_heatmap(&ia, A->hs, VS_HEAT_OCCUPANCY, "difference: A -> B"))
+		return vs_cli_usage_error(CMD, "--png: out of memory");
+	if (vs_picture_heatmap(&ib, B->hs, VS_HEAT_OCCUPANCY, "difference: A -> B")) {
+		vs_image_fini(&ia);
+		return vs_cli_usage_error(CMD, "--png: out of memory");
+	}
+	if (ia.w != ib.w || ia.h != ib.h) {
+		fprintf(stderr, "vramsim diff: --png: A and B have other arenas; no picture of their difference\n");
+		goto done;
+	}
+	if (vs_image_init(&out, ia.w, ia.h + 16, 0x000000FFu))
+		goto done;
+	for (y = 0; y < ia.h; y++)
+		for (x = 0; x < ia.w; x++) {
+			uint32_t pa = vs_image_get(&ia, x, y), pb = vs_image_get(&ib, x, y);
+			unsigned la = (pa >> 24) + ((pa >> 16) & 255u) + ((pa >> 8) & 255u);
+			unsigned lb = (pb >> 24) + ((pb >> 16) & 255u) + ((pb >> 8) & 255u);
+			if (pa == pb)
+				vs_image_put(&out, x, y, ((pa >> 1) & 0x7F7F7F00u) | 0xFFu);
+			else
+				vs_image_put(&out, x, y, lb > la ? 0xE04040FFu : 0x4080F0FFu);
+		}
+	vs_text(&out, 4, ia.h + 3, note, 0xDDDDDDFFu, 1);
+	if (vs_out_open(&f, o->png, err, sizeof err) == 0) {
+		if (vs_png_write(f.fp, &out) == 0 && vs_out_finish(&f, 1, err, sizeof err) == 0 &&
+			vs_out_commit(&f, 1, err, sizeof err) == 0)
+			rc = VS_EXIT_OK;
+		else
+			vs_out_abort(&f, 1);
+	}
+	if (rc)
+		fprintf(stderr, "vramsim diff: --png: %s\n", err[0] ? err : "cannot write the picture");
+	vs_image_fini(&out);
+done:
+	vs_image_fini(&ia);
+	vs_image_fini(&ib);
+	return rc;
+}
+#endif
+
 int vs_cmd_diff(int argc, char **argv)
 {
 	diff_opts o;
@@ -450,11 +550,18 @@ int vs_cmd_diff(int argc, char **argv)
 		if (!status)
 			status = run_side(&o, &s[i], o.npaths == 2 ? 0 : i);
 	}
+#ifdef VS_HAVE_RENDER
+	if (!status && o.png)
+		status = write_png(&o, &s[0], &s[1]);
+#endif
 	if (!status)
 		status = report(&o, &s[0], &s[1]);
 	for (i = 0; i < 2; i++) {
 		vs_replay_free(s[i].r);
 		vs_results_free(s[i].x);
+#ifdef VS_HAVE_RENDER
+		vs_history_free(s[i].hs);
+#endif
 	}
 	vs_cli_choices_free(&o.cs);
 	return status;
