@@ -26,6 +26,7 @@ size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allo
 #endif
 
 #include "support.h"
+#include "vramsim/compare.h"
 #include "vramsim/input_script.h"
 #include "vramsim/render.h"
 #include "vramsim/replay.h"
@@ -359,6 +360,27 @@ START_TEST(messages_escape_input)
 END_TEST
 
 /* ---- budgets and baselines: marker, version, rules --------------------------- */
+
+/* Found by tests/fuzz (fuzz_baseline): a baseline text shorter than a byte
+ * order mark was compared past its end. Exact-size copies, so AddressSanitizer
+ * sees any read past them. */
+START_TEST(short_baseline_texts)
+{
+	static const char *const texts[] = { "", "\xEF", "\xEF\xBB", "{", "\xEF\xBB\xBF" };
+	size_t i;
+
+	for (i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		size_t n = strlen(texts[i]) + 1;
+		char *t = malloc(n), why[256];
+		vs_baseline b;
+		ck_assert_ptr_nonnull(t);
+		memcpy(t, texts[i], n);
+		ck_assert_int_eq(vs_baseline_parse(&b, t, "short.json", why, sizeof why), -1);
+		ck_assert_ptr_nonnull(strstr(why, "short.json:1:"));
+		free(t);
+	}
+}
+END_TEST
 
 START_TEST(budgets_and_baselines_need_their_marker)
 {
@@ -884,6 +906,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, several_outputs_all_or_none);
 	tcase_add_test(tc, messages_escape_input);
 	tcase_add_test(tc, budgets_and_baselines_need_their_marker);
+	tcase_add_test(tc, short_baseline_texts);
 	tcase_add_test(tc, plugin_tables_in_process);
 	tcase_add_test(tc, plugin_tables_loaded);
 	tcase_add_test(tc, unbounded_inputs);

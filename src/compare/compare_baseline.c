@@ -212,8 +212,8 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 	int i = 0, k;
 
 	memset(b, 0, sizeof *b);
-	if (memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		text += 3; /* a UTF-8 byte order mark */
+	if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+		text += 3; /* a UTF-8 byte order mark (strncmp: a shorter text ends first) */
 	doc = cJSON_ParseWithOpts(text, &end, 1);
 	if (!doc) {
 		unsigned long line, col;

@@ -245,7 +245,7 @@ static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, si
 		}
 		if (n && line[n - 1] == '\r')
 			line[--n] = '\0';
-		if (ln == 1 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		if (ln == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
 			text += 3; /* a UTF-8 byte order mark */
 		if (!seen) {
 			if (marker_line(path, ln, text, &seen, err, errlen))
