@@ -57,7 +57,7 @@ static void list_generators(FILE *fp, int part)
 		"                 blasts and dust. 15 KiB budget.\n");
 }
 
-enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
 
 static const vs_cli_opt options[] = {
 	{ "seed", O_SEED, "N", "random seed (default 1)" },
@@ -68,6 +68,9 @@ static const vs_cli_opt options[] = {
 		"u16 cells; values are ROM tile indices (0-4095, 0 transparent); "
 		"at least 32x32 cells. Give 8bpp layer 2 indices of its own." },
 	{ "map-width", O_MAP_WIDTH, "N", "cells per row of raw maps" },
+	{ "worst-case", O_WORST_CASE, NULL, "side-scroller: seed 000's worst case: every layer keeps its whole "
+		"32x32-cell map and moves 8 px a frame in both axes (no parallax), generated maps have no "
+		"transparent cells: 504 tile checks a frame" },
 	{ "arena-size", O_ARENA_SIZE, "BYTES", "heap-churn: the RAM arena's size (K/M suffixes, at most 256M; "
 		"default 1M)" },
 	{ "sizes", O_SIZES, "DIST", "heap-churn: request sizes in bytes, uniform:LO-HI, log:LO-HI "
@@ -82,7 +85,7 @@ static const vs_cli_opt options[] = {
 
 static const vs_cli_cmd command = {
 	CMD, "gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
-	"                  [--map LAYER=FILE ...] [--map-width N]",
+	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]",
 	"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
 	"output. The same generator, seed and frame count give the same trace.\n",
 	options, NULL, list_generators, 0
@@ -157,6 +160,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 			return VS_EXIT_USAGE;
 		o->map_width = (uint32_t)v;
 		return -1;
+	case O_WORST_CASE:
+		o->worst_case = 1;
+		return -1;
 	case O_ARENA_SIZE:
 	case O_SIZES:
 	case O_LIFETIME:
@@ -192,6 +198,8 @@ int vs_cmd_gen(int argc, char **argv)
 		for (i = 0; i < VS_GEN_LAYERS; i++)
 			if (a.o.maps[i])
 				return vs_cli_usage_error(CMD, "--map is for side-scroller only");
+	if (a.o.worst_case && g->run != vs_gen_side_scroller)
+		return vs_cli_usage_error(CMD, "--worst-case is for side-scroller only");
 	if (a.heap_set && g->run != vs_gen_heap_churn)
 		return vs_cli_usage_error(CMD, "--arena-size, --sizes, --lifetime, --allocs and --fill are for heap-churn only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
