@@ -193,6 +193,46 @@ START_TEST(side_scroller_worst_case)
 }
 END_TEST
 
+/* `gen --help` states each generator's figures (vs_gen_figures): its
+ * default trace (seed 1, default frames) must have exactly those, run for
+ * the default number of frames, and fail as often as it says. */
+START_TEST(help_figures_are_true)
+{
+	const vs_generator *g = vs_generator_at((size_t)_i);
+	vs_gen_opts o;
+	size_t len;
+	int rc;
+	uint32_t frames = 0, allocs = 0, frees = 0, calls = 0, max_calls = 0;
+	char *t, *line, *save = NULL;
+	uint64_t failures, peak;
+
+	vs_gen_opts_default(&o);
+	t = run_gen(g, &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	replay_text(t, len, &failures, &peak);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "frame") == 0) {
+			if (frames++ > 0 && calls > max_calls)
+				max_calls = calls;
+			calls = 0;
+		} else if (strncmp(line, "alloc ", 6) == 0) {
+			allocs++;
+			calls++;
+		} else if (strncmp(line, "free ", 5) == 0) {
+			frees++;
+			calls++;
+		}
+	}
+	free(t);
+	ck_assert_msg(frames == g->default_frames && allocs == g->figures.allocs && frees == g->figures.frees &&
+		max_calls == g->figures.max_calls && peak == g->figures.peak_live,
+		"%s: measured %u frames, { %u, %u, %u, %u }; the table says %u frames, { %u, %u, %u, %u }", g->name,
+		frames, allocs, frees, max_calls, (unsigned)peak, g->default_frames, g->figures.allocs,
+		g->figures.frees, g->figures.max_calls, g->figures.peak_live);
+	ck_assert_uint_eq(failures, g->figures.failures);
+}
+END_TEST
+
 /* Level change: in some frame the level set is freed and a new one loaded. */
 START_TEST(level_change_swaps_in_one_frame)
 {
@@ -329,6 +369,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, deterministic_and_valid, 0, (int)vs_generator_count());
 	tcase_add_test(tc, side_scroller_shape);
 	tcase_add_test(tc, side_scroller_worst_case);
+	tcase_add_loop_test(tc, help_figures_are_true, 0, (int)vs_generator_count());
 	tcase_add_test(tc, level_change_swaps_in_one_frame);
 	tcase_add_test(tc, user_maps);
 	tcase_add_loop_test(tc, obj_demand_within_area, 0, 4);

@@ -61,12 +61,26 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
  * change size with distance, with roadside props, items and dust. */
 int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 
+/* What a generator's default trace (seed 1, default frames and options)
+ * holds, as `gen --help` states it; test_gba_gen regenerates each trace
+ * and checks these, so the help cannot go stale. */
+typedef struct vs_gen_figures {
+	uint32_t allocs;     /* alloc requests */
+	uint32_t frees;      /* free requests */
+	uint32_t max_calls;  /* most alloc + free requests in a frame after
+	                      * the first (which fills the screen) */
+	uint32_t peak_live;  /* peak live bytes replayed with each arena's
+	                      * default strategy, summed over the arenas */
+	uint32_t failures;   /* failed allocations in that replay */
+} vs_gen_figures;
+
 /* Generators by name, for the command line. */
 typedef struct vs_generator {
 	const char *name;
 	const char *summary;
 	int (*run)(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 	uint32_t default_frames;
+	vs_gen_figures figures;
 } vs_generator;
 
 size_t vs_generator_count(void);

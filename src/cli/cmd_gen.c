@@ -18,20 +18,35 @@ static void list_generators(FILE *fp, int part)
 	if (part != 0)
 		return;
 	fprintf(fp, "\ngenerators:\n");
-	for (i = 0; i < vs_generator_count(); i++)
-		fprintf(fp, "  %-14s %s (default %u frames)\n", vs_generator_at(i)->name, vs_generator_at(i)->summary,
-			(unsigned)vs_generator_at(i)->default_frames);
+	for (i = 0; i < vs_generator_count(); i++) {
+		const vs_generator *g = vs_generator_at(i);
+		const vs_gen_figures *f = &g->figures;
+		uint32_t calls10 = (uint32_t)(((uint64_t)f->allocs + f->frees) * 10 / g->default_frames);
+
+		fprintf(fp, "  %-14s %s\n", g->name, g->summary);
+		/* Measured from the default trace (seed 1); see vs_gen_figures. */
+		fprintf(fp, "  %-14s default %u frames: %u allocs, %u frees, %u.%u calls a frame\n"
+			"  %-14s (max %u after the first), peak live %u bytes\n", "", (unsigned)g->default_frames,
+			(unsigned)f->allocs, (unsigned)f->frees, (unsigned)(calls10 / 10), (unsigned)(calls10 % 10), "",
+			(unsigned)f->max_calls, (unsigned)f->peak_live);
+		if (f->failures)
+			fprintf(fp, "  %-14s (%u allocations fail under the default strategy)\n", "",
+				(unsigned)f->failures);
+	}
 	fprintf(fp, "\n"
 		"  side-scroller  BG arena, mode 0. Four text BG layers (4bpp, 4bpp, 8bpp, 4bpp;\n"
 		"                 parallax 1, 1, 1/2, 1/4) follow a camera that runs 0-4 px a\n"
 		"                 frame, dashes at 8, jumps and falls, in any direction. Each\n"
 		"                 non-zero map cell entering the 240x160 screen is one\n"
-		"                 `alloc ID tile ROM BPP` (a reference; up to ~500 checks a frame\n"
-		"                 at full speed), each cell leaving is one `free ID`. Zero cells\n"
-		"                 are the transparent tile: no call, as seed 000 says. Four\n"
-		"                 2 KiB text maps are allocated first. Maps are generated\n"
-		"                 (1024x64 cells of 2x2 metatiles, ROM tiles 1-3600) unless\n"
-		"                 --map gives a layer's own.\n"
+		"                 `alloc ID tile ROM BPP` (a reference), each cell leaving is one\n"
+		"                 `free ID`. Zero cells are the transparent tile: no call, as\n"
+		"                 seed 000 says. Four 2 KiB text maps are allocated first. Maps\n"
+		"                 are generated (1024x64 cells of 2x2 metatiles, ROM tiles\n"
+		"                 1-3600) unless --map gives a layer's own. --worst-case is the\n"
+		"                 seed's \"about 500 tile checks a frame\": each layer keeps its\n"
+		"                 whole 32x32-cell map and moves 8 px a frame in both axes, maps\n"
+		"                 without transparent cells: every frame after the first is\n"
+		"                 4 x 63 references and 4 x 63 frees, 504 checks.\n"
 		"  sprite-churn   OBJ arena, mode 0. One minute of a shooter: player (swaps\n"
 		"                 form every 600 frames), UI (digits, bar, icon; dialog boxes),\n"
 		"                 up to 44 enemies (16x16 to 64x64, 15%% 8bpp), 48 bullets and\n"

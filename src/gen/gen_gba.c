@@ -905,20 +905,20 @@ done:
 
 static const vs_generator generators[] = {
 	{ "side-scroller", "four BG layers scrolling up to 8 px a frame: BG tile references and releases",
-		vs_gen_side_scroller, 1200 },
+		vs_gen_side_scroller, 1200, { 36366, 34231, 273, 53152, 0 } },
 	{ "sprite-churn", "a shooter's sprites (player, enemies, bullets, particles, UI) coming and going",
-		vs_gen_sprite_churn, 3600 },
+		vs_gen_sprite_churn, 3600, { 4333, 4221, 31, 31200, 4 } },
 	{ "level-change", "levels of sprite churn; at each change the level's sprite set is swapped in one frame",
-		vs_gen_level_change, 3600 },
+		vs_gen_level_change, 3600, { 2783, 2700, 105, 31680, 2 } },
 	{ "boss-fight", "shooter stages, each ending with a multi-part boss that breaks up and transforms",
-		vs_gen_boss_fight, 3600 },
+		vs_gen_boss_fight, 3600, { 3328, 3269, 35, 28512, 1 } },
 	{ "bitmap-racer", "a mode 4 racer in 16 KiB of OBJ VRAM: opponents change size with distance",
-		vs_gen_bitmap_racer, 3600 },
+		vs_gen_bitmap_racer, 3600, { 1209, 1185, 6, 15360, 6 } },
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
-		"restore of the base state per level", vs_gen_ds_levels, 2400 },
-	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000 },
+		"restore of the base state per level", vs_gen_ds_levels, 2400, { 205, 88, 23, 123888, 0 } },
+	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000, { 1517, 1471, 13, 349984, 48 } },
 	{ "heap-churn", "RAM heap churn: sizes and lifetimes from distributions (--sizes, --lifetime)",
-		vs_gen_heap_churn, 2000 },
+		vs_gen_heap_churn, 2000, { 64000, 63512, 88, 620656, 0 } },
 };
 
 size_t vs_generator_count(void)
