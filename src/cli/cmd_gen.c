@@ -23,15 +23,14 @@ static void list_generators(FILE *fp, int part)
 		const vs_gen_figures *f = &g->figures;
 		uint32_t calls10 = (uint32_t)(((uint64_t)f->allocs + f->frees) * 10 / g->default_frames);
 
-		fprintf(fp, "  %-14s %s\n", g->name, g->summary);
+		fprintf(fp, "  %-14s %s (default %u frames)\n", g->name, g->summary, (unsigned)g->default_frames);
 		/* Measured from the default trace (seed 1); see vs_gen_figures. */
-		fprintf(fp, "  %-14s default %u frames: %u allocs, %u frees, %u.%u calls a frame\n"
-			"  %-14s (max %u after the first), peak live %u bytes\n", "", (unsigned)g->default_frames,
-			(unsigned)f->allocs, (unsigned)f->frees, (unsigned)(calls10 / 10), (unsigned)(calls10 % 10), "",
-			(unsigned)f->max_calls, (unsigned)f->peak_live);
+		fprintf(fp, "  %-14s %u allocs, %u frees, %u.%u calls a frame (max %u after the first),\n"
+			"  %-14s peak live %u bytes", "", (unsigned)f->allocs, (unsigned)f->frees, (unsigned)(calls10 / 10),
+			(unsigned)(calls10 % 10), (unsigned)f->max_calls, "", (unsigned)f->peak_live);
 		if (f->failures)
-			fprintf(fp, "  %-14s (%u allocations fail under the default strategy)\n", "",
-				(unsigned)f->failures);
+			fprintf(fp, ", %u allocations fail under the default strategy", (unsigned)f->failures);
+		fputc('\n', fp);
 	}
 	fprintf(fp, "\n"
 		"  side-scroller  BG arena, mode 0. Four text BG layers (4bpp, 4bpp, 8bpp, 4bpp;\n"
