@@ -120,10 +120,17 @@ END_TEST
 /* Replays a generated trace with each arena's default strategy: it must
  * run to the end with no check or diagnostic; returns the failures and
  * the summed peak live bytes of all arenas. */
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
 static void replay_text(const char *text, size_t len, uint64_t *failures, uint64_t *peak_live)
 {
 	char err[512];
 	FILE *fp = tmpfile();
+	vs_replay_config cfg;
 	vs_trace_reader *rd;
 	vs_replay *r;
 	int i;
@@ -132,7 +139,10 @@ static void replay_text(const char *text, size_t len, uint64_t *failures, uint64
 	rewind(fp);
 	rd = vs_trace_open_stream(fp, "gen", err, sizeof err);
 	ck_assert_msg(rd != NULL, "%s", err);
-	r = vs_replay_new(rd, NULL, err, sizeof err);
+	/* a failed allocation's later free is a warning: counted, not printed */
+	vs_replay_config_default(&cfg);
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
 	ck_assert_msg(r != NULL, "%s", err);
 	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s", vs_replay_error(r));
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -190,6 +200,19 @@ START_TEST(side_scroller_worst_case)
 	ck_assert_int_eq(frame, 300);
 	ck_assert_int_eq(odd, 0);
 	free(t);
+}
+END_TEST
+
+/* --worst-case from the command line, and only for side-scroller. */
+START_TEST(worst_case_cli)
+{
+	static char out[1 << 20], err[4096];
+
+	ck_assert_int_eq(vs_test_run_cli("gen side-scroller --worst-case --frames 3", out, sizeof out, err,
+		sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "alloc 4100 tile"));
+	ck_assert_int_eq(vs_test_run_cli("gen sprite-churn --worst-case", out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--worst-case is for side-scroller only"));
 }
 END_TEST
 
@@ -369,6 +392,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, deterministic_and_valid, 0, (int)vs_generator_count());
 	tcase_add_test(tc, side_scroller_shape);
 	tcase_add_test(tc, side_scroller_worst_case);
+	tcase_add_test(tc, worst_case_cli);
 	tcase_add_loop_test(tc, help_figures_are_true, 0, (int)vs_generator_count());
 	tcase_add_test(tc, level_change_swaps_in_one_frame);
 	tcase_add_test(tc, user_maps);
