@@ -6,6 +6,7 @@
 
 #include "support.h"
 #include "vramsim/gen.h"
+#include "vramsim/replay.h"
 #include "vramsim/trace.h"
 
 /* Runs a generator into memory; returns the text (caller frees). */
@@ -113,6 +114,145 @@ START_TEST(side_scroller_shape)
 	ck_assert_int_gt(maxper, 50);
 	ck_assert_int_le(maxper, 520);
 	free(t);
+}
+END_TEST
+
+/* Replays a generated trace with each arena's default strategy: it must
+ * run to the end with no check or diagnostic; returns the failures and
+ * the summed peak live bytes of all arenas. */
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+static void replay_text(const char *text, size_t len, uint64_t *failures, uint64_t *peak_live)
+{
+	char err[512];
+	FILE *fp = tmpfile();
+	vs_replay_config cfg;
+	vs_trace_reader *rd;
+	vs_replay *r;
+	int i;
+
+	fwrite(text, 1, len, fp);
+	rewind(fp);
+	rd = vs_trace_open_stream(fp, "gen", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	/* a failed allocation's later free is a warning: counted, not printed */
+	vs_replay_config_default(&cfg);
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s", vs_replay_error(r));
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	*failures = *peak_live = 0;
+	for (i = 0; i < vs_replay_arena_count(r); i++) {
+		*failures += vs_replay_metrics(r, i)->failures;
+		*peak_live += vs_replay_metrics(r, i)->peak_live;
+	}
+	vs_replay_free(r);
+	fclose(fp);
+}
+
+/* Seed 000's worst case: after the first frame every frame is exactly a
+ * new 32-cell row and column per layer in and the old ones out: 4 x 63
+ * references and 4 x 63 releases, 504 checks; deterministic per seed; the
+ * tile manager takes it with no failure. */
+START_TEST(side_scroller_worst_case)
+{
+	vs_gen_opts o;
+	size_t len, len2;
+	int rc, frame = 0, in = 0, out = 0, odd = 0;
+	char *t, *t2, *line, *save = NULL;
+	uint64_t failures, peak;
+
+	vs_gen_opts_default(&o);
+	o.worst_case = 1;
+	o.frames = 300;
+	o.seed = 7;
+	t = run_gen(vs_generator_find("side-scroller"), &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	t2 = run_gen(vs_generator_find("side-scroller"), &o, &len2, &rc);
+	ck_assert(len == len2 && memcmp(t, t2, len) == 0);
+	free(t2);
+	o.seed = 8;
+	t2 = run_gen(vs_generator_find("side-scroller"), &o, &len2, &rc);
+	ck_assert(len != len2 || memcmp(t, t2, len) != 0);
+	free(t2);
+	replay_text(t, len, &failures, &peak);
+	ck_assert_uint_eq(failures, 0);
+	ck_assert_uint_gt(peak, 16u << 10);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "frame") == 0) {
+			/* the first frame fills the four 32x32 maps */
+			if (frame++ == 0)
+				ck_assert_int_eq(in, 4 + 4 * 32 * 32);
+			else if (in != 4 * 63 || out != 4 * 63)
+				odd++;
+			in = out = 0;
+		} else if (strncmp(line, "alloc ", 6) == 0) {
+			in++;
+		} else if (strncmp(line, "free ", 5) == 0) {
+			out++;
+		}
+	}
+	ck_assert_int_eq(frame, 300);
+	ck_assert_int_eq(odd, 0);
+	free(t);
+}
+END_TEST
+
+/* --worst-case from the command line, and only for side-scroller. */
+START_TEST(worst_case_cli)
+{
+	static char out[1 << 20], err[4096];
+
+	ck_assert_int_eq(vs_test_run_cli("gen side-scroller --worst-case --frames 3", out, sizeof out, err,
+		sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "alloc 4100 tile"));
+	ck_assert_int_eq(vs_test_run_cli("gen sprite-churn --worst-case", out, sizeof out, err, sizeof err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--worst-case is for side-scroller only"));
+}
+END_TEST
+
+/* `gen --help` states each generator's figures (vs_gen_figures): its
+ * default trace (seed 1, default frames) must have exactly those, run for
+ * the default number of frames, and fail as often as it says. */
+START_TEST(help_figures_are_true)
+{
+	const vs_generator *g = vs_generator_at((size_t)_i);
+	vs_gen_opts o;
+	size_t len;
+	int rc;
+	uint32_t frames = 0, allocs = 0, frees = 0, calls = 0, max_calls = 0;
+	char *t, *line, *save = NULL;
+	uint64_t failures, peak;
+
+	vs_gen_opts_default(&o);
+	t = run_gen(g, &o, &len, &rc);
+	ck_assert_int_eq(rc, 0);
+	replay_text(t, len, &failures, &peak);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "frame") == 0) {
+			if (frames++ > 0 && calls > max_calls)
+				max_calls = calls;
+			calls = 0;
+		} else if (strncmp(line, "alloc ", 6) == 0) {
+			allocs++;
+			calls++;
+		} else if (strncmp(line, "free ", 5) == 0) {
+			frees++;
+			calls++;
+		}
+	}
+	free(t);
+	ck_assert_msg(frames == g->default_frames && allocs == g->figures.allocs && frees == g->figures.frees &&
+		max_calls == g->figures.max_calls && peak == g->figures.peak_live,
+		"%s: measured %u frames, { %u, %u, %u, %u }; the table says %u frames, { %u, %u, %u, %u }", g->name,
+		frames, allocs, frees, max_calls, (unsigned)peak, g->default_frames, g->figures.allocs,
+		g->figures.frees, g->figures.max_calls, g->figures.peak_live);
+	ck_assert_uint_eq(failures, g->figures.failures);
 }
 END_TEST
 
@@ -251,6 +391,9 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, deterministic_and_valid, 0, (int)vs_generator_count());
 	tcase_add_test(tc, side_scroller_shape);
+	tcase_add_test(tc, side_scroller_worst_case);
+	tcase_add_test(tc, worst_case_cli);
+	tcase_add_loop_test(tc, help_figures_are_true, 0, (int)vs_generator_count());
 	tcase_add_test(tc, level_change_swaps_in_one_frame);
 	tcase_add_test(tc, user_maps);
 	tcase_add_loop_test(tc, obj_demand_within_area, 0, 4);

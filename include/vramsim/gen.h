@@ -25,6 +25,11 @@ typedef struct vs_gen_opts {
 	 * holds at most VS_GEN_MAP_MAX_CELLS cells (a CSV file at most 64 MiB). */
 	const char *maps[VS_GEN_LAYERS];
 	uint32_t map_width;
+	/* side-scroller: seed 000's worst case. Every layer keeps its whole
+	 * 32x32-cell text map filled and moves 8 px a frame in both axes at
+	 * full speed (no parallax), so each frame brings a new 32-cell row and
+	 * column per layer; generated maps have no transparent cells. */
+	int worst_case;
 } vs_gen_opts;
 
 void vs_gen_opts_default(vs_gen_opts *o);
@@ -32,7 +37,8 @@ void vs_gen_opts_default(vs_gen_opts *o);
 /* Four BG layers (4bpp, 4bpp, 8bpp, 4bpp) scrolling by up to 8 px per frame
  * in any direction at parallax speeds 1, 1, 1/2, 1/4 across their maps:
  * one `tile ROM BPP` reference per newly visible non-zero cell and a free
- * per cell that leaves the 240x160 screen; four text maps at the start. */
+ * per cell that leaves the 240x160 screen; four text maps at the start.
+ * With worst_case, see vs_gen_opts. */
 int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 /* The OBJ generators keep, as games do, their own count of tiles taken:
  * transient sprites spawn only within a budget a little under the area,
@@ -55,12 +61,26 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
  * change size with distance, with roadside props, items and dust. */
 int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 
+/* What a generator's default trace (seed 1, default frames and options)
+ * holds, as `gen --help` states it; test_gba_gen regenerates each trace
+ * and checks these, so the help cannot go stale. */
+typedef struct vs_gen_figures {
+	uint32_t allocs;     /* alloc requests */
+	uint32_t frees;      /* free requests */
+	uint32_t max_calls;  /* most alloc + free requests in a frame after
+	                      * the first (which fills the screen) */
+	uint32_t peak_live;  /* peak live bytes replayed with each arena's
+	                      * default strategy, summed over the arenas */
+	uint32_t failures;   /* failed allocations in that replay */
+} vs_gen_figures;
+
 /* Generators by name, for the command line. */
 typedef struct vs_generator {
 	const char *name;
 	const char *summary;
 	int (*run)(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 	uint32_t default_frames;
+	vs_gen_figures figures;
 } vs_generator;
 
 size_t vs_generator_count(void);

@@ -18,20 +18,34 @@ static void list_generators(FILE *fp, int part)
 	if (part != 0)
 		return;
 	fprintf(fp, "\ngenerators:\n");
-	for (i = 0; i < vs_generator_count(); i++)
-		fprintf(fp, "  %-14s %s (default %u frames)\n", vs_generator_at(i)->name, vs_generator_at(i)->summary,
-			(unsigned)vs_generator_at(i)->default_frames);
+	for (i = 0; i < vs_generator_count(); i++) {
+		const vs_generator *g = vs_generator_at(i);
+		const vs_gen_figures *f = &g->figures;
+		uint32_t calls10 = (uint32_t)(((uint64_t)f->allocs + f->frees) * 10 / g->default_frames);
+
+		fprintf(fp, "  %-14s %s (default %u frames)\n", g->name, g->summary, (unsigned)g->default_frames);
+		/* Measured from the default trace (seed 1); see vs_gen_figures. */
+		fprintf(fp, "  %-14s %u allocs, %u frees, %u.%u calls a frame (max %u after the first),\n"
+			"  %-14s peak live %u bytes", "", (unsigned)f->allocs, (unsigned)f->frees, (unsigned)(calls10 / 10),
+			(unsigned)(calls10 % 10), (unsigned)f->max_calls, "", (unsigned)f->peak_live);
+		if (f->failures)
+			fprintf(fp, ", %u allocations fail under the default strategy", (unsigned)f->failures);
+		fputc('\n', fp);
+	}
 	fprintf(fp, "\n"
 		"  side-scroller  BG arena, mode 0. Four text BG layers (4bpp, 4bpp, 8bpp, 4bpp;\n"
 		"                 parallax 1, 1, 1/2, 1/4) follow a camera that runs 0-4 px a\n"
 		"                 frame, dashes at 8, jumps and falls, in any direction. Each\n"
 		"                 non-zero map cell entering the 240x160 screen is one\n"
-		"                 `alloc ID tile ROM BPP` (a reference; up to ~500 checks a frame\n"
-		"                 at full speed), each cell leaving is one `free ID`. Zero cells\n"
-		"                 are the transparent tile: no call, as seed 000 says. Four\n"
-		"                 2 KiB text maps are allocated first. Maps are generated\n"
-		"                 (1024x64 cells of 2x2 metatiles, ROM tiles 1-3600) unless\n"
-		"                 --map gives a layer's own.\n"
+		"                 `alloc ID tile ROM BPP` (a reference), each cell leaving is one\n"
+		"                 `free ID`. Zero cells are the transparent tile: no call, as\n"
+		"                 seed 000 says. Four 2 KiB text maps are allocated first. Maps\n"
+		"                 are generated (1024x64 cells of 2x2 metatiles, ROM tiles\n"
+		"                 1-3600) unless --map gives a layer's own. --worst-case is the\n"
+		"                 seed's \"about 500 tile checks a frame\": each layer keeps its\n"
+		"                 whole 32x32-cell map and moves 8 px a frame in both axes, maps\n"
+		"                 without transparent cells: every frame after the first is\n"
+		"                 4 x 63 references and 4 x 63 frees, 504 checks.\n"
 		"  sprite-churn   OBJ arena, mode 0. One minute of a shooter: player (swaps\n"
 		"                 form every 600 frames), UI (digits, bar, icon; dialog boxes),\n"
 		"                 up to 44 enemies (16x16 to 64x64, 15%% 8bpp), 48 bullets and\n"
@@ -57,7 +71,7 @@ static void list_generators(FILE *fp, int part)
 		"                 blasts and dust. 15 KiB budget.\n");
 }
 
-enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
 
 static const vs_cli_opt options[] = {
 	{ "seed", O_SEED, "N", "random seed (default 1)" },
@@ -68,6 +82,9 @@ static const vs_cli_opt options[] = {
 		"u16 cells; values are ROM tile indices (0-4095, 0 transparent); "
 		"at least 32x32 cells. Give 8bpp layer 2 indices of its own." },
 	{ "map-width", O_MAP_WIDTH, "N", "cells per row of raw maps" },
+	{ "worst-case", O_WORST_CASE, NULL, "side-scroller: seed 000's worst case: every layer keeps its whole "
+		"32x32-cell map and moves 8 px a frame in both axes (no parallax), generated maps have no "
+		"transparent cells: 504 tile checks a frame" },
 	{ "arena-size", O_ARENA_SIZE, "BYTES", "heap-churn: the RAM arena's size (K/M suffixes, at most 256M; "
 		"default 1M)" },
 	{ "sizes", O_SIZES, "DIST", "heap-churn: request sizes in bytes, uniform:LO-HI, log:LO-HI "
@@ -82,7 +99,7 @@ static const vs_cli_opt options[] = {
 
 static const vs_cli_cmd command = {
 	CMD, "gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
-	"                  [--map LAYER=FILE ...] [--map-width N]",
+	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]",
 	"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
 	"output. The same generator, seed and frame count give the same trace.\n",
 	options, NULL, list_generators, 0
@@ -157,6 +174,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 			return VS_EXIT_USAGE;
 		o->map_width = (uint32_t)v;
 		return -1;
+	case O_WORST_CASE:
+		o->worst_case = 1;
+		return -1;
 	case O_ARENA_SIZE:
 	case O_SIZES:
 	case O_LIFETIME:
@@ -192,6 +212,8 @@ int vs_cmd_gen(int argc, char **argv)
 		for (i = 0; i < VS_GEN_LAYERS; i++)
 			if (a.o.maps[i])
 				return vs_cli_usage_error(CMD, "--map is for side-scroller only");
+	if (a.o.worst_case && g->run != vs_gen_side_scroller)
+		return vs_cli_usage_error(CMD, "--worst-case is for side-scroller only");
 	if (a.heap_set && g->run != vs_gen_heap_churn)
 		return vs_cli_usage_error(CMD, "--arena-size, --sizes, --lifetime, --allocs and --fill are for heap-churn only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;

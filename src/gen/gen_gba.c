@@ -615,7 +615,7 @@ static const unsigned layer_empty[VS_GEN_LAYERS] = { 40, 15, 5, 0 };
 /* A generated map: 2x2 metatiles from a palette that changes every 64
  * cells (a new area of the level), so the tiles in view repeat a lot but
  * shift as the camera travels. */
-static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
+static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h, int solid)
 {
 	uint32_t x, y, area, nareas = (w + 63) / 64;
 	uint16_t meta[128][4];
@@ -627,14 +627,16 @@ static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h)
 	if (!m->cell)
 		return -1;
 	for (area = 0; area < nareas; area++) {
-		/* Busy areas have many distinct metatiles, quiet ones few. */
-		npal = between(r, 8, 128);
+		/* Busy areas have many distinct metatiles, quiet ones few. Solid
+		 * (worst-case) maps keep to 40, so that the tiles of two areas in a
+		 * 32-cell view of all four layers fit the 56 KiB tile set. */
+		npal = between(r, 8, solid ? 40 : 128);
 		for (k = 0; k < npal; k++)
 			for (q = 0; q < 4; q++)
 				meta[k][q] = (uint16_t)(set_first[l] + below(r, set_count[l]));
 		for (y = 0; y < h; y += 2)
 			for (x = area * 64; x < (area + 1) * 64 && x < w; x += 2) {
-				int empty = chance(r, layer_empty[l], 100);
+				int empty = chance(r, solid ? 0 : layer_empty[l], 100);
 				k = below(r, npal);
 				for (q = 0; q < 4; q++) {
 					uint32_t cx = x + (q & 1), cy = y + (q >> 1);
@@ -770,10 +772,13 @@ static int in_rect(const layer *L, int x, int y)
 }
 
 /* Moves a layer's view to scroll (sx, sy): frees cells that left, then
- * references the ones that came in. */
-static void update_layer(FILE *out, layer *L, uint64_t *next_id, int sx, int sy)
+ * references the ones that came in. The view is the screen, or with
+ * `whole` the full 32x32-cell map the layer keeps in VRAM. */
+static void update_layer(FILE *out, layer *L, uint64_t *next_id, int sx, int sy, int whole)
 {
-	int nx0 = sx / 8, ny0 = sy / 8, nx1 = (sx + SCREEN_W - 1) / 8, ny1 = (sy + SCREEN_H - 1) / 8, x, y;
+	int nx0 = sx / 8, ny0 = sy / 8, x, y;
+	int nx1 = whole ? nx0 + RING - 1 : (sx + SCREEN_W - 1) / 8;
+	int ny1 = whole ? ny0 + RING - 1 : (sy + SCREEN_H - 1) / 8;
 	layer old = *L; /* only the rectangle is read from it */
 
 	for (y = old.y0; y <= old.y1; y++)
@@ -823,7 +828,7 @@ int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errl
 		L[l].den = layer_den[l];
 		L[l].x1 = L[l].y1 = -1;
 		if (o->maps[l] ? read_map(&L[l].map, o->maps[l], o->map_width, err, errlen)
-			: gen_map(&L[l].map, &r, l, 1024, 64)) {
+			: gen_map(&L[l].map, &r, l, 1024, 64, o->worst_case)) {
 			if (!o->maps[l])
 				snprintf(err, errlen, "out of memory");
 			goto done;
@@ -833,10 +838,31 @@ int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errl
 	 * layer that is too small stops at its own edge. */
 	maxx = (int)L[0].map.w * 8 - SCREEN_W;
 	maxy = (int)L[0].map.h * 8 - SCREEN_H;
+	if (o->worst_case) {
+		/* Every layer's view is its whole 32x32 map, at full speed. */
+		for (l = 0; l < VS_GEN_LAYERS; l++)
+			L[l].num = L[l].den = 1;
+		maxx = (int)(L[0].map.w - RING) * 8;
+		maxy = (int)(L[0].map.h - RING) * 8;
+		vx = vy = 8;
+	}
 	fputs("vramsim-trace 1\narena bg gba-bg\n", out);
 	for (l = 0; l < VS_GEN_LAYERS; l++)
 		fprintf(out, "alloc %llu map text 256x256 tag=bg%u\n", (unsigned long long)++next_id, l);
 	for (f = 0; f < frames; f++) {
+		if (o->worst_case) {
+			/* Turn back at an edge before the step, so every step is 8 px
+			 * in both axes (where the map is larger than the view). */
+			if (cx + vx < 0 || cx + vx > maxx)
+				vx = -vx;
+			if (cy + vy < 0 || cy + vy > maxy)
+				vy = -vy;
+			if (cx + vx >= 0 && cx + vx <= maxx)
+				cx += vx;
+			if (cy + vy >= 0 && cy + vy <= maxy)
+				cy += vy;
+			goto move;
+		}
 		/* The player runs mostly right at 1-4 px, sometimes dashes at
 		 * 8 px, jumps and falls, turns back now and then. */
 		if (hold-- == 0) {
@@ -858,10 +884,12 @@ int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errl
 			cy = cy < 0 ? 0 : maxy;
 			vy = -vy;
 		}
+move:
 		for (l = 0; l < VS_GEN_LAYERS; l++) {
 			int sx = (int)((unsigned)cx * L[l].num / L[l].den), sy = (int)((unsigned)cy * L[l].num / L[l].den);
-			int lx = (int)L[l].map.w * 8 - SCREEN_W, ly = (int)L[l].map.h * 8 - SCREEN_H;
-			update_layer(out, &L[l], &next_id, sx < lx ? sx : lx, sy < ly ? sy : ly);
+			int lx = o->worst_case ? (int)(L[l].map.w - RING) * 8 : (int)L[l].map.w * 8 - SCREEN_W;
+			int ly = o->worst_case ? (int)(L[l].map.h - RING) * 8 : (int)L[l].map.h * 8 - SCREEN_H;
+			update_layer(out, &L[l], &next_id, sx < lx ? sx : lx, sy < ly ? sy : ly, o->worst_case);
 		}
 		fputs("frame\n", out);
 	}
@@ -877,20 +905,20 @@ done:
 
 static const vs_generator generators[] = {
 	{ "side-scroller", "four BG layers scrolling up to 8 px a frame: BG tile references and releases",
-		vs_gen_side_scroller, 1200 },
+		vs_gen_side_scroller, 1200, { 36366, 34231, 273, 53152, 0 } },
 	{ "sprite-churn", "a shooter's sprites (player, enemies, bullets, particles, UI) coming and going",
-		vs_gen_sprite_churn, 3600 },
+		vs_gen_sprite_churn, 3600, { 4333, 4221, 31, 31200, 4 } },
 	{ "level-change", "levels of sprite churn; at each change the level's sprite set is swapped in one frame",
-		vs_gen_level_change, 3600 },
+		vs_gen_level_change, 3600, { 2783, 2700, 105, 31680, 2 } },
 	{ "boss-fight", "shooter stages, each ending with a multi-part boss that breaks up and transforms",
-		vs_gen_boss_fight, 3600 },
+		vs_gen_boss_fight, 3600, { 3328, 3269, 35, 28512, 1 } },
 	{ "bitmap-racer", "a mode 4 racer in 16 KiB of OBJ VRAM: opponents change size with distance",
-		vs_gen_bitmap_racer, 3600 },
+		vs_gen_bitmap_racer, 3600, { 1209, 1185, 6, 15360, 6 } },
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
-		"restore of the base state per level", vs_gen_ds_levels, 2400 },
-	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000 },
+		"restore of the base state per level", vs_gen_ds_levels, 2400, { 205, 88, 23, 123888, 0 } },
+	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000, { 1517, 1471, 13, 349984, 48 } },
 	{ "heap-churn", "RAM heap churn: sizes and lifetimes from distributions (--sizes, --lifetime)",
-		vs_gen_heap_churn, 2000 },
+		vs_gen_heap_churn, 2000, { 64000, 63512, 88, 620656, 0 } },
 };
 
 size_t vs_generator_count(void)
