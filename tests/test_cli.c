@@ -408,7 +408,7 @@ END_TEST
 START_TEST(completion)
 {
 	static const struct { const char *words, *want; } cases[] = {
-		{ "re", "replay\nrender\nrecord\n" },
+		{ "re", "replay\nrender\nreport\nrecord\n" },
 		{ "help st", "strategies\n" },
 		{ "replay x --st", "--strategy\n--strict\n" },
 		{ "replay x -s gba-obj-b", "gba-obj-best-fit\ngba-obj-buddy\n" },
