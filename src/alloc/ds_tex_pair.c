@@ -10,12 +10,50 @@ uint32_t ds_tex_pair_index_addr(uint32_t addr)
 	return addr < 0x20000u ? 0x20000u + addr / 2u : 0x30000u + (addr - 0x40000u) / 2u;
 }
 
+/* Sets (v = 1) or clears units [u, u + n) and keeps the word summary in
+ * step: work in proportion to the request, never to the space. */
+static void fill(ds_tex_pair *m, uint32_t u, uint32_t n, int v)
+{
+	uint32_t w, last = (u + n - 1u) >> 5;
+
+	bits_fill(m->free, u, n, v);
+	for (w = u >> 5; w <= last; w++) {
+		if (m->free[w])
+			m->any[w >> 5] |= 1u << (w & 31u);
+		else
+			m->any[w >> 5] &= ~(1u << (w & 31u));
+	}
+}
+
+/* Highest free unit in [lo, i), or i when there is none: whole words with
+ * nothing free are passed over through the summary, 32 at a time. */
+static uint32_t prev_free(const ds_tex_pair *m, uint32_t lo, uint32_t i)
+{
+	uint32_t end = i;
+
+	while (i > lo) {
+		uint32_t w = (i - 1u) >> 5, x = m->free[w] & (0xFFFFFFFFu >> (31u - ((i - 1u) & 31u))), q;
+
+		if (x) {
+			x = w * 32u + bits_top32(x);
+			return x >= lo ? x : end;
+		}
+		if (w * 32u <= lo)
+			break;
+		q = bits_prev(m->any, lo >> 5, w, 1);
+		if (q == w)
+			break;
+		i = (q + 1u) * 32u;
+	}
+	return end;
+}
+
 void ds_tex_pair_reset(ds_tex_pair *m)
 {
 	unsigned s;
 
 	for (s = 0; s < 4; s++)
-		bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
+		fill(m, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
 }
 
 void ds_tex_pair_init(ds_tex_pair *m, uint8_t mapped_slots)
@@ -43,36 +81,103 @@ static uint32_t even_bits(uint32_t x)
 	return (x | (x >> 8)) & 0x0000FFFFu;
 }
 
-/* 4x4 in texture slot s (0 or 2): bit k of the combined map says the 16
- * texel bytes at slot + 16k and the 8 index bytes at their slot-1 place are
- * all free. Builds that map (256 words) and finds the lowest run. */
+/* Bit k of word j of the 4x4 map of the slot whose texel words start at
+ * tw: the 16 texel bytes at 16k and the 8 index bytes they pair with are all
+ * free. */
+static uint32_t pair_word(const ds_tex_pair *m, uint32_t tw, uint32_t iw, uint32_t j)
+{
+	uint32_t a = m->free[tw + 2u * j], b = m->free[tw + 2u * j + 1u], x = m->free[iw + j];
+
+	if (!x || !(a | b))
+		return 0;
+	return (even_bits(a & (a >> 1)) | (even_bits(b & (b >> 1)) << 16)) & x;
+}
+
+/* 4x4 in texture slot s (0 or 2): the lowest run of n16 set bits in the
+ * 4x4 map, built a word at a time as the search goes and left as soon as
+ * the run is long enough. */
 static uint32_t alloc_4x4(ds_tex_pair *m, unsigned s, uint32_t n16)
 {
-	uint32_t comb[256], tw = s * SLOT_UNITS / 32u, iw = ds_tex_pair_index_addr(s * 0x20000u) / DS_TEX_UNIT / 32u;
-	uint32_t j, k, addr;
+	uint32_t tw = s * SLOT_UNITS / 32u, iw = ds_tex_pair_index_addr(s * 0x20000u) / DS_TEX_UNIT / 32u;
+	uint32_t j, start = 0, run = 0, addr;
 
-	for (j = 0; j < 256; j++) {
-		uint32_t a = m->free[tw + 2 * j], b = m->free[tw + 2 * j + 1];
-		uint32_t t = even_bits(a & (a >> 1)) | (even_bits(b & (b >> 1)) << 16);
-		comb[j] = t & m->free[iw + j];
+	for (j = 0; j < 256u; j++) {
+		uint32_t c = pair_word(m, tw, iw, j), b = 0;
+
+		if (c == 0xFFFFFFFFu) {
+			if (!run)
+				start = j * 32u;
+			run += 32u;
+			if (run >= n16)
+				goto found;
+			continue;
+		}
+		while (b < 32u) {
+			uint32_t x;
+			if (run) {
+				/* in a run: it goes on to the next clear bit */
+				x = ~c & (0xFFFFFFFFu << b);
+				x = x ? bits_ctz32(x) : 32u;
+				run += x - b;
+				if (run >= n16)
+					goto found;
+				if (x == 32u)
+					break;
+				run = 0;
+				b = x;
+			} else {
+				x = c & (0xFFFFFFFFu << b);
+				if (!x)
+					break;
+				b = bits_ctz32(x);
+				start = j * 32u + b;
+				run = 0;
+				x = ~c & (0xFFFFFFFFu << b);
+				x = x ? bits_ctz32(x) : 32u;
+				run = x - b;
+				if (run >= n16)
+					goto found;
+				if (x == 32u)
+					break;
+				run = 0;
+				b = x;
+			}
+		}
 	}
-	k = bits_find_low(comb, 0, 8192u, n16, 1);
-	if (k >= 8192u)
-		return DS_TEX_NONE;
-	addr = s * 0x20000u + k * 16u;
-	bits_fill(m->free, addr / DS_TEX_UNIT, n16 * 2u, 0);
-	bits_fill(m->free, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
+	return DS_TEX_NONE;
+found:
+	addr = s * 0x20000u + start * 16u;
+	fill(m, addr / DS_TEX_UNIT, n16 * 2u, 0);
+	fill(m, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
 	return addr;
 }
 
+/* The highest n free units in [lo, hi): free runs are read from the top
+ * down, and the first whose top n units are free is the answer (every run
+ * above it was too short), so the search stops there. */
 static uint32_t alloc_high(ds_tex_pair *m, uint32_t lo, uint32_t hi, uint32_t n)
 {
-	uint32_t u = bits_find_high(m->free, lo, hi, n, 1);
+	uint32_t top = hi;
 
-	if (u >= hi)
-		return DS_TEX_NONE;
-	bits_fill(m->free, u, n, 0);
-	return u * DS_TEX_UNIT;
+	while (top > lo) {
+		uint32_t e = prev_free(m, lo, top), t;
+
+		if (e == top)
+			return DS_TEX_NONE;
+		e++;
+		if (e - lo >= n) {
+			t = e - n;
+			if (bits_all(m->free, t, n, 1)) {
+				fill(m, t, n, 0);
+				return t * DS_TEX_UNIT;
+			}
+		}
+		/* too short: go on below its start */
+		top = bits_prev(m->free, lo, e, 0);
+		if (top == e)
+			return DS_TEX_NONE;
+	}
+	return DS_TEX_NONE;
 }
 
 uint32_t ds_tex_pair_alloc(ds_tex_pair *m, uint32_t bytes, bool is4x4)
@@ -112,9 +217,9 @@ int ds_tex_pair_free(ds_tex_pair *m, uint32_t addr, uint32_t bytes, bool is4x4)
 		iu = ds_tex_pair_index_addr(addr) / DS_TEX_UNIT;
 		if (!bits_all(m->free, iu, n / 2u, 0))
 			return -1;
-		bits_fill(m->free, iu, n / 2u, 1);
+		fill(m, iu, n / 2u, 1);
 	}
-	bits_fill(m->free, u, n, 1);
+	fill(m, u, n, 1);
 	return 0;
 }
 
