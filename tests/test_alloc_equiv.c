@@ -4,7 +4,8 @@
  * the earlier whole-bitmap searches did. Each earlier search is kept here as
  * a reference model over a plain bitmap; long random sequences of
  * allocations, frees and bad frees run through both, and every result and
- * the free bitmap must agree. */
+ * the free bitmap must agree; the run classes and per-word summaries the
+ * faster searches keep must match the bitmap they summarise. */
 #include <string.h>
 
 #include "support.h"
@@ -79,6 +80,26 @@ static uint32_t rand_tiles(vs_rng *r)
 	return 1 + vs_rng_below(r, 200);
 }
 
+/* The run classes and summaries, rebuilt from the free bitmap, must be what
+ * the allocator keeps. */
+static void ends_check_runs(const gba_obj_ends *a, uint32_t step)
+{
+	static gba_obj_ends want;
+	uint32_t t = 0, c;
+
+	memset(&want, 0, sizeof want);
+	while ((t = bits_next(a->freew, t, 1024, 1)) < 1024) {
+		uint32_t e = bits_next(a->freew, t, 1024, 0);
+		for (c = 0; c + 1u < GBA_OBJ_ENDS_CLASSES && ((e - t) >> (c + 1u)); c++)
+			;
+		want.runs[c][t >> 5] |= 1u << (t & 31);
+		want.words[c] |= 1u << (t >> 5);
+		t = e;
+	}
+	HOT_ASSERT(memcmp(a->runs, want.runs, sizeof want.runs) == 0, "step %u: run classes differ", step);
+	HOT_ASSERT(memcmp(a->words, want.words, sizeof want.words) == 0, "step %u: class summaries differ", step);
+}
+
 START_TEST(ends_random)
 {
 	static gba_obj_ends a;
@@ -122,6 +143,7 @@ START_TEST(ends_random)
 		if (i % 97 == 0) {
 			HOT_ASSERT(memcmp(a.freew, ref.freew, sizeof ref.freew) == 0, "step %u: free bitmaps differ", i);
 			HOT_ASSERT(memcmp(a.start, ref.start, sizeof ref.start) == 0, "step %u: start bitmaps differ", i);
+			ends_check_runs(&a, i);
 		}
 		if (i % 20011 == 20010) { /* a reset now and then, as replay does */
 			gba_obj_ends_init(&a, (uint16_t)first);
@@ -223,6 +245,20 @@ static uint32_t rand_tex(vs_rng *r, bool *c4)
 	return w * h * (1u + vs_rng_below(r, 2));
 }
 
+/* Per-word summaries rebuilt from a free bitmap of nw words. */
+static void check_summary(const uint32_t *free, uint32_t nw, const uint32_t *any, const uint32_t *full,
+	uint32_t step)
+{
+	uint32_t w;
+
+	for (w = 0; w < nw; w++) {
+		HOT_ASSERT(bits_get(any, w) == (free[w] != 0), "step %u: word %u: has-free bit wrong", step, w);
+		if (full)
+			HOT_ASSERT(bits_get(full, w) == (free[w] == 0xFFFFFFFFu), "step %u: word %u: all-free bit wrong",
+				step, w);
+	}
+}
+
 START_TEST(tex_random)
 {
 	static ds_tex_pair m;
@@ -262,8 +298,10 @@ START_TEST(tex_random)
 				c4[nlive++] = q;
 			}
 		}
-		if (i % 61 == 0)
+		if (i % 61 == 0) {
 			HOT_ASSERT(memcmp(m.free, ref.free, sizeof ref.free) == 0, "step %u: free bitmaps differ", i);
+			check_summary(m.free, DS_TEX_UNITS / 32, m.any, m.full, i);
+		}
 	}
 	HOT_ASSERT(memcmp(m.free, ref.free, sizeof ref.free) == 0, "free bitmaps differ at the end");
 }
@@ -331,8 +369,10 @@ START_TEST(pltt_random)
 				bytes[nlive++] = b;
 			}
 		}
-		if (i % 53 == 0)
+		if (i % 53 == 0) {
 			HOT_ASSERT(memcmp(m.free, ref.free, sizeof ref.free) == 0, "step %u: free bitmaps differ", i);
+			check_summary(m.free, DS_PLTT_UNITS / 32, m.any, NULL, i);
+		}
 	}
 }
 END_TEST

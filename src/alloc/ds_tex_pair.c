@@ -10,37 +10,92 @@ uint32_t ds_tex_pair_index_addr(uint32_t addr)
 	return addr < 0x20000u ? 0x20000u + addr / 2u : 0x30000u + (addr - 0x40000u) / 2u;
 }
 
-/* Sets (v = 1) or clears units [u, u + n) and keeps the word summary in
- * step: work in proportion to the request, never to the space. */
+/* Brings word w's summary bits (has a free unit, all free) up to date. */
+static void summarise(ds_tex_pair *m, uint32_t w)
+{
+	uint32_t x = m->free[w], b = 1u << (w & 31u);
+
+	if (x)
+		m->any[w >> 5] |= b;
+	else
+		m->any[w >> 5] &= ~b;
+	if (x == 0xFFFFFFFFu)
+		m->full[w >> 5] |= b;
+	else
+		m->full[w >> 5] &= ~b;
+}
+
+/* Masks of the first and last word of units [u, e), e > u. */
+static uint32_t head_mask(uint32_t u) { return 0xFFFFFFFFu << (u & 31u); }
+static uint32_t tail_mask(uint32_t e) { return 0xFFFFFFFFu >> (31u - ((e - 1u) & 31u)); }
+
+/* Sets (v = 1) or clears units [u, u + n), n > 0. The words wholly inside
+ * are stored outright and their summary bits set as a range, so the cost
+ * is a store per word of the request and a few operations besides. */
 static void fill(ds_tex_pair *m, uint32_t u, uint32_t n, int v)
 {
-	uint32_t w, last = (u + n - 1u) >> 5;
+	uint32_t e = u + n, w0 = u >> 5, w1 = (e - 1u) >> 5, w, x = v ? 0xFFFFFFFFu : 0u;
 
-	bits_fill(m->free, u, n, v);
-	for (w = u >> 5; w <= last; w++) {
-		if (m->free[w])
-			m->any[w >> 5] |= 1u << (w & 31u);
-		else
-			m->any[w >> 5] &= ~(1u << (w & 31u));
+	if (w0 == w1) {
+		uint32_t k = head_mask(u) & tail_mask(e);
+		m->free[w0] = v ? m->free[w0] | k : m->free[w0] & ~k;
+		summarise(m, w0);
+		return;
+	}
+	m->free[w0] = v ? m->free[w0] | head_mask(u) : m->free[w0] & ~head_mask(u);
+	m->free[w1] = v ? m->free[w1] | tail_mask(e) : m->free[w1] & ~tail_mask(e);
+	summarise(m, w0);
+	summarise(m, w1);
+	if (w1 - w0 > 1u) {
+		for (w = w0 + 1u; w < w1; w++)
+			m->free[w] = x;
+		bits_fill(m->any, w0 + 1u, w1 - w0 - 1u, v);
+		bits_fill(m->full, w0 + 1u, w1 - w0 - 1u, v);
 	}
 }
 
-/* Highest free unit in [lo, i), or i when there is none: whole words with
- * nothing free are passed over through the summary, 32 at a time. */
-static uint32_t prev_free(const ds_tex_pair *m, uint32_t lo, uint32_t i)
+/* Whether every unit of [u, u + n) is free (v = 1) or in use (v = 0): the
+ * words wholly inside are read from the summary, 32 at a time. */
+static int all_are(const ds_tex_pair *m, uint32_t u, uint32_t n, int v)
 {
+	uint32_t e = u + n, w0 = u >> 5, w1 = (e - 1u) >> 5, k;
+
+	if (w0 == w1) {
+		k = head_mask(u) & tail_mask(e);
+		return (m->free[w0] & k) == (v ? k : 0u);
+	}
+	k = head_mask(u);
+	if ((m->free[w0] & k) != (v ? k : 0u))
+		return 0;
+	k = tail_mask(e);
+	if ((m->free[w1] & k) != (v ? k : 0u))
+		return 0;
+	if (w1 - w0 > 1u)
+		return v ? bits_all(m->full, w0 + 1u, w1 - w0 - 1u, 1) : bits_all(m->any, w0 + 1u, w1 - w0 - 1u, 0);
+	return 1;
+}
+
+/* Highest unit in [lo, i) that is free (v = 1) or in use (v = 0), or i when
+ * there is none: words that cannot hold one (nothing free, or all free) are
+ * passed over through the summary, 32 at a time. */
+static uint32_t prev_is(const ds_tex_pair *m, uint32_t lo, uint32_t i, int v)
+{
+	const uint32_t *sum = v ? m->any : m->full;
 	uint32_t end = i;
 
 	while (i > lo) {
-		uint32_t w = (i - 1u) >> 5, x = m->free[w] & (0xFFFFFFFFu >> (31u - ((i - 1u) & 31u))), q;
+		uint32_t w = (i - 1u) >> 5, x = v ? m->free[w] : ~m->free[w], q;
 
+		x &= tail_mask(i);
 		if (x) {
 			x = w * 32u + bits_top32(x);
 			return x >= lo ? x : end;
 		}
 		if (w * 32u <= lo)
 			break;
-		q = bits_prev(m->any, lo >> 5, w, 1);
+		/* the next word below worth reading: one with a free unit (v = 1),
+		 * or one not all free (v = 0) */
+		q = v ? bits_prev(sum, lo >> 5, w, 1) : bits_prev(sum, lo >> 5, w, 0);
 		if (q == w)
 			break;
 		i = (q + 1u) * 32u;
@@ -152,28 +207,52 @@ found:
 	return addr;
 }
 
-/* The highest n free units in [lo, hi): free runs are read from the top
- * down, and the first whose top n units are free is the answer (every run
- * above it was too short), so the search stops there. */
+/* The highest n free units in [lo, hi) (slot borders: whole words): free
+ * runs are read from the top down, and the first whose top n units are
+ * free is the answer (every run above it was too short), so the search
+ * stops there. */
 static uint32_t alloc_high(ds_tex_pair *m, uint32_t lo, uint32_t hi, uint32_t n)
 {
-	uint32_t top = hi;
+	uint32_t top = hi, e, s, t, q;
 
+	if (n >= 64u) {
+		/* a run of 64 units or more holds a whole free word, and one
+		 * without such a word is too short: only runs through the free
+		 * words the summary names are read, the highest first */
+		while (top > lo) {
+			q = bits_prev(m->full, lo >> 5, top >> 5, 1);
+			if (q == top >> 5)
+				return DS_TEX_NONE;
+			/* word q + 1 is not all free (or holds top), so the run's
+			 * end is found within it */
+			e = bits_next(m->free, (q + 1u) * 32u, top, 0);
+			s = prev_is(m, lo, q * 32u, 0);
+			s = s == q * 32u ? lo : s + 1u;
+			if (e - s >= n) {
+				t = e - n;
+				fill(m, t, n, 0);
+				return t * DS_TEX_UNIT;
+			}
+			if (s == lo)
+				return DS_TEX_NONE;
+			top = s - 1u; /* a unit in use */
+		}
+		return DS_TEX_NONE;
+	}
 	while (top > lo) {
-		uint32_t e = prev_free(m, lo, top), t;
-
+		e = prev_is(m, lo, top, 1);
 		if (e == top)
 			return DS_TEX_NONE;
 		e++;
 		if (e - lo >= n) {
 			t = e - n;
-			if (bits_all(m->free, t, n, 1)) {
+			if (all_are(m, t, n, 1)) {
 				fill(m, t, n, 0);
 				return t * DS_TEX_UNIT;
 			}
 		}
 		/* too short: go on below its start */
-		top = bits_prev(m->free, lo, e, 0);
+		top = prev_is(m, lo, e, 0);
 		if (top == e)
 			return DS_TEX_NONE;
 	}
@@ -208,14 +287,14 @@ int ds_tex_pair_free(ds_tex_pair *m, uint32_t addr, uint32_t bytes, bool is4x4)
 {
 	uint32_t size = ds_tex_pair_size(bytes, is4x4), u = addr / DS_TEX_UNIT, n = size / DS_TEX_UNIT;
 
-	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !bits_all(m->free, u, n, 0))
+	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !all_are(m, u, n, 0))
 		return -1;
 	if (is4x4) {
 		uint32_t iu;
 		if (addr % 16u || !((addr + size <= 0x20000u) || (addr >= 0x40000u && addr + size <= 0x60000u)))
 			return -1;
 		iu = ds_tex_pair_index_addr(addr) / DS_TEX_UNIT;
-		if (!bits_all(m->free, iu, n / 2u, 0))
+		if (!all_are(m, iu, n / 2u, 0))
 			return -1;
 		fill(m, iu, n / 2u, 1);
 	}
