@@ -98,6 +98,9 @@ static void ends_check_runs(const gba_obj_ends *a, uint32_t step)
 	}
 	HOT_ASSERT(memcmp(a->runs, want.runs, sizeof want.runs) == 0, "step %u: run classes differ", step);
 	HOT_ASSERT(memcmp(a->words, want.words, sizeof want.words) == 0, "step %u: class summaries differ", step);
+	for (t = 0; t < 32; t++)
+		HOT_ASSERT(bits_get(&a->fullw, t) == (a->freew[t] == 0xFFFFFFFFu), "step %u: word %u: all-free bit wrong",
+			step, t);
 }
 
 START_TEST(ends_random)

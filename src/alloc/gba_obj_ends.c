@@ -11,11 +11,62 @@
  * every longer run. */
 static unsigned run_class(uint32_t len)
 {
-	unsigned c = 0;
+	if (len >= 64u)
+		return 6;
+	if (len >= 8u)
+		return len >= 32u ? 5 : len >= 16u ? 4 : 3;
+	return len >= 4u ? 2 : len >= 2u ? 1 : 0;
+}
 
-	while (c + 1u < CLASSES && (len >> (c + 1u)))
-		c++;
-	return c;
+/* First tile in use at or after tile s (free), or TILES: words wholly free
+ * are passed over at once through fullw. */
+static uint32_t run_end(const gba_obj_ends *a, uint32_t s)
+{
+	uint32_t w = s >> 5, x = ~a->freew[w] & (0xFFFFFFFFu << (s & 31u));
+
+	if (x)
+		return w * 32u + bits_ctz32(x);
+	if (w + 1u >= WORDS)
+		return TILES;
+	x = ~a->fullw & (0xFFFFFFFFu << (w + 1u));
+	if (!x)
+		return TILES;
+	w = bits_ctz32(x);
+	return w * 32u + bits_ctz32(~a->freew[w]);
+}
+
+/* Start of the free run that holds tile t - 1 (free), the same way down. */
+static uint32_t run_start(const gba_obj_ends *a, uint32_t t)
+{
+	uint32_t w = (t - 1u) >> 5, x = ~a->freew[w] & (0xFFFFFFFFu >> (31u - ((t - 1u) & 31u)));
+
+	if (x)
+		return w * 32u + bits_top32(x) + 1u;
+	x = w ? ~a->fullw & (0xFFFFFFFFu >> (32u - w)) : 0u;
+	if (!x)
+		return 0;
+	w = bits_top32(x);
+	return w * 32u + bits_top32(~a->freew[w]) + 1u;
+}
+
+/* Words w0..w1 as bits of fullw. */
+static uint32_t word_span(uint32_t w0, uint32_t w1)
+{
+	return (w1 == 31u ? 0xFFFFFFFFu : (1u << (w1 + 1u)) - 1u) & ~((1u << w0) - 1u);
+}
+
+/* Tiles [t, t + n) were just freed: the words wholly inside are all free
+ * now, the two end words may be. */
+static void mark_full(gba_obj_ends *a, uint32_t t, uint32_t n)
+{
+	uint32_t w0 = t >> 5, w1 = (t + n - 1u) >> 5;
+
+	if (w1 > w0 + 1u)
+		a->fullw |= word_span(w0 + 1u, w1 - 1u);
+	if (a->freew[w0] == 0xFFFFFFFFu)
+		a->fullw |= 1u << w0;
+	if (a->freew[w1] == 0xFFFFFFFFu)
+		a->fullw |= 1u << w1;
 }
 
 static void run_add(gba_obj_ends *a, uint32_t s, uint32_t len)
@@ -58,7 +109,7 @@ static int32_t find(const gba_obj_ends *a, uint32_t n, uint32_t al, uint32_t *ru
 				uint32_t s = w * 32u + bits_ctz32(x), e, lo, hi;
 
 				x &= x - 1u;
-				e = bits_next(a->freew, s, TILES, 0);
+				e = run_end(a, s);
 				lo = (s + al - 1u) & ~(al - 1u);
 				if (lo + n > e)
 					continue;
@@ -103,8 +154,10 @@ void gba_obj_ends_init(gba_obj_ends *a, uint16_t first_tile)
 	}
 	for (c = 0; c < CLASSES; c++)
 		a->words[c] = 0;
+	a->fullw = 0;
 	if (first_tile < TILES) {
 		bits_fill(a->freew, first_tile, TILES - first_tile, 1);
+		mark_full(a, first_tile, TILES - first_tile);
 		run_add(a, first_tile, TILES - first_tile);
 	}
 }
@@ -137,6 +190,7 @@ uint16_t gba_obj_ends_alloc(gba_obj_ends *a, uint16_t n, uint16_t align)
 	if (t + n < re)
 		run_add(a, t + n, re - t - n);
 	bits_fill(a->freew, t, n, 0);
+	a->fullw &= ~word_span(t >> 5, (t + n - 1u) >> 5);
 	a->start[t >> 5] |= 1u << (t & 31u);
 	return (uint16_t)t;
 }
@@ -152,17 +206,17 @@ int gba_obj_ends_free(gba_obj_ends *a, uint16_t tile, uint16_t n)
 		return -1;
 	/* merge with the free runs that touch it on either side */
 	if (t > 0 && bits_get(a->freew, t - 1u)) {
-		s = bits_prev(a->freew, 0, t, 0);
-		s = s == t ? 0 : s + 1u;
+		s = run_start(a, t);
 		run_del(a, s, t - s);
 	}
 	if (e < TILES && bits_get(a->freew, e)) {
-		uint32_t f = bits_next(a->freew, e, TILES, 0);
+		uint32_t f = run_end(a, e);
 		run_del(a, e, f - e);
 		e = f;
 	}
 	run_add(a, s, e - s);
 	a->start[tile >> 5] &= ~(1u << (tile & 31u));
 	bits_fill(a->freew, tile, n, 1);
+	mark_full(a, tile, n);
 	return 0;
 }

@@ -15,15 +15,16 @@
  *   high end of that run, and among runs of equal length the highest wins;
  * - a large request is placed at the low end, the lowest run winning ties.
  *
- * State: a free bit and a start bit per tile, and the start of every free
- * run filed by its length class (1, 2-3, 4-7, ... 32-63, 64 and more
- * tiles) with a word-summary per class: 1,184 bytes (258 before the
- * classes), a memcpy snapshot, bad frees refused. A call reads the
- * classes from the request's own upwards and stops at the first that holds
- * a fit, so it visits only runs of about the request's length (a class of length 2^c holds at most 1024 / 2^c runs),
+ * State: a free bit and a start bit per tile, the start of every free run
+ * filed by its length class (1, 2-3, 4-7, ... 32-63, 64 and more tiles)
+ * with a word-summary per class, and a bit per word that is wholly free:
+ * 1,188 bytes (258 before the classes), a memcpy snapshot, bad frees
+ * refused. A call reads the classes from the request's own upwards and
+ * stops at the first that holds a fit, so it visits only runs of about the
+ * request's length (a class of length 2^c holds at most 1024 / 2^c runs),
  * never every free run nor a tile-by-tile walk. Allocating splits one run
- * and freeing merges at most three, a few word operations each. See
- * docs/gba.md for the measured comparison.
+ * and freeing merges at most three; run ends are found a word, or 32 free
+ * words, at a time. See docs/gba.md for the measured comparison.
  *
  * Freestanding: no host headers, state in the caller's struct.
  */
@@ -45,6 +46,7 @@ typedef struct gba_obj_ends {
 	uint32_t start[GBA_OBJ_ENDS_WORDS]; /* 1 = an allocation starts here */
 	uint32_t runs[GBA_OBJ_ENDS_CLASSES][GBA_OBJ_ENDS_WORDS]; /* 1 = a free run of that class starts here */
 	uint32_t words[GBA_OBJ_ENDS_CLASSES]; /* bit w: runs[c][w] is not 0 */
+	uint32_t fullw;                       /* bit w: freew[w] is all free */
 	uint16_t first;                     /* first usable tile: 0, or 512 in bitmap modes */
 } gba_obj_ends;
 
