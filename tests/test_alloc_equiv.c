@@ -14,6 +14,28 @@
 #include "vramsim/alloc/ds_tex_pair.h"
 #include "vramsim/alloc/gba_obj_ends.h"
 
+/* The earlier top-down search: every free run in [lo, hi) visited from the
+ * bottom, the highest aligned fit kept. Returns hi when none. */
+static uint32_t ref_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
+	uint32_t align)
+{
+	uint32_t p = lo, best = hi;
+
+	while (p < hi) {
+		uint32_t s = bits_next(w, p, hi, 1), e, t;
+		if (s >= hi)
+			break;
+		e = bits_next(w, s, hi, 0);
+		if (e - s >= n) {
+			t = (e - n) & ~(align - 1u);
+			if (t >= s)
+				best = t;
+		}
+		p = e;
+	}
+	return best;
+}
+
 /* ---- reference: gba_obj_ends, every free run visited per call ---------- */
 
 typedef struct ref_ends {
@@ -195,7 +217,7 @@ static uint32_t ref_tex_4x4(ref_tex *m, unsigned s, uint32_t n16)
 
 static uint32_t ref_tex_high(ref_tex *m, uint32_t lo, uint32_t hi, uint32_t n)
 {
-	uint32_t u = bits_find_high(m->free, lo, hi, n, 1);
+	uint32_t u = ref_find_high(m->free, lo, hi, n, 1);
 
 	if (u >= hi)
 		return DS_TEX_NONE;
@@ -325,7 +347,7 @@ static uint32_t ref_pltt_alloc(ref_pltt *m, uint32_t bytes, bool four)
 	if (four)
 		u = bits_find_low(m->free, 0, 0x10000u / 8u, n, 1);
 	else
-		u = bits_find_high(m->free, 0, DS_PLTT_UNITS, n, 2);
+		u = ref_find_high(m->free, 0, DS_PLTT_UNITS, n, 2);
 	if (u >= (four ? 0x10000u / 8u : DS_PLTT_UNITS))
 		return DS_PLTT_NONE;
 	bits_fill(m->free, u, n, 0);

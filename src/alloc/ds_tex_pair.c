@@ -95,7 +95,7 @@ static uint32_t prev_is(const ds_tex_pair *m, uint32_t lo, uint32_t i, int v)
 			break;
 		/* the next word below worth reading: one with a free unit (v = 1),
 		 * or one not all free (v = 0) */
-		q = v ? bits_prev(sum, lo >> 5, w, 1) : bits_prev(sum, lo >> 5, w, 0);
+		q = bits_prev(sum, lo >> 5, w, v);
 		if (q == w)
 			break;
 		i = (q + 1u) * 32u;

@@ -124,25 +124,4 @@ static inline uint32_t bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi
 	return hi;
 }
 
-/* Highest start s as above (the fit nearest the top). Returns hi when none. */
-static inline uint32_t bits_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
-	uint32_t align)
-{
-	uint32_t p = lo, best = hi;
-
-	while (p < hi) {
-		uint32_t s = bits_next(w, p, hi, 1), e, t;
-		if (s >= hi)
-			break;
-		e = bits_next(w, s, hi, 0);
-		if (e - s >= n) {
-			t = (e - n) & ~(align - 1u);
-			if (t >= s)
-				best = t;
-		}
-		p = e;
-	}
-	return best;
-}
-
 #endif
