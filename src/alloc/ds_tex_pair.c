@@ -10,12 +10,105 @@ uint32_t ds_tex_pair_index_addr(uint32_t addr)
 	return addr < 0x20000u ? 0x20000u + addr / 2u : 0x30000u + (addr - 0x40000u) / 2u;
 }
 
+/* Brings word w's summary bits (has a free unit, all free) up to date. */
+static void summarise(ds_tex_pair *m, uint32_t w)
+{
+	uint32_t x = m->free[w], b = 1u << (w & 31u);
+
+	if (x)
+		m->any[w >> 5] |= b;
+	else
+		m->any[w >> 5] &= ~b;
+	if (x == 0xFFFFFFFFu)
+		m->full[w >> 5] |= b;
+	else
+		m->full[w >> 5] &= ~b;
+}
+
+/* Masks of the first and last word of units [u, e), e > u. */
+static uint32_t head_mask(uint32_t u) { return 0xFFFFFFFFu << (u & 31u); }
+static uint32_t tail_mask(uint32_t e) { return 0xFFFFFFFFu >> (31u - ((e - 1u) & 31u)); }
+
+/* Sets (v = 1) or clears units [u, u + n), n > 0. The words wholly inside
+ * are stored outright and their summary bits set as a range, so the cost
+ * is a store per word of the request and a few operations besides. */
+static void fill(ds_tex_pair *m, uint32_t u, uint32_t n, int v)
+{
+	uint32_t e = u + n, w0 = u >> 5, w1 = (e - 1u) >> 5, w, x = v ? 0xFFFFFFFFu : 0u;
+
+	if (w0 == w1) {
+		uint32_t k = head_mask(u) & tail_mask(e);
+		m->free[w0] = v ? m->free[w0] | k : m->free[w0] & ~k;
+		summarise(m, w0);
+		return;
+	}
+	m->free[w0] = v ? m->free[w0] | head_mask(u) : m->free[w0] & ~head_mask(u);
+	m->free[w1] = v ? m->free[w1] | tail_mask(e) : m->free[w1] & ~tail_mask(e);
+	summarise(m, w0);
+	summarise(m, w1);
+	if (w1 - w0 > 1u) {
+		for (w = w0 + 1u; w < w1; w++)
+			m->free[w] = x;
+		bits_fill(m->any, w0 + 1u, w1 - w0 - 1u, v);
+		bits_fill(m->full, w0 + 1u, w1 - w0 - 1u, v);
+	}
+}
+
+/* Whether every unit of [u, u + n) is free (v = 1) or in use (v = 0): the
+ * words wholly inside are read from the summary, 32 at a time. */
+static int all_are(const ds_tex_pair *m, uint32_t u, uint32_t n, int v)
+{
+	uint32_t e = u + n, w0 = u >> 5, w1 = (e - 1u) >> 5, k;
+
+	if (w0 == w1) {
+		k = head_mask(u) & tail_mask(e);
+		return (m->free[w0] & k) == (v ? k : 0u);
+	}
+	k = head_mask(u);
+	if ((m->free[w0] & k) != (v ? k : 0u))
+		return 0;
+	k = tail_mask(e);
+	if ((m->free[w1] & k) != (v ? k : 0u))
+		return 0;
+	if (w1 - w0 > 1u)
+		return v ? bits_all(m->full, w0 + 1u, w1 - w0 - 1u, 1) : bits_all(m->any, w0 + 1u, w1 - w0 - 1u, 0);
+	return 1;
+}
+
+/* Highest unit in [lo, i) that is free (v = 1) or in use (v = 0), or i when
+ * there is none: words that cannot hold one (nothing free, or all free) are
+ * passed over through the summary, 32 at a time. */
+static uint32_t prev_is(const ds_tex_pair *m, uint32_t lo, uint32_t i, int v)
+{
+	const uint32_t *sum = v ? m->any : m->full;
+	uint32_t end = i;
+
+	while (i > lo) {
+		uint32_t w = (i - 1u) >> 5, x = v ? m->free[w] : ~m->free[w], q;
+
+		x &= tail_mask(i);
+		if (x) {
+			x = w * 32u + bits_top32(x);
+			return x >= lo ? x : end;
+		}
+		if (w * 32u <= lo)
+			break;
+		/* the next word below worth reading: one with a free unit (v = 1),
+		 * or one not all free (v = 0) */
+		q = bits_prev(sum, lo >> 5, w, v);
+		if (q == w)
+			break;
+		i = (q + 1u) * 32u;
+	}
+	return end;
+}
+
 void ds_tex_pair_reset(ds_tex_pair *m)
 {
 	unsigned s;
 
 	for (s = 0; s < 4; s++)
-		bits_fill(m->free, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
+		fill(m, s * SLOT_UNITS, SLOT_UNITS, (m->mapped >> s) & 1);
 }
 
 void ds_tex_pair_init(ds_tex_pair *m, uint8_t mapped_slots)
@@ -43,36 +136,127 @@ static uint32_t even_bits(uint32_t x)
 	return (x | (x >> 8)) & 0x0000FFFFu;
 }
 
-/* 4x4 in texture slot s (0 or 2): bit k of the combined map says the 16
- * texel bytes at slot + 16k and the 8 index bytes at their slot-1 place are
- * all free. Builds that map (256 words) and finds the lowest run. */
+/* Bit k of word j of the 4x4 map of the slot whose texel words start at
+ * tw: the 16 texel bytes at 16k and the 8 index bytes they pair with are all
+ * free. */
+static uint32_t pair_word(const ds_tex_pair *m, uint32_t tw, uint32_t iw, uint32_t j)
+{
+	uint32_t a = m->free[tw + 2u * j], b = m->free[tw + 2u * j + 1u], x = m->free[iw + j];
+
+	if (!x || !(a | b))
+		return 0;
+	return (even_bits(a & (a >> 1)) | (even_bits(b & (b >> 1)) << 16)) & x;
+}
+
+/* 4x4 in texture slot s (0 or 2): the lowest run of n16 set bits in the
+ * 4x4 map, built a word at a time as the search goes and left as soon as
+ * the run is long enough. */
 static uint32_t alloc_4x4(ds_tex_pair *m, unsigned s, uint32_t n16)
 {
-	uint32_t comb[256], tw = s * SLOT_UNITS / 32u, iw = ds_tex_pair_index_addr(s * 0x20000u) / DS_TEX_UNIT / 32u;
-	uint32_t j, k, addr;
+	uint32_t tw = s * SLOT_UNITS / 32u, iw = ds_tex_pair_index_addr(s * 0x20000u) / DS_TEX_UNIT / 32u;
+	uint32_t j, start = 0, run = 0, addr;
 
-	for (j = 0; j < 256; j++) {
-		uint32_t a = m->free[tw + 2 * j], b = m->free[tw + 2 * j + 1];
-		uint32_t t = even_bits(a & (a >> 1)) | (even_bits(b & (b >> 1)) << 16);
-		comb[j] = t & m->free[iw + j];
+	for (j = 0; j < 256u; j++) {
+		uint32_t c = pair_word(m, tw, iw, j), b = 0;
+
+		if (c == 0xFFFFFFFFu) {
+			if (!run)
+				start = j * 32u;
+			run += 32u;
+			if (run >= n16)
+				goto found;
+			continue;
+		}
+		while (b < 32u) {
+			uint32_t x;
+			if (run) {
+				/* in a run: it goes on to the next clear bit */
+				x = ~c & (0xFFFFFFFFu << b);
+				x = x ? bits_ctz32(x) : 32u;
+				run += x - b;
+				if (run >= n16)
+					goto found;
+				if (x == 32u)
+					break;
+				run = 0;
+				b = x;
+			} else {
+				x = c & (0xFFFFFFFFu << b);
+				if (!x)
+					break;
+				b = bits_ctz32(x);
+				start = j * 32u + b;
+				run = 0;
+				x = ~c & (0xFFFFFFFFu << b);
+				x = x ? bits_ctz32(x) : 32u;
+				run = x - b;
+				if (run >= n16)
+					goto found;
+				if (x == 32u)
+					break;
+				run = 0;
+				b = x;
+			}
+		}
 	}
-	k = bits_find_low(comb, 0, 8192u, n16, 1);
-	if (k >= 8192u)
-		return DS_TEX_NONE;
-	addr = s * 0x20000u + k * 16u;
-	bits_fill(m->free, addr / DS_TEX_UNIT, n16 * 2u, 0);
-	bits_fill(m->free, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
+	return DS_TEX_NONE;
+found:
+	addr = s * 0x20000u + start * 16u;
+	fill(m, addr / DS_TEX_UNIT, n16 * 2u, 0);
+	fill(m, ds_tex_pair_index_addr(addr) / DS_TEX_UNIT, n16, 0);
 	return addr;
 }
 
+/* The highest n free units in [lo, hi) (slot borders: whole words): free
+ * runs are read from the top down, and the first whose top n units are
+ * free is the answer (every run above it was too short), so the search
+ * stops there. */
 static uint32_t alloc_high(ds_tex_pair *m, uint32_t lo, uint32_t hi, uint32_t n)
 {
-	uint32_t u = bits_find_high(m->free, lo, hi, n, 1);
+	uint32_t top = hi, e, s, t, q;
 
-	if (u >= hi)
+	if (n >= 64u) {
+		/* a run of 64 units or more holds a whole free word, and one
+		 * without such a word is too short: only runs through the free
+		 * words the summary names are read, the highest first */
+		while (top > lo) {
+			q = bits_prev(m->full, lo >> 5, top >> 5, 1);
+			if (q == top >> 5)
+				return DS_TEX_NONE;
+			/* word q + 1 is not all free (or holds top), so the run's
+			 * end is found within it */
+			e = bits_next(m->free, (q + 1u) * 32u, top, 0);
+			s = prev_is(m, lo, q * 32u, 0);
+			s = s == q * 32u ? lo : s + 1u;
+			if (e - s >= n) {
+				t = e - n;
+				fill(m, t, n, 0);
+				return t * DS_TEX_UNIT;
+			}
+			if (s == lo)
+				return DS_TEX_NONE;
+			top = s - 1u; /* a unit in use */
+		}
 		return DS_TEX_NONE;
-	bits_fill(m->free, u, n, 0);
-	return u * DS_TEX_UNIT;
+	}
+	while (top > lo) {
+		e = prev_is(m, lo, top, 1);
+		if (e == top)
+			return DS_TEX_NONE;
+		e++;
+		if (e - lo >= n) {
+			t = e - n;
+			if (all_are(m, t, n, 1)) {
+				fill(m, t, n, 0);
+				return t * DS_TEX_UNIT;
+			}
+		}
+		/* too short: go on below its start */
+		top = prev_is(m, lo, e, 0);
+		if (top == e)
+			return DS_TEX_NONE;
+	}
+	return DS_TEX_NONE;
 }
 
 uint32_t ds_tex_pair_alloc(ds_tex_pair *m, uint32_t bytes, bool is4x4)
@@ -103,18 +287,18 @@ int ds_tex_pair_free(ds_tex_pair *m, uint32_t addr, uint32_t bytes, bool is4x4)
 {
 	uint32_t size = ds_tex_pair_size(bytes, is4x4), u = addr / DS_TEX_UNIT, n = size / DS_TEX_UNIT;
 
-	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !bits_all(m->free, u, n, 0))
+	if (!size || addr % DS_TEX_UNIT || u + n > DS_TEX_UNITS || !all_are(m, u, n, 0))
 		return -1;
 	if (is4x4) {
 		uint32_t iu;
 		if (addr % 16u || !((addr + size <= 0x20000u) || (addr >= 0x40000u && addr + size <= 0x60000u)))
 			return -1;
 		iu = ds_tex_pair_index_addr(addr) / DS_TEX_UNIT;
-		if (!bits_all(m->free, iu, n / 2u, 0))
+		if (!all_are(m, iu, n / 2u, 0))
 			return -1;
-		bits_fill(m->free, iu, n / 2u, 1);
+		fill(m, iu, n / 2u, 1);
 	}
-	bits_fill(m->free, u, n, 1);
+	fill(m, u, n, 1);
 	return 0;
 }
 

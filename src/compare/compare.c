@@ -42,7 +42,7 @@ void vs_cmp_config_default(vs_cmp_config *c)
 typedef struct timed_head {
 	const vs_strategy *inner;
 	uint64_t ns, calls;
-	uint64_t overhead;
+	uint64_t cal_ns, cal_n; /* empty clock pairs read along the way */
 } timed_head;
 
 #define HEAD_SIZE 64 /* keeps the inner state 16-byte aligned */
@@ -50,37 +50,49 @@ typedef struct timed_head {
 
 static pthread_key_t timing_key;
 static pthread_once_t timing_once = PTHREAD_ONCE_INIT;
-static uint64_t timer_overhead;
 
+/* CPU time of the calling thread: replays run on a pool of threads, and a
+ * thread's own clock does not count the time it spends descheduled, so the
+ * figure moves far less with machine load than a wall clock. */
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void timing_setup(void)
 {
-	uint64_t best = UINT64_MAX;
-	int i;
-
 	pthread_key_create(&timing_key, NULL);
-	/* the cost of reading the clock twice, taken off every call */
-	for (i = 0; i < 2000; i++) {
-		uint64_t a = now_ns(), b = now_ns();
-		if (b - a < best)
-			best = b - a;
-	}
-	timer_overhead = best;
 }
 
+/* Raw clock differences add up. At every 4th call (the first one too) an
+ * empty pair of reads is timed as well, on the same thread under the same
+ * load, and their mean comes off the total at the end: the thread clock
+ * costs far more than a call (a system call, ~600 ns, on some hosts) and
+ * that cost moves with load, so a figure taken once at start-up would not
+ * do. */
 static void account_time(timed_head *h, uint64_t t0, uint64_t t1)
 {
-	uint64_t d = t1 - t0;
+	h->ns += t1 - t0;
+	if ((++h->calls & 3u) == 1u) {
+		uint64_t a = now_ns();
+		h->cal_ns += now_ns() - a;
+		h->cal_n++;
+	}
+}
 
-	h->ns += d > h->overhead ? d - h->overhead : 0;
-	h->calls++;
+/* CPU nanoseconds the calls took, the clock's own cost taken off. */
+static uint64_t timed_ns(const timed_head *h)
+{
+	double over, ns;
+
+	if (!h->cal_n)
+		return 0;
+	over = (double)h->cal_ns / (double)h->cal_n * (double)h->calls;
+	ns = (double)h->ns - over;
+	return ns > 0 ? (uint64_t)(ns + 0.5) : 0;
 }
 
 static int w_init(void *st, const vs_arena_decl *arena, const char *options, uint8_t *mem, char *err, size_t errlen)
@@ -88,7 +100,6 @@ static int w_init(void *st, const vs_arena_decl *arena, const char *options, uin
 	timed_head *h = st;
 
 	h->inner = pthread_getspecific(timing_key);
-	h->overhead = timer_overhead;
 	if (!h->inner) {
 		snprintf(err, errlen, "timing wrapper used outside vs_compare_run");
 		return -1;
@@ -313,8 +324,8 @@ static void run_job(job *j)
 	row->mean_frag = round6(m->events ? m->frag_sum / (double)m->events : 0.0);
 	if (j->timing) {
 		const timed_head *h = vs_replay_strategy_state(r, j->arena);
-		ns = h->ns;
 		calls = h->calls;
+		ns = timed_ns(h);
 	}
 	row->calls = calls;
 	row->ns_per_op = calls ? (double)ns / (double)calls : 0.0;

@@ -70,6 +70,34 @@ static inline uint32_t bits_next(const uint32_t *w, uint32_t i, uint32_t end, in
 	return end;
 }
 
+/* Highest set bit of x (x != 0): smear it down, keep the top one. */
+static inline uint32_t bits_top32(uint32_t x)
+{
+	x |= x >> 1;
+	x |= x >> 2;
+	x |= x >> 4;
+	x |= x >> 8;
+	x |= x >> 16;
+	return bits_ctz32(x - (x >> 1));
+}
+
+/* Highest index in [lo, i) whose bit equals v, or i when there is none. */
+static inline uint32_t bits_prev(const uint32_t *w, uint32_t lo, uint32_t i, int v)
+{
+	uint32_t end = i;
+
+	while (i > lo) {
+		uint32_t b = (i - 1u) & 31u, x = v ? w[(i - 1u) >> 5] : ~w[(i - 1u) >> 5];
+		x &= 0xFFFFFFFFu >> (31u - b);
+		if (x) {
+			i = ((i - 1u) & ~31u) + bits_top32(x);
+			return i >= lo ? i : end;
+		}
+		i = (i - 1u) & ~31u;
+	}
+	return end;
+}
+
 /* Lowest start s in [lo, hi - n], a multiple of align (power of two, in
  * units), with n free bits. Returns hi when there is none. */
 static inline uint32_t bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
@@ -94,27 +122,6 @@ static inline uint32_t bits_find_low(const uint32_t *w, uint32_t lo, uint32_t hi
 		p = e;
 	}
 	return hi;
-}
-
-/* Highest start s as above (the fit nearest the top). Returns hi when none. */
-static inline uint32_t bits_find_high(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t n,
-	uint32_t align)
-{
-	uint32_t p = lo, best = hi;
-
-	while (p < hi) {
-		uint32_t s = bits_next(w, p, hi, 1), e, t;
-		if (s >= hi)
-			break;
-		e = bits_next(w, s, hi, 0);
-		if (e - s >= n) {
-			t = (e - n) & ~(align - 1u);
-			if (t >= s)
-				best = t;
-		}
-		p = e;
-	}
-	return best;
 }
 
 #endif

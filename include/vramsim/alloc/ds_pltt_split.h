@@ -5,7 +5,10 @@
  * blocks. 4-colour palettes (8-byte aligned, must end by 0x10000) are
  * placed bottom-up from 0; all others (16-byte aligned) top-down from the
  * highest mapped slot, so the space only 4-colour palettes can use is the
- * last the others take. Every call is a bounded scan of 384 words.
+ * last the others take. 4-colour searches stop at the lowest fit; the
+ * others read free runs from the top down and stop at the first that holds
+ * them. A bit per word says whether it has a free unit, so used words are
+ * passed over 32 at a time (48 + 1,536 bytes of state).
  * Freestanding: no host headers.
  */
 #ifndef VRAMSIM_ALLOC_DS_PLTT_SPLIT_H
@@ -21,6 +24,7 @@
 
 typedef struct ds_pltt_split {
 	uint32_t free[DS_PLTT_UNITS / 32];
+	uint32_t any[DS_PLTT_UNITS / 1024]; /* bit w: free[w] is not 0 */
 	uint8_t mapped; /* bit s: palette slot s (0-5) usable */
 } ds_pltt_split;
 
