@@ -53,6 +53,7 @@ typedef enum vs_check_kind {
 	VS_CHECK_RULE,          /* placement breaks a hardware placement rule */
 	VS_CHECK_BYTES,         /* a live allocation's bytes changed before its free */
 	VS_CHECK_SHORT,         /* granted fewer bytes than requested */
+	VS_CHECK_MOVE,          /* a move that names no allocation's block, or one that cannot move */
 	VS_CHECK_KINDS
 } vs_check_kind;
 
@@ -73,6 +74,12 @@ typedef struct vs_metrics {
 	uint64_t management_bytes;/* kept by the allocator outside allocations (strategy->held) */
 	uint64_t ram_bytes;       /* the allocator's bookkeeping RAM outside the arena (strategy->ram) */
 	uint64_t peak_ram;
+	/* moves made by the strategy (strategy->moves) or the game (a trace's move) */
+	uint64_t moves, moved_bytes;
+	uint64_t frame_moved_max;     /* most bytes moved within one frame */
+	uint64_t frame_cycles_max;    /* the costliest frame's moves and uploads, by VS_CYCLES_* */
+	uint64_t frame_cycles_frame;  /* which frame that was (1-based), 0: none */
+	uint64_t frame_worst_moved, frame_worst_loaded; /* its bytes moved and uploaded */
 	uint64_t routed_small;    /* heap routing: allocations the small rule sent here */
 	uint64_t routed_search;   /* heap routing: allocations a search list placed here */
 	uint64_t usable_bytes;    /* the arena's bytes the hardware allows */
@@ -90,6 +97,15 @@ typedef struct vs_metrics {
 	uint64_t diags;
 	uint64_t checks;
 } vs_metrics;
+
+/* The cost model of a frame's VRAM traffic (docs/gba.md "Moving sprites"):
+ * CPU cycles per 32-bit word, by DMA3 at WAITCNT 0x4317. A move inside VRAM
+ * reads and writes a 16-bit bus (2 + 2); an upload reads ROM sequentially (2
+ * halfwords at 1 wait state, 4) and writes VRAM (2). VBlank is 68 lines of
+ * 1,232 cycles. */
+#define VS_CYCLES_MOVE_WORD 4u
+#define VS_CYCLES_UPLOAD_WORD 6u
+#define VS_VBLANK_CYCLES 83776u
 
 typedef struct vs_replay vs_replay;
 

@@ -23,7 +23,7 @@
 #include "vramsim/arena.h"
 #include "vramsim/request.h"
 
-/* The table layout's version. 1: up to held; 2: adds ram. Tables of an
+/* The table layout's version. 1: up to held; 2: adds ram, moves, frame. Tables of an
  * older version are still accepted (the fields they lack read as NULL). */
 #define VS_STRATEGY_ABI 2
 #define VS_STRATEGY_ABI_OLDEST 1
@@ -57,6 +57,11 @@ typedef struct vs_placement {
 } vs_placement;
 
 typedef struct vs_extent { uint32_t offset, size; } vs_extent;
+
+/* A live allocation moved by its strategy: the block that alloc placed at
+ * from (its block_offset) now starts at to, with its data; key is the
+ * placement's key, which stays the same. */
+typedef struct vs_move { uint32_t key, from, to; } vs_move;
 typedef int (*vs_extent_fn)(void *ud, uint32_t offset, uint32_t size);
 typedef void (*vs_print_fn)(void *ud, const char *text);
 
@@ -113,6 +118,16 @@ typedef struct vs_strategy {
 	 * apart), as the same code would need on the console. Asked after
 	 * every call; must be cheap. NULL: state_size. */
 	uint64_t (*ram)(void *st);
+	/* Optional: the live allocations the strategy moved in its last alloc
+	 * or frame call, in the order they are carried out (before the new
+	 * data is uploaded). Writes at most max to out and returns how many
+	 * there are (call again with room for all when that is more). The
+	 * replay copies each block's bytes, moves its ownership and checks
+	 * the move like a placement. */
+	size_t (*moves)(void *st, vs_move *out, size_t max);
+	/* Optional: a frame boundary (the game's VBlank), where a strategy may
+	 * compact; its moves are read with moves(). */
+	void (*frame)(void *st);
 } vs_strategy;
 
 /* The registry: built-ins first, in a fixed order, then plug-ins in the

@@ -35,6 +35,7 @@ typedef enum vs_event_type {
 	VS_EV_INIT,     /* init [ARENA] [key=value ...]: re-initialise with these options */
 	VS_EV_PUSH,     /* push NAME: heap stack (with `heaps`) */
 	VS_EV_POP,      /* pop NAME */
+	VS_EV_MOVE,     /* move ID to=ADDR: the game moved a live allocation */
 	VS_EV_COUNT
 } vs_event_type;
 

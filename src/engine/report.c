@@ -76,6 +76,17 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 				(unsigned long long)m->management_bytes);
 		fprintf(fp, "  bookkeeping RAM %llu bytes (peak %llu), outside the arena\n", (unsigned long long)m->ram_bytes,
 			(unsigned long long)m->peak_ram);
+		if (m->moves) {
+			fprintf(fp, "  moves           %llu, %llu bytes; at most %llu bytes in one frame\n",
+				(unsigned long long)m->moves, (unsigned long long)m->moved_bytes,
+				(unsigned long long)m->frame_moved_max);
+			if (m->frame_cycles_frame)
+				fprintf(fp, "  worst frame     %llu: %llu bytes moved + %llu uploaded = %llu cycles, %.1f%% of "
+					"VBlank\n", (unsigned long long)m->frame_cycles_frame,
+					(unsigned long long)m->frame_worst_moved, (unsigned long long)m->frame_worst_loaded,
+					(unsigned long long)m->frame_cycles_max,
+					100.0 * (double)m->frame_cycles_max / (double)VS_VBLANK_CYCLES);
+		}
 		fprintf(fp, "  peak live       %llu bytes (%.1f%% of usable), high-water 0x%llx\n",
 			(unsigned long long)m->peak_live,
 			m->usable_bytes ? 100.0 * (double)m->peak_live / (double)m->usable_bytes : 0.0,
@@ -145,6 +156,13 @@ cJSON *vs_report_metrics_json(const vs_metrics *m)
 	cJSON_AddNumberToObject(o, "overhead_bytes", (double)m->overhead_bytes);
 	cJSON_AddNumberToObject(o, "retained_bytes", (double)m->retained_bytes);
 	cJSON_AddNumberToObject(o, "management_bytes", (double)m->management_bytes);
+	cJSON_AddNumberToObject(o, "moves", (double)m->moves);
+	cJSON_AddNumberToObject(o, "moved_bytes", (double)m->moved_bytes);
+	cJSON_AddNumberToObject(o, "frame_moved_max", (double)m->frame_moved_max);
+	cJSON_AddNumberToObject(o, "worst_frame", (double)m->frame_cycles_frame);
+	cJSON_AddNumberToObject(o, "worst_frame_cycles", (double)m->frame_cycles_max);
+	cJSON_AddNumberToObject(o, "worst_frame_moved", (double)m->frame_worst_moved);
+	cJSON_AddNumberToObject(o, "worst_frame_uploaded", (double)m->frame_worst_loaded);
 	cJSON_AddNumberToObject(o, "ram_bytes", (double)m->ram_bytes);
 	cJSON_AddNumberToObject(o, "peak_ram_bytes", (double)m->peak_ram);
 	cJSON_AddNumberToObject(o, "routed_small", (double)m->routed_small);

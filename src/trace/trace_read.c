@@ -53,7 +53,7 @@ struct vs_trace_reader {
 };
 
 static const char *const event_names[VS_EV_COUNT] = {
-	"alloc", "free", "frame", "save", "restore", "reset", "init", "push", "pop"
+	"alloc", "free", "frame", "save", "restore", "reset", "init", "push", "pop", "move"
 };
 
 const char *vs_event_name(vs_event_type t)
@@ -943,6 +943,20 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 			return fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "free: expected 'free ID'");
 		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
 			return fail(r, t[1].col, "free: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
+		return 0;
+	}
+	if (tok_is(&t[0], "move")) {
+		uint32_t n;
+		ev->type = VS_EV_MOVE;
+		if (nt != 3 || t[2].len < 4 || memcmp(t[2].s, "to=", 3) != 0)
+			return fail(r, nt < 2 ? t[0].col + t[0].len : nt < 3 ? t[1].col + t[1].len : t[nt > 3 ? 3 : 2].col,
+				"move: expected 'move ID to=ADDR'");
+		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
+			return fail(r, t[1].col, "move: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
+		if (num32(r, t[2].s + 3, t[2].len - 3, t[2].col + 3, "to", 0, &n))
+			return -1;
+		ev->req.has_at = VS_AT_ADDR;
+		ev->req.at = n;
 		return 0;
 	}
 	if (tok_is(&t[0], "frame")) {

@@ -137,6 +137,9 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 	case VS_EV_FREE:
 		fprintf(fp, "free %llu", (unsigned long long)ev->id);
 		break;
+	case VS_EV_MOVE:
+		fprintf(fp, "move %llu to=0x%x", (unsigned long long)ev->id, (unsigned)ev->req.at);
+		break;
 	case VS_EV_FRAME:
 		fputs("frame", fp);
 		break;

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_moves.c - strategies that move live allocations (vs_strategy.moves
+ * and .frame) and games that did (a trace's `move`): the replay carries
+ * moves out, checks each like a placement, keeps the bytes, and counts
+ * them; wrong moves are caught. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+/* ---- a compacting test strategy over OBJ VRAM ----------------------------
+ * Blocks in address order; a new one goes after the last; a free leaves a
+ * hole; at each frame, and when the end has no room but the holes do, every
+ * block slides down over the holes (its moves reported). Never fragments. */
+#define MAXB 1024
+#define ARENA 32768u
+
+typedef struct slide {
+	uint32_t off[MAXB], size[MAXB], key[MAXB];
+	int n;
+	uint32_t next_key;
+	vs_move mv[MAXB];
+	size_t nmv;
+	int mode; /* 0 honest, 1 moves onto a neighbour, 2 wrong key, 3 moves silently */
+} slide;
+
+static int sl_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	slide *s = st;
+
+	(void)a;
+	(void)mem;
+	(void)err;
+	(void)errlen;
+	memset(s, 0, sizeof *s);
+	s->mode = options[0] ? options[0] - '0' : 0;
+	return 0;
+}
+
+static uint32_t sl_end(const slide *s)
+{
+	return s->n ? s->off[s->n - 1] + s->size[s->n - 1] : 0;
+}
+
+static void sl_compact(slide *s)
+{
+	uint32_t at = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->off[i] != at) {
+			vs_move m = { s->key[i], s->off[i], at };
+			if (s->mode == 1 && i > 0)
+				m.to = s->off[i - 1]; /* onto the block before: an overlap */
+			if (s->mode == 2)
+				m.key ^= 0x5555u;
+			if (s->mode != 3)
+				s->mv[s->nmv++] = m;
+			s->off[i] = at;
+		}
+		at += s->size[i];
+	}
+}
+
+static int sl_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	slide *s = st;
+	uint32_t size = (rq->size + 31u) & ~31u, used = 0;
+	int i;
+
+	s->nmv = 0;
+	for (i = 0; i < s->n; i++)
+		used += s->size[i];
+	if (!size || used + size > ARENA || s->n == MAXB)
+		return VS_ERR_NOSPACE;
+	if (sl_end(s) + size > ARENA)
+		sl_compact(s);
+	s->off[s->n] = sl_end(s);
+	s->size[s->n] = size;
+	s->key[s->n] = ++s->next_key;
+	memset(out, 0, sizeof *out);
+	out->offset = out->block_offset = s->off[s->n];
+	out->granted = out->block_size = size;
+	out->key = s->key[s->n];
+	s->n++;
+	return VS_OK;
+}
+
+static int sl_free(void *st, const vs_placement *pl)
+{
+	slide *s = st;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->key[i] == pl->key) {
+			memmove(&s->off[i], &s->off[i + 1], (size_t)(s->n - i - 1) * sizeof s->off[0]);
+			memmove(&s->size[i], &s->size[i + 1], (size_t)(s->n - i - 1) * sizeof s->size[0]);
+			memmove(&s->key[i], &s->key[i + 1], (size_t)(s->n - i - 1) * sizeof s->key[0]);
+			s->n--;
+			return VS_OK;
+		}
+	return VS_ERR_INVALID;
+}
+
+static void sl_reset(void *st)
+{
+	slide *s = st;
+
+	s->n = 0;
+	s->nmv = 0;
+}
+
+static void sl_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	slide *s = st;
+	uint32_t at = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->off[i] > at && fn(ud, at, s->off[i] - at))
+			return;
+		at = s->off[i] + s->size[i];
+	}
+	if (at < ARENA)
+		fn(ud, at, ARENA - at);
+}
+
+static size_t sl_moves(void *st, vs_move *out, size_t max)
+{
+	slide *s = st;
+
+	memcpy(out, s->mv, (s->nmv < max ? s->nmv : max) * sizeof *out);
+	return s->nmv;
+}
+
+static void sl_frame(void *st)
+{
+	slide *s = st;
+
+	s->nmv = 0;
+	sl_compact(s);
+}
+
+static const vs_strategy slide_strategy = {
+	VS_STRATEGY_ABI, "test-slide", "slides every block down over the holes", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0,
+	sizeof(slide), sl_init, sl_alloc, sl_free, sl_reset, sl_walk,
+	0, NULL, NULL, NULL, NULL, NULL, NULL, sl_moves, sl_frame
+};
+
+typedef struct run {
+	vs_replay *r;
+	FILE *in;
+	char msgs[8192];
+	size_t len;
+} run;
+
+static void collect(void *ud, const char *line)
+{
+	run *x = ud;
+	int n = snprintf(x->msgs + x->len, sizeof x->msgs - x->len, "%s\n", line);
+
+	if (n > 0 && x->len + (size_t)n < sizeof x->msgs)
+		x->len += (size_t)n;
+}
+
+static void start(run *x, const char *text, const vs_strategy *s, const char *opts)
+{
+	char err[512];
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+
+	memset(x, 0, sizeof *x);
+	x->in = fmemopen((void *)text, strlen(text), "rb");
+	ck_assert_ptr_nonnull(x->in);
+	rd = vs_trace_open_stream(x->in, "t", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = s;
+	cfg.options[0] = opts;
+	cfg.message = collect;
+	cfg.message_ud = x;
+	x->r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(x->r != NULL, "%s", err);
+}
+
+static void finish(run *x)
+{
+	vs_replay_free(x->r);
+	fclose(x->in);
+}
+
+/* A random churn of sprite-sized blocks with frames, as text. */
+static char *churn(unsigned seed, int events)
+{
+	size_t cap = (size_t)events * 32 + 64, n = 0;
+	char *t = malloc(cap);
+	vs_rng g = { seed };
+	uint64_t live[512];
+	int nlive = 0, i, next = 1;
+
+	ck_assert_ptr_nonnull(t);
+	n += (size_t)snprintf(t + n, cap - n, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < events; i++) {
+		uint32_t k = vs_rng_below(&g, 10);
+		if (k == 0)
+			n += (size_t)snprintf(t + n, cap - n, "frame\n");
+		else if (k < 5 && nlive) {
+			uint32_t j = vs_rng_below(&g, (uint32_t)nlive);
+			n += (size_t)snprintf(t + n, cap - n, "free %llu\n", (unsigned long long)live[j]);
+			live[j] = live[--nlive];
+		} else if (nlive < 512) {
+			n += (size_t)snprintf(t + n, cap - n, "alloc %d %u\n", next, 32u << vs_rng_below(&g, 6));
+			live[nlive++] = (uint64_t)next++;
+		}
+	}
+	return t;
+}
+
+START_TEST(compacting_strategy)
+{
+	unsigned seed;
+
+	for (seed = 1; seed <= vs_test_soak(6, 60); seed++) {
+		char *t = churn(seed, 4000);
+		const vs_metrics *m;
+		run x;
+		start(&x, t, &slide_strategy, "");
+		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+		m = vs_replay_metrics(x.r, 0);
+		ck_assert_msg(vs_replay_check_total(x.r) == 0, "seed %u: %s", seed, x.msgs);
+		ck_assert_uint_gt(m->moves, 0);
+		ck_assert_uint_gt(m->moved_bytes, 0);
+		/* it never fragments: every failure had too few bytes free */
+		ck_assert_uint_eq(m->fail[VS_FAIL_FRAGMENTED], 0);
+		ck_assert_uint_ge(m->frame_moved_max, 32);
+		ck_assert_uint_gt(m->frame_cycles_max, 0);
+		finish(&x);
+		free(t);
+	}
+}
+END_TEST
+
+START_TEST(wrong_moves_are_caught)
+{
+	static const char t[] = "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nalloc 2 64\nalloc 3 64\nfree 1\n"
+		"frame\nalloc 4 64\nfree 4\nfree 2\nfree 3\n";
+	static const struct { const char *mode; vs_check_kind k; const char *says; } cases[] = {
+		{ "1", VS_CHECK_OVERLAP, "id 3 moved onto id 2" },
+		{ "2", VS_CHECK_MOVE, "where no allocation of that key starts" },
+		{ "3", VS_CHECK_OVERLAP, "overlaps" }, /* moved without saying so: the next placement lands on it */
+	};
+	size_t i;
+	run x;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		start(&x, t, &slide_strategy, cases[i].mode);
+		vs_replay_run(x.r, 0);
+		ck_assert_msg(vs_replay_check_count(x.r, cases[i].k) >= 1, "mode %s: %s", cases[i].mode, x.msgs);
+		ck_assert_msg(strstr(x.msgs, cases[i].says), "mode %s: %s", cases[i].mode, x.msgs);
+		finish(&x);
+	}
+	/* the honest one on the same trace: clean, two blocks moved at the frame */
+	start(&x, t, &slide_strategy, "");
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moves, 2);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moved_bytes, 128);
+	finish(&x);
+}
+END_TEST
+
+START_TEST(a_game_that_moves)
+{
+	static const char t[] = "vramsim-trace 1\narena obj gba-obj\nalloc 1 64 at=0x06010000\n"
+		"alloc 2 128 at=0x06010040 data=0102030405\nfree 1\nmove 2 to=0x06010000\nframe\n"
+		"alloc 3 256 at=0x06010080\nmove 9 to=0x06010000\nfree 2\nfree 3\n";
+	static char out[8192], err[4096];
+	const vs_metrics *m;
+	run x;
+
+	start(&x, t, vs_strategy_find("recorded"), "");
+	ck_assert_int_eq(vs_replay_run(x.r, 6), 1);
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_uint_eq(m->moves, 1);
+	ck_assert_uint_eq(m->moved_bytes, 128);
+	ck_assert_uint_eq(vs_replay_arena(x.r, 0)->bytes[0], 1); /* the payload went with it */
+	ck_assert_uint_eq(vs_replay_arena(x.r, 0)->bytes[4], 5);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0); /* bytes checked at the frees */
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_ID), 1);
+	ck_assert_msg(strstr(x.msgs, "t:9: warning: unknown id: move of id 9, which is not live"), "%s", x.msgs);
+	finish(&x);
+
+	/* a strategy that places by itself: the game's move is not its own */
+	start(&x, t, vs_strategy_find("gba-obj-first-fit"), "");
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moves, 0);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	finish(&x);
+
+	/* a move onto another live allocation */
+	start(&x, "vramsim-trace 1\narena obj gba-obj\nalloc 1 64 at=0x06010000\nalloc 2 64 at=0x06010040\n"
+		"move 2 to=0x06010020\n", vs_strategy_find("recorded"), "");
+	vs_replay_run(x.r, 0);
+	ck_assert_uint_ge(vs_replay_check_total(x.r), 1);
+	finish(&x);
+
+	/* the format: canonical form, and a malformed move */
+	ck_assert_int_eq(vs_test_run_cli("fmt -", out, sizeof out, err, sizeof err) == 2, 1);
+	{
+		char args[1024];
+		snprintf(args, sizeof args, "fmt '%s'", vs_test_file(0, "mv.trace", t));
+		ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+		ck_assert_ptr_nonnull(strstr(out, "move 2 to=0x6010000\n"));
+		snprintf(args, sizeof args, "validate '%s'",
+			vs_test_file(1, "bad.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nmove 1\n"));
+		ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+		ck_assert_msg(strstr(err, "bad.trace:4:7: error: move: expected 'move ID to=ADDR'"), "%s", err);
+	}
+}
+END_TEST
+
+static Suite *moves_suite(void)
+{
+	Suite *s = suite_create("moves");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, compacting_strategy);
+	tcase_add_test(tc, wrong_moves_are_caught);
+	tcase_add_test(tc, a_game_that_moves);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(moves_suite());
+}
