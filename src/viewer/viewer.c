@@ -450,12 +450,28 @@ static void fail_rows_update(viewer *v)
 		v->fail_sel = v->nfail_rows ? v->nfail_rows - 1 : 0;
 }
 
-/* The panel: over the right of the arenas and charts. */
+/* The failure kinds column: "1: out of memory  2: out of memory" at most. */
+#define FAIL_KINDS_W(v) ((v)->nsides > 1 ? 34 : 14)
+
+/* The list's column heads; rows line up with them (fail_row_text). */
+static void fails_header(viewer *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%7s %6s %6s  %-*s  %-10s  %-22s", "event", "frame", "id", FAIL_KINDS_W(v),
+		v->nsides > 1 ? "failed: side 1, side 2" : "failed", "tag", "request");
+}
+
+/* The panel: over the right of the arenas and charts, wide enough for a
+ * row when the window is. */
 static vs_rect fails_panel(viewer *v)
 {
-	int y = v->top.h + 4, w = v->W * 3 / 5;
+	char head[160];
+	int y = v->top.h + 4, w = v->W * 2 / 3, need;
 
-	if (w < 60 * vs_text_width("0", v->ts))
+	fails_header(v, head, sizeof head);
+	need = vs_text_width(head, v->ts) + 16;
+	if (w < need)
+		w = need;
+	if (w > v->W - 16)
 		w = v->W - 16;
 	return rect(v->W - 8 - w, y, w, v->legend.y - 4 - y);
 }
@@ -1063,10 +1079,10 @@ static const char *const help_lines[] = {
 	"f / shift+f      next / previous failure (either side)",
 	"tab              chart the next arena",
 	"z / shift+z      zoom the timeline in / out (around the cursor)",
-	", / .            pan a zoomed timeline back / forward (shift: a whole window)",
+	", / .            pan a zoomed timeline back / forward (shift: a page)",
 	"w                the whole trace on the timeline again",
 	"g                go to frame N (type N, Enter)",
-	"/ or ctrl+f      find the next alloc or free of a tag or id (type it, Enter)",
+	"/ or ctrl+f      find the next alloc or free of a tag or id",
 	"n / shift+n      next / previous of what was last found",
 	"l                failure list: up/down, page up/down, home/end or a",
 	"                 click select a failure and go there; escape closes it",
@@ -1116,9 +1132,10 @@ static void fail_row_text(viewer *v, size_t k, char *buf, size_t len)
 		snprintf(kinds + n, sizeof kinds - n, "%s%s%s", s ? "  " : "", v->nsides > 1 ? (s ? "2: " : "1: ") : "",
 			fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "ok");
 	}
-	snprintf(buf, len, "%8llu %6llu %7llu  %-12s  %-22s %s", (unsigned long long)e,
+	/* the kinds before the request: a narrow window cuts the request */
+	snprintf(buf, len, "%7llu %6llu %6llu  %-*s  %-10s  %s", (unsigned long long)e,
 		(unsigned long long)vs_timeline_frame_at(v->tl, e), al ? (unsigned long long)al->id : 0ull,
-		tag && *tag ? tag : "(none)", what, kinds);
+		FAIL_KINDS_W(v), kinds, tag && *tag ? tag : "(none)", what);
 }
 
 static void draw_fails(viewer *v)
@@ -1134,8 +1151,7 @@ static void draw_fails(viewer *v)
 	snprintf(buf, sizeof buf, "failed requests: %zu%s   (l or escape closes)", v->nfail_rows,
 		vs_timeline_complete(v->tl) ? "" : " so far");
 	text_fit(v, p.x + 8, p.y + 4, buf, VS_RGB_LIVE, p.w - 16);
-	snprintf(buf, sizeof buf, "%8s %6s %7s  %-12s  %-22s %s", "event", "frame", "id", "tag", "request",
-		v->nsides > 1 ? "failed: side 1, side 2" : "failed");
+	fails_header(v, buf, sizeof buf);
 	text_fit(v, p.x + 8, p.y + 4 + v->lh, buf, VS_RGB_DIM, p.w - 16);
 	for (i = 0; i < nvis && v->fail_top + (size_t)i < v->nfail_rows; i++) {
 		size_t k = v->fail_top + (size_t)i;
