@@ -275,6 +275,168 @@ START_TEST(scripted_session)
 }
 END_TEST
 
+/* Reads "state ..." lines of print from the log, in order. */
+static const char *state_line(const char *log, int k)
+{
+	const char *p = log;
+
+	while ((p = strstr(p, "state event ")) != NULL && k-- > 0)
+		p++;
+	ck_assert_msg(p != NULL, "not enough state lines in:\n%s", log);
+	return p;
+}
+
+/* Zoom and pan, go to frame N, find by tag or id, the failure list, the
+ * title: through keys, the wheel, prompts and script commands, checked
+ * with expect (a mismatch fails the run), print and a screenshot. Events:
+ * frames at 1, 4, 6, 14, 16; player alloc 2, free 5; id 9 at 13; failures
+ * at 13 (first fit) and 15 (both). */
+START_TEST(navigation)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	char script[4096], err[512], *text;
+	const char *sp, *st;
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	vs_image open_, closed;
+	int rc, x, y, x2, y2;
+
+	snprintf(script, sizeof script,
+		"expect title viewer.trace\n"
+		"expect title side 1: gba-obj-map | side 2: gba-obj-first-fit\n"
+		"# go to frame N: the prompt (g, digits, Enter) and the command\n"
+		"key g\n"
+		"text 3\n"
+		"print\n"
+		"key q\n"
+		"key Return\n"
+		"expect frame 3\n"
+		"expect event 6\n"
+		"key g\n"
+		"text 7\n"
+		"key Escape\n"
+		"expect event 6\n"
+		"frame 4\n"
+		"expect event 14\n"
+		"key g\n"
+		"text 0\n"
+		"key Return\n"
+		"expect event 0\n"
+		"# find: a tag, again forward, none later, back; an id; tag=\n"
+		"key /\n"
+		"text player\n"
+		"key Return\n"
+		"expect event 2\n"
+		"key n\n"
+		"expect event 5\n"
+		"key n\n"
+		"expect event 5\n"
+		"print\n"
+		"key shift+n\n"
+		"expect event 2\n"
+		"find 9\n"
+		"expect event 13\n"
+		"key ctrl+f\n"
+		"text tag=late\n"
+		"key Return\n"
+		"expect event 15\n"
+		"find nosuchtag\n"
+		"print\n"
+		"# zoom and pan with keys; a click maps into the window\n"
+		"seek 8\n"
+		"key z\n"
+		"expect range 4 12\n"
+		"key .\n"
+		"expect range 6 14\n"
+		"key shift+.\n"
+		"expect range 8 16\n"
+		"click timeline 0\n"
+		"expect event 8\n"
+		"click timeline 12\n"
+		"expect event 12\n"
+		"print\n"
+		"key ,\n"
+		"expect range 6 14\n"
+		"key shift+z\n"
+		"expect range 0 16\n"
+		"# the wheel on the timeline: zoom at the pointer, sideways pans\n"
+		"move timeline 4\n"
+		"wheel 1\n"
+		"expect range 2 10\n"
+		"wheel 0 1\n"
+		"expect range 4 12\n"
+		"# the window follows a cursor that leaves it\n"
+		"key End\n"
+		"wait 1\n"
+		"expect range 8 16\n"
+		"wheel -1\n"
+		"expect range 0 16\n"
+		"key z\n"
+		"key w\n"
+		"expect range 0 16\n"
+		"# the failure list: opens on the first failure from the cursor\n"
+		"key Home\n"
+		"key l\n"
+		"expect failures 1\n"
+		"expect row 1\n"
+		"expect event 0\n"
+		"key Down\n"
+		"expect row 2\n"
+		"expect event 15\n"
+		"key Up\n"
+		"expect event 13\n"
+		"key End\n"
+		"expect row 2\n"
+		"locate failure 1\n"
+		"locate failure 2\n"
+		"screenshot %s/viewer-fails.png\n"
+		"print\n"
+		"key Escape\n"
+		"expect failures 0\n"
+		"expect event 15\n"
+		"screenshot %s/viewer-nofails.png\n"
+		"quit\n",
+		VS_BINARY_DIR, VS_BINARY_DIR);
+	sp = vs_test_file(1, "viewer-nav.script", script);
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	rc = vs_viewer_run(&o, err, sizeof err);
+	text = slurp(log);
+	ck_assert_msg(rc == 0, "viewer returned %d (%s); log:\n%s", rc, err, text);
+	/* the prompt shows what is typed; q typed into it did not quit */
+	st = state_line(text, 0);
+	ck_assert_msg(strncmp(strstr(st, "prompt "), "prompt frame '3'", 16) == 0, "%s", st);
+	st = state_line(text, 1);
+	ck_assert_msg(strstr(st, "find 'player'") && strstr(st, "message 'no later alloc or free of tag player'"), "%s", st);
+	st = state_line(text, 2);
+	ck_assert_msg(strstr(st, "message 'find: no tag 'nosuchtag' in the trace'") && strstr(st, "event 15 "), "%s", st);
+	st = state_line(text, 3);
+	ck_assert_msg(strstr(st, "range 8-16") && strstr(st, "event 12 "), "%s", st);
+	st = state_line(text, 4);
+	ck_assert_msg(strstr(st, "failures 1 row 2") && strstr(st, "event 15 "), "%s", st);
+	/* the list is drawn: row 1 as a row, row 2 selected; gone when closed */
+	{
+		const char *p = strstr(text, "locate failure 1 ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p, "locate failure 1 %d %d", &x, &y), 2);
+		p = strstr(text, "locate failure 2 ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(sscanf(p, "locate failure 2 %d %d", &x2, &y2), 2);
+		ck_assert_int_gt(y2, y);
+	}
+	open_ = shot("viewer-fails.png");
+	closed = shot("viewer-nofails.png");
+	ck_assert_uint_eq(vs_image_get(&open_, x, y), 0x1A1D23FFu);
+	ck_assert_uint_eq(vs_image_get(&open_, x2, y2), 0x2F3540FFu);
+	ck_assert_uint_ne(vs_image_get(&closed, x, y), 0x1A1D23FFu);
+	ck_assert_uint_ne(vs_image_get(&closed, x2, y2), 0x2F3540FFu);
+	vs_image_fini(&open_);
+	vs_image_fini(&closed);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
 /* A failed expectation is reported with its line and makes the run return 1. */
 START_TEST(expect_fails)
 {
@@ -359,8 +521,8 @@ START_TEST(incremental_redraw)
 	}
 	trace = vs_test_file(0, "viewer-redraw.trace", trace_buf);
 	m += (size_t)snprintf(script + m, sizeof script - m, "key Up\nkey Up\nkey space\n");
-	for (i = 0; i < 120; i++) {
-		uint32_t k = vs_rng_below(&rng, 12);
+	for (i = 0; i < 150; i++) {
+		uint32_t k = vs_rng_below(&rng, 16);
 		if (k < 5)
 			m += (size_t)snprintf(script + m, sizeof script - m, "hover %u 0 %u\n",
 				(unsigned)(1 + vs_rng_below(&rng, 2)), (unsigned)vs_rng_below(&rng, 1024));
@@ -380,8 +542,19 @@ START_TEST(incremental_redraw)
 			m += (size_t)snprintf(script + m, sizeof script - m, "key ?\nwait 2\nkey ?\n");
 		else if (k == 10)
 			m += (size_t)snprintf(script + m, sizeof script - m, "key space\nwait 3\n");
-		else
+		else if (k == 11)
 			m += (size_t)snprintf(script + m, sizeof script - m, "key Tab\nkey f\n");
+		else if (k == 12)
+			m += (size_t)snprintf(script + m, sizeof script - m, "key %s\n",
+				vs_rng_below(&rng, 3) ? "z" : vs_rng_below(&rng, 2) ? "shift+z" : ".");
+		else if (k == 13)
+			m += (size_t)snprintf(script + m, sizeof script - m, "move timeline %u\nwheel %d %d\n",
+				(unsigned)vs_rng_below(&rng, 1600), (int)vs_rng_below(&rng, 3) - 1, (int)vs_rng_below(&rng, 3) - 1);
+		else if (k == 14)
+			m += (size_t)snprintf(script + m, sizeof script - m, "key l\nkey Down\nwait 2\nkey Down\nkey l\n");
+		else
+			m += (size_t)snprintf(script + m, sizeof script - m, "key g\ntext %u\nkey Return\nkey /\ntext %s\nkey Return\n",
+				(unsigned)vs_rng_below(&rng, 200), tags[vs_rng_below(&rng, 4)]);
 	}
 	m += (size_t)snprintf(script + m, sizeof script - m,
 		"resize 700 500\nhover 1 0 5\nwait 2\nresize 1000 700\nkey Home\n"
@@ -419,6 +592,61 @@ START_TEST(incremental_redraw)
 		free(text);
 		fclose(log);
 	}
+}
+END_TEST
+
+/* An environment variable set or unset for a while, then put back. */
+typedef struct saved_env {
+	const char *name;
+	char value[1024];
+	int had;
+} saved_env;
+
+static void env_save(saved_env *e, const char *name)
+{
+	const char *v = getenv(name);
+
+	e->name = name;
+	e->had = v != NULL;
+	snprintf(e->value, sizeof e->value, "%s", v ? v : "");
+}
+
+static void env_restore(const saved_env *e)
+{
+	if (e->had)
+		setenv(e->name, e->value, 1);
+	else
+		unsetenv(e->name);
+}
+
+/* No display and no --script: exit 2 saying so, instead of running with
+ * nothing to show the window on (no X11 or Wayland display with the
+ * default driver, or a driver that shows nothing); with --script the same
+ * runs headless. */
+START_TEST(no_display)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-nodisplay.script", "key End\nexpect event 16\nquit\n");
+	char args[2048], out[4096], err[4096];
+	saved_env drv, dpy, way;
+
+	env_save(&drv, "SDL_VIDEODRIVER");
+	env_save(&dpy, "DISPLAY");
+	env_save(&way, "WAYLAND_DISPLAY");
+	unsetenv("SDL_VIDEODRIVER");
+	unsetenv("DISPLAY");
+	setenv("WAYLAND_DISPLAY", "", 1);
+	snprintf(args, sizeof args, "view %s", trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "vramsim view: no display") && strstr(err, "--script"), "%s", err);
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "'dummy' shows no window") && strstr(err, "--script"), "%s", err);
+	snprintf(args, sizeof args, "view %s --script %s", trace, sp);
+	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, err, sizeof err) == 0, "%s%s", out, err);
+	env_restore(&drv);
+	env_restore(&dpy);
+	env_restore(&way);
 }
 END_TEST
 
@@ -460,10 +688,12 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, scripted_session);
+	tcase_add_test(tc, navigation);
 	tcase_add_test(tc, expect_fails);
 	tcase_add_test(tc, screenshot_key);
 	tcase_add_test(tc, incremental_redraw);
 	tcase_add_test(tc, command_line);
+	tcase_add_test(tc, no_display);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -253,6 +253,122 @@ START_TEST(failures_and_frames)
 }
 END_TEST
 
+/* Frame numbers, and finding the alloc and free events of an id or a tag,
+ * agree with a brute-force walk over what an observer of a replay sees
+ * (a free's tag is that of the last alloc of its id). */
+typedef struct walk {
+	uint8_t type[8192];
+	uint64_t id[8192];
+	uint32_t tag[8192];     /* alloc: its tag; free: its allocation's (0: none) */
+	uint32_t alloc[8192];   /* the alloc event an alloc / free is about */
+	uint32_t last[8192];    /* by id: the last alloc event */
+	uint64_t n;
+} walk;
+
+static void walk_observe(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	walk *w = ud;
+	uint64_t e = o->event;
+
+	(void)r;
+	w->n = e;
+	w->type[e] = (uint8_t)o->ev->type;
+	w->id[e] = o->ev->id;
+	if (o->ev->type == VS_EV_ALLOC) {
+		w->tag[e] = o->ev->req.tag;
+		w->alloc[e] = (uint32_t)e;
+		w->last[o->ev->id] = (uint32_t)e;
+	} else if (o->ev->type == VS_EV_FREE) {
+		uint32_t a = w->last[o->ev->id];
+		w->alloc[e] = a;
+		w->tag[e] = a ? w->tag[a] : 0;
+		w->last[o->ev->id] = 0;
+	}
+}
+
+static uint64_t brute_find(const walk *w, uint64_t from, int dir, int by_id, uint64_t key)
+{
+	uint64_t e;
+
+	for (e = dir > 0 ? from + 1 : from - 1; e >= 1 && e <= w->n; e = dir > 0 ? e + 1 : e - 1) {
+		if (w->type[e] != VS_EV_ALLOC && w->type[e] != VS_EV_FREE)
+			continue;
+		if (by_id ? w->id[e] == key : (w->alloc[e] && w->tag[e] == key))
+			return e;
+	}
+	return 0;
+}
+
+START_TEST(find_and_frame_numbers)
+{
+	const char *path = make_trace(3, 4242, 3000);
+	vs_replay_config cfg[1], c;
+	static walk w;
+	char err[512];
+	vs_timeline *h;
+	vs_trace_reader *rd;
+	vs_replay *r;
+	uint64_t e, k, frames = 0, found = 0;
+	vs_rng rng = { 5u };
+	int i;
+
+	config(&cfg[0], "gba-obj-map");
+	h = vs_timeline_open(path, 1, cfg, err, sizeof err);
+	ck_assert_msg(h != NULL, "%s", err);
+	/* small slices: the id table grows and is searched while recording */
+	while (vs_timeline_record(h, 37) == 1)
+		;
+	memset(&w, 0, sizeof w);
+	c = cfg[0];
+	c.observer = walk_observe;
+	c.observer_ud = &w;
+	rd = vs_trace_open(path, err, sizeof err);
+	r = vs_replay_new(rd, &c, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	vs_replay_run(r, 0);
+	vs_replay_free(r);
+	ck_assert_uint_eq(w.n, vs_timeline_recorded(h));
+	for (e = 1; e <= w.n; e++) {
+		const vs_tl_alloc *al = vs_timeline_event_alloc(h, e);
+		if (w.type[e] == VS_EV_FRAME) {
+			frames++;
+			ck_assert_uint_eq(vs_timeline_frame_event(h, frames), e);
+		}
+		if ((w.type[e] == VS_EV_ALLOC || w.type[e] == VS_EV_FREE) && w.alloc[e]) {
+			ck_assert_ptr_nonnull(al);
+			ck_assert_uint_eq(al->event, w.alloc[e]);
+			ck_assert_uint_eq(al->id, w.id[e]);
+			found++;
+		} else {
+			ck_assert_ptr_null(al);
+		}
+	}
+	ck_assert_uint_gt(found, 1000);
+	ck_assert_uint_gt(frames, 10);
+	ck_assert_uint_eq(vs_timeline_frame_count(h), frames);
+	ck_assert_uint_eq(vs_timeline_frame_event(h, 0), 0);
+	ck_assert_uint_eq(vs_timeline_frame_event(h, frames + 1), 0);
+	/* every tag and a spread of ids, from random places both ways */
+	for (i = 0; i < 400; i++) {
+		int by_id = i % 2, dir = i % 4 < 2 ? 1 : -1;
+		uint64_t from = vs_rng_below(&rng, (uint32_t)w.n + 2);
+		k = by_id ? 1 + vs_rng_below(&rng, 1800) : vs_rng_below(&rng, 7);
+		ck_assert_msg(vs_timeline_find(h, from, dir, by_id, k) == brute_find(&w, from, dir, by_id, k),
+			"find from %llu dir %d %s %llu: %llu, want %llu", (unsigned long long)from, dir, by_id ? "id" : "tag",
+			(unsigned long long)k, (unsigned long long)vs_timeline_find(h, from, dir, by_id, k),
+			(unsigned long long)brute_find(&w, from, dir, by_id, k));
+	}
+	/* stepping through every event of one tag visits what the walk has */
+	for (e = vs_timeline_find(h, 0, 1, 0, 2), k = 0; e; e = vs_timeline_find(h, e, 1, 0, 2), k++)
+		ck_assert_uint_eq(w.tag[e], 2);
+	for (e = 1, found = 0; e <= w.n; e++)
+		found += (w.type[e] == VS_EV_ALLOC || (w.type[e] == VS_EV_FREE && w.alloc[e])) && w.tag[e] == 2;
+	ck_assert_uint_eq(k, found);
+	ck_assert_uint_gt(k, 50);
+	vs_timeline_free(h);
+}
+END_TEST
+
 /* A bad trace is refused with a located message; a side that stops keeps
  * its last state while the trace's events are still counted. */
 START_TEST(open_errors)
@@ -287,6 +403,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, seek_matches_replay, 0, 3);
 	tcase_add_test(tc, failures_and_frames);
+	tcase_add_test(tc, find_and_frame_numbers);
 	tcase_add_test(tc, open_errors);
 	suite_add_tcase(s, tc);
 	return s;

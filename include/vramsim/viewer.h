@@ -97,6 +97,17 @@ const uint32_t *vs_timeline_failures(const vs_timeline *h, int side, size_t *n);
 uint64_t vs_timeline_next_frame(const vs_timeline *h, uint64_t after);
 uint64_t vs_timeline_prev_frame(const vs_timeline *h, uint64_t before);
 uint64_t vs_timeline_frame_at(const vs_timeline *h, uint64_t event);
+/* The event of the nth `frame` event (n from 1), 0 when there is none; and
+ * how many frame events are recorded. */
+uint64_t vs_timeline_frame_event(const vs_timeline *h, uint64_t n);
+uint64_t vs_timeline_frame_count(const vs_timeline *h);
+/* The allocation an event is about: an alloc event's own, or the one a free
+ * event ends (the last alloc of its id before it), else NULL. */
+const vs_tl_alloc *vs_timeline_event_alloc(const vs_timeline *h, uint64_t event);
+/* The next alloc or free event after `from` (dir > 0), or the previous one
+ * before it (dir < 0), whose allocation has id `key` (by_id) or tag number
+ * `key` (else; a free: the tag of the allocation it ends); 0 when none. */
+uint64_t vs_timeline_find(const vs_timeline *h, uint64_t from, int dir, int by_id, uint64_t key);
 /* recorded+1 samples: [e] is the state after e events. */
 const vs_tl_sample *vs_timeline_series(const vs_timeline *h, int side, int arena);
 

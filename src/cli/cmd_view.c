@@ -39,13 +39,17 @@ static const vs_cli_cmd command = {
 	CMD, "view TRACE [--strategy SPEC]... [options]",
 	"Plays TRACE in a window: every arena laid out like the hardware, coloured by\n"
 	"owner tag, with charts of live bytes, largest free extent and fragmentation,\n"
-	"a timeline to seek on, and hover details for every unit. With choices for\n"
-	"two sides (see --strategy) the two are shown side by side, in step. Press ?\n"
-	"in the window for the keys.\n",
+	"a timeline to seek on (zoom and pan it), hover details for every unit, go to\n"
+	"frame N, find the allocs and frees of a tag or id, and a list of every failed\n"
+	"request. With choices for two sides (see --strategy) the two are shown side\n"
+	"by side, in step; the window title names the trace and each side's\n"
+	"strategies. Press ? in the window for the keys.\n",
 	options,
-	"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script.\n"
-	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, or a\n"
-	"screenshot that could not be written.\n",
+	"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script. Without --script\n"
+	"and with no display (DISPLAY and WAYLAND_DISPLAY unset, SDL unable to start\n"
+	"video, or a driver that shows nothing) it exits 2 saying so.\n"
+	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
+	"display, or a screenshot that could not be written.\n",
 	NULL, 0
 };
 

@@ -168,6 +168,19 @@ static void push_button(viewer *v, int x, int y, int down)
 	push(&e);
 }
 
+static void push_wheel(viewer *v, int dy, int dx)
+{
+	SDL_Event e;
+
+	memset(&e, 0, sizeof e);
+	e.type = SDL_MOUSEWHEEL;
+	e.wheel.windowID = SDL_GetWindowID(v->win);
+	e.wheel.x = dx;
+	e.wheel.y = dy;
+	e.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
+	push(&e);
+}
+
 static int fail(viewer *v, script *sc, const char *fmt, const char *a, long long x, long long y)
 {
 	char msg[1280]; /* a script line is at most 1023 bytes */
@@ -183,15 +196,21 @@ static void state_line(viewer *v, char *buf, size_t len)
 {
 	int i;
 	size_t k;
+	uint64_t lo, hi;
 
-	snprintf(buf, len, "state event %llu frame %llu recorded %llu %s speed %g help %d size %dx%d hover",
+	view_range(v, &lo, &hi);
+	snprintf(buf, len, "state event %llu frame %llu recorded %llu %s speed %g help %d size %dx%d range %llu-%llu "
+		"prompt %s'%s' find '%s' failures %d row %llu message '%s' hover",
 		(unsigned long long)vs_timeline_at(v->tl), (unsigned long long)vs_timeline_frame_at(v->tl, vs_timeline_at(v->tl)),
 		(unsigned long long)vs_timeline_recorded(v->tl), v->playing ? "playing" : "paused", view_speed(v), v->help,
-		v->W, v->H);
+		v->W, v->H, (unsigned long long)lo, (unsigned long long)hi,
+		v->prompt == PROMPT_FRAME ? "frame " : v->prompt == PROMPT_FIND ? "find " : "", v->prompt_text, v->find,
+		v->fails_open, v->fails_open ? (unsigned long long)v->fail_sel + 1 : 0ull, v->message);
 	for (i = 0; i < v->nhover; i++) {
 		k = strlen(buf);
 		snprintf(buf + k, len - k, " | %s", v->hover[i]);
 	}
+	vs_escape_in_place(buf, len); /* it quotes typed text and the trace's tags */
 }
 
 #define MAX_WORDS 8
@@ -245,6 +264,7 @@ static int number(const char *s, long long lo, long long hi, long long *out)
 #define EVENT_MAX 0x7FFFFFFFFFFFFFFFLL
 #define WAIT_MAX 10000000LL       /* frames */
 #define SIZE_MAX_PX 8192LL        /* a window side */
+#define WHEEL_MAX 100LL           /* wheel clicks */
 
 /* Runs one command; returns 0 when it was not understood. */
 static int run(viewer *v, script *sc, char *cmd)
@@ -256,7 +276,8 @@ static int run(viewer *v, script *sc, char *cmd)
 
 	if (n == 0 || w[0][0] == '#')
 		return 1;
-	if (n > MAX_WORDS)
+	/* expect hover / title take the rest of the line, however many words */
+	if (n > MAX_WORDS && !(strcmp(w[0], "expect") == 0 && (strcmp(w[1], "hover") == 0 || strcmp(w[1], "title") == 0)))
 		return 0;
 	if (strcmp(w[0], "wait") == 0) {
 		if (n != 2 || !number(w[1], 0, WAIT_MAX, &a))
@@ -309,9 +330,33 @@ static int run(viewer *v, script *sc, char *cmd)
 			return fail(v, sc, "text longer than %s%lld bytes", "", (long long)sizeof e.text.text - 1, 0);
 		push_text(v, w[1]);
 	} else if (strcmp(w[0], "move") == 0) {
-		if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b))
+		int x, y;
+		if (n == 3 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &c)) {
+			view_timeline_point(v, (uint64_t)c, &x, &y);
+			a = x;
+			b = y;
+		} else if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b)) {
 			return 0;
+		}
 		push_motion(v, (int)a, (int)b, 0);
+	} else if (strcmp(w[0], "wheel") == 0) {
+		if ((n != 2 && n != 3) || !number(w[1], -WHEEL_MAX, WHEEL_MAX, &a) ||
+			(n == 3 && !number(w[2], -WHEEL_MAX, WHEEL_MAX, &b)))
+			return 0;
+		push_wheel(v, (int)a, (int)b);
+	} else if (strcmp(w[0], "frame") == 0) {
+		if (n != 2 || !number(w[1], 0, EVENT_MAX, &a))
+			return 0;
+		v->playing = 0;
+		if (view_go_frame(v, (uint64_t)a))
+			return fail(v, sc, "frame %s%lld: no such frame", "", a, 0);
+	} else if (strcmp(w[0], "find") == 0) {
+		if (n != 2)
+			return 0;
+		if (strlen(w[1]) >= VIEW_PROMPT_MAX)
+			return fail(v, sc, "find: longer than %s%lld bytes", "", (long long)VIEW_PROMPT_MAX - 1, 0);
+		v->playing = 0;
+		view_find(v, w[1], 1);
 	} else if (strcmp(w[0], "click") == 0) {
 		int x, y;
 		if (n == 3 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &c)) {
@@ -344,6 +389,13 @@ static int run(viewer *v, script *sc, char *cmd)
 		for (i = 1; i <= 8; i++)
 			push_motion(v, (int)(a + (c - a) * i / 8), (int)(b + (d - b) * i / 8), 1);
 		push_button(v, (int)c, (int)d, 0);
+	} else if (strcmp(w[0], "locate") == 0 && n == 3 && strcmp(w[1], "failure") == 0) {
+		int x, y;
+		if (!number(w[2], 1, EVENT_MAX, &a))
+			return 0;
+		if (view_fail_row_point(v, (size_t)(a - 1), &x, &y))
+			return fail(v, sc, "locate failure %s%lld: that row is not shown", "", a, 0);
+		view_log(v, "locate failure %lld %d %d", a, x, y);
 	} else if (strcmp(w[0], "hover") == 0 || strcmp(w[0], "locate") == 0) {
 		int x, y;
 		if (n != 4 || !number(w[1], 1, VS_VIEW_MAX_SIDES, &a) || !number(w[2], 0, VS_TRACE_MAX_ARENAS - 1, &b) ||
@@ -394,6 +446,25 @@ static int run(viewer *v, script *sc, char *cmd)
 				return fail(v, sc, "expected hover text '%s'", text, 0, 0);
 			return 1;
 		}
+		if (n >= 2 && strcmp(w[1], "title") == 0) {
+			const char *text = n >= 3 ? rest[2] : "", *title = SDL_GetWindowTitle(v->win);
+			if (!title || !strstr(title, text))
+				return fail(v, sc, "expected the title to have '%s'", text, 0, 0);
+			return 1;
+		}
+		if (n == 4 && strcmp(w[1], "range") == 0) {
+			uint64_t lo, hi;
+			if (!number(w[2], 0, EVENT_MAX, &a) || !number(w[3], 0, EVENT_MAX, &b))
+				return 0;
+			view_range(v, &lo, &hi);
+			if ((uint64_t)a != lo || (uint64_t)b != hi) {
+				char msg[128];
+				snprintf(msg, sizeof msg, "expected range %lld-%lld, got %llu-%llu", a, b, (unsigned long long)lo,
+					(unsigned long long)hi);
+				return fail(v, sc, "%s", msg, 0, 0);
+			}
+			return 1;
+		}
 		if (n != 3 || !number(w[2], -EVENT_MAX, EVENT_MAX, &a))
 			return 0;
 		if (strcmp(w[1], "event") == 0) {
@@ -408,6 +479,12 @@ static int run(viewer *v, script *sc, char *cmd)
 			b = v->H;
 		} else if (strcmp(w[1], "recorded") == 0) {
 			b = (long long)vs_timeline_recorded(v->tl);
+		} else if (strcmp(w[1], "frame") == 0) {
+			b = (long long)vs_timeline_frame_at(v->tl, vs_timeline_at(v->tl));
+		} else if (strcmp(w[1], "row") == 0) {
+			b = v->fails_open ? (long long)v->fail_sel + 1 : 0;
+		} else if (strcmp(w[1], "failures") == 0) {
+			b = v->fails_open;
 		} else {
 			return 0;
 		}

@@ -32,6 +32,19 @@ typedef struct checkpoint {
 	size_t run0;  /* first run in the pool; arenas follow each other */
 } checkpoint;
 
+/* A free event and the alloc event it ends (0: no alloc of its id seen). */
+typedef struct tl_free {
+	uint64_t id;
+	uint32_t event, alloc;
+} tl_free;
+
+/* id -> the last alloc event with that id, while recording (a free looks
+ * its allocation up here; the replay forgets records once freed). */
+typedef struct id_slot {
+	uint64_t id;
+	uint32_t event;  /* 0: empty */
+} id_slot;
+
 typedef struct side {
 	vs_timeline *h;
 	int index;
@@ -78,6 +91,10 @@ struct vs_timeline {
 	size_t nallocs, capallocs;
 	uint32_t *frames;
 	size_t nframes, capframes;
+	tl_free *frees;
+	size_t nfrees, capfrees;
+	id_slot *ids;
+	size_t nids, capids;  /* capids: a power of two, or 0 */
 };
 
 /* Makes room for `need` elements; 0 or -1. */
@@ -220,6 +237,74 @@ static void apply_deltas(side *s, uint64_t from, uint64_t to)
 	}
 }
 
+/* ---- id -> alloc event: open addressing, linear probing ---------------- */
+
+static size_t id_home(uint64_t id, size_t mask)
+{
+	id *= 0x9E3779B97F4A7C15ull;
+	return (size_t)(id ^ (id >> 32)) & mask;
+}
+
+static size_t id_find(const vs_timeline *h, uint64_t id)
+{
+	size_t mask = h->capids - 1, i = id_home(id, mask);
+
+	while (h->ids[i].event && h->ids[i].id != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int id_put(vs_timeline *h, uint64_t id, uint32_t event)
+{
+	size_t i;
+
+	if ((h->nids + 1) * 2 > h->capids) {
+		size_t ncap = h->capids ? h->capids * 2 : 1024, k;
+		id_slot *old = h->ids, *nw = calloc(ncap, sizeof *nw);
+		size_t ocap = h->capids;
+		if (!nw)
+			return -1;
+		h->ids = nw;
+		h->capids = ncap;
+		for (k = 0; k < ocap; k++)
+			if (old[k].event)
+				h->ids[id_find(h, old[k].id)] = old[k];
+		free(old);
+	}
+	i = id_find(h, id);
+	if (!h->ids[i].event)
+		h->nids++;
+	h->ids[i].id = id;
+	h->ids[i].event = event;
+	return 0;
+}
+
+/* The alloc event of id, removed from the table; 0 when none. */
+static uint32_t id_take(vs_timeline *h, uint64_t id)
+{
+	size_t mask, i, j;
+	uint32_t event;
+
+	if (!h->capids)
+		return 0;
+	mask = h->capids - 1;
+	i = id_find(h, id);
+	event = h->ids[i].event;
+	if (!event)
+		return 0;
+	/* backward shift: later slots whose home is not in (i, j] move up */
+	for (j = (i + 1) & mask; h->ids[j].event; j = (j + 1) & mask) {
+		size_t k = id_home(h->ids[j].id, mask);
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			h->ids[i] = h->ids[j];
+			i = j;
+		}
+	}
+	h->ids[i].event = 0;
+	h->nids--;
+	return event;
+}
+
 vs_timeline *vs_timeline_open(const char *trace, int nsides, const vs_replay_config *cfg, char *err, size_t errlen)
 {
 	vs_timeline *h;
@@ -336,6 +421,8 @@ void vs_timeline_free(vs_timeline *h)
 	free(h->ev);
 	free(h->allocs);
 	free(h->frames);
+	free(h->frees);
+	free(h->ids);
 	free(h);
 }
 
@@ -371,6 +458,17 @@ static int book_event(vs_timeline *h)
 		al->req = src->req;
 		al->event = (uint32_t)e;
 		al->line = ev->line;
+		if (id_put(h, src->id, (uint32_t)e))
+			return -1;
+	}
+	if (src && ev->type == VS_EV_FREE) {
+		tl_free *f;
+		if (grow(&h->frees, &h->capfrees, h->nfrees + 1, sizeof *h->frees))
+			return -1;
+		f = &h->frees[h->nfrees++];
+		f->id = src->id;
+		f->event = (uint32_t)e;
+		f->alloc = id_take(h, src->id);
 	}
 	if (src && ev->type == VS_EV_FRAME) {
 		if (grow(&h->frames, &h->capframes, h->nframes + 1, sizeof *h->frames))
@@ -434,6 +532,11 @@ static void trim(vs_timeline *h)
 	shrink(&h->ev, &h->capev, e, sizeof *h->ev);
 	shrink(&h->allocs, &h->capallocs, h->nallocs, sizeof *h->allocs);
 	shrink(&h->frames, &h->capframes, h->nframes, sizeof *h->frames);
+	shrink(&h->frees, &h->capfrees, h->nfrees, sizeof *h->frees);
+	/* every later free is booked: the id table is done with */
+	free(h->ids);
+	h->ids = NULL;
+	h->nids = h->capids = 0;
 	for (i = 0; i < h->nsides; i++) {
 		side *s = &h->s[i];
 		shrink(&s->d, &s->capd, s->nd, sizeof *s->d);
@@ -682,6 +785,106 @@ uint64_t vs_timeline_frame_at(const vs_timeline *h, uint64_t event)
 	return upper(h->frames, h->nframes, event);
 }
 
+uint64_t vs_timeline_frame_event(const vs_timeline *h, uint64_t n)
+{
+	return n >= 1 && n <= h->nframes ? h->frames[n - 1] : 0;
+}
+
+uint64_t vs_timeline_frame_count(const vs_timeline *h)
+{
+	return h->nframes;
+}
+
+/* Index of the first alloc / free after event e. */
+static size_t allocs_after(const vs_timeline *h, uint64_t e)
+{
+	size_t lo = 0, hi = h->nallocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->allocs[mid].event <= e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t frees_after(const vs_timeline *h, uint64_t e)
+{
+	size_t lo = 0, hi = h->nfrees;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->frees[mid].event <= e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int alloc_matches(const vs_tl_alloc *al, int by_id, uint64_t key)
+{
+	return al && (by_id ? al->id == key : al->req.tag == key);
+}
+
+static int free_matches(const vs_timeline *h, const tl_free *f, int by_id, uint64_t key)
+{
+	if (by_id)
+		return f->id == key;
+	return f->alloc && alloc_matches(vs_timeline_alloc(h, f->alloc), 0, key);
+}
+
+const vs_tl_alloc *vs_timeline_event_alloc(const vs_timeline *h, uint64_t event)
+{
+	const vs_tl_event *ev = vs_timeline_event(h, event);
+	size_t k;
+
+	if (!ev)
+		return NULL;
+	if (ev->type == VS_EV_ALLOC)
+		return vs_timeline_alloc(h, (uint32_t)event);
+	if (ev->type != VS_EV_FREE)
+		return NULL;
+	k = frees_after(h, event);
+	if (k == 0 || h->frees[k - 1].event != event || !h->frees[k - 1].alloc)
+		return NULL;
+	return vs_timeline_alloc(h, h->frees[k - 1].alloc);
+}
+
+uint64_t vs_timeline_find(const vs_timeline *h, uint64_t from, int dir, int by_id, uint64_t key)
+{
+	size_t a = allocs_after(h, dir > 0 ? from : (from ? from - 1 : 0));
+	size_t f = frees_after(h, dir > 0 ? from : (from ? from - 1 : 0));
+	uint64_t best_a = 0, best_f = 0;
+
+	if (dir > 0) {
+		for (; a < h->nallocs && !best_a; a++)
+			if (alloc_matches(&h->allocs[a], by_id, key))
+				best_a = h->allocs[a].event;
+		for (; f < h->nfrees && !best_f; f++)
+			if (free_matches(h, &h->frees[f], by_id, key))
+				best_f = h->frees[f].event;
+		if (!best_a || !best_f)
+			return best_a | best_f;
+		return best_a < best_f ? best_a : best_f;
+	}
+	if (from == 0)
+		return 0;
+	while (a > 0 && !best_a) {
+		a--;
+		if (alloc_matches(&h->allocs[a], by_id, key))
+			best_a = h->allocs[a].event;
+	}
+	while (f > 0 && !best_f) {
+		f--;
+		if (free_matches(h, &h->frees[f], by_id, key))
+			best_f = h->frees[f].event;
+	}
+	return best_a > best_f ? best_a : best_f;
+}
+
 const vs_tl_sample *vs_timeline_series(const vs_timeline *h, int side_i, int arena)
 {
 	if (side_i < 0 || side_i >= h->nsides || arena < 0 || arena >= h->narenas)
@@ -692,7 +895,7 @@ const vs_tl_sample *vs_timeline_series(const vs_timeline *h, int side_i, int are
 size_t vs_timeline_bytes(const vs_timeline *h)
 {
 	size_t n = sizeof *h + h->capev * sizeof *h->ev + h->capallocs * sizeof *h->allocs +
-		h->capframes * sizeof *h->frames;
+		h->capframes * sizeof *h->frames + h->capfrees * sizeof *h->frees + h->capids * sizeof *h->ids;
 	int i, a;
 
 	for (i = 0; i < h->nsides; i++) {

@@ -14,6 +14,7 @@
 
 #include "viewer_int.h"
 #include "vramsim/out_file.h"
+#include "vramsim/text.h"
 
 static const double speeds[] = {
 	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
@@ -251,12 +252,19 @@ static int region_begin(viewer *v, region *g, vs_rect r, uint64_t h, uint32_t bg
 	return 1;
 }
 
+/* The one place text height comes from: every row of text is laid out
+ * with it, so a taller font moves the layout with it. */
+static int line_height(int ts)
+{
+	return VS_FONT_H * ts + 2;
+}
+
 static void relayout(viewer *v)
 {
 	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
 
 	v->ts = v->W >= 1100 && v->H >= 700 ? 2 : 1;
-	v->lh = VS_FONT_H * v->ts + 2;
+	v->lh = line_height(v->ts);
 	v->top = rect(0, 0, v->W, v->lh + 8);
 	v->status = rect(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
 	v->timeline = rect(pad, v->status.y - 30, v->W - 2 * pad, 26);
@@ -320,6 +328,190 @@ static int resize_canvas(viewer *v, int w, int h)
 	return 0;
 }
 
+/* ---- the timeline's window: zoom and pan ------------------------------- */
+
+#define ZOOM_MIN_SPAN 8 /* events across the timeline at the deepest zoom */
+
+void view_range(const viewer *v, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t total = view_total(v);
+
+	if (!v->tl_span || v->tl_span >= total) {
+		*lo = 0;
+		*hi = total;
+		return;
+	}
+	*lo = v->tl_lo > total - v->tl_span ? total - v->tl_span : v->tl_lo;
+	*hi = *lo + v->tl_span;
+}
+
+/* A window of span events from lo, kept inside the trace; as wide as the
+ * trace is the whole trace again. */
+static void set_window(viewer *v, uint64_t lo, uint64_t span)
+{
+	uint64_t total = view_total(v);
+
+	if (span < ZOOM_MIN_SPAN)
+		span = ZOOM_MIN_SPAN;
+	if (span >= total) {
+		v->tl_lo = v->tl_span = 0;
+		return;
+	}
+	v->tl_lo = lo > total - span ? total - span : lo;
+	v->tl_span = span;
+}
+
+/* Halves (in) or doubles the window, event e staying where it is shown. */
+static void zoom(viewer *v, uint64_t e, int in)
+{
+	uint64_t lo, hi, span, nspan, off;
+
+	view_range(v, &lo, &hi);
+	span = hi - lo;
+	if (!span)
+		return;
+	if (in && span <= ZOOM_MIN_SPAN) {
+		say(v, "zoomed in all the way: %d events", ZOOM_MIN_SPAN);
+		return;
+	}
+	e = e < lo ? lo : e > hi ? hi : e;
+	nspan = in ? span / 2 : span * 2;
+	off = (uint64_t)((double)(e - lo) / (double)span * (double)nspan + 0.5);
+	set_window(v, e > off ? e - off : 0, nspan);
+}
+
+/* Moves a zoomed window by quarters of its width (negative: back). */
+static void pan(viewer *v, int quarters)
+{
+	uint64_t lo, hi, d;
+
+	if (!v->tl_span)
+		return;
+	view_range(v, &lo, &hi);
+	d = (hi - lo) / 4 * (uint64_t)(quarters < 0 ? -quarters : quarters);
+	if (!d)
+		d = 1;
+	set_window(v, quarters < 0 ? (lo > d ? lo - d : 0) : lo + d, hi - lo);
+}
+
+/* When the cursor moves out of a zoomed window (playing, stepping,
+ * jumping) the window goes with it; a window panned away from a cursor
+ * that stays put stays. */
+static void follow(viewer *v)
+{
+	uint64_t at = vs_timeline_at(v->tl), lo, hi, span;
+
+	if (at == v->follow_at)
+		return;
+	v->follow_at = at;
+	if (!v->tl_span)
+		return;
+	view_range(v, &lo, &hi);
+	span = hi - lo;
+	if (at > hi)
+		set_window(v, at - span / 8, span);
+	else if (at < lo)
+		set_window(v, at > span - span / 8 ? at - (span - span / 8) : 0, span);
+}
+
+/* ---- the failure list panel ------------------------------------------- */
+
+/* Events that failed on either side, merged (rebuilt as recording goes on). */
+static void fail_rows_update(viewer *v)
+{
+	uint64_t rec = vs_timeline_recorded(v->tl);
+	size_t n0 = 0, n1 = 0, i = 0, j = 0, need;
+	const uint32_t *a = vs_timeline_failures(v->tl, 0, &n0), *b = NULL;
+
+	if (v->fail_rows_valid && v->fail_rows_rec == rec)
+		return;
+	if (v->nsides > 1)
+		b = vs_timeline_failures(v->tl, 1, &n1);
+	need = n0 + n1;
+	if (need > v->capfail_rows) {
+		uint32_t *q = realloc(v->fail_rows, need * sizeof *q);
+		if (!q)
+			return;
+		v->fail_rows = q;
+		v->capfail_rows = need;
+	}
+	v->nfail_rows = 0;
+	while (i < n0 || j < n1) {
+		uint32_t e = j >= n1 || (i < n0 && a[i] <= b[j]) ? a[i] : b[j];
+		while (i < n0 && a[i] == e)
+			i++;
+		while (j < n1 && b[j] == e)
+			j++;
+		v->fail_rows[v->nfail_rows++] = e;
+	}
+	v->fail_rows_rec = rec;
+	v->fail_rows_valid = 1;
+	if (v->fail_sel >= v->nfail_rows)
+		v->fail_sel = v->nfail_rows ? v->nfail_rows - 1 : 0;
+}
+
+/* The failure kinds column: "1: out of memory  2: out of memory" at most. */
+#define FAIL_KINDS_W(v) ((v)->nsides > 1 ? 34 : 14)
+
+/* The list's column heads; rows line up with them (fail_row_text). */
+static void fails_header(viewer *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%7s %6s %6s  %-*s  %-10s  %-22s", "event", "frame", "id", FAIL_KINDS_W(v),
+		v->nsides > 1 ? "failed: side 1, side 2" : "failed", "tag", "request");
+}
+
+/* The panel: over the right of the arenas and charts, wide enough for a
+ * row when the window is. */
+static vs_rect fails_panel(viewer *v)
+{
+	char head[160];
+	int y = v->top.h + 4, w = v->W * 2 / 3, need;
+
+	fails_header(v, head, sizeof head);
+	need = vs_text_width(head, v->ts) + 16;
+	if (w < need)
+		w = need;
+	if (w > v->W - 16)
+		w = v->W - 16;
+	return rect(v->W - 8 - w, y, w, v->legend.y - 4 - y);
+}
+
+/* First row's top, and how many rows fit. */
+static int fails_rows_y(viewer *v, vs_rect p, int *nvis)
+{
+	int y0 = p.y + 6 + 2 * v->lh;
+
+	*nvis = (p.y + p.h - 4 - y0) / v->lh;
+	if (*nvis < 1)
+		*nvis = 1;
+	return y0;
+}
+
+/* Keeps the selected row in view. */
+static void fails_scroll(viewer *v)
+{
+	int nvis;
+
+	fails_rows_y(v, fails_panel(v), &nvis);
+	if (v->fail_sel < v->fail_top)
+		v->fail_top = v->fail_sel;
+	else if (v->fail_sel >= v->fail_top + (size_t)nvis)
+		v->fail_top = v->fail_sel - (size_t)nvis + 1;
+}
+
+int view_fail_row_point(viewer *v, size_t k, int *x, int *y)
+{
+	vs_rect p = fails_panel(v);
+	int nvis, y0 = fails_rows_y(v, p, &nvis);
+
+	fail_rows_update(v);
+	if (!v->fails_open || k >= v->nfail_rows || k < v->fail_top || k >= v->fail_top + (size_t)nvis)
+		return -1;
+	*x = p.x + 3;
+	*y = y0 + (int)(k - v->fail_top) * v->lh + v->lh / 2;
+	return 0;
+}
+
 /* ---- hover --------------------------------------------------------------- */
 
 static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t len)
@@ -373,7 +565,7 @@ static void update_hover(viewer *v)
 
 	v->nhover = 0;
 	v->hover_side = -1;
-	if (!v->mouse_in || v->help)
+	if (!v->mouse_in || v->help || (v->fails_open && inside(fails_panel(v), v->mx, v->my)))
 		return;
 	for (s = 0; s < v->nsides; s++) {
 		for (a = 0; a < v->narenas; a++) {
@@ -475,23 +667,31 @@ static void fmt_bytes(char *buf, size_t len, uint64_t b)
 static void text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w)
 {
 	char buf[512];
-	size_t n = strlen(s);
-	int cw = VS_FONT_W * v->ts;
+	size_t n = strlen(s), lo = 0, hi;
 
 	if (max_w <= 0)
 		return;
-	if ((int)n * cw <= max_w) {
+	if (vs_text_width(s, v->ts) <= max_w) {
 		vs_text(&v->canvas, x, y, s, rgba, v->ts);
 		return;
 	}
-	n = (size_t)(max_w / cw);
-	if (n >= sizeof buf)
-		n = sizeof buf - 1;
-	if (n == 0)
+	/* the longest start that fits with its '~' (widths from the font) */
+	hi = n < sizeof buf - 2 ? n : sizeof buf - 2;
+	while (lo < hi) {
+		size_t mid = (lo + hi + 1) / 2;
+		memcpy(buf, s, mid);
+		buf[mid] = '~';
+		buf[mid + 1] = 0;
+		if (vs_text_width(buf, v->ts) <= max_w)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (lo == 0)
 		return;
-	memcpy(buf, s, n);
-	buf[n - 1] = '~';
-	buf[n] = 0;
+	memcpy(buf, s, lo);
+	buf[lo] = '~';
+	buf[lo + 1] = 0;
 	vs_text(&v->canvas, x, y, buf, rgba, v->ts);
 }
 
@@ -644,8 +844,10 @@ static void draw_side(viewer *v, int s)
 static void draw_legend(viewer *v)
 {
 	vs_replay *r = vs_timeline_replay(v->tl, 0);
-	int x = v->legend.x, box = VS_FONT_H * v->ts - 2;
+	int x = v->legend.x, box = v->lh - 4, range_w, range_x;
 	uint32_t t;
+	char range[160];
+	uint64_t lo, hi, total = view_total(v);
 	static const struct { int kind; const char *name; } kinds[] = {
 		{ VS_UNIT_FREE, "free" }, { VS_UNIT_SLACK, "slack" }, { VS_UNIT_OVERHEAD, "overhead" },
 		{ VS_UNIT_RETAINED, "retained" }, { VS_UNIT_RESERVED, "reserved" }
@@ -654,6 +856,19 @@ static void draw_legend(viewer *v)
 	uint64_t h = hash_u64(HASH0, (uint64_t)v->legend.w);
 	int xt, ntags = 0;
 
+	/* right: what the timeline below shows */
+	view_range(v, &lo, &hi);
+	if (v->tl_span)
+		snprintf(range, sizeof range, "timeline: events %llu-%llu of %llu, frames %llu-%llu, zoom x%.0f",
+			(unsigned long long)lo, (unsigned long long)hi, (unsigned long long)total,
+			(unsigned long long)vs_timeline_frame_at(v->tl, lo), (unsigned long long)vs_timeline_frame_at(v->tl, hi),
+			(double)total / (double)(hi - lo));
+	else
+		snprintf(range, sizeof range, "timeline: events 0-%llu, frames 0-%llu", (unsigned long long)total,
+			(unsigned long long)vs_timeline_frame_at(v->tl, total));
+	range_w = vs_text_width(range, v->ts);
+	range_x = v->legend.x + v->legend.w - range_w;
+	h = hash_u64(hash_text(range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM), h);
 	/* the tags that fit; they are known as recording reaches them */
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		x += box + 4 + vs_text_width(kinds[k].name, v->ts) + 10;
@@ -664,7 +879,7 @@ static void draw_legend(viewer *v)
 		if (!name || !*name)
 			break;
 		w = box + 4 + vs_text_width(name, v->ts) + 10;
-		if (xt + w > v->legend.x + v->legend.w)
+		if (xt + w > range_x - 10)
 			break;
 		xt += w;
 		ntags++;
@@ -672,6 +887,8 @@ static void draw_legend(viewer *v)
 	}
 	if (!region_begin(v, &v->legend_g, v->legend, h, VS_RGB_BG))
 		return;
+	if (range_x > v->legend.x + v->legend.w / 3)
+		vs_text(&v->canvas, range_x, v->legend.y, range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM, v->ts);
 	x = v->legend.x;
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int i, j;
@@ -690,30 +907,35 @@ static void draw_legend(viewer *v)
 	}
 }
 
+/* Where the timeline shows event e (its window's ends for events outside it). */
 static int time_x(viewer *v, uint64_t e)
 {
-	uint64_t total = view_total(v);
+	uint64_t lo, hi;
 
-	if (!total)
+	view_range(v, &lo, &hi);
+	if (hi <= lo)
 		return v->timeline.x;
-	return v->timeline.x + (int)((double)e / (double)total * (v->timeline.w - 1) + 0.5);
+	e = e < lo ? lo : e > hi ? hi : e;
+	return v->timeline.x + (int)((double)(e - lo) / (double)(hi - lo) * (v->timeline.w - 1) + 0.5);
 }
 
 static uint64_t time_event(viewer *v, int x)
 {
-	uint64_t total = view_total(v);
+	uint64_t lo, hi;
 	double f;
 
+	view_range(v, &lo, &hi);
 	if (v->timeline.w <= 1)
-		return 0;
+		return lo;
 	f = (double)(x - v->timeline.x) / (double)(v->timeline.w - 1);
 	if (f < 0)
 		f = 0;
 	if (f > 1)
 		f = 1;
-	return (uint64_t)(f * (double)total + 0.5);
+	return lo + (uint64_t)(f * (double)(hi - lo) + 0.5);
 }
 
+/* (A zoomed timeline: events outside its window are at its ends.) */
 void view_timeline_point(viewer *v, uint64_t event, int *x, int *y)
 {
 	*x = time_x(v, event);
@@ -723,19 +945,22 @@ void view_timeline_point(viewer *v, uint64_t event, int *x, int *y)
 static void draw_timeline(viewer *v)
 {
 	vs_rect t = v->timeline;
-	uint64_t rec = vs_timeline_recorded(v->tl), at = vs_timeline_at(v->tl);
-	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr = time_x(v, rec), xc = time_x(v, at);
+	uint64_t rec = vs_timeline_recorded(v->tl), at = vs_timeline_at(v->tl), lo, hi;
+	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr, xc;
 	uint64_t f, h;
 
+	view_range(v, &lo, &hi);
+	xr = rec >= lo ? time_x(v, rec) : t.x - 1;
+	xc = at >= lo && at <= hi ? time_x(v, at) : -100; /* no cursor outside the window */
 	/* the cursor reaches 2 pixels out */
-	h = hash_u64(hash_u64(hash_u64(HASH0, rec), view_total(v)), (uint64_t)(int64_t)xc);
+	h = hash_u64(hash_u64(hash_u64(hash_u64(hash_u64(HASH0, rec), view_total(v)), (uint64_t)(int64_t)xc), lo), hi);
 	if (!region_begin(v, &v->timeline_g, inflate(t, 2), h, VS_RGB_BG))
 		return;
 	fast_fill(&v->canvas, t, RGB_TL_TODO);
 	fast_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
 	/* frames every so often: light ticks when they would not crowd */
-	if (vs_timeline_frame_at(v->tl, rec) < (uint64_t)t.w / 4) {
-		for (f = vs_timeline_next_frame(v->tl, 0); f; f = vs_timeline_next_frame(v->tl, f))
+	if (vs_timeline_frame_at(v->tl, hi) - vs_timeline_frame_at(v->tl, lo) < (uint64_t)t.w / 4) {
+		for (f = vs_timeline_next_frame(v->tl, lo ? lo - 1 : 0); f && f <= hi; f = vs_timeline_next_frame(v->tl, f))
 			vs_image_vline(&v->canvas, time_x(v, f), t.y + t.h - 3, t.y + t.h - 1, VS_RGB_GRID);
 	}
 	for (s = 0; s < v->nsides; s++) {
@@ -743,14 +968,18 @@ static void draw_timeline(viewer *v)
 		const uint32_t *fails = vs_timeline_failures(v->tl, s, &n);
 		int last = -1;
 		for (k = 0; k < n; k++) {
-			int x = time_x(v, fails[k]);
+			int x;
+			if (fails[k] < lo || fails[k] > hi)
+				continue;
+			x = time_x(v, fails[k]);
 			if (x == last)
 				continue;
 			last = x;
 			vs_image_vline(&v->canvas, x, t.y + 2 + s * band, t.y + 1 + (s + 1) * band, VS_RGB_FAIL);
 		}
 	}
-	vs_image_fill(&v->canvas, rect(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
+	if (xc >= 0)
+		vs_image_fill(&v->canvas, rect(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
 	vs_image_frame(&v->canvas, t, VS_RGB_GRID);
 }
 
@@ -758,6 +987,14 @@ static void draw_status(viewer *v)
 {
 	char buf[256];
 
+	if (v->prompt) {
+		snprintf(buf, sizeof buf, "%s %s_   (Enter: go, Escape: cancel)",
+			v->prompt == PROMPT_FRAME ? "go to frame:" : "find tag or id (NAME, tag=NAME, N, id=N):",
+			v->prompt_text);
+		if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_LIVE), VS_RGB_BG))
+			text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_LIVE, v->status.w);
+		return;
+	}
 	if (v->message[0] && SDL_TICKS_PASSED(SDL_GetTicks(), v->message_until) && !v->sc)
 		v->message[0] = 0;
 	if (v->message[0]) {
@@ -775,7 +1012,7 @@ static void draw_status(viewer *v)
 		}
 	}
 	snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
-		"   space play, arrows step, f next failure, ? help");
+		"   space play, arrows step, f next failure, l failure list, g go to frame, / find, z zoom, ? help");
 	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 		text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
 }
@@ -841,13 +1078,22 @@ static const char *const help_lines[] = {
 	"home / end       start / end of the trace",
 	"f / shift+f      next / previous failure (either side)",
 	"tab              chart the next arena",
+	"z / shift+z      zoom the timeline in / out (around the cursor)",
+	", / .            pan a zoomed timeline back / forward (shift: a page)",
+	"w                the whole trace on the timeline again",
+	"g                go to frame N (type N, Enter)",
+	"/ or ctrl+f      find the next alloc or free of a tag or id",
+	"n / shift+n      next / previous of what was last found",
+	"l                failure list: up/down, page up/down, home/end or a",
+	"                 click select a failure and go there; escape closes it",
 	"s  or  F12       screenshot (PNG in the screenshot folder)",
 	"? or h or F1     this help (any key closes it)",
 	"q / escape       quit",
 	"",
 	"mouse: hover a unit for its owner; click or drag on the timeline or",
-	"a chart to seek. Red ticks on the timeline are failed allocations",
-	"(one row per strategy).",
+	"a chart to seek; the wheel on the timeline zooms (sideways or with",
+	"shift it pans), elsewhere it steps. Red ticks on the timeline are",
+	"failed allocations (one row per strategy).",
 };
 
 static void draw_help(viewer *v)
@@ -870,6 +1116,53 @@ static void draw_help(viewer *v)
 		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
 }
 
+static void fail_row_text(viewer *v, size_t k, char *buf, size_t len)
+{
+	uint64_t e = v->fail_rows[k];
+	const vs_tl_alloc *al = vs_timeline_alloc(v->tl, (uint32_t)e);
+	const char *tag = al ? vs_replay_tag_name(vs_timeline_replay(v->tl, 0), al->req.tag) : NULL;
+	char what[96] = "?", kinds[96] = "";
+	int s;
+
+	if (al)
+		vs_request_describe(&al->req, what, sizeof what);
+	for (s = 0; s < v->nsides; s++) {
+		int fk = vs_timeline_failure(v->tl, s, e);
+		size_t n = strlen(kinds);
+		snprintf(kinds + n, sizeof kinds - n, "%s%s%s", s ? "  " : "", v->nsides > 1 ? (s ? "2: " : "1: ") : "",
+			fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "ok");
+	}
+	/* the kinds before the request: a narrow window cuts the request */
+	snprintf(buf, len, "%7llu %6llu %6llu  %-*s  %-10s  %s", (unsigned long long)e,
+		(unsigned long long)vs_timeline_frame_at(v->tl, e), al ? (unsigned long long)al->id : 0ull,
+		FAIL_KINDS_W(v), kinds, tag && *tag ? tag : "(none)", what);
+}
+
+static void draw_fails(viewer *v)
+{
+	vs_rect p = fails_panel(v);
+	int nvis, y0 = fails_rows_y(v, p, &nvis), i;
+	char buf[320];
+
+	fail_rows_update(v);
+	fails_scroll(v);
+	fast_fill(&v->canvas, p, RGB_PANEL);
+	vs_image_frame(&v->canvas, p, VS_RGB_DIM);
+	snprintf(buf, sizeof buf, "failed requests: %zu%s   (l or escape closes)", v->nfail_rows,
+		vs_timeline_complete(v->tl) ? "" : " so far");
+	text_fit(v, p.x + 8, p.y + 4, buf, VS_RGB_LIVE, p.w - 16);
+	fails_header(v, buf, sizeof buf);
+	text_fit(v, p.x + 8, p.y + 4 + v->lh, buf, VS_RGB_DIM, p.w - 16);
+	for (i = 0; i < nvis && v->fail_top + (size_t)i < v->nfail_rows; i++) {
+		size_t k = v->fail_top + (size_t)i;
+		int y = y0 + i * v->lh;
+		if (k == v->fail_sel)
+			fast_fill(&v->canvas, rect(p.x + 1, y, p.w - 2, v->lh), RGB_TL_DONE);
+		fail_row_text(v, k, buf, sizeof buf);
+		text_fit(v, p.x + 8, y + 1, buf, k == v->fail_sel ? VS_RGB_CURSOR : VS_RGB_TEXT, p.w - 16);
+	}
+}
+
 /* Draws the frame into the canvas. Only the regions whose inputs changed
  * are drawn again (and listed in v->dirty for present()); with force, or
  * while the help darkens everything, all of it is. */
@@ -879,7 +1172,9 @@ static void compose(viewer *v, int force)
 	uint64_t hh;
 	int s, i, box_changed;
 
-	v->force = force || v->redraw_all || v->cramped || v->help || v->help_drawn;
+	/* overlays (help, failure list) are drawn over everything each frame */
+	v->force = force || v->redraw_all || v->cramped || v->help || v->help_drawn || v->fails_open ||
+		v->fails_drawn;
 	v->ndamage = 0;
 	update_hover(v);
 	box = hover_rect(v);
@@ -900,6 +1195,9 @@ static void compose(viewer *v, int force)
 	draw_legend(v);
 	draw_timeline(v);
 	draw_status(v);
+	if (v->fails_open)
+		draw_fails(v);
+	v->fails_drawn = v->fails_open;
 	if (box.w > 0) {
 		int under = v->force || box_changed;
 		for (i = 0; i < v->ndirty && !under; i++)
@@ -1001,10 +1299,209 @@ static void step_to(viewer *v, uint64_t e)
 	view_seek(v, e);
 }
 
+int view_go_frame(viewer *v, uint64_t n)
+{
+	uint64_t e = n ? vs_timeline_frame_event(v->tl, n) : 0;
+
+	if (n && !e) {
+		say(v, "no frame %llu: %s %llu frames", (unsigned long long)n,
+			vs_timeline_complete(v->tl) ? "the trace has" : "recorded so far:",
+			(unsigned long long)vs_timeline_frame_count(v->tl));
+		return -1;
+	}
+	step_to(v, e);
+	say(v, "frame %llu: event %llu", (unsigned long long)n, (unsigned long long)e);
+	return 0;
+}
+
+static int all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 19;
+}
+
+/* What a query looks for: 1 an id, 0 a tag (its number in key), -1 nothing
+ * (said). what describes it. */
+static int find_key(viewer *v, const char *q, uint64_t *key, char *what, size_t len)
+{
+	vs_replay *r = vs_timeline_replay(v->tl, 0);
+	const char *name = q, *t;
+	uint32_t i;
+
+	if (strncmp(q, "id=", 3) == 0 || (strncmp(q, "tag=", 4) != 0 && all_digits(q))) {
+		if (q[0] == 'i')
+			q += 3;
+		if (!all_digits(q)) {
+			say(v, "find: '%s' is not an id", q);
+			return -1;
+		}
+		*key = strtoull(q, NULL, 10);
+		snprintf(what, len, "id %llu", (unsigned long long)*key);
+		return 1;
+	}
+	if (strncmp(q, "tag=", 4) == 0)
+		name = q + 4;
+	for (i = 1; (t = vs_replay_tag_name(r, i)) != NULL && *t; i++) {
+		if (strcmp(t, name) == 0) {
+			*key = i;
+			snprintf(what, len, "tag %s", name);
+			return 0;
+		}
+	}
+	say(v, "find: no tag '%s' in the trace%s", name, vs_timeline_complete(v->tl) ? "" : " so far");
+	return -1;
+}
+
+uint64_t view_find(viewer *v, const char *query, int dir)
+{
+	char what[VIEW_PROMPT_MAX + 8], q[VIEW_PROMPT_MAX];
+	uint64_t key = 0, e;
+	int by_id;
+
+	/* query may be v->find itself (n, shift+n): copied through q */
+	snprintf(q, sizeof q, "%s", query);
+	snprintf(v->find, sizeof v->find, "%s", q);
+	by_id = find_key(v, v->find, &key, what, sizeof what);
+	if (by_id < 0)
+		return 0;
+	e = vs_timeline_find(v->tl, vs_timeline_at(v->tl), dir, by_id, key);
+	if (!e) {
+		say(v, "no %s alloc or free of %s%s", dir > 0 ? "later" : "earlier", what,
+			vs_timeline_complete(v->tl) ? "" : " recorded yet");
+		return 0;
+	}
+	step_to(v, e);
+	say(v, "%s: %s at event %llu (n / shift+n: next / previous)", what,
+		vs_timeline_event(v->tl, e)->type == VS_EV_ALLOC ? "alloc" : "free", (unsigned long long)e);
+	return e;
+}
+
+static void open_prompt(viewer *v, int what)
+{
+	v->prompt = what;
+	v->prompt_text[0] = '\0';
+	v->prompt_swallow = 1;
+}
+
+static void prompt_done(viewer *v)
+{
+	char q[VIEW_PROMPT_MAX];
+	int what = v->prompt;
+
+	v->prompt = PROMPT_NONE;
+	snprintf(q, sizeof q, "%s", v->prompt_text);
+	if (!q[0])
+		return;
+	if (what == PROMPT_FIND)
+		view_find(v, q, 1);
+	else if (all_digits(q))
+		view_go_frame(v, strtoull(q, NULL, 10));
+	else
+		say(v, "go to frame: '%s' is not a number", q);
+}
+
+/* Keys while the prompt is up: typed characters come as text input. */
+static void prompt_key(viewer *v, const SDL_Keysym *k)
+{
+	size_t n = strlen(v->prompt_text);
+
+	switch (k->sym) {
+	case SDLK_ESCAPE:
+		v->prompt = PROMPT_NONE;
+		break;
+	case SDLK_BACKSPACE:
+		if (n)
+			v->prompt_text[n - 1] = '\0';
+		break;
+	case SDLK_RETURN:
+	case SDLK_KP_ENTER:
+		prompt_done(v);
+		break;
+	default:
+		break;
+	}
+}
+
+static void prompt_type(viewer *v, const char *t)
+{
+	size_t n = strlen(v->prompt_text);
+
+	for (; *t; t++) {
+		if (*t < 32 || *t > 126 || n + 1 >= sizeof v->prompt_text)
+			continue;
+		v->prompt_text[n++] = *t;
+		v->prompt_text[n] = '\0';
+	}
+}
+
+static void fails_select(viewer *v, size_t k)
+{
+	v->fail_sel = k;
+	fails_scroll(v);
+	step_to(v, v->fail_rows[k]);
+}
+
+static void fails_toggle(viewer *v)
+{
+	uint64_t at = vs_timeline_at(v->tl);
+	size_t k = 0;
+
+	v->fails_open = !v->fails_open;
+	if (!v->fails_open)
+		return;
+	/* the first failure at or after the cursor is selected (not gone to) */
+	fail_rows_update(v);
+	while (k + 1 < v->nfail_rows && v->fail_rows[k] < at)
+		k++;
+	v->fail_sel = k;
+	fails_scroll(v);
+}
+
+/* Keys the open failure list takes; 0 for the rest. */
+static int fails_key(viewer *v, const SDL_Keysym *k)
+{
+	size_t n, sel = v->fail_sel;
+	int nvis;
+
+	fail_rows_update(v);
+	n = v->nfail_rows;
+	fails_rows_y(v, fails_panel(v), &nvis);
+	switch (k->sym) {
+	case SDLK_ESCAPE:
+		v->fails_open = 0;
+		return 1;
+	case SDLK_UP:
+		sel = sel ? sel - 1 : 0;
+		break;
+	case SDLK_DOWN:
+		sel = sel + 1 < n ? sel + 1 : sel;
+		break;
+	case SDLK_PAGEUP:
+		sel = sel > (size_t)nvis ? sel - (size_t)nvis : 0;
+		break;
+	case SDLK_PAGEDOWN:
+		sel += (size_t)nvis;
+		break;
+	case SDLK_HOME:
+		sel = 0;
+		break;
+	case SDLK_END:
+		sel = n;
+		break;
+	case SDLK_RETURN:
+	case SDLK_KP_ENTER:
+		break;
+	default:
+		return 0;
+	}
+	if (n)
+		fails_select(v, sel < n ? sel : n - 1);
+	return 1;
+}
+
 static void on_key(viewer *v, const SDL_Keysym *k)
 {
 	int shift = (k->mod & KMOD_SHIFT) != 0;
-	uint64_t at = vs_timeline_at(v->tl), e;
+	uint64_t at = vs_timeline_at(v->tl), e, lo, hi;
 
 	if (v->help) {
 		/* '?' arrives as text too: that toggles, so its key is left alone */
@@ -1012,6 +1509,12 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 			v->help = 0;
 		return;
 	}
+	if (v->prompt) {
+		prompt_key(v, k);
+		return;
+	}
+	if (v->fails_open && fails_key(v, k))
+		return;
 	switch (k->sym) {
 	case SDLK_SPACE:
 		v->playing = !v->playing;
@@ -1060,12 +1563,44 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 			v->speed_i--;
 		break;
 	case SDLK_f:
+		if (k->mod & KMOD_CTRL) {
+			open_prompt(v, PROMPT_FIND);
+			break;
+		}
 		e = shift ? vs_timeline_prev_failure(v->tl, at) : vs_timeline_next_failure(v->tl, at);
 		if (e)
 			step_to(v, e);
 		else
 			say(v, "no %s failure%s", shift ? "earlier" : "later",
 				vs_timeline_complete(v->tl) ? "" : " recorded yet");
+		break;
+	case SDLK_g:
+		open_prompt(v, PROMPT_FRAME);
+		break;
+	case SDLK_SLASH:
+		if (!shift)
+			open_prompt(v, PROMPT_FIND);
+		break;
+	case SDLK_n:
+		if (v->find[0])
+			view_find(v, v->find, shift ? -1 : 1);
+		else
+			say(v, "nothing to find again: / finds a tag or id");
+		break;
+	case SDLK_z:
+		/* around the cursor when it is shown, else the window's middle */
+		view_range(v, &lo, &hi);
+		zoom(v, at >= lo && at <= hi ? at : lo + (hi - lo) / 2, !shift);
+		break;
+	case SDLK_COMMA:
+	case SDLK_PERIOD:
+		pan(v, (k->sym == SDLK_COMMA ? -1 : 1) * (shift ? 4 : 1));
+		break;
+	case SDLK_w:
+		v->tl_lo = v->tl_span = 0;
+		break;
+	case SDLK_l:
+		fails_toggle(v);
 		break;
 	case SDLK_TAB:
 		if (v->narenas)
@@ -1114,8 +1649,18 @@ static void on_event(viewer *v, const SDL_Event *e)
 		on_key(v, &e->key.keysym);
 		break;
 	case SDL_TEXTINPUT:
-		if (strcmp(e->text.text, "?") == 0)
+		if (v->prompt) {
+			/* the key that opened the prompt sends its text too */
+			if (!v->prompt_swallow || (strcmp(e->text.text, "g") != 0 && strcmp(e->text.text, "/") != 0 &&
+					strcmp(e->text.text, "f") != 0))
+				prompt_type(v, e->text.text);
+			v->prompt_swallow = 0;
+		} else if (strcmp(e->text.text, "?") == 0) {
 			v->help = !v->help;
+		}
+		break;
+	case SDL_KEYUP:
+		v->prompt_swallow = 0;
 		break;
 	case SDL_MOUSEMOTION:
 		v->mx = e->motion.x;
@@ -1130,6 +1675,15 @@ static void on_event(viewer *v, const SDL_Event *e)
 		v->mouse_in = 1;
 		if (e->button.button != SDL_BUTTON_LEFT || v->help) {
 			v->help = 0;
+			break;
+		}
+		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
+			/* a row: select it and go there */
+			int nvis, y0 = fails_rows_y(v, fails_panel(v), &nvis);
+			size_t k = v->my >= y0 ? v->fail_top + (size_t)((v->my - y0) / v->lh) : (size_t)-1;
+			fail_rows_update(v);
+			if (v->my >= y0 && (v->my - y0) / v->lh < nvis && k < v->nfail_rows)
+				fails_select(v, k);
 			break;
 		}
 		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my))
@@ -1147,6 +1701,32 @@ static void on_event(viewer *v, const SDL_Event *e)
 			v->dragging = 0;
 		break;
 	case SDL_MOUSEWHEEL:
+		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
+			int step = e->wheel.y > 0 ? -3 : e->wheel.y < 0 ? 3 : 0;
+			fail_rows_update(v);
+			if (step < 0)
+				v->fail_top = v->fail_top > 3 ? v->fail_top - 3 : 0;
+			else if (step > 0 && v->fail_top + 3 < v->nfail_rows)
+				v->fail_top += 3;
+			break;
+		}
+		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my)) {
+			/* on the timeline: up / down zoom, sideways (or shift) pans */
+			int dy = e->wheel.y, dx = e->wheel.x;
+			if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) {
+				dy = -dy;
+				dx = -dx;
+			}
+			if (SDL_GetModState() & KMOD_SHIFT) {
+				dx = -dy;
+				dy = 0;
+			}
+			if (dy)
+				zoom(v, time_event(v, v->mx), dy > 0);
+			if (dx)
+				pan(v, dx > 0 ? 1 : -1);
+			break;
+		}
 		if (e->wheel.y) {
 			uint64_t at = vs_timeline_at(v->tl);
 			int64_t d = e->wheel.y > 0 ? -1 : 1;
@@ -1439,6 +2019,7 @@ static void loop(viewer *v)
 		if (v->quit)
 			break;
 		play(v, dt);
+		follow(v);
 		/* nothing moves: leave the last picture up (half a second at most,
 		 * so timed messages still go away) */
 		if (!scripted && !busy && !v->playing && vs_timeline_complete(v->tl) &&
@@ -1584,6 +2165,69 @@ static int open_output(viewer *v, int w, int h, char *err, size_t errlen)
 	return 0;
 }
 
+/* The window's title: the trace and each side's strategies (ARENA=NAME
+ * for each arena when there are several). */
+static void set_title(viewer *v)
+{
+	char t[1024];
+	int s, a;
+
+	snprintf(t, sizeof t, "%s - ", v->trace_name);
+	for (s = 0; s < v->nsides; s++) {
+		vs_replay *r = vs_timeline_replay(v->tl, s);
+		if (v->nsides > 1)
+			snprintf(t + strlen(t), sizeof t - strlen(t), "%sside %d: ", s ? " | " : "", s + 1);
+		for (a = 0; a < v->narenas; a++) {
+			if (v->narenas > 1)
+				snprintf(t + strlen(t), sizeof t - strlen(t), "%s%s=", a ? "," : "",
+					vs_timeline_arena(v->tl, s, a)->decl.name);
+			snprintf(t + strlen(t), sizeof t - strlen(t), "%s", vs_replay_strategy(r, a)->name);
+		}
+	}
+	snprintf(t + strlen(t), sizeof t - strlen(t), " - vramsim view");
+	vs_escape_in_place(t, sizeof t);
+	SDL_SetWindowTitle(v->win, t);
+}
+
+static int set(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s && *s;
+}
+
+/* Without a script nobody drives the viewer but a person at a window: with
+ * nothing to show it on, say so instead of running unseen. Before SDL
+ * starts: the default driver and no X11 or Wayland display. */
+static int no_display(const vs_viewer_opts *o, char *err, size_t errlen)
+{
+#if !defined(_WIN32) && !defined(__APPLE__) && !defined(__ANDROID__)
+	if (!o->script && !set("SDL_VIDEODRIVER") && !set("DISPLAY") && !set("WAYLAND_DISPLAY")) {
+		snprintf(err, errlen, "no display: DISPLAY and WAYLAND_DISPLAY are not set, so the window would show "
+			"nowhere; run it in an X11 or Wayland session, or headless with --script FILE and "
+			"SDL_VIDEODRIVER=offscreen (or dummy)");
+		return 1;
+	}
+#else
+	(void)o;
+	(void)err;
+	(void)errlen;
+#endif
+	return 0;
+}
+
+/* After SDL starts: a driver that shows nothing, and no script. */
+static int invisible_driver(const vs_viewer_opts *o, char *err, size_t errlen)
+{
+	const char *d = SDL_GetCurrentVideoDriver();
+
+	if (o->script || !d || (strcmp(d, "dummy") != 0 && strcmp(d, "offscreen") != 0))
+		return 0;
+	snprintf(err, errlen, "the video driver '%s' shows no window and there is no --script to drive it; "
+		"unset SDL_VIDEODRIVER to use the display, or give --script FILE", d);
+	return 1;
+}
+
 int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 {
 	static viewer vv;
@@ -1592,6 +2236,8 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	int rc = 0, w = o->width ? o->width : 1280, h = o->height ? o->height : 800, s, a;
 
 	memset(v, 0, sizeof *v);
+	if (no_display(o, err, errlen))
+		return 2;
 	v->o = o;
 	v->log = o->log ? o->log : stdout;
 	v->nsides = o->nsides;
@@ -1612,8 +2258,12 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	v->narenas = vs_timeline_arena_count(v->tl);
 	v->est_events = count_lines(o->trace);
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		snprintf(err, errlen, "cannot start SDL video (%s); set SDL_VIDEODRIVER=offscreen or dummy to run headless",
-			SDL_GetError());
+		snprintf(err, errlen, "no display: cannot start SDL video (%s); to run headless give --script FILE "
+			"and set SDL_VIDEODRIVER=offscreen or dummy", SDL_GetError());
+		rc = 2;
+		goto out;
+	}
+	if (invisible_driver(o, err, errlen)) {
 		rc = 2;
 		goto out;
 	}
@@ -1624,6 +2274,7 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		rc = 2;
 		goto out;
 	}
+	set_title(v);
 	rc = open_output(v, w, h, err, errlen);
 	if (rc)
 		goto out;
@@ -1657,6 +2308,7 @@ out:
 			free(v->sp[s].ar[a].snap_kind);
 		}
 	}
+	free(v->fail_rows);
 	vs_timeline_free(v->tl);
 	script_free(v->sc);
 	v->tl = NULL;

@@ -58,6 +58,10 @@ typedef struct time_stats {
 
 typedef struct script script;
 
+/* What the status line's prompt asks for. */
+enum { PROMPT_NONE, PROMPT_FRAME, PROMPT_FIND };
+#define VIEW_PROMPT_MAX 64
+
 typedef struct viewer {
 	const vs_viewer_opts *o;
 	FILE *log;
@@ -72,7 +76,7 @@ typedef struct viewer {
 	int texw, texh;
 	vs_image canvas;
 	int W, H;
-	int ts, lh;           /* text scale, line height */
+	int ts, lh;           /* text scale, line height (line_height(): the one place) */
 
 	vs_rect top, legend, timeline, status;
 	side_pane sp[VS_VIEW_MAX_SIDES];
@@ -90,6 +94,25 @@ typedef struct viewer {
 
 	char message[256];
 	uint32_t message_until;
+
+	/* the timeline's window: events [tl_lo, tl_lo + tl_span], or the
+	 * whole trace when tl_span is 0 */
+	uint64_t tl_lo, tl_span;
+	uint64_t follow_at;   /* the cursor when the window last followed it */
+
+	/* a prompt in the status line: go to frame N, find a tag or id */
+	int prompt;
+	char prompt_text[VIEW_PROMPT_MAX];
+	int prompt_swallow;   /* the key that opened it also sends its text */
+	char find[VIEW_PROMPT_MAX]; /* the last search, for n / shift+n */
+
+	/* the failure list panel */
+	int fails_open, fails_drawn;
+	uint32_t *fail_rows;  /* events that failed on some side, ascending */
+	size_t nfail_rows, capfail_rows;
+	uint64_t fail_rows_rec; /* recorded events when fail_rows was built */
+	int fail_rows_valid;
+	size_t fail_sel, fail_top; /* selected row, first row shown (from 0) */
 
 	script *sc;
 	int script_failed;
@@ -137,6 +160,17 @@ uint64_t view_total(const viewer *v);
 /* Where the timeline shows an event (window pixels). */
 void view_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 double view_speed(const viewer *v); /* events a second */
+/* The events the timeline shows: the whole trace, or its zoomed window. */
+void view_range(const viewer *v, uint64_t *lo, uint64_t *hi);
+/* Go to frame n (0: the start). Returns 0, or -1 when there is no such
+ * frame (said in the status line). */
+int view_go_frame(viewer *v, uint64_t n);
+/* Find (query as typed at the prompt: NAME or tag=NAME, N or id=N) the
+ * next (dir > 0) or previous alloc/free of it and go there. Returns the
+ * event, or 0 when none (said in the status line). */
+uint64_t view_find(viewer *v, const char *query, int dir);
+/* A point inside row k (from 0) of the failure list; -1 when not shown. */
+int view_fail_row_point(viewer *v, size_t k, int *x, int *y);
 
 /* script.c: commands from a file, one per frame once recording is done. */
 script *script_load(const char *path, char *err, size_t errlen);
