@@ -315,7 +315,19 @@ START_TEST(progress)
 	snprintf(args, sizeof args, "replay '%s' -q", t);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	ck_assert_ptr_null(strstr(err, "events/s"));
+	/* the other long commands: render, diff, compare (replays done of all) */
+	snprintf(args, sizeof args, "render '%s' --kind chart -o '%s/progress.png'", t, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "\rrender: ") && strstr(err, "%, 4096 events, "), "%s", err);
+	snprintf(args, sizeof args, "diff '%s' -s gba-obj-map -s gba-obj-buddy", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "\rdiff: A: ") && strstr(err, "\rdiff: B: "), "%s", err);
+	snprintf(args, sizeof args, "compare '%s' -j1 --no-timing", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "\rcompare: 1 of ") && strstr(err, " replays, "), "%s", err);
 	unsetenv("VRAMSIM_PROGRESS");
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_ptr_null(strstr(err, "replays/s"));
 }
 END_TEST
 

@@ -38,6 +38,10 @@ typedef struct vs_cmp_config {
 	int jobs;                    /* worker threads (0: every online core) */
 	int timing;                  /* measure host ns per allocator call */
 	int check_bytes, check_rules;/* as in vs_replay_config (1 by default) */
+	/* Optional: called as each replay ends (done of total), from the
+	 * thread that ran it, one call at a time. */
+	void (*progress)(void *ud, int done, int total);
+	void *progress_ud;
 } vs_cmp_config;
 
 void vs_cmp_config_default(vs_cmp_config *c);

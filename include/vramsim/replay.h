@@ -176,6 +176,8 @@ int vs_replay_run(vs_replay *r, uint64_t until);
 const char *vs_replay_error(const vs_replay *r);
 
 const vs_trace_header *vs_replay_header(const vs_replay *r);
+/* The reader the replay owns (for progress: vs_trace_bytes_read). */
+const vs_trace_reader *vs_replay_reader(const vs_replay *r);
 int vs_replay_arena_count(const vs_replay *r);
 const vs_arena *vs_replay_arena(const vs_replay *r, int i);
 const vs_strategy *vs_replay_strategy(const vs_replay *r, int i);

@@ -86,7 +86,7 @@ const char *vs_cli_module_missing(const char *module);
 /* Progress on standard error (progress.c): shown only when it is a
  * terminal, not quiet, and the work has run for a second. */
 typedef struct vs_progress {
-	int on, shown;
+	int on, shown, runs; /* runs: done and total count whole replays (compare), events is their count */
 	const char *what;
 	double start, last;
 } vs_progress;
@@ -94,6 +94,8 @@ void vs_progress_start(vs_progress *p, const char *what, int quiet);
 /* done of total (bytes, or 0 when unknown) and events so far; cheap to call often. */
 void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t events);
 void vs_progress_end(vs_progress *p);
+/* vs_replay_run with a progress line (what: the command's name). */
+int vs_progress_replay(vs_replay *r, uint64_t until, const char *what, int quiet);
 
 int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_diff(int argc, char **argv);

@@ -465,8 +465,14 @@ done:
 	return status;
 }
 
+static void on_progress(void *ud, int done, int total)
+{
+	vs_progress_update(ud, (uint64_t)done, (uint64_t)total, (uint64_t)done);
+}
+
 static int run(compare_opts *o)
 {
+	vs_progress pg;
 	vs_baseline base = { NULL, 0 };
 	vs_cmp_result res;
 	char err[2048];
@@ -476,10 +482,18 @@ static int run(compare_opts *o)
 	o->cfg.ntraces = o->traces.n;
 	o->cfg.choices = o->cs.v;
 	o->cfg.nchoices = o->cs.n;
+	vs_progress_start(&pg, "compare", 0);
+	pg.runs = 1;
+	if (pg.on) {
+		o->cfg.progress = on_progress;
+		o->cfg.progress_ud = &pg;
+	}
 	if (status < 0 && vs_compare_run(&o->cfg, &res, err, sizeof err)) {
+		vs_progress_end(&pg);
 		fprintf(stderr, "%s%s\n", strstr(err, "error:") ? "" : "vramsim compare: ", err);
 		status = VS_EXIT_USAGE;
 	} else if (status < 0) {
+		vs_progress_end(&pg);
 		print_messages(&res, o->verbose);
 		status = unusable(&res) ? VS_EXIT_USAGE : report(o, &res, &base);
 		vs_cmp_result_free(&res);

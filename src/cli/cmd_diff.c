@@ -172,7 +172,7 @@ static int run_side(const diff_opts *o, side *s, int g)
 		fprintf(stderr, "vramsim diff: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
-	if (vs_replay_run(s->r, 0) < 0) {
+	if (vs_progress_replay(s->r, 0, g ? "diff: B" : "diff: A", o->cfg.message == quiet_message) < 0) {
 		fprintf(stderr, "%s\n", vs_replay_error(s->r));
 		return VS_EXIT_USAGE;
 	}

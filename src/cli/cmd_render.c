@@ -216,7 +216,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 			return -1;
 		}
 	}
-	rc = vs_replay_run(r, 0);
+	rc = vs_progress_replay(r, 0, "render", o->quiet);
 	if (rc < 0 || vs_history_finish(hs, r)) {
 		vs_history_free(hs);
 		return rc < 0 ? replay_failed(r) : (vs_replay_free(r), -1);

@@ -169,23 +169,6 @@ static void print_run(const replay_opts *o, vs_replay *r, const vs_results *x, i
 		print_dumps(fp, r);
 }
 
-/* vs_replay_run, with a progress line when standard error is a terminal. */
-static int run_with_progress(const replay_opts *o, vs_replay *r, const vs_trace_reader *rd)
-{
-	vs_progress pg;
-	uint64_t size = vs_trace_size(rd);
-	int rc = 1;
-
-	vs_progress_start(&pg, "replay", o->quiet || o->json);
-	if (!pg.on)
-		return vs_replay_run(r, o->at);
-	while ((!o->at || vs_replay_events(r) < o->at) && (rc = vs_replay_step(r)) == 1)
-		if ((vs_replay_events(r) & 4095u) == 0)
-			vs_progress_update(&pg, vs_trace_bytes_read(rd), size, vs_replay_events(r));
-	vs_progress_end(&pg);
-	return rc;
-}
-
 /* Finishes and commits the output files, all or none. */
 static int finish_all(vs_out_file *out, int n, char *err, size_t errlen)
 {
@@ -237,7 +220,7 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 		vs_results_free(x);
 		return VS_EXIT_USAGE;
 	}
-	rc = run_with_progress(o, r, rd);
+	rc = vs_progress_replay(r, o->at, "replay", o->quiet || o->json);
 	if (rc < 0) {
 		const char *e = vs_replay_error(r);
 		fprintf(stderr, "%s\n", e);

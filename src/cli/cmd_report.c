@@ -387,7 +387,7 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	cfg.observer_ud = &c;
 	if (!(r = open_run(o, path, &cfg)))
 		goto out;
-	if (vs_replay_run(r, 0) < 0) {
+	if (vs_progress_replay(r, 0, path, o->quiet) < 0) {
 		fprintf(stderr, "%s\n", vs_replay_error(r));
 		goto out;
 	}

@@ -33,6 +33,7 @@ void vs_progress_start(vs_progress *p, const char *what, int quiet)
 	if (always)
 		p->start -= FIRST_AFTER;
 	p->shown = 0;
+	p->runs = 0;
 }
 
 /* Straight to the terminal: stderr itself escapes control characters
@@ -57,7 +58,10 @@ void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t 
 		return;
 	p->last = t;
 	rate = (double)events / (t - p->start);
-	if (total && done <= total)
+	if (p->runs)
+		n = snprintf(line, sizeof line, "\r%s: %llu of %llu replays, %.1f replays/s ", p->what,
+			(unsigned long long)done, (unsigned long long)total, rate);
+	else if (total && done <= total)
 		n = snprintf(line, sizeof line, "\r%s: %3.0f%%, %llu events, %.0f events/s ", p->what,
 			100.0 * (double)done / (double)total, (unsigned long long)events, rate);
 	else
@@ -72,4 +76,21 @@ void vs_progress_end(vs_progress *p)
 	if (p->on && p->shown)
 		put("\r\033[K", 4); /* the line goes: the summary follows */
 	p->shown = 0;
+}
+
+int vs_progress_replay(vs_replay *r, uint64_t until, const char *what, int quiet)
+{
+	const vs_trace_reader *rd = vs_replay_reader(r);
+	uint64_t size = vs_trace_size(rd);
+	vs_progress pg;
+	int rc = 1;
+
+	vs_progress_start(&pg, what, quiet);
+	if (!pg.on)
+		return vs_replay_run(r, until);
+	while ((!until || vs_replay_events(r) < until) && (rc = vs_replay_step(r)) == 1)
+		if ((vs_replay_events(r) & 4095u) == 0)
+			vs_progress_update(&pg, vs_trace_bytes_read(rd), size, vs_replay_events(r));
+	vs_progress_end(&pg);
+	return rc;
 }

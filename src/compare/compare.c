@@ -334,8 +334,9 @@ static void run_job(job *j)
 
 typedef struct pool {
 	job *jobs;
-	int njobs, next;
+	int njobs, next, done;
 	pthread_mutex_t lock;
+	const vs_cmp_config *cfg;
 } pool;
 
 static void *worker(void *ud)
@@ -350,6 +351,11 @@ static void *worker(void *ud)
 		if (i < 0)
 			return NULL;
 		run_job(&p->jobs[i]);
+		if (p->cfg->progress) {
+			pthread_mutex_lock(&p->lock);
+			p->cfg->progress(p->cfg->progress_ud, ++p->done, p->njobs);
+			pthread_mutex_unlock(&p->lock);
+		}
 	}
 }
 
@@ -530,6 +536,8 @@ int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size
 	p.jobs = jobs;
 	p.njobs = res->nrows;
 	p.next = 0;
+	p.done = 0;
+	p.cfg = cfg;
 	pthread_mutex_init(&p.lock, NULL);
 	nthreads = cfg->jobs > 0 ? cfg->jobs : online_cores();
 	if (nthreads > res->nrows)

@@ -1805,6 +1805,7 @@ uint64_t vs_replay_frames(const vs_replay *r) { return r->frames; }
 uint64_t vs_replay_diag_count(const vs_replay *r, vs_diag_kind k) { return r->diag[k]; }
 uint64_t vs_replay_check_count(const vs_replay *r, vs_check_kind k) { return r->check[k]; }
 const char *vs_replay_tag_name(const vs_replay *r, uint32_t tag) { return vs_trace_tag_name(r->rd, tag); }
+const vs_trace_reader *vs_replay_reader(const vs_replay *r) { return r->rd; }
 
 uint64_t vs_replay_check_total(const vs_replay *r)
 {
