@@ -247,6 +247,17 @@ START_TEST(test_input_and_determinism)
 	ck_assert_str_eq(err, "");
 	snprintf(args, sizeof args, "cmp -s '%s' '%s'", a, b);
 	ck_assert_int_eq(system(args), 0);
+	/* progress: on a terminal, or always when asked; never with --quiet */
+	setenv("VRAMSIM_PROGRESS", "always", 1);
+	snprintf(args, sizeof args, "capture '%s' --frames 200 --input '%s' -o '%s'", DEMO_ROM, script, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "\rcapture: 64 of 200 frames, "), "%s", err); /* the first; later ones 4 a second */
+	snprintf(args, sizeof args, "capture '%s' --frames 200 --input '%s' -o '%s' --quiet", DEMO_ROM, script, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(err, "");
+	unsetenv("VRAMSIM_PROGRESS");
+	snprintf(args, sizeof args, "cmp -s '%s' '%s'", a, b);
+	ck_assert_int_eq(system(args), 0);
 	snprintf(args, sizeof args, "grep -q '^# capture: frames=200 input=2 ranges$' '%s'", a);
 	ck_assert_int_eq(system(args), 0);
 	/* usage errors */

@@ -103,6 +103,9 @@ typedef struct vs_gba_play {
 	uint32_t frames;              /* frames to run */
 	const vs_input_script *input; /* keys per frame, or NULL for none */
 	const char *state;            /* savestate to start from, or NULL for power-on */
+	/* Optional (NULL): called now and then with the frames played so far. */
+	void (*progress)(void *ud, uint32_t done, uint32_t frames);
+	void *progress_ud;
 } vs_gba_play;
 
 /* Opens rom and prepares it as play says (savestate loaded). NULL with err. */

@@ -86,8 +86,8 @@ const char *vs_cli_module_missing(const char *module);
 /* Progress on standard error (progress.c): shown only when it is a
  * terminal, not quiet, and the work has run for a second. */
 typedef struct vs_progress {
-	int on, shown, runs; /* runs: done and total count whole replays (compare), events is their count */
-	const char *what;
+	int on, shown, runs; /* runs: done and total count units (replays, frames), not trace bytes */
+	const char *what, *unit;
 	double start, last;
 } vs_progress;
 void vs_progress_start(vs_progress *p, const char *what, int quiet);

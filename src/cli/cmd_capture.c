@@ -128,11 +128,17 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 			"on tile 0 as the hardware draws it\n", (unsigned)s->zero_entries_max);
 }
 
+static void on_progress(void *ud, uint32_t done, uint32_t frames)
+{
+	vs_progress_update(ud, done, frames, done);
+}
+
 int vs_cmd_capture(int argc, char **argv)
 {
 	capture_args a;
 	vs_input_script script = { NULL, 0 };
 	vs_gba_play play;
+	vs_progress pg;
 	vs_capture_options o;
 	vs_capture_stats st;
 	char err[1024], tmp[1024];
@@ -159,15 +165,24 @@ int vs_cmd_capture(int argc, char **argv)
 	o.sheet = a.sheet;
 	o.obj = a.obj;
 	o.bg = a.bg;
+	memset(&play, 0, sizeof play);
 	play.frames = (uint32_t)a.frames;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
+	vs_progress_start(&pg, "capture", a.quiet);
+	pg.runs = 1;
+	pg.unit = "frames";
+	if (pg.on) {
+		play.progress = on_progress;
+		play.progress_ud = &pg;
+	}
 	fp = vs_cli_out_open(a.out, tmp, sizeof tmp);
 	if (!fp) {
 		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
 	}
 	ok = vs_gba_capture(a.rom, &play, &o, fp, &st, err, sizeof err) == 0;
+	vs_progress_end(&pg);
 	if (!ok)
 		fprintf(stderr, "vramsim capture: %s\n", err);
 	vs_input_script_free(&script);

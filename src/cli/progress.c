@@ -34,6 +34,7 @@ void vs_progress_start(vs_progress *p, const char *what, int quiet)
 		p->start -= FIRST_AFTER;
 	p->shown = 0;
 	p->runs = 0;
+	p->unit = "replays";
 }
 
 /* Straight to the terminal: stderr itself escapes control characters
@@ -59,8 +60,8 @@ void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t 
 	p->last = t;
 	rate = (double)events / (t - p->start);
 	if (p->runs)
-		n = snprintf(line, sizeof line, "\r%s: %llu of %llu replays, %.1f replays/s ", p->what,
-			(unsigned long long)done, (unsigned long long)total, rate);
+		n = snprintf(line, sizeof line, "\r%s: %llu of %llu %s, %.1f %s/s ", p->what, (unsigned long long)done,
+			(unsigned long long)total, p->unit, rate, p->unit);
 	else if (total && done <= total)
 		n = snprintf(line, sizeof line, "\r%s: %3.0f%%, %llu events, %.0f events/s ", p->what,
 			100.0 * (double)done / (double)total, (unsigned long long)events, rate);

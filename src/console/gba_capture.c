@@ -106,6 +106,8 @@ int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_op
 		}
 		if (vs_capture_frame(c, f) < 0)
 			goto write_error;
+		if (play->progress && (i & 63u) == 63u)
+			play->progress(play->progress_ud, i + 1, play->frames);
 	}
 	if (vs_capture_finish(c) < 0 || copy_summary_first(tmp, out) < 0)
 		goto write_error;
