@@ -345,6 +345,9 @@ static Suite *suite(void)
 	Suite *s = suite_create("import_malloclab");
 	TCase *tc = tcase_create("workloads");
 
+	/* each set is one case of 10-25 s under the sanitizers on a loaded
+	 * machine: a fifth of 120 s (docs/developing.md, Test suite time) */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, cmu_set);
 	tcase_add_test(tc, csapp_set);
 	suite_add_tcase(s, tc);
