@@ -262,3 +262,21 @@ int vs_cli_outs_close(vs_out_file *f, int n, int ok)
 	}
 	return 0;
 }
+
+static void chained(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	vs_cli_chain *c = ud;
+
+	c->f[0](c->ud[0], r, o);
+	c->f[1](c->ud[1], r, o);
+}
+
+void vs_cli_chain_attach(vs_cli_chain *c, vs_replay_config *cfg, vs_observer_fn first, void *first_ud)
+{
+	c->f[0] = first;
+	c->ud[0] = first_ud;
+	c->f[1] = cfg->observer;
+	c->ud[1] = cfg->observer_ud;
+	cfg->observer = chained;
+	cfg->observer_ud = c;
+}

@@ -52,27 +52,13 @@ static const vs_cli_cmd command = {
 	NULL, 0
 };
 
-/* Two observers in turn: the results and the history (--png). */
-typedef struct chain {
-	vs_observer_fn f[2];
-	void *ud[2];
-} chain;
-
-static void chained(void *ud, vs_replay *r, const vs_outcome *o)
-{
-	chain *c = ud;
-
-	c->f[0](c->ud[0], r, o);
-	c->f[1](c->ud[1], r, o);
-}
-
 typedef struct side {
 	const char *path;
 	char label[1024];
 	vs_replay *r;
 	vs_results *x;
 	void *hs;            /* vs_history for --png */
-	chain chain;
+	vs_cli_chain chain;  /* the results, then the history */
 } side;
 
 typedef struct diff_opts {
@@ -159,13 +145,10 @@ static int run_side(const diff_opts *o, side *s, int g)
 			vs_trace_close(rd);
 			return vs_cli_usage_error(CMD, "out of memory");
 		}
-		s->chain.f[0] = cfg.observer;
-		s->chain.ud[0] = cfg.observer_ud;
+		vs_observer_fn first = cfg.observer;
+		void *first_ud = cfg.observer_ud;
 		vs_history_attach(s->hs, &cfg);
-		s->chain.f[1] = cfg.observer;
-		s->chain.ud[1] = cfg.observer_ud;
-		cfg.observer = chained;
-		cfg.observer_ud = &s->chain;
+		vs_cli_chain_attach(&s->chain, &cfg, first, first_ud);
 	}
 #endif
 	if (!(s->r = vs_replay_new(rd, &cfg, err, sizeof err))) {

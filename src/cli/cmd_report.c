@@ -212,19 +212,6 @@ static int comparison(FILE *fp, const report_opts *o)
 
 /* ---- one trace --------------------------------------------------------- */
 
-typedef struct chain {
-	vs_observer_fn f[2];
-	void *ud[2];
-} chain;
-
-static void chained(void *ud, vs_replay *r, const vs_outcome *o)
-{
-	chain *c = ud;
-
-	c->f[0](c->ud[0], r, o);
-	c->f[1](c->ud[1], r, o);
-}
-
 /* The first set of choices, less those this trace has no arena for (a
  * report covers OBJ and DS traces with one -s list, as compare does). */
 static int apply_fitting(const report_opts *o, const vs_trace_header *h, vs_replay_config *cfg,
@@ -369,7 +356,7 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	vs_history *hs = vs_history_new(1024, 256);
 	vs_results *x = vs_results_new(NULL, NULL);
 	vs_replay *r = NULL;
-	chain c;
+	vs_cli_chain c;
 	vs_image im;
 	char alt[512];
 	int a, rc = VS_EXIT_USAGE;
@@ -378,13 +365,12 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	if (!hs || !x)
 		goto out;
 	vs_results_attach(x, &cfg);
-	c.f[0] = cfg.observer;
-	c.ud[0] = cfg.observer_ud;
-	vs_history_attach(hs, &cfg);
-	c.f[1] = cfg.observer;
-	c.ud[1] = cfg.observer_ud;
-	cfg.observer = chained;
-	cfg.observer_ud = &c;
+	{
+		vs_observer_fn first = cfg.observer;
+		void *first_ud = cfg.observer_ud;
+		vs_history_attach(hs, &cfg);
+		vs_cli_chain_attach(&c, &cfg, first, first_ud);
+	}
 	if (!(r = open_run(o, path, &cfg)))
 		goto out;
 	if (vs_progress_replay(r, 0, path, o->quiet) < 0) {
