@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Zlib */
+/* gba_obj_compact.h - vramsim's own OBJ allocator that moves live sprites.
+ *
+ * Sprites sit in address order; a request takes the lowest gap that holds
+ * it (first fit, on a tile its size and depth allow). When no gap holds it
+ * but the free tiles do, every sprite slides down over the gaps, in
+ * address order (each move copies a sprite to a lower address, so none
+ * lands on one not yet moved), and the request takes the room that opens at
+ * the top. At each frame boundary the same slide runs within a budget of
+ * tiles, so the free space stays in one piece between calls.
+ *
+ * A sprite is known by its slot (0..GBA_OBJ_COMPACT_MAX-1), which stays
+ * the same when it moves: the game's handle. After alloc, free or frame,
+ * gba_obj_compact_moves lists the moves made, in order, for the caller to
+ * carry out (DMA inside VRAM) before it uploads new data and rewrites the
+ * OAM tile numbers.
+ *
+ * Freestanding: no host headers; state in the caller's struct.
+ */
+#ifndef VRAMSIM_ALLOC_GBA_OBJ_COMPACT_H
+#define VRAMSIM_ALLOC_GBA_OBJ_COMPACT_H
+
+#include <stdint.h>
+
+#define GBA_OBJ_COMPACT_TILES 1024u
+#define GBA_OBJ_COMPACT_MAX 256u    /* live sprites: twice the OAM's 128 */
+#define GBA_OBJ_COMPACT_NONE 0xFFFFu
+
+typedef struct gba_obj_compact_move {
+	uint16_t slot, from, to, tiles; /* tiles [from, from+tiles) now at to */
+} gba_obj_compact_move;
+
+typedef struct gba_obj_compact {
+	uint16_t start[GBA_OBJ_COMPACT_MAX], tiles[GBA_OBJ_COMPACT_MAX]; /* tiles 0: a free slot */
+	uint8_t align[GBA_OBJ_COMPACT_MAX];   /* tiles a start must be a multiple of */
+	uint16_t order[GBA_OBJ_COMPACT_MAX];  /* live slots by address */
+	uint16_t n;                           /* live sprites */
+	uint16_t first;                       /* first usable tile (512 in bitmap modes) */
+	uint16_t used;                        /* tiles live */
+	uint16_t budget;                      /* tiles a frame's slide may move */
+	uint16_t nmoves;
+	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
+} gba_obj_compact;
+
+/* budget: tiles a frame boundary may move (0: none, only on need). */
+void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget);
+/* Takes tiles tiles on a multiple of align (1 or 2 ...). Returns the slot,
+ * or GBA_OBJ_COMPACT_NONE when the free tiles cannot hold it. */
+uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t align);
+/* Frees slot. Returns 0, or -1 for a slot not live. */
+int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot);
+/* A frame boundary: slides sprites down over the gaps, at most budget tiles moved. */
+void gba_obj_compact_frame(gba_obj_compact *m);
+/* Where slot's tiles start now. */
+uint16_t gba_obj_compact_start(const gba_obj_compact *m, uint16_t slot);
+/* The moves the last alloc, free or frame made, in order; *n gets how many. */
+const gba_obj_compact_move *gba_obj_compact_moves(const gba_obj_compact *m, uint16_t *n);
+
+#endif
