@@ -150,16 +150,28 @@ START_TEST(series)
 	 * the last frame statement */
 	ck_assert_str_eq(csv,
 		"frame,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,failures,"
-		"bytes_loaded\n"
-		"1,obj,16896,16896,15872,15872,1,0.000000,2,0,0,16896\n"
-		"1,bg,0,0,65472,65472,1,0.000000,0,0,0,0\n"
-		"2,obj,16896,16896,15872,15872,1,0.000000,0,0,1,0\n"
-		"2,bg,32,32,65440,65440,1,0.000000,2,0,0,32\n"
-		"3,obj,16384,16384,16384,16384,1,0.000000,0,1,0,0\n"
-		"3,bg,32,32,65440,65440,1,0.000000,0,1,0,0\n"
-		"4,obj,16384,16384,16384,16384,1,0.000000,0,0,0,0\n"
-		"4,bg,32,32,65440,65440,1,0.000000,0,0,0,0\n");
+		"bytes_loaded,bytes_moved\n"
+		"1,obj,16896,16896,15872,15872,1,0.000000,2,0,0,16896,0\n"
+		"1,bg,0,0,65472,65472,1,0.000000,0,0,0,0,0\n"
+		"2,obj,16896,16896,15872,15872,1,0.000000,0,0,1,0,0\n"
+		"2,bg,32,32,65440,65440,1,0.000000,2,0,0,32,0\n"
+		"3,obj,16384,16384,16384,16384,1,0.000000,0,1,0,0,0\n"
+		"3,bg,32,32,65440,65440,1,0.000000,0,1,0,0,0\n"
+		"4,obj,16384,16384,16384,16384,1,0.000000,0,0,0,0,0\n"
+		"4,bg,32,32,65440,65440,1,0.000000,0,0,0,0,0\n");
 	free(csv);
+
+	/* a game's move counts in its frame's row and on its log line */
+	t = vs_test_file(1, "move.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64 at=0x06010000\n"
+		"alloc 2 128 at=0x06010040\nfree 1\nmove 2 to=0x06010000\nframe\n");
+	snprintf(args, sizeof args, "replay '%s' -s recorded --series - -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "\n1,obj,128,128,32640,32640,1,0.000000,2,1,0,192,128\n"), "%s", out);
+	snprintf(args, sizeof args, "replay '%s' -s recorded --events - -q", t);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "\"kind\":\"move\",\"arena\":\"obj\",\"id\":2,\"request\":\"128\",\"bytes\":128,"
+		"\"status\":\"ok\",\"code\":0,\"offset\":0,\"address\":100728832"), "%s", out);
+	ck_assert_msg(strstr(out, "\"moves\":1,\"moved_bytes\":128"), "%s", out);
 
 	/* no frames: a row per event */
 	t = vs_test_file(1, "noframes.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nalloc 2 64\nfree 1\n");
@@ -167,10 +179,10 @@ START_TEST(series)
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	ck_assert_str_eq(out,
 		"event,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,failures,"
-		"bytes_loaded\n"
-		"1,obj,64,64,32704,32704,1,0.000000,1,0,0,64\n"
-		"2,obj,128,128,32640,32640,1,0.000000,1,0,0,64\n"
-		"3,obj,64,64,32704,32640,2,0.001957,0,1,0,0\n");
+		"bytes_loaded,bytes_moved\n"
+		"1,obj,64,64,32704,32704,1,0.000000,1,0,0,64,0\n"
+		"2,obj,128,128,32640,32640,1,0.000000,1,0,0,64,0\n"
+		"3,obj,64,64,32704,32640,2,0.001957,0,1,0,0,0\n");
 }
 END_TEST
 

@@ -648,7 +648,7 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 
 	fprintf(fp, "trace,arena,kind,strategy,status,rank,allocations,failures,fail_oom,fail_fragmented,fail_rule,"
 		"fail_management,fail_unsupported,fail_invalid,peak_live,peak_frag,mean_frag,internal_frag,peak_overhead,"
-		"high_water,peak_free_extents,smallest_failed,peak_ram,peak_event%s\n", res->timing ? ",ns_per_op" : "");
+		"high_water,peak_free_extents,smallest_failed,peak_ram,moves,moved_bytes,peak_event%s\n", res->timing ? ",ns_per_op" : "");
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		const vs_metrics *m = &r->m;
@@ -657,7 +657,8 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 		csv_field(fp, r->arena);
 		fprintf(fp, ",%s,", r->kind);
 		csv_field(fp, r->strategy);
-		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			"%llu",
 			vs_cmp_status_name(r->status), r->rank, (unsigned long long)m->allocs,
 			(unsigned long long)m->failures, (unsigned long long)m->fail[VS_FAIL_OOM],
 			(unsigned long long)m->fail[VS_FAIL_FRAGMENTED], (unsigned long long)m->fail[VS_FAIL_RULE],
@@ -665,8 +666,8 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 			(unsigned long long)m->fail[VS_FAIL_INVALID], (unsigned long long)m->peak_live, r->peak_frag,
 			r->mean_frag, (unsigned long long)r->peak_internal, (unsigned long long)r->peak_overhead,
 			(unsigned long long)m->high_water, (unsigned long long)r->peak_free_extents,
-			(unsigned long long)m->smallest_failed, (unsigned long long)m->peak_ram,
-			(unsigned long long)r->peak_event);
+			(unsigned long long)m->smallest_failed, (unsigned long long)m->peak_ram, (unsigned long long)m->moves,
+			(unsigned long long)m->moved_bytes, (unsigned long long)r->peak_event);
 		if (res->timing)
 			fprintf(fp, ",%.1f", r->ns_per_op);
 		fputc('\n', fp);
@@ -714,6 +715,9 @@ static cJSON *row_json(const vs_cmp_row *r, int timing)
 	cJSON_AddNumberToObject(m, "peak_event", (double)r->peak_event);
 	cJSON_AddNumberToObject(m, "smallest_failed", (double)r->m.smallest_failed);
 	cJSON_AddNumberToObject(m, "peak_ram_bytes", (double)r->m.peak_ram);
+	cJSON_AddNumberToObject(m, "moves", (double)r->m.moves);
+	cJSON_AddNumberToObject(m, "moved_bytes", (double)r->m.moved_bytes);
+	cJSON_AddNumberToObject(m, "worst_frame_cycles", (double)r->m.frame_cycles_max);
 	cJSON_AddNumberToObject(m, "usable_bytes", (double)r->m.usable_bytes);
 	cJSON_AddNumberToObject(m, "events", (double)r->m.events);
 	cJSON_AddNumberToObject(m, "diagnostics", (double)r->m.diags);

@@ -17,7 +17,7 @@ typedef struct tag_table {
 
 /* What an arena did since the last series row. */
 typedef struct window {
-	uint64_t allocs, frees, failures, loaded;
+	uint64_t allocs, frees, failures, loaded, moved;
 } window;
 
 struct vs_results {
@@ -31,6 +31,7 @@ struct vs_results {
 	tag_table tags[VS_TRACE_MAX_ARENAS];
 	vs_peak peak[VS_TRACE_MAX_ARENAS];
 	uint64_t frag_fails[VS_TRACE_MAX_ARENAS], moves_known[VS_TRACE_MAX_ARENAS], move_bytes[VS_TRACE_MAX_ARENAS];
+	uint64_t seen_moves[VS_TRACE_MAX_ARENAS], seen_moved[VS_TRACE_MAX_ARENAS]; /* metrics at the last event */
 	uint32_t tag_span;
 	window win[2][VS_TRACE_MAX_ARENAS]; /* since the last frame row, since the last event row */
 	uint64_t rows_at;        /* event of the last series row */
@@ -230,7 +231,7 @@ static void count(vs_results *x, vs_replay *r, const vs_outcome *o)
 
 /* ---- the event log ------------------------------------------------------ */
 
-static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
+static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o, uint64_t nmoves, uint64_t moved)
 {
 	const vs_event *ev = o->ev;
 	FILE *fp = x->events;
@@ -243,7 +244,7 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
 		fputs(",\"arena\":", fp);
 		vs_json_string(fp, vs_replay_arena(r, ev->arena)->decl.name);
 	}
-	if (ev->type == VS_EV_ALLOC || ev->type == VS_EV_FREE) {
+	if (ev->type == VS_EV_ALLOC || ev->type == VS_EV_FREE || ev->type == VS_EV_MOVE) {
 		const vs_request *rq = ev->type == VS_EV_ALLOC ? &ev->req : o->live ? &o->live->req : NULL;
 		fprintf(fp, ",\"id\":%llu", (unsigned long long)ev->id);
 		if (rq && rq->tag) {
@@ -266,7 +267,7 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
 				(unsigned)o->live->pl.key);
 			if (ev->type == VS_EV_ALLOC)
 				fprintf(fp, ",\"hit\":%s", o->live->refs > 1 || o->live->pl.shared ? "true" : "false");
-			else
+			else if (ev->type == VS_EV_FREE)
 				fprintf(fp, ",\"released\":%s", o->released ? "true" : "false");
 		}
 		if (o->failed) {
@@ -280,6 +281,8 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
 		fputs(",\"name\":", fp);
 		vs_json_string(fp, ev->name);
 	}
+	if (nmoves)
+		fprintf(fp, ",\"moves\":%llu,\"moved_bytes\":%llu", (unsigned long long)nmoves, (unsigned long long)moved);
 	if (x->nmsg) {
 		fputs(",\"diagnostics\":[", fp);
 		for (i = 0; i < x->nmsg; i++) {
@@ -301,7 +304,7 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o)
 static void series_header(FILE *fp, const char *x_axis)
 {
 	fprintf(fp, "%s,arena,live,granted,free,largest_free,free_extents,fragmentation,allocations,frees,"
-		"failures,bytes_loaded\n", x_axis);
+		"failures,bytes_loaded,bytes_moved\n", x_axis);
 }
 
 /* One row per arena at x-axis value at, into fp, counting window set k
@@ -315,11 +318,11 @@ static void series_rows(vs_results *x, vs_replay *r, FILE *fp, uint64_t at, int 
 		window *w = &x->win[k][a];
 		fprintf(fp, "%llu,", (unsigned long long)at);
 		vs_csv_field(fp, vs_replay_arena(r, a)->decl.name);
-		fprintf(fp, ",%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu\n", (unsigned long long)m->live_bytes,
+		fprintf(fp, ",%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)m->live_bytes,
 			(unsigned long long)m->granted_bytes, (unsigned long long)m->free_bytes,
 			(unsigned long long)m->largest_free, (unsigned long long)m->free_extents, m->frag,
 			(unsigned long long)w->allocs, (unsigned long long)w->frees, (unsigned long long)w->failures,
-			(unsigned long long)w->loaded);
+			(unsigned long long)w->loaded, (unsigned long long)w->moved);
 		memset(w, 0, sizeof *w);
 	}
 	if (ferror(fp))
@@ -376,14 +379,35 @@ static void track_peak(vs_results *x, vs_replay *r, const vs_outcome *o)
 	p->internal = (m->granted_bytes >= m->live_bytes ? m->granted_bytes - m->live_bytes : 0) + m->overhead_bytes;
 }
 
+/* Moves since the last event, per arena (a strategy's, at an alloc or a
+ * frame; a game's): into the windows and, for the log, *n and *bytes. */
+static void count_moves(vs_results *x, vs_replay *r, uint64_t *n, uint64_t *bytes)
+{
+	int a;
+
+	*n = *bytes = 0;
+	for (a = 0; a < vs_replay_arena_count(r); a++) {
+		const vs_metrics *m = vs_replay_metrics(r, a);
+		uint64_t dn = m->moves - x->seen_moves[a], db = m->moved_bytes - x->seen_moved[a];
+		x->win[0][a].moved += db;
+		x->win[1][a].moved += db;
+		*n += dn;
+		*bytes += db;
+		x->seen_moves[a] = m->moves;
+		x->seen_moved[a] = m->moved_bytes;
+	}
+}
+
 static void on_event(void *ud, vs_replay *r, const vs_outcome *o)
 {
 	vs_results *x = ud;
+	uint64_t nmoves, moved;
 
 	count(x, r, o);
+	count_moves(x, r, &nmoves, &moved);
 	track_peak(x, r, o);
 	if (x->events)
-		log_event(x, r, o);
+		log_event(x, r, o, nmoves, moved);
 	x->nmsg = 0;
 	x->msg_extra = 0;
 	if (x->series)
