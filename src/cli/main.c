@@ -23,7 +23,7 @@ static const command commands[] = {
 	{ "render", vs_cmd_render, "write PNG pictures: occupancy maps, heatmap, chart; two strategies side by side", NULL },
 	{ "view", NULL, "play a trace in a window (SDL2): seek, hover, two strategies side by side", "view" },
 	{ "report", vs_cmd_report, "write one self-contained HTML report: comparison, pictures, failures, tags", NULL },
-	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming)", NULL },
+	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming, RAM heap churn)", NULL },
 	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
 	{ "record", NULL, "run a GBA ROM headless; write the trace it prints via record.h", "gba" },
