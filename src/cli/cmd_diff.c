@@ -483,7 +483,7 @@ static int write_png(const diff_opts *o, const side *A, const side *B)
 			vs_out_abort(&f, 1);
 	}
 	if (rc)
-		fprintf(stderr, "vramsim diff: --png: %s\n", err[0] ? err : "cannot write the picture");
+		fprintf(stderr, "vramsim diff: --png %s: %s\n", o->png, err[0] ? err : "cannot write the picture");
 	vs_image_fini(&out);
 done:
 	vs_image_fini(&ia);

@@ -236,9 +236,10 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 			(unsigned long long)vs_replay_events(r), (unsigned long long)o->at);
 	status = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
 	rc = vs_results_finish(x, r);
-	if (nout && (rc || finish_all(out, nout, err, sizeof err))) {
-		fprintf(stderr, "vramsim replay: %s\n", rc ? "cannot write --events or --series (a write failed or "
-			"memory ran out)" : err);
+	err[0] = '\0';
+	if (nout && (finish_all(out, nout, err, sizeof err) || rc)) {
+		/* the stream that failed names itself in err; else memory ran out */
+		fprintf(stderr, "vramsim replay: %s\n", err[0] ? err : "out of memory writing --events or --series");
 		vs_out_abort(out, nout);
 		status = VS_EXIT_USAGE;
 	}
