@@ -106,7 +106,7 @@ START_TEST(occupancy_sprite_cells)
 	const char *trace = vs_test_file(0, "render_occ.trace",
 		"vramsim-trace 1\narena obj gba-obj mode=0\nalloc 1 sprite 16x16 4bpp tag=hero\nframe\n");
 	const char *png = out_path("occ.png");
-	uint32_t hero = vs_tag_colour("hero");
+	uint32_t hero = vs_tag_colour_id(1); /* the first tag of the trace */
 	vs_image im;
 	int x0, y0, x1, y1, n, ylim;
 
@@ -140,7 +140,7 @@ START_TEST(occupancy_bitmap_mode_reserved)
 	const char *trace = vs_test_file(1, "render_mode3.trace",
 		"vramsim-trace 1\narena obj gba-obj mode=3\nalloc 1 sprite 8x8 4bpp tag=hero\n");
 	const char *png = out_path("mode3.png");
-	uint32_t hero = vs_tag_colour("hero");
+	uint32_t hero = vs_tag_colour_id(1); /* the first tag of the trace */
 	vs_image im;
 	int x0, y0, x1, y1, n, x, y, ylim;
 
@@ -401,7 +401,7 @@ START_TEST(bg_map_and_tiles)
 	vs_image im;
 	const vs_live *m = NULL, *t = NULL;
 	const vs_arena *a;
-	uint32_t u, c = vs_tag_colour("level");
+	uint32_t u, c = vs_tag_colour_id(1);
 	vs_rect rc;
 	int y, lined = 0;
 
@@ -444,7 +444,7 @@ START_TEST(ds_index_units_in_owner_colour)
 	vs_layout L;
 	vs_image im;
 	const vs_arena *a;
-	uint32_t u, c = vs_tag_colour("rock"), idx = 0, data = 0;
+	uint32_t u, c = vs_tag_colour_id(1), idx = 0, data = 0;
 	vs_rect rc;
 
 	ck_assert_int_eq(vs_replay_run(r, 0), 0);
@@ -529,6 +529,24 @@ END_TEST
 START_TEST(tag_colours_stable)
 {
 	/* FNV-1a of the name: fixed values, the same on every machine */
+	/* tags by first appearance: the first 24 pairwise far apart, none the
+	 * untagged grey, and a colour per tag past the table too */
+	{
+		uint32_t a, b;
+		for (a = 1; a <= 24; a++) {
+			uint32_t ca = vs_tag_colour_id(a);
+			ck_assert_uint_ne(ca, VS_RGB_UNTAGGED);
+			ck_assert_uint_eq(ca & 0xFF, 0xFF);
+			for (b = a + 1; b <= 24; b++) {
+				uint32_t cb = vs_tag_colour_id(b);
+				int dr = (int)(ca >> 24) - (int)(cb >> 24), dg = (int)(ca >> 16 & 255) - (int)(cb >> 16 & 255);
+				int db = (int)(ca >> 8 & 255) - (int)(cb >> 8 & 255);
+				ck_assert_msg(dr * dr + dg * dg + db * db >= 54 * 54, "tags %u and %u look alike", a, b);
+			}
+		}
+		ck_assert_uint_eq(vs_tag_colour_id(0), VS_RGB_UNTAGGED);
+		ck_assert_uint_ne(vs_tag_colour_id(25), vs_tag_colour_id(26));
+	}
 	ck_assert_uint_eq(vs_tag_colour("player"), vs_tag_colour("player"));
 	ck_assert_uint_ne(vs_tag_colour("player"), vs_tag_colour("enemy"));
 	ck_assert_uint_eq(vs_tag_colour(""), VS_RGB_UNTAGGED);

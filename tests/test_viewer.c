@@ -158,7 +158,7 @@ START_TEST(scripted_session)
 	char *text;
 	vs_image at2, back1, help, failed, small;
 	int xa, ya, xb, yb, xe, ye, rc;
-	uint32_t player = vs_tag_colour("player"), enemy = vs_tag_colour("enemy");
+	uint32_t player = vs_tag_colour_id(1), enemy = vs_tag_colour_id(2); /* in the order they first appear */
 
 	ck_assert_int_ge(pa, 0);
 	ck_assert_int_ge(pb, 0);

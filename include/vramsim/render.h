@@ -75,6 +75,11 @@ int vs_text_width(const char *s, int scale);
 /* A stable colour for a tag name: the same name gets the same colour on
  * every run and machine (FNV-1a hash to a hue). NULL or "" -> VS_RGB_UNTAGGED. */
 uint32_t vs_tag_colour(const char *tag);
+/* The colour of tag number tag (the trace reader numbers tags in the order
+ * they first appear): a categorical palette whose first 24 are far apart,
+ * so one run's pictures give each tag the same colour, and the first tags
+ * never share one. 0 (no tag) is VS_RGB_UNTAGGED. */
+uint32_t vs_tag_colour_id(uint32_t tag);
 /* What a unit of kind k owned by a tag of colour c looks like at pixel
  * (x, y) of its cell (hatching and dots are position-dependent patterns). */
 uint32_t vs_unit_pixel(vs_unit_kind k, uint32_t c, int is_map, int x, int y);

@@ -219,7 +219,7 @@ static uint32_t owner_colour(vs_history *hs, uint32_t owner)
 	if (!t->known) {
 		const char *name = tag ? vs_replay_tag_name(hs->r, tag) : NULL;
 		t->known = 1;
-		t->colour = vs_tag_colour(name);
+		t->colour = vs_tag_colour_id(tag);
 		if (name && !t->name) {
 			t->name = malloc(strlen(name) + 1);
 			if (t->name)

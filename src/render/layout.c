@@ -43,6 +43,29 @@ static uint32_t hsv(unsigned h, unsigned s, unsigned v)
 	return (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | 0xFFu;
 }
 
+/* A categorical palette for tags in the order they first appear in a
+ * trace (the trace reader numbers tags so): Kelly's colours of maximum
+ * contrast, less the darkest and the closest pairs, and brighter ones
+ * added; every two of the 24 are at least 54 apart in RGB (test_render). */
+static const uint32_t tag_palette[] = {
+	0xF3C300FFu, 0x4FA8FFFFu, 0xF38400FFu, 0x60D060FFu, 0xE0304AFFu, 0xC080F0FFu, 0xA1CAF1FFu, 0xE68FACFFu,
+	0x008856FFu, 0xC2B280FFu, 0x0067A5FFu, 0xB3446CFFu, 0x8DB600FFu, 0xF99379FFu, 0x875692FFu, 0x20C0C0FFu,
+	0xE25822FFu, 0xFF66FFFFu, 0x98FB98FFu, 0xFFE4A0FFu, 0x8080FFFFu, 0x00E0A0FFu, 0x3060FFFFu, 0xA0FF40FFu
+};
+
+uint32_t vs_tag_colour_id(uint32_t tag)
+{
+	uint32_t n = (uint32_t)(sizeof tag_palette / sizeof tag_palette[0]), k;
+
+	if (tag == 0)
+		return VS_RGB_UNTAGGED;
+	if (tag <= n)
+		return tag_palette[tag - 1];
+	/* past the table: hues a golden angle apart, still one colour per tag */
+	k = tag - n;
+	return hsv((k * 137u) % 360u, 140 + (k % 3) * 40, 235 - (k / 3 % 3) * 30);
+}
+
 uint32_t vs_tag_colour(const char *tag)
 {
 	uint32_t h;
@@ -357,17 +380,14 @@ typedef struct painter {
 
 static uint32_t colour_of_tag(painter *pt, uint32_t tag)
 {
-	const char *name;
-
 	if (tag < TAG_CACHE && pt->tag_known[tag])
 		return pt->tag_colour[tag];
-	name = tag && pt->src->tag_name ? pt->src->tag_name(pt->src->ud, tag) : NULL;
 	if (tag < TAG_CACHE) {
 		pt->tag_known[tag] = 1;
-		pt->tag_colour[tag] = vs_tag_colour(name);
+		pt->tag_colour[tag] = vs_tag_colour_id(tag);
 		return pt->tag_colour[tag];
 	}
-	return vs_tag_colour(name);
+	return vs_tag_colour_id(tag);
 }
 
 /* The cell's look: its unit, or for cells of many units the most common

@@ -123,7 +123,7 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 		if (L->n - before == LEGEND_TAGS)
 			more = 1;
 		else
-			legend_add(L, text, vs_tag_colour(name), VS_UNIT_DATA, 0);
+			legend_add(L, text, vs_tag_colour_id(l ? l->req.tag : 0), VS_UNIT_DATA, 0);
 	}
 	if (L->n - before > 1)
 		qsort(L->it + before, (size_t)(L->n - before), sizeof *L->it, cmp_item);

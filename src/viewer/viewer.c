@@ -901,7 +901,7 @@ static void draw_legend(viewer *v)
 	}
 	for (t = 1; (int)t <= ntags; t++) {
 		const char *name = vs_replay_tag_name(r, t);
-		vs_image_fill(&v->canvas, rect(x, v->legend.y, box, box), vs_tag_colour(name));
+		vs_image_fill(&v->canvas, rect(x, v->legend.y, box, box), vs_tag_colour_id(t));
 		x += box + 4;
 		x += vs_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
 	}
