@@ -526,6 +526,73 @@ START_TEST(history_bounded)
 }
 END_TEST
 
+/* The built-in font at 1:1: every glyph drawn, read back pixel by pixel and
+ * compared with the table it was made from, and 'A' with a hand-written
+ * copy of misc-fixed 8x13's. */
+#include "../src/render/font_8x13.h"
+START_TEST(font_decoded_at_one_to_one)
+{
+	static const uint8_t a_glyph[13] = { 0x00, 0x00, 0x18, 0x24, 0x42, 0x42, 0x42, 0x7E, 0x42, 0x42, 0x42, 0x00, 0x00 };
+	char text[96];
+	vs_image im;
+	int c, x, y;
+
+	ck_assert_int_eq(VS_FONT_W, 8);
+	ck_assert_int_ge(VS_FONT_H, 13);
+	for (c = 32; c < 127; c++)
+		text[c - 32] = (char)c;
+	text[95] = '\0';
+	ck_assert_int_eq(vs_image_init(&im, 95 * VS_FONT_W, VS_FONT_H, 0x000000FFu), 0);
+	ck_assert_int_eq(vs_text(&im, 0, 0, text, 0xFFFFFFFFu, 1), 95 * VS_FONT_W);
+	ck_assert_int_eq(vs_text_width(text, 1), 95 * VS_FONT_W);
+	for (c = 0; c < 95; c++)
+		for (y = 0; y < 13; y++) {
+			uint8_t row = 0;
+			for (x = 0; x < 8; x++)
+				if (vs_image_get(&im, c * VS_FONT_W + x, y) == 0xFFFFFFFFu)
+					row |= (uint8_t)(0x80u >> x);
+			HOT_CMP(row, ==, font_8x13[c][y]);
+			if (c == 'A' - 32)
+				HOT_CMP(row, ==, a_glyph[y]);
+		}
+	vs_image_fini(&im);
+}
+END_TEST
+
+/* A trace that ends empty is drawn at its peak of live bytes (tag pixels
+ * present); --end draws the empty end. A RAM arena is drawn up to its
+ * high-water mark, --whole draws all of it. */
+START_TEST(empty_end_and_ram_crop)
+{
+	const char *t = vs_test_file(0, "empty-end.trace",
+		"vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 32x32 4bpp tag=hero\nframe\nfree 1\n");
+	const char *ram = vs_test_file(1, "ram-crop.trace",
+		"vramsim-trace 1\narena heap ram size=1M\nalloc 1 4096 tag=a\nalloc 2 4096 tag=b\n");
+	vs_image im, whole;
+	int x0, y0, x1, y1;
+
+	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", t, out_path("empty-peak.png")), 0);
+	read_png(out_path("empty-peak.png"), &im);
+	ck_assert_int_eq(bbox(&im, vs_tag_colour_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1) > 0, 1);
+	vs_image_fini(&im);
+	ck_assert_int_eq(cli("render '%s' --kind occupancy --end -o '%s' -q", t, out_path("empty-end.png")), 0);
+	read_png(out_path("empty-end.png"), &im);
+	ck_assert_int_eq(bbox(&im, vs_tag_colour_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	vs_image_fini(&im);
+
+	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", ram, out_path("ram-crop.png")), 0);
+	ck_assert_int_eq(cli("render '%s' --kind occupancy --whole -o '%s' -q", ram, out_path("ram-whole.png")), 0);
+	read_png(out_path("ram-crop.png"), &im);
+	read_png(out_path("ram-whole.png"), &whole);
+	/* the same two allocations, drawn over more cells where less is shown */
+	ck_assert_int_gt(bbox(&whole, vs_tag_colour_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_gt(bbox(&im, vs_tag_colour_id(2), first_row_of_legend(&im), &x0, &y0, &x1, &y1),
+		4 * bbox(&whole, vs_tag_colour_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1));
+	vs_image_fini(&im);
+	vs_image_fini(&whole);
+}
+END_TEST
+
 START_TEST(tag_colours_stable)
 {
 	/* FNV-1a of the name: fixed values, the same on every machine */
@@ -573,6 +640,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, ds_index_units_in_owner_colour);
 	tcase_add_test(tc, history_bounded);
 	tcase_add_test(tc, tag_colours_stable);
+	tcase_add_test(tc, font_decoded_at_one_to_one);
+	tcase_add_test(tc, empty_end_and_ram_crop);
 	suite_add_tcase(s, tc);
 	return s;
 }

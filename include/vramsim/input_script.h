@@ -7,8 +7,9 @@
  *
  *   # title screen, then walk right and jump
  *   120 start
- *   200-260 right
+ *   200-239 right
  *   240-250 right a
+ *   251-260 right
  *
  * Frames count from 0, the first frame the ROM runs; N-M is inclusive.
  * Ranges may come in any order but may not overlap. Keys: a b select start

@@ -3,7 +3,7 @@
  *
  * Everything draws into a vs_image: plain RGBA bytes, row-major, no stride
  * padding (SDL_PIXELFORMAT_RGBA32 / PNG_COLOR_TYPE_RGBA order). Text uses a
- * built-in 5x7 bitmap font, so a picture is the same bytes on every machine.
+ * built-in 8x13 bitmap font, so a picture is the same bytes on every machine.
  *
  * Three kinds of picture:
  * - occupancy: one arena's ownership map laid out like the hardware (OBJ tile
@@ -48,8 +48,8 @@ void vs_image_blit(vs_image *dst, int x, int y, const vs_image *src);
 
 /* ---- text (font.c) --------------------------------------------------- */
 
-#define VS_FONT_W 6 /* advance per character at scale 1 (5 pixels + 1 gap) */
-#define VS_FONT_H 8 /* line height at scale 1 (7 pixels + descender row) */
+#define VS_FONT_W 8  /* advance per character at scale 1: the 8x13 font's cell */
+#define VS_FONT_H 13 /* line height at scale 1 (11 above the baseline, 2 below) */
 
 /* Draws ASCII 32-126 (others as '?'); '\n' starts a new line. Returns the
  * width in pixels of the longest line drawn. */
@@ -99,9 +99,12 @@ typedef struct vs_render_src {
 	const char *strategy;       /* name for titles, may be NULL */
 	uint64_t event;             /* current event number (0: start) */
 	uint64_t frame;             /* current frame number */
+	uint32_t shown;             /* bytes shown from the arena's start (0: all of it) */
 } vs_render_src;
 
-/* Fills src for arena i of a replay at its current event. */
+/* Fills src for arena i of a replay at its current event. A RAM arena is
+ * shown up to its high-water mark (rounded up to a sixteenth of the arena),
+ * the part any allocation ever reached; set shown to 0 for all of it. */
 void vs_render_src_replay(vs_render_src *src, const vs_replay *r, int i);
 
 /* ---- layouts: where each unit is drawn -------------------------------- */

@@ -19,7 +19,7 @@
 
 enum {
 	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
-	O_NO_CHECKS, O_TIME
+	O_NO_CHECKS, O_TIME, O_WHOLE
 };
 
 static const vs_cli_opt options[] = {
@@ -35,7 +35,8 @@ static const vs_cli_opt options[] = {
 	{ "frame", O_FRAME, "N", "occupancy after the N-th frame statement" },
 	{ "peak", O_PEAK, NULL, "occupancy at the event of peak live bytes" },
 	{ "peak-frag", O_PEAK_FRAG, NULL, "occupancy at the event of peak fragmentation" },
-	{ "end", O_END, NULL, "occupancy at the end of the trace (default)" },
+	{ "end", O_END, NULL, "occupancy at the end of the trace (default; when nothing is live there, the "
+		"peak of live bytes unless --end is given)" },
 	{ "arena", O_ARENA, "NAME", "the arena --peak and --peak-frag look at (default: the first)" },
 	{ "heat", O_HEAT, "owner|occupancy", "heatmap colour: owner's tag (default) or the "
 		"fraction of each address row in use" },
@@ -45,6 +46,7 @@ static const vs_cli_opt options[] = {
 		"TRACE-occupancy.png, TRACE-heatmap.png and "
 		"TRACE-chart.png, or with one --kind a .png file "
 		"(default: the current directory)" },
+	{ "whole", O_WHOLE, NULL, "draw RAM arenas whole (default: up to their high-water mark)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print diagnostics" },
 	{ "time", O_TIME, NULL, "print how long each step took to stderr" },
@@ -77,6 +79,7 @@ typedef struct render_opts {
 	int columns, rows;
 	int no_checks, quiet, timing;
 	int at_given;     /* how many of --at, --frame, --peak... */
+	int whole;        /* RAM arenas whole, not cropped to their high-water mark */
 	const char *out;  /* -o */
 } render_opts;
 
@@ -178,13 +181,27 @@ static int replay_failed(vs_replay *r)
 	return -1;
 }
 
-static int occupancy_of(vs_replay *r, const vs_history *hs, const char *title, vs_image *out)
+/* Whether no arena holds a live allocation after the last event. */
+static int ended_empty(const vs_replay *r)
+{
+	int i;
+
+	for (i = 0; i < vs_replay_arena_count(r); i++)
+		if (vs_replay_metrics(r, i)->live_count)
+			return 0;
+	return 1;
+}
+
+static int occupancy_of(vs_replay *r, const vs_history *hs, const char *title, vs_image *out, int whole)
 {
 	vs_render_src src[VS_TRACE_MAX_ARENAS];
 	int i, n = vs_replay_arena_count(r);
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		vs_render_src_replay(&src[i], r, i);
+		if (whole)
+			src[i].shown = 0;
+	}
 	return vs_picture_occupancy(out, src, n, title, hs);
 }
 
@@ -243,7 +260,14 @@ static int render_side(const render_opts *o, int side, side_out *so)
 		int mode = o->at_mode;
 		const char *what = "end";
 		char whatbuf[64];
-		if (mode == AT_PEAK) {
+		if (mode == AT_END && !o->at_given && ended_empty(r)) {
+			/* nothing is left at the end: the picture that says something
+			 * is the fullest moment */
+			mode = AT_PEAK;
+			what = "peak live bytes (the end is empty)";
+			at = vs_history_peak_live_event(hs, ai);
+			mode = AT_EVENT;
+		} else if (mode == AT_PEAK) {
 			at = vs_history_peak_live_event(hs, ai);
 			mode = AT_EVENT;
 			what = "peak live bytes";
@@ -283,7 +307,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 				(unsigned long long)vs_replay_frames(r), (unsigned long long)at);
 		so->occ_event = vs_replay_events(r);
 		snprintf(title, sizeof title, "%s - %s - occupancy at %s", tname, so->strategies, what);
-		if (occupancy_of(r, hs, title, &so->occ))
+		if (occupancy_of(r, hs, title, &so->occ, o->whole))
 			goto nomem;
 	}
 	vs_replay_free(r);
@@ -393,6 +417,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_NO_CHECKS:
 		o->no_checks = 1;
+		return -1;
+	case O_WHOLE:
+		o->whole = 1;
 		return -1;
 	case 'q':
 		o->quiet = 1;

@@ -142,7 +142,7 @@ void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_
 	snprintf(buf, sizeof buf, "%08X", (unsigned)vs__history_arena_base(hs, i));
 	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
 	snprintf(buf, sizeof buf, "%08X", (unsigned)(vs__history_arena_base(hs, i) + vs__history_arena_size(hs, i) - 1));
-	vs_text(im, r.x + 2, p.y + p.h - 7, buf, VS_RGB_DIM, 1);
+	vs_text(im, r.x + 2, p.y + p.h - VS_FONT_H, buf, VS_RGB_DIM, 1);
 	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "address", VS_RGB_DIM, 1);
 	time_axis(im, hs, r, cursor_event, i);
 }
@@ -202,9 +202,9 @@ void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint6
 	}
 	fmt_bytes(buf, sizeof buf, (uint64_t)vmax);
 	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
-	vs_text(im, r.x + 2, p.y + p.h - 7, "0", VS_RGB_DIM, 1);
+	vs_text(im, r.x + 2, p.y + p.h - VS_FONT_H, "0", VS_RGB_DIM, 1);
 	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "bytes", VS_RGB_DIM, 1);
 	vs_text(im, p.x + p.w + 4, p.y, "100%", VS_RGB_FRAG, 1);
-	vs_text(im, p.x + p.w + 4, p.y + p.h - 7, "0%", VS_RGB_FRAG, 1);
+	vs_text(im, p.x + p.w + 4, p.y + p.h - VS_FONT_H, "0%", VS_RGB_FRAG, 1);
 	time_axis(im, hs, r, cursor_event, i);
 }

@@ -150,6 +150,13 @@ void vs_render_src_replay(vs_render_src *src, const vs_replay *r, int i)
 	src->strategy = vs_replay_strategy(r, i) ? vs_replay_strategy(r, i)->name : NULL;
 	src->event = vs_replay_events(r);
 	src->frame = vs_replay_frames(r);
+	if (src->arena->decl.kind == VS_ARENA_RAM && src->metrics->high_water < src->arena->decl.size) {
+		uint64_t step = src->arena->decl.size / 16u ? src->arena->decl.size / 16u : 1u;
+		uint64_t hw = src->metrics->high_water ? src->metrics->high_water : 1u;
+		src->shown = (uint32_t)((hw + step - 1) / step * step);
+		if (src->shown >= src->arena->decl.size)
+			src->shown = 0;
+	}
 }
 
 /* ---- layouts ---------------------------------------------------------- */
@@ -449,6 +456,7 @@ static void draw_panel(vs_image *im, int ox, int oy, const vs_layout_panel *p, p
 	int x0 = ox + p->x, y0 = oy + p->y;
 	cellinfo *prev_row = NULL;
 	cellinfo cur, left;
+	int label_y = 0; /* the first row an address label may go on */
 
 	vs_text(im, ox + p->x - p->margin, y0 - LABEL_H, p->label, VS_RGB_TEXT, 1);
 	vs_image_fill(im, (vs_rect){ x0, y0, pw, ph }, VS_RGB_GRID);
@@ -481,11 +489,12 @@ static void draw_panel(vs_image *im, int ox, int oy, const vs_layout_panel *p, p
 				prev_row[col] = cur;
 		}
 		left = cur;
-		if (p->margin && col == 0) {
+		if (p->margin && col == 0 && cy >= label_y) {
 			char addr[16];
+			label_y = cy + VS_FONT_H; /* rows closer than a line share the label above */
 			const vs_arena_decl *d = &pt->src->arena->decl;
 			snprintf(addr, sizeof addr, "%08X", (unsigned)(d->base + (p->unit0 + c * p->upc) * d->unit));
-			vs_text(im, ox + p->x - p->margin, cy + (p->ch - 7) / 2, addr, VS_RGB_DIM, 1);
+			vs_text(im, ox + p->x - p->margin, cy + (p->ch - VS_FONT_H) / 2, addr, VS_RGB_DIM, 1);
 		}
 	}
 	free(prev_row);

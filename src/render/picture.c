@@ -193,7 +193,10 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 	if (!lay || !leg)
 		goto done;
 	for (i = 0; i < n; i++) {
-		if (vs_layout_make(&lay[i], &src[i].arena->decl, 0, 0))
+		vs_arena_decl d = src[i].arena->decl;
+		if (src[i].shown && src[i].shown < d.size)
+			d.size = src[i].shown; /* the part ever used */
+		if (vs_layout_make(&lay[i], &d, 0, 0))
 			goto done;
 		if (lay[i].w > w)
 			w = lay[i].w;
@@ -227,8 +230,13 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 		heading(buf, sizeof buf, &s->arena->decl, s->strategy);
 		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
-		snprintf(buf, sizeof buf, "after event %llu (frame %llu)", (unsigned long long)s->event,
-			(unsigned long long)s->frame);
+		if (s->shown && s->shown < s->arena->decl.size)
+			snprintf(buf, sizeof buf, "after event %llu (frame %llu); shown: the first %u bytes, up to the "
+				"high-water mark (--whole for all)", (unsigned long long)s->event, (unsigned long long)s->frame,
+				(unsigned)s->shown);
+		else
+			snprintf(buf, sizeof buf, "after event %llu (frame %llu)", (unsigned long long)s->event,
+				(unsigned long long)s->frame);
 		vs_text(out, MARGIN, y, buf, VS_RGB_DIM, 1);
 		y += LINE_H;
 		if (s->metrics) {

@@ -263,7 +263,7 @@ static void relayout(viewer *v)
 {
 	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
 
-	v->ts = v->W >= 1100 && v->H >= 700 ? 2 : 1;
+	v->ts = v->W >= 2200 && v->H >= 1300 ? 2 : 1; /* the 8x13 font reads at 1:1; 2x on a big window */
 	v->lh = line_height(v->ts);
 	v->top = rect(0, 0, v->W, v->lh + 8);
 	v->status = rect(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
