@@ -216,9 +216,13 @@ START_TEST(heatmap_failure_tick)
 	ck_assert_int_eq(ticks, 1);
 	hr = (vs_rect){ PIC_MARGIN, 0, im.w - 2 * PIC_MARGIN, 300 };
 	ck_assert_int_eq(tick_x, vs_render_time_x(hs, hr, 9));
-	/* by hand: plot starts 62 pixels in, 1024 wide; event 9 of 20 is the
-	 * pixel column whose events end at or after 9 */
-	expect = PIC_MARGIN + 62 + (9 * 1024 - 1) / 20;
+	/* by hand: the plot starts after an 8-digit address label and a gap
+	 * (8 * 8 + 8 pixels) and ends before "100%" and a gap (4 * 8 + 8);
+	 * event 9 of 20 is the pixel column whose events end at or after 9 */
+	{
+		int left = 8 * VS_FONT_W + 8, plot_w = im.w - 2 * PIC_MARGIN - left - (4 * VS_FONT_W + 8);
+		expect = PIC_MARGIN + left + (9 * plot_w - 1) / 20;
+	}
 	ck_assert_int_eq(tick_x, expect);
 	ck_assert_uint_eq(vs_render_time_event(hs, hr, expect), 9);
 	vs_image_fini(&im);
@@ -593,6 +597,28 @@ START_TEST(empty_end_and_ram_crop)
 }
 END_TEST
 
+/* Time in frames when the trace has them: each column knows its frame. */
+START_TEST(history_frames)
+{
+	const char *t = vs_test_file(0, "frames.trace",
+		"vramsim-trace 1\narena obj gba-obj\nalloc 1 64\nframe\nalloc 2 64\nframe\nfree 1\nframe\nfree 2\n");
+	vs_history *hs = vs_history_new(64, 16);
+	vs_replay *r = replay_of(t, "gba-obj-first-fit", hs);
+	int c;
+
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	ck_assert_uint_eq(vs_history_frames(hs), 3);
+	ck_assert_uint_eq(vs_history_column_frame(hs, 0), 0);
+	c = vs_history_columns(hs) - 1;
+	ck_assert_uint_eq(vs_history_column_frame(hs, c), 3);
+	for (c = 1; c < vs_history_columns(hs); c++)
+		ck_assert_uint_ge(vs_history_column_frame(hs, c), vs_history_column_frame(hs, c - 1));
+	vs_replay_free(r);
+	vs_history_free(hs);
+}
+END_TEST
+
 START_TEST(tag_colours_stable)
 {
 	/* FNV-1a of the name: fixed values, the same on every machine */
@@ -642,6 +668,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tag_colours_stable);
 	tcase_add_test(tc, font_decoded_at_one_to_one);
 	tcase_add_test(tc, empty_end_and_ram_crop);
+	tcase_add_test(tc, history_frames);
 	suite_add_tcase(s, tc);
 	return s;
 }

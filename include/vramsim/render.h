@@ -192,6 +192,10 @@ uint64_t vs_history_peak_frag_event(const vs_history *hs, int i);
  * and the highest fragmentation. */
 int vs_history_columns(const vs_history *hs);
 uint64_t vs_history_column_event(const vs_history *hs, int c);
+/* Frame statements before column c's event, and in the whole replay (0:
+ * the trace has no frames, time is in events). */
+uint64_t vs_history_column_frame(const vs_history *hs, int c);
+uint64_t vs_history_frames(const vs_history *hs);
 void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag);
 
 /* Draws the heatmap of arena i into r (axes, failure ticks, cursor at

@@ -50,8 +50,9 @@ struct vs_history {
 	int bound, marks_seen, nomem;
 	int narenas;
 	int ncols;
-	uint64_t stride, events;
+	uint64_t stride, events, frames;
 	uint64_t *col_event;
+	uint64_t *col_frame;    /* frame statements before each column's event */
 	harena a[VS_TRACE_MAX_ARENAS];
 	htag *tags;
 	uint32_t ntags;
@@ -100,6 +101,7 @@ void vs_history_free(vs_history *hs)
 		free(hs->tags[t].name);
 	free(hs->tags);
 	free(hs->col_event);
+	free(hs->col_frame);
 	free(hs);
 }
 
@@ -113,7 +115,8 @@ static int bind(vs_history *hs, const vs_replay *r)
 	hs->bound = 1;
 	hs->narenas = vs_replay_arena_count(r);
 	hs->col_event = calloc((size_t)hs->cols_max, sizeof *hs->col_event);
-	if (!hs->col_event)
+	hs->col_frame = calloc((size_t)hs->cols_max, sizeof *hs->col_frame);
+	if (!hs->col_event || !hs->col_frame)
 		hs->nomem = 1;
 	for (i = 0; i < hs->narenas && !hs->nomem; i++) {
 		harena *a = &hs->a[i];
@@ -291,6 +294,7 @@ static void merge(vs_history *hs)
 
 	for (c = 0; c < half; c++) {
 		hs->col_event[c] = hs->col_event[2 * c + 1];
+		hs->col_frame[c] = hs->col_frame[2 * c + 1];
 		for (i = 0; i < hs->narenas; i++) {
 			harena *a = &hs->a[i];
 			size_t rows = (size_t)a->rows;
@@ -313,6 +317,7 @@ static void take_sample(vs_history *hs, const vs_replay *r)
 		merge(hs);
 	c = hs->ncols++;
 	hs->col_event[c] = hs->events;
+	hs->col_frame[c] = hs->frames = vs_replay_frames(r);
 	for (i = 0; i < hs->narenas; i++) {
 		harena *a = &hs->a[i];
 		const vs_arena *ar = vs_replay_arena(r, i);
@@ -468,6 +473,16 @@ uint64_t vs_history_peak_frag_event(const vs_history *hs, int i)
 uint64_t vs_history_column_event(const vs_history *hs, int c)
 {
 	return c >= 0 && c < hs->ncols ? hs->col_event[c] : 0;
+}
+
+uint64_t vs_history_column_frame(const vs_history *hs, int c)
+{
+	return c >= 0 && c < hs->ncols ? hs->col_frame[c] : 0;
+}
+
+uint64_t vs_history_frames(const vs_history *hs)
+{
+	return hs->frames;
 }
 
 void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag)

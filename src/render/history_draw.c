@@ -8,10 +8,10 @@
 /* Margins around the plot: address/byte labels left, percent right, failure
  * ticks above, time labels below. Heatmap and chart share them so their
  * time axes line up when stacked. */
-#define M_LEFT 62
-#define M_RIGHT 34
+#define M_LEFT (8 * VS_FONT_W + 8)   /* an 8-digit address, then a gap */
+#define M_RIGHT (4 * VS_FONT_W + 8)  /* "100%" */
 #define M_TOP 9
-#define M_BOTTOM 12
+#define M_BOTTOM (VS_FONT_H + 5)     /* the time axis' labels */
 #define TICK_H 6
 
 static vs_rect plot_of(vs_rect r)
@@ -68,18 +68,43 @@ static void fmt_bytes(char *buf, size_t n, uint64_t v)
 		snprintf(buf, n, "%llu", (unsigned long long)v);
 }
 
+/* Ticks under the plot, in frames when the trace has them (people think in
+ * frames), else events: the start, three between, and the end with its
+ * unit; a label that would touch the one before is left out. */
+static void time_ticks(vs_image *im, const vs_history *hs, vs_rect r, vs_rect p, int y)
+{
+	int frames = vs_history_frames(hs) > 0, n = vs_history_columns(hs), k, right = -1000;
+	char buf[48];
+
+	snprintf(buf, sizeof buf, "%llu %s", (unsigned long long)(frames ? vs_history_frames(hs) :
+		vs_history_events(hs)), frames ? "frames" : "events");
+	vs_text(im, p.x + p.w - vs_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
+	for (k = 0; k < 4 && n > 0; k++) {
+		int c = (int)((int64_t)k * (n - 1) / 4), x, w;
+		uint64_t ev = k ? vs_history_column_event(hs, c) : 0;
+		uint64_t v = k ? (frames ? vs_history_column_frame(hs, c) : ev) : 0;
+		char lab[24];
+		x = k ? vs_render_time_x(hs, r, ev) : p.x;
+		snprintf(lab, sizeof lab, "%llu", (unsigned long long)v);
+		w = vs_text_width(lab, 1);
+		vs_image_vline(im, x, p.y + p.h + 1, p.y + p.h + 2, VS_RGB_DIM);
+		x = k ? x - w / 2 : x;
+		if (x <= right + VS_FONT_W || x + w >= p.x + p.w - vs_text_width(buf, 1) - VS_FONT_W)
+			continue;
+		vs_text(im, x, y, lab, VS_RGB_DIM, 1);
+		right = x + w;
+	}
+}
+
 static void time_axis(vs_image *im, const vs_history *hs, vs_rect r, uint64_t cursor_event, int arena)
 {
 	vs_rect p = plot_of(r);
-	char buf[48];
 	size_t nf, k;
 	const uint64_t *f = vs_history_failures(hs, arena, &nf);
 	int y = p.y + p.h + 3;
 
 	vs_image_frame(im, (vs_rect){ p.x - 1, p.y - 1, p.w + 2, p.h + 2 }, VS_RGB_GRID);
-	vs_text(im, p.x, y, "0", VS_RGB_DIM, 1);
-	snprintf(buf, sizeof buf, "%llu events", (unsigned long long)vs_history_events(hs));
-	vs_text(im, p.x + p.w - vs_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
+	time_ticks(im, hs, r, p, y);
 	/* failure ticks above the plot, one per failed request's pixel column */
 	for (k = 0; k < nf; k++) {
 		int x = vs_render_time_x(hs, r, f[k]);

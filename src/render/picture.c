@@ -314,8 +314,8 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 	vs_text(out, MARGIN, y, title ? title : "heatmap", VS_RGB_TEXT, 2);
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
-		snprintf(buf, sizeof buf, "arena %s: %s over time (x: events, y: address)", vs__history_arena_name(hs, i),
-			mode == VS_HEAT_OWNER ? "owner tag" : "occupancy");
+		snprintf(buf, sizeof buf, "arena %s: %s over time (x: %s, y: address)", vs__history_arena_name(hs, i),
+			mode == VS_HEAT_OWNER ? "owner tag" : "occupancy", vs_history_frames(hs) ? "frames" : "events");
 		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
 		vs_render_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
