@@ -619,6 +619,54 @@ START_TEST(history_frames)
 }
 END_TEST
 
+/* --colour-by: a 4bpp and an 8bpp sprite in their depth's colours, two
+ * sizes in two size colours; the legend follows. */
+START_TEST(colour_by)
+{
+	const char *t = vs_test_file(0, "colour-by.trace", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 sprite 8x8 4bpp tag=a\nalloc 2 sprite 64x64 8bpp tag=a\nframe\n");
+	vs_live small, big;
+	const char *name;
+	uint32_t c4, c8, cs, cb;
+	vs_image im;
+	int x0, y0, x1, y1;
+
+	memset(&small, 0, sizeof small);
+	small.req.shape = VS_REQ_SPRITE;
+	small.req.u.sprite.bpp = 4;
+	small.req.size = 32;
+	big = small;
+	big.req.u.sprite.bpp = 8;
+	big.req.size = 4096;
+	c4 = vs_live_colour(&small, VS_COLOUR_BPP, 0);
+	c8 = vs_live_colour(&big, VS_COLOUR_BPP, 0);
+	cs = vs_live_colour(&small, VS_COLOUR_SIZE, 0);
+	cb = vs_live_colour(&big, VS_COLOUR_SIZE, 0);
+	ck_assert_uint_ne(c4, c8);
+	ck_assert_uint_ne(cs, cb);
+	ck_assert_int_eq(vs_colour_by_bin(VS_COLOUR_BPP, 1, &name, &c8), 3);
+	ck_assert_str_eq(name, "8bpp");
+	ck_assert_uint_eq(c8, vs_live_colour(&big, VS_COLOUR_BPP, 0));
+	big.event = 10;
+	ck_assert_uint_ne(vs_live_colour(&big, VS_COLOUR_AGE, 11), vs_live_colour(&big, VS_COLOUR_AGE, 10000));
+	ck_assert_int_eq(vs_colour_by_parse("bpp"), VS_COLOUR_BPP);
+	ck_assert_int_eq(vs_colour_by_parse("colour"), -1);
+
+	ck_assert_int_eq(cli("render '%s' --kind occupancy --colour-by bpp -o '%s' -q", t, out_path("cb.png")), 0);
+	read_png(out_path("cb.png"), &im);
+	ck_assert_int_gt(bbox(&im, c4, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_gt(bbox(&im, vs_live_colour(&big, VS_COLOUR_BPP, 0), first_row_of_legend(&im), &x0, &y0, &x1,
+		&y1), 0);
+	vs_image_fini(&im);
+	/* by tag the two are one colour: the 4bpp colour is gone */
+	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", t, out_path("cb-tag.png")), 0);
+	read_png(out_path("cb-tag.png"), &im);
+	ck_assert_int_eq(bbox(&im, c4, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	vs_image_fini(&im);
+	ck_assert_int_eq(cli("render '%s' --colour-by %s -o x.png", t, "shade"), 2);
+}
+END_TEST
+
 START_TEST(tag_colours_stable)
 {
 	/* FNV-1a of the name: fixed values, the same on every machine */
@@ -669,6 +717,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, font_decoded_at_one_to_one);
 	tcase_add_test(tc, empty_end_and_ram_crop);
 	tcase_add_test(tc, history_frames);
+	tcase_add_test(tc, colour_by);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -80,6 +80,16 @@ uint32_t vs_tag_colour(const char *tag);
  * so one run's pictures give each tag the same colour, and the first tags
  * never share one. 0 (no tag) is VS_RGB_UNTAGGED. */
 uint32_t vs_tag_colour_id(uint32_t tag);
+
+/* What an allocation's colour says: its tag (default), its size, its age
+ * (events since it was made) or its depth (4bpp / 8bpp). */
+typedef enum vs_colour_by { VS_COLOUR_TAG = 0, VS_COLOUR_SIZE, VS_COLOUR_AGE, VS_COLOUR_BPP } vs_colour_by;
+/* "tag", "size", "age", "bpp"; -1 when unknown. */
+int vs_colour_by_parse(const char *name);
+/* The colour of l under by at event now (by != VS_COLOUR_TAG). */
+uint32_t vs_live_colour(const vs_live *l, vs_colour_by by, uint64_t now);
+/* The legend of by: bin k's name and colour; returns the number of bins. */
+int vs_colour_by_bin(vs_colour_by by, int k, const char **name, uint32_t *colour);
 /* What a unit of kind k owned by a tag of colour c looks like at pixel
  * (x, y) of its cell (hatching and dots are position-dependent patterns). */
 uint32_t vs_unit_pixel(vs_unit_kind k, uint32_t c, int is_map, int x, int y);
@@ -100,6 +110,7 @@ typedef struct vs_render_src {
 	uint64_t event;             /* current event number (0: start) */
 	uint64_t frame;             /* current frame number */
 	uint32_t shown;             /* bytes shown from the arena's start (0: all of it) */
+	vs_colour_by colour_by;     /* what allocations' colours say (default: tag) */
 } vs_render_src;
 
 /* Fills src for arena i of a replay at its current event. A RAM arena is
@@ -167,6 +178,9 @@ void vs_history_free(vs_history *hs);
 /* Installs the history's observer in cfg (before vs_replay_new). A caller
  * with an observer of its own calls vs_history_observe from it instead. */
 void vs_history_attach(vs_history *hs, vs_replay_config *cfg);
+/* What the heatmap's colours say (before the replay runs; default tag). */
+void vs_history_set_colour_by(vs_history *hs, vs_colour_by by);
+vs_colour_by vs_history_colour_by(const vs_history *hs);
 void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o);
 /* The history's on_mark (attach installs it too): marks the address rows
  * that changed, so a sample redraws only those. A caller with its own

@@ -19,7 +19,7 @@
 
 enum {
 	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
-	O_NO_CHECKS, O_TIME, O_WHOLE
+	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY
 };
 
 static const vs_cli_opt options[] = {
@@ -47,6 +47,8 @@ static const vs_cli_opt options[] = {
 		"TRACE-chart.png, or with one --kind a .png file "
 		"(default: the current directory)" },
 	{ "whole", O_WHOLE, NULL, "draw RAM arenas whole (default: up to their high-water mark)" },
+	{ "colour-by", O_COLOUR_BY, "tag|size|age|bpp", "what an allocation's colour says: its tag (default), its "
+		"size, its age in events, or its depth (4bpp, 8bpp)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print diagnostics" },
 	{ "time", O_TIME, NULL, "print how long each step took to stderr" },
@@ -80,6 +82,7 @@ typedef struct render_opts {
 	int no_checks, quiet, timing;
 	int at_given;     /* how many of --at, --frame, --peak... */
 	int whole;        /* RAM arenas whole, not cropped to their high-water mark */
+	int colour_by;    /* vs_colour_by */
 	const char *out;  /* -o */
 } render_opts;
 
@@ -192,13 +195,15 @@ static int ended_empty(const vs_replay *r)
 	return 1;
 }
 
-static int occupancy_of(vs_replay *r, const vs_history *hs, const char *title, vs_image *out, int whole)
+static int occupancy_of(vs_replay *r, const vs_history *hs, const char *title, vs_image *out, int whole,
+	int colour_by)
 {
 	vs_render_src src[VS_TRACE_MAX_ARENAS];
 	int i, n = vs_replay_arena_count(r);
 
 	for (i = 0; i < n; i++) {
 		vs_render_src_replay(&src[i], r, i);
+		src[i].colour_by = (vs_colour_by)colour_by;
 		if (whole)
 			src[i].shown = 0;
 	}
@@ -218,6 +223,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 		fprintf(stderr, "vramsim render: out of memory\n");
 		return -1;
 	}
+	vs_history_set_colour_by(hs, (vs_colour_by)o->colour_by);
 	/* pass 1: the whole replay, sampled for heatmap, chart, peaks, failures */
 	r = open_side(o, side, hs, so->strategies, sizeof so->strategies);
 	if (!r) {
@@ -307,7 +313,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 				(unsigned long long)vs_replay_frames(r), (unsigned long long)at);
 		so->occ_event = vs_replay_events(r);
 		snprintf(title, sizeof title, "%s - %s - occupancy at %s", tname, so->strategies, what);
-		if (occupancy_of(r, hs, title, &so->occ, o->whole))
+		if (occupancy_of(r, hs, title, &so->occ, o->whole, o->colour_by))
 			goto nomem;
 	}
 	vs_replay_free(r);
@@ -420,6 +426,11 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_WHOLE:
 		o->whole = 1;
+		return -1;
+	case O_COLOUR_BY:
+		if (vs_colour_by_parse(p->arg) < 0)
+			return vs_cli_usage_error(CMD, "--colour-by takes tag, size, age or bpp (got '%s')", p->arg);
+		o->colour_by = vs_colour_by_parse(p->arg);
 		return -1;
 	case 'q':
 		o->quiet = 1;

@@ -57,6 +57,7 @@ struct vs_history {
 	htag *tags;
 	uint32_t ntags;
 	const vs_replay *r; /* valid while bound and the replay lives */
+	vs_colour_by colour_by;
 };
 
 vs_history *vs_history_new(int columns, int rows)
@@ -215,7 +216,11 @@ static uint32_t owner_colour(vs_history *hs, uint32_t owner)
 {
 	const vs_live *l = vs_replay_live_by_owner(hs->r, owner);
 	uint32_t tag = l ? l->req.tag : 0;
-	htag *t = tag_entry(hs, tag);
+	htag *t;
+
+	if (hs->colour_by)
+		return vs_live_colour(l, hs->colour_by, hs->events);
+	t = tag_entry(hs, tag);
 
 	if (!t)
 		return VS_RGB_UNTAGGED;
@@ -520,3 +525,6 @@ const char *vs__history_tag(const vs_history *hs, uint32_t t, uint32_t *colour)
 	*colour = hs->tags[t].colour;
 	return hs->tags[t].name ? hs->tags[t].name : "(untagged)";
 }
+
+void vs_history_set_colour_by(vs_history *hs, vs_colour_by by) { hs->colour_by = by; }
+vs_colour_by vs_history_colour_by(const vs_history *hs) { return hs->colour_by; }

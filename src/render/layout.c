@@ -66,6 +66,56 @@ uint32_t vs_tag_colour_id(uint32_t tag)
 	return hsv((k * 137u) % 360u, 140 + (k % 3) * 40, 235 - (k / 3 % 3) * 30);
 }
 
+/* blue to magenta; no red, which marks failures */
+static const uint32_t bin_colour[5] = { 0x4FA8FFFFu, 0x60D060FFu, 0xF3C300FFu, 0xF38400FFu, 0xFF66FFFFu };
+
+int vs_colour_by_parse(const char *name)
+{
+	static const char *const names[] = { "tag", "size", "age", "bpp" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+int vs_colour_by_bin(vs_colour_by by, int k, const char **name, uint32_t *colour)
+{
+	static const char *const size[] = { "<= 32 B", "<= 128 B", "<= 512 B", "<= 2 KiB", "> 2 KiB" };
+	static const char *const age[] = { "< 16 events old", "< 256", "< 4096", "< 65536", "older" };
+	static const char *const bpp[] = { "4bpp", "8bpp", "no depth (bytes, textures)" };
+	const char *const *v = by == VS_COLOUR_SIZE ? size : by == VS_COLOUR_AGE ? age : bpp;
+	int n = by == VS_COLOUR_BPP ? 3 : by == VS_COLOUR_TAG ? 0 : 5;
+
+	if (k >= 0 && k < n) {
+		*name = v[k];
+		*colour = by == VS_COLOUR_BPP ? bin_colour[k == 2 ? 4 : k * 2] : bin_colour[k];
+	}
+	return n;
+}
+
+uint32_t vs_live_colour(const vs_live *l, vs_colour_by by, uint64_t now)
+{
+	uint64_t v;
+	int k = 0;
+
+	if (!l)
+		return VS_RGB_UNTAGGED;
+	if (by == VS_COLOUR_BPP) {
+		unsigned bpp = l->req.shape == VS_REQ_SPRITE ? l->req.u.sprite.bpp : l->req.shape == VS_REQ_TILE ?
+			l->req.u.tile.bpp : 0;
+		return bin_colour[bpp == 4 ? 0 : bpp == 8 ? 2 : 4];
+	}
+	if (by == VS_COLOUR_TAG)
+		return vs_tag_colour_id(l->req.tag);
+	v = by == VS_COLOUR_SIZE ? l->req.size : (now > l->event ? now - l->event : 0);
+	for (k = 0; k < 4 && v > (by == VS_COLOUR_SIZE ? 32ull << (2 * k) : 16ull << (4 * k)) - (by == VS_COLOUR_AGE);
+		k++)
+		;
+	return bin_colour[k];
+}
+
 uint32_t vs_tag_colour(const char *tag)
 {
 	uint32_t h;
@@ -429,7 +479,8 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 		ci->owner == VS_OWNER_HW || ci->owner == VS_OWNER_ALLOC)
 		return;
 	l = pt->src->owner ? pt->src->owner(pt->src->ud, ci->owner) : NULL;
-	ci->colour = colour_of_tag(pt, l ? l->req.tag : 0);
+	ci->colour = pt->src->colour_by ? vs_live_colour(l, pt->src->colour_by, pt->src->event) :
+		colour_of_tag(pt, l ? l->req.tag : 0);
 	ci->is_map = l && l->req.shape == VS_REQ_BGMAP;
 }
 

@@ -96,6 +96,19 @@ static void kind_legend(legend *L, int bg)
 
 /* ---- occupancy --------------------------------------------------------- */
 
+/* The legend of a colouring other than by tag: its bins. */
+static void bins_legend(vs_colour_by by, legend *L)
+{
+	const char *name;
+	uint32_t c;
+	int k, n = vs_colour_by_bin(by, 0, &name, &c);
+
+	for (k = 0; k < n; k++) {
+		vs_colour_by_bin(by, k, &name, &c);
+		legend_add(L, name, c, VS_UNIT_DATA, 0);
+	}
+}
+
 static void tags_of_arena(const vs_render_src *s, legend *L)
 {
 	const vs_arena *a = s->arena;
@@ -213,7 +226,10 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 		w = 600;
 	h = MARGIN + TITLE_H;
 	for (i = 0; i < n; i++) {
-		tags_of_arena(&src[i], &leg[i]);
+		if (src[i].colour_by)
+			bins_legend(src[i].colour_by, &leg[i]);
+		else
+			tags_of_arena(&src[i], &leg[i]);
 		kind_legend(&leg[i], src[i].arena->decl.kind == VS_ARENA_GBA_BG);
 		if (fails)
 			legend_add(&leg[i], "failed request (time line)", VS_RGB_FAIL, -1, 0);
@@ -290,7 +306,11 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 	char buf[256];
 
 	memset(&L, 0, sizeof L);
-	if (mode == VS_HEAT_OWNER) {
+	if (mode == VS_HEAT_OWNER && vs_history_colour_by(hs)) {
+		bins_legend(vs_history_colour_by(hs), &L);
+		legend_add(&L, "free", VS_RGB_FREE, -1, 0);
+		legend_add(&L, "overhead", VS_RGB_OVERHEAD, -1, 0);
+	} else if (mode == VS_HEAT_OWNER) {
 		history_tags(hs, &L);
 		legend_add(&L, "free", VS_RGB_FREE, -1, 0);
 		legend_add(&L, "overhead", VS_RGB_OVERHEAD, -1, 0);
@@ -314,8 +334,10 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 	vs_text(out, MARGIN, y, title ? title : "heatmap", VS_RGB_TEXT, 2);
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
+		static const char *const by[] = { "owner tag", "size", "age", "depth" };
 		snprintf(buf, sizeof buf, "arena %s: %s over time (x: %s, y: address)", vs__history_arena_name(hs, i),
-			mode == VS_HEAT_OWNER ? "owner tag" : "occupancy", vs_history_frames(hs) ? "frames" : "events");
+			mode == VS_HEAT_OWNER ? by[vs_history_colour_by(hs)] : "occupancy", vs_history_frames(hs) ? "frames" :
+			"events");
 		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
 		vs_render_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
