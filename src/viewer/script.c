@@ -85,7 +85,7 @@ script *script_load(const char *path, char *err, size_t errlen)
 		}
 		len = strcspn(buf, "\r\n");
 		buf[len] = 0;
-		if (sc->n == 0 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+		if (sc->n == 0 && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 			memmove(buf, buf + 3, len - 2); /* a UTF-8 byte order mark */
 		sc->line[sc->n] = malloc(strlen(buf) + 1);
 		if (!sc->line[sc->n])
