@@ -129,3 +129,80 @@ vs_replay *vs_test_replay_recorded(const char *name, FILE *in)
 	ck_assert_msg(vs_replay_check_total(r) == 0, "%s: integrity errors under recorded", name);
 	return r;
 }
+
+static void collect_message(void *ud, const char *line)
+{
+	vs_test_replay *x = ud;
+	int n = snprintf(x->msgs + x->mlen, sizeof x->msgs - x->mlen, "%s\n", line);
+
+	if (n > 0 && x->mlen + (size_t)n < sizeof x->msgs)
+		x->mlen += (size_t)n;
+}
+
+vs_replay *vs_test_replay_open(vs_test_replay *x, const char *text, const char *name, vs_replay_config *cfg,
+	char *err, size_t errlen)
+{
+	vs_trace_reader *rd;
+
+	memset(x, 0, sizeof *x);
+	x->in = fmemopen((void *)text, strlen(text), "rb");
+	ck_assert_ptr_nonnull(x->in);
+	rd = vs_trace_open_stream(x->in, name, err, errlen);
+	ck_assert_msg(rd != NULL, "%s", err);
+	cfg->message = collect_message;
+	cfg->message_ud = x;
+	x->r = vs_replay_new(rd, cfg, err, errlen);
+	return x->r;
+}
+
+void vs_test_replay_close(vs_test_replay *x)
+{
+	vs_replay_free(x->r);
+	fclose(x->in);
+	x->r = NULL;
+	x->in = NULL;
+}
+
+typedef struct live_where { uint64_t id; int arena; } live_where;
+
+static void find_live(void *ud, const vs_live *l)
+{
+	live_where *w = ud;
+
+	if (l->id == w->id)
+		w->arena = (int)l->arena;
+}
+
+int vs_test_arena_of(vs_replay *r, uint64_t id)
+{
+	live_where w = { id, -1 };
+
+	vs_replay_live_walk(r, find_live, &w);
+	return w.arena;
+}
+
+vs_gba_frame *vs_test_frame_new(unsigned dispcnt)
+{
+	vs_gba_frame *f = calloc(1, sizeof *f);
+	unsigned i;
+
+	ck_assert_ptr_nonnull(f);
+	f->io[VS_IO_DISPCNT] = (uint16_t)dispcnt;
+	for (i = 0; i < 128; i++)
+		f->oam[i * 8 + 1] = 0x02; /* attr0 bit 9 without bit 8: hidden */
+	return f;
+}
+
+void vs_test_put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags,
+	unsigned x, unsigned y)
+{
+	vs_test_put16(f->oam + i * 8, (y & 0xFFu) | flags | shape << 14);
+	vs_test_put16(f->oam + i * 8 + 2, (x & 0x1FFu) | size << 14);
+	vs_test_put16(f->oam + i * 8 + 4, tile & 0x3FFu);
+}

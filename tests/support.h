@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vramsim/capture.h"
 #include "vramsim/replay.h"
 
 /* Runs a suite, prints check's summary, returns the process exit code. */
@@ -45,5 +46,33 @@ char *vs_test_slurp(const char *path);
  * `recorded` on every arena: it must run to the end with no integrity
  * error. Returns the replay for further checks (vs_replay_free it). */
 vs_replay *vs_test_replay_recorded(const char *name, FILE *in);
+
+/* A replay over trace text held in a string, its messages collected. */
+typedef struct vs_test_replay {
+	vs_replay *r;
+	FILE *in;
+	char msgs[8192]; /* every message line, each ending in '\n' (cut at the size) */
+	size_t mlen;
+	int rc;          /* free for the suite: a run's result */
+} vs_test_replay;
+
+/* Opens text as trace `name` and sets up a replay with cfg (its message
+ * callback is set to collect into x->msgs). Returns x->r, or NULL with err
+ * when vs_replay_new refuses; a trace the reader refuses fails the test. */
+vs_replay *vs_test_replay_open(vs_test_replay *x, const char *text, const char *name, vs_replay_config *cfg,
+	char *err, size_t errlen);
+void vs_test_replay_close(vs_test_replay *x);
+
+/* The arena a live allocation is in, or -1 when id is not live. */
+int vs_test_arena_of(vs_replay *r, uint64_t id);
+
+/* Synthetic VBlank snapshots for capture: a frame with DISPCNT set and all
+ * 128 OAM entries hidden (calloc'd: free it); a little-endian halfword; OAM
+ * entry i as a sprite of shape (0 square, 1 wide, 2 tall) and size 0-3 on
+ * tile at (x, y), attr0 flags or'ed in. */
+vs_gba_frame *vs_test_frame_new(unsigned dispcnt);
+void vs_test_put16(uint8_t *p, unsigned v);
+void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags,
+	unsigned x, unsigned y);
 
 #endif

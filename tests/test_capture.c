@@ -28,41 +28,14 @@
 
 /* ---- frames --------------------------------------------------------------- */
 
-static vs_gba_frame *frame_new(unsigned dispcnt)
-{
-	vs_gba_frame *f = calloc(1, sizeof *f);
-	unsigned i;
-
-	ck_assert_ptr_nonnull(f);
-	f->io[VS_IO_DISPCNT] = (uint16_t)dispcnt;
-	for (i = 0; i < 128; i++)
-		f->oam[i * 8 + 1] = 0x02; /* attr0 bit 9 without bit 8: hidden */
-	return f;
-}
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-/* Entry i: shape (0 square, 1 wide, 2 tall), size 0-3, attr0 flags. */
-static void obj_at(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags,
-	unsigned x, unsigned y)
-{
-	put16(f->oam + i * 8, (y & 0xFFu) | flags | shape << 14);
-	put16(f->oam + i * 8 + 2, (x & 0x1FFu) | size << 14);
-	put16(f->oam + i * 8 + 4, tile & 0x3FFu);
-}
-
 static void obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags)
 {
-	obj_at(f, i, tile, shape, size, flags, 16, 16);
+	vs_test_oam_obj(f, i, tile, shape, size, flags, 16, 16);
 }
 
 static void obj_hide(vs_gba_frame *f, unsigned i)
 {
-	put16(f->oam + i * 8, 0x0200);
+	vs_test_put16(f->oam + i * 8, 0x0200);
 }
 
 /* Nonzero bytes that differ with seed. */
@@ -114,7 +87,7 @@ static void ct_open(ct *t, unsigned dispcnt, const vs_capture_options *o)
 	char err[256];
 
 	memset(t, 0, sizeof *t);
-	t->f = frame_new(dispcnt);
+	t->f = vs_test_frame_new(dispcnt);
 	if (!o) {
 		vs_capture_options_default(&d);
 		d.bg = 0;
@@ -762,7 +735,7 @@ START_TEST(obj_zero_entries_and_off_screen)
 
 	ct_open(&t, D_OBJ | D_1D, NULL);
 	memset(t.f->oam, 0, sizeof t.f->oam);
-	obj_at(t.f, 5, 50, 0, 1, 0, 300, 200); /* parked off screen */
+	vs_test_oam_obj(t.f, 5, 50, 0, 1, 0, 300, 200); /* parked off screen */
 	ct_run(&t, 2);
 	a = must_alloc(&t, OBJ0);
 	ck_assert_int_eq(a->req.shape, VS_REQ_SPRITE);
@@ -865,7 +838,7 @@ static void bg_on(vs_gba_frame *f, unsigned n, unsigned cb, unsigned sbb, unsign
 
 static void text_cell(vs_gba_frame *f, unsigned sbb, unsigned tx, unsigned ty, unsigned entry)
 {
-	put16(f->vram + sbb * 2048u + ty * 64u + tx * 2u, entry);
+	vs_test_put16(f->vram + sbb * 2048u + ty * 64u + tx * 2u, entry);
 }
 
 static void bg_tile(vs_gba_frame *f, unsigned cb, unsigned tile, unsigned bytes, unsigned seed)
@@ -1090,7 +1063,7 @@ START_TEST(bg_streamed_tile)
 	bg_open(&t, 0);
 	bg_on(t.f, 0, 0, 31, 0, 0);
 	for (i = 0; i < 1024; i++)
-		put16(t.f->vram + 31 * 2048 + i * 2, 1);
+		vs_test_put16(t.f->vram + 31 * 2048 + i * 2, 1);
 	bg_tile(t.f, 0, 1, 32, 110);
 	ct_frames(&t, 2);
 	bg_tile(t.f, 0, 1, 32, 111);

@@ -110,63 +110,26 @@ END_TEST
 
 /* ---- replay -------------------------------------------------------------- */
 
-typedef struct run {
-	vs_replay *r;
-	FILE *in;
-	char msgs[8192];
-	size_t mlen;
-} run;
-
-static void collect(void *ud, const char *line)
-{
-	run *x = ud;
-	int n = snprintf(x->msgs + x->mlen, sizeof x->msgs - x->mlen, "%s\n", line);
-
-	if (n > 0 && x->mlen + (size_t)n < sizeof x->msgs)
-		x->mlen += (size_t)n;
-}
+typedef vs_test_replay run;
 
 static void start(run *x, const char *text)
 {
 	char err[1024];
-	vs_trace_reader *rd;
 	vs_replay_config cfg;
 
-	memset(x, 0, sizeof *x);
-	x->in = fmemopen((void *)text, strlen(text), "rb");
-	ck_assert_ptr_nonnull(x->in);
-	rd = vs_trace_open_stream(x->in, "t", err, sizeof err);
-	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
-	cfg.message = collect;
-	cfg.message_ud = x;
-	x->r = vs_replay_new(rd, &cfg, err, sizeof err);
-	ck_assert_msg(x->r != NULL, "%s", err);
+	ck_assert_msg(vs_test_replay_open(x, text, "t", &cfg, err, sizeof err) != NULL, "%s", err);
 	ck_assert_int_eq(vs_replay_run(x->r, 0), 0);
 }
 
 static void finish(run *x)
 {
-	vs_replay_free(x->r);
-	fclose(x->in);
-}
-
-typedef struct where { uint64_t id; int arena; } where;
-
-static void find_arena(void *ud, const vs_live *l)
-{
-	where *w = ud;
-
-	if (l->id == w->id)
-		w->arena = (int)l->arena;
+	vs_test_replay_close(x);
 }
 
 static int arena_of(run *x, uint64_t id)
 {
-	where w = { id, -1 };
-
-	vs_replay_live_walk(x->r, find_arena, &w);
-	return w.arena;
+	return vs_test_arena_of(x->r, id);
 }
 
 enum { MAIN, LVL, ZONE, TINY };

@@ -21,43 +21,20 @@
 
 /* ---- replaying a trace held in a string ------------------------------------ */
 
-typedef struct run {
-	FILE *in;
-	vs_replay *r;
-	char msgs[8192];
-	size_t len;
-} run;
-
-static void keep_message(void *ud, const char *line)
-{
-	run *x = ud;
-	int n = snprintf(x->msgs + x->len, sizeof x->msgs - x->len, "%s\n", line);
-
-	if (n > 0 && (size_t)n < sizeof x->msgs - x->len)
-		x->len += (size_t)n;
-}
+typedef vs_test_replay run;
 
 /* Opens a replay of text under a strategy (NULL: the arena's default);
  * returns NULL with err when vs_replay_new refuses. */
 static vs_replay *run_open(run *x, const char *text, const char *strategy, char *err, size_t errlen)
 {
 	vs_replay_config cfg;
-	vs_trace_reader *rd;
 
-	memset(x, 0, sizeof *x);
-	x->in = fmemopen((void *)text, strlen(text), "rb");
-	ck_assert_ptr_nonnull(x->in);
-	rd = vs_trace_open_stream(x->in, "t.trace", err, errlen);
-	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
 	if (strategy) {
 		cfg.strategy[0] = vs_strategy_find(strategy);
 		ck_assert_ptr_nonnull(cfg.strategy[0]);
 	}
-	cfg.message = keep_message;
-	cfg.message_ud = x;
-	x->r = vs_replay_new(rd, &cfg, err, errlen);
-	return x->r;
+	return vs_test_replay_open(x, text, "t.trace", &cfg, err, errlen);
 }
 
 /* Replays text under `recorded` to the end (or to event until). */
@@ -71,8 +48,7 @@ static void run_recorded(run *x, const char *text, uint64_t until)
 
 static void run_close(run *x)
 {
-	vs_replay_free(x->r);
-	fclose(x->in);
+	vs_test_replay_close(x);
 }
 
 static const vs_arena *obj_arena(const run *x)
@@ -439,35 +415,15 @@ END_TEST
 #define D_OBJ 0x1000u
 #define A_8BPP 0x2000u
 
-static vs_gba_frame *frame_new(unsigned dispcnt)
-{
-	vs_gba_frame *f = calloc(1, sizeof *f);
-	unsigned i;
-
-	ck_assert_ptr_nonnull(f);
-	f->io[VS_IO_DISPCNT] = (uint16_t)dispcnt;
-	for (i = 0; i < 128; i++)
-		f->oam[i * 8 + 1] = 0x02; /* attr0 bit 9 without bit 8: hidden */
-	return f;
-}
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 /* OAM entry i: a sprite of shape (0 square, 1 wide, 2 tall) and size 0-3 on tile. */
 static void obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags)
 {
-	put16(f->oam + i * 8, 16u | flags | shape << 14);
-	put16(f->oam + i * 8 + 2, 16u | size << 14);
-	put16(f->oam + i * 8 + 4, tile & 0x3FFu);
+	vs_test_oam_obj(f, i, tile, shape, size, flags, 16, 16);
 }
 
 static void obj_hide(vs_gba_frame *f, unsigned i)
 {
-	put16(f->oam + i * 8, 0x0200);
+	vs_test_put16(f->oam + i * 8, 0x0200);
 }
 
 typedef struct cap {
@@ -484,7 +440,7 @@ static void cap_open(cap *k, unsigned dispcnt)
 	char err[256];
 
 	memset(k, 0, sizeof *k);
-	k->f = frame_new(dispcnt);
+	k->f = vs_test_frame_new(dispcnt);
 	vs_capture_options_default(&o);
 	o.bg = 0;
 	k->fp = open_memstream(&k->text, &k->len);

@@ -10,38 +10,14 @@
 
 /* ---- a replay over trace text, collecting messages ---------------------- */
 
-typedef struct run {
-	vs_replay *r;
-	FILE *in;
-	char msgs[8192];
-	size_t mlen;
-	int rc;
-} run;
-
-static void collect(void *ud, const char *line)
-{
-	run *x = ud;
-	int n = snprintf(x->msgs + x->mlen, sizeof x->msgs - x->mlen, "%s\n", line);
-
-	if (n > 0 && x->mlen + (size_t)n < sizeof x->msgs)
-		x->mlen += (size_t)n;
-}
+typedef vs_test_replay run;
 
 /* Opens text as trace "t" and sets up a replay with cfg (messages collected). */
 static void start_cfg(run *x, const char *text, vs_replay_config *cfg)
 {
 	char err[1024];
-	vs_trace_reader *rd;
 
-	memset(x, 0, sizeof *x);
-	x->in = fmemopen((void *)text, strlen(text), "rb");
-	ck_assert_ptr_nonnull(x->in);
-	rd = vs_trace_open_stream(x->in, "t", err, sizeof err);
-	ck_assert_msg(rd != NULL, "%s", err);
-	cfg->message = collect;
-	cfg->message_ud = x;
-	x->r = vs_replay_new(rd, cfg, err, sizeof err);
-	ck_assert_msg(x->r != NULL, "%s", err);
+	ck_assert_msg(vs_test_replay_open(x, text, "t", cfg, err, sizeof err) != NULL, "%s", err);
 }
 
 static void start(run *x, const char *text, const vs_strategy *s, int strict)
@@ -58,8 +34,7 @@ static void start(run *x, const char *text, const vs_strategy *s, int strict)
 
 static void finish(run *x)
 {
-	vs_replay_free(x->r);
-	fclose(x->in);
+	vs_test_replay_close(x);
 }
 
 static const vs_metrics *replay_text(run *x, const char *text, const vs_strategy *s)
@@ -681,22 +656,9 @@ START_TEST(init_event)
 }
 END_TEST
 
-typedef struct where { uint64_t id; int arena; } where;
-
-static void find_arena(void *ud, const vs_live *l)
-{
-	where *w = ud;
-
-	if (l->id == w->id)
-		w->arena = (int)l->arena;
-}
-
 static int arena_of(run *x, uint64_t id)
 {
-	where w = { id, -1 };
-
-	vs_replay_live_walk(x->r, find_arena, &w);
-	return w.arena;
+	return vs_test_arena_of(x->r, id);
 }
 
 /* Seed 004's routing: heap stack, small rule, keep-small heaps, search lists. */
