@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/report.h"
 #include "vramsim/text.h"
 
 static const char *const metric_names[VS_MET_KINDS] = {
@@ -85,21 +86,12 @@ int vs_tolerance_parse(vs_tolerance *tol, const char *text, char *err, size_t er
 
 static cJSON *row_metrics_json(const vs_cmp_row *r)
 {
-	cJSON *m = cJSON_CreateObject(), *f = cJSON_CreateObject();
+	cJSON *m = cJSON_CreateObject();
 	int k;
 
 	for (k = 0; k < VS_MET_KINDS; k++)
 		cJSON_AddNumberToObject(m, metric_names[k], vs_cmp_metric_value(r, (vs_cmp_metric)k));
-	for (k = 0; k < VS_FAIL_KINDS; k++) {
-		char key[32];
-		size_t j;
-		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
-		for (j = 0; key[j]; j++)
-			if (key[j] == ' ')
-				key[j] = '_';
-		cJSON_AddNumberToObject(f, key, (double)r->m.fail[k]);
-	}
-	cJSON_AddItemToObject(m, "failures_by_kind", f);
+	cJSON_AddItemToObject(m, "failures_by_kind", vs_report_fail_kinds_json(r->m.fail));
 	cJSON_AddNumberToObject(m, "allocations", (double)r->m.allocs);
 	cJSON_AddNumberToObject(m, "peak_live", (double)r->m.peak_live);
 	cJSON_AddNumberToObject(m, "smallest_failed", (double)r->m.smallest_failed);

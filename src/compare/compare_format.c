@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/report.h"
 
 static const char *const format_names[VS_FMT_COUNT] = { "text", "markdown", "csv", "json", "junit" };
 
@@ -678,7 +679,7 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 
 static cJSON *row_json(const vs_cmp_row *r, int timing)
 {
-	cJSON *o = cJSON_CreateObject(), *m = cJSON_CreateObject(), *f = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *m = cJSON_CreateObject();
 	int k;
 
 	cJSON_AddStringToObject(o, "trace", r->trace);
@@ -691,21 +692,11 @@ static cJSON *row_json(const vs_cmp_row *r, int timing)
 		cJSON_AddStringToObject(o, "note", r->note);
 	if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY) {
 		cJSON_Delete(m);
-		cJSON_Delete(f);
 		return o;
 	}
 	for (k = 0; k < VS_MET_KINDS; k++)
 		cJSON_AddNumberToObject(m, vs_cmp_metric_name((vs_cmp_metric)k), vs_cmp_metric_value(r, (vs_cmp_metric)k));
-	for (k = 0; k < VS_FAIL_KINDS; k++) {
-		char key[32];
-		size_t j;
-		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
-		for (j = 0; key[j]; j++)
-			if (key[j] == ' ')
-				key[j] = '_';
-		cJSON_AddNumberToObject(f, key, (double)r->m.fail[k]);
-	}
-	cJSON_AddItemToObject(m, "failures_by_kind", f);
+	cJSON_AddItemToObject(m, "failures_by_kind", vs_report_fail_kinds_json(r->m.fail));
 	cJSON_AddNumberToObject(m, "allocations", (double)r->m.allocs);
 	cJSON_AddNumberToObject(m, "frees", (double)r->m.frees);
 	cJSON_AddNumberToObject(m, "peak_live", (double)r->m.peak_live);

@@ -130,23 +130,31 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 	fputc('\n', fp);
 }
 
-cJSON *vs_report_metrics_json(const vs_metrics *m)
+cJSON *vs_report_fail_kinds_json(const uint64_t fail[VS_FAIL_KINDS])
 {
-	cJSON *o = cJSON_CreateObject(), *f = cJSON_CreateObject();
+	cJSON *f = cJSON_CreateObject();
 	int k;
 
-	cJSON_AddNumberToObject(o, "allocations", (double)m->allocs);
-	cJSON_AddNumberToObject(o, "failures", (double)m->failures);
 	for (k = 0; k < VS_FAIL_KINDS; k++) {
 		char key[32];
 		size_t j;
+
 		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
 		for (j = 0; key[j]; j++)
 			if (key[j] == ' ')
 				key[j] = '_';
-		cJSON_AddNumberToObject(f, key, (double)m->fail[k]);
+		cJSON_AddNumberToObject(f, key, (double)fail[k]);
 	}
-	cJSON_AddItemToObject(o, "failures_by_kind", f);
+	return f;
+}
+
+cJSON *vs_report_metrics_json(const vs_metrics *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "allocations", (double)m->allocs);
+	cJSON_AddNumberToObject(o, "failures", (double)m->failures);
+	cJSON_AddItemToObject(o, "failures_by_kind", vs_report_fail_kinds_json(m->fail));
 	cJSON_AddNumberToObject(o, "frees", (double)m->frees);
 	cJSON_AddNumberToObject(o, "shared_hits", (double)m->shared_hits);
 	cJSON_AddNumberToObject(o, "live_count", (double)m->live_count);
