@@ -358,12 +358,17 @@ START_TEST(compact_never_fragments)
 	static uint16_t live[GBA_OBJ_COMPACT_MAX], owner[GBA_OBJ_COMPACT_TILES], size[GBA_OBJ_COMPACT_MAX];
 	unsigned seed, step;
 
+	/* the allocator's prices are the replay's (it cannot include replay.h) */
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_TILE_CYCLES, 32u / 4 * VS_CYCLES_MOVE_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES, 32u / 4 * VS_CYCLES_UPLOAD_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_FRAME_CYCLES, VS_VBLANK_CYCLES / 4);
 	for (seed = 1; seed <= vs_test_soak(4, 40); seed++) {
 		vs_rng g = { seed };
 		uint16_t first = (uint16_t)(seed % 2 ? 0u : 512u);
 		int n = 0;
-		uint32_t used = 0, k, t;
-		gba_obj_compact_init(&m, first, (uint16_t)vs_rng_below(&g, 300));
+		uint32_t used = 0, k, t, spent = 0; /* cycles of uploads and on-need moves since the last frame */
+		uint16_t budget = (uint16_t)(seed % 2 ? vs_rng_below(&g, 300) : GBA_OBJ_COMPACT_AUTO);
+		gba_obj_compact_init(&m, first, budget);
 		for (t = 0; t < GBA_OBJ_COMPACT_TILES; t++)
 			owner[t] = GBA_OBJ_COMPACT_NONE;
 		for (step = 0; step < 20000; step++) {
@@ -372,7 +377,15 @@ START_TEST(compact_never_fragments)
 			const gba_obj_compact_move *mv;
 			random_sprite(&g, &tiles, &align);
 			if (vs_rng_below(&g, 16) == 0) {
+				uint32_t moved = 0, left = spent < GBA_OBJ_COMPACT_FRAME_CYCLES ? GBA_OBJ_COMPACT_FRAME_CYCLES - spent : 0;
 				gba_obj_compact_frame(&m);
+				mv = gba_obj_compact_moves(&m, &nm);
+				for (k = 0; k < nm; k++)
+					moved += mv[k].tiles;
+				/* the frame's slide spends at most what the frame's uploads and
+				 * on-need moves left of a quarter of VBlank, or its budget */
+				HOT_CMP(moved, <=, budget == GBA_OBJ_COMPACT_AUTO ? left / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES : budget);
+				spent = 0;
 			} else if (n && (vs_rng_below(&g, 2) || tiles > free_tiles)) {
 				uint32_t j = vs_rng_below(&g, (uint32_t)n);
 				used -= size[live[j]];
@@ -414,6 +427,10 @@ START_TEST(compact_never_fragments)
 				live[n++] = slot;
 				size[slot] = tiles;
 				used += tiles;
+				spent += tiles * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES;
+				mv = gba_obj_compact_moves(&m, &nm);
+				for (k = 0; k < nm; k++)
+					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
 			}
 			/* where the allocator says each sprite is, the model agrees */
 			for (k = 0; k < (uint32_t)n; k++)
@@ -509,14 +526,15 @@ START_TEST(compact_on_bundled_traces)
 		"gba-demo-capture",
 	};
 	static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy",
-		"gba-obj-snug", "gba-obj-ends" };
+		"gba-obj-snug", "gba-obj-ends", "gba-obj-slots" };
+	enum { NR = sizeof rivals / sizeof rivals[0] };
 	size_t t, k;
 
 	for (t = 0; t < sizeof traces / sizeof traces[0]; t++) {
 		char path[1024];
-		double frag[7];
-		for (k = 0; k < 7; k++) {
-			const vs_strategy *s = vs_strategy_find(k < 6 ? rivals[k] : "gba-obj-compact");
+		double frag[NR + 1];
+		for (k = 0; k <= NR; k++) {
+			const vs_strategy *s = vs_strategy_find(k < NR ? rivals[k] : "gba-obj-compact");
 			vs_replay_config cfg;
 			char err[512];
 			vs_trace_reader *rd;
@@ -531,7 +549,7 @@ START_TEST(compact_on_bundled_traces)
 			ck_assert_msg(r != NULL, "%s", err);
 			ck_assert_int_eq(vs_replay_run(r, 0), 0);
 			frag[k] = vs_replay_metrics(r, 0)->peak_frag;
-			if (k == 6) {
+			if (k == NR) {
 				ck_assert_msg(vs_replay_metrics(r, 0)->failures == 0, "%s: %llu failures", traces[t],
 					(unsigned long long)vs_replay_metrics(r, 0)->failures);
 				ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -539,8 +557,8 @@ START_TEST(compact_on_bundled_traces)
 			}
 			vs_replay_free(r);
 		}
-		for (k = 0; k < 6; k++)
-			ck_assert_msg(frag[6] < frag[k], "%s: peak fragmentation %.3f, %s has %.3f", traces[t], frag[6],
+		for (k = 0; k < NR; k++)
+			ck_assert_msg(frag[NR] < frag[k], "%s: peak fragmentation %.3f, %s has %.3f", traces[t], frag[NR],
 				rivals[k], frag[k]);
 	}
 }
