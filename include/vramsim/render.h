@@ -230,6 +230,9 @@ int vs_history_window_check(const vs_history *hs, char *err, size_t errlen);
 uint64_t vs_history_first_event(const vs_history *hs);
 uint64_t vs_history_last_event(const vs_history *hs);
 int vs_history_windowed(const vs_history *hs);
+/* The window drawn in its own unit, "frames 40-80" or "events 1200-3400";
+ * "" without one. */
+void vs_history_window_describe(const vs_history *hs, char *buf, size_t len);
 /* Takes the last sample once the replay has stopped (also for a trace
  * with no events). Returns 0, or -1 on no memory. */
 int vs_history_finish(vs_history *hs, const vs_replay *r);

@@ -603,6 +603,17 @@ uint64_t vs_history_last_event(const vs_history *hs)
 	return hs->win.unit == VS_WINDOW_ALL ? hs->events : hs->first_ev ? hs->last_ev : 0;
 }
 
+void vs_history_window_describe(const vs_history *hs, char *buf, size_t len)
+{
+	if (hs->win.unit == VS_WINDOW_ALL || !hs->first_ev || !hs->ncols)
+		snprintf(buf, len, "%s", "");
+	else if (hs->win.unit == VS_WINDOW_FRAMES)
+		snprintf(buf, len, "frames %llu-%llu", (unsigned long long)hs->first_frame,
+			(unsigned long long)hs->col_frame[hs->ncols - 1]);
+	else
+		snprintf(buf, len, "events %llu-%llu", (unsigned long long)hs->first_ev, (unsigned long long)hs->last_ev);
+}
+
 int vs_history_window_check(const vs_history *hs, char *err, size_t errlen)
 {
 	const vs_window *w = &hs->win;
