@@ -49,7 +49,13 @@ static int file_exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
-/* Runs a trace in process with a history. */
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* Runs a trace in process with a history (warnings unprinted). */
 static vs_replay *replay_of(const char *path, const char *strategy, vs_history *hs)
 {
 	vs_replay_config cfg;
@@ -60,6 +66,7 @@ static vs_replay *replay_of(const char *path, const char *strategy, vs_history *
 
 	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
+	cfg.message = quiet;
 	if (hs)
 		vs_history_attach(hs, &cfg);
 	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
