@@ -99,6 +99,7 @@ set(VS_GBA_CYCLES_ALLOC
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_buddy.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_snug.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_ends.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles_split.c
   ${VS_GBA_SRC}/cycles_noop.c)
