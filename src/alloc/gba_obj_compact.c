@@ -5,8 +5,13 @@
 
 #define NONE GBA_OBJ_COMPACT_NONE
 
+/* t rounded up to a multiple of align. The ARM7TDMI has no divide
+ * instruction (a division is a libgcc call of some 50-100 cycles, once per
+ * gap and per sprite slid), and alignments are 1 or 2: mask those. */
 static uint16_t up(uint16_t t, uint16_t align)
 {
+	if (!(align & (align - 1u)))
+		return (uint16_t)((t + align - 1u) & ~(align - 1u));
 	return (uint16_t)((t + align - 1u) / align * align);
 }
 
