@@ -128,6 +128,7 @@ typedef struct vs_gba_cycles_info {
 	 * of 8 and 1,024 words, VRAM to VRAM and ROM to VRAM, and the overhead
 	 * subtracted from a batch of moves */
 	uint32_t dma_vram8, dma_vram1024, dma_rom8, dma_rom1024, move_overhead;
+	uint32_t error, error_index; /* VS_GBA_E_* the program stopped with, and at which request */
 } vs_gba_cycles_info;
 
 /* Path of the cycles ROM for a code placement, in the first folder named by:

@@ -601,6 +601,19 @@ done:
 	free(model);
 }
 
+/* "the alloc of id 7", "the frame": request i for a message. */
+static const char *what_call(const builder *b, uint32_t i, char *buf, size_t len)
+{
+	static const char *const what[] = { "nop", "alloc", "free", "reset", "frame" };
+	uint8_t op = b->rq[i].op;
+
+	if (op == VS_GBA_OP_ALLOC || op == VS_GBA_OP_FREE)
+		snprintf(buf, len, "the %s of id %llu", what[op], (unsigned long long)b->calls[i].id);
+	else
+		snprintf(buf, len, "the %s", op < 5 ? what[op] : "request");
+	return buf;
+}
+
 /* Compares where the GBA's sprites sit after each request (the digest of
  * every live slot's start) with the host's. Returns the mismatches. */
 static uint32_t compare_moves(const builder *b, const vs_gba_result *mres, const char *trace)
@@ -608,20 +621,14 @@ static uint32_t compare_moves(const builder *b, const vs_gba_result *mres, const
 	uint32_t i, bad = 0;
 
 	for (i = 0; i < b->n; i++) {
-		static const char *const what[] = { "nop", "alloc", "free", "reset", "frame" };
-		uint8_t op = b->rq[i].op;
+		char w[64];
 
 		if (mres[i].value == b->calls[i].digest)
 			continue;
-		if (bad++ < 10) {
-			char id[48] = "";
-
-			if (op == VS_GBA_OP_ALLOC || op == VS_GBA_OP_FREE)
-				snprintf(id, sizeof id, " of id %llu", (unsigned long long)b->calls[i].id);
-			fprintf(stderr, "%s:%llu: error: after the %s%s (and its %u moves on the host), the GBA's sprites "
+		if (bad++ < 10)
+			fprintf(stderr, "%s:%llu: error: after %s (and its %u moves on the host), the GBA's sprites "
 				"sit elsewhere than the host's\n", trace, (unsigned long long)b->calls[i].line,
-				op < 5 ? what[op] : "request", id, (unsigned)b->calls[i].nmoves);
-		}
+				what_call(b, i, w, sizeof w), (unsigned)b->calls[i].nmoves);
 	}
 	return bad;
 }
@@ -801,9 +808,23 @@ static int run_code(const builder *b, int code, const char *trace, const vs_aren
 		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
 	}
+	memset(&info, 0, sizeof info);
 	if (vs_gba_cycles_run(rom, b->t->id, b->param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
-		fprintf(stderr, "vramsim cycles: %s\n", err);
 		free(res);
+		if (info.error == VS_GBA_E_BYTES && info.error_index <= b->n) {
+			/* a check on the GBA failed: a difference like the others */
+			char w[64];
+
+			if (info.error_index == b->n)
+				fprintf(stderr, "%s: error: at the end, a live sprite's bytes in the GBA's VRAM are not "
+					"those written\n", trace);
+			else
+				fprintf(stderr, "%s:%llu: error: after %s, a sprite's bytes in the GBA's VRAM are not those "
+					"written before it moved\n", trace, (unsigned long long)b->calls[info.error_index].line,
+					what_call(b, info.error_index, w, sizeof w));
+			return VS_EXIT_CHECK;
+		}
+		fprintf(stderr, "vramsim cycles: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
 	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, timing overhead %u/%u/%u cycles "

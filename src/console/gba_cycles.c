@@ -250,6 +250,8 @@ int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t pa
 		info->dma_rom8 = mb_read(e, MB_OFF(dma_rom8));
 		info->dma_rom1024 = mb_read(e, MB_OFF(dma_rom1024));
 		info->move_overhead = mb_read(e, MB_OFF(move_overhead));
+		info->error = mb_read(e, MB_OFF(error));
+		info->error_index = mb_read(e, MB_OFF(error_index));
 	}
 	if (!stopped) {
 		snprintf(err, errlen, "cycles program did not finish within %u frames (%u of %u results answered)",

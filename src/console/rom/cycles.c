@@ -31,9 +31,10 @@
 #define VS_GBA_CODE VS_GBA_CODE_THUMB_ROM
 #endif
 /* A deliberately wrong build for the tests (gba/skew/): gba-obj-map
- * answers every successful allocation this many blocks off, and
- * gba-obj-compact skips its frame-boundary slide, so the host's comparison
- * must catch both. 0 in every real build. */
+ * answers every successful allocation this many blocks off; gba-obj-compact
+ * skips its frame-boundary slide and spoils one word of the first sprite in
+ * each batch of moves: the host's comparison and the bytes check must catch
+ * them. 0 in every real build. */
 #ifndef VS_GBA_CYCLES_SKEW
 #define VS_GBA_CYCLES_SKEW 0u
 #endif
@@ -579,6 +580,10 @@ static void after_call(gba_obj_compact *m, uint32_t i, uint16_t fresh)
 
 	if (n)
 		cyc = time_moves(mv, n);
+#if VS_GBA_CYCLES_SKEW
+	if (n) /* the skewed build spoils a word of the first sprite moved */
+		*(volatile uint32_t *)(VS_SPR_OBJ_VRAM + mv[0].to * 32u) ^= 1u;
+#endif
 	for (k = 0; k < n; k++)
 		sprite_check(m, mv[k].slot, i);
 	if (fresh != GBA_OBJ_COMPACT_NONE)
