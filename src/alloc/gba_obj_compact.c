@@ -28,13 +28,29 @@ void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 	m->nmoves = 0;
 }
 
+/* 1 when no gap lies below the highest sprite (the usual state after a
+ * slide): the live tiles fill everything from first to its end. */
+static int packed(const gba_obj_compact *m)
+{
+	uint16_t last;
+
+	if (!m->n)
+		return 0;
+	last = m->order[m->n - 1];
+	return m->start[last] + m->tiles[last] - m->first == m->used;
+}
+
 /* The lowest gap that holds tiles on align: its start and the order
- * position it goes at, or NONE. */
+ * position it goes at, or NONE. Packed, only the top can: no walk. */
 static uint16_t find_gap(const gba_obj_compact *m, uint16_t tiles, uint16_t align, uint16_t *pos)
 {
-	uint16_t at = m->first, i;
+	uint16_t at = m->first, i = 0;
 
-	for (i = 0; i <= m->n; i++) {
+	if (packed(m)) {
+		i = m->n;
+		at = (uint16_t)(m->first + m->used);
+	}
+	for (; i <= m->n; i++) {
 		uint16_t end = i < m->n ? m->start[m->order[i]] : (uint16_t)GBA_OBJ_COMPACT_TILES;
 		uint16_t s = up(at, align);
 		if (s + (uint32_t)tiles <= end) {
@@ -103,13 +119,19 @@ uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t alig
 
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot)
 {
-	uint16_t i;
+	uint16_t i = 0, hi;
 
 	m->nmoves = 0;
 	if (slot >= GBA_OBJ_COMPACT_MAX || !m->tiles[slot])
 		return -1;
-	for (i = 0; m->order[i] != slot; i++)
-		;
+	/* its place in address order: starts are distinct, search them */
+	for (hi = (uint16_t)(m->n - 1u); i < hi;) {
+		uint16_t mid = (uint16_t)((i + hi) >> 1);
+		if (m->start[m->order[mid]] < m->start[slot])
+			i = (uint16_t)(mid + 1u);
+		else
+			hi = mid;
+	}
 	for (; i + 1u < m->n; i++)
 		m->order[i] = m->order[i + 1];
 	m->n--;
