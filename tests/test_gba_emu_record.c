@@ -196,7 +196,7 @@ START_TEST(test_record_and_compare_vram)
 	 * the frame's slide (4 steps in) */
 	static const uint32_t at[] = { 2, 200, 350, 500, 650, 0, 0, 900 };
 	static const uint32_t steps[] = { 0, 0, 0, 0, 0, DEMO_STEPS + 2, DEMO_STEPS + 4, 0 };
-	static const uint64_t moves[] = { 0, 0, 0, 0, 0, 12, 16, 16 };
+	static const uint64_t moves[] = { 0, 0, 0, 0, 0, 3, 10, 10 };
 	uint32_t oam = 0;
 	char err[512], *text = NULL;
 	size_t len = 0, k;
