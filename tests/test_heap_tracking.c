@@ -265,6 +265,7 @@ static uint32_t check_node(check_st *c, uint32_t n, uint32_t *fit)
 	off = heap_ld32(c->p->mem, n * HEAP_TRACKING_RECORD);
 	len = heap_ld32(c->p->mem, n * HEAP_TRACKING_RECORD + 4u);
 	HOT_ASSERT(len != 0, "index: slot %u is on the free list", n);
+	HOT_ASSERT(x->key == off, "index: slot %u keyed %u, its record at %u", n, x->key, off);
 	HOT_ASSERT(x->lo == c->prev_end, "index: slot %u's gap starts at %u, the record before ends at %u", n, x->lo,
 		c->prev_end);
 	HOT_ASSERT(off >= x->lo, "index: slot %u at %u before its gap %u", n, off, x->lo);

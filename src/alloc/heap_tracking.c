@@ -58,40 +58,40 @@ static uint32_t height(const heap_tracking_node *ix, uint32_t n) { return n == N
 static uint32_t fit_of(const heap_tracking_node *ix, uint32_t n) { return n == NIL ? 0 : ix[n].fit; }
 
 /* Recomputes n's height and fit from its children and its own gap. */
-static void update(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n)
+static void update(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
 {
 	heap_tracking_node *x = &ix[n];
 	uint32_t hl = height(ix, x->left), hr = height(ix, x->right);
-	uint32_t f = room(x->lo, rec_off(m, n), t->align), fl = fit_of(ix, x->left), fr = fit_of(ix, x->right);
+	uint32_t f = room(x->lo, x->key, t->align), fl = fit_of(ix, x->left), fr = fit_of(ix, x->right);
 
 	x->height = (hl > hr ? hl : hr) + 1u;
 	x->fit = f > fl ? (f > fr ? f : fr) : (fl > fr ? fl : fr);
 }
 
-static uint32_t rot_right(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n)
+static uint32_t rot_right(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
 {
 	uint32_t l = ix[n].left;
 
 	ix[n].left = ix[l].right;
 	ix[l].right = n;
-	update(t, m, ix, n);
-	update(t, m, ix, l);
+	update(t, ix, n);
+	update(t, ix, l);
 	return l;
 }
 
-static uint32_t rot_left(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n)
+static uint32_t rot_left(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
 {
 	uint32_t r = ix[n].right;
 
 	ix[n].right = ix[r].left;
 	ix[r].left = n;
-	update(t, m, ix, n);
-	update(t, m, ix, r);
+	update(t, ix, n);
+	update(t, ix, r);
 	return r;
 }
 
 /* Updates n and rotates it back into balance; returns the subtree's root. */
-static uint32_t balance(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n)
+static uint32_t balance(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
 {
 	uint32_t hl = height(ix, ix[n].left), hr = height(ix, ix[n].right);
 
@@ -99,83 +99,83 @@ static uint32_t balance(const heap_tracking *t, const uint8_t *m, heap_tracking_
 		uint32_t l = ix[n].left;
 
 		if (height(ix, ix[l].right) > height(ix, ix[l].left))
-			ix[n].left = rot_left(t, m, ix, l);
-		return rot_right(t, m, ix, n);
+			ix[n].left = rot_left(t, ix, l);
+		return rot_right(t, ix, n);
 	}
 	if (hr > hl + 1u) {
 		uint32_t r = ix[n].right;
 
 		if (height(ix, ix[r].left) > height(ix, ix[r].right))
-			ix[n].right = rot_right(t, m, ix, r);
-		return rot_left(t, m, ix, n);
+			ix[n].right = rot_right(t, ix, r);
+		return rot_left(t, ix, n);
 	}
-	update(t, m, ix, n);
+	update(t, ix, n);
 	return n;
 }
 
 /* Puts leaf s (its record at off) under n. The record after it is an
  * ancestor where the path turns left, so its new gap is updated on the way
  * back up. */
-static uint32_t insert(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n, uint32_t s,
+static uint32_t insert(const heap_tracking *t, heap_tracking_node *ix, uint32_t n, uint32_t s,
 	uint32_t off)
 {
 	if (n == NIL)
 		return s;
-	if (off < rec_off(m, n))
-		ix[n].left = insert(t, m, ix, ix[n].left, s, off);
+	if (off < ix[n].key)
+		ix[n].left = insert(t, ix, ix[n].left, s, off);
 	else
-		ix[n].right = insert(t, m, ix, ix[n].right, s, off);
-	return balance(t, m, ix, n);
+		ix[n].right = insert(t, ix, ix[n].right, s, off);
+	return balance(t, ix, n);
 }
 
 /* Takes the leftmost node out of the subtree n, into *min. */
-static uint32_t take_min(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n,
+static uint32_t take_min(const heap_tracking *t, heap_tracking_node *ix, uint32_t n,
 	uint32_t *min)
 {
 	if (ix[n].left == NIL) {
 		*min = n;
 		return ix[n].right;
 	}
-	ix[n].left = take_min(t, m, ix, ix[n].left, min);
-	return balance(t, m, ix, n);
+	ix[n].left = take_min(t, ix, ix[n].left, min);
+	return balance(t, ix, n);
 }
 
 /* Takes the node of the record at off out of the subtree n. The record
  * after it either takes its place (the leftmost of its right subtree) or is
  * an ancestor: both are updated. */
-static uint32_t erase(const heap_tracking *t, const uint8_t *m, heap_tracking_node *ix, uint32_t n, uint32_t off)
+static uint32_t erase(const heap_tracking *t, heap_tracking_node *ix, uint32_t n, uint32_t off)
 {
-	uint32_t k = rec_off(m, n), s, r;
+	uint32_t k = ix[n].key, s, r;
 
 	if (off < k) {
-		ix[n].left = erase(t, m, ix, ix[n].left, off);
-		return balance(t, m, ix, n);
+		ix[n].left = erase(t, ix, ix[n].left, off);
+		return balance(t, ix, n);
 	}
 	if (off > k) {
-		ix[n].right = erase(t, m, ix, ix[n].right, off);
-		return balance(t, m, ix, n);
+		ix[n].right = erase(t, ix, ix[n].right, off);
+		return balance(t, ix, n);
 	}
 	if (ix[n].right == NIL)
 		return ix[n].left;
-	r = take_min(t, m, ix, ix[n].right, &s);
+	r = take_min(t, ix, ix[n].right, &s);
 	ix[s].left = ix[n].left;
 	ix[s].right = r;
-	return balance(t, m, ix, s);
+	return balance(t, ix, s);
 }
 
 /* The first node under n, in address order, whose gap holds len bytes at
  * alignment a. need: the least fit (at the heap's alignment) a subtree
  * holding such a gap has - exact at the heap's alignment, a bound below
  * at others. */
-static uint32_t find(const uint8_t *m, const heap_tracking_node *ix, uint32_t n, uint32_t len, uint32_t a,
+static uint32_t find(const heap_tracking_node *ix, uint32_t n, uint32_t len, uint32_t a,
 	uint32_t need)
 {
 	while (n != NIL && ix[n].fit >= need) {
-		uint32_t r = find(m, ix, ix[n].left, len, a, need);
+		uint32_t r = find(ix, ix[n].left, len, a, need);
 
 		if (r != NIL)
 			return r;
-		if (room(ix[n].lo, rec_off(m, n), a) >= len)
+		if (room(ix[n].lo, ix[n].key, a) >= len)
 			return n;
 		n = ix[n].right;
 	}
@@ -199,7 +199,7 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 	 * most t->align - align bytes fewer at the heap's. */
 	if (align < t->align)
 		need = len > t->align - align ? len - (t->align - align) : 0;
-	gap = find(m, ix, t->root, len, align, need);
+	gap = find(ix, t->root, len, align, need);
 	if (gap != NIL)
 		lo = ix[gap].lo;
 	else if (room(t->tail, t->size, align) >= len)
@@ -217,6 +217,7 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 	}
 	rec_set(m, s, p, len);
 	ix[s].left = ix[s].right = NIL;
+	ix[s].key = p;
 	ix[s].lo = lo;
 	ix[s].height = 1;
 	ix[s].fit = room(lo, p, t->align);
@@ -225,7 +226,7 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 		ix[gap].lo = p + len;
 	else
 		t->tail = p + len;
-	t->root = insert(t, m, ix, t->root, s, p);
+	t->root = insert(t, ix, t->root, s, p);
 	t->count++;
 	t->live_bytes += len;
 	if (p + len > t->high_water)
@@ -240,8 +241,8 @@ int heap_tracking_free(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, uin
 {
 	uint32_t n = t->root, next = NIL;
 
-	while (n != NIL && rec_off(m, n) != off) {
-		if (off < rec_off(m, n)) {
+	while (n != NIL && ix[n].key != off) {
+		if (off < ix[n].key) {
 			next = n;
 			n = ix[n].left;
 		} else {
@@ -259,7 +260,7 @@ int heap_tracking_free(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, uin
 		ix[next].lo = ix[n].lo;
 	else
 		t->tail = ix[n].lo;
-	t->root = erase(t, m, ix, t->root, off);
+	t->root = erase(t, ix, t->root, off);
 	t->live_bytes -= rec_len(m, n);
 	rec_set(m, n, t->free_slot, 0);
 	t->free_slot = n;
@@ -267,15 +268,12 @@ int heap_tracking_free(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, uin
 	return HEAP_OK;
 }
 
-static int walk(const uint8_t *m, const heap_tracking_node *ix, uint32_t n, heap_extent_fn fn, void *ud)
+static int walk(const heap_tracking_node *ix, uint32_t n, heap_extent_fn fn, void *ud)
 {
 	while (n != NIL) {
-		uint32_t off;
-
-		if (walk(m, ix, ix[n].left, fn, ud))
+		if (walk(ix, ix[n].left, fn, ud))
 			return 1;
-		off = rec_off(m, n);
-		if (off > ix[n].lo && fn(ud, ix[n].lo, off - ix[n].lo))
+		if (ix[n].key > ix[n].lo && fn(ud, ix[n].lo, ix[n].key - ix[n].lo))
 			return 1;
 		n = ix[n].right;
 	}
@@ -285,7 +283,8 @@ static int walk(const uint8_t *m, const heap_tracking_node *ix, uint32_t n, heap
 void heap_tracking_walk_free(const heap_tracking *t, const uint8_t *m, const heap_tracking_node *ix,
 	heap_extent_fn fn, void *ud)
 {
-	if (!walk(m, ix, t->root, fn, ud) && t->size > t->tail)
+	(void)m;
+	if (!walk(ix, t->root, fn, ud) && t->size > t->tail)
 		fn(ud, t->tail, t->size - t->tail);
 }
 

@@ -39,6 +39,7 @@
 /* A node of the index, for the record in the slot of the same number. */
 typedef struct heap_tracking_node {
 	uint32_t left, right; /* slots of the children, HEAP_NIL for none */
+	uint32_t key;         /* the record's offset, as in the table */
 	uint32_t lo;          /* the gap before this record starts here */
 	uint32_t fit;         /* subtree: most bytes one gap offers at the heap's alignment */
 	uint32_t height;      /* of the subtree, a leaf 1 */
