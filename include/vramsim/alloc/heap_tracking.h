@@ -15,13 +15,14 @@
  * order: a block takes a free slot and gives it back when freed (free slots
  * are listed through the table itself). The order by address is kept in an
  * index the caller gives in memory of its own, outside the region, one node
- * per slot: an AVL tree keyed by the record's offset whose nodes also know
- * where the gap before their record starts and, for their subtree, the most
- * bytes one gap offers a request at the heap's alignment. First fit then
- * reads O(log n) nodes for a request at the heap's alignment (every request
- * that names none); one naming another alignment may also read the subtrees
- * of gaps that hold its size at the heap's alignment but not at its own. A
- * free finds its record, and its gap, in O(log n).
+ * per slot: an AVL tree keyed by the record's offset (kept in the node too,
+ * so a walk down the tree reads no region bytes) whose nodes also know where
+ * the gap before their record starts and, for their subtree, the most bytes
+ * one gap offers a request at the heap's alignment. First fit then reads
+ * O(log n) nodes for a request at the heap's alignment (every request that
+ * names none); one naming another alignment may also look into subtrees that
+ * turn out to hold no gap for it, as the fits are kept at the heap's
+ * alignment only. A free finds its record, and its gap, in O(log n).
  *
  * The index is HEAP_TRACKING_NODE bytes a record (capacity nodes): pass the
  * same nodes to every call, untouched between calls. The state and the
