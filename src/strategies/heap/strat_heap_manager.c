@@ -131,6 +131,7 @@ static int mgr_init(void *st, const vs_arena_decl *a, const char *options, uint8
 			snprintf(err, errlen, "heap h%u (%s, %u bytes) does not fit: %u of the %u-byte arena are carved "
 				"before it", (unsigned)id, kind_names[kind[id]], (unsigned)size[id], (unsigned)s->g.top,
 				(unsigned)a->size);
+			mgr_fini(s);
 			return -1;
 		}
 		made++;
