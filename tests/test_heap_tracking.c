@@ -251,17 +251,17 @@ static uint32_t room_at(uint32_t lo, uint32_t end, uint32_t a)
 	return q != HEAP_NIL && q <= end ? end - q : 0;
 }
 
-static uint32_t check_node(check_st *c, uint32_t n, uint32_t *fit)
+static uint32_t check_node(check_st *c, uint32_t n, uint32_t *fit, uint32_t *gap)
 {
 	const heap_tracking_node *x;
-	uint32_t hl, hr, fl, fr, off, len, f;
+	uint32_t hl, hr, fl, fr, gl, gr, off, len, f, g;
 
-	*fit = 0;
+	*fit = *gap = 0;
 	if (n == HEAP_NIL)
 		return 0;
 	HOT_ASSERT(n < c->p->t.used, "index: slot %u was never taken (%u used)", n, c->p->t.used);
 	x = &c->p->ix[n];
-	hl = check_node(c, x->left, &fl);
+	hl = check_node(c, x->left, &fl, &gl);
 	off = heap_ld32(c->p->mem, n * HEAP_TRACKING_RECORD);
 	len = heap_ld32(c->p->mem, n * HEAP_TRACKING_RECORD + 4u);
 	HOT_ASSERT(len != 0, "index: slot %u is on the free list", n);
@@ -271,7 +271,7 @@ static uint32_t check_node(check_st *c, uint32_t n, uint32_t *fit)
 	HOT_ASSERT(off >= x->lo, "index: slot %u at %u before its gap %u", n, off, x->lo);
 	c->prev_end = off + len;
 	c->nodes++;
-	hr = check_node(c, x->right, &fr);
+	hr = check_node(c, x->right, &fr, &gr);
 	HOT_ASSERT(hl <= hr + 1u && hr <= hl + 1u, "index: slot %u out of balance (%u, %u)", n, hl, hr);
 	HOT_ASSERT(x->height == (hl > hr ? hl : hr) + 1u, "index: slot %u height %u", n, x->height);
 	f = room_at(x->lo, off, c->p->t.align);
@@ -280,19 +280,26 @@ static uint32_t check_node(check_st *c, uint32_t n, uint32_t *fit)
 	if (fr > f)
 		f = fr;
 	HOT_ASSERT(x->fit == f, "index: slot %u fit %u, its subtree offers %u", n, x->fit, f);
+	g = off - x->lo;
+	if (gl > g)
+		g = gl;
+	if (gr > g)
+		g = gr;
+	HOT_ASSERT(x->gap == g, "index: slot %u gap %u, its subtree's largest %u", n, x->gap, g);
 	*fit = f;
+	*gap = g;
 	return x->height;
 }
 
 static void check_index(const pair *p)
 {
 	check_st c;
-	uint32_t fit, h, n = p->t.count, bound = 0, free_slots = 0, s;
+	uint32_t fit, gap, h, n = p->t.count, bound = 0, free_slots = 0, s;
 
 	c.p = p;
 	c.prev_end = p->t.data;
 	c.nodes = 0;
-	h = check_node(&c, p->t.root, &fit);
+	h = check_node(&c, p->t.root, &fit, &gap);
 	HOT_CMP(c.nodes, ==, p->t.count);
 	HOT_CMP(c.prev_end, ==, p->t.tail);
 	/* AVL: height < 1.45 log2(n + 2) */

@@ -56,16 +56,18 @@ int heap_tracking_init(heap_tracking *t, uint8_t *m, uint32_t size, uint32_t rec
 
 static uint32_t height(const heap_tracking_node *ix, uint32_t n) { return n == NIL ? 0 : ix[n].height; }
 static uint32_t fit_of(const heap_tracking_node *ix, uint32_t n) { return n == NIL ? 0 : ix[n].fit; }
+static uint32_t gap_of(const heap_tracking_node *ix, uint32_t n) { return n == NIL ? 0 : ix[n].gap; }
+static uint32_t max3(uint32_t a, uint32_t b, uint32_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 
-/* Recomputes n's height and fit from its children and its own gap. */
+/* Recomputes n's height, fit and gap from its children and its own gap. */
 static void update(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
 {
 	heap_tracking_node *x = &ix[n];
 	uint32_t hl = height(ix, x->left), hr = height(ix, x->right);
-	uint32_t f = room(x->lo, x->key, t->align), fl = fit_of(ix, x->left), fr = fit_of(ix, x->right);
 
 	x->height = (hl > hr ? hl : hr) + 1u;
-	x->fit = f > fl ? (f > fr ? f : fr) : (fl > fr ? fl : fr);
+	x->fit = max3(room(x->lo, x->key, t->align), fit_of(ix, x->left), fit_of(ix, x->right));
+	x->gap = max3(x->key - x->lo, gap_of(ix, x->left), gap_of(ix, x->right));
 }
 
 static uint32_t rot_right(const heap_tracking *t, heap_tracking_node *ix, uint32_t n)
@@ -166,11 +168,11 @@ static uint32_t erase(const heap_tracking *t, heap_tracking_node *ix, uint32_t n
 /* The first node under n, in address order, whose gap holds len bytes at
  * alignment a. need: the least fit (at the heap's alignment) a subtree
  * holding such a gap has - exact at the heap's alignment, a bound below
- * at others. */
+ * at others, where its largest gap must also be len at least. */
 static uint32_t find(const heap_tracking_node *ix, uint32_t n, uint32_t len, uint32_t a,
 	uint32_t need)
 {
-	while (n != NIL && ix[n].fit >= need) {
+	while (n != NIL && ix[n].fit >= need && ix[n].gap >= len) {
 		uint32_t r = find(ix, ix[n].left, len, a, need);
 
 		if (r != NIL)
@@ -221,6 +223,7 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 	ix[s].lo = lo;
 	ix[s].height = 1;
 	ix[s].fit = room(lo, p, t->align);
+	ix[s].gap = p - lo;
 	/* the gap this block was cut from now starts after it */
 	if (gap != NIL)
 		ix[gap].lo = p + len;

@@ -18,11 +18,12 @@
  * per slot: an AVL tree keyed by the record's offset (kept in the node too,
  * so a walk down the tree reads no region bytes) whose nodes also know where
  * the gap before their record starts and, for their subtree, the most bytes
- * one gap offers a request at the heap's alignment. First fit then reads
- * O(log n) nodes for a request at the heap's alignment (every request that
- * names none); one naming another alignment may also look into subtrees that
- * turn out to hold no gap for it, as the fits are kept at the heap's
- * alignment only. A free finds its record, and its gap, in O(log n).
+ * one gap offers a request at the heap's alignment, and its largest gap.
+ * First fit then reads O(log n) nodes for a request at the heap's alignment
+ * (every request that names none); one naming another alignment may also
+ * look into subtrees that turn out to hold no gap for it (their gaps are
+ * large enough but not at its alignment). A free finds its record, and its
+ * gap, in O(log n).
  *
  * The index is HEAP_TRACKING_NODE bytes a record (capacity nodes): pass the
  * same nodes to every call, untouched between calls. The state and the
@@ -43,6 +44,7 @@ typedef struct heap_tracking_node {
 	uint32_t key;         /* the record's offset, as in the table */
 	uint32_t lo;          /* the gap before this record starts here */
 	uint32_t fit;         /* subtree: most bytes one gap offers at the heap's alignment */
+	uint32_t gap;         /* subtree: the largest gap */
 	uint32_t height;      /* of the subtree, a leaf 1 */
 } heap_tracking_node;
 
