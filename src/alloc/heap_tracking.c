@@ -189,7 +189,7 @@ static uint32_t find(const heap_tracking_node *ix, uint32_t n, uint32_t len, uin
 int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, uint32_t size, uint32_t align,
 	heap_block *out)
 {
-	uint32_t len = size ? size : 1u, need = len, gap, lo, p, s;
+	uint32_t len = size ? size : 1u, need = len, succ, lo, p, s;
 
 	if (align <= 1u)
 		align = t->align;
@@ -201,9 +201,10 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 	 * most t->align - align bytes fewer at the heap's. */
 	if (align < t->align)
 		need = len > t->align - align ? len - (t->align - align) : 0;
-	gap = find(ix, t->root, len, align, need);
-	if (gap != NIL)
-		lo = ix[gap].lo;
+	/* the record whose gap takes the block; none: the tail */
+	succ = find(ix, t->root, len, align, need);
+	if (succ != NIL)
+		lo = ix[succ].lo;
 	else if (room(t->tail, t->size, align) >= len)
 		lo = t->tail;
 	else
@@ -225,8 +226,8 @@ int heap_tracking_alloc(heap_tracking *t, uint8_t *m, heap_tracking_node *ix, ui
 	ix[s].fit = room(lo, p, t->align);
 	ix[s].gap = p - lo;
 	/* the gap this block was cut from now starts after it */
-	if (gap != NIL)
-		ix[gap].lo = p + len;
+	if (succ != NIL)
+		ix[succ].lo = p + len;
 	else
 		t->tail = p + len;
 	t->root = insert(t, ix, t->root, s, p);
