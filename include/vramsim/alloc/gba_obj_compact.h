@@ -45,10 +45,17 @@ typedef struct gba_obj_compact_move {
 } gba_obj_compact_move;
 
 typedef struct gba_obj_compact {
-	uint16_t start[GBA_OBJ_COMPACT_MAX], tiles[GBA_OBJ_COMPACT_MAX]; /* tiles 0: a free slot */
-	uint8_t align[GBA_OBJ_COMPACT_MAX];   /* tiles a start must be a multiple of */
-	uint16_t next[GBA_OBJ_COMPACT_MAX], prev[GBA_OBJ_COMPACT_MAX]; /* live slots by address */
-	uint16_t head, tail;                  /* lowest and highest live slot, or NONE */
+	/* Per slot. Index GBA_OBJ_COMPACT_MAX stands for the top of OBJ VRAM
+	 * (start 1024, the free tiles above the highest sprite); index MAX+1
+	 * ends the ring of gaps. */
+	uint16_t start[GBA_OBJ_COMPACT_MAX + 2], tiles[GBA_OBJ_COMPACT_MAX]; /* tiles 0: a free slot */
+	uint8_t shift[GBA_OBJ_COMPACT_MAX];     /* a start is a multiple of 1 << shift */
+	uint16_t next[GBA_OBJ_COMPACT_MAX + 1], prev[GBA_OBJ_COMPACT_MAX + 1]; /* live slots by address: a ring through the top */
+	uint16_t low[GBA_OBJ_COMPACT_MAX + 1];  /* where the free tiles below a live slot (or the top) start */
+	/* The gaps: every live slot (or the top) with free tiles below it, in
+	 * address order, a ring through MAX+1. An allocation reads these, not
+	 * the sprites. */
+	uint16_t gnext[GBA_OBJ_COMPACT_MAX + 2], gprev[GBA_OBJ_COMPACT_MAX + 2];
 	uint16_t spare;                       /* a free slot, the rest chained through next */
 	uint16_t n;                           /* live sprites */
 	uint16_t first;                       /* first usable tile (512 in bitmap modes) */
@@ -62,9 +69,10 @@ typedef struct gba_obj_compact {
 /* budget: tiles a frame boundary may move (0: none, only on need), or
  * GBA_OBJ_COMPACT_AUTO. */
 void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget);
-/* Takes tiles tiles on a multiple of align (1 or 2 ...). Returns the slot,
- * or GBA_OBJ_COMPACT_NONE when the free tiles cannot hold it or every slot
- * is live. */
+/* Takes tiles tiles on a multiple of align (a power of two: 1, 2, ...
+ * 1024; 0 counts as 1). Returns the slot, or GBA_OBJ_COMPACT_NONE when the
+ * free tiles cannot hold it, every slot is live or align is not a power of
+ * two. */
 uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t align);
 /* Frees slot. Returns 0, or -1 for a slot not live. */
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot);
