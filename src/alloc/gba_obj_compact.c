@@ -2,13 +2,13 @@
 /* gba_obj_compact.c - OBJ allocation that moves live sprites to keep the
  * free tiles in one piece (include/vramsim/alloc/gba_obj_compact.h).
  *
- * Two rings index the slots: the live slots in address order (next, prev,
+ * Two rings link the slots: the live slots in address order (next, prev,
  * through TOP, the top of VRAM) and the gaps (gnext, gprev, through GAPS):
  * the live slots, and TOP, with free tiles below them, in address order.
- * low[s] is where the free tiles below s start (the end of the slot under
- * it), so s is on the ring of gaps exactly when low[s] < start[s]. An
- * allocation walks the gaps, a free updates at most three links, and a
- * slide starts at the lowest gap. */
+ * low is where the free tiles below a slot start (the end of the slot under
+ * it), so a slot is on the ring of gaps exactly when low < start. An
+ * allocation walks the gaps, a free relinks a few slots, and a slide starts
+ * at the lowest gap. */
 #include "vramsim/alloc/gba_obj_compact.h"
 
 #define NONE GBA_OBJ_COMPACT_NONE
@@ -18,12 +18,7 @@
 #define GAPS (MAX + 1u)   /* start 0xFFFF: above every gap */
 #define UNLIMITED 0xFFFFFFFFu
 
-static uint32_t up(uint32_t t, uint32_t shift)
-{
-	uint32_t mask = (1u << shift) - 1u;
-
-	return (t + mask) & ~mask;
-}
+typedef gba_obj_compact_slot slot_t;
 
 /* Cycles of this frame's uploads and on-need moves, kept only up to the
  * most the frame's slide could spend. */
@@ -36,23 +31,25 @@ static void spend(gba_obj_compact *m, uint32_t tiles, uint32_t per_tile)
 
 void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 {
+	slot_t *sl = m->slot;
 	uint32_t i;
 
 	/* free slots are chained through next, from spare */
 	for (i = 0; i < MAX; i++) {
-		m->tiles[i] = 0;
-		m->next[i] = (uint16_t)(i + 1u < MAX ? i + 1u : NONE);
+		sl[i].tiles = 0;
+		sl[i].next = (uint16_t)(i + 1u < MAX ? i + 1u : NONE);
 	}
 	m->spare = 0;
-	m->start[TOP] = TILES;
-	m->start[GAPS] = 0xFFFFu;
-	m->next[TOP] = m->prev[TOP] = TOP;
-	m->low[TOP] = first;
+	sl[TOP].start = TILES;
+	sl[TOP].tiles = 0;
+	sl[GAPS].start = 0xFFFFu;
+	sl[TOP].next = sl[TOP].prev = TOP;
+	sl[TOP].low = first;
 	if (first < TILES) { /* the free tiles: one gap, below the top */
-		m->gnext[GAPS] = m->gprev[GAPS] = TOP;
-		m->gnext[TOP] = m->gprev[TOP] = GAPS;
+		sl[GAPS].gnext = sl[GAPS].gprev = TOP;
+		sl[TOP].gnext = sl[TOP].gprev = GAPS;
 	} else {
-		m->gnext[GAPS] = m->gprev[GAPS] = GAPS;
+		sl[GAPS].gnext = sl[GAPS].gprev = GAPS;
 	}
 	m->n = 0;
 	m->used = 0;
@@ -64,65 +61,65 @@ void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 
 /* ---- the ring of gaps ---- */
 
-static void gap_out(gba_obj_compact *m, uint16_t s)
+static void gap_out(slot_t *sl, uint16_t s)
 {
-	m->gnext[m->gprev[s]] = m->gnext[s];
-	m->gprev[m->gnext[s]] = m->gprev[s];
+	sl[sl[s].gprev].gnext = sl[s].gnext;
+	sl[sl[s].gnext].gprev = sl[s].gprev;
 }
 
-static void gap_after(gba_obj_compact *m, uint16_t s, uint16_t p)
+static void gap_after(slot_t *sl, uint16_t s, uint16_t p)
 {
-	uint16_t n = m->gnext[p];
+	uint16_t n = sl[p].gnext;
 
-	m->gprev[s] = p;
-	m->gnext[s] = n;
-	m->gnext[p] = s;
-	m->gprev[n] = s;
+	sl[s].gprev = p;
+	sl[s].gnext = n;
+	sl[p].gnext = s;
+	sl[n].gprev = s;
 }
 
 /* q takes s's place on the ring. */
-static void gap_swap(gba_obj_compact *m, uint16_t s, uint16_t q)
+static void gap_swap(slot_t *sl, uint16_t s, uint16_t q)
 {
-	uint16_t p = m->gprev[s], n = m->gnext[s];
+	uint16_t p = sl[s].gprev, n = sl[s].gnext;
 
-	m->gprev[q] = p;
-	m->gnext[q] = n;
-	m->gnext[p] = q;
-	m->gprev[n] = q;
+	sl[q].gprev = p;
+	sl[q].gnext = n;
+	sl[p].gnext = q;
+	sl[n].gprev = q;
 }
 
 /* Slot s leaves its place in address order: its tiles join the free tiles
  * below the slot above it, q. When neither had free tiles below, q joins
  * the ring, searched forward from c (a gap below q, or the ring's first). */
-static void vacate(gba_obj_compact *m, uint16_t s, uint16_t c)
+static void vacate(slot_t *sl, uint16_t s, uint16_t c)
 {
-	uint16_t q = m->next[s], p = m->prev[s];
-	int gap_s = m->low[s] < m->start[s], gap_q = m->low[q] < m->start[q];
+	uint16_t q = sl[s].next, p = sl[s].prev;
+	int gap_s = sl[s].low < sl[s].start, gap_q = sl[q].low < sl[q].start;
 
-	m->next[p] = q;
-	m->prev[q] = p;
-	m->low[q] = m->low[s];
+	sl[p].next = q;
+	sl[q].prev = p;
+	sl[q].low = sl[s].low;
 	if (gap_s) {
 		if (gap_q)
-			gap_out(m, s);
+			gap_out(sl, s);
 		else
-			gap_swap(m, s, q);
+			gap_swap(sl, s, q);
 	} else if (!gap_q) {
-		while (m->start[c] < m->start[q])
-			c = m->gnext[c];
-		gap_after(m, q, m->gprev[c]);
+		while (sl[c].start < sl[q].start)
+			c = sl[c].gnext;
+		gap_after(sl, q, sl[c].gprev);
 	}
 }
 
 /* Links s in before slot at (or TOP). */
-static void link_before(gba_obj_compact *m, uint16_t s, uint16_t at)
+static void link_before(slot_t *sl, uint16_t s, uint16_t at)
 {
-	uint16_t p = m->prev[at];
+	uint16_t p = sl[at].prev;
 
-	m->prev[s] = p;
-	m->next[s] = at;
-	m->next[p] = s;
-	m->prev[at] = s;
+	sl[s].prev = p;
+	sl[s].next = at;
+	sl[p].next = s;
+	sl[at].prev = s;
 }
 
 static void move(gba_obj_compact *m, uint16_t s, uint16_t to)
@@ -130,35 +127,35 @@ static void move(gba_obj_compact *m, uint16_t s, uint16_t to)
 	gba_obj_compact_move *mv = &m->moves[m->nmoves++];
 
 	mv->slot = s;
-	mv->from = m->start[s];
+	mv->from = m->slot[s].start;
 	mv->to = to;
-	mv->tiles = m->tiles[s];
-	m->start[s] = to;
+	mv->tiles = m->slot[s].tiles;
+	m->slot[s].start = to;
 }
 
 /* The free tiles below s now start at at (s has its final place): s joins
  * or leaves the ring of gaps (was: it was on it), whose last entry below s
  * is *last. */
-static void settle(gba_obj_compact *m, uint16_t s, int was, uint32_t at, uint16_t *last)
+static void settle(slot_t *sl, uint16_t s, int was, uint32_t at, uint16_t *last)
 {
-	int is = at < m->start[s];
+	int is = at < sl[s].start;
 
-	m->low[s] = (uint16_t)at;
+	sl[s].low = (uint16_t)at;
 	if (is) {
 		if (!was)
-			gap_after(m, s, *last);
+			gap_after(sl, s, *last);
 		*last = s;
 	} else if (was) {
-		gap_out(m, s);
+		gap_out(sl, s);
 	}
 }
 
 /* The first slot from s on that holds one tile at any alignment (an 8x8
  * 4bpp sprite: the only odd size a sprite has), or TOP. */
-static uint16_t find_single(const gba_obj_compact *m, uint16_t s)
+static uint16_t find_single(const slot_t *sl, uint16_t s)
 {
-	while (s != TOP && (m->tiles[s] != 1 || m->shift[s]))
-		s = m->next[s];
+	while (s != TOP && (sl[s].tiles != 1 || sl[s].mask))
+		s = sl[s].next;
 	return s;
 }
 
@@ -168,70 +165,72 @@ static uint16_t find_single(const gba_obj_compact *m, uint16_t s)
  * the next 1-tile sprite above is pulled down into the hole first, so holes
  * remain only when no such sprite is left. With want non-zero it stops as
  * soon as the room below the next unmoved sprite holds want tiles on
- * 1 << want_shift and returns where they go (*before: the slot above, or
- * TOP); else, or when the limit stops it first, NONE. Candidates for a pull
- * are searched forward only: the whole slide is linear in the sprites it
+ * want_mask and returns where they go (*before: the slot above, or TOP);
+ * else, or when the limit stops it first, NONE. Candidates for a pull are
+ * searched forward only: the whole slide is linear in the sprites it
  * passes, which are those above the lowest gap. A frame's slide (want 0)
- * stops as soon as nothing more fits its limit. */
-static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_t want_shift, uint16_t *before)
+ * stops as soon as nothing more fits its limit: the rest would only be
+ * walked. */
+static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_t want_mask, uint16_t *before)
 {
-	uint16_t s = m->gnext[GAPS], single = NONE, last = GAPS;
+	slot_t *sl = m->slot;
+	uint16_t s = sl[GAPS].gnext, single = NONE, last = GAPS;
 	uint32_t at, moved = 0, t;
 	int singles = 1, /* some 1-tile sprite may lie above */
 		was = 1;     /* s is on the ring of gaps */
 
 	if (s == GAPS)
 		return NONE; /* no free tile */
-	at = m->low[s];
+	at = sl[s].low;
 	while (s != TOP) {
-		uint16_t to;
-		t = up(at, want_shift);
-		if (want && t + want <= m->start[s]) {
-			settle(m, s, was, at, &last);
+		uint32_t to;
+		t = (at + want_mask) & ~want_mask;
+		if (want && t + want <= sl[s].start) {
+			settle(sl, s, was, at, &last);
 			*before = s;
 			return (uint16_t)t;
 		}
 		if (!want && moved >= limit)
-			break; /* no move fits: the rest would only be walked */
-		to = (uint16_t)up(at, m->shift[s]);
+			break;
+		to = (at + sl[s].mask) & ~(uint32_t)sl[s].mask;
 		while (to > at && singles) {
 			uint16_t after;
-			if (single == NONE || m->start[single] <= m->start[s])
-				single = find_single(m, m->next[s]);
+			if (single == NONE || sl[single].start <= sl[s].start)
+				single = find_single(sl, sl[s].next);
 			if (single == TOP) {
 				singles = 0;
 				break;
 			}
 			if (moved + 1u > limit)
 				break;
-			after = m->next[single];
-			vacate(m, single, m->gnext[last]);
-			link_before(m, single, s);
+			after = sl[single].next;
+			vacate(sl, single, sl[last].gnext);
+			link_before(sl, single, s);
 			move(m, single, (uint16_t)at); /* tile at is free: below s, above all moved */
-			m->low[single] = (uint16_t)at; /* vacate took it off the ring of gaps */
+			sl[single].low = (uint16_t)at; /* vacate took it off the ring of gaps */
 			moved++;
 			at++;
-			single = find_single(m, after);
+			single = find_single(sl, after);
 			singles = single != TOP;
-			to = (uint16_t)up(at, m->shift[s]);
+			to = (at + sl[s].mask) & ~(uint32_t)sl[s].mask;
 		}
 		if (to > at && singles)
 			break; /* the limit stopped a pull */
-		if (to < m->start[s]) {
-			if (moved + m->tiles[s] > limit)
+		if (to < sl[s].start) {
+			if (moved + sl[s].tiles > limit)
 				break;
-			moved += m->tiles[s];
-			move(m, s, to);
+			moved += sl[s].tiles;
+			move(m, s, (uint16_t)to);
 		}
-		settle(m, s, was, at, &last);
-		at = (uint32_t)m->start[s] + m->tiles[s];
-		s = m->next[s];
-		was = m->low[s] < m->start[s];
+		settle(sl, s, was, at, &last);
+		at = (uint32_t)sl[s].start + sl[s].tiles;
+		s = sl[s].next;
+		was = sl[s].low < sl[s].start;
 	}
-	settle(m, s, was, at, &last);
+	settle(sl, s, was, at, &last);
 	if (s != TOP)
 		return NONE;
-	t = up(at, want_shift);
+	t = (at + want_mask) & ~want_mask;
 	if (want && t + want <= TILES) {
 		*before = TOP;
 		return (uint16_t)t;
@@ -239,64 +238,72 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 	return NONE;
 }
 
+/* No gap holds the request: slides until one does (not optional, so not
+ * capped), and counts those moves in the frame's spending. */
+static uint16_t make_room(gba_obj_compact *m, uint16_t tiles, uint32_t mask, uint16_t *before)
+{
+	uint16_t t = slide(m, UNLIMITED, tiles, mask, before), i;
+
+	for (i = 0; i < m->nmoves; i++)
+		spend(m, m->moves[i].tiles, GBA_OBJ_COMPACT_MOVE_TILE_CYCLES);
+	return t;
+}
+
 uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t align)
 {
-	uint16_t slot, g, lo, i;
-	uint32_t t, shift = 0, mask;
+	slot_t *sl = m->slot, *x, *h;
+	uint16_t s, g, lo;
+	uint32_t t, mask = align ? align - 1u : 0u;
 
 	m->nmoves = 0;
-	while ((1u << shift) < align)
-		shift++;
-	mask = (1u << shift) - 1u;
 	if (tiles == 0 || (align & mask) || m->n == MAX || (uint32_t)m->used + tiles > TILES - m->first)
 		return NONE;
 	/* first fit over the gaps: the lowest that holds it */
-	for (g = m->gnext[GAPS]; g != GAPS; g = m->gnext[g]) {
-		t = (m->low[g] + mask) & ~mask;
-		if (t + tiles <= m->start[g])
+	for (g = sl[GAPS].gnext; g != GAPS; g = sl[g].gnext) {
+		t = (sl[g].low + mask) & ~mask;
+		if (t + tiles <= sl[g].start)
 			break;
 	}
-	if (g == GAPS) {
-		t = slide(m, UNLIMITED, tiles, shift, &g);
-		for (i = 0; i < m->nmoves; i++) /* moves this request needed: not optional */
-			spend(m, m->moves[i].tiles, GBA_OBJ_COMPACT_MOVE_TILE_CYCLES);
-		if (t == NONE)
-			return NONE; /* holes only an odd-sized sprite larger than a tile can leave */
-	}
-	slot = m->spare;
-	m->spare = m->next[slot];
-	link_before(m, slot, g);
+	if (g == GAPS && (t = make_room(m, tiles, mask, &g)) == NONE)
+		return NONE; /* holes only an odd-sized sprite larger than a tile can leave */
+	s = m->spare;
+	x = &sl[s];
+	h = &sl[g];
+	m->spare = x->next;
 	m->n++;
-	m->start[slot] = (uint16_t)t;
-	m->tiles[slot] = tiles;
-	m->shift[slot] = (uint8_t)shift;
 	m->used = (uint16_t)(m->used + tiles);
-	/* the gap below g splits: [lo, t) below slot, [t + tiles, start) below g */
-	lo = m->low[g];
-	m->low[slot] = lo;
-	m->low[g] = (uint16_t)(t + tiles);
+	x->start = (uint16_t)t;
+	x->tiles = tiles;
+	x->mask = (uint16_t)mask;
+	link_before(sl, s, g);
+	/* the gap below g splits: [lo, t) below s, [t + tiles, start) below g */
+	lo = h->low;
+	x->low = lo;
+	h->low = (uint16_t)(t + tiles);
 	if (t > lo) {
-		if (m->low[g] == m->start[g])
-			gap_swap(m, g, slot);
+		if (h->low == h->start)
+			gap_swap(sl, g, s);
 		else
-			gap_after(m, slot, m->gprev[g]);
-	} else if (m->low[g] == m->start[g]) {
-		gap_out(m, g);
+			gap_after(sl, s, h->gprev);
+	} else if (h->low == h->start) {
+		gap_out(sl, g);
 	}
 	spend(m, tiles, GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
-	return slot;
+	return s;
 }
 
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot)
 {
+	slot_t *sl = m->slot;
+
 	m->nmoves = 0;
-	if (slot >= MAX || !m->tiles[slot])
+	if (slot >= MAX || !sl[slot].tiles)
 		return -1;
-	vacate(m, slot, m->gnext[GAPS]);
+	vacate(sl, slot, sl[GAPS].gnext);
 	m->n--;
-	m->used = (uint16_t)(m->used - m->tiles[slot]);
-	m->tiles[slot] = 0;
-	m->next[slot] = m->spare;
+	m->used = (uint16_t)(m->used - sl[slot].tiles);
+	sl[slot].tiles = 0;
+	sl[slot].next = m->spare;
 	m->spare = slot;
 	return 0;
 }
@@ -315,7 +322,12 @@ void gba_obj_compact_frame(gba_obj_compact *m)
 
 uint16_t gba_obj_compact_start(const gba_obj_compact *m, uint16_t slot)
 {
-	return slot < MAX && m->tiles[slot] ? m->start[slot] : NONE;
+	return slot < MAX && m->slot[slot].tiles ? m->slot[slot].start : NONE;
+}
+
+uint16_t gba_obj_compact_tiles(const gba_obj_compact *m, uint16_t slot)
+{
+	return slot < MAX ? m->slot[slot].tiles : 0;
 }
 
 const gba_obj_compact_move *gba_obj_compact_moves(const gba_obj_compact *m, uint16_t *n)
@@ -329,9 +341,9 @@ uint16_t gba_obj_compact_next(const gba_obj_compact *m, uint16_t slot)
 	uint16_t s;
 
 	if (slot == NONE)
-		s = m->next[TOP];
-	else if (slot < MAX && m->tiles[slot])
-		s = m->next[slot];
+		s = m->slot[TOP].next;
+	else if (slot < MAX && m->slot[slot].tiles)
+		s = m->slot[slot].next;
 	else
 		return NONE;
 	return s == TOP ? NONE : s;

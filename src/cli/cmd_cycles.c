@@ -124,8 +124,8 @@ static uint32_t compact_digest(const gba_obj_compact *m)
 	uint32_t h = VS_GBA_DIGEST_INIT, s;
 
 	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
-		if (m->tiles[s])
-			h = vs_gba_digest(h, s, m->start[s]);
+		if (gba_obj_compact_tiles(m, (uint16_t)s))
+			h = vs_gba_digest(h, s, gba_obj_compact_start(m, (uint16_t)s));
 	return h;
 }
 

@@ -44,25 +44,28 @@ typedef struct gba_obj_compact_move {
 	uint16_t slot, from, to, tiles; /* tiles [from, from+tiles) now at to */
 } gba_obj_compact_move;
 
+/* A slot's record. Slot GBA_OBJ_COMPACT_MAX stands for the top of OBJ
+ * VRAM (start 1024: the free tiles above the highest sprite are "below"
+ * it), slot MAX+1 ends the ring of gaps. One record per slot, the small
+ * fields first, so that Thumb code reaches every field of a slot from one
+ * address. */
+typedef struct gba_obj_compact_slot {
+	uint16_t start, tiles;  /* tiles 0: a free slot */
+	uint16_t next, prev;    /* live slots by address: a ring through the top */
+	uint16_t low;           /* where the free tiles below this slot start */
+	uint16_t gnext, gprev;  /* the gaps: slots with free tiles below, by address */
+	uint16_t mask;          /* alignment - 1: start & mask is 0 */
+} gba_obj_compact_slot;
+
 typedef struct gba_obj_compact {
-	/* Per slot. Index GBA_OBJ_COMPACT_MAX stands for the top of OBJ VRAM
-	 * (start 1024, the free tiles above the highest sprite); index MAX+1
-	 * ends the ring of gaps. */
-	uint16_t start[GBA_OBJ_COMPACT_MAX + 2], tiles[GBA_OBJ_COMPACT_MAX]; /* tiles 0: a free slot */
-	uint8_t shift[GBA_OBJ_COMPACT_MAX];     /* a start is a multiple of 1 << shift */
-	uint16_t next[GBA_OBJ_COMPACT_MAX + 1], prev[GBA_OBJ_COMPACT_MAX + 1]; /* live slots by address: a ring through the top */
-	uint16_t low[GBA_OBJ_COMPACT_MAX + 1];  /* where the free tiles below a live slot (or the top) start */
-	/* The gaps: every live slot (or the top) with free tiles below it, in
-	 * address order, a ring through MAX+1. An allocation reads these, not
-	 * the sprites. */
-	uint16_t gnext[GBA_OBJ_COMPACT_MAX + 2], gprev[GBA_OBJ_COMPACT_MAX + 2];
 	uint16_t spare;                       /* a free slot, the rest chained through next */
 	uint16_t n;                           /* live sprites */
 	uint16_t first;                       /* first usable tile (512 in bitmap modes) */
 	uint16_t used;                        /* tiles live */
 	uint16_t budget;                      /* tiles a frame's slide may move, or AUTO */
-	uint32_t spent;                       /* cycles of uploads and on-need moves since the last frame */
 	uint16_t nmoves;
+	uint32_t spent;                       /* cycles of uploads and on-need moves since the last frame */
+	gba_obj_compact_slot slot[GBA_OBJ_COMPACT_MAX + 2];
 	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
 } gba_obj_compact;
 
@@ -78,8 +81,9 @@ uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t alig
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot);
 /* A frame boundary: slides sprites down over the gaps within the budget. */
 void gba_obj_compact_frame(gba_obj_compact *m);
-/* Where slot's tiles start now. */
+/* Where slot's tiles start now (NONE: not live), and how many it has (0). */
 uint16_t gba_obj_compact_start(const gba_obj_compact *m, uint16_t slot);
+uint16_t gba_obj_compact_tiles(const gba_obj_compact *m, uint16_t slot);
 /* The moves the last alloc, free or frame made, in order; *n gets how many. */
 const gba_obj_compact_move *gba_obj_compact_moves(const gba_obj_compact *m, uint16_t *n);
 /* The live slot after slot in address order (NONE: the lowest), or NONE. */
