@@ -20,8 +20,14 @@
 
 typedef gba_obj_compact_slot slot_t;
 
-/* Cycles of this frame's uploads and on-need moves, kept only up to the
- * most the frame's slide could spend. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* Cycles of this frame's on-need moves, kept only up to the most the
+ * frame's slide could spend. */
 static void spend(gba_obj_compact *m, uint32_t tiles, uint32_t per_tile)
 {
 	uint32_t c = tiles * per_tile;
@@ -56,6 +62,7 @@ void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 	m->first = first;
 	m->budget = budget;
 	m->spent = 0;
+	m->uploaded = 0;
 	m->nmoves = 0;
 }
 
@@ -238,58 +245,73 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 	return NONE;
 }
 
-/* No gap holds the request: slides until one does (not optional, so not
- * capped), and counts those moves in the frame's spending. */
-static uint16_t make_room(gba_obj_compact *m, uint16_t tiles, uint32_t mask, uint16_t *before)
+/* No gap holds the request: slides until one does (those moves are not
+ * optional, so not capped; they count in the frame's spending). Returns
+ * the slot above the room (or TOP) << 16 | where the request goes, or
+ * NONE. Apart from alloc so that alloc's own path stays short. */
+static NOINLINE uint32_t make_room(gba_obj_compact *m, uint32_t tiles, uint32_t mask)
 {
-	uint16_t t = slide(m, UNLIMITED, tiles, mask, before), i;
+	uint16_t g, i, t = slide(m, UNLIMITED, (uint16_t)tiles, mask, &g);
 
 	for (i = 0; i < m->nmoves; i++)
 		spend(m, m->moves[i].tiles, GBA_OBJ_COMPACT_MOVE_TILE_CYCLES);
-	return t;
+	if (t == NONE)
+		return NONE; /* holes only an odd-sized sprite larger than a tile can leave */
+	return (uint32_t)g << 16 | t;
 }
 
 uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t align)
 {
-	slot_t *sl = m->slot, *x, *h;
-	uint16_t s, g, lo;
-	uint32_t t, mask = align ? align - 1u : 0u;
+	slot_t *sl = m->slot, *h, *x;
+	uint32_t g, t, s, lo, end, mask = align ? align - 1u : 0u;
 
 	m->nmoves = 0;
 	if (tiles == 0 || (align & mask) || m->n == MAX || (uint32_t)m->used + tiles > TILES - m->first)
 		return NONE;
 	/* first fit over the gaps: the lowest that holds it */
-	for (g = sl[GAPS].gnext; g != GAPS; g = sl[g].gnext) {
-		t = (sl[g].low + mask) & ~mask;
-		if (t + tiles <= sl[g].start)
+	for (g = sl[GAPS].gnext;; g = h->gnext) {
+		if (g == GAPS) {
+			g = make_room(m, tiles, mask);
+			if (g == NONE)
+				return NONE;
+			t = g & 0xFFFFu;
+			g >>= 16;
+			h = &sl[g];
+			break;
+		}
+		h = &sl[g];
+		t = (h->low + mask) & ~mask;
+		if (t + tiles <= h->start)
 			break;
 	}
-	if (g == GAPS && (t = make_room(m, tiles, mask, &g)) == NONE)
-		return NONE; /* holes only an odd-sized sprite larger than a tile can leave */
+	/* the spare slot takes it; the gap below g splits into [lo, t) below
+	 * the new slot and [t + tiles, start) below g */
 	s = m->spare;
 	x = &sl[s];
-	h = &sl[g];
 	m->spare = x->next;
 	m->n++;
 	m->used = (uint16_t)(m->used + tiles);
+	lo = h->low;
+	end = t + tiles;
 	x->start = (uint16_t)t;
 	x->tiles = tiles;
 	x->mask = (uint16_t)mask;
-	link_before(sl, s, g);
-	/* the gap below g splits: [lo, t) below s, [t + tiles, start) below g */
-	lo = h->low;
-	x->low = lo;
-	h->low = (uint16_t)(t + tiles);
+	x->low = (uint16_t)lo;
+	x->next = (uint16_t)g;
+	x->prev = h->prev;
+	sl[h->prev].next = (uint16_t)s;
+	h->prev = (uint16_t)s;
+	h->low = (uint16_t)end;
 	if (t > lo) {
-		if (h->low == h->start)
-			gap_swap(sl, g, s);
+		if (end == h->start)
+			gap_swap(sl, (uint16_t)g, (uint16_t)s);
 		else
-			gap_after(sl, s, h->gprev);
-	} else if (h->low == h->start) {
-		gap_out(sl, g);
+			gap_after(sl, (uint16_t)s, h->gprev);
+	} else if (end == h->start) {
+		gap_out(sl, (uint16_t)g);
 	}
-	spend(m, tiles, GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
-	return s;
+	m->uploaded += tiles;
+	return (uint16_t)s;
 }
 
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot)
@@ -313,10 +335,13 @@ void gba_obj_compact_frame(gba_obj_compact *m)
 	uint32_t limit = m->budget;
 	uint16_t before;
 
-	if (m->budget == GBA_OBJ_COMPACT_AUTO)
+	if (m->budget == GBA_OBJ_COMPACT_AUTO) {
+		spend(m, m->uploaded < TILES ? m->uploaded : TILES, GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
 		limit = (GBA_OBJ_COMPACT_FRAME_CYCLES - m->spent) / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
+	}
 	m->nmoves = 0;
 	m->spent = 0;
+	m->uploaded = 0;
 	slide(m, limit, 0, 0, &before);
 }
 

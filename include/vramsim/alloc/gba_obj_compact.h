@@ -64,7 +64,8 @@ typedef struct gba_obj_compact {
 	uint16_t used;                        /* tiles live */
 	uint16_t budget;                      /* tiles a frame's slide may move, or AUTO */
 	uint16_t nmoves;
-	uint32_t spent;                       /* cycles of uploads and on-need moves since the last frame */
+	uint32_t spent;                       /* cycles of on-need moves since the last frame */
+	uint32_t uploaded;                    /* tiles allocated since the last frame */
 	gba_obj_compact_slot slot[GBA_OBJ_COMPACT_MAX + 2];
 	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
 } gba_obj_compact;
