@@ -129,34 +129,6 @@ static void link_before(slot_t *sl, uint16_t s, uint16_t at)
 	sl[at].prev = s;
 }
 
-static void move(gba_obj_compact *m, uint16_t s, uint16_t to)
-{
-	gba_obj_compact_move *mv = &m->moves[m->nmoves++];
-
-	mv->slot = s;
-	mv->from = m->slot[s].start;
-	mv->to = to;
-	mv->tiles = m->slot[s].tiles;
-	m->slot[s].start = to;
-}
-
-/* The free tiles below s now start at at (s has its final place): s joins
- * or leaves the ring of gaps (was: it was on it), whose last entry below s
- * is *last. */
-static void settle(slot_t *sl, uint16_t s, int was, uint32_t at, uint16_t *last)
-{
-	int is = at < sl[s].start;
-
-	sl[s].low = (uint16_t)at;
-	if (is) {
-		if (!was)
-			gap_after(sl, s, *last);
-		*last = s;
-	} else if (was) {
-		gap_out(sl, s);
-	}
-}
-
 /* The first slot from s on that holds one tile at any alignment (an 8x8
  * 4bpp sprite: the only odd size a sprite has), or TOP. */
 static uint16_t find_single(const slot_t *sl, uint16_t s)
@@ -180,30 +152,34 @@ static uint16_t find_single(const slot_t *sl, uint16_t s)
  * walked. */
 static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_t want_mask, uint16_t *before)
 {
-	slot_t *sl = m->slot;
-	uint16_t s = sl[GAPS].gnext, single = NONE, last = GAPS;
-	uint32_t at, moved = 0, t;
+	slot_t *sl = m->slot, *x;
+	gba_obj_compact_move *mv = &m->moves[m->nmoves];
+	uint16_t s = sl[GAPS].gnext, single = NONE, last = GAPS, found = NONE;
+	uint32_t at, moved = 0, t, to;
 	int singles = 1, /* some 1-tile sprite may lie above */
 		was = 1;     /* s is on the ring of gaps */
 
 	if (s == GAPS)
 		return NONE; /* no free tile */
 	at = sl[s].low;
-	while (s != TOP) {
-		uint32_t to;
-		t = (at + want_mask) & ~want_mask;
-		if (want && t + want <= sl[s].start) {
-			settle(sl, s, was, at, &last);
-			*before = s;
-			return (uint16_t)t;
-		}
-		if (!want && moved >= limit)
+	for (;; s = x->next, was = sl[s].low < sl[s].start) {
+		x = &sl[s];
+		if (want) {
+			t = (at + want_mask) & ~want_mask;
+			if (t + want <= x->start) {
+				found = (uint16_t)t;
+				break;
+			}
+		} else if (moved >= limit) {
 			break;
-		to = (at + sl[s].mask) & ~(uint32_t)sl[s].mask;
+		}
+		if (s == TOP)
+			break;
+		to = (at + x->mask) & ~(uint32_t)x->mask;
 		while (to > at && singles) {
 			uint16_t after;
-			if (single == NONE || sl[single].start <= sl[s].start)
-				single = find_single(sl, sl[s].next);
+			if (single == NONE || sl[single].start <= x->start)
+				single = find_single(sl, x->next);
 			if (single == TOP) {
 				singles = 0;
 				break;
@@ -213,36 +189,53 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 			after = sl[single].next;
 			vacate(sl, single, sl[last].gnext);
 			link_before(sl, single, s);
-			move(m, single, (uint16_t)at); /* tile at is free: below s, above all moved */
-			sl[single].low = (uint16_t)at; /* vacate took it off the ring of gaps */
+			mv->slot = single; /* tile at is free: below s, above all moved */
+			mv->from = sl[single].start;
+			mv->to = (uint16_t)at;
+			mv->tiles = 1;
+			mv++;
+			sl[single].start = sl[single].low = (uint16_t)at; /* vacate took it off the ring of gaps */
 			moved++;
 			at++;
 			single = find_single(sl, after);
 			singles = single != TOP;
-			to = (at + sl[s].mask) & ~(uint32_t)sl[s].mask;
+			to = (at + x->mask) & ~(uint32_t)x->mask;
 		}
 		if (to > at && singles)
 			break; /* the limit stopped a pull */
-		if (to < sl[s].start) {
-			if (moved + sl[s].tiles > limit)
+		if (to < x->start) {
+			if (moved + x->tiles > limit)
 				break;
-			moved += sl[s].tiles;
-			move(m, s, (uint16_t)to);
+			moved += x->tiles;
+			mv->slot = s;
+			mv->from = x->start;
+			mv->to = (uint16_t)to;
+			mv->tiles = x->tiles;
+			mv++;
+			x->start = (uint16_t)to;
 		}
-		settle(sl, s, was, at, &last);
-		at = (uint32_t)sl[s].start + sl[s].tiles;
-		s = sl[s].next;
-		was = sl[s].low < sl[s].start;
+		/* s has its place: the free tiles below it start at at */
+		if (at < x->start) {
+			if (!was)
+				gap_after(sl, s, last);
+			last = s;
+		} else if (was) {
+			gap_out(sl, s);
+		}
+		x->low = (uint16_t)at;
+		at = (uint32_t)x->start + x->tiles;
 	}
-	settle(sl, s, was, at, &last);
-	if (s != TOP)
-		return NONE;
-	t = (at + want_mask) & ~want_mask;
-	if (want && t + want <= TILES) {
-		*before = TOP;
-		return (uint16_t)t;
+	/* where it stopped, s keeps its place (TOP included) */
+	if (at < x->start) {
+		if (!was)
+			gap_after(sl, s, last);
+	} else if (was) {
+		gap_out(sl, s);
 	}
-	return NONE;
+	x->low = (uint16_t)at;
+	m->nmoves = (uint16_t)(mv - m->moves);
+	*before = s;
+	return found;
 }
 
 /* No gap holds the request: slides until one does (those moves are not
