@@ -139,30 +139,28 @@ static uint16_t find_single(const slot_t *sl, uint16_t s)
 }
 
 /* Slides sprites down over the gaps in address order, from the lowest gap,
- * moving at most limit tiles; every move lands on tiles below every sprite
+ * moving at most left tiles; every move lands on tiles below every sprite
  * not yet moved. Where a sprite's alignment would leave a hole under it,
  * the next 1-tile sprite above is pulled down into the hole first, so holes
  * remain only when no such sprite is left. With want non-zero it stops as
  * soon as the room below the next unmoved sprite holds want tiles on
  * want_mask and returns where they go (*before: the slot above, or TOP);
- * else, or when the limit stops it first, NONE. Candidates for a pull are
+ * else, or when the budget stops it first, NONE. Candidates for a pull are
  * searched forward only: the whole slide is linear in the sprites it
  * passes, which are those above the lowest gap. A frame's slide (want 0)
- * stops as soon as nothing more fits its limit: the rest would only be
+ * stops as soon as its budget is spent: the rest would only be
  * walked. */
-static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_t want_mask, uint16_t *before)
+static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t want_mask, uint16_t *before)
 {
 	slot_t *sl = m->slot, *x;
 	gba_obj_compact_move *mv = &m->moves[m->nmoves];
 	uint16_t s = sl[GAPS].gnext, single = NONE, last = GAPS, found = NONE;
-	uint32_t at, moved = 0, t, to;
-	int singles = 1, /* some 1-tile sprite may lie above */
-		was = 1;     /* s is on the ring of gaps */
+	uint32_t at, t, to;
 
 	if (s == GAPS)
 		return NONE; /* no free tile */
 	at = sl[s].low;
-	for (;; s = x->next, was = sl[s].low < sl[s].start) {
+	for (;; s = x->next) {
 		x = &sl[s];
 		if (want) {
 			t = (at + want_mask) & ~want_mask;
@@ -170,21 +168,17 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 				found = (uint16_t)t;
 				break;
 			}
-		} else if (moved >= limit) {
+		} else if (!left) {
 			break;
 		}
 		if (s == TOP)
 			break;
 		to = (at + x->mask) & ~(uint32_t)x->mask;
-		while (to > at && singles) {
+		while (to > at && single != TOP) { /* pull a 1-tile sprite into the hole */
 			uint16_t after;
 			if (single == NONE || sl[single].start <= x->start)
 				single = find_single(sl, x->next);
-			if (single == TOP) {
-				singles = 0;
-				break;
-			}
-			if (moved + 1u > limit)
+			if (single == TOP || !left)
 				break;
 			after = sl[single].next;
 			vacate(sl, single, sl[last].gnext);
@@ -195,18 +189,29 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 			mv->tiles = 1;
 			mv++;
 			sl[single].start = sl[single].low = (uint16_t)at; /* vacate took it off the ring of gaps */
-			moved++;
+			left--;
 			at++;
 			single = find_single(sl, after);
-			singles = single != TOP;
 			to = (at + x->mask) & ~(uint32_t)x->mask;
 		}
-		if (to > at && singles)
-			break; /* the limit stopped a pull */
+		if (to > at && single != TOP)
+			break; /* the budget stopped a pull */
 		if (to < x->start) {
-			if (moved + x->tiles > limit)
+			if (x->tiles > left)
 				break;
-			moved += x->tiles;
+			left -= x->tiles;
+		} else {
+			to = x->start;
+		}
+		/* s goes to to, with the free tiles below it from at */
+		if (at < to) {
+			if (x->low >= x->start)
+				gap_after(sl, s, last);
+			last = s;
+		} else if (x->low < x->start) {
+			gap_out(sl, s);
+		}
+		if (to != x->start) {
 			mv->slot = s;
 			mv->from = x->start;
 			mv->to = (uint16_t)to;
@@ -214,22 +219,14 @@ static uint16_t slide(gba_obj_compact *m, uint32_t limit, uint16_t want, uint32_
 			mv++;
 			x->start = (uint16_t)to;
 		}
-		/* s has its place: the free tiles below it start at at */
-		if (at < x->start) {
-			if (!was)
-				gap_after(sl, s, last);
-			last = s;
-		} else if (was) {
-			gap_out(sl, s);
-		}
 		x->low = (uint16_t)at;
-		at = (uint32_t)x->start + x->tiles;
+		at = to + x->tiles;
 	}
 	/* where it stopped, s keeps its place (TOP included) */
 	if (at < x->start) {
-		if (!was)
+		if (x->low >= x->start)
 			gap_after(sl, s, last);
-	} else if (was) {
+	} else if (x->low < x->start) {
 		gap_out(sl, s);
 	}
 	x->low = (uint16_t)at;
