@@ -281,6 +281,10 @@ START_TEST(wrong_moves_are_caught)
 	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moves, 2);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moved_bytes, 128);
+	/* the costliest frame, the first: 192 bytes uploaded, 128 moved in 2
+	 * moves, each move priced beside its words */
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->frame_cycles_max,
+		192 / 4 * VS_CYCLES_UPLOAD_WORD + 128 / 4 * VS_CYCLES_MOVE_WORD + 2 * VS_CYCLES_MOVE_EACH);
 	finish(&x);
 }
 END_TEST
@@ -360,6 +364,7 @@ START_TEST(compact_never_fragments)
 
 	/* the allocator's prices are the replay's (it cannot include replay.h) */
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_TILE_CYCLES, 32u / 4 * VS_CYCLES_MOVE_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_EACH_CYCLES, VS_CYCLES_MOVE_EACH);
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES, 32u / 4 * VS_CYCLES_UPLOAD_WORD);
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_FRAME_CYCLES, VS_VBLANK_CYCLES / 4);
 	for (seed = 1; seed <= vs_test_soak(4, 40); seed++) {
@@ -383,8 +388,12 @@ START_TEST(compact_never_fragments)
 				for (k = 0; k < nm; k++)
 					moved += mv[k].tiles;
 				/* the frame's slide spends at most what the frame's uploads and
-				 * on-need moves left of a quarter of VBlank, or its budget */
-				HOT_CMP(moved, <=, budget == GBA_OBJ_COMPACT_AUTO ? left / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES : budget);
+				 * on-need moves left of a quarter of VBlank, each move priced
+				 * beside its tiles; or its budget of tiles */
+				if (budget == GBA_OBJ_COMPACT_AUTO)
+					HOT_CMP(moved * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES + nm * GBA_OBJ_COMPACT_MOVE_EACH_CYCLES, <=, left);
+				else
+					HOT_CMP(moved, <=, budget);
 				spent = 0;
 			} else if (n && (vs_rng_below(&g, 2) || tiles > free_tiles)) {
 				uint32_t j = vs_rng_below(&g, (uint32_t)n);
@@ -430,7 +439,7 @@ START_TEST(compact_never_fragments)
 				spent += tiles * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES;
 				mv = gba_obj_compact_moves(&m, &nm);
 				for (k = 0; k < nm; k++)
-					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
+					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES + GBA_OBJ_COMPACT_MOVE_EACH_CYCLES;
 			}
 			/* where the allocator says each sprite is, the model agrees */
 			for (k = 0; k < (uint32_t)n; k++)

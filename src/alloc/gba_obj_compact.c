@@ -26,12 +26,10 @@ typedef gba_obj_compact_slot slot_t;
 #define NOINLINE
 #endif
 
-/* Cycles of this frame's on-need moves, kept only up to the most the
+/* Adds c cycles to this frame's spending, kept only up to the most the
  * frame's slide could spend. */
-static void spend(gba_obj_compact *m, uint32_t tiles, uint32_t per_tile)
+static void spend(gba_obj_compact *m, uint32_t c)
 {
-	uint32_t c = tiles * per_tile;
-
 	m->spent = c >= GBA_OBJ_COMPACT_FRAME_CYCLES - m->spent ? GBA_OBJ_COMPACT_FRAME_CYCLES : m->spent + c;
 }
 
@@ -61,6 +59,10 @@ void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 	m->used = 0;
 	m->first = first;
 	m->budget = budget;
+	/* what a frame's slide counts against its budget: cycles by default,
+	 * else tiles */
+	m->tile_cost = budget == GBA_OBJ_COMPACT_AUTO ? GBA_OBJ_COMPACT_MOVE_TILE_CYCLES : 1u;
+	m->move_cost = budget == GBA_OBJ_COMPACT_AUTO ? GBA_OBJ_COMPACT_MOVE_EACH_CYCLES : 0u;
 	m->spent = 0;
 	m->uploaded = 0;
 	m->nmoves = 0;
@@ -139,7 +141,8 @@ static uint16_t find_single(const slot_t *sl, uint16_t s)
 }
 
 /* Slides sprites down over the gaps in address order, from the lowest gap,
- * moving at most left tiles; every move lands on tiles below every sprite
+ * within a budget of left: a move costs its tiles times tile_cost plus
+ * move_cost (cycles by default, else tiles); every move lands on tiles below every sprite
  * not yet moved. Where a sprite's alignment would leave a hole under it,
  * the next 1-tile sprite above is pulled down into the hole first, so holes
  * remain only when no such sprite is left. With want non-zero it stops as
@@ -155,7 +158,7 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 	slot_t *sl = m->slot, *x;
 	gba_obj_compact_move *mv = &m->moves[m->nmoves];
 	uint16_t s = sl[GAPS].gnext, single = NONE, last = GAPS, found = NONE;
-	uint32_t at, t, to;
+	uint32_t at, t, to, c, one = (uint32_t)m->tile_cost + m->move_cost; /* one's a 1-tile move */
 
 	if (s == GAPS)
 		return NONE; /* no free tile */
@@ -168,7 +171,7 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 				found = (uint16_t)t;
 				break;
 			}
-		} else if (!left) {
+		} else if (left < one) {
 			break;
 		}
 		if (s == TOP)
@@ -178,7 +181,7 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 			uint16_t after;
 			if (single == NONE || sl[single].start <= x->start)
 				single = find_single(sl, x->next);
-			if (single == TOP || !left)
+			if (single == TOP || left < one)
 				break;
 			after = sl[single].next;
 			vacate(sl, single, sl[last].gnext);
@@ -189,7 +192,7 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 			mv->tiles = 1;
 			mv++;
 			sl[single].start = sl[single].low = (uint16_t)at; /* vacate took it off the ring of gaps */
-			left--;
+			left -= one;
 			at++;
 			single = find_single(sl, after);
 			to = (at + x->mask) & ~(uint32_t)x->mask;
@@ -197,9 +200,10 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 		if (to > at && single != TOP)
 			break; /* the budget stopped a pull */
 		if (to < x->start) {
-			if (x->tiles > left)
+			c = (uint32_t)x->tiles * m->tile_cost + m->move_cost;
+			if (c > left)
 				break;
-			left -= x->tiles;
+			left -= c;
 		} else {
 			to = x->start;
 		}
@@ -244,7 +248,7 @@ static NOINLINE uint32_t make_room(gba_obj_compact *m, uint32_t tiles, uint32_t 
 	uint16_t g, i, t = slide(m, UNLIMITED, (uint16_t)tiles, mask, &g);
 
 	for (i = 0; i < m->nmoves; i++)
-		spend(m, m->moves[i].tiles, GBA_OBJ_COMPACT_MOVE_TILE_CYCLES);
+		spend(m, m->moves[i].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES + GBA_OBJ_COMPACT_MOVE_EACH_CYCLES);
 	if (t == NONE)
 		return NONE; /* holes only an odd-sized sprite larger than a tile can leave */
 	return (uint32_t)g << 16 | t;
@@ -326,8 +330,8 @@ void gba_obj_compact_frame(gba_obj_compact *m)
 	uint16_t before;
 
 	if (m->budget == GBA_OBJ_COMPACT_AUTO) {
-		spend(m, m->uploaded < TILES ? m->uploaded : TILES, GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
-		limit = (GBA_OBJ_COMPACT_FRAME_CYCLES - m->spent) / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
+		spend(m, (m->uploaded < TILES ? m->uploaded : TILES) * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
+		limit = GBA_OBJ_COMPACT_FRAME_CYCLES - m->spent;
 	}
 	m->nmoves = 0;
 	m->spent = 0;

@@ -33,11 +33,14 @@
 /* budget: the frame's slide may spend what the frame's uploads and on-need
  * moves left of GBA_OBJ_COMPACT_FRAME_CYCLES, priced as below */
 #define GBA_OBJ_COMPACT_AUTO 0xFFFFu
-/* A quarter of VBlank (68 lines x 1,232 cycles / 4), and the DMA3 cost of
- * one 32-byte tile: 8 words VRAM to VRAM at 4 cycles, ROM to VRAM at 6
+/* A quarter of VBlank (68 lines x 1,232 cycles / 4), the DMA3 cost of one
+ * 32-byte tile: 8 words VRAM to VRAM at 4 cycles, ROM to VRAM at 6, and
+ * of each move beside its words: programming DMA3 for it (vs_spr_dma_moves
+ * of vramsim/sprite_handles.h, Thumb in ROM), measured on the emulated GBA
  * (the model of docs/gba.md, VS_CYCLES_* in vramsim/replay.h). */
 #define GBA_OBJ_COMPACT_FRAME_CYCLES 20944u
 #define GBA_OBJ_COMPACT_MOVE_TILE_CYCLES 32u
+#define GBA_OBJ_COMPACT_MOVE_EACH_CYCLES 64u
 #define GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES 48u
 
 typedef struct gba_obj_compact_move {
@@ -63,8 +66,9 @@ typedef struct gba_obj_compact {
 	uint16_t first;                       /* first usable tile (512 in bitmap modes) */
 	uint16_t used;                        /* tiles live */
 	uint16_t budget;                      /* tiles a frame's slide may move, or AUTO */
+	uint16_t tile_cost, move_cost;        /* the budget's price of a tile moved and of a move */
 	uint16_t nmoves;
-	uint32_t spent;                       /* cycles of on-need moves since the last frame */
+	uint32_t spent;                       /* cycles of on-need moves since the last frame (or more) */
 	uint32_t uploaded;                    /* tiles allocated since the last frame */
 	gba_obj_compact_slot slot[GBA_OBJ_COMPACT_MAX + 2];
 	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
