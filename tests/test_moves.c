@@ -354,8 +354,10 @@ static void random_sprite(vs_rng *g, uint16_t *tiles, uint16_t *align)
 
 /* The allocator alone, against a model of the tiles: on random 4bpp and
  * 8bpp churn near a full area it never fails a request the free tiles
- * hold, 8bpp sprites sit on even tiles, and the moves of each call, done in
- * order, each land on tiles free at that moment (or the sprite's own). */
+ * hold, a request a gap holds goes to the lowest such gap without a move
+ * (its index of the gaps agrees with the tiles), 8bpp sprites sit on even
+ * tiles, and the moves of each call, done in order, each land on tiles free
+ * at that moment (or the sprite's own). */
 START_TEST(compact_never_fragments)
 {
 	static gba_obj_compact m;
@@ -403,11 +405,24 @@ START_TEST(compact_never_fragments)
 				HOT_CMP(gba_obj_compact_free(&m, live[j]), ==, 0);
 				live[j] = live[--n];
 			} else {
+				/* first fit on the model's tiles: where the lowest gap holding it lies */
+				uint32_t fit = GBA_OBJ_COMPACT_NONE, len = 0;
+				for (t = first; t < GBA_OBJ_COMPACT_TILES && fit == GBA_OBJ_COMPACT_NONE; t++) {
+					len = owner[t] == GBA_OBJ_COMPACT_NONE && (len || t % align == 0) ? len + 1 : 0;
+					if (len == tiles)
+						fit = t + 1 - tiles;
+				}
 				slot = gba_obj_compact_alloc(&m, tiles, align);
 				if (tiles <= free_tiles && n < (int)GBA_OBJ_COMPACT_MAX)
 					HOT_ASSERT(slot != GBA_OBJ_COMPACT_NONE,
 						"seed %u step %u: %u tiles (%s) refused with %u free", seed, step, (unsigned)tiles,
 						align == 2 ? "8bpp" : "4bpp", (unsigned)free_tiles);
+				/* a gap holds it: it goes there, the lowest, and nothing moves */
+				if (fit != GBA_OBJ_COMPACT_NONE && n < (int)GBA_OBJ_COMPACT_MAX) {
+					gba_obj_compact_moves(&m, &nm);
+					HOT_CMP(nm, ==, 0);
+					HOT_CMP(gba_obj_compact_start(&m, slot), ==, fit);
+				}
 			}
 			/* the moves, in order, on the model's tiles */
 			mv = gba_obj_compact_moves(&m, &nm);
