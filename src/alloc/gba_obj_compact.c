@@ -150,7 +150,8 @@ static uint16_t find_single(const slot_t *sl, uint16_t s)
  * want_mask and returns where they go (*before: the slot above, or TOP);
  * else, or when the budget stops it first, NONE. Candidates for a pull are
  * searched forward only: the whole slide is linear in the sprites it
- * passes, which are those above the lowest gap. A frame's slide (want 0)
+ * passes, those above the lowest gap; where the sprites are packed it
+ * jumps to the next gap. A frame's slide (want 0)
  * stops as soon as its budget is spent: the rest would only be
  * walked. */
 static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t want_mask, uint16_t *before)
@@ -163,7 +164,7 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 	if (s == GAPS)
 		return NONE; /* no free tile */
 	at = sl[s].low;
-	for (;; s = x->next) {
+	for (;;) {
 		x = &sl[s];
 		if (want) {
 			t = (at + want_mask) & ~want_mask;
@@ -225,6 +226,14 @@ static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t
 		}
 		x->low = (uint16_t)at;
 		at = to + x->tiles;
+		s = x->next;
+		if (at == sl[s].start) {
+			/* packed from s up to the next gap: nothing there to slide */
+			s = sl[last].gnext;
+			if (s == GAPS)
+				s = TOP;
+			at = sl[s].low;
+		}
 	}
 	/* where it stopped, s keeps its place (TOP included) */
 	if (at < x->start) {
@@ -327,7 +336,7 @@ int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot)
 void gba_obj_compact_frame(gba_obj_compact *m)
 {
 	uint32_t limit = m->budget;
-	uint16_t before;
+	uint16_t before, g = m->slot[GAPS].gnext;
 
 	if (m->budget == GBA_OBJ_COMPACT_AUTO) {
 		spend(m, (m->uploaded < TILES ? m->uploaded : TILES) * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES);
@@ -336,7 +345,8 @@ void gba_obj_compact_frame(gba_obj_compact *m)
 	m->nmoves = 0;
 	m->spent = 0;
 	m->uploaded = 0;
-	slide(m, limit, 0, 0, &before);
+	if (g != TOP && g != GAPS) /* else every sprite is packed from the first tile */
+		slide(m, limit, 0, 0, &before);
 }
 
 uint16_t gba_obj_compact_start(const gba_obj_compact *m, uint16_t slot)
