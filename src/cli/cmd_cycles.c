@@ -717,8 +717,8 @@ static const vs_cli_cmd command = {
 	"(its frame call); the GBA carries out every move by DMA3 inside VRAM, timed\n"
 	"apart from the calls, checks the bytes of every sprite moved, and must leave\n"
 	"every sprite where the host's replay has it after each call. The moves' cycles\n"
-	"per call and per frame are printed beside the cost model's (4 cycles a word),\n"
-	"with DMA3's cost per word as measured at start-up.\n",
+	"per call and per frame are printed beside the cost model's (4 cycles a word\n"
+	"and 64 a move), with DMA3's cost per word as measured at start-up.\n",
 	options,
 	"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
 	"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n",
