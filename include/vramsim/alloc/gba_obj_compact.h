@@ -68,7 +68,7 @@ typedef struct gba_obj_compact {
 	uint16_t budget;                      /* tiles a frame's slide may move, or AUTO */
 	uint16_t tile_cost, move_cost;        /* the budget's price of a tile moved and of a move */
 	uint16_t nmoves;
-	uint32_t spent;                       /* cycles of on-need moves since the last frame (or more) */
+	uint32_t spent;                       /* cycles of on-need moves since the last frame, up to FRAME_CYCLES */
 	uint32_t uploaded;                    /* tiles allocated since the last frame */
 	gba_obj_compact_slot slot[GBA_OBJ_COMPACT_MAX + 2];
 	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
