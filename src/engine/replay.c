@@ -67,6 +67,7 @@ typedef struct arena_run {
 	uint32_t detached[8];  /* records of hits on held data, joined by offset */
 	uint8_t zeroed;        /* a frame manager took an all-zero state: its free units are held */
 	uint64_t cur_moved, cur_loaded; /* bytes moved and uploaded in the frame so far */
+	uint64_t cur_moves;    /* moves in the frame so far */
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 } arena_run;
@@ -1032,6 +1033,7 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 	ar->m.moves++;
 	ar->m.moved_bytes += size;
 	ar->cur_moved += size;
+	ar->cur_moves++;
 	if ((uint64_t)to + size > ar->m.high_water)
 		ar->m.high_water = (uint64_t)to + size;
 	return 0;
@@ -1089,7 +1091,8 @@ static int end_frame(vs_replay *r)
 			if (ar->strat->moves && apply_moves(r, a))
 				return -1;
 		}
-		cyc = (ar->cur_moved + 3) / 4 * VS_CYCLES_MOVE_WORD + (ar->cur_loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
+		cyc = (ar->cur_moved + 3) / 4 * VS_CYCLES_MOVE_WORD + ar->cur_moves * VS_CYCLES_MOVE_EACH +
+			(ar->cur_loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
 		if (ar->cur_moved > m->frame_moved_max)
 			m->frame_moved_max = ar->cur_moved;
 		if (cyc > m->frame_cycles_max) {
@@ -1098,7 +1101,7 @@ static int end_frame(vs_replay *r)
 			m->frame_worst_moved = ar->cur_moved;
 			m->frame_worst_loaded = ar->cur_loaded;
 		}
-		ar->cur_moved = ar->cur_loaded = 0;
+		ar->cur_moved = ar->cur_loaded = ar->cur_moves = 0;
 	}
 	return 0;
 }
