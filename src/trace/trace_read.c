@@ -187,6 +187,59 @@ static int tokenize(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
 	return 0;
 }
 
+/* Printable ASCII other than space: what tokens of plain lines are made of. */
+#define PLAIN(c) ((unsigned char)((c) - 0x21) < 0x5E)
+
+/* Tokens of a plain line (printable ASCII, spaces and tabs, a final CR) in
+ * one pass, as tokenize cuts them. Returns 1 with the tokens, or 0 when the
+ * line holds another byte (NUL, a control character, UTF-8) or too many
+ * fields: the caller then takes the full checks, which judge and report it
+ * exactly as before. s[len] is borrowed for a sentinel (the buffer holds
+ * the line's newline or a spare byte there). */
+static int scan_plain(char *s, size_t len, tok *t, int *nt)
+{
+	const unsigned char *p = (const unsigned char *)s, *q, *end;
+	int n = 0, ok = 1;
+	char save;
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	end = p + len;
+	save = s[len];
+	s[len] = '\n';
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (p == end)
+			break;
+		if (*p == '#') {
+			/* a comment ends the line, but its bytes are checked too */
+			while (p < end && (PLAIN(*p) || *p == ' ' || *p == '\t'))
+				p++;
+			ok = p == end;
+			break;
+		}
+		if (n == MAX_TOK || !PLAIN(*p)) {
+			ok = 0;
+			break;
+		}
+		q = p;
+		while (PLAIN(*p))
+			p++;
+		if (p != end && *p != ' ' && *p != '\t') {
+			ok = 0;
+			break;
+		}
+		t[n].s = (const char *)q;
+		t[n].len = (uint32_t)(p - q);
+		t[n].col = (uint32_t)(q - (const unsigned char *)s) + 1;
+		n++;
+	}
+	s[len] = save;
+	*nt = n;
+	return ok;
+}
+
 static int tok_is(const tok *t, const char *w)
 {
 	size_t n = strlen(w);
@@ -196,38 +249,47 @@ static int tok_is(const tok *t, const char *w)
 
 /* ---- numbers and names ------------------------------------------------- */
 
+/* A decimal or 0x number, with a K or M suffix when suffix is set: 0, -1
+ * when it is not a number, -2 when it does not fit in 64 bits (the first
+ * bad digit decides, before any overflow after it). */
 static int parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
 {
 	uint64_t v = 0, mul = 1;
-	size_t i = 0;
-	int base = 10, digits = 0;
+	size_t i;
 
 	if (suffix && len > 1 && (s[len - 1] == 'K' || s[len - 1] == 'M')) {
 		mul = s[len - 1] == 'K' ? 1024 : 1048576;
 		len--;
 	}
 	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	for (; i < len; i++) {
-		int d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		for (i = 2; i < len; i++) {
+			char c = s[i];
+			unsigned d;
+			if (c >= '0' && c <= '9')
+				d = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				d = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				d = (unsigned)(c - 'A' + 10);
+			else
+				return -1;
+			if (v >> 60)
+				return -2;
+			v = v << 4 | d;
+		}
+	} else {
+		if (len == 0)
 			return -1;
-		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			return -2;
-		v = v * (uint64_t)base + (uint64_t)d;
-		digits++;
+		for (i = 0; i < len; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			/* v * 10 + d overflows (19 digits always fit): no division per digit */
+			if (i >= 19 && (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)))
+				return -2;
+			v = v * 10 + d;
+		}
 	}
-	if (!digits)
-		return -1;
 	if (mul > 1 && v > UINT64_MAX / mul)
 		return -2;
 	*out = v * mul;
@@ -1052,7 +1114,7 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 			s += 3;
 			len -= 3;
 		}
-		if (utf8_check(r, s, len) || tokenize(r, s, len, t, nt))
+		if (!scan_plain(s, len, t, nt) && (utf8_check(r, s, len) || tokenize(r, s, len, t, nt)))
 			return -1;
 		if (*nt)
 			return 1;
