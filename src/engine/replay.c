@@ -64,6 +64,8 @@ typedef struct arena_run {
 	saved_state *saves;
 	vs_extent *held;       /* what strategy->held reported last */
 	uint32_t nheld, held_cap;
+	vs_extent *spare;      /* the list asked into next: no allocation per event */
+	uint32_t spare_cap;
 	uint32_t detached[8];  /* records of hits on held data, joined by offset */
 	uint8_t zeroed;        /* a frame manager took an all-zero state: its free units are held */
 	uint64_t cur_moved, cur_loaded; /* bytes moved and uploaded in the frame so far */
@@ -657,9 +659,15 @@ static void refresh_held(vs_replay *r, int a)
 
 	if (!ar->strat->held)
 		return;
+	l.v = ar->spare;
+	l.cap = ar->spare_cap;
+	ar->spare = NULL;
+	ar->spare_cap = 0;
 	ar->strat->held(ar->state, held_add, &l);
 	if (l.oom || (l.n == ar->nheld && (l.n == 0 || memcmp(l.v, ar->held, l.n * sizeof *l.v) == 0))) {
-		free(l.v);
+		/* nothing changed (the usual case): the list is asked into again */
+		ar->spare = l.v;
+		ar->spare_cap = l.cap;
 		return;
 	}
 	news = sorted_extents(l.v, l.n, A->decl.size, &disjoint);
@@ -682,7 +690,8 @@ static void refresh_held(vs_replay *r, int a)
 	}
 	free(olds);
 	free(news);
-	free(ar->held);
+	ar->spare = ar->held; /* the old list is the next one asked into */
+	ar->spare_cap = ar->held_cap;
 	ar->held = l.v;
 	ar->nheld = l.n;
 	ar->held_cap = l.cap;
@@ -881,6 +890,7 @@ void vs_replay_free(vs_replay *r)
 		free(ar->state);
 		free_saves(ar);
 		free(ar->held);
+		free(ar->spare);
 		vs_arena_fini(&ar->arena);
 	}
 	for (h = 1; h <= r->slab_len; h++)
