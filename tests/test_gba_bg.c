@@ -646,10 +646,10 @@ START_TEST(replay_tile0_takes_nothing)
 
 	ck_assert_uint_eq(m->management_bytes, 64);
 	ck_assert_uint_eq(free0 + 64, m->usable_bytes);
-	ck_assert_uint_eq(a->owner[0], VS_OWNER_ALLOC);
-	ck_assert_uint_eq(a->kind[0], VS_UNIT_OVERHEAD);
-	ck_assert_uint_eq(a->owner[1], VS_OWNER_ALLOC);
-	ck_assert_uint_eq(a->owner[2], VS_OWNER_NONE);
+	ck_assert_uint_eq(vs_arena_owner_at(a, 0), VS_OWNER_ALLOC);
+	ck_assert_uint_eq(vs_arena_kind_at(a, 0), VS_UNIT_OVERHEAD);
+	ck_assert_uint_eq(vs_arena_owner_at(a, 1), VS_OWNER_ALLOC);
+	ck_assert_uint_eq(vs_arena_owner_at(a, 2), VS_OWNER_NONE);
 	ck_assert_int_eq(vs_replay_run(r, 2), 1);
 	ck_assert_uint_eq(m->shared_hits, 2);
 	ck_assert_uint_eq(m->live_count, 0);

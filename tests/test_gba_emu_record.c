@@ -70,7 +70,7 @@ static void check_map(cmp_ctx *c, const vs_arena *a, const vs_live *l)
 			c->entries++;
 			if (block == 0)
 				continue;
-			owner = a->owner[block * 32u / a->decl.unit];
+			owner = vs_arena_owner_at(a, block * 32u / a->decl.unit);
 			tl = owner == VS_OWNER_NONE || owner == VS_OWNER_HW ? NULL : vs_replay_live_by_owner(c->r, owner);
 			if (!tl || tl->pl.offset != block * 32u || tl->req.shape != VS_REQ_TILE ||
 				tl->req.u.tile.bpp != bpp) {

@@ -106,14 +106,16 @@ static int on_extent(void *ud, uint32_t off, uint32_t size)
 {
 	tally *t = ud;
 	uint32_t i;
+	vs_own_run own;
 
 	HOT_ASSERT((uint64_t)off + size <= t->a->decl.size, "extent [%u, +%u) outside the arena", off, size);
-	for (i = off; i < off + size; i++) {
+	/* every run of the map over the extent (units are bytes here) */
+	for (i = off; i < off + size && vs_arena_run_at(t->a, i, &own) == 0; i = own.first + own.count) {
 		if (t->held)
-			HOT_ASSERT(t->a->owner[i] == VS_OWNER_ALLOC && t->a->kind[i] == VS_UNIT_OVERHEAD,
-				"held byte %u: owner 0x%x kind %u", i, t->a->owner[i], t->a->kind[i]);
+			HOT_ASSERT(own.owner == VS_OWNER_ALLOC && own.kind == VS_UNIT_OVERHEAD,
+				"held byte %u: owner 0x%x kind %u", i, own.owner, own.kind);
 		else
-			HOT_ASSERT(t->a->owner[i] == VS_OWNER_NONE, "free byte %u: owner 0x%x", i, t->a->owner[i]);
+			HOT_ASSERT(own.owner == VS_OWNER_NONE, "free byte %u: owner 0x%x", i, own.owner);
 	}
 	t->bytes += size;
 	if (size > t->largest)

@@ -20,13 +20,14 @@ static void recount(void *ud, vs_replay *r, const vs_outcome *o)
 	const vs_arena *a = vs_replay_arena(r, 0);
 	uint64_t n = 0;
 	uint32_t u;
+	vs_own_run run;
 
 	(void)ud;
 	(void)o;
-	for (u = 0; u < a->nunits; u++) {
-		if (a->owner[u] == VS_OWNER_ALLOC) {
-			HOT_ASSERT(a->kind[u] == VS_UNIT_OVERHEAD, "unit %u: the allocator's, kind %u", u, a->kind[u]);
-			n++;
+	for (u = 0; vs_arena_run_at(a, u, &run) == 0; u = run.first + run.count) {
+		if (run.owner == VS_OWNER_ALLOC) {
+			HOT_ASSERT(run.kind == VS_UNIT_OVERHEAD, "unit %u: the allocator's, kind %u", u, run.kind);
+			n += run.count;
 		}
 	}
 	HOT_CMP(vs_replay_metrics(r, 0)->management_bytes, ==, n * a->decl.unit);

@@ -59,7 +59,7 @@ static const vs_arena *obj_arena(const run *x)
 /* Trace id holding a tile, 0 when free. */
 static uint64_t tile_id(const run *x, uint32_t tile)
 {
-	const vs_live *l = vs_replay_live_by_owner(x->r, obj_arena(x)->owner[tile]);
+	const vs_live *l = vs_replay_live_by_owner(x->r, vs_arena_owner_at(obj_arena(x), tile));
 
 	return l ? l->id : 0;
 }
@@ -500,7 +500,7 @@ START_TEST(capture_one_allocation_per_sprite)
 	run_recorded(&x, k.text, 0);
 	ck_assert_msg(vs_replay_check_total(x.r) == 0 && vs_replay_diag_total(x.r) == 0, "%s\n%s", x.msgs, k.text);
 	assert_rect(&x, 1, 0, 4, 4);
-	l = vs_replay_live_by_owner(x.r, obj_arena(&x)->owner[100]);
+	l = vs_replay_live_by_owner(x.r, vs_arena_owner_at(obj_arena(&x), 100));
 	ck_assert_ptr_nonnull(l);
 	ck_assert_int_eq(l->req.u.sprite.bpp, 8);
 	ck_assert_uint_eq(tile_id(&x, 4), 0); /* freed */

@@ -412,7 +412,7 @@ START_TEST(bg_map_and_tiles)
 	ck_assert_int_eq(vs_replay_run(r, 0), 0);
 	a = vs_replay_arena(r, 0);
 	for (u = 0; u < a->nunits; u++) {
-		const vs_live *l = vs_replay_live_by_owner(r, a->owner[u]);
+		const vs_live *l = vs_replay_live_by_owner(r, vs_arena_owner_at(a, u));
 		if (l && l->req.shape == VS_REQ_BGMAP)
 			m = l;
 		if (l && l->req.shape == VS_REQ_TILE)
@@ -458,10 +458,10 @@ START_TEST(ds_index_units_in_owner_colour)
 	ck_assert_int_eq(vs_image_init(&im, L.w, L.h, VS_RGB_BG), 0);
 	vs_render_arena(&im, 0, 0, &L, &src);
 	for (u = 0; u < a->nunits; u++) {
-		if (a->kind[u] != VS_UNIT_INDEX && a->kind[u] != VS_UNIT_DATA)
+		if (vs_arena_kind_at(a, u) != VS_UNIT_INDEX && vs_arena_kind_at(a, u) != VS_UNIT_DATA)
 			continue;
 		ck_assert_int_eq(vs_layout_unit_rect(&L, u, &rc), 0);
-		if (a->kind[u] == VS_UNIT_INDEX) {
+		if (vs_arena_kind_at(a, u) == VS_UNIT_INDEX) {
 			/* in slot 1, drawn in the texture's colour family */
 			ck_assert_uint_ge(u, 16384);
 			ck_assert_uint_lt(u, 32768);

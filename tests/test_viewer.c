@@ -76,9 +76,9 @@ static int64_t unit_with_tag(const char *path, const char *strategy, uint64_t ev
 	a = vs_replay_arena(r, 0);
 	/* a unit in the middle of its run, away from the hover outline */
 	for (u = 1; u + 1 < a->nunits && found < 0; u++) {
-		const vs_live *l = vs_replay_live_by_owner(r, a->owner[u]);
-		if (l && strcmp(vs_replay_tag_name(r, l->req.tag), tag) == 0 && a->owner[u - 1] == a->owner[u] &&
-			a->owner[u + 1] == a->owner[u])
+		const vs_live *l = vs_replay_live_by_owner(r, vs_arena_owner_at(a, u));
+		if (l && strcmp(vs_replay_tag_name(r, l->req.tag), tag) == 0 && vs_arena_owner_at(a, u - 1) == vs_arena_owner_at(a, u) &&
+			vs_arena_owner_at(a, u + 1) == vs_arena_owner_at(a, u))
 			found = u;
 	}
 	vs_replay_free(r);

@@ -98,7 +98,7 @@ static void check_against_replay(vs_timeline *h, const char *path, int side, con
 		uint32_t u;
 		ck_assert_uint_eq(ra->nunits, va->nunits);
 		for (u = 0; u < ra->nunits; u++) {
-			uint32_t want = ra->owner[u];
+			uint32_t want = vs_arena_owner_at(ra, u);
 			if (want != VS_OWNER_NONE && want != VS_OWNER_HW && want != VS_OWNER_ALLOC) {
 				const vs_live *l = vs_replay_live_by_owner(r, want);
 				const vs_tl_alloc *al;
@@ -111,9 +111,9 @@ static void check_against_replay(vs_timeline *h, const char *path, int side, con
 				ck_assert_uint_eq(al->req.size, l->req.size);
 				ck_assert_uint_eq(al->req.tag, l->req.tag);
 			}
-			if (va->owner[u] != want || va->kind[u] != ra->kind[u])
+			if (vs_arena_owner_at(va, u) != want || vs_arena_kind_at(va, u) != vs_arena_kind_at(ra, u))
 				ck_abort_msg("side %d event %llu arena %d unit %u: view %u/%u, replay %u/%u", side,
-					(unsigned long long)event, a, u, va->owner[u], va->kind[u], want, ra->kind[u]);
+					(unsigned long long)event, a, u, vs_arena_owner_at(va, u), vs_arena_kind_at(va, u), want, vs_arena_kind_at(ra, u));
 		}
 		ck_assert_uint_eq(sm[event].live, m->live_bytes);
 		ck_assert_uint_eq(sm[event].free, m->free_bytes);

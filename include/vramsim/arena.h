@@ -5,7 +5,9 @@
  * image space, DS texture-palette space) or a RAM region of any size. It is
  * held as exactly as many bytes as the hardware has, plus an ownership map
  * at the arena's smallest unit (a 32-byte tile, an 8-byte texture block, a
- * byte of RAM) saying who holds each unit and why.
+ * byte of RAM) saying who holds each unit and why. The map is kept as runs
+ * of units with one owner and kind, so its memory follows the number of
+ * allocations, not the arena's size: read it through the accessors below.
  */
 #ifndef VRAMSIM_ARENA_H
 #define VRAMSIM_ARENA_H
@@ -66,16 +68,22 @@ typedef enum vs_unit_kind {
 #define VS_OWNER_HW    0xFFFFFFFFu  /* the hardware reserves it */
 #define VS_OWNER_ALLOC 0xFFFFFFFEu  /* the allocator keeps it for itself */
 
-typedef struct vs_freemap vs_freemap;
+/* A run: units [first, first+count) with one owner and kind. Free units
+ * always have owner VS_OWNER_NONE. */
+typedef struct vs_own_run {
+	uint32_t first, count;
+	uint32_t owner;
+	vs_unit_kind kind;
+} vs_own_run;
+
+typedef struct vs_ownmap vs_ownmap;
 
 typedef struct vs_arena {
 	vs_arena_decl decl;
 	uint32_t nunits;
 	uint32_t usable_bytes;  /* bytes not reserved by the hardware */
 	uint8_t *bytes;         /* decl.size bytes: the memory itself */
-	uint32_t *owner;        /* nunits owner handles */
-	uint8_t *kind;          /* nunits vs_unit_kind */
-	vs_freemap *free;       /* index of free units for extent metrics */
+	vs_ownmap *own;         /* who holds each unit and why, as runs */
 } vs_arena;
 
 /* Free extents, kept current at O(log n) per change. */
@@ -101,11 +109,31 @@ void vs_arena_fini(vs_arena *a);
 void vs_arena_clear(vs_arena *a);
 
 /* Marks units [off, off+len) with an owner and kind; len is in bytes and is
- * rounded out to whole units. The free index follows. */
-void vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
+ * rounded out to whole units. O(log runs + runs replaced). Returns 0, or -1
+ * when there is no memory for the map (left as it was). */
+int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 /* First unit in [off, off+len) that is not free, or -1 if all are free. */
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len);
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out);
+
+/* Reading the map, by unit (not byte), each O(log runs). */
+/* The whole run that covers unit u: 0, or -1 when u >= nunits. */
+int vs_arena_run_at(const vs_arena *a, uint32_t unit, vs_own_run *out);
+/* Owner and kind of unit u; past the end, VS_OWNER_NONE and VS_UNIT_FREE. */
+uint32_t vs_arena_owner_at(const vs_arena *a, uint32_t unit);
+vs_unit_kind vs_arena_kind_at(const vs_arena *a, uint32_t unit);
+/* Calls fn for each run overlapping units [first, first+count), clipped to
+ * them, in address order; stops and returns fn's value when it is not 0. */
+int vs_arena_runs(const vs_arena *a, uint32_t first, uint32_t count,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud);
+/* Calls fn for each maximal run of free units in address order; stops
+ * when fn != 0 and returns 1 then, else 0. */
+int vs_arena_free_walk(const vs_arena *a, int (*fn)(void *ud, uint32_t first, uint32_t count), void *ud);
+/* Heap bytes the ownership map takes (not counting the arena's bytes). */
+size_t vs_arena_meta_bytes(const vs_arena *a);
+/* An arena without bytes holding a copy of src's map (viewers keep such
+ * views); 0 or -1. vs_arena_fini frees it. */
+int vs_arena_init_view(vs_arena *a, const vs_arena *src);
 
 /* Writes as the hardware does them (gba-vram.md "Writes"): 16- and 32-bit
  * writes always land; an 8-bit write is ignored in GBA OBJ VRAM and doubled
@@ -115,18 +143,28 @@ void vs_arena_write8(vs_arena *a, uint32_t off, uint8_t v);
 void vs_arena_write16(vs_arena *a, uint32_t off, uint16_t v);
 void vs_arena_write32(vs_arena *a, uint32_t off, uint32_t v);
 
-/* Free-unit index: a bitmap of free units with a segment tree over 64-unit
- * words giving the largest run and the number of runs in O(log n). */
-/* A new index has every unit taken. */
-vs_freemap *vs_freemap_new(uint32_t nunits);
-void vs_freemap_free(vs_freemap *f);
-void vs_freemap_set(vs_freemap *f, uint32_t first, uint32_t count, int is_free);
-int vs_freemap_is_free(const vs_freemap *f, uint32_t unit);
+/* The ownership map on its own: a treap of runs keyed by first unit, with
+ * the longest free run kept per subtree. All units start free. */
+vs_ownmap *vs_ownmap_new(uint32_t nunits);
+vs_ownmap *vs_ownmap_copy(const vs_ownmap *src);
+void vs_ownmap_free(vs_ownmap *m);
+/* Back to one free run. */
+void vs_ownmap_clear(vs_ownmap *m);
+/* Units [first, first+count) (clipped to the map) get owner and kind;
+ * 0, or -1 when out of memory (nothing changed). */
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind);
+int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out);
 /* First unit of [first, first+count) that is taken, or -1 if all are free. */
-int64_t vs_freemap_first_taken(const vs_freemap *f, uint32_t first, uint32_t count);
-/* Largest free run (units), number of runs, free units. */
-void vs_freemap_stats(const vs_freemap *f, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
-/* Calls fn for each maximal free run in address order; stops when fn != 0. */
-int vs_freemap_walk(const vs_freemap *f, int (*fn)(void *ud, uint32_t first, uint32_t count), void *ud);
+int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count);
+/* Largest free run (units), number of free runs, free units. */
+void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
+/* Number of runs, free or not. */
+uint32_t vs_ownmap_runs(const vs_ownmap *m);
+/* Heap bytes held by the map. */
+size_t vs_ownmap_bytes(const vs_ownmap *m);
+/* Runs overlapping [first, first+count), clipped, in address order; with
+ * free_only only the free ones (subtrees without any are skipped). */
+int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud);
 
 #endif

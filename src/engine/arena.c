@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* arena.c - arena models: bytes, ownership map, free index, hardware writes. */
+/* arena.c - arena models: bytes, ownership map (ownmap.c), hardware writes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,21 +68,32 @@ void vs_arena_decl_default(vs_arena_decl *d, vs_arena_kind kind)
 
 static void mark_reserved(void *ud, uint32_t off, uint32_t len)
 {
-	vs_arena_mark(ud, off, len, VS_OWNER_HW, VS_UNIT_RESERVED);
+	/* a cleared map has room for the few ranges the hardware reserves */
+	(void)vs_arena_mark(ud, off, len, VS_OWNER_HW, VS_UNIT_RESERVED);
+}
+
+static int count_reserved(void *ud, const vs_own_run *run)
+{
+	if (run->kind == VS_UNIT_RESERVED)
+		*(uint32_t *)ud += run->count;
+	return 0;
+}
+
+static void reset_map(vs_arena *a)
+{
+	uint32_t reserved = 0;
+
+	vs_ownmap_clear(a->own);
+	vs_hw_reserved(&a->decl, mark_reserved, a);
+	vs_ownmap_walk(a->own, 0, a->nunits, 0, count_reserved, &reserved);
+	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
 }
 
 void vs_arena_clear(vs_arena *a)
 {
-	uint32_t u, reserved = 0;
-
-	memset(a->bytes, 0, a->decl.size);
-	memset(a->owner, 0, a->nunits * sizeof *a->owner);
-	memset(a->kind, VS_UNIT_FREE, a->nunits);
-	vs_freemap_set(a->free, 0, a->nunits, 1);
-	vs_hw_reserved(&a->decl, mark_reserved, a);
-	for (u = 0; u < a->nunits; u++)
-		reserved += a->kind[u] == VS_UNIT_RESERVED;
-	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
+	if (a->bytes)
+		memset(a->bytes, 0, a->decl.size);
+	reset_map(a);
 }
 
 int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
@@ -99,57 +110,46 @@ int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 	}
 	a->decl = *d;
 	a->nunits = d->size / d->unit;
-	a->bytes = malloc(d->size);
-	a->owner = malloc((size_t)a->nunits * sizeof *a->owner);
-	a->kind = malloc(a->nunits);
-	a->free = vs_freemap_new(a->nunits);
-	if (!a->bytes || !a->owner || !a->kind || !a->free) {
+	/* zeroed pages the replay never writes are never touched */
+	a->bytes = calloc(1, d->size);
+	a->own = vs_ownmap_new(a->nunits);
+	if (!a->bytes || !a->own) {
 		vs_arena_fini(a);
 		snprintf(err, errlen, "arena '%s': out of memory for %u bytes", d->name, (unsigned)d->size);
 		return -1;
 	}
-	vs_arena_clear(a);
+	reset_map(a);
 	return 0;
+}
+
+int vs_arena_init_view(vs_arena *a, const vs_arena *src)
+{
+	memset(a, 0, sizeof *a);
+	a->decl = src->decl;
+	a->nunits = src->nunits;
+	a->usable_bytes = src->usable_bytes;
+	a->own = vs_ownmap_copy(src->own);
+	return a->own ? 0 : -1;
 }
 
 void vs_arena_fini(vs_arena *a)
 {
 	free(a->bytes);
-	free(a->owner);
-	free(a->kind);
-	vs_freemap_free(a->free);
+	vs_ownmap_free(a->own);
 	memset(a, 0, sizeof *a);
 }
 
-/* n copies of owner: long runs by doubling memcpy, which the C library
- * does with vector stores (a RAM arena's unit is a byte). */
-static void fill_owner(uint32_t *o, size_t n, uint32_t owner)
-{
-	size_t done;
-
-	if (n < 16) {
-		while (n--)
-			*o++ = owner;
-		return;
-	}
-	o[0] = owner;
-	for (done = 1; done < n; done *= 2)
-		memcpy(o + done, o, (n - done < done ? n - done : done) * sizeof *o);
-}
-
-void vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
 	uint32_t first, last;
 
 	if (len == 0 || off >= a->decl.size)
-		return;
+		return 0;
 	if (len > a->decl.size - off)
 		len = a->decl.size - off;
 	first = off / a->decl.unit;
 	last = (off + len - 1) / a->decl.unit;
-	fill_owner(a->owner + first, (size_t)(last - first) + 1, owner);
-	memset(a->kind + first, (int)kind, last - first + 1);
-	vs_freemap_set(a->free, first, last - first + 1, kind == VS_UNIT_FREE);
+	return vs_ownmap_set(a->own, first, last - first + 1, owner, kind);
 }
 
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
@@ -164,18 +164,68 @@ int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 		return -1;
 	if (last >= a->nunits)
 		last = a->nunits - 1;
-	/* the free index mirrors kind == FREE: searched 64 units a step */
-	return vs_freemap_first_taken(a->free, first, last - first + 1);
+	return vs_ownmap_first_taken(a->own, first, last - first + 1);
 }
 
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out)
 {
 	uint32_t largest, runs, nfree;
 
-	vs_freemap_stats(a->free, &largest, &runs, &nfree);
+	vs_ownmap_stats(a->own, &largest, &runs, &nfree);
 	out->free_bytes = (uint64_t)nfree * a->decl.unit;
 	out->largest = (uint64_t)largest * a->decl.unit;
 	out->extents = runs;
+}
+
+int vs_arena_run_at(const vs_arena *a, uint32_t unit, vs_own_run *out)
+{
+	return vs_ownmap_run_at(a->own, unit, out);
+}
+
+uint32_t vs_arena_owner_at(const vs_arena *a, uint32_t unit)
+{
+	vs_own_run run;
+
+	return vs_ownmap_run_at(a->own, unit, &run) ? VS_OWNER_NONE : run.owner;
+}
+
+vs_unit_kind vs_arena_kind_at(const vs_arena *a, uint32_t unit)
+{
+	vs_own_run run;
+
+	return vs_ownmap_run_at(a->own, unit, &run) ? VS_UNIT_FREE : run.kind;
+}
+
+int vs_arena_runs(const vs_arena *a, uint32_t first, uint32_t count,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud)
+{
+	return vs_ownmap_walk(a->own, first, count, 0, fn, ud);
+}
+
+typedef struct free_walk {
+	int (*fn)(void *ud, uint32_t first, uint32_t count);
+	void *ud;
+} free_walk;
+
+static int free_run(void *ud, const vs_own_run *run)
+{
+	const free_walk *w = ud;
+
+	return w->fn(w->ud, run->first, run->count) ? 1 : 0;
+}
+
+int vs_arena_free_walk(const vs_arena *a, int (*fn)(void *ud, uint32_t first, uint32_t count), void *ud)
+{
+	free_walk w;
+
+	w.fn = fn;
+	w.ud = ud;
+	return vs_ownmap_walk(a->own, 0, a->nunits, 1, free_run, &w);
+}
+
+size_t vs_arena_meta_bytes(const vs_arena *a)
+{
+	return a->own ? vs_ownmap_bytes(a->own) : 0;
 }
 
 /* The OBJ area in each display mode: 8-bit writes there are dropped. */

@@ -137,7 +137,7 @@ int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len)
 	if (fp.stride)
 		return legal_rect(a, rq, len);
 
-	vs_freemap_walk(a->free, legal_in_run, &s);
+	vs_arena_free_walk(a, legal_in_run, &s);
 	return s.found;
 }
 

@@ -468,7 +468,10 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 /* All ownership changes go through here so observers see every one. */
 static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
-	vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind);
+	/* the map grows with the runs; without memory the replay stops at the next step */
+	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind) && !r->err[0])
+		snprintf(((vs_replay *)r)->err, sizeof r->err, "%s:%llu: error: out of memory for the ownership map",
+			vs_trace_name(r->rd), (unsigned long long)r->ev.line);
 	if (r->cfg.on_mark && len)
 		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
 }
@@ -584,26 +587,35 @@ static int has_extent(const vs_extent *s, uint32_t n, const vs_extent *e)
 	return n && bsearch(e, s, n, sizeof *s, extent_cmp) != NULL;
 }
 
+/* The last unit, at most last, of the stretch from u on that owner o
+ * holds (u's owner is o). */
+static uint32_t stretch_end(const vs_arena *A, uint32_t u, uint32_t last, uint32_t o)
+{
+	vs_own_run run;
+	uint32_t end = u;
+
+	while (end <= last && vs_arena_run_at(A, end, &run) == 0 && run.owner == o)
+		end = run.first + run.count;
+	return end - 1 < last ? end - 1 : last;
+}
+
 /* Units of an extent the strategy let go of become free again. */
 static void release_held(vs_replay *r, int a, const vs_extent *e)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
-	uint32_t unit = A->decl.unit, u;
+	uint32_t unit = A->decl.unit, u, v;
 	uint32_t first = e->offset / unit, last = (e->offset + e->size - 1) / unit;
+	vs_own_run run;
 
-	for (u = first; u <= last && u < A->nunits; u++) {
-		if (A->owner[u] != VS_OWNER_ALLOC)
+	for (u = first; u <= last && vs_arena_run_at(A, u, &run) == 0; u = v + 1) {
+		v = run.first + run.count - 1;
+		if (run.owner != VS_OWNER_ALLOC)
 			continue;
-		{
-			/* free runs of them at once */
-			uint32_t v = u;
-			while (v + 1 <= last && v + 1 < A->nunits && A->owner[v + 1] == VS_OWNER_ALLOC)
-				v++;
-			mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_NONE, VS_UNIT_FREE);
-			ar->alloc_units -= v - u + 1;
-			u = v;
-		}
+		/* free runs of them at once */
+		v = stretch_end(A, u, last, VS_OWNER_ALLOC);
+		mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_NONE, VS_UNIT_FREE);
+		ar->alloc_units -= v - u + 1;
 	}
 }
 
@@ -613,9 +625,10 @@ static int take_held(vs_replay *r, int a, const vs_extent *e)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
-	uint32_t unit = A->decl.unit, u;
+	uint32_t unit = A->decl.unit, u, v;
 	uint64_t end = (uint64_t)e->offset + e->size;
 	uint32_t first = e->offset / unit, last;
+	vs_own_run run;
 
 	if (end > A->decl.size) {
 		check_fail(r, a, VS_CHECK_BOUNDS, "the strategy holds [0x%x, +%u) outside the arena",
@@ -623,16 +636,14 @@ static int take_held(vs_replay *r, int a, const vs_extent *e)
 		return -1;
 	}
 	last = (uint32_t)((end - 1) / unit);
-	for (u = first; u <= last; u++) {
-		uint32_t o = A->owner[u];
+	for (u = first; u <= last && vs_arena_run_at(A, u, &run) == 0; u = v + 1) {
+		uint32_t o = run.owner;
+		v = run.first + run.count - 1;
 		if (o == VS_OWNER_NONE) {
 			/* mark runs of free units at once */
-			uint32_t v = u;
-			while (v + 1 <= last && A->owner[v + 1] == VS_OWNER_NONE)
-				v++;
+			v = stretch_end(A, u, last, VS_OWNER_NONE);
 			mark(r, a, u * unit, (v - u + 1) * unit, VS_OWNER_ALLOC, VS_UNIT_OVERHEAD);
 			ar->alloc_units += v - u + 1;
-			u = v;
 		} else if (o != VS_OWNER_ALLOC && o != VS_OWNER_HW) {
 			check_fail(r, a, VS_CHECK_OVERLAP, "the strategy keeps 0x%x for itself, inside id %llu (trace line %llu)",
 				(unsigned)(A->decl.base + u * unit), (unsigned long long)r->slab[o - 1].pub.id,
@@ -985,7 +996,7 @@ static int check_placement(vs_replay *r, int a, rec *x)
 	for (i = 0; u < 0 && i < x->ntied; i++)
 		u = vs_arena_first_taken(&ar->arena, x->tied_off[i], x->tied_len[i]);
 	if (u >= 0) {
-		uint32_t owner = ar->arena.owner[u];
+		uint32_t owner = vs_arena_owner_at(&ar->arena, (uint32_t)u);
 		if (owner == VS_OWNER_ALLOC)
 			check_fail(r, a, VS_CHECK_OVERLAP, "id %llu at 0x%x takes unit at 0x%x, which the strategy keeps for itself",
 				(unsigned long long)x->pub.id, (unsigned)(d->base + pl->offset),
@@ -1026,7 +1037,8 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
 	rec *x = &r->slab[h - 1];
-	uint32_t from = x->pub.pl.block_offset, size = x->pub.pl.block_size, unit = A->decl.unit, u;
+	uint32_t from = x->pub.pl.block_offset, size = x->pub.pl.block_size, unit = A->decl.unit, u, end;
+	vs_own_run run;
 	uint32_t off = x->pub.pl.offset - from + to;
 	char why[256];
 
@@ -1041,8 +1053,9 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 			(unsigned long long)x->pub.id, (unsigned)(A->decl.base + to), (unsigned)size, (unsigned)unit);
 		return -1;
 	}
-	for (u = to / unit; u < (to + size + unit - 1) / unit; u++) {
-		uint32_t o = A->owner[u];
+	end = (uint32_t)(((uint64_t)to + size + unit - 1) / unit);
+	for (u = to / unit; u < end && vs_arena_run_at(A, u, &run) == 0; u = run.first + run.count) {
+		uint32_t o = run.owner;
 		if (o != VS_OWNER_NONE && o != h) {
 			if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC)
 				check_fail(r, a, VS_CHECK_OVERLAP, "id %llu moved onto 0x%x, which the %s keeps",
@@ -1094,7 +1107,7 @@ static int apply_moves(vs_replay *r, int a)
 		n = ar->strat->moves(ar->state, v, n);
 	}
 	for (i = 0; i < n; i++) {
-		uint32_t h = v[i].from < A->decl.size ? A->owner[v[i].from / A->decl.unit] : VS_OWNER_NONE;
+		uint32_t h = v[i].from < A->decl.size ? vs_arena_owner_at(A, v[i].from / A->decl.unit) : VS_OWNER_NONE;
 		if (h == VS_OWNER_NONE || h == VS_OWNER_HW || h == VS_OWNER_ALLOC || h > r->slab_len ||
 			!r->slab[h - 1].in_use || r->slab[h - 1].pub.pl.block_offset != v[i].from ||
 			r->slab[h - 1].pub.pl.key != v[i].key) {
@@ -1294,7 +1307,7 @@ static int do_alloc(vs_replay *r)
 	}
 	/* A hit hands out data already loaded: the id joins its record. */
 	if (pl.shared && pl.offset < ar->arena.decl.size) {
-		uint32_t owner = ar->arena.owner[pl.offset / ar->arena.decl.unit];
+		uint32_t owner = vs_arena_owner_at(&ar->arena, pl.offset / ar->arena.decl.unit);
 		if (owner != VS_OWNER_NONE && owner <= r->slab_len && r->slab[owner - 1].pub.pl.offset == pl.offset &&
 			!r->slab[owner - 1].pub.retained) {
 			x = &r->slab[owner - 1];
@@ -1308,7 +1321,7 @@ static int do_alloc(vs_replay *r)
 	}
 	h = rec_new(r);
 	if (h && pl.shared && pl.offset < ar->arena.decl.size &&
-		ar->arena.owner[pl.offset / ar->arena.decl.unit] == VS_OWNER_ALLOC) {
+		vs_arena_owner_at(&ar->arena, pl.offset / ar->arena.decl.unit) == VS_OWNER_ALLOC) {
 		/* data the strategy keeps loaded itself (BG tile 0): a hit that
 		 * takes nothing, so it is neither marked nor counted; hits on the
 		 * same data share one record */
@@ -1622,16 +1635,15 @@ static uint32_t remark_runs(vs_replay *r, int a, uint32_t from, uint32_t to, vs_
 {
 	const vs_arena *A = &r->ar[a].arena;
 	uint32_t u, v, n = 0;
+	vs_own_run run;
 
-	for (u = 0; u < A->nunits; u = v) {
-		for (v = u; v < A->nunits && A->owner[v] == from; v++)
-			;
-		if (v > u) {
-			mark(r, a, u * A->decl.unit, (v - u) * A->decl.unit, to, k);
-			n += v - u;
-		} else {
-			v = u + 1;
-		}
+	for (u = 0; u < A->nunits && vs_arena_run_at(A, u, &run) == 0; u = v + 1) {
+		v = run.first + run.count - 1;
+		if (run.owner != from)
+			continue;
+		v = stretch_end(A, u, A->nunits - 1, from);
+		mark(r, a, u * A->decl.unit, (v - u + 1) * A->decl.unit, to, k);
+		n += v - u + 1;
 	}
 	return n;
 }

@@ -294,7 +294,7 @@ void vs_report_state(FILE *fp, const vs_replay *r)
 		}
 		ud[0] = fp;
 		ud[1] = (void *)a;
-		vs_freemap_walk(a->free, print_extent, ud);
+		vs_arena_free_walk(a, print_extent, ud);
 	}
 }
 

@@ -108,32 +108,58 @@ static uint64_t owner_bytes(const vs_replay *r, uint32_t owner)
  * allocator retains. A lower bound: the moved allocations must still find
  * room elsewhere (checked only as total free bytes), and hardware placement
  * rules are not applied to the window. Two pointers over runs of units. */
+typedef struct unit_maps {
+	uint32_t *owner;
+	uint8_t *kind;
+} unit_maps;
+
+static int fill_units(void *ud, const vs_own_run *run)
+{
+	unit_maps *m = ud;
+	uint32_t i;
+
+	for (i = 0; i < run->count; i++)
+		m->owner[run->first + i] = run->owner;
+	memset(m->kind + run->first, (int)run->kind, run->count);
+	return 0;
+}
+
 static uint64_t fewest_to_move(const vs_replay *r, int a, uint64_t size)
 {
 	const vs_arena *A = vs_replay_arena(r, a);
 	uint64_t n = (size + A->decl.unit - 1) / A->decl.unit, best = VS_MOVE_UNKNOWN, cost = 0, free_units;
 	uint32_t lo = 0, hi = 0, u; /* window [lo, hi) */
+	unit_maps um;
 
 	if (A->nunits > VS_MOVE_MAX_UNITS || n == 0 || n > A->nunits)
 		return VS_MOVE_UNKNOWN;
+	/* the window walks unit by unit (at most VS_MOVE_MAX_UNITS): a unit map for the walk */
+	um.owner = malloc((size_t)A->nunits * sizeof *um.owner);
+	um.kind = malloc(A->nunits);
+	if (!um.owner || !um.kind) {
+		free(um.owner);
+		free(um.kind);
+		return VS_MOVE_UNKNOWN;
+	}
+	vs_arena_runs(A, 0, A->nunits, fill_units, &um);
 	free_units = vs_replay_metrics(r, a)->free_bytes / A->decl.unit;
 	for (u = 0; u < A->nunits; u++) {
-		uint32_t o = A->owner[u];
+		uint32_t o = um.owner[u];
 		const vs_live *l;
 		/* a unit that can never be in the window resets it */
-		if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC || A->kind[u] == VS_UNIT_RETAINED ||
+		if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC || um.kind[u] == VS_UNIT_RETAINED ||
 			(o != VS_OWNER_NONE && (!(l = vs_replay_live_by_owner(r, o)) || l->retained))) {
 			lo = hi = u + 1;
 			cost = 0;
 			continue;
 		}
-		if (o != VS_OWNER_NONE && (u == 0 || A->owner[u - 1] != o))
+		if (o != VS_OWNER_NONE && (u == 0 || um.owner[u - 1] != o))
 			cost += owner_bytes(r, o);
 		hi = u + 1;
 		while (hi - lo > n) {
-			uint32_t ol = A->owner[lo];
+			uint32_t ol = um.owner[lo];
 			/* the run of lo's owner leaves when its last unit in the window goes */
-			if (ol != VS_OWNER_NONE && (lo + 1 >= hi || A->owner[lo + 1] != ol))
+			if (ol != VS_OWNER_NONE && (lo + 1 >= hi || um.owner[lo + 1] != ol))
 				cost -= owner_bytes(r, ol);
 			lo++;
 		}
@@ -141,6 +167,8 @@ static uint64_t fewest_to_move(const vs_replay *r, int a, uint64_t size)
 		if (hi - lo == n && cost < best && cost / A->decl.unit <= free_units)
 			best = cost;
 	}
+	free(um.owner);
+	free(um.kind);
 	return best;
 }
 

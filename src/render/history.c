@@ -247,13 +247,17 @@ static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
 	uint8_t kinds[ROW_SAMPLES];
 	unsigned used = 0, reserved = 0;
 	uint32_t c;
+	vs_own_run run = { 0, 0, VS_OWNER_NONE, VS_UNIT_FREE };
 
 	for (i = 0; i < k; i++) {
 		uint32_t u = u0 + (uint32_t)((uint64_t)i * m / k);
 		if (u >= a->nunits)
 			u = a->nunits - 1;
-		kinds[i] = ar->kind[u];
-		owners[i] = ar->owner[u];
+		/* samples go up: one map look-up per run */
+		if (u - run.first >= run.count)
+			vs_arena_run_at(ar, u, &run);
+		kinds[i] = (uint8_t)run.kind;
+		owners[i] = run.owner;
 		if (kinds[i] == VS_UNIT_RESERVED)
 			reserved++;
 		else if (kinds[i] != VS_UNIT_FREE)

@@ -453,6 +453,7 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 {
 	const vs_arena *a = pt->src->arena;
 	uint32_t first = p->unit0 + cell * p->upc, n = p->upc, u = first, step, i;
+	vs_own_run run = { 0, 0, VS_OWNER_NONE, VS_UNIT_FREE };
 	const vs_live *l;
 
 	if (first + n > p->unit0 + p->nunits)
@@ -462,7 +463,10 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 		uint32_t firstu[8] = { 0 };
 		step = n > 32 ? n / 32 : 1;
 		for (i = 0; i < n; i += step) {
-			k = a->kind[first + i] & 7;
+			/* samples go up: one map look-up per run */
+			if (first + i - run.first >= run.count)
+				vs_arena_run_at(a, first + i, &run);
+			k = run.kind & 7;
 			if (!count[k]++)
 				firstu[k] = first + i;
 		}
@@ -471,8 +475,10 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 				best = k;
 		u = count[best] ? firstu[best] : first;
 	}
-	ci->owner = a->owner[u];
-	ci->kind = a->kind[u];
+	if (u - run.first >= run.count)
+		vs_arena_run_at(a, u, &run);
+	ci->owner = run.owner;
+	ci->kind = (uint8_t)run.kind;
 	ci->is_map = 0;
 	ci->colour = VS_RGB_FREE;
 	if (ci->kind == VS_UNIT_FREE || ci->kind == VS_UNIT_RESERVED || ci->owner == VS_OWNER_NONE ||

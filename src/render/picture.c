@@ -114,13 +114,14 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 	const vs_arena *a = s->arena;
 	uint32_t u, last = VS_OWNER_NONE;
 	int k, before = L->n, dsidx = 0, more = 0;
+	vs_own_run run;
 
-	for (u = 0; u < a->nunits; u++) {
-		uint32_t o = a->owner[u];
+	for (u = 0; vs_arena_run_at(a, u, &run) == 0; u = run.first + run.count) {
+		uint32_t o = run.owner;
 		const vs_live *l;
 		const char *name;
 		char text[VS_TAG_MAX + 24];
-		if (a->kind[u] == VS_UNIT_INDEX)
+		if (run.kind == VS_UNIT_INDEX)
 			dsidx = 1;
 		if (o == VS_OWNER_NONE || o == VS_OWNER_HW || o == VS_OWNER_ALLOC || o == last)
 			continue;

@@ -59,8 +59,7 @@ typedef struct side {
 	int failed;
 	int fail_kind;
 	/* the maps as recording left them, owners as event numbers */
-	uint32_t *mo[VS_TRACE_MAX_ARENAS];
-	uint8_t *mk[VS_TRACE_MAX_ARENAS];
+	vs_ownmap *mo[VS_TRACE_MAX_ARENAS];
 	/* the maps at the viewing position */
 	vs_arena view[VS_TRACE_MAX_ARENAS];
 	delta *d;
@@ -116,15 +115,6 @@ static int grow(void *pp, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static void fill_units(uint32_t *o, uint8_t *k, uint32_t first, uint32_t count, uint32_t owner, uint8_t kind)
-{
-	uint32_t i;
-
-	for (i = 0; i < count; i++)
-		o[first + i] = owner;
-	memset(k + first, kind, count);
-}
-
 static void on_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
 	side *s = ud;
@@ -156,7 +146,8 @@ static void on_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t ow
 	d->count = last - first + 1;
 	d->arena = (uint8_t)arena;
 	d->kind = (uint8_t)kind;
-	fill_units(s->mo[arena], s->mk[arena], first, d->count, owner, (uint8_t)kind);
+	if (vs_ownmap_set(s->mo[arena], first, d->count, owner, kind))
+		h->oom = 1;
 	s->units_since += d->count;
 	vs_history_mark(s->hs, arena, off, len, owner, kind);
 }
@@ -177,6 +168,20 @@ static void on_event(void *ud, vs_replay *r, const vs_outcome *o)
 	s->fail_kind = (int)o->fail_kind;
 }
 
+static int keep_run(void *ud, const vs_own_run *own)
+{
+	side *s = ud;
+	run *rn;
+
+	if (grow(&s->runs, &s->capruns, s->nruns + 1, sizeof *s->runs))
+		return -1;
+	rn = &s->runs[s->nruns++];
+	rn->owner = own->owner;
+	rn->len = own->count;
+	rn->kind = (uint8_t)own->kind;
+	return 0;
+}
+
 static int checkpoint_now(side *s, uint64_t event)
 {
 	vs_timeline *h = s->h;
@@ -186,24 +191,9 @@ static int checkpoint_now(side *s, uint64_t event)
 		return -1;
 	s->ck[s->nck].event = event;
 	s->ck[s->nck].run0 = s->nruns;
-	for (a = 0; a < h->narenas; a++) {
-		const uint32_t *o = s->mo[a];
-		const uint8_t *k = s->mk[a];
-		uint32_t n = s->view[a].nunits, u = 0;
-		while (u < n) {
-			uint32_t v = u + 1;
-			run *rn;
-			while (v < n && o[v] == o[u] && k[v] == k[u])
-				v++;
-			if (grow(&s->runs, &s->capruns, s->nruns + 1, sizeof *s->runs))
-				return -1;
-			rn = &s->runs[s->nruns++];
-			rn->owner = o[u];
-			rn->len = v - u;
-			rn->kind = k[u];
-			u = v;
-		}
-	}
+	for (a = 0; a < h->narenas; a++)
+		if (vs_ownmap_walk(s->mo[a], 0, s->view[a].nunits, 0, keep_run, s))
+			return -1;
 	s->nck++;
 	s->units_since = 0;
 	return 0;
@@ -218,8 +208,10 @@ static void restore_checkpoint(side *s, size_t ci)
 	for (a = 0; a < h->narenas; a++) {
 		vs_arena *v = &s->view[a];
 		uint32_t u = 0;
+		vs_ownmap_clear(v->own);
 		while (u < v->nunits) {
-			fill_units(v->owner, v->kind, u, rn->len, rn->owner, rn->kind);
+			if (rn->kind != VS_UNIT_FREE && vs_ownmap_set(v->own, u, rn->len, rn->owner, (vs_unit_kind)rn->kind))
+				h->oom = 1; /* no memory for the view: seen as a failed recording */
 			u += rn->len;
 			rn++;
 		}
@@ -233,7 +225,8 @@ static void apply_deltas(side *s, uint64_t from, uint64_t to)
 	for (i = s->evd[from]; i < s->evd[to]; i++) {
 		const delta *d = &s->d[i];
 		vs_arena *v = &s->view[d->arena];
-		fill_units(v->owner, v->kind, d->first, d->count, d->owner, d->kind);
+		if (vs_ownmap_set(v->own, d->first, d->count, d->owner, (vs_unit_kind)d->kind))
+			s->h->oom = 1;
 	}
 }
 
@@ -344,22 +337,11 @@ vs_timeline *vs_timeline_open(const char *trace, int nsides, const vs_replay_con
 		for (a = 0; a < h->narenas; a++) {
 			const vs_arena *ra = vs_replay_arena(r, a);
 			vs_arena *v = &s->view[a];
-			v->decl = ra->decl;
-			v->nunits = ra->nunits;
-			v->usable_bytes = ra->usable_bytes;
-			v->owner = malloc((size_t)ra->nunits * sizeof *v->owner + 1);
-			v->kind = malloc((size_t)ra->nunits + 1);
-			s->mo[a] = malloc((size_t)ra->nunits * sizeof *s->mo[a] + 1);
-			s->mk[a] = malloc((size_t)ra->nunits + 1);
-			if (!v->owner || !v->kind || !s->mo[a] || !s->mk[a]) {
+			/* the start: reserved units only; no record owns anything yet */
+			if (vs_arena_init_view(v, ra) || !(s->mo[a] = vs_ownmap_copy(ra->own))) {
 				s->r = r;
 				goto oom;
 			}
-			/* the start: reserved units only; no record owns anything yet */
-			memcpy(s->mo[a], ra->owner, (size_t)ra->nunits * sizeof *s->mo[a]);
-			memcpy(s->mk[a], ra->kind, ra->nunits);
-			memcpy(v->owner, ra->owner, (size_t)ra->nunits * sizeof *v->owner);
-			memcpy(v->kind, ra->kind, ra->nunits);
 			if (i == 0)
 				h->total_units += ra->nunits;
 			if (grow(&s->series[a], &s->capseries[a], 1, sizeof *s->series[a]))
@@ -401,10 +383,8 @@ void vs_timeline_free(vs_timeline *h)
 	for (i = 0; i < h->nsides; i++) {
 		side *s = &h->s[i];
 		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
-			free(s->mo[a]);
-			free(s->mk[a]);
-			free(s->view[a].owner);
-			free(s->view[a].kind);
+			vs_ownmap_free(s->mo[a]);
+			vs_arena_fini(&s->view[a]);
 			free(s->series[a]);
 		}
 		if (s->r)
@@ -903,8 +883,8 @@ size_t vs_timeline_bytes(const vs_timeline *h)
 		n += s->capd * sizeof *s->d + s->capevd * sizeof *s->evd + s->capck * sizeof *s->ck +
 			s->capruns * sizeof *s->runs + s->capfails * sizeof *s->fails + s->capfk;
 		for (a = 0; a < h->narenas; a++)
-			n += s->capseries[a] * sizeof *s->series[a] +
-				2 * (size_t)s->view[a].nunits * (sizeof(uint32_t) + 1);
+			n += s->capseries[a] * sizeof *s->series[a] + vs_ownmap_bytes(s->mo[a]) +
+				vs_arena_meta_bytes(&s->view[a]);
 	}
 	return n;
 }

@@ -546,15 +546,29 @@ static const char *kind_name(int k)
 	return k >= 0 && k <= VS_UNIT_RESERVED ? names[k] : "?";
 }
 
-/* The run of units around u held by the same owner (capped scan). */
+/* The run of units around u held by the same owner (at most cap units
+ * either side): the map's runs around u's with that owner, of any kind. */
 static void owner_extent(const vs_arena *a, uint32_t u, uint32_t *first, uint32_t *count)
 {
-	uint32_t o = a->owner[u], lo = u, hi = u, cap = 1u << 20;
+	uint32_t o, lo, hi, cap = 1u << 20;
+	vs_own_run run;
 
-	while (lo > 0 && a->owner[lo - 1] == o && u - lo < cap)
-		lo--;
-	while (hi + 1 < a->nunits && a->owner[hi + 1] == o && hi - u < cap)
-		hi++;
+	if (vs_arena_run_at(a, u, &run)) {
+		*first = u;
+		*count = 1;
+		return;
+	}
+	o = run.owner;
+	lo = run.first;
+	hi = run.first + run.count - 1;
+	while (lo > 0 && u - lo < cap && vs_arena_run_at(a, lo - 1, &run) == 0 && run.owner == o)
+		lo = run.first;
+	while (hi + 1 < a->nunits && hi - u < cap && vs_arena_run_at(a, hi + 1, &run) == 0 && run.owner == o)
+		hi = run.first + run.count - 1;
+	if (u - lo > cap)
+		lo = u - cap;
+	if (hi - u > cap)
+		hi = u + cap;
 	*first = lo;
 	*count = hi - lo + 1;
 }
@@ -587,10 +601,10 @@ static void update_hover(viewer *v)
 			v->hover_side = s;
 			v->hover_arena = a;
 			v->hover_unit = u;
-			owner = ar->owner[u];
+			owner = vs_arena_owner_at(ar, (uint32_t)u);
 			unit_place(d, (uint32_t)u, place, sizeof place);
 			snprintf(v->hover[v->nhover++], sizeof v->hover[0], "%s 0x%08x  %s  [%s]", d->name,
-				(unsigned)(d->base + (uint32_t)u * d->unit), place, kind_name(ar->kind[u]));
+				(unsigned)(d->base + (uint32_t)u * d->unit), place, kind_name(vs_arena_kind_at(ar, (uint32_t)u)));
 			if (owner == VS_OWNER_NONE) {
 				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "free");
 			} else if (owner == VS_OWNER_HW) {
@@ -742,36 +756,57 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 	vs_image_vline(&v->canvas, x, p->chart.y, p->chart.y + p->chart.h - 12, VS_RGB_CURSOR);
 }
 
+typedef struct snap_cmp {
+	const arena_pane *ap;
+	uint32_t i;
+} snap_cmp;
+
+static int run_differs(void *ud, const vs_own_run *run)
+{
+	snap_cmp *c = ud;
+	const vs_own_run *s;
+
+	if (c->i >= c->ap->snap_n)
+		return 1;
+	s = &c->ap->snap[c->i];
+	if (s->first != run->first || s->count != run->count || s->owner != run->owner ||
+		s->kind != run->kind)
+		return 1;
+	c->i++;
+	return 0;
+}
+
+static int snap_run(void *ud, const vs_own_run *run)
+{
+	arena_pane *ap = ud;
+
+	if (ap->snap_n == ap->snap_cap) {
+		uint32_t cap = ap->snap_cap ? ap->snap_cap * 2 : 64;
+		vs_own_run *p = realloc(ap->snap, cap * sizeof *p);
+		if (!p)
+			return 1;
+		ap->snap = p;
+		ap->snap_cap = cap;
+	}
+	ap->snap[ap->snap_n++] = *run;
+	return 0;
+}
+
 /* Whether the map differs from the one last drawn (owners are event
  * numbers, the same allocation at every point in time, so equal maps are
- * equal pictures); the snapshot is brought up to date. */
+ * equal pictures); the snapshot of its runs is brought up to date. */
 static int map_changed(arena_pane *ap, const vs_arena *ar, int64_t hov)
 {
-	uint32_t n = ar->nunits;
+	snap_cmp c;
 
-	if (ap->snap_n != n) {
-		free(ap->snap_owner);
-		free(ap->snap_kind);
-		ap->snap_owner = malloc((size_t)n * sizeof *ap->snap_owner + 1);
-		ap->snap_kind = malloc((size_t)n + 1);
-		ap->snap_valid = 0;
-		ap->snap_n = n;
-		if (!ap->snap_owner || !ap->snap_kind) {
-			free(ap->snap_owner);
-			free(ap->snap_kind);
-			ap->snap_owner = NULL;
-			ap->snap_kind = NULL;
-			ap->snap_n = 0;
-			return 1;
-		}
-	}
-	if (ap->snap_valid && ap->snap_hover == hov && memcmp(ap->snap_owner, ar->owner, (size_t)n * 4) == 0 &&
-		memcmp(ap->snap_kind, ar->kind, n) == 0)
+	c.ap = ap;
+	c.i = 0;
+	if (ap->snap_valid && ap->snap_hover == hov && vs_arena_runs(ar, 0, ar->nunits, run_differs, &c) == 0 &&
+		c.i == ap->snap_n)
 		return 0;
-	memcpy(ap->snap_owner, ar->owner, (size_t)n * 4);
-	memcpy(ap->snap_kind, ar->kind, n);
+	ap->snap_n = 0;
+	ap->snap_valid = vs_arena_runs(ar, 0, ar->nunits, snap_run, ap) == 0;
 	ap->snap_hover = hov;
-	ap->snap_valid = 1;
 	return 1;
 }
 
@@ -2304,8 +2339,7 @@ out:
 	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
 		vs_image_fini(&v->sp[s].chart_img);
 		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
-			free(v->sp[s].ar[a].snap_owner);
-			free(v->sp[s].ar[a].snap_kind);
+			free(v->sp[s].ar[a].snap);
 		}
 	}
 	free(v->fail_rows);

@@ -29,11 +29,10 @@ typedef struct arena_pane {
 	vs_layout L;
 	int ok;          /* the layout fits */
 	region title_g;
-	/* the owner[] / kind[] map and hover cell last drawn: the map is drawn
-	 * again only when one of them changed */
-	uint32_t *snap_owner;
-	uint8_t *snap_kind;
-	uint32_t snap_n;
+	/* the map's runs and hover cell last drawn: the map is drawn again
+	 * only when one of them changed */
+	vs_own_run *snap;
+	uint32_t snap_n, snap_cap;
 	int64_t snap_hover;
 	int snap_valid;
 } arena_pane;

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: Zlib */
+/* ownmap.c - who holds each unit of an arena, as runs.
+ *
+ * A run is a maximal range of units with one owner and one kind: two
+ * neighbouring runs always differ, so the free runs are exactly the free
+ * extents. The runs are the nodes of a treap keyed by first unit (a binary
+ * search tree that random priorities keep balanced, O(log n) deep), each
+ * node also holding the longest free run below it. Marking a range splits
+ * the tree at its two ends, drops the runs inside and joins the pieces
+ * around one new run: O(log n + runs dropped), whatever the range's length.
+ * Memory is one node per run (what the live allocations need), not per
+ * unit. Free units, free runs and the longest free run are read in O(1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramsim/arena.h"
+
+typedef struct om_node {
+	uint32_t start, len, owner;
+	uint32_t l, r;      /* children; 0 is none (node 0 is never used) */
+	uint32_t pri;       /* a parent's priority is >= its children's */
+	uint32_t maxfree;   /* longest free run in this subtree, units */
+	uint8_t kind;
+} om_node;
+
+struct vs_ownmap {
+	uint32_t nunits, root;
+	om_node *n;
+	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
+	uint32_t runs, free_units, free_runs;
+	uint32_t seed;              /* xorshift state: priorities, the same every run */
+};
+
+#define N(i) (m->n[i])
+
+static void pull(vs_ownmap *m, uint32_t t)
+{
+	om_node *x = &N(t);
+	uint32_t best = x->kind == VS_UNIT_FREE ? x->len : 0;
+
+	if (N(x->l).maxfree > best)
+		best = N(x->l).maxfree;
+	if (N(x->r).maxfree > best)
+		best = N(x->r).maxfree;
+	x->maxfree = best;
+}
+
+static void account(vs_ownmap *m, uint32_t t, int sign)
+{
+	m->runs += (uint32_t)sign;
+	if (N(t).kind == VS_UNIT_FREE) {
+		m->free_units += (uint32_t)sign * N(t).len;
+		m->free_runs += (uint32_t)sign;
+	}
+}
+
+/* Room for k more nodes, so no node moves while a change is under way. */
+static int reserve(vs_ownmap *m, uint32_t k)
+{
+	uint32_t have = m->cap - m->used, t;
+	om_node *p;
+	size_t cap;
+
+	for (t = m->spare; t && have < k; t = N(t).l)
+		have++;
+	if (have >= k)
+		return 0;
+	cap = m->cap ? (size_t)m->cap * 2 : 64;
+	if (cap < (size_t)m->used + k)
+		cap = (size_t)m->used + k;
+	if (cap > UINT32_MAX)
+		return -1;
+	p = realloc(m->n, cap * sizeof *p);
+	if (!p)
+		return -1;
+	m->n = p;
+	m->cap = (uint32_t)cap;
+	return 0;
+}
+
+static uint32_t node_new(vs_ownmap *m, uint32_t start, uint32_t len, uint32_t owner, uint8_t kind)
+{
+	uint32_t t, s = m->seed;
+	om_node *x;
+
+	if (m->spare) {
+		t = m->spare;
+		m->spare = N(t).l;
+	} else {
+		t = m->used++;
+	}
+	s ^= s << 13;
+	s ^= s >> 17;
+	s ^= s << 5;
+	m->seed = s;
+	x = &N(t);
+	x->start = start;
+	x->len = len;
+	x->owner = owner;
+	x->kind = kind;
+	x->l = x->r = 0;
+	x->pri = s;
+	pull(m, t);
+	account(m, t, +1);
+	return t;
+}
+
+static void node_drop(vs_ownmap *m, uint32_t t)
+{
+	account(m, t, -1);
+	N(t).l = m->spare;
+	m->spare = t;
+}
+
+static void drop_tree(vs_ownmap *m, uint32_t t)
+{
+	while (t) {
+		uint32_t r = N(t).r;
+		drop_tree(m, N(t).l);
+		node_drop(m, t);
+		t = r;
+	}
+}
+
+/* Runs starting before key go to *a, the others to *b. */
+static void split(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
+{
+	if (!t) {
+		*a = *b = 0;
+		return;
+	}
+	if (N(t).start < key) {
+		split(m, N(t).r, key, &N(t).r, b);
+		*a = t;
+	} else {
+		split(m, N(t).l, key, a, &N(t).l);
+		*b = t;
+	}
+	pull(m, t);
+}
+
+/* Runs ending at or before key go to *a, the others to *b. */
+static void split_end(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
+{
+	if (!t) {
+		*a = *b = 0;
+		return;
+	}
+	if (N(t).start + N(t).len <= key) {
+		split_end(m, N(t).r, key, &N(t).r, b);
+		*a = t;
+	} else {
+		split_end(m, N(t).l, key, a, &N(t).l);
+		*b = t;
+	}
+	pull(m, t);
+}
+
+static uint32_t peek_min(const vs_ownmap *m, uint32_t t)
+{
+	while (t && N(t).l)
+		t = N(t).l;
+	return t;
+}
+
+static uint32_t peek_max(const vs_ownmap *m, uint32_t t)
+{
+	while (t && N(t).r)
+		t = N(t).r;
+	return t;
+}
+
+/* Every run of a before every run of b. */
+static uint32_t merge(vs_ownmap *m, uint32_t a, uint32_t b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	if (N(a).pri >= N(b).pri) {
+		N(a).r = merge(m, N(a).r, b);
+		pull(m, a);
+		return a;
+	}
+	N(b).l = merge(m, a, N(b).l);
+	pull(m, b);
+	return b;
+}
+
+/* Takes the last (first) run out of t into *out; returns what is left. */
+static uint32_t pop_max(vs_ownmap *m, uint32_t t, uint32_t *out)
+{
+	if (!t) {
+		*out = 0;
+		return 0;
+	}
+	if (!N(t).r) {
+		uint32_t l = N(t).l;
+		*out = t;
+		N(t).l = 0;
+		pull(m, t);
+		return l;
+	}
+	N(t).r = pop_max(m, N(t).r, out);
+	pull(m, t);
+	return t;
+}
+
+static uint32_t pop_min(vs_ownmap *m, uint32_t t, uint32_t *out)
+{
+	if (!t) {
+		*out = 0;
+		return 0;
+	}
+	if (!N(t).l) {
+		uint32_t r = N(t).r;
+		*out = t;
+		N(t).r = 0;
+		pull(m, t);
+		return r;
+	}
+	N(t).l = pop_min(m, N(t).l, out);
+	pull(m, t);
+	return t;
+}
+
+static uint32_t find(const vs_ownmap *m, uint32_t u)
+{
+	uint32_t t = m->root;
+
+	while (t) {
+		if (u < N(t).start)
+			t = N(t).l;
+		else if (u - N(t).start >= N(t).len)
+			t = N(t).r;
+		else
+			return t;
+	}
+	return 0;
+}
+
+void vs_ownmap_clear(vs_ownmap *m)
+{
+	m->used = 1; /* node 0 is "none": no children, no free run */
+	m->spare = 0;
+	m->runs = m->free_units = m->free_runs = 0;
+	m->seed = 0x9E3779B9u;
+	memset(&N(0), 0, sizeof N(0));
+	m->root = node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE);
+}
+
+vs_ownmap *vs_ownmap_new(uint32_t nunits)
+{
+	vs_ownmap *m;
+
+	if (nunits == 0)
+		return NULL;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->nunits = nunits;
+	/* room for every range the hardware reserves, so vs_ownmap_clear and
+	 * the marks that follow it never allocate */
+	if (reserve(m, 64)) {
+		free(m);
+		return NULL;
+	}
+	vs_ownmap_clear(m);
+	return m;
+}
+
+vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
+{
+	vs_ownmap *m = malloc(sizeof *m);
+
+	if (!m)
+		return NULL;
+	*m = *src;
+	m->n = malloc((size_t)src->cap * sizeof *m->n);
+	if (!m->n) {
+		free(m);
+		return NULL;
+	}
+	memcpy(m->n, src->n, (size_t)src->used * sizeof *m->n);
+	return m;
+}
+
+void vs_ownmap_free(vs_ownmap *m)
+{
+	if (!m)
+		return;
+	free(m->n);
+	free(m);
+}
+
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
+	uint8_t k = (uint8_t)kind, pk, qk;
+
+	if (first >= m->nunits || count == 0)
+		return 0;
+	end = count > m->nunits - first ? m->nunits : first + count;
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	t = find(m, first);
+	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
+		return 0; /* already so */
+	if (reserve(m, 2))
+		return -1;
+	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
+	split_end(m, m->root, first, &lo, &hi);
+	split(m, hi, end, &mid, &hi);
+	t = peek_min(m, mid);
+	ps = N(t).start;
+	po = N(t).owner;
+	pk = N(t).kind;
+	t = peek_max(m, mid);
+	qe = N(t).start + N(t).len;
+	qo = N(t).owner;
+	qk = N(t).kind;
+	drop_tree(m, mid); /* at least one node back: three fit */
+	/* what the first and last runs keep outside the range stays; equal
+	 * neighbours join the new run so runs stay maximal */
+	s = first;
+	e = end;
+	if (ps < first) {
+		if (po == owner && pk == k)
+			s = ps;
+		else
+			left = node_new(m, ps, first - ps, po, pk);
+	} else if ((t = peek_max(m, lo)) && N(t).owner == owner && N(t).kind == k) {
+		s = N(t).start;
+		lo = pop_max(m, lo, &t);
+		node_drop(m, t);
+	}
+	if (qe > end) {
+		if (qo == owner && qk == k)
+			e = qe;
+		else
+			right = node_new(m, end, qe - end, qo, qk);
+	} else if ((t = peek_min(m, hi)) && N(t).owner == owner && N(t).kind == k) {
+		e = N(t).start + N(t).len;
+		hi = pop_min(m, hi, &t);
+		node_drop(m, t);
+	}
+	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
+	m->root = merge(m, merge(m, lo, mid), hi);
+	return 0;
+}
+
+int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
+{
+	uint32_t t = unit < m->nunits ? find(m, unit) : 0;
+
+	if (!t)
+		return -1;
+	out->first = N(t).start;
+	out->count = N(t).len;
+	out->owner = N(t).owner;
+	out->kind = (vs_unit_kind)N(t).kind;
+	return 0;
+}
+
+int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
+{
+	uint32_t t, end;
+
+	if (first >= m->nunits || count == 0)
+		return -1;
+	end = count > m->nunits - first ? m->nunits : first + count;
+	t = find(m, first);
+	if (N(t).kind != VS_UNIT_FREE)
+		return first;
+	/* runs are maximal: the one after a free run is taken */
+	return N(t).start + N(t).len >= end ? -1 : (int64_t)N(t).start + N(t).len;
+}
+
+void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+{
+	if (largest)
+		*largest = N(m->root).maxfree;
+	if (runs)
+		*runs = m->free_runs;
+	if (nfree)
+		*nfree = m->free_units;
+}
+
+uint32_t vs_ownmap_runs(const vs_ownmap *m)
+{
+	return m->runs;
+}
+
+size_t vs_ownmap_bytes(const vs_ownmap *m)
+{
+	return sizeof *m + (size_t)m->cap * sizeof *m->n;
+}
+
+/* In address order, the runs of t that overlap [lo, hi), clipped to it. */
+static int walk(const vs_ownmap *m, uint32_t t, uint32_t lo, uint32_t hi, int free_only,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud)
+{
+	while (t && (!free_only || N(t).maxfree)) {
+		const om_node *x = &N(t);
+		vs_own_run run;
+		int rc;
+		if (x->start >= hi) {
+			t = x->l;
+			continue;
+		}
+		if (x->start + x->len <= lo) {
+			t = x->r;
+			continue;
+		}
+		if (x->start > lo && (rc = walk(m, x->l, lo, hi, free_only, fn, ud)) != 0)
+			return rc;
+		if (!free_only || x->kind == VS_UNIT_FREE) {
+			run.first = x->start > lo ? x->start : lo;
+			run.count = (x->start + x->len < hi ? x->start + x->len : hi) - run.first;
+			run.owner = x->owner;
+			run.kind = (vs_unit_kind)x->kind;
+			if ((rc = fn(ud, &run)) != 0)
+				return rc;
+		}
+		t = x->r;
+	}
+	return 0;
+}
+
+int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud)
+{
+	uint32_t end;
+
+	if (first >= m->nunits || count == 0)
+		return 0;
+	end = count > m->nunits - first ? m->nunits : first + count;
+	return walk(m, m->root, first, end, free_only, fn, ud);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_ownmap.c - the ownership map as runs against a plain array of one
+ * owner and kind per unit: random marks of every length, then every
+ * reader (runs, first taken unit, free statistics, walks) compared with
+ * what the array says; and a 256 MiB RAM arena whose map stays a few
+ * hundred bytes through a replay. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "vramsim/arena.h"
+
+typedef struct model {
+	uint32_t n;
+	uint32_t *owner;
+	uint8_t *kind;
+} model;
+
+typedef struct walk_check {
+	const model *md;
+	uint32_t next;   /* where the next run must start */
+	int free_only;
+	int clipped;     /* runs may be cut at the ends of the walked range */
+	uint32_t runs;
+} walk_check;
+
+/* The model's maximal run around u: [*lo, *hi). */
+static void model_run(const model *md, uint32_t u, uint32_t *lo, uint32_t *hi)
+{
+	*lo = u;
+	*hi = u + 1;
+	while (*lo > 0 && md->owner[*lo - 1] == md->owner[u] && md->kind[*lo - 1] == md->kind[u])
+		(*lo)--;
+	while (*hi < md->n && md->owner[*hi] == md->owner[u] && md->kind[*hi] == md->kind[u])
+		(*hi)++;
+}
+
+static int check_run(void *ud, const vs_own_run *run)
+{
+	walk_check *w = ud;
+	uint32_t i, lo, hi;
+
+	if (!w->free_only)
+		HOT_CMP(run->first, ==, w->next);
+	HOT_CMP(run->count, >, 0);
+	for (i = run->first; i < run->first + run->count; i++) {
+		HOT_CMP(w->md->owner[i], ==, run->owner);
+		HOT_CMP(w->md->kind[i], ==, run->kind);
+	}
+	model_run(w->md, run->first, &lo, &hi);
+	if (w->clipped) {
+		HOT_CMP(lo, <=, run->first);
+		HOT_CMP(hi, >=, run->first + run->count);
+	} else {
+		HOT_CMP(lo, ==, run->first);
+		HOT_CMP(hi, ==, run->first + run->count);
+	}
+	if (w->free_only)
+		HOT_CMP(run->kind, ==, VS_UNIT_FREE);
+	w->next = run->first + run->count;
+	w->runs++;
+	return 0;
+}
+
+static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
+{
+	uint32_t i, nfree = 0, fruns = 0, best = 0, cur = 0, runs = 0, largest, r2, nf2;
+	walk_check w = { md, 0, 0, 0, 0 };
+	vs_own_run run;
+
+	for (i = 0; i < md->n; i++) {
+		int is_free = md->kind[i] == VS_UNIT_FREE;
+		if (i == 0 || md->owner[i] != md->owner[i - 1] || md->kind[i] != md->kind[i - 1]) {
+			runs++;
+			fruns += is_free;
+		}
+		cur = is_free ? cur + 1 : 0;
+		nfree += is_free;
+		if (cur > best)
+			best = cur;
+	}
+	vs_ownmap_stats(m, &largest, &r2, &nf2);
+	HOT_CMP(largest, ==, best);
+	HOT_CMP(r2, ==, fruns);
+	HOT_CMP(nf2, ==, nfree);
+	HOT_CMP(vs_ownmap_runs(m), ==, runs);
+	vs_ownmap_walk(m, 0, md->n, 0, check_run, &w);
+	HOT_CMP(w.next, ==, md->n);
+	HOT_CMP(w.runs, ==, runs);
+	w.next = 0;
+	w.runs = 0;
+	w.free_only = 1;
+	vs_ownmap_walk(m, 0, md->n, 1, check_run, &w);
+	HOT_CMP(w.runs, ==, fruns);
+	/* a few point and range reads */
+	for (i = 0; i < 8; i++) {
+		uint32_t u = vs_rng_below(rng, md->n), len = 1 + vs_rng_below(rng, md->n - u), lo, hi, k;
+		int64_t want = -1, got;
+		HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
+		model_run(md, u, &lo, &hi);
+		HOT_CMP(run.first, ==, lo);
+		HOT_CMP(run.count, ==, hi - lo);
+		HOT_CMP(run.owner, ==, md->owner[u]);
+		HOT_CMP(run.kind, ==, md->kind[u]);
+		for (k = u; k < u + len && want < 0; k++)
+			if (md->kind[k] != VS_UNIT_FREE)
+				want = k;
+		got = vs_ownmap_first_taken(m, u, len);
+		HOT_CMP(got, ==, want);
+		/* a clipped walk starts at u and ends at u + len */
+		w.next = u;
+		w.runs = 0;
+		w.free_only = 0;
+		w.clipped = 1;
+		vs_ownmap_walk(m, u, len, 0, check_run, &w);
+		HOT_CMP(w.next, ==, u + len);
+	}
+	HOT_CMP(vs_ownmap_run_at(m, md->n, &run), ==, -1);
+}
+
+static const uint32_t owners[] = { VS_OWNER_NONE, 1, 2, 3, 77, VS_OWNER_HW, VS_OWNER_ALLOC };
+
+START_TEST(runs_match_a_unit_array)
+{
+	static const uint32_t sizes[] = { 1, 2, 7, 64, 333, 4096 };
+	vs_rng rng = { 16 };
+	unsigned steps = vs_test_soak(3000, 40000);
+	size_t si;
+
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		model md;
+		vs_ownmap *m = vs_ownmap_new(sizes[si]), *copy;
+		unsigned step;
+		ck_assert_ptr_nonnull(m);
+		md.n = sizes[si];
+		md.owner = calloc(md.n, sizeof *md.owner);
+		md.kind = calloc(md.n, 1);
+		ck_assert(md.owner && md.kind);
+		for (step = 0; step < steps; step++) {
+			/* mostly short marks (allocations), some long ones (clears) */
+			uint32_t first = vs_rng_below(&rng, md.n);
+			uint32_t count = vs_rng_below(&rng, 8) ? 1 + vs_rng_below(&rng, 16) : 1 + vs_rng_below(&rng, md.n);
+			uint32_t owner = owners[vs_rng_below(&rng, sizeof owners / sizeof owners[0])], i;
+			vs_unit_kind kind = (vs_unit_kind)vs_rng_below(&rng, VS_UNIT_RESERVED + 1);
+			if (vs_rng_below(&rng, 3) == 0)
+				kind = VS_UNIT_FREE; /* enough free space to merge */
+			if (kind == VS_UNIT_FREE)
+				owner = VS_OWNER_NONE;
+			ck_assert_int_eq(vs_ownmap_set(m, first, count, owner, kind), 0);
+			for (i = first; i < md.n && i - first < count; i++) {
+				md.owner[i] = owner;
+				md.kind[i] = (uint8_t)kind;
+			}
+			check_all(m, &md, &rng);
+		}
+		/* a copy reads the same; clearing leaves one free run */
+		copy = vs_ownmap_copy(m);
+		ck_assert_ptr_nonnull(copy);
+		check_all(copy, &md, &rng);
+		vs_ownmap_clear(m);
+		memset(md.owner, 0, md.n * sizeof *md.owner);
+		memset(md.kind, 0, md.n);
+		check_all(m, &md, &rng);
+		vs_ownmap_free(copy);
+		vs_ownmap_free(m);
+		free(md.owner);
+		free(md.kind);
+	}
+}
+END_TEST
+
+/* Marking free units with an owner keeps them ownerless, so neighbouring
+ * free runs are always one extent. */
+START_TEST(free_units_have_no_owner)
+{
+	vs_ownmap *m = vs_ownmap_new(100);
+	vs_own_run run;
+	uint32_t largest, runs, nfree;
+
+	ck_assert_int_eq(vs_ownmap_set(m, 10, 10, 5, VS_UNIT_DATA), 0);
+	ck_assert_int_eq(vs_ownmap_set(m, 10, 10, 5, VS_UNIT_FREE), 0);
+	ck_assert_int_eq(vs_ownmap_run_at(m, 15, &run), 0);
+	ck_assert_uint_eq(run.owner, VS_OWNER_NONE);
+	ck_assert_uint_eq(run.first, 0);
+	ck_assert_uint_eq(run.count, 100);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 100);
+	ck_assert_uint_eq(runs, 1);
+	ck_assert_uint_eq(nfree, 100);
+	vs_ownmap_free(m);
+}
+END_TEST
+
+/* A 256 MiB heap: the map is a handful of runs, not 256 Mi entries, and a
+ * replay of a few allocations leaves it so. */
+START_TEST(big_ram_arena_map_stays_small)
+{
+	static const char trace[] =
+		"vramsim-trace 1\n"
+		"arena heap ram size=268435456\n"
+		"alloc 1 4096\n"
+		"alloc 2 100000000\n"
+		"alloc 3 64\n"
+		"free 2\n"
+		"alloc 4 1000\n";
+	char err[256];
+	vs_test_replay x;
+	vs_replay_config cfg;
+	const vs_arena *a;
+	vs_free_stats fs;
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find("heap-first-fit");
+	ck_assert_ptr_nonnull(cfg.strategy[0]);
+	ck_assert_msg(vs_test_replay_open(&x, trace, "big", &cfg, err, sizeof err) != NULL, "%s", err);
+	a = vs_replay_arena(x.r, 0);
+	ck_assert_uint_eq(a->nunits, 268435456u);
+	ck_assert_uint_lt(vs_arena_meta_bytes(a), 4096);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_lt(vs_arena_meta_bytes(a), 4096);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->live_bytes, 4096 + 64 + 1000);
+	ck_assert_uint_eq(vs_arena_kind_at(a, 0), VS_UNIT_OVERHEAD); /* first fit's 4-byte head */
+	vs_arena_free_stats(a, &fs);
+	ck_assert_uint_gt(fs.largest, 100000000u);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ownmap");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, runs_match_a_unit_array);
+	tcase_add_test(tc, free_units_have_no_owner);
+	tcase_add_test(tc, big_ram_arena_map_stays_small);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
