@@ -435,6 +435,9 @@ START_TEST(plain_path_agrees_with_full_checks)
 		"a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6 7",
 		"a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6",
 		"bogus statement",
+		/* the quick forms, and lines just outside them */
+		"frame", "frame x", "free 19", "free 0019", "free 1234567890123456789", "free 12345678901234567890",
+		"free 99999999999999999999", "free 5 6", "free -1", "free 5x", "free  5",
 	};
 	char plain[1200], slow[1200], with[1024];
 	size_t i;
@@ -451,6 +454,12 @@ START_TEST(plain_path_agrees_with_full_checks)
 	ck_assert_msg(strstr(plain, "p:5:33: error: tag 'x\\x01y' must") != NULL, "%s", plain);
 	one_event(lines[5], plain, sizeof plain);
 	ck_assert_str_eq(plain, "-1 p:5:14: error: size: 18446744073709551616 does not fit in 32 bits");
+	one_event("free 0019\r", plain, sizeof plain);
+	ck_assert_str_eq(plain, "free 19\n");
+	one_event("frame\r", plain, sizeof plain);
+	ck_assert_str_eq(plain, "frame\n");
+	one_event("free 99999999999999999999", plain, sizeof plain);
+	ck_assert_str_eq(plain, "-1 p:5:6: error: free: id '99999999999999999999' is not a 64-bit number");
 }
 END_TEST
 
