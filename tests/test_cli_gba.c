@@ -179,7 +179,7 @@ START_TEST(help_says_what_this_build_has)
 	ck_assert_int_eq(cli("cycles --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim cycles TRACE"));
 	ck_assert_ptr_nonnull(strstr(out, "gba-obj-map, gba-obj-first-fit, gba-obj-best-fit, gba-obj-buddy, "
-		"gba-obj-snug, gba-obj-ends, gba-bg-tiles, gba-bg-tiles-split"));
+		"gba-obj-snug, gba-obj-ends, gba-obj-compact, gba-bg-tiles, gba-bg-tiles-split"));
 	ck_assert_ptr_nonnull(strstr(out, "this build: libmgba: "));
 	ck_assert_ptr_nonnull(strstr(out, vs_gba_emu_available() ? "libmgba: yes" : "install libmgba-dev"));
 	ck_assert_int_eq(cli("record --help"), 0);
@@ -298,6 +298,110 @@ START_TEST(cycles_obj_strategies_equal_host)
 }
 END_TEST
 
+/* The number after `key` in out (the first line holding it), or -1. */
+static double number_after(const char *from, const char *key)
+{
+	const char *p = strstr(from, key);
+
+	return p ? strtod(p + strlen(key), NULL) : -1.0;
+}
+
+/* gba-obj-compact moves sprites: at frames (within its budget) and when a
+ * request needs room. On the GBA every move is a DMA3 copy inside VRAM,
+ * every sprite's bytes are checked after it moves, and after every call
+ * and frame each slot's start must equal the host's. The DMA3 cost per
+ * word must be the model's (docs/gba.md): 4 cycles VRAM to VRAM, 6 ROM to
+ * VRAM, within 0.25 cycles; a whole batch of moves costs at least the
+ * model's words and at most 1.6 times (the loop that programs DMA3 for
+ * each sprite). */
+START_TEST(cycles_compact_moves_equal_host)
+{
+	unsigned mode;
+
+	if (!have_gba("cycles_compact_moves_equal_host"))
+		return;
+	for (mode = 0; mode <= 3; mode += 3) {
+		const char *path = obj_trace(300 + mode, 3000, mode), *arm;
+		int rc = cli("cycles %s --strategy gba-obj-compact --code both", path);
+		double moved, measured, ratio;
+
+		ck_assert_msg(rc == 0, "mode %u: exit %d\n%.2000s%.1500s", mode, rc, out, err);
+		arm = strstr(out, "allocator code ARM in IWRAM");
+		ck_assert_ptr_nonnull(arm);
+		ck_assert_msg(strstr(out, "placements: the GBA's equal the host replay's") != NULL &&
+			strstr(out, "and every sprite's place after each call and its moves") != NULL, "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, "\nframe "));
+		ck_assert_ptr_nonnull(strstr(out, "\ncall "));
+		ck_assert_ptr_nonnull(strstr(arm, "\ncall "));
+		moved = number_after(out, "\nmoves: ");
+		measured = number_after(out, "words (32-bit); measured ");
+		ratio = number_after(out, "measured / model ");
+		ck_assert_msg(moved > 0 && measured > 0, "%s", out);
+		ck_assert_msg(ratio >= 1.0 && ratio <= 1.6, "measured / model %.3f\n%s", ratio, out);
+		ck_assert_msg(number_after(out, "VRAM to VRAM ") >= 3.75 && number_after(out, "VRAM to VRAM ") <= 4.25,
+			"%s", out);
+		ck_assert_msg(number_after(out, "ROM to VRAM ") >= 5.75 && number_after(out, "ROM to VRAM ") <= 6.25,
+			"%s", out);
+		/* ARM in IWRAM: the same moves (the DMA loop is the same Thumb code) */
+		ck_assert_msg(number_after(arm, "\nmoves: ") == moved, "%s", out);
+	}
+}
+END_TEST
+
+/* OBJ VRAM full of 16 sprites of 64 tiles; the 1st and 3rd freed; a
+ * request of 128 tiles that only a slide makes room for: sprite 2 moves
+ * down into the first gap, and the slide stops there, the two gaps joined. */
+static const char *full_then_slide(void)
+{
+	text t = { NULL, 0, 0 };
+	const char *path;
+	unsigned i;
+
+	put(&t, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 1; i <= 16; i++)
+		put(&t, "alloc %u sprite 64x64 4bpp\n", i);
+	put(&t, "free 1\nfree 3\nalloc 17 sprite 64x64 8bpp\n");
+	path = vs_test_file(7, "cli-gba-slide.trace", t.s);
+	free(t.s);
+	return path;
+}
+
+/* A GBA that skips compact's frame-boundary slide: its alloc results may
+ * still agree for a while, but the sprites sit elsewhere after the first
+ * frame where the host slid some: exit 1 naming that frame's line. */
+START_TEST(cycles_compact_differing)
+{
+	char dir[1024];
+	const char *path = vs_test_file(6, "cli-gba-compact.trace", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 sprite 16x16 4bpp\nalloc 2 sprite 16x16 4bpp\nfree 1\nframe\nalloc 3 sprite 8x8 4bpp\n");
+
+	if (!have_gba("cycles_compact_differing"))
+		return;
+	ck_assert_int_eq(cli("cycles %s --strategy gba-obj-compact", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "moves: 1 sprites moved by DMA3 inside VRAM in 1 calls, 32 words"));
+	snprintf(dir, sizeof dir, "%s/gba/skew", VS_BINARY_DIR);
+	ck_assert_int_eq(setenv("VRAMSIM_GBA_ROM_DIR", dir, 1), 0);
+	ck_assert_int_eq(cli("cycles %s --strategy gba-obj-compact", path), 1);
+	ck_assert_int_eq(unsetenv("VRAMSIM_GBA_ROM_DIR"), 0);
+	ck_assert_msg(strstr(err, "cli-gba-compact.trace:6: error: after the frame (and its 1 moves on the host), "
+		"the GBA's sprites sit elsewhere than the host's") != NULL, "%s", err);
+	/* and then the next allocation lands elsewhere too */
+	ck_assert_msg(strstr(err, "cli-gba-compact.trace:7: error: id 3: the GBA placed it at 0x06010000, "
+		"the host at 0x06010080") != NULL, "%s", err);
+	/* a request that needs a slide: 16 sprites of 64 tiles fill OBJ VRAM,
+	 * two are freed, 128 tiles are asked for; the skewed build spoils a
+	 * word of the first sprite it moves, which the GBA finds */
+	ck_assert_int_eq(setenv("VRAMSIM_GBA_ROM_DIR", dir, 1), 0);
+	ck_assert_int_eq(cli("cycles %s --strategy gba-obj-compact", full_then_slide()), 1);
+	ck_assert_int_eq(unsetenv("VRAMSIM_GBA_ROM_DIR"), 0);
+	ck_assert_msg(strstr(err, "cli-gba-slide.trace:21: error: after the alloc of id 17, a sprite's bytes in the "
+		"GBA's VRAM are not those written before it moved") != NULL, "%s", err);
+	ck_assert_int_eq(cli("cycles %s --strategy gba-obj-compact", full_then_slide()), 0);
+	ck_assert_msg(strstr(out, "moves: 1 sprites moved by DMA3 inside VRAM in 1 calls, 512 words") != NULL, "%s",
+		out);
+}
+END_TEST
+
 /* Both BG tile managers: hits (shared placements) and loads, tile 0, maps,
  * refusals, all equal on the GBA, hit for hit. */
 START_TEST(cycles_bg_strategies_equal_host)
@@ -376,6 +480,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, cycles_rom_missing_and_differing);
 	tcase_add_test(tc, cycles_obj_strategies_equal_host);
 	tcase_add_test(tc, cycles_bg_strategies_equal_host);
+	tcase_add_test(tc, cycles_compact_moves_equal_host);
+	tcase_add_test(tc, cycles_compact_differing);
 	tcase_add_test(tc, record_exit_codes);
 	suite_add_tcase(s, tc);
 	return s;

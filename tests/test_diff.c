@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -135,6 +136,37 @@ START_TEST(bad_usage)
 }
 END_TEST
 
+/* --png of a window: the two traces agree up to event 2, differ from 3. */
+START_TEST(png_window)
+{
+	const char *a = vs_test_file(0, "before.trace", before), *b = vs_test_file(1, "after.trace", after);
+	char args[2048];
+	int red, blue;
+
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --png '%s/diff-win.png' --to 2", a, b, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	count_colours(VS_BINARY_DIR "/diff-win.png", &red, &blue);
+	ck_assert_int_eq(red + blue, 0);
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --png '%s/diff-win.png' --from 3", a, b, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	count_colours(VS_BINARY_DIR "/diff-win.png", &red, &blue);
+	ck_assert_int_gt(red, 1000);
+	/* the figures are the whole runs' either way */
+	ck_assert_msg(strstr(out, "B is worse"), "%s", out);
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --from 3", a, b);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "--from and --to choose the window of the --png picture"), "%s", err);
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --png '%s/diff-win2.png' --from 9", a, b, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "side A") && strstr(err, "--from 9 is past the trace's end: it has 5 events"), "%s",
+		err);
+	ck_assert_int_ne(access(VS_BINARY_DIR "/diff-win2.png", F_OK), 0);
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --png '%s/diff-win2.png' --from f:1", a, b, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "no frame statements"), "%s", err);
+}
+END_TEST
+
 static Suite *diff_suite(void)
 {
 	Suite *s = suite_create("diff");
@@ -143,6 +175,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, two_traces);
 	tcase_add_test(tc, two_strategies_one_trace);
 	tcase_add_test(tc, bad_usage);
+	tcase_add_test(tc, png_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

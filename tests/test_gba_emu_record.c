@@ -12,8 +12,13 @@
  * equal the bytes in the GBA's VRAM read through libmgba - sprites (their
  * id pattern) and BG tiles (their graphics) alike. A BG map holds tile
  * numbers the game writes, which the trace does not carry: every entry of
- * each map must name a tile the host has live at that depth. Skips with a
- * message without libmgba or the demo ROM.
+ * each map must name a tile the host has live at that depth. After its
+ * steps the demo runs a scene in arena "moving" (gba-obj-compact through
+ * sprite_handles.h) whose sprites move by DMA3, on need and at a frame: the
+ * comparison holds there too, under the strategies and under `recorded`
+ * (which follows the recorded moves), and each live scene sprite's OAM
+ * entry names its tile. Skips with a message without libmgba or the demo
+ * ROM.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +51,8 @@ static int have_demo(void)
 typedef struct cmp_ctx {
 	vs_replay *r;
 	vs_gba_emu *emu;
-	uint32_t live, bytes, bad, tiles, maps, entries, sprites, tile0;
+	uint32_t live, bytes, bad, tiles, maps, entries, sprites, tile0, oam;
+	uint64_t moves; /* arena moving: moves the replay carried out */
 } cmp_ctx;
 
 /* The map of a live BG map record: each BG (0-3) whose BGxCNT screen base
@@ -112,29 +118,46 @@ static void compare_live(void *ud, const vs_live *l)
 	} else {
 		c->sprites++;
 	}
+	if (l->arena == 2) {
+		/* a scene sprite: its OAM entry follows it through moves */
+		uint32_t e = DEMO_SCENE_OAM + (uint32_t)(l->id - DEMO_SCENE_ID);
+		uint32_t attr2 = vs_gba_emu_read16(c->emu, 0x07000000u + 8u * e + 4u);
+
+		ck_assert_uint_lt(l->id - DEMO_SCENE_ID, DEMO_SCENE_SPRITES);
+		if ((attr2 & 0x3FFu) != (a->decl.base + l->pl.offset - 0x06010000u) / 32u && c->bad++ < 5)
+			fprintf(stderr, "id %llu: OAM entry %u names tile %u, the sprite is at 0x%08x\n",
+				(unsigned long long)l->id, (unsigned)e, (unsigned)(attr2 & 0x3FFu),
+				(unsigned)(a->decl.base + l->pl.offset));
+		c->oam++;
+	}
 	c->bytes += n;
 	free(gba);
 }
 
-/* Replays the trace text recorded so far and compares with the GBA now. */
-static void check_at(vs_gba_emu *e, const char *text, size_t len, cmp_ctx *c)
+/* Replays the trace text recorded so far (under the trace's strategies, or
+ * `recorded` for every arena) and compares with the GBA now. */
+static void check_at(vs_gba_emu *e, const char *text, size_t len, int recorded, cmp_ctx *c)
 {
 	char err[512];
 	FILE *fp = fmemopen((void *)text, len, "r");
 	vs_trace_reader *rd;
 	vs_replay_config cfg;
 	vs_replay *r;
+	int i;
 
 	ck_assert_ptr_nonnull(fp);
 	rd = vs_trace_open_stream(fp, "demo.trace", err, sizeof err);
 	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
+	for (i = 0; recorded && i < 3; i++)
+		cfg.strategy[i] = vs_strategy_find("recorded");
 	r = vs_replay_new(rd, &cfg, err, sizeof err);
 	ck_assert_msg(r != NULL, "%s", err);
-	ck_assert_int_eq(vs_replay_run(r, 0), 0);
-	ck_assert_int_eq(vs_replay_arena_count(r), 2);
-	ck_assert_str_eq(vs_replay_strategy(r, 0)->name, "gba-obj-map");
-	ck_assert_str_eq(vs_replay_strategy(r, 1)->name, "gba-bg-tiles");
+	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s", vs_replay_error(r));
+	ck_assert_int_eq(vs_replay_arena_count(r), 3);
+	ck_assert_str_eq(vs_replay_strategy(r, 0)->name, recorded ? "recorded" : "gba-obj-map");
+	ck_assert_str_eq(vs_replay_strategy(r, 1)->name, recorded ? "recorded" : "gba-bg-tiles");
+	ck_assert_str_eq(vs_replay_strategy(r, 2)->name, recorded ? "recorded" : "gba-obj-compact");
 	ck_assert_uint_eq(vs_replay_diag_total(r), 0);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
 	memset(c, 0, sizeof *c);
@@ -146,21 +169,22 @@ static void check_at(vs_gba_emu *e, const char *text, size_t len, cmp_ctx *c)
 	ck_assert_uint_eq(c->maps, 2);
 	ck_assert_uint_gt(c->tiles, 30);
 	ck_assert_uint_gt(vs_replay_metrics(r, 1)->shared_hits, 100);
+	c->moves = vs_replay_metrics(r, 2)->moves;
 	c->r = NULL;
 	vs_replay_free(r);
 	fclose(fp);
 }
 
 /* Runs to frame `at`, then on frame by frame until the demo is between
- * steps (its status block says not busy). */
-static void run_to_idle(vs_gba_emu *e, uint32_t at)
+ * steps (its status block says not busy) and has done at least `steps`. */
+static void run_to_idle(vs_gba_emu *e, uint32_t at, uint32_t steps)
 {
 	uint32_t n = vs_gba_emu_frames(e), guard = 0;
 
 	if (at > n)
 		vs_gba_emu_run_frames(e, at - n);
 	while (vs_gba_emu_read32(e, DEMO_STATUS_ADDR) != DEMO_MAGIC ||
-		vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 4) != 0) {
+		vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 4) != 0 || vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 8) < steps) {
 		ck_assert_uint_lt(guard++, 600);
 		vs_gba_emu_run_frames(e, 1);
 	}
@@ -168,7 +192,12 @@ static void run_to_idle(vs_gba_emu *e, uint32_t at)
 
 START_TEST(test_record_and_compare_vram)
 {
-	static const uint32_t at[] = { 2, 200, 350, 500, 650, 900 };
+	/* frames; then the scene: after the slide on need (2 steps in), after
+	 * the frame's slide (4 steps in) */
+	static const uint32_t at[] = { 2, 200, 350, 500, 650, 0, 0, 900 };
+	static const uint32_t steps[] = { 0, 0, 0, 0, 0, DEMO_STEPS + 2, DEMO_STEPS + 4, 0 };
+	static const uint64_t moves[] = { 0, 0, 0, 0, 0, 3, 10, 10 };
+	uint32_t oam = 0;
 	char err[512], *text = NULL;
 	size_t len = 0, k;
 	uint32_t max_sprites = 0, tiles = 0, bytes = 0;
@@ -187,12 +216,20 @@ START_TEST(test_record_and_compare_vram)
 	ck_assert_msg(e != NULL, "%s", err);
 	vs_gba_recorder_attach(&rec, e);
 	for (k = 0; k < sizeof at / sizeof at[0]; k++) {
-		run_to_idle(e, at[k]);
+		static const char head[] = "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n"
+			"arena bg gba-bg strategy=gba-bg-tiles\n"
+			"arena moving gba-obj strategy=gba-obj-compact options=budget:256\n";
+
+		run_to_idle(e, at[k], steps[k]);
 		fflush(mem);
 		ck_assert_uint_gt(rec.lines, 1);
-		ck_assert_int_eq(strncmp(text, "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n"
-			"arena bg gba-bg strategy=gba-bg-tiles\n", 92), 0);
-		check_at(e, text, len, &c);
+		ck_assert_int_eq(strncmp(text, head, sizeof head - 1), 0);
+		check_at(e, text, len, 1, &c);
+		ck_assert_msg(c.moves == moves[k], "checkpoint %u: %llu moves under recorded", (unsigned)k,
+			(unsigned long long)c.moves);
+		check_at(e, text, len, 0, &c);
+		ck_assert_msg(c.moves == moves[k], "checkpoint %u: %llu moves", (unsigned)k, (unsigned long long)c.moves);
+		oam += c.oam;
 		if (c.sprites > max_sprites)
 			max_sprites = c.sprites;
 		tiles += c.tiles;
@@ -206,6 +243,7 @@ START_TEST(test_record_and_compare_vram)
 	ck_assert_uint_eq(vs_gba_emu_read32(e, DEMO_STATUS_ADDR + 12), 1);
 	ck_assert_ptr_nonnull(strstr(text, "# end of the script\n"));
 	ck_assert_uint_gt(max_sprites, 10);
+	ck_assert_uint_eq(oam, 14 + 12 + 12); /* scene sprites live at the last three checkpoints */
 	ck_assert_uint_eq(rec.others, 0);
 	ck_assert_int_eq(rec.write_error, 0);
 	vs_gba_emu_close(e);

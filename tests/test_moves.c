@@ -171,7 +171,8 @@ static void collect_none(void *ud, const char *line)
 	(void)line;
 }
 
-static void start(run *x, const char *text, const vs_strategy *s, const char *opts)
+static void start_watched(run *x, const char *text, const vs_strategy *s, const char *opts, vs_observer_fn fn,
+	void *ud)
 {
 	char err[512];
 	vs_trace_reader *rd;
@@ -187,8 +188,15 @@ static void start(run *x, const char *text, const vs_strategy *s, const char *op
 	cfg.options[0] = opts;
 	cfg.message = collect;
 	cfg.message_ud = x;
+	cfg.observer = fn;
+	cfg.observer_ud = ud;
 	x->r = vs_replay_new(rd, &cfg, err, sizeof err);
 	ck_assert_msg(x->r != NULL, "%s", err);
+}
+
+static void start(run *x, const char *text, const vs_strategy *s, const char *opts)
+{
+	start_watched(x, text, s, opts, NULL, NULL);
 }
 
 static void finish(run *x)
@@ -330,50 +338,179 @@ END_TEST
 
 /* ---- gba-obj-compact ------------------------------------------------------ */
 
-/* The allocator alone, against a model: on random 4bpp churn it never
- * fails a request the free tiles hold, sprites never overlap, and every
- * move goes down, below the sprites not yet moved. */
+/* A random request: 4bpp of 1-32 tiles or 8bpp of 2-64 (even tiles), 8x8
+ * 4bpp sprites (1 tile, the only odd size) often, as bullets are. */
+static void random_sprite(vs_rng *g, uint16_t *tiles, uint16_t *align)
+{
+	uint32_t k = vs_rng_below(g, 8), sz = vs_rng_below(g, 6);
+
+	*align = (uint16_t)(k >= 5 ? 2 : 1);
+	*tiles = (uint16_t)(k < 3 ? 1u : (uint32_t)*align << sz);
+}
+
+/* The allocator alone, against a model of the tiles: on random 4bpp and
+ * 8bpp churn near a full area it never fails a request the free tiles
+ * hold, 8bpp sprites sit on even tiles, and the moves of each call, done in
+ * order, each land on tiles free at that moment (or the sprite's own). */
 START_TEST(compact_never_fragments)
 {
 	static gba_obj_compact m;
-	static uint16_t live[GBA_OBJ_COMPACT_MAX];
+	static uint16_t live[GBA_OBJ_COMPACT_MAX], owner[GBA_OBJ_COMPACT_TILES], size[GBA_OBJ_COMPACT_MAX];
 	unsigned seed, step;
 
+	/* the allocator's prices are the replay's (it cannot include replay.h) */
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_TILE_CYCLES, 32u / 4 * VS_CYCLES_MOVE_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES, 32u / 4 * VS_CYCLES_UPLOAD_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_FRAME_CYCLES, VS_VBLANK_CYCLES / 4);
 	for (seed = 1; seed <= vs_test_soak(4, 40); seed++) {
 		vs_rng g = { seed };
+		uint16_t first = (uint16_t)(seed % 2 ? 0u : 512u);
 		int n = 0;
-		uint32_t used = 0;
-		gba_obj_compact_init(&m, 0, (uint16_t)vs_rng_below(&g, 300));
+		uint32_t used = 0, k, t, spent = 0; /* cycles of uploads and on-need moves since the last frame */
+		uint16_t budget = (uint16_t)(seed % 2 ? vs_rng_below(&g, 300) : GBA_OBJ_COMPACT_AUTO);
+		gba_obj_compact_init(&m, first, budget);
+		for (t = 0; t < GBA_OBJ_COMPACT_TILES; t++)
+			owner[t] = GBA_OBJ_COMPACT_NONE;
 		for (step = 0; step < 20000; step++) {
-			uint16_t tiles = (uint16_t)(1u << vs_rng_below(&g, 6)), slot, nm, k;
+			uint16_t tiles, align, slot = GBA_OBJ_COMPACT_NONE, nm;
+			uint32_t free_tiles = GBA_OBJ_COMPACT_TILES - first - used;
 			const gba_obj_compact_move *mv;
+			random_sprite(&g, &tiles, &align);
 			if (vs_rng_below(&g, 16) == 0) {
+				uint32_t moved = 0, left = spent < GBA_OBJ_COMPACT_FRAME_CYCLES ? GBA_OBJ_COMPACT_FRAME_CYCLES - spent : 0;
 				gba_obj_compact_frame(&m);
-			} else if (n && vs_rng_below(&g, 2)) {
+				mv = gba_obj_compact_moves(&m, &nm);
+				for (k = 0; k < nm; k++)
+					moved += mv[k].tiles;
+				/* the frame's slide spends at most what the frame's uploads and
+				 * on-need moves left of a quarter of VBlank, or its budget */
+				HOT_CMP(moved, <=, budget == GBA_OBJ_COMPACT_AUTO ? left / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES : budget);
+				spent = 0;
+			} else if (n && (vs_rng_below(&g, 2) || tiles > free_tiles)) {
 				uint32_t j = vs_rng_below(&g, (uint32_t)n);
-				used -= m.tiles[live[j]];
+				used -= size[live[j]];
+				for (t = 0; t < size[live[j]]; t++)
+					owner[gba_obj_compact_start(&m, live[j]) + t] = GBA_OBJ_COMPACT_NONE;
 				HOT_CMP(gba_obj_compact_free(&m, live[j]), ==, 0);
 				live[j] = live[--n];
-				continue;
 			} else {
-				slot = gba_obj_compact_alloc(&m, tiles, 1);
-				if (used + tiles <= GBA_OBJ_COMPACT_TILES && n < (int)GBA_OBJ_COMPACT_MAX)
-					HOT_ASSERT(slot != GBA_OBJ_COMPACT_NONE, "seed %u step %u: %u tiles refused with %u free",
-						seed, step, (unsigned)tiles, (unsigned)(GBA_OBJ_COMPACT_TILES - used));
-				if (slot != GBA_OBJ_COMPACT_NONE) {
-					live[n++] = slot;
-					used += tiles;
-				}
+				slot = gba_obj_compact_alloc(&m, tiles, align);
+				if (tiles <= free_tiles && n < (int)GBA_OBJ_COMPACT_MAX)
+					HOT_ASSERT(slot != GBA_OBJ_COMPACT_NONE,
+						"seed %u step %u: %u tiles (%s) refused with %u free", seed, step, (unsigned)tiles,
+						align == 2 ? "8bpp" : "4bpp", (unsigned)free_tiles);
 			}
+			/* the moves, in order, on the model's tiles */
 			mv = gba_obj_compact_moves(&m, &nm);
-			for (k = 0; k < nm; k++)
-				HOT_CMP(mv[k].to, <, mv[k].from);
-			/* address order, no overlap, inside the area */
-			for (k = 0; k + 1u < m.n; k++)
-				HOT_CMP(m.start[m.order[k]] + m.tiles[m.order[k]], <=, m.start[m.order[k + 1]]);
-			if (m.n)
-				HOT_CMP(m.start[m.order[m.n - 1]] + m.tiles[m.order[m.n - 1]], <=, GBA_OBJ_COMPACT_TILES);
+			for (k = 0; k < nm; k++) {
+				HOT_CMP(mv[k].tiles, ==, size[mv[k].slot]);
+				for (t = 0; t < mv[k].tiles; t++) {
+					HOT_CMP(owner[mv[k].from + t], ==, mv[k].slot);
+					HOT_ASSERT(owner[mv[k].to + t] == GBA_OBJ_COMPACT_NONE || owner[mv[k].to + t] == mv[k].slot,
+						"seed %u step %u: move %u of slot %u onto tile %u of slot %u", seed, step, k,
+						(unsigned)mv[k].slot, (unsigned)(mv[k].to + t), (unsigned)owner[mv[k].to + t]);
+				}
+				for (t = 0; t < mv[k].tiles; t++)
+					owner[mv[k].from + t] = GBA_OBJ_COMPACT_NONE;
+				for (t = 0; t < mv[k].tiles; t++)
+					owner[mv[k].to + t] = mv[k].slot;
+			}
+			if (slot != GBA_OBJ_COMPACT_NONE) {
+				uint16_t s0 = gba_obj_compact_start(&m, slot);
+				HOT_CMP(s0 % align, ==, 0);
+				HOT_CMP(s0, >=, first);
+				HOT_CMP(s0 + tiles, <=, GBA_OBJ_COMPACT_TILES);
+				for (t = 0; t < tiles; t++) {
+					HOT_CMP(owner[s0 + t], ==, GBA_OBJ_COMPACT_NONE);
+					owner[s0 + t] = slot;
+				}
+				live[n++] = slot;
+				size[slot] = tiles;
+				used += tiles;
+				spent += tiles * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES;
+				mv = gba_obj_compact_moves(&m, &nm);
+				for (k = 0; k < nm; k++)
+					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
+			}
+			/* where the allocator says each sprite is, the model agrees */
+			for (k = 0; k < (uint32_t)n; k++)
+				HOT_CMP(owner[gba_obj_compact_start(&m, live[k])], ==, live[k]);
 		}
+	}
+}
+END_TEST
+
+/* Through the replay: random sprite traces of 4bpp and 8bpp mixes that
+ * keep the area nearly full, every request within the free tiles (the
+ * trace's own count, as the generators do). gba-obj-compact must serve
+ * every one, and the replay checks each move (onto free tiles, bytes kept). */
+static char *dense_sprites(unsigned seed, int events)
+{
+	static const char *const shapes4[] = { "8x8", "16x8", "16x16", "32x16", "32x32", "64x32" };
+	static const char *const shapes8[] = { "8x8", "16x8", "16x16", "32x16", "32x32", "64x32" };
+	size_t cap = (size_t)events * 48 + 64, n = 0;
+	char *t = malloc(cap);
+	vs_rng g = { seed };
+	uint64_t live[256];
+	uint32_t ltiles[256], used = 0, area = seed % 2 ? 1024 : 512;
+	int nlive = 0, i, next = 1;
+
+	ck_assert_ptr_nonnull(t);
+	n += (size_t)snprintf(t + n, cap - n, "vramsim-trace 1\narena obj gba-obj mode=%d\n", seed % 2 ? 0 : 4);
+	for (i = 0; i < events; i++) {
+		uint32_t k = vs_rng_below(&g, 12), c = vs_rng_below(&g, 8), sz = vs_rng_below(&g, 6);
+		int bpp8 = c >= 5;
+		uint32_t tiles = c < 3 ? 1u : (1u << sz) * (bpp8 ? 2u : 1u);
+		if (c < 3)
+			sz = 0, bpp8 = 0;
+		if (k == 0) {
+			n += (size_t)snprintf(t + n, cap - n, "frame\n");
+		} else if (nlive && (k < 5 || used + tiles > area || nlive == 256)) {
+			uint32_t j = vs_rng_below(&g, (uint32_t)nlive);
+			n += (size_t)snprintf(t + n, cap - n, "free %llu\n", (unsigned long long)live[j]);
+			used -= ltiles[j];
+			live[j] = live[--nlive];
+			ltiles[j] = ltiles[nlive];
+		} else if (used + tiles <= area) {
+			n += (size_t)snprintf(t + n, cap - n, "alloc %d sprite %s %s\n", next,
+				bpp8 ? shapes8[sz] : shapes4[sz], bpp8 ? "8bpp" : "4bpp");
+			ltiles[nlive] = tiles;
+			live[nlive++] = (uint64_t)next++;
+			used += tiles;
+		}
+	}
+	return t;
+}
+
+typedef struct fail_watch {
+	uint64_t fails, first_line;
+} fail_watch;
+
+static void watch_fails(void *ud, vs_replay *r, const vs_outcome *o)
+{
+	fail_watch *w = ud;
+
+	(void)r;
+	if (o->failed && !w->fails++)
+		w->first_line = o->ev->line;
+}
+
+START_TEST(compact_serves_what_fits)
+{
+	unsigned seed;
+
+	for (seed = 1; seed <= vs_test_soak(6, 60); seed++) {
+		char *t = dense_sprites(seed, 6000);
+		fail_watch w = { 0, 0 };
+		run x;
+		start_watched(&x, t, vs_strategy_find("gba-obj-compact"), seed % 3 ? "" : "budget=0", watch_fails, &w);
+		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+		ck_assert_msg(vs_replay_check_total(x.r) == 0, "seed %u: %s", seed, x.msgs);
+		ck_assert_msg(w.fails == 0, "seed %u: %llu requests within the free tiles refused, the first at line %llu",
+			seed, (unsigned long long)w.fails, (unsigned long long)w.first_line);
+		ck_assert_uint_gt(vs_replay_metrics(x.r, 0)->moves, 0);
+		finish(&x);
+		free(t);
 	}
 }
 END_TEST
@@ -389,14 +526,15 @@ START_TEST(compact_on_bundled_traces)
 		"gba-demo-capture",
 	};
 	static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy",
-		"gba-obj-snug", "gba-obj-ends" };
+		"gba-obj-snug", "gba-obj-ends", "gba-obj-slots" };
+	enum { NR = sizeof rivals / sizeof rivals[0] };
 	size_t t, k;
 
 	for (t = 0; t < sizeof traces / sizeof traces[0]; t++) {
 		char path[1024];
-		double frag[7];
-		for (k = 0; k < 7; k++) {
-			const vs_strategy *s = vs_strategy_find(k < 6 ? rivals[k] : "gba-obj-compact");
+		double frag[NR + 1];
+		for (k = 0; k <= NR; k++) {
+			const vs_strategy *s = vs_strategy_find(k < NR ? rivals[k] : "gba-obj-compact");
 			vs_replay_config cfg;
 			char err[512];
 			vs_trace_reader *rd;
@@ -411,7 +549,7 @@ START_TEST(compact_on_bundled_traces)
 			ck_assert_msg(r != NULL, "%s", err);
 			ck_assert_int_eq(vs_replay_run(r, 0), 0);
 			frag[k] = vs_replay_metrics(r, 0)->peak_frag;
-			if (k == 6) {
+			if (k == NR) {
 				ck_assert_msg(vs_replay_metrics(r, 0)->failures == 0, "%s: %llu failures", traces[t],
 					(unsigned long long)vs_replay_metrics(r, 0)->failures);
 				ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -419,8 +557,8 @@ START_TEST(compact_on_bundled_traces)
 			}
 			vs_replay_free(r);
 		}
-		for (k = 0; k < 6; k++)
-			ck_assert_msg(frag[6] < frag[k], "%s: peak fragmentation %.3f, %s has %.3f", traces[t], frag[6],
+		for (k = 0; k < NR; k++)
+			ck_assert_msg(frag[NR] < frag[k], "%s: peak fragmentation %.3f, %s has %.3f", traces[t], frag[NR],
 				rivals[k], frag[k]);
 	}
 }
@@ -435,6 +573,7 @@ static Suite *moves_suite(void)
 	tcase_add_test(tc, wrong_moves_are_caught);
 	tcase_add_test(tc, a_game_that_moves);
 	tcase_add_test(tc, compact_never_fragments);
+	tcase_add_test(tc, compact_serves_what_fits);
 	tcase_add_test(tc, compact_on_bundled_traces);
 	suite_add_tcase(s, tc);
 	return s;

@@ -49,7 +49,13 @@ static int file_exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
-/* Runs a trace in process with a history. */
+static void quiet(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* Runs a trace in process with a history (warnings unprinted). */
 static vs_replay *replay_of(const char *path, const char *strategy, vs_history *hs)
 {
 	vs_replay_config cfg;
@@ -60,6 +66,7 @@ static vs_replay *replay_of(const char *path, const char *strategy, vs_history *
 
 	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
+	cfg.message = quiet;
 	if (hs)
 		vs_history_attach(hs, &cfg);
 	for (i = 0; i < vs_trace_header_of(rd)->narenas; i++)
@@ -696,6 +703,417 @@ START_TEST(tag_colours_stable)
 }
 END_TEST
 
+
+/* ---- windows: --from / --to -------------------------------------------- */
+
+#include "../src/render/history_impl.h"
+
+/* The text drawn in colour c at (x, y), read back cell by cell against the
+ * built-in font: up to n - 1 characters, trailing blanks dropped; a cell no
+ * glyph matches ends it. */
+static void read_text(const vs_image *im, int x, int y, uint32_t c, char *out, int n)
+{
+	int k, g, row, col, len = 0;
+
+	for (k = 0; k < n - 1; k++) {
+		uint8_t rows[VS_FONT_H];
+		for (row = 0; row < VS_FONT_H; row++) {
+			rows[row] = 0;
+			for (col = 0; col < VS_FONT_W; col++)
+				if (vs_image_get(im, x + k * VS_FONT_W + col, y + row) == c)
+					rows[row] |= (uint8_t)(0x80u >> col);
+		}
+		for (g = 0; g < 95 && memcmp(rows, font_8x13[g], VS_FONT_H); g++)
+			;
+		if (g == 95)
+			break;
+		out[k] = (char)(32 + g);
+		if (g)
+			len = k + 1;
+	}
+	out[len] = '\0';
+}
+
+/* The first band's plot in a heatmap or chart PNG: left x, width, bottom y
+ * (found by its frame, one pixel left of the plot). */
+static void plot_of_png(const vs_image *im, int *px, int *pw, int *bottom)
+{
+	int y = 0;
+
+	*px = PIC_MARGIN + VS__PLOT_LEFT;
+	*pw = im->w - 2 * PIC_MARGIN - VS__PLOT_LEFT - VS__PLOT_RIGHT;
+	while (y < im->h && vs_image_get(im, *px - 1, y) != VS_RGB_GRID)
+		y++;
+	while (y < im->h && vs_image_get(im, *px - 1, y) == VS_RGB_GRID)
+		y++;
+	*bottom = y - 1;
+	ck_assert_int_lt(*bottom, im->h - 20);
+}
+
+/* Pixels of colour c inside the first band's plot. */
+static int plot_pixels(const vs_image *im, uint32_t c)
+{
+	int px, pw, bottom, x, y, n = 0;
+
+	plot_of_png(im, &px, &pw, &bottom);
+	for (y = bottom - 1; y > 0 && vs_image_get(im, px - 1, y) == VS_RGB_GRID; y--)
+		for (x = px; x < px + pw; x++)
+			n += vs_image_get(im, x, y) == c;
+	return n;
+}
+
+/* Frames 0-4: "early" lives in frames 0-1 and again in frame 4, "late" in
+ * frames 2-3; the ninth 4 KiB sprite fails at event 9 (frame 0). */
+static const char *window_trace(void)
+{
+	char text[2048];
+	size_t len = 0;
+	int i;
+
+	len += (size_t)snprintf(text + len, sizeof text - len, "vramsim-trace 1\narena obj gba-obj mode=0\n");
+	for (i = 1; i <= 9; i++) /* events 1-9 */
+		len += (size_t)snprintf(text + len, sizeof text - len, "alloc %d sprite 64x64 8bpp tag=early\n", i);
+	len += (size_t)snprintf(text + len, sizeof text - len, "frame\n"); /* 10: frame 1 */
+	for (i = 1; i <= 8; i++) /* 11-18 */
+		len += (size_t)snprintf(text + len, sizeof text - len, "free %d\n", i);
+	len += (size_t)snprintf(text + len, sizeof text - len, "frame\n"  /* 19: frame 2 */
+		"alloc 10 sprite 32x32 4bpp tag=late\n"                        /* 20 */
+		"frame\n"                                                       /* 21: frame 3 */
+		"free 10\n"                                                     /* 22 */
+		"frame\n"                                                       /* 23: frame 4 */
+		"alloc 11 sprite 64x64 8bpp tag=early\n");                      /* 24 */
+	return vs_test_file(7, "render_window.trace", text);
+}
+
+static vs_history *window_history(const char *from, const char *to, int columns)
+{
+	vs_history *hs = vs_history_new(columns, 32);
+	vs_window w;
+	vs_replay *r;
+	char err[256];
+
+	ck_assert_msg(vs_window_parse(&w, from, to, err, sizeof err) == 0, "%s", err);
+	vs_history_set_window(hs, &w);
+	r = replay_of(window_trace(), "gba-obj-first-fit", hs);
+	ck_assert_int_eq(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	ck_assert_msg(vs_history_window_check(hs, err, sizeof err) == 0, "%s", err);
+	vs_replay_free(r);
+	return hs;
+}
+
+/* The history of a window: its events, columns inside it, failures and
+ * peaks from it alone. */
+START_TEST(window_history_bounds)
+{
+	vs_history *hs = window_history("f:2", "f:3", 0);
+	char buf[64];
+	size_t nf;
+	int c;
+
+	/* frame 2 opens with its frame statement (19), frame 4's (23) closes it */
+	ck_assert_uint_eq(vs_history_first_event(hs), 19);
+	ck_assert_uint_eq(vs_history_last_event(hs), 22);
+	ck_assert_uint_eq(vs_history_events(hs), 24);
+	ck_assert_uint_eq(vs_history_frames(hs), 4);
+	ck_assert_int_gt(vs_history_columns(hs), 0);
+	for (c = 0; c < vs_history_columns(hs); c++) {
+		ck_assert_uint_ge(vs_history_column_event(hs, c), 19);
+		ck_assert_uint_le(vs_history_column_event(hs, c), 22);
+		ck_assert_uint_ge(vs_history_column_frame(hs, c), 2);
+		ck_assert_uint_le(vs_history_column_frame(hs, c), 3);
+	}
+	ck_assert_uint_eq(vs_history_column_event(hs, vs_history_columns(hs) - 1), 22);
+	vs_history_failures(hs, 0, &nf);
+	ck_assert_uint_eq(nf, 0);                               /* event 9 is before it */
+	ck_assert_uint_eq(vs_history_peak_live_event(hs, 0), 20); /* not event 8's 32 KiB */
+	vs_history_window_describe(hs, buf, sizeof buf);
+	ck_assert_str_eq(buf, "frames 2-3");
+	/* the x axis starts at the window: its first event at the left edge */
+	ck_assert_int_eq(vs_render_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 18), VS__PLOT_LEFT);
+	ck_assert_int_eq(vs_render_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 22), 1000 - VS__PLOT_RIGHT - 1);
+	vs_history_free(hs);
+
+	hs = window_history("5", "12", 0);
+	ck_assert_uint_eq(vs_history_first_event(hs), 5);
+	ck_assert_uint_eq(vs_history_last_event(hs), 12);
+	vs_history_failures(hs, 0, &nf);
+	ck_assert_uint_eq(nf, 1);
+	ck_assert_uint_eq(vs_history_peak_live_event(hs, 0), 8);
+	vs_history_window_describe(hs, buf, sizeof buf);
+	ck_assert_str_eq(buf, "events 5-12");
+	vs_history_free(hs);
+
+	/* bounded as without a window: 4 columns, merged, the last at its end */
+	hs = window_history("2", "20", 4);
+	ck_assert_int_le(vs_history_columns(hs), 4);
+	ck_assert_uint_eq(vs_history_column_event(hs, vs_history_columns(hs) - 1), 20);
+	ck_assert_uint_ge(vs_history_column_event(hs, 0), 2);
+	vs_history_free(hs);
+
+	/* open ends: from frame 3 to the end, up to event 3 */
+	hs = window_history("f:3", NULL, 0);
+	ck_assert_uint_eq(vs_history_first_event(hs), 21);
+	ck_assert_uint_eq(vs_history_last_event(hs), 24);
+	vs_history_free(hs);
+	hs = window_history(NULL, "3", 0);
+	ck_assert_uint_eq(vs_history_first_event(hs), 1);
+	ck_assert_uint_eq(vs_history_last_event(hs), 3);
+	vs_history_free(hs);
+}
+END_TEST
+
+/* The decoded heatmap of a window: the first tick reads its start, the
+ * last its span, and "early", alive only outside it, leaves no colour. */
+START_TEST(window_heatmap_decoded)
+{
+	const char *trace = window_trace();
+	const char *png = out_path("window-heat.png"), *whole = out_path("window-whole.png");
+	uint32_t early = vs_tag_colour_id(1), late = vs_tag_colour_id(2);
+	char text[32];
+	vs_image im;
+	int px, pw, bottom;
+
+	ck_assert_int_eq(cli("render %s --kind heatmap --from f:2 --to f:3 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	plot_of_png(&im, &px, &pw, &bottom);
+	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "2");
+	read_text(&im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "frames 2-3");
+	ck_assert_int_eq(plot_pixels(&im, early), 0);
+	ck_assert_int_gt(plot_pixels(&im, late), 0);
+	vs_image_fini(&im);
+
+	/* the same in events, on a frame trace: ticks still in frames */
+	ck_assert_int_eq(cli("render %s --kind heatmap --from 19 --to 22 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	plot_of_png(&im, &px, &pw, &bottom);
+	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "2");
+	ck_assert_int_eq(plot_pixels(&im, early), 0);
+	vs_image_fini(&im);
+
+	/* without the window "early" is there, and the axis starts at 0 */
+	ck_assert_int_eq(cli("render %s --kind heatmap -q -o %s", trace, whole), 0);
+	read_png(whole, &im);
+	plot_of_png(&im, &px, &pw, &bottom);
+	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "0");
+	ck_assert_int_gt(plot_pixels(&im, early), 0);
+	vs_image_fini(&im);
+}
+END_TEST
+
+/* A trace without frames: ticks in events from the window's first. */
+START_TEST(window_chart_events_decoded)
+{
+	const char *trace = vs_test_file(8, "render_window_ev.trace", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 512\nalloc 2 512\nalloc 3 512\nfree 1\nfree 2\nalloc 4 1K\nfree 3\n");
+	const char *png = out_path("window-chart.png");
+	char text[32];
+	vs_image im;
+	int px, pw, bottom;
+
+	ck_assert_int_eq(cli("render %s --kind chart --from 3 --to 5 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	plot_of_png(&im, &px, &pw, &bottom);
+	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "3");
+	read_text(&im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, text, sizeof text);
+	ck_assert_str_eq(text, "events 3-5");
+	vs_image_fini(&im);
+}
+END_TEST
+
+/* Occupancy in a window: at its end by default, at the peak inside it with
+ * --peak; an --at outside it is refused. */
+START_TEST(window_occupancy)
+{
+	const char *trace = window_trace();
+	const char *png = out_path("window-occ.png");
+	uint32_t early = vs_tag_colour_id(1), late = vs_tag_colour_id(2);
+	vs_image im;
+	int x0, y0, x1, y1;
+
+	/* the peak inside frames 2-3 is "late" alone (event 20): 16 tiles in a row */
+	ck_assert_int_eq(cli("render %s --kind occupancy --peak --from f:2 --to f:3 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	ck_assert_int_eq(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_eq(bbox(&im, late, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 16 * 12 * 12 + 15 * 12);
+	vs_image_fini(&im);
+	/* the window's end (event 22) is empty: its peak again, not the trace's */
+	ck_assert_int_eq(cli("render %s --kind occupancy --from f:2 --to f:3 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	ck_assert_int_eq(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_gt(bbox(&im, late, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	vs_image_fini(&im);
+	/* events 1-8: its end is full of "early" */
+	ck_assert_int_eq(cli("render %s --kind occupancy --to 8 -q -o %s", trace, png), 0);
+	read_png(png, &im);
+	ck_assert_int_gt(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 1024 * 12 * 12 - 1);
+	vs_image_fini(&im);
+	ck_assert_int_eq(cli("render %s --kind occupancy --from 19 --at 9 -q -o x.png", trace, ""), 2);
+	ck_assert_msg(strstr(errbuf, "--at 9 is outside the window (events 19-24)"), "%s", errbuf);
+	ck_assert_int_eq(cli("render %s --kind occupancy --from f:2 --frame 1 -q -o x.png", trace, ""), 2);
+	ck_assert_msg(strstr(errbuf, "outside the window"), "%s", errbuf);
+}
+END_TEST
+
+/* Bad windows: exit 2 with a message saying what is wrong. */
+START_TEST(window_errors)
+{
+	const char *trace = window_trace();
+	const char *noframes = vs_test_file(8, "render_window_ev.trace", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 512\nalloc 2 512\nalloc 3 512\nfree 1\nfree 2\nalloc 4 1K\nfree 3\n");
+	static const struct { const char *args, *msg; } bad[] = {
+		{ "--from 9 --to 3", "--from 9 is after --to 3" },
+		{ "--from f:3 --to f:1", "--from f:3 is after --to f:1" },
+		{ "--from f:1 --to 9", "both ends in events (N) or both in frames (f:N)" },
+		{ "--from 25", "--from 25 is past the trace's end: it has 24 events" },
+		{ "--to 99", "--to 99 is past the trace's end: it has 24 events" },
+		{ "--from f:5", "--from f:5 is past the trace's end: it has frames 0 to 4" },
+		{ "--from 1x", "--from: '1x' is not an event number N or a frame f:N" },
+		{ "--to f:-1", "--to: 'f:-1' is not an event number N or a frame f:N" },
+		{ "--from 0", "--from: events count from 1" },
+		{ "--from 99999999999999999999", "is not an event number" },
+	};
+	char args[512];
+	size_t k;
+
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		snprintf(args, sizeof args, "render %%s %s -q -o %%s", bad[k].args);
+		ck_assert_int_eq(cli(args, trace, out_path("window-bad")), 2);
+		ck_assert_msg(strstr(errbuf, bad[k].msg), "%s: %s", bad[k].args, errbuf);
+	}
+	ck_assert_int_eq(cli("render %s --from f:0 -q -o %s", noframes, out_path("window-bad")), 2);
+	ck_assert_msg(strstr(errbuf, "the trace has no frame statements"), "%s", errbuf);
+	ck_assert(!file_exists(out_path("window-bad")));
+	ck_assert_int_eq(cli("render --help%s%s", "", ""), 0);
+	ck_assert(strstr(outbuf, "--from N|f:N") && strstr(outbuf, "--to N|f:N"));
+}
+END_TEST
+
+/* ---- no two labels overlap ------------------------------------------- */
+
+#define MAX_BOXES 4096
+
+typedef struct boxes {
+	int n;
+	vs_rect r[MAX_BOXES];
+	vs_box_kind kind[MAX_BOXES];
+	char what[MAX_BOXES][40];
+} boxes;
+
+static void note_box(void *ud, const vs_image *im, vs_rect r, vs_box_kind kind, const char *what)
+{
+	boxes *b = ud;
+
+	(void)im;
+	if (b->n == MAX_BOXES)
+		return;
+	b->r[b->n] = r;
+	b->kind[b->n] = kind;
+	snprintf(b->what[b->n], sizeof b->what[0], "%s", what);
+	b->n++;
+}
+
+/* Boxes that overlap another or leave the image; the first in msg. */
+static int bad_boxes(const boxes *b, const vs_image *im, char *msg, size_t len)
+{
+	int i, j, bad = 0;
+
+	for (i = 0; i < b->n; i++) {
+		vs_rect p = b->r[i];
+		if (p.x < 0 || p.y < 0 || p.x + p.w > im->w || p.y + p.h > im->h) {
+			if (!bad++)
+				snprintf(msg, len, "'%s' (%d,%d %dx%d) leaves the %dx%d image", b->what[i], p.x, p.y, p.w, p.h,
+					im->w, im->h);
+			continue;
+		}
+		for (j = i + 1; j < b->n; j++) {
+			vs_rect q = b->r[j];
+			if (p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h && !bad++)
+				snprintf(msg, len, "'%s' (%d,%d %dx%d) overlaps '%s' (%d,%d %dx%d)", b->what[i], p.x, p.y, p.w,
+					p.h, b->what[j], q.x, q.y, q.w, q.h);
+		}
+	}
+	return bad;
+}
+
+static void check_picture(boxes *b, vs_image *im, const char *name, const char *kind)
+{
+	char msg[512];
+
+	ck_assert_int_lt(b->n, MAX_BOXES);
+	ck_assert_msg(b->n > 3, "%s %s: only %d boxes", name, kind, b->n);
+	ck_assert_msg(bad_boxes(b, im, msg, sizeof msg) == 0, "%s %s: %s", name, kind, msg);
+	vs_image_fini(im);
+	b->n = 0;
+}
+
+/* Every picture of a trace (window: NULL or from, to), drawn as render
+ * draws it, with every box it drew checked. */
+static void check_layout_of(boxes *b, const char *name, const char *from, const char *to)
+{
+	char path[1024], err[256];
+	vs_history *hs = vs_history_new(0, 0);
+	vs_render_src src[VS_TRACE_MAX_ARENAS];
+	vs_window w;
+	vs_replay *r;
+	vs_image im;
+	int i;
+
+	snprintf(path, sizeof path, "%s/traces/%s", VS_SOURCE_DIR, name);
+	ck_assert_int_eq(vs_window_parse(&w, from, to, err, sizeof err), 0);
+	vs_history_set_window(hs, &w);
+	r = replay_of(path, NULL, hs);
+	ck_assert_int_ge(vs_replay_run(r, 0), 0);
+	ck_assert_int_eq(vs_history_finish(hs, r), 0);
+	ck_assert_msg(vs_history_window_check(hs, err, sizeof err) == 0, "%s", err);
+	vs_render_box_hook(note_box, b);
+	ck_assert_int_eq(vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, "a trace - a strategy - heatmap"), 0);
+	check_picture(b, &im, name, "heatmap");
+	ck_assert_int_eq(vs_picture_heatmap(&im, hs, VS_HEAT_OCCUPANCY, "a trace - a strategy - heatmap"), 0);
+	check_picture(b, &im, name, "occupancy heatmap");
+	ck_assert_int_eq(vs_picture_chart(&im, hs, "a trace - a strategy - chart"), 0);
+	check_picture(b, &im, name, "chart");
+	for (i = 0; i < vs_replay_arena_count(r); i++)
+		vs_render_src_replay(&src[i], r, i);
+	ck_assert_int_eq(vs_picture_occupancy(&im, src, vs_replay_arena_count(r), "occupancy", hs), 0);
+	check_picture(b, &im, name, "occupancy");
+	vs_render_box_hook(NULL, NULL);
+	vs_replay_free(r);
+	vs_history_free(hs);
+}
+
+START_TEST(labels_never_overlap)
+{
+	boxes *b = calloc(1, sizeof *b);
+	vs_image im;
+	char msg[512];
+
+	ck_assert_ptr_nonnull(b);
+	check_layout_of(b, "gba-sprite-churn-1.trace", NULL, NULL);      /* OBJ, frames, failures */
+	check_layout_of(b, "gba-sprite-churn-1.trace", "f:1000", "f:1500"); /* a window */
+	check_layout_of(b, "gba-level-change-1.trace", "2000", "6000");
+	check_layout_of(b, "ds-levels.trace", NULL, NULL);               /* DS texture and palette */
+	check_layout_of(b, "heap-manager.trace", NULL, NULL);            /* seven RAM heaps */
+	check_layout_of(b, "heap-malloclab-mix.trace", NULL, NULL);
+	/* the check can fail: two labels drawn on top of each other */
+	vs_render_box_hook(note_box, b);
+	ck_assert_int_eq(vs_image_init(&im, 100, 40, VS_RGB_BG), 0);
+	vs_text(&im, 2, 2, "first", VS_RGB_TEXT, 1);
+	vs_text(&im, 30, 10, "second", VS_RGB_TEXT, 1);
+	vs_text(&im, 90, 25, "out", VS_RGB_TEXT, 1);
+	vs_render_box_hook(NULL, NULL);
+	ck_assert_int_eq(bad_boxes(b, &im, msg, sizeof msg), 2);
+	ck_assert_msg(strstr(msg, "'first'") && strstr(msg, "overlaps 'second'"), "%s", msg);
+	vs_image_fini(&im);
+	free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("render");
@@ -718,6 +1136,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, empty_end_and_ram_crop);
 	tcase_add_test(tc, history_frames);
 	tcase_add_test(tc, colour_by);
+	tcase_add_test(tc, window_history_bounds);
+	tcase_add_test(tc, window_heatmap_decoded);
+	tcase_add_test(tc, window_chart_events_decoded);
+	tcase_add_test(tc, window_occupancy);
+	tcase_add_test(tc, window_errors);
+	tcase_add_test(tc, labels_never_overlap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -133,6 +133,34 @@ START_TEST(bad_usage)
 }
 END_TEST
 
+/* --from/--to: the pictures of a window, said so; bad windows exit 2. */
+START_TEST(window)
+{
+	char args[2048], *h;
+
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace' --from f:100 --to f:300 -q "
+		"-o '%s/report-window.html'", VS_SOURCE_DIR, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
+	h = vs_test_slurp(VS_BINARY_DIR "/report-window.html");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_msg(strstr(h, "The pictures show frames 100-300 (events 211-771)"), "no window line");
+	ck_assert_ptr_nonnull(strstr(h, "Occupancy at the peak of live bytes in frames 100-300 (event "));
+	ck_assert_ptr_nonnull(strstr(h, "alt=\"heatmap of "));
+	ck_assert_ptr_nonnull(strstr(h, "trace, frames 100-300\""));
+	free(h);
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace' '%s/traces/heap-manager.trace' "
+		"--from f:100 -q -o '%s/report-window2.html'", VS_SOURCE_DIR, VS_SOURCE_DIR, VS_BINARY_DIR);
+	remove(VS_BINARY_DIR "/report-window2.html");
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "heap-manager.trace: the trace has no frame statements"), "%s", err);
+	ck_assert_int_ne(access(VS_BINARY_DIR "/report-window2.html", F_OK), 0);
+	snprintf(args, sizeof args, "report '%s/traces/gba-sprite-churn-1.trace' --from 30 --to 20 -q "
+		"-o '%s/report-window2.html'", VS_SOURCE_DIR, VS_BINARY_DIR);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "--from 30 is after --to 20"), "%s", err);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -142,6 +170,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, self_contained);
 	tcase_add_test(tc, in_a_browser);
 	tcase_add_test(tc, bad_usage);
+	tcase_add_test(tc, window);
 	suite_add_tcase(s, tc);
 	return s;
 }

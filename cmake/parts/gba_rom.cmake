@@ -99,6 +99,7 @@ set(VS_GBA_CYCLES_ALLOC
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_buddy.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_snug.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_ends.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles_split.c
   ${VS_GBA_SRC}/cycles_noop.c)
@@ -141,7 +142,8 @@ endif()
 vs_gba_object(_demo ${PROJECT_SOURCE_DIR}/tools/demo-rom/demo.c demo.o -mthumb)
 vs_gba_object(_demo_objmap ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c demo-gba_obj_map.o -mthumb)
 vs_gba_object(_demo_bgt ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c demo-gba_bg_tiles.o -mthumb)
-vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt})
+vs_gba_object(_demo_compact ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c demo-gba_obj_compact.o -mthumb)
+vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt} ${_demo_compact})
 add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
 if(TARGET vs_console)
   add_dependencies(vs_console vs_gba_demo_rom)

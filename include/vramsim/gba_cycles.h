@@ -18,7 +18,7 @@
 
 #define VS_GBA_REQ_MAGIC 0x51525356u    /* "VSRQ" */
 #define VS_GBA_MB_MAGIC 0x424D5356u     /* "VSMB" */
-#define VS_GBA_PROTO_VERSION 2u
+#define VS_GBA_PROTO_VERSION 3u
 #define VS_GBA_MAILBOX_ADDR 0x02000000u
 #define VS_GBA_RESULT_CAP 16384u        /* results per chunk */
 #define VS_GBA_SLOTS 4096u              /* live handles the program keeps */
@@ -38,6 +38,16 @@
  *    VS_GBA_BG_MAP | screenblocks for a map; result = the tile's first
  *    32-byte block, with VS_GBA_BG_HIT when it was already loaded (a
  *    shared placement), or VS_GBA_BG_MAP | screenblock for a map.
+ *  - gba-obj-compact: param[0] first tile | the frame budget in tiles << 16
+ *    (a reset's arg likewise); alloc arg = tiles | tile alignment << 16; result = first tile |
+ *    slot << 16 (the slot is the sprite's handle, kept when it moves). It
+ *    answers two results a request (VS_GBA_RESULTS_PER_REQ): the call's,
+ *    then the moves': value = vs_gba_digest of every live slot's start after
+ *    the request and its moves, cycles = the moves carried out by DMA3 inside
+ *    VRAM (0 when none). A frame request calls gba_obj_compact_frame. The
+ *    program fills each new sprite's tiles with a pattern of its request
+ *    number and checks the bytes of every sprite it moved, and of every live
+ *    one at a reset and at the end (VS_GBA_E_BYTES when one differs).
  * Failed allocations answer VS_GBA_NONE. */
 enum {
 	VS_GBA_STRAT_GBA_OBJ_MAP = 1,
@@ -47,8 +57,22 @@ enum {
 	VS_GBA_STRAT_GBA_OBJ_SNUG = 5,
 	VS_GBA_STRAT_GBA_BG_TILES = 6,
 	VS_GBA_STRAT_GBA_BG_TILES_SPLIT = 7,
-	VS_GBA_STRAT_GBA_OBJ_ENDS = 8
+	VS_GBA_STRAT_GBA_OBJ_ENDS = 8,
+	VS_GBA_STRAT_GBA_OBJ_COMPACT = 9
 };
+
+/* Results the program answers per request: two for an allocator that moves
+ * sprites (the call, then its moves), one for the others. */
+#define VS_GBA_RESULTS_PER_REQ(strategy) ((strategy) == VS_GBA_STRAT_GBA_OBJ_COMPACT ? 2u : 1u)
+
+/* One step of the digest of where the live sprites sit (FNV-1a over 32-bit
+ * words): fold in each live slot with its first tile, slots in increasing
+ * order, starting from VS_GBA_DIGEST_INIT. Both sides compute it. */
+#define VS_GBA_DIGEST_INIT 2166136261u
+static inline uint32_t vs_gba_digest(uint32_t h, uint32_t slot, uint32_t start)
+{
+	return (h ^ (slot << 16 | (start & 0xFFFFu))) * 16777619u;
+}
 
 #define VS_GBA_BG_MAP 0x80000000u /* arg/result: a map of screenblocks */
 #define VS_GBA_BG_HIT 0x40000000u /* result: the tile was already loaded */
@@ -58,8 +82,9 @@ enum {
 	VS_GBA_OP_NOP = 0,
 	VS_GBA_OP_ALLOC = 1, /* arg: the allocator's size argument; result into slot */
 	VS_GBA_OP_FREE = 2,  /* frees the handle held in slot */
-	VS_GBA_OP_RESET = 3  /* re-initialises the allocator (timed too); arg: param[0] to
+	VS_GBA_OP_RESET = 3, /* re-initialises the allocator (timed too); arg: param[0] to
 	                      * re-initialise with (used by gba-bg-tiles-split) */
+	VS_GBA_OP_FRAME = 4  /* a frame boundary (only for allocators that move sprites) */
 };
 
 typedef struct vs_gba_req {
@@ -94,7 +119,8 @@ enum {
 	VS_GBA_E_VERSION = 2,
 	VS_GBA_E_STRATEGY = 3,    /* strategy not built into this ROM */
 	VS_GBA_E_SLOT = 4,        /* slot >= VS_GBA_SLOTS */
-	VS_GBA_E_OP = 5
+	VS_GBA_E_OP = 5,
+	VS_GBA_E_BYTES = 6        /* a sprite's bytes in VRAM are not what was written (moves) */
 };
 
 /* Code placement (mailbox `code`). */
@@ -121,7 +147,12 @@ typedef struct vs_gba_mailbox {
 	uint32_t ack;         /* host: set to seq once a full chunk is read */
 	uint32_t overhead3;   /* the same with 3 arguments */
 	uint32_t overhead4;   /* the same with 4 arguments */
-	uint32_t reserved[49];
+	/* DMA3 measured at start-up (fewest cycles of 8 tries, timing overhead
+	 * subtracted): one transfer of 8 and of 1,024 words, VRAM to VRAM and
+	 * ROM to VRAM; and the overhead subtracted from a batch of moves (an
+	 * empty batch through the same code). */
+	uint32_t dma_vram8, dma_vram1024, dma_rom8, dma_rom1024, move_overhead;
+	uint32_t reserved[44];
 	vs_gba_result results[VS_GBA_RESULT_CAP];
 } vs_gba_mailbox;
 

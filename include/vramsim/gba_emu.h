@@ -124,6 +124,11 @@ typedef struct vs_gba_cycles_info {
 	uint32_t overhead; /* cycles of an empty timed call with 2 arguments (subtracted) */
 	uint32_t overhead3, overhead4; /* with 3 and 4 arguments: each call has its own subtracted */
 	uint32_t frames;   /* frames the run took */
+	/* DMA3 as measured at start-up (vs_gba_mailbox): cycles of one transfer
+	 * of 8 and 1,024 words, VRAM to VRAM and ROM to VRAM, and the overhead
+	 * subtracted from a batch of moves */
+	uint32_t dma_vram8, dma_vram1024, dma_rom8, dma_rom1024, move_overhead;
+	uint32_t error, error_index; /* VS_GBA_E_* the program stopped with, and at which request */
 } vs_gba_cycles_info;
 
 /* Path of the cycles ROM for a code placement, in the first folder named by:
@@ -139,7 +144,8 @@ void vs_gba_set_rom_dir(const char *dir);
  * whether libmgba is there and where the ROMs are (or why there are none). */
 void vs_gba_status(char *buf, size_t len);
 
-/* Runs count requests on the emulated GBA. results gets count entries.
+/* Runs count requests on the emulated GBA. results gets count entries
+ * times VS_GBA_RESULTS_PER_REQ(strategy), in the order the program answers.
  * max_frames 0 picks a limit from the count. Returns 0, or -1 with err. */
 int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t param[4],
 	const vs_gba_req *reqs, uint32_t count, vs_gba_result *results,

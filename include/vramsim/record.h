@@ -18,6 +18,7 @@
  *   VS_REC_TEX(id, "tex", "hero", 64, 64, "16c", key);// a DS texture; key: the NNSGfdTexKey returned
  *   VS_REC_PLTT(id, "pal", "hero", 16, 0, key);       // a DS palette; key: the NNSGfdPlttKey (1: 4-colour)
  *   VS_REC_FREE(id);                                  // "free 7"
+ *   VS_REC_MOVE(id, a);                               // "move 7 to=0x06010000": the game moved it, whole
  *   VS_REC_FRAME();                                   // "frame"
  *   VS_REC_LINE("save level1");                       // any statement, as text
  *
@@ -28,6 +29,9 @@
  * error key 0 means the call failed. The arena may be NULL in a trace that
  * declares one arena; the tag (1-63 of A-Z a-z 0-9 _-./:) may be NULL.
  * An id is any number not live at the time: the address itself will do.
+ * A game whose allocator moves live allocations (gba-obj-compact with
+ * vramsim/sprite_handles.h) records each move after copying the data and
+ * before the line of the allocation that needed the room.
  *
  * Wrapping an allocator takes one line beside each call:
  *
@@ -323,6 +327,20 @@ static inline void vs_rec_free_(uint32_t id)
 	vs_rec_emit(&b);
 }
 
+static inline void vs_rec_move_(uint32_t id, uint32_t to)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_start(&b);
+	vs_rec_str(&b, "move ");
+	vs_rec_dec(&b, id);
+	vs_rec_str(&b, " to=");
+	vs_rec_hex(&b, to);
+	vs_rec_emit(&b);
+}
+
 static inline void vs_rec_arena_(const char *name, const char *kind, const char *keys)
 {
 	vs_rec_buf b;
@@ -352,6 +370,7 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) ((void)0)
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) ((void)0)
 #define VS_REC_FREE(id) ((void)0)
+#define VS_REC_MOVE(id, to) ((void)0)
 #define VS_REC_FRAME() ((void)0)
 #define VS_REC_LINE(text) ((void)0)
 #else
@@ -368,6 +387,7 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) \
 	vs_rec_pltt_((id), (arena), (tag), (colours), (four), (key))
 #define VS_REC_FREE(id) vs_rec_free_(id)
+#define VS_REC_MOVE(id, to) vs_rec_move_((id), (to))
 #define VS_REC_FRAME() vs_rec_line_("frame")
 #define VS_REC_LINE(text) vs_rec_line_(text)
 #endif

@@ -56,6 +56,14 @@ void vs_image_blit(vs_image *dst, int x, int y, const vs_image *src);
 int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale);
 int vs_text_width(const char *s, int scale);
 
+/* Every box a picture puts something in: text, a legend's swatch, a plot or
+ * map. A hook set here is told of each one drawn (tests check that no two
+ * overlap and none leaves the image); NULL stops it. One hook for the
+ * process, not for threads drawing at once: for tests and debugging. */
+typedef enum vs_box_kind { VS_BOX_TEXT = 0, VS_BOX_SWATCH, VS_BOX_PLOT } vs_box_kind;
+typedef void (*vs_box_fn)(void *ud, const vs_image *im, vs_rect box, vs_box_kind kind, const char *what);
+void vs_render_box_hook(vs_box_fn fn, void *ud);
+
 /* ---- colours ---------------------------------------------------------- */
 
 #define VS_RGB_BG        0x101216FFu /* picture background */
@@ -159,6 +167,29 @@ int vs_layout_unit_rect(const vs_layout *L, uint32_t unit, vs_rect *out);
  * lines). Only the map: no title or legend. */
 void vs_render_arena(vs_image *im, int x, int y, const vs_layout *L, const vs_render_src *src);
 
+/* ---- a window of the replay: --from / --to ----------------------------- */
+
+/* The part of a replay that heatmaps, charts and time lines draw. Events
+ * outside it are replayed (they make the state) but not drawn. An end is an
+ * event number N (events count from 1; `frame` statements are events too)
+ * or a frame f:N / frame:N: frame N runs from the N-th `frame` statement
+ * (frame 0 from the start) up to the next one. Both ends are inclusive and
+ * in one unit. */
+typedef enum vs_window_unit { VS_WINDOW_ALL = 0, VS_WINDOW_EVENTS, VS_WINDOW_FRAMES } vs_window_unit;
+
+typedef struct vs_window {
+	vs_window_unit unit;   /* VS_WINDOW_ALL: the whole replay */
+	int has_from, has_to;  /* an end not given is the replay's start or end */
+	uint64_t from, to;
+} vs_window;
+
+/* Parses --from and --to (either may be NULL) into w. Returns 0, or -1
+ * with a message in err: a malformed number, from after to, ends in two
+ * units. */
+int vs_window_parse(vs_window *w, const char *from, const char *to, char *err, size_t errlen);
+/* "events 1200-3400", "frames 40-80", "frames 40-" (open end), "" (all). */
+void vs_window_describe(const vs_window *w, char *buf, size_t len);
+
 /* ---- history: columns sampled during a replay ------------------------- */
 
 typedef enum vs_heat_mode {
@@ -186,6 +217,22 @@ void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o);
  * that changed, so a sample redraws only those. A caller with its own
  * on_mark forwards here; if none is ever forwarded every row is resampled. */
 void vs_history_mark(void *hs, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
+/* Draws only window w (set before the replay runs; default: all of it):
+ * columns, failures and peaks come from the events inside it, and the time
+ * axes start at its first event. */
+void vs_history_set_window(vs_history *hs, const vs_window *w);
+/* After finish: 0 when the window lies in the replay, or -1 with why not in
+ * err (frames asked of a trace without `frame` statements; an end past the
+ * trace's end, saying how many events or frames it has). */
+int vs_history_window_check(const vs_history *hs, char *err, size_t errlen);
+/* The first and last event drawn (1-based; 0, 0 when none is), and whether
+ * a window was set. Without one: 1 and the last event. */
+uint64_t vs_history_first_event(const vs_history *hs);
+uint64_t vs_history_last_event(const vs_history *hs);
+int vs_history_windowed(const vs_history *hs);
+/* The window drawn in its own unit, "frames 40-80" or "events 1200-3400";
+ * "" without one. */
+void vs_history_window_describe(const vs_history *hs, char *buf, size_t len);
 /* Takes the last sample once the replay has stopped (also for a trace
  * with no events). Returns 0, or -1 on no memory. */
 int vs_history_finish(vs_history *hs, const vs_replay *r);

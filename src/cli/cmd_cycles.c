@@ -18,6 +18,7 @@
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "vramsim/alloc/gba_obj_buddy.h"
+#include "vramsim/alloc/gba_obj_compact.h"
 #include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_obj_first_fit.h"
 #include "vramsim/alloc/gba_obj_map.h"
@@ -42,6 +43,9 @@ typedef struct target {
 	uint32_t (*offset)(uint32_t value);
 	/* 1 when a result was a hit on data already loaded (NULL: never). */
 	int (*hit)(uint32_t value);
+	/* 1 for an allocator that moves sprites (gba-obj-compact): frame
+	 * requests, and a second result per request (the digest and the moves) */
+	int moves;
 } target;
 
 static int objmap_encode(const vs_request *rq, uint32_t *arg)
@@ -101,6 +105,30 @@ static void ends_params(const void *st, uint32_t param[4])
 	param[0] = ((const gba_obj_ends *)st)->first;
 }
 
+static void compact_params(const void *st, uint32_t param[4])
+{
+	const gba_obj_compact *m = st;
+
+	param[0] = m->first | (uint32_t)m->budget << 16;
+}
+
+static uint32_t compact_offset(uint32_t value)
+{
+	return (value & 0xFFFFu) * 32u; /* the slot rides in the high half */
+}
+
+/* Where the host's sprites sit: the digest the GBA answers after each
+ * request (gba_cycles.h). */
+static uint32_t compact_digest(const gba_obj_compact *m)
+{
+	uint32_t h = VS_GBA_DIGEST_INIT, s;
+
+	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
+		if (m->tiles[s])
+			h = vs_gba_digest(h, s, m->start[s]);
+	return h;
+}
+
 /* The BG tile managers: a tile reference or a map (strat_gba_bg_tiles.c). */
 static int bg_encode(const vs_request *rq, uint32_t *arg)
 {
@@ -151,6 +179,7 @@ static const target targets[] = {
 	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL },
 	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL },
 	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL },
+	{ "gba-obj-compact", VS_GBA_STRAT_GBA_OBJ_COMPACT, obj_encode, compact_params, compact_offset, NULL, 1 },
 	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit },
 	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit },
 };
@@ -258,6 +287,9 @@ typedef struct call {
 	uint32_t frame;    /* frame markers seen before it */
 	uint32_t expect;   /* host result: arena offset, or VS_GBA_NONE */
 	uint8_t shared;    /* host result was a hit on data already loaded */
+	/* allocators that move sprites: the host's digest after the call, and
+	 * the moves it made (how many, 32-bit words) */
+	uint32_t digest, nmoves, words;
 } call;
 
 typedef struct builder {
@@ -300,8 +332,29 @@ static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_ev
 	b->calls[b->n].frame = b->frames;
 	b->calls[b->n].expect = expect;
 	b->calls[b->n].shared = (uint8_t)(shared != 0);
+	b->calls[b->n].digest = 0;
+	b->calls[b->n].nmoves = b->calls[b->n].words = 0;
 	b->n++;
 	return 0;
+}
+
+/* The host's sprites after the request just pushed, and its moves. */
+static void note_moves(builder *b, vs_replay *r)
+{
+	const gba_obj_compact *m = vs_replay_strategy_state(r, b->arena);
+	const gba_obj_compact_move *mv;
+	call *c = &b->calls[b->n - 1];
+	uint16_t n, i;
+
+	if (!b->t->moves)
+		return;
+	c->digest = compact_digest(m);
+	if (b->rq[b->n - 1].op == VS_GBA_OP_RESET)
+		return; /* init leaves no moves */
+	mv = gba_obj_compact_moves(m, &n);
+	c->nmoves = n;
+	for (i = 0; i < n; i++)
+		c->words += mv[i].tiles * 8u;
 }
 
 static void observe(void *ud, vs_replay *r, const vs_outcome *o)
@@ -315,6 +368,13 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 		return;
 	switch (ev->type) {
 	case VS_EV_FRAME:
+		/* the strategy's frame call belongs to the frame it ends */
+		if (b->t->moves) {
+			if (push(b, VS_GBA_OP_FRAME, 0, 0, ev, 0, 0))
+				b->failed = 1;
+			else
+				note_moves(b, r);
+		}
 		b->frames++;
 		return;
 	case VS_EV_ALLOC:
@@ -336,12 +396,16 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 		if (push(b, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset,
 			!o->failed && (o->live->refs > 1 || o->live->pl.shared)))
 			b->failed = 1;
+		else
+			note_moves(b, r);
 		return;
 	case VS_EV_FREE:
 		if (ev->arena != b->arena || !o->live || (slot = map_take(&b->map, ev->id)) < 0)
 			return; /* the strategy was not called */
 		if (push(b, VS_GBA_OP_FREE, (uint16_t)slot, 0, ev, 0, 0))
 			b->failed = 1;
+		else
+			note_moves(b, r);
 		return;
 	case VS_EV_RESET:
 	case VS_EV_INIT:
@@ -354,6 +418,8 @@ static void observe(void *ud, vs_replay *r, const vs_outcome *o)
 		map_clear(&b->map);
 		if (push(b, VS_GBA_OP_RESET, 0, param[0], ev, 0, 0))
 			b->failed = 1;
+		else
+			note_moves(b, r);
 		return;
 	case VS_EV_SAVE:
 	case VS_EV_RESTORE:
@@ -393,7 +459,8 @@ static double share(double cycles, uint32_t of)
 static void print_ops(const builder *b, const vs_gba_result *res)
 {
 	static const struct { uint8_t op; const char *name; } ops[] = {
-		{ VS_GBA_OP_ALLOC, "alloc" }, { VS_GBA_OP_FREE, "free" }, { VS_GBA_OP_RESET, "reset" }
+		{ VS_GBA_OP_ALLOC, "alloc" }, { VS_GBA_OP_FREE, "free" }, { VS_GBA_OP_RESET, "reset" },
+		{ VS_GBA_OP_FRAME, "frame" }
 	};
 	uint32_t *v = malloc((b->n ? b->n : 1) * sizeof *v);
 	size_t k;
@@ -454,6 +521,116 @@ static void print_frames(const builder *b, const vs_gba_result *res)
 		"allocator cycles = %.2f%% of a frame (%u cycles), %.2f%% of VBlank (%u cycles)\n",
 		(unsigned)b->frames, (unsigned)worst_f, (unsigned long long)worst_line, (unsigned long long)worst, share((double)worst, VS_GBA_FRAME_CYCLES), VS_GBA_FRAME_CYCLES,
 		share((double)worst, VS_GBA_VBLANK_CYCLES), VS_GBA_VBLANK_CYCLES);
+}
+
+/* One row of the moves table: calls, mean, median, max, max / VBlank and
+ * the model's mean and max for the same moves. v and model hold n values. */
+static void moves_row(const char *name, uint32_t *v, uint32_t *model, uint32_t n)
+{
+	uint64_t sum = 0, msum = 0;
+	uint32_t i, mmax = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += v[i];
+		msum += model[i];
+		if (model[i] > mmax)
+			mmax = model[i];
+	}
+	qsort(v, n, sizeof *v, cmp_u32);
+	printf("%-6s %8u %9.0f %9u %9u %10.2f%% %11.0f %10u\n", name, (unsigned)n, (double)sum / n,
+		(unsigned)rank(v, n, 50), (unsigned)v[n - 1], share(v[n - 1], VS_GBA_VBLANK_CYCLES), (double)msum / n,
+		(unsigned)mmax);
+}
+
+/* The moves carried out by DMA3 on the GBA: per request that moved
+ * sprites and per frame, measured beside the cost model (docs/gba.md). */
+static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gba_cycles_info *info)
+{
+	uint32_t *v = malloc((b->n ? b->n : 1) * sizeof *v), *model = malloc((b->n ? b->n : 1) * sizeof *model);
+	uint32_t i, nb = 0, nf = 0, moves = 0, f = 0, fcur = 0, fmodel = 0;
+	uint64_t words = 0, measured = 0;
+	double pv = (info->dma_vram1024 - (double)info->dma_vram8) / 1016.0;
+	double pr = (info->dma_rom1024 - (double)info->dma_rom8) / 1016.0;
+
+	if (!v || !model)
+		goto done;
+	for (i = 0; i < b->n; i++) {
+		if (!b->calls[i].nmoves)
+			continue;
+		v[nb] = mres[i].cycles;
+		model[nb++] = b->calls[i].words * VS_CYCLES_MOVE_WORD;
+		moves += b->calls[i].nmoves;
+		words += b->calls[i].words;
+		measured += mres[i].cycles;
+	}
+	printf("moves: %u sprites moved by DMA3 inside VRAM in %u calls, %llu words (32-bit); "
+		"measured %llu cycles, the model %llu (%u a word): measured / model %.3f\n", (unsigned)moves,
+		(unsigned)nb, (unsigned long long)words, (unsigned long long)measured,
+		(unsigned long long)words * VS_CYCLES_MOVE_WORD, VS_CYCLES_MOVE_WORD,
+		words ? (double)measured / ((double)words * VS_CYCLES_MOVE_WORD) : 0.0);
+	printf("DMA3 measured at start-up: VRAM to VRAM %.2f cycles a word + %.0f a transfer (model %u); "
+		"ROM to VRAM %.2f a word + %.0f (model %u)\n", pv, info->dma_vram8 - 8 * pv, VS_CYCLES_MOVE_WORD, pr,
+		info->dma_rom8 - 8 * pr, VS_CYCLES_UPLOAD_WORD);
+	if (!nb)
+		goto done;
+	printf("%-6s %8s %9s %9s %9s %11s %11s %10s\n", "moves", "calls", "mean", "median", "max", "max/VBlank",
+		"model mean", "model max");
+	moves_row("call", v, model, nb);
+	if (!b->frames)
+		goto done;
+	/* per frame: the moves of its calls and of the frame call ending it */
+	for (i = 0; i <= b->n; i++) {
+		if (i == b->n || b->calls[i].frame != f) {
+			if (fmodel) {
+				v[nf] = fcur;
+				model[nf++] = fmodel;
+			}
+			if (i == b->n)
+				break;
+			f = b->calls[i].frame;
+			fcur = fmodel = 0;
+		}
+		if (b->calls[i].nmoves) {
+			fcur += mres[i].cycles;
+			fmodel += b->calls[i].words * VS_CYCLES_MOVE_WORD;
+		}
+	}
+	moves_row("frame", v, model, nf);
+done:
+	free(v);
+	free(model);
+}
+
+/* "the alloc of id 7", "the frame": request i for a message. */
+static const char *what_call(const builder *b, uint32_t i, char *buf, size_t len)
+{
+	static const char *const what[] = { "nop", "alloc", "free", "reset", "frame" };
+	uint8_t op = b->rq[i].op;
+
+	if (op == VS_GBA_OP_ALLOC || op == VS_GBA_OP_FREE)
+		snprintf(buf, len, "the %s of id %llu", what[op], (unsigned long long)b->calls[i].id);
+	else
+		snprintf(buf, len, "the %s", op < 5 ? what[op] : "request");
+	return buf;
+}
+
+/* Compares where the GBA's sprites sit after each request (the digest of
+ * every live slot's start) with the host's. Returns the mismatches. */
+static uint32_t compare_moves(const builder *b, const vs_gba_result *mres, const char *trace)
+{
+	uint32_t i, bad = 0;
+
+	for (i = 0; i < b->n; i++) {
+		char w[64];
+
+		if (mres[i].value == b->calls[i].digest)
+			continue;
+		if (bad++ < 10)
+			fprintf(stderr, "%s:%llu: error: after %s (and its %u moves on the host), the GBA's sprites "
+				"sit elsewhere than the host's\n", trace, (unsigned long long)b->calls[i].line,
+				what_call(b, i, w, sizeof w), (unsigned)b->calls[i].nmoves);
+	}
+	return bad;
 }
 
 /* Compares the GBA's placements with the host's (and, for the tile
@@ -533,7 +710,14 @@ static const vs_cli_cmd command = {
 	"cycles per call by operation (mean, median, 99th percentile, max, and as a share\n"
 	"of a 280,896-cycle frame) and, for traces with frame markers, the worst frame's\n"
 	"allocator cycles as a share of the frame and of VBlank (83,776 cycles). The\n"
-	"placements the GBA returned must equal the host replay's.\n",
+	"placements the GBA returned must equal the host replay's.\n"
+	"\n"
+	"An allocator that moves sprites (gba-obj-compact) also gets each frame marker\n"
+	"(its frame call); the GBA carries out every move by DMA3 inside VRAM, timed\n"
+	"apart from the calls, checks the bytes of every sprite moved, and must leave\n"
+	"every sprite where the host's replay has it after each call. The moves' cycles\n"
+	"per call and per frame are printed beside the cost model's (4 cycles a word),\n"
+	"with DMA3's cost per word as measured at start-up.\n",
 	options,
 	"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
 	"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n",
@@ -618,22 +802,36 @@ static int choose(const cycles_opts *o, const vs_trace_header *h, vs_replay_conf
 static int run_code(const builder *b, int code, const char *trace, const vs_arena_decl *a, uint32_t max_frames)
 {
 	char rom[1024], err[1024];
-	uint32_t bad;
-	vs_gba_result *res;
+	uint32_t bad, i, per = VS_GBA_RESULTS_PER_REQ(b->t->id);
+	vs_gba_result *res, *mres = NULL;
 	vs_gba_cycles_info info;
 
 	if (!vs_gba_cycles_rom(code, rom, sizeof rom, err, sizeof err)) {
 		fprintf(stderr, "vramsim cycles: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
-	res = calloc(b->n ? b->n : 1, sizeof *res);
+	res = calloc(b->n ? (size_t)b->n * per : 1, sizeof *res);
 	if (!res) {
 		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
 	}
+	memset(&info, 0, sizeof info);
 	if (vs_gba_cycles_run(rom, b->t->id, b->param, b->rq, b->n, res, &info, max_frames, err, sizeof err)) {
-		fprintf(stderr, "vramsim cycles: %s\n", err);
 		free(res);
+		if (info.error == VS_GBA_E_BYTES && info.error_index <= b->n) {
+			/* a check on the GBA failed: a difference like the others */
+			char w[64];
+
+			if (info.error_index == b->n)
+				fprintf(stderr, "%s: error: at the end, a live sprite's bytes in the GBA's VRAM are not "
+					"those written\n", trace);
+			else
+				fprintf(stderr, "%s:%llu: error: after %s, a sprite's bytes in the GBA's VRAM are not those "
+					"written before it moved\n", trace, (unsigned long long)b->calls[info.error_index].line,
+					what_call(b, info.error_index, w, sizeof w));
+			return VS_EXIT_CHECK;
+		}
+		fprintf(stderr, "vramsim cycles: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
 	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, timing overhead %u/%u/%u cycles "
@@ -641,14 +839,33 @@ static int run_code(const builder *b, int code, const char *trace, const vs_aren
 		info.code == VS_GBA_CODE_ARM_IWRAM ? "allocator code ARM in IWRAM" : "allocator code Thumb in ROM",
 		(unsigned)info.waitcnt, (unsigned)info.overhead, (unsigned)info.overhead3, (unsigned)info.overhead4,
 		(unsigned)info.frames);
+	if (per == 2) {
+		/* the call's result, then its moves': split them */
+		mres = malloc((b->n ? b->n : 1) * sizeof *mres);
+		if (!mres) {
+			fprintf(stderr, "vramsim cycles: out of memory\n");
+			free(res);
+			return VS_EXIT_USAGE;
+		}
+		for (i = 0; i < b->n; i++) {
+			mres[i] = res[2 * i + 1];
+			res[i] = res[2 * i];
+		}
+	}
 	print_ops(b, res);
 	print_frames(b, res);
+	if (mres)
+		print_moves(b, mres, &info);
 	bad = compare(b, res, trace, a);
+	if (mres)
+		bad += compare_moves(b, mres, trace);
 	if (bad)
 		printf("placements: %u of the GBA's allocations differ from the host replay\n", (unsigned)bad);
 	else
-		printf("placements: the GBA's equal the host replay's (%u calls)\n", (unsigned)b->n);
+		printf("placements: the GBA's equal the host replay's (%u calls%s)\n", (unsigned)b->n,
+			mres ? ", and every sprite's place after each call and its moves" : "");
 	free(res);
+	free(mres);
 	return bad ? VS_EXIT_CHECK : VS_EXIT_OK;
 }
 

@@ -20,7 +20,7 @@
 #define CMD "diff"
 #define SHOWN 20 /* failures listed per side in text */
 
-enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS, O_PNG };
+enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS, O_PNG, O_FROM, O_TO };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies as in 'vramsim replay'; with two traces they run both, with one "
@@ -35,6 +35,9 @@ static const vs_cli_opt options[] = {
 	{ "png", O_PNG, "FILE", "write a difference heatmap: each arena's occupancy over time where A and B "
 		"differ (red: more in use in B, blue: more in A; the same: dimmed). Columns are events, so for two "
 		"traces the time axes match only as far as their events do" },
+	{ "from", O_FROM, "N|f:N", "the --png picture from event N, or from frame N (f:N or frame:N), as in "
+		"'vramsim render'; the figures stay those of the whole runs" },
+	{ "to", O_TO, "N|f:N", "the --png picture up to event N, or to the end of frame N (f:N), inclusive" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print replay diagnostics" },
 	{ NULL, 0, NULL, NULL }
@@ -65,9 +68,13 @@ typedef struct diff_opts {
 	const char *path[2];
 	int npaths, json, by_id, match_set;
 	const char *png;
+	const char *from, *to;
 	vs_cli_choices cs;
 	vs_replay_config cfg;
 	vs_tolerance tol[VS_MET_KINDS];
+#ifdef VS_HAVE_RENDER
+	vs_window win;
+#endif
 } diff_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -102,6 +109,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return vs_cli_usage_error(CMD, "--png: built without libpng");
 #endif
 		o->png = p->arg;
+		return -1;
+	case O_FROM:
+		o->from = p->arg;
+		return -1;
+	case O_TO:
+		o->to = p->arg;
 		return -1;
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = 0;
@@ -147,6 +160,7 @@ static int run_side(const diff_opts *o, side *s, int g)
 		}
 		vs_observer_fn first = cfg.observer;
 		void *first_ud = cfg.observer_ud;
+		vs_history_set_window(s->hs, &o->win);
 		vs_history_attach(s->hs, &cfg);
 		vs_cli_chain_attach(&s->chain, &cfg, first, first_ud);
 	}
@@ -160,8 +174,12 @@ static int run_side(const diff_opts *o, side *s, int g)
 		return VS_EXIT_USAGE;
 	}
 #ifdef VS_HAVE_RENDER
-	if (s->hs)
+	if (s->hs) {
 		vs_history_finish(s->hs, s->r);
+		if (vs_history_window_check(s->hs, err, sizeof err))
+			return vs_cli_usage_error(CMD, "side %s (%s): %s", g || s->path != o->path[0] ? "B" : "A", s->path,
+				err);
+	}
 #endif
 	n = snprintf(s->label, sizeof s->label, "%s:", s->path);
 	for (i = 0; i < vs_replay_arena_count(s->r) && n < (int)sizeof s->label; i++)
@@ -449,12 +467,15 @@ static int write_png(const diff_opts *o, const side *A, const side *B)
 	static const char note[] = "red: more in use in B   blue: more in use in A   dim: the same";
 	vs_image ia, ib, out;
 	vs_out_file f;
-	char err[1024] = "";
+	char err[1024] = "", win[64], title[128];
 	int x, y, rc = VS_EXIT_USAGE;
 
-	if (vs_picture_heatmap(&ia, A->hs, VS_HEAT_OCCUPANCY, "difference: A -> B"))
+	/* one title for both, so only the plots differ */
+	vs_history_window_describe(A->hs, win, sizeof win);
+	snprintf(title, sizeof title, "difference: A -> B%s%s", *win ? ", " : "", win);
+	if (vs_picture_heatmap(&ia, A->hs, VS_HEAT_OCCUPANCY, title))
 		return vs_cli_usage_error(CMD, "--png: out of memory");
-	if (vs_picture_heatmap(&ib, B->hs, VS_HEAT_OCCUPANCY, "difference: A -> B")) {
+	if (vs_picture_heatmap(&ib, B->hs, VS_HEAT_OCCUPANCY, title)) {
 		vs_image_fini(&ia);
 		return vs_cli_usage_error(CMD, "--png: out of memory");
 	}
@@ -508,6 +529,12 @@ int vs_cmd_diff(int argc, char **argv)
 		status = vs_cli_usage_error(CMD, "no trace given");
 	if (status < 0 && vs_cli_choices_split(CMD, &o.cs))
 		status = VS_EXIT_USAGE;
+	if (status < 0 && (o.from || o.to) && !o.png)
+		status = vs_cli_usage_error(CMD, "--from and --to choose the window of the --png picture: give --png FILE");
+#ifdef VS_HAVE_RENDER
+	if (status < 0 && vs_window_parse(&o.win, o.from, o.to, err, sizeof err))
+		status = vs_cli_usage_error(CMD, "%s", err);
+#endif
 	if (status >= 0) {
 		vs_cli_choices_free(&o.cs);
 		return status;

@@ -19,7 +19,7 @@
 
 enum {
 	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
-	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY
+	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY, O_FROM, O_TO
 };
 
 static const vs_cli_opt options[] = {
@@ -38,6 +38,11 @@ static const vs_cli_opt options[] = {
 	{ "end", O_END, NULL, "occupancy at the end of the trace (default; when nothing is live there, the "
 		"peak of live bytes unless --end is given)" },
 	{ "arena", O_ARENA, "NAME", "the arena --peak and --peak-frag look at (default: the first)" },
+	{ "from", O_FROM, "N|f:N", "draw from event N, or from frame N (f:N or frame:N; frame N starts at the "
+		"N-th frame statement, frame 0 at the start): the heatmap and chart show the window at full width, "
+		"the occupancy is at its end by default, --peak looks inside it and --at must lie in it" },
+	{ "to", O_TO, "N|f:N", "draw up to event N, or to the end of frame N (f:N), inclusive; the same unit as "
+		"--from" },
 	{ "heat", O_HEAT, "owner|occupancy", "heatmap colour: owner's tag (default) or the "
 		"fraction of each address row in use" },
 	{ "columns", O_COLUMNS, "N", "heatmap/chart time columns kept while replaying (default 1024)" },
@@ -84,6 +89,8 @@ typedef struct render_opts {
 	int whole;        /* RAM arenas whole, not cropped to their high-water mark */
 	int colour_by;    /* vs_colour_by */
 	const char *out;  /* -o */
+	const char *from, *to; /* --from, --to as given */
+	vs_window win;
 } render_opts;
 
 typedef struct side_out {
@@ -210,11 +217,93 @@ static int occupancy_of(vs_replay *r, const vs_history *hs, const char *title, v
 	return vs_picture_occupancy(out, src, n, title, hs);
 }
 
+/* A new replay of one side, stopped after event at (0: before any) or the
+ * at-th frame statement; NULL after a message. */
+static vs_replay *replay_to(const render_opts *o, int side, int mode, uint64_t at)
+{
+	vs_replay *r = open_side(o, side, NULL, NULL, 0);
+
+	if (r && !(mode == AT_EVENT && at == 0) && run_to(r, mode, at) < 0) {
+		replay_failed(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* The occupancy picture: the event asked for (inside the window, if one
+ * is set), reached by another replay unless r is there already. */
+static int occupancy_side(const render_opts *o, int side, side_out *so, vs_replay **rp, const vs_history *hs,
+	int ai, const char *win)
+{
+	uint64_t at = o->at, first = vs_history_first_event(hs), last = vs_history_last_event(hs);
+	int mode = o->at_mode, windowed = vs_history_windowed(hs);
+	const char *what = "end", *join = " in "; /* what, then the window */
+	char whatbuf[96], title[512];
+
+	if (mode == AT_END && windowed) {
+		mode = AT_EVENT;
+		at = last;
+		what = "the end of";
+		join = " ";
+	} else if (mode == AT_PEAK || mode == AT_PEAK_FRAG) {
+		at = mode == AT_PEAK ? vs_history_peak_live_event(hs, ai) : vs_history_peak_frag_event(hs, ai);
+		what = mode == AT_PEAK ? "peak live bytes" : "peak fragmentation";
+		mode = AT_EVENT;
+	} else if (mode == AT_EVENT || mode == AT_FRAME) {
+		snprintf(whatbuf, sizeof whatbuf, "%s %llu", mode == AT_EVENT ? "event" : "frame", (unsigned long long)at);
+		what = whatbuf;
+	}
+	if (windowed && mode == AT_EVENT && o->at_mode == AT_EVENT && (at < first || at > last)) {
+		vs_cli_usage_error(CMD, "--at %llu is outside the window (events %llu-%llu)", (unsigned long long)at,
+			(unsigned long long)first, (unsigned long long)last);
+		return -1;
+	}
+	if (mode != AT_END && !(mode == AT_EVENT && at >= vs_replay_events(*rp))) {
+		/* pass 2: replay to the event asked for */
+		vs_replay_free(*rp);
+		if (!(*rp = replay_to(o, side, mode, at)))
+			return -1;
+	}
+	if (windowed && mode == AT_FRAME && (vs_replay_events(*rp) < first || vs_replay_events(*rp) > last)) {
+		vs_cli_usage_error(CMD, "--frame %llu (event %llu) is outside the window (events %llu-%llu)",
+			(unsigned long long)at, (unsigned long long)vs_replay_events(*rp), (unsigned long long)first,
+			(unsigned long long)last);
+		return -1;
+	}
+	if (!o->at_given && ended_empty(*rp)) {
+		/* nothing is left at the end: the picture that says something
+		 * is the fullest moment */
+		at = vs_history_peak_live_event(hs, ai);
+		mode = AT_EVENT;
+		what = windowed ? "peak live bytes (its end is empty) in" : "peak live bytes (the end is empty)";
+		join = " ";
+		if (at < vs_replay_events(*rp)) {
+			vs_replay_free(*rp);
+			if (!(*rp = replay_to(o, side, mode, at)))
+				return -1;
+		}
+	}
+	if (mode == AT_EVENT && at > vs_history_events(hs))
+		fprintf(stderr, "vramsim render: the trace ends after event %llu, before event %llu\n",
+			(unsigned long long)vs_history_events(hs), (unsigned long long)at);
+	if (mode == AT_FRAME && vs_replay_frames(*rp) < at)
+		fprintf(stderr, "vramsim render: the trace has %llu frames, fewer than %llu\n",
+			(unsigned long long)vs_replay_frames(*rp), (unsigned long long)at);
+	so->occ_event = vs_replay_events(*rp);
+	snprintf(title, sizeof title, "%s - %s - occupancy at %s%s%s", base_name(o->path), so->strategies, what,
+		*win ? join : "", win);
+	if (occupancy_of(*rp, hs, title, &so->occ, o->whole, o->colour_by)) {
+		fprintf(stderr, "vramsim render: out of memory drawing %s\n", title);
+		return -1;
+	}
+	return 0;
+}
+
 static int render_side(const render_opts *o, int side, side_out *so)
 {
 	vs_history *hs = vs_history_new(o->columns, o->rows);
 	vs_replay *r;
-	char title[512];
+	char title[512], win[64], err[512];
 	const char *tname = base_name(o->path);
 	int ai = 0, rc;
 	double t0 = now();
@@ -224,6 +313,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 		return -1;
 	}
 	vs_history_set_colour_by(hs, (vs_colour_by)o->colour_by);
+	vs_history_set_window(hs, &o->win);
 	/* pass 1: the whole replay, sampled for heatmap, chart, peaks, failures */
 	r = open_side(o, side, hs, so->strategies, sizeof so->strategies);
 	if (!r) {
@@ -244,81 +334,34 @@ static int render_side(const render_opts *o, int side, side_out *so)
 		vs_history_free(hs);
 		return rc < 0 ? replay_failed(r) : (vs_replay_free(r), -1);
 	}
+	if (vs_history_window_check(hs, err, sizeof err)) {
+		vs_cli_usage_error(CMD, "%s", err);
+		vs_replay_free(r);
+		vs_history_free(hs);
+		return -1;
+	}
+	vs_history_window_describe(hs, win, sizeof win);
 	so->checks_failed = vs_replay_check_total(r) != 0;
 	if (o->timing)
 		fprintf(stderr, "render: side %d: replay of %llu events with sampling: %.3f s\n", side + 1,
 			(unsigned long long)vs_replay_events(r), now() - t0);
 	t0 = now();
 	if (o->kinds & K_HEAT) {
-		snprintf(title, sizeof title, "%s - %s - heatmap", tname, so->strategies);
+		snprintf(title, sizeof title, "%s - %s - heatmap%s%s", tname, so->strategies, *win ? ", " : "", win);
 		if (vs_picture_heatmap(&so->heat, hs, o->heat, title))
 			goto nomem;
 	}
 	if (o->kinds & K_CHART) {
-		snprintf(title, sizeof title, "%s - %s - chart", tname, so->strategies);
+		snprintf(title, sizeof title, "%s - %s - chart%s%s", tname, so->strategies, *win ? ", " : "", win);
 		if (vs_picture_chart(&so->chart, hs, title))
 			goto nomem;
 	}
 	if (o->timing)
 		fprintf(stderr, "render: side %d: heatmap and chart drawn: %.3f s\n", side + 1, now() - t0);
-	if (o->kinds & K_OCC) {
-		uint64_t at = o->at;
-		int mode = o->at_mode;
-		const char *what = "end";
-		char whatbuf[64];
-		if (mode == AT_END && !o->at_given && ended_empty(r)) {
-			/* nothing is left at the end: the picture that says something
-			 * is the fullest moment */
-			mode = AT_PEAK;
-			what = "peak live bytes (the end is empty)";
-			at = vs_history_peak_live_event(hs, ai);
-			mode = AT_EVENT;
-		} else if (mode == AT_PEAK) {
-			at = vs_history_peak_live_event(hs, ai);
-			mode = AT_EVENT;
-			what = "peak live bytes";
-		} else if (mode == AT_PEAK_FRAG) {
-			at = vs_history_peak_frag_event(hs, ai);
-			mode = AT_EVENT;
-			what = "peak fragmentation";
-		} else if (mode == AT_EVENT) {
-			snprintf(whatbuf, sizeof whatbuf, "event %llu", (unsigned long long)at);
-			what = whatbuf;
-		} else if (mode == AT_FRAME) {
-			snprintf(whatbuf, sizeof whatbuf, "frame %llu", (unsigned long long)at);
-			what = whatbuf;
-		}
-		if (mode == AT_EVENT && at == 0) {
-			/* the peak of an empty trace, or at event 0: the state before any event */
-			mode = AT_EVENT;
-		}
-		if (mode != AT_END && !(mode == AT_EVENT && at >= vs_replay_events(r))) {
-			/* pass 2: replay to the event asked for */
-			vs_replay_free(r);
-			r = open_side(o, side, NULL, NULL, 0);
-			if (!r) {
-				vs_history_free(hs);
-				return -1;
-			}
-			if (!(mode == AT_EVENT && at == 0) && run_to(r, mode, at) < 0) {
-				vs_history_free(hs);
-				return replay_failed(r);
-			}
-		}
-		if (mode == AT_EVENT && at > vs_history_events(hs))
-			fprintf(stderr, "vramsim render: the trace ends after event %llu, before event %llu\n",
-				(unsigned long long)vs_history_events(hs), (unsigned long long)at);
-		if (mode == AT_FRAME && vs_replay_frames(r) < at)
-			fprintf(stderr, "vramsim render: the trace has %llu frames, fewer than %llu\n",
-				(unsigned long long)vs_replay_frames(r), (unsigned long long)at);
-		so->occ_event = vs_replay_events(r);
-		snprintf(title, sizeof title, "%s - %s - occupancy at %s", tname, so->strategies, what);
-		if (occupancy_of(r, hs, title, &so->occ, o->whole, o->colour_by))
-			goto nomem;
-	}
+	rc = o->kinds & K_OCC ? occupancy_side(o, side, so, &r, hs, ai, win) : 0;
 	vs_replay_free(r);
 	vs_history_free(hs);
-	return 0;
+	return rc;
 nomem:
 	fprintf(stderr, "vramsim render: out of memory drawing %s\n", title);
 	vs_replay_free(r);
@@ -404,6 +447,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_ARENA:
 		o->arena = p->arg;
+		return -1;
+	case O_FROM:
+		o->from = p->arg;
+		return -1;
+	case O_TO:
+		o->to = p->arg;
 		return -1;
 	case O_HEAT:
 		if (strcmp(p->arg, "owner") != 0 && strcmp(p->arg, "occupancy") != 0)
@@ -502,7 +551,13 @@ static int parse(int argc, char **argv, render_opts *o)
 		return vs_cli_usage_error(CMD, "give one of --at, --frame, --peak, --peak-frag, --end");
 	if (o->at_given && !(o->kinds & K_OCC))
 		return vs_cli_usage_error(CMD, "--at, --frame, --peak and --end choose the occupancy picture's event; "
-			"--kind %s draws the whole replay", o->kinds == K_HEAT ? "heatmap" : "chart");
+			"--kind %s draws the whole replay (or the --from/--to window)", o->kinds == K_HEAT ? "heatmap" :
+			"chart");
+	{
+		char err[512];
+		if (vs_window_parse(&o->win, o->from, o->to, err, sizeof err))
+			return vs_cli_usage_error(CMD, "%s", err);
+	}
 	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
 }
 

@@ -17,7 +17,7 @@
 #define CMD "report"
 #define FAILURES_SHOWN 200
 
-enum { O_TITLE = VS_CLI_LONG, O_NO_CHECKS };
+enum { O_TITLE = VS_CLI_LONG, O_NO_CHECKS, O_FROM, O_TO };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies as in 'vramsim compare' (the table) and 'vramsim replay' (the "
@@ -26,6 +26,10 @@ static const vs_cli_opt options[] = {
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
 	{ "output", 'o', "FILE", "the HTML file to write (required)" },
 	{ "title", O_TITLE, "TEXT", "the report's title (default 'vramsim report')" },
+	{ "from", O_FROM, "N|f:N", "each trace's pictures from event N, or from frame N (f:N or frame:N), as in "
+		"'vramsim render': the heatmap and chart show the window, the occupancy is at the peak inside it; "
+		"the tables cover the whole trace" },
+	{ "to", O_TO, "N|f:N", "each trace's pictures up to event N, or to the end of frame N (f:N), inclusive" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print replay diagnostics" },
 	{ NULL, 0, NULL, NULL }
@@ -49,6 +53,8 @@ typedef struct report_opts {
 	const char *out, *title;
 	int quiet, no_checks;
 	vs_cli_choices cs;
+	const char *from, *to;
+	vs_window win;
 } report_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -73,6 +79,12 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_NO_CHECKS:
 		o->no_checks = 1;
+		return -1;
+	case O_FROM:
+		o->from = p->arg;
+		return -1;
+	case O_TO:
+		o->to = p->arg;
 		return -1;
 	case 'q':
 		o->quiet = 1;
@@ -329,7 +341,7 @@ static int occupancy_at(FILE *fp, const report_opts *o, const char *path, int a,
 	vs_render_src src;
 	vs_image im;
 	vs_replay *r;
-	char alt[512], cap[512];
+	char alt[512], cap[512], win[64];
 	int rc;
 
 	vs_replay_config_default(&cfg);
@@ -343,7 +355,9 @@ static int occupancy_at(FILE *fp, const report_opts *o, const char *path, int a,
 	vs_render_src_replay(&src, r, a);
 	snprintf(alt, sizeof alt, "occupancy of arena %s at event %llu", vs_replay_arena(r, a)->decl.name,
 		(unsigned long long)ev);
-	snprintf(cap, sizeof cap, "Occupancy at the peak of live bytes (event %llu)", (unsigned long long)ev);
+	vs_history_window_describe(hs, win, sizeof win);
+	snprintf(cap, sizeof cap, "Occupancy at the peak of live bytes%s%s (event %llu)", *win ? " in " : "", win,
+		(unsigned long long)ev);
 	rc = vs_picture_occupancy(&im, &src, 1, alt, hs) ? -1 : figure(fp, &im, alt, cap);
 	vs_replay_free(r);
 	return rc ? VS_EXIT_USAGE : VS_EXIT_OK;
@@ -358,12 +372,13 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	vs_replay *r = NULL;
 	vs_cli_chain c;
 	vs_image im;
-	char alt[512];
+	char alt[512], win[64], cap[256], err[512];
 	int a, rc = VS_EXIT_USAGE;
 
 	vs_replay_config_default(&cfg);
 	if (!hs || !x)
 		goto out;
+	vs_history_set_window(hs, &o->win);
 	vs_results_attach(x, &cfg);
 	{
 		vs_observer_fn first = cfg.observer;
@@ -378,10 +393,19 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 		goto out;
 	}
 	vs_history_finish(hs, r);
+	if (vs_history_window_check(hs, err, sizeof err)) {
+		vs_cli_usage_error(CMD, "%s: %s", path, err);
+		goto out;
+	}
+	vs_history_window_describe(hs, win, sizeof win);
 	fprintf(fp, "<section class=\"trace\" id=\"trace-%d\"><h2>", ti + 1);
 	html(fp, path);
-	fprintf(fp, "</h2>\n<p>%llu events, %llu frames.</p>\n", (unsigned long long)vs_replay_events(r),
+	fprintf(fp, "</h2>\n<p>%llu events, %llu frames.", (unsigned long long)vs_replay_events(r),
 		(unsigned long long)vs_replay_frames(r));
+	if (*win)
+		fprintf(fp, " The pictures show %s (events %llu-%llu); the figures and tables, the whole trace.", win,
+			(unsigned long long)vs_history_first_event(hs), (unsigned long long)vs_history_last_event(hs));
+	fputs("</p>\n", fp);
 	for (a = 0; a < vs_replay_arena_count(r); a++) {
 		const vs_metrics *m = vs_replay_metrics(r, a);
 		fputs("<h3>Arena ", fp);
@@ -396,13 +420,14 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 			goto out;
 		tags_table(fp, r, x, a);
 	}
-	snprintf(alt, sizeof alt, "heatmap of %s", path);
-	if (vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, alt) || figure(fp, &im, alt, "Heatmap: time across, "
-		"addresses down, coloured by owner tag; failures marked"))
+	snprintf(alt, sizeof alt, "heatmap of %s%s%s", path, *win ? ", " : "", win);
+	snprintf(cap, sizeof cap, "Heatmap%s%s: time across, addresses down, coloured by owner tag; failures marked",
+		*win ? " of " : "", win);
+	if (vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, alt) || figure(fp, &im, alt, cap))
 		goto out;
-	snprintf(alt, sizeof alt, "chart of %s", path);
-	if (vs_picture_chart(&im, hs, alt) || figure(fp, &im, alt, "Live bytes, largest free extent and "
-		"fragmentation over time"))
+	snprintf(alt, sizeof alt, "chart of %s%s%s", path, *win ? ", " : "", win);
+	snprintf(cap, sizeof cap, "Live bytes, largest free extent and fragmentation over %s", *win ? win : "time");
+	if (vs_picture_chart(&im, hs, alt) || figure(fp, &im, alt, cap))
 		goto out;
 	failures_table(fp, r, x);
 	fputs("</section>\n", fp);
@@ -437,6 +462,8 @@ int vs_cmd_report(int argc, char **argv)
 	for (t = 0; status < 0 && t < o.npaths; t++)
 		if (vs_cli_rereadable(CMD, o.paths[t], "the report reads each trace several times"))
 			status = VS_EXIT_USAGE;
+	if (status < 0 && vs_window_parse(&o.win, o.from, o.to, err, sizeof err))
+		status = vs_cli_usage_error(CMD, "%s", err);
 	if (status < 0 && vs_cli_choices_split(CMD, &o.cs))
 		status = VS_EXIT_USAGE;
 	if (status < 0) {

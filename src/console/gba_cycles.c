@@ -153,11 +153,18 @@ static int poll(void *ud, vs_gba_emu *e)
 		if (take_chunk(c, e))
 			c->failed = 1;
 		return 1;
-	case VS_GBA_ST_ERROR:
-		snprintf(c->err, c->errlen, "cycles program stopped with error %u at request %u",
-			(unsigned)mb_read(e, MB_OFF(error)), (unsigned)mb_read(e, MB_OFF(error_index)));
+	case VS_GBA_ST_ERROR: {
+		static const char *const why[] = { "", "no request block", "protocol version", "strategy not built",
+			"slot out of range", "unknown operation",
+			"a sprite's bytes in VRAM differ from those written (after its moves)" };
+		uint32_t code = mb_read(e, MB_OFF(error));
+
+		snprintf(c->err, c->errlen, "cycles program stopped with error %u%s%s at request %u", (unsigned)code,
+			code < sizeof why / sizeof why[0] && code ? ": " : "",
+			code < sizeof why / sizeof why[0] ? why[code] : "", (unsigned)mb_read(e, MB_OFF(error_index)));
 		c->failed = 1;
 		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -223,13 +230,13 @@ int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t pa
 		return -1;
 	memset(&c, 0, sizeof c);
 	c.results = results;
-	c.count = count;
+	c.count = count * VS_GBA_RESULTS_PER_REQ(strategy);
 	c.err = err;
 	c.errlen = errlen;
 	/* A call that took a whole frame would be extraordinary: one frame
 	 * per request, plus start-up, bounds a run that went wrong. */
 	if (!max_frames)
-		max_frames = 120 + count;
+		max_frames = 120 + c.count;
 	stopped = vs_gba_emu_run_until(e, poll, &c, max_frames);
 	if (info) {
 		info->waitcnt = mb_read(e, MB_OFF(waitcnt)) & 0xFFFFu;
@@ -238,10 +245,17 @@ int vs_gba_cycles_run(const char *rom_path, uint32_t strategy, const uint32_t pa
 		info->overhead3 = mb_read(e, MB_OFF(overhead3));
 		info->overhead4 = mb_read(e, MB_OFF(overhead4));
 		info->frames = vs_gba_emu_frames(e);
+		info->dma_vram8 = mb_read(e, MB_OFF(dma_vram8));
+		info->dma_vram1024 = mb_read(e, MB_OFF(dma_vram1024));
+		info->dma_rom8 = mb_read(e, MB_OFF(dma_rom8));
+		info->dma_rom1024 = mb_read(e, MB_OFF(dma_rom1024));
+		info->move_overhead = mb_read(e, MB_OFF(move_overhead));
+		info->error = mb_read(e, MB_OFF(error));
+		info->error_index = mb_read(e, MB_OFF(error_index));
 	}
 	if (!stopped) {
-		snprintf(err, errlen, "cycles program did not finish within %u frames (%u of %u requests done)",
-			(unsigned)max_frames, (unsigned)mb_read(e, MB_OFF(done)), (unsigned)count);
+		snprintf(err, errlen, "cycles program did not finish within %u frames (%u of %u results answered)",
+			(unsigned)max_frames, (unsigned)mb_read(e, MB_OFF(done)), (unsigned)c.count);
 		c.failed = 1;
 	}
 	vs_gba_emu_close(e);

@@ -5,10 +5,27 @@
 #include "vramsim/render.h"
 
 #include "font_8x13.h"
+#include "history_impl.h"
+
+static vs_box_fn box_fn;
+static void *box_ud;
+
+void vs_render_box_hook(vs_box_fn fn, void *ud)
+{
+	box_fn = fn;
+	box_ud = ud;
+}
+
+void vs__box(const vs_image *im, vs_rect r, vs_box_kind kind, const char *what)
+{
+	if (box_fn && im)
+		box_fn(box_ud, im, r, kind, what);
+}
 
 int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale)
 {
 	int cx = x, cy = y, widest = 0, col, row;
+	const char *text = s;
 
 	if (scale < 1)
 		scale = 1;
@@ -33,6 +50,8 @@ int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale)
 	}
 	if (cx - x > widest)
 		widest = cx - x;
+	if (widest)
+		vs__box(im, (vs_rect){ x, y, widest, cy - y + VS_FONT_H * scale }, VS_BOX_TEXT, text);
 	return widest;
 }
 

@@ -6,6 +6,11 @@
  * `columns` samples per arena. A sample redraws only the address rows whose
  * units changed since the last one (told by on_mark), so sampling stays
  * cheap even for the 64 Ki-unit DS texture space.
+ *
+ * A window (--from / --to) limits what is drawn: every event is observed,
+ * so rows changed before the window are dirty at its first sample, but
+ * columns, failures and peaks come only from the events inside it; `base`
+ * (the events before it) is the time axis' offset.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +63,11 @@ struct vs_history {
 	uint32_t ntags;
 	const vs_replay *r; /* valid while bound and the replay lives */
 	vs_colour_by colour_by;
+	vs_window win;
+	uint64_t base;          /* events before the window: the x offset */
+	uint64_t first_ev, last_ev, first_frame; /* drawn: first and last event, frame at the first */
+	uint64_t frames_total;  /* frame statements in all the events observed */
+	int in, closed;         /* the event being reported is drawn; the window has ended */
 };
 
 vs_history *vs_history_new(int columns, int rows)
@@ -318,15 +328,16 @@ static void merge(vs_history *hs)
 	hs->stride *= 2;
 }
 
-static void take_sample(vs_history *hs, const vs_replay *r)
+/* A column: the state now, as the state after event ev in frame. */
+static void take_sample(vs_history *hs, const vs_replay *r, uint64_t ev, uint64_t frame)
 {
 	int i, y, c;
 
 	if (hs->ncols == hs->cols_max)
 		merge(hs);
 	c = hs->ncols++;
-	hs->col_event[c] = hs->events;
-	hs->col_frame[c] = hs->frames = vs_replay_frames(r);
+	hs->col_event[c] = ev;
+	hs->col_frame[c] = hs->frames = frame;
 	for (i = 0; i < hs->narenas; i++) {
 		harena *a = &hs->a[i];
 		const vs_arena *ar = vs_replay_arena(r, i);
@@ -381,47 +392,114 @@ static void note_metrics(vs_history *hs, const vs_replay *r)
 	}
 }
 
-void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o)
+static void note_failure(vs_history *hs, const vs_outcome *o)
 {
-	if (bind(hs, r))
+	harena *a;
+
+	if (!o->failed || !o->ev || o->ev->arena < 0 || o->ev->arena >= hs->narenas)
 		return;
-	if (o->failed && o->ev && o->ev->arena >= 0 && o->ev->arena < hs->narenas) {
-		harena *a = &hs->a[o->ev->arena];
-		if (!a->nfail || a->fail[a->nfail - 1] != o->event)
-			a->fail_total++;
-		if (!a->fail_gap)
-			a->fail_gap = 1;
-		if (a->nfail == FAIL_KEEP) {
-			/* memory stays bounded with millions of failures: every
-			 * other one goes, later ones are kept twice as far apart */
-			size_t k;
-			for (k = 0; 2 * k < a->nfail; k++)
-				a->fail[k] = a->fail[2 * k];
-			a->nfail = k;
-			a->fail_gap *= 2;
-		}
-		if (!a->nfail || o->event >= a->fail[a->nfail - 1] + a->fail_gap) {
-			if (a->nfail == a->capfail) {
-				size_t n = a->capfail ? a->capfail * 2 : 64;
-				uint64_t *f = realloc(a->fail, n * sizeof *f);
-				if (f) {
-					a->fail = f;
-					a->capfail = n;
-				}
+	a = &hs->a[o->ev->arena];
+	if (!a->nfail || a->fail[a->nfail - 1] != o->event)
+		a->fail_total++;
+	if (!a->fail_gap)
+		a->fail_gap = 1;
+	if (a->nfail == FAIL_KEEP) {
+		/* memory stays bounded with millions of failures: every
+		 * other one goes, later ones are kept twice as far apart */
+		size_t k;
+		for (k = 0; 2 * k < a->nfail; k++)
+			a->fail[k] = a->fail[2 * k];
+		a->nfail = k;
+		a->fail_gap *= 2;
+	}
+	if (!a->nfail || o->event >= a->fail[a->nfail - 1] + a->fail_gap) {
+		if (a->nfail == a->capfail) {
+			size_t n = a->capfail ? a->capfail * 2 : 64;
+			uint64_t *f = realloc(a->fail, n * sizeof *f);
+			if (f) {
+				a->fail = f;
+				a->capfail = n;
 			}
-			if (a->nfail < a->capfail)
-				a->fail[a->nfail++] = o->event;
+		}
+		if (a->nfail < a->capfail)
+			a->fail[a->nfail++] = o->event;
+	}
+}
+
+/* The last column is at the window's last event (the state has not
+ * changed since: a frame statement ends a window of frames). */
+static void close_window(vs_history *hs, const vs_replay *r, uint64_t frame)
+{
+	if (!hs->closed && hs->first_ev && (!hs->ncols || hs->col_event[hs->ncols - 1] != hs->last_ev))
+		take_sample(hs, r, hs->last_ev, frame);
+	hs->closed = 1;
+}
+
+/* Whether event ev (frames after it) is drawn; opens the window at its
+ * first event (peaks start there) and closes it after its last. */
+static int enter(vs_history *hs, const vs_replay *r, uint64_t ev, uint64_t frames)
+{
+	const vs_window *w = &hs->win;
+	uint64_t at = w->unit == VS_WINDOW_FRAMES ? frames : ev;
+	int i;
+
+	if (hs->closed)
+		return 0;
+	if (w->unit == VS_WINDOW_ALL) {
+		hs->last_ev = ev;
+		return 1;
+	}
+	if (w->has_from && at < w->from)
+		return 0;
+	if (w->has_to && at > w->to) {
+		close_window(hs, r, w->unit == VS_WINDOW_FRAMES ? w->to : frames);
+		return 0;
+	}
+	if (!hs->first_ev) {
+		hs->first_ev = ev;
+		hs->first_frame = frames;
+		/* a window of events starts at its number, one of frames at the
+		 * frame statement that opens it (frame 0 at the start) */
+		hs->base = w->unit == VS_WINDOW_EVENTS ? (w->has_from ? w->from - 1 : 0) :
+			w->has_from && w->from ? ev - 1 : 0;
+		for (i = 0; i < hs->narenas; i++) {
+			const vs_metrics *m = vs_replay_metrics(r, i);
+			hs->a[i].peak_live = m->live_bytes;
+			hs->a[i].peak_live_ev = ev;
+			hs->a[i].peak_frag = m->frag;
+			hs->a[i].peak_frag_ev = ev;
 		}
 	}
+	hs->last_ev = ev;
+	return 1;
+}
+
+void vs_history_observe(vs_history *hs, vs_replay *r, const vs_outcome *o)
+{
+	uint64_t frames;
+
+	if (bind(hs, r))
+		return;
 	if (o->event <= hs->events) {
 		/* another report for the same event (one per arena) */
-		note_metrics(hs, r);
+		if (hs->in) {
+			note_failure(hs, o);
+			note_metrics(hs, r);
+		}
 		return;
 	}
 	hs->events = o->event;
+	frames = vs_replay_frames(r);
+	if (frames > hs->frames_total)
+		hs->frames_total = frames;
+	if (!(hs->in = enter(hs, r, o->event, frames)))
+		return;
+	note_failure(hs, o);
 	note_metrics(hs, r);
-	if (hs->events % hs->stride == 0)
-		take_sample(hs, r);
+	if ((hs->events - hs->base) % hs->stride == 0)
+		take_sample(hs, r, hs->events, frames);
+	if (hs->win.unit == VS_WINDOW_EVENTS && hs->win.has_to && hs->events == hs->win.to)
+		close_window(hs, r, frames);
 }
 
 static void observe_cb(void *ud, vs_replay *r, const vs_outcome *o)
@@ -439,13 +517,28 @@ void vs_history_attach(vs_history *hs, vs_replay_config *cfg)
 
 int vs_history_finish(vs_history *hs, const vs_replay *r)
 {
+	uint64_t n = vs_replay_events(r), frames = vs_replay_frames(r);
+
 	if (bind(hs, r))
 		return -1;
-	if (hs->events < vs_replay_events(r))
-		hs->events = vs_replay_events(r);
-	if (!hs->ncols || hs->col_event[hs->ncols - 1] != hs->events) {
-		note_metrics(hs, r);
-		take_sample(hs, r);
+	if (hs->events < n)
+		hs->events = n;
+	if (frames > hs->frames_total)
+		hs->frames_total = frames;
+	if (hs->win.unit == VS_WINDOW_ALL) {
+		hs->last_ev = hs->events;
+		if (!hs->ncols || hs->col_event[hs->ncols - 1] != hs->events) {
+			note_metrics(hs, r);
+			take_sample(hs, r, hs->events, frames);
+		}
+		return 0;
+	}
+	/* a window still open runs to the end (events no observer was told of
+	 * included, as without one) */
+	if (!hs->closed && hs->first_ev) {
+		if (!hs->win.has_to || (hs->win.unit == VS_WINDOW_EVENTS ? n : frames) <= hs->win.to)
+			hs->last_ev = n;
+		close_window(hs, r, frames);
 	}
 	return 0;
 }
@@ -491,7 +584,71 @@ uint64_t vs_history_column_frame(const vs_history *hs, int c)
 
 uint64_t vs_history_frames(const vs_history *hs)
 {
-	return hs->frames;
+	return hs->win.unit == VS_WINDOW_ALL ? hs->frames : hs->frames_total;
+}
+
+void vs_history_set_window(vs_history *hs, const vs_window *w)
+{
+	hs->win = *w;
+}
+
+int vs_history_windowed(const vs_history *hs)
+{
+	return hs->win.unit != VS_WINDOW_ALL;
+}
+
+uint64_t vs_history_first_event(const vs_history *hs)
+{
+	return hs->win.unit == VS_WINDOW_ALL ? (hs->events ? 1 : 0) : hs->first_ev;
+}
+
+uint64_t vs_history_last_event(const vs_history *hs)
+{
+	return hs->win.unit == VS_WINDOW_ALL ? hs->events : hs->first_ev ? hs->last_ev : 0;
+}
+
+void vs_history_window_describe(const vs_history *hs, char *buf, size_t len)
+{
+	if (hs->win.unit == VS_WINDOW_ALL || !hs->first_ev || !hs->ncols)
+		snprintf(buf, len, "%s", "");
+	else if (hs->win.unit == VS_WINDOW_FRAMES)
+		snprintf(buf, len, "frames %llu-%llu", (unsigned long long)hs->first_frame,
+			(unsigned long long)hs->col_frame[hs->ncols - 1]);
+	else
+		snprintf(buf, len, "events %llu-%llu", (unsigned long long)hs->first_ev, (unsigned long long)hs->last_ev);
+}
+
+int vs_history_window_check(const vs_history *hs, char *err, size_t errlen)
+{
+	const vs_window *w = &hs->win;
+	int frames = w->unit == VS_WINDOW_FRAMES, k;
+	uint64_t have = frames ? hs->frames_total : hs->events;
+
+	if (w->unit == VS_WINDOW_ALL)
+		return 0;
+	if (frames && !hs->frames_total) {
+		snprintf(err, errlen, "the trace has no frame statements: give --from and --to in events "
+			"(it has %llu)", (unsigned long long)hs->events);
+		return -1;
+	}
+	for (k = 0; k < 2; k++) {
+		uint64_t v = k ? w->to : w->from;
+		if (!(k ? w->has_to : w->has_from) || v <= have)
+			continue;
+		if (frames)
+			snprintf(err, errlen, "--%s f:%llu is past the trace's end: it has frames 0 to %llu (%llu frame "
+				"statements)", k ? "to" : "from", (unsigned long long)v, (unsigned long long)have,
+				(unsigned long long)have);
+		else
+			snprintf(err, errlen, "--%s %llu is past the trace's end: it has %llu events", k ? "to" : "from",
+				(unsigned long long)v, (unsigned long long)have);
+		return -1;
+	}
+	if (!hs->first_ev) {
+		snprintf(err, errlen, "no event of the trace is in the window");
+		return -1;
+	}
+	return 0;
 }
 
 void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *live, uint64_t *largest, double *frag)
@@ -522,6 +679,13 @@ uint32_t vs__history_arena_base(const vs_history *hs, int i) { return hs->a[i].b
 uint32_t vs__history_arena_size(const vs_history *hs, int i) { return hs->a[i].size; }
 uint64_t vs__history_arena_usable(const vs_history *hs, int i) { return hs->a[i].usable; }
 uint32_t vs__history_tag_count(const vs_history *hs) { return hs->ntags; }
+uint64_t vs__history_base(const vs_history *hs) { return hs->base; }
+uint64_t vs__history_span(const vs_history *hs)
+{
+	uint64_t n = hs->win.unit == VS_WINDOW_ALL ? hs->events : hs->last_ev > hs->base ? hs->last_ev - hs->base : 0;
+	return n ? n : 1;
+}
+uint64_t vs__history_first_frame(const vs_history *hs) { return hs->first_frame; }
 const char *vs__history_tag(const vs_history *hs, uint32_t t, uint32_t *colour)
 {
 	if (t >= hs->ntags || !hs->tags[t].seen)

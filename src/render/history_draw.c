@@ -5,13 +5,10 @@
 
 #include "history_impl.h"
 
-/* Margins around the plot: address/byte labels left, percent right, failure
- * ticks above, time labels below. Heatmap and chart share them so their
- * time axes line up when stacked. */
-#define M_LEFT (8 * VS_FONT_W + 8)   /* an 8-digit address, then a gap */
-#define M_RIGHT (4 * VS_FONT_W + 8)  /* "100%" */
-#define M_TOP 9
-#define M_BOTTOM (VS_FONT_H + 5)     /* the time axis' labels */
+#define M_LEFT VS__PLOT_LEFT
+#define M_RIGHT VS__PLOT_RIGHT
+#define M_TOP VS__PLOT_TOP
+#define M_BOTTOM VS__PLOT_BOTTOM
 #define TICK_H 6
 
 static vs_rect plot_of(vs_rect r)
@@ -25,35 +22,37 @@ static vs_rect plot_of(vs_rect r)
 	return p;
 }
 
-static uint64_t total_events(const vs_history *hs)
+/* Pixel x of a plot w wide shows the state after event B + (x + 1) * T / w,
+ * B the events before the window (0 without one), T the events in it. */
+int vs__history_x(const vs_history *hs, int x0, int w, uint64_t ev)
 {
-	uint64_t t = vs_history_events(hs);
-	return t ? t : 1;
+	uint64_t b = vs__history_base(hs), t = vs__history_span(hs);
+
+	if (ev <= b)
+		return x0;
+	ev -= b;
+	if (ev > t)
+		ev = t;
+	return x0 + (int)((ev * (uint64_t)w - 1) / t);
 }
 
-/* Pixel x of the plot shows the state after event (x + 1) * T / W. */
 int vs_render_time_x(const vs_history *hs, vs_rect r, uint64_t event)
 {
 	vs_rect p = plot_of(r);
-	uint64_t t = total_events(hs);
 
-	if (event == 0)
-		return p.x;
-	if (event > t)
-		event = t;
-	return p.x + (int)((event * (uint64_t)p.w - 1) / t);
+	return vs__history_x(hs, p.x, p.w, event);
 }
 
 uint64_t vs_render_time_event(const vs_history *hs, vs_rect r, int x)
 {
 	vs_rect p = plot_of(r);
-	uint64_t t = total_events(hs);
+	uint64_t b = vs__history_base(hs), t = vs__history_span(hs);
 
 	if (x < p.x)
-		return 0;
+		return b;
 	if (x >= p.x + p.w)
-		return vs_history_events(hs);
-	return (uint64_t)(x - p.x + 1) * t / (uint64_t)p.w;
+		return vs_history_windowed(hs) ? vs_history_last_event(hs) : vs_history_events(hs);
+	return b + (uint64_t)(x - p.x + 1) * t / (uint64_t)p.w;
 }
 
 static void fmt_bytes(char *buf, size_t n, uint64_t v)
@@ -70,19 +69,26 @@ static void fmt_bytes(char *buf, size_t n, uint64_t v)
 
 /* Ticks under the plot, in frames when the trace has them (people think in
  * frames), else events: the start, three between, and the end with its
- * unit; a label that would touch the one before is left out. */
+ * unit (a window: its first and last); a label that would touch the one
+ * before is left out. */
 static void time_ticks(vs_image *im, const vs_history *hs, vs_rect r, vs_rect p, int y)
 {
 	int frames = vs_history_frames(hs) > 0, n = vs_history_columns(hs), k, right = -1000;
-	char buf[48];
+	int win = vs_history_windowed(hs);
+	uint64_t start = !win ? 0 : frames ? vs__history_first_frame(hs) : vs_history_first_event(hs);
+	char buf[64];
 
-	snprintf(buf, sizeof buf, "%llu %s", (unsigned long long)(frames ? vs_history_frames(hs) :
-		vs_history_events(hs)), frames ? "frames" : "events");
+	if (win && n > 0)
+		snprintf(buf, sizeof buf, "%s %llu-%llu", frames ? "frames" : "events", (unsigned long long)start,
+			(unsigned long long)(frames ? vs_history_column_frame(hs, n - 1) : vs_history_last_event(hs)));
+	else
+		snprintf(buf, sizeof buf, "%llu %s", (unsigned long long)(frames ? vs_history_frames(hs) :
+			vs_history_events(hs)), frames ? "frames" : "events");
 	vs_text(im, p.x + p.w - vs_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
 	for (k = 0; k < 4 && n > 0; k++) {
 		int c = (int)((int64_t)k * (n - 1) / 4), x, w;
 		uint64_t ev = k ? vs_history_column_event(hs, c) : 0;
-		uint64_t v = k ? (frames ? vs_history_column_frame(hs, c) : ev) : 0;
+		uint64_t v = k ? (frames ? vs_history_column_frame(hs, c) : ev) : start;
 		char lab[24];
 		x = k ? vs_render_time_x(hs, r, ev) : p.x;
 		snprintf(lab, sizeof lab, "%llu", (unsigned long long)v);
@@ -103,6 +109,8 @@ static void time_axis(vs_image *im, const vs_history *hs, vs_rect r, uint64_t cu
 	const uint64_t *f = vs_history_failures(hs, arena, &nf);
 	int y = p.y + p.h + 3;
 
+	vs__box(im, (vs_rect){ p.x - 1, p.y - 2 - TICK_H, p.w + 2, p.h + 3 + TICK_H }, VS_BOX_PLOT,
+		"plot, its frame and failure ticks");
 	vs_image_frame(im, (vs_rect){ p.x - 1, p.y - 1, p.w + 2, p.h + 2 }, VS_RGB_GRID);
 	time_ticks(im, hs, r, p, y);
 	/* failure ticks above the plot, one per failed request's pixel column */
@@ -139,14 +147,14 @@ void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_
 {
 	vs_rect p = plot_of(r);
 	int ncols = vs_history_columns(hs), rows, x, y, c = 0;
-	uint64_t t = total_events(hs);
+	uint64_t b = vs__history_base(hs), t = vs__history_span(hs);
 	char buf[32];
 
 	if (i < 0 || i >= vs_history_arena_count(hs) || ncols == 0)
 		return;
 	rows = vs__history_rows(hs, i);
 	for (x = 0; x < p.w; x++) {
-		uint64_t e = (uint64_t)(x + 1) * t / (uint64_t)p.w;
+		uint64_t e = b + (uint64_t)(x + 1) * t / (uint64_t)p.w;
 		const uint32_t *cells;
 		const uint8_t *occ;
 		while (c < ncols - 1 && vs_history_column_event(hs, c) < e)

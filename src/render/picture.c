@@ -13,6 +13,8 @@
 #define PLOT_W 1024
 #define HEAT_H 256
 #define CHART_H 200
+/* heatmaps and charts: the plot and the axes' margins (history_impl.h) */
+#define HISTORY_W (PLOT_W + VS__PLOT_LEFT + VS__PLOT_RIGHT)
 
 /* ---- legends ----------------------------------------------------------- */
 
@@ -65,6 +67,7 @@ static int legend_flow(vs_image *im, int x0, int y0, int w, const legend *L)
 		}
 		if (im) {
 			int sx, sy;
+			vs__box(im, (vs_rect){ x - 1, y - 1, SWATCH + 2, SWATCH + 2 }, VS_BOX_SWATCH, L->it[k].text);
 			vs_image_frame(im, (vs_rect){ x - 1, y - 1, SWATCH + 2, SWATCH + 2 }, VS_RGB_DIM);
 			for (sy = 0; sy < SWATCH; sy++)
 				for (sx = 0; sx < SWATCH; sx++)
@@ -176,21 +179,45 @@ static void event_strip(vs_image *im, int x, int y, int w, const vs_history *hs,
 {
 	size_t nf, k;
 	const uint64_t *f = vs_history_failures(hs, arena, &nf);
-	uint64_t t = vs_history_events(hs) ? vs_history_events(hs) : 1;
-	int before = 0;
 
+	vs__box(im, (vs_rect){ x, y - 1, w, STRIP_H - 3 }, VS_BOX_PLOT, "time line");
 	vs_image_fill(im, (vs_rect){ x, y, w, STRIP_H - 4 }, VS_RGB_FREE);
-	for (k = 0; k < nf; k++) {
-		int fx = x + (int)((f[k] * (uint64_t)w - 1) / t);
-		vs_image_vline(im, fx, y, y + STRIP_H - 5, VS_RGB_FAIL);
-		if (f[k] <= event)
-			before++;
+	for (k = 0; k < nf; k++)
+		vs_image_vline(im, vs__history_x(hs, x, w, f[k]), y, y + STRIP_H - 5, VS_RGB_FAIL);
+	if (event > vs__history_base(hs))
+		vs_image_vline(im, vs__history_x(hs, x, w, event), y - 1, y + STRIP_H - 4, VS_RGB_CURSOR);
+}
+
+/* The boxes of a map's panels (their cells and frame), for the box hook. */
+static void map_boxes(const vs_image *im, int x, int y, const vs_layout *L)
+{
+	int i;
+
+	for (i = 0; i < L->npanels; i++) {
+		const vs_layout_panel *p = &L->panel[i];
+		int pw = p->cols * (p->cw + p->gap) - p->gap, ph = p->rows * (p->ch + p->gap + p->row_gap) - p->gap - p->row_gap;
+		vs__box(im, (vs_rect){ x + p->x - 1, y + p->y - 1, pw + 2, ph + 2 }, VS_BOX_PLOT, p->label);
 	}
-	if (event) {
-		int cx = x + (int)((event * (uint64_t)w - 1) / t);
-		vs_image_vline(im, cx, y - 1, y + STRIP_H - 4, VS_RGB_CURSOR);
+}
+
+/* A picture's title: twice the font's size, or once when that is too wide
+ * for w (a long trace name), cut short with "..." when even that is. */
+static void title_text(vs_image *im, int x, int y, int w, const char *title)
+{
+	char buf[512];
+	size_t n;
+
+	if (vs_text_width(title, 2) <= w) {
+		vs_text(im, x, y, title, VS_RGB_TEXT, 2);
+		return;
 	}
-	(void)before;
+	snprintf(buf, sizeof buf, "%s", title);
+	n = strlen(buf);
+	while (n > 3 && vs_text_width(buf, 1) > w) {
+		n--;
+		memcpy(buf + n - 3, "...", 4);
+	}
+	vs_text(im, x, y + VS_FONT_H / 2, buf, VS_RGB_TEXT, 1);
 }
 
 int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const char *title, const vs_history *fails)
@@ -262,6 +289,7 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 		}
 		y += LINE_H;
 		vs_render_arena(out, MARGIN, y, &lay[i], s);
+		map_boxes(out, MARGIN, y, &lay[i]);
 		y += lay[i].h + 6;
 		if (fails) {
 			event_strip(out, MARGIN, y, lay[i].w, fails, i, s->event);
@@ -303,7 +331,7 @@ static void history_tags(const vs_history *hs, legend *L)
 int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, const char *title)
 {
 	legend L;
-	int i, n = vs_history_arena_count(hs), w = PLOT_W + 62 + 34, h, y, k;
+	int i, n = vs_history_arena_count(hs), w = HISTORY_W, h, y, k;
 	char buf[256];
 
 	memset(&L, 0, sizeof L);
@@ -332,7 +360,7 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 		return -1;
 	}
 	y = MARGIN;
-	vs_text(out, MARGIN, y, title ? title : "heatmap", VS_RGB_TEXT, 2);
+	title_text(out, MARGIN, y, w, title ? title : "heatmap");
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
 		static const char *const by[] = { "owner tag", "size", "age", "depth" };
@@ -352,7 +380,7 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
 {
 	legend L;
-	int i, n = vs_history_arena_count(hs), w = PLOT_W + 62 + 34, h, y;
+	int i, n = vs_history_arena_count(hs), w = HISTORY_W, h, y;
 	char buf[256];
 
 	memset(&L, 0, sizeof L);
@@ -369,7 +397,7 @@ int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
 		return -1;
 	}
 	y = MARGIN;
-	vs_text(out, MARGIN, y, title ? title : "chart", VS_RGB_TEXT, 2);
+	title_text(out, MARGIN, y, w, title ? title : "chart");
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
 		uint64_t nf = vs_history_failure_count(hs, i);

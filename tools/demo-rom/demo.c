@@ -22,6 +22,15 @@
  *  - Maps: tile numbers the game writes as it scrolls; the trace has the
  *    allocation only, and the test checks that every map entry names a tile
  *    the host has live.
+ *
+ * After the 600 steps a scene of DEMO_SCENE_STEPS moves sprites: the map's
+ * sprites go, and arena "moving" (gba-obj-compact, through
+ * vramsim/sprite_handles.h) fills OBJ VRAM with 16 sprites of 64 tiles,
+ * frees three in the middle and asks for 128 tiles, which only a slide
+ * makes room for; then frees two more, and the next frame's slide closes
+ * the gaps. Every move is a DMA3 copy, recorded as `move ID to=ADDR`
+ * before the line of the allocation that needed it, and every OAM entry
+ * drawing a moved sprite gets its new tile number.
  */
 #include <stdint.h>
 
@@ -29,7 +38,9 @@
 #include "demo.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_obj_map.h"
+#include "vramsim/alloc/gba_obj_compact.h"
 #include "vramsim/record.h"
+#include "vramsim/sprite_handles.h"
 
 #define BG_VRAM 0x06000000u
 #define OBJ_VRAM 0x06010000u
@@ -140,6 +151,97 @@ static void step_sprites(void)
 			write_pattern(s->id, OBJ_VRAM + block * 32u, bytes);
 			VS_REC_SPRITE(s->id, "obj", size_tag[size], w, h, bpp, OBJ_VRAM + block * 32u);
 		}
+	}
+}
+
+/* ---- the scene that moves sprites (gba-obj-compact) ------------------- */
+
+static gba_obj_compact objs;
+static vs_spr_handles handles;
+static uint32_t scene_id[GBA_OBJ_COMPACT_MAX]; /* trace id of each live slot */
+static uint16_t scene_slot[DEMO_SCENE_SPRITES]; /* the slot of scene sprite k */
+
+/* Applies the moves of the last compact call (DMA3, OAM tile numbers) and
+ * records them. */
+static void scene_moves(void)
+{
+	uint16_t n, i;
+	const gba_obj_compact_move *mv = gba_obj_compact_moves(&objs, &n);
+
+	vs_spr_apply(&handles, &objs, OAM);
+	for (i = 0; i < n; i++)
+		VS_REC_MOVE(scene_id[mv[i].slot], OBJ_VRAM + mv[i].to * 32u);
+}
+
+/* Scene sprite k: a 64x64 sprite (4bpp, or 8bpp), drawn by OAM entry
+ * DEMO_SCENE_OAM + k, id DEMO_SCENE_ID + k. */
+static void scene_alloc(uint32_t k, uint32_t bpp)
+{
+	uint16_t tiles = (uint16_t)(bpp * 16u), h = gba_obj_compact_alloc(&objs, tiles, bpp == 8 ? 2 : 1), t;
+	uint32_t id = DEMO_SCENE_ID + k, e = DEMO_SCENE_OAM + k;
+	volatile uint16_t *o = OAM + 4 * e;
+
+	scene_moves(); /* before the new sprite's data goes in */
+	if (h == GBA_OBJ_COMPACT_NONE) {
+		VS_REC_SPRITE(id, "moving", "slide", 64, 64, bpp, VS_REC_FAILED);
+		return;
+	}
+	t = gba_obj_compact_start(&objs, h);
+	scene_id[h] = id;
+	scene_slot[k] = h;
+	write_pattern(id, OBJ_VRAM + t * 32u, tiles * 32u);
+	VS_REC_SPRITE(id, "moving", "slide", 64, 64, bpp, OBJ_VRAM + t * 32u);
+	o[0] = (uint16_t)((k * 9u) % 96u | (bpp == 8 ? 0x2000u : 0u));
+	o[1] = (uint16_t)((k * 13u) % 176u | 3u << 14);
+	o[2] = (uint16_t)(t | 1u << 10);
+	vs_spr_bind(&handles, e, h);
+}
+
+static void scene_free(uint32_t k)
+{
+	uint32_t e = DEMO_SCENE_OAM + k;
+
+	gba_obj_compact_free(&objs, scene_slot[k]);
+	VS_REC_FREE(DEMO_SCENE_ID + k);
+	vs_spr_unbind(&handles, e);
+	OAM[4 * e] = 0x0200; /* hidden */
+}
+
+/* At each frame marker: compact's frame-boundary slide. */
+static void scene_frame(void)
+{
+	gba_obj_compact_frame(&objs);
+	scene_moves();
+}
+
+static void scene_step(uint32_t step)
+{
+	uint32_t i;
+
+	switch (step) {
+	case 0: /* the map's sprites go; 16 of 64 tiles fill OBJ VRAM */
+		for (i = 0; i < MAX_LIVE; i++)
+			if (live[i].live) {
+				gba_obj_map_free(&objmap, live[i].block);
+				VS_REC_FREE(live[i].id);
+				live[i].live = 0;
+			}
+		show_sprites();
+		for (i = 0; i < 16; i++)
+			scene_alloc(i, 4);
+		break;
+	case 1: /* three gaps of 64 tiles, then 128 tiles: a slide on need */
+		scene_free(1);
+		scene_free(5);
+		scene_free(9);
+		scene_alloc(16, 8);
+		break;
+	case 2: /* two more gaps: the next frame's slide closes them */
+		scene_free(2);
+		scene_free(12);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -378,6 +480,9 @@ int main(void)
 	VS_REC_BEGIN();
 	VS_REC_ARENA("obj", "gba-obj", "strategy=gba-obj-map");
 	VS_REC_ARENA("bg", "gba-bg", "strategy=gba-bg-tiles");
+	VS_REC_ARENA("moving", "gba-obj", "strategy=gba-obj-compact options=budget:256");
+	gba_obj_compact_init(&objs, 0, 256);
+	vs_spr_init(&handles);
 	layer_init(&bg0, 4, DEMO_BG0_ROWS, 1, 2, "ground", "bg0");
 	layer_init(&bg1, 8, DEMO_BG1_ROWS, 2, 3, "clouds", "bg1");
 	REG_DISPCNT = 0x1340; /* mode 0, BG0, BG1, OBJ on, 1D OBJ mapping */
@@ -389,12 +494,22 @@ int main(void)
 		 * placed. The step's work may run into the visible lines. */
 		show_sprites();
 		VS_REC_FRAME();
+		scene_frame();
 		layer_step(&bg0, frame);
 		layer_step(&bg1, frame);
 		REG_BG0HOFS = (uint16_t)bg0.x;
 		REG_BG1HOFS = (uint16_t)bg1.x;
 		step_sprites();
 		st->steps = frame + 1;
+		st->busy = 0;
+	}
+	for (frame = 0; frame < DEMO_SCENE_STEPS; frame++) {
+		wait_vblank();
+		st->busy = 1;
+		VS_REC_FRAME();
+		scene_frame(); /* moves and OAM in VBlank */
+		scene_step(frame);
+		st->steps = DEMO_STEPS + frame + 1;
 		st->busy = 0;
 	}
 	VS_REC_LINE("# end of the script");

@@ -27,4 +27,12 @@ typedef struct demo_status {
 #define DEMO_MAP_COLS 32u
 #define DEMO_STEPS 600u
 
+/* The scene after the steps that moves sprites (arena "moving",
+ * gba-obj-compact): its sprite k has trace id DEMO_SCENE_ID + k and is
+ * drawn by OAM entry DEMO_SCENE_OAM + k. */
+#define DEMO_SCENE_STEPS 4u
+#define DEMO_SCENE_SPRITES 17u
+#define DEMO_SCENE_ID 1000000u
+#define DEMO_SCENE_OAM 64u
+
 #endif

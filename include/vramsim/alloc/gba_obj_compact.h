@@ -3,11 +3,16 @@
  *
  * Sprites sit in address order; a request takes the lowest gap that holds
  * it (first fit, on a tile its size and depth allow). When no gap holds it
- * but the free tiles do, every sprite slides down over the gaps, in
- * address order (each move copies a sprite to a lower address, so none
- * lands on one not yet moved), and the request takes the room that opens at
- * the top. At each frame boundary the same slide runs within a budget of
- * tiles, so the free space stays in one piece between calls.
+ * but the free tiles do, sprites slide down over the gaps, in address order
+ * from the lowest gap, until the room that opens holds the request (each
+ * move copies a sprite to a lower address, onto tiles free at that moment).
+ * Where a slide would leave a 1-tile hole under an 8bpp sprite (odd
+ * start), the next 8x8 4bpp sprite above is pulled down into the hole
+ * instead, so a request the free tiles hold is always served when every
+ * odd-sized request is 1 tile (every sprite shape). At each frame boundary
+ * the same slide runs within a budget, so the free space stays in one piece
+ * between calls: by default what a quarter of VBlank leaves after the
+ * frame's own uploads and the moves its requests needed.
  *
  * A sprite is known by its slot (0..GBA_OBJ_COMPACT_MAX-1), which stays
  * the same when it moves: the game's handle. After alloc, free or frame,
@@ -25,6 +30,15 @@
 #define GBA_OBJ_COMPACT_TILES 1024u
 #define GBA_OBJ_COMPACT_MAX 256u    /* live sprites: twice the OAM's 128 */
 #define GBA_OBJ_COMPACT_NONE 0xFFFFu
+/* budget: the frame's slide may spend what the frame's uploads and on-need
+ * moves left of GBA_OBJ_COMPACT_FRAME_CYCLES, priced as below */
+#define GBA_OBJ_COMPACT_AUTO 0xFFFFu
+/* A quarter of VBlank (68 lines x 1,232 cycles / 4), and the DMA3 cost of
+ * one 32-byte tile: 8 words VRAM to VRAM at 4 cycles, ROM to VRAM at 6
+ * (the model of docs/gba.md, VS_CYCLES_* in vramsim/replay.h). */
+#define GBA_OBJ_COMPACT_FRAME_CYCLES 20944u
+#define GBA_OBJ_COMPACT_MOVE_TILE_CYCLES 32u
+#define GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES 48u
 
 typedef struct gba_obj_compact_move {
 	uint16_t slot, from, to, tiles; /* tiles [from, from+tiles) now at to */
@@ -33,27 +47,34 @@ typedef struct gba_obj_compact_move {
 typedef struct gba_obj_compact {
 	uint16_t start[GBA_OBJ_COMPACT_MAX], tiles[GBA_OBJ_COMPACT_MAX]; /* tiles 0: a free slot */
 	uint8_t align[GBA_OBJ_COMPACT_MAX];   /* tiles a start must be a multiple of */
-	uint16_t order[GBA_OBJ_COMPACT_MAX];  /* live slots by address */
+	uint16_t next[GBA_OBJ_COMPACT_MAX], prev[GBA_OBJ_COMPACT_MAX]; /* live slots by address */
+	uint16_t head, tail;                  /* lowest and highest live slot, or NONE */
+	uint16_t spare;                       /* a free slot, the rest chained through next */
 	uint16_t n;                           /* live sprites */
 	uint16_t first;                       /* first usable tile (512 in bitmap modes) */
 	uint16_t used;                        /* tiles live */
-	uint16_t budget;                      /* tiles a frame's slide may move */
+	uint16_t budget;                      /* tiles a frame's slide may move, or AUTO */
+	uint32_t spent;                       /* cycles of uploads and on-need moves since the last frame */
 	uint16_t nmoves;
 	gba_obj_compact_move moves[GBA_OBJ_COMPACT_MAX];
 } gba_obj_compact;
 
-/* budget: tiles a frame boundary may move (0: none, only on need). */
+/* budget: tiles a frame boundary may move (0: none, only on need), or
+ * GBA_OBJ_COMPACT_AUTO. */
 void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget);
 /* Takes tiles tiles on a multiple of align (1 or 2 ...). Returns the slot,
- * or GBA_OBJ_COMPACT_NONE when the free tiles cannot hold it. */
+ * or GBA_OBJ_COMPACT_NONE when the free tiles cannot hold it or every slot
+ * is live. */
 uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t align);
 /* Frees slot. Returns 0, or -1 for a slot not live. */
 int gba_obj_compact_free(gba_obj_compact *m, uint16_t slot);
-/* A frame boundary: slides sprites down over the gaps, at most budget tiles moved. */
+/* A frame boundary: slides sprites down over the gaps within the budget. */
 void gba_obj_compact_frame(gba_obj_compact *m);
 /* Where slot's tiles start now. */
 uint16_t gba_obj_compact_start(const gba_obj_compact *m, uint16_t slot);
 /* The moves the last alloc, free or frame made, in order; *n gets how many. */
 const gba_obj_compact_move *gba_obj_compact_moves(const gba_obj_compact *m, uint16_t *n);
+/* The live slot after slot in address order (NONE: the lowest), or NONE. */
+uint16_t gba_obj_compact_next(const gba_obj_compact *m, uint16_t slot);
 
 #endif

@@ -24,13 +24,17 @@
 #include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
+#include "vramsim/alloc/gba_obj_compact.h"
+#include "vramsim/sprite_handles.h"
 
 #ifndef VS_GBA_CODE
 #define VS_GBA_CODE VS_GBA_CODE_THUMB_ROM
 #endif
 /* A deliberately wrong build for the tests (gba/skew/): gba-obj-map
- * answers every successful allocation this many blocks off, so the host's
- * comparison must catch it. 0 in every real build. */
+ * answers every successful allocation this many blocks off; gba-obj-compact
+ * skips its frame-boundary slide and spoils one word of the first sprite in
+ * each batch of moves: the host's comparison and the bytes check must catch
+ * them. 0 in every real build. */
 #ifndef VS_GBA_CYCLES_SKEW
 #define VS_GBA_CYCLES_SKEW 0u
 #endif
@@ -47,7 +51,7 @@ typedef char results_offset_check[
 	__builtin_offsetof(vs_gba_mailbox, results) == VS_GBA_MB_OFF_RESULTS ? 1 : -1];
 
 /* Allocator state as a game keeps it: the small OBJ managers (at most
- * 1.3 KiB) in IWRAM; the BG tile managers' tables (19 and 24 KiB, with a
+ * 3.8 KiB, gba-obj-compact with its move list) in IWRAM; the BG tile managers' tables (19 and 24 KiB, with a
  * 4096-tile ROM set) do not fit beside the code and stack, so they live in
  * EWRAM, as a game would put them. Handles in EWRAM. */
 static union {
@@ -57,14 +61,19 @@ static union {
 	gba_obj_buddy buddy;
 	gba_obj_snug snug;
 	gba_obj_ends ends;
+	gba_obj_compact compact;
 } obj;
 static union {
 	gba_bg_tiles shared;
 	gba_bg_tiles_split split;
 } bg __attribute__((section(".ewram_bss")));
 static uint32_t slots[VS_GBA_SLOTS] __attribute__((section(".ewram_bss")));
-/* Timing overhead of an empty call with 2, 3 and 4 arguments. */
-static uint32_t over2, over3, over4;
+/* gba-obj-compact: the request number each live slot's tiles were filled
+ * with (the pattern its bytes must keep through moves). */
+static uint32_t fill_key[GBA_OBJ_COMPACT_MAX] __attribute__((section(".ewram_bss")));
+/* Timing overhead of an empty call with 2, 3 and 4 arguments, and of an
+ * empty batch of moves. */
+static uint32_t over2, over3, over4, over_mv;
 
 static inline void timer_start(void)
 {
@@ -107,6 +116,8 @@ static inline uint32_t timer_stop(void)
 	(cyc) = timer_stop(); \
 } while (0)
 
+static uint32_t time_moves(const gba_obj_compact_move *mv, uint16_t n);
+
 static void fail(uint32_t error, uint32_t index)
 {
 	MB->error = error;
@@ -142,6 +153,60 @@ static void calibrate(void)
 		if (cyc < over4)
 			over4 = cyc;
 	}
+	over_mv = 0xFFFFFFFFu;
+	for (i = 0; i < 16; i++) {
+		cyc = time_moves(obj.compact.moves, 0);
+		if (cyc < over_mv)
+			over_mv = cyc;
+	}
+}
+
+/* A batch of moves by the handle header's DMA3 routine, the one a game
+ * uses; kept out of line so the empty batch calibrates the same path. */
+static __attribute__((noinline)) uint32_t move_batch(const gba_obj_compact_move *mv, uint16_t n)
+{
+	return vs_spr_dma_moves(mv, n);
+}
+
+/* One DMA3 transfer from ROM (the upload of new graphics). */
+static __attribute__((noinline)) uint32_t rom_copy(uint32_t dst, uint32_t src, uint32_t words)
+{
+	vs_spr_dma3(dst, src, words);
+	return words;
+}
+
+static uint32_t time_moves(const gba_obj_compact_move *mv, uint16_t n)
+{
+	uint32_t cyc, w;
+
+	TIMED(w, cyc, move_batch(mv, n), mv, n);
+	(void)w;
+	return cyc;
+}
+
+/* The fewest cycles of 8 tries of one move of tiles tiles (8 words each)
+ * inside VRAM, and of one copy of as many words from ROM. OBJ VRAM is
+ * still unused. */
+static void calibrate_dma(uint16_t tiles, uint32_t *vram, uint32_t *rom)
+{
+	gba_obj_compact_move mv;
+	uint32_t i, cyc, w, dst = VS_SPR_OBJ_VRAM, src = 0x08000000u, words = tiles * 8u;
+
+	mv.slot = 0;
+	mv.from = 128;
+	mv.to = 0;
+	mv.tiles = tiles;
+	*vram = *rom = 0xFFFFFFFFu;
+	for (i = 0; i < 8; i++) {
+		cyc = time_moves(&mv, 1) - over_mv;
+		if (cyc < *vram)
+			*vram = cyc;
+		TIMED3(w, cyc, rom_copy(dst, src, words), dst, src, words);
+		(void)w;
+		cyc -= over3;
+		if (cyc < *rom)
+			*rom = cyc;
+	}
 }
 
 static void emit(uint32_t value, uint32_t cyc, uint32_t overhead)
@@ -173,7 +238,7 @@ static uint32_t check_slot(const vs_gba_req *rq, uint32_t i)
 {
 	if (rq[i].slot >= VS_GBA_SLOTS)
 		fail(VS_GBA_E_SLOT, i);
-	if (rq[i].op > VS_GBA_OP_RESET)
+	if (rq[i].op > VS_GBA_OP_FRAME)
 		fail(VS_GBA_E_OP, i);
 	return rq[i].slot;
 }
@@ -449,6 +514,134 @@ static void run_gba_bg_tiles_split(const vs_gba_req_block *blk, const vs_gba_req
 	}
 }
 
+/* gba-obj-compact: the allocator that moves sprites. Each request answers
+ * the call, then its moves (gba_cycles.h). */
+
+/* The pattern a sprite's words keep: its fill key and each word's place. */
+static inline uint32_t pattern(uint32_t key, uint32_t k)
+{
+	return key * 0x9E3779B1u + k;
+}
+
+static volatile uint32_t *sprite_words(const gba_obj_compact *m, uint16_t s)
+{
+	return (volatile uint32_t *)(VS_SPR_OBJ_VRAM + gba_obj_compact_start(m, s) * 32u);
+}
+
+static void sprite_fill(const gba_obj_compact *m, uint16_t s, uint32_t key)
+{
+	volatile uint32_t *p = sprite_words(m, s);
+	uint32_t k, n = m->tiles[s] * 8u;
+
+	fill_key[s] = key;
+	for (k = 0; k < n; k++)
+		p[k] = pattern(key, k);
+}
+
+/* Stops the program when slot s's bytes are not its pattern. */
+static void sprite_check(const gba_obj_compact *m, uint16_t s, uint32_t i)
+{
+	volatile uint32_t *p = sprite_words(m, s);
+	uint32_t k, n = m->tiles[s] * 8u, key = fill_key[s];
+
+	for (k = 0; k < n; k++)
+		if (p[k] != pattern(key, k))
+			fail(VS_GBA_E_BYTES, i);
+}
+
+static void live_check(const gba_obj_compact *m, uint32_t i)
+{
+	uint16_t s;
+
+	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
+		if (m->tiles[s])
+			sprite_check(m, s, i);
+}
+
+static uint32_t digest(const gba_obj_compact *m)
+{
+	uint32_t h = VS_GBA_DIGEST_INIT;
+	uint16_t s;
+
+	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
+		if (m->tiles[s])
+			h = vs_gba_digest(h, s, m->start[s]);
+	return h;
+}
+
+/* After request i: carries out the moves it made (timed), checks the
+ * moved sprites' bytes, fills a new sprite (fresh) and answers the digest
+ * and the moves' cycles. */
+static void after_call(gba_obj_compact *m, uint32_t i, uint16_t fresh)
+{
+	uint16_t n, k;
+	const gba_obj_compact_move *mv = gba_obj_compact_moves(m, &n);
+	uint32_t cyc = 0;
+
+	if (n)
+		cyc = time_moves(mv, n);
+#if VS_GBA_CYCLES_SKEW
+	if (n) /* the skewed build spoils a word of the first sprite moved */
+		*(volatile uint32_t *)(VS_SPR_OBJ_VRAM + mv[0].to * 32u) ^= 1u;
+#endif
+	for (k = 0; k < n; k++)
+		sprite_check(m, mv[k].slot, i);
+	if (fresh != GBA_OBJ_COMPACT_NONE)
+		sprite_fill(m, fresh, i);
+	emit(digest(m), cyc, n ? over_mv : 0);
+}
+
+static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc;
+	uint16_t r, first = (uint16_t)blk->param[0], budget = (uint16_t)(blk->param[0] >> 16);
+	gba_obj_compact *m = &obj.compact;
+	int rc;
+
+	gba_obj_compact_init(m, first, budget);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+		uint16_t n = (uint16_t)rq[i].arg, al = (uint16_t)(rq[i].arg >> 16), t;
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			TIMED3(r, cyc, gba_obj_compact_alloc(m, n, al), m, n, al);
+			slots[slot] = r;
+			emit(r == GBA_OBJ_COMPACT_NONE ? VS_GBA_NONE :
+				(uint32_t)gba_obj_compact_start(m, r) | (uint32_t)r << 16, cyc, over3);
+			after_call(m, i, r);
+			break;
+		case VS_GBA_OP_FREE:
+			t = (uint16_t)slots[slot];
+			TIMED(rc, cyc, gba_obj_compact_free(m, t), m, t);
+			emit((uint32_t)rc, cyc, over2);
+			after_call(m, i, GBA_OBJ_COMPACT_NONE);
+			break;
+		case VS_GBA_OP_RESET:
+			live_check(m, i);
+			first = (uint16_t)rq[i].arg;
+			budget = (uint16_t)(rq[i].arg >> 16);
+			TIMED(rc, cyc, (gba_obj_compact_init(m, first, budget), 0), m, first);
+			emit((uint32_t)rc, cyc, over2);
+			after_call(m, i, GBA_OBJ_COMPACT_NONE);
+			break;
+		case VS_GBA_OP_FRAME:
+#if VS_GBA_CYCLES_SKEW
+			TIMED(rc, cyc, (m->nmoves = 0, 0), m, m);
+#else
+			TIMED(rc, cyc, (gba_obj_compact_frame(m), 0), m, m);
+#endif
+			emit((uint32_t)rc, cyc, over2);
+			after_call(m, i, GBA_OBJ_COMPACT_NONE);
+			break;
+		default:
+			emit(0, 0, 0);
+			emit(digest(m), 0, 0);
+		}
+	}
+	live_check(m, blk->count);
+}
+
 /* States the conditions of the run in mGBA's log (nothing on hardware). */
 static void greet(uint32_t waitcnt)
 {
@@ -489,6 +682,17 @@ int main(void)
 	mb->overhead = over2;
 	mb->overhead3 = over3;
 	mb->overhead4 = over4;
+	mb->move_overhead = over_mv;
+	{
+		uint32_t v8, r8, v1024, r1024;
+
+		calibrate_dma(1, &v8, &r8);
+		calibrate_dma(128, &v1024, &r1024);
+		mb->dma_vram8 = v8;
+		mb->dma_rom8 = r8;
+		mb->dma_vram1024 = v1024;
+		mb->dma_rom1024 = r1024;
+	}
 	greet(mb->waitcnt);
 	if (blk->magic != VS_GBA_REQ_MAGIC)
 		fail(VS_GBA_E_NO_REQUESTS, 0);
@@ -513,6 +717,9 @@ int main(void)
 		break;
 	case VS_GBA_STRAT_GBA_OBJ_ENDS:
 		run_gba_obj_ends(blk, rq);
+		break;
+	case VS_GBA_STRAT_GBA_OBJ_COMPACT:
+		run_gba_obj_compact(blk, rq);
 		break;
 	case VS_GBA_STRAT_GBA_BG_TILES:
 		run_gba_bg_tiles(blk, rq);

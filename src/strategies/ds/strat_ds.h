@@ -21,6 +21,13 @@ int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four);
  * otherwise the trace's raw opt. */
 uint32_t vs_ds_nns_opt(const vs_request *rq);
 
+/* An NNS_Gfd texture (palette) allocation for a request, through g's
+ * current manager: VS_ERR_MANAGEMENT when a linked-list manager is out of
+ * blocks, VS_ERR_NOSPACE for any other refusal. */
+struct nns_gfd_ctx;
+int vs_ds_nns_tex_alloc(struct nns_gfd_ctx *g, const vs_request *rq, vs_placement *out);
+int vs_ds_nns_pltt_alloc(struct nns_gfd_ctx *g, const vs_request *rq, vs_placement *out);
+
 /* Bytes of texture (palette) space mapped contiguously from address 0. */
 uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a);
 uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a);

@@ -8,6 +8,7 @@
 #include "vramsim/alloc/nns_gfd.h"
 #include "vramsim/hw.h"
 #include "strat_ds.h"
+#include "../strategies.h"
 
 /* The DS managers place on the hardware's 8-byte address units and take no
  * alignment argument (the NITRO-System API has none): a request that needs
@@ -59,6 +60,45 @@ uint32_t vs_ds_nns_opt(const vs_request *rq)
 	if (rq->dir == VS_DIR_HIGH)
 		return NNS_GFD_ALLOC_FROM_HIGH;
 	return rq->opt;
+}
+
+/* The frame and linked-list managers share NNS_GfdAllocTexVram and
+ * NNS_GfdAllocPlttVram: only a linked-list manager runs out of blocks. */
+static int nns_fail(const nns_gfd_ctx *g)
+{
+	return g->last_fail == NNS_GFD_FAIL_BLOCKS ? VS_ERR_MANAGEMENT : VS_ERR_NOSPACE;
+}
+
+int vs_ds_nns_tex_alloc(nns_gfd_ctx *g, const vs_request *rq, vs_placement *out)
+{
+	uint32_t bytes;
+	bool is4x4;
+	nns_tex_key k;
+	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
+
+	if (rc != VS_OK)
+		return rc;
+	k = nns_gfd_alloc_tex(g, bytes, is4x4, vs_ds_nns_opt(rq));
+	if (k == NNS_GFD_ALLOC_ERROR_TEXKEY)
+		return nns_fail(g);
+	vs_placement_simple(out, nns_tex_key_addr(k), nns_tex_key_size(k), k);
+	return VS_OK;
+}
+
+int vs_ds_nns_pltt_alloc(nns_gfd_ctx *g, const vs_request *rq, vs_placement *out)
+{
+	uint32_t bytes;
+	bool four;
+	nns_pltt_key k;
+	int rc = vs_ds_pltt_request(rq, &bytes, &four);
+
+	if (rc != VS_OK)
+		return rc;
+	k = nns_gfd_alloc_pltt(g, bytes, four, vs_ds_nns_opt(rq));
+	if (k == NNS_GFD_ALLOC_ERROR_PLTTKEY)
+		return nns_fail(g);
+	vs_placement_simple(out, nns_pltt_key_addr(k), nns_pltt_key_size(k), k);
+	return VS_OK;
 }
 
 uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a)

@@ -33,19 +33,7 @@ static int frmtex_init(void *st, const vs_arena_decl *a, const char *options,
 
 static int frmtex_alloc(void *st, const vs_request *rq, vs_placement *out)
 {
-	nns_gfd_ctx *g = st;
-	uint32_t bytes;
-	bool is4x4;
-	nns_tex_key k;
-	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
-
-	if (rc != VS_OK)
-		return rc;
-	k = nns_gfd_alloc_tex(g, bytes, is4x4, vs_ds_nns_opt(rq));
-	if (k == NNS_GFD_ALLOC_ERROR_TEXKEY)
-		return VS_ERR_NOSPACE;
-	vs_placement_simple(out, nns_tex_key_addr(k), nns_tex_key_size(k), k);
-	return VS_OK;
+	return vs_ds_nns_tex_alloc(st, rq, out);
 }
 
 static int frmtex_free(void *st, const vs_placement *pl)

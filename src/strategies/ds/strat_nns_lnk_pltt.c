@@ -31,19 +31,7 @@ static int lnkpltt_init(void *st, const vs_arena_decl *a, const char *options,
 
 static int lnkpltt_alloc(void *st, const vs_request *rq, vs_placement *out)
 {
-	nns_gfd_ctx *g = st;
-	uint32_t bytes;
-	bool four;
-	nns_pltt_key k;
-	int rc = vs_ds_pltt_request(rq, &bytes, &four);
-
-	if (rc != VS_OK)
-		return rc;
-	k = nns_gfd_alloc_pltt(g, bytes, four, vs_ds_nns_opt(rq));
-	if (k == NNS_GFD_ALLOC_ERROR_PLTTKEY)
-		return g->last_fail == NNS_GFD_FAIL_BLOCKS ? VS_ERR_MANAGEMENT : VS_ERR_NOSPACE;
-	vs_placement_simple(out, nns_pltt_key_addr(k), nns_pltt_key_size(k), k);
-	return VS_OK;
+	return vs_ds_nns_pltt_alloc(st, rq, out);
 }
 
 static int lnkpltt_free(void *st, const vs_placement *pl)

@@ -2,18 +2,17 @@
 /* strat_gba_obj_compact.c - strategy adapter for the OBJ allocator that
  * moves live sprites (gba-obj-compact): its moves go to the replay through
  * vs_strategy.moves, at a request that needs them and at each frame.
- * Option budget=N: tiles a frame's slide may move (default 256: 8 KiB,
- * about a tenth of VBlank by the cost model of docs/gba.md). */
+ * Option budget=N: tiles a frame's slide may move; by default what the
+ * frame's uploads and on-need moves leave of a quarter of VBlank, by the
+ * cost model of docs/gba.md. */
 #include "vramsim/alloc/gba_obj_compact.h"
 #include "../strategies.h"
 #include "strat_gba.h"
 
-#define DEFAULT_BUDGET 256u
-
 static int cp_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
 {
 	static const char *const known[] = { "budget", NULL };
-	uint32_t budget = DEFAULT_BUDGET;
+	uint32_t budget = GBA_OBJ_COMPACT_AUTO;
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
@@ -33,7 +32,7 @@ static int cp_alloc(void *st, const vs_request *rq, vs_placement *out)
 		return rc;
 	slot = gba_obj_compact_alloc(st, (uint16_t)n, (uint16_t)align);
 	if (slot == GBA_OBJ_COMPACT_NONE)
-		return VS_ERR_NOSPACE;
+		return ((gba_obj_compact *)st)->n == GBA_OBJ_COMPACT_MAX ? VS_ERR_MANAGEMENT : VS_ERR_NOSPACE;
 	vs_placement_simple(out, gba_obj_compact_start(st, slot) * VS_GBA_TILE_BYTES, n * VS_GBA_TILE_BYTES, slot);
 	return VS_OK;
 }
@@ -53,15 +52,18 @@ static void cp_reset(void *st)
 static void cp_walk(void *st, vs_extent_fn fn, void *ud)
 {
 	const gba_obj_compact *m = st;
-	uint32_t at = m->first, i;
+	uint32_t at = m->first;
+	uint16_t s = GBA_OBJ_COMPACT_NONE;
 
-	for (i = 0; i <= m->n; i++) {
-		uint32_t end = i < m->n ? m->start[m->order[i]] : GBA_OBJ_COMPACT_TILES;
+	do {
+		uint32_t end;
+		s = gba_obj_compact_next(m, s);
+		end = s != GBA_OBJ_COMPACT_NONE ? gba_obj_compact_start(m, s) : GBA_OBJ_COMPACT_TILES;
 		if (end > at && fn(ud, at * VS_GBA_TILE_BYTES, (end - at) * VS_GBA_TILE_BYTES))
 			return;
-		if (i < m->n)
-			at = end + m->tiles[m->order[i]];
-	}
+		if (s != GBA_OBJ_COMPACT_NONE)
+			at = end + m->tiles[s];
+	} while (s != GBA_OBJ_COMPACT_NONE);
 }
 
 static size_t cp_moves(void *st, vs_move *out, size_t max)
@@ -90,8 +92,8 @@ static uint64_t cp_ram(void *st)
 
 const vs_strategy vs_strat_gba_obj_compact = {
 	VS_STRATEGY_ABI, "gba-obj-compact",
-	"vramsim's own: first fit that moves live sprites down over the gaps when needed and at each frame "
-	"(budget=)",
+	"vramsim's own: first fit that moves live sprites down over the gaps when needed and at each frame, "
+	"within what the frame's uploads leave of a quarter of VBlank (budget=N: N tiles instead)",
 	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_compact),
 	cp_init, cp_alloc, cp_free, cp_reset, cp_walk,
 	0, NULL, NULL, NULL, NULL, NULL, cp_ram, cp_moves, cp_frame
