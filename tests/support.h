@@ -36,7 +36,8 @@ uint32_t vs_rng_below(vs_rng *r, uint32_t n);
 	HOT_ASSERT(hot_x OP hot_y, "Assertion '%s' failed: %s == %jd, %s == %jd", #X " " #OP " " #Y, #X, hot_x, #Y, \
 		hot_y); } while (0)
 
-/* normal, or longer when VRAMSIM_SOAK is set (the soak target). */
+/* normal, or longer when VRAMSIM_SOAK is set (the soak target); a quarter
+ * of normal (at least 1) in a sanitizer build. */
 unsigned vs_test_soak(unsigned normal, unsigned longer);
 
 /* A file's whole content, NUL-ended (free it). */
