@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/arena.h"
+#include "ownmap_int.h"
 
 typedef struct om_node {
 	uint32_t start, len, owner;
@@ -25,6 +25,7 @@ typedef struct om_node {
 } om_node;
 
 struct vs_ownmap {
+	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
 	uint32_t nunits, root;
 	om_node *n;
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
@@ -240,6 +241,10 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 
 void vs_ownmap_clear(vs_ownmap *m)
 {
+	if (m->u) {
+		vs_ownunits_clear(m->u);
+		return;
+	}
 	m->used = 1; /* node 0 is "none": no children, no free run */
 	m->spare = 0;
 	m->runs = m->free_units = m->free_runs = 0;
@@ -268,6 +273,21 @@ vs_ownmap *vs_ownmap_new(uint32_t nunits)
 	return m;
 }
 
+vs_ownmap *vs_ownmap_new_units(uint32_t nunits)
+{
+	vs_ownmap *m = calloc(1, sizeof *m);
+
+	if (!m)
+		return NULL;
+	m->nunits = nunits;
+	m->u = vs_ownunits_new(nunits);
+	if (!m->u) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
 vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
 {
 	vs_ownmap *m = malloc(sizeof *m);
@@ -275,6 +295,14 @@ vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
 	if (!m)
 		return NULL;
 	*m = *src;
+	if (src->u) {
+		m->u = vs_ownunits_copy(src->u);
+		if (!m->u) {
+			free(m);
+			return NULL;
+		}
+		return m;
+	}
 	m->n = malloc((size_t)src->cap * sizeof *m->n);
 	if (!m->n) {
 		free(m);
@@ -288,6 +316,7 @@ void vs_ownmap_free(vs_ownmap *m)
 {
 	if (!m)
 		return;
+	vs_ownunits_free(m->u);
 	free(m->n);
 	free(m);
 }
@@ -302,6 +331,10 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 	end = count > m->nunits - first ? m->nunits : first + count;
 	if (kind == VS_UNIT_FREE)
 		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	if (m->u) {
+		vs_ownunits_set(m->u, first, count, owner, kind);
+		return 0;
+	}
 	t = find(m, first);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
@@ -350,8 +383,11 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 {
-	uint32_t t = unit < m->nunits ? find(m, unit) : 0;
+	uint32_t t;
 
+	if (m->u)
+		return vs_ownunits_run_at(m->u, unit, out);
+	t = unit < m->nunits ? find(m, unit) : 0;
 	if (!t)
 		return -1;
 	out->first = N(t).start;
@@ -361,10 +397,26 @@ int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 	return 0;
 }
 
+int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
+{
+	uint32_t t;
+
+	if (m->u)
+		return vs_ownunits_unit_at(m->u, unit, owner, kind);
+	t = unit < m->nunits ? find(m, unit) : 0;
+	if (!t)
+		return -1;
+	*owner = N(t).owner;
+	*kind = (vs_unit_kind)N(t).kind;
+	return 0;
+}
+
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
 	uint32_t t, end;
 
+	if (m->u)
+		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
@@ -377,6 +429,10 @@ int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
+	if (m->u) {
+		vs_ownunits_stats(m->u, largest, runs, nfree);
+		return;
+	}
 	if (largest)
 		*largest = N(m->root).maxfree;
 	if (runs)
@@ -387,12 +443,12 @@ void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint
 
 uint32_t vs_ownmap_runs(const vs_ownmap *m)
 {
-	return m->runs;
+	return m->u ? vs_ownunits_runs(m->u) : m->runs;
 }
 
 size_t vs_ownmap_bytes(const vs_ownmap *m)
 {
-	return sizeof *m + (size_t)m->cap * sizeof *m->n;
+	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
 }
 
 /* In address order, the runs of t that overlap [lo, hi), clipped to it. */
@@ -431,6 +487,8 @@ int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_
 {
 	uint32_t end;
 
+	if (m->u)
+		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
 	if (first >= m->nunits || count == 0)
 		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
