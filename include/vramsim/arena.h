@@ -168,7 +168,7 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count);
 /* Largest free run (units), number of free runs, free units. */
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
-/* Number of runs, free or not. */
+/* Number of runs, free or not (O(units) for the per-unit form). */
 uint32_t vs_ownmap_runs(const vs_ownmap *m);
 /* Heap bytes held by the map. */
 size_t vs_ownmap_bytes(const vs_ownmap *m);

@@ -8,7 +8,8 @@
  * 64-unit words under a complete binary tree whose nodes summarise their
  * span: the free run touching the low end (pre), the high end (suf), the
  * longest (best) and the number of runs; marking k units costs
- * O(k + log n) and the free statistics are read at the root.
+ * O(k), plus O(log n) when it frees or takes units, and the free
+ * statistics are read at the root. Counting all runs is O(n).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ typedef struct fm_node {
 
 struct vs_ownunits {
 	uint32_t nunits, nwords, leaves; /* leaves: power of two >= nwords */
-	uint32_t nfree, runs;            /* free units; runs, free or not */
+	uint32_t nfree;                  /* free units */
 	uint32_t *owner;
 	uint8_t *kind;
 	uint64_t *bits;                  /* leaves words; units past the end are taken */
@@ -49,19 +50,21 @@ static uint64_t range_mask(uint32_t lo, uint32_t hi)
 static fm_node word_node(uint64_t w)
 {
 	fm_node n;
-	uint64_t x = w;
-	uint32_t best = 0;
+	uint32_t best = 0, at = 0;
 
 	n.pre = ctz64(~w);
 	n.suf = clz64(~w);
 	n.runs = popcount64(w & ~(w << 1)); /* a run starts where bit i is set, i-1 not */
-	if (w == ~0ull) {
-		best = 64;
-	} else {
-		while (x) { /* one unit off every run per step: steps = longest run */
-			x &= x >> 1;
-			best++;
-		}
+	/* one step per run: skip the taken bits before it, measure it */
+	while (at < 64 && (w >> at)) {
+		uint32_t len;
+		at += ctz64(w >> at);
+		len = ctz64(~(w >> at));
+		if (len > 64 - at)
+			len = 64 - at;
+		if (len > best)
+			best = len;
+		at += len;
 	}
 	n.best = best;
 	return n;
@@ -97,9 +100,11 @@ static void tree_update(vs_ownunits *m, uint32_t wlo, uint32_t whi)
 	}
 }
 
+/* The tree is walked only when a bit changed: most marks change an
+ * allocation's kind, not whether its units are free. */
 static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int is_free)
 {
-	uint32_t w, wlo = first / 64, whi = (end - 1) / 64;
+	uint32_t w, wlo = first / 64, whi = (end - 1) / 64, changed = 0;
 
 	for (w = wlo; w <= whi; w++) {
 		uint32_t lo = w == wlo ? first % 64 : 0, hi = w == whi ? (end - 1) % 64 + 1 : 64;
@@ -108,8 +113,10 @@ static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int is_free)
 		m->nfree += popcount64(nw & ~old);
 		m->nfree -= popcount64(old & ~nw);
 		m->bits[w] = nw;
+		changed |= nw != old;
 	}
-	tree_update(m, wlo, whi);
+	if (changed)
+		tree_update(m, wlo, whi);
 }
 
 static int is_free(const vs_ownunits *m, uint32_t u)
@@ -164,7 +171,6 @@ void vs_ownunits_clear(vs_ownunits *m)
 	for (w = 0; w < m->leaves; w++)
 		m->bits[w] = range_mask(0, w < m->nwords - 1 ? 64 : w == m->nwords - 1 ? (m->nunits - 1) % 64 + 1 : 0);
 	m->nfree = m->nunits;
-	m->runs = 1;
 	tree_update(m, 0, m->leaves - 1);
 }
 
@@ -205,7 +211,6 @@ vs_ownunits *vs_ownunits_copy(const vs_ownunits *src)
 	if (!m)
 		return NULL;
 	m->nfree = src->nfree;
-	m->runs = src->runs;
 	memcpy(m->owner, src->owner, (size_t)m->nunits * sizeof *m->owner);
 	memcpy(m->kind, src->kind, m->nunits);
 	memcpy(m->bits, src->bits, (size_t)m->leaves * sizeof *m->bits);
@@ -226,29 +231,15 @@ void vs_ownunits_free(vs_ownunits *m)
 
 void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t end, lo, hi, u, before = 0, was_free = 0;
-	int now_free = kind == VS_UNIT_FREE;
+	uint32_t end, u;
 
 	if (first >= m->nunits || count == 0)
 		return;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	/* run boundaries at units [lo, hi] (between u - 1 and u) may change */
-	lo = first ? first : 1;
-	hi = end < m->nunits ? end : m->nunits - 1;
-	for (u = lo; u <= hi; u++)
-		before += !same(m, u - 1, u);
-	for (u = first; u < end; u++) {
+	for (u = first; u < end; u++)
 		m->owner[u] = owner;
-		was_free += m->kind[u] == VS_UNIT_FREE;
-	}
 	memset(m->kind + first, (int)kind, end - first);
-	if (lo <= hi) {
-		m->runs -= before;
-		m->runs += first > 0 && !same(m, first - 1, first);
-		m->runs += end < m->nunits && !same(m, end - 1, end);
-	}
-	if (was_free != (now_free ? end - first : 0))
-		bits_set(m, first, end, now_free);
+	bits_set(m, first, end, kind == VS_UNIT_FREE);
 }
 
 int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out)
@@ -303,9 +294,14 @@ void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, 
 		*nfree = m->nfree;
 }
 
+/* Counted when asked (tests and tools ask), so marks need not keep it. */
 uint32_t vs_ownunits_runs(const vs_ownunits *m)
 {
-	return m->runs;
+	uint32_t u, runs = 1;
+
+	for (u = 1; u < m->nunits; u++)
+		runs += !same(m, u - 1, u);
+	return runs;
 }
 
 size_t vs_ownunits_bytes(const vs_ownunits *m)
