@@ -239,6 +239,152 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 	return 0;
 }
 
+/* The run holding u, and the runs just before (*p) and after (*q) it, 0
+ * when none: the last nodes the descent passed on the right and left, or
+ * the ends of the run's own subtrees. */
+static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q)
+{
+	uint32_t t = m->root;
+
+	*p = *q = 0;
+	while (t) {
+		if (u < N(t).start) {
+			*q = t;
+			t = N(t).l;
+		} else if (u - N(t).start >= N(t).len) {
+			*p = t;
+			t = N(t).r;
+		} else {
+			break;
+		}
+	}
+	if (t && N(t).l)
+		*p = peek_max(m, N(t).l);
+	if (t && N(t).r)
+		*q = peek_min(m, N(t).r);
+	return t;
+}
+
+/* Node x (not in the tree) put in t by its start: it goes where its
+ * priority belongs and takes the runs on each side of it as children. */
+static uint32_t insert(vs_ownmap *m, uint32_t t, uint32_t x)
+{
+	if (!t || N(x).pri > N(t).pri) {
+		split(m, t, N(x).start, &N(x).l, &N(x).r);
+		pull(m, x);
+		return x;
+	}
+	if (N(x).start < N(t).start)
+		N(t).l = insert(m, N(t).l, x);
+	else
+		N(t).r = insert(m, N(t).r, x);
+	pull(m, t);
+	return t;
+}
+
+/* The run starting at key taken out of t (it must be there) and dropped. */
+static uint32_t erase(vs_ownmap *m, uint32_t t, uint32_t key)
+{
+	if (N(t).start == key) {
+		uint32_t rest = merge(m, N(t).l, N(t).r);
+		node_drop(m, t);
+		return rest;
+	}
+	if (key < N(t).start)
+		N(t).l = erase(m, N(t).l, key);
+	else
+		N(t).r = erase(m, N(t).r, key);
+	pull(m, t);
+	return t;
+}
+
+/* Longest free runs brought up to date from the run starting at key up. */
+static void repull(vs_ownmap *m, uint32_t t, uint32_t key)
+{
+	if (!t)
+		return;
+	if (key < N(t).start)
+		repull(m, N(t).l, key);
+	else if (key > N(t).start)
+		repull(m, N(t).r, key);
+	pull(m, t);
+}
+
+/* Run t gets start and length (its neighbours keep it in key order). */
+static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
+{
+	account(m, t, -1);
+	N(t).start = start;
+	N(t).len = len;
+	account(m, t, +1);
+	repull(m, m->root, start);
+}
+
+static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
+{
+	return t && N(t).owner == owner && N(t).kind == k;
+}
+
+/* A mark inside the one run t, which holds something else: t shrinks or
+ * changes in place, a neighbour with the new owner and kind grows, and at
+ * most two runs are put in or taken out, each O(log n) without splitting
+ * the whole tree. Most marks are so: an allocation taken from a free run,
+ * a free of one run. Room for two nodes is reserved. */
+static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_t first, uint32_t end,
+	uint32_t owner, uint8_t k)
+{
+	uint32_t ts = N(t).start, te = ts + N(t).len, x;
+	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
+
+	if (first == ts && end == te) {
+		if (eqp) {
+			/* p takes t's units (and q's if it holds the same) */
+			uint32_t pe = te;
+			if (eqq) {
+				pe = N(q).start + N(q).len;
+				m->root = erase(m, m->root, N(q).start);
+			}
+			m->root = erase(m, m->root, ts);
+			resize(m, p, N(p).start, pe - N(p).start);
+		} else if (eqq) {
+			uint32_t qe = N(q).start + N(q).len;
+			m->root = erase(m, m->root, N(q).start);
+			account(m, t, -1);
+			N(t).owner = owner;
+			N(t).kind = k;
+			N(t).len = qe - ts;
+			account(m, t, +1);
+			repull(m, m->root, ts);
+		} else {
+			account(m, t, -1);
+			N(t).owner = owner;
+			N(t).kind = k;
+			account(m, t, +1);
+			repull(m, m->root, ts);
+		}
+		return;
+	}
+	if (first == ts) {
+		resize(m, t, end, te - end);
+		if (eqp) {
+			resize(m, p, N(p).start, N(p).len + (end - first));
+			return;
+		}
+	} else if (end == te) {
+		resize(m, t, ts, first - ts);
+		if (eqq) {
+			resize(m, q, first, N(q).len + (end - first));
+			return;
+		}
+	} else {
+		resize(m, t, ts, first - ts);
+		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
+		m->root = insert(m, m->root, x);
+	}
+	x = node_new(m, first, end - first, owner, k);
+	m->root = insert(m, m->root, x);
+}
+
 void vs_ownmap_clear(vs_ownmap *m)
 {
 	if (m->u) {
@@ -335,11 +481,15 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 		vs_ownunits_set(m->u, first, count, owner, kind);
 		return 0;
 	}
-	t = find(m, first);
+	t = find_nb(m, first, &ps, &qe);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
 	if (reserve(m, 2))
 		return -1;
+	if (end <= N(t).start + N(t).len) {
+		set_within(m, t, ps, qe, first, end, owner, k);
+		return 0;
+	}
 	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
 	split_end(m, m->root, first, &lo, &hi);
 	split(m, hi, end, &mid, &hi);
