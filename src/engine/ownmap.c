@@ -467,20 +467,12 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
-int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
 {
 	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
-	uint8_t k = (uint8_t)kind, pk, qk;
+	uint8_t pk, qk;
 
-	if (first >= m->nunits || count == 0)
-		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	if (kind == VS_UNIT_FREE)
-		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
-	if (m->u) {
-		vs_ownunits_set(m->u, first, count, owner, kind);
-		return 0;
-	}
 	t = find_nb(m, first, &ps, &qe);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
@@ -529,6 +521,19 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
 	m->root = merge(m, merge(m, lo, mid), hi);
 	return 0;
+}
+
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	if (first >= m->nunits || count == 0)
+		return 0;
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	if (m->u) {
+		vs_ownunits_set(m->u, first, count, owner, kind);
+		return 0;
+	}
+	return tree_set(m, first, count, owner, (uint8_t)kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
