@@ -265,9 +265,16 @@ static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q
 	return t;
 }
 
+/* The recursive forms below pull every node on the way back up; the
+ * iterative ones that call them keep the path instead and stop pulling
+ * at the first node whose longest free run did not change (nothing above
+ * it can have changed then), and fall back to them on a path deeper than
+ * OM_PATH (a treap of any size practically never is). */
+#define OM_PATH 128
+
 /* Node x (not in the tree) put in t by its start: it goes where its
  * priority belongs and takes the runs on each side of it as children. */
-static uint32_t insert(vs_ownmap *m, uint32_t t, uint32_t x)
+static uint32_t insert_r(vs_ownmap *m, uint32_t t, uint32_t x)
 {
 	if (!t || N(x).pri > N(t).pri) {
 		split(m, t, N(x).start, &N(x).l, &N(x).r);
@@ -275,15 +282,15 @@ static uint32_t insert(vs_ownmap *m, uint32_t t, uint32_t x)
 		return x;
 	}
 	if (N(x).start < N(t).start)
-		N(t).l = insert(m, N(t).l, x);
+		N(t).l = insert_r(m, N(t).l, x);
 	else
-		N(t).r = insert(m, N(t).r, x);
+		N(t).r = insert_r(m, N(t).r, x);
 	pull(m, t);
 	return t;
 }
 
 /* The run starting at key taken out of t (it must be there) and dropped. */
-static uint32_t erase(vs_ownmap *m, uint32_t t, uint32_t key)
+static uint32_t erase_r(vs_ownmap *m, uint32_t t, uint32_t key)
 {
 	if (N(t).start == key) {
 		uint32_t rest = merge(m, N(t).l, N(t).r);
@@ -291,23 +298,103 @@ static uint32_t erase(vs_ownmap *m, uint32_t t, uint32_t key)
 		return rest;
 	}
 	if (key < N(t).start)
-		N(t).l = erase(m, N(t).l, key);
+		N(t).l = erase_r(m, N(t).l, key);
 	else
-		N(t).r = erase(m, N(t).r, key);
+		N(t).r = erase_r(m, N(t).r, key);
 	pull(m, t);
 	return t;
 }
 
-/* Longest free runs brought up to date from the run starting at key up. */
-static void repull(vs_ownmap *m, uint32_t t, uint32_t key)
+static void repull_r(vs_ownmap *m, uint32_t t, uint32_t key)
 {
 	if (!t)
 		return;
 	if (key < N(t).start)
-		repull(m, N(t).l, key);
+		repull_r(m, N(t).l, key);
 	else if (key > N(t).start)
-		repull(m, N(t).r, key);
+		repull_r(m, N(t).r, key);
 	pull(m, t);
+}
+
+/* The nodes from the root down to the run starting at key, into path:
+ * how many, or -1 when more than OM_PATH. */
+static int descend(const vs_ownmap *m, uint32_t key, uint32_t *path)
+{
+	uint32_t t = m->root;
+	int n = 0;
+
+	while (t) {
+		if (n == OM_PATH)
+			return -1;
+		path[n++] = t;
+		if (key == N(t).start)
+			break;
+		t = key < N(t).start ? N(t).l : N(t).r;
+	}
+	return n;
+}
+
+/* Pulls path[n-1], then its ancestors while their longest free run changes. */
+static void fix_up(vs_ownmap *m, const uint32_t *path, int n)
+{
+	while (n-- > 0) {
+		uint32_t t = path[n], was = N(t).maxfree;
+		pull(m, t);
+		if (N(t).maxfree == was)
+			break;
+	}
+}
+
+/* The run starting at key changed its length or kind: the tree above it learns. */
+static void refresh(vs_ownmap *m, uint32_t key)
+{
+	uint32_t path[OM_PATH];
+	int n = descend(m, key, path);
+
+	if (n < 0)
+		repull_r(m, m->root, key);
+	else
+		fix_up(m, path, n);
+}
+
+static void insert_run(vs_ownmap *m, uint32_t x)
+{
+	uint32_t path[OM_PATH], *link = &m->root;
+	int n = 0;
+
+	while (*link && N(*link).pri >= N(x).pri) {
+		if (n == OM_PATH) {
+			m->root = insert_r(m, m->root, x);
+			return;
+		}
+		path[n++] = *link;
+		link = N(x).start < N(*link).start ? &N(*link).l : &N(*link).r;
+	}
+	split(m, *link, N(x).start, &N(x).l, &N(x).r);
+	pull(m, x);
+	*link = x;
+	fix_up(m, path, n);
+}
+
+static void erase_run(vs_ownmap *m, uint32_t key)
+{
+	uint32_t path[OM_PATH], t, rest;
+	int n = descend(m, key, path);
+
+	if (n < 0) {
+		m->root = erase_r(m, m->root, key);
+		return;
+	}
+	t = path[n - 1];
+	rest = merge(m, N(t).l, N(t).r);
+	if (n == 1)
+		m->root = rest;
+	else if (N(path[n - 2]).l == t)
+		N(path[n - 2]).l = rest;
+	else
+		N(path[n - 2]).r = rest;
+	node_drop(m, t);
+	fix_up(m, path, n - 1);
 }
 
 /* Run t gets start and length (its neighbours keep it in key order). */
@@ -317,7 +404,7 @@ static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
 	N(t).start = start;
 	N(t).len = len;
 	account(m, t, +1);
-	repull(m, m->root, start);
+	refresh(m, start);
 }
 
 static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
@@ -342,25 +429,25 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 			uint32_t pe = te;
 			if (eqq) {
 				pe = N(q).start + N(q).len;
-				m->root = erase(m, m->root, N(q).start);
+				erase_run(m, N(q).start);
 			}
-			m->root = erase(m, m->root, ts);
+			erase_run(m, ts);
 			resize(m, p, N(p).start, pe - N(p).start);
 		} else if (eqq) {
 			uint32_t qe = N(q).start + N(q).len;
-			m->root = erase(m, m->root, N(q).start);
+			erase_run(m, N(q).start);
 			account(m, t, -1);
 			N(t).owner = owner;
 			N(t).kind = k;
 			N(t).len = qe - ts;
 			account(m, t, +1);
-			repull(m, m->root, ts);
+			refresh(m, ts);
 		} else {
 			account(m, t, -1);
 			N(t).owner = owner;
 			N(t).kind = k;
 			account(m, t, +1);
-			repull(m, m->root, ts);
+			refresh(m, ts);
 		}
 		return;
 	}
@@ -379,10 +466,10 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 	} else {
 		resize(m, t, ts, first - ts);
 		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
-		m->root = insert(m, m->root, x);
+		insert_run(m, x);
 	}
 	x = node_new(m, first, end - first, owner, k);
-	m->root = insert(m, m->root, x);
+	insert_run(m, x);
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
@@ -467,6 +554,42 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
+/* A mark from run t over at most OM_ACROSS runs after it: those wholly
+ * inside are taken out, the last one trimmed, t stretched to the end of
+ * the range and the mark made inside it. 0, or -1 (nothing done) when the
+ * range reaches further: splitting the tree is cheaper then. */
+#define OM_ACROSS 4
+
+static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
+{
+	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, p, q, last;
+
+	while (u < end) {
+		if (n == OM_ACROSS)
+			return -1;
+		runs[n] = find(m, u);
+		u = N(runs[n]).start + N(runs[n]).len;
+		n++;
+	}
+	last = runs[n - 1];
+	for (i = 0; i + 1 < n; i++)
+		erase_run(m, N(runs[i]).start);
+	if (u == end)
+		erase_run(m, N(last).start);
+	else
+		resize(m, last, end, u - end);
+	resize(m, t, N(t).start, end - N(t).start);
+	t = find_nb(m, first, &p, &q);
+	if (!same_as(m, t, owner, k)) {
+		set_within(m, t, p, q, first, end, owner, k);
+	} else if (same_as(m, q, owner, k)) {
+		u = N(q).start + N(q).len;
+		erase_run(m, N(q).start);
+		resize(m, t, N(t).start, u - N(t).start);
+	}
+	return 0;
+}
+
 static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
 {
 	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
@@ -482,6 +605,8 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 		set_within(m, t, ps, qe, first, end, owner, k);
 		return 0;
 	}
+	if (set_across(m, t, first, end, owner, k) == 0)
+		return 0;
 	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
 	split_end(m, m->root, first, &lo, &hi);
 	split(m, hi, end, &mid, &hi);
