@@ -19,6 +19,7 @@
 typedef struct om_node {
 	uint32_t start, len, owner;
 	uint32_t l, r;      /* children; 0 is none (node 0 is never used) */
+	uint32_t up;        /* parent, 0 at the root; set by pull */
 	uint32_t pri;       /* a parent's priority is >= its children's */
 	uint32_t maxfree;   /* longest free run in this subtree, units */
 	uint8_t kind;
@@ -35,11 +36,16 @@ struct vs_ownmap {
 
 #define N(i) (m->n[i])
 
+/* Every node whose children change is pulled afterwards (its longest
+ * free run depends on them), so this is also where children learn their
+ * parent. Node 0's parent is written and never read. */
 static void pull(vs_ownmap *m, uint32_t t)
 {
 	om_node *x = &N(t);
 	uint32_t best = x->kind == VS_UNIT_FREE ? x->len : 0;
 
+	N(x->l).up = t;
+	N(x->r).up = t;
 	if (N(x->l).maxfree > best)
 		best = N(x->l).maxfree;
 	if (N(x->r).maxfree > best)
@@ -265,136 +271,56 @@ static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q
 	return t;
 }
 
-/* The recursive forms below pull every node on the way back up; the
- * iterative ones that call them keep the path instead and stop pulling
- * at the first node whose longest free run did not change (nothing above
- * it can have changed then), and fall back to them on a path deeper than
- * OM_PATH (a treap of any size practically never is). */
-#define OM_PATH 128
-
-/* Node x (not in the tree) put in t by its start: it goes where its
- * priority belongs and takes the runs on each side of it as children. */
-static uint32_t insert_r(vs_ownmap *m, uint32_t t, uint32_t x)
+/* Pulls t, then its ancestors while their longest free run changes:
+ * nothing above a node whose longest free run stayed can have changed. */
+static void fix_up(vs_ownmap *m, uint32_t t)
 {
-	if (!t || N(x).pri > N(t).pri) {
-		split(m, t, N(x).start, &N(x).l, &N(x).r);
-		pull(m, x);
-		return x;
-	}
-	if (N(x).start < N(t).start)
-		N(t).l = insert_r(m, N(t).l, x);
-	else
-		N(t).r = insert_r(m, N(t).r, x);
-	pull(m, t);
-	return t;
-}
-
-/* The run starting at key taken out of t (it must be there) and dropped. */
-static uint32_t erase_r(vs_ownmap *m, uint32_t t, uint32_t key)
-{
-	if (N(t).start == key) {
-		uint32_t rest = merge(m, N(t).l, N(t).r);
-		node_drop(m, t);
-		return rest;
-	}
-	if (key < N(t).start)
-		N(t).l = erase_r(m, N(t).l, key);
-	else
-		N(t).r = erase_r(m, N(t).r, key);
-	pull(m, t);
-	return t;
-}
-
-static void repull_r(vs_ownmap *m, uint32_t t, uint32_t key)
-{
-	if (!t)
-		return;
-	if (key < N(t).start)
-		repull_r(m, N(t).l, key);
-	else if (key > N(t).start)
-		repull_r(m, N(t).r, key);
-	pull(m, t);
-}
-
-/* The nodes from the root down to the run starting at key, into path:
- * how many, or -1 when more than OM_PATH. */
-static int descend(const vs_ownmap *m, uint32_t key, uint32_t *path)
-{
-	uint32_t t = m->root;
-	int n = 0;
-
 	while (t) {
-		if (n == OM_PATH)
-			return -1;
-		path[n++] = t;
-		if (key == N(t).start)
-			break;
-		t = key < N(t).start ? N(t).l : N(t).r;
-	}
-	return n;
-}
-
-/* Pulls path[n-1], then its ancestors while their longest free run changes. */
-static void fix_up(vs_ownmap *m, const uint32_t *path, int n)
-{
-	while (n-- > 0) {
-		uint32_t t = path[n], was = N(t).maxfree;
+		uint32_t was = N(t).maxfree;
 		pull(m, t);
 		if (N(t).maxfree == was)
 			break;
+		t = N(t).up;
 	}
 }
 
-/* The run starting at key changed its length or kind: the tree above it learns. */
-static void refresh(vs_ownmap *m, uint32_t key)
+static void set_root(vs_ownmap *m, uint32_t t)
 {
-	uint32_t path[OM_PATH];
-	int n = descend(m, key, path);
-
-	if (n < 0)
-		repull_r(m, m->root, key);
-	else
-		fix_up(m, path, n);
+	m->root = t;
+	N(t).up = 0;
 }
 
+/* Node x (not in the tree) put in by its start: it goes where its
+ * priority belongs and takes the runs on each side of it as children. */
 static void insert_run(vs_ownmap *m, uint32_t x)
 {
-	uint32_t path[OM_PATH], *link = &m->root;
-	int n = 0;
+	uint32_t *link = &m->root, above = 0;
 
 	while (*link && N(*link).pri >= N(x).pri) {
-		if (n == OM_PATH) {
-			m->root = insert_r(m, m->root, x);
-			return;
-		}
-		path[n++] = *link;
-		link = N(x).start < N(*link).start ? &N(*link).l : &N(*link).r;
+		above = *link;
+		link = N(x).start < N(above).start ? &N(above).l : &N(above).r;
 	}
 	split(m, *link, N(x).start, &N(x).l, &N(x).r);
 	pull(m, x);
 	*link = x;
-	fix_up(m, path, n);
+	N(x).up = above;
+	fix_up(m, above);
 }
 
-static void erase_run(vs_ownmap *m, uint32_t key)
+/* Run t taken out of the tree and dropped. */
+static void erase_run(vs_ownmap *m, uint32_t t)
 {
-	uint32_t path[OM_PATH], t, rest;
-	int n = descend(m, key, path);
+	uint32_t above = N(t).up, rest = merge(m, N(t).l, N(t).r);
 
-	if (n < 0) {
-		m->root = erase_r(m, m->root, key);
-		return;
-	}
-	t = path[n - 1];
-	rest = merge(m, N(t).l, N(t).r);
-	if (n == 1)
-		m->root = rest;
-	else if (N(path[n - 2]).l == t)
-		N(path[n - 2]).l = rest;
+	if (!above)
+		set_root(m, rest);
+	else if (N(above).l == t)
+		N(above).l = rest;
 	else
-		N(path[n - 2]).r = rest;
+		N(above).r = rest;
+	N(rest).up = above;
 	node_drop(m, t);
-	fix_up(m, path, n - 1);
+	fix_up(m, above);
 }
 
 /* Run t gets start and length (its neighbours keep it in key order). */
@@ -404,7 +330,7 @@ static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
 	N(t).start = start;
 	N(t).len = len;
 	account(m, t, +1);
-	refresh(m, start);
+	fix_up(m, t);
 }
 
 static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
@@ -429,25 +355,25 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 			uint32_t pe = te;
 			if (eqq) {
 				pe = N(q).start + N(q).len;
-				erase_run(m, N(q).start);
+				erase_run(m, q);
 			}
-			erase_run(m, ts);
+			erase_run(m, t);
 			resize(m, p, N(p).start, pe - N(p).start);
 		} else if (eqq) {
 			uint32_t qe = N(q).start + N(q).len;
-			erase_run(m, N(q).start);
+			erase_run(m, q);
 			account(m, t, -1);
 			N(t).owner = owner;
 			N(t).kind = k;
 			N(t).len = qe - ts;
 			account(m, t, +1);
-			refresh(m, ts);
+			fix_up(m, t);
 		} else {
 			account(m, t, -1);
 			N(t).owner = owner;
 			N(t).kind = k;
 			account(m, t, +1);
-			refresh(m, ts);
+			fix_up(m, t);
 		}
 		return;
 	}
@@ -483,7 +409,7 @@ void vs_ownmap_clear(vs_ownmap *m)
 	m->runs = m->free_units = m->free_runs = 0;
 	m->seed = 0x9E3779B9u;
 	memset(&N(0), 0, sizeof N(0));
-	m->root = node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE);
+	set_root(m, node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE));
 }
 
 vs_ownmap *vs_ownmap_new(uint32_t nunits)
@@ -573,9 +499,9 @@ static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, ui
 	}
 	last = runs[n - 1];
 	for (i = 0; i + 1 < n; i++)
-		erase_run(m, N(runs[i]).start);
+		erase_run(m, runs[i]);
 	if (u == end)
-		erase_run(m, N(last).start);
+		erase_run(m, last);
 	else
 		resize(m, last, end, u - end);
 	resize(m, t, N(t).start, end - N(t).start);
@@ -584,7 +510,7 @@ static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, ui
 		set_within(m, t, p, q, first, end, owner, k);
 	} else if (same_as(m, q, owner, k)) {
 		u = N(q).start + N(q).len;
-		erase_run(m, N(q).start);
+		erase_run(m, q);
 		resize(m, t, N(t).start, u - N(t).start);
 	}
 	return 0;
@@ -644,7 +570,7 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 		node_drop(m, t);
 	}
 	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
-	m->root = merge(m, merge(m, lo, mid), hi);
+	set_root(m, merge(m, merge(m, lo, mid), hi));
 	return 0;
 }
 
