@@ -32,6 +32,7 @@ struct vs_ownmap {
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
 	uint32_t runs, free_units, free_runs;
 	uint32_t seed;              /* xorshift state: priorities, the same every run */
+	uint32_t hint;              /* the run last made or changed, 0 when none */
 };
 
 #define N(i) (m->n[i])
@@ -110,11 +111,14 @@ static uint32_t node_new(vs_ownmap *m, uint32_t start, uint32_t len, uint32_t ow
 	x->pri = s;
 	pull(m, t);
 	account(m, t, +1);
+	m->hint = t;
 	return t;
 }
 
 static void node_drop(vs_ownmap *m, uint32_t t)
 {
+	if (m->hint == t)
+		m->hint = 0;
 	account(m, t, -1);
 	N(t).l = m->spare;
 	m->spare = t;
@@ -230,10 +234,50 @@ static uint32_t pop_min(vs_ownmap *m, uint32_t t, uint32_t *out)
 	return t;
 }
 
+/* The runs just before and after t in address order, 0 when none. */
+static uint32_t pred(const vs_ownmap *m, uint32_t t)
+{
+	uint32_t a;
+
+	if (N(t).l)
+		return peek_max(m, N(t).l);
+	for (a = N(t).up; a && N(a).l == t; a = N(a).up)
+		t = a;
+	return a;
+}
+
+static uint32_t succ(const vs_ownmap *m, uint32_t t)
+{
+	uint32_t a;
+
+	if (N(t).r)
+		return peek_min(m, N(t).r);
+	for (a = N(t).up; a && N(a).r == t; a = N(a).up)
+		t = a;
+	return a;
+}
+
+static int holds(const vs_ownmap *m, uint32_t t, uint32_t u)
+{
+	return u >= N(t).start && u - N(t).start < N(t).len;
+}
+
+/* The run holding u. Marks and reads come in address order through an
+ * allocation's pieces, so the run last marked or a neighbour of it is
+ * tried before a descent from the root. */
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
-	uint32_t t = m->root;
+	uint32_t t = m->hint;
 
+	if (t) {
+		if (u < N(t).start)
+			t = pred(m, t);
+		else if (u - N(t).start >= N(t).len)
+			t = succ(m, t);
+		if (t && holds(m, t, u))
+			return t;
+	}
+	t = m->root;
 	while (t) {
 		if (u < N(t).start)
 			t = N(t).l;
@@ -245,29 +289,13 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 	return 0;
 }
 
-/* The run holding u, and the runs just before (*p) and after (*q) it, 0
- * when none: the last nodes the descent passed on the right and left, or
- * the ends of the run's own subtrees. */
+/* The run holding u, and the runs just before (*p) and after (*q) it. */
 static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q)
 {
-	uint32_t t = m->root;
+	uint32_t t = find(m, u);
 
-	*p = *q = 0;
-	while (t) {
-		if (u < N(t).start) {
-			*q = t;
-			t = N(t).l;
-		} else if (u - N(t).start >= N(t).len) {
-			*p = t;
-			t = N(t).r;
-		} else {
-			break;
-		}
-	}
-	if (t && N(t).l)
-		*p = peek_max(m, N(t).l);
-	if (t && N(t).r)
-		*q = peek_min(m, N(t).r);
+	*p = pred(m, t);
+	*q = succ(m, t);
 	return t;
 }
 
@@ -331,6 +359,7 @@ static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
 	N(t).len = len;
 	account(m, t, +1);
 	fix_up(m, t);
+	m->hint = t;
 }
 
 static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
@@ -368,12 +397,14 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 			N(t).len = qe - ts;
 			account(m, t, +1);
 			fix_up(m, t);
+			m->hint = t;
 		} else {
 			account(m, t, -1);
 			N(t).owner = owner;
 			N(t).kind = k;
 			account(m, t, +1);
 			fix_up(m, t);
+			m->hint = t;
 		}
 		return;
 	}
