@@ -233,6 +233,43 @@ START_TEST(big_ram_arena_map_stays_small)
 }
 END_TEST
 
+/* An arena of 32-byte tiles with every other tile its own allocation (the
+ * side-scroller's single tiles at their worst: one run per tile) keeps
+ * its map under half a byte per arena byte; a map of runs would not. */
+START_TEST(tile_arena_map_stays_small)
+{
+	vs_arena_decl d;
+	vs_arena a;
+	vs_free_stats fs;
+	vs_own_run run;
+	char err[128];
+	uint32_t u;
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_BG);
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	for (u = 0; u < a.nunits; u += 2)
+		ck_assert_int_eq(vs_arena_mark(&a, u * 32, 32, 1 + u, VS_UNIT_DATA), 0);
+	ck_assert_uint_eq(vs_ownmap_runs(a.own), a.nunits);
+	ck_assert_uint_le(vs_arena_meta_bytes(&a), d.size / 2);
+	vs_arena_free_stats(&a, &fs);
+	ck_assert_uint_eq(fs.free_bytes, d.size / 2);
+	ck_assert_uint_eq(fs.largest, 32);
+	ck_assert_uint_eq(fs.extents, a.nunits / 2);
+	ck_assert_int_eq(vs_arena_run_at(&a, 7, &run), 0);
+	ck_assert_uint_eq(run.first, 7);
+	ck_assert_uint_eq(run.count, 1);
+	ck_assert_uint_eq(vs_arena_owner_at(&a, 6), 7);
+	ck_assert_int_eq(vs_arena_first_taken(&a, 32, 64), 2);
+	/* freeing them all leaves one free run again */
+	for (u = 0; u < a.nunits; u += 2)
+		ck_assert_int_eq(vs_arena_mark(&a, u * 32, 32, VS_OWNER_NONE, VS_UNIT_FREE), 0);
+	vs_arena_free_stats(&a, &fs);
+	ck_assert_uint_eq(fs.largest, d.size);
+	ck_assert_uint_eq(vs_ownmap_runs(a.own), 1);
+	vs_arena_fini(&a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ownmap");
@@ -241,6 +278,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, runs_match_a_unit_array, 0, 2);
 	tcase_add_loop_test(tc, free_units_have_no_owner, 0, 2);
 	tcase_add_test(tc, big_ram_arena_map_stays_small);
+	tcase_add_test(tc, tile_arena_map_stays_small);
 	suite_add_tcase(s, tc);
 	return s;
 }
