@@ -778,6 +778,22 @@ START_TEST(integrity_failure_fails_the_report)
 }
 END_TEST
 
+/* The traces are read for planning on every thread: whatever finishes
+ * first, the first bad trace in the order given is the one reported. */
+START_TEST(first_bad_trace_in_order)
+{
+	const char *bad1 = vs_test_file(1, "first-bad.trace", "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 8x8 4bpp\n"
+		"alloc 2 sprite 9x9 4bpp\n");
+	const char *bad2 = vs_test_file(2, "second-bad.trace", "vramsim-trace 1\narena obj gba-obj mode=9\n");
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(cli("compare %s %s %s %s --no-timing -j 3", trace(QS), bad1, trace(QS), bad2), 2);
+		ck_assert_msg(strstr(err, "first-bad.trace:4:") != NULL && strstr(err, "second-bad") == NULL, "%s", err);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -798,6 +814,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unwritable_output_leaves_nothing);
 	tcase_add_test(tc, integrity_failure_fails_the_report);
 	tcase_add_test(tc, timing_wrapper_forwards_everything);
+	tcase_add_test(tc, first_bad_trace_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -275,6 +275,20 @@ START_TEST(tolerance_budgets_and_missing_fails)
 	ck_assert_ptr_nonnull(strstr(out, "result: FAILED (1 baseline row missing)"));
 	ck_assert_ptr_nonnull(strstr(out, "#### :x: Missing rows, in the baseline but not in this run (1)"));
 
+	/* more than 10 rows that fail nothing are folded; failing ones never */
+	ck_assert_int_eq(cli("compare %s %s -s gba-obj-map,gba-obj-first-fit,gba-obj-best-fit,gba-obj-buddy,"
+		"gba-obj-ends,gba-obj-snug --no-timing --write-baseline %s", f.a, f.b, f.base), 0);
+	ck_assert_int_eq(cli("compare %s " STRATS " --baseline %s -f md --changes-only", f.a, f.base), 0);
+	ck_assert_msg(strstr(out, "#### Missing rows, in the baseline but not in this run (10)\n\n| trace ") != NULL,
+		"%s", out);
+	ck_assert_int_eq(cli("compare %s -s gba-obj-map --baseline %s -f md --changes-only", f.a, f.base), 0);
+	ck_assert_msg(strstr(out, "#### Missing rows, in the baseline but not in this run (11)\n\n"
+		"<details><summary>11 rows</summary>\n\n| trace ") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "|\n\n</details>\n"));
+	ck_assert_int_eq(cli("compare %s -s gba-obj-map --baseline %s -f md --changes-only --missing-fails", f.a, f.base),
+		1);
+	ck_assert_ptr_nonnull(strstr(out, "#### :x: Missing rows, in the baseline but not in this run (11)\n\n| trace "));
+
 	/* nothing changed: no section, the fold still there */
 	ck_assert_int_eq(cli("compare %s " STRATS " --no-timing --write-baseline %s", f.a, f.base), 0);
 	ck_assert_int_eq(cli("compare %s " STRATS " --baseline %s -f md --changes-only", f.a, f.base), 0);

@@ -271,6 +271,8 @@ static char *make_trace(const held_case *hc, uint32_t seed, int steps)
 		n -= 2;
 	}
 	fclose(out);
+	if (s->fini)
+		s->fini(st);
 	free(mem);
 	free(st);
 	free(lv);

@@ -230,6 +230,8 @@ static double replay_util(const char *trace_path, const char *strategy, uint32_t
 		}
 	}
 	vs_trace_close(rd);
+	if (s->fini)
+		s->fini(st);
 	free(st);
 	free(mem);
 	return hw ? (double)peak / (double)hw : 0.0;

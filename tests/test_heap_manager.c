@@ -15,12 +15,16 @@
 
 static uint8_t mem[REGION];
 static heap_manager g;
+/* the tracking heaps' indexes, outside the region: a node per 256 bytes, at
+ * least 16 a heap, whatever the carving */
+static heap_tracking_node index_nodes[REGION / 256u + HEAP_MGR_IDS * 16u];
 
 /* A game-like setup: the heaps of g_HeapCreationData with small sizes. */
 static void setup_shar(int with_small)
 {
 	memset(mem, 0, sizeof mem);
 	heap_mgr_init(&g, REGION);
+	heap_mgr_set_index(&g, index_nodes, sizeof index_nodes / sizeof index_nodes[0]);
 	heap_mgr_setup_shar(&g);
 	ck_assert_int_eq(heap_mgr_create(&g, mem, HEAP_SHAR_DEFAULT, HEAP_KIND_DOUG_LEA, 16384), HEAP_OK);
 	ck_assert_int_eq(heap_mgr_create(&g, mem, HEAP_SHAR_TEMP, HEAP_KIND_DOUG_LEA, 8192), HEAP_OK);

@@ -320,6 +320,7 @@ START_TEST(carved_heaps_bad_options)
 		ck_assert_msg(strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0, "%s: %s", bad[i].options, err);
 	}
 	ck_assert_int_eq(s->init(st, &d, "h4=tracking/16K,default=4", mem, err, sizeof err), 0);
+	s->fini(st);
 	free(st);
 	free(mem);
 }

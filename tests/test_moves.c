@@ -281,6 +281,10 @@ START_TEST(wrong_moves_are_caught)
 	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moves, 2);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->moved_bytes, 128);
+	/* the costliest frame, the first: 192 bytes uploaded, 128 moved in 2
+	 * moves, each move priced beside its words */
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->frame_cycles_max,
+		192 / 4 * VS_CYCLES_UPLOAD_WORD + 128 / 4 * VS_CYCLES_MOVE_WORD + 2 * VS_CYCLES_MOVE_EACH);
 	finish(&x);
 }
 END_TEST
@@ -350,8 +354,10 @@ static void random_sprite(vs_rng *g, uint16_t *tiles, uint16_t *align)
 
 /* The allocator alone, against a model of the tiles: on random 4bpp and
  * 8bpp churn near a full area it never fails a request the free tiles
- * hold, 8bpp sprites sit on even tiles, and the moves of each call, done in
- * order, each land on tiles free at that moment (or the sprite's own). */
+ * hold, a request a gap holds goes to the lowest such gap without a move
+ * (its index of the gaps agrees with the tiles), 8bpp sprites sit on even
+ * tiles, and the moves of each call, done in order, each land on tiles free
+ * at that moment (or the sprite's own). */
 START_TEST(compact_never_fragments)
 {
 	static gba_obj_compact m;
@@ -360,6 +366,7 @@ START_TEST(compact_never_fragments)
 
 	/* the allocator's prices are the replay's (it cannot include replay.h) */
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_TILE_CYCLES, 32u / 4 * VS_CYCLES_MOVE_WORD);
+	ck_assert_uint_eq(GBA_OBJ_COMPACT_MOVE_EACH_CYCLES, VS_CYCLES_MOVE_EACH);
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES, 32u / 4 * VS_CYCLES_UPLOAD_WORD);
 	ck_assert_uint_eq(GBA_OBJ_COMPACT_FRAME_CYCLES, VS_VBLANK_CYCLES / 4);
 	for (seed = 1; seed <= vs_test_soak(4, 40); seed++) {
@@ -383,8 +390,12 @@ START_TEST(compact_never_fragments)
 				for (k = 0; k < nm; k++)
 					moved += mv[k].tiles;
 				/* the frame's slide spends at most what the frame's uploads and
-				 * on-need moves left of a quarter of VBlank, or its budget */
-				HOT_CMP(moved, <=, budget == GBA_OBJ_COMPACT_AUTO ? left / GBA_OBJ_COMPACT_MOVE_TILE_CYCLES : budget);
+				 * on-need moves left of a quarter of VBlank, each move priced
+				 * beside its tiles; or its budget of tiles */
+				if (budget == GBA_OBJ_COMPACT_AUTO)
+					HOT_CMP(moved * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES + nm * GBA_OBJ_COMPACT_MOVE_EACH_CYCLES, <=, left);
+				else
+					HOT_CMP(moved, <=, budget);
 				spent = 0;
 			} else if (n && (vs_rng_below(&g, 2) || tiles > free_tiles)) {
 				uint32_t j = vs_rng_below(&g, (uint32_t)n);
@@ -394,11 +405,24 @@ START_TEST(compact_never_fragments)
 				HOT_CMP(gba_obj_compact_free(&m, live[j]), ==, 0);
 				live[j] = live[--n];
 			} else {
+				/* first fit on the model's tiles: where the lowest gap holding it lies */
+				uint32_t fit = GBA_OBJ_COMPACT_NONE, len = 0;
+				for (t = first; t < GBA_OBJ_COMPACT_TILES && fit == GBA_OBJ_COMPACT_NONE; t++) {
+					len = owner[t] == GBA_OBJ_COMPACT_NONE && (len || t % align == 0) ? len + 1 : 0;
+					if (len == tiles)
+						fit = t + 1 - tiles;
+				}
 				slot = gba_obj_compact_alloc(&m, tiles, align);
 				if (tiles <= free_tiles && n < (int)GBA_OBJ_COMPACT_MAX)
 					HOT_ASSERT(slot != GBA_OBJ_COMPACT_NONE,
 						"seed %u step %u: %u tiles (%s) refused with %u free", seed, step, (unsigned)tiles,
 						align == 2 ? "8bpp" : "4bpp", (unsigned)free_tiles);
+				/* a gap holds it: it goes there, the lowest, and nothing moves */
+				if (fit != GBA_OBJ_COMPACT_NONE && n < (int)GBA_OBJ_COMPACT_MAX) {
+					gba_obj_compact_moves(&m, &nm);
+					HOT_CMP(nm, ==, 0);
+					HOT_CMP(gba_obj_compact_start(&m, slot), ==, fit);
+				}
 			}
 			/* the moves, in order, on the model's tiles */
 			mv = gba_obj_compact_moves(&m, &nm);
@@ -430,7 +454,7 @@ START_TEST(compact_never_fragments)
 				spent += tiles * GBA_OBJ_COMPACT_UPLOAD_TILE_CYCLES;
 				mv = gba_obj_compact_moves(&m, &nm);
 				for (k = 0; k < nm; k++)
-					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES;
+					spent += mv[k].tiles * GBA_OBJ_COMPACT_MOVE_TILE_CYCLES + GBA_OBJ_COMPACT_MOVE_EACH_CYCLES;
 			}
 			/* where the allocator says each sprite is, the model agrees */
 			for (k = 0; k < (uint32_t)n; k++)

@@ -764,13 +764,83 @@ START_TEST(ds_unmapped_slots_reserved)
 }
 END_TEST
 
+/* ---- the byte check over every part of a large allocation ---------------- */
+
+/* A bump allocator over RAM that, at its second allocation, flips the byte
+ * at the offset its options give (inside the first allocation). */
+typedef struct flip_state { uint32_t next, at; uint8_t *mem; } flip_state;
+
+static int flip_init(void *st, const vs_arena_decl *a, const char *o, uint8_t *m, char *e, size_t el)
+{
+	flip_state *s = st;
+
+	(void)a; (void)e; (void)el;
+	s->mem = m;
+	s->at = (uint32_t)strtoul(o, NULL, 10);
+	return 0;
+}
+
+static int flip_alloc(void *st, const vs_request *rq, vs_placement *pl)
+{
+	flip_state *s = st;
+
+	memset(pl, 0, sizeof *pl);
+	if (s->next)
+		s->mem[s->at] ^= 0x01; /* one bit of one byte */
+	pl->offset = s->next;
+	pl->granted = rq->size;
+	s->next += (rq->size + 7) & ~7u;
+	return VS_OK;
+}
+
+static int flip_free(void *st, const vs_placement *pl) { (void)st; (void)pl; return VS_OK; }
+static void flip_reset(void *st) { ((flip_state *)st)->next = 0; }
+static void flip_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
+
+static const vs_strategy flipper = {
+	VS_STRATEGY_ABI, "test-flip", "flips one byte", VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(flip_state),
+	flip_init, flip_alloc, flip_free, flip_reset, flip_walk, 0, NULL, NULL, NULL, NULL
+};
+
+/* The pattern is written and verified in bulk (vectors) between ragged ends
+ * and after a payload: a changed byte anywhere is still found, and named. */
+START_TEST(bytes_check_finds_any_changed_byte)
+{
+	/* payload bytes 0-2, the ragged word, vector blocks, the last word, the tail */
+	static const uint32_t at[] = { 0, 2, 3, 4, 7, 16, 63, 64, 65, 1000, 4031, 4032, 4095, 4096, 4100, 4102 };
+	char text[512], want[128];
+	size_t i;
+
+	for (i = 0; i <= sizeof at / sizeof at[0]; i++) {
+		run x;
+		int flip = i < sizeof at / sizeof at[0];
+		uint32_t base;
+		/* 4103 bytes: 64-byte blocks end at 4032, words at 4100 */
+		snprintf(text, sizeof text, "vramsim-trace 1\narena heap ram size=16384 strategy=test-flip options=%u\n"
+			"alloc 1 4103 data=a1b2c3\nalloc 2 8\nfree 1\nfree 2\n", flip ? (unsigned)at[i] : 9000u);
+		replay_text(&x, text, &flipper);
+		ck_assert_int_eq(x.rc, 0);
+		ck_assert_uint_eq(vs_replay_check_total(x.r), (flip ? 1u : 0u));
+		base = vs_replay_arena(x.r, 0)->decl.base;
+		if (flip) {
+			ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 1);
+			snprintf(want, sizeof want, "id 1 (allocated at line 3): byte at 0x%x changed before its free",
+				(unsigned)(base + at[i]));
+			ck_assert_msg(strstr(x.msgs, want) != NULL, "flip at %u: %s", (unsigned)at[i], x.msgs);
+		}
+		finish(&x);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	char err[256];
 	Suite *s = suite_create("replay");
 
 	/* registered so traces can name it (strategy=test-broken) */
-	if (vs_strategy_register(&bad, err, sizeof err) || vs_strategy_register(&holding, err, sizeof err))
+	if (vs_strategy_register(&bad, err, sizeof err) || vs_strategy_register(&holding, err, sizeof err) ||
+		vs_strategy_register(&flipper, err, sizeof err))
 		return 1;
 	TCase *tc = tcase_create("engine");
 
@@ -791,6 +861,7 @@ int main(void)
 	tcase_add_test(tc, heap_routing);
 	tcase_add_test(tc, vram_write_rules);
 	tcase_add_test(tc, ds_unmapped_slots_reserved);
+	tcase_add_test(tc, bytes_check_finds_any_changed_byte);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

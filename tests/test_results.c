@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "vramsim/results.h"
+
 #include "support.h"
 
 static char out[1 << 16], err[1 << 14];
@@ -343,6 +345,131 @@ START_TEST(progress)
 }
 END_TEST
 
+/* The old unit-by-unit search, kept as the model of the run-based one: a
+ * window [lo, hi) slides over every unit; walls reset it. */
+typedef struct unit_map {
+	uint32_t *owner;
+	uint8_t *kind;
+} unit_map;
+
+static int unit_fill(void *ud, const vs_own_run *run)
+{
+	unit_map *m = ud;
+	uint32_t i;
+
+	for (i = 0; i < run->count; i++) {
+		m->owner[run->first + i] = run->owner;
+		m->kind[run->first + i] = (uint8_t)run->kind;
+	}
+	return 0;
+}
+
+static uint64_t model_to_move(const vs_replay *r, int a, uint64_t size)
+{
+	const vs_arena *A = vs_replay_arena(r, a);
+	uint64_t n = (size + A->decl.unit - 1) / A->decl.unit, best = VS_MOVE_UNKNOWN, cost = 0, free_units;
+	uint32_t lo = 0, hi = 0, u;
+	unit_map m;
+
+	m.owner = malloc((size_t)A->nunits * sizeof *m.owner);
+	m.kind = malloc(A->nunits);
+	ck_assert(m.owner && m.kind);
+	vs_arena_runs(A, 0, A->nunits, unit_fill, &m);
+	free_units = vs_replay_metrics(r, a)->free_bytes / A->decl.unit;
+	for (u = 0; u < A->nunits; u++) {
+		uint32_t o = m.owner[u];
+		const vs_live *l = o == VS_OWNER_NONE ? NULL : vs_replay_live_by_owner(r, o);
+		if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC || m.kind[u] == VS_UNIT_RETAINED ||
+			(o != VS_OWNER_NONE && (!l || l->retained))) {
+			lo = hi = u + 1;
+			cost = 0;
+			continue;
+		}
+		if (o != VS_OWNER_NONE && (u == lo || m.owner[u - 1] != o))
+			cost += l->pl.granted;
+		hi = u + 1;
+		while (hi - lo > n) {
+			uint32_t ol = m.owner[lo];
+			if (ol != VS_OWNER_NONE && (lo + 1 >= hi || m.owner[lo + 1] != ol))
+				cost -= vs_replay_live_by_owner(r, ol)->pl.granted;
+			lo++;
+		}
+		if (hi - lo == n && cost < best && cost / A->decl.unit <= free_units)
+			best = cost;
+	}
+	free(m.owner);
+	free(m.kind);
+	return best;
+}
+
+/* Random churn until 25 requests have failed with enough free bytes: each
+ * one's bytes to move equal the unit-by-unit model's,
+ * in OBJ tiles and in RAM heaps (boundary tags, a record table, bins) of
+ * more than 1,048,576 bytes. */
+static const struct {
+	const char *arena, *strategy;
+	unsigned max;
+} whatif_cases[] = {
+	{ "gba-obj", "gba-obj-first-fit", 4096 },
+	{ "gba-obj", "gba-obj-buddy", 4096 },
+	{ "ram size=1200000", "heap-first-fit", 60000 },
+	{ "ram size=1200000", "heap-tracking", 60000 },
+	{ "ram size=1200000", "heap-dlmalloc", 60000 },
+};
+
+START_TEST(what_if_matches_model)
+{
+	static char trace[1 << 20];
+	char why[256], name[64];
+	vs_test_replay t;
+	vs_replay_config cfg;
+	vs_results *x;
+	uint64_t live[256], seed = 0x9E3779B97F4A7C15ull * (uint64_t)(_i + 1), fails = 0, checked = 0, seen;
+	int n, nlive = 0, id = 1, step, rc = 1;
+
+	n = snprintf(trace, sizeof trace, "vramsim-trace 1\narena a %s strategy=%s\n", whatif_cases[_i].arena,
+		whatif_cases[_i].strategy);
+	for (step = 0; step < 3000; step++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		if (nlive == 256 || (nlive && (seed >> 33) % 100 < 45)) {
+			int k = (int)((seed >> 20) % (uint64_t)nlive);
+			n += snprintf(trace + n, sizeof trace - (size_t)n, "free %llu\n", (unsigned long long)live[k]);
+			live[k] = live[--nlive];
+		} else {
+			unsigned size = 32u + (unsigned)((seed >> 40) % whatif_cases[_i].max);
+			n += snprintf(trace + n, sizeof trace - (size_t)n, "alloc %d %u\n", id, size);
+			live[nlive++] = (uint64_t)id++;
+		}
+		ck_assert_int_lt(n, (int)sizeof trace - 64);
+	}
+	x = vs_results_new(NULL, NULL);
+	ck_assert_ptr_nonnull(x);
+	vs_replay_config_default(&cfg);
+	vs_results_attach(x, &cfg);
+	snprintf(name, sizeof name, "whatif-%d.trace", _i);
+	ck_assert_ptr_nonnull(vs_test_replay_open(&t, trace, name, &cfg, why, sizeof why));
+	while (checked < 25 && (rc = vs_replay_step(t.r)) > 0) {
+		const vs_failure *f;
+		seen = vs_results_failure_total(x);
+		if (seen == fails)
+			continue;
+		fails = seen;
+		f = vs_results_failure(x, vs_results_failure_count(x) - 1);
+		if (f->kind != VS_FAIL_FRAGMENTED)
+			continue;
+		ck_assert_msg(f->to_move == model_to_move(t.r, 0, f->req.size), "%s line %llu: %llu bytes to move, "
+			"the model says %llu", whatif_cases[_i].strategy, (unsigned long long)f->line,
+			(unsigned long long)f->to_move, (unsigned long long)model_to_move(t.r, 0, f->req.size));
+		checked++;
+	}
+	ck_assert_int_ge(rc, 0);
+	ck_assert_msg(checked == 25, "%s: only %llu fragmentation failures", whatif_cases[_i].strategy,
+		(unsigned long long)checked);
+	vs_test_replay_close(&t);
+	vs_results_free(x);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -354,6 +481,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, outputs_all_or_none);
 	tcase_add_test(tc, progress);
 	tcase_add_test(tc, what_if_moved);
+	tcase_add_loop_test(tc, what_if_matches_model, 0, (int)(sizeof whatif_cases / sizeof whatif_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -379,6 +379,180 @@ START_TEST(tile_reach_rule)
 }
 END_TEST
 
+/* ---- the reader's plain-line path against its full checks --------------- */
+
+/* Reads text (a header, then one event line) and writes what came out: the
+ * canonical event, or the error. */
+static void one_event(const char *line, char *out, size_t cap)
+{
+	char text[2048], err[1024];
+	FILE *in, *o;
+	vs_trace_reader *r;
+	vs_event ev;
+	int rc;
+
+	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj\narena heap ram size=64K\nframe\n%s\n", line);
+	in = fmemopen(text, strlen(text), "rb");
+	ck_assert_ptr_nonnull(in);
+	r = vs_trace_open_stream(in, "p", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(vs_trace_next(r, &ev), 1); /* the frame: the line under test is not the first event */
+	o = fmemopen(out, cap, "w");
+	ck_assert_ptr_nonnull(o);
+	rc = vs_trace_next(r, &ev);
+	if (rc == 1)
+		vs_trace_write_event(o, vs_trace_header_of(r), &ev);
+	else
+		fprintf(o, "%d %s", rc, rc < 0 ? vs_trace_error(r) : "");
+	fclose(o);
+	vs_trace_close(r);
+	fclose(in);
+}
+
+/* A line of plain ASCII is cut in one pass; any other byte in it (here a
+ * UTF-8 comment) sends it through the UTF-8 check and the tokenizer. Both
+ * must give the same event or the same error, column for column. */
+START_TEST(plain_path_agrees_with_full_checks)
+{
+	static const char *const lines[] = {
+		"alloc 1 obj sprite 32x16 8bpp tag=player",
+		"alloc 2\tobj  sprite\t\t8x8 4bpp   tag=a.b-c_d/e:f",
+		"  free 7  ",
+		"alloc 3 heap 0x10 align=16 data=00ff",
+		"alloc 4 heap 18446744073709551615",
+		"alloc 4 heap 18446744073709551616",
+		"alloc 4 heap 0xFFFFFFFFFFFFFFFF0",
+		"alloc 5 heap 12K",
+		"alloc 6 heap 12Q",
+		"alloc 18446744073709551615 heap 1",
+		"free 99999999999999999999x",
+		"free 0x",
+		"free",
+		"frame 1",
+		"alloc 1 obj sprite 32x16 8bpp tag=a#b",
+		"alloc 1 obj sprite 8x8 4bpp tag=x\x01y",
+		"alloc 1 obj sprite 8x8 4bpp tag=x\ry",
+		"a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6 7",
+		"a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6",
+		"bogus statement",
+		/* the quick forms, and lines just outside them */
+		"frame", "frame x", "free 19", "free 0019", "free 1234567890123456789", "free 12345678901234567890",
+		"free 99999999999999999999", "free 5 6", "free -1", "free 5x", "free  5",
+	};
+	char plain[1200], slow[1200], with[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		one_event(lines[i], plain, sizeof plain);
+		snprintf(with, sizeof with, "%s # caf\xC3\xA9", lines[i]); /* a comment only the full path takes */
+		one_event(with, slow, sizeof slow);
+		ck_assert_msg(strcmp(plain, slow) == 0, "line %zu:\n  plain %s\n  full  %s", i, plain, slow);
+	}
+	one_event(lines[17], plain, sizeof plain);
+	ck_assert_str_eq(plain, "-1 p:5:65: error: too many fields on one line (at most 32)");
+	one_event(lines[15], plain, sizeof plain);
+	ck_assert_msg(strstr(plain, "p:5:33: error: tag 'x\\x01y' must") != NULL, "%s", plain);
+	one_event(lines[5], plain, sizeof plain);
+	ck_assert_str_eq(plain, "-1 p:5:14: error: size: 18446744073709551616 does not fit in 32 bits");
+	one_event("free 0019\r", plain, sizeof plain);
+	ck_assert_str_eq(plain, "free 19\n");
+	one_event("frame\r", plain, sizeof plain);
+	ck_assert_str_eq(plain, "frame\n");
+	one_event("free 99999999999999999999", plain, sizeof plain);
+	ck_assert_str_eq(plain, "-1 p:5:6: error: free: id '99999999999999999999' is not a 64-bit number");
+}
+END_TEST
+
+/* Lines of every length across the reader's 64 KiB blocks, CRLF and LF,
+ * tabs, long comments, and a last line without a newline. */
+START_TEST(lines_across_blocks)
+{
+	char err[1024];
+	FILE *fp = tmpfile();
+	vs_trace_reader *r;
+	vs_event ev;
+	uint64_t i, n = 0, lines = 2;
+	const uint64_t count = 20000;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=1M\n", fp);
+	for (i = 0; i < count; i++) {
+		/* the tag's length walks through 1-63 so line ends fall everywhere */
+		unsigned k, len = (unsigned)(i % 63) + 1;
+		fprintf(fp, "alloc %llu%s%llu tag=", (unsigned long long)i, i % 3 ? " " : "\t",
+			(unsigned long long)(i % 500 + 1));
+		for (k = 0; k < len; k++)
+			fputc('a' + (int)((i + k) % 26), fp);
+		fputs(i % 2 ? "\r\n" : "\n", fp);
+		lines++;
+		if (i % 1000 == 999) {
+			/* a comment line longer than a block */
+			fputs("#", fp);
+			for (k = 0; k < 70000; k++)
+				fputc(k % 80 ? 'c' : ' ', fp);
+			fputs("\n", fp);
+			lines++;
+		}
+	}
+	fputs("free 5", fp); /* no final newline */
+	lines++;
+	rewind(fp);
+	r = vs_trace_open_stream(fp, "b", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	while (vs_trace_next(r, &ev) == 1) {
+		if (n < count) {
+			unsigned len = (unsigned)(n % 63) + 1;
+			HOT_ASSERT(ev.type == VS_EV_ALLOC && ev.id == n && ev.req.size == n % 500 + 1 &&
+				strlen(ev.tag) == len && ev.tag[0] == 'a' + (int)(n % 26) &&
+				ev.tag[len - 1] == 'a' + (int)((n + len - 1) % 26), "event %llu", (unsigned long long)n);
+		}
+		n++;
+	}
+	ck_assert_str_eq(vs_trace_error(r), "");
+	ck_assert_uint_eq(n, count + 1);
+	ck_assert_int_eq(ev.type, VS_EV_FREE);
+	ck_assert_uint_eq(ev.id, 5);
+	ck_assert_uint_eq(ev.line, lines);
+	vs_trace_close(r);
+	fclose(fp);
+}
+END_TEST
+
+/* A NUL byte, in a token or a comment, deep in a file: named by line and column. */
+START_TEST(nul_bytes_named)
+{
+	static const char *const tails[] = { "free 1\0 ", "free 1 # a\0b", "fr\0ee 1" };
+	static const char *const want[] = { "n:1003:7: error: NUL byte in trace text",
+		"n:1003:11: error: NUL byte in trace text", "n:1003:3: error: NUL byte in trace text" };
+	static const size_t tlen[] = { 8, 12, 7 };
+	size_t t;
+
+	for (t = 0; t < 3; t++) {
+		char err[1024];
+		FILE *fp = tmpfile();
+		vs_trace_reader *r;
+		vs_event ev;
+		int i, rc;
+
+		ck_assert_ptr_nonnull(fp);
+		fputs("vramsim-trace 1\narena heap ram size=1M\n", fp);
+		for (i = 0; i < 1000; i++)
+			fprintf(fp, "alloc %d 100 tag=filler_to_cross_a_block_boundary_%d\n", i, i);
+		fwrite(tails[t], 1, tlen[t], fp);
+		fputs("\nframe\n", fp);
+		rewind(fp);
+		r = vs_trace_open_stream(fp, "n", err, sizeof err);
+		ck_assert_msg(r != NULL, "%s", err);
+		while ((rc = vs_trace_next(r, &ev)) == 1)
+			;
+		ck_assert_int_eq(rc, -1);
+		ck_assert_str_eq(vs_trace_error(r), want[t]);
+		vs_trace_close(r);
+		fclose(fp);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -394,6 +568,9 @@ int main(void)
 	tcase_add_test(tc, streaming_reader);
 	tcase_add_test(tc, long_line_limit);
 	tcase_add_test(tc, crlf_and_comments);
+	tcase_add_test(tc, plain_path_agrees_with_full_checks);
+	tcase_add_test(tc, lines_across_blocks);
+	tcase_add_test(tc, nul_bytes_named);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -12,6 +12,7 @@
  *
  * usage: vs_bench [N] [--keep DIR] [--only KIND]
  *        vs_bench N TRACE-OUT --generate-only   (the OBJ churn trace alone)
+ *        vs_bench --pass min|0|1|2 TRACE [ROUNDS]   (one pass alone, for perf or callgrind)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,19 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc > 3 && strcmp(argv[1], "--pass") == 0) {
+		/* min: the minimal parse, 0: the reader alone, 1: replay without checks, 2: every check */
+		int mode = strcmp(argv[2], "min") == 0 ? -1 : atoi(argv[2]), rounds = argc > 4 ? atoi(argv[4]) : 1;
+		uint64_t events = 0;
+		double t = 0, best = 1e9, d;
+		for (round = 0; round < rounds; round++) {
+			t += d = mode < 0 ? minimal_parse(argv[3], &sum) : run(argv[3], mode, &events);
+			best = d < best ? d : best;
+		}
+		printf("%llu events, %.1f ms a pass (fastest %.1f ms)\n", (unsigned long long)events, t / rounds * 1e3,
+			best * 1e3);
+		return 0;
+	}
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc)
 			keep = argv[++i];
@@ -302,7 +316,8 @@ int main(int argc, char **argv)
 			n = strtoull(argv[i], NULL, 10);
 		else {
 			fprintf(stderr, "usage: vs_bench [N] [--keep DIR] [--only obj|bg|ds-tex|ds-pltt|ram]\n"
-				"       vs_bench N TRACE-OUT --generate-only\n");
+				"       vs_bench N TRACE-OUT --generate-only\n"
+				"       vs_bench --pass min|0|1|2 TRACE [ROUNDS]\n");
 			return 2;
 		}
 	}

@@ -16,7 +16,8 @@
  * their state during a replay (the frame managers) are left out. Rows of a
  * few hundred calls or fewer are mostly clock noise.
  *
- * usage: vs_bench_alloc [--runs N] TRACE...
+ * usage: vs_bench_alloc [--runs N] [--strategy NAME]... TRACE...
+ * --strategy measures only the strategies named (and the reference).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,17 +267,38 @@ static double measure(const vs_strategy *s, int runs, const char *path, const ch
 	return calls ? best / (double)calls : 0;
 }
 
+/* Strategies --strategy named; none: all. */
+static const char *only[32];
+static int nonly;
+
+static int wanted(const char *name, const char *refname)
+{
+	int i;
+
+	if (!nonly || (refname && !strcmp(name, refname)))
+		return 1;
+	for (i = 0; i < nonly; i++)
+		if (!strcmp(name, only[i]))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int runs = 15, first = 1, t, a;
 	size_t i;
 
-	if (argc > 2 && !strcmp(argv[1], "--runs")) {
-		runs = atoi(argv[2]);
-		first = 3;
+	while (first + 1 < argc && argv[first][0] == '-') {
+		if (!strcmp(argv[first], "--runs"))
+			runs = atoi(argv[first + 1]);
+		else if (!strcmp(argv[first], "--strategy") && nonly < (int)(sizeof only / sizeof only[0]))
+			only[nonly++] = argv[first + 1];
+		else
+			break;
+		first += 2;
 	}
-	if (first >= argc || runs < 1) {
-		fprintf(stderr, "usage: vs_bench_alloc [--runs N] TRACE...\n");
+	if (first >= argc || runs < 1 || argv[first][0] == '-') {
+		fprintf(stderr, "usage: vs_bench_alloc [--runs N] [--strategy NAME]... TRACE...\n");
 		return 2;
 	}
 	calibrate();
@@ -308,7 +330,8 @@ int main(int argc, char **argv)
 				const vs_strategy *s = vs_strategy_at(i);
 				size_t calls = 0, k;
 
-				if (!(s->arenas & VS_ARENA_BIT(h.arenas[a].kind)) || !strcmp(s->name, "recorded"))
+				if (!(s->arenas & VS_ARENA_BIT(h.arenas[a].kind)) || !strcmp(s->name, "recorded") ||
+				    !wanted(s->name, refname))
 					continue;
 				if (record(argv[t], a, s))
 					continue;

@@ -56,9 +56,11 @@ static void quiet(void *ud, const char *line)
 	(void)line;
 }
 
-static uint64_t cycles(uint64_t moved, uint64_t loaded)
+/* A frame's price, as the engine's: bytes moved in nmoves moves, bytes loaded. */
+static uint64_t cycles(uint64_t moved, uint64_t nmoves, uint64_t loaded)
 {
-	return (moved + 3) / 4 * VS_CYCLES_MOVE_WORD + (loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
+	return (moved + 3) / 4 * VS_CYCLES_MOVE_WORD + nmoves * VS_CYCLES_MOVE_EACH +
+		(loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
 }
 
 static int obj_arena;
@@ -82,7 +84,7 @@ static int replay(const char *text, size_t len, const char *name, const char *st
 	vs_trace_reader *rd;
 	vs_replay_config cfg;
 	vs_replay *r;
-	uint64_t loaded = 0, need = 0, prev_moved = 0, prev_moves = 0, frames = 0;
+	uint64_t loaded = 0, need = 0, need_n = 0, prev_moved = 0, prev_moves = 0, frames = 0;
 	const vs_metrics *m;
 	int rc;
 
@@ -113,24 +115,25 @@ static int replay(const char *text, size_t len, const char *name, const char *st
 	}
 	m = vs_replay_metrics(r, obj_arena);
 	while ((rc = vs_replay_step(r)) == 1) {
-		uint64_t d = m->moved_bytes - prev_moved;
+		uint64_t d = m->moved_bytes - prev_moved, dn = m->moves - prev_moves;
 		prev_moved = m->moved_bytes;
 		if (vs_replay_frames(r) != frames) { /* a frame boundary: its slide, then the frame is priced */
-			uint64_t c = cycles(need + d, loaded);
+			uint64_t c = cycles(need + d, need_n + dn, loaded);
 			frames = vs_replay_frames(r);
 			if (x) {
-				if (cycles(0, loaded) > x->floor_cycles)
-					x->floor_cycles = cycles(0, loaded);
+				if (cycles(0, 0, loaded) > x->floor_cycles)
+					x->floor_cycles = cycles(0, 0, loaded);
 				if (need && c > x->need_frame_cycles)
 					x->need_frame_cycles = c;
 				if (c > x->worst_cycles)
 					x->worst_cycles = c;
 			}
-			loaded = need = 0;
+			loaded = need = need_n = 0;
 		} else if (d) {
 			need += d; /* moves an allocation made to place its request */
+			need_n += dn;
 			if (x) {
-				x->need_moves += m->moves - prev_moves;
+				x->need_moves += dn;
 				x->need_moved += d;
 			}
 		}

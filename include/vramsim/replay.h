@@ -101,9 +101,12 @@ typedef struct vs_metrics {
 /* The cost model of a frame's VRAM traffic (docs/gba.md "Moving sprites"):
  * CPU cycles per 32-bit word, by DMA3 at WAITCNT 0x4317. A move inside VRAM
  * reads and writes a 16-bit bus (2 + 2); an upload reads ROM sequentially (2
- * halfwords at 1 wait state, 4) and writes VRAM (2). VBlank is 68 lines of
- * 1,232 cycles. */
+ * halfwords at 1 wait state, 4) and writes VRAM (2). Each move costs more
+ * beside its words: programming DMA3 for it (vs_spr_dma_moves of
+ * sprite_handles.h, Thumb in ROM), 64 cycles as `vramsim cycles` measures
+ * it. VBlank is 68 lines of 1,232 cycles. */
 #define VS_CYCLES_MOVE_WORD 4u
+#define VS_CYCLES_MOVE_EACH 64u
 #define VS_CYCLES_UPLOAD_WORD 6u
 #define VS_VBLANK_CYCLES 83776u
 

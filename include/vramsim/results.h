@@ -41,8 +41,6 @@ typedef struct vs_failure {
 } vs_failure;
 
 #define VS_MOVE_UNKNOWN UINT64_MAX
-/* Arenas of more units than this are not searched for the bytes to move. */
-#define VS_MOVE_MAX_UNITS (1u << 20)
 
 typedef struct vs_tag_stats {
 	uint64_t live_bytes, peak_live, allocs, failures, frees;

@@ -143,7 +143,7 @@ static inline void vs_spr_upload(const gba_obj_compact *m, uint16_t h, const voi
 	uint16_t start = gba_obj_compact_start(m, h);
 
 	if (start != GBA_OBJ_COMPACT_NONE)
-		vs_spr_dma3(VS_SPR_OBJ_VRAM + start * 32u, (uint32_t)(uintptr_t)gfx, m->tiles[h] * 8u);
+		vs_spr_dma3(VS_SPR_OBJ_VRAM + start * 32u, (uint32_t)(uintptr_t)gfx, gba_obj_compact_tiles(m, h) * 8u);
 }
 
 #endif

@@ -13,6 +13,7 @@ void heap_mgr_init(heap_manager *g, uint32_t size)
 	for (i = 0; i < HEAP_MGR_IDS; i++) {
 		g->heap[i].kind = HEAP_KIND_NONE;
 		g->heap[i].start = g->heap[i].size = 0;
+		g->heap[i].first_node = 0;
 		g->roles[i] = 0;
 		g->list_len[i] = 0;
 		for (j = 0; j < HEAP_MGR_LIST_MAX; j++)
@@ -29,6 +30,26 @@ void heap_mgr_init(heap_manager *g, uint32_t size)
 		g->usable[i] = 0;
 	g->usable_len = 0;
 	g->no_route = 0;
+	g->index = 0;
+	g->index_nodes = g->index_used = 0;
+}
+
+uint32_t heap_mgr_index_nodes(heap_kind kind, uint32_t size)
+{
+	return kind == HEAP_KIND_TRACKING ? heap_tracking_capacity(size, 0, HT_ALIGN) : 0;
+}
+
+void heap_mgr_set_index(heap_manager *g, heap_tracking_node *nodes, uint32_t n)
+{
+	g->index = nodes;
+	g->index_nodes = nodes ? n : 0;
+	g->index_used = 0;
+}
+
+/* A tracking heap's index nodes. */
+static heap_tracking_node *nodes_of(const heap_manager *g, const heap_mgr_heap *h)
+{
+	return g->index + h->first_node;
 }
 
 static int heap_init(heap_mgr_heap *h, uint8_t *base)
@@ -62,10 +83,18 @@ int heap_mgr_create(heap_manager *g, uint8_t *base, uint32_t id, heap_kind kind,
 	h->kind = (uint32_t)kind;
 	h->start = start;
 	h->size = size;
+	h->first_node = g->index_used;
 	rc = heap_init(h, base);
 	if (rc != HEAP_OK) {
 		h->kind = HEAP_KIND_NONE;
 		return rc == HEAP_INVALID ? HEAP_NOSPACE : rc;
+	}
+	if (kind == HEAP_KIND_TRACKING) {
+		if (h->u.t.capacity > g->index_nodes - g->index_used) {
+			h->kind = HEAP_KIND_NONE;
+			return HEAP_MANAGEMENT;
+		}
+		g->index_used += h->u.t.capacity;
 	}
 	g->top = start + size;
 	return HEAP_OK;
@@ -76,6 +105,7 @@ int heap_mgr_attach(heap_manager *g, uint32_t id)
 	if (id >= HEAP_MGR_IDS || g->heap[id].kind != HEAP_KIND_NONE)
 		return HEAP_INVALID;
 	g->heap[id].kind = HEAP_KIND_EXTERNAL;
+	g->heap[id].first_node = 0;
 	g->heap[id].start = 0;
 	g->heap[id].size = 0; /* owns no bytes of the region: heap_mgr_owner never names it */
 	return HEAP_OK;
@@ -229,7 +259,8 @@ uint32_t heap_mgr_route(const heap_manager *g, uint32_t id, uint32_t size, uint8
 	return 0;
 }
 
-static int heap_alloc_one(heap_mgr_heap *h, uint8_t *base, uint32_t size, uint32_t align, heap_block *out)
+static int heap_alloc_one(heap_manager *g, heap_mgr_heap *h, uint8_t *base, uint32_t size, uint32_t align,
+	heap_block *out)
 {
 	uint8_t *m = base + h->start;
 	int rc;
@@ -239,7 +270,7 @@ static int heap_alloc_one(heap_mgr_heap *h, uint8_t *base, uint32_t size, uint32
 		rc = heap_static_alloc(&h->u.s, size, align, out);
 		break;
 	case HEAP_KIND_TRACKING:
-		rc = heap_tracking_alloc(&h->u.t, m, size, align, out);
+		rc = heap_tracking_alloc(&h->u.t, m, nodes_of(g, h), size, align, out);
 		break;
 	case HEAP_KIND_DOUG_LEA:
 		rc = heap_dlmalloc_alloc(&h->u.d, m, size, align, out);
@@ -267,7 +298,7 @@ int heap_mgr_alloc(heap_manager *g, uint8_t *base, uint32_t id, uint32_t size, u
 		return HEAP_UNSUPPORTED; /* radMemoryAlloc: NULL for 0 bytes, whatever the route */
 	n = heap_mgr_route(g, id, size, order);
 	for (i = 0; i < n; i++) {
-		rc = heap_alloc_one(&g->heap[order[i]], base, size, align, out);
+		rc = heap_alloc_one(g, &g->heap[order[i]], base, size, align, out);
 		if (rc == HEAP_OK) {
 			if (order[i] == g->small_id && id != g->small_id)
 				g->routed_small++;
@@ -308,7 +339,7 @@ int heap_mgr_free(heap_manager *g, uint8_t *base, uint32_t offset, uint32_t *hea
 	case HEAP_KIND_STATIC:
 		return heap_static_free(&h->u.s, offset - h->start);
 	case HEAP_KIND_TRACKING:
-		return heap_tracking_free(&h->u.t, base + h->start, offset - h->start);
+		return heap_tracking_free(&h->u.t, base + h->start, nodes_of(g, h), offset - h->start);
 	case HEAP_KIND_DOUG_LEA:
 		return heap_dlmalloc_free(&h->u.d, base + h->start, offset - h->start);
 	default:
@@ -328,7 +359,7 @@ int heap_mgr_status(const heap_manager *g, const uint8_t *base, uint32_t id, hea
 		heap_static_status(&h->u.s, st);
 		break;
 	case HEAP_KIND_TRACKING:
-		heap_tracking_status(&h->u.t, base + h->start, st);
+		heap_tracking_status(&h->u.t, base + h->start, nodes_of(g, h), st);
 		break;
 	default:
 		heap_dlmalloc_status(&h->u.d, base + h->start, st);
@@ -365,7 +396,7 @@ void heap_mgr_walk_free(const heap_manager *g, const uint8_t *base, heap_extent_
 		if (h->kind == HEAP_KIND_STATIC)
 			heap_static_walk_free(&h->u.s, shift_fn, &s);
 		else if (h->kind == HEAP_KIND_TRACKING)
-			heap_tracking_walk_free(&h->u.t, base + h->start, shift_fn, &s);
+			heap_tracking_walk_free(&h->u.t, base + h->start, nodes_of(g, h), shift_fn, &s);
 		else if (h->kind == HEAP_KIND_DOUG_LEA)
 			heap_dlmalloc_walk_free(&h->u.d, base + h->start, shift_fn, &s);
 	}

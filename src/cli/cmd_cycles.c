@@ -124,8 +124,8 @@ static uint32_t compact_digest(const gba_obj_compact *m)
 	uint32_t h = VS_GBA_DIGEST_INIT, s;
 
 	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
-		if (m->tiles[s])
-			h = vs_gba_digest(h, s, m->start[s]);
+		if (gba_obj_compact_tiles(m, (uint16_t)s))
+			h = vs_gba_digest(h, s, gba_obj_compact_start(m, (uint16_t)s));
 	return h;
 }
 
@@ -558,16 +558,17 @@ static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gb
 		if (!b->calls[i].nmoves)
 			continue;
 		v[nb] = mres[i].cycles;
-		model[nb++] = b->calls[i].words * VS_CYCLES_MOVE_WORD;
+		model[nb++] = b->calls[i].words * VS_CYCLES_MOVE_WORD + b->calls[i].nmoves * VS_CYCLES_MOVE_EACH;
 		moves += b->calls[i].nmoves;
 		words += b->calls[i].words;
 		measured += mres[i].cycles;
 	}
 	printf("moves: %u sprites moved by DMA3 inside VRAM in %u calls, %llu words (32-bit); "
-		"measured %llu cycles, the model %llu (%u a word): measured / model %.3f\n", (unsigned)moves,
+		"measured %llu cycles, the model %llu (%u a word + %u a move): measured / model %.3f\n", (unsigned)moves,
 		(unsigned)nb, (unsigned long long)words, (unsigned long long)measured,
-		(unsigned long long)words * VS_CYCLES_MOVE_WORD, VS_CYCLES_MOVE_WORD,
-		words ? (double)measured / ((double)words * VS_CYCLES_MOVE_WORD) : 0.0);
+		(unsigned long long)(words * VS_CYCLES_MOVE_WORD + (uint64_t)moves * VS_CYCLES_MOVE_EACH),
+		VS_CYCLES_MOVE_WORD, VS_CYCLES_MOVE_EACH, words ? (double)measured /
+		((double)words * VS_CYCLES_MOVE_WORD + (double)moves * VS_CYCLES_MOVE_EACH) : 0.0);
 	printf("DMA3 measured at start-up: VRAM to VRAM %.2f cycles a word + %.0f a transfer (model %u); "
 		"ROM to VRAM %.2f a word + %.0f (model %u)\n", pv, info->dma_vram8 - 8 * pv, VS_CYCLES_MOVE_WORD, pr,
 		info->dma_rom8 - 8 * pr, VS_CYCLES_UPLOAD_WORD);
@@ -592,7 +593,7 @@ static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gb
 		}
 		if (b->calls[i].nmoves) {
 			fcur += mres[i].cycles;
-			fmodel += b->calls[i].words * VS_CYCLES_MOVE_WORD;
+			fmodel += b->calls[i].words * VS_CYCLES_MOVE_WORD + b->calls[i].nmoves * VS_CYCLES_MOVE_EACH;
 		}
 	}
 	moves_row("frame", v, model, nf);
@@ -716,8 +717,8 @@ static const vs_cli_cmd command = {
 	"(its frame call); the GBA carries out every move by DMA3 inside VRAM, timed\n"
 	"apart from the calls, checks the bytes of every sprite moved, and must leave\n"
 	"every sprite where the host's replay has it after each call. The moves' cycles\n"
-	"per call and per frame are printed beside the cost model's (4 cycles a word),\n"
-	"with DMA3's cost per word as measured at start-up.\n",
+	"per call and per frame are printed beside the cost model's (4 cycles a word\n"
+	"and 64 a move), with DMA3's cost per word as measured at start-up.\n",
 	options,
 	"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
 	"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n",

@@ -3,9 +3,10 @@
  * ranks the rows.
  *
  * Each row is its own replay with its own reader, so workers share nothing
- * but the registry, which they only read. Rows are planned in a fixed order
- * before any thread starts and filled in place, so the order of completion
- * never shows in the output.
+ * but the registry, which they only read. The traces are first read on the
+ * pool (planning needs their headers, and which arenas carry at=); rows are
+ * then planned in a fixed order and filled in place while the replays run,
+ * biggest trace first, so the order of completion never shows in the output.
  */
 #include <math.h>
 #include <pthread.h>
@@ -221,6 +222,7 @@ typedef struct job {
 	const char *options;
 	vs_strategy wrapper;
 	uint64_t peak_seen;
+	uint64_t size;        /* of its trace: the order replays start in */
 	size_t msg_len;
 	int timing, check_bytes, check_rules;
 } job;
@@ -332,30 +334,78 @@ static void run_job(job *j)
 	vs_replay_free(r);
 }
 
+/* ---- a pool of threads ------------------------------------------------------
+ * Runs fn(ud, k) for k in [0, n) on nthreads threads, the calling thread one
+ * of them; items are taken in order as threads come free. */
+
 typedef struct pool {
-	job *jobs;
-	int njobs, next, done;
+	int n, next;
 	pthread_mutex_t lock;
-	const vs_cmp_config *cfg;
+	void (*fn)(void *ud, int k);
+	void *ud;
 } pool;
 
-static void *worker(void *ud)
+static void *worker(void *arg)
 {
-	pool *p = ud;
+	pool *p = arg;
 
 	for (;;) {
-		int i;
+		int k;
 		pthread_mutex_lock(&p->lock);
-		i = p->next < p->njobs ? p->next++ : -1;
+		k = p->next < p->n ? p->next++ : -1;
 		pthread_mutex_unlock(&p->lock);
-		if (i < 0)
+		if (k < 0)
 			return NULL;
-		run_job(&p->jobs[i]);
-		if (p->cfg->progress) {
-			pthread_mutex_lock(&p->lock);
-			p->cfg->progress(p->cfg->progress_ud, ++p->done, p->njobs);
-			pthread_mutex_unlock(&p->lock);
-		}
+		p->fn(p->ud, k);
+	}
+}
+
+static void parallel_for(int n, int nthreads, void (*fn)(void *ud, int k), void *ud)
+{
+	pool p;
+	pthread_t *threads = NULL;
+	int started = 0, i;
+
+	p.n = n;
+	p.next = 0;
+	p.fn = fn;
+	p.ud = ud;
+	pthread_mutex_init(&p.lock, NULL);
+	if (nthreads > n)
+		nthreads = n;
+	if (nthreads > 1)
+		threads = calloc((size_t)nthreads - 1, sizeof *threads);
+	for (i = 0; threads && i < nthreads - 1; i++) {
+		if (pthread_create(&threads[i], NULL, worker, &p) != 0)
+			break;
+		started++;
+	}
+	worker(&p); /* the calling thread works too, and finishes whatever is left */
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	free(threads);
+}
+
+/* The rows' replays, biggest trace first (order[k] is a job), so that no
+ * long replay starts last while the other threads sit idle. */
+typedef struct run_set {
+	job *jobs;
+	int *order;
+	int njobs, done;
+	pthread_mutex_t lock;
+	const vs_cmp_config *cfg;
+} run_set;
+
+static void run_one(void *ud, int k)
+{
+	run_set *rs = ud;
+
+	run_job(&rs->jobs[rs->order[k]]);
+	if (rs->cfg->progress) {
+		pthread_mutex_lock(&rs->lock);
+		rs->cfg->progress(rs->cfg->progress_ud, ++rs->done, rs->njobs);
+		pthread_mutex_unlock(&rs->lock);
 	}
 }
 
@@ -433,40 +483,73 @@ static long addressed_arenas(vs_trace_reader *rd, char *err, size_t errlen)
 	return (long)(seen & ~bare);
 }
 
-static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *err, size_t errlen)
+/* What planning needs of one trace: its header, and (with no strategies
+ * named) the arenas `recorded` can replay, which takes reading it all. */
+typedef struct scan {
+	vs_trace_header h;
+	long addressed;  /* -1: the trace is unreadable or malformed (err) */
+	uint64_t size;   /* bytes: the order of the replays */
+	char err[1024];
+} scan;
+
+typedef struct scan_set {
+	const vs_cmp_config *cfg;
+	scan *v;
+} scan_set;
+
+static void scan_one(void *ud, int t)
+{
+	scan_set *ss = ud;
+	scan *sc = &ss->v[t];
+	vs_trace_reader *rd = vs_trace_open(ss->cfg->traces[t], sc->err, sizeof sc->err);
+
+	sc->addressed = -1;
+	if (!rd)
+		return;
+	sc->h = *vs_trace_header_of(rd);
+	sc->size = vs_trace_size(rd);
+	sc->addressed = ss->cfg->nchoices ? 0 : addressed_arenas(rd, sc->err, sizeof sc->err);
+	vs_trace_close(rd);
+}
+
+static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job **jobs, char *err, size_t errlen)
 {
 	int cap = 0, t, i, c;
 	size_t k;
 	int *used = NULL;
+	scan_set ss;
 
-	if (cfg->nchoices && !(used = calloc((size_t)cfg->nchoices, sizeof *used))) {
+	ss.cfg = cfg;
+	ss.v = calloc(cfg->ntraces ? (size_t)cfg->ntraces : 1, sizeof *ss.v);
+	if (!ss.v || (cfg->nchoices && !(used = calloc((size_t)cfg->nchoices, sizeof *used)))) {
+		free(ss.v);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* the traces are read on every thread; the first bad one in order is reported */
+	parallel_for(cfg->ntraces, nthreads, scan_one, &ss);
+	for (t = 0; t < cfg->ntraces; t++) {
+		if (ss.v[t].addressed < 0) {
+			snprintf(err, errlen, "%s", ss.v[t].err);
+			goto fail;
+		}
+	}
 	for (t = 0; t < cfg->ntraces; t++) {
 		const char *path = cfg->traces[t];
-		vs_trace_reader *rd = vs_trace_open(path, err, errlen);
-		vs_trace_header h;
-		long addressed;
-
-		if (!rd)
-			goto fail;
-		h = *vs_trace_header_of(rd);
-		addressed = cfg->nchoices ? 0 : addressed_arenas(rd, err, errlen);
-		vs_trace_close(rd);
-		if (addressed < 0)
-			goto fail;
-		for (i = 0; i < h.narenas; i++) {
-			vs_arena_kind kind = h.arenas[i].kind;
+		const vs_trace_header *hp = &ss.v[t].h;
+		long addressed = ss.v[t].addressed;
+		int first = res->nrows;
+		for (i = 0; i < hp->narenas; i++) {
+			vs_arena_kind kind = hp->arenas[i].kind;
 			if (cfg->nchoices) {
 				for (c = 0; c < cfg->nchoices; c++) {
 					const vs_cmp_choice *ch = &cfg->choices[c];
-					if (ch->arena[0] && strcmp(ch->arena, h.arenas[i].name) != 0)
+					if (ch->arena[0] && strcmp(ch->arena, hp->arenas[i].name) != 0)
 						continue;
 					if (!vs_strategy_manages(ch->strategy, kind))
 						continue;
 					used[c] = 1;
-					if (add_row(res, jobs, &cap, path, &h, i, ch->strategy, ch->options, 1))
+					if (add_row(res, jobs, &cap, path, hp, i, ch->strategy, ch->options, 1))
 						goto oom;
 				}
 			} else {
@@ -476,13 +559,15 @@ static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *
 					if ((s->flags & VS_STRAT_NEEDS_AT) && !(addressed >> i & 1))
 						continue;
 					/* a 1D-only strategy in a 2D OBJ arena: not a row unless named */
-					if (vs_strategy_manages(s, kind) && vs_strategy_refuses(s, &h.arenas[i], why, sizeof why))
+					if (vs_strategy_manages(s, kind) && vs_strategy_refuses(s, &hp->arenas[i], why, sizeof why))
 						continue;
-					if (vs_strategy_manages(s, kind) && add_row(res, jobs, &cap, path, &h, i, s, NULL, 0))
+					if (vs_strategy_manages(s, kind) && add_row(res, jobs, &cap, path, hp, i, s, NULL, 0))
 						goto oom;
 				}
 			}
 		}
+		for (i = first; i < res->nrows; i++)
+			(*jobs)[i].size = ss.v[t].size;
 	}
 	for (c = 0; c < cfg->nchoices; c++) {
 		if (used[c])
@@ -497,11 +582,13 @@ static int plan(const vs_cmp_config *cfg, vs_cmp_result *res, job **jobs, char *
 		goto fail;
 	}
 	free(used);
+	free(ss.v);
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
 fail:
 	free(used);
+	free(ss.v);
 	return -1;
 }
 
@@ -512,48 +599,63 @@ static int online_cores(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* A job and its trace's size: replays run biggest first, ties in row order. */
+typedef struct by_size { uint64_t size; int job; } by_size;
+
+static int bigger_first(const void *pa, const void *pb)
+{
+	const by_size *a = pa, *b = pb;
+
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return a->job < b->job ? -1 : a->job > b->job;
+}
+
 int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen)
 {
 	job *jobs = NULL;
-	pool p;
-	pthread_t *threads = NULL;
-	int nthreads, started = 0, i;
+	run_set rs;
+	by_size *order;
+	int nthreads = cfg->jobs > 0 ? cfg->jobs : online_cores(), i;
 
 	memset(res, 0, sizeof *res);
 	res->timing = cfg->timing;
-	if (plan(cfg, res, &jobs, err, errlen)) {
+	if (plan(cfg, nthreads, res, &jobs, err, errlen)) {
 		free(jobs);
 		vs_cmp_result_free(res);
 		return -1;
 	}
 	pthread_once(&timing_once, timing_setup);
+	rs.order = malloc((res->nrows ? (size_t)res->nrows : 1) * sizeof *rs.order);
+	order = malloc((res->nrows ? (size_t)res->nrows : 1) * sizeof *order);
+	if (!rs.order || !order) {
+		snprintf(err, errlen, "out of memory");
+		free(rs.order);
+		free(order);
+		free(jobs);
+		vs_cmp_result_free(res);
+		return -1;
+	}
 	for (i = 0; i < res->nrows; i++) {
 		jobs[i].row = &res->rows[i];
 		jobs[i].timing = cfg->timing;
 		jobs[i].check_bytes = cfg->check_bytes;
 		jobs[i].check_rules = cfg->check_rules;
+		order[i].size = jobs[i].size;
+		order[i].job = i;
 	}
-	p.jobs = jobs;
-	p.njobs = res->nrows;
-	p.next = 0;
-	p.done = 0;
-	p.cfg = cfg;
-	pthread_mutex_init(&p.lock, NULL);
-	nthreads = cfg->jobs > 0 ? cfg->jobs : online_cores();
-	if (nthreads > res->nrows)
-		nthreads = res->nrows;
-	if (nthreads > 1)
-		threads = calloc((size_t)nthreads, sizeof *threads);
-	for (i = 0; threads && i < nthreads; i++) {
-		if (pthread_create(&threads[i], NULL, worker, &p) != 0)
-			break;
-		started++;
-	}
-	worker(&p); /* the calling thread works too, and finishes whatever is left */
-	for (i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	pthread_mutex_destroy(&p.lock);
-	free(threads);
+	qsort(order, (size_t)res->nrows, sizeof *order, bigger_first);
+	for (i = 0; i < res->nrows; i++)
+		rs.order[i] = order[i].job;
+	free(order);
+	rs.jobs = jobs;
+	rs.njobs = res->nrows;
+	rs.done = 0;
+	rs.cfg = cfg;
+	pthread_mutex_init(&rs.lock, NULL);
+	parallel_for(res->nrows, nthreads, run_one, &rs);
+	pthread_mutex_destroy(&rs.lock);
+	free(rs.order);
 	free(jobs);
 	vs_cmp_rank(res);
 	return 0;

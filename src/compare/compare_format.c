@@ -442,6 +442,9 @@ static const char *const change_cols[NCH] = {
 	"trace", "arena", "strategy", "metric", "old", "new", "delta", "change", "allowed"
 };
 
+/* Rows a section of the pull-request comment shows before it is folded. */
+#define CH_FOLD_ROWS 10
+
 /* Sections of the short report, in order; the columns each shows. */
 static const struct {
 	vs_finding_kind kind;
@@ -485,7 +488,7 @@ static void change_cell(const vs_cmp_report *rep, const vs_finding *f, int c, ch
 static void change_section(FILE *fp, const vs_cmp_report *rep, int s, int md)
 {
 	const vs_baseline_report *b = rep->base_rep;
-	int nc = change_sections[s].ncols, w[NCH], i, c, n = 0;
+	int nc = change_sections[s].ncols, w[NCH], i, c, n = 0, fold;
 	char buf[2048];
 
 	for (c = 0; c < nc; c++)
@@ -502,9 +505,15 @@ static void change_section(FILE *fp, const vs_cmp_report *rep, int s, int md)
 	}
 	if (!n)
 		return;
+	/* a pull-request comment keeps long lists that fail nothing folded */
+	fold = md && n > CH_FOLD_ROWS && change_sections[s].kind != VS_FIND_REGRESSION &&
+		change_sections[s].kind != VS_FIND_IMPROVED &&
+		!(change_sections[s].kind == VS_FIND_MISSING && rep->missing_fails);
 	if (md) {
 		fprintf(fp, "\n#### %s%s (%d)\n\n", change_sections[s].kind == VS_FIND_MISSING && rep->missing_fails ?
 			":x: " : "", change_sections[s].md, n);
+		if (fold)
+			fprintf(fp, "<details><summary>%d row%s</summary>\n\n", n, n == 1 ? "" : "s");
 		for (c = 0; c < nc; c++)
 			fprintf(fp, "| %s ", change_cols[c]);
 		fprintf(fp, "|\n");
@@ -532,6 +541,8 @@ static void change_section(FILE *fp, const vs_cmp_report *rep, int s, int md)
 		}
 		fprintf(fp, md ? "|\n" : "\n");
 	}
+	if (fold)
+		fprintf(fp, "\n</details>\n");
 }
 
 /* "result: ...: of N rows compared with the baseline, ...; budgets: ..." */

@@ -64,9 +64,12 @@ typedef struct arena_run {
 	saved_state *saves;
 	vs_extent *held;       /* what strategy->held reported last */
 	uint32_t nheld, held_cap;
+	vs_extent *spare;      /* the list asked into next: no allocation per event */
+	uint32_t spare_cap;
 	uint32_t detached[8];  /* records of hits on held data, joined by offset */
 	uint8_t zeroed;        /* a frame manager took an all-zero state: its free units are held */
 	uint64_t cur_moved, cur_loaded; /* bytes moved and uploaded in the frame so far */
+	uint64_t cur_moves;    /* moves in the frame so far */
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 } arena_run;
@@ -318,6 +321,14 @@ static void rec_release(vs_replay *r, uint32_t h)
 	r->slab_free = h;
 }
 
+/* Pattern words are little-endian in memory whatever the host. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define LE32(w) __builtin_bswap32(w)
+#else
+#define LE32(w) (w)
+#endif
+#define PAT_STEP 0x9E3779B1u
+
 /* The byte the trace puts at offset i of an allocation: its payload, then a
  * pattern from its id that differs word to word. */
 static uint8_t expected_byte(const rec *x, uint32_t i)
@@ -328,7 +339,7 @@ static uint8_t expected_byte(const rec *x, uint32_t i)
 	if (i < x->payload_len)
 		return x->payload[i];
 	w = (uint32_t)(z >> 32) ^ (uint32_t)z;
-	w += (i / 4) * 0x9E3779B1u;
+	w += (i / 4) * PAT_STEP;
 	return (uint8_t)(w >> (8 * (i % 4)));
 }
 
@@ -341,20 +352,35 @@ static uint32_t pattern_seed(const rec *x)
 	return (uint32_t)(z >> 32) ^ (uint32_t)z;
 }
 
+#if defined(__GNUC__) && !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+/* Four pattern words at once (GCC and clang vectors: SSE2, NEON, or
+ * plain words where the target has no vectors). */
+typedef uint32_t pat_vec __attribute__((vector_size(16)));
+#define PAT_VEC 1
+#endif
+
 /* Writes the expected bytes [i, i+n) of x to dst: the payload and the
- * ragged ends a byte at a time, the rest a word at a time. */
+ * ragged ends a byte at a time, the rest a word or four at a time (a
+ * texture is up to 128 KiB: this is most of a DS replay's checks). */
 static void fill_pattern(const rec *x, uint8_t *dst, uint32_t i, uint32_t n)
 {
-	uint32_t end = i + n, seed = pattern_seed(x), w;
+	uint32_t end = i + n, w;
 
 	for (; i < end && (i < x->payload_len || i % 4); i++)
 		*dst++ = expected_byte(x, i);
-	for (w = seed + (i / 4) * 0x9E3779B1u; end - i >= 4; i += 4, w += 0x9E3779B1u) {
-		dst[0] = (uint8_t)w;
-		dst[1] = (uint8_t)(w >> 8);
-		dst[2] = (uint8_t)(w >> 16);
-		dst[3] = (uint8_t)(w >> 24);
-		dst += 4;
+	w = pattern_seed(x) + (i / 4) * PAT_STEP;
+#ifdef PAT_VEC
+	if (end - i >= 16) {
+		pat_vec v = { w, w + PAT_STEP, w + 2 * PAT_STEP, w + 3 * PAT_STEP };
+		const pat_vec step = { 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP };
+		for (; end - i >= 16; i += 16, dst += 16, v += step)
+			memcpy(dst, &v, 16);
+		w = v[0];
+	}
+#endif
+	for (; end - i >= 4; i += 4, w += PAT_STEP, dst += 4) {
+		uint32_t v = LE32(w);
+		memcpy(dst, &v, 4);
 	}
 	for (; i < end; i++)
 		*dst++ = expected_byte(x, i);
@@ -363,15 +389,32 @@ static void fill_pattern(const rec *x, uint8_t *dst, uint32_t i, uint32_t n)
 /* First index in [i, i+n) whose byte at src differs from the pattern, or -1. */
 static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i, uint32_t n)
 {
-	uint32_t end = i + n, seed = pattern_seed(x), w;
+	uint32_t end = i + n, w;
 
 	for (; i < end && (i < x->payload_len || i % 4); i++, src++)
 		if (*src != expected_byte(x, i))
 			return i;
-	for (w = seed + (i / 4) * 0x9E3779B1u; end - i >= 4; i += 4, w += 0x9E3779B1u, src += 4) {
-		uint32_t got = (uint32_t)src[0] | (uint32_t)src[1] << 8 | (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
-		if (got != w)
-			break; /* the byte loop below names the first that differs */
+	w = pattern_seed(x) + (i / 4) * PAT_STEP;
+#ifdef PAT_VEC
+	if (end - i >= 64) {
+		pat_vec v = { w, w + PAT_STEP, w + 2 * PAT_STEP, w + 3 * PAT_STEP };
+		const pat_vec step = { 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP };
+		for (; end - i >= 64; i += 64, src += 64) {
+			pat_vec g[4], d;
+			memcpy(g, src, 64);
+			d = (g[0] ^ v) | (g[1] ^ (v + step)) | (g[2] ^ (v + 2 * step)) | (g[3] ^ (v + 3 * step));
+			if (d[0] | d[1] | d[2] | d[3])
+				break; /* the loops below name the first byte that differs */
+			v += 4 * step;
+		}
+		w = v[0];
+	}
+#endif
+	for (; end - i >= 4; i += 4, w += PAT_STEP, src += 4) {
+		uint32_t got;
+		memcpy(&got, src, 4);
+		if (got != LE32(w))
+			break;
 	}
 	for (; i < end; i++, src++)
 		if (*src != expected_byte(x, i))
@@ -628,9 +671,15 @@ static void refresh_held(vs_replay *r, int a)
 
 	if (!ar->strat->held)
 		return;
+	l.v = ar->spare;
+	l.cap = ar->spare_cap;
+	ar->spare = NULL;
+	ar->spare_cap = 0;
 	ar->strat->held(ar->state, held_add, &l);
 	if (l.oom || (l.n == ar->nheld && (l.n == 0 || memcmp(l.v, ar->held, l.n * sizeof *l.v) == 0))) {
-		free(l.v);
+		/* nothing changed (the usual case): the list is asked into again */
+		ar->spare = l.v;
+		ar->spare_cap = l.cap;
 		return;
 	}
 	news = sorted_extents(l.v, l.n, A->decl.size, &disjoint);
@@ -653,7 +702,8 @@ static void refresh_held(vs_replay *r, int a)
 	}
 	free(olds);
 	free(news);
-	free(ar->held);
+	ar->spare = ar->held; /* the old list is the next one asked into */
+	ar->spare_cap = ar->held_cap;
 	ar->held = l.v;
 	ar->nheld = l.n;
 	ar->held_cap = l.cap;
@@ -852,6 +902,7 @@ void vs_replay_free(vs_replay *r)
 		free(ar->state);
 		free_saves(ar);
 		free(ar->held);
+		free(ar->spare);
 		vs_arena_fini(&ar->arena);
 	}
 	for (h = 1; h <= r->slab_len; h++)
@@ -1032,6 +1083,7 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 	ar->m.moves++;
 	ar->m.moved_bytes += size;
 	ar->cur_moved += size;
+	ar->cur_moves++;
 	if ((uint64_t)to + size > ar->m.high_water)
 		ar->m.high_water = (uint64_t)to + size;
 	return 0;
@@ -1089,7 +1141,8 @@ static int end_frame(vs_replay *r)
 			if (ar->strat->moves && apply_moves(r, a))
 				return -1;
 		}
-		cyc = (ar->cur_moved + 3) / 4 * VS_CYCLES_MOVE_WORD + (ar->cur_loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
+		cyc = (ar->cur_moved + 3) / 4 * VS_CYCLES_MOVE_WORD + ar->cur_moves * VS_CYCLES_MOVE_EACH +
+			(ar->cur_loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
 		if (ar->cur_moved > m->frame_moved_max)
 			m->frame_moved_max = ar->cur_moved;
 		if (cyc > m->frame_cycles_max) {
@@ -1098,7 +1151,7 @@ static int end_frame(vs_replay *r)
 			m->frame_worst_moved = ar->cur_moved;
 			m->frame_worst_loaded = ar->cur_loaded;
 		}
-		ar->cur_moved = ar->cur_loaded = 0;
+		ar->cur_moved = ar->cur_loaded = ar->cur_moves = 0;
 	}
 	return 0;
 }

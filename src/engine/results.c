@@ -93,34 +93,62 @@ static vs_tag_stats *tag_stats(vs_results *x, uint32_t arena, uint32_t tag)
 	return &t->v[tag];
 }
 
-/* The bytes a live allocation would move: what its owner may use. */
-static uint64_t owner_bytes(const vs_replay *r, uint32_t owner)
-{
-	const vs_live *l = vs_replay_live_by_owner(r, owner);
-
-	return l ? l->pl.granted : 0;
-}
-
 /* The fewest bytes that must move for size bytes to fit in arena a: over
  * every window of units long enough, the granted bytes of the live
  * allocations it touches (each once per run of its units); a window may
  * not hold units the hardware or the allocator keep, or freed memory an
  * allocator retains. A lower bound: the moved allocations must still find
  * room elsewhere (checked only as total free bytes), and hardware placement
- * rules are not applied to the window. Two pointers over runs of units. */
-typedef struct unit_maps {
-	uint32_t *owner;
-	uint8_t *kind;
-} unit_maps;
+ * rules are not applied to the window.
+ *
+ * The arena is read as segments (maximal runs of one owner, or of free
+ * units) between walls (units no window may hold). A window's price only
+ * drops when its start passes a segment's end, so the cheapest window
+ * starts where a zone or a segment starts: two pointers over segments, the
+ * cost of a failure proportional to the runs, not to the arena's size. */
+typedef struct move_seg {
+	uint32_t first, end;  /* units [first, end) */
+	uint32_t owner;
+	int wall;
+	uint64_t cost;        /* granted bytes of its allocation, 0 when free */
+} move_seg;
 
-static int fill_units(void *ud, const vs_own_run *run)
+typedef struct move_segs {
+	const vs_replay *r;
+	move_seg *v;
+	size_t n, cap;
+	int oom;
+} move_segs;
+
+static int add_run(void *ud, const vs_own_run *run)
 {
-	unit_maps *m = ud;
-	uint32_t i;
+	move_segs *m = ud;
+	uint32_t o = run->owner;
+	const vs_live *l = NULL;
+	int wall = o == VS_OWNER_HW || o == VS_OWNER_ALLOC || run->kind == VS_UNIT_RETAINED ||
+		(o != VS_OWNER_NONE && (!(l = vs_replay_live_by_owner(m->r, o)) || l->retained));
+	move_seg *g = m->n ? &m->v[m->n - 1] : NULL;
 
-	for (i = 0; i < run->count; i++)
-		m->owner[run->first + i] = run->owner;
-	memset(m->kind + run->first, (int)run->kind, run->count);
+	if (g && g->end == run->first && g->wall == wall && (wall || g->owner == o)) {
+		g->end = run->first + run->count;
+		return 0;
+	}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		move_seg *v = realloc(m->v, cap * sizeof *v);
+		if (!v) {
+			m->oom = 1;
+			return 1;
+		}
+		m->v = v;
+		m->cap = cap;
+	}
+	g = &m->v[m->n++];
+	g->first = run->first;
+	g->end = run->first + run->count;
+	g->owner = o;
+	g->wall = wall;
+	g->cost = !wall && o != VS_OWNER_NONE ? l->pl.granted : 0;
 	return 0;
 }
 
@@ -128,47 +156,38 @@ static uint64_t fewest_to_move(const vs_replay *r, int a, uint64_t size)
 {
 	const vs_arena *A = vs_replay_arena(r, a);
 	uint64_t n = (size + A->decl.unit - 1) / A->decl.unit, best = VS_MOVE_UNKNOWN, cost = 0, free_units;
-	uint32_t lo = 0, hi = 0, u; /* window [lo, hi) */
-	unit_maps um;
+	move_segs m = { r, NULL, 0, 0, 0 };
+	size_t i, j = 0;
 
-	if (A->nunits > VS_MOVE_MAX_UNITS || n == 0 || n > A->nunits)
+	if (n == 0 || n > A->nunits)
 		return VS_MOVE_UNKNOWN;
-	/* the window walks unit by unit (at most VS_MOVE_MAX_UNITS): a unit map for the walk */
-	um.owner = malloc((size_t)A->nunits * sizeof *um.owner);
-	um.kind = malloc(A->nunits);
-	if (!um.owner || !um.kind) {
-		free(um.owner);
-		free(um.kind);
+	vs_arena_runs(A, 0, A->nunits, add_run, &m);
+	if (m.oom) {
+		free(m.v);
 		return VS_MOVE_UNKNOWN;
 	}
-	vs_arena_runs(A, 0, A->nunits, fill_units, &um);
 	free_units = vs_replay_metrics(r, a)->free_bytes / A->decl.unit;
-	for (u = 0; u < A->nunits; u++) {
-		uint32_t o = um.owner[u];
-		const vs_live *l;
-		/* a unit that can never be in the window resets it */
-		if (o == VS_OWNER_HW || o == VS_OWNER_ALLOC || um.kind[u] == VS_UNIT_RETAINED ||
-			(o != VS_OWNER_NONE && (!(l = vs_replay_live_by_owner(r, o)) || l->retained))) {
-			lo = hi = u + 1;
+	/* window [m.v[i].first, +n) covers segments i..j-1; cost is theirs */
+	for (i = 0; i < m.n; i++) {
+		uint64_t end;
+		if (m.v[i].wall) {
+			j = i + 1;
 			cost = 0;
 			continue;
 		}
-		if (o != VS_OWNER_NONE && (u == 0 || um.owner[u - 1] != o))
-			cost += owner_bytes(r, o);
-		hi = u + 1;
-		while (hi - lo > n) {
-			uint32_t ol = um.owner[lo];
-			/* the run of lo's owner leaves when its last unit in the window goes */
-			if (ol != VS_OWNER_NONE && (lo + 1 >= hi || um.owner[lo + 1] != ol))
-				cost -= owner_bytes(r, ol);
-			lo++;
+		if (j < i + 1) {
+			j = i;
+			cost = 0;
 		}
-		/* what moves out must fit in the free units outside the window */
-		if (hi - lo == n && cost < best && cost / A->decl.unit <= free_units)
+		end = (uint64_t)m.v[i].first + n;
+		while (j < m.n && !m.v[j].wall && m.v[j].first < end)
+			cost += m.v[j++].cost;
+		/* short of n units before a wall or the end: no window here */
+		if (m.v[j - 1].end >= end && cost < best && cost / A->decl.unit <= free_units)
 			best = cost;
+		cost -= m.v[i].cost;
 	}
-	free(um.owner);
-	free(um.kind);
+	free(m.v);
 	return best;
 }
 

@@ -187,6 +187,59 @@ static int tokenize(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
 	return 0;
 }
 
+/* Printable ASCII other than space: what tokens of plain lines are made of. */
+#define PLAIN(c) ((unsigned char)((c) - 0x21) < 0x5E)
+
+/* Tokens of a plain line (printable ASCII, spaces and tabs, a final CR) in
+ * one pass, as tokenize cuts them. Returns 1 with the tokens, or 0 when the
+ * line holds another byte (NUL, a control character, UTF-8) or too many
+ * fields: the caller then takes the full checks, which judge and report it
+ * exactly as before. s[len] is borrowed for a sentinel (the buffer holds
+ * the line's newline or a spare byte there). */
+static int scan_plain(char *s, size_t len, tok *t, int *nt)
+{
+	const unsigned char *p = (const unsigned char *)s, *q, *end;
+	int n = 0, ok = 1;
+	char save;
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	end = p + len;
+	save = s[len];
+	s[len] = '\n';
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (p == end)
+			break;
+		if (*p == '#') {
+			/* a comment ends the line, but its bytes are checked too */
+			while (p < end && (PLAIN(*p) || *p == ' ' || *p == '\t'))
+				p++;
+			ok = p == end;
+			break;
+		}
+		if (n == MAX_TOK || !PLAIN(*p)) {
+			ok = 0;
+			break;
+		}
+		q = p;
+		while (PLAIN(*p))
+			p++;
+		if (p != end && *p != ' ' && *p != '\t') {
+			ok = 0;
+			break;
+		}
+		t[n].s = (const char *)q;
+		t[n].len = (uint32_t)(p - q);
+		t[n].col = (uint32_t)(q - (const unsigned char *)s) + 1;
+		n++;
+	}
+	s[len] = save;
+	*nt = n;
+	return ok;
+}
+
 static int tok_is(const tok *t, const char *w)
 {
 	size_t n = strlen(w);
@@ -196,38 +249,47 @@ static int tok_is(const tok *t, const char *w)
 
 /* ---- numbers and names ------------------------------------------------- */
 
+/* A decimal or 0x number, with a K or M suffix when suffix is set: 0, -1
+ * when it is not a number, -2 when it does not fit in 64 bits (the first
+ * bad digit decides, before any overflow after it). */
 static int parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
 {
 	uint64_t v = 0, mul = 1;
-	size_t i = 0;
-	int base = 10, digits = 0;
+	size_t i;
 
 	if (suffix && len > 1 && (s[len - 1] == 'K' || s[len - 1] == 'M')) {
 		mul = s[len - 1] == 'K' ? 1024 : 1048576;
 		len--;
 	}
 	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	for (; i < len; i++) {
-		int d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		for (i = 2; i < len; i++) {
+			char c = s[i];
+			unsigned d;
+			if (c >= '0' && c <= '9')
+				d = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				d = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				d = (unsigned)(c - 'A' + 10);
+			else
+				return -1;
+			if (v >> 60)
+				return -2;
+			v = v << 4 | d;
+		}
+	} else {
+		if (len == 0)
 			return -1;
-		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			return -2;
-		v = v * (uint64_t)base + (uint64_t)d;
-		digits++;
+		for (i = 0; i < len; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			/* v * 10 + d overflows (19 digits always fit): no division per digit */
+			if (i >= 19 && (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)))
+				return -2;
+			v = v * 10 + d;
+		}
 	}
-	if (!digits)
-		return -1;
 	if (mul > 1 && v > UINT64_MAX / mul)
 		return -2;
 	*out = v * mul;
@@ -611,6 +673,7 @@ static int arena_by_tok(const vs_trace_header *h, const tok *t)
 }
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len);
+static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len);
 
 static int hexval(char c)
 {
@@ -711,7 +774,8 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 			return fail(r, t[n - 1].col + t[n - 1].len, "tex: expected 'tex WxH FORMAT'");
 		if (parse_dims(&t[1], &w, &hgt))
 			return fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-		snprintf(f, sizeof f, "%.*s", (int)(t[2].len < 15 ? t[2].len : 15), t[2].s);
+		memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
+		f[t[2].len < 15 ? t[2].len : 15] = '\0';
 		if (t[2].len > 15 || vs_tex_format_parse(f, &v))
 			return fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
 				(int)t[2].len, t[2].s);
@@ -835,12 +899,14 @@ keys:
 			return fail(r, t[i].col, "%.*s= given twice", (int)kl, t[i].s);
 		seen |= bit;
 		if (bit == 1) {
-			if (!name_ok(v, vl, VS_TAG_MAX))
+			/* a tag seen before passed name_ok then */
+			if (!(ev->req.tag = find_tag(r, v, vl)) && !name_ok(v, vl, VS_TAG_MAX))
 				return fail(r, vcol, "tag '%.*s' must be 1-63 letters, digits or _-./:", (int)vl, v);
 			memcpy(r->tag, v, vl);
 			r->tag[vl] = '\0';
 			ev->tag = r->tag;
-			ev->req.tag = intern_tag(r, v, vl);
+			if (!ev->req.tag)
+				ev->req.tag = intern_tag(r, v, vl);
 			if (ev->req.tag == TAGS_FULL)
 				return fail(r, vcol, "more than %u distinct tags: a tag names a kind of allocation "
 					"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
@@ -1038,6 +1104,19 @@ static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 		(int)t[0].len, t[0].s);
 }
 
+/* Cuts a line into tokens (none for a blank or comment line); 0 or -1. */
+static int cut_tokens(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
+{
+	if (r->line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		/* a UTF-8 byte order mark: columns count from after it, as editors show them */
+		s += 3;
+		len -= 3;
+	}
+	if (!scan_plain(s, len, t, nt) && (utf8_check(r, s, len) || tokenize(r, s, len, t, nt)))
+		return -1;
+	return 0;
+}
+
 /* Next line with tokens; returns 1, 0 at end, -1 on error. */
 static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 {
@@ -1047,16 +1126,44 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 		int rc = next_line(r, &s, &len);
 		if (rc <= 0)
 			return rc;
-		if (r->line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-			/* a UTF-8 byte order mark: columns count from after it, as editors show them */
-			s += 3;
-			len -= 3;
-		}
-		if (utf8_check(r, s, len) || tokenize(r, s, len, t, nt))
+		if (cut_tokens(r, s, len, t, nt))
 			return -1;
 		if (*nt)
 			return 1;
 	}
+}
+
+/* The commonest lines, exactly `frame` and `free N` (N of at most 19
+ * digits), read without cutting tokens: 1 with the event, 0 for any other
+ * line (then read as always). */
+static int quick_event(const vs_trace_reader *r, const char *s, size_t len, vs_event *ev)
+{
+	uint64_t id = 0;
+	size_t i;
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	if (len == 5 && memcmp(s, "frame", 5) == 0) {
+		memset(ev, 0, sizeof *ev);
+		ev->type = VS_EV_FRAME;
+	} else if (len > 5 && len <= 5 + 19 && memcmp(s, "free ", 5) == 0) {
+		for (i = 5; i < len; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+			if (d > 9)
+				return 0;
+			id = id * 10 + d;
+		}
+		memset(ev, 0, sizeof *ev);
+		ev->type = VS_EV_FREE;
+		ev->id = id;
+	} else {
+		return 0;
+	}
+	ev->line = r->line;
+	ev->tag = "";
+	ev->arena = -1;
+	ev->route = -1;
+	return 1;
 }
 
 /* ---- open / next / close ----------------------------------------------- */
@@ -1196,10 +1303,19 @@ int vs_trace_next(vs_trace_reader *r, vs_event *ev)
 		r->line = saved;
 		return rc;
 	}
-	rc = next_statement(r, t, &nt);
-	if (rc <= 0)
-		return rc;
-	return parse_event(r, t, nt, ev) ? -1 : 1;
+	for (;;) {
+		char *s = NULL;
+		size_t len = 0;
+		rc = next_line(r, &s, &len);
+		if (rc <= 0)
+			return rc;
+		if (quick_event(r, s, len, ev))
+			return 1;
+		if (cut_tokens(r, s, len, t, &nt))
+			return -1;
+		if (nt)
+			return parse_event(r, t, nt, ev) ? -1 : 1;
+	}
 }
 
 const vs_trace_header *vs_trace_header_of(const vs_trace_reader *r) { return &r->hdr; }
@@ -1245,6 +1361,19 @@ static uint32_t hash_str(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		h = (h ^ (uint8_t)s[i]) * 16777619u;
 	return h;
+}
+
+/* The id of tag s if it was seen before, else 0. */
+static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+{
+	uint32_t i;
+
+	for (i = hash_str(s, len) & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
+		const char *n = r->tag_names[r->tag_hash[i]];
+		if (strncmp(n, s, len) == 0 && n[len] == '\0')
+			return r->tag_hash[i];
+	}
+	return 0;
 }
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)

@@ -35,6 +35,11 @@
  * or a search list say. radMemoryAlloc's own small-allocation check (PS2,
  * the same three exceptions) still applies to that call, so with a small heap
  * a request under 201 bytes still goes there.
+ *
+ * A tracking heap's index (heap_tracking.h) is memory outside the region:
+ * the caller gives the manager nodes for all of them (heap_mgr_set_index),
+ * as the game's heaps took their storage from a parent allocator, and each
+ * tracking heap created takes heap_mgr_index_nodes() of them.
  */
 #ifndef VRAMSIM_ALLOC_HEAP_MANAGER_H
 #define VRAMSIM_ALLOC_HEAP_MANAGER_H
@@ -84,6 +89,7 @@ enum {
 typedef struct heap_mgr_heap {
 	uint32_t kind;
 	uint32_t start, size; /* region of the manager's region */
+	uint32_t first_node;  /* tracking: its index, from here in the manager's nodes */
 	union {
 		heap_static s;
 		heap_tracking t;
@@ -107,11 +113,20 @@ typedef struct heap_manager {
 	uint8_t usable[HEAP_MGR_LIST_MAX];         /* radMemorySetUsableAllocators */
 	uint32_t usable_len;
 	uint32_t no_route;                         /* g_NoHeapRoute */
+	heap_tracking_node *index;                 /* the tracking heaps' index nodes (caller's) */
+	uint32_t index_nodes, index_used;
 } heap_manager;
 
 void heap_mgr_init(heap_manager *g, uint32_t size);
+/* The index nodes a heap of kind and size takes from heap_mgr_set_index's. */
+uint32_t heap_mgr_index_nodes(heap_kind kind, uint32_t size);
+/* Gives the manager n nodes, outside the region, for the indexes of the
+ * tracking heaps created after (the caller keeps them while they live). */
+void heap_mgr_set_index(heap_manager *g, heap_tracking_node *nodes, uint32_t n);
 /* Carves size bytes (8-aligned) for heap id and sets it up. HEAP_INVALID for
- * a bad id or kind or an id that has a heap; HEAP_NOSPACE when it does not fit. */
+ * a bad id or kind or an id that has a heap; HEAP_NOSPACE when it does not
+ * fit; HEAP_MANAGEMENT for a tracking heap when too few of the index nodes
+ * are left. */
 int heap_mgr_create(heap_manager *g, uint8_t *base, uint32_t id, heap_kind kind, uint32_t size);
 /* Registers id as a heap that lives outside the manager's region (a host
  * that runs each heap itself and uses the manager for routing only).

@@ -531,7 +531,7 @@ static volatile uint32_t *sprite_words(const gba_obj_compact *m, uint16_t s)
 static void sprite_fill(const gba_obj_compact *m, uint16_t s, uint32_t key)
 {
 	volatile uint32_t *p = sprite_words(m, s);
-	uint32_t k, n = m->tiles[s] * 8u;
+	uint32_t k, n = gba_obj_compact_tiles(m, s) * 8u;
 
 	fill_key[s] = key;
 	for (k = 0; k < n; k++)
@@ -542,7 +542,7 @@ static void sprite_fill(const gba_obj_compact *m, uint16_t s, uint32_t key)
 static void sprite_check(const gba_obj_compact *m, uint16_t s, uint32_t i)
 {
 	volatile uint32_t *p = sprite_words(m, s);
-	uint32_t k, n = m->tiles[s] * 8u, key = fill_key[s];
+	uint32_t k, n = gba_obj_compact_tiles(m, s) * 8u, key = fill_key[s];
 
 	for (k = 0; k < n; k++)
 		if (p[k] != pattern(key, k))
@@ -554,7 +554,7 @@ static void live_check(const gba_obj_compact *m, uint32_t i)
 	uint16_t s;
 
 	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
-		if (m->tiles[s])
+		if (gba_obj_compact_tiles(m, s))
 			sprite_check(m, s, i);
 }
 
@@ -564,8 +564,8 @@ static uint32_t digest(const gba_obj_compact *m)
 	uint16_t s;
 
 	for (s = 0; s < GBA_OBJ_COMPACT_MAX; s++)
-		if (m->tiles[s])
-			h = vs_gba_digest(h, s, m->start[s]);
+		if (gba_obj_compact_tiles(m, s))
+			h = vs_gba_digest(h, s, gba_obj_compact_start(m, s));
 	return h;
 }
 

@@ -62,7 +62,7 @@ static void cp_walk(void *st, vs_extent_fn fn, void *ud)
 		if (end > at && fn(ud, at * VS_GBA_TILE_BYTES, (end - at) * VS_GBA_TILE_BYTES))
 			return;
 		if (s != GBA_OBJ_COMPACT_NONE)
-			at = end + m->tiles[s];
+			at = end + gba_obj_compact_tiles(m, s);
 	} while (s != GBA_OBJ_COMPACT_NONE);
 }
 

@@ -8,15 +8,26 @@
  * The small-allocation rule, search lists and the default heap are the
  * manager's own (setup=shar gives the game's). A strategy sees requests, not
  * the heap stack: traces with a `heaps` line route by the stack across
- * arenas instead (docs/heaps.md). */
+ * arenas instead (docs/heaps.md). The tracking heaps' index nodes (outside
+ * the arena) are allocated here at init and counted in the bookkeeping RAM;
+ * the state points at them, so it is not a memcpy snapshot. */
 #include "vramsim/alloc/heap_manager.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"
 
 typedef struct mgr_st {
 	uint8_t *mem;
+	heap_tracking_node *ix;
 	heap_manager g;
 } mgr_st;
+
+static void mgr_fini(void *st)
+{
+	mgr_st *s = st;
+
+	free(s->ix);
+	s->ix = NULL;
+}
 
 static const char *const kind_names[] = { "", "static", "tracking", "doug-lea" };
 
@@ -73,7 +84,8 @@ static int mgr_init(void *st, const vs_arena_decl *a, const char *options, uint8
 		"h30", "h31", NULL };
 	mgr_st *s = st;
 	char key[8], val[64];
-	uint32_t id, kind, size, small = HEAP_NIL, def = 0, made = 0;
+	uint32_t id, small = HEAP_NIL, def = 0, made = 0, nodes = 0;
+	uint32_t kind[HEAP_MGR_IDS] = { 0 }, size[HEAP_MGR_IDS];
 	int rc;
 
 	if (vs_option_check(options, known, err, errlen))
@@ -94,18 +106,32 @@ static int mgr_init(void *st, const vs_arena_decl *a, const char *options, uint8
 		return -1;
 	heap_mgr_set_small(&s->g, small);
 	heap_mgr_set_default(&s->g, def);
-	/* carved in id order, each from where the last ended (8-aligned) */
 	for (id = 0; id < HEAP_MGR_IDS; id++) {
 		snprintf(key, sizeof key, "h%u", (unsigned)id);
 		if (!vs_option_get(options, key, val, sizeof val))
 			continue;
-		if (parse_heap(key, val, &kind, &size, err, errlen))
+		if (parse_heap(key, val, &kind[id], &size[id], err, errlen))
 			return -1;
-		rc = heap_mgr_create(&s->g, mem, id, (heap_kind)kind, size);
+		nodes += heap_mgr_index_nodes((heap_kind)kind[id], size[id]);
+	}
+	if (nodes) {
+		s->ix = calloc(nodes, sizeof *s->ix);
+		if (!s->ix) {
+			snprintf(err, errlen, "out of memory for the tracking heaps' index (%u records)", (unsigned)nodes);
+			return -1;
+		}
+		heap_mgr_set_index(&s->g, s->ix, nodes);
+	}
+	/* carved in id order, each from where the last ended (8-aligned) */
+	for (id = 0; id < HEAP_MGR_IDS; id++) {
+		if (!kind[id])
+			continue;
+		rc = heap_mgr_create(&s->g, mem, id, (heap_kind)kind[id], size[id]);
 		if (rc != HEAP_OK) {
 			snprintf(err, errlen, "heap h%u (%s, %u bytes) does not fit: %u of the %u-byte arena are carved "
-				"before it", (unsigned)id, kind_names[kind], (unsigned)size, (unsigned)s->g.top,
+				"before it", (unsigned)id, kind_names[kind[id]], (unsigned)size[id], (unsigned)s->g.top,
 				(unsigned)a->size);
+			mgr_fini(s);
 			return -1;
 		}
 		made++;
@@ -185,10 +211,18 @@ static void mgr_dump(void *st, vs_print_fn print, void *ud)
 	print(ud, line);
 }
 
+/* The state and the tracking heaps' index nodes. */
+static uint64_t mgr_ram(void *st)
+{
+	mgr_st *s = st;
+
+	return sizeof *s + (uint64_t)s->g.index_nodes * sizeof *s->ix;
+}
+
 const vs_strategy vs_strat_heap_manager = {
 	VS_STRATEGY_ABI, "heap-manager",
 	"The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; opt= names "
 	"the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(mgr_st),
-	mgr_init, mgr_alloc, mgr_free, mgr_reset, mgr_walk, 0, NULL, NULL, mgr_dump, NULL, mgr_held
+	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(mgr_st),
+	mgr_init, mgr_alloc, mgr_free, mgr_reset, mgr_walk, 0, NULL, NULL, mgr_dump, mgr_fini, mgr_held, mgr_ram
 };

@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_heap_tracking.c - adapter for The Simpsons: Hit & Run's TrackingHeap. */
+/* strat_heap_tracking.c - adapter for The Simpsons: Hit & Run's TrackingHeap.
+ * The heap's index (a node per record, outside the arena) is allocated here
+ * at init and counted in the bookkeeping RAM; the state points at it, so it
+ * is not a memcpy snapshot. */
 #include "vramsim/alloc/heap_tracking.h"
 #include "../strategies.h"
 #include "strat_heap_common.h"
 
 typedef struct trk_st {
 	uint8_t *mem;
+	heap_tracking_node *ix;
 	uint32_t records_opt;
 	heap_tracking t;
 } trk_st;
+
+static void trk_fini(void *st)
+{
+	trk_st *s = st;
+
+	free(s->ix);
+	s->ix = NULL;
+}
 
 static int trk_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,
 	size_t errlen)
@@ -28,6 +40,12 @@ static int trk_init(void *st, const vs_arena_decl *a, const char *options, uint8
 			(unsigned)align, (unsigned)a->size);
 		return -1;
 	}
+	s->ix = calloc(s->t.capacity, sizeof *s->ix);
+	if (!s->ix) {
+		snprintf(err, errlen, "out of memory for the index of %u records (%zu bytes)", (unsigned)s->t.capacity,
+			(size_t)s->t.capacity * sizeof *s->ix);
+		return -1;
+	}
 	return 0;
 }
 
@@ -39,7 +57,7 @@ static int trk_alloc(void *st, const vs_request *rq, vs_placement *out)
 
 	if (!vs_heap_align_ok(rq->align))
 		return VS_ERR_INVALID;
-	rc = heap_tracking_alloc(&s->t, s->mem, rq->size, rq->align, &b);
+	rc = heap_tracking_alloc(&s->t, s->mem, s->ix, rq->size, rq->align, &b);
 	if (rc == HEAP_OK)
 		vs_heap_place(out, &b);
 	return rc;
@@ -49,7 +67,7 @@ static int trk_free(void *st, const vs_placement *pl)
 {
 	trk_st *s = st;
 
-	return heap_tracking_free(&s->t, s->mem, pl->offset);
+	return heap_tracking_free(&s->t, s->mem, s->ix, pl->offset);
 }
 
 static void trk_reset(void *st)
@@ -63,7 +81,7 @@ static void trk_walk(void *st, vs_extent_fn fn, void *ud)
 {
 	trk_st *s = st;
 
-	heap_tracking_walk_free(&s->t, s->mem, fn, ud);
+	heap_tracking_walk_free(&s->t, s->mem, s->ix, fn, ud);
 }
 
 static void trk_dump(void *st, vs_print_fn print, void *ud)
@@ -72,7 +90,7 @@ static void trk_dump(void *st, vs_print_fn print, void *ud)
 	heap_status hs;
 	char line[96];
 
-	heap_tracking_status(&s->t, s->mem, &hs);
+	heap_tracking_status(&s->t, s->mem, s->ix, &hs);
 	vs_heap_print_status(&hs, print, ud);
 	snprintf(line, sizeof line, "records: %u of %u (%u bytes of table)\n", (unsigned)s->t.count,
 		(unsigned)s->t.capacity, (unsigned)s->t.data);
@@ -88,9 +106,17 @@ static void trk_held(void *st, vs_extent_fn fn, void *ud)
 		fn(ud, 0, s->t.data);
 }
 
+/* The state and the index, a node per record. */
+static uint64_t trk_ram(void *st)
+{
+	trk_st *s = st;
+
+	return sizeof *s + (uint64_t)s->t.capacity * sizeof *s->ix;
+}
+
 const vs_strategy vs_strat_heap_tracking = {
 	VS_STRATEGY_ABI, "heap-tracking",
 	"TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between records (records=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(trk_st),
-	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, NULL, trk_held
+	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(trk_st),
+	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, trk_fini, trk_held, trk_ram
 };
