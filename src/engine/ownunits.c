@@ -84,11 +84,29 @@ static fm_node join(const fm_node *l, const fm_node *r, uint32_t span)
 	return n;
 }
 
-/* Recomputes the leaves of words [wlo, whi] and their ancestors. */
+static int same_node(const fm_node *a, const fm_node *b)
+{
+	return a->pre == b->pre && a->suf == b->suf && a->best == b->best && a->runs == b->runs;
+}
+
+/* Recomputes the leaves of words [wlo, whi] and their ancestors. One word
+ * (most marks) walks its path and stops at the first node that stays as
+ * it was: nothing above it can change then. */
 static void tree_update(vs_ownunits *m, uint32_t wlo, uint32_t whi)
 {
 	uint32_t lo = wlo + m->leaves, hi = whi + m->leaves, span = 64, i;
+	fm_node n;
 
+	if (wlo == whi) {
+		for (n = word_node(m->bits[wlo]); ; span *= 2) {
+			if (same_node(&m->tree[lo], &n))
+				return;
+			m->tree[lo] = n;
+			if ((lo /= 2) == 0)
+				return;
+			n = join(&m->tree[2 * lo], &m->tree[2 * lo + 1], span);
+		}
+	}
 	for (i = wlo; i <= whi; i++)
 		m->tree[m->leaves + i] = word_node(m->bits[i]);
 	while (lo > 1) {
@@ -110,8 +128,10 @@ static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int is_free)
 		uint32_t lo = w == wlo ? first % 64 : 0, hi = w == whi ? (end - 1) % 64 + 1 : 64;
 		uint64_t mk = range_mask(lo, hi), old = m->bits[w];
 		uint64_t nw = is_free ? old | mk : old & ~mk;
-		m->nfree += popcount64(nw & ~old);
-		m->nfree -= popcount64(old & ~nw);
+		if (is_free)
+			m->nfree += popcount64(mk & ~old);
+		else
+			m->nfree -= popcount64(mk & old);
 		m->bits[w] = nw;
 		changed |= nw != old;
 	}
