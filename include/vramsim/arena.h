@@ -111,14 +111,16 @@ void vs_arena_fini(vs_arena *a);
 void vs_arena_clear(vs_arena *a);
 
 /* Marks units [off, off+len) with an owner and kind; len is in bytes and is
- * rounded out to whole units. O(log runs + runs replaced). Returns 0, or -1
- * when there is no memory for the map (left as it was). */
+ * rounded out to whole units. O(log runs + runs replaced) as runs, O(units)
+ * per unit. Returns 0, or -1 when there is no memory for the map (left as
+ * it was). */
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 /* First unit in [off, off+len) that is not free, or -1 if all are free. */
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len);
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out);
 
-/* Reading the map, by unit (not byte), each O(log runs). */
+/* Reading the map, by unit (not byte), each O(log runs) as runs; per unit
+ * O(1), a run's bounds O(its length). */
 /* The whole run that covers unit u: 0, or -1 when u >= nunits. */
 int vs_arena_run_at(const vs_arena *a, uint32_t unit, vs_own_run *out);
 /* Owner and kind of unit u; past the end, VS_OWNER_NONE and VS_UNIT_FREE. */
