@@ -67,6 +67,8 @@ static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 	uint32_t i, nfree = 0, fruns = 0, best = 0, cur = 0, runs = 0, largest, r2, nf2;
 	walk_check w = { md, 0, 0, 0, 0 };
 	vs_own_run run;
+	uint32_t o;
+	vs_unit_kind kd;
 
 	for (i = 0; i < md->n; i++) {
 		int is_free = md->kind[i] == VS_UNIT_FREE;
@@ -102,6 +104,9 @@ static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 		HOT_CMP(run.count, ==, hi - lo);
 		HOT_CMP(run.owner, ==, md->owner[u]);
 		HOT_CMP(run.kind, ==, md->kind[u]);
+		HOT_CMP(vs_ownmap_unit_at(m, u, &o, &kd), ==, 0);
+		HOT_CMP(o, ==, md->owner[u]);
+		HOT_CMP(kd, ==, md->kind[u]);
 		for (k = u; k < u + len && want < 0; k++)
 			if (md->kind[k] != VS_UNIT_FREE)
 				want = k;
@@ -116,20 +121,22 @@ static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 		HOT_CMP(w.next, ==, u + len);
 	}
 	HOT_CMP(vs_ownmap_run_at(m, md->n, &run), ==, -1);
+	HOT_CMP(vs_ownmap_unit_at(m, md->n, &o, &kd), ==, -1);
 }
 
 static const uint32_t owners[] = { VS_OWNER_NONE, 1, 2, 3, 77, VS_OWNER_HW, VS_OWNER_ALLOC };
 
+/* _i: 0 the runs, 1 the per-unit form */
 START_TEST(runs_match_a_unit_array)
 {
-	static const uint32_t sizes[] = { 1, 2, 7, 64, 333, 4096 };
+	static const uint32_t sizes[] = { 1, 2, 7, 64, 65, 333, 4096 };
 	vs_rng rng = { 16 };
 	unsigned steps = vs_test_soak(3000, 40000);
 	size_t si;
 
 	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
 		model md;
-		vs_ownmap *m = vs_ownmap_new(sizes[si]), *copy;
+		vs_ownmap *m = _i ? vs_ownmap_new_units(sizes[si]) : vs_ownmap_new(sizes[si]), *copy;
 		unsigned step;
 		ck_assert_ptr_nonnull(m);
 		md.n = sizes[si];
@@ -173,7 +180,7 @@ END_TEST
  * free runs are always one extent. */
 START_TEST(free_units_have_no_owner)
 {
-	vs_ownmap *m = vs_ownmap_new(100);
+	vs_ownmap *m = _i ? vs_ownmap_new_units(100) : vs_ownmap_new(100);
 	vs_own_run run;
 	uint32_t largest, runs, nfree;
 
@@ -226,14 +233,52 @@ START_TEST(big_ram_arena_map_stays_small)
 }
 END_TEST
 
+/* An arena of 32-byte tiles with every other tile its own allocation (the
+ * side-scroller's single tiles at their worst: one run per tile) keeps
+ * its map under half a byte per arena byte; a map of runs would not. */
+START_TEST(tile_arena_map_stays_small)
+{
+	vs_arena_decl d;
+	vs_arena a;
+	vs_free_stats fs;
+	vs_own_run run;
+	char err[128];
+	uint32_t u;
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_BG);
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	for (u = 0; u < a.nunits; u += 2)
+		ck_assert_int_eq(vs_arena_mark(&a, u * 32, 32, 1 + u, VS_UNIT_DATA), 0);
+	ck_assert_uint_eq(vs_ownmap_runs(a.own), a.nunits);
+	ck_assert_uint_le(vs_arena_meta_bytes(&a), d.size / 2);
+	vs_arena_free_stats(&a, &fs);
+	ck_assert_uint_eq(fs.free_bytes, d.size / 2);
+	ck_assert_uint_eq(fs.largest, 32);
+	ck_assert_uint_eq(fs.extents, a.nunits / 2);
+	ck_assert_int_eq(vs_arena_run_at(&a, 7, &run), 0);
+	ck_assert_uint_eq(run.first, 7);
+	ck_assert_uint_eq(run.count, 1);
+	ck_assert_uint_eq(vs_arena_owner_at(&a, 6), 7);
+	ck_assert_int_eq(vs_arena_first_taken(&a, 32, 64), 2);
+	/* freeing them all leaves one free run again */
+	for (u = 0; u < a.nunits; u += 2)
+		ck_assert_int_eq(vs_arena_mark(&a, u * 32, 32, VS_OWNER_NONE, VS_UNIT_FREE), 0);
+	vs_arena_free_stats(&a, &fs);
+	ck_assert_uint_eq(fs.largest, d.size);
+	ck_assert_uint_eq(vs_ownmap_runs(a.own), 1);
+	vs_arena_fini(&a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ownmap");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, runs_match_a_unit_array);
-	tcase_add_test(tc, free_units_have_no_owner);
+	tcase_add_loop_test(tc, runs_match_a_unit_array, 0, 2);
+	tcase_add_loop_test(tc, free_units_have_no_owner, 0, 2);
 	tcase_add_test(tc, big_ram_arena_map_stays_small);
+	tcase_add_test(tc, tile_arena_map_stays_small);
 	suite_add_tcase(s, tc);
 	return s;
 }

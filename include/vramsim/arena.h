@@ -7,7 +7,9 @@
  * at the arena's smallest unit (a 32-byte tile, an 8-byte texture block, a
  * byte of RAM) saying who holds each unit and why. The map is kept as runs
  * of units with one owner and kind, so its memory follows the number of
- * allocations, not the arena's size: read it through the accessors below.
+ * allocations, not the arena's size (arenas of 32-byte units keep one owner
+ * and kind per unit instead, which costs less there): read it through the
+ * accessors below.
  */
 #ifndef VRAMSIM_ARENA_H
 #define VRAMSIM_ARENA_H
@@ -109,14 +111,16 @@ void vs_arena_fini(vs_arena *a);
 void vs_arena_clear(vs_arena *a);
 
 /* Marks units [off, off+len) with an owner and kind; len is in bytes and is
- * rounded out to whole units. O(log runs + runs replaced). Returns 0, or -1
- * when there is no memory for the map (left as it was). */
+ * rounded out to whole units. O(log runs + runs replaced) as runs, O(units)
+ * per unit. Returns 0, or -1 when there is no memory for the map (left as
+ * it was). */
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 /* First unit in [off, off+len) that is not free, or -1 if all are free. */
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len);
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out);
 
-/* Reading the map, by unit (not byte), each O(log runs). */
+/* Reading the map, by unit (not byte), each O(log runs) as runs; per unit
+ * O(1), a run's bounds O(its length). */
 /* The whole run that covers unit u: 0, or -1 when u >= nunits. */
 int vs_arena_run_at(const vs_arena *a, uint32_t unit, vs_own_run *out);
 /* Owner and kind of unit u; past the end, VS_OWNER_NONE and VS_UNIT_FREE. */
@@ -144,8 +148,14 @@ void vs_arena_write16(vs_arena *a, uint32_t off, uint16_t v);
 void vs_arena_write32(vs_arena *a, uint32_t off, uint32_t v);
 
 /* The ownership map on its own: a treap of runs keyed by first unit, with
- * the longest free run kept per subtree. All units start free. */
+ * the longest free run kept per subtree (or per-unit arrays, below). All
+ * units start free. */
 vs_ownmap *vs_ownmap_new(uint32_t nunits);
+/* The same map held as one owner and kind per unit (5 bytes a unit, a
+ * free bitmap besides): smaller than the runs and faster to mark when units
+ * are large, as a 32-byte tile is, whatever the allocations look like. The
+ * calls below work on either; a copy keeps the form. */
+vs_ownmap *vs_ownmap_new_units(uint32_t nunits);
 vs_ownmap *vs_ownmap_copy(const vs_ownmap *src);
 void vs_ownmap_free(vs_ownmap *m);
 /* Back to one free run. */
@@ -154,11 +164,13 @@ void vs_ownmap_clear(vs_ownmap *m);
  * 0, or -1 when out of memory (nothing changed). */
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind);
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out);
+/* Owner and kind of one unit, without its run's bounds: 0, or -1 past the end. */
+int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind);
 /* First unit of [first, first+count) that is taken, or -1 if all are free. */
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count);
 /* Largest free run (units), number of free runs, free units. */
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
-/* Number of runs, free or not. */
+/* Number of runs, free or not (O(units) for the per-unit form). */
 uint32_t vs_ownmap_runs(const vs_ownmap *m);
 /* Heap bytes held by the map. */
 size_t vs_ownmap_bytes(const vs_ownmap *m);

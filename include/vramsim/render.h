@@ -109,7 +109,7 @@ typedef const vs_live *(*vs_render_owner_fn)(void *ud, uint32_t owner);
 typedef const char *(*vs_render_tag_fn)(void *ud, uint32_t tag);
 
 typedef struct vs_render_src {
-	const vs_arena *arena;      /* decl, owner[], kind[] (required) */
+	const vs_arena *arena;      /* decl and ownership map, read through arena.h (required) */
 	vs_render_owner_fn owner;   /* may be NULL: owners are untagged */
 	vs_render_tag_fn tag_name;  /* may be NULL */
 	void *ud;

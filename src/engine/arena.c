@@ -112,7 +112,9 @@ int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 	a->nunits = d->size / d->unit;
 	/* zeroed pages the replay never writes are never touched */
 	a->bytes = calloc(1, d->size);
-	a->own = vs_ownmap_new(a->nunits);
+	/* per-unit arrays cost 5 bytes a unit: 0.16 per byte of a 32-byte tile,
+	 * less than runs of single tiles; smaller units keep runs */
+	a->own = d->unit >= 32 ? vs_ownmap_new_units(a->nunits) : vs_ownmap_new(a->nunits);
 	if (!a->bytes || !a->own) {
 		vs_arena_fini(a);
 		snprintf(err, errlen, "arena '%s': out of memory for %u bytes", d->name, (unsigned)d->size);
@@ -184,16 +186,18 @@ int vs_arena_run_at(const vs_arena *a, uint32_t unit, vs_own_run *out)
 
 uint32_t vs_arena_owner_at(const vs_arena *a, uint32_t unit)
 {
-	vs_own_run run;
+	uint32_t owner;
+	vs_unit_kind kind;
 
-	return vs_ownmap_run_at(a->own, unit, &run) ? VS_OWNER_NONE : run.owner;
+	return vs_ownmap_unit_at(a->own, unit, &owner, &kind) ? VS_OWNER_NONE : owner;
 }
 
 vs_unit_kind vs_arena_kind_at(const vs_arena *a, uint32_t unit)
 {
-	vs_own_run run;
+	uint32_t owner;
+	vs_unit_kind kind;
 
-	return vs_ownmap_run_at(a->own, unit, &run) ? VS_UNIT_FREE : run.kind;
+	return vs_ownmap_unit_at(a->own, unit, &owner, &kind) ? VS_UNIT_FREE : kind;
 }
 
 int vs_arena_runs(const vs_arena *a, uint32_t first, uint32_t count,

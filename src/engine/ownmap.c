@@ -14,31 +14,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/arena.h"
+#include "ownmap_int.h"
 
 typedef struct om_node {
 	uint32_t start, len, owner;
 	uint32_t l, r;      /* children; 0 is none (node 0 is never used) */
+	uint32_t up;        /* parent, 0 at the root; set by pull */
 	uint32_t pri;       /* a parent's priority is >= its children's */
 	uint32_t maxfree;   /* longest free run in this subtree, units */
 	uint8_t kind;
 } om_node;
 
 struct vs_ownmap {
+	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
 	uint32_t nunits, root;
 	om_node *n;
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
 	uint32_t runs, free_units, free_runs;
 	uint32_t seed;              /* xorshift state: priorities, the same every run */
+	uint32_t hint;              /* the run last made or changed, 0 when none */
 };
 
 #define N(i) (m->n[i])
 
+/* Every node whose children change is pulled afterwards (its longest
+ * free run depends on them), so this is also where children learn their
+ * parent. Node 0's parent is written and never read. */
 static void pull(vs_ownmap *m, uint32_t t)
 {
 	om_node *x = &N(t);
 	uint32_t best = x->kind == VS_UNIT_FREE ? x->len : 0;
 
+	N(x->l).up = t;
+	N(x->r).up = t;
 	if (N(x->l).maxfree > best)
 		best = N(x->l).maxfree;
 	if (N(x->r).maxfree > best)
@@ -103,11 +111,14 @@ static uint32_t node_new(vs_ownmap *m, uint32_t start, uint32_t len, uint32_t ow
 	x->pri = s;
 	pull(m, t);
 	account(m, t, +1);
+	m->hint = t;
 	return t;
 }
 
 static void node_drop(vs_ownmap *m, uint32_t t)
 {
+	if (m->hint == t)
+		m->hint = 0;
 	account(m, t, -1);
 	N(t).l = m->spare;
 	m->spare = t;
@@ -223,10 +234,50 @@ static uint32_t pop_min(vs_ownmap *m, uint32_t t, uint32_t *out)
 	return t;
 }
 
+/* The runs just before and after t in address order, 0 when none. */
+static uint32_t pred(const vs_ownmap *m, uint32_t t)
+{
+	uint32_t a;
+
+	if (N(t).l)
+		return peek_max(m, N(t).l);
+	for (a = N(t).up; a && N(a).l == t; a = N(a).up)
+		t = a;
+	return a;
+}
+
+static uint32_t succ(const vs_ownmap *m, uint32_t t)
+{
+	uint32_t a;
+
+	if (N(t).r)
+		return peek_min(m, N(t).r);
+	for (a = N(t).up; a && N(a).r == t; a = N(a).up)
+		t = a;
+	return a;
+}
+
+static int holds(const vs_ownmap *m, uint32_t t, uint32_t u)
+{
+	return u >= N(t).start && u - N(t).start < N(t).len;
+}
+
+/* The run holding u. Marks and reads come in address order through an
+ * allocation's pieces, so the run last marked or a neighbour of it is
+ * tried before a descent from the root. */
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
-	uint32_t t = m->root;
+	uint32_t t = m->hint;
 
+	if (t) {
+		if (u < N(t).start)
+			t = pred(m, t);
+		else if (u - N(t).start >= N(t).len)
+			t = succ(m, t);
+		if (t && holds(m, t, u))
+			return t;
+	}
+	t = m->root;
 	while (t) {
 		if (u < N(t).start)
 			t = N(t).l;
@@ -238,14 +289,158 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 	return 0;
 }
 
+/* The run holding u, and the runs just before (*p) and after (*q) it. */
+static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q)
+{
+	uint32_t t = find(m, u);
+
+	*p = pred(m, t);
+	*q = succ(m, t);
+	return t;
+}
+
+/* Pulls t, then its ancestors while their longest free run changes:
+ * nothing above a node whose longest free run stayed can have changed. */
+static void fix_up(vs_ownmap *m, uint32_t t)
+{
+	while (t) {
+		uint32_t was = N(t).maxfree;
+		pull(m, t);
+		if (N(t).maxfree == was)
+			break;
+		t = N(t).up;
+	}
+}
+
+static void set_root(vs_ownmap *m, uint32_t t)
+{
+	m->root = t;
+	N(t).up = 0;
+}
+
+/* Node x (not in the tree) put in by its start: it goes where its
+ * priority belongs and takes the runs on each side of it as children. */
+static void insert_run(vs_ownmap *m, uint32_t x)
+{
+	uint32_t *link = &m->root, above = 0;
+
+	while (*link && N(*link).pri >= N(x).pri) {
+		above = *link;
+		link = N(x).start < N(above).start ? &N(above).l : &N(above).r;
+	}
+	split(m, *link, N(x).start, &N(x).l, &N(x).r);
+	pull(m, x);
+	*link = x;
+	N(x).up = above;
+	fix_up(m, above);
+}
+
+/* Run t taken out of the tree and dropped. */
+static void erase_run(vs_ownmap *m, uint32_t t)
+{
+	uint32_t above = N(t).up, rest = merge(m, N(t).l, N(t).r);
+
+	if (!above)
+		set_root(m, rest);
+	else if (N(above).l == t)
+		N(above).l = rest;
+	else
+		N(above).r = rest;
+	N(rest).up = above;
+	node_drop(m, t);
+	fix_up(m, above);
+}
+
+/* Run t gets start and length (its neighbours keep it in key order). */
+static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
+{
+	account(m, t, -1);
+	N(t).start = start;
+	N(t).len = len;
+	account(m, t, +1);
+	fix_up(m, t);
+	m->hint = t;
+}
+
+static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
+{
+	return t && N(t).owner == owner && N(t).kind == k;
+}
+
+/* A mark inside the one run t, which holds something else: t shrinks or
+ * changes in place, a neighbour with the new owner and kind grows, and at
+ * most two runs are put in or taken out, each O(log n) without splitting
+ * the whole tree. Most marks are so: an allocation taken from a free run,
+ * a free of one run. Room for two nodes is reserved. */
+static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_t first, uint32_t end,
+	uint32_t owner, uint8_t k)
+{
+	uint32_t ts = N(t).start, te = ts + N(t).len, x;
+	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
+
+	if (first == ts && end == te) {
+		if (eqp) {
+			/* p takes t's units (and q's if it holds the same) */
+			uint32_t pe = te;
+			if (eqq) {
+				pe = N(q).start + N(q).len;
+				erase_run(m, q);
+			}
+			erase_run(m, t);
+			resize(m, p, N(p).start, pe - N(p).start);
+		} else if (eqq) {
+			uint32_t qe = N(q).start + N(q).len;
+			erase_run(m, q);
+			account(m, t, -1);
+			N(t).owner = owner;
+			N(t).kind = k;
+			N(t).len = qe - ts;
+			account(m, t, +1);
+			fix_up(m, t);
+			m->hint = t;
+		} else {
+			account(m, t, -1);
+			N(t).owner = owner;
+			N(t).kind = k;
+			account(m, t, +1);
+			fix_up(m, t);
+			m->hint = t;
+		}
+		return;
+	}
+	if (first == ts) {
+		resize(m, t, end, te - end);
+		if (eqp) {
+			resize(m, p, N(p).start, N(p).len + (end - first));
+			return;
+		}
+	} else if (end == te) {
+		resize(m, t, ts, first - ts);
+		if (eqq) {
+			resize(m, q, first, N(q).len + (end - first));
+			return;
+		}
+	} else {
+		resize(m, t, ts, first - ts);
+		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
+		insert_run(m, x);
+	}
+	x = node_new(m, first, end - first, owner, k);
+	insert_run(m, x);
+}
+
 void vs_ownmap_clear(vs_ownmap *m)
 {
+	if (m->u) {
+		vs_ownunits_clear(m->u);
+		return;
+	}
 	m->used = 1; /* node 0 is "none": no children, no free run */
 	m->spare = 0;
 	m->runs = m->free_units = m->free_runs = 0;
 	m->seed = 0x9E3779B9u;
 	memset(&N(0), 0, sizeof N(0));
-	m->root = node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE);
+	set_root(m, node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE));
 }
 
 vs_ownmap *vs_ownmap_new(uint32_t nunits)
@@ -268,6 +463,21 @@ vs_ownmap *vs_ownmap_new(uint32_t nunits)
 	return m;
 }
 
+vs_ownmap *vs_ownmap_new_units(uint32_t nunits)
+{
+	vs_ownmap *m = calloc(1, sizeof *m);
+
+	if (!m)
+		return NULL;
+	m->nunits = nunits;
+	m->u = vs_ownunits_new(nunits);
+	if (!m->u) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
 vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
 {
 	vs_ownmap *m = malloc(sizeof *m);
@@ -275,6 +485,14 @@ vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
 	if (!m)
 		return NULL;
 	*m = *src;
+	if (src->u) {
+		m->u = vs_ownunits_copy(src->u);
+		if (!m->u) {
+			free(m);
+			return NULL;
+		}
+		return m;
+	}
 	m->n = malloc((size_t)src->cap * sizeof *m->n);
 	if (!m->n) {
 		free(m);
@@ -288,25 +506,64 @@ void vs_ownmap_free(vs_ownmap *m)
 {
 	if (!m)
 		return;
+	vs_ownunits_free(m->u);
 	free(m->n);
 	free(m);
 }
 
-int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+/* A mark from run t over at most OM_ACROSS runs after it: those wholly
+ * inside are taken out, the last one trimmed, t stretched to the end of
+ * the range and the mark made inside it. 0, or -1 (nothing done) when the
+ * range reaches further: splitting the tree is cheaper then. */
+#define OM_ACROSS 4
+
+static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
+{
+	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, p, q, last;
+
+	while (u < end) {
+		if (n == OM_ACROSS)
+			return -1;
+		runs[n] = find(m, u);
+		u = N(runs[n]).start + N(runs[n]).len;
+		n++;
+	}
+	last = runs[n - 1];
+	for (i = 0; i + 1 < n; i++)
+		erase_run(m, runs[i]);
+	if (u == end)
+		erase_run(m, last);
+	else
+		resize(m, last, end, u - end);
+	resize(m, t, N(t).start, end - N(t).start);
+	t = find_nb(m, first, &p, &q);
+	if (!same_as(m, t, owner, k)) {
+		set_within(m, t, p, q, first, end, owner, k);
+	} else if (same_as(m, q, owner, k)) {
+		u = N(q).start + N(q).len;
+		erase_run(m, q);
+		resize(m, t, N(t).start, u - N(t).start);
+	}
+	return 0;
+}
+
+static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
 {
 	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
-	uint8_t k = (uint8_t)kind, pk, qk;
+	uint8_t pk, qk;
 
-	if (first >= m->nunits || count == 0)
-		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	if (kind == VS_UNIT_FREE)
-		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
-	t = find(m, first);
+	t = find_nb(m, first, &ps, &qe);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
 	if (reserve(m, 2))
 		return -1;
+	if (end <= N(t).start + N(t).len) {
+		set_within(m, t, ps, qe, first, end, owner, k);
+		return 0;
+	}
+	if (set_across(m, t, first, end, owner, k) == 0)
+		return 0;
 	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
 	split_end(m, m->root, first, &lo, &hi);
 	split(m, hi, end, &mid, &hi);
@@ -344,14 +601,30 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 		node_drop(m, t);
 	}
 	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
-	m->root = merge(m, merge(m, lo, mid), hi);
+	set_root(m, merge(m, merge(m, lo, mid), hi));
 	return 0;
+}
+
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	if (first >= m->nunits || count == 0)
+		return 0;
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	if (m->u) {
+		vs_ownunits_set(m->u, first, count, owner, kind);
+		return 0;
+	}
+	return tree_set(m, first, count, owner, (uint8_t)kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 {
-	uint32_t t = unit < m->nunits ? find(m, unit) : 0;
+	uint32_t t;
 
+	if (m->u)
+		return vs_ownunits_run_at(m->u, unit, out);
+	t = unit < m->nunits ? find(m, unit) : 0;
 	if (!t)
 		return -1;
 	out->first = N(t).start;
@@ -361,10 +634,26 @@ int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 	return 0;
 }
 
+int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
+{
+	uint32_t t;
+
+	if (m->u)
+		return vs_ownunits_unit_at(m->u, unit, owner, kind);
+	t = unit < m->nunits ? find(m, unit) : 0;
+	if (!t)
+		return -1;
+	*owner = N(t).owner;
+	*kind = (vs_unit_kind)N(t).kind;
+	return 0;
+}
+
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
 	uint32_t t, end;
 
+	if (m->u)
+		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
@@ -377,6 +666,10 @@ int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
+	if (m->u) {
+		vs_ownunits_stats(m->u, largest, runs, nfree);
+		return;
+	}
 	if (largest)
 		*largest = N(m->root).maxfree;
 	if (runs)
@@ -387,12 +680,12 @@ void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint
 
 uint32_t vs_ownmap_runs(const vs_ownmap *m)
 {
-	return m->runs;
+	return m->u ? vs_ownunits_runs(m->u) : m->runs;
 }
 
 size_t vs_ownmap_bytes(const vs_ownmap *m)
 {
-	return sizeof *m + (size_t)m->cap * sizeof *m->n;
+	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
 }
 
 /* In address order, the runs of t that overlap [lo, hi), clipped to it. */
@@ -431,6 +724,8 @@ int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_
 {
 	uint32_t end;
 
+	if (m->u)
+		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
 	if (first >= m->nunits || count == 0)
 		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;

@@ -252,8 +252,8 @@ static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
 {
 	uint32_t u0 = (uint32_t)((uint64_t)y * a->nunits / (uint32_t)a->rows);
 	uint32_t u1 = (uint32_t)((uint64_t)(y + 1) * a->nunits / (uint32_t)a->rows);
-	uint32_t m = u1 > u0 ? u1 - u0 : 1, k = m < ROW_SAMPLES ? m : ROW_SAMPLES, i, j;
-	uint32_t owners[ROW_SAMPLES], best = 0, bestn = 0;
+	uint32_t m = u1 > u0 ? u1 - u0 : 1, k = m < ROW_SAMPLES ? m : ROW_SAMPLES, i, d, nd = 0;
+	uint32_t owners[ROW_SAMPLES], first[ROW_SAMPLES], count[ROW_SAMPLES], best = 0, bestn = 0;
 	uint8_t kinds[ROW_SAMPLES];
 	unsigned used = 0, reserved = 0;
 	uint32_t c;
@@ -278,17 +278,26 @@ static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
 		a->cur_cell[y] = reserved * 2 > k ? VS_RGB_RESERVED : VS_RGB_FREE;
 		return;
 	}
+	/* The row shows the owner of the most used samples, at its first one
+	 * (ties: the earliest first). Counted per owner in one pass: samples
+	 * of one run come together, so the owner seen last is tried first. */
 	for (i = 0; i < k; i++) {
-		uint32_t n = 0;
 		if (kinds[i] == VS_UNIT_FREE || kinds[i] == VS_UNIT_RESERVED)
 			continue;
-		for (j = i; j < k; j++)
-			n += owners[j] == owners[i] && kinds[j] != VS_UNIT_FREE && kinds[j] != VS_UNIT_RESERVED;
-		if (n > bestn) {
-			bestn = n;
-			best = i;
+		for (d = nd; d > 0 && owners[first[d - 1]] != owners[i]; d--)
+			;
+		if (d) {
+			count[d - 1]++;
+		} else {
+			first[nd] = i;
+			count[nd++] = 1;
 		}
 	}
+	for (d = 0; d < nd; d++)
+		if (count[d] > bestn) {
+			bestn = count[d];
+			best = first[d];
+		}
 	switch (kinds[best]) {
 	case VS_UNIT_OVERHEAD:
 		c = VS_RGB_OVERHEAD;

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Zlib */
+/* ownmap_int.h - the ownership map's per-unit form (ownunits.c), which
+ * vs_ownmap_* (ownmap.c) hands its calls to when a map was made with
+ * vs_ownmap_new_units. Same meanings as the vs_ownmap_* calls. */
+#ifndef VRAMSIM_OWNMAP_INT_H
+#define VRAMSIM_OWNMAP_INT_H
+
+#include "vramsim/arena.h"
+
+typedef struct vs_ownunits vs_ownunits;
+
+vs_ownunits *vs_ownunits_new(uint32_t nunits);
+vs_ownunits *vs_ownunits_copy(const vs_ownunits *src);
+void vs_ownunits_free(vs_ownunits *m);
+void vs_ownunits_clear(vs_ownunits *m);
+void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind);
+int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out);
+int vs_ownunits_unit_at(const vs_ownunits *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind);
+int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t count);
+void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
+uint32_t vs_ownunits_runs(const vs_ownunits *m);
+size_t vs_ownunits_bytes(const vs_ownunits *m);
+int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud);
+
+#endif
