@@ -7,7 +7,7 @@
  *  - every ownership change (the replay's on_mark) as a delta, with the owner
  *    turned into the number of the event that made the allocation, so an
  *    owner means the same allocation on both sides and across seeks;
- *  - run-length checkpoints of every arena's owner[]/kind[] map, taken every
+ *  - run-length checkpoints of every arena's ownership map, taken every
  *    few hundred events or sooner when many units changed;
  *  - per event: trace line, type, outcome per side (failures), the metrics
  *    the charts draw; per alloc event: id, request, line.
@@ -76,9 +76,9 @@ int vs_timeline_arena_count(const vs_timeline *h);
  * to what is recorded. Returns the event reached. */
 uint64_t vs_timeline_seek(vs_timeline *h, uint64_t event);
 uint64_t vs_timeline_at(const vs_timeline *h);
-/* The view: an arena whose owner[] holds allocating event numbers (or
- * VS_OWNER_NONE / VS_OWNER_HW) and kind[] the unit kinds, at
- * vs_timeline_at(). bytes and free are NULL. */
+/* The view: an arena whose ownership map (read with vs_arena_run_at and
+ * vs_arena_runs) holds allocating event numbers as owners (or VS_OWNER_NONE /
+ * VS_OWNER_HW) and the unit kinds, at vs_timeline_at(). It has no bytes. */
 const vs_arena *vs_timeline_arena(const vs_timeline *h, int side, int arena);
 
 /* The alloc event numbered `owner`, or NULL. */
