@@ -399,7 +399,9 @@ static void run_gba_obj_buddy(const vs_gba_req_block *blk, const vs_gba_req *rq)
 
 /* The BG tile managers: a tile reference or a map; a free releases one
  * reference (or gives the map's screenblocks back). The slot keeps the
- * result value. */
+ * result value. The two drivers are written out, not shared through
+ * function pointers or a wrapper: each timed call must be the direct call a
+ * game makes, with the overhead measured for it at start-up. */
 #define BG_TILE_RESULT(b, loaded) ((b) < 0 ? VS_GBA_NONE : (uint32_t)(b) | ((loaded) ? 0u : VS_GBA_BG_HIT))
 #define BG_MAP_RESULT(sb) ((sb) < 0 ? VS_GBA_NONE : VS_GBA_BG_MAP | (uint32_t)(sb))
 
