@@ -32,7 +32,8 @@ struct vs_ownmap {
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
 	uint32_t runs, free_units, free_runs;
 	uint32_t seed;              /* xorshift state: priorities, the same every run */
-	uint32_t hint;              /* the run last made or changed, 0 when none */
+	uint32_t hint;              /* the run last made, changed or read, 0 when none;
+	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
 
 #define N(i) (m->n[i])
@@ -263,8 +264,11 @@ static int holds(const vs_ownmap *m, uint32_t t, uint32_t u)
 }
 
 /* The run holding u. Marks and reads come in address order through an
- * allocation's pieces, so the run last marked or a neighbour of it is
- * tried before a descent from the root. */
+ * allocation's pieces (the placement check, then its marks; a free's
+ * reads, then its marks), so the run last marked or read, or a neighbour
+ * of it, is tried before a descent from the root. The run found becomes
+ * the hint: the one write a reader makes, to a map only its own thread
+ * uses (ownmap_int.h). */
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
 	uint32_t t = m->hint;
@@ -275,7 +279,7 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 		else if (u - N(t).start >= N(t).len)
 			t = succ(m, t);
 		if (t && holds(m, t, u))
-			return t;
+			goto found;
 	}
 	t = m->root;
 	while (t) {
@@ -284,9 +288,12 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 		else if (u - N(t).start >= N(t).len)
 			t = N(t).r;
 		else
-			return t;
+			goto found;
 	}
 	return 0;
+found:
+	((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
+	return t;
 }
 
 /* The run holding u, and the runs just before (*p) and after (*q) it. */
