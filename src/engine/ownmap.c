@@ -258,30 +258,45 @@ static uint32_t succ(const vs_ownmap *m, uint32_t t)
 	return a;
 }
 
-static int holds(const vs_ownmap *m, uint32_t t, uint32_t u)
-{
-	return u >= N(t).start && u - N(t).start < N(t).len;
-}
-
 /* The run holding u. Marks and reads come in address order through an
  * allocation's pieces (the placement check, then its marks; a free's
- * reads, then its marks), so the run last marked or read, or a neighbour
- * of it, is tried before a descent from the root. The run found becomes
- * the hint: the one write a reader makes, to a map only its own thread
- * uses (ownmap_int.h). */
+ * reads, then its marks) and the heatmap's samples go up the map, so the
+ * search starts at the hint, the run last marked or read: it climbs to the
+ * first ancestor on the far side of u (a subtree's runs cover every unit
+ * between the ancestors bounding it, and the hint is inside) and descends
+ * from there, O(log of the runs between) rather than O(log n). The run
+ * found becomes the hint: the one write a reader makes, to a map only its
+ * own thread uses (ownmap_int.h). */
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
-	uint32_t t = m->hint;
+	uint32_t t = m->hint, a;
 
-	if (t) {
-		if (u < N(t).start)
-			t = pred(m, t);
-		else if (u - N(t).start >= N(t).len)
-			t = succ(m, t);
-		if (t && holds(m, t, u))
-			goto found;
+	if (!t) {
+		t = m->root;
+	} else if (u < N(t).start) {
+		/* up while t is a left child or u is left of its parent's run */
+		for (; (a = N(t).up) != 0; t = a) {
+			if (N(a).r != t)
+				continue;
+			if (u >= N(a).start + N(a).len)
+				break;  /* t's subtree covers from there to the hint */
+			if (u >= N(a).start) {
+				t = a;
+				goto found;
+			}
+		}
+	} else if (u - N(t).start >= N(t).len) {
+		for (; (a = N(t).up) != 0; t = a) {
+			if (N(a).l != t)
+				continue;
+			if (u < N(a).start)
+				break;  /* t's subtree covers from the hint to there */
+			if (u - N(a).start < N(a).len) {
+				t = a;
+				goto found;
+			}
+		}
 	}
-	t = m->root;
 	while (t) {
 		if (u < N(t).start)
 			t = N(t).l;
