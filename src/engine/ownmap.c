@@ -340,21 +340,44 @@ static void set_root(vs_ownmap *m, uint32_t t)
 	N(t).up = 0;
 }
 
-/* Node x (not in the tree) put in by its start: it goes where its
- * priority belongs and takes the runs on each side of it as children. */
-static void insert_run(vs_ownmap *m, uint32_t x)
+/* Node x (not in the tree) put in right after run t (before it when
+ * before is set): as a leaf next to t, then rotated up while its parent's
+ * priority is lower, which gives the tree a descent from the root by
+ * priority would (O(1) rotations expected, none of the O(log n) descent). */
+static void insert_next(vs_ownmap *m, uint32_t x, uint32_t t, int before)
 {
-	uint32_t *link = &m->root, above = 0;
+	uint32_t p, g;
 
-	while (*link && N(*link).pri >= N(x).pri) {
-		above = *link;
-		link = N(x).start < N(above).start ? &N(above).l : &N(above).r;
+	if (before)
+		p = N(t).l ? peek_max(m, N(t).l) : t;
+	else
+		p = N(t).r ? peek_min(m, N(t).r) : t;
+	if (before == (p == t))
+		N(p).l = x;
+	else
+		N(p).r = x;
+	N(x).up = p;
+	while (p && N(p).pri < N(x).pri) {
+		g = N(p).up;
+		if (N(p).l == x) {
+			N(p).l = N(x).r;
+			N(x).r = p;
+		} else {
+			N(p).r = N(x).l;
+			N(x).l = p;
+		}
+		pull(m, p);
+		if (!g)
+			m->root = x;
+		else if (N(g).l == p)
+			N(g).l = x;
+		else
+			N(g).r = x;
+		N(x).up = g;
+		p = g;
 	}
-	split(m, *link, N(x).start, &N(x).l, &N(x).r);
 	pull(m, x);
-	*link = x;
-	N(x).up = above;
-	fix_up(m, above);
+	fix_up(m, p);
 }
 
 /* Run t taken out of the tree and dropped. */
@@ -436,19 +459,20 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 			resize(m, p, N(p).start, N(p).len + (end - first));
 			return;
 		}
-	} else if (end == te) {
-		resize(m, t, ts, first - ts);
+		insert_next(m, node_new(m, first, end - first, owner, k), t, 1);
+		return;
+	}
+	resize(m, t, ts, first - ts);
+	if (end == te) {
 		if (eqq) {
 			resize(m, q, first, N(q).len + (end - first));
 			return;
 		}
 	} else {
-		resize(m, t, ts, first - ts);
 		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
-		insert_run(m, x);
+		insert_next(m, x, t, 0);
 	}
-	x = node_new(m, first, end - first, owner, k);
-	insert_run(m, x);
+	insert_next(m, node_new(m, first, end - first, owner, k), t, 0);
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
