@@ -267,11 +267,22 @@ static uint32_t succ(const vs_ownmap *m, uint32_t t)
  * from there, O(log of the runs between) rather than O(log n). The run
  * found becomes the hint: the one write a reader makes, to a map only its
  * own thread uses (ownmap_int.h). */
+/* Whether u is more than OM_NEAR runs of the average length away from
+ * run t: a climb from t would then cost more than the descent it saves. */
+#define OM_NEAR 16
+
+static int far(const vs_ownmap *m, uint32_t t, uint32_t u)
+{
+	uint32_t d = u < N(t).start ? N(t).start - u : u - N(t).start;
+
+	return (uint64_t)d * m->runs > (uint64_t)OM_NEAR * m->nunits;
+}
+
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
 	uint32_t t = m->hint, a;
 
-	if (!t) {
+	if (!t || far(m, t, u)) {
 		t = m->root;
 	} else if (u < N(t).start) {
 		/* up while t is a left child or u is left of its parent's run */
