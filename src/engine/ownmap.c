@@ -322,16 +322,6 @@ found:
 	return t;
 }
 
-/* The run holding u, and the runs just before (*p) and after (*q) it. */
-static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q)
-{
-	uint32_t t = find(m, u);
-
-	*p = pred(m, t);
-	*q = succ(m, t);
-	return t;
-}
-
 /* Pulls t, then its ancestors while their longest free run changes:
  * nothing above a node whose longest free run stayed can have changed. */
 static void fix_up(vs_ownmap *m, uint32_t t)
@@ -428,10 +418,11 @@ static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
  * most two runs are put in or taken out, each O(log n) without splitting
  * the whole tree. Most marks are so: an allocation taken from a free run,
  * a free of one run. Room for two nodes is reserved. */
-static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_t first, uint32_t end,
-	uint32_t owner, uint8_t k)
+static void set_within(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
 {
 	uint32_t ts = N(t).start, te = ts + N(t).len, x;
+	/* the neighbours matter only at an end the mark shares with t */
+	uint32_t p = first == ts ? pred(m, t) : 0, q = end == te ? succ(m, t) : 0;
 	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
 
 	if (first == ts && end == te) {
@@ -576,7 +567,7 @@ void vs_ownmap_free(vs_ownmap *m)
 
 static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
 {
-	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, p, q, last;
+	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, q, last;
 
 	while (u < end) {
 		if (n == OM_ACROSS)
@@ -593,10 +584,10 @@ static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, ui
 	else
 		resize(m, last, end, u - end);
 	resize(m, t, N(t).start, end - N(t).start);
-	t = find_nb(m, first, &p, &q);
+	t = find(m, first);
 	if (!same_as(m, t, owner, k)) {
-		set_within(m, t, p, q, first, end, owner, k);
-	} else if (same_as(m, q, owner, k)) {
+		set_within(m, t, first, end, owner, k);
+	} else if (same_as(m, q = succ(m, t), owner, k)) {
 		u = N(q).start + N(q).len;
 		erase_run(m, q);
 		resize(m, t, N(t).start, u - N(t).start);
@@ -610,13 +601,13 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 	uint8_t pk, qk;
 
 	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find_nb(m, first, &ps, &qe);
+	t = find(m, first);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
 	if (reserve(m, 2))
 		return -1;
 	if (end <= N(t).start + N(t).len) {
-		set_within(m, t, ps, qe, first, end, owner, k);
+		set_within(m, t, first, end, owner, k);
 		return 0;
 	}
 	if (set_across(m, t, first, end, owner, k) == 0)
