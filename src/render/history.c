@@ -30,6 +30,8 @@ typedef struct harena {
 	uint32_t *cur_cell;
 	uint8_t *cur_occ;
 	uint8_t *dirty;
+	uint32_t step_m;   /* the row length in units step[] is for, 0 none */
+	uint32_t step[ROW_SAMPLES]; /* where a row's samples are: no division per sample */
 	uint64_t *live, *largest;
 	double *frag;
 	int b_any;         /* the bucket being filled */
@@ -259,8 +261,13 @@ static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
 	uint32_t c;
 	vs_own_run run = { 0, 0, VS_OWNER_NONE, VS_UNIT_FREE };
 
+	if (m != a->step_m) {
+		for (i = 0; i < k; i++)
+			a->step[i] = (uint32_t)((uint64_t)i * m / k);
+		a->step_m = m;
+	}
 	for (i = 0; i < k; i++) {
-		uint32_t u = u0 + (uint32_t)((uint64_t)i * m / k);
+		uint32_t u = u0 + a->step[i];
 		if (u >= a->nunits)
 			u = a->nunits - 1;
 		/* samples go up: one map look-up per run */
