@@ -285,27 +285,24 @@ static uint32_t find(const vs_ownmap *m, uint32_t u)
 	if (!t || far(m, t, u)) {
 		t = m->root;
 	} else if (u < N(t).start) {
-		/* up while t is a left child or u is left of its parent's run */
-		for (; (a = N(t).up) != 0; t = a) {
-			if (N(a).r != t)
-				continue;
-			if (u >= N(a).start + N(a).len)
-				break;  /* t's subtree covers from there to the hint */
-			if (u >= N(a).start) {
-				t = a;
-				goto found;
-			}
+		/* up to the first ancestor a with t right of it and its run
+		 * starting at or before u: u is in a's run or in t's subtree (from
+		 * a's run on to the hint). One test per step (& not &&), so one
+		 * branch to predict. */
+		while ((a = N(t).up) != 0 && !((N(a).r == t) & (u >= N(a).start)))
+			t = a;
+		if (a && u - N(a).start < N(a).len) {
+			t = a;
+			goto found;
 		}
 	} else if (u - N(t).start >= N(t).len) {
-		for (; (a = N(t).up) != 0; t = a) {
-			if (N(a).l != t)
-				continue;
-			if (u < N(a).start)
-				break;  /* t's subtree covers from the hint to there */
-			if (u - N(a).start < N(a).len) {
-				t = a;
-				goto found;
-			}
+		/* the same to the right: a with t left of it and its run ending
+		 * after u; t's subtree runs from the hint up to a's run */
+		while ((a = N(t).up) != 0 && !((N(a).l == t) & (u < N(a).start + N(a).len)))
+			t = a;
+		if (a && u >= N(a).start) {
+			t = a;
+			goto found;
 		}
 	}
 	while (t) {
