@@ -2,7 +2,9 @@
 /* test_ownmap.c - the ownership map as runs against a plain array of one
  * owner and kind per unit: random marks of every length, then every
  * reader (runs, first taken unit, free statistics, walks) compared with
- * what the array says; and a 256 MiB RAM arena whose map stays a few
+ * what the array says, reads also made just before each mark and in
+ * address order (they leave the hint the next look-up starts from);
+ * and a 256 MiB RAM arena whose map stays a few
  * hundred bytes through a replay. */
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,46 @@ static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 	HOT_CMP(vs_ownmap_unit_at(m, md->n, &o, &kd), ==, -1);
 }
 
+/* Reads as the replay makes them just before a mark (the placement
+ * check's first taken unit, the runs at both ends): in the runs form the
+ * run they find is the hint the mark then starts from. */
+static void check_reads_at(const vs_ownmap *m, const model *md, uint32_t first, uint32_t count)
+{
+	uint32_t end = count > md->n - first ? md->n : first + count, k, lo, hi;
+	int64_t want = -1;
+	vs_own_run run;
+
+	for (k = first; k < end && want < 0; k++)
+		if (md->kind[k] != VS_UNIT_FREE)
+			want = k;
+	HOT_CMP(vs_ownmap_first_taken(m, first, count), ==, want);
+	HOT_CMP(vs_ownmap_run_at(m, end - 1, &run), ==, 0);
+	model_run(md, end - 1, &lo, &hi);
+	HOT_CMP(run.first, ==, lo);
+	HOT_CMP(run.count, ==, hi - lo);
+	HOT_CMP(vs_ownmap_run_at(m, first, &run), ==, 0);
+	model_run(md, first, &lo, &hi);
+	HOT_CMP(run.first, ==, lo);
+	HOT_CMP(run.owner, ==, md->owner[first]);
+}
+
+/* Point reads up the map, a few units past each run found, as the
+ * heatmap's samples make them: each starts from the run read before. */
+static void check_reads_up(const vs_ownmap *m, const model *md, vs_rng *rng)
+{
+	uint32_t u = vs_rng_below(rng, md->n), lo, hi;
+	vs_own_run run;
+
+	while (u < md->n) {
+		HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
+		model_run(md, u, &lo, &hi);
+		HOT_CMP(run.first, ==, lo);
+		HOT_CMP(run.count, ==, hi - lo);
+		HOT_CMP(run.kind, ==, md->kind[u]);
+		u = run.first + run.count + vs_rng_below(rng, 3);
+	}
+}
+
 static const uint32_t owners[] = { VS_OWNER_NONE, 1, 2, 3, 77, VS_OWNER_HW, VS_OWNER_ALLOC };
 
 /* _i: 0 the runs, 1 the per-unit form */
@@ -153,12 +195,15 @@ START_TEST(runs_match_a_unit_array)
 				kind = VS_UNIT_FREE; /* enough free space to merge */
 			if (kind == VS_UNIT_FREE)
 				owner = VS_OWNER_NONE;
+			if (vs_rng_below(&rng, 2))
+				check_reads_at(m, &md, first, count);
 			ck_assert_int_eq(vs_ownmap_set(m, first, count, owner, kind), 0);
 			for (i = first; i < md.n && i - first < count; i++) {
 				md.owner[i] = owner;
 				md.kind[i] = (uint8_t)kind;
 			}
 			check_all(m, &md, &rng);
+			check_reads_up(m, &md, &rng);
 		}
 		/* a copy reads the same; clearing leaves one free run */
 		copy = vs_ownmap_copy(m);

@@ -32,7 +32,8 @@ struct vs_ownmap {
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
 	uint32_t runs, free_units, free_runs;
 	uint32_t seed;              /* xorshift state: priorities, the same every run */
-	uint32_t hint;              /* the run last made or changed, 0 when none */
+	uint32_t hint;              /* the run last made, changed or read, 0 when none;
+	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
 
 #define N(i) (m->n[i])
@@ -257,45 +258,64 @@ static uint32_t succ(const vs_ownmap *m, uint32_t t)
 	return a;
 }
 
-static int holds(const vs_ownmap *m, uint32_t t, uint32_t u)
+/* The run holding u. Marks and reads come in address order through an
+ * allocation's pieces (the placement check, then its marks; a free's
+ * reads, then its marks) and the heatmap's samples go up the map, so the
+ * search starts at the hint, the run last marked or read: it climbs to the
+ * first ancestor on the far side of u (a subtree's runs cover every unit
+ * between the ancestors bounding it, and the hint is inside) and descends
+ * from there, O(log of the runs between) rather than O(log n). The run
+ * found becomes the hint: the one write a reader makes, to a map only its
+ * own thread uses (ownmap_int.h). */
+/* Whether u is more than OM_NEAR runs of the average length away from
+ * run t: a climb from t would then cost more than the descent it saves. */
+#define OM_NEAR 16
+
+static int far(const vs_ownmap *m, uint32_t t, uint32_t u)
 {
-	return u >= N(t).start && u - N(t).start < N(t).len;
+	uint32_t d = u < N(t).start ? N(t).start - u : u - N(t).start;
+
+	return (uint64_t)d * m->runs > (uint64_t)OM_NEAR * m->nunits;
 }
 
-/* The run holding u. Marks and reads come in address order through an
- * allocation's pieces, so the run last marked or a neighbour of it is
- * tried before a descent from the root. */
 static uint32_t find(const vs_ownmap *m, uint32_t u)
 {
-	uint32_t t = m->hint;
+	uint32_t t = m->hint, a;
 
-	if (t) {
-		if (u < N(t).start)
-			t = pred(m, t);
-		else if (u - N(t).start >= N(t).len)
-			t = succ(m, t);
-		if (t && holds(m, t, u))
-			return t;
+	if (!t || far(m, t, u)) {
+		t = m->root;
+	} else if (u < N(t).start) {
+		/* up to the first ancestor a with t right of it and its run
+		 * starting at or before u: u is in a's run or in t's subtree (from
+		 * a's run on to the hint). One test per step (& not &&), so one
+		 * branch to predict. */
+		while ((a = N(t).up) != 0 && !((N(a).r == t) & (u >= N(a).start)))
+			t = a;
+		if (a && u - N(a).start < N(a).len) {
+			t = a;
+			goto found;
+		}
+	} else if (u - N(t).start >= N(t).len) {
+		/* the same to the right: a with t left of it and its run ending
+		 * after u; t's subtree runs from the hint up to a's run */
+		while ((a = N(t).up) != 0 && !((N(a).l == t) & (u < N(a).start + N(a).len)))
+			t = a;
+		if (a && u >= N(a).start) {
+			t = a;
+			goto found;
+		}
 	}
-	t = m->root;
 	while (t) {
 		if (u < N(t).start)
 			t = N(t).l;
 		else if (u - N(t).start >= N(t).len)
 			t = N(t).r;
 		else
-			return t;
+			goto found;
 	}
 	return 0;
-}
-
-/* The run holding u, and the runs just before (*p) and after (*q) it. */
-static uint32_t find_nb(const vs_ownmap *m, uint32_t u, uint32_t *p, uint32_t *q)
-{
-	uint32_t t = find(m, u);
-
-	*p = pred(m, t);
-	*q = succ(m, t);
+found:
+	((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
 	return t;
 }
 
@@ -318,21 +338,44 @@ static void set_root(vs_ownmap *m, uint32_t t)
 	N(t).up = 0;
 }
 
-/* Node x (not in the tree) put in by its start: it goes where its
- * priority belongs and takes the runs on each side of it as children. */
-static void insert_run(vs_ownmap *m, uint32_t x)
+/* Node x (not in the tree) put in right after run t (before it when
+ * before is set): as a leaf next to t, then rotated up while its parent's
+ * priority is lower, which gives the tree a descent from the root by
+ * priority would (O(1) rotations expected, none of the O(log n) descent). */
+static void insert_next(vs_ownmap *m, uint32_t x, uint32_t t, int before)
 {
-	uint32_t *link = &m->root, above = 0;
+	uint32_t p, g;
 
-	while (*link && N(*link).pri >= N(x).pri) {
-		above = *link;
-		link = N(x).start < N(above).start ? &N(above).l : &N(above).r;
+	if (before)
+		p = N(t).l ? peek_max(m, N(t).l) : t;
+	else
+		p = N(t).r ? peek_min(m, N(t).r) : t;
+	if (before == (p == t))
+		N(p).l = x;
+	else
+		N(p).r = x;
+	N(x).up = p;
+	while (p && N(p).pri < N(x).pri) {
+		g = N(p).up;
+		if (N(p).l == x) {
+			N(p).l = N(x).r;
+			N(x).r = p;
+		} else {
+			N(p).r = N(x).l;
+			N(x).l = p;
+		}
+		pull(m, p);
+		if (!g)
+			m->root = x;
+		else if (N(g).l == p)
+			N(g).l = x;
+		else
+			N(g).r = x;
+		N(x).up = g;
+		p = g;
 	}
-	split(m, *link, N(x).start, &N(x).l, &N(x).r);
 	pull(m, x);
-	*link = x;
-	N(x).up = above;
-	fix_up(m, above);
+	fix_up(m, p);
 }
 
 /* Run t taken out of the tree and dropped. */
@@ -372,10 +415,11 @@ static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
  * most two runs are put in or taken out, each O(log n) without splitting
  * the whole tree. Most marks are so: an allocation taken from a free run,
  * a free of one run. Room for two nodes is reserved. */
-static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_t first, uint32_t end,
-	uint32_t owner, uint8_t k)
+static void set_within(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
 {
 	uint32_t ts = N(t).start, te = ts + N(t).len, x;
+	/* the neighbours matter only at an end the mark shares with t */
+	uint32_t p = first == ts ? pred(m, t) : 0, q = end == te ? succ(m, t) : 0;
 	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
 
 	if (first == ts && end == te) {
@@ -414,19 +458,20 @@ static void set_within(vs_ownmap *m, uint32_t t, uint32_t p, uint32_t q, uint32_
 			resize(m, p, N(p).start, N(p).len + (end - first));
 			return;
 		}
-	} else if (end == te) {
-		resize(m, t, ts, first - ts);
+		insert_next(m, node_new(m, first, end - first, owner, k), t, 1);
+		return;
+	}
+	resize(m, t, ts, first - ts);
+	if (end == te) {
 		if (eqq) {
 			resize(m, q, first, N(q).len + (end - first));
 			return;
 		}
 	} else {
-		resize(m, t, ts, first - ts);
 		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
-		insert_run(m, x);
+		insert_next(m, x, t, 0);
 	}
-	x = node_new(m, first, end - first, owner, k);
-	insert_run(m, x);
+	insert_next(m, node_new(m, first, end - first, owner, k), t, 0);
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
@@ -519,7 +564,7 @@ void vs_ownmap_free(vs_ownmap *m)
 
 static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
 {
-	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, p, q, last;
+	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, q, last;
 
 	while (u < end) {
 		if (n == OM_ACROSS)
@@ -536,10 +581,10 @@ static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, ui
 	else
 		resize(m, last, end, u - end);
 	resize(m, t, N(t).start, end - N(t).start);
-	t = find_nb(m, first, &p, &q);
+	t = find(m, first);
 	if (!same_as(m, t, owner, k)) {
-		set_within(m, t, p, q, first, end, owner, k);
-	} else if (same_as(m, q, owner, k)) {
+		set_within(m, t, first, end, owner, k);
+	} else if (same_as(m, q = succ(m, t), owner, k)) {
 		u = N(q).start + N(q).len;
 		erase_run(m, q);
 		resize(m, t, N(t).start, u - N(t).start);
@@ -553,13 +598,13 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 	uint8_t pk, qk;
 
 	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find_nb(m, first, &ps, &qe);
+	t = find(m, first);
 	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
 		return 0; /* already so */
 	if (reserve(m, 2))
 		return -1;
 	if (end <= N(t).start + N(t).len) {
-		set_within(m, t, ps, qe, first, end, owner, k);
+		set_within(m, t, first, end, owner, k);
 		return 0;
 	}
 	if (set_across(m, t, first, end, owner, k) == 0)

@@ -30,6 +30,8 @@ typedef struct harena {
 	uint32_t *cur_cell;
 	uint8_t *cur_occ;
 	uint8_t *dirty;
+	uint32_t step_m;   /* the row length in units step[] is for, 0 none */
+	uint32_t step[ROW_SAMPLES]; /* where a row's samples are: no division per sample */
 	uint64_t *live, *largest;
 	double *frag;
 	int b_any;         /* the bucket being filled */
@@ -252,51 +254,56 @@ static void sample_row(vs_history *hs, const vs_arena *ar, harena *a, int y)
 {
 	uint32_t u0 = (uint32_t)((uint64_t)y * a->nunits / (uint32_t)a->rows);
 	uint32_t u1 = (uint32_t)((uint64_t)(y + 1) * a->nunits / (uint32_t)a->rows);
-	uint32_t m = u1 > u0 ? u1 - u0 : 1, k = m < ROW_SAMPLES ? m : ROW_SAMPLES, i, d, nd = 0;
-	uint32_t owners[ROW_SAMPLES], first[ROW_SAMPLES], count[ROW_SAMPLES], best = 0, bestn = 0;
+	uint32_t m = u1 > u0 ? u1 - u0 : 1, k = m < ROW_SAMPLES ? m : ROW_SAMPLES, i, d = 0, nd = 0;
+	uint32_t owners[ROW_SAMPLES], count[ROW_SAMPLES], best = 0, bestn = 0;
 	uint8_t kinds[ROW_SAMPLES];
 	unsigned used = 0, reserved = 0;
 	uint32_t c;
 	vs_own_run run = { 0, 0, VS_OWNER_NONE, VS_UNIT_FREE };
 
+	if (m != a->step_m) {
+		for (i = 0; i < k; i++)
+			a->step[i] = (uint32_t)((uint64_t)i * m / k);
+		a->step_m = m;
+	}
+	/* The row shows the owner of the most used samples, with the kind of
+	 * its first one (ties: the owner sampled first). Counted per owner
+	 * (owners[], kinds[] and count[] in the order first sampled) as the
+	 * samples are taken: samples go up, so one map look-up and one search
+	 * of the owners per run, the owner seen last tried first. */
 	for (i = 0; i < k; i++) {
-		uint32_t u = u0 + (uint32_t)((uint64_t)i * m / k);
+		uint32_t u = u0 + a->step[i];
 		if (u >= a->nunits)
 			u = a->nunits - 1;
-		/* samples go up: one map look-up per run */
-		if (u - run.first >= run.count)
+		if (u - run.first >= run.count) {
 			vs_arena_run_at(ar, u, &run);
-		kinds[i] = (uint8_t)run.kind;
-		owners[i] = run.owner;
-		if (kinds[i] == VS_UNIT_RESERVED)
+			if (run.kind != VS_UNIT_FREE && run.kind != VS_UNIT_RESERVED) {
+				for (d = nd; d > 0 && owners[d - 1] != run.owner; d--)
+					;
+				if (!d) {
+					owners[nd] = run.owner;
+					kinds[nd] = (uint8_t)run.kind;
+					count[nd++] = 0;
+					d = nd;
+				}
+			}
+		}
+		if (run.kind == VS_UNIT_RESERVED) {
 			reserved++;
-		else if (kinds[i] != VS_UNIT_FREE)
+		} else if (run.kind != VS_UNIT_FREE) {
 			used++;
+			count[d - 1]++;
+		}
 	}
 	if (!used) {
 		a->cur_occ[y] = 0;
 		a->cur_cell[y] = reserved * 2 > k ? VS_RGB_RESERVED : VS_RGB_FREE;
 		return;
 	}
-	/* The row shows the owner of the most used samples, at its first one
-	 * (ties: the earliest first). Counted per owner in one pass: samples
-	 * of one run come together, so the owner seen last is tried first. */
-	for (i = 0; i < k; i++) {
-		if (kinds[i] == VS_UNIT_FREE || kinds[i] == VS_UNIT_RESERVED)
-			continue;
-		for (d = nd; d > 0 && owners[first[d - 1]] != owners[i]; d--)
-			;
-		if (d) {
-			count[d - 1]++;
-		} else {
-			first[nd] = i;
-			count[nd++] = 1;
-		}
-	}
 	for (d = 0; d < nd; d++)
 		if (count[d] > bestn) {
 			bestn = count[d];
-			best = first[d];
+			best = d;
 		}
 	switch (kinds[best]) {
 	case VS_UNIT_OVERHEAD:
