@@ -59,8 +59,7 @@ static void quiet(void *ud, const char *line)
 /* A frame's price, as the engine's: bytes moved in nmoves moves, bytes loaded. */
 static uint64_t cycles(uint64_t moved, uint64_t nmoves, uint64_t loaded)
 {
-	return (moved + 3) / 4 * VS_CYCLES_MOVE_WORD + nmoves * VS_CYCLES_MOVE_EACH +
-		(loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
+	return vs_cycles_traffic((moved + 3) / 4, nmoves, (loaded + 3) / 4);
 }
 
 static int obj_arena;

@@ -110,6 +110,13 @@ typedef struct vs_metrics {
 #define VS_CYCLES_UPLOAD_WORD 6u
 #define VS_VBLANK_CYCLES 83776u
 
+/* The model's price of move_words words moved in moves moves and
+ * upload_words words uploaded: what every report of VRAM traffic uses. */
+static inline uint64_t vs_cycles_traffic(uint64_t move_words, uint64_t moves, uint64_t upload_words)
+{
+	return move_words * VS_CYCLES_MOVE_WORD + moves * VS_CYCLES_MOVE_EACH + upload_words * VS_CYCLES_UPLOAD_WORD;
+}
+
 typedef struct vs_replay vs_replay;
 
 /* A record per live allocation, visible to front ends. */

@@ -558,7 +558,7 @@ static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gb
 		if (!b->calls[i].nmoves)
 			continue;
 		v[nb] = mres[i].cycles;
-		model[nb++] = b->calls[i].words * VS_CYCLES_MOVE_WORD + b->calls[i].nmoves * VS_CYCLES_MOVE_EACH;
+		model[nb++] = vs_cycles_traffic(b->calls[i].words, b->calls[i].nmoves, 0);
 		moves += b->calls[i].nmoves;
 		words += b->calls[i].words;
 		measured += mres[i].cycles;
@@ -566,9 +566,8 @@ static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gb
 	printf("moves: %u sprites moved by DMA3 inside VRAM in %u calls, %llu words (32-bit); "
 		"measured %llu cycles, the model %llu (%u a word + %u a move): measured / model %.3f\n", (unsigned)moves,
 		(unsigned)nb, (unsigned long long)words, (unsigned long long)measured,
-		(unsigned long long)(words * VS_CYCLES_MOVE_WORD + (uint64_t)moves * VS_CYCLES_MOVE_EACH),
-		VS_CYCLES_MOVE_WORD, VS_CYCLES_MOVE_EACH, words ? (double)measured /
-		((double)words * VS_CYCLES_MOVE_WORD + (double)moves * VS_CYCLES_MOVE_EACH) : 0.0);
+		(unsigned long long)vs_cycles_traffic(words, moves, 0), VS_CYCLES_MOVE_WORD, VS_CYCLES_MOVE_EACH,
+		words ? (double)measured / (double)vs_cycles_traffic(words, moves, 0) : 0.0);
 	printf("DMA3 measured at start-up: VRAM to VRAM %.2f cycles a word + %.0f a transfer (model %u); "
 		"ROM to VRAM %.2f a word + %.0f (model %u)\n", pv, info->dma_vram8 - 8 * pv, VS_CYCLES_MOVE_WORD, pr,
 		info->dma_rom8 - 8 * pr, VS_CYCLES_UPLOAD_WORD);
@@ -593,7 +592,7 @@ static void print_moves(const builder *b, const vs_gba_result *mres, const vs_gb
 		}
 		if (b->calls[i].nmoves) {
 			fcur += mres[i].cycles;
-			fmodel += b->calls[i].words * VS_CYCLES_MOVE_WORD + b->calls[i].nmoves * VS_CYCLES_MOVE_EACH;
+			fmodel += vs_cycles_traffic(b->calls[i].words, b->calls[i].nmoves, 0);
 		}
 	}
 	moves_row("frame", v, model, nf);

@@ -1141,8 +1141,7 @@ static int end_frame(vs_replay *r)
 			if (ar->strat->moves && apply_moves(r, a))
 				return -1;
 		}
-		cyc = (ar->cur_moved + 3) / 4 * VS_CYCLES_MOVE_WORD + ar->cur_moves * VS_CYCLES_MOVE_EACH +
-			(ar->cur_loaded + 3) / 4 * VS_CYCLES_UPLOAD_WORD;
+		cyc = vs_cycles_traffic((ar->cur_moved + 3) / 4, ar->cur_moves, (ar->cur_loaded + 3) / 4);
 		if (ar->cur_moved > m->frame_moved_max)
 			m->frame_moved_max = ar->cur_moved;
 		if (cyc > m->frame_cycles_max) {
