@@ -1133,26 +1133,19 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 	}
 }
 
-/* The commonest lines, exactly `frame` and `free N` (N of at most 19
- * digits), read without cutting tokens: 1 with the event, 0 for any other
- * line (then read as always). */
+/* The commonest lines, exactly `frame` and `free N`, read without cutting
+ * tokens: 1 with the event, 0 for any other line or a bad N (then read, and
+ * reported, as always). */
 static int quick_event(const vs_trace_reader *r, const char *s, size_t len, vs_event *ev)
 {
-	uint64_t id = 0;
-	size_t i;
+	uint64_t id;
 
 	if (len && s[len - 1] == '\r')
 		len--;
 	if (len == 5 && memcmp(s, "frame", 5) == 0) {
 		memset(ev, 0, sizeof *ev);
 		ev->type = VS_EV_FRAME;
-	} else if (len > 5 && len <= 5 + 19 && memcmp(s, "free ", 5) == 0) {
-		for (i = 5; i < len; i++) {
-			unsigned d = (unsigned)(unsigned char)s[i] - '0';
-			if (d > 9)
-				return 0;
-			id = id * 10 + d;
-		}
+	} else if (len > 5 && memcmp(s, "free ", 5) == 0 && parse_u64(s + 5, len - 5, 0, &id) == 0) {
 		memset(ev, 0, sizeof *ev);
 		ev->type = VS_EV_FREE;
 		ev->id = id;
