@@ -345,8 +345,10 @@ START_TEST(progress)
 }
 END_TEST
 
-/* The old unit-by-unit search, kept as the model of the run-based one: a
- * window [lo, hi) slides over every unit; walls reset it. */
+/* The unit-by-unit search the run-based one replaced, kept as its model: a
+ * window [lo, hi) slides over every unit; walls reset it, and an owner's
+ * units right after a wall count afresh (the old search carried the owner
+ * over the wall: a corner no bundled trace reaches). */
 typedef struct unit_map {
 	uint32_t *owner;
 	uint8_t *kind;
