@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_replay.c - the replay engine: metrics, checks, diagnostics, states. */
+#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,122 @@ START_TEST(integrity_catches_broken_strategies)
 		"(allocated at line 3): byte at 0x601003f changed before its free") != NULL, "%s", msgs);
 
 	ck_assert_uint_eq(broken_run(BAD_SHORT, "alloc 1 64\n", VS_CHECK_SHORT, msgs, sizeof msgs), 1);
+}
+END_TEST
+
+/* The same broken strategy promising to keep off the bytes: init gets none. */
+static const vs_strategy bad_blind = {
+	VS_STRATEGY_ABI, "test-broken-blind", "deliberately broken, no bytes", VS_ARENA_ANY_VRAM, VS_STRAT_NO_MEM,
+	sizeof(bad_state), bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+};
+
+/* A strategy that never gets the arena's bytes cannot change them, and the
+ * replay writes only units its ownership checks gave the allocation: the
+ * bytes then need not be written, and every check reads the same as when
+ * they are (even when placements overlap, overrun or break rules). */
+START_TEST(bytes_kept_by_ownership_without_mem)
+{
+	static const int modes[] = { BAD_OVERLAP, BAD_BOUNDS, BAD_RULE, BAD_SHORT };
+	static const char events[] = "alloc 1 64\nalloc 2 64\nalloc 3 sprite 16x16 8bpp\nalloc 4 96\n"
+		"free 2\nfree 1\nfree 3\nfree 4\n";
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		char text[1024], lazy_msgs[8192];
+		uint64_t lazy[VS_CHECK_KINDS];
+		const vs_arena *a;
+		vs_replay_config cfg;
+		uint32_t b;
+		run x;
+
+		snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj strategy=test-broken-blind options=%d\n%s",
+			modes[i], events);
+		vs_replay_config_default(&cfg);
+		cfg.strategy[0] = &bad_blind;
+		start_cfg(&x, text, &cfg);
+		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+		ck_assert_ptr_null(((bad_state *)vs_replay_strategy_state(x.r, 0))->mem);
+		ck_assert_uint_gt(vs_replay_check_total(x.r), 0);
+		a = vs_replay_arena(x.r, 0);
+		for (b = 0; b < a->decl.size; b++)
+			ck_assert_msg(a->bytes[b] == 0, "mode %d: byte 0x%x written", modes[i], (unsigned)b);
+		for (k = 0; k < VS_CHECK_KINDS; k++)
+			lazy[k] = vs_replay_check_count(x.r, (vs_check_kind)k);
+		snprintf(lazy_msgs, sizeof lazy_msgs, "%s", x.msgs);
+		finish(&x);
+
+		cfg.check_bytes = VS_BYTES_ALWAYS;
+		start_cfg(&x, text, &cfg);
+		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+		for (k = 0; k < VS_CHECK_KINDS; k++)
+			ck_assert_msg(vs_replay_check_count(x.r, (vs_check_kind)k) == lazy[k], "mode %d: %s %llu, unwritten %llu",
+				modes[i], vs_check_kind_name((vs_check_kind)k),
+				(unsigned long long)vs_replay_check_count(x.r, (vs_check_kind)k), (unsigned long long)lazy[k]);
+		ck_assert_str_eq(x.msgs, lazy_msgs);
+		finish(&x);
+	}
+}
+END_TEST
+
+static void say_nothing(void *ud, const char *line)
+{
+	(void)ud;
+	(void)line;
+}
+
+/* Every bundled trace under its own strategies reads the same whether the
+ * bytes of strategies that keep off them are written or not. */
+START_TEST(bundled_traces_same_with_bytes_unwritten)
+{
+	char dir[1024];
+	struct dirent *e;
+	DIR *d;
+	int seen = 0;
+
+	snprintf(dir, sizeof dir, "%s/traces", VS_SOURCE_DIR);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL) {
+		vs_metrics m[2][VS_TRACE_MAX_ARENAS];
+		uint64_t checks[2], events[2];
+		size_t len = strlen(e->d_name);
+		int mode, n[2], a;
+
+		if (len < 6 || strcmp(e->d_name + len - 6, ".trace") != 0)
+			continue;
+		for (mode = 0; mode < 2; mode++) {
+			char path[2048], err[1024];
+			vs_replay_config cfg;
+			vs_trace_reader *rd;
+			vs_replay *r;
+
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			rd = vs_trace_open(path, err, sizeof err);
+			ck_assert_msg(rd != NULL, "%s", err);
+			vs_replay_config_default(&cfg);
+			cfg.check_bytes = mode ? VS_BYTES_ALWAYS : VS_BYTES_CHECKED;
+			cfg.message = say_nothing;
+			r = vs_replay_new(rd, &cfg, err, sizeof err);
+			ck_assert_msg(r != NULL, "%s", err);
+			ck_assert_int_ge(vs_replay_run(r, 0), 0);
+			n[mode] = vs_replay_arena_count(r);
+			for (a = 0; a < n[mode]; a++)
+				m[mode][a] = *vs_replay_metrics(r, a); /* all 8-byte fields: no padding */
+			checks[mode] = vs_replay_check_total(r);
+			events[mode] = vs_replay_events(r);
+			vs_replay_free(r);
+		}
+		ck_assert_int_eq(n[0], n[1]);
+		ck_assert_uint_eq(checks[0], checks[1]);
+		ck_assert_uint_eq(events[0], events[1]);
+		for (a = 0; a < n[0]; a++)
+			ck_assert_msg(memcmp(&m[0][a], &m[1][a], sizeof m[0][a]) == 0, "%s arena %d: metrics differ",
+				e->d_name, a);
+		seen++;
+	}
+	closedir(d);
+	ck_assert_int_ge(seen, 10);
 }
 END_TEST
 
@@ -849,6 +966,8 @@ int main(void)
 	tcase_add_test(tc, failure_kinds);
 	tcase_add_test(tc, rule_failure_kind);
 	tcase_add_test(tc, integrity_catches_broken_strategies);
+	tcase_add_test(tc, bytes_kept_by_ownership_without_mem);
+	tcase_add_test(tc, bundled_traces_same_with_bytes_unwritten);
 	tcase_add_test(tc, trace_misuse_diagnostics);
 	tcase_add_test(tc, strict_stops_at_first_diagnostic);
 	tcase_add_test(tc, save_restore_reset);

@@ -153,13 +153,23 @@ typedef void (*vs_message_fn)(void *ud, const char *line);
  * Front ends that seek (the viewer) record these as deltas. */
 typedef void (*vs_mark_fn)(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 
+enum { VS_BYTES_OFF = 0, VS_BYTES_CHECKED = 1, VS_BYTES_ALWAYS = 2 };
+
 typedef struct vs_replay_config {
 	/* per arena index: strategy (NULL: the trace's hint, else the kind's
 	 * default) and options ("" or NULL: the trace's) */
 	const vs_strategy *strategy[VS_TRACE_MAX_ARENAS];
 	const char *options[VS_TRACE_MAX_ARENAS];
 	int strict;          /* every diagnostic is fatal */
-	int check_bytes;     /* write and verify allocation bytes (default on) */
+	/* Whether a live allocation's bytes are checked: written at its
+	 * allocation, compared at its free (VS_CHECK_BYTES). VS_BYTES_CHECKED
+	 * (the default) writes them only where someone besides the replay can
+	 * change them: a strategy given the arena's bytes. For one with
+	 * VS_STRAT_NO_MEM the ownership checks already prove them unchanged,
+	 * and the arena's bytes stay zero. VS_BYTES_ALWAYS writes and compares
+	 * them for every strategy (for code that reads vs_replay_arena's
+	 * bytes); VS_BYTES_OFF (0) never. */
+	int check_bytes;
 	int check_rules;     /* hardware placement rules (default on) */
 	int max_messages;    /* messages printed per kind before going quiet (0: 20) */
 	vs_observer_fn observer;
@@ -189,6 +199,8 @@ const vs_trace_header *vs_replay_header(const vs_replay *r);
 /* The reader the replay owns (for progress: vs_trace_bytes_read). */
 const vs_trace_reader *vs_replay_reader(const vs_replay *r);
 int vs_replay_arena_count(const vs_replay *r);
+/* Arena i: its ownership map, and its bytes (which hold the live
+ * allocations' data where check_bytes wrote them: see above). */
 const vs_arena *vs_replay_arena(const vs_replay *r, int i);
 const vs_strategy *vs_replay_strategy(const vs_replay *r, int i);
 void *vs_replay_strategy_state(vs_replay *r, int i);

@@ -73,7 +73,14 @@ enum {
 	 * data is the rectangle of rows vs_hw_footprint gives, starting at
 	 * offset, and granted is its request's size. Without it a strategy
 	 * places for 1D mapping only and is refused a 2D arena. */
-	VS_STRAT_OBJ_2D = 1u << 3
+	VS_STRAT_OBJ_2D = 1u << 3,
+	/* never reads or writes the arena's bytes (it keeps all its books in
+	 * its state): init gets mem NULL. The replay is then the only writer,
+	 * and it writes only units its ownership checks proved the
+	 * allocation's, so a live allocation's bytes cannot change: the byte
+	 * check is kept by those checks and the bytes need not be written
+	 * (see check_bytes in replay.h). */
+	VS_STRAT_NO_MEM = 1u << 4
 };
 
 typedef struct vs_strategy {
@@ -86,7 +93,8 @@ typedef struct vs_strategy {
 
 	/* Set up for an arena. options is "key=value,..." from the command line
 	 * or the trace, or "" (never NULL). mem is the arena's bytes, for
-	 * allocators that keep headers in the memory they manage. Returns 0,
+	 * allocators that keep headers in the memory they manage (NULL with
+	 * VS_STRAT_NO_MEM). Returns 0,
 	 * or non-zero with a message in err. */
 	int (*init)(void *st, const vs_arena_decl *arena, const char *options,
 		uint8_t *mem, char *err, size_t errlen);

@@ -72,6 +72,7 @@ typedef struct arena_run {
 	uint64_t cur_moves;    /* moves in the frame so far */
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
+	uint8_t bytes;         /* allocations' bytes are written, moved and compared (check_bytes) */
 } arena_run;
 
 struct vs_replay {
@@ -753,6 +754,12 @@ static void account(arena_run *ar, const rec *x, int sign)
 
 /* ---- set-up ------------------------------------------------------------- */
 
+/* The bytes a strategy's init gets: none when it promises never to touch them. */
+static uint8_t *strat_mem(arena_run *ar)
+{
+	return (ar->strat->flags & VS_STRAT_NO_MEM) ? NULL : ar->arena.bytes;
+}
+
 static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 {
 	const vs_trace_header *h = vs_trace_header_of(r->rd);
@@ -804,7 +811,9 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		return -1;
 	}
 	why[0] = '\0';
-	if (s->init(ar->state, &ar->arena.decl, ar->options, ar->arena.bytes, why, sizeof why)) {
+	ar->bytes = r->cfg.check_bytes == VS_BYTES_ALWAYS ||
+		(r->cfg.check_bytes && !(s->flags & VS_STRAT_NO_MEM));
+	if (s->init(ar->state, &ar->arena.decl, ar->options, strat_mem(ar), why, sizeof why)) {
 		snprintf(err, errlen, "strategy '%s' refused arena '%s': %s", s->name, h->arenas[i].name,
 			why[0] ? why : "init failed");
 		if (s->fini)
@@ -1074,7 +1083,8 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 			(unsigned)(A->decl.base + off), why);
 		return -1;
 	}
-	memmove(A->bytes + to, A->bytes + from, size);
+	if (ar->bytes)
+		memmove(A->bytes + to, A->bytes + from, size);
 	mark(r, a, from, size, VS_OWNER_NONE, VS_UNIT_FREE);
 	x->pub.pl.offset = off;
 	x->pub.pl.block_offset = to;
@@ -1370,7 +1380,7 @@ static int do_alloc(vs_replay *r)
 		x->pub.broken = 1;
 	} else {
 		mark_rec(r, x, h, 0);
-		if (r->cfg.check_bytes)
+		if (ar->bytes)
 			write_bytes(&ar->arena, x);
 	}
 	ar->m.allocs++;
@@ -1465,7 +1475,7 @@ static int do_free(vs_replay *r)
 		return 0;
 	}
 	r->released = 1; /* the last reference: whatever the strategy says, the game let go */
-	if (!x->pub.broken && !x->detached && r->cfg.check_bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
+	if (!x->pub.broken && !x->detached && ar->bytes && (bad = verify_bytes(&ar->arena, x)) >= 0)
 		check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
@@ -1736,7 +1746,7 @@ static int do_init(vs_replay *r, int a)
 		ar->strat->fini(ar->state);
 	memset(ar->state, 0, ar->strat->state_size ? ar->strat->state_size : 1);
 	snprintf(ar->options, sizeof ar->options, "%s", r->ev.options ? r->ev.options : "");
-	if (ar->strat->init(ar->state, &ar->arena.decl, ar->options, ar->arena.bytes, why, sizeof why)) {
+	if (ar->strat->init(ar->state, &ar->arena.decl, ar->options, strat_mem(ar), why, sizeof why)) {
 		snprintf(r->err, sizeof r->err, "%s:%llu: error: strategy '%s' refused init of arena '%s': %s",
 			vs_trace_name(r->rd), (unsigned long long)r->ev.line, ar->strat->name, ar->arena.decl.name,
 			why[0] ? why : "init failed");

@@ -218,7 +218,7 @@ static void rec_dump(void *p, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_recorded = {
 	VS_STRATEGY_ABI, "recorded",
 	"what the game did: each allocation where the trace's at= says, failing where it says at=none",
-	(1u << VS_ARENA_KIND_COUNT) - 1u, VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D, sizeof(recorded),
+	(1u << VS_ARENA_KIND_COUNT) - 1u, VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D | VS_STRAT_NO_MEM, sizeof(recorded),
 	rec_init, rec_alloc, rec_free, rec_reset, rec_walk,
 	0, NULL, NULL, rec_dump, rec_fini
 };

@@ -71,7 +71,7 @@ static void split_dump(void *st, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_ds_pltt_split = {
 	VS_STRATEGY_ABI, "ds-pltt-split",
 	"vramsim's own: bitmap over 8-byte units, 4-colour palettes bottom-up below 0x10000, others top-down",
-	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE, sizeof(ds_pltt_split),
+	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(ds_pltt_split),
 	split_init, split_alloc, split_free, split_reset, split_walk,
 	0, NULL, NULL, split_dump, NULL
 };

@@ -80,7 +80,7 @@ static uint64_t frmpltt_ram(void *st)
 const vs_strategy vs_strat_nns_frm_pltt = {
 	VS_STRATEGY_ABI, "nns-frm-pltt",
 	"NITRO-System frame palette VRAM manager: low and high cursors, 16-byte alignment (8 for 4-colour)",
-	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
+	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
 	frmpltt_init, frmpltt_alloc, frmpltt_free, frmpltt_reset, frmpltt_walk,
 	sizeof(nns_frm_pltt_state), frmpltt_save, frmpltt_restore, frmpltt_dump, NULL, NULL, frmpltt_ram
 };

@@ -85,7 +85,7 @@ static uint64_t lnktex_ram(void *st)
 const vs_strategy vs_strat_nns_lnk_tex = {
 	VS_STRATEGY_ABI, "nns-lnk-tex",
 	"NITRO-System linked-list texture VRAM manager: first fit over free lists of management blocks",
-	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
+	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
 	lnktex_init, lnktex_alloc, lnktex_free, lnktex_reset, lnktex_walk,
 	0, NULL, NULL, lnktex_dump, NULL, NULL, lnktex_ram
 };

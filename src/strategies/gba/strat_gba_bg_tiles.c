@@ -132,7 +132,7 @@ static void bgt_held(void *st, vs_extent_fn fn, void *ud)
 const vs_strategy vs_strat_gba_bg_tiles = {
 	VS_STRATEGY_ABI, "gba-bg-tiles",
 	"BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free lists, O(1)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles),
+	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles),
 	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
 	0, NULL, NULL, bgt_dump, NULL, bgt_held, bgt_ram
 };

@@ -126,7 +126,7 @@ static void bgs_held(void *st, vs_extent_fn fn, void *ud)
 const vs_strategy vs_strat_gba_bg_tiles_split = {
 	VS_STRATEGY_ABI, "gba-bg-tiles-split",
 	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=, rom=)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE, sizeof(gba_bg_tiles_split),
+	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles_split),
 	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
 	0, NULL, NULL, bgs_dump, NULL, bgs_held, bgs_ram
 };

@@ -91,7 +91,7 @@ static void buddy_dump(void *st, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_gba_obj_buddy = {
 	VS_STRATEGY_ABI, "gba-obj-buddy",
 	"binary buddy over 1024 tiles (gba-modern): power-of-two blocks aligned to their size",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_buddy),
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_buddy),
 	buddy_init, buddy_alloc, buddy_free, buddy_reset, buddy_walk,
 	0, NULL, NULL, buddy_dump, NULL
 };

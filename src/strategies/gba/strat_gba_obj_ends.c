@@ -76,7 +76,7 @@ static void ends_dump(void *st, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_gba_obj_ends = {
 	VS_STRATEGY_ABI, "gba-obj-ends",
 	"vramsim's own: two-ended best fit (sprites of 1-4 tiles from the top, larger from the bottom) over a tile bitmap",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_ends),
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_ends),
 	ends_init, ends_alloc, ends_free, ends_reset, ends_walk,
 	0, NULL, NULL, ends_dump, NULL
 };

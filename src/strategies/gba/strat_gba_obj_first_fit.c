@@ -76,7 +76,7 @@ static void ff_dump(void *st, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_gba_obj_first_fit = {
 	VS_STRATEGY_ABI, "gba-obj-first-fit",
 	"first fit over a bit per 32-byte tile (pokeemerald, natu); 8bpp sprites start on even tiles",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_ff),
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_ff),
 	ff_init, ff_alloc, ff_free, ff_reset, ff_walk,
 	0, NULL, NULL, ff_dump, NULL
 };

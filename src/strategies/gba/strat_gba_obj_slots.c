@@ -146,7 +146,7 @@ const vs_strategy vs_strat_gba_obj_slots = {
 	VS_STRATEGY_ABI, "gba-obj-slots",
 	"fixed slots per size class decided in advance, from 'Gameboy Advance Resource Management' "
 	"(slots=COUNTxTILES/...; default " SLOTS_DEFAULT ")",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_slots),
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_slots),
 	slots_init, slots_alloc, slots_free, slots_reset, slots_walk,
 	0, NULL, NULL, slots_dump, NULL
 };

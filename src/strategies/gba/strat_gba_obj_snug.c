@@ -76,7 +76,7 @@ static void snug_dump(void *st, vs_print_fn print, void *ud)
 const vs_strategy vs_strat_gba_obj_snug = {
 	VS_STRATEGY_ABI, "gba-obj-snug",
 	"vramsim's own: hole-first address-ordered first fit over a tile bitmap, searched a word at a time",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(gba_obj_snug),
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_snug),
 	snug_init, snug_alloc, snug_free, snug_reset, snug_walk,
 	0, NULL, NULL, snug_dump, NULL
 };
