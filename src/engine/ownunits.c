@@ -5,28 +5,34 @@
  * unit, 0.16 bytes per arena byte however the units are shared out, less
  * than a tree node per run when many small allocations are live, and a
  * mark is a short fill. Free units are also kept in a bitmap (1 = free) of
- * 64-unit words under a complete binary tree whose nodes summarise their
- * span: the free run touching the low end (pre), the high end (suf), the
- * longest (best) and the number of runs; marking k units costs
- * O(k), plus O(log n) when it frees or takes units, and the free
- * statistics are read at the root. Counting all runs is O(n).
+ * 64-unit words, with the free statistics beside it: free units and free
+ * runs are counted from the words a mark changes (a run starts at each free
+ * bit whose lower neighbour is taken, so a word's starts are a popcount),
+ * the longest free run grows when a mark frees units next to it, stays when
+ * a mark takes units from shorter runs, and is found again by a scan of the
+ * words only when a mark cut into a run that long.
+ *
+ * That scan is why arena.c gives this form only to arenas of 32-byte units
+ * of at most VS_OWNUNITS_MAX units: the GBA's OBJ VRAM (1024 tiles) and BG
+ * VRAM (2048, or 2560 in the bitmap modes), whose scan is 16 to 40 words.
+ * Marking k units costs O(k) plus O(words k spans); a look for the run
+ * around a change, and the scan when one is due, at most nunits / 64 words.
+ * Counting all runs is O(n).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ownmap_int.h"
 
-typedef struct fm_node {
-	uint32_t pre, suf, best, runs;
-} fm_node;
-
 struct vs_ownunits {
-	uint32_t nunits, nwords, leaves; /* leaves: power of two >= nwords */
+	uint32_t nunits, nwords;
 	uint32_t nfree;                  /* free units */
+	uint32_t fruns;                  /* maximal runs of free units */
+	uint32_t largest;                /* longest free run, when !stale */
+	int stale;                       /* a mark cut a run as long as largest */
 	uint32_t *owner;
 	uint8_t *kind;
-	uint64_t *bits;                  /* leaves words; units past the end are taken */
-	fm_node *tree;                   /* 2 * leaves nodes, root at 1 */
+	uint64_t *bits;                  /* nwords words; bits past the end are taken */
 };
 
 static uint32_t popcount64(uint64_t x)
@@ -47,96 +53,10 @@ static uint64_t range_mask(uint32_t lo, uint32_t hi)
 	return lo >= 64 ? 0 : m & ~((1ull << lo) - 1);
 }
 
-static fm_node word_node(uint64_t w)
+/* Free runs starting in word w, given the top bit of the word below. */
+static uint32_t starts(uint64_t w, uint64_t below)
 {
-	fm_node n;
-	uint32_t best = 0, at = 0;
-
-	n.pre = ctz64(~w);
-	n.suf = clz64(~w);
-	n.runs = popcount64(w & ~(w << 1)); /* a run starts where bit i is set, i-1 not */
-	/* one step per run: skip the taken bits before it, measure it */
-	while (at < 64 && (w >> at)) {
-		uint32_t len;
-		at += ctz64(w >> at);
-		len = ctz64(~(w >> at));
-		if (len > 64 - at)
-			len = 64 - at;
-		if (len > best)
-			best = len;
-		at += len;
-	}
-	n.best = best;
-	return n;
-}
-
-static fm_node join(const fm_node *l, const fm_node *r, uint32_t span)
-{
-	fm_node n;
-	uint32_t mid = l->suf + r->pre;
-
-	n.pre = l->pre == span ? span + r->pre : l->pre;
-	n.suf = r->suf == span ? span + l->suf : r->suf;
-	n.best = l->best > r->best ? l->best : r->best;
-	if (mid > n.best)
-		n.best = mid;
-	n.runs = l->runs + r->runs - (l->suf && r->pre ? 1 : 0);
-	return n;
-}
-
-static int same_node(const fm_node *a, const fm_node *b)
-{
-	return a->pre == b->pre && a->suf == b->suf && a->best == b->best && a->runs == b->runs;
-}
-
-/* Recomputes the leaves of words [wlo, whi] and their ancestors. One word
- * (most marks) walks its path and stops at the first node that stays as
- * it was: nothing above it can change then. */
-static void tree_update(vs_ownunits *m, uint32_t wlo, uint32_t whi)
-{
-	uint32_t lo = wlo + m->leaves, hi = whi + m->leaves, span = 64, i;
-	fm_node n;
-
-	if (wlo == whi) {
-		for (n = word_node(m->bits[wlo]); ; span *= 2) {
-			if (same_node(&m->tree[lo], &n))
-				return;
-			m->tree[lo] = n;
-			if ((lo /= 2) == 0)
-				return;
-			n = join(&m->tree[2 * lo], &m->tree[2 * lo + 1], span);
-		}
-	}
-	for (i = wlo; i <= whi; i++)
-		m->tree[m->leaves + i] = word_node(m->bits[i]);
-	while (lo > 1) {
-		lo /= 2;
-		hi /= 2;
-		for (i = lo; i <= hi; i++)
-			m->tree[i] = join(&m->tree[2 * i], &m->tree[2 * i + 1], span);
-		span *= 2;
-	}
-}
-
-/* The tree is walked only when a bit changed: most marks change an
- * allocation's kind, not whether its units are free. */
-static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int is_free)
-{
-	uint32_t w, wlo = first / 64, whi = (end - 1) / 64, changed = 0;
-
-	for (w = wlo; w <= whi; w++) {
-		uint32_t lo = w == wlo ? first % 64 : 0, hi = w == whi ? (end - 1) % 64 + 1 : 64;
-		uint64_t mk = range_mask(lo, hi), old = m->bits[w];
-		uint64_t nw = is_free ? old | mk : old & ~mk;
-		if (is_free)
-			m->nfree += popcount64(mk & ~old);
-		else
-			m->nfree -= popcount64(mk & old);
-		m->bits[w] = nw;
-		changed |= nw != old;
-	}
-	if (changed)
-		tree_update(m, wlo, whi);
+	return popcount64(w & ~(w << 1 | below >> 63));
 }
 
 static int is_free(const vs_ownunits *m, uint32_t u)
@@ -182,16 +102,105 @@ static int same(const vs_ownunits *m, uint32_t a, uint32_t b)
 	return m->owner[a] == m->owner[b] && m->kind[a] == m->kind[b];
 }
 
+/* Longest run of set bits in x. One step per run. */
+static uint32_t longest_ones(uint64_t x)
+{
+	uint32_t best = 0, len;
+
+	while (x) {
+		x >>= ctz64(x);
+		len = ctz64(~x);
+		if (len > best)
+			best = len;
+		x = len < 64 ? x >> len : 0;
+	}
+	return best;
+}
+
+/* The longest free run, by a scan of the words: a word all free or all
+ * taken is one step; inside a mixed word only the runs between its lowest
+ * and highest taken bits are measured, and only when they could be longer
+ * than the longest so far. */
+static uint32_t scan_largest(const vs_ownunits *m)
+{
+	uint32_t w, best = 0, cur = 0, lo, hi, in;
+
+	for (w = 0; w < m->nwords; w++) {
+		uint64_t b = m->bits[w];
+		if (b == ~0ull) {
+			cur += 64;
+			continue;
+		}
+		lo = ctz64(~b); /* the lowest taken bit ends the run from below */
+		if (cur + lo > best)
+			best = cur + lo;
+		hi = clz64(~b);
+		if (lo + hi + 2 < 64 && 62 - lo - hi > best) {
+			in = longest_ones(b >> (lo + 1) & range_mask(0, 62 - lo - hi));
+			if (in > best)
+				best = in;
+		}
+		cur = hi;
+	}
+	return cur > best ? cur : best;
+}
+
+/* Sets units [first, end) free or taken in the bitmap and keeps the free
+ * statistics. A run starts at a free bit whose lower neighbour is taken, so
+ * the runs change only by the starts in the words the mark touches and the
+ * word holding unit `end` (whose start may come or go). */
+static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+{
+	uint32_t wlo = first / 64, whi = (end - 1) / 64, w, changed = 0;
+	uint32_t wend = end < m->nunits ? end / 64 : whi;
+	uint64_t below_old = wlo ? m->bits[wlo - 1] : 0, below_new = below_old;
+
+	for (w = wlo; w <= wend; w++) {
+		uint64_t old = m->bits[w], nw = old;
+		if (w <= whi) {
+			uint64_t mk = range_mask(w == wlo ? first % 64 : 0, w == whi ? (end - 1) % 64 + 1 : 64);
+			nw = to_free ? old | mk : old & ~mk;
+			m->bits[w] = nw;
+		}
+		if (nw != old || below_new != below_old) {
+			changed += popcount64(nw ^ old);
+			m->fruns += starts(nw, below_new) - starts(old, below_old); /* mod 2^32 */
+		}
+		below_old = old;
+		below_new = nw;
+	}
+	if (!changed)
+		return;
+	if (to_free) {
+		m->nfree += changed;
+		/* the run the freed units are now part of; others stay as they were */
+		if (!m->stale) {
+			uint32_t len = next_with(m, first, 0) - prev_with(m, first, 0);
+			if (len > m->largest)
+				m->largest = len;
+		}
+	} else {
+		m->nfree -= changed;
+		/* Every run cut lay inside the taken units and the free runs now
+		 * touching them from below and above; when that span is shorter
+		 * than the longest run, the longest was not cut. */
+		if (!m->stale && next_with(m, end, 0) - prev_with(m, first, 0) >= m->largest)
+			m->stale = 1;
+	}
+}
+
 void vs_ownunits_clear(vs_ownunits *m)
 {
 	uint32_t w;
 
 	memset(m->owner, 0, (size_t)m->nunits * sizeof *m->owner);
 	memset(m->kind, 0, m->nunits);
-	for (w = 0; w < m->leaves; w++)
-		m->bits[w] = range_mask(0, w < m->nwords - 1 ? 64 : w == m->nwords - 1 ? (m->nunits - 1) % 64 + 1 : 0);
+	for (w = 0; w < m->nwords; w++)
+		m->bits[w] = range_mask(0, w < m->nwords - 1 ? 64 : (m->nunits - 1) % 64 + 1);
 	m->nfree = m->nunits;
-	tree_update(m, 0, m->leaves - 1);
+	m->fruns = 1;
+	m->largest = m->nunits;
+	m->stale = 0;
 }
 
 static vs_ownunits *alloc_map(uint32_t nunits)
@@ -202,13 +211,10 @@ static vs_ownunits *alloc_map(uint32_t nunits)
 		return NULL;
 	m->nunits = nunits;
 	m->nwords = (nunits + 63) / 64;
-	for (m->leaves = 1; m->leaves < m->nwords; m->leaves *= 2)
-		;
 	m->owner = malloc((size_t)nunits * sizeof *m->owner);
 	m->kind = malloc(nunits);
-	m->bits = malloc((size_t)m->leaves * sizeof *m->bits);
-	m->tree = malloc(2 * (size_t)m->leaves * sizeof *m->tree);
-	if (!m->owner || !m->kind || !m->bits || !m->tree) {
+	m->bits = malloc((size_t)m->nwords * sizeof *m->bits);
+	if (!m->owner || !m->kind || !m->bits) {
 		vs_ownunits_free(m);
 		return NULL;
 	}
@@ -231,10 +237,12 @@ vs_ownunits *vs_ownunits_copy(const vs_ownunits *src)
 	if (!m)
 		return NULL;
 	m->nfree = src->nfree;
+	m->fruns = src->fruns;
+	m->largest = src->largest;
+	m->stale = src->stale;
 	memcpy(m->owner, src->owner, (size_t)m->nunits * sizeof *m->owner);
 	memcpy(m->kind, src->kind, m->nunits);
-	memcpy(m->bits, src->bits, (size_t)m->leaves * sizeof *m->bits);
-	memcpy(m->tree, src->tree, 2 * (size_t)m->leaves * sizeof *m->tree);
+	memcpy(m->bits, src->bits, (size_t)m->nwords * sizeof *m->bits);
 	return m;
 }
 
@@ -245,7 +253,6 @@ void vs_ownunits_free(vs_ownunits *m)
 	free(m->owner);
 	free(m->kind);
 	free(m->bits);
-	free(m->tree);
 	free(m);
 }
 
@@ -306,10 +313,17 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 
 void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
+	if (m->stale) {
+		/* found again when asked, not at each mark: a const map keeps
+		 * its cache (maps are used by one thread at a time, ownmap_int.h) */
+		vs_ownunits *w = (vs_ownunits *)m;
+		w->largest = scan_largest(m);
+		w->stale = 0;
+	}
 	if (largest)
-		*largest = m->tree[1].best;
+		*largest = m->largest;
 	if (runs)
-		*runs = m->tree[1].runs;
+		*runs = m->fruns;
 	if (nfree)
 		*nfree = m->nfree;
 }
@@ -326,8 +340,7 @@ uint32_t vs_ownunits_runs(const vs_ownunits *m)
 
 size_t vs_ownunits_bytes(const vs_ownunits *m)
 {
-	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)m->leaves * sizeof *m->bits +
-		2 * (size_t)m->leaves * sizeof *m->tree;
+	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)m->nwords * sizeof *m->bits;
 }
 
 int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
