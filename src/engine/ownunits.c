@@ -53,12 +53,6 @@ static uint64_t range_mask(uint32_t lo, uint32_t hi)
 	return lo >= 64 ? 0 : m & ~((1ull << lo) - 1);
 }
 
-/* Free runs starting in word w, given the top bit of the word below. */
-static uint32_t starts(uint64_t w, uint64_t below)
-{
-	return popcount64(w & ~(w << 1 | below >> 63));
-}
-
 static int is_free(const vs_ownunits *m, uint32_t u)
 {
 	return (int)(m->bits[u / 64] >> (u % 64) & 1);
@@ -121,7 +115,7 @@ static uint32_t longest_ones(uint64_t x)
  * taken is one step; inside a mixed word only the runs between its lowest
  * and highest taken bits are measured, and only when they could be longer
  * than the longest so far. */
-static uint32_t scan_largest(const vs_ownunits *m)
+static __attribute__((noinline)) void rescan(vs_ownunits *m)
 {
 	uint32_t w, best = 0, cur = 0, lo, hi, in;
 
@@ -142,51 +136,100 @@ static uint32_t scan_largest(const vs_ownunits *m)
 		}
 		cur = hi;
 	}
-	return cur > best ? cur : best;
+	m->largest = cur > best ? cur : best;
+	m->stale = 0;
+}
+
+/* First taken unit at or after u < nunits (units past the end are taken). */
+static uint32_t run_end(const vs_ownunits *m, uint32_t u)
+{
+	uint32_t w = u / 64;
+	uint64_t b = ~m->bits[w] >> (u % 64);
+
+	if (b)
+		return u + ctz64(b);
+	while (++w < m->nwords)
+		if (~m->bits[w])
+			return w * 64 + ctz64(~m->bits[w]);
+	return m->nunits;
+}
+
+/* One past the last taken unit before u < nunits, or 0. */
+static uint32_t run_start(const vs_ownunits *m, uint32_t u)
+{
+	uint32_t w = u / 64;
+	uint64_t b = ~m->bits[w] & range_mask(0, u % 64);
+
+	while (!b) {
+		if (w == 0)
+			return 0;
+		b = ~m->bits[--w];
+	}
+	return w * 64 + 64 - clz64(b);
 }
 
 /* Sets units [first, end) free or taken in the bitmap and keeps the free
- * statistics. A run starts at a free bit whose lower neighbour is taken, so
- * the runs change only by the starts in the words the mark touches and the
- * word holding unit `end` (whose start may come or go). */
+ * statistics. A run starts at a free unit whose lower neighbour is taken:
+ * the runs change by the starts in [first, end] before and after. After,
+ * the units are one block, which starts a run only at its low end (freed,
+ * below a taken unit) or makes `end` start one (taken, `end` free). Before,
+ * a block all free or all taken (an allocation, a free) needs no count. */
+/* Counts the free units under mask mk of word `old` (as it was) and the
+ * runs starting there; `below` is the word below, as it was. */
+static void count_free(uint64_t old, uint64_t mk, uint64_t below, uint32_t *nfree, uint32_t *nstarts)
+{
+	uint64_t f = old & mk, lower = old << 1 | below >> 63; /* each bit's lower neighbour */
+
+	if (f == mk) {
+		/* all free (mk is one block): a run starts only at its lowest bit */
+		*nfree += 64 - clz64(mk) - ctz64(mk);
+		*nstarts += !(lower & mk & (0 - mk));
+	} else if (f) {
+		*nfree += popcount64(f);
+		*nstarts += popcount64(f & ~lower);
+	}
+}
+
 static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 {
-	uint32_t wlo = first / 64, whi = (end - 1) / 64, w, changed = 0;
-	uint32_t wend = end < m->nunits ? end / 64 : whi;
-	uint64_t below_old = wlo ? m->bits[wlo - 1] : 0, below_new = below_old;
+	uint64_t *bits = m->bits;
+	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts, lo, hi;
+	uint64_t below = w ? bits[w - 1] : 0, old = bits[w], mk = ~0ull << first % 64; /* as they were */
+	int below_free = (int)((first % 64 ? old >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
 
-	for (w = wlo; w <= wend; w++) {
-		uint64_t old = m->bits[w], nw = old;
-		if (w <= whi) {
-			uint64_t mk = range_mask(w == wlo ? first % 64 : 0, w == whi ? (end - 1) % 64 + 1 : 64);
-			nw = to_free ? old | mk : old & ~mk;
-			m->bits[w] = nw;
-		}
-		if (nw != old || below_new != below_old) {
-			changed += popcount64(nw ^ old);
-			m->fruns += starts(nw, below_new) - starts(old, below_old); /* mod 2^32 */
-		}
-		below_old = old;
-		below_new = nw;
+	for (; w < whi; w++) {
+		count_free(old, mk, below, &was_free, &was_starts);
+		bits[w] = to_free ? old | mk : old & ~mk;
+		below = old;
+		old = bits[w + 1];
+		mk = ~0ull;
 	}
-	if (!changed)
-		return;
+	mk &= ~0ull >> (63 - (end - 1) % 64);
+	count_free(old, mk, below, &was_free, &was_starts);
+	bits[w] = to_free ? old | mk : old & ~mk;
+	/* unit `end` is past the last word's mask, or the next word's bit 0 */
+	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[whi + 1] & 1));
+	was_starts += end_free && !(old >> ((end - 1) % 64) & 1);
 	if (to_free) {
-		m->nfree += changed;
-		/* the run the freed units are now part of; others stay as they were */
-		if (!m->stale) {
-			uint32_t len = next_with(m, first, 0) - prev_with(m, first, 0);
-			if (len > m->largest)
-				m->largest = len;
-		}
+		changed = was_free != end - first;
+		m->nfree += end - first - was_free;
+		now_starts = !below_free;
 	} else {
-		m->nfree -= changed;
-		/* Every run cut lay inside the taken units and the free runs now
-		 * touching them from below and above; when that span is shorter
-		 * than the longest run, the longest was not cut. */
-		if (!m->stale && next_with(m, end, 0) - prev_with(m, first, 0) >= m->largest)
-			m->stale = 1;
+		changed = was_free != 0;
+		m->nfree -= was_free;
+		now_starts = end_free;
 	}
+	m->fruns += now_starts - was_starts; /* mod 2^32 */
+	if (!changed || m->stale)
+		return;
+	/* the freed units' run now, or the span the runs cut lay in */
+	lo = below_free ? run_start(m, first) : first;
+	hi = end_free ? run_end(m, end) : end;
+	if (to_free && hi - lo > m->largest)
+		m->largest = hi - lo;
+	/* a cut shorter than the longest run leaves that run whole */
+	if (!to_free && hi - lo >= m->largest)
+		m->stale = 1;
 }
 
 void vs_ownunits_clear(vs_ownunits *m)
@@ -258,14 +301,23 @@ void vs_ownunits_free(vs_ownunits *m)
 
 void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t end, u;
+	uint32_t end, u, *ow;
+	uint8_t *kd;
 
 	if (first >= m->nunits || count == 0)
 		return;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	for (u = first; u < end; u++)
-		m->owner[u] = owner;
-	memset(m->kind + first, (int)kind, end - first);
+	/* a few tiles at a time: a loop, not a call to memset */
+	ow = m->owner;
+	kd = m->kind;
+	for (u = first; u + 4 <= end; u += 4) {
+		ow[u] = ow[u + 1] = ow[u + 2] = ow[u + 3] = owner;
+		kd[u] = kd[u + 1] = kd[u + 2] = kd[u + 3] = (uint8_t)kind;
+	}
+	for (; u < end; u++) {
+		ow[u] = owner;
+		kd[u] = (uint8_t)kind;
+	}
 	bits_set(m, first, end, kind == VS_UNIT_FREE);
 }
 
@@ -307,18 +359,18 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	u = next_with(m, first, 0);
+	u = run_end(m, first);
 	return u < end ? (int64_t)u : -1;
 }
 
 void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
+	/* found again when asked, not at each mark: a const map keeps its
+	 * cache (maps are used by one thread at a time, ownmap_int.h) */
 	if (m->stale) {
-		/* found again when asked, not at each mark: a const map keeps
-		 * its cache (maps are used by one thread at a time, ownmap_int.h) */
-		vs_ownunits *w = (vs_ownunits *)m;
-		w->largest = scan_largest(m);
-		w->stale = 0;
+		rescan((vs_ownunits *)m);
+		vs_ownunits_stats(m, largest, runs, nfree);
+		return;
 	}
 	if (largest)
 		*largest = m->largest;
