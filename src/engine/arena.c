@@ -141,27 +141,36 @@ void vs_arena_fini(vs_arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* Units are powers of two (vs_arena_init checks): a shift, not a division,
+ * on the path every mark and placement check takes. */
+static uint32_t unit_shift(const vs_arena *a)
+{
+	return (uint32_t)__builtin_ctz(a->decl.unit);
+}
+
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t first, last;
+	uint32_t sh, first, last;
 
 	if (len == 0 || off >= a->decl.size)
 		return 0;
 	if (len > a->decl.size - off)
 		len = a->decl.size - off;
-	first = off / a->decl.unit;
-	last = (off + len - 1) / a->decl.unit;
+	sh = unit_shift(a);
+	first = off >> sh;
+	last = (off + len - 1) >> sh;
 	return vs_ownmap_set(a->own, first, last - first + 1, owner, kind);
 }
 
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 {
-	uint32_t first, last;
+	uint32_t sh, first, last;
 
 	if (len == 0)
 		return -1;
-	first = off / a->decl.unit;
-	last = (off + len - 1) / a->decl.unit;
+	sh = unit_shift(a);
+	first = off >> sh;
+	last = (off + len - 1) >> sh;
 	if (first >= a->nunits)
 		return -1;
 	if (last >= a->nunits)

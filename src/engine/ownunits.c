@@ -115,7 +115,7 @@ static uint32_t longest_ones(uint64_t x)
  * taken is one step; inside a mixed word only the runs between its lowest
  * and highest taken bits are measured, and only when they could be longer
  * than the longest so far. */
-static __attribute__((noinline)) void rescan(vs_ownunits *m)
+static void rescan(vs_ownunits *m)
 {
 	uint32_t w, best = 0, cur = 0, lo, hi, in;
 
@@ -176,7 +176,7 @@ static uint32_t run_start(const vs_ownunits *m, uint32_t u)
  * a block all free or all taken (an allocation, a free) needs no count. */
 /* Counts the free units under mask mk of word `old` (as it was) and the
  * runs starting there; `below` is the word below, as it was. */
-static void count_free(uint64_t old, uint64_t mk, uint64_t below, uint32_t *nfree, uint32_t *nstarts)
+static inline __attribute__((always_inline)) void count_free(uint64_t old, uint64_t mk, uint64_t below, uint32_t *nfree, uint32_t *nstarts)
 {
 	uint64_t f = old & mk, lower = old << 1 | below >> 63; /* each bit's lower neighbour */
 
@@ -363,13 +363,19 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	return u < end ? (int64_t)u : -1;
 }
 
+/* Out of line, so the usual call (nothing to rescan) saves no registers. */
+static __attribute__((noinline)) void rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+{
+	rescan(m);
+	vs_ownunits_stats(m, largest, runs, nfree);
+}
+
 void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
 	/* found again when asked, not at each mark: a const map keeps its
 	 * cache (maps are used by one thread at a time, ownmap_int.h) */
 	if (m->stale) {
-		rescan((vs_ownunits *)m);
-		vs_ownunits_stats(m, largest, runs, nfree);
+		rescan_stats((vs_ownunits *)m, largest, runs, nfree);
 		return;
 	}
 	if (largest)
