@@ -7,6 +7,10 @@
 #include "vramsim/arena.h"
 #include "vramsim/hw.h"
 
+/* Most units an arena kept per unit may have: 64 bitmap words. GBA OBJ
+ * VRAM is 1024 tiles, BG VRAM 2048 (2560 in the bitmap modes). */
+#define UNITS_FORM_MAX 4096u
+
 static const char *const kind_names[VS_ARENA_KIND_COUNT] = {
 	"gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram"
 };
@@ -113,8 +117,11 @@ int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 	/* zeroed pages the replay never writes are never touched */
 	a->bytes = calloc(1, d->size);
 	/* per-unit arrays cost 5 bytes a unit: 0.16 per byte of a 32-byte tile,
-	 * less than runs of single tiles; smaller units keep runs */
-	a->own = d->unit >= 32 ? vs_ownmap_new_units(a->nunits) : vs_ownmap_new(a->nunits);
+	 * less than runs of single tiles; smaller units keep runs, and so do
+	 * large RAM arenas, whose free statistics the per-unit form would
+	 * rescan a word per 64 units (ownunits.c) */
+	a->own = d->unit >= 32 && a->nunits <= UNITS_FORM_MAX ? vs_ownmap_new_units(a->nunits) :
+		vs_ownmap_new(a->nunits);
 	if (!a->bytes || !a->own) {
 		vs_arena_fini(a);
 		snprintf(err, errlen, "arena '%s': out of memory for %u bytes", d->name, (unsigned)d->size);

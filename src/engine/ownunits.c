@@ -5,18 +5,20 @@
  * unit, 0.16 bytes per arena byte however the units are shared out, less
  * than a tree node per run when many small allocations are live, and a
  * mark is a short fill. Free units are also kept in a bitmap (1 = free) of
- * 64-unit words, with the free statistics beside it: free units and free
- * runs are counted from the words a mark changes (a run starts at each free
- * bit whose lower neighbour is taken, so a word's starts are a popcount),
- * the longest free run grows when a mark frees units next to it, stays when
- * a mark takes units from shorter runs, and is found again by a scan of the
- * words only when a mark cut into a run that long.
+ * 64-unit words, with the free statistics beside it, kept by each mark from
+ * the words it touches: the free units; the free runs (one starts at each
+ * free unit whose lower neighbour is taken, so only the starts in the
+ * marked block and just past it change); the longest free run, which a
+ * free can only lengthen to the run it joins and a take can only shorten
+ * when the span it cut (its block and the free runs touching it) is at
+ * least as long. Then the longest run is found again, when next asked, by
+ * a scan of the words.
  *
- * That scan is why arena.c gives this form only to arenas of 32-byte units
- * of at most VS_OWNUNITS_MAX units: the GBA's OBJ VRAM (1024 tiles) and BG
- * VRAM (2048, or 2560 in the bitmap modes), whose scan is 16 to 40 words.
- * Marking k units costs O(k) plus O(words k spans); a look for the run
- * around a change, and the scan when one is due, at most nunits / 64 words.
+ * The scan and the look for the run around a mark take up to one step per
+ * word, nunits / 64: arena.c gives this form only to arenas of 32-byte
+ * units (or larger) of at most 4096 units, 64 words. The GBA's are OBJ VRAM
+ * (1024 tiles, 16 words) and BG VRAM (2048 tiles, or 2560 = 40 words in the
+ * bitmap modes). Marking k units costs O(k) plus a step per word k spans.
  * Counting all runs is O(n).
  */
 #include <stdlib.h>
