@@ -303,18 +303,23 @@ void vs_ownunits_free(vs_ownunits *m)
 
 void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t end, u, *ow;
+	uint32_t end, u, *ow, k4;
+	uint64_t o2;
 	uint8_t *kd;
 
 	if (first >= m->nunits || count == 0)
 		return;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	/* a few tiles at a time: a loop, not a call to memset */
+	/* a few tiles at a time: a loop, not a call to memset; four units in
+	 * three stores (both halves of o2 and each byte of k4 are the same) */
 	ow = m->owner;
 	kd = m->kind;
+	o2 = (uint64_t)owner << 32 | owner;
+	k4 = 0x01010101u * (uint8_t)kind;
 	for (u = first; u + 4 <= end; u += 4) {
-		ow[u] = ow[u + 1] = ow[u + 2] = ow[u + 3] = owner;
-		kd[u] = kd[u + 1] = kd[u + 2] = kd[u + 3] = (uint8_t)kind;
+		memcpy(ow + u, &o2, sizeof o2);
+		memcpy(ow + u + 2, &o2, sizeof o2);
+		memcpy(kd + u, &k4, sizeof k4);
 	}
 	for (; u < end; u++) {
 		ow[u] = owner;
