@@ -142,18 +142,21 @@ static void rescan(vs_ownunits *m)
 	m->stale = 0;
 }
 
-/* First taken unit at or after u < nunits (units past the end are taken). */
-static uint32_t run_end(const vs_ownunits *m, uint32_t u)
+/* First taken unit in [u, limit), or limit; u < limit <= nunits. Units past
+ * the end are taken, so the last word needs no clipping. */
+static uint32_t run_end(const vs_ownunits *m, uint32_t u, uint32_t limit)
 {
-	uint32_t w = u / 64;
+	uint32_t w = u / 64, wlast = (limit - 1) / 64;
 	uint64_t b = ~m->bits[w] >> (u % 64);
 
 	if (b)
-		return u + ctz64(b);
-	while (++w < m->nwords)
-		if (~m->bits[w])
-			return w * 64 + ctz64(~m->bits[w]);
-	return m->nunits;
+		u += ctz64(b);
+	else {
+		while (++w <= wlast && !~m->bits[w])
+			;
+		u = w <= wlast ? w * 64 + ctz64(~m->bits[w]) : limit;
+	}
+	return u < limit ? u : limit;
 }
 
 /* One past the last taken unit before u < nunits, or 0. */
@@ -226,7 +229,8 @@ static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 		return;
 	/* the freed units' run now, or the span the runs cut lay in */
 	lo = below_free ? run_start(m, first) : first;
-	hi = end_free ? run_end(m, end) : end;
+	/* a take need not look further than the longest run from lo */
+	hi = !end_free ? end : run_end(m, end, to_free || m->largest > m->nunits - lo ? m->nunits : lo + m->largest);
 	if (to_free && hi - lo > m->largest)
 		m->largest = hi - lo;
 	/* a cut shorter than the longest run leaves that run whole */
@@ -366,7 +370,7 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	u = run_end(m, first);
+	u = run_end(m, first, end);
 	return u < end ? (int64_t)u : -1;
 }
 
