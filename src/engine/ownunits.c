@@ -195,23 +195,36 @@ static inline __attribute__((always_inline)) void count_free(uint64_t old, uint6
 	}
 }
 
+/* The words of a block before its last (which bits_set does): counts their
+ * free units and run starts, sets them, and returns the last one below.
+ * Out of line: most marks are within one word. */
+static __attribute__((noinline)) uint64_t set_words(uint64_t *bits, uint32_t w, uint32_t whi, uint64_t mk,
+	uint64_t below, int to_free, uint32_t *was_free, uint32_t *was_starts)
+{
+	for (; w < whi; w++, mk = ~0ull) {
+		uint64_t old = bits[w];
+		count_free(old, mk, below, was_free, was_starts);
+		bits[w] = to_free ? old | mk : old & ~mk;
+		below = old;
+	}
+	return below;
+}
+
 static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 {
 	uint64_t *bits = m->bits;
 	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts, lo, hi;
-	uint64_t below = w ? bits[w - 1] : 0, old = bits[w], mk = ~0ull << first % 64; /* as they were */
-	int below_free = (int)((first % 64 ? old >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
+	uint64_t below = w ? bits[w - 1] : 0, mk = ~0ull << first % 64, old; /* words as they were */
+	int below_free = (int)((first % 64 ? bits[w] >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
 
-	for (; w < whi; w++) {
-		count_free(old, mk, below, &was_free, &was_starts);
-		bits[w] = to_free ? old | mk : old & ~mk;
-		below = old;
-		old = bits[w + 1];
+	if (w < whi) {
+		below = set_words(bits, w, whi, mk, below, to_free, &was_free, &was_starts);
 		mk = ~0ull;
 	}
+	old = bits[whi];
 	mk &= ~0ull >> (63 - (end - 1) % 64);
 	count_free(old, mk, below, &was_free, &was_starts);
-	bits[w] = to_free ? old | mk : old & ~mk;
+	bits[whi] = to_free ? old | mk : old & ~mk;
 	/* unit `end` is past the last word's mask, or the next word's bit 0 */
 	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[whi + 1] & 1));
 	was_starts += end_free && !(old >> ((end - 1) % 64) & 1);
