@@ -210,10 +210,32 @@ static __attribute__((noinline)) uint64_t set_words(uint64_t *bits, uint32_t w, 
 	return below;
 }
 
-static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+/* After a mark changed [first, end): the longest free run grows to the
+ * freed units' run now; a take marks it stale when the span it cut (the
+ * block and the free runs touching it) is as long. */
+static void track_largest(vs_ownunits *m, uint32_t first, uint32_t end, int to_free, int below_free,
+	int end_free)
+{
+	uint32_t lo, hi;
+
+	if (m->stale)
+		return;
+	lo = below_free ? run_start(m, first) : first;
+	/* a take need not look further than the longest run from lo */
+	hi = !end_free ? end : run_end(m, end, to_free || m->largest > m->nunits - lo ? m->nunits : lo + m->largest);
+	if (to_free && hi - lo > m->largest)
+		m->largest = hi - lo;
+	if (!to_free && hi - lo >= m->largest)
+		m->stale = 1;
+}
+
+/* Any mark: counts the free units and run starts in [first, end] before,
+ * from the words (popcounts where a word is mixed), and after, from the
+ * block's ends. */
+static __attribute__((noinline)) void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 {
 	uint64_t *bits = m->bits;
-	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts, lo, hi;
+	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts;
 	uint64_t below = w ? bits[w - 1] : 0, mk = ~0ull << first % 64, old; /* words as they were */
 	int below_free = (int)((first % 64 ? bits[w] >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
 
@@ -238,17 +260,43 @@ static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 		now_starts = end_free;
 	}
 	m->fruns += now_starts - was_starts; /* mod 2^32 */
-	if (!changed || m->stale)
+	if (changed)
+		track_largest(m, first, end, to_free, below_free, end_free);
+}
+
+/* Sets units [first, end) free or taken in the bitmap and keeps the free
+ * statistics. Most marks are an allocation taking free units or a free of
+ * taken ones, within one word: the block flips whole, its units all change
+ * and only its ends count (it ends a run below it and starts one above, or
+ * the other way round). Anything else takes the general way. */
+static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+{
+	uint64_t *bits = m->bits;
+	uint32_t w = first / 64, lo = first % 64, n = end - first;
+	uint64_t mk, old;
+	int below_free, end_free;
+
+	if (w != (end - 1) / 64) {
+		bits_set_any(m, first, end, to_free);
 		return;
-	/* the freed units' run now, or the span the runs cut lay in */
-	lo = below_free ? run_start(m, first) : first;
-	/* a take need not look further than the longest run from lo */
-	hi = !end_free ? end : run_end(m, end, to_free || m->largest > m->nunits - lo ? m->nunits : lo + m->largest);
-	if (to_free && hi - lo > m->largest)
-		m->largest = hi - lo;
-	/* a cut shorter than the longest run leaves that run whole */
-	if (!to_free && hi - lo >= m->largest)
-		m->stale = 1;
+	}
+	old = bits[w];
+	mk = ~0ull << lo & ~0ull >> (63 - (end - 1) % 64);
+	if ((old & mk) != (to_free ? 0 : mk)) {
+		bits_set_any(m, first, end, to_free);
+		return;
+	}
+	bits[w] = old ^ mk;
+	below_free = (int)(lo ? old >> (lo - 1) & 1 : w && bits[w - 1] >> 63);
+	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[w + 1] & 1));
+	if (to_free) {
+		m->nfree += n;
+		m->fruns += !below_free - end_free;
+	} else {
+		m->nfree -= n;
+		m->fruns += end_free - !below_free;
+	}
+	track_largest(m, first, end, to_free, below_free, end_free);
 }
 
 void vs_ownunits_clear(vs_ownunits *m)
