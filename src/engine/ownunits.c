@@ -181,7 +181,8 @@ static uint32_t run_start(const vs_ownunits *m, uint32_t u)
  * a block all free or all taken (an allocation, a free) needs no count. */
 /* Counts the free units under mask mk of word `old` (as it was) and the
  * runs starting there; `below` is the word below, as it was. */
-static inline __attribute__((always_inline)) void count_free(uint64_t old, uint64_t mk, uint64_t below, uint32_t *nfree, uint32_t *nstarts)
+static inline __attribute__((always_inline)) void count_free(uint64_t old, uint64_t mk, uint64_t below,
+	uint32_t *nfree, uint32_t *nstarts)
 {
 	uint64_t f = old & mk, lower = old << 1 | below >> 63; /* each bit's lower neighbour */
 
@@ -195,10 +196,9 @@ static inline __attribute__((always_inline)) void count_free(uint64_t old, uint6
 	}
 }
 
-/* The words of a block before its last (which bits_set does): counts their
- * free units and run starts, sets them, and returns the last one below.
- * Out of line: most marks are within one word. */
-static __attribute__((noinline)) uint64_t set_words(uint64_t *bits, uint32_t w, uint32_t whi, uint64_t mk,
+/* The words of a block before its last (which bits_set_any does): counts
+ * their free units and run starts, sets them, and returns the last one. */
+static uint64_t set_words(uint64_t *bits, uint32_t w, uint32_t whi, uint64_t mk,
 	uint64_t below, int to_free, uint32_t *was_free, uint32_t *was_starts)
 {
 	for (; w < whi; w++, mk = ~0ull) {
