@@ -315,6 +315,134 @@ START_TEST(tile_arena_map_stays_small)
 }
 END_TEST
 
+/* The model's free statistics: largest free run, free runs, free units. */
+static void model_stats(const model *md, uint32_t *largest, uint32_t *fruns, uint32_t *nfree)
+{
+	uint32_t i, cur = 0;
+
+	*largest = *fruns = *nfree = 0;
+	for (i = 0; i < md->n; i++) {
+		if (md->kind[i] != VS_UNIT_FREE) {
+			cur = 0;
+			continue;
+		}
+		*fruns += cur == 0;
+		(*nfree)++;
+		if (++cur > *largest)
+			*largest = cur;
+	}
+}
+
+static void model_set(model *md, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t i;
+
+	for (i = first; i < md->n && i - first < count; i++) {
+		md->owner[i] = kind == VS_UNIT_FREE ? VS_OWNER_NONE : owner;
+		md->kind[i] = (uint8_t)kind;
+	}
+}
+
+/* A free run of the model to allocate from: the longest (so marks cut it,
+ * and the map must find the next longest) or the one around a random unit. */
+static int pick_free(const model *md, vs_rng *rng, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t u = vs_rng_below(rng, md->n), k, best = 0;
+
+	if (vs_rng_below(rng, 3) == 0) {
+		for (u = 0; u < md->n; u = *hi) {
+			model_run(md, u, lo, hi);
+			if (md->kind[u] == VS_UNIT_FREE && *hi - *lo > best) {
+				best = *hi - *lo;
+				k = *lo;
+			}
+		}
+		if (!best)
+			return 0;
+		model_run(md, k, lo, hi);
+		return 1;
+	}
+	for (k = 0; k < md->n; k++, u = u + 1 == md->n ? 0 : u + 1)
+		if (md->kind[u] == VS_UNIT_FREE) {
+			model_run(md, u, lo, hi);
+			return 1;
+		}
+	return 0;
+}
+
+/* The per-unit form at the sizes it is made for (GBA OBJ 1024 tiles, BG
+ * 2048 and 2560) and at odd sizes, under marks as a replay makes them:
+ * allocations cut from free runs (often the longest, at either end or
+ * inside), frees of whole allocations that merge with their neighbours,
+ * changes of kind, and a few marks over anything. The free statistics are
+ * asked only now and then, so several marks pass between two asks, and a
+ * copy is made between them. */
+START_TEST(units_match_a_model_at_tile_sizes)
+{
+	static const uint32_t sizes[] = { 1024, 2048, 2560, 1000, 2047, 2561, 63, 129 };
+	vs_rng rng = { 2560 };
+	unsigned steps = vs_test_soak(1500, 20000);
+	size_t si;
+
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		model md;
+		vs_ownmap *m = vs_ownmap_new_units(sizes[si]), *copy;
+		uint32_t largest, fruns, nfree, l2, r2, n2, owner = 1;
+		unsigned step;
+		ck_assert_ptr_nonnull(m);
+		md.n = sizes[si];
+		md.owner = calloc(md.n, sizeof *md.owner);
+		md.kind = calloc(md.n, 1);
+		ck_assert(md.owner && md.kind);
+		for (step = 0; step < steps; step++) {
+			uint32_t lo, hi, first, count, r = vs_rng_below(&rng, 10);
+			vs_unit_kind kind = (vs_unit_kind)(1 + vs_rng_below(&rng, VS_UNIT_RESERVED));
+			if (r < 5 && pick_free(&md, &rng, &lo, &hi)) {
+				/* an allocation: the front, the back or the middle of a free run */
+				count = 1 + vs_rng_below(&rng, hi - lo < 64 ? hi - lo : 64);
+				first = r == 0 ? lo : r == 1 ? hi - count : lo + vs_rng_below(&rng, hi - lo - count + 1);
+				owner++;
+			} else if (r < 8) {
+				/* a free (or a change of kind) of the run around a unit */
+				model_run(&md, vs_rng_below(&rng, md.n), &lo, &hi);
+				first = lo;
+				count = hi - lo;
+				if (r < 7)
+					kind = VS_UNIT_FREE;
+			} else {
+				first = vs_rng_below(&rng, md.n);
+				count = 1 + vs_rng_below(&rng, r == 8 ? 130 : md.n);
+				if (vs_rng_below(&rng, 2))
+					kind = VS_UNIT_FREE;
+				owner++;
+			}
+			ck_assert_int_eq(vs_ownmap_set(m, first, count, owner, kind), 0);
+			model_set(&md, first, count, owner, kind);
+			if (vs_rng_below(&rng, 4) == 0) {
+				model_stats(&md, &largest, &fruns, &nfree);
+				vs_ownmap_stats(m, &l2, &r2, &n2);
+				HOT_CMP(l2, ==, largest);
+				HOT_CMP(r2, ==, fruns);
+				HOT_CMP(n2, ==, nfree);
+			}
+			if (vs_rng_below(&rng, 64) == 0) {
+				/* a copy taken between asks answers as the map does */
+				copy = vs_ownmap_copy(m);
+				ck_assert_ptr_nonnull(copy);
+				check_all(copy, &md, &rng);
+				vs_ownmap_free(copy);
+			}
+			if (vs_rng_below(&rng, 16) == 0)
+				check_all(m, &md, &rng);
+		}
+		check_all(m, &md, &rng);
+		vs_ownmap_free(m);
+		free(md.owner);
+		free(md.kind);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ownmap");
@@ -324,6 +452,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, free_units_have_no_owner, 0, 2);
 	tcase_add_test(tc, big_ram_arena_map_stays_small);
 	tcase_add_test(tc, tile_arena_map_stays_small);
+	tcase_add_test(tc, units_match_a_model_at_tile_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }

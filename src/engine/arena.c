@@ -7,6 +7,10 @@
 #include "vramsim/arena.h"
 #include "vramsim/hw.h"
 
+/* Most units an arena kept per unit may have: 64 bitmap words. GBA OBJ
+ * VRAM is 1024 tiles, BG VRAM 2048 (2560 in the bitmap modes). */
+#define UNITS_FORM_MAX 4096u
+
 static const char *const kind_names[VS_ARENA_KIND_COUNT] = {
 	"gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram"
 };
@@ -113,8 +117,11 @@ int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 	/* zeroed pages the replay never writes are never touched */
 	a->bytes = calloc(1, d->size);
 	/* per-unit arrays cost 5 bytes a unit: 0.16 per byte of a 32-byte tile,
-	 * less than runs of single tiles; smaller units keep runs */
-	a->own = d->unit >= 32 ? vs_ownmap_new_units(a->nunits) : vs_ownmap_new(a->nunits);
+	 * less than runs of single tiles; smaller units keep runs, and so do
+	 * large RAM arenas, whose free statistics the per-unit form would
+	 * rescan a word per 64 units (ownunits.c) */
+	a->own = d->unit >= 32 && a->nunits <= UNITS_FORM_MAX ? vs_ownmap_new_units(a->nunits) :
+		vs_ownmap_new(a->nunits);
 	if (!a->bytes || !a->own) {
 		vs_arena_fini(a);
 		snprintf(err, errlen, "arena '%s': out of memory for %u bytes", d->name, (unsigned)d->size);
@@ -141,27 +148,36 @@ void vs_arena_fini(vs_arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* Units are powers of two (vs_arena_init checks): a shift, not a division,
+ * on the path every mark and placement check takes. */
+static uint32_t unit_shift(const vs_arena *a)
+{
+	return (uint32_t)__builtin_ctz(a->decl.unit);
+}
+
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t first, last;
+	uint32_t sh, first, last;
 
 	if (len == 0 || off >= a->decl.size)
 		return 0;
 	if (len > a->decl.size - off)
 		len = a->decl.size - off;
-	first = off / a->decl.unit;
-	last = (off + len - 1) / a->decl.unit;
+	sh = unit_shift(a);
+	first = off >> sh;
+	last = (off + len - 1) >> sh;
 	return vs_ownmap_set(a->own, first, last - first + 1, owner, kind);
 }
 
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 {
-	uint32_t first, last;
+	uint32_t sh, first, last;
 
 	if (len == 0)
 		return -1;
-	first = off / a->decl.unit;
-	last = (off + len - 1) / a->decl.unit;
+	sh = unit_shift(a);
+	first = off >> sh;
+	last = (off + len - 1) >> sh;
 	if (first >= a->nunits)
 		return -1;
 	if (last >= a->nunits)

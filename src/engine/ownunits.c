@@ -5,28 +5,36 @@
  * unit, 0.16 bytes per arena byte however the units are shared out, less
  * than a tree node per run when many small allocations are live, and a
  * mark is a short fill. Free units are also kept in a bitmap (1 = free) of
- * 64-unit words under a complete binary tree whose nodes summarise their
- * span: the free run touching the low end (pre), the high end (suf), the
- * longest (best) and the number of runs; marking k units costs
- * O(k), plus O(log n) when it frees or takes units, and the free
- * statistics are read at the root. Counting all runs is O(n).
+ * 64-unit words, with the free statistics beside it, kept by each mark from
+ * the words it touches: the free units; the free runs (one starts at each
+ * free unit whose lower neighbour is taken, so only the starts in the
+ * marked block and just past it change); the longest free run, which a
+ * free can only lengthen to the run it joins and a take can only shorten
+ * when the span it cut (its block and the free runs touching it) is at
+ * least as long. Then the longest run is found again, when next asked, by
+ * a scan of the words.
+ *
+ * The scan and the look for the run around a mark take up to one step per
+ * word, nunits / 64: arena.c gives this form only to arenas of 32-byte
+ * units (or larger) of at most 4096 units, 64 words. The GBA's are OBJ VRAM
+ * (1024 tiles, 16 words) and BG VRAM (2048 tiles, or 2560 = 40 words in the
+ * bitmap modes). Marking k units costs O(k) plus a step per word k spans.
+ * Counting all runs is O(n).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ownmap_int.h"
 
-typedef struct fm_node {
-	uint32_t pre, suf, best, runs;
-} fm_node;
-
 struct vs_ownunits {
-	uint32_t nunits, nwords, leaves; /* leaves: power of two >= nwords */
+	uint32_t nunits, nwords;
 	uint32_t nfree;                  /* free units */
+	uint32_t fruns;                  /* maximal runs of free units */
+	uint32_t largest;                /* longest free run, when !stale */
+	int stale;                       /* a mark cut a run as long as largest */
 	uint32_t *owner;
 	uint8_t *kind;
-	uint64_t *bits;                  /* leaves words; units past the end are taken */
-	fm_node *tree;                   /* 2 * leaves nodes, root at 1 */
+	uint64_t *bits;                  /* nwords words; bits past the end are taken */
 };
 
 static uint32_t popcount64(uint64_t x)
@@ -45,98 +53,6 @@ static uint64_t range_mask(uint32_t lo, uint32_t hi)
 {
 	uint64_t m = hi >= 64 ? ~0ull : ((1ull << hi) - 1);
 	return lo >= 64 ? 0 : m & ~((1ull << lo) - 1);
-}
-
-static fm_node word_node(uint64_t w)
-{
-	fm_node n;
-	uint32_t best = 0, at = 0;
-
-	n.pre = ctz64(~w);
-	n.suf = clz64(~w);
-	n.runs = popcount64(w & ~(w << 1)); /* a run starts where bit i is set, i-1 not */
-	/* one step per run: skip the taken bits before it, measure it */
-	while (at < 64 && (w >> at)) {
-		uint32_t len;
-		at += ctz64(w >> at);
-		len = ctz64(~(w >> at));
-		if (len > 64 - at)
-			len = 64 - at;
-		if (len > best)
-			best = len;
-		at += len;
-	}
-	n.best = best;
-	return n;
-}
-
-static fm_node join(const fm_node *l, const fm_node *r, uint32_t span)
-{
-	fm_node n;
-	uint32_t mid = l->suf + r->pre;
-
-	n.pre = l->pre == span ? span + r->pre : l->pre;
-	n.suf = r->suf == span ? span + l->suf : r->suf;
-	n.best = l->best > r->best ? l->best : r->best;
-	if (mid > n.best)
-		n.best = mid;
-	n.runs = l->runs + r->runs - (l->suf && r->pre ? 1 : 0);
-	return n;
-}
-
-static int same_node(const fm_node *a, const fm_node *b)
-{
-	return a->pre == b->pre && a->suf == b->suf && a->best == b->best && a->runs == b->runs;
-}
-
-/* Recomputes the leaves of words [wlo, whi] and their ancestors. One word
- * (most marks) walks its path and stops at the first node that stays as
- * it was: nothing above it can change then. */
-static void tree_update(vs_ownunits *m, uint32_t wlo, uint32_t whi)
-{
-	uint32_t lo = wlo + m->leaves, hi = whi + m->leaves, span = 64, i;
-	fm_node n;
-
-	if (wlo == whi) {
-		for (n = word_node(m->bits[wlo]); ; span *= 2) {
-			if (same_node(&m->tree[lo], &n))
-				return;
-			m->tree[lo] = n;
-			if ((lo /= 2) == 0)
-				return;
-			n = join(&m->tree[2 * lo], &m->tree[2 * lo + 1], span);
-		}
-	}
-	for (i = wlo; i <= whi; i++)
-		m->tree[m->leaves + i] = word_node(m->bits[i]);
-	while (lo > 1) {
-		lo /= 2;
-		hi /= 2;
-		for (i = lo; i <= hi; i++)
-			m->tree[i] = join(&m->tree[2 * i], &m->tree[2 * i + 1], span);
-		span *= 2;
-	}
-}
-
-/* The tree is walked only when a bit changed: most marks change an
- * allocation's kind, not whether its units are free. */
-static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int is_free)
-{
-	uint32_t w, wlo = first / 64, whi = (end - 1) / 64, changed = 0;
-
-	for (w = wlo; w <= whi; w++) {
-		uint32_t lo = w == wlo ? first % 64 : 0, hi = w == whi ? (end - 1) % 64 + 1 : 64;
-		uint64_t mk = range_mask(lo, hi), old = m->bits[w];
-		uint64_t nw = is_free ? old | mk : old & ~mk;
-		if (is_free)
-			m->nfree += popcount64(mk & ~old);
-		else
-			m->nfree -= popcount64(mk & old);
-		m->bits[w] = nw;
-		changed |= nw != old;
-	}
-	if (changed)
-		tree_update(m, wlo, whi);
 }
 
 static int is_free(const vs_ownunits *m, uint32_t u)
@@ -182,16 +98,219 @@ static int same(const vs_ownunits *m, uint32_t a, uint32_t b)
 	return m->owner[a] == m->owner[b] && m->kind[a] == m->kind[b];
 }
 
+/* Longest run of set bits in x. One step per run. */
+static uint32_t longest_ones(uint64_t x)
+{
+	uint32_t best = 0, len;
+
+	while (x) {
+		x >>= ctz64(x);
+		len = ctz64(~x);
+		if (len > best)
+			best = len;
+		x = len < 64 ? x >> len : 0;
+	}
+	return best;
+}
+
+/* The longest free run, by a scan of the words: a word all free or all
+ * taken is one step; inside a mixed word only the runs between its lowest
+ * and highest taken bits are measured, and only when they could be longer
+ * than the longest so far. */
+static void rescan(vs_ownunits *m)
+{
+	uint32_t w, best = 0, cur = 0, lo, hi, in;
+
+	for (w = 0; w < m->nwords; w++) {
+		uint64_t b = m->bits[w];
+		if (b == ~0ull) {
+			cur += 64;
+			continue;
+		}
+		lo = ctz64(~b); /* the lowest taken bit ends the run from below */
+		if (cur + lo > best)
+			best = cur + lo;
+		hi = clz64(~b);
+		if (lo + hi + 2 < 64 && 62 - lo - hi > best) {
+			in = longest_ones(b >> (lo + 1) & range_mask(0, 62 - lo - hi));
+			if (in > best)
+				best = in;
+		}
+		cur = hi;
+	}
+	m->largest = cur > best ? cur : best;
+	m->stale = 0;
+}
+
+/* First taken unit in [u, limit), or limit; u < limit <= nunits. Units past
+ * the end are taken, so the last word needs no clipping. */
+static uint32_t run_end(const vs_ownunits *m, uint32_t u, uint32_t limit)
+{
+	uint32_t w = u / 64, wlast = (limit - 1) / 64;
+	uint64_t b = ~m->bits[w] >> (u % 64);
+
+	if (b)
+		u += ctz64(b);
+	else {
+		while (++w <= wlast && !~m->bits[w])
+			;
+		u = w <= wlast ? w * 64 + ctz64(~m->bits[w]) : limit;
+	}
+	return u < limit ? u : limit;
+}
+
+/* One past the last taken unit before u < nunits, or 0. */
+static uint32_t run_start(const vs_ownunits *m, uint32_t u)
+{
+	uint32_t w = u / 64;
+	uint64_t b = ~m->bits[w] & range_mask(0, u % 64);
+
+	while (!b) {
+		if (w == 0)
+			return 0;
+		b = ~m->bits[--w];
+	}
+	return w * 64 + 64 - clz64(b);
+}
+
+/* Sets units [first, end) free or taken in the bitmap and keeps the free
+ * statistics. A run starts at a free unit whose lower neighbour is taken:
+ * the runs change by the starts in [first, end] before and after. After,
+ * the units are one block, which starts a run only at its low end (freed,
+ * below a taken unit) or makes `end` start one (taken, `end` free). Before,
+ * a block all free or all taken (an allocation, a free) needs no count. */
+/* Counts the free units under mask mk of word `old` (as it was) and the
+ * runs starting there; `below` is the word below, as it was. */
+static inline __attribute__((always_inline)) void count_free(uint64_t old, uint64_t mk, uint64_t below,
+	uint32_t *nfree, uint32_t *nstarts)
+{
+	uint64_t f = old & mk, lower = old << 1 | below >> 63; /* each bit's lower neighbour */
+
+	if (f == mk) {
+		/* all free (mk is one block): a run starts only at its lowest bit */
+		*nfree += 64 - clz64(mk) - ctz64(mk);
+		*nstarts += !(lower & mk & (0 - mk));
+	} else if (f) {
+		*nfree += popcount64(f);
+		*nstarts += popcount64(f & ~lower);
+	}
+}
+
+/* The words of a block before its last (which bits_set_any does): counts
+ * their free units and run starts, sets them, and returns the last one. */
+static uint64_t set_words(uint64_t *bits, uint32_t w, uint32_t whi, uint64_t mk,
+	uint64_t below, int to_free, uint32_t *was_free, uint32_t *was_starts)
+{
+	for (; w < whi; w++, mk = ~0ull) {
+		uint64_t old = bits[w];
+		count_free(old, mk, below, was_free, was_starts);
+		bits[w] = to_free ? old | mk : old & ~mk;
+		below = old;
+	}
+	return below;
+}
+
+/* After a mark changed [first, end): the longest free run grows to the
+ * freed units' run now; a take marks it stale when the span it cut (the
+ * block and the free runs touching it) is as long. */
+static void track_largest(vs_ownunits *m, uint32_t first, uint32_t end, int to_free, int below_free,
+	int end_free)
+{
+	uint32_t lo, hi;
+
+	if (m->stale)
+		return;
+	lo = below_free ? run_start(m, first) : first;
+	/* a take need not look further than the longest run from lo */
+	hi = !end_free ? end : run_end(m, end, to_free || m->largest > m->nunits - lo ? m->nunits : lo + m->largest);
+	if (to_free && hi - lo > m->largest)
+		m->largest = hi - lo;
+	if (!to_free && hi - lo >= m->largest)
+		m->stale = 1;
+}
+
+/* Any mark: counts the free units and run starts in [first, end] before,
+ * from the words (popcounts where a word is mixed), and after, from the
+ * block's ends. */
+static __attribute__((noinline)) void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+{
+	uint64_t *bits = m->bits;
+	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts;
+	uint64_t below = w ? bits[w - 1] : 0, mk = ~0ull << first % 64, old; /* words as they were */
+	int below_free = (int)((first % 64 ? bits[w] >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
+
+	if (w < whi) {
+		below = set_words(bits, w, whi, mk, below, to_free, &was_free, &was_starts);
+		mk = ~0ull;
+	}
+	old = bits[whi];
+	mk &= ~0ull >> (63 - (end - 1) % 64);
+	count_free(old, mk, below, &was_free, &was_starts);
+	bits[whi] = to_free ? old | mk : old & ~mk;
+	/* unit `end` is past the last word's mask, or the next word's bit 0 */
+	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[whi + 1] & 1));
+	was_starts += end_free && !(old >> ((end - 1) % 64) & 1);
+	if (to_free) {
+		changed = was_free != end - first;
+		m->nfree += end - first - was_free;
+		now_starts = !below_free;
+	} else {
+		changed = was_free != 0;
+		m->nfree -= was_free;
+		now_starts = end_free;
+	}
+	m->fruns += now_starts - was_starts; /* mod 2^32 */
+	if (changed)
+		track_largest(m, first, end, to_free, below_free, end_free);
+}
+
+/* Sets units [first, end) free or taken in the bitmap and keeps the free
+ * statistics. Most marks are an allocation taking free units or a free of
+ * taken ones, within one word: the block flips whole, its units all change
+ * and only its ends count (it ends a run below it and starts one above, or
+ * the other way round). Anything else takes the general way. */
+static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+{
+	uint64_t *bits = m->bits;
+	uint32_t w = first / 64, lo = first % 64, n = end - first;
+	uint64_t mk, old;
+	int below_free, end_free;
+
+	if (w != (end - 1) / 64) {
+		bits_set_any(m, first, end, to_free);
+		return;
+	}
+	old = bits[w];
+	mk = ~0ull << lo & ~0ull >> (63 - (end - 1) % 64);
+	if ((old & mk) != (to_free ? 0 : mk)) {
+		bits_set_any(m, first, end, to_free);
+		return;
+	}
+	bits[w] = old ^ mk;
+	below_free = (int)(lo ? old >> (lo - 1) & 1 : w && bits[w - 1] >> 63);
+	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[w + 1] & 1));
+	if (to_free) {
+		m->nfree += n;
+		m->fruns += !below_free - end_free;
+	} else {
+		m->nfree -= n;
+		m->fruns += end_free - !below_free;
+	}
+	track_largest(m, first, end, to_free, below_free, end_free);
+}
+
 void vs_ownunits_clear(vs_ownunits *m)
 {
 	uint32_t w;
 
 	memset(m->owner, 0, (size_t)m->nunits * sizeof *m->owner);
 	memset(m->kind, 0, m->nunits);
-	for (w = 0; w < m->leaves; w++)
-		m->bits[w] = range_mask(0, w < m->nwords - 1 ? 64 : w == m->nwords - 1 ? (m->nunits - 1) % 64 + 1 : 0);
+	for (w = 0; w < m->nwords; w++)
+		m->bits[w] = range_mask(0, w < m->nwords - 1 ? 64 : (m->nunits - 1) % 64 + 1);
 	m->nfree = m->nunits;
-	tree_update(m, 0, m->leaves - 1);
+	m->fruns = 1;
+	m->largest = m->nunits;
+	m->stale = 0;
 }
 
 static vs_ownunits *alloc_map(uint32_t nunits)
@@ -202,13 +321,10 @@ static vs_ownunits *alloc_map(uint32_t nunits)
 		return NULL;
 	m->nunits = nunits;
 	m->nwords = (nunits + 63) / 64;
-	for (m->leaves = 1; m->leaves < m->nwords; m->leaves *= 2)
-		;
 	m->owner = malloc((size_t)nunits * sizeof *m->owner);
 	m->kind = malloc(nunits);
-	m->bits = malloc((size_t)m->leaves * sizeof *m->bits);
-	m->tree = malloc(2 * (size_t)m->leaves * sizeof *m->tree);
-	if (!m->owner || !m->kind || !m->bits || !m->tree) {
+	m->bits = malloc((size_t)m->nwords * sizeof *m->bits);
+	if (!m->owner || !m->kind || !m->bits) {
 		vs_ownunits_free(m);
 		return NULL;
 	}
@@ -231,10 +347,12 @@ vs_ownunits *vs_ownunits_copy(const vs_ownunits *src)
 	if (!m)
 		return NULL;
 	m->nfree = src->nfree;
+	m->fruns = src->fruns;
+	m->largest = src->largest;
+	m->stale = src->stale;
 	memcpy(m->owner, src->owner, (size_t)m->nunits * sizeof *m->owner);
 	memcpy(m->kind, src->kind, m->nunits);
-	memcpy(m->bits, src->bits, (size_t)m->leaves * sizeof *m->bits);
-	memcpy(m->tree, src->tree, 2 * (size_t)m->leaves * sizeof *m->tree);
+	memcpy(m->bits, src->bits, (size_t)m->nwords * sizeof *m->bits);
 	return m;
 }
 
@@ -245,20 +363,33 @@ void vs_ownunits_free(vs_ownunits *m)
 	free(m->owner);
 	free(m->kind);
 	free(m->bits);
-	free(m->tree);
 	free(m);
 }
 
 void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
-	uint32_t end, u;
+	uint32_t end, u, *ow, k4;
+	uint64_t o2;
+	uint8_t *kd;
 
 	if (first >= m->nunits || count == 0)
 		return;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	for (u = first; u < end; u++)
-		m->owner[u] = owner;
-	memset(m->kind + first, (int)kind, end - first);
+	/* a few tiles at a time: a loop, not a call to memset; four units in
+	 * three stores (both halves of o2 and each byte of k4 are the same) */
+	ow = m->owner;
+	kd = m->kind;
+	o2 = (uint64_t)owner << 32 | owner;
+	k4 = 0x01010101u * (uint8_t)kind;
+	for (u = first; u + 4 <= end; u += 4) {
+		memcpy(ow + u, &o2, sizeof o2);
+		memcpy(ow + u + 2, &o2, sizeof o2);
+		memcpy(kd + u, &k4, sizeof k4);
+	}
+	for (; u < end; u++) {
+		ow[u] = owner;
+		kd[u] = (uint8_t)kind;
+	}
 	bits_set(m, first, end, kind == VS_UNIT_FREE);
 }
 
@@ -300,16 +431,29 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	u = next_with(m, first, 0);
+	u = run_end(m, first, end);
 	return u < end ? (int64_t)u : -1;
+}
+
+/* Out of line, so the usual call (nothing to rescan) saves no registers. */
+static __attribute__((noinline)) void rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+{
+	rescan(m);
+	vs_ownunits_stats(m, largest, runs, nfree);
 }
 
 void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
+	/* found again when asked, not at each mark: a const map keeps its
+	 * cache (maps are used by one thread at a time, ownmap_int.h) */
+	if (m->stale) {
+		rescan_stats((vs_ownunits *)m, largest, runs, nfree);
+		return;
+	}
 	if (largest)
-		*largest = m->tree[1].best;
+		*largest = m->largest;
 	if (runs)
-		*runs = m->tree[1].runs;
+		*runs = m->fruns;
 	if (nfree)
 		*nfree = m->nfree;
 }
@@ -326,8 +470,7 @@ uint32_t vs_ownunits_runs(const vs_ownunits *m)
 
 size_t vs_ownunits_bytes(const vs_ownunits *m)
 {
-	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)m->leaves * sizeof *m->bits +
-		2 * (size_t)m->leaves * sizeof *m->tree;
+	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)m->nwords * sizeof *m->bits;
 }
 
 int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
