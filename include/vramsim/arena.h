@@ -7,9 +7,9 @@
  * at the arena's smallest unit (a 32-byte tile, an 8-byte texture block, a
  * byte of RAM) saying who holds each unit and why. The map is kept as runs
  * of units with one owner and kind, so its memory follows the number of
- * allocations, not the arena's size (arenas of 32-byte units keep one owner
- * and kind per unit instead, which costs less there): read it through the
- * accessors below.
+ * allocations, not the arena's size (small arenas of 32-byte units, the
+ * GBA's tile memories, keep one owner and kind per unit instead, which
+ * costs less there): read it through the accessors below.
  */
 #ifndef VRAMSIM_ARENA_H
 #define VRAMSIM_ARENA_H
@@ -88,7 +88,8 @@ typedef struct vs_arena {
 	vs_ownmap *own;         /* who holds each unit and why, as runs */
 } vs_arena;
 
-/* Free extents, kept current at O(log n) per change. */
+/* Free extents, kept current as the map changes (read in O(1), or after a
+ * bounded rescan of a tile arena's free bitmap). */
 typedef struct vs_free_stats {
 	uint64_t free_bytes;
 	uint64_t largest;       /* bytes in the largest run of free units */
