@@ -45,6 +45,11 @@ struct vs_trace_reader {
 	 * size field, and bytes at 4 and 8 bpp (0: no such sprite), from
 	 * request.c's tables once, for fast_request */
 	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[4][4];
+	/* texture bytes by format (1-7), log2(width) - 3 and log2(height) - 3,
+	 * and the formats' names with their lengths, the same way */
+	uint32_t tex_bytes[8][8][8];
+	const char *tex_name[8];
+	size_t tex_name_len[8];
 	char err[1024];
 	/* event storage */
 	char tag[VS_TAG_MAX];
@@ -1175,13 +1180,14 @@ static const uint8_t cclass[256] = {
 
 /* A decimal number of 1 to maxd digits (maxd <= 19: no overflow), followed
  * by a space or the end of the line; NULL otherwise. */
-static const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
+static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
 {
 	const char *s = p;
 	uint64_t v = 0;
+	unsigned d;
 
-	while (CC(p, C_DIGIT)) {
-		v = v * 10 + (unsigned)(*p - '0');
+	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
+		v = v * 10 + d;
 		p++;
 	}
 	if (p == s || (size_t)(p - s) > maxd || !(*p == ' ' || AT_EOL(p)))
@@ -1222,10 +1228,18 @@ static unsigned fast_bpp(const char *p)
 	return (unsigned)(p[0] - '0');
 }
 
-/* log2(v) - 3 for a sprite side (8, 16, 32, 64), else -1 */
+/* log2(v) - 3 for a side of 8 to 1024 pixels that is a power of two, else -1 */
 static int side_index(unsigned v)
 {
-	return v == 8 ? 0 : v == 16 ? 1 : v == 32 ? 2 : v == 64 ? 3 : -1;
+	int i = 0;
+
+	if (v < 8 || v > 1024 || (v & (v - 1)))
+		return -1;
+	while (v > 8) {
+		v >>= 1;
+		i++;
+	}
+	return i;
 }
 
 /* The request at p for an arena of this kind, as parse_request reads it
@@ -1245,8 +1259,8 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 	}
 	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
 		int wi, hi;
-		if (!(p = fast_dims(p + 7, &w, &h)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
-			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
+		if (!(p = fast_dims(p + 7, &w, &h)) || (wi = side_index(w)) < 0 || wi > 3 || (hi = side_index(h)) < 0 ||
+			hi > 3 || !(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
 			return NULL;
 		rq->shape = VS_REQ_SPRITE;
 		rq->u.sprite.shape = r->sprite[wi][hi].shape;
@@ -1261,37 +1275,40 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		rq->shape = VS_REQ_TILE;
 		rq->u.tile.rom = (uint32_t)n;
 		rq->u.tile.bpp = (uint8_t)v;
-		p += 5;
-	} else if (kind == VS_ARENA_DS_TEX && LIT(p, "tex ")) {
+		return vs_request_derive_size(rq) ? NULL : p + 5;
+	}
+	if (kind == VS_ARENA_DS_TEX && LIT(p, "tex ")) {
 		const char *f;
 		size_t fl;
+		int wi, hi;
 		if (!(p = fast_dims(p + 4, &w, &h)))
 			return NULL;
 		for (f = p; CC(p, C_TOK); p++)
 			;
 		fl = (size_t)(p - f);
 		for (v = 1; v < 8; v++)
-			if (strlen(vs_tex_format_name(v)) == fl && memcmp(vs_tex_format_name(v), f, fl) == 0)
+			if (r->tex_name_len[v] == fl && r->tex_name[v][0] == f[0] && memcmp(r->tex_name[v], f, fl) == 0)
 				break;
-		if (v == 8 || !(*p == ' ' || AT_EOL(p)))
+		/* a size with no texture bytes is the full path's error */
+		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
+			!r->tex_bytes[v][wi][hi])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
 		rq->u.tex.width = (uint16_t)w;
 		rq->u.tex.height = (uint16_t)h;
-	} else if (kind == VS_ARENA_DS_PLTT && LIT(p, "pltt ")) {
+		rq->size = r->tex_bytes[v][wi][hi];
+		return p;
+	}
+	if (kind == VS_ARENA_DS_PLTT && LIT(p, "pltt ")) {
 		if (!(p = fast_num(p + 5, 9, &n)) || n == 0 || n > 0xC000)
 			return NULL;
 		rq->shape = VS_REQ_PLTT;
 		rq->u.pltt.colours = (uint16_t)n;
 		rq->u.pltt.four = n == 4;
-	} else {
-		return NULL;
+		return vs_request_derive_size(rq) ? NULL : p;
 	}
-	/* fails for a texture size vs_tex_bytes has not (the full path's check) */
-	if (vs_request_derive_size(rq) || rq->size == 0)
-		return NULL;
-	return p;
+	return NULL;
 }
 
 /* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
@@ -1321,14 +1338,15 @@ static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 	return 0;
 }
 
-/* The alloc after "alloc ": fills ev and returns the end of its last token, or NULL. */
-static const char *fast_alloc(const vs_trace_reader *r, const char *p, vs_event *ev)
+/* The alloc after "alloc ": its id, arena and request (rq all zero on
+ * entry); returns the end of its last token, or NULL. */
+static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t *id, int *arena, vs_request *rq)
 {
 	const vs_trace_header *h = &r->hdr;
 	const char *q;
 	int a = -1;
 
-	if (h->heaps || !(p = fast_num(p, 19, &ev->id)) || *p++ != ' ')
+	if (h->heaps || !(p = fast_num(p, 19, id)) || *p++ != ' ')
 		return NULL;
 	/* an arena name (names start with a letter), when a request follows it */
 	if (!CC(p, C_DIGIT))
@@ -1340,43 +1358,45 @@ static const char *fast_alloc(const vs_trace_reader *r, const char *p, vs_event 
 	if (a >= 0 && a < h->narenas) {
 		/* parse_alloc takes it as the arena when a request follows; else the
 		 * line goes the full way (no second reading here) */
-		if (!(q = fast_request(r, p + r->arena_len[a] + 1, h->arenas[a].kind, &ev->req)))
+		if (!(q = fast_request(r, p + r->arena_len[a] + 1, h->arenas[a].kind, rq)))
 			return NULL;
 	} else {
-		if (h->narenas != 1 || !(q = fast_request(r, p, h->arenas[0].kind, &ev->req)))
+		if (h->narenas != 1 || !(q = fast_request(r, p, h->arenas[0].kind, rq)))
 			return NULL;
 		a = 0;
 	}
-	ev->arena = a;
+	*arena = a;
 	if (*q == ' ') {
 		q++;
-		if (!(ev->req.tag = fast_tag(r, &q)))
+		if (!(rq->tag = fast_tag(r, &q)))
 			return NULL;
-		ev->tag = r->tag_names[ev->req.tag];
 	}
 	return q;
 }
 
+/* What parse_event starts every event from. */
+static const vs_event blank_event = { .tag = "", .arena = -1, .route = -1 };
+
 /* 1 with the event and the line consumed, or 0 with nothing changed (the
  * caller's event too: at the end of a trace it keeps the last one). */
-static int fast_event(vs_trace_reader *r, vs_event *out)
+static int fast_event(vs_trace_reader *r, vs_event *ev)
 {
-	const char *p = r->buf + r->start, *end = r->buf + r->end;
-	vs_event ev;
+	const char *p = r->buf + r->start;
+	vs_event_type type;
+	vs_request rq;
+	uint64_t id = 0;
+	int arena = -1;
 
-	memset(&ev, 0, sizeof ev);
-	ev.tag = "";
-	ev.arena = -1;
-	ev.route = -1;
 	if (p[0] == 'f' && LIT(p + 1, "ree ")) {
-		ev.type = VS_EV_FREE;
-		p = fast_num(p + 5, 19, &ev.id);
+		type = VS_EV_FREE;
+		p = fast_num(p + 5, 19, &id);
 	} else if (p[0] == 'f' && LIT(p + 1, "rame")) {
-		ev.type = VS_EV_FRAME;
+		type = VS_EV_FRAME;
 		p += 5;
 	} else if (p[0] == 'a' && LIT(p + 1, "lloc ")) {
-		ev.type = VS_EV_ALLOC;
-		p = fast_alloc(r, p + 6, &ev);
+		type = VS_EV_ALLOC;
+		memset(&rq, 0, sizeof rq);
+		p = fast_alloc(r, p + 6, &id, &arena, &rq);
 	} else {
 		return 0;
 	}
@@ -1386,7 +1406,7 @@ static int fast_event(vs_trace_reader *r, vs_event *out)
 		p++;
 	if (*p != '\n')
 		return 0;
-	if (p == end) {
+	if (p == r->buf + r->end) {
 		/* the sentinel: the last line without a newline, or a line cut by the block */
 		if (!r->eof)
 			return 0;
@@ -1394,17 +1414,32 @@ static int fast_event(vs_trace_reader *r, vs_event *out)
 	} else {
 		r->start = (size_t)(p - r->buf) + 1;
 	}
-	ev.line = ++r->line;
-	*out = ev;
+	*ev = blank_event;
+	ev->type = type;
+	ev->line = ++r->line;
+	ev->id = id;
+	if (type == VS_EV_ALLOC) {
+		ev->arena = arena;
+		ev->req = rq;
+		if (rq.tag)
+			ev->tag = r->tag_names[rq.tag];
+	}
 	return 1;
 }
 
 /* ---- open / next / close ----------------------------------------------- */
 
-static void sprite_table(vs_trace_reader *r)
+static void request_tables(vs_trace_reader *r)
 {
-	unsigned wi, hi, b, shape, size;
+	unsigned wi, hi, b, shape, size, f;
 
+	for (f = 1; f < 8; f++) {
+		r->tex_name[f] = vs_tex_format_name(f);
+		r->tex_name_len[f] = strlen(r->tex_name[f]);
+		for (wi = 0; wi < 8; wi++)
+			for (hi = 0; hi < 8; hi++)
+				r->tex_bytes[f][wi][hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
+	}
 	for (wi = 0; wi < 4; wi++)
 		for (hi = 0; hi < 4; hi++) {
 			if (vs_sprite_from_dims(8u << wi, 8u << hi, &shape, &size))
@@ -1487,7 +1522,7 @@ static int read_header(vs_trace_reader *r)
 		return fail(r, 1, "the trace declares no arena ('arena NAME KIND ...' after the version line)");
 	for (i = 0; i < r->hdr.narenas; i++)
 		r->arena_len[i] = strlen(r->hdr.arenas[i].name);
-	sprite_table(r);
+	request_tables(r);
 	return 0;
 }
 
