@@ -1374,9 +1374,6 @@ static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t 
 	return q;
 }
 
-/* What parse_event starts every event from. */
-static const vs_event blank_event = { .tag = "", .arena = -1, .route = -1 };
-
 /* 1 with the event and the line consumed, or 0 with nothing changed (the
  * caller's event too: at the end of a trace it keeps the last one). */
 static int fast_event(vs_trace_reader *r, vs_event *ev)
@@ -1387,6 +1384,7 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 	uint64_t id = 0;
 	int arena = -1;
 
+	memset(&rq, 0, sizeof rq);
 	if (p[0] == 'f' && LIT(p + 1, "ree ")) {
 		type = VS_EV_FREE;
 		p = fast_num(p + 5, 19, &id);
@@ -1395,7 +1393,6 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 		p += 5;
 	} else if (p[0] == 'a' && LIT(p + 1, "lloc ")) {
 		type = VS_EV_ALLOC;
-		memset(&rq, 0, sizeof rq);
 		p = fast_alloc(r, p + 6, &id, &arena, &rq);
 	} else {
 		return 0;
@@ -1414,16 +1411,21 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 	} else {
 		r->start = (size_t)(p - r->buf) + 1;
 	}
-	*ev = blank_event;
+	/* every field, as parse_event leaves them; field by field, as a copy
+	 * or memset of the whole event compiles to a slow rep stos */
 	ev->type = type;
 	ev->line = ++r->line;
+	ev->arena = arena;
 	ev->id = id;
-	if (type == VS_EV_ALLOC) {
-		ev->arena = arena;
-		ev->req = rq;
-		if (rq.tag)
-			ev->tag = r->tag_names[rq.tag];
-	}
+	ev->req = rq;
+	ev->tag = rq.tag ? r->tag_names[rq.tag] : "";
+	ev->data = NULL;
+	ev->data_len = 0;
+	ev->name = NULL;
+	ev->options = NULL;
+	ev->route = -1;
+	ev->search_len = 0;
+	memset(ev->search, 0, sizeof ev->search);
 	return 1;
 }
 
