@@ -1403,14 +1403,12 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 		p++;
 	if (*p != '\n')
 		return 0;
-	if (p == r->buf + r->end) {
-		/* the sentinel: the last line without a newline, or a line cut by the block */
-		if (!r->eof)
-			return 0;
-		r->start = r->end;
-	} else {
-		r->start = (size_t)(p - r->buf) + 1;
-	}
+	/* the sentinel: a line cut by the block's end, or the last line without
+	 * a newline (the reader knows it is the last only after a read that
+	 * found nothing more: next_line's business) */
+	if (p == r->buf + r->end)
+		return 0;
+	r->start = (size_t)(p - r->buf) + 1;
 	/* every field, as parse_event leaves them; field by field, as a copy
 	 * or memset of the whole event compiles to a slow rep stos */
 	ev->type = type;
