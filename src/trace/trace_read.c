@@ -1228,6 +1228,17 @@ static unsigned fast_bpp(const char *p)
 	return (unsigned)(p[0] - '0');
 }
 
+/* The len bytes at p are the name n (no call: names are short). */
+static int same_bytes(const char *p, const char *n, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != n[i])
+			return 0;
+	return 1;
+}
+
 /* log2(v) - 3 for a side of 8 to 1024 pixels that is a power of two, else -1 */
 static int side_index(unsigned v)
 {
@@ -1287,7 +1298,7 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 			;
 		fl = (size_t)(p - f);
 		for (v = 1; v < 8; v++)
-			if (r->tex_name_len[v] == fl && r->tex_name[v][0] == f[0] && memcmp(r->tex_name[v], f, fl) == 0)
+			if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
 				break;
 		/* a size with no texture bytes is the full path's error */
 		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
@@ -1352,7 +1363,7 @@ static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t 
 	if (!CC(p, C_DIGIT))
 		for (a = 0; a < h->narenas; a++) {
 			size_t len = r->arena_len[a];
-			if (p[0] == h->arenas[a].name[0] && memcmp(p, h->arenas[a].name, len) == 0 && p[len] == ' ')
+			if (same_bytes(p, h->arenas[a].name, len) && p[len] == ' ')
 				break;
 		}
 	if (a >= 0 && a < h->narenas) {
