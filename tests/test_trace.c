@@ -553,6 +553,249 @@ START_TEST(nul_bytes_named)
 }
 END_TEST
 
+/* ---- the reader's fast path against the full path ---------------------- */
+
+/* Every field of an event (the request byte for byte: both paths start it
+ * from zero), or the error: what the two paths must agree on. */
+static void describe(vs_trace_reader *r, int rc, const vs_event *ev, char *out, size_t cap)
+{
+	const unsigned char *q = (const unsigned char *)&ev->req;
+	size_t i, n;
+
+	if (rc != 1) {
+		snprintf(out, cap, "rc %d %s", rc, rc < 0 ? vs_trace_error(r) : "");
+		return;
+	}
+	n = (size_t)snprintf(out, cap, "%s line %llu arena %d id %llu tag '%s' data %u route %d search %u name %s "
+		"options %s req", vs_event_name(ev->type), (unsigned long long)ev->line, ev->arena,
+		(unsigned long long)ev->id, ev->tag, (unsigned)ev->data_len, ev->route, (unsigned)ev->search_len,
+		ev->name ? ev->name : "-", ev->options ? ev->options : "-");
+	for (i = 0; i < sizeof ev->req && n + 3 < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, " %02x", q[i]);
+	for (i = 0; i < ev->search_len && n + 4 < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, " s%u", (unsigned)ev->search[i]);
+	for (i = 0; i < ev->data_len && i < 8 && n + 3 < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, " d%02x", ev->data[i]);
+}
+
+/* Reads text (len bytes) and describes its last event, or the error, or the
+ * end: the event under test is on the text's last line. */
+static void last_event(const char *text, size_t len, char *out, size_t cap)
+{
+	char err[1024];
+	FILE *in = fmemopen((void *)text, len, "rb");
+	vs_trace_reader *r;
+	vs_event ev;
+	int rc, last = 0;
+
+	ck_assert_ptr_nonnull(in);
+	r = vs_trace_open_stream(in, "f", err, sizeof err);
+	if (!r) {
+		snprintf(out, cap, "open %s", err);
+		fclose(in);
+		return;
+	}
+	memset(&ev, 0, sizeof ev);
+	while ((rc = vs_trace_next(r, &ev)) == 1)
+		last = 1;
+	describe(r, rc < 0 || !last ? rc : 1, &ev, out, cap);
+	vs_trace_close(r);
+	fclose(in);
+}
+
+/* Lines the fast path reads, and lines just outside it: read as they are and
+ * with a comment after them (which only the full path takes), they must give
+ * the same event, field for field, or the same error. */
+START_TEST(fast_path_agrees_with_full_path)
+{
+	static const char *const heads[] = {
+		"vramsim-trace 1\narena obj gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n",
+		"vramsim-trace 1\narena bg gba-bg\nalloc 900 tile 1 4bpp tag=player\n",
+		"vramsim-trace 1\narena tex ds-tex\nalloc 900 tex 8x8 4c tag=player\n",
+		"vramsim-trace 1\narena pal ds-pltt\nalloc 900 pltt 16 tag=player\n",
+		"vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=player\nalloc 901 8 tag=a.b-c_d/e:f\n",
+		"vramsim-trace 1\narena obj gba-obj\narena tex ds-tex\narena heap ram size=64K\n"
+			"alloc 900 heap 8 tag=player\n",
+		"vramsim-trace 1\narena heap ram size=64K\nheaps\nalloc 900 8 tag=player\n",
+		"vramsim-trace 1\narena sprite gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n",
+		"vramsim-trace 1\narena tile gba-bg\nalloc 900 tile 1 4bpp\n",
+	};
+	static const char *const lines[] = {
+		"frame", "frame\r", "frame ", "frame x", "frames", "fram", "free 7", "free 7\r", "free 0", "free 007",
+		"free 1234567890123456789", "free 12345678901234567890", "free 99999999999999999999", "free 0x1F",
+		"free 7 8", "free 7x", "free -1", "free", "free ", "free  7", "free\t7", " free 7", "free 7\r\r",
+		"alloc 1 sprite 32x16 4bpp tag=player", "alloc 1 sprite 64x64 8bpp", "alloc 1 obj sprite 8x32 4bpp",
+		"alloc 1 sprite 8x64 4bpp", "alloc 1 sprite 16x16 2bpp", "alloc 1 sprite 16x16 4bppx",
+		"alloc 1 sprite 016x0016 4bpp", "alloc 1 sprite 4096x8 4bpp", "alloc 1 sprite 99999x8 4bpp",
+		"alloc 1 sprite 16x16 4bpp tag=nobody", "alloc 1 sprite 16x16 4bpp tag=play", "alloc 1 sprite 16x16 4bpp tag=players",
+		"alloc 1 sprite 16x16 4bpp tag=player align=32", "alloc 1 sprite 16x16 4bpp align=32 tag=player",
+		"alloc 1 sprite 16x16 4bpp tag=", "alloc 1 sprite 16x16 4bpp tag=player at=0x06010000",
+		"alloc 1 sprite 16x16 4bpp tag=a.b-c_d/e:f", "alloc 1 sprite 16x16 4bpp tag=player#",
+		"alloc 1 sprite 16x16 4bpp tag=pl\xC3\xA9yer", "alloc 1 sprite 16x16 4bpp  tag=player",
+		"alloc 1 tile 5 4bpp", "alloc 1 tile 5 8bpp affine", "alloc 1 tile 0x5 4bpp", "alloc 1 tile 5 4bpp cb=1",
+		"alloc 1 bg tile 5 8bpp tag=player", "alloc 1 tile 5 4bpp tag=player", "alloc 1 tile 4294967296 4bpp",
+		"alloc 1 tile 0 4bpp", "alloc 1 tile tile 5 4bpp", "alloc 1 tile 5 4bpp\r",
+		"alloc 1 tex 64x32 16c tag=player", "alloc 1 tex tex 8x8 4x4", "alloc 1 tex 1024x1024 direct",
+		"alloc 1 tex 2048x8 4c", "alloc 1 tex 12x8 4c", "alloc 1 tex 8x8 4C", "alloc 1 tex 8x8 a3i5",
+		"alloc 1 tex 8x8 a5i3", "alloc 1 tex 8x8 256c", "alloc 1 tex 8x8", "alloc 1 tex 4x4 4x4",
+		"alloc 1 pltt 16 tag=player", "alloc 1 pal pltt 4", "alloc 1 pltt 4 4c", "alloc 1 pltt 16 colours",
+		"alloc 1 pltt 0", "alloc 1 pltt 49152", "alloc 1 pltt 49153",
+		"alloc 1 100", "alloc 1 100 tag=player", "alloc 1 heap 100 tag=player", "alloc 1 0", "alloc 1 12K",
+		"alloc 1 999999999", "alloc 1 1000000000", "alloc 1 4294967296", "alloc 1 bytes 100", "alloc 1 0x40",
+		"alloc 1 heap", "alloc 1", "alloc", "alloc 1 nothing 5", "alloc 1 obj 100", "alloc 1 tex 100",
+		"alloc 18446744073709551615 100", "alloc 99999999999999999999 100", "alloc x 100", "alloc  1 100",
+		"alloc 1 100 tag=player search=heap", "alloc 1 heap 100 data=00ff", "alloc 1 100 # c",
+		"allocate 1 100", "alloc\t1 100", "bogus", "move 1 to=0x06010000", "reset",
+	};
+	static char text[4096], with[4096], a[2048], b[2048];
+	size_t h, i, n = 0;
+
+	for (h = 0; h < sizeof heads / sizeof heads[0]; h++)
+		for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+			const char *l = lines[i];
+			size_t ll = strlen(l), cr = ll && l[ll - 1] == '\r';
+			int tl = snprintf(text, sizeof text, "%s%s\n", heads[h], l);
+			/* the comment goes before a final CR, which ends the line either way */
+			int wl = snprintf(with, sizeof with, "%s%.*s # c%s\n", heads[h], (int)(ll - cr), l, cr ? "\r" : "");
+			last_event(text, (size_t)tl, a, sizeof a);
+			last_event(with, (size_t)wl, b, sizeof b);
+			ck_assert_msg(strcmp(a, b) == 0, "head %zu line '%s':\n  fast %s\n  full %s", h, l, a, b);
+			if (strncmp(a, "alloc", 5) == 0 || strncmp(a, "free", 4) == 0 || strncmp(a, "frame", 5) == 0)
+				n++;
+		}
+	ck_assert_uint_ge(n, 200); /* most lines make events somewhere */
+	/* and what they make is right, not merely the same */
+	snprintf(text, sizeof text, "%salloc 1 sprite 32x16 4bpp tag=player\n", heads[0]);
+	last_event(text, strlen(text), b, sizeof b);
+	ck_assert_msg(strncmp(b, "alloc line 4 arena 0 id 1 tag 'player' ", 39) == 0, "%s", b);
+	snprintf(text, sizeof text, "%sfree 99999999999999999999\n", heads[0]);
+	last_event(text, strlen(text), b, sizeof b);
+	ck_assert_str_eq(b, "rc -1 f:4:6: error: free: id '99999999999999999999' is not a 64-bit number");
+}
+END_TEST
+
+/* NUL bytes and other bytes of no line's business inside lines the fast
+ * path would otherwise take: the full path's errors, at its columns. */
+START_TEST(fast_path_leaves_odd_bytes)
+{
+	static const char head[] = "vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=player\n";
+	static const struct { const char *l; size_t len; const char *want; } cases[] = {
+		{ "free 1\0", 7, "rc -1 f:4:7: error: NUL byte in trace text" },
+		{ "fr\0ee 1", 7, "rc -1 f:4:3: error: NUL byte in trace text" },
+		{ "alloc 1 8 tag=player\0", 21, "rc -1 f:4:21: error: NUL byte in trace text" },
+		{ "alloc 1 8\0 tag=player", 21, "rc -1 f:4:10: error: NUL byte in trace text" },
+		{ "frame\0", 6, "rc -1 f:4:6: error: NUL byte in trace text" },
+		{ "free 1\xFF", 7, "rc -1 f:4:7: error: invalid UTF-8" },
+		{ "alloc 1 8 tag=play\x01r", 20, "rc -1 f:4:15: error: tag 'play\\x01r' must be 1-63 letters, digits or _-./:" },
+	};
+	static char text[256], out[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memcpy(text, head, sizeof head - 1);
+		memcpy(text + sizeof head - 1, cases[i].l, cases[i].len);
+		memcpy(text + sizeof head - 1 + cases[i].len, "\nframe\n", 7);
+		last_event(text, sizeof head - 1 + cases[i].len + 7, out, sizeof out);
+		ck_assert_msg(strcmp(out, cases[i].want) == 0, "case %zu: %s", i, out);
+	}
+}
+END_TEST
+
+/* The block ends in the middle of a fast line at every byte of it: the first
+ * read fills the reader's 256 KiB buffer, so a long comment line puts the
+ * line under test across the block's end at the chosen byte. */
+START_TEST(fast_lines_across_the_block_end)
+{
+	static const char head[] = "vramsim-trace 1\narena obj gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n";
+	static const char *const lines[] = { "alloc 123 sprite 16x16 8bpp tag=player\r\n", "free 77\r\n",
+		"frame\r\n", "alloc 5 sprite 32x8 4bpp\n", "free 1234567890123456789\n" };
+	const size_t block = 4u << 16, cap = block + 256;
+	char *text = malloc(cap), want[2048], got[2048];
+	size_t i, j;
+
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		size_t ll = strlen(lines[i]), at, n;
+		char one[512];
+		/* what the line alone gives, after the same header */
+		n = (size_t)snprintf(one, sizeof one, "%s%s", head, lines[i]);
+		last_event(one, n, want, sizeof want);
+		ck_assert_msg(strncmp(want, "rc", 2) != 0, "%s", want);
+		for (j = 0; j <= ll; j++) {
+			/* the line starts j bytes before the block's end */
+			memcpy(text, head, sizeof head - 1);
+			at = sizeof head - 1;
+			text[at++] = '#';
+			while (at < block - j - 1)
+				text[at++] = 'c';
+			text[at++] = '\n';
+			memcpy(text + at, lines[i], ll);
+			at += ll;
+			last_event(text, at, got, sizeof got);
+			/* the line number is one more: the comment line */
+			ck_assert_msg(strstr(want, " line 4 ") && strstr(got, " line 5 "), "j %zu: %s", j, got);
+			ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
+				"line %zu cut at %zu:\n  want %s\n  got  %s", i, j, want, got);
+			/* the same without its newline, at the end of the trace */
+			while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == '\r'))
+				at--;
+			last_event(text, at, got, sizeof got);
+			ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
+				"line %zu cut at %zu, no newline:\n  want %s\n  got  %s", i, j, want, got);
+		}
+	}
+	free(text);
+}
+END_TEST
+
+/* A line that starts like a fast one but runs on past the longest line, and
+ * at the end of a trace the last event stays where the caller has it. */
+START_TEST(fast_path_long_line_and_end)
+{
+	char err[1024];
+	FILE *fp = tmpfile();
+	vs_trace_reader *r;
+	vs_event ev;
+	size_t i;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=1M\nalloc 1 8\nfree ", fp);
+	for (i = 0; i < 1000; i++)
+		fputc('0', fp);
+	fputs("1\nfree ", fp);
+	for (i = 0; i < VS_TRACE_LINE_MAX; i++)
+		fputc('0', fp);
+	fputs("2\n", fp);
+	rewind(fp);
+	r = vs_trace_open_stream(fp, "L", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+	ck_assert_int_eq(vs_trace_next(r, &ev), 1); /* 1000 zeros and a 1: the full path reads it */
+	ck_assert_int_eq(ev.type, VS_EV_FREE);
+	ck_assert_uint_eq(ev.id, 1);
+	ck_assert_int_eq(vs_trace_next(r, &ev), -1);
+	ck_assert_str_eq(vs_trace_error(r), "L:5:1: error: line is longer than 1048576 bytes");
+	vs_trace_close(r);
+	fclose(fp);
+
+	{
+		static const char text[] = "vramsim-trace 1\narena heap ram size=1M\nalloc 1 8\nfree 1\n\n# done\n";
+		FILE *in = fmemopen((void *)text, sizeof text - 1, "rb");
+		ck_assert_ptr_nonnull(in);
+		r = vs_trace_open_stream(in, "e", err, sizeof err);
+		ck_assert_msg(r != NULL, "%s", err);
+		ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+		ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+		ck_assert_int_eq(vs_trace_next(r, &ev), 0);
+		ck_assert_int_eq(ev.type, VS_EV_FREE); /* untouched by the end */
+		ck_assert_uint_eq(ev.id, 1);
+		ck_assert_uint_eq(ev.line, 4);
+		vs_trace_close(r);
+		fclose(in);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -571,6 +814,10 @@ int main(void)
 	tcase_add_test(tc, plain_path_agrees_with_full_checks);
 	tcase_add_test(tc, lines_across_blocks);
 	tcase_add_test(tc, nul_bytes_named);
+	tcase_add_test(tc, fast_path_agrees_with_full_path);
+	tcase_add_test(tc, fast_path_leaves_odd_bytes);
+	tcase_add_test(tc, fast_lines_across_the_block_end);
+	tcase_add_test(tc, fast_path_long_line_and_end);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

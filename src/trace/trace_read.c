@@ -16,6 +16,7 @@
 #include "vramsim/trace.h"
 
 #define BLOCK (1u << 16)
+#define SLACK 64 /* bytes after buf[cap], initialised: fast_event compares words that may run past a line */
 #define MAX_TOK 32
 #define TAGS_FULL UINT32_MAX /* intern_tag: VS_TAG_DISTINCT_MAX reached */
 
@@ -30,7 +31,7 @@ struct vs_trace_reader {
 	int own_fp;
 	int eof;
 	char name[256];
-	char *buf;          /* holds at least one whole line */
+	char *buf;          /* holds at least one whole line; buf[end] is '\n' */
 	size_t cap, start, end;
 	uint64_t line;      /* number of the line last cut */
 	uint64_t bytes_in;  /* read from the stream so far */
@@ -39,6 +40,16 @@ struct vs_trace_reader {
 	size_t pending_len;
 	uint64_t pending_line;
 	vs_trace_header hdr;
+	size_t arena_len[VS_TRACE_MAX_ARENAS]; /* strlen of each arena's name */
+	/* sprite requests by log2(width) - 3 and log2(height) - 3: OAM shape and
+	 * size field, and bytes at 4 and 8 bpp (0: no such sprite), from
+	 * request.c's tables once, for fast_request */
+	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[4][4];
+	/* texture bytes by format (1-7), log2(width) - 3 and log2(height) - 3,
+	 * and the formats' names with their lengths, the same way */
+	uint32_t tex_bytes[8][8][8];
+	const char *tex_name[8];
+	size_t tex_name_len[8];
 	char err[1024];
 	/* event storage */
 	char tag[VS_TAG_MAX];
@@ -116,9 +127,10 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 		}
 		if (r->cap - r->end < BLOCK) {
 			size_t ncap = r->cap * 2;
-			char *nb = realloc(r->buf, ncap + 1);
+			char *nb = realloc(r->buf, ncap + 1 + SLACK);
 			if (!nb)
 				return fail(r, 1, "out of memory reading a long line");
+			memset(nb + r->cap + 1 + SLACK, 0, ncap - r->cap);
 			r->buf = nb;
 			r->cap = ncap;
 		}
@@ -133,6 +145,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			}
 			r->end += got;
 			r->bytes_in += got;
+			r->buf[r->end] = '\n'; /* fast_event's sentinel */
 		}
 	}
 }
@@ -1133,38 +1146,334 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 	}
 }
 
-/* The commonest lines, exactly `frame` and `free N`, read without cutting
- * tokens: 1 with the event, 0 for any other line or a bad N (then read, and
- * reported, as always). */
-static int quick_event(const vs_trace_reader *r, const char *s, size_t len, vs_event *ev)
-{
-	uint64_t id;
+/* ---- the fast path ------------------------------------------------------ */
 
-	if (len && s[len - 1] == '\r')
-		len--;
-	if (len == 5 && memcmp(s, "frame", 5) == 0) {
-		memset(ev, 0, sizeof *ev);
-		ev->type = VS_EV_FRAME;
-	} else if (len > 5 && memcmp(s, "free ", 5) == 0 && parse_u64(s + 5, len - 5, 0, &id) == 0) {
-		memset(ev, 0, sizeof *ev);
-		ev->type = VS_EV_FREE;
-		ev->id = id;
+/* Most lines of a long trace are `frame`, `free ID` or `alloc ID [ARENA]
+ * REQUEST [tag=NAME]` with single spaces. fast_event reads those straight
+ * from the block: no copy, no token array, no second pass. It takes only
+ * lines it can read completely, with decimal numbers short enough not to
+ * overflow and a tag seen before; any other line, and every line the full
+ * path would reject, it leaves (returns 0) to the full path, which reads it
+ * from its first byte. So events and errors are those of the full path.
+ * The block ends in a '\n' sentinel (buf[end]), so no scan runs past it. */
+
+#define C_DIGIT 1
+#define C_NAME 2  /* letters, digits, _-./: (name_ok) */
+#define C_TOK 4   /* printable ASCII but space: inside a token */
+
+/* by byte: C_DIGIT, C_NAME, C_TOK; bytes from 0x80 are none of them */
+static const uint8_t cclass[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 4, 4, 4, 4, 4,
+	4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 6,
+	4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 0,
+};
+
+#define CC(p, c) (cclass[(unsigned char)*(p)] & (c))
+
+/* The end of a line: '\n', or "\r\n" (a final CR is dropped, as tokenize does). */
+#define AT_EOL(p) (*(p) == '\n' || (*(p) == '\r' && (p)[1] == '\n'))
+
+/* A decimal number of 1 to maxd digits (maxd <= 19: no overflow), followed
+ * by a space or the end of the line; NULL otherwise. */
+static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
+{
+	const char *s = p;
+	uint64_t v = 0;
+	unsigned d;
+
+	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
+		v = v * 10 + d;
+		p++;
+	}
+	if (p == s || (size_t)(p - s) > maxd || !(*p == ' ' || AT_EOL(p)))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/* p starts with the literal w (no '\n' in it). A line ends in '\n', so a
+ * match never reaches past it; a mismatch may read up to SLACK bytes on. */
+#define LIT(p, w) (memcmp((p), (w), sizeof(w) - 1) == 0)
+
+/* "WxH", each 1-4 digits and at most 4096, followed by a space. */
+static const char *fast_dims(const char *p, unsigned *w, unsigned *h)
+{
+	const char *s = p;
+	unsigned a = 0, b = 0;
+
+	while (CC(p, C_DIGIT) && p - s < 5)
+		a = a * 10 + (unsigned)(*p++ - '0');
+	if (p == s || p - s > 4 || *p != 'x')
+		return NULL;
+	s = ++p;
+	while (CC(p, C_DIGIT) && p - s < 5)
+		b = b * 10 + (unsigned)(*p++ - '0');
+	if (p == s || p - s > 4 || *p != ' ' || a > 4096 || b > 4096)
+		return NULL;
+	*w = a;
+	*h = b;
+	return p + 1;
+}
+
+/* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
+static unsigned fast_bpp(const char *p)
+{
+	if ((p[0] != '4' && p[0] != '8') || !LIT(p + 1, "bpp") || !(p[4] == ' ' || AT_EOL(p + 4)))
+		return 0;
+	return (unsigned)(p[0] - '0');
+}
+
+/* The len bytes at p are the name n (no call: names are short). */
+static int same_bytes(const char *p, const char *n, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != n[i])
+			return 0;
+	return 1;
+}
+
+/* log2(v) - 3 for a side of 8 to 1024 pixels that is a power of two, else -1 */
+static int side_index(unsigned v)
+{
+	int i = 0;
+
+	if (v < 8 || v > 1024 || (v & (v - 1)))
+		return -1;
+	while (v > 8) {
+		v >>= 1;
+		i++;
+	}
+	return i;
+}
+
+/* The request at p for an arena of this kind, as parse_request reads it
+ * into rq (all zero on entry); returns the byte after it, or NULL. */
+static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
+{
+	uint64_t n;
+	unsigned w, h, v;
+
+	if (CC(p, C_DIGIT)) {
+		/* at most 9 digits: fits in 32 bits; a K or M suffix goes the full way */
+		if (!(p = fast_num(p, 9, &n)) || (n == 0 && kind != VS_ARENA_RAM))
+			return NULL;
+		rq->shape = VS_REQ_BYTES;
+		rq->size = (uint32_t)n;
+		return p;
+	}
+	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
+		int wi, hi;
+		if (!(p = fast_dims(p + 7, &w, &h)) || (wi = side_index(w)) < 0 || wi > 3 || (hi = side_index(h)) < 0 ||
+			hi > 3 || !(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
+			return NULL;
+		rq->shape = VS_REQ_SPRITE;
+		rq->u.sprite.shape = r->sprite[wi][hi].shape;
+		rq->u.sprite.size = r->sprite[wi][hi].size;
+		rq->u.sprite.bpp = (uint8_t)v;
+		rq->size = r->sprite[wi][hi].bytes[v == 8];
+		return p + 4;
+	}
+	if (kind == VS_ARENA_GBA_BG && LIT(p, "tile ")) {
+		if (!(p = fast_num(p + 5, 9, &n)) || *p != ' ' || !(v = fast_bpp(p + 1)))
+			return NULL;
+		rq->shape = VS_REQ_TILE;
+		rq->u.tile.rom = (uint32_t)n;
+		rq->u.tile.bpp = (uint8_t)v;
+		return vs_request_derive_size(rq) ? NULL : p + 5;
+	}
+	if (kind == VS_ARENA_DS_TEX && LIT(p, "tex ")) {
+		const char *f;
+		size_t fl;
+		int wi, hi;
+		if (!(p = fast_dims(p + 4, &w, &h)))
+			return NULL;
+		for (f = p; CC(p, C_TOK); p++)
+			;
+		fl = (size_t)(p - f);
+		for (v = 1; v < 8; v++)
+			if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
+				break;
+		/* a size with no texture bytes is the full path's error */
+		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
+			!r->tex_bytes[v][wi][hi])
+			return NULL;
+		rq->shape = VS_REQ_TEX;
+		rq->u.tex.format = (uint8_t)v;
+		rq->u.tex.width = (uint16_t)w;
+		rq->u.tex.height = (uint16_t)h;
+		rq->size = r->tex_bytes[v][wi][hi];
+		return p;
+	}
+	if (kind == VS_ARENA_DS_PLTT && LIT(p, "pltt ")) {
+		if (!(p = fast_num(p + 5, 9, &n)) || n == 0 || n > 0xC000)
+			return NULL;
+		rq->shape = VS_REQ_PLTT;
+		rq->u.pltt.colours = (uint16_t)n;
+		rq->u.pltt.four = n == 4;
+		return vs_request_derive_size(rq) ? NULL : p;
+	}
+	return NULL;
+}
+
+/* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
+static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
+{
+	const char *p = *pp + 4, *s = p;
+	uint32_t hsh = 2166136261u, i;
+	size_t len;
+
+	if (!LIT(*pp, "tag="))
+		return 0;
+	for (; CC(p, C_NAME); p++)
+		hsh = (hsh ^ (uint8_t)*p) * 16777619u; /* hash_str as it goes */
+	len = (size_t)(p - s);
+	if (len == 0 || len >= VS_TAG_MAX)
+		return 0;
+	for (i = hsh & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
+		const char *n = r->tag_names[r->tag_hash[i]];
+		size_t k = 0;
+		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
+			k++;
+		if (k == len && n[len] == '\0') {
+			*pp = p;
+			return r->tag_hash[i];
+		}
+	}
+	return 0;
+}
+
+/* The alloc after "alloc ": its id, arena and request (rq all zero on
+ * entry); returns the end of its last token, or NULL. */
+static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t *id, int *arena, vs_request *rq)
+{
+	const vs_trace_header *h = &r->hdr;
+	const char *q;
+	int a = -1;
+
+	if (h->heaps || !(p = fast_num(p, 19, id)) || *p++ != ' ')
+		return NULL;
+	/* an arena name (names start with a letter), when a request follows it */
+	if (!CC(p, C_DIGIT))
+		for (a = 0; a < h->narenas; a++) {
+			size_t len = r->arena_len[a];
+			if (same_bytes(p, h->arenas[a].name, len) && p[len] == ' ')
+				break;
+		}
+	if (a >= 0 && a < h->narenas) {
+		/* parse_alloc takes it as the arena when a request follows; else the
+		 * line goes the full way (no second reading here) */
+		if (!(q = fast_request(r, p + r->arena_len[a] + 1, h->arenas[a].kind, rq)))
+			return NULL;
+	} else {
+		if (h->narenas != 1 || !(q = fast_request(r, p, h->arenas[0].kind, rq)))
+			return NULL;
+		a = 0;
+	}
+	*arena = a;
+	if (*q == ' ') {
+		q++;
+		if (!(rq->tag = fast_tag(r, &q)))
+			return NULL;
+	}
+	return q;
+}
+
+/* 1 with the event and the line consumed, or 0 with nothing changed (the
+ * caller's event too: at the end of a trace it keeps the last one). */
+static int fast_event(vs_trace_reader *r, vs_event *ev)
+{
+	const char *p = r->buf + r->start;
+	vs_event_type type;
+	vs_request rq;
+	uint64_t id = 0;
+	int arena = -1;
+
+	memset(&rq, 0, sizeof rq);
+	if (p[0] == 'f' && LIT(p + 1, "ree ")) {
+		type = VS_EV_FREE;
+		p = fast_num(p + 5, 19, &id);
+	} else if (p[0] == 'f' && LIT(p + 1, "rame")) {
+		type = VS_EV_FRAME;
+		p += 5;
+	} else if (p[0] == 'a' && LIT(p + 1, "lloc ")) {
+		type = VS_EV_ALLOC;
+		p = fast_alloc(r, p + 6, &id, &arena, &rq);
 	} else {
 		return 0;
 	}
-	ev->line = r->line;
-	ev->tag = "";
-	ev->arena = -1;
+	if (!p)
+		return 0;
+	if (*p == '\r')
+		p++;
+	if (*p != '\n')
+		return 0;
+	/* the sentinel: a line cut by the block's end, or the last line without
+	 * a newline (the reader knows it is the last only after a read that
+	 * found nothing more: next_line's business) */
+	if (p == r->buf + r->end)
+		return 0;
+	r->start = (size_t)(p - r->buf) + 1;
+	/* every field, as parse_event leaves them; field by field, as a copy
+	 * or memset of the whole event compiles to a slow rep stos */
+	ev->type = type;
+	ev->line = ++r->line;
+	ev->arena = arena;
+	ev->id = id;
+	ev->req = rq;
+	ev->tag = rq.tag ? r->tag_names[rq.tag] : "";
+	ev->data = NULL;
+	ev->data_len = 0;
+	ev->name = NULL;
+	ev->options = NULL;
 	ev->route = -1;
+	ev->search_len = 0;
+	memset(ev->search, 0, sizeof ev->search);
 	return 1;
 }
 
 /* ---- open / next / close ----------------------------------------------- */
 
+static void request_tables(vs_trace_reader *r)
+{
+	unsigned wi, hi, b, shape, size, f;
+
+	for (f = 1; f < 8; f++) {
+		r->tex_name[f] = vs_tex_format_name(f);
+		r->tex_name_len[f] = strlen(r->tex_name[f]);
+		for (wi = 0; wi < 8; wi++)
+			for (hi = 0; hi < 8; hi++)
+				r->tex_bytes[f][wi][hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
+	}
+	for (wi = 0; wi < 4; wi++)
+		for (hi = 0; hi < 4; hi++) {
+			if (vs_sprite_from_dims(8u << wi, 8u << hi, &shape, &size))
+				continue;
+			r->sprite[wi][hi].shape = (uint8_t)shape;
+			r->sprite[wi][hi].size = (uint8_t)size;
+			for (b = 0; b < 2; b++) {
+				vs_request rq;
+				memset(&rq, 0, sizeof rq);
+				rq.shape = VS_REQ_SPRITE;
+				rq.u.sprite.shape = (uint8_t)shape;
+				rq.u.sprite.size = (uint8_t)size;
+				rq.u.sprite.bpp = (uint8_t)(4 << b);
+				if (vs_request_derive_size(&rq) == 0)
+					r->sprite[wi][hi].bytes[b] = rq.size;
+			}
+		}
+}
+
 static int read_header(vs_trace_reader *r)
 {
 	tok t[MAX_TOK];
-	int nt, rc;
+	int nt, rc, i;
 	uint32_t v;
 
 	rc = next_statement(r, t, &nt);
@@ -1222,6 +1531,9 @@ static int read_header(vs_trace_reader *r)
 	}
 	if (r->hdr.narenas == 0)
 		return fail(r, 1, "the trace declares no arena ('arena NAME KIND ...' after the version line)");
+	for (i = 0; i < r->hdr.narenas; i++)
+		r->arena_len[i] = strlen(r->hdr.arenas[i].name);
+	request_tables(r);
 	return 0;
 }
 
@@ -1237,7 +1549,9 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	/* the name is only ever printed: keep it printable */
 	vs_escape(r->name, sizeof r->name, name, strlen(name), 0);
 	r->cap = 4 * BLOCK;
-	r->buf = malloc(r->cap + 1);
+	r->buf = calloc(r->cap + 1 + SLACK, 1);
+	if (r->buf)
+		r->buf[0] = '\n'; /* fast_event's sentinel */
 	r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1);
 	r->tags_cap = 64;
 	r->tag_names = calloc(r->tags_cap, sizeof *r->tag_names);
@@ -1299,11 +1613,11 @@ int vs_trace_next(vs_trace_reader *r, vs_event *ev)
 	for (;;) {
 		char *s = NULL;
 		size_t len = 0;
+		if (fast_event(r, ev))
+			return 1;
 		rc = next_line(r, &s, &len);
 		if (rc <= 0)
 			return rc;
-		if (quick_event(r, s, len, ev))
-			return 1;
 		if (cut_tokens(r, s, len, t, &nt))
 			return -1;
 		if (nt)
