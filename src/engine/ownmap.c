@@ -3,64 +3,154 @@
  *
  * A run is a maximal range of units with one owner and one kind: two
  * neighbouring runs always differ, so the free runs are exactly the free
- * extents. The runs are the nodes of a treap keyed by first unit (a binary
- * search tree that random priorities keep balanced, O(log n) deep), each
- * node also holding the longest free run below it. Marking a range splits
- * the tree at its two ends, drops the runs inside and joins the pieces
- * around one new run: O(log n + runs dropped), whatever the range's length.
- * Memory is one node per run (what the live allocations need), not per
- * unit. Free units, free runs and the longest free run are read in O(1).
+ * extents. The runs sit in address order in the leaves of a B+-tree, up
+ * to OM_B a leaf as parallel arrays (start, length, owner, kind); an inner
+ * node holds, for each child, its first unit and its longest free run.
+ * Every node also knows its own longest free run, and leaves are linked
+ * in address order. A look-up is a binary search per level, a few cache
+ * lines in all, and starts in the leaf last used when the unit is there.
+ * Marking a range inside one leaf (most marks) rewrites a few entries
+ * with one move of the leaf's tail; a range over several leaves first
+ * folds the units past the leaf into its last run, dropping or trimming
+ * the runs there, so it is the same in-leaf rewrite after. Leaves split
+ * when full and are joined with a sibling below a quarter full, so the
+ * memory is what the live runs need: about 13 bytes a run plus the
+ * leaves' free room. Free units, free runs and the longest free run are
+ * read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ownmap_int.h"
 
+#define OM_B 64          /* entries a node; 13 bytes each */
+#define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
+
 typedef struct om_node {
-	uint32_t start, len, owner;
-	uint32_t l, r;      /* children; 0 is none (node 0 is never used) */
-	uint32_t up;        /* parent, 0 at the root; set by pull */
-	uint32_t pri;       /* a parent's priority is >= its children's */
-	uint32_t maxfree;   /* longest free run in this subtree, units */
-	uint8_t kind;
+	uint32_t key[OM_B];  /* first unit of each run, or of each child's runs */
+	uint32_t len[OM_B];  /* leaf: run length; inner: the child's longest free run */
+	uint32_t ref[OM_B];  /* leaf: owner; inner: child node */
+	uint8_t kind[OM_B];  /* leaf: kind */
+	uint32_t n;          /* entries in use */
+	uint32_t up;         /* parent, 0 at the root */
+	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
+	uint32_t maxfree;    /* longest free run in this subtree, units */
+	uint8_t leaf;
 } om_node;
 
 struct vs_ownmap {
 	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
-	uint32_t nunits, root;
-	om_node *n;
-	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
+	uint32_t nunits, root, height;
+	om_node *n;                 /* node 0 is never used: 0 is "none" */
+	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
 	uint32_t runs, free_units, free_runs;
-	uint32_t seed;              /* xorshift state: priorities, the same every run */
-	uint32_t hint;              /* the run last made, changed or read, 0 when none;
+	uint32_t hint;              /* the leaf last searched or changed, 0 when none;
 	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
 
 #define N(i) (m->n[i])
 
-/* Every node whose children change is pulled afterwards (its longest
- * free run depends on them), so this is also where children learn their
- * parent. Node 0's parent is written and never read. */
-static void pull(vs_ownmap *m, uint32_t t)
-{
-	om_node *x = &N(t);
-	uint32_t best = x->kind == VS_UNIT_FREE ? x->len : 0;
-
-	N(x->l).up = t;
-	N(x->r).up = t;
-	if (N(x->l).maxfree > best)
-		best = N(x->l).maxfree;
-	if (N(x->r).maxfree > best)
-		best = N(x->r).maxfree;
-	x->maxfree = best;
-}
-
-static void account(vs_ownmap *m, uint32_t t, int sign)
+static void account(vs_ownmap *m, uint32_t len, uint8_t kind, int sign)
 {
 	m->runs += (uint32_t)sign;
-	if (N(t).kind == VS_UNIT_FREE) {
-		m->free_units += (uint32_t)sign * N(t).len;
+	if (kind == VS_UNIT_FREE) {
+		m->free_units += (uint32_t)sign * len;
 		m->free_runs += (uint32_t)sign;
+	}
+}
+
+static uint32_t leaf_end(const om_node *x)
+{
+	return x->key[x->n - 1] + x->len[x->n - 1];
+}
+
+static int same(const om_node *x, uint32_t i, uint32_t owner, uint8_t k)
+{
+	return x->ref[i] == owner && x->kind[i] == k;
+}
+
+/* The last entry whose key is <= u (x->key[0] <= u). No early exit, so
+ * the compiler makes the choices conditional moves: no branch to miss. */
+static uint32_t slot_of(const om_node *x, uint32_t u)
+{
+	uint32_t base = 0, n = x->n;
+
+	while (n > 1) {
+		uint32_t half = n / 2;
+		base = x->key[base + half] <= u ? base + half : base;
+		n -= half;
+	}
+	return base;
+}
+
+static uint32_t slot_in(const om_node *p, uint32_t child)
+{
+	uint32_t i = 0;
+
+	while (p->ref[i] != child)
+		i++;
+	return i;
+}
+
+/* Entries [from, n) moved to start at to; n follows. */
+static void shift(om_node *x, uint32_t from, uint32_t to)
+{
+	uint32_t k = x->n - from;
+
+	memmove(x->key + to, x->key + from, k * sizeof *x->key);
+	memmove(x->len + to, x->len + from, k * sizeof *x->len);
+	memmove(x->ref + to, x->ref + from, k * sizeof *x->ref);
+	memmove(x->kind + to, x->kind + from, k);
+	x->n = to + k;
+}
+
+/* k entries of s from si copied over d's from di (d's n is the caller's). */
+static void copy(om_node *d, uint32_t di, const om_node *s, uint32_t si, uint32_t k)
+{
+	memcpy(d->key + di, s->key + si, k * sizeof *d->key);
+	memcpy(d->len + di, s->len + si, k * sizeof *d->len);
+	memcpy(d->ref + di, s->ref + si, k * sizeof *d->ref);
+	memcpy(d->kind + di, s->kind + si, k);
+}
+
+static uint32_t node_maxfree(const om_node *x)
+{
+	uint32_t i, best = 0;
+
+	for (i = 0; i < x->n; i++) {
+		uint32_t f = x->leaf && x->kind[i] != VS_UNIT_FREE ? 0 : x->len[i];
+		best = f > best ? f : best;
+	}
+	return best;
+}
+
+/* Children that moved into node t learn their parent. */
+static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
+{
+	uint32_t i;
+
+	if (!N(t).leaf)
+		for (i = from; i < N(t).n; i++)
+			N(N(t).ref[i]).up = t;
+}
+
+/* Node t's longest free run worked out again, and its parent's entry for
+ * it (first unit, longest free run) brought up to date, on up while an
+ * entry changes: nothing above an unchanged entry can have changed. */
+static void fix(vs_ownmap *m, uint32_t t)
+{
+	for (;;) {
+		om_node *x = &N(t);
+		uint32_t p = x->up, s;
+		x->maxfree = node_maxfree(x);
+		if (!p)
+			return;
+		s = slot_in(&N(p), t);
+		if (N(p).len[s] == x->maxfree && N(p).key[s] == x->key[0])
+			return;
+		N(p).len[s] = x->maxfree;
+		N(p).key[s] = x->key[0];
+		t = p;
 	}
 }
 
@@ -71,14 +161,14 @@ static int reserve(vs_ownmap *m, uint32_t k)
 	om_node *p;
 	size_t cap;
 
-	for (t = m->spare; t && have < k; t = N(t).l)
+	for (t = m->spare; t && have < k; t = N(t).next)
 		have++;
 	if (have >= k)
 		return 0;
-	cap = m->cap ? (size_t)m->cap * 2 : 64;
+	cap = m->cap ? (size_t)m->cap * 2 : 4;
 	if (cap < (size_t)m->used + k)
 		cap = (size_t)m->used + k;
-	if (cap > UINT32_MAX)
+	if (cap > UINT32_MAX / 2)
 		return -1;
 	p = realloc(m->n, cap * sizeof *p);
 	if (!p)
@@ -88,31 +178,18 @@ static int reserve(vs_ownmap *m, uint32_t k)
 	return 0;
 }
 
-static uint32_t node_new(vs_ownmap *m, uint32_t start, uint32_t len, uint32_t owner, uint8_t kind)
+static uint32_t node_new(vs_ownmap *m, uint8_t leaf)
 {
-	uint32_t t, s = m->seed;
-	om_node *x;
+	uint32_t t;
 
 	if (m->spare) {
 		t = m->spare;
-		m->spare = N(t).l;
+		m->spare = N(t).next;
 	} else {
 		t = m->used++;
 	}
-	s ^= s << 13;
-	s ^= s >> 17;
-	s ^= s << 5;
-	m->seed = s;
-	x = &N(t);
-	x->start = start;
-	x->len = len;
-	x->owner = owner;
-	x->kind = kind;
-	x->l = x->r = 0;
-	x->pri = s;
-	pull(m, t);
-	account(m, t, +1);
-	m->hint = t;
+	N(t).n = N(t).up = N(t).prev = N(t).next = N(t).maxfree = 0;
+	N(t).leaf = leaf;
 	return t;
 }
 
@@ -120,372 +197,325 @@ static void node_drop(vs_ownmap *m, uint32_t t)
 {
 	if (m->hint == t)
 		m->hint = 0;
-	account(m, t, -1);
-	N(t).l = m->spare;
+	N(t).next = m->spare;
 	m->spare = t;
 }
 
-static void drop_tree(vs_ownmap *m, uint32_t t)
+/* Node t, full, split in two halves; the right half goes in its parent
+ * just after it (a new root above t when it had none). */
+static void split(vs_ownmap *m, uint32_t t)
 {
-	while (t) {
-		uint32_t r = N(t).r;
-		drop_tree(m, N(t).l);
-		node_drop(m, t);
-		t = r;
+	uint32_t p = N(t).up, r, s, h = N(t).n / 2;
+
+	if (!p) {
+		p = node_new(m, 0);
+		N(p).n = 1;
+		N(p).key[0] = N(t).key[0];
+		N(p).len[0] = N(t).maxfree;
+		N(p).ref[0] = t;
+		N(t).up = p;
+		m->root = p;
+		m->height++;
+	} else if (N(p).n == OM_B) {
+		split(m, p);
+		p = N(t).up;
 	}
-}
-
-/* Runs starting before key go to *a, the others to *b. */
-static void split(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-		return;
+	r = node_new(m, N(t).leaf);
+	copy(&N(r), 0, &N(t), h, N(t).n - h);
+	N(r).n = N(t).n - h;
+	N(t).n = h;
+	N(r).up = p;
+	adopt(m, r, 0);
+	if (N(t).leaf) {
+		N(r).next = N(t).next;
+		N(r).prev = t;
+		if (N(t).next)
+			N(N(t).next).prev = r;
+		N(t).next = r;
 	}
-	if (N(t).start < key) {
-		split(m, N(t).r, key, &N(t).r, b);
-		*a = t;
-	} else {
-		split(m, N(t).l, key, a, &N(t).l);
-		*b = t;
+	s = slot_in(&N(p), t);
+	shift(&N(p), s + 1, s + 2);
+	N(p).ref[s + 1] = r;
+	N(p).key[s + 1] = N(r).key[0];
+	fix(m, t);
+	fix(m, r);
+	fix(m, p); /* a new root's longest free run */
+}
+
+static void rebalance(vs_ownmap *m, uint32_t t);
+
+/* Node t, emptied, taken out of the tree. */
+static void unhook(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p = N(t).up, s = slot_in(&N(p), t);
+
+	if (N(t).leaf) {
+		if (N(t).prev)
+			N(N(t).prev).next = N(t).next;
+		if (N(t).next)
+			N(N(t).next).prev = N(t).prev;
 	}
-	pull(m, t);
-}
-
-/* Runs ending at or before key go to *a, the others to *b. */
-static void split_end(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-		return;
-	}
-	if (N(t).start + N(t).len <= key) {
-		split_end(m, N(t).r, key, &N(t).r, b);
-		*a = t;
-	} else {
-		split_end(m, N(t).l, key, a, &N(t).l);
-		*b = t;
-	}
-	pull(m, t);
-}
-
-static uint32_t peek_min(const vs_ownmap *m, uint32_t t)
-{
-	while (t && N(t).l)
-		t = N(t).l;
-	return t;
-}
-
-static uint32_t peek_max(const vs_ownmap *m, uint32_t t)
-{
-	while (t && N(t).r)
-		t = N(t).r;
-	return t;
-}
-
-/* Every run of a before every run of b. */
-static uint32_t merge(vs_ownmap *m, uint32_t a, uint32_t b)
-{
-	if (!a || !b)
-		return a ? a : b;
-	if (N(a).pri >= N(b).pri) {
-		N(a).r = merge(m, N(a).r, b);
-		pull(m, a);
-		return a;
-	}
-	N(b).l = merge(m, a, N(b).l);
-	pull(m, b);
-	return b;
-}
-
-/* Takes the last (first) run out of t into *out; returns what is left. */
-static uint32_t pop_max(vs_ownmap *m, uint32_t t, uint32_t *out)
-{
-	if (!t) {
-		*out = 0;
-		return 0;
-	}
-	if (!N(t).r) {
-		uint32_t l = N(t).l;
-		*out = t;
-		N(t).l = 0;
-		pull(m, t);
-		return l;
-	}
-	N(t).r = pop_max(m, N(t).r, out);
-	pull(m, t);
-	return t;
-}
-
-static uint32_t pop_min(vs_ownmap *m, uint32_t t, uint32_t *out)
-{
-	if (!t) {
-		*out = 0;
-		return 0;
-	}
-	if (!N(t).l) {
-		uint32_t r = N(t).r;
-		*out = t;
-		N(t).r = 0;
-		pull(m, t);
-		return r;
-	}
-	N(t).l = pop_min(m, N(t).l, out);
-	pull(m, t);
-	return t;
-}
-
-/* The runs just before and after t in address order, 0 when none. */
-static uint32_t pred(const vs_ownmap *m, uint32_t t)
-{
-	uint32_t a;
-
-	if (N(t).l)
-		return peek_max(m, N(t).l);
-	for (a = N(t).up; a && N(a).l == t; a = N(a).up)
-		t = a;
-	return a;
-}
-
-static uint32_t succ(const vs_ownmap *m, uint32_t t)
-{
-	uint32_t a;
-
-	if (N(t).r)
-		return peek_min(m, N(t).r);
-	for (a = N(t).up; a && N(a).r == t; a = N(a).up)
-		t = a;
-	return a;
-}
-
-/* The run holding u. Marks and reads come in address order through an
- * allocation's pieces (the placement check, then its marks; a free's
- * reads, then its marks) and the heatmap's samples go up the map, so the
- * search starts at the hint, the run last marked or read: it climbs to the
- * first ancestor on the far side of u (a subtree's runs cover every unit
- * between the ancestors bounding it, and the hint is inside) and descends
- * from there, O(log of the runs between) rather than O(log n). The run
- * found becomes the hint: the one write a reader makes, to a map only its
- * own thread uses (ownmap_int.h). */
-/* Whether u is more than OM_NEAR runs of the average length away from
- * run t: a climb from t would then cost more than the descent it saves. */
-#define OM_NEAR 16
-
-static int far(const vs_ownmap *m, uint32_t t, uint32_t u)
-{
-	uint32_t d = u < N(t).start ? N(t).start - u : u - N(t).start;
-
-	return (uint64_t)d * m->runs > (uint64_t)OM_NEAR * m->nunits;
-}
-
-static uint32_t find(const vs_ownmap *m, uint32_t u)
-{
-	uint32_t t = m->hint, a;
-
-	if (!t || far(m, t, u)) {
-		t = m->root;
-	} else if (u < N(t).start) {
-		/* up to the first ancestor a with t right of it and its run
-		 * starting at or before u: u is in a's run or in t's subtree (from
-		 * a's run on to the hint). One test per step (& not &&), so one
-		 * branch to predict. */
-		while ((a = N(t).up) != 0 && !((N(a).r == t) & (u >= N(a).start)))
-			t = a;
-		if (a && u - N(a).start < N(a).len) {
-			t = a;
-			goto found;
-		}
-	} else if (u - N(t).start >= N(t).len) {
-		/* the same to the right: a with t left of it and its run ending
-		 * after u; t's subtree runs from the hint up to a's run */
-		while ((a = N(t).up) != 0 && !((N(a).l == t) & (u < N(a).start + N(a).len)))
-			t = a;
-		if (a && u >= N(a).start) {
-			t = a;
-			goto found;
-		}
-	}
-	while (t) {
-		if (u < N(t).start)
-			t = N(t).l;
-		else if (u - N(t).start >= N(t).len)
-			t = N(t).r;
-		else
-			goto found;
-	}
-	return 0;
-found:
-	((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
-	return t;
-}
-
-/* Pulls t, then its ancestors while their longest free run changes:
- * nothing above a node whose longest free run stayed can have changed. */
-static void fix_up(vs_ownmap *m, uint32_t t)
-{
-	while (t) {
-		uint32_t was = N(t).maxfree;
-		pull(m, t);
-		if (N(t).maxfree == was)
-			break;
-		t = N(t).up;
-	}
-}
-
-static void set_root(vs_ownmap *m, uint32_t t)
-{
-	m->root = t;
-	N(t).up = 0;
-}
-
-/* Node x (not in the tree) put in right after run t (before it when
- * before is set): as a leaf next to t, then rotated up while its parent's
- * priority is lower, which gives the tree a descent from the root by
- * priority would (O(1) rotations expected, none of the O(log n) descent). */
-static void insert_next(vs_ownmap *m, uint32_t x, uint32_t t, int before)
-{
-	uint32_t p, g;
-
-	if (before)
-		p = N(t).l ? peek_max(m, N(t).l) : t;
-	else
-		p = N(t).r ? peek_min(m, N(t).r) : t;
-	if (before == (p == t))
-		N(p).l = x;
-	else
-		N(p).r = x;
-	N(x).up = p;
-	while (p && N(p).pri < N(x).pri) {
-		g = N(p).up;
-		if (N(p).l == x) {
-			N(p).l = N(x).r;
-			N(x).r = p;
-		} else {
-			N(p).r = N(x).l;
-			N(x).l = p;
-		}
-		pull(m, p);
-		if (!g)
-			m->root = x;
-		else if (N(g).l == p)
-			N(g).l = x;
-		else
-			N(g).r = x;
-		N(x).up = g;
-		p = g;
-	}
-	pull(m, x);
-	fix_up(m, p);
-}
-
-/* Run t taken out of the tree and dropped. */
-static void erase_run(vs_ownmap *m, uint32_t t)
-{
-	uint32_t above = N(t).up, rest = merge(m, N(t).l, N(t).r);
-
-	if (!above)
-		set_root(m, rest);
-	else if (N(above).l == t)
-		N(above).l = rest;
-	else
-		N(above).r = rest;
-	N(rest).up = above;
 	node_drop(m, t);
-	fix_up(m, above);
+	shift(&N(p), s + 1, s);
+	if (N(p).n == 0) {
+		unhook(m, p);
+		return;
+	}
+	fix(m, p);
+	rebalance(m, p);
 }
 
-/* Run t gets start and length (its neighbours keep it in key order). */
-static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
+/* Node t, below a quarter full, joined with a sibling or evened out with
+ * it; a root with one child gives way to the child. */
+static void rebalance(vs_ownmap *m, uint32_t t)
 {
-	account(m, t, -1);
-	N(t).start = start;
-	N(t).len = len;
-	account(m, t, +1);
-	fix_up(m, t);
-	m->hint = t;
-}
+	uint32_t p = N(t).up, s, l, r, nl, nr, k;
 
-static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
-{
-	return t && N(t).owner == owner && N(t).kind == k;
-}
-
-/* A mark inside the one run t, which holds something else: t shrinks or
- * changes in place, a neighbour with the new owner and kind grows, and at
- * most two runs are put in or taken out, each O(log n) without splitting
- * the whole tree. Most marks are so: an allocation taken from a free run,
- * a free of one run. Room for two nodes is reserved. */
-static void set_within(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
-{
-	uint32_t ts = N(t).start, te = ts + N(t).len, x;
-	/* the neighbours matter only at an end the mark shares with t */
-	uint32_t p = first == ts ? pred(m, t) : 0, q = end == te ? succ(m, t) : 0;
-	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
-
-	if (first == ts && end == te) {
-		if (eqp) {
-			/* p takes t's units (and q's if it holds the same) */
-			uint32_t pe = te;
-			if (eqq) {
-				pe = N(q).start + N(q).len;
-				erase_run(m, q);
-			}
-			erase_run(m, t);
-			resize(m, p, N(p).start, pe - N(p).start);
-		} else if (eqq) {
-			uint32_t qe = N(q).start + N(q).len;
-			erase_run(m, q);
-			account(m, t, -1);
-			N(t).owner = owner;
-			N(t).kind = k;
-			N(t).len = qe - ts;
-			account(m, t, +1);
-			fix_up(m, t);
-			m->hint = t;
-		} else {
-			account(m, t, -1);
-			N(t).owner = owner;
-			N(t).kind = k;
-			account(m, t, +1);
-			fix_up(m, t);
-			m->hint = t;
+	if (!p) {
+		while (!N(t).leaf && N(t).n == 1) {
+			uint32_t c = N(t).ref[0];
+			node_drop(m, t);
+			N(c).up = 0;
+			m->root = t = c;
+			m->height--;
 		}
 		return;
 	}
-	if (first == ts) {
-		resize(m, t, end, te - end);
-		if (eqp) {
-			resize(m, p, N(p).start, N(p).len + (end - first));
-			return;
-		}
-		insert_next(m, node_new(m, first, end - first, owner, k), t, 1);
+	if (N(t).n >= OM_MIN)
+		return;
+	if (N(p).n < 2) {
+		rebalance(m, p); /* an only child: its parent joins a sibling, or goes */
 		return;
 	}
-	resize(m, t, ts, first - ts);
-	if (end == te) {
-		if (eqq) {
-			resize(m, q, first, N(q).len + (end - first));
-			return;
-		}
+	s = slot_in(&N(p), t);
+	if (s + 1 == N(p).n)
+		s--;
+	l = N(p).ref[s];
+	r = N(p).ref[s + 1];
+	nl = N(l).n;
+	nr = N(r).n;
+	if (nl + nr <= OM_B * 3 / 4) {
+		/* r's entries go to the end of l and r goes */
+		copy(&N(l), nl, &N(r), 0, nr);
+		N(l).n = nl + nr;
+		adopt(m, l, nl);
+		N(r).n = 0;
+		N(l).maxfree = node_maxfree(&N(l));
+		N(p).len[s] = N(l).maxfree;
+		unhook(m, r);
+		return;
+	}
+	k = (nl + nr) / 2;
+	if (nl < k) {
+		/* the first k - nl of r go to the end of l */
+		copy(&N(l), nl, &N(r), 0, k - nl);
+		N(l).n = k;
+		adopt(m, l, nl);
+		shift(&N(r), k - nl, 0);
 	} else {
-		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
-		insert_next(m, x, t, 0);
+		/* the last nl - k of l go to the front of r */
+		shift(&N(r), 0, nl - k);
+		copy(&N(r), 0, &N(l), k, nl - k);
+		N(l).n = k;
+		adopt(m, r, 0);
 	}
-	insert_next(m, node_new(m, first, end - first, owner, k), t, 0);
+	fix(m, l);
+	fix(m, r);
+}
+
+/* The leaf holding u, its entry in *slot. The search starts in the leaf
+ * last used when u is inside it (a placement check's look-up, then the
+ * allocation's marks, come one after the other; the heatmap's samples go
+ * up the map), else it descends from the root. The leaf found becomes the
+ * hint: the one write a reader makes, to a map only its own thread uses
+ * (ownmap_int.h). */
+static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	uint32_t t = m->hint;
+
+	if (!t || u < N(t).key[0] || u >= leaf_end(&N(t))) {
+		t = m->root;
+		while (!N(t).leaf)
+			t = N(t).ref[slot_of(&N(t), u)];
+		((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
+	}
+	*slot = slot_of(&N(t), u);
+	return t;
+}
+
+/* Leaf t's last run stretched to end, which lies in later leaves: their
+ * runs before end are dropped, the one across end trimmed to start there.
+ * The stretched run is overwritten by the mark that follows. */
+static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
+{
+	om_node *x = &N(t);
+	uint32_t i = x->n - 1, q, c;
+
+	account(m, x->len[i], x->kind[i], -1);
+	x->len[i] = end - x->key[i];
+	account(m, x->len[i], x->kind[i], +1);
+	while ((q = x->next) != 0 && N(q).key[0] < end) {
+		om_node *y = &N(q);
+		if (leaf_end(y) <= end) {
+			for (i = 0; i < y->n; i++)
+				account(m, y->len[i], y->kind[i], -1);
+			y->n = 0;
+			unhook(m, q);
+			continue;
+		}
+		c = slot_of(y, end);
+		for (i = 0; i <= c; i++)
+			account(m, y->len[i], y->kind[i], -1);
+		y->len[c] -= end - y->key[c];
+		y->key[c] = end;
+		account(m, y->len[c], y->kind[c], +1);
+		shift(y, c, 0);
+		fix(m, q);
+		rebalance(m, q);
+		break;
+	}
+}
+
+/* Units [first, end) of leaf t (inside it, room for two more entries)
+ * get owner and kind: the runs they touch are replaced by at most three
+ * (what the first and last keep outside the range, and the new run, joined
+ * with equal neighbours in the leaf so runs stay maximal). Returns the new
+ * run's entry. */
+static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
+{
+	om_node *x = &N(t);
+	uint32_t a = slot_of(x, first), b = slot_of(x, end - 1), eb = x->key[b] + x->len[b];
+	uint32_t s = first, e = end, nk[3], nl[3], no[3], i, j = 0, at;
+	uint8_t nd[3];
+
+	if (x->key[a] < first) {
+		if (same(x, a, owner, k)) {
+			s = x->key[a];
+		} else {
+			nk[0] = x->key[a];
+			nl[0] = first - x->key[a];
+			no[0] = x->ref[a];
+			nd[0] = x->kind[a];
+			j = 1;
+		}
+	} else if (a > 0 && same(x, a - 1, owner, k)) {
+		s = x->key[--a];
+	}
+	if (eb > end) {
+		if (same(x, b, owner, k))
+			e = eb;
+	} else if (b + 1 < x->n && same(x, b + 1, owner, k)) {
+		b++;
+		e = x->key[b] + x->len[b];
+	}
+	at = a + j;
+	nk[j] = s;
+	nl[j] = e - s;
+	no[j] = owner;
+	nd[j++] = k;
+	if (e < eb) {
+		nk[j] = e;
+		nl[j] = eb - e;
+		no[j] = x->ref[b];
+		nd[j++] = x->kind[b];
+	}
+	for (i = a; i <= b; i++)
+		account(m, x->len[i], x->kind[i], -1);
+	shift(x, b + 1, a + j);
+	for (i = 0; i < j; i++) {
+		x->key[a + i] = nk[i];
+		x->len[a + i] = nl[i];
+		x->ref[a + i] = no[i];
+		x->kind[a + i] = nd[i];
+		account(m, nl[i], nd[i], +1);
+	}
+	fix(m, t);
+	return at;
+}
+
+/* The new run at entry i of leaf t joined with an equal run at the end of
+ * the leaf before or the start of the leaf after: the run stays in t
+ * (its first unit may move down), the neighbour loses an entry and goes
+ * when it has none left. */
+static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	om_node *x = &N(t);
+	uint32_t p = x->prev, q = x->next;
+
+	if (i == 0 && p && same(&N(p), N(p).n - 1, x->ref[0], x->kind[0])) {
+		om_node *y = &N(p);
+		uint32_t j = y->n - 1;
+		account(m, y->len[j], y->kind[j], -1);
+		account(m, x->len[0], x->kind[0], -1);
+		x->key[0] = y->key[j];
+		x->len[0] += y->len[j];
+		account(m, x->len[0], x->kind[0], +1);
+		if (--y->n == 0)
+			unhook(m, p);
+		else
+			fix(m, p);
+		fix(m, t);
+	}
+	if (i == x->n - 1 && q && same(&N(q), 0, x->ref[i], x->kind[i])) {
+		om_node *y = &N(q);
+		account(m, y->len[0], y->kind[0], -1);
+		account(m, x->len[i], x->kind[i], -1);
+		x->len[i] += y->len[0];
+		account(m, x->len[i], x->kind[i], +1);
+		shift(y, 1, 0);
+		if (y->n == 0)
+			unhook(m, q);
+		else
+			fix(m, q);
+		fix(m, t);
+	}
+}
+
+static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
+{
+	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
+
+	t = find(m, first, &i);
+	if (same(&N(t), i, owner, k) && N(t).key[i] + N(t).len[i] >= end)
+		return 0; /* already so */
+	if (reserve(m, m->height + 1))
+		return -1;
+	/* until the range is inside one leaf with room for two more runs
+	 * (absorb's joins and splits move runs between leaves: look again) */
+	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
+		if (end > leaf_end(&N(t)))
+			absorb(m, t, end);
+		else
+			split(m, t);
+		t = find(m, first, &i);
+	}
+	join_edges(m, t, leaf_set(m, t, first, end, owner, k));
+	rebalance(m, t);
+	return 0;
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
 {
+	uint32_t t;
+
 	if (m->u) {
 		vs_ownunits_clear(m->u);
 		return;
 	}
-	m->used = 1; /* node 0 is "none": no children, no free run */
+	m->used = 1;
 	m->spare = 0;
-	m->runs = m->free_units = m->free_runs = 0;
-	m->seed = 0x9E3779B9u;
+	m->hint = 0;
+	m->height = 1;
+	m->runs = 1;
+	m->free_units = m->nunits;
+	m->free_runs = 1;
 	memset(&N(0), 0, sizeof N(0));
-	set_root(m, node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE));
+	t = m->root = node_new(m, 1);
+	N(t).n = 1;
+	N(t).key[0] = 0;
+	N(t).len[0] = N(t).maxfree = m->nunits;
+	N(t).ref[0] = VS_OWNER_NONE;
+	N(t).kind[0] = VS_UNIT_FREE;
 }
 
 vs_ownmap *vs_ownmap_new(uint32_t nunits)
@@ -498,9 +528,9 @@ vs_ownmap *vs_ownmap_new(uint32_t nunits)
 	if (!m)
 		return NULL;
 	m->nunits = nunits;
-	/* room for every range the hardware reserves, so vs_ownmap_clear and
-	 * the marks that follow it never allocate */
-	if (reserve(m, 64)) {
+	/* node 0, a root leaf, and room to split it: vs_ownmap_clear and the
+	 * marks of the hardware's few reserved ranges never allocate */
+	if (reserve(m, 4)) {
 		free(m);
 		return NULL;
 	}
@@ -556,100 +586,6 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
-/* A mark from run t over at most OM_ACROSS runs after it: those wholly
- * inside are taken out, the last one trimmed, t stretched to the end of
- * the range and the mark made inside it. 0, or -1 (nothing done) when the
- * range reaches further: splitting the tree is cheaper then. */
-#define OM_ACROSS 4
-
-static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
-{
-	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, q, last;
-
-	while (u < end) {
-		if (n == OM_ACROSS)
-			return -1;
-		runs[n] = find(m, u);
-		u = N(runs[n]).start + N(runs[n]).len;
-		n++;
-	}
-	last = runs[n - 1];
-	for (i = 0; i + 1 < n; i++)
-		erase_run(m, runs[i]);
-	if (u == end)
-		erase_run(m, last);
-	else
-		resize(m, last, end, u - end);
-	resize(m, t, N(t).start, end - N(t).start);
-	t = find(m, first);
-	if (!same_as(m, t, owner, k)) {
-		set_within(m, t, first, end, owner, k);
-	} else if (same_as(m, q = succ(m, t), owner, k)) {
-		u = N(q).start + N(q).len;
-		erase_run(m, q);
-		resize(m, t, N(t).start, u - N(t).start);
-	}
-	return 0;
-}
-
-static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
-{
-	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
-	uint8_t pk, qk;
-
-	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first);
-	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
-		return 0; /* already so */
-	if (reserve(m, 2))
-		return -1;
-	if (end <= N(t).start + N(t).len) {
-		set_within(m, t, first, end, owner, k);
-		return 0;
-	}
-	if (set_across(m, t, first, end, owner, k) == 0)
-		return 0;
-	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
-	split_end(m, m->root, first, &lo, &hi);
-	split(m, hi, end, &mid, &hi);
-	t = peek_min(m, mid);
-	ps = N(t).start;
-	po = N(t).owner;
-	pk = N(t).kind;
-	t = peek_max(m, mid);
-	qe = N(t).start + N(t).len;
-	qo = N(t).owner;
-	qk = N(t).kind;
-	drop_tree(m, mid); /* at least one node back: three fit */
-	/* what the first and last runs keep outside the range stays; equal
-	 * neighbours join the new run so runs stay maximal */
-	s = first;
-	e = end;
-	if (ps < first) {
-		if (po == owner && pk == k)
-			s = ps;
-		else
-			left = node_new(m, ps, first - ps, po, pk);
-	} else if ((t = peek_max(m, lo)) && N(t).owner == owner && N(t).kind == k) {
-		s = N(t).start;
-		lo = pop_max(m, lo, &t);
-		node_drop(m, t);
-	}
-	if (qe > end) {
-		if (qo == owner && qk == k)
-			e = qe;
-		else
-			right = node_new(m, end, qe - end, qo, qk);
-	} else if ((t = peek_min(m, hi)) && N(t).owner == owner && N(t).kind == k) {
-		e = N(t).start + N(t).len;
-		hi = pop_min(m, hi, &t);
-		node_drop(m, t);
-	}
-	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
-	set_root(m, merge(m, merge(m, lo, mid), hi));
-	return 0;
-}
-
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
 	if (first >= m->nunits || count == 0)
@@ -665,48 +601,49 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 {
-	uint32_t t;
+	uint32_t t, i;
 
 	if (m->u)
 		return vs_ownunits_run_at(m->u, unit, out);
-	t = unit < m->nunits ? find(m, unit) : 0;
-	if (!t)
+	if (unit >= m->nunits)
 		return -1;
-	out->first = N(t).start;
-	out->count = N(t).len;
-	out->owner = N(t).owner;
-	out->kind = (vs_unit_kind)N(t).kind;
+	t = find(m, unit, &i);
+	out->first = N(t).key[i];
+	out->count = N(t).len[i];
+	out->owner = N(t).ref[i];
+	out->kind = (vs_unit_kind)N(t).kind[i];
 	return 0;
 }
 
 int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
 {
-	uint32_t t;
+	uint32_t t, i;
 
 	if (m->u)
 		return vs_ownunits_unit_at(m->u, unit, owner, kind);
-	t = unit < m->nunits ? find(m, unit) : 0;
-	if (!t)
+	if (unit >= m->nunits)
 		return -1;
-	*owner = N(t).owner;
-	*kind = (vs_unit_kind)N(t).kind;
+	t = find(m, unit, &i);
+	*owner = N(t).ref[i];
+	*kind = (vs_unit_kind)N(t).kind[i];
 	return 0;
 }
 
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	uint32_t t, end;
+	uint32_t t, i, end, e;
 
 	if (m->u)
 		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first);
-	if (N(t).kind != VS_UNIT_FREE)
+	t = find(m, first, &i);
+	if (N(t).kind[i] != VS_UNIT_FREE)
 		return first;
 	/* runs are maximal: the one after a free run is taken */
-	return N(t).start + N(t).len >= end ? -1 : (int64_t)N(t).start + N(t).len;
+	e = N(t).key[i] + N(t).len[i];
+	return e >= end ? -1 : (int64_t)e;
 }
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
@@ -733,46 +670,108 @@ size_t vs_ownmap_bytes(const vs_ownmap *m)
 	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
 }
 
-/* In address order, the runs of t that overlap [lo, hi), clipped to it. */
-static int walk(const vs_ownmap *m, uint32_t t, uint32_t lo, uint32_t hi, int free_only,
-	int (*fn)(void *ud, const vs_own_run *run), void *ud)
-{
-	while (t && (!free_only || N(t).maxfree)) {
-		const om_node *x = &N(t);
-		vs_own_run run;
-		int rc;
-		if (x->start >= hi) {
-			t = x->l;
-			continue;
-		}
-		if (x->start + x->len <= lo) {
-			t = x->r;
-			continue;
-		}
-		if (x->start > lo && (rc = walk(m, x->l, lo, hi, free_only, fn, ud)) != 0)
-			return rc;
-		if (!free_only || x->kind == VS_UNIT_FREE) {
-			run.first = x->start > lo ? x->start : lo;
-			run.count = (x->start + x->len < hi ? x->start + x->len : hi) - run.first;
-			run.owner = x->owner;
-			run.kind = (vs_unit_kind)x->kind;
-			if ((rc = fn(ud, &run)) != 0)
-				return rc;
-		}
-		t = x->r;
-	}
-	return 0;
-}
-
 int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
 	int (*fn)(void *ud, const vs_own_run *run), void *ud)
 {
-	uint32_t end;
+	uint32_t end, t, i;
 
 	if (m->u)
 		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
 	if (first >= m->nunits || count == 0)
 		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	return walk(m, m->root, first, end, free_only, fn, ud);
+	/* leaf by leaf along the links, skipping leaves without a free run */
+	for (t = find(m, first, &i); t && N(t).key[0] < end; t = N(t).next, i = 0) {
+		const om_node *x = &N(t);
+		if (free_only && !x->maxfree)
+			continue;
+		for (; i < x->n && x->key[i] < end; i++) {
+			vs_own_run run;
+			int rc;
+			if (free_only && x->kind[i] != VS_UNIT_FREE)
+				continue;
+			run.first = x->key[i] > first ? x->key[i] : first;
+			run.count = (x->key[i] + x->len[i] < end ? x->key[i] + x->len[i] : end) - run.first;
+			run.owner = x->ref[i];
+			run.kind = (vs_unit_kind)x->kind[i];
+			if ((rc = fn(ud, &run)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The checks of vs_ownmap_check below one node: returns the number of the
+ * first broken rule (negative), else 0; *last is the leaf before. */
+typedef struct om_check {
+	uint32_t last, next_key, runs, free_units, free_runs, hint_seen;
+} om_check;
+
+static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *c)
+{
+	const om_node *x = &N(t);
+	uint32_t i;
+	int rc;
+
+	if (x->n == 0 || x->n > OM_B)
+		return -1;
+	if (x->maxfree != node_maxfree(x))
+		return -2;
+	if (x->key[0] != c->next_key)
+		return -3; /* the runs do not follow on from the ones before */
+	if (!x->leaf) {
+		if (depth >= m->height)
+			return -4;
+		for (i = 0; i < x->n; i++) {
+			const om_node *y = &N(x->ref[i]);
+			if (y->up != t || x->key[i] != y->key[0] || x->len[i] != y->maxfree)
+				return -5;
+			if ((rc = check_node(m, x->ref[i], depth + 1, c)) != 0)
+				return rc;
+		}
+		return 0;
+	}
+	if (depth + 1 != m->height)
+		return -6; /* leaves not all at one depth */
+	if (x->prev != c->last || (c->last && N(c->last).next != t))
+		return -7;
+	for (i = 0; i < x->n; i++) {
+		uint8_t pk = i ? x->kind[i - 1] : c->last ? N(c->last).kind[N(c->last).n - 1] : 0xFF;
+		uint32_t po = i ? x->ref[i - 1] : c->last ? N(c->last).ref[N(c->last).n - 1] : 0;
+		if (x->key[i] != c->next_key || x->len[i] == 0)
+			return -8;
+		if (pk == x->kind[i] && po == x->ref[i])
+			return -9; /* two equal neighbours: runs not maximal */
+		if (x->kind[i] == VS_UNIT_FREE && x->ref[i] != VS_OWNER_NONE)
+			return -10;
+		c->next_key = x->key[i] + x->len[i];
+		c->runs++;
+		if (x->kind[i] == VS_UNIT_FREE) {
+			c->free_units += x->len[i];
+			c->free_runs++;
+		}
+	}
+	c->hint_seen |= m->hint == t;
+	c->last = t;
+	return 0;
+}
+
+int vs_ownmap_check(const vs_ownmap *m)
+{
+	om_check c = { 0, 0, 0, 0, 0, 0 };
+	int rc;
+
+	if (m->u)
+		return 0;
+	if (N(m->root).up != 0)
+		return -11;
+	if ((rc = check_node(m, m->root, 0, &c)) != 0)
+		return rc;
+	if (c.next_key != m->nunits || N(c.last).next != 0)
+		return -12;
+	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs)
+		return -13;
+	if (m->hint && !c.hint_seen)
+		return -14;
+	return 0;
 }
