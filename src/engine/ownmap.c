@@ -117,9 +117,14 @@ static uint32_t node_maxfree(const om_node *x)
 {
 	uint32_t i, best = 0;
 
-	for (i = 0; i < x->n; i++) {
-		uint32_t f = x->leaf && x->kind[i] != VS_UNIT_FREE ? 0 : x->len[i];
-		best = f > best ? f : best;
+	if (x->leaf) {
+		for (i = 0; i < x->n; i++) {
+			uint32_t f = x->kind[i] == VS_UNIT_FREE ? x->len[i] : 0;
+			best = f > best ? f : best;
+		}
+	} else {
+		for (i = 0; i < x->n; i++)
+			best = x->len[i] > best ? x->len[i] : best;
 	}
 	return best;
 }
@@ -134,24 +139,42 @@ static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
 			N(N(t).ref[i]).up = t;
 }
 
-/* Node t's longest free run worked out again, and its parent's entry for
- * it (first unit, longest free run) brought up to date, on up while an
- * entry changes: nothing above an unchanged entry can have changed. */
-static void fix(vs_ownmap *m, uint32_t t)
+/* Node t's parent's entry for it (first unit, longest free run) brought
+ * up to date, t's own longest free run being right, and on up while the
+ * parent's own first unit or longest free run changes. The parent's
+ * entry is found by t's first unit, which stays between its siblings'
+ * (the entry before t's when t's first unit went down). */
+static void lift(vs_ownmap *m, uint32_t t)
 {
-	for (;;) {
-		om_node *x = &N(t);
-		uint32_t p = x->up, s;
-		x->maxfree = node_maxfree(x);
-		if (!p)
+	uint32_t p;
+
+	while ((p = N(t).up) != 0) {
+		const om_node *x = &N(t);
+		om_node *y = &N(p);
+		uint32_t s = slot_of(y, x->key[0]), was, top = y->maxfree;
+		s += y->ref[s] != t; /* t's first unit went down: its old one is still there */
+		was = y->len[s];
+		if (was == x->maxfree && y->key[s] == x->key[0])
 			return;
-		s = slot_in(&N(p), t);
-		if (N(p).len[s] == x->maxfree && N(p).key[s] == x->key[0])
+		if (s == 0 && y->key[0] != x->key[0])
+			top = ~top; /* the parent's first unit changes: go on up */
+		y->key[s] = x->key[0];
+		y->len[s] = x->maxfree;
+		if (x->maxfree >= y->maxfree)
+			y->maxfree = x->maxfree;
+		else if (was == y->maxfree)
+			y->maxfree = node_maxfree(y);
+		if (y->maxfree == top)
 			return;
-		N(p).len[s] = x->maxfree;
-		N(p).key[s] = x->key[0];
 		t = p;
 	}
+}
+
+/* Node t's longest free run worked out again, and lifted. */
+static void fix(vs_ownmap *m, uint32_t t)
+{
+	N(t).maxfree = node_maxfree(&N(t));
+	lift(m, t);
 }
 
 /* Room for k more nodes, so no node moves while a change is under way. */
@@ -354,6 +377,10 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
 	account(m, x->len[i], x->kind[i], -1);
 	x->len[i] = end - x->key[i];
 	account(m, x->len[i], x->kind[i], +1);
+	if (x->kind[i] == VS_UNIT_FREE && x->len[i] > x->maxfree) {
+		x->maxfree = x->len[i];
+		lift(m, t);
+	}
 	while ((q = x->next) != 0 && N(q).key[0] < end) {
 		om_node *y = &N(q);
 		if (leaf_end(y) <= end) {
@@ -385,7 +412,7 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end,
 {
 	om_node *x = &N(t);
 	uint32_t a = slot_of(x, first), b = slot_of(x, end - 1), eb = x->key[b] + x->len[b];
-	uint32_t s = first, e = end, nk[3], nl[3], no[3], i, j = 0, at;
+	uint32_t s = first, e = end, nk[3], nl[3], no[3], i, j = 0, at, best = x->maxfree, lost = 0;
 	uint8_t nd[3];
 
 	if (x->key[a] < first) {
@@ -419,8 +446,10 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end,
 		no[j] = x->ref[b];
 		nd[j++] = x->kind[b];
 	}
-	for (i = a; i <= b; i++)
+	for (i = a; i <= b; i++) {
 		account(m, x->len[i], x->kind[i], -1);
+		lost |= x->kind[i] == VS_UNIT_FREE && x->len[i] == best;
+	}
 	shift(x, b + 1, a + j);
 	for (i = 0; i < j; i++) {
 		x->key[a + i] = nk[i];
@@ -428,8 +457,12 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end,
 		x->ref[a + i] = no[i];
 		x->kind[a + i] = nd[i];
 		account(m, nl[i], nd[i], +1);
+		if (nd[i] == VS_UNIT_FREE && nl[i] > best)
+			best = nl[i];
 	}
-	fix(m, t);
+	/* the leaf's longest free run: looked for again only when it went */
+	x->maxfree = lost && best == x->maxfree ? node_maxfree(x) : best;
+	lift(m, t);
 	return at;
 }
 
