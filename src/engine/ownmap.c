@@ -32,7 +32,7 @@ typedef struct om_node {
 	uint32_t ref[OM_B];  /* leaf: owner; inner: child node */
 	uint8_t kind[OM_B];  /* leaf: kind */
 	uint32_t n;          /* entries in use */
-	uint32_t up;         /* parent, 0 at the root */
+	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
 	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
 	uint32_t maxfree;    /* longest free run in this subtree, units */
 	uint8_t leaf;
@@ -43,6 +43,7 @@ struct vs_ownmap {
 	uint32_t nunits, root, height;
 	om_node *n;                 /* node 0 is never used: 0 is "none" */
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
+	uint32_t nspare;            /* nodes on the reuse list */
 	uint32_t runs, free_units, free_runs;
 	uint32_t hint;              /* the leaf last searched or changed, 0 when none;
 	                             * readers take a const map and still set it (see ownmap_int.h) */
@@ -83,15 +84,6 @@ static uint32_t slot_of(const om_node *x, uint32_t u)
 	return base;
 }
 
-static uint32_t slot_in(const om_node *p, uint32_t child)
-{
-	uint32_t i = 0;
-
-	while (p->ref[i] != child)
-		i++;
-	return i;
-}
-
 /* Entries [from, n) moved to start at to; n follows. */
 static void shift(om_node *x, uint32_t from, uint32_t to)
 {
@@ -129,21 +121,23 @@ static uint32_t node_maxfree(const om_node *x)
 	return best;
 }
 
-/* Children that moved into node t learn their parent. */
+/* Children that moved into node t, or within it from entry from on,
+ * learn their parent and their entry there. */
 static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
 {
 	uint32_t i;
 
-	if (!N(t).leaf)
-		for (i = from; i < N(t).n; i++)
+	if (!N(t).leaf) {
+		for (i = from; i < N(t).n; i++) {
 			N(N(t).ref[i]).up = t;
+			N(N(t).ref[i]).pos = i;
+		}
+	}
 }
 
 /* Node t's parent's entry for it (first unit, longest free run) brought
  * up to date, t's own longest free run being right, and on up while the
- * parent's own first unit or longest free run changes. The parent's
- * entry is found by t's first unit, which stays between its siblings'
- * (the entry before t's when t's first unit went down). */
+ * parent's own first unit or longest free run changes. */
 static void lift(vs_ownmap *m, uint32_t t)
 {
 	uint32_t p;
@@ -151,9 +145,7 @@ static void lift(vs_ownmap *m, uint32_t t)
 	while ((p = N(t).up) != 0) {
 		const om_node *x = &N(t);
 		om_node *y = &N(p);
-		uint32_t s = slot_of(y, x->key[0]), was, top = y->maxfree;
-		s += y->ref[s] != t; /* t's first unit went down: its old one is still there */
-		was = y->len[s];
+		uint32_t s = x->pos, was = y->len[s], top = y->maxfree;
 		if (was == x->maxfree && y->key[s] == x->key[0])
 			return;
 		if (s == 0 && y->key[0] != x->key[0])
@@ -180,13 +172,10 @@ static void fix(vs_ownmap *m, uint32_t t)
 /* Room for k more nodes, so no node moves while a change is under way. */
 static int reserve(vs_ownmap *m, uint32_t k)
 {
-	uint32_t have = m->cap - m->used, t;
 	om_node *p;
 	size_t cap;
 
-	for (t = m->spare; t && have < k; t = N(t).next)
-		have++;
-	if (have >= k)
+	if (m->cap - m->used + m->nspare >= k)
 		return 0;
 	cap = m->cap ? (size_t)m->cap * 2 : 4;
 	if (cap < (size_t)m->used + k)
@@ -208,6 +197,7 @@ static uint32_t node_new(vs_ownmap *m, uint8_t leaf)
 	if (m->spare) {
 		t = m->spare;
 		m->spare = N(t).next;
+		m->nspare--;
 	} else {
 		t = m->used++;
 	}
@@ -222,6 +212,7 @@ static void node_drop(vs_ownmap *m, uint32_t t)
 		m->hint = 0;
 	N(t).next = m->spare;
 	m->spare = t;
+	m->nspare++;
 }
 
 /* Node t, full, split in two halves; the right half goes in its parent
@@ -237,6 +228,7 @@ static void split(vs_ownmap *m, uint32_t t)
 		N(p).len[0] = N(t).maxfree;
 		N(p).ref[0] = t;
 		N(t).up = p;
+		N(t).pos = 0;
 		m->root = p;
 		m->height++;
 	} else if (N(p).n == OM_B) {
@@ -256,10 +248,11 @@ static void split(vs_ownmap *m, uint32_t t)
 			N(N(t).next).prev = r;
 		N(t).next = r;
 	}
-	s = slot_in(&N(p), t);
+	s = N(t).pos;
 	shift(&N(p), s + 1, s + 2);
 	N(p).ref[s + 1] = r;
 	N(p).key[s + 1] = N(r).key[0];
+	adopt(m, p, s + 1);
 	fix(m, t);
 	fix(m, r);
 	fix(m, p); /* a new root's longest free run */
@@ -270,7 +263,7 @@ static void rebalance(vs_ownmap *m, uint32_t t);
 /* Node t, emptied, taken out of the tree. */
 static void unhook(vs_ownmap *m, uint32_t t)
 {
-	uint32_t p = N(t).up, s = slot_in(&N(p), t);
+	uint32_t p = N(t).up, s = N(t).pos;
 
 	if (N(t).leaf) {
 		if (N(t).prev)
@@ -280,6 +273,7 @@ static void unhook(vs_ownmap *m, uint32_t t)
 	}
 	node_drop(m, t);
 	shift(&N(p), s + 1, s);
+	adopt(m, p, s);
 	if (N(p).n == 0) {
 		unhook(m, p);
 		return;
@@ -310,7 +304,7 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 		rebalance(m, p); /* an only child: its parent joins a sibling, or goes */
 		return;
 	}
-	s = slot_in(&N(p), t);
+	s = N(t).pos;
 	if (s + 1 == N(p).n)
 		s--;
 	l = N(p).ref[s];
@@ -335,6 +329,7 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 		N(l).n = k;
 		adopt(m, l, nl);
 		shift(&N(r), k - nl, 0);
+		adopt(m, r, 0);
 	} else {
 		/* the last nl - k of l go to the front of r */
 		shift(&N(r), 0, nl - k);
@@ -403,15 +398,16 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
 	}
 }
 
-/* Units [first, end) of leaf t (inside it, room for two more entries)
+/* Units [first, end) of leaf t (inside it, first in entry a, room for two more entries)
  * get owner and kind: the runs they touch are replaced by at most three
  * (what the first and last keep outside the range, and the new run, joined
  * with equal neighbours in the leaf so runs stay maximal). Returns the new
  * run's entry. */
-static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
+static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
+	uint32_t owner, uint8_t k)
 {
 	om_node *x = &N(t);
-	uint32_t a = slot_of(x, first), b = slot_of(x, end - 1), eb = x->key[b] + x->len[b];
+	uint32_t b = end <= x->key[a] + x->len[a] ? a : slot_of(x, end - 1), eb = x->key[b] + x->len[b];
 	uint32_t s = first, e = end, nk[3], nl[3], no[3], i, j = 0, at, best = x->maxfree, lost = 0;
 	uint8_t nd[3];
 
@@ -522,8 +518,9 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 			split(m, t);
 		t = find(m, first, &i);
 	}
-	join_edges(m, t, leaf_set(m, t, first, end, owner, k));
-	rebalance(m, t);
+	join_edges(m, t, leaf_set(m, t, i, first, end, owner, k));
+	if (N(t).n < OM_MIN)
+		rebalance(m, t);
 	return 0;
 }
 
@@ -537,6 +534,7 @@ void vs_ownmap_clear(vs_ownmap *m)
 	}
 	m->used = 1;
 	m->spare = 0;
+	m->nspare = 0;
 	m->hint = 0;
 	m->height = 1;
 	m->runs = 1;
@@ -757,7 +755,7 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 			return -4;
 		for (i = 0; i < x->n; i++) {
 			const om_node *y = &N(x->ref[i]);
-			if (y->up != t || x->key[i] != y->key[0] || x->len[i] != y->maxfree)
+			if (y->up != t || y->pos != i || x->key[i] != y->key[0] || x->len[i] != y->maxfree)
 				return -5;
 			if ((rc = check_node(m, x->ref[i], depth + 1, c)) != 0)
 				return rc;
