@@ -26,11 +26,15 @@
 #define OM_B 64          /* entries a node; 13 bytes each */
 #define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
 
+typedef struct om_ent {
+	uint32_t key;  /* first unit of the run, or of the child's runs */
+	uint32_t len;  /* leaf: run length; inner: the child's longest free run */
+	uint32_t ref;  /* leaf: owner; inner: child node */
+	uint32_t kind; /* leaf: kind */
+} om_ent;
+
 typedef struct om_node {
-	uint32_t key[OM_B];  /* first unit of each run, or of each child's runs */
-	uint32_t len[OM_B];  /* leaf: run length; inner: the child's longest free run */
-	uint32_t ref[OM_B];  /* leaf: owner; inner: child node */
-	uint8_t kind[OM_B];  /* leaf: kind */
+	om_ent e[OM_B];
 	uint32_t n;          /* entries in use */
 	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
 	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
@@ -51,7 +55,7 @@ struct vs_ownmap {
 
 #define N(i) (m->n[i])
 
-static void account(vs_ownmap *m, uint32_t len, uint8_t kind, int sign)
+static void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
 {
 	m->runs += (uint32_t)sign;
 	if (kind == VS_UNIT_FREE) {
@@ -62,15 +66,15 @@ static void account(vs_ownmap *m, uint32_t len, uint8_t kind, int sign)
 
 static uint32_t leaf_end(const om_node *x)
 {
-	return x->key[x->n - 1] + x->len[x->n - 1];
+	return x->e[x->n - 1].key + x->e[x->n - 1].len;
 }
 
-static int same(const om_node *x, uint32_t i, uint32_t owner, uint8_t k)
+static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
 {
-	return x->ref[i] == owner && x->kind[i] == k;
+	return x->e[i].ref == owner && x->e[i].kind == k;
 }
 
-/* The last entry whose key is <= u (x->key[0] <= u). No early exit, so
+/* The last entry whose key is <= u (x->e[0].key <= u). No early exit, so
  * the compiler makes the choices conditional moves: no branch to miss. */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
@@ -78,7 +82,7 @@ static uint32_t slot_of(const om_node *x, uint32_t u)
 
 	while (n > 1) {
 		uint32_t half = n / 2;
-		base = x->key[base + half] <= u ? base + half : base;
+		base = x->e[base + half].key <= u ? base + half : base;
 		n -= half;
 	}
 	return base;
@@ -89,20 +93,15 @@ static void shift(om_node *x, uint32_t from, uint32_t to)
 {
 	uint32_t k = x->n - from;
 
-	memmove(x->key + to, x->key + from, k * sizeof *x->key);
-	memmove(x->len + to, x->len + from, k * sizeof *x->len);
-	memmove(x->ref + to, x->ref + from, k * sizeof *x->ref);
-	memmove(x->kind + to, x->kind + from, k);
+	if (to != from)
+		memmove(x->e + to, x->e + from, k * sizeof *x->e);
 	x->n = to + k;
 }
 
 /* k entries of s from si copied over d's from di (d's n is the caller's). */
 static void copy(om_node *d, uint32_t di, const om_node *s, uint32_t si, uint32_t k)
 {
-	memcpy(d->key + di, s->key + si, k * sizeof *d->key);
-	memcpy(d->len + di, s->len + si, k * sizeof *d->len);
-	memcpy(d->ref + di, s->ref + si, k * sizeof *d->ref);
-	memcpy(d->kind + di, s->kind + si, k);
+	memcpy(d->e + di, s->e + si, k * sizeof *d->e);
 }
 
 static uint32_t node_maxfree(const om_node *x)
@@ -111,12 +110,12 @@ static uint32_t node_maxfree(const om_node *x)
 
 	if (x->leaf) {
 		for (i = 0; i < x->n; i++) {
-			uint32_t f = x->kind[i] == VS_UNIT_FREE ? x->len[i] : 0;
+			uint32_t f = x->e[i].kind == VS_UNIT_FREE ? x->e[i].len : 0;
 			best = f > best ? f : best;
 		}
 	} else {
 		for (i = 0; i < x->n; i++)
-			best = x->len[i] > best ? x->len[i] : best;
+			best = x->e[i].len > best ? x->e[i].len : best;
 	}
 	return best;
 }
@@ -129,8 +128,8 @@ static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
 
 	if (!N(t).leaf) {
 		for (i = from; i < N(t).n; i++) {
-			N(N(t).ref[i]).up = t;
-			N(N(t).ref[i]).pos = i;
+			N(N(t).e[i].ref).up = t;
+			N(N(t).e[i].ref).pos = i;
 		}
 	}
 }
@@ -145,13 +144,13 @@ static void lift(vs_ownmap *m, uint32_t t)
 	while ((p = N(t).up) != 0) {
 		const om_node *x = &N(t);
 		om_node *y = &N(p);
-		uint32_t s = x->pos, was = y->len[s], top = y->maxfree;
-		if (was == x->maxfree && y->key[s] == x->key[0])
+		uint32_t s = x->pos, was = y->e[s].len, top = y->maxfree;
+		if (was == x->maxfree && y->e[s].key == x->e[0].key)
 			return;
-		if (s == 0 && y->key[0] != x->key[0])
+		if (s == 0 && y->e[0].key != x->e[0].key)
 			top = ~top; /* the parent's first unit changes: go on up */
-		y->key[s] = x->key[0];
-		y->len[s] = x->maxfree;
+		y->e[s].key = x->e[0].key;
+		y->e[s].len = x->maxfree;
 		if (x->maxfree >= y->maxfree)
 			y->maxfree = x->maxfree;
 		else if (was == y->maxfree)
@@ -177,7 +176,7 @@ static int reserve(vs_ownmap *m, uint32_t k)
 
 	if (m->cap - m->used + m->nspare >= k)
 		return 0;
-	cap = m->cap ? (size_t)m->cap * 2 : 4;
+	cap = (size_t)m->cap * 2;
 	if (cap < (size_t)m->used + k)
 		cap = (size_t)m->used + k;
 	if (cap > UINT32_MAX / 2)
@@ -224,9 +223,9 @@ static void split(vs_ownmap *m, uint32_t t)
 	if (!p) {
 		p = node_new(m, 0);
 		N(p).n = 1;
-		N(p).key[0] = N(t).key[0];
-		N(p).len[0] = N(t).maxfree;
-		N(p).ref[0] = t;
+		N(p).e[0].key = N(t).e[0].key;
+		N(p).e[0].len = N(t).maxfree;
+		N(p).e[0].ref = t;
 		N(t).up = p;
 		N(t).pos = 0;
 		m->root = p;
@@ -250,8 +249,8 @@ static void split(vs_ownmap *m, uint32_t t)
 	}
 	s = N(t).pos;
 	shift(&N(p), s + 1, s + 2);
-	N(p).ref[s + 1] = r;
-	N(p).key[s + 1] = N(r).key[0];
+	N(p).e[s + 1].ref = r;
+	N(p).e[s + 1].key = N(r).e[0].key;
 	adopt(m, p, s + 1);
 	fix(m, t);
 	fix(m, r);
@@ -290,7 +289,7 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 
 	if (!p) {
 		while (!N(t).leaf && N(t).n == 1) {
-			uint32_t c = N(t).ref[0];
+			uint32_t c = N(t).e[0].ref;
 			node_drop(m, t);
 			N(c).up = 0;
 			m->root = t = c;
@@ -307,8 +306,8 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	s = N(t).pos;
 	if (s + 1 == N(p).n)
 		s--;
-	l = N(p).ref[s];
-	r = N(p).ref[s + 1];
+	l = N(p).e[s].ref;
+	r = N(p).e[s + 1].ref;
 	nl = N(l).n;
 	nr = N(r).n;
 	if (nl + nr <= OM_B * 3 / 4) {
@@ -318,7 +317,7 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 		adopt(m, l, nl);
 		N(r).n = 0;
 		N(l).maxfree = node_maxfree(&N(l));
-		N(p).len[s] = N(l).maxfree;
+		N(p).e[s].len = N(l).maxfree;
 		unhook(m, r);
 		return;
 	}
@@ -351,10 +350,10 @@ static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	uint32_t t = m->hint;
 
-	if (!t || u < N(t).key[0] || u >= leaf_end(&N(t))) {
+	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 		t = m->root;
 		while (!N(t).leaf)
-			t = N(t).ref[slot_of(&N(t), u)];
+			t = N(t).e[slot_of(&N(t), u)].ref;
 		((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
 	}
 	*slot = slot_of(&N(t), u);
@@ -369,28 +368,28 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
 	om_node *x = &N(t);
 	uint32_t i = x->n - 1, q, c;
 
-	account(m, x->len[i], x->kind[i], -1);
-	x->len[i] = end - x->key[i];
-	account(m, x->len[i], x->kind[i], +1);
-	if (x->kind[i] == VS_UNIT_FREE && x->len[i] > x->maxfree) {
-		x->maxfree = x->len[i];
+	account(m, x->e[i].len, x->e[i].kind, -1);
+	x->e[i].len = end - x->e[i].key;
+	account(m, x->e[i].len, x->e[i].kind, +1);
+	if (x->e[i].kind == VS_UNIT_FREE && x->e[i].len > x->maxfree) {
+		x->maxfree = x->e[i].len;
 		lift(m, t);
 	}
-	while ((q = x->next) != 0 && N(q).key[0] < end) {
+	while ((q = x->next) != 0 && N(q).e[0].key < end) {
 		om_node *y = &N(q);
 		if (leaf_end(y) <= end) {
 			for (i = 0; i < y->n; i++)
-				account(m, y->len[i], y->kind[i], -1);
+				account(m, y->e[i].len, y->e[i].kind, -1);
 			y->n = 0;
 			unhook(m, q);
 			continue;
 		}
 		c = slot_of(y, end);
 		for (i = 0; i <= c; i++)
-			account(m, y->len[i], y->kind[i], -1);
-		y->len[c] -= end - y->key[c];
-		y->key[c] = end;
-		account(m, y->len[c], y->kind[c], +1);
+			account(m, y->e[i].len, y->e[i].kind, -1);
+		y->e[c].len -= end - y->e[c].key;
+		y->e[c].key = end;
+		account(m, y->e[c].len, y->e[c].kind, +1);
 		shift(y, c, 0);
 		fix(m, q);
 		rebalance(m, q);
@@ -404,57 +403,51 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
  * with equal neighbours in the leaf so runs stay maximal). Returns the new
  * run's entry. */
 static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
-	uint32_t owner, uint8_t k)
+	uint32_t owner, uint32_t k)
 {
 	om_node *x = &N(t);
-	uint32_t b = end <= x->key[a] + x->len[a] ? a : slot_of(x, end - 1), eb = x->key[b] + x->len[b];
-	uint32_t s = first, e = end, nk[3], nl[3], no[3], i, j = 0, at, best = x->maxfree, lost = 0;
-	uint8_t nd[3];
+	uint32_t b = end <= x->e[a].key + x->e[a].len ? a : slot_of(x, end - 1), eb = x->e[b].key + x->e[b].len;
+	uint32_t s = first, e = end, i, j = 0, at, best = x->maxfree, lost = 0;
+	om_ent ne[3];
 
-	if (x->key[a] < first) {
+	if (x->e[a].key < first) {
 		if (same(x, a, owner, k)) {
-			s = x->key[a];
+			s = x->e[a].key;
 		} else {
-			nk[0] = x->key[a];
-			nl[0] = first - x->key[a];
-			no[0] = x->ref[a];
-			nd[0] = x->kind[a];
+			ne[0] = x->e[a];
+			ne[0].len = first - x->e[a].key;
 			j = 1;
 		}
 	} else if (a > 0 && same(x, a - 1, owner, k)) {
-		s = x->key[--a];
+		s = x->e[--a].key;
 	}
 	if (eb > end) {
 		if (same(x, b, owner, k))
 			e = eb;
 	} else if (b + 1 < x->n && same(x, b + 1, owner, k)) {
 		b++;
-		e = x->key[b] + x->len[b];
+		e = x->e[b].key + x->e[b].len;
 	}
 	at = a + j;
-	nk[j] = s;
-	nl[j] = e - s;
-	no[j] = owner;
-	nd[j++] = k;
+	ne[j].key = s;
+	ne[j].len = e - s;
+	ne[j].ref = owner;
+	ne[j++].kind = k;
 	if (e < eb) {
-		nk[j] = e;
-		nl[j] = eb - e;
-		no[j] = x->ref[b];
-		nd[j++] = x->kind[b];
+		ne[j] = x->e[b];
+		ne[j].key = e;
+		ne[j++].len = eb - e;
 	}
 	for (i = a; i <= b; i++) {
-		account(m, x->len[i], x->kind[i], -1);
-		lost |= x->kind[i] == VS_UNIT_FREE && x->len[i] == best;
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		lost |= x->e[i].kind == VS_UNIT_FREE && x->e[i].len == best;
 	}
 	shift(x, b + 1, a + j);
 	for (i = 0; i < j; i++) {
-		x->key[a + i] = nk[i];
-		x->len[a + i] = nl[i];
-		x->ref[a + i] = no[i];
-		x->kind[a + i] = nd[i];
-		account(m, nl[i], nd[i], +1);
-		if (nd[i] == VS_UNIT_FREE && nl[i] > best)
-			best = nl[i];
+		x->e[a + i] = ne[i];
+		account(m, ne[i].len, ne[i].kind, +1);
+		if (ne[i].kind == VS_UNIT_FREE && ne[i].len > best)
+			best = ne[i].len;
 	}
 	/* the leaf's longest free run: looked for again only when it went */
 	x->maxfree = lost && best == x->maxfree ? node_maxfree(x) : best;
@@ -471,26 +464,26 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 	om_node *x = &N(t);
 	uint32_t p = x->prev, q = x->next;
 
-	if (i == 0 && p && same(&N(p), N(p).n - 1, x->ref[0], x->kind[0])) {
+	if (i == 0 && p && same(&N(p), N(p).n - 1, x->e[0].ref, x->e[0].kind)) {
 		om_node *y = &N(p);
 		uint32_t j = y->n - 1;
-		account(m, y->len[j], y->kind[j], -1);
-		account(m, x->len[0], x->kind[0], -1);
-		x->key[0] = y->key[j];
-		x->len[0] += y->len[j];
-		account(m, x->len[0], x->kind[0], +1);
+		account(m, y->e[j].len, y->e[j].kind, -1);
+		account(m, x->e[0].len, x->e[0].kind, -1);
+		x->e[0].key = y->e[j].key;
+		x->e[0].len += y->e[j].len;
+		account(m, x->e[0].len, x->e[0].kind, +1);
 		if (--y->n == 0)
 			unhook(m, p);
 		else
 			fix(m, p);
 		fix(m, t);
 	}
-	if (i == x->n - 1 && q && same(&N(q), 0, x->ref[i], x->kind[i])) {
+	if (i == x->n - 1 && q && same(&N(q), 0, x->e[i].ref, x->e[i].kind)) {
 		om_node *y = &N(q);
-		account(m, y->len[0], y->kind[0], -1);
-		account(m, x->len[i], x->kind[i], -1);
-		x->len[i] += y->len[0];
-		account(m, x->len[i], x->kind[i], +1);
+		account(m, y->e[0].len, y->e[0].kind, -1);
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		x->e[i].len += y->e[0].len;
+		account(m, x->e[i].len, x->e[i].kind, +1);
 		shift(y, 1, 0);
 		if (y->n == 0)
 			unhook(m, q);
@@ -500,17 +493,19 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 	}
 }
 
-static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
+static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
 {
 	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
 
 	t = find(m, first, &i);
-	if (same(&N(t), i, owner, k) && N(t).key[i] + N(t).len[i] >= end)
+	if (same(&N(t), i, owner, k) && N(t).e[i].key + N(t).e[i].len >= end)
 		return 0; /* already so */
-	if (reserve(m, m->height + 1))
-		return -1;
 	/* until the range is inside one leaf with room for two more runs
-	 * (absorb's joins and splits move runs between leaves: look again) */
+	 * (absorb's joins and splits move runs between leaves: look again);
+	 * the nodes a split may take are reserved first, so a mark either
+	 * fails untouched or goes through */
+	if ((end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) && reserve(m, m->height + 1))
+		return -1;
 	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
 		if (end > leaf_end(&N(t)))
 			absorb(m, t, end);
@@ -543,10 +538,10 @@ void vs_ownmap_clear(vs_ownmap *m)
 	memset(&N(0), 0, sizeof N(0));
 	t = m->root = node_new(m, 1);
 	N(t).n = 1;
-	N(t).key[0] = 0;
-	N(t).len[0] = N(t).maxfree = m->nunits;
-	N(t).ref[0] = VS_OWNER_NONE;
-	N(t).kind[0] = VS_UNIT_FREE;
+	N(t).e[0].key = 0;
+	N(t).e[0].len = N(t).maxfree = m->nunits;
+	N(t).e[0].ref = VS_OWNER_NONE;
+	N(t).e[0].kind = VS_UNIT_FREE;
 }
 
 vs_ownmap *vs_ownmap_new(uint32_t nunits)
@@ -559,9 +554,10 @@ vs_ownmap *vs_ownmap_new(uint32_t nunits)
 	if (!m)
 		return NULL;
 	m->nunits = nunits;
-	/* node 0, a root leaf, and room to split it: vs_ownmap_clear and the
-	 * marks of the hardware's few reserved ranges never allocate */
-	if (reserve(m, 4)) {
+	/* node 0 and a root leaf: vs_ownmap_clear and the marks of the
+	 * hardware's few reserved ranges (far fewer than a leaf holds) never
+	 * allocate */
+	if (reserve(m, 2)) {
 		free(m);
 		return NULL;
 	}
@@ -627,7 +623,7 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 		vs_ownunits_set(m->u, first, count, owner, kind);
 		return 0;
 	}
-	return tree_set(m, first, count, owner, (uint8_t)kind);
+	return tree_set(m, first, count, owner, (uint32_t)kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
@@ -639,10 +635,10 @@ int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 	if (unit >= m->nunits)
 		return -1;
 	t = find(m, unit, &i);
-	out->first = N(t).key[i];
-	out->count = N(t).len[i];
-	out->owner = N(t).ref[i];
-	out->kind = (vs_unit_kind)N(t).kind[i];
+	out->first = N(t).e[i].key;
+	out->count = N(t).e[i].len;
+	out->owner = N(t).e[i].ref;
+	out->kind = (vs_unit_kind)N(t).e[i].kind;
 	return 0;
 }
 
@@ -655,8 +651,8 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 	if (unit >= m->nunits)
 		return -1;
 	t = find(m, unit, &i);
-	*owner = N(t).ref[i];
-	*kind = (vs_unit_kind)N(t).kind[i];
+	*owner = N(t).e[i].ref;
+	*kind = (vs_unit_kind)N(t).e[i].kind;
 	return 0;
 }
 
@@ -670,10 +666,10 @@ int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
 	t = find(m, first, &i);
-	if (N(t).kind[i] != VS_UNIT_FREE)
+	if (N(t).e[i].kind != VS_UNIT_FREE)
 		return first;
 	/* runs are maximal: the one after a free run is taken */
-	e = N(t).key[i] + N(t).len[i];
+	e = N(t).e[i].key + N(t).e[i].len;
 	return e >= end ? -1 : (int64_t)e;
 }
 
@@ -712,19 +708,19 @@ int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_
 		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
 	/* leaf by leaf along the links, skipping leaves without a free run */
-	for (t = find(m, first, &i); t && N(t).key[0] < end; t = N(t).next, i = 0) {
+	for (t = find(m, first, &i); t && N(t).e[0].key < end; t = N(t).next, i = 0) {
 		const om_node *x = &N(t);
 		if (free_only && !x->maxfree)
 			continue;
-		for (; i < x->n && x->key[i] < end; i++) {
+		for (; i < x->n && x->e[i].key < end; i++) {
 			vs_own_run run;
 			int rc;
-			if (free_only && x->kind[i] != VS_UNIT_FREE)
+			if (free_only && x->e[i].kind != VS_UNIT_FREE)
 				continue;
-			run.first = x->key[i] > first ? x->key[i] : first;
-			run.count = (x->key[i] + x->len[i] < end ? x->key[i] + x->len[i] : end) - run.first;
-			run.owner = x->ref[i];
-			run.kind = (vs_unit_kind)x->kind[i];
+			run.first = x->e[i].key > first ? x->e[i].key : first;
+			run.count = (x->e[i].key + x->e[i].len < end ? x->e[i].key + x->e[i].len : end) - run.first;
+			run.owner = x->e[i].ref;
+			run.kind = (vs_unit_kind)x->e[i].kind;
 			if ((rc = fn(ud, &run)) != 0)
 				return rc;
 		}
@@ -748,16 +744,16 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 		return -1;
 	if (x->maxfree != node_maxfree(x))
 		return -2;
-	if (x->key[0] != c->next_key)
+	if (x->e[0].key != c->next_key)
 		return -3; /* the runs do not follow on from the ones before */
 	if (!x->leaf) {
 		if (depth >= m->height)
 			return -4;
 		for (i = 0; i < x->n; i++) {
-			const om_node *y = &N(x->ref[i]);
-			if (y->up != t || y->pos != i || x->key[i] != y->key[0] || x->len[i] != y->maxfree)
+			const om_node *y = &N(x->e[i].ref);
+			if (y->up != t || y->pos != i || x->e[i].key != y->e[0].key || x->e[i].len != y->maxfree)
 				return -5;
-			if ((rc = check_node(m, x->ref[i], depth + 1, c)) != 0)
+			if ((rc = check_node(m, x->e[i].ref, depth + 1, c)) != 0)
 				return rc;
 		}
 		return 0;
@@ -767,18 +763,18 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 	if (x->prev != c->last || (c->last && N(c->last).next != t))
 		return -7;
 	for (i = 0; i < x->n; i++) {
-		uint8_t pk = i ? x->kind[i - 1] : c->last ? N(c->last).kind[N(c->last).n - 1] : 0xFF;
-		uint32_t po = i ? x->ref[i - 1] : c->last ? N(c->last).ref[N(c->last).n - 1] : 0;
-		if (x->key[i] != c->next_key || x->len[i] == 0)
+		uint32_t pk = i ? x->e[i - 1].kind : c->last ? N(c->last).e[N(c->last).n - 1].kind : 0xFF;
+		uint32_t po = i ? x->e[i - 1].ref : c->last ? N(c->last).e[N(c->last).n - 1].ref : 0;
+		if (x->e[i].key != c->next_key || x->e[i].len == 0)
 			return -8;
-		if (pk == x->kind[i] && po == x->ref[i])
+		if (pk == x->e[i].kind && po == x->e[i].ref)
 			return -9; /* two equal neighbours: runs not maximal */
-		if (x->kind[i] == VS_UNIT_FREE && x->ref[i] != VS_OWNER_NONE)
+		if (x->e[i].kind == VS_UNIT_FREE && x->e[i].ref != VS_OWNER_NONE)
 			return -10;
-		c->next_key = x->key[i] + x->len[i];
+		c->next_key = x->e[i].key + x->e[i].len;
 		c->runs++;
-		if (x->kind[i] == VS_UNIT_FREE) {
-			c->free_units += x->len[i];
+		if (x->e[i].kind == VS_UNIT_FREE) {
+			c->free_units += x->e[i].len;
 			c->free_runs++;
 		}
 	}
