@@ -374,7 +374,8 @@ START_TEST(run_tree_matches_a_unit_array)
 			uint32_t owner = 1 + u % 5;
 			ck_assert_int_eq(vs_ownmap_set(m, u, 4, owner, VS_UNIT_DATA), 0);
 			mark_model(&md, u, 4, owner, VS_UNIT_DATA);
-			HOT_CMP(vs_ownmap_check(m), ==, 0);
+			if (u % 61 == 0)
+				HOT_CMP(vs_ownmap_check(m), ==, 0);
 		}
 		check_all(m, &md, &rng);
 		for (step = 0; step < steps; step++) {
