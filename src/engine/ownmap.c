@@ -49,7 +49,7 @@ struct vs_ownmap {
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
 	uint32_t nspare;            /* nodes on the reuse list */
 	uint32_t runs, free_units, free_runs;
-	uint32_t hint;              /* the leaf last searched or changed, 0 when none;
+	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
 
@@ -340,23 +340,39 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	fix(m, r);
 }
 
-/* The leaf holding u, its entry in *slot. The search starts in the leaf
- * last used when u is inside it (a placement check's look-up, then the
- * allocation's marks, come one after the other; the heatmap's samples go
- * up the map), else it descends from the root. The leaf found becomes the
- * hint: the one write a reader makes, to a map only its own thread uses
- * (ownmap_int.h). */
+/* The leaf holding u, its entry in *slot. The search starts at the run
+ * last found or made (a placement check's look-up, then the allocation's
+ * marks, come one after the other; the heatmap's samples go up the map):
+ * that run or the next, else a search of its leaf when u is inside it,
+ * else a descent from the root. What it finds becomes the hint: the one
+ * write a reader makes, to a map only its own thread uses (ownmap_int.h). */
 static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
-	uint32_t t = m->hint;
+	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
+	uint32_t t = m->hint, i = m->hslot;
 
-	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
+	if (t && u >= N(t).e[0].key && u < leaf_end(&N(t))) {
+		const om_node *x = &N(t);
+		/* the run last found or made, or the one after it (the next
+		 * piece of an allocation); the entry is checked, never trusted */
+		if (i < x->n && u >= x->e[i].key) {
+			if (u - x->e[i].key < x->e[i].len)
+				goto found;
+			if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
+				i++;
+				goto found;
+			}
+		}
+	} else {
 		t = m->root;
 		while (!N(t).leaf)
 			t = N(t).e[slot_of(&N(t), u)].ref;
-		((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
+		w->hint = t;
 	}
-	*slot = slot_of(&N(t), u);
+	i = slot_of(&N(t), u);
+found:
+	w->hslot = i;
+	*slot = i;
 	return t;
 }
 
@@ -513,7 +529,10 @@ static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner
 			split(m, t);
 		t = find(m, first, &i);
 	}
-	join_edges(m, t, leaf_set(m, t, i, first, end, owner, k));
+	i = leaf_set(m, t, i, first, end, owner, k);
+	join_edges(m, t, i);
+	m->hint = t; /* the new run: the next mark is likely just after it */
+	m->hslot = i;
 	if (N(t).n < OM_MIN)
 		rebalance(m, t);
 	return 0;
