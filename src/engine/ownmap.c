@@ -4,26 +4,29 @@
  * A run is a maximal range of units with one owner and one kind: two
  * neighbouring runs always differ, so the free runs are exactly the free
  * extents. The runs sit in address order in the leaves of a B+-tree, up
- * to OM_B a leaf as parallel arrays (start, length, owner, kind); an inner
+ * to OM_B a leaf (first unit, length, owner, kind: 16 bytes); an inner
  * node holds, for each child, its first unit and its longest free run.
- * Every node also knows its own longest free run, and leaves are linked
- * in address order. A look-up is a binary search per level, a few cache
- * lines in all, and starts in the leaf last used when the unit is there.
- * Marking a range inside one leaf (most marks) rewrites a few entries
- * with one move of the leaf's tail; a range over several leaves first
- * folds the units past the leaf into its last run, dropping or trimming
- * the runs there, so it is the same in-leaf rewrite after. Leaves split
- * when full and are joined with a sibling below a quarter full, so the
- * memory is what the live runs need: about 13 bytes a run plus the
- * leaves' free room. Free units, free runs and the longest free run are
- * read in O(1).
+ * Every node also knows its own longest free run and its place in its
+ * parent, and leaves are linked in address order. A look-up starts at the
+ * run last found or made, else searches its leaf, else descends from the
+ * root: a binary search per level, a few cache lines in all, and no
+ * branch to mispredict in the searches. Marking a range inside one leaf
+ * (most marks) rewrites at most three entries with one move of the
+ * leaf's tail; a range over several leaves first folds the units past
+ * the leaf into its last run, dropping or trimming the runs there, and is
+ * then the same rewrite. A change goes up the tree only while a parent's
+ * entry changes. Leaves split when full, and a node a change leaves below
+ * a quarter full is joined with a sibling or evened out with it, so the
+ * memory is what the live runs need: 16 bytes a run plus the leaves' free
+ * room. Free units,
+ * free runs and the longest free run are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ownmap_int.h"
 
-#define OM_B 64          /* entries a node; 13 bytes each */
+#define OM_B 64           /* entries a node: 1 KiB */
 #define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
 
 typedef struct om_ent {
