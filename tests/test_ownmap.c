@@ -11,6 +11,7 @@
 
 #include "support.h"
 #include "vramsim/arena.h"
+#include "../src/engine/ownmap_int.h"
 
 typedef struct model {
 	uint32_t n;
@@ -443,6 +444,106 @@ START_TEST(units_match_a_model_at_tile_sizes)
 }
 END_TEST
 
+static void check_point(const vs_ownmap *m, const model *md, uint32_t u)
+{
+	vs_own_run run;
+	uint32_t lo, hi;
+
+	if (u >= md->n)
+		return;
+	HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
+	model_run(md, u, &lo, &hi);
+	HOT_CMP(run.first, ==, lo);
+	HOT_CMP(run.count, ==, hi - lo);
+	HOT_CMP(run.owner, ==, md->owner[u]);
+	HOT_CMP(run.kind, ==, md->kind[u]);
+}
+
+/* The runs form's tree (src/engine/ownmap.c) against the unit array, its
+ * structure checked whole after every mark (vs_ownmap_check: runs in
+ * order and maximal, every leaf's and inner node's summaries, counts):
+ * a map filled with thousands of short runs (many leaves, three levels),
+ * then marks of every length, short ones inside a leaf, ranges of tens to
+ * thousands of units across leaf boundaries, and clears of most of the
+ * map that leave few runs (leaves joined, the tree lower again), and
+ * point reads at both ends of each mark. */
+START_TEST(run_tree_matches_a_unit_array)
+{
+	static const uint32_t sizes[] = { 1, 3, 150, 20000 };
+	vs_rng rng = { 61 };
+	unsigned steps = vs_test_soak(1500, 30000);
+	size_t si;
+
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		model md;
+		vs_ownmap *m = vs_ownmap_new(sizes[si]);
+		uint32_t u, peak = 0;
+		unsigned step;
+		ck_assert_ptr_nonnull(m);
+		md.n = sizes[si];
+		md.owner = calloc(md.n, sizeof *md.owner);
+		md.kind = calloc(md.n, 1);
+		ck_assert(md.owner && md.kind);
+		ck_assert_int_eq(vs_ownmap_check(m), 0);
+		/* many runs: one to four units each, owners taking turns */
+		for (u = 0; u < md.n; u += 1 + vs_rng_below(&rng, 4)) {
+			uint32_t owner = 1 + u % 5;
+			ck_assert_int_eq(vs_ownmap_set(m, u, 4, owner, VS_UNIT_DATA), 0);
+			model_set(&md, u, 4, owner, VS_UNIT_DATA);
+			if (u % 61 == 0)
+				HOT_CMP(vs_ownmap_check(m), ==, 0);
+		}
+		check_all(m, &md, &rng);
+		for (step = 0; step < steps; step++) {
+			uint32_t first = vs_rng_below(&rng, md.n), r = vs_rng_below(&rng, 100), count;
+			uint32_t owner = owners[vs_rng_below(&rng, sizeof owners / sizeof owners[0])];
+			vs_unit_kind kind = (vs_unit_kind)vs_rng_below(&rng, VS_UNIT_RESERVED + 1);
+			if (r < 60)
+				count = 1 + vs_rng_below(&rng, 6);       /* inside a leaf, mostly */
+			else if (r < 90)
+				count = 1 + vs_rng_below(&rng, 400);     /* across leaves */
+			else if (r < 97)
+				count = 1 + vs_rng_below(&rng, md.n);    /* anything up to a clear */
+			else
+				first = 0, count = md.n;                 /* one run again */
+			if (r % 3 == 0)
+				kind = VS_UNIT_FREE;
+			check_point(m, &md, first);
+			ck_assert_int_eq(vs_ownmap_set(m, first, count, owner, kind), 0);
+			model_set(&md, first, count, owner, kind);
+			HOT_CMP(vs_ownmap_check(m), ==, 0);
+			check_point(m, &md, first);
+			check_point(m, &md, first + count - 1);
+			check_point(m, &md, first + count);
+			if (first)
+				check_point(m, &md, first - 1);
+			if (vs_ownmap_runs(m) > peak)
+				peak = vs_ownmap_runs(m);
+			if (step % 64 == 0 || md.n < 1000)
+				check_all(m, &md, &rng);
+			/* after a clear, fragment the map again */
+			if (vs_ownmap_runs(m) == 1 && md.n > 1) {
+				for (u = vs_rng_below(&rng, 8); u < md.n; u += 2 + vs_rng_below(&rng, 3)) {
+					ck_assert_int_eq(vs_ownmap_set(m, u, 1, 9, VS_UNIT_SLACK), 0);
+					model_set(&md, u, 1, 9, VS_UNIT_SLACK);
+				}
+				HOT_CMP(vs_ownmap_check(m), ==, 0);
+			}
+		}
+		check_all(m, &md, &rng);
+		if (md.n >= 20000)
+			ck_assert_uint_gt(peak, 5000); /* the tree was three levels deep */
+		/* freeing everything leaves one run in one leaf */
+		ck_assert_int_eq(vs_ownmap_set(m, 0, md.n, 0, VS_UNIT_FREE), 0);
+		ck_assert_int_eq(vs_ownmap_check(m), 0);
+		ck_assert_uint_eq(vs_ownmap_runs(m), 1);
+		vs_ownmap_free(m);
+		free(md.owner);
+		free(md.kind);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ownmap");
@@ -453,6 +554,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, big_ram_arena_map_stays_small);
 	tcase_add_test(tc, tile_arena_map_stays_small);
 	tcase_add_test(tc, units_match_a_model_at_tile_sizes);
+	tcase_add_test(tc, run_tree_matches_a_unit_array);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -148,8 +148,8 @@ void vs_arena_write8(vs_arena *a, uint32_t off, uint8_t v);
 void vs_arena_write16(vs_arena *a, uint32_t off, uint16_t v);
 void vs_arena_write32(vs_arena *a, uint32_t off, uint32_t v);
 
-/* The ownership map on its own: a treap of runs keyed by first unit, with
- * the longest free run kept per subtree (or per-unit arrays, below). All
+/* The ownership map on its own: a B+-tree of runs in address order, with
+ * the longest free run kept per node (or per-unit arrays, below). All
  * units start free. */
 vs_ownmap *vs_ownmap_new(uint32_t nunits);
 /* The same map held as one owner and kind per unit (5 bytes a unit, a

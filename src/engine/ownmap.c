@@ -3,82 +3,186 @@
  *
  * A run is a maximal range of units with one owner and one kind: two
  * neighbouring runs always differ, so the free runs are exactly the free
- * extents. The runs are the nodes of a treap keyed by first unit (a binary
- * search tree that random priorities keep balanced, O(log n) deep), each
- * node also holding the longest free run below it. Marking a range splits
- * the tree at its two ends, drops the runs inside and joins the pieces
- * around one new run: O(log n + runs dropped), whatever the range's length.
- * Memory is one node per run (what the live allocations need), not per
- * unit. Free units, free runs and the longest free run are read in O(1).
+ * extents. The runs sit in address order in the leaves of a B+-tree, up
+ * to OM_B a leaf (first unit, length, owner, kind: 16 bytes); an inner
+ * node holds, for each child, its first unit and its longest free run.
+ * Every node also knows its own longest free run and its place in its
+ * parent, and leaves are linked in address order. A look-up starts at the
+ * run last found or made, else searches its leaf, else descends from the
+ * root: a binary search per level, a few cache lines in all, and no
+ * branch to mispredict in the searches. Marking a range inside one leaf
+ * (most marks) rewrites at most three entries with one move of the
+ * leaf's tail; a range over several leaves first folds the units past
+ * the leaf into its last run, dropping or trimming the runs there, and is
+ * then the same rewrite. A change goes up the tree only while a parent's
+ * entry changes. Leaves split when full, and a node a change leaves below
+ * a quarter full is joined with a sibling or evened out with it, so the
+ * memory is what the live runs need: 16 bytes a run plus the leaves' free
+ * room. Free units,
+ * free runs and the longest free run are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ownmap_int.h"
 
+#define OM_B 64           /* entries a node: 1 KiB */
+#define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
+
+typedef struct om_ent {
+	uint32_t key;  /* first unit of the run, or of the child's runs */
+	uint32_t len;  /* leaf: run length; inner: the child's longest free run */
+	uint32_t ref;  /* leaf: owner; inner: child node */
+	uint32_t kind; /* leaf: kind */
+} om_ent;
+
 typedef struct om_node {
-	uint32_t start, len, owner;
-	uint32_t l, r;      /* children; 0 is none (node 0 is never used) */
-	uint32_t up;        /* parent, 0 at the root; set by pull */
-	uint32_t pri;       /* a parent's priority is >= its children's */
-	uint32_t maxfree;   /* longest free run in this subtree, units */
-	uint8_t kind;
+	om_ent e[OM_B];
+	uint32_t n;          /* entries in use */
+	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
+	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
+	uint32_t maxfree;    /* longest free run in this subtree, units */
+	uint8_t leaf;
 } om_node;
 
 struct vs_ownmap {
 	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
-	uint32_t nunits, root;
-	om_node *n;
-	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via l) */
+	uint32_t nunits, root, height;
+	om_node *n;                 /* node 0 is never used: 0 is "none" */
+	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
+	uint32_t nspare;            /* nodes on the reuse list */
 	uint32_t runs, free_units, free_runs;
-	uint32_t seed;              /* xorshift state: priorities, the same every run */
-	uint32_t hint;              /* the run last made, changed or read, 0 when none;
+	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
 
 #define N(i) (m->n[i])
 
-/* Every node whose children change is pulled afterwards (its longest
- * free run depends on them), so this is also where children learn their
- * parent. Node 0's parent is written and never read. */
-static void pull(vs_ownmap *m, uint32_t t)
-{
-	om_node *x = &N(t);
-	uint32_t best = x->kind == VS_UNIT_FREE ? x->len : 0;
-
-	N(x->l).up = t;
-	N(x->r).up = t;
-	if (N(x->l).maxfree > best)
-		best = N(x->l).maxfree;
-	if (N(x->r).maxfree > best)
-		best = N(x->r).maxfree;
-	x->maxfree = best;
-}
-
-static void account(vs_ownmap *m, uint32_t t, int sign)
+static void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
 {
 	m->runs += (uint32_t)sign;
-	if (N(t).kind == VS_UNIT_FREE) {
-		m->free_units += (uint32_t)sign * N(t).len;
+	if (kind == VS_UNIT_FREE) {
+		m->free_units += (uint32_t)sign * len;
 		m->free_runs += (uint32_t)sign;
 	}
+}
+
+static uint32_t leaf_end(const om_node *x)
+{
+	return x->e[x->n - 1].key + x->e[x->n - 1].len;
+}
+
+static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
+{
+	return x->e[i].ref == owner && x->e[i].kind == k;
+}
+
+/* The last entry whose key is <= u (x->e[0].key <= u). No early exit, so
+ * the compiler makes the choices conditional moves: no branch to miss. */
+static uint32_t slot_of(const om_node *x, uint32_t u)
+{
+	uint32_t base = 0, n = x->n;
+
+	while (n > 1) {
+		uint32_t half = n / 2;
+		base = x->e[base + half].key <= u ? base + half : base;
+		n -= half;
+	}
+	return base;
+}
+
+/* Entries [from, n) moved to start at to; n follows. */
+static void shift(om_node *x, uint32_t from, uint32_t to)
+{
+	uint32_t k = x->n - from;
+
+	if (to != from)
+		memmove(x->e + to, x->e + from, k * sizeof *x->e);
+	x->n = to + k;
+}
+
+/* k entries of s from si copied over d's from di (d's n is the caller's). */
+static void copy(om_node *d, uint32_t di, const om_node *s, uint32_t si, uint32_t k)
+{
+	memcpy(d->e + di, s->e + si, k * sizeof *d->e);
+}
+
+static uint32_t node_maxfree(const om_node *x)
+{
+	uint32_t i, best = 0;
+
+	if (x->leaf) {
+		for (i = 0; i < x->n; i++) {
+			uint32_t f = x->e[i].kind == VS_UNIT_FREE ? x->e[i].len : 0;
+			best = f > best ? f : best;
+		}
+	} else {
+		for (i = 0; i < x->n; i++)
+			best = x->e[i].len > best ? x->e[i].len : best;
+	}
+	return best;
+}
+
+/* Children that moved into node t, or within it from entry from on,
+ * learn their parent and their entry there. */
+static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
+{
+	uint32_t i;
+
+	if (!N(t).leaf) {
+		for (i = from; i < N(t).n; i++) {
+			N(N(t).e[i].ref).up = t;
+			N(N(t).e[i].ref).pos = i;
+		}
+	}
+}
+
+/* Node t's parent's entry for it (first unit, longest free run) brought
+ * up to date, t's own longest free run being right, and on up while the
+ * parent's own first unit or longest free run changes. */
+static void lift(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p;
+
+	while ((p = N(t).up) != 0) {
+		const om_node *x = &N(t);
+		om_node *y = &N(p);
+		uint32_t s = x->pos, was = y->e[s].len, top = y->maxfree;
+		if (was == x->maxfree && y->e[s].key == x->e[0].key)
+			return;
+		if (s == 0 && y->e[0].key != x->e[0].key)
+			top = ~top; /* the parent's first unit changes: go on up */
+		y->e[s].key = x->e[0].key;
+		y->e[s].len = x->maxfree;
+		if (x->maxfree >= y->maxfree)
+			y->maxfree = x->maxfree;
+		else if (was == y->maxfree)
+			y->maxfree = node_maxfree(y);
+		if (y->maxfree == top)
+			return;
+		t = p;
+	}
+}
+
+/* Node t's longest free run worked out again, and lifted. */
+static void fix(vs_ownmap *m, uint32_t t)
+{
+	N(t).maxfree = node_maxfree(&N(t));
+	lift(m, t);
 }
 
 /* Room for k more nodes, so no node moves while a change is under way. */
 static int reserve(vs_ownmap *m, uint32_t k)
 {
-	uint32_t have = m->cap - m->used, t;
 	om_node *p;
 	size_t cap;
 
-	for (t = m->spare; t && have < k; t = N(t).l)
-		have++;
-	if (have >= k)
+	if (m->cap - m->used + m->nspare >= k)
 		return 0;
-	cap = m->cap ? (size_t)m->cap * 2 : 64;
+	cap = (size_t)m->cap * 2;
 	if (cap < (size_t)m->used + k)
 		cap = (size_t)m->used + k;
-	if (cap > UINT32_MAX)
+	if (cap > UINT32_MAX / 2)
 		return -1;
 	p = realloc(m->n, cap * sizeof *p);
 	if (!p)
@@ -88,31 +192,19 @@ static int reserve(vs_ownmap *m, uint32_t k)
 	return 0;
 }
 
-static uint32_t node_new(vs_ownmap *m, uint32_t start, uint32_t len, uint32_t owner, uint8_t kind)
+static uint32_t node_new(vs_ownmap *m, uint8_t leaf)
 {
-	uint32_t t, s = m->seed;
-	om_node *x;
+	uint32_t t;
 
 	if (m->spare) {
 		t = m->spare;
-		m->spare = N(t).l;
+		m->spare = N(t).next;
+		m->nspare--;
 	} else {
 		t = m->used++;
 	}
-	s ^= s << 13;
-	s ^= s >> 17;
-	s ^= s << 5;
-	m->seed = s;
-	x = &N(t);
-	x->start = start;
-	x->len = len;
-	x->owner = owner;
-	x->kind = kind;
-	x->l = x->r = 0;
-	x->pri = s;
-	pull(m, t);
-	account(m, t, +1);
-	m->hint = t;
+	N(t).n = N(t).up = N(t).prev = N(t).next = N(t).maxfree = 0;
+	N(t).leaf = leaf;
 	return t;
 }
 
@@ -120,372 +212,358 @@ static void node_drop(vs_ownmap *m, uint32_t t)
 {
 	if (m->hint == t)
 		m->hint = 0;
-	account(m, t, -1);
-	N(t).l = m->spare;
+	N(t).next = m->spare;
 	m->spare = t;
+	m->nspare++;
 }
 
-static void drop_tree(vs_ownmap *m, uint32_t t)
+/* Node t, full, split in two halves; the right half goes in its parent
+ * just after it (a new root above t when it had none). */
+static void split(vs_ownmap *m, uint32_t t)
 {
-	while (t) {
-		uint32_t r = N(t).r;
-		drop_tree(m, N(t).l);
-		node_drop(m, t);
-		t = r;
+	uint32_t p = N(t).up, r, s, h = N(t).n / 2;
+
+	if (!p) {
+		p = node_new(m, 0);
+		N(p).n = 1;
+		N(p).e[0].key = N(t).e[0].key;
+		N(p).e[0].len = N(t).maxfree;
+		N(p).e[0].ref = t;
+		N(t).up = p;
+		N(t).pos = 0;
+		m->root = p;
+		m->height++;
+	} else if (N(p).n == OM_B) {
+		split(m, p);
+		p = N(t).up;
 	}
-}
-
-/* Runs starting before key go to *a, the others to *b. */
-static void split(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-		return;
+	r = node_new(m, N(t).leaf);
+	copy(&N(r), 0, &N(t), h, N(t).n - h);
+	N(r).n = N(t).n - h;
+	N(t).n = h;
+	N(r).up = p;
+	adopt(m, r, 0);
+	if (N(t).leaf) {
+		N(r).next = N(t).next;
+		N(r).prev = t;
+		if (N(t).next)
+			N(N(t).next).prev = r;
+		N(t).next = r;
 	}
-	if (N(t).start < key) {
-		split(m, N(t).r, key, &N(t).r, b);
-		*a = t;
-	} else {
-		split(m, N(t).l, key, a, &N(t).l);
-		*b = t;
+	s = N(t).pos;
+	shift(&N(p), s + 1, s + 2);
+	N(p).e[s + 1].ref = r;
+	N(p).e[s + 1].key = N(r).e[0].key;
+	adopt(m, p, s + 1);
+	fix(m, t);
+	fix(m, r);
+	fix(m, p); /* a new root's longest free run */
+}
+
+static void rebalance(vs_ownmap *m, uint32_t t);
+
+/* Node t, emptied, taken out of the tree. */
+static void unhook(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p = N(t).up, s = N(t).pos;
+
+	if (N(t).leaf) {
+		if (N(t).prev)
+			N(N(t).prev).next = N(t).next;
+		if (N(t).next)
+			N(N(t).next).prev = N(t).prev;
 	}
-	pull(m, t);
-}
-
-/* Runs ending at or before key go to *a, the others to *b. */
-static void split_end(vs_ownmap *m, uint32_t t, uint32_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-		return;
-	}
-	if (N(t).start + N(t).len <= key) {
-		split_end(m, N(t).r, key, &N(t).r, b);
-		*a = t;
-	} else {
-		split_end(m, N(t).l, key, a, &N(t).l);
-		*b = t;
-	}
-	pull(m, t);
-}
-
-static uint32_t peek_min(const vs_ownmap *m, uint32_t t)
-{
-	while (t && N(t).l)
-		t = N(t).l;
-	return t;
-}
-
-static uint32_t peek_max(const vs_ownmap *m, uint32_t t)
-{
-	while (t && N(t).r)
-		t = N(t).r;
-	return t;
-}
-
-/* Every run of a before every run of b. */
-static uint32_t merge(vs_ownmap *m, uint32_t a, uint32_t b)
-{
-	if (!a || !b)
-		return a ? a : b;
-	if (N(a).pri >= N(b).pri) {
-		N(a).r = merge(m, N(a).r, b);
-		pull(m, a);
-		return a;
-	}
-	N(b).l = merge(m, a, N(b).l);
-	pull(m, b);
-	return b;
-}
-
-/* Takes the last (first) run out of t into *out; returns what is left. */
-static uint32_t pop_max(vs_ownmap *m, uint32_t t, uint32_t *out)
-{
-	if (!t) {
-		*out = 0;
-		return 0;
-	}
-	if (!N(t).r) {
-		uint32_t l = N(t).l;
-		*out = t;
-		N(t).l = 0;
-		pull(m, t);
-		return l;
-	}
-	N(t).r = pop_max(m, N(t).r, out);
-	pull(m, t);
-	return t;
-}
-
-static uint32_t pop_min(vs_ownmap *m, uint32_t t, uint32_t *out)
-{
-	if (!t) {
-		*out = 0;
-		return 0;
-	}
-	if (!N(t).l) {
-		uint32_t r = N(t).r;
-		*out = t;
-		N(t).r = 0;
-		pull(m, t);
-		return r;
-	}
-	N(t).l = pop_min(m, N(t).l, out);
-	pull(m, t);
-	return t;
-}
-
-/* The runs just before and after t in address order, 0 when none. */
-static uint32_t pred(const vs_ownmap *m, uint32_t t)
-{
-	uint32_t a;
-
-	if (N(t).l)
-		return peek_max(m, N(t).l);
-	for (a = N(t).up; a && N(a).l == t; a = N(a).up)
-		t = a;
-	return a;
-}
-
-static uint32_t succ(const vs_ownmap *m, uint32_t t)
-{
-	uint32_t a;
-
-	if (N(t).r)
-		return peek_min(m, N(t).r);
-	for (a = N(t).up; a && N(a).r == t; a = N(a).up)
-		t = a;
-	return a;
-}
-
-/* The run holding u. Marks and reads come in address order through an
- * allocation's pieces (the placement check, then its marks; a free's
- * reads, then its marks) and the heatmap's samples go up the map, so the
- * search starts at the hint, the run last marked or read: it climbs to the
- * first ancestor on the far side of u (a subtree's runs cover every unit
- * between the ancestors bounding it, and the hint is inside) and descends
- * from there, O(log of the runs between) rather than O(log n). The run
- * found becomes the hint: the one write a reader makes, to a map only its
- * own thread uses (ownmap_int.h). */
-/* Whether u is more than OM_NEAR runs of the average length away from
- * run t: a climb from t would then cost more than the descent it saves. */
-#define OM_NEAR 16
-
-static int far(const vs_ownmap *m, uint32_t t, uint32_t u)
-{
-	uint32_t d = u < N(t).start ? N(t).start - u : u - N(t).start;
-
-	return (uint64_t)d * m->runs > (uint64_t)OM_NEAR * m->nunits;
-}
-
-static uint32_t find(const vs_ownmap *m, uint32_t u)
-{
-	uint32_t t = m->hint, a;
-
-	if (!t || far(m, t, u)) {
-		t = m->root;
-	} else if (u < N(t).start) {
-		/* up to the first ancestor a with t right of it and its run
-		 * starting at or before u: u is in a's run or in t's subtree (from
-		 * a's run on to the hint). One test per step (& not &&), so one
-		 * branch to predict. */
-		while ((a = N(t).up) != 0 && !((N(a).r == t) & (u >= N(a).start)))
-			t = a;
-		if (a && u - N(a).start < N(a).len) {
-			t = a;
-			goto found;
-		}
-	} else if (u - N(t).start >= N(t).len) {
-		/* the same to the right: a with t left of it and its run ending
-		 * after u; t's subtree runs from the hint up to a's run */
-		while ((a = N(t).up) != 0 && !((N(a).l == t) & (u < N(a).start + N(a).len)))
-			t = a;
-		if (a && u >= N(a).start) {
-			t = a;
-			goto found;
-		}
-	}
-	while (t) {
-		if (u < N(t).start)
-			t = N(t).l;
-		else if (u - N(t).start >= N(t).len)
-			t = N(t).r;
-		else
-			goto found;
-	}
-	return 0;
-found:
-	((vs_ownmap *)m)->hint = t; /* no map is made const: only its readers see it so */
-	return t;
-}
-
-/* Pulls t, then its ancestors while their longest free run changes:
- * nothing above a node whose longest free run stayed can have changed. */
-static void fix_up(vs_ownmap *m, uint32_t t)
-{
-	while (t) {
-		uint32_t was = N(t).maxfree;
-		pull(m, t);
-		if (N(t).maxfree == was)
-			break;
-		t = N(t).up;
-	}
-}
-
-static void set_root(vs_ownmap *m, uint32_t t)
-{
-	m->root = t;
-	N(t).up = 0;
-}
-
-/* Node x (not in the tree) put in right after run t (before it when
- * before is set): as a leaf next to t, then rotated up while its parent's
- * priority is lower, which gives the tree a descent from the root by
- * priority would (O(1) rotations expected, none of the O(log n) descent). */
-static void insert_next(vs_ownmap *m, uint32_t x, uint32_t t, int before)
-{
-	uint32_t p, g;
-
-	if (before)
-		p = N(t).l ? peek_max(m, N(t).l) : t;
-	else
-		p = N(t).r ? peek_min(m, N(t).r) : t;
-	if (before == (p == t))
-		N(p).l = x;
-	else
-		N(p).r = x;
-	N(x).up = p;
-	while (p && N(p).pri < N(x).pri) {
-		g = N(p).up;
-		if (N(p).l == x) {
-			N(p).l = N(x).r;
-			N(x).r = p;
-		} else {
-			N(p).r = N(x).l;
-			N(x).l = p;
-		}
-		pull(m, p);
-		if (!g)
-			m->root = x;
-		else if (N(g).l == p)
-			N(g).l = x;
-		else
-			N(g).r = x;
-		N(x).up = g;
-		p = g;
-	}
-	pull(m, x);
-	fix_up(m, p);
-}
-
-/* Run t taken out of the tree and dropped. */
-static void erase_run(vs_ownmap *m, uint32_t t)
-{
-	uint32_t above = N(t).up, rest = merge(m, N(t).l, N(t).r);
-
-	if (!above)
-		set_root(m, rest);
-	else if (N(above).l == t)
-		N(above).l = rest;
-	else
-		N(above).r = rest;
-	N(rest).up = above;
 	node_drop(m, t);
-	fix_up(m, above);
+	shift(&N(p), s + 1, s);
+	adopt(m, p, s);
+	if (N(p).n == 0) {
+		unhook(m, p);
+		return;
+	}
+	fix(m, p);
+	rebalance(m, p);
 }
 
-/* Run t gets start and length (its neighbours keep it in key order). */
-static void resize(vs_ownmap *m, uint32_t t, uint32_t start, uint32_t len)
+/* Node t, below a quarter full, joined with a sibling or evened out with
+ * it; a root with one child gives way to the child. */
+static void rebalance(vs_ownmap *m, uint32_t t)
 {
-	account(m, t, -1);
-	N(t).start = start;
-	N(t).len = len;
-	account(m, t, +1);
-	fix_up(m, t);
-	m->hint = t;
+	uint32_t p = N(t).up, s, l, r, nl, nr, k;
+
+	if (!p) {
+		while (!N(t).leaf && N(t).n == 1) {
+			uint32_t c = N(t).e[0].ref;
+			node_drop(m, t);
+			N(c).up = 0;
+			m->root = t = c;
+			m->height--;
+		}
+		return;
+	}
+	if (N(t).n >= OM_MIN)
+		return;
+	if (N(p).n < 2) {
+		rebalance(m, p); /* an only child: its parent joins a sibling, or goes */
+		return;
+	}
+	s = N(t).pos;
+	if (s + 1 == N(p).n)
+		s--;
+	l = N(p).e[s].ref;
+	r = N(p).e[s + 1].ref;
+	nl = N(l).n;
+	nr = N(r).n;
+	if (nl + nr <= OM_B * 3 / 4) {
+		/* r's entries go to the end of l and r goes */
+		copy(&N(l), nl, &N(r), 0, nr);
+		N(l).n = nl + nr;
+		adopt(m, l, nl);
+		N(r).n = 0;
+		N(l).maxfree = node_maxfree(&N(l));
+		N(p).e[s].len = N(l).maxfree;
+		unhook(m, r);
+		return;
+	}
+	k = (nl + nr) / 2;
+	if (nl < k) {
+		/* the first k - nl of r go to the end of l */
+		copy(&N(l), nl, &N(r), 0, k - nl);
+		N(l).n = k;
+		adopt(m, l, nl);
+		shift(&N(r), k - nl, 0);
+		adopt(m, r, 0);
+	} else {
+		/* the last nl - k of l go to the front of r */
+		shift(&N(r), 0, nl - k);
+		copy(&N(r), 0, &N(l), k, nl - k);
+		N(l).n = k;
+		adopt(m, r, 0);
+	}
+	fix(m, l);
+	fix(m, r);
 }
 
-static int same_as(const vs_ownmap *m, uint32_t t, uint32_t owner, uint8_t k)
+/* The leaf holding u, its entry in *slot. The search starts at the run
+ * last found or made (a placement check's look-up, then the allocation's
+ * marks, come one after the other; the heatmap's samples go up the map):
+ * that run or the next, else a search of its leaf when u is inside it,
+ * else a descent from the root. What it finds becomes the hint: the one
+ * write a reader makes, to a map only its own thread uses (ownmap_int.h). */
+static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
-	return t && N(t).owner == owner && N(t).kind == k;
-}
+	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
+	uint32_t t = m->hint, i = m->hslot;
 
-/* A mark inside the one run t, which holds something else: t shrinks or
- * changes in place, a neighbour with the new owner and kind grows, and at
- * most two runs are put in or taken out, each O(log n) without splitting
- * the whole tree. Most marks are so: an allocation taken from a free run,
- * a free of one run. Room for two nodes is reserved. */
-static void set_within(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
-{
-	uint32_t ts = N(t).start, te = ts + N(t).len, x;
-	/* the neighbours matter only at an end the mark shares with t */
-	uint32_t p = first == ts ? pred(m, t) : 0, q = end == te ? succ(m, t) : 0;
-	int eqp = same_as(m, p, owner, k), eqq = same_as(m, q, owner, k);
-
-	if (first == ts && end == te) {
-		if (eqp) {
-			/* p takes t's units (and q's if it holds the same) */
-			uint32_t pe = te;
-			if (eqq) {
-				pe = N(q).start + N(q).len;
-				erase_run(m, q);
+	if (t && u >= N(t).e[0].key && u < leaf_end(&N(t))) {
+		const om_node *x = &N(t);
+		/* the run last found or made, or the one after it (the next
+		 * piece of an allocation); the entry is checked, never trusted */
+		if (i < x->n && u >= x->e[i].key) {
+			if (u - x->e[i].key < x->e[i].len)
+				goto found;
+			if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
+				i++;
+				goto found;
 			}
-			erase_run(m, t);
-			resize(m, p, N(p).start, pe - N(p).start);
-		} else if (eqq) {
-			uint32_t qe = N(q).start + N(q).len;
-			erase_run(m, q);
-			account(m, t, -1);
-			N(t).owner = owner;
-			N(t).kind = k;
-			N(t).len = qe - ts;
-			account(m, t, +1);
-			fix_up(m, t);
-			m->hint = t;
-		} else {
-			account(m, t, -1);
-			N(t).owner = owner;
-			N(t).kind = k;
-			account(m, t, +1);
-			fix_up(m, t);
-			m->hint = t;
-		}
-		return;
-	}
-	if (first == ts) {
-		resize(m, t, end, te - end);
-		if (eqp) {
-			resize(m, p, N(p).start, N(p).len + (end - first));
-			return;
-		}
-		insert_next(m, node_new(m, first, end - first, owner, k), t, 1);
-		return;
-	}
-	resize(m, t, ts, first - ts);
-	if (end == te) {
-		if (eqq) {
-			resize(m, q, first, N(q).len + (end - first));
-			return;
 		}
 	} else {
-		x = node_new(m, end, te - end, N(t).owner, N(t).kind);
-		insert_next(m, x, t, 0);
+		t = m->root;
+		while (!N(t).leaf)
+			t = N(t).e[slot_of(&N(t), u)].ref;
+		w->hint = t;
 	}
-	insert_next(m, node_new(m, first, end - first, owner, k), t, 0);
+	i = slot_of(&N(t), u);
+found:
+	w->hslot = i;
+	*slot = i;
+	return t;
+}
+
+/* Leaf t's last run stretched to end, which lies in later leaves: their
+ * runs before end are dropped, the one across end trimmed to start there.
+ * The stretched run is overwritten by the mark that follows. */
+static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
+{
+	om_node *x = &N(t);
+	uint32_t i = x->n - 1, q, c;
+
+	account(m, x->e[i].len, x->e[i].kind, -1);
+	x->e[i].len = end - x->e[i].key;
+	account(m, x->e[i].len, x->e[i].kind, +1);
+	if (x->e[i].kind == VS_UNIT_FREE && x->e[i].len > x->maxfree) {
+		x->maxfree = x->e[i].len;
+		lift(m, t);
+	}
+	while ((q = x->next) != 0 && N(q).e[0].key < end) {
+		om_node *y = &N(q);
+		if (leaf_end(y) <= end) {
+			for (i = 0; i < y->n; i++)
+				account(m, y->e[i].len, y->e[i].kind, -1);
+			y->n = 0;
+			unhook(m, q);
+			continue;
+		}
+		c = slot_of(y, end);
+		for (i = 0; i <= c; i++)
+			account(m, y->e[i].len, y->e[i].kind, -1);
+		y->e[c].len -= end - y->e[c].key;
+		y->e[c].key = end;
+		account(m, y->e[c].len, y->e[c].kind, +1);
+		shift(y, c, 0);
+		fix(m, q);
+		rebalance(m, q);
+		break;
+	}
+}
+
+/* Units [first, end) of leaf t (inside it, first in entry a, room for two more entries)
+ * get owner and kind: the runs they touch are replaced by at most three
+ * (what the first and last keep outside the range, and the new run, joined
+ * with equal neighbours in the leaf so runs stay maximal). Returns the new
+ * run's entry. */
+static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	om_node *x = &N(t);
+	uint32_t b = end <= x->e[a].key + x->e[a].len ? a : slot_of(x, end - 1), eb = x->e[b].key + x->e[b].len;
+	uint32_t s = first, e = end, i, j = 0, at, best = x->maxfree, lost = 0;
+	om_ent ne[3];
+
+	if (x->e[a].key < first) {
+		if (same(x, a, owner, k)) {
+			s = x->e[a].key;
+		} else {
+			ne[0] = x->e[a];
+			ne[0].len = first - x->e[a].key;
+			j = 1;
+		}
+	} else if (a > 0 && same(x, a - 1, owner, k)) {
+		s = x->e[--a].key;
+	}
+	if (eb > end) {
+		if (same(x, b, owner, k))
+			e = eb;
+	} else if (b + 1 < x->n && same(x, b + 1, owner, k)) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+	}
+	at = a + j;
+	ne[j].key = s;
+	ne[j].len = e - s;
+	ne[j].ref = owner;
+	ne[j++].kind = k;
+	if (e < eb) {
+		ne[j] = x->e[b];
+		ne[j].key = e;
+		ne[j++].len = eb - e;
+	}
+	for (i = a; i <= b; i++) {
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		lost |= x->e[i].kind == VS_UNIT_FREE && x->e[i].len == best;
+	}
+	shift(x, b + 1, a + j);
+	for (i = 0; i < j; i++) {
+		x->e[a + i] = ne[i];
+		account(m, ne[i].len, ne[i].kind, +1);
+		if (ne[i].kind == VS_UNIT_FREE && ne[i].len > best)
+			best = ne[i].len;
+	}
+	/* the leaf's longest free run: looked for again only when it went */
+	x->maxfree = lost && best == x->maxfree ? node_maxfree(x) : best;
+	lift(m, t);
+	return at;
+}
+
+/* The new run at entry i of leaf t joined with an equal run at the end of
+ * the leaf before or the start of the leaf after: the run stays in t
+ * (its first unit may move down), the neighbour loses an entry and goes
+ * when it has none left. */
+static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	om_node *x = &N(t);
+	uint32_t p = x->prev, q = x->next;
+
+	if (i == 0 && p && same(&N(p), N(p).n - 1, x->e[0].ref, x->e[0].kind)) {
+		om_node *y = &N(p);
+		uint32_t j = y->n - 1;
+		account(m, y->e[j].len, y->e[j].kind, -1);
+		account(m, x->e[0].len, x->e[0].kind, -1);
+		x->e[0].key = y->e[j].key;
+		x->e[0].len += y->e[j].len;
+		account(m, x->e[0].len, x->e[0].kind, +1);
+		if (--y->n == 0)
+			unhook(m, p);
+		else
+			fix(m, p);
+		fix(m, t);
+	}
+	if (i == x->n - 1 && q && same(&N(q), 0, x->e[i].ref, x->e[i].kind)) {
+		om_node *y = &N(q);
+		account(m, y->e[0].len, y->e[0].kind, -1);
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		x->e[i].len += y->e[0].len;
+		account(m, x->e[i].len, x->e[i].kind, +1);
+		shift(y, 1, 0);
+		if (y->n == 0)
+			unhook(m, q);
+		else
+			fix(m, q);
+		fix(m, t);
+	}
+}
+
+static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
+{
+	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
+
+	t = find(m, first, &i);
+	if (same(&N(t), i, owner, k) && N(t).e[i].key + N(t).e[i].len >= end)
+		return 0; /* already so */
+	/* until the range is inside one leaf with room for two more runs
+	 * (absorb's joins and splits move runs between leaves: look again);
+	 * the nodes a split may take are reserved first, so a mark either
+	 * fails untouched or goes through */
+	if ((end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) && reserve(m, m->height + 1))
+		return -1;
+	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
+		if (end > leaf_end(&N(t)))
+			absorb(m, t, end);
+		else
+			split(m, t);
+		t = find(m, first, &i);
+	}
+	i = leaf_set(m, t, i, first, end, owner, k);
+	join_edges(m, t, i);
+	m->hint = t; /* the new run: the next mark is likely just after it */
+	m->hslot = i;
+	if (N(t).n < OM_MIN)
+		rebalance(m, t);
+	return 0;
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
 {
+	uint32_t t;
+
 	if (m->u) {
 		vs_ownunits_clear(m->u);
 		return;
 	}
-	m->used = 1; /* node 0 is "none": no children, no free run */
+	m->used = 1;
 	m->spare = 0;
-	m->runs = m->free_units = m->free_runs = 0;
-	m->seed = 0x9E3779B9u;
+	m->nspare = 0;
+	m->hint = 0;
+	m->height = 1;
+	m->runs = 1;
+	m->free_units = m->nunits;
+	m->free_runs = 1;
 	memset(&N(0), 0, sizeof N(0));
-	set_root(m, node_new(m, 0, m->nunits, VS_OWNER_NONE, VS_UNIT_FREE));
+	t = m->root = node_new(m, 1);
+	N(t).n = 1;
+	N(t).e[0].key = 0;
+	N(t).e[0].len = N(t).maxfree = m->nunits;
+	N(t).e[0].ref = VS_OWNER_NONE;
+	N(t).e[0].kind = VS_UNIT_FREE;
 }
 
 vs_ownmap *vs_ownmap_new(uint32_t nunits)
@@ -498,9 +576,10 @@ vs_ownmap *vs_ownmap_new(uint32_t nunits)
 	if (!m)
 		return NULL;
 	m->nunits = nunits;
-	/* room for every range the hardware reserves, so vs_ownmap_clear and
-	 * the marks that follow it never allocate */
-	if (reserve(m, 64)) {
+	/* node 0 and a root leaf: vs_ownmap_clear and the marks of the
+	 * hardware's few reserved ranges (far fewer than a leaf holds) never
+	 * allocate */
+	if (reserve(m, 2)) {
 		free(m);
 		return NULL;
 	}
@@ -556,100 +635,6 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
-/* A mark from run t over at most OM_ACROSS runs after it: those wholly
- * inside are taken out, the last one trimmed, t stretched to the end of
- * the range and the mark made inside it. 0, or -1 (nothing done) when the
- * range reaches further: splitting the tree is cheaper then. */
-#define OM_ACROSS 4
-
-static int set_across(vs_ownmap *m, uint32_t t, uint32_t first, uint32_t end, uint32_t owner, uint8_t k)
-{
-	uint32_t runs[OM_ACROSS], u = N(t).start + N(t).len, n = 0, i, q, last;
-
-	while (u < end) {
-		if (n == OM_ACROSS)
-			return -1;
-		runs[n] = find(m, u);
-		u = N(runs[n]).start + N(runs[n]).len;
-		n++;
-	}
-	last = runs[n - 1];
-	for (i = 0; i + 1 < n; i++)
-		erase_run(m, runs[i]);
-	if (u == end)
-		erase_run(m, last);
-	else
-		resize(m, last, end, u - end);
-	resize(m, t, N(t).start, end - N(t).start);
-	t = find(m, first);
-	if (!same_as(m, t, owner, k)) {
-		set_within(m, t, first, end, owner, k);
-	} else if (same_as(m, q = succ(m, t), owner, k)) {
-		u = N(q).start + N(q).len;
-		erase_run(m, q);
-		resize(m, t, N(t).start, u - N(t).start);
-	}
-	return 0;
-}
-
-static int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint8_t k)
-{
-	uint32_t end, lo, mid, hi, t, s, e, ps, po, qe, qo, left = 0, right = 0;
-	uint8_t pk, qk;
-
-	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first);
-	if (N(t).owner == owner && N(t).kind == k && N(t).start + N(t).len >= end)
-		return 0; /* already so */
-	if (reserve(m, 2))
-		return -1;
-	if (end <= N(t).start + N(t).len) {
-		set_within(m, t, first, end, owner, k);
-		return 0;
-	}
-	if (set_across(m, t, first, end, owner, k) == 0)
-		return 0;
-	/* lo: the runs before the range, mid: every run it touches, hi: the rest */
-	split_end(m, m->root, first, &lo, &hi);
-	split(m, hi, end, &mid, &hi);
-	t = peek_min(m, mid);
-	ps = N(t).start;
-	po = N(t).owner;
-	pk = N(t).kind;
-	t = peek_max(m, mid);
-	qe = N(t).start + N(t).len;
-	qo = N(t).owner;
-	qk = N(t).kind;
-	drop_tree(m, mid); /* at least one node back: three fit */
-	/* what the first and last runs keep outside the range stays; equal
-	 * neighbours join the new run so runs stay maximal */
-	s = first;
-	e = end;
-	if (ps < first) {
-		if (po == owner && pk == k)
-			s = ps;
-		else
-			left = node_new(m, ps, first - ps, po, pk);
-	} else if ((t = peek_max(m, lo)) && N(t).owner == owner && N(t).kind == k) {
-		s = N(t).start;
-		lo = pop_max(m, lo, &t);
-		node_drop(m, t);
-	}
-	if (qe > end) {
-		if (qo == owner && qk == k)
-			e = qe;
-		else
-			right = node_new(m, end, qe - end, qo, qk);
-	} else if ((t = peek_min(m, hi)) && N(t).owner == owner && N(t).kind == k) {
-		e = N(t).start + N(t).len;
-		hi = pop_min(m, hi, &t);
-		node_drop(m, t);
-	}
-	mid = merge(m, merge(m, left, node_new(m, s, e - s, owner, k)), right);
-	set_root(m, merge(m, merge(m, lo, mid), hi));
-	return 0;
-}
-
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
 	if (first >= m->nunits || count == 0)
@@ -660,53 +645,54 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 		vs_ownunits_set(m->u, first, count, owner, kind);
 		return 0;
 	}
-	return tree_set(m, first, count, owner, (uint8_t)kind);
+	return tree_set(m, first, count, owner, (uint32_t)kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 {
-	uint32_t t;
+	uint32_t t, i;
 
 	if (m->u)
 		return vs_ownunits_run_at(m->u, unit, out);
-	t = unit < m->nunits ? find(m, unit) : 0;
-	if (!t)
+	if (unit >= m->nunits)
 		return -1;
-	out->first = N(t).start;
-	out->count = N(t).len;
-	out->owner = N(t).owner;
-	out->kind = (vs_unit_kind)N(t).kind;
+	t = find(m, unit, &i);
+	out->first = N(t).e[i].key;
+	out->count = N(t).e[i].len;
+	out->owner = N(t).e[i].ref;
+	out->kind = (vs_unit_kind)N(t).e[i].kind;
 	return 0;
 }
 
 int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
 {
-	uint32_t t;
+	uint32_t t, i;
 
 	if (m->u)
 		return vs_ownunits_unit_at(m->u, unit, owner, kind);
-	t = unit < m->nunits ? find(m, unit) : 0;
-	if (!t)
+	if (unit >= m->nunits)
 		return -1;
-	*owner = N(t).owner;
-	*kind = (vs_unit_kind)N(t).kind;
+	t = find(m, unit, &i);
+	*owner = N(t).e[i].ref;
+	*kind = (vs_unit_kind)N(t).e[i].kind;
 	return 0;
 }
 
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	uint32_t t, end;
+	uint32_t t, i, end, e;
 
 	if (m->u)
 		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first);
-	if (N(t).kind != VS_UNIT_FREE)
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
 		return first;
 	/* runs are maximal: the one after a free run is taken */
-	return N(t).start + N(t).len >= end ? -1 : (int64_t)N(t).start + N(t).len;
+	e = N(t).e[i].key + N(t).e[i].len;
+	return e >= end ? -1 : (int64_t)e;
 }
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
@@ -733,46 +719,108 @@ size_t vs_ownmap_bytes(const vs_ownmap *m)
 	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
 }
 
-/* In address order, the runs of t that overlap [lo, hi), clipped to it. */
-static int walk(const vs_ownmap *m, uint32_t t, uint32_t lo, uint32_t hi, int free_only,
-	int (*fn)(void *ud, const vs_own_run *run), void *ud)
-{
-	while (t && (!free_only || N(t).maxfree)) {
-		const om_node *x = &N(t);
-		vs_own_run run;
-		int rc;
-		if (x->start >= hi) {
-			t = x->l;
-			continue;
-		}
-		if (x->start + x->len <= lo) {
-			t = x->r;
-			continue;
-		}
-		if (x->start > lo && (rc = walk(m, x->l, lo, hi, free_only, fn, ud)) != 0)
-			return rc;
-		if (!free_only || x->kind == VS_UNIT_FREE) {
-			run.first = x->start > lo ? x->start : lo;
-			run.count = (x->start + x->len < hi ? x->start + x->len : hi) - run.first;
-			run.owner = x->owner;
-			run.kind = (vs_unit_kind)x->kind;
-			if ((rc = fn(ud, &run)) != 0)
-				return rc;
-		}
-		t = x->r;
-	}
-	return 0;
-}
-
 int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
 	int (*fn)(void *ud, const vs_own_run *run), void *ud)
 {
-	uint32_t end;
+	uint32_t end, t, i;
 
 	if (m->u)
 		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
 	if (first >= m->nunits || count == 0)
 		return 0;
 	end = count > m->nunits - first ? m->nunits : first + count;
-	return walk(m, m->root, first, end, free_only, fn, ud);
+	/* leaf by leaf along the links, skipping leaves without a free run */
+	for (t = find(m, first, &i); t && N(t).e[0].key < end; t = N(t).next, i = 0) {
+		const om_node *x = &N(t);
+		if (free_only && !x->maxfree)
+			continue;
+		for (; i < x->n && x->e[i].key < end; i++) {
+			vs_own_run run;
+			int rc;
+			if (free_only && x->e[i].kind != VS_UNIT_FREE)
+				continue;
+			run.first = x->e[i].key > first ? x->e[i].key : first;
+			run.count = (x->e[i].key + x->e[i].len < end ? x->e[i].key + x->e[i].len : end) - run.first;
+			run.owner = x->e[i].ref;
+			run.kind = (vs_unit_kind)x->e[i].kind;
+			if ((rc = fn(ud, &run)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The checks of vs_ownmap_check below one node: returns the number of the
+ * first broken rule (negative), else 0; *last is the leaf before. */
+typedef struct om_check {
+	uint32_t last, next_key, runs, free_units, free_runs, hint_seen;
+} om_check;
+
+static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *c)
+{
+	const om_node *x = &N(t);
+	uint32_t i;
+	int rc;
+
+	if (x->n == 0 || x->n > OM_B)
+		return -1;
+	if (x->maxfree != node_maxfree(x))
+		return -2;
+	if (x->e[0].key != c->next_key)
+		return -3; /* the runs do not follow on from the ones before */
+	if (!x->leaf) {
+		if (depth >= m->height)
+			return -4;
+		for (i = 0; i < x->n; i++) {
+			const om_node *y = &N(x->e[i].ref);
+			if (y->up != t || y->pos != i || x->e[i].key != y->e[0].key || x->e[i].len != y->maxfree)
+				return -5;
+			if ((rc = check_node(m, x->e[i].ref, depth + 1, c)) != 0)
+				return rc;
+		}
+		return 0;
+	}
+	if (depth + 1 != m->height)
+		return -6; /* leaves not all at one depth */
+	if (x->prev != c->last || (c->last && N(c->last).next != t))
+		return -7;
+	for (i = 0; i < x->n; i++) {
+		uint32_t pk = i ? x->e[i - 1].kind : c->last ? N(c->last).e[N(c->last).n - 1].kind : 0xFF;
+		uint32_t po = i ? x->e[i - 1].ref : c->last ? N(c->last).e[N(c->last).n - 1].ref : 0;
+		if (x->e[i].key != c->next_key || x->e[i].len == 0)
+			return -8;
+		if (pk == x->e[i].kind && po == x->e[i].ref)
+			return -9; /* two equal neighbours: runs not maximal */
+		if (x->e[i].kind == VS_UNIT_FREE && x->e[i].ref != VS_OWNER_NONE)
+			return -10;
+		c->next_key = x->e[i].key + x->e[i].len;
+		c->runs++;
+		if (x->e[i].kind == VS_UNIT_FREE) {
+			c->free_units += x->e[i].len;
+			c->free_runs++;
+		}
+	}
+	c->hint_seen |= m->hint == t;
+	c->last = t;
+	return 0;
+}
+
+int vs_ownmap_check(const vs_ownmap *m)
+{
+	om_check c = { 0, 0, 0, 0, 0, 0 };
+	int rc;
+
+	if (m->u)
+		return 0;
+	if (N(m->root).up != 0)
+		return -11;
+	if ((rc = check_node(m, m->root, 0, &c)) != 0)
+		return rc;
+	if (c.next_key != m->nunits || N(c.last).next != 0)
+		return -12;
+	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs)
+		return -13;
+	if (m->hint && !c.hint_seen)
+		return -14;
+	return 0;
 }

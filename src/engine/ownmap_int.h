@@ -29,4 +29,9 @@ size_t vs_ownunits_bytes(const vs_ownunits *m);
 int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
 	int (*fn)(void *ud, const vs_own_run *run), void *ud);
 
+/* The runs form's structure checked whole (runs in order, maximal, the
+ * summaries and counts right): 0, or a negative number naming the rule
+ * broken. For tests; 0 for the per-unit form. O(runs). */
+int vs_ownmap_check(const vs_ownmap *m);
+
 #endif
