@@ -103,7 +103,9 @@ static void tdf_walk(void *st, vs_extent_fn fn, void *ud)
 static const vs_strategy top_down_fit = {
 	VS_STRATEGY_ABI, "top-down-fit",
 	"example plug-in: first fit over OBJ tiles, searching from the top of VRAM down",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE, sizeof(tdf_state),
+	/* its books are all in its state: it never needs the arena's bytes, so
+	 * the replay checks its placements by ownership alone */
+	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(tdf_state),
 	tdf_init, tdf_alloc, tdf_free, tdf_reset, tdf_walk,
 	0, NULL, NULL, NULL, NULL
 };
