@@ -327,8 +327,10 @@ static void rec_release(vs_replay *r, uint32_t h)
 {
 	rec *x = &r->slab[h - 1];
 
-	free(x->payload);
-	x->payload = NULL;
+	if (x->payload) { /* most records have none: no call to free */
+		free(x->payload);
+		x->payload = NULL;
+	}
 	x->in_use = 0;
 	x->next_free = r->slab_free;
 	r->slab_free = h;
@@ -480,14 +482,32 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 }
 
 /* All ownership changes go through here so observers see every one. */
-static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+/* The map grows with the runs; without memory the replay stops at the next step. */
+static __attribute__((noinline)) void mark_oom(const vs_replay *r)
 {
-	/* the map grows with the runs; without memory the replay stops at the next step */
-	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind) && !r->err[0])
+	if (!r->err[0])
 		snprintf(((vs_replay *)r)->err, sizeof r->err, "%s:%llu: error: out of memory for the ownership map",
 			vs_trace_name(r->rd), (unsigned long long)r->ev.line);
-	if (r->cfg.on_mark && len)
+}
+
+/* A mark an observer (on_mark) is told of. */
+static __attribute__((noinline)) void mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len,
+	uint32_t owner, vs_unit_kind kind)
+{
+	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
+		mark_oom(r);
+	if (len)
 		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
+}
+
+/* Without an observer a mark is one call, with nothing to keep across it:
+ * small enough to go inline where it is made. */
+static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	if (r->cfg.on_mark)
+		mark_told(r, ai, off, len, owner, kind);
+	else if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
+		mark_oom(r);
 }
 
 static void mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
