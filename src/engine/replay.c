@@ -201,6 +201,44 @@ static id_slot *id_find(vs_replay *r, uint64_t id)
 	return NULL;
 }
 
+/* As id_find, and where a probe for id stopped when it is not there: the
+ * empty slot id_put would fill, while the table does not change. */
+typedef struct id_gap {
+	const id_slot *ids;
+	uint32_t used, at;
+} id_gap;
+
+static id_slot *id_find_gap(vs_replay *r, uint64_t id, id_gap *g)
+{
+	uint32_t mask = r->ids_cap - 1, i;
+
+	g->ids = NULL; /* no gap: id_put_gap probes again */
+	g->used = g->at = 0;
+	for (i = id_hash(id) & mask; r->ids[i].handle; i = (i + 1) & mask)
+		if (r->ids[i].id == id)
+			return &r->ids[i];
+	g->ids = r->ids;
+	g->used = r->ids_used;
+	g->at = i;
+	return NULL;
+}
+
+static int id_put(vs_replay *r, uint64_t id, uint32_t handle, uint32_t arena);
+
+/* id_put of an id id_find_gap did not find: straight into the gap when
+ * the table has had no insertion, deletion or growth since (one hash and
+ * probe an allocation, not two). */
+static int id_put_gap(vs_replay *r, const id_gap *g, uint64_t id, uint32_t handle, uint32_t arena)
+{
+	if (g->ids != r->ids || g->used != r->ids_used || 2 * (r->ids_used + 1) > r->ids_cap)
+		return id_put(r, id, handle, arena);
+	r->ids[g->at].id = id;
+	r->ids[g->at].handle = handle;
+	r->ids[g->at].arena = arena;
+	r->ids_used++;
+	return 0;
+}
+
 static int id_grow(vs_replay *r)
 {
 	uint32_t ncap = r->ids_cap * 2, i, mask = ncap - 1;
@@ -1264,7 +1302,8 @@ static int do_alloc(vs_replay *r)
 	int a = ev->arena;
 	arena_run *ar;
 	vs_placement pl;
-	id_slot *s = id_find(r, ev->id);
+	id_gap gap;
+	id_slot *s = id_find_gap(r, ev->id, &gap);
 	uint32_t h;
 	rec *x;
 	int status;
@@ -1412,7 +1451,7 @@ static int do_alloc(vs_replay *r)
 		memcpy(x->payload, ev->data, ev->data_len);
 		x->payload_len = ev->data_len;
 	}
-	if (id_put(r, ev->id, h, (uint32_t)a))
+	if (s ? id_put(r, ev->id, h, (uint32_t)a) : id_put_gap(r, &gap, ev->id, h, (uint32_t)a))
 		goto oom;
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
