@@ -950,6 +950,46 @@ START_TEST(bytes_check_finds_any_changed_byte)
 }
 END_TEST
 
+/* Past max_messages diagnostics and integrity errors are counted, not
+ * shown: one line says so, once per kind. */
+static int count_lines(const char *msgs, const char *what)
+{
+	int n = 0;
+
+	for (; (msgs = strstr(msgs, what)) != NULL; msgs++)
+		n++;
+	return n;
+}
+
+START_TEST(messages_past_the_limit_counted)
+{
+	run x;
+	vs_replay_config cfg;
+	char text[512];
+
+	vs_replay_config_default(&cfg);
+	cfg.max_messages = 2;
+	start_cfg(&x, "vramsim-trace 1\narena obj gba-obj\nfree 1\nfree 2\nfree 3\nfree 4\nfree 5\n", &cfg);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_ID), 5);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->diags, 5);
+	ck_assert_int_eq(count_lines(x.msgs, "warning: unknown id"), 2);
+	ck_assert_msg(strstr(x.msgs, "t:4: warning: unknown id: free of id 2, which is not live"), "%s", x.msgs);
+	ck_assert_int_eq(count_lines(x.msgs, "further diagnostics of this kind are counted, not shown"), 1);
+	finish(&x);
+
+	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj strategy=test-broken options=%d\n"
+		"alloc 1 64\nalloc 2 64\nalloc 3 64\nalloc 4 64\n", BAD_SHORT);
+	start_cfg(&x, text, &cfg);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_SHORT), 4);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->checks, 4);
+	ck_assert_int_eq(count_lines(x.msgs, "error: integrity: short grant"), 2);
+	ck_assert_int_eq(count_lines(x.msgs, "further integrity errors of this kind are counted, not shown"), 1);
+	finish(&x);
+}
+END_TEST
+
 int main(void)
 {
 	char err[256];
@@ -981,6 +1021,7 @@ int main(void)
 	tcase_add_test(tc, vram_write_rules);
 	tcase_add_test(tc, ds_unmapped_slots_reserved);
 	tcase_add_test(tc, bytes_check_finds_any_changed_byte);
+	tcase_add_test(tc, messages_past_the_limit_counted);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

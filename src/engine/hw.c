@@ -40,7 +40,11 @@ int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint
 {
 	vs_footprint fp;
 
-	vs_hw_footprint(a, rq, off, len, &fp);
+	/* only a 2D OBJ arena has rows apart (vs_hw_footprint): the footprint
+	 * is worked out there alone, not at every check */
+	fp.stride = 0;
+	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d)
+		vs_hw_footprint(a, rq, off, len, &fp);
 	if (fp.stride && vs_footprint_end(&fp) > a->size) {
 		snprintf(why, whylen, "2D sprite at tile %u runs past tile 1023: its last row would start at tile %u",
 			(unsigned)(off / 32u), (unsigned)(off / 32u + (fp.rows - 1u) * 32u));

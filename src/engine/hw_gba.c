@@ -11,7 +11,11 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 	uint32_t tile = off / 32;
 	vs_footprint fp;
 
-	vs_hw_footprint(a, rq, off, len, &fp);
+	/* rows apart only in 2D mapping: 1D needs no footprint */
+	fp.stride = 0;
+	fp.row_bytes = len;
+	if (a->gba_obj_2d)
+		vs_hw_footprint(a, rq, off, len, &fp);
 	if (off % 32) {
 		snprintf(why, whylen, "OBJ data at 0x%x is not on a 32-byte tile boundary", (unsigned)off);
 		return -1;

@@ -73,6 +73,7 @@ typedef struct arena_run {
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 	uint8_t bytes;         /* allocations' bytes are written, moved and compared (check_bytes) */
+	uint8_t frag_known;    /* m.frag is worked out from m.free_bytes and m.largest_free */
 } arena_run;
 
 struct vs_replay {
@@ -138,6 +139,13 @@ static int diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...)
 	int a = r->ev.arena >= 0 ? r->ev.arena : 0;
 
 	r->ar[a].m.diags++;
+	/* counted, not shown: no message to format (a trace may diverge
+	 * thousands of times) */
+	if (!r->cfg.strict && n > (uint64_t)r->cfg.max_messages) {
+		if (n == (uint64_t)r->cfg.max_messages + 1)
+			emit(r, "vramsim: further diagnostics of this kind are counted, not shown");
+		return 0;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -147,10 +155,7 @@ static int diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...)
 		snprintf(r->err, sizeof r->err, "%s", line);
 		return -1;
 	}
-	if (n <= (uint64_t)r->cfg.max_messages)
-		emit(r, line);
-	else if (n == (uint64_t)r->cfg.max_messages + 1)
-		emit(r, "vramsim: further diagnostics of this kind are counted, not shown");
+	emit(r, line);
 	return 0;
 }
 
@@ -161,16 +166,19 @@ static void check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ..
 	uint64_t n = ++r->check[k];
 
 	r->ar[a].m.checks++;
+	if (n > (uint64_t)r->cfg.max_messages) {
+		/* counted, not shown: no message to format */
+		if (n == (uint64_t)r->cfg.max_messages + 1)
+			emit(r, "vramsim: further integrity errors of this kind are counted, not shown");
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	snprintf(line, sizeof line, "%s:%llu: error: integrity: %s: event %llu, strategy %s: %s",
 		vs_trace_name(r->rd), (unsigned long long)r->ev.line, check_names[k],
 		(unsigned long long)(r->events), r->ar[a].strat->name, msg);
-	if (n <= (uint64_t)r->cfg.max_messages)
-		emit(r, line);
-	else if (n == (uint64_t)r->cfg.max_messages + 1)
-		emit(r, "vramsim: further integrity errors of this kind are counted, not shown");
+	emit(r, line);
 }
 
 /* ---- id table (linear probing, backward-shift deletion) ---------------- */
@@ -191,6 +199,44 @@ static id_slot *id_find(vs_replay *r, uint64_t id)
 		if (r->ids[i].id == id)
 			return &r->ids[i];
 	return NULL;
+}
+
+/* As id_find, and where a probe for id stopped when it is not there: the
+ * empty slot id_put would fill, while the table does not change. */
+typedef struct id_gap {
+	const id_slot *ids;
+	uint32_t used, at;
+} id_gap;
+
+static id_slot *id_find_gap(vs_replay *r, uint64_t id, id_gap *g)
+{
+	uint32_t mask = r->ids_cap - 1, i;
+
+	g->ids = NULL; /* no gap: id_put_gap probes again */
+	g->used = g->at = 0;
+	for (i = id_hash(id) & mask; r->ids[i].handle; i = (i + 1) & mask)
+		if (r->ids[i].id == id)
+			return &r->ids[i];
+	g->ids = r->ids;
+	g->used = r->ids_used;
+	g->at = i;
+	return NULL;
+}
+
+static int id_put(vs_replay *r, uint64_t id, uint32_t handle, uint32_t arena);
+
+/* id_put of an id id_find_gap did not find: straight into the gap when
+ * the table has had no insertion, deletion or growth since (one hash and
+ * probe an allocation, not two). */
+static int id_put_gap(vs_replay *r, const id_gap *g, uint64_t id, uint32_t handle, uint32_t arena)
+{
+	if (g->ids != r->ids || g->used != r->ids_used || 2 * (r->ids_used + 1) > r->ids_cap)
+		return id_put(r, id, handle, arena);
+	r->ids[g->at].id = id;
+	r->ids[g->at].handle = handle;
+	r->ids[g->at].arena = arena;
+	r->ids_used++;
+	return 0;
 }
 
 static int id_grow(vs_replay *r)
@@ -319,8 +365,10 @@ static void rec_release(vs_replay *r, uint32_t h)
 {
 	rec *x = &r->slab[h - 1];
 
-	free(x->payload);
-	x->payload = NULL;
+	if (x->payload) { /* most records have none: no call to free */
+		free(x->payload);
+		x->payload = NULL;
+	}
 	x->in_use = 0;
 	x->next_free = r->slab_free;
 	r->slab_free = h;
@@ -472,14 +520,32 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 }
 
 /* All ownership changes go through here so observers see every one. */
-static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+/* The map grows with the runs; without memory the replay stops at the next step. */
+static __attribute__((noinline)) void mark_oom(const vs_replay *r)
 {
-	/* the map grows with the runs; without memory the replay stops at the next step */
-	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind) && !r->err[0])
+	if (!r->err[0])
 		snprintf(((vs_replay *)r)->err, sizeof r->err, "%s:%llu: error: out of memory for the ownership map",
 			vs_trace_name(r->rd), (unsigned long long)r->ev.line);
-	if (r->cfg.on_mark && len)
+}
+
+/* A mark an observer (on_mark) is told of. */
+static __attribute__((noinline)) void mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len,
+	uint32_t owner, vs_unit_kind kind)
+{
+	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
+		mark_oom(r);
+	if (len)
 		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
+}
+
+/* Without an observer a mark is one call, with nothing to keep across it:
+ * small enough to go inline where it is made. */
+static void mark(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	if (r->cfg.on_mark)
+		mark_told(r, ai, off, len, owner, kind);
+	else if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
+		mark_oom(r);
 }
 
 static void mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
@@ -721,13 +787,19 @@ static void refresh_held(vs_replay *r, int a)
 static void refresh(arena_run *ar)
 {
 	vs_metrics *m = &ar->m;
-	vs_free_stats fs;
+	uint32_t largest, runs, nfree;
 
-	vs_arena_free_stats(&ar->arena, &fs);
-	m->free_bytes = fs.free_bytes;
-	m->largest_free = fs.largest;
-	m->free_extents = fs.extents;
-	m->frag = fs.free_bytes ? 1.0 - (double)fs.largest / (double)fs.free_bytes : 0.0;
+	/* the map's own counts, as vs_arena_free_stats gives them, one call
+	 * away instead of three; the division only when they moved */
+	vs_ownmap_stats(ar->arena.own, &largest, &runs, &nfree);
+	m->free_extents = runs;
+	if ((uint64_t)nfree * ar->arena.decl.unit != m->free_bytes ||
+		(uint64_t)largest * ar->arena.decl.unit != m->largest_free || !ar->frag_known) {
+		m->free_bytes = (uint64_t)nfree * ar->arena.decl.unit;
+		m->largest_free = (uint64_t)largest * ar->arena.decl.unit;
+		m->frag = m->free_bytes ? 1.0 - (double)m->largest_free / (double)m->free_bytes : 0.0;
+		ar->frag_known = 1;
+	}
 	m->ram_bytes = ar->strat->ram ? ar->strat->ram(ar->state) : ar->strat->state_size;
 	if (m->ram_bytes > m->peak_ram)
 		m->peak_ram = m->ram_bytes;
@@ -1230,7 +1302,8 @@ static int do_alloc(vs_replay *r)
 	int a = ev->arena;
 	arena_run *ar;
 	vs_placement pl;
-	id_slot *s = id_find(r, ev->id);
+	id_gap gap;
+	id_slot *s = id_find_gap(r, ev->id, &gap);
 	uint32_t h;
 	rec *x;
 	int status;
@@ -1378,7 +1451,7 @@ static int do_alloc(vs_replay *r)
 		memcpy(x->payload, ev->data, ev->data_len);
 		x->payload_len = ev->data_len;
 	}
-	if (id_put(r, ev->id, h, (uint32_t)a))
+	if (s ? id_put(r, ev->id, h, (uint32_t)a) : id_put_gap(r, &gap, ev->id, h, (uint32_t)a))
 		goto oom;
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
@@ -1507,7 +1580,9 @@ static int do_free(vs_replay *r)
 			ar->strat->name, (unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
 	} else {
-		vs_live gone = x->pub; /* observers see the arena after the free */
+		vs_live gone; /* observers see the arena after the free: a copy for them alone */
+		if (r->cfg.observer)
+			gone = x->pub;
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to free id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_status_name(status)))
 			return -1;
