@@ -19,6 +19,21 @@ typedef struct model {
 	uint8_t *kind;
 } model;
 
+/* n units, all free */
+static void model_init(model *md, uint32_t n)
+{
+	md->n = n;
+	md->owner = calloc(n, sizeof *md->owner);
+	md->kind = calloc(n, 1);
+	ck_assert(md->owner && md->kind);
+}
+
+static void model_fini(model *md)
+{
+	free(md->owner);
+	free(md->kind);
+}
+
 typedef struct walk_check {
 	const model *md;
 	uint32_t next;   /* where the next run must start */
@@ -182,10 +197,7 @@ START_TEST(runs_match_a_unit_array)
 		vs_ownmap *m = _i ? vs_ownmap_new_units(sizes[si]) : vs_ownmap_new(sizes[si]), *copy;
 		unsigned step;
 		ck_assert_ptr_nonnull(m);
-		md.n = sizes[si];
-		md.owner = calloc(md.n, sizeof *md.owner);
-		md.kind = calloc(md.n, 1);
-		ck_assert(md.owner && md.kind);
+		model_init(&md, sizes[si]);
 		for (step = 0; step < steps; step++) {
 			/* mostly short marks (allocations), some long ones (clears) */
 			uint32_t first = vs_rng_below(&rng, md.n);
@@ -216,8 +228,7 @@ START_TEST(runs_match_a_unit_array)
 		check_all(m, &md, &rng);
 		vs_ownmap_free(copy);
 		vs_ownmap_free(m);
-		free(md.owner);
-		free(md.kind);
+		model_fini(&md);
 	}
 }
 END_TEST
@@ -391,10 +402,7 @@ START_TEST(units_match_a_model_at_tile_sizes)
 		uint32_t largest, fruns, nfree, l2, r2, n2, owner = 1;
 		unsigned step;
 		ck_assert_ptr_nonnull(m);
-		md.n = sizes[si];
-		md.owner = calloc(md.n, sizeof *md.owner);
-		md.kind = calloc(md.n, 1);
-		ck_assert(md.owner && md.kind);
+		model_init(&md, sizes[si]);
 		for (step = 0; step < steps; step++) {
 			uint32_t lo, hi, first, count, r = vs_rng_below(&rng, 10);
 			vs_unit_kind kind = (vs_unit_kind)(1 + vs_rng_below(&rng, VS_UNIT_RESERVED));
@@ -438,8 +446,7 @@ START_TEST(units_match_a_model_at_tile_sizes)
 		}
 		check_all(m, &md, &rng);
 		vs_ownmap_free(m);
-		free(md.owner);
-		free(md.kind);
+		model_fini(&md);
 	}
 }
 END_TEST
@@ -480,10 +487,7 @@ START_TEST(run_tree_matches_a_unit_array)
 		uint32_t u, peak = 0;
 		unsigned step;
 		ck_assert_ptr_nonnull(m);
-		md.n = sizes[si];
-		md.owner = calloc(md.n, sizeof *md.owner);
-		md.kind = calloc(md.n, 1);
-		ck_assert(md.owner && md.kind);
+		model_init(&md, sizes[si]);
 		ck_assert_int_eq(vs_ownmap_check(m), 0);
 		/* many runs: one to four units each, owners taking turns */
 		for (u = 0; u < md.n; u += 1 + vs_rng_below(&rng, 4)) {
@@ -538,8 +542,7 @@ START_TEST(run_tree_matches_a_unit_array)
 		ck_assert_int_eq(vs_ownmap_check(m), 0);
 		ck_assert_uint_eq(vs_ownmap_runs(m), 1);
 		vs_ownmap_free(m);
-		free(md.owner);
-		free(md.kind);
+		model_fini(&md);
 	}
 }
 END_TEST
