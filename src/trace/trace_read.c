@@ -1253,6 +1253,28 @@ static int side_index(unsigned v)
 	return i;
 }
 
+/* A sprite's side at *pp, "8", "16", "32" or "64" and no digit after it:
+ * log2(side) - 3, and *pp past it; -1 for anything else, which the full
+ * path reads (a sprite has no other side; "008" goes the full way). The
+ * line's '\n' ends every comparison. */
+static int sprite_side(const char **pp)
+{
+	const char *p = *pp;
+	int i;
+
+	switch (p[0]) {
+	case '8': i = 0; p += 1; break;
+	case '1': i = p[1] == '6' ? 1 : -1; p += 2; break;
+	case '3': i = p[1] == '2' ? 2 : -1; p += 2; break;
+	case '6': i = p[1] == '4' ? 3 : -1; p += 2; break;
+	default: return -1;
+	}
+	if (i < 0 || CC(p, C_DIGIT))
+		return -1;
+	*pp = p;
+	return i;
+}
+
 /* The request at p for an arena of this kind, as parse_request reads it
  * into rq (all zero on entry); returns the byte after it, or NULL. */
 static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
@@ -1269,9 +1291,11 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		return p;
 	}
 	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
+		/* sides read as one of the four, not as numbers: 8 to 64 */
 		int wi, hi;
-		if (!(p = fast_dims(p + 7, &w, &h)) || (wi = side_index(w)) < 0 || wi > 3 || (hi = side_index(h)) < 0 ||
-			hi > 3 || !(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
+		p += 7;
+		if ((wi = sprite_side(&p)) < 0 || *p++ != 'x' || (hi = sprite_side(&p)) < 0 || *p++ != ' ' ||
+			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
 			return NULL;
 		rq->shape = VS_REQ_SPRITE;
 		rq->u.sprite.shape = r->sprite[wi][hi].shape;
