@@ -796,41 +796,56 @@ START_TEST(fast_path_long_line_and_end)
 }
 END_TEST
 
-/* Sprite sides are read as one of 8, 16, 32 and 64, not as numbers: each
- * side the fast path takes or leaves, every near miss, the same event or
- * error as the full path gives (a comment after the line sends it there). */
-START_TEST(fast_sprite_sides_agree_with_full_path)
+/* Sprite and texture sides are read as one of 8, 16, ... 1024, not as
+ * numbers: each side the fast path takes or leaves, and near misses, the
+ * same event or error as the full path gives (a comment after the line
+ * sends it there). */
+START_TEST(fast_sides_agree_with_full_path)
 {
 	static const char *const sides[] = {
-		"8", "16", "32", "64", "1", "3", "6", "4", "0", "9", "18", "12", "31", "33", "62", "65", "80", "08",
-		"016", "160", "320", "640", "128", "x", "",
+		"8", "16", "32", "64", "128", "256", "512", "1024", "1", "2", "3", "5", "6", "4", "0", "9", "10", "12",
+		"18", "25", "31", "33", "51", "62", "65", "80", "08", "016", "102", "120", "129", "160", "250", "257",
+		"320", "511", "640", "1020", "1025", "1280", "2048", "5120", "10240", "x", "",
 	};
-	static const char *const tails[] = { " 4bpp", " 8bpp", " 4bpp tag=player", "", " ", " 2bpp" };
+	static const struct { const char *head, *req, *tail[3]; } kinds[] = {
+		{ "vramsim-trace 1\narena obj gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n", "sprite",
+			{ " 4bpp", " 8bpp tag=player", " 2bpp" } },
+		{ "vramsim-trace 1\narena tex ds-tex\nalloc 900 tex 8x8 4c tag=player\n", "tex tex", /* arena, then request */
+			{ " 4x4", " direct tag=player", " 4c5" } },
+	};
 	static char text[512], with[512], a[2048], b[2048];
-	size_t i, j, k, n = 0;
+	size_t c, i, j, k, n = 0;
 
-	for (i = 0; i < sizeof sides / sizeof sides[0]; i++)
-		for (j = 0; j < sizeof sides / sizeof sides[0]; j++)
-			for (k = 0; k < sizeof tails / sizeof tails[0]; k++) {
-				const char *head = "vramsim-trace 1\narena obj gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n";
-				int tl = snprintf(text, sizeof text, "%salloc 1 sprite %sx%s%s\n", head, sides[i], sides[j],
-					tails[k]);
-				int wl = snprintf(with, sizeof with, "%salloc 1 sprite %sx%s%s # c\n", head, sides[i],
-					sides[j], tails[k]);
-				last_event(text, (size_t)tl, a, sizeof a);
-				last_event(with, (size_t)wl, b, sizeof b);
-				ck_assert_msg(strcmp(a, b) == 0, "line 'sprite %sx%s%s':\n  fast %s\n  full %s", sides[i],
-					sides[j], tails[k], a, b);
-				n += strncmp(a, "alloc", 5) == 0;
-			}
-	ck_assert_uint_ge(n, 4 * 4 * 3); /* at least the four sides both ways with three tails */
-	/* and the right one: 64x32 at 8bpp is 64 tiles */
-	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 64x32 8bpp\n");
+	for (c = 0; c < sizeof kinds / sizeof kinds[0]; c++)
+		for (i = 0; i < sizeof sides / sizeof sides[0]; i++)
+			for (j = 0; j < sizeof sides / sizeof sides[0]; j++)
+				for (k = 0; k < 3; k++) {
+					int tl = snprintf(text, sizeof text, "%salloc 1 %s %sx%s%s\n", kinds[c].head, kinds[c].req,
+						sides[i], sides[j], kinds[c].tail[k]);
+					int wl = snprintf(with, sizeof with, "%salloc 1 %s %sx%s%s # c\n", kinds[c].head,
+						kinds[c].req, sides[i], sides[j], kinds[c].tail[k]);
+					last_event(text, (size_t)tl, a, sizeof a);
+					last_event(with, (size_t)wl, b, sizeof b);
+					ck_assert_msg(strcmp(a, b) == 0, "line '%s %sx%s%s':\n  fast %s\n  full %s", kinds[c].req,
+						sides[i], sides[j], kinds[c].tail[k], a, b);
+					n += strncmp(a, "alloc", 5) == 0;
+				}
+	/* at least: the four sprite sides both ways at two depths, the eight
+	 * texture sides both ways in two formats (4x4 is 1024 at most) */
+	ck_assert_uint_ge(n, 4 * 4 * 2 + 8 * 8 + 8 * 8);
+	/* and the right ones: 64x32 at 8bpp, a 1024x8 direct texture */
+	snprintf(text, sizeof text, "%salloc 1 sprite 64x32 8bpp\n", kinds[0].head);
 	last_event(text, strlen(text), a, sizeof a);
-	snprintf(with, sizeof with, "vramsim-trace 1\narena obj gba-obj\nalloc 1 sprite 64x32 8bpp # c\n");
+	snprintf(with, sizeof with, "%salloc 1 sprite 64x32 8bpp # c\n", kinds[0].head);
 	last_event(with, strlen(with), b, sizeof b);
 	ck_assert_str_eq(a, b);
-	ck_assert_msg(strncmp(a, "alloc line 3 arena 0 id 1 ", 26) == 0, "%s", a);
+	ck_assert_msg(strncmp(a, "alloc line 4 arena 0 id 1 ", 26) == 0, "%s", a);
+	snprintf(text, sizeof text, "%salloc 1 tex tex 1024x8 direct\n", kinds[1].head);
+	last_event(text, strlen(text), a, sizeof a);
+	snprintf(with, sizeof with, "%salloc 1 tex tex 1024x8 direct # c\n", kinds[1].head);
+	last_event(with, strlen(with), b, sizeof b);
+	ck_assert_str_eq(a, b);
+	ck_assert_msg(strncmp(a, "alloc line 4 arena 0 id 1 ", 26) == 0, "%s", a);
 }
 END_TEST
 
@@ -856,7 +871,7 @@ int main(void)
 	tcase_add_test(tc, fast_path_leaves_odd_bytes);
 	tcase_add_test(tc, fast_lines_across_the_block_end);
 	tcase_add_test(tc, fast_path_long_line_and_end);
-	tcase_add_test(tc, fast_sprite_sides_agree_with_full_path);
+	tcase_add_test(tc, fast_sides_agree_with_full_path);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -1200,26 +1200,6 @@ static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
  * match never reaches past it; a mismatch may read up to SLACK bytes on. */
 #define LIT(p, w) (memcmp((p), (w), sizeof(w) - 1) == 0)
 
-/* "WxH", each 1-4 digits and at most 4096, followed by a space. */
-static const char *fast_dims(const char *p, unsigned *w, unsigned *h)
-{
-	const char *s = p;
-	unsigned a = 0, b = 0;
-
-	while (CC(p, C_DIGIT) && p - s < 5)
-		a = a * 10 + (unsigned)(*p++ - '0');
-	if (p == s || p - s > 4 || *p != 'x')
-		return NULL;
-	s = ++p;
-	while (CC(p, C_DIGIT) && p - s < 5)
-		b = b * 10 + (unsigned)(*p++ - '0');
-	if (p == s || p - s > 4 || *p != ' ' || a > 4096 || b > 4096)
-		return NULL;
-	*w = a;
-	*h = b;
-	return p + 1;
-}
-
 /* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
 static unsigned fast_bpp(const char *p)
 {
@@ -1239,35 +1219,35 @@ static int same_bytes(const char *p, const char *n, size_t len)
 	return 1;
 }
 
-/* log2(v) - 3 for a side of 8 to 1024 pixels that is a power of two, else -1 */
-static int side_index(unsigned v)
-{
-	int i = 0;
-
-	if (v < 8 || v > 1024 || (v & (v - 1)))
-		return -1;
-	while (v > 8) {
-		v >>= 1;
-		i++;
-	}
-	return i;
-}
-
-/* A sprite's side at *pp, "8", "16", "32" or "64" and no digit after it:
- * log2(side) - 3, and *pp past it; -1 for anything else, which the full
- * path reads (a sprite has no other side; "008" goes the full way). The
+/* A side at *pp that is a power of two from 8 to 1024, written as such
+ * ("8", "16", ... "1024") with no digit after it: log2(side) - 3, and *pp
+ * past it; -1 for anything else, which the full path reads ("008" too).
+ * A switch on the first byte, not a number and then a power of two. The
  * line's '\n' ends every comparison. */
-static int sprite_side(const char **pp)
+static int pow2_side(const char **pp)
 {
 	const char *p = *pp;
-	int i;
+	int i = -1;
 
 	switch (p[0]) {
 	case '8': i = 0; p += 1; break;
-	case '1': i = p[1] == '6' ? 1 : -1; p += 2; break;
-	case '3': i = p[1] == '2' ? 2 : -1; p += 2; break;
-	case '6': i = p[1] == '4' ? 3 : -1; p += 2; break;
-	default: return -1;
+	case '1':
+		if (p[1] == '6') {
+			i = 1;
+			p += 2;
+		} else if (p[1] == '2' && p[2] == '8') {
+			i = 4;
+			p += 3;
+		} else if (p[1] == '0' && p[2] == '2' && p[3] == '4') {
+			i = 7;
+			p += 4;
+		}
+		break;
+	case '3': if (p[1] == '2') { i = 2; p += 2; } break;
+	case '6': if (p[1] == '4') { i = 3; p += 2; } break;
+	case '2': if (p[1] == '5' && p[2] == '6') { i = 5; p += 3; } break;
+	case '5': if (p[1] == '1' && p[2] == '2') { i = 6; p += 3; } break;
+	default: break;
 	}
 	if (i < 0 || CC(p, C_DIGIT))
 		return -1;
@@ -1280,7 +1260,7 @@ static int sprite_side(const char **pp)
 static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
-	unsigned w, h, v;
+	unsigned v;
 
 	if (CC(p, C_DIGIT)) {
 		/* at most 9 digits: fits in 32 bits; a K or M suffix goes the full way */
@@ -1291,10 +1271,11 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		return p;
 	}
 	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
-		/* sides read as one of the four, not as numbers: 8 to 64 */
+		/* sides 8 to 64 */
 		int wi, hi;
 		p += 7;
-		if ((wi = sprite_side(&p)) < 0 || *p++ != 'x' || (hi = sprite_side(&p)) < 0 || *p++ != ' ' ||
+		if ((wi = pow2_side(&p)) < 0 || wi > 3 || *p++ != 'x' || (hi = pow2_side(&p)) < 0 || hi > 3 ||
+			*p++ != ' ' ||
 			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
 			return NULL;
 		rq->shape = VS_REQ_SPRITE;
@@ -1316,7 +1297,8 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		const char *f;
 		size_t fl;
 		int wi, hi;
-		if (!(p = fast_dims(p + 4, &w, &h)))
+		p += 4;
+		if ((wi = pow2_side(&p)) < 0 || *p++ != 'x' || (hi = pow2_side(&p)) < 0 || *p++ != ' ')
 			return NULL;
 		for (f = p; CC(p, C_TOK); p++)
 			;
@@ -1325,13 +1307,12 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 			if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
 				break;
 		/* a size with no texture bytes is the full path's error */
-		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
-			!r->tex_bytes[v][wi][hi])
+		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
-		rq->u.tex.width = (uint16_t)w;
-		rq->u.tex.height = (uint16_t)h;
+		rq->u.tex.width = (uint16_t)(8u << wi);
+		rq->u.tex.height = (uint16_t)(8u << hi);
 		rq->size = r->tex_bytes[v][wi][hi];
 		return p;
 	}
