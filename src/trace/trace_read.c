@@ -50,6 +50,11 @@ struct vs_trace_reader {
 	uint32_t tex_bytes[8][8][8];
 	const char *tex_name[8];
 	size_t tex_name_len[8];
+	/* sides 8 to 1024 written out, for pow2_side: each one's bytes as a
+	 * little-endian word, and which side (log2 - 3) a side of n digits
+	 * starting with byte c may be, at side_at[n][c & 7] (-1: none) */
+	uint32_t side_word[8];
+	int8_t side_at[5][8];
 	char err[1024];
 	/* event storage */
 	char tag[VS_TAG_MAX];
@@ -1219,39 +1224,35 @@ static int same_bytes(const char *p, const char *n, size_t len)
 	return 1;
 }
 
-/* A side at *pp that is a power of two from 8 to 1024, written as such
- * ("8", "16", ... "1024") with no digit after it: log2(side) - 3, and *pp
- * past it; -1 for anything else, which the full path reads ("008" too).
- * A switch on the first byte, not a number and then a power of two. The
- * line's '\n' ends every comparison. */
-static int pow2_side(const char **pp)
+/* The 4 bytes at p as a little-endian word (compilers make it one load). */
+static uint32_t word4(const char *p)
+{
+	const unsigned char *q = (const unsigned char *)p;
+
+	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+/* A side at *pp that is 8, 16, ... or 1024 written out (no leading zero):
+ * log2(side) - 3, and *pp past its digits; -1 for anything else, which the
+ * full path reads. The caller checks the byte after (x or a space), so
+ * "10240" ends up there too. Four bytes are read at once (the line's end
+ * is followed by the next line or the block's SLACK), the digits counted
+ * in the word and the side looked up, with no branch on the bytes: sides
+ * come in no order a branch predictor could learn. */
+static int pow2_side(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp;
-	int i = -1;
+	uint32_t w = word4(p), x = w ^ 0x30303030u, n;
+	/* the top bit of each byte that is no digit: x & 0x7F plus 0x76 reaches
+	 * 0x80 from 10 up, without a carry into the next byte */
+	uint64_t nd = (((x & 0x7F7F7F7Fu) + 0x76767676u) | x) & 0x80808080u;
+	int i;
 
-	switch (p[0]) {
-	case '8': i = 0; p += 1; break;
-	case '1':
-		if (p[1] == '6') {
-			i = 1;
-			p += 2;
-		} else if (p[1] == '2' && p[2] == '8') {
-			i = 4;
-			p += 3;
-		} else if (p[1] == '0' && p[2] == '2' && p[3] == '4') {
-			i = 7;
-			p += 4;
-		}
-		break;
-	case '3': if (p[1] == '2') { i = 2; p += 2; } break;
-	case '6': if (p[1] == '4') { i = 3; p += 2; } break;
-	case '2': if (p[1] == '5' && p[2] == '6') { i = 5; p += 3; } break;
-	case '5': if (p[1] == '1' && p[2] == '2') { i = 6; p += 3; } break;
-	default: break;
-	}
-	if (i < 0 || CC(p, C_DIGIT))
+	n = (uint32_t)__builtin_ctzll(nd | 1ull << 39) / 8; /* leading digits, 0 to 4 */
+	i = r->side_at[n][p[0] & 7];
+	if (i < 0 || r->side_word[i] != (uint32_t)(w & ((1ull << (8 * n)) - 1)))
 		return -1;
-	*pp = p;
+	*pp = p + n;
 	return i;
 }
 
@@ -1274,7 +1275,7 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		/* sides 8 to 64 */
 		int wi, hi;
 		p += 7;
-		if ((wi = pow2_side(&p)) < 0 || wi > 3 || *p++ != 'x' || (hi = pow2_side(&p)) < 0 || hi > 3 ||
+		if ((wi = pow2_side(r, &p)) < 0 || wi > 3 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || hi > 3 ||
 			*p++ != ' ' ||
 			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
 			return NULL;
@@ -1298,7 +1299,7 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		size_t fl;
 		int wi, hi;
 		p += 4;
-		if ((wi = pow2_side(&p)) < 0 || *p++ != 'x' || (hi = pow2_side(&p)) < 0 || *p++ != ' ')
+		if ((wi = pow2_side(r, &p)) < 0 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || *p++ != ' ')
 			return NULL;
 		for (f = p; CC(p, C_TOK); p++)
 			;
@@ -1448,6 +1449,17 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 static void request_tables(vs_trace_reader *r)
 {
 	unsigned wi, hi, b, shape, size, f;
+	char side[8];
+
+	/* sides of the same length differ in their first digit's low 3 bits
+	 * (16 32 64, 128 256 512): one candidate a slot */
+	memset(r->side_at, -1, sizeof r->side_at);
+	for (wi = 0; wi < 8; wi++) {
+		size_t n = (size_t)snprintf(side, sizeof side, "%u", 8u << wi);
+		memset(side + n, 0, sizeof side - n);
+		r->side_word[wi] = word4(side);
+		r->side_at[n][side[0] & 7] = (int8_t)wi;
+	}
 
 	for (f = 1; f < 8; f++) {
 		r->tex_name[f] = vs_tex_format_name(f);
