@@ -1239,7 +1239,7 @@ static uint32_t word4(const char *p)
  * is followed by the next line or the block's SLACK), the digits counted
  * in the word and the side looked up, with no branch on the bytes: sides
  * come in no order a branch predictor could learn. */
-static int pow2_side(const vs_trace_reader *r, const char **pp)
+static inline int pow2_side(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp;
 	uint32_t w = word4(p), x = w ^ 0x30303030u, n;
