@@ -796,6 +796,46 @@ START_TEST(fast_path_long_line_and_end)
 }
 END_TEST
 
+/* Tags the fast path finds by their bytes as one word (up to 7 bytes),
+ * and longer ones it looks up by name: after one another, prefixes of one
+ * another, seen before or not, with odd bytes, each line the same event
+ * (its tag included) as the full path gives. */
+START_TEST(fast_tags_agree_with_full_path)
+{
+	static const char *const tags[] = {
+		"a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "ui", "enemy",
+		"player", "bullet", "particle", "x.y/z:w", "A_B-9", "pl#ay", "pl\xC3\xA9y", "b c", "",
+	};
+	static char head[4096], text[8192], with[8192], a[2048], b[2048];
+	size_t i, j, tl, n = 0;
+
+	/* the first 15 (good names) seen through the full path, then each tag
+	 * used after them (j = 1) or with no tag seen before it (j = 0) */
+	tl = (size_t)snprintf(head, sizeof head, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < 15; i++)
+		tl += (size_t)snprintf(head + tl, sizeof head - tl, "alloc %zu 8 tag=%s # c\n", 100 + i, tags[i]);
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+			size_t h = j ? tl : (size_t)strlen("vramsim-trace 1\narena obj gba-obj\n");
+			memcpy(text, head, h);
+			size_t t2 = h + (size_t)snprintf(text + h, sizeof text - h, "alloc 1 8 tag=%s\n", tags[i]);
+			size_t w2 = h;
+			memcpy(with, text, h);
+			w2 += (size_t)snprintf(with + h, sizeof with - h, "alloc 1 8 tag=%s # c\n", tags[i]);
+			last_event(text, t2, a, sizeof a);
+			last_event(with, w2, b, sizeof b);
+			ck_assert_msg(strcmp(a, b) == 0, "tag '%s' (seen %zu):\n  fast %s\n  full %s", tags[i], j, a, b);
+			if (strncmp(a, "alloc", 5) == 0) {
+				char want[64];
+				snprintf(want, sizeof want, " tag '%s' ", tags[i]);
+				ck_assert_msg(strstr(a, want) != NULL, "tag '%s': %s", tags[i], a);
+				n++;
+			}
+		}
+	ck_assert_uint_ge(n, 2 * 15);
+}
+END_TEST
+
 /* Sprite and texture sides are read as one of 8, 16, ... 1024, not as
  * numbers: each side the fast path takes or leaves, and near misses, the
  * same event or error as the full path gives (a comment after the line
@@ -872,6 +912,7 @@ int main(void)
 	tcase_add_test(tc, fast_lines_across_the_block_end);
 	tcase_add_test(tc, fast_path_long_line_and_end);
 	tcase_add_test(tc, fast_sides_agree_with_full_path);
+	tcase_add_test(tc, fast_tags_agree_with_full_path);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

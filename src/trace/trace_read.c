@@ -66,6 +66,10 @@ struct vs_trace_reader {
 	uint32_t ntags, tags_cap;
 	uint32_t *tag_hash; /* slots hold tag id, 0 = empty */
 	uint32_t hash_cap;
+	/* tags of 1 to 7 name bytes by their bytes as one word (little-endian,
+	 * zero above the name), for fast_tag; id 0 = empty, a clash keeps the
+	 * newer and the older is found through tag_hash */
+	struct { uint64_t word; uint32_t id; } tag_word[64];
 };
 
 static const char *const event_names[VS_EV_COUNT] = {
@@ -1328,15 +1332,45 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 	return NULL;
 }
 
+/* The 8 bytes at p as a little-endian word (compilers make it one load). */
+static uint64_t word8(const char *p)
+{
+	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
+}
+
+/* tag_word's slot for a word */
+static uint32_t tag_slot(uint64_t w)
+{
+	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
 /* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
 static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp + 4, *s = p;
 	uint32_t hsh = 2166136261u, i;
 	size_t len;
+	uint64_t w, end;
 
 	if (!LIT(*pp, "tag="))
 		return 0;
+	/* a short name ends within its first 8 bytes at the first byte below
+	 * 0x21 (a space, CR or LF), found in the word with no branch on the
+	 * bytes (tags of several lengths mispredict a loop's end); the lowest
+	 * byte so flagged is exact. A name in tag_word is all name bytes, so
+	 * this finds what the loop below would. Bytes past the line are the
+	 * next line's or the block's SLACK. */
+	w = word8(s);
+	end = (w - 0x2121212121212121ull) & ~w & 0x8080808080808080ull;
+	if (end) {
+		uint32_t n = (uint32_t)__builtin_ctzll(end) / 8;
+		uint64_t key = w & ((1ull << (8 * n)) - 1);
+		i = tag_slot(key);
+		if (n && r->tag_word[i].id && r->tag_word[i].word == key) {
+			*pp = s + n;
+			return r->tag_word[i].id;
+		}
+	}
 	for (; CC(p, C_NAME); p++)
 		hsh = (hsh ^ (uint8_t)*p) * 16777619u; /* hash_str as it goes */
 	len = (size_t)(p - s);
@@ -1755,6 +1789,12 @@ static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
 	r->tag_names[id][len] = '\0';
 	r->ntags++;
 	r->tag_hash[i] = id;
+	if (len < 8 && name_ok(s, len, 8)) {
+		char b[8] = { 0 };
+		memcpy(b, s, len);
+		r->tag_word[tag_slot(word8(b))].word = word8(b);
+		r->tag_word[tag_slot(word8(b))].id = id;
+	}
 	return id;
 }
 
