@@ -55,6 +55,8 @@ struct vs_trace_reader {
 	 * starting with byte c may be, at side_at[n][c & 7] (-1: none) */
 	uint32_t side_word[8];
 	int8_t side_at[5][8];
+	/* texture formats by their names' bytes as one word, as tag_word */
+	struct { uint64_t word; uint32_t format; } tex_word[64];
 	char err[1024];
 	/* event storage */
 	char tag[VS_TAG_MAX];
@@ -1260,6 +1262,49 @@ static inline int pow2_side(const vs_trace_reader *r, const char **pp)
 	return i;
 }
 
+/* The 8 bytes at p as a little-endian word (compilers make it one load). */
+static uint64_t word8(const char *p)
+{
+	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
+}
+
+/* tag_word's and tex_word's slot for a word */
+static uint32_t tag_slot(uint64_t w)
+{
+	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
+/* The bytes at p up to the first one below 0x21 (a space, CR or LF),
+ * when that is within 8 bytes: their count, and them as a word (zero
+ * above); 0 otherwise. Found in the word with no branch on the bytes
+ * (names of several lengths mispredict a loop's end); the lowest byte so
+ * flagged is exact. Bytes past the line are the next line's or the
+ * block's SLACK. */
+static uint32_t short_word(const char *p, uint64_t *key)
+{
+	uint64_t w = word8(p), end = (w - 0x2121212121212121ull) & ~w & 0x8080808080808080ull;
+	uint32_t n;
+
+	if (!end)
+		return 0;
+	n = (uint32_t)__builtin_ctzll(end) / 8;
+	*key = w & ((1ull << (8 * n)) - 1);
+	return n;
+}
+
+/* A texture format's name at *pp found by its word: the format, *pp past
+ * the name; 0 when not so found. */
+static unsigned word_format(const vs_trace_reader *r, const char **pp)
+{
+	uint64_t key = 0;
+	uint32_t n = short_word(*pp, &key), i = tag_slot(key);
+
+	if (!n || !r->tex_word[i].format || r->tex_word[i].word != key)
+		return 0;
+	*pp += n;
+	return r->tex_word[i].format;
+}
+
 /* The request at p for an arena of this kind, as parse_request reads it
  * into rq (all zero on entry); returns the byte after it, or NULL. */
 static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
@@ -1305,12 +1350,15 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		p += 4;
 		if ((wi = pow2_side(r, &p)) < 0 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || *p++ != ' ')
 			return NULL;
-		for (f = p; CC(p, C_TOK); p++)
-			;
-		fl = (size_t)(p - f);
-		for (v = 1; v < 8; v++)
-			if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
-				break;
+		/* the name by its word, as fast_tag finds a tag; else by the loop */
+		if ((v = word_format(r, &p)) == 0) {
+			for (f = p; CC(p, C_TOK); p++)
+				;
+			fl = (size_t)(p - f);
+			for (v = 1; v < 8; v++)
+				if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
+					break;
+		}
 		/* a size with no texture bytes is the full path's error */
 		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
 			return NULL;
@@ -1332,44 +1380,23 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 	return NULL;
 }
 
-/* The 8 bytes at p as a little-endian word (compilers make it one load). */
-static uint64_t word8(const char *p)
-{
-	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
-}
-
-/* tag_word's slot for a word */
-static uint32_t tag_slot(uint64_t w)
-{
-	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
-}
-
 /* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
 static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp + 4, *s = p;
-	uint32_t hsh = 2166136261u, i;
+	uint32_t hsh = 2166136261u, i, sl;
 	size_t len;
-	uint64_t w, end;
+	uint64_t key = 0;
 
 	if (!LIT(*pp, "tag="))
 		return 0;
-	/* a short name ends within its first 8 bytes at the first byte below
-	 * 0x21 (a space, CR or LF), found in the word with no branch on the
-	 * bytes (tags of several lengths mispredict a loop's end); the lowest
-	 * byte so flagged is exact. A name in tag_word is all name bytes, so
-	 * this finds what the loop below would. Bytes past the line are the
-	 * next line's or the block's SLACK. */
-	w = word8(s);
-	end = (w - 0x2121212121212121ull) & ~w & 0x8080808080808080ull;
-	if (end) {
-		uint32_t n = (uint32_t)__builtin_ctzll(end) / 8;
-		uint64_t key = w & ((1ull << (8 * n)) - 1);
-		i = tag_slot(key);
-		if (n && r->tag_word[i].id && r->tag_word[i].word == key) {
-			*pp = s + n;
-			return r->tag_word[i].id;
-		}
+	/* a short name by its word; a name in tag_word is all name bytes, so
+	 * this finds what the loop below would */
+	sl = short_word(s, &key);
+	i = tag_slot(key);
+	if (sl && r->tag_word[i].id && r->tag_word[i].word == key) {
+		*pp = s + sl;
+		return r->tag_word[i].id;
 	}
 	for (; CC(p, C_NAME); p++)
 		hsh = (hsh ^ (uint8_t)*p) * 16777619u; /* hash_str as it goes */
@@ -1498,6 +1525,13 @@ static void request_tables(vs_trace_reader *r)
 	for (f = 1; f < 8; f++) {
 		r->tex_name[f] = vs_tex_format_name(f);
 		r->tex_name_len[f] = strlen(r->tex_name[f]);
+		if (r->tex_name_len[f] < 8) {
+			/* a clash would leave the older name to the loop */
+			char nb[8] = { 0 };
+			memcpy(nb, r->tex_name[f], r->tex_name_len[f]);
+			r->tex_word[tag_slot(word8(nb))].word = word8(nb);
+			r->tex_word[tag_slot(word8(nb))].format = f;
+		}
 		for (wi = 0; wi < 8; wi++)
 			for (hi = 0; hi < 8; hi++)
 				r->tex_bytes[f][wi][hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
