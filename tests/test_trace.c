@@ -859,7 +859,7 @@ START_TEST(fast_sides_agree_with_full_path)
 	for (c = 0; c < sizeof kinds / sizeof kinds[0]; c++)
 		for (i = 0; i < sizeof sides / sizeof sides[0]; i++)
 			for (j = 0; j < sizeof sides / sizeof sides[0]; j++)
-				for (k = 0; k < 3; k++) {
+				for (k = 0; k < 3 && (i < 8 || j < 8); k++) { /* a good side one way at least */
 					int tl = snprintf(text, sizeof text, "%salloc 1 %s %sx%s%s\n", kinds[c].head, kinds[c].req,
 						sides[i], sides[j], kinds[c].tail[k]);
 					int wl = snprintf(with, sizeof with, "%salloc 1 %s %sx%s%s # c\n", kinds[c].head,
