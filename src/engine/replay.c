@@ -94,6 +94,7 @@ struct vs_replay {
 	char err[1024];
 	vs_event ev;
 	heap_manager heaps;     /* The Simpsons: Hit & Run's routing, every arena a heap */
+	int heaps_on;           /* the header's heaps line (fixed once the header is read) */
 	int released;           /* the free being reported let go of its allocation */
 };
 
@@ -943,6 +944,7 @@ vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char 
 		return NULL;
 	}
 	r->rd = rd;
+	r->heaps_on = vs_trace_header_of(rd)->heaps; /* read here, not at each allocation (a call) */
 	if (cfg)
 		r->cfg = *cfg;
 	else
@@ -1316,7 +1318,7 @@ static int do_alloc(vs_replay *r)
 	uint8_t order[HEAP_MGR_LIST_MAX];
 	uint32_t n = 1, k, from = 0;
 
-	if (vs_trace_header_of(r->rd)->heaps) {
+	if (r->heaps_on) {
 		/* as The Simpsons: Hit & Run routes: the named allocator, or
 		 * the top of the heap stack, through the small rule and search
 		 * lists */
@@ -1346,7 +1348,7 @@ static int do_alloc(vs_replay *r)
 	}
 	status = VS_ERR_UNSUPPORTED; /* no heap to route to */
 	for (k = 0; k < n; k++) {
-		if (vs_trace_header_of(r->rd)->heaps) {
+		if (r->heaps_on) {
 			a = order[k];
 			ev->arena = a;
 			ar = &r->ar[a];
@@ -1366,7 +1368,7 @@ static int do_alloc(vs_replay *r)
 	}
 	if (ar->strat->moves && apply_moves(r, a))
 		return -1;
-	if (status >= 0 && vs_trace_header_of(r->rd)->heaps) {
+	if (status >= 0 && r->heaps_on) {
 		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
 			ar->m.routed_small++;
 		else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)
