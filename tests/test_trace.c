@@ -796,6 +796,99 @@ START_TEST(fast_path_long_line_and_end)
 }
 END_TEST
 
+/* Tags the fast path finds by their bytes as one word (up to 7 bytes),
+ * and longer ones it looks up by name: after one another, prefixes of one
+ * another, seen before or not, with odd bytes, each line the same event
+ * (its tag included) as the full path gives. */
+START_TEST(fast_tags_agree_with_full_path)
+{
+	static const char *const tags[] = {
+		"a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "ui", "enemy",
+		"player", "bullet", "particle", "x.y/z:w", "A_B-9", "pl#ay", "pl\xC3\xA9y", "b c", "",
+	};
+	static char head[4096], text[8192], with[8192], a[2048], b[2048];
+	size_t i, j, tl, n = 0;
+
+	/* the first 15 (good names) seen through the full path, then each tag
+	 * used after them (j = 1) or with no tag seen before it (j = 0) */
+	tl = (size_t)snprintf(head, sizeof head, "vramsim-trace 1\narena obj gba-obj\n");
+	for (i = 0; i < 15; i++)
+		tl += (size_t)snprintf(head + tl, sizeof head - tl, "alloc %zu 8 tag=%s # c\n", 100 + i, tags[i]);
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+			size_t h = j ? tl : (size_t)strlen("vramsim-trace 1\narena obj gba-obj\n");
+			memcpy(text, head, h);
+			size_t t2 = h + (size_t)snprintf(text + h, sizeof text - h, "alloc 1 8 tag=%s\n", tags[i]);
+			size_t w2 = h;
+			memcpy(with, text, h);
+			w2 += (size_t)snprintf(with + h, sizeof with - h, "alloc 1 8 tag=%s # c\n", tags[i]);
+			last_event(text, t2, a, sizeof a);
+			last_event(with, w2, b, sizeof b);
+			ck_assert_msg(strcmp(a, b) == 0, "tag '%s' (seen %zu):\n  fast %s\n  full %s", tags[i], j, a, b);
+			if (strncmp(a, "alloc", 5) == 0) {
+				char want[64];
+				snprintf(want, sizeof want, " tag '%s' ", tags[i]);
+				ck_assert_msg(strstr(a, want) != NULL, "tag '%s': %s", tags[i], a);
+				n++;
+			}
+		}
+	ck_assert_uint_ge(n, 2 * 15);
+}
+END_TEST
+
+/* Sprite and texture sides are read as one of 8, 16, ... 1024, not as
+ * numbers: each side the fast path takes or leaves, and near misses, the
+ * same event or error as the full path gives (a comment after the line
+ * sends it there). */
+START_TEST(fast_sides_agree_with_full_path)
+{
+	static const char *const sides[] = {
+		"8", "16", "32", "64", "128", "256", "512", "1024", "1", "2", "3", "5", "6", "4", "0", "9", "10", "12",
+		"18", "25", "31", "33", "51", "62", "65", "80", "08", "016", "102", "120", "129", "160", "250", "257",
+		"320", "511", "640", "1020", "1025", "1280", "2048", "5120", "10240", "x", "",
+	};
+	static const struct { const char *head, *req, *tail[3]; } kinds[] = {
+		{ "vramsim-trace 1\narena obj gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n", "sprite",
+			{ " 4bpp", " 8bpp tag=player", " 2bpp" } },
+		{ "vramsim-trace 1\narena tex ds-tex\nalloc 900 tex 8x8 4c tag=player\n", "tex tex", /* arena, then request */
+			{ " 4x4", " direct tag=player", " 4c5" } },
+	};
+	static char text[512], with[512], a[2048], b[2048];
+	size_t c, i, j, k, n = 0;
+
+	for (c = 0; c < sizeof kinds / sizeof kinds[0]; c++)
+		for (i = 0; i < sizeof sides / sizeof sides[0]; i++)
+			for (j = 0; j < sizeof sides / sizeof sides[0]; j++)
+				for (k = 0; k < 3 && (i < 8 || j < 8); k++) { /* a good side one way at least */
+					int tl = snprintf(text, sizeof text, "%salloc 1 %s %sx%s%s\n", kinds[c].head, kinds[c].req,
+						sides[i], sides[j], kinds[c].tail[k]);
+					int wl = snprintf(with, sizeof with, "%salloc 1 %s %sx%s%s # c\n", kinds[c].head,
+						kinds[c].req, sides[i], sides[j], kinds[c].tail[k]);
+					last_event(text, (size_t)tl, a, sizeof a);
+					last_event(with, (size_t)wl, b, sizeof b);
+					ck_assert_msg(strcmp(a, b) == 0, "line '%s %sx%s%s':\n  fast %s\n  full %s", kinds[c].req,
+						sides[i], sides[j], kinds[c].tail[k], a, b);
+					n += strncmp(a, "alloc", 5) == 0;
+				}
+	/* at least: the four sprite sides both ways at two depths, the eight
+	 * texture sides both ways in two formats (4x4 is 1024 at most) */
+	ck_assert_uint_ge(n, 4 * 4 * 2 + 8 * 8 + 8 * 8);
+	/* and the right ones: 64x32 at 8bpp, a 1024x8 direct texture */
+	snprintf(text, sizeof text, "%salloc 1 sprite 64x32 8bpp\n", kinds[0].head);
+	last_event(text, strlen(text), a, sizeof a);
+	snprintf(with, sizeof with, "%salloc 1 sprite 64x32 8bpp # c\n", kinds[0].head);
+	last_event(with, strlen(with), b, sizeof b);
+	ck_assert_str_eq(a, b);
+	ck_assert_msg(strncmp(a, "alloc line 4 arena 0 id 1 ", 26) == 0, "%s", a);
+	snprintf(text, sizeof text, "%salloc 1 tex tex 1024x8 direct\n", kinds[1].head);
+	last_event(text, strlen(text), a, sizeof a);
+	snprintf(with, sizeof with, "%salloc 1 tex tex 1024x8 direct # c\n", kinds[1].head);
+	last_event(with, strlen(with), b, sizeof b);
+	ck_assert_str_eq(a, b);
+	ck_assert_msg(strncmp(a, "alloc line 4 arena 0 id 1 ", 26) == 0, "%s", a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -818,6 +911,8 @@ int main(void)
 	tcase_add_test(tc, fast_path_leaves_odd_bytes);
 	tcase_add_test(tc, fast_lines_across_the_block_end);
 	tcase_add_test(tc, fast_path_long_line_and_end);
+	tcase_add_test(tc, fast_sides_agree_with_full_path);
+	tcase_add_test(tc, fast_tags_agree_with_full_path);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -35,8 +35,9 @@ uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
 	return fp->offset + i / fp->row_bytes * fp->stride + i % fp->row_bytes;
 }
 
-int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
-	char *why, size_t whylen)
+/* vs_hw_check whole: any arena, any placement, the message when it fails. */
+static __attribute__((noinline)) int check_any(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
+	uint32_t len, char *why, size_t whylen)
 {
 	vs_footprint fp;
 
@@ -61,6 +62,23 @@ int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint
 			(unsigned)rq->align, (unsigned)rq->align);
 		return -1;
 	}
+	switch (a->kind) {
+	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
+	default: return 0;
+	}
+}
+
+/* Most placements are inside the arena with no align= and no 2D sprite:
+ * then only the kind's own rules are left, and this test, with nothing to
+ * keep for a message, hands over to them; anything else takes check_any. */
+int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
+	char *why, size_t whylen)
+{
+	if ((a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d) || (uint64_t)off + len > a->size || rq->align > 1)
+		return check_any(a, rq, off, len, why, whylen);
 	switch (a->kind) {
 	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
 	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);

@@ -94,6 +94,7 @@ struct vs_replay {
 	char err[1024];
 	vs_event ev;
 	heap_manager heaps;     /* The Simpsons: Hit & Run's routing, every arena a heap */
+	int heaps_on;           /* the header's heaps line (fixed once the header is read) */
 	int released;           /* the free being reported let go of its allocation */
 };
 
@@ -731,7 +732,7 @@ static int take_held(vs_replay *r, int a, const vs_extent *e)
  * the old and new extents are clean (disjoint, inside, nothing of an
  * allocation in them) only the extents that came or went are touched;
  * otherwise every old one is let go and every new one taken again. */
-static void refresh_held(vs_replay *r, int a)
+static __attribute__((noinline)) void refresh_held_list(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
@@ -740,8 +741,6 @@ static void refresh_held(vs_replay *r, int a)
 	uint32_t i;
 	int disjoint = 0, clean;
 
-	if (!ar->strat->held)
-		return;
 	l.v = ar->spare;
 	l.cap = ar->spare_cap;
 	ar->spare = NULL;
@@ -780,6 +779,14 @@ static void refresh_held(vs_replay *r, int a)
 	ar->held_cap = l.cap;
 	ar->held_clean = clean;
 	ar->m.management_bytes = ar->alloc_units * A->decl.unit;
+}
+
+/* Most strategies keep nothing for themselves (no held): a test where the
+ * call is made, not a call that saves registers to find out. */
+static void refresh_held(vs_replay *r, int a)
+{
+	if (r->ar[a].strat->held)
+		refresh_held_list(r, a);
 }
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -937,6 +944,7 @@ vs_replay *vs_replay_new(vs_trace_reader *rd, const vs_replay_config *cfg, char 
 		return NULL;
 	}
 	r->rd = rd;
+	r->heaps_on = vs_trace_header_of(rd)->heaps; /* read here, not at each allocation (a call) */
 	if (cfg)
 		r->cfg = *cfg;
 	else
@@ -1310,7 +1318,7 @@ static int do_alloc(vs_replay *r)
 	uint8_t order[HEAP_MGR_LIST_MAX];
 	uint32_t n = 1, k, from = 0;
 
-	if (vs_trace_header_of(r->rd)->heaps) {
+	if (r->heaps_on) {
 		/* as The Simpsons: Hit & Run routes: the named allocator, or
 		 * the top of the heap stack, through the small rule and search
 		 * lists */
@@ -1340,7 +1348,7 @@ static int do_alloc(vs_replay *r)
 	}
 	status = VS_ERR_UNSUPPORTED; /* no heap to route to */
 	for (k = 0; k < n; k++) {
-		if (vs_trace_header_of(r->rd)->heaps) {
+		if (r->heaps_on) {
 			a = order[k];
 			ev->arena = a;
 			ar = &r->ar[a];
@@ -1360,7 +1368,7 @@ static int do_alloc(vs_replay *r)
 	}
 	if (ar->strat->moves && apply_moves(r, a))
 		return -1;
-	if (status >= 0 && vs_trace_header_of(r->rd)->heaps) {
+	if (status >= 0 && r->heaps_on) {
 		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
 			ar->m.routed_small++;
 		else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)

@@ -50,6 +50,13 @@ struct vs_trace_reader {
 	uint32_t tex_bytes[8][8][8];
 	const char *tex_name[8];
 	size_t tex_name_len[8];
+	/* sides 8 to 1024 written out, for pow2_side: each one's bytes as a
+	 * little-endian word, and which side (log2 - 3) a side of n digits
+	 * starting with byte c may be, at side_at[n][c & 7] (-1: none) */
+	uint32_t side_word[8];
+	int8_t side_at[5][8];
+	/* texture formats by their names' bytes as one word, as tag_word */
+	struct { uint64_t word; uint32_t format; } tex_word[64];
 	char err[1024];
 	/* event storage */
 	char tag[VS_TAG_MAX];
@@ -61,6 +68,10 @@ struct vs_trace_reader {
 	uint32_t ntags, tags_cap;
 	uint32_t *tag_hash; /* slots hold tag id, 0 = empty */
 	uint32_t hash_cap;
+	/* tags of 1 to 7 name bytes by their bytes as one word (little-endian,
+	 * zero above the name), for fast_tag; id 0 = empty, a clash keeps the
+	 * newer and the older is found through tag_hash */
+	struct { uint64_t word; uint32_t id; } tag_word[64];
 };
 
 static const char *const event_names[VS_EV_COUNT] = {
@@ -1200,26 +1211,6 @@ static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
  * match never reaches past it; a mismatch may read up to SLACK bytes on. */
 #define LIT(p, w) (memcmp((p), (w), sizeof(w) - 1) == 0)
 
-/* "WxH", each 1-4 digits and at most 4096, followed by a space. */
-static const char *fast_dims(const char *p, unsigned *w, unsigned *h)
-{
-	const char *s = p;
-	unsigned a = 0, b = 0;
-
-	while (CC(p, C_DIGIT) && p - s < 5)
-		a = a * 10 + (unsigned)(*p++ - '0');
-	if (p == s || p - s > 4 || *p != 'x')
-		return NULL;
-	s = ++p;
-	while (CC(p, C_DIGIT) && p - s < 5)
-		b = b * 10 + (unsigned)(*p++ - '0');
-	if (p == s || p - s > 4 || *p != ' ' || a > 4096 || b > 4096)
-		return NULL;
-	*w = a;
-	*h = b;
-	return p + 1;
-}
-
 /* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
 static unsigned fast_bpp(const char *p)
 {
@@ -1239,18 +1230,79 @@ static int same_bytes(const char *p, const char *n, size_t len)
 	return 1;
 }
 
-/* log2(v) - 3 for a side of 8 to 1024 pixels that is a power of two, else -1 */
-static int side_index(unsigned v)
+/* The 4 bytes at p as a little-endian word (compilers make it one load). */
+static uint32_t word4(const char *p)
 {
-	int i = 0;
+	const unsigned char *q = (const unsigned char *)p;
 
-	if (v < 8 || v > 1024 || (v & (v - 1)))
+	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+/* A side at *pp that is 8, 16, ... or 1024 written out (no leading zero):
+ * log2(side) - 3, and *pp past its digits; -1 for anything else, which the
+ * full path reads. The caller checks the byte after (x or a space), so
+ * "10240" ends up there too. Four bytes are read at once (the line's end
+ * is followed by the next line or the block's SLACK), the digits counted
+ * in the word and the side looked up, with no branch on the bytes: sides
+ * come in no order a branch predictor could learn. */
+static inline int pow2_side(const vs_trace_reader *r, const char **pp)
+{
+	const char *p = *pp;
+	uint32_t w = word4(p), x = w ^ 0x30303030u, n;
+	/* the top bit of each byte that is no digit: x & 0x7F plus 0x76 reaches
+	 * 0x80 from 10 up, without a carry into the next byte */
+	uint64_t nd = (((x & 0x7F7F7F7Fu) + 0x76767676u) | x) & 0x80808080u;
+	int i;
+
+	n = (uint32_t)__builtin_ctzll(nd | 1ull << 39) / 8; /* leading digits, 0 to 4 */
+	i = r->side_at[n][p[0] & 7];
+	if (i < 0 || r->side_word[i] != (uint32_t)(w & ((1ull << (8 * n)) - 1)))
 		return -1;
-	while (v > 8) {
-		v >>= 1;
-		i++;
-	}
+	*pp = p + n;
 	return i;
+}
+
+/* The 8 bytes at p as a little-endian word (compilers make it one load). */
+static uint64_t word8(const char *p)
+{
+	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
+}
+
+/* tag_word's and tex_word's slot for a word */
+static uint32_t tag_slot(uint64_t w)
+{
+	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
+/* The bytes at p up to the first one below 0x21 (a space, CR or LF),
+ * when that is within 8 bytes: their count, and them as a word (zero
+ * above); 0 otherwise. Found in the word with no branch on the bytes
+ * (names of several lengths mispredict a loop's end); the lowest byte so
+ * flagged is exact. Bytes past the line are the next line's or the
+ * block's SLACK. */
+static uint32_t short_word(const char *p, uint64_t *key)
+{
+	uint64_t w = word8(p), end = (w - 0x2121212121212121ull) & ~w & 0x8080808080808080ull;
+	uint32_t n;
+
+	if (!end)
+		return 0;
+	n = (uint32_t)__builtin_ctzll(end) / 8;
+	*key = w & ((1ull << (8 * n)) - 1);
+	return n;
+}
+
+/* A texture format's name at *pp found by its word: the format, *pp past
+ * the name; 0 when not so found. */
+static unsigned word_format(const vs_trace_reader *r, const char **pp)
+{
+	uint64_t key = 0;
+	uint32_t n = short_word(*pp, &key), i = tag_slot(key);
+
+	if (!n || !r->tex_word[i].format || r->tex_word[i].word != key)
+		return 0;
+	*pp += n;
+	return r->tex_word[i].format;
 }
 
 /* The request at p for an arena of this kind, as parse_request reads it
@@ -1258,7 +1310,7 @@ static int side_index(unsigned v)
 static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
-	unsigned w, h, v;
+	unsigned v;
 
 	if (CC(p, C_DIGIT)) {
 		/* at most 9 digits: fits in 32 bits; a K or M suffix goes the full way */
@@ -1269,9 +1321,12 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		return p;
 	}
 	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
+		/* sides 8 to 64 */
 		int wi, hi;
-		if (!(p = fast_dims(p + 7, &w, &h)) || (wi = side_index(w)) < 0 || wi > 3 || (hi = side_index(h)) < 0 ||
-			hi > 3 || !(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
+		p += 7;
+		if ((wi = pow2_side(r, &p)) < 0 || wi > 3 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || hi > 3 ||
+			*p++ != ' ' ||
+			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
 			return NULL;
 		rq->shape = VS_REQ_SPRITE;
 		rq->u.sprite.shape = r->sprite[wi][hi].shape;
@@ -1292,22 +1347,25 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		const char *f;
 		size_t fl;
 		int wi, hi;
-		if (!(p = fast_dims(p + 4, &w, &h)))
+		p += 4;
+		if ((wi = pow2_side(r, &p)) < 0 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || *p++ != ' ')
 			return NULL;
-		for (f = p; CC(p, C_TOK); p++)
-			;
-		fl = (size_t)(p - f);
-		for (v = 1; v < 8; v++)
-			if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
-				break;
+		/* the name by its word, as fast_tag finds a tag; else by the loop */
+		if ((v = word_format(r, &p)) == 0) {
+			for (f = p; CC(p, C_TOK); p++)
+				;
+			fl = (size_t)(p - f);
+			for (v = 1; v < 8; v++)
+				if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
+					break;
+		}
 		/* a size with no texture bytes is the full path's error */
-		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || (wi = side_index(w)) < 0 || (hi = side_index(h)) < 0 ||
-			!r->tex_bytes[v][wi][hi])
+		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
-		rq->u.tex.width = (uint16_t)w;
-		rq->u.tex.height = (uint16_t)h;
+		rq->u.tex.width = (uint16_t)(8u << wi);
+		rq->u.tex.height = (uint16_t)(8u << hi);
 		rq->size = r->tex_bytes[v][wi][hi];
 		return p;
 	}
@@ -1326,11 +1384,20 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp + 4, *s = p;
-	uint32_t hsh = 2166136261u, i;
+	uint32_t hsh = 2166136261u, i, sl;
 	size_t len;
+	uint64_t key = 0;
 
 	if (!LIT(*pp, "tag="))
 		return 0;
+	/* a short name by its word; a name in tag_word is all name bytes, so
+	 * this finds what the loop below would */
+	sl = short_word(s, &key);
+	i = tag_slot(key);
+	if (sl && r->tag_word[i].id && r->tag_word[i].word == key) {
+		*pp = s + sl;
+		return r->tag_word[i].id;
+	}
 	for (; CC(p, C_NAME); p++)
 		hsh = (hsh ^ (uint8_t)*p) * 16777619u; /* hash_str as it goes */
 	len = (size_t)(p - s);
@@ -1443,10 +1510,28 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 static void request_tables(vs_trace_reader *r)
 {
 	unsigned wi, hi, b, shape, size, f;
+	char side[8];
+
+	/* sides of the same length differ in their first digit's low 3 bits
+	 * (16 32 64, 128 256 512): one candidate a slot */
+	memset(r->side_at, -1, sizeof r->side_at);
+	for (wi = 0; wi < 8; wi++) {
+		size_t n = (size_t)snprintf(side, sizeof side, "%u", 8u << wi);
+		memset(side + n, 0, sizeof side - n);
+		r->side_word[wi] = word4(side);
+		r->side_at[n][side[0] & 7] = (int8_t)wi;
+	}
 
 	for (f = 1; f < 8; f++) {
 		r->tex_name[f] = vs_tex_format_name(f);
 		r->tex_name_len[f] = strlen(r->tex_name[f]);
+		if (r->tex_name_len[f] < 8) {
+			/* a clash would leave the older name to the loop */
+			char nb[8] = { 0 };
+			memcpy(nb, r->tex_name[f], r->tex_name_len[f]);
+			r->tex_word[tag_slot(word8(nb))].word = word8(nb);
+			r->tex_word[tag_slot(word8(nb))].format = f;
+		}
 		for (wi = 0; wi < 8; wi++)
 			for (hi = 0; hi < 8; hi++)
 				r->tex_bytes[f][wi][hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
@@ -1593,13 +1678,14 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 	return r;
 }
 
-int vs_trace_next(vs_trace_reader *r, vs_event *ev)
+/* Everything but a fast line: a pending line from the header, lines the
+ * fast path leaves, blank lines and comments, the end. Out of line, so a
+ * fast line's call sets up no token array and saves no registers for it. */
+static __attribute__((noinline)) int next_slow(vs_trace_reader *r, vs_event *ev)
 {
 	tok t[MAX_TOK];
 	int nt, rc;
 
-	if (r->err[0])
-		return -1;
 	if (r->have_pending) {
 		uint64_t saved = r->line;
 		r->have_pending = 0;
@@ -1613,8 +1699,6 @@ int vs_trace_next(vs_trace_reader *r, vs_event *ev)
 	for (;;) {
 		char *s = NULL;
 		size_t len = 0;
-		if (fast_event(r, ev))
-			return 1;
 		rc = next_line(r, &s, &len);
 		if (rc <= 0)
 			return rc;
@@ -1622,7 +1706,18 @@ int vs_trace_next(vs_trace_reader *r, vs_event *ev)
 			return -1;
 		if (nt)
 			return parse_event(r, t, nt, ev) ? -1 : 1;
+		/* a blank line or a comment: the full path reads on (it reads
+		 * a line as the fast path would) */
 	}
+}
+
+int vs_trace_next(vs_trace_reader *r, vs_event *ev)
+{
+	if (r->err[0])
+		return -1;
+	if (!r->have_pending && fast_event(r, ev))
+		return 1;
+	return next_slow(r, ev);
 }
 
 const vs_trace_header *vs_trace_header_of(const vs_trace_reader *r) { return &r->hdr; }
@@ -1728,6 +1823,12 @@ static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
 	r->tag_names[id][len] = '\0';
 	r->ntags++;
 	r->tag_hash[i] = id;
+	if (len < 8 && name_ok(s, len, 8)) {
+		char b[8] = { 0 };
+		memcpy(b, s, len);
+		r->tag_word[tag_slot(word8(b))].word = word8(b);
+		r->tag_word[tag_slot(word8(b))].id = id;
+	}
 	return id;
 }
 
