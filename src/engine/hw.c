@@ -2,6 +2,7 @@
 /* hw.c - dispatches placement rules and tied extents by arena kind. */
 #include <stdio.h>
 
+#include "../compiler_hints.h"
 #include "vramsim/hw.h"
 #include "vramsim/hw_gba.h"
 
@@ -36,7 +37,7 @@ uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
 }
 
 /* vs_hw_check whole: any arena, any placement, the message when it fails. */
-static __attribute__((noinline)) int check_any(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
+static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
 	uint32_t len, char *why, size_t whylen)
 {
 	vs_footprint fp;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compiler_hints.h"
 #include "ownmap_int.h"
 
 /* entries a node: 1.5 KiB. With 64, a small map (a DS texture stream's few
@@ -528,7 +529,7 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 
 /* Out of line: the per-unit form's marks (every GBA mark) go past it in
  * vs_ownmap_set without saving the registers the tree code needs. */
-static __attribute__((noinline)) int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
+static VS_NOINLINE int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
 {
 	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
 

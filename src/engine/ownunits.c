@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compiler_hints.h"
 #include "ownmap_int.h"
 
 struct vs_ownunits {
@@ -181,7 +182,7 @@ static uint32_t run_start(const vs_ownunits *m, uint32_t u)
  * a block all free or all taken (an allocation, a free) needs no count. */
 /* Counts the free units under mask mk of word `old` (as it was) and the
  * runs starting there; `below` is the word below, as it was. */
-static inline __attribute__((always_inline)) void count_free(uint64_t old, uint64_t mk, uint64_t below,
+static VS_ALWAYS_INLINE void count_free(uint64_t old, uint64_t mk, uint64_t below,
 	uint32_t *nfree, uint32_t *nstarts)
 {
 	uint64_t f = old & mk, lower = old << 1 | below >> 63; /* each bit's lower neighbour */
@@ -232,7 +233,7 @@ static void track_largest(vs_ownunits *m, uint32_t first, uint32_t end, int to_f
 /* Any mark: counts the free units and run starts in [first, end] before,
  * from the words (popcounts where a word is mixed), and after, from the
  * block's ends. */
-static __attribute__((noinline)) void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+static VS_NOINLINE void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
 {
 	uint64_t *bits = m->bits;
 	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts;
@@ -436,7 +437,7 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 }
 
 /* Out of line, so the usual call (nothing to rescan) saves no registers. */
-static __attribute__((noinline)) void rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+static VS_NOINLINE void rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
 	rescan(m);
 	vs_ownunits_stats(m, largest, runs, nfree);

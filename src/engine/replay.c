@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compiler_hints.h"
 #include "vramsim/alloc/heap_manager.h"
 #include "vramsim/hw.h"
 #include "vramsim/replay.h"
@@ -522,7 +523,7 @@ static int64_t verify_bytes(const vs_arena *a, const rec *x)
 
 /* All ownership changes go through here so observers see every one. */
 /* The map grows with the runs; without memory the replay stops at the next step. */
-static __attribute__((noinline)) void mark_oom(const vs_replay *r)
+static VS_NOINLINE void mark_oom(const vs_replay *r)
 {
 	if (!r->err[0])
 		snprintf(((vs_replay *)r)->err, sizeof r->err, "%s:%llu: error: out of memory for the ownership map",
@@ -530,7 +531,7 @@ static __attribute__((noinline)) void mark_oom(const vs_replay *r)
 }
 
 /* A mark an observer (on_mark) is told of. */
-static __attribute__((noinline)) void mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len,
+static VS_NOINLINE void mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len,
 	uint32_t owner, vs_unit_kind kind)
 {
 	if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
@@ -732,7 +733,7 @@ static int take_held(vs_replay *r, int a, const vs_extent *e)
  * the old and new extents are clean (disjoint, inside, nothing of an
  * allocation in them) only the extents that came or went are touched;
  * otherwise every old one is let go and every new one taken again. */
-static __attribute__((noinline)) void refresh_held_list(vs_replay *r, int a)
+static VS_NOINLINE void refresh_held_list(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;

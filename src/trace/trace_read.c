@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../compiler_hints.h"
 #include "vramsim/text.h"
 #include "vramsim/trace.h"
 
@@ -1681,7 +1682,7 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 /* Everything but a fast line: a pending line from the header, lines the
  * fast path leaves, blank lines and comments, the end. Out of line, so a
  * fast line's call sets up no token array and saves no registers for it. */
-static __attribute__((noinline)) int next_slow(vs_trace_reader *r, vs_event *ev)
+static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev)
 {
 	tok t[MAX_TOK];
 	int nt, rc;
