@@ -80,6 +80,22 @@ static int check_run(void *ud, const vs_own_run *run)
 	return 0;
 }
 
+/* The run around unit u against the model's (nothing past the end). */
+static void check_point(const vs_ownmap *m, const model *md, uint32_t u)
+{
+	vs_own_run run;
+	uint32_t lo, hi;
+
+	if (u >= md->n)
+		return;
+	HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
+	model_run(md, u, &lo, &hi);
+	HOT_CMP(run.first, ==, lo);
+	HOT_CMP(run.count, ==, hi - lo);
+	HOT_CMP(run.owner, ==, md->owner[u]);
+	HOT_CMP(run.kind, ==, md->kind[u]);
+}
+
 static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 {
 	uint32_t i, nfree = 0, fruns = 0, best = 0, cur = 0, runs = 0, largest, r2, nf2;
@@ -114,14 +130,9 @@ static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 	HOT_CMP(w.runs, ==, fruns);
 	/* a few point and range reads */
 	for (i = 0; i < 8; i++) {
-		uint32_t u = vs_rng_below(rng, md->n), len = 1 + vs_rng_below(rng, md->n - u), lo, hi, k;
+		uint32_t u = vs_rng_below(rng, md->n), len = 1 + vs_rng_below(rng, md->n - u), k;
 		int64_t want = -1, got;
-		HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
-		model_run(md, u, &lo, &hi);
-		HOT_CMP(run.first, ==, lo);
-		HOT_CMP(run.count, ==, hi - lo);
-		HOT_CMP(run.owner, ==, md->owner[u]);
-		HOT_CMP(run.kind, ==, md->kind[u]);
+		check_point(m, md, u);
 		HOT_CMP(vs_ownmap_unit_at(m, u, &o, &kd), ==, 0);
 		HOT_CMP(o, ==, md->owner[u]);
 		HOT_CMP(kd, ==, md->kind[u]);
@@ -450,21 +461,6 @@ START_TEST(units_match_a_model_at_tile_sizes)
 	}
 }
 END_TEST
-
-static void check_point(const vs_ownmap *m, const model *md, uint32_t u)
-{
-	vs_own_run run;
-	uint32_t lo, hi;
-
-	if (u >= md->n)
-		return;
-	HOT_CMP(vs_ownmap_run_at(m, u, &run), ==, 0);
-	model_run(md, u, &lo, &hi);
-	HOT_CMP(run.first, ==, lo);
-	HOT_CMP(run.count, ==, hi - lo);
-	HOT_CMP(run.owner, ==, md->owner[u]);
-	HOT_CMP(run.kind, ==, md->kind[u]);
-}
 
 /* The runs form's tree (src/engine/ownmap.c) against the unit array, its
  * structure checked whole after every mark (vs_ownmap_check: runs in
