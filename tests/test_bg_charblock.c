@@ -906,7 +906,8 @@ START_TEST(random_trace_replays_clean)
 	vs_replay *r;
 
 	ck_assert_ptr_nonnull(live);
-	put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 100000 map text 512x256\nalloc 100001 map text 256x256\n");
+	/* the maps' ids past any tile's, however long the run (the soak's 400,000 steps) */
+	put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 4000000000 map text 512x256\nalloc 4000000001 map text 256x256\n");
 	for (step = 0; step < steps; step++) {
 		if (nlive && (nlive >= 5000 || vs_rng_below(&rng, 1000) < 300 + nlive / 10)) {
 			uint32_t j = vs_rng_below(&rng, nlive);

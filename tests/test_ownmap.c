@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_ownmap.c - the ownership map as runs against a plain array of one
- * owner and kind per unit: random marks of every length, then every
- * reader (runs, first taken unit, free statistics, walks) compared with
- * what the array says, reads also made just before each mark and in
- * address order (they leave the hint the next look-up starts from);
- * and a 256 MiB RAM arena whose map stays a few
- * hundred bytes through a replay. */
+/* test_ownmap.c - the ownership map in both forms (a B+-tree of runs, one
+ * owner and kind per tile) against a plain array of one owner and kind per
+ * unit: random marks of every length, then every reader (runs, first taken
+ * unit, free statistics, walks) compared with what the array says, reads
+ * also made just before each mark and in address order (they leave the
+ * hint the next look-up starts from); the tree's structure checked whole;
+ * and a 256 MiB RAM arena whose map stays a few hundred bytes through a
+ * replay. The random runs are longer with VRAMSIM_SOAK=1 (the soak target). */
 #include <stdlib.h>
 #include <string.h>
 
