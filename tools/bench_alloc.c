@@ -4,7 +4,8 @@
  *
  * For every arena of every trace and every strategy that manages it, the
  * trace is replayed once to record the strategy's own calls (alloc requests,
- * the placements it frees, resets). Those calls are then made again
+ * the placements it frees, resets, frame boundaries: a compacting strategy's
+ * moves there count in its time per alloc/free call). Those calls are then made again
  * straight to the strategy on a fresh state, with nothing of the replay
  * engine in between: once to check that every answer is the recorded one,
  * then RUNS times timed as a whole with the thread's CPU clock (so no clock
