@@ -4,7 +4,8 @@
  *
  * For every arena of every trace and every strategy that manages it, the
  * trace is replayed once to record the strategy's own calls (alloc requests,
- * the placements it frees, resets). Those calls are then made again
+ * the placements it frees, resets, frame boundaries: a compacting strategy's
+ * moves there count in its time per alloc/free call). Those calls are then made again
  * straight to the strategy on a fresh state, with nothing of the replay
  * engine in between: once to check that every answer is the recorded one,
  * then RUNS times timed as a whole with the thread's CPU clock (so no clock
@@ -115,22 +116,19 @@ int main(int argc, char **argv)
 		vs_trace_close(rd);
 		for (a = 0; a < h.narenas; a++) {
 			const char *refname = ref_for(h.arenas[a].kind);
+			const vs_strategy *ref = refname ? vs_strategy_find(refname) : NULL;
 			double refns = -1, ns;
+			sc_calls *c;
 
 			/* the reference first, so every row can show its ratio */
-			for (i = 0; refname && i < vs_strategy_count(); i++) {
-				const vs_strategy *s = vs_strategy_at(i);
-				sc_calls *c;
-				if (!strcmp(s->name, refname) && (c = sc_record(argv[t], a, s)) != NULL) {
-					refns = measure(c, s, runs, argv[t], h.arenas[a].name);
-					sc_free(c);
-				}
+			if (ref && (c = sc_record(argv[t], a, ref)) != NULL) {
+				refns = measure(c, ref, runs, argv[t], h.arenas[a].name);
+				sc_free(c);
 			}
 			for (i = 0; i < vs_strategy_count(); i++) {
 				const vs_strategy *s = vs_strategy_at(i);
-				sc_calls *c;
 
-				if (!(s->arenas & VS_ARENA_BIT(h.arenas[a].kind)) || !strcmp(s->name, "recorded") ||
+				if (!vs_strategy_manages(s, h.arenas[a].kind) || !strcmp(s->name, "recorded") ||
 				    !wanted(s->name, refname))
 					continue;
 				if ((c = sc_record(argv[t], a, s)) == NULL)

@@ -2,9 +2,9 @@
 /* strategy_calls.c - a strategy's own calls, recorded and made again.
  *
  * The recording wraps the strategy in a table of the same calls that log
- * each alloc (request and answer), free (placement and answer) and reset
- * on the way through; the replay engine drives it as usual, with byte
- * checks off. Making them again times the whole list with the thread's CPU
+ * each alloc (request and answer), free (placement and answer), reset and
+ * frame boundary on the way through; the replay engine drives it as usual,
+ * with byte checks off. Making them again times the whole list with the thread's CPU
  * clock (no clock read per call).
  */
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "vramsim/replay.h"
 #include "vramsim/trace.h"
 
-enum { OP_ALLOC, OP_FREE, OP_RESET };
+enum { OP_ALLOC, OP_FREE, OP_RESET, OP_FRAME };
 
 typedef struct op {
 	int kind, rc;
@@ -51,7 +51,7 @@ static op *push(int kind)
 	}
 	memset(&rec->ops[rec->n], 0, sizeof rec->ops[rec->n]);
 	rec->ops[rec->n].kind = kind;
-	rec->calls += kind != OP_RESET;
+	rec->calls += kind == OP_ALLOC || kind == OP_FREE;
 	return &rec->ops[rec->n++];
 }
 
@@ -94,6 +94,14 @@ static void w_reset(void *st)
 	inner->reset(st);
 }
 
+/* A frame boundary: a compacting strategy moves sprites here, which later
+ * placements depend on. */
+static void w_frame(void *st)
+{
+	push(OP_FRAME);
+	inner->frame(st);
+}
+
 static void w_walk(void *st, vs_extent_fn fn, void *ud) { inner->walk_free(st, fn, ud); }
 static int w_save(void *st, void *buf) { rec->saved = 1; return inner->save(st, buf); }
 static int w_restore(void *st, const void *buf) { rec->saved = 1; return inner->restore(st, buf); }
@@ -131,6 +139,7 @@ sc_calls *sc_record(const char *path, int ai, const vs_strategy *s)
 	w.dump = s->dump ? w_dump : NULL;
 	w.fini = s->fini ? w_fini : NULL;
 	w.held = s->held ? w_held : NULL;
+	w.frame = s->frame ? w_frame : NULL;
 	rc = -1;
 	if ((rd = vs_trace_open(path, err, sizeof err)) != NULL) {
 		vs_replay_config_default(&cfg);
@@ -217,6 +226,8 @@ size_t sc_run(const sc_calls *c, const vs_strategy *s, int check, double *ns)
 				bad = i + 1;
 				break;
 			}
+		} else if (o->kind == OP_FRAME) {
+			s->frame(st);
 		} else {
 			s->reset(st);
 		}

@@ -18,7 +18,7 @@ typedef struct sc_calls sc_calls;
  * managers: such calls are not made again). */
 sc_calls *sc_record(const char *path, int ai, const vs_strategy *s);
 void sc_free(sc_calls *c);
-/* alloc and free calls recorded (resets not counted) */
+/* alloc and free calls recorded (resets and frames not counted) */
 size_t sc_count(const sc_calls *c);
 /* Makes the calls again with s on a fresh state. check: compares every
  * answer with the recording and returns the first call that differs + 1,

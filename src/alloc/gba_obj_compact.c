@@ -142,18 +142,17 @@ static uint16_t find_single(const slot_t *sl, uint16_t s)
 
 /* Slides sprites down over the gaps in address order, from the lowest gap,
  * within a budget of left: a move costs its tiles times tile_cost plus
- * move_cost (cycles by default, else tiles); every move lands on tiles below every sprite
- * not yet moved. Where a sprite's alignment would leave a hole under it,
- * the next 1-tile sprite above is pulled down into the hole first, so holes
- * remain only when no such sprite is left. With want non-zero it stops as
- * soon as the room below the next unmoved sprite holds want tiles on
- * want_mask and returns where they go (*before: the slot above, or TOP);
+ * move_cost (cycles by default, else tiles); every move lands on tiles below
+ * every sprite not yet moved. Where a sprite's alignment would leave a hole
+ * under it, the next 1-tile sprite above is pulled down into the hole first,
+ * so holes remain only when no such sprite is left. With want non-zero it
+ * stops as soon as the room below the next unmoved sprite holds want tiles
+ * on want_mask and returns where they go (*before: the slot above, or TOP);
  * else, or when the budget stops it first, NONE. Candidates for a pull are
- * searched forward only: the whole slide is linear in the sprites it
- * passes, those above the lowest gap; where the sprites are packed it
- * jumps to the next gap. A frame's slide (want 0)
- * stops as soon as its budget is spent: the rest would only be
- * walked. */
+ * searched forward only: the whole slide is linear in the sprites it passes,
+ * those above the lowest gap; where the sprites are packed it jumps to the
+ * next gap. A frame's slide (want 0) stops as soon as its budget is spent:
+ * the rest would only be walked. */
 static uint16_t slide(gba_obj_compact *m, uint32_t left, uint16_t want, uint32_t want_mask, uint16_t *before)
 {
 	slot_t *sl = m->slot, *x;

@@ -292,20 +292,11 @@ void heap_tracking_walk_free(const heap_tracking *t, const uint8_t *m, const hea
 		fn(ud, t->tail, t->size - t->tail);
 }
 
-static int largest_fn(void *ud, uint32_t off, uint32_t size)
-{
-	uint32_t *l = ud;
-
-	(void)off;
-	if (size > *l)
-		*l = size;
-	return 0;
-}
-
 void heap_tracking_status(const heap_tracking *t, const uint8_t *m, const heap_tracking_node *ix, heap_status *st)
 {
-	st->largest = 0;
-	heap_tracking_walk_free(t, m, ix, largest_fn, &st->largest);
+	(void)m;
+	/* the largest gap between records is the root's; the tail's is apart */
+	st->largest = gap_of(ix, t->root) > t->size - t->tail ? gap_of(ix, t->root) : t->size - t->tail;
 	st->total_free = t->size - t->data - t->live_bytes;
 	st->objects = t->count;
 	st->high_water = t->high_water;
