@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
 /* bench_compact.c - gba-obj-compact against the OBJ strategies that do not
- * move, on traces never used to design it (issue 17).
+ * move, on traces never used to design it.
  *
  * Generates the four OBJ workloads (sprite-churn, level-change, boss-fight,
  * bitmap-racer) for seeds 1001-1100 in memory (400 traces; the designs of
  * docs/gba.md used seeds 1-130), or reads the trace files named, and
  * replays each with every check on against gba-obj-compact and each rival.
- * Prints compact's failures by kind (issue 17 wants no "fragmented"), the
+ * Prints compact's failures by kind (it must have no "fragmented"), the
  * traces where its peak fragmentation is not strictly the lowest, the worst
  * frame's moves + uploads as a share of VBlank beside the uploads-only floor
  * (what that frame's uploads alone cost, which no strategy avoids), and the
