@@ -762,6 +762,18 @@ static int plot_pixels(const vs_image *im, uint32_t c)
 	return n;
 }
 
+/* A heatmap or chart PNG read into im, with its first band's time labels:
+ * the first tick's, and the ten characters at the plot's right end. */
+static void time_labels(const char *png, vs_image *im, char *first, char *last, int n)
+{
+	int px, pw, bottom;
+
+	read_png(png, im);
+	plot_of_png(im, &px, &pw, &bottom);
+	read_text(im, px, bottom + 3, VS_RGB_DIM, first, n);
+	read_text(im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, last, n);
+}
+
 /* Frames 0-4: "early" lives in frames 0-1 and again in frame 4, "late" in
  * frames 2-3; the ninth 4 KiB sprite fails at event 9 (frame 0). */
 static const char *window_trace(void)
@@ -783,6 +795,13 @@ static const char *window_trace(void)
 		"frame\n"                                                       /* 23: frame 4 */
 		"alloc 11 sprite 64x64 8bpp tag=early\n");                      /* 24 */
 	return vs_test_file(7, "render_window.trace", text);
+}
+
+/* Seven events, no frame statements. */
+static const char *events_trace(void)
+{
+	return vs_test_file(8, "render_window_ev.trace", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 512\nalloc 2 512\nalloc 3 512\nfree 1\nfree 2\nalloc 4 1K\nfree 3\n");
 }
 
 static vs_history *window_history(const char *from, const char *to, int columns)
@@ -870,36 +889,28 @@ START_TEST(window_heatmap_decoded)
 	const char *trace = window_trace();
 	const char *png = out_path("window-heat.png"), *whole = out_path("window-whole.png");
 	uint32_t early = vs_tag_colour_id(1), late = vs_tag_colour_id(2);
-	char text[32];
+	char first[32], last[32];
 	vs_image im;
-	int px, pw, bottom;
 
 	ck_assert_int_eq(cli("render %s --kind heatmap --from f:2 --to f:3 -q -o %s", trace, png), 0);
-	read_png(png, &im);
-	plot_of_png(&im, &px, &pw, &bottom);
-	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "2");
-	read_text(&im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "frames 2-3");
+	time_labels(png, &im, first, last, sizeof first);
+	ck_assert_str_eq(first, "2");
+	ck_assert_str_eq(last, "frames 2-3");
 	ck_assert_int_eq(plot_pixels(&im, early), 0);
 	ck_assert_int_gt(plot_pixels(&im, late), 0);
 	vs_image_fini(&im);
 
 	/* the same in events, on a frame trace: ticks still in frames */
 	ck_assert_int_eq(cli("render %s --kind heatmap --from 19 --to 22 -q -o %s", trace, png), 0);
-	read_png(png, &im);
-	plot_of_png(&im, &px, &pw, &bottom);
-	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "2");
+	time_labels(png, &im, first, last, sizeof first);
+	ck_assert_str_eq(first, "2");
 	ck_assert_int_eq(plot_pixels(&im, early), 0);
 	vs_image_fini(&im);
 
 	/* without the window "early" is there, and the axis starts at 0 */
 	ck_assert_int_eq(cli("render %s --kind heatmap -q -o %s", trace, whole), 0);
-	read_png(whole, &im);
-	plot_of_png(&im, &px, &pw, &bottom);
-	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "0");
+	time_labels(whole, &im, first, last, sizeof first);
+	ck_assert_str_eq(first, "0");
 	ck_assert_int_gt(plot_pixels(&im, early), 0);
 	vs_image_fini(&im);
 }
@@ -908,20 +919,15 @@ END_TEST
 /* A trace without frames: ticks in events from the window's first. */
 START_TEST(window_chart_events_decoded)
 {
-	const char *trace = vs_test_file(8, "render_window_ev.trace", "vramsim-trace 1\narena obj gba-obj\n"
-		"alloc 1 512\nalloc 2 512\nalloc 3 512\nfree 1\nfree 2\nalloc 4 1K\nfree 3\n");
+	const char *trace = events_trace();
 	const char *png = out_path("window-chart.png");
-	char text[32];
+	char first[32], last[32];
 	vs_image im;
-	int px, pw, bottom;
 
 	ck_assert_int_eq(cli("render %s --kind chart --from 3 --to 5 -q -o %s", trace, png), 0);
-	read_png(png, &im);
-	plot_of_png(&im, &px, &pw, &bottom);
-	read_text(&im, px, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "3");
-	read_text(&im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, text, sizeof text);
-	ck_assert_str_eq(text, "events 3-5");
+	time_labels(png, &im, first, last, sizeof first);
+	ck_assert_str_eq(first, "3");
+	ck_assert_str_eq(last, "events 3-5");
 	vs_image_fini(&im);
 }
 END_TEST
@@ -964,8 +970,7 @@ END_TEST
 START_TEST(window_errors)
 {
 	const char *trace = window_trace();
-	const char *noframes = vs_test_file(8, "render_window_ev.trace", "vramsim-trace 1\narena obj gba-obj\n"
-		"alloc 1 512\nalloc 2 512\nalloc 3 512\nfree 1\nfree 2\nalloc 4 1K\nfree 3\n");
+	const char *noframes = events_trace();
 	static const struct { const char *args, *msg; } bad[] = {
 		{ "--from 9 --to 3", "--from 9 is after --to 3" },
 		{ "--from f:3 --to f:1", "--from f:3 is after --to f:1" },

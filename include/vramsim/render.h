@@ -187,8 +187,6 @@ typedef struct vs_window {
  * with a message in err: a malformed number, from after to, ends in two
  * units. */
 int vs_window_parse(vs_window *w, const char *from, const char *to, char *err, size_t errlen);
-/* "events 1200-3400", "frames 40-80", "frames 40-" (open end), "" (all). */
-void vs_window_describe(const vs_window *w, char *buf, size_t len);
 
 /* ---- history: columns sampled during a replay ------------------------- */
 

@@ -387,11 +387,23 @@ static void parallel_for(int n, int nthreads, void (*fn)(void *ud, int k), void 
 	free(threads);
 }
 
-/* The rows' replays, biggest trace first (order[k] is a job), so that no
+/* A job and its trace's size: replays run biggest first, ties in row order. */
+typedef struct by_size { uint64_t size; int job; } by_size;
+
+static int bigger_first(const void *pa, const void *pb)
+{
+	const by_size *a = pa, *b = pb;
+
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return a->job < b->job ? -1 : a->job > b->job;
+}
+
+/* The rows' replays, biggest trace first (order[k].job is a job), so that no
  * long replay starts last while the other threads sit idle. */
 typedef struct run_set {
 	job *jobs;
-	int *order;
+	by_size *order;
 	int njobs, done;
 	pthread_mutex_t lock;
 	const vs_cmp_config *cfg;
@@ -401,7 +413,7 @@ static void run_one(void *ud, int k)
 {
 	run_set *rs = ud;
 
-	run_job(&rs->jobs[rs->order[k]]);
+	run_job(&rs->jobs[rs->order[k].job]);
 	if (rs->cfg->progress) {
 		pthread_mutex_lock(&rs->lock);
 		rs->cfg->progress(rs->cfg->progress_ud, ++rs->done, rs->njobs);
@@ -599,23 +611,10 @@ static int online_cores(void)
 	return n > 0 ? (int)n : 1;
 }
 
-/* A job and its trace's size: replays run biggest first, ties in row order. */
-typedef struct by_size { uint64_t size; int job; } by_size;
-
-static int bigger_first(const void *pa, const void *pb)
-{
-	const by_size *a = pa, *b = pb;
-
-	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
-	return a->job < b->job ? -1 : a->job > b->job;
-}
-
 int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen)
 {
 	job *jobs = NULL;
 	run_set rs;
-	by_size *order;
 	int nthreads = cfg->jobs > 0 ? cfg->jobs : online_cores(), i;
 
 	memset(res, 0, sizeof *res);
@@ -627,11 +626,8 @@ int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size
 	}
 	pthread_once(&timing_once, timing_setup);
 	rs.order = malloc((res->nrows ? (size_t)res->nrows : 1) * sizeof *rs.order);
-	order = malloc((res->nrows ? (size_t)res->nrows : 1) * sizeof *order);
-	if (!rs.order || !order) {
+	if (!rs.order) {
 		snprintf(err, errlen, "out of memory");
-		free(rs.order);
-		free(order);
 		free(jobs);
 		vs_cmp_result_free(res);
 		return -1;
@@ -641,13 +637,10 @@ int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size
 		jobs[i].timing = cfg->timing;
 		jobs[i].check_bytes = cfg->check_bytes;
 		jobs[i].check_rules = cfg->check_rules;
-		order[i].size = jobs[i].size;
-		order[i].job = i;
+		rs.order[i].size = jobs[i].size;
+		rs.order[i].job = i;
 	}
-	qsort(order, (size_t)res->nrows, sizeof *order, bigger_first);
-	for (i = 0; i < res->nrows; i++)
-		rs.order[i] = order[i].job;
-	free(order);
+	qsort(rs.order, (size_t)res->nrows, sizeof *rs.order, bigger_first);
 	rs.jobs = jobs;
 	rs.njobs = res->nrows;
 	rs.done = 0;

@@ -5,15 +5,13 @@
 
 #include "history_impl.h"
 
-#define M_LEFT VS__PLOT_LEFT
-#define M_RIGHT VS__PLOT_RIGHT
-#define M_TOP VS__PLOT_TOP
-#define M_BOTTOM VS__PLOT_BOTTOM
 #define TICK_H 6
 
 static vs_rect plot_of(vs_rect r)
 {
-	vs_rect p = { r.x + M_LEFT, r.y + M_TOP, r.w - M_LEFT - M_RIGHT, r.h - M_TOP - M_BOTTOM };
+	/* the margins (history_impl.h) */
+	vs_rect p = { r.x + VS__PLOT_LEFT, r.y + VS__PLOT_TOP, r.w - VS__PLOT_LEFT - VS__PLOT_RIGHT,
+		r.h - VS__PLOT_TOP - VS__PLOT_BOTTOM };
 
 	if (p.w < 1)
 		p.w = 1;

@@ -69,16 +69,3 @@ int vs_window_parse(vs_window *w, const char *from, const char *to, char *err, s
 	w->to = v[1];
 	return 0;
 }
-
-void vs_window_describe(const vs_window *w, char *buf, size_t len)
-{
-	const char *u = w->unit == VS_WINDOW_FRAMES ? "frames" : "events";
-	uint64_t from = w->has_from ? w->from : w->unit == VS_WINDOW_FRAMES ? 0 : 1;
-
-	if (w->unit == VS_WINDOW_ALL)
-		snprintf(buf, len, "%s", "");
-	else if (w->has_to)
-		snprintf(buf, len, "%s %llu-%llu", u, (unsigned long long)from, (unsigned long long)w->to);
-	else
-		snprintf(buf, len, "%s %llu-", u, (unsigned long long)from);
-}
