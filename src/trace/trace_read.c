@@ -696,6 +696,7 @@ static int arena_by_tok(const vs_trace_header *h, const tok *t)
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len);
 static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len);
+static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len);
 
 static int hexval(char c)
 {
@@ -1391,17 +1392,9 @@ static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 	len = (size_t)(p - s);
 	if (len == 0 || len >= VS_TAG_MAX)
 		return 0;
-	for (i = hsh & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
-		const char *n = r->tag_names[r->tag_hash[i]];
-		size_t k = 0;
-		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
-			k++;
-		if (k == len && n[len] == '\0') {
-			*pp = p;
-			return r->tag_hash[i];
-		}
-	}
-	return 0;
+	if ((i = tag_probe(r, hsh, s, len)) != 0)
+		*pp = p;
+	return i;
 }
 
 /* The alloc after "alloc ": its id, arena and request (rq all zero on
@@ -1755,17 +1748,27 @@ static uint32_t hash_str(const char *s, size_t len)
 	return h;
 }
 
-/* The id of tag s if it was seen before, else 0. */
-static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+/* The id of tag s (no NUL in it: the reader rejects those) whose
+ * hash_str is h, if it was seen before, else 0. */
+static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len)
 {
 	uint32_t i;
 
-	for (i = hash_str(s, len) & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
+	for (i = h & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
 		const char *n = r->tag_names[r->tag_hash[i]];
-		if (strncmp(n, s, len) == 0 && n[len] == '\0')
+		size_t k = 0;
+		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
+			k++;
+		if (k == len && n[len] == '\0')
 			return r->tag_hash[i];
 	}
 	return 0;
+}
+
+/* The id of tag s if it was seen before, else 0. */
+static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+{
+	return tag_probe(r, hash_str(s, len), s, len);
 }
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
