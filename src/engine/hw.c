@@ -36,6 +36,19 @@ uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
 	return fp->offset + i / fp->row_bytes * fp->stride + i % fp->row_bytes;
 }
 
+/* The kind's own rules, once the arena-wide ones have passed. */
+static VS_ALWAYS_INLINE int kind_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
+	uint32_t len, char *why, size_t whylen)
+{
+	switch (a->kind) {
+	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
+	default: return 0;
+	}
+}
+
 /* vs_hw_check whole: any arena, any placement, the message when it fails. */
 static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
 	uint32_t len, char *why, size_t whylen)
@@ -63,13 +76,7 @@ static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, u
 			(unsigned)rq->align, (unsigned)rq->align);
 		return -1;
 	}
-	switch (a->kind) {
-	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
-	default: return 0;
-	}
+	return kind_check(a, rq, off, len, why, whylen);
 }
 
 /* Most placements are inside the arena with no align= and no 2D sprite:
@@ -80,13 +87,7 @@ int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint
 {
 	if ((a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d) || (uint64_t)off + len > a->size || rq->align > 1)
 		return check_any(a, rq, off, len, why, whylen);
-	switch (a->kind) {
-	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
-	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
-	default: return 0;
-	}
+	return kind_check(a, rq, off, len, why, whylen);
 }
 
 int vs_hw_tied(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,

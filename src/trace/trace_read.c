@@ -46,11 +46,8 @@ struct vs_trace_reader {
 	 * size field, and bytes at 4 and 8 bpp (0: no such sprite), from
 	 * request.c's tables once, for fast_request */
 	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[4][4];
-	/* texture bytes by format (1-7), log2(width) - 3 and log2(height) - 3,
-	 * and the formats' names with their lengths, the same way */
+	/* texture bytes by format (1-7), log2(width) - 3 and log2(height) - 3 */
 	uint32_t tex_bytes[8][8][8];
-	const char *tex_name[8];
-	size_t tex_name_len[8];
 	/* sides 8 to 1024 written out, for pow2_side: each one's bytes as a
 	 * little-endian word, and which side (log2 - 3) a side of n digits
 	 * starting with byte c may be, at side_at[n][c & 7] (-1: none) */
@@ -699,6 +696,7 @@ static int arena_by_tok(const vs_trace_header *h, const tok *t)
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len);
 static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len);
+static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len);
 
 static int hexval(char c)
 {
@@ -1345,23 +1343,13 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		return vs_request_derive_size(rq) ? NULL : p + 5;
 	}
 	if (kind == VS_ARENA_DS_TEX && LIT(p, "tex ")) {
-		const char *f;
-		size_t fl;
 		int wi, hi;
 		p += 4;
 		if ((wi = pow2_side(r, &p)) < 0 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || *p++ != ' ')
 			return NULL;
-		/* the name by its word, as fast_tag finds a tag; else by the loop */
-		if ((v = word_format(r, &p)) == 0) {
-			for (f = p; CC(p, C_TOK); p++)
-				;
-			fl = (size_t)(p - f);
-			for (v = 1; v < 8; v++)
-				if (r->tex_name_len[v] == fl && same_bytes(f, r->tex_name[v], fl))
-					break;
-		}
-		/* a size with no texture bytes is the full path's error */
-		if (v == 8 || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
+		/* the name by its word, as fast_tag finds a tag; a size with no
+		 * texture bytes is the full path's error */
+		if (!(v = word_format(r, &p)) || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
@@ -1404,17 +1392,9 @@ static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 	len = (size_t)(p - s);
 	if (len == 0 || len >= VS_TAG_MAX)
 		return 0;
-	for (i = hsh & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
-		const char *n = r->tag_names[r->tag_hash[i]];
-		size_t k = 0;
-		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
-			k++;
-		if (k == len && n[len] == '\0') {
-			*pp = p;
-			return r->tag_hash[i];
-		}
-	}
-	return 0;
+	if ((i = tag_probe(r, hsh, s, len)) != 0)
+		*pp = p;
+	return i;
 }
 
 /* The alloc after "alloc ": its id, arena and request (rq all zero on
@@ -1524,12 +1504,14 @@ static void request_tables(vs_trace_reader *r)
 	}
 
 	for (f = 1; f < 8; f++) {
-		r->tex_name[f] = vs_tex_format_name(f);
-		r->tex_name_len[f] = strlen(r->tex_name[f]);
-		if (r->tex_name_len[f] < 8) {
-			/* a clash would leave the older name to the loop */
+		const char *name = vs_tex_format_name(f);
+		size_t len = strlen(name);
+		/* every name is under 8 bytes, and their slots differ; were one
+		 * left out, or a clash to drop the older, its lines would go the
+		 * full way */
+		if (len < 8) {
 			char nb[8] = { 0 };
-			memcpy(nb, r->tex_name[f], r->tex_name_len[f]);
+			memcpy(nb, name, len);
 			r->tex_word[tag_slot(word8(nb))].word = word8(nb);
 			r->tex_word[tag_slot(word8(nb))].format = f;
 		}
@@ -1766,17 +1748,27 @@ static uint32_t hash_str(const char *s, size_t len)
 	return h;
 }
 
-/* The id of tag s if it was seen before, else 0. */
-static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+/* The id of tag s (no NUL in it: the reader rejects those) whose
+ * hash_str is h, if it was seen before, else 0. */
+static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len)
 {
 	uint32_t i;
 
-	for (i = hash_str(s, len) & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
+	for (i = h & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
 		const char *n = r->tag_names[r->tag_hash[i]];
-		if (strncmp(n, s, len) == 0 && n[len] == '\0')
+		size_t k = 0;
+		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
+			k++;
+		if (k == len && n[len] == '\0')
 			return r->tag_hash[i];
 	}
 	return 0;
+}
+
+/* The id of tag s if it was seen before, else 0. */
+static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+{
+	return tag_probe(r, hash_str(s, len), s, len);
 }
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
