@@ -54,6 +54,34 @@ static void model_run(const model *md, uint32_t u, uint32_t *lo, uint32_t *hi)
 		(*hi)++;
 }
 
+/* The model's free statistics: largest free run, free runs, free units. */
+static void model_stats(const model *md, uint32_t *largest, uint32_t *fruns, uint32_t *nfree)
+{
+	uint32_t i, cur = 0;
+
+	*largest = *fruns = *nfree = 0;
+	for (i = 0; i < md->n; i++) {
+		if (md->kind[i] != VS_UNIT_FREE) {
+			cur = 0;
+			continue;
+		}
+		*fruns += cur == 0;
+		(*nfree)++;
+		if (++cur > *largest)
+			*largest = cur;
+	}
+}
+
+static void model_set(model *md, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t i;
+
+	for (i = first; i < md->n && i - first < count; i++) {
+		md->owner[i] = kind == VS_UNIT_FREE ? VS_OWNER_NONE : owner;
+		md->kind[i] = (uint8_t)kind;
+	}
+}
+
 static int check_run(void *ud, const vs_own_run *run)
 {
 	walk_check *w = ud;
@@ -99,23 +127,15 @@ static void check_point(const vs_ownmap *m, const model *md, uint32_t u)
 
 static void check_all(const vs_ownmap *m, const model *md, vs_rng *rng)
 {
-	uint32_t i, nfree = 0, fruns = 0, best = 0, cur = 0, runs = 0, largest, r2, nf2;
+	uint32_t i, nfree, fruns, best, runs = 0, largest, r2, nf2;
 	walk_check w = { md, 0, 0, 0, 0 };
 	vs_own_run run;
 	uint32_t o;
 	vs_unit_kind kd;
 
-	for (i = 0; i < md->n; i++) {
-		int is_free = md->kind[i] == VS_UNIT_FREE;
-		if (i == 0 || md->owner[i] != md->owner[i - 1] || md->kind[i] != md->kind[i - 1]) {
-			runs++;
-			fruns += is_free;
-		}
-		cur = is_free ? cur + 1 : 0;
-		nfree += is_free;
-		if (cur > best)
-			best = cur;
-	}
+	for (i = 0; i < md->n; i++)
+		runs += i == 0 || md->owner[i] != md->owner[i - 1] || md->kind[i] != md->kind[i - 1];
+	model_stats(md, &best, &fruns, &nfree);
 	vs_ownmap_stats(m, &largest, &r2, &nf2);
 	HOT_CMP(largest, ==, best);
 	HOT_CMP(r2, ==, fruns);
@@ -214,7 +234,7 @@ START_TEST(runs_match_a_unit_array)
 			/* mostly short marks (allocations), some long ones (clears) */
 			uint32_t first = vs_rng_below(&rng, md.n);
 			uint32_t count = vs_rng_below(&rng, 8) ? 1 + vs_rng_below(&rng, 16) : 1 + vs_rng_below(&rng, md.n);
-			uint32_t owner = owners[vs_rng_below(&rng, sizeof owners / sizeof owners[0])], i;
+			uint32_t owner = owners[vs_rng_below(&rng, sizeof owners / sizeof owners[0])];
 			vs_unit_kind kind = (vs_unit_kind)vs_rng_below(&rng, VS_UNIT_RESERVED + 1);
 			if (vs_rng_below(&rng, 3) == 0)
 				kind = VS_UNIT_FREE; /* enough free space to merge */
@@ -223,10 +243,7 @@ START_TEST(runs_match_a_unit_array)
 			if (vs_rng_below(&rng, 2))
 				check_reads_at(m, &md, first, count);
 			ck_assert_int_eq(vs_ownmap_set(m, first, count, owner, kind), 0);
-			for (i = first; i < md.n && i - first < count; i++) {
-				md.owner[i] = owner;
-				md.kind[i] = (uint8_t)kind;
-			}
+			model_set(&md, first, count, owner, kind);
 			check_all(m, &md, &rng);
 			check_reads_up(m, &md, &rng);
 		}
@@ -338,34 +355,6 @@ START_TEST(tile_arena_map_stays_small)
 	vs_arena_fini(&a);
 }
 END_TEST
-
-/* The model's free statistics: largest free run, free runs, free units. */
-static void model_stats(const model *md, uint32_t *largest, uint32_t *fruns, uint32_t *nfree)
-{
-	uint32_t i, cur = 0;
-
-	*largest = *fruns = *nfree = 0;
-	for (i = 0; i < md->n; i++) {
-		if (md->kind[i] != VS_UNIT_FREE) {
-			cur = 0;
-			continue;
-		}
-		*fruns += cur == 0;
-		(*nfree)++;
-		if (++cur > *largest)
-			*largest = cur;
-	}
-}
-
-static void model_set(model *md, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
-{
-	uint32_t i;
-
-	for (i = first; i < md->n && i - first < count; i++) {
-		md->owner[i] = kind == VS_UNIT_FREE ? VS_OWNER_NONE : owner;
-		md->kind[i] = (uint8_t)kind;
-	}
-}
 
 /* A free run of the model to allocate from: the longest (so marks cut it,
  * and the map must find the next longest) or the one around a random unit. */

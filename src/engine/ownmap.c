@@ -18,8 +18,7 @@
  * entry changes. Leaves split when full, and a node a change leaves below
  * a quarter full is joined with a sibling or evened out with it, so the
  * memory is what the live runs need: 16 bytes a run plus the leaves' free
- * room. Free units,
- * free runs and the longest free run are read in O(1).
+ * room. Free units, free runs and the longest free run are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -431,11 +430,11 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
 	}
 }
 
-/* Units [first, end) of leaf t (inside it, first in entry a, room for two more entries)
- * get owner and kind: the runs they touch are replaced by at most three
- * (what the first and last keep outside the range, and the new run, joined
- * with equal neighbours in the leaf so runs stay maximal). Returns the new
- * run's entry. */
+/* Units [first, end) of leaf t (inside it, first in entry a, room for two
+ * more entries) get owner and kind: the runs they touch are replaced by at
+ * most three (what the first and last keep outside the range, and the new
+ * run, joined with equal neighbours in the leaf so runs stay maximal).
+ * Returns the new run's entry. */
 static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
 	uint32_t owner, uint32_t k)
 {

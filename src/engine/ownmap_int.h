@@ -3,11 +3,13 @@
  * vs_ownmap_* (ownmap.c) hands its calls to when a map was made with
  * vs_ownmap_new_units. Same meanings as the vs_ownmap_* calls.
  *
- * The runs form's readers (run_at, unit_at, first_taken) take a const map
- * but remember the run they found as the hint for the next look-up: a map
- * is used by one thread at a time everywhere (compare -j gives each replay
- * its own arenas; the viewer copies the maps it keeps), so even reads of
- * one map must not run in two threads at once. */
+ * The runs form's readers (run_at, unit_at, first_taken, walk) take a
+ * const map but remember the run they found as the hint for the next
+ * look-up, and the per-unit form's stats finds its longest free run again
+ * when a mark left it stale: a map is used by one thread at a time
+ * everywhere (compare -j gives each replay its own arenas; the viewer
+ * copies the maps it keeps), so even reads of one map must not run in
+ * two threads at once. */
 #ifndef VRAMSIM_OWNMAP_INT_H
 #define VRAMSIM_OWNMAP_INT_H
 

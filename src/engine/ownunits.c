@@ -61,37 +61,22 @@ static int is_free(const vs_ownunits *m, uint32_t u)
 	return (int)(m->bits[u / 64] >> (u % 64) & 1);
 }
 
-/* First unit at or after u whose free bit is `want`, or nunits. */
-static uint32_t next_with(const vs_ownunits *m, uint32_t u, int want)
+/* First free unit at or after u, or nunits. */
+static uint32_t next_free(const vs_ownunits *m, uint32_t u)
 {
 	uint32_t w = u / 64;
 	uint64_t b;
 
 	if (u >= m->nunits)
 		return m->nunits;
-	b = (want ? m->bits[w] : ~m->bits[w]) & range_mask(u % 64, 64);
+	b = m->bits[w] & range_mask(u % 64, 64);
 	while (!b) {
 		if (++w >= m->nwords)
 			return m->nunits;
-		b = want ? m->bits[w] : ~m->bits[w];
+		b = m->bits[w];
 	}
 	u = w * 64 + ctz64(b);
 	return u < m->nunits ? u : m->nunits;
-}
-
-/* One past the last unit before u whose free bit is `want`, or 0. */
-static uint32_t prev_with(const vs_ownunits *m, uint32_t u, int want)
-{
-	uint32_t w = u / 64;
-	uint64_t b = (want ? m->bits[w] : ~m->bits[w]) & range_mask(0, u % 64);
-
-	while (!b) {
-		if (w == 0)
-			return 0;
-		w--;
-		b = want ? m->bits[w] : ~m->bits[w];
-	}
-	return w * 64 + 63 - clz64(b) + 1;
 }
 
 static int same(const vs_ownunits *m, uint32_t a, uint32_t b)
@@ -401,8 +386,8 @@ int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out)
 	if (unit >= m->nunits)
 		return -1;
 	if (is_free(m, unit)) {
-		lo = prev_with(m, unit, 0);
-		hi = next_with(m, unit, 0);
+		lo = run_start(m, unit);
+		hi = run_end(m, unit, m->nunits);
 	} else {
 		while (lo > 0 && same(m, lo - 1, unit))
 			lo--;
@@ -486,12 +471,12 @@ int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int f
 	end = count > m->nunits - first ? m->nunits : first + count;
 	for (u = first; u < end; u = v) {
 		if (free_only) {
-			u = next_with(m, u, 1);
+			u = next_free(m, u);
 			if (u >= end)
 				break;
 		}
 		if (is_free(m, u)) {
-			v = next_with(m, u, 0);
+			v = run_end(m, u, m->nunits);
 		} else {
 			for (v = u + 1; v < end && same(m, u, v); v++)
 				;
