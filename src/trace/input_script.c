@@ -67,7 +67,7 @@ static int key_bit(const char *word, size_t len)
 /* "N[-M] KEY..." into r; the line has no comment or newline left. */
 static int parse_line(reader *rd, const char *text, vs_input_range *r)
 {
-	const char *p = text, *end;
+	const char *p = text, *end = text; /* frame_number sets it; -O3 cannot tell */
 	int none = 0;
 
 	while (*p == ' ' || *p == '\t')
