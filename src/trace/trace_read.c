@@ -42,17 +42,18 @@ struct vs_trace_reader {
 	uint64_t pending_line;
 	vs_trace_header hdr;
 	size_t arena_len[VS_TRACE_MAX_ARENAS]; /* strlen of each arena's name */
-	/* sprite requests by log2(width) - 3 and log2(height) - 3: OAM shape and
-	 * size field, and bytes at 4 and 8 bpp (0: no such sprite), from
-	 * request.c's tables once, for fast_request */
-	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[4][4];
-	/* texture bytes by format (1-7), log2(width) - 3 and log2(height) - 3 */
-	uint32_t tex_bytes[8][8][8];
-	/* sides 8 to 1024 written out, for pow2_side: each one's bytes as a
-	 * little-endian word, and which side (log2 - 3) a side of n digits
-	 * starting with byte c may be, at side_at[n][c & 7] (-1: none) */
-	uint32_t side_word[8];
-	int8_t side_at[5][8];
+	/* names under 8 bytes and a space as a word, and the mask of its bytes
+	 * (0: a longer name), for fast_alloc */
+	uint64_t arena_word[VS_TRACE_MAX_ARENAS], arena_mask[VS_TRACE_MAX_ARENAS];
+	/* sprite requests by sides (log2(width) - 3 + 8 * (log2(height) - 3)):
+	 * OAM shape and size field, and bytes at 4 and 8 bpp (0: no such
+	 * sprite), from request.c's tables once, for fast_request */
+	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[64];
+	/* texture bytes by format (1-7) and sides */
+	uint32_t tex_bytes[8][64];
+	/* sizes "WxH" of sides 8 to 1024 by their bytes as one word (as
+	 * tag_word), for word_dims: their sides (0 with word 0: none) */
+	struct { uint64_t word; uint8_t sides; } dims[256];
 	/* texture formats by their names' bytes as one word, as tag_word */
 	struct { uint64_t word; uint32_t format; } tex_word[64];
 	char err[1024];
@@ -154,7 +155,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			}
 			r->end += got;
 			r->bytes_in += got;
-			r->buf[r->end] = '\n'; /* fast_event's sentinel */
+			r->buf[r->end] = '\0'; /* fast_event's sentinel */
 		}
 	}
 }
@@ -1155,7 +1156,6 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 			return 1;
 	}
 }
-
 /* ---- the fast path ------------------------------------------------------ */
 
 /* Most lines of a long trace are `frame`, `free ID` or `alloc ID [ARENA]
@@ -1165,7 +1165,10 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
  * overflow and a tag seen before; any other line, and every line the full
  * path would reject, it leaves (returns 0) to the full path, which reads it
  * from its first byte. So events and errors are those of the full path.
- * The block ends in a '\n' sentinel (buf[end]), so no scan runs past it. */
+ * The block ends in a NUL sentinel (buf[end]): no scan runs past it, and
+ * a line it cuts has no '\n' for fast_event to end it on. Words are read
+ * up to 16 bytes past a line's bytes, into the next line or the block's
+ * SLACK. */
 
 #define C_DIGIT 1
 #define C_NAME 2  /* letters, digits, _-./: (name_ok) */
@@ -1188,35 +1191,101 @@ static const uint8_t cclass[256] = {
 /* The end of a line: '\n', or "\r\n" (a final CR is dropped, as tokenize does). */
 #define AT_EOL(p) (*(p) == '\n' || (*(p) == '\r' && (p)[1] == '\n'))
 
+/* The 4 bytes at p as a little-endian word (compilers make it one load). */
+static inline uint32_t word4(const char *p)
+{
+	const unsigned char *q = (const unsigned char *)p;
+
+	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+/* The 8 bytes at p as a little-endian word (compilers make it one load). */
+static inline uint64_t word8(const char *p)
+{
+	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* x is 8 bytes xor '0': bit 7 of each byte that was no digit. x & 0x7F
+ * plus 0x76 reaches 0x80 from 10 up with no carry into the next byte, so
+ * every byte is judged alone. */
+static inline uint64_t non_digits(uint64_t x)
+{
+	return (((x & 0x7F * ONES) + 0x76 * ONES) | x) & HIGHS;
+}
+
+/* The value of 8 digits (bytes 0-9, the first in the lowest byte): pairs,
+ * then fours, then the eight, a multiply each (Lemire's SWAR parse). */
+static inline uint64_t digits8(uint64_t x)
+{
+	x = x * 10 + (x >> 8);
+	return ((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+		((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+}
+
+/* The value of the n (1-7) digits at the bottom of x: shifted to the top,
+ * as the last digits of eight with leading zeros. */
+static inline uint64_t digits_n(uint64_t x, unsigned n)
+{
+	return digits8(x << (64 - 8 * n));
+}
+
 /* A decimal number of 1 to maxd digits (maxd <= 19: no overflow), followed
- * by a space or the end of the line; NULL otherwise. */
+ * by a space or the end of the line; NULL otherwise. Eight bytes at once:
+ * the digits are counted in the word and converted with no branch on
+ * them (numbers of several lengths mispredict a loop's end). */
 static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
 {
-	const char *s = p;
-	uint64_t v = 0;
-	unsigned d;
+	static const uint32_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+	uint64_t x = word8(p) ^ ('0' * ONES), nd = non_digits(x), v;
+	unsigned n, k, d;
 
-	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
-		v = v * 10 + d;
-		p++;
+	if (nd) {
+		n = (unsigned)__builtin_ctzll(nd) / 8; /* 0 to 7 */
+		if (n == 0)
+			return NULL;
+		v = digits_n(x, n);
+	} else {
+		/* eight digits or more: the next eight, then one by one up to maxd */
+		v = digits8(x);
+		x = word8(p + 8) ^ ('0' * ONES);
+		nd = non_digits(x);
+		if (nd) {
+			k = (unsigned)__builtin_ctzll(nd) / 8;
+			n = 8 + k;
+			if (k)
+				v = v * pow10[k] + digits_n(x, k);
+		} else {
+			v = v * 100000000u + digits8(x);
+			for (n = 16; n <= maxd && (d = (unsigned)(unsigned char)p[n] - '0') < 10; n++)
+				v = v * 10 + d;
+		}
 	}
-	if (p == s || (size_t)(p - s) > maxd || !(*p == ' ' || AT_EOL(p)))
+	p += n;
+	if (n > maxd || !(*p == ' ' || AT_EOL(p)))
 		return NULL;
 	*out = v;
 	return p;
 }
 
+/* The 4 bytes "4bpp" and "8bpp" as words */
+#define BPP_WORD(c) ((uint32_t)(c) | (uint32_t)'b' << 8 | (uint32_t)'p' << 16 | (uint32_t)'p' << 24)
+
+/* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
+static inline unsigned fast_bpp(const char *p)
+{
+	uint32_t w = word4(p);
+
+	if ((w != BPP_WORD('4') && w != BPP_WORD('8')) || !(p[4] == ' ' || AT_EOL(p + 4)))
+		return 0;
+	return w & 0xF;
+}
+
 /* p starts with the literal w (no '\n' in it). A line ends in '\n', so a
  * match never reaches past it; a mismatch may read up to SLACK bytes on. */
 #define LIT(p, w) (memcmp((p), (w), sizeof(w) - 1) == 0)
-
-/* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
-static unsigned fast_bpp(const char *p)
-{
-	if ((p[0] != '4' && p[0] != '8') || !LIT(p + 1, "bpp") || !(p[4] == ' ' || AT_EOL(p + 4)))
-		return 0;
-	return (unsigned)(p[0] - '0');
-}
 
 /* The len bytes at p are the name n (no call: names are short). */
 static int same_bytes(const char *p, const char *n, size_t len)
@@ -1229,63 +1298,37 @@ static int same_bytes(const char *p, const char *n, size_t len)
 	return 1;
 }
 
-/* The 4 bytes at p as a little-endian word (compilers make it one load). */
-static uint32_t word4(const char *p)
-{
-	const unsigned char *q = (const unsigned char *)p;
-
-	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-}
-
-/* A side at *pp that is 8, 16, ... or 1024 written out (no leading zero):
- * log2(side) - 3, and *pp past its digits; -1 for anything else, which the
- * full path reads. The caller checks the byte after (x or a space), so
- * "10240" ends up there too. Four bytes are read at once (the line's end
- * is followed by the next line or the block's SLACK), the digits counted
- * in the word and the side looked up, with no branch on the bytes: sides
- * come in no order a branch predictor could learn. */
-static inline int pow2_side(const vs_trace_reader *r, const char **pp)
-{
-	const char *p = *pp;
-	uint32_t w = word4(p), x = w ^ 0x30303030u, n;
-	/* the top bit of each byte that is no digit: x & 0x7F plus 0x76 reaches
-	 * 0x80 from 10 up, without a carry into the next byte */
-	uint64_t nd = (((x & 0x7F7F7F7Fu) + 0x76767676u) | x) & 0x80808080u;
-	int i;
-
-	n = (uint32_t)__builtin_ctzll(nd | 1ull << 39) / 8; /* leading digits, 0 to 4 */
-	i = r->side_at[n][p[0] & 7];
-	if (i < 0 || r->side_word[i] != (uint32_t)(w & ((1ull << (8 * n)) - 1)))
-		return -1;
-	*pp = p + n;
-	return i;
-}
-
-/* The 8 bytes at p as a little-endian word (compilers make it one load). */
-static uint64_t word8(const char *p)
-{
-	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
-}
-
 /* tag_word's and tex_word's slot for a word */
-static uint32_t tag_slot(uint64_t w)
+static inline uint32_t tag_slot(uint64_t w)
 {
 	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
 }
 
-/* The bytes at p up to the first one below 0x21 (a space, CR or LF),
- * when that is within 8 bytes: their count, and them as a word (zero
- * above); 0 otherwise. Found in the word with no branch on the bytes
- * (names of several lengths mispredict a loop's end); the lowest byte so
- * flagged is exact. Bytes past the line are the next line's or the
- * block's SLACK. */
-static uint32_t short_word(const char *p, uint64_t *key)
+/* dims' slot for a word: the multiplier was searched for to give each of
+ * the 63 sizes "8x8" to "1024x512" (all but 1024x1024: 9 bytes) a slot of
+ * its own; were two to share one, the older would go the full way */
+static inline uint32_t dims_slot(uint64_t w)
 {
-	uint64_t w = word8(p), end = (w - 0x2121212121212121ull) & ~w & 0x8080808080808080ull;
+	return (uint32_t)((w * 0xFB51391D6662D7F1ull) >> 56);
+}
+
+/* The bytes at p up to the first one below 0x21 (a space, CR, LF or the
+ * sentinel), when there are 1 to 8 of them: their count, and them as a
+ * word (zero above); 0 otherwise. Found in the word with no branch on the
+ * bytes (names of several lengths mispredict a loop's end); the lowest
+ * byte so flagged is exact, and none is flagged when no byte is below
+ * 0x21. Bytes past the line are the next line's or the block's SLACK. */
+static inline uint32_t short_word(const char *p, uint64_t *key)
+{
+	uint64_t w = word8(p), end = (w - 0x21 * ONES) & ~w & HIGHS;
 	uint32_t n;
 
-	if (!end)
-		return 0;
+	if (!end) {
+		if ((unsigned char)p[8] >= 0x21)
+			return 0;
+		*key = w;
+		return 8;
+	}
 	n = (uint32_t)__builtin_ctzll(end) / 8;
 	*key = w & ((1ull << (8 * n)) - 1);
 	return n;
@@ -1293,7 +1336,7 @@ static uint32_t short_word(const char *p, uint64_t *key)
 
 /* A texture format's name at *pp found by its word: the format, *pp past
  * the name; 0 when not so found. */
-static unsigned word_format(const vs_trace_reader *r, const char **pp)
+static inline unsigned word_format(const vs_trace_reader *r, const char **pp)
 {
 	uint64_t key = 0;
 	uint32_t n = short_word(*pp, &key), i = tag_slot(key);
@@ -1304,12 +1347,28 @@ static unsigned word_format(const vs_trace_reader *r, const char **pp)
 	return r->tex_word[i].format;
 }
 
+/* "WxH" at *pp, sides 8 to 1024 written out (no leading zero), found by
+ * its word: log2(W) - 3 + 8 * (log2(H) - 3), *pp past it; -1 for
+ * anything else, which the full path reads. The caller checks the byte
+ * after (a space). */
+static inline int word_dims(const vs_trace_reader *r, const char **pp)
+{
+	uint64_t key = 0;
+	uint32_t n = short_word(*pp, &key), i = dims_slot(key);
+
+	if (!n || r->dims[i].word != key)
+		return -1;
+	*pp += n;
+	return r->dims[i].sides;
+}
+
 /* The request at p for an arena of this kind, as parse_request reads it
  * into rq (all zero on entry); returns the byte after it, or NULL. */
 static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
 	unsigned v;
+	int s;
 
 	if (CC(p, C_DIGIT)) {
 		/* at most 9 digits: fits in 32 bits; a K or M suffix goes the full way */
@@ -1321,17 +1380,14 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 	}
 	if (kind == VS_ARENA_GBA_OBJ && LIT(p, "sprite ")) {
 		/* sides 8 to 64 */
-		int wi, hi;
 		p += 7;
-		if ((wi = pow2_side(r, &p)) < 0 || wi > 3 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || hi > 3 ||
-			*p++ != ' ' ||
-			!(v = fast_bpp(p)) || !r->sprite[wi][hi].bytes[v == 8])
+		if ((s = word_dims(r, &p)) < 0 || *p++ != ' ' || !(v = fast_bpp(p)) || !r->sprite[s].bytes[v == 8])
 			return NULL;
 		rq->shape = VS_REQ_SPRITE;
-		rq->u.sprite.shape = r->sprite[wi][hi].shape;
-		rq->u.sprite.size = r->sprite[wi][hi].size;
+		rq->u.sprite.shape = r->sprite[s].shape;
+		rq->u.sprite.size = r->sprite[s].size;
 		rq->u.sprite.bpp = (uint8_t)v;
-		rq->size = r->sprite[wi][hi].bytes[v == 8];
+		rq->size = r->sprite[s].bytes[v == 8];
 		return p + 4;
 	}
 	if (kind == VS_ARENA_GBA_BG && LIT(p, "tile ")) {
@@ -1340,22 +1396,22 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		rq->shape = VS_REQ_TILE;
 		rq->u.tile.rom = (uint32_t)n;
 		rq->u.tile.bpp = (uint8_t)v;
-		return vs_request_derive_size(rq) ? NULL : p + 5;
+		rq->size = 8 * v; /* vs_request_derive_size: 32 or 64 */
+		return p + 5;
 	}
 	if (kind == VS_ARENA_DS_TEX && LIT(p, "tex ")) {
-		int wi, hi;
 		p += 4;
-		if ((wi = pow2_side(r, &p)) < 0 || *p++ != 'x' || (hi = pow2_side(r, &p)) < 0 || *p++ != ' ')
+		if ((s = word_dims(r, &p)) < 0 || *p++ != ' ')
 			return NULL;
 		/* the name by its word, as fast_tag finds a tag; a size with no
 		 * texture bytes is the full path's error */
-		if (!(v = word_format(r, &p)) || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][wi][hi])
+		if (!(v = word_format(r, &p)) || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][s])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
-		rq->u.tex.width = (uint16_t)(8u << wi);
-		rq->u.tex.height = (uint16_t)(8u << hi);
-		rq->size = r->tex_bytes[v][wi][hi];
+		rq->u.tex.width = (uint16_t)(8u << (s & 7));
+		rq->u.tex.height = (uint16_t)(8u << (s >> 3));
+		rq->size = r->tex_bytes[v][s];
 		return p;
 	}
 	if (kind == VS_ARENA_DS_PLTT && LIT(p, "pltt ")) {
@@ -1364,20 +1420,21 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 		rq->shape = VS_REQ_PLTT;
 		rq->u.pltt.colours = (uint16_t)n;
 		rq->u.pltt.four = n == 4;
-		return vs_request_derive_size(rq) ? NULL : p;
+		rq->size = (uint32_t)n * 2; /* vs_request_derive_size */
+		return p;
 	}
 	return NULL;
 }
 
 /* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
-static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
+static inline uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 {
 	const char *p = *pp + 4, *s = p;
 	uint32_t hsh = 2166136261u, i, sl;
 	size_t len;
 	uint64_t key = 0;
 
-	if (!LIT(*pp, "tag="))
+	if (word4(*pp) != word4("tag="))
 		return 0;
 	/* a short name by its word; a name in tag_word is all name bytes, so
 	 * this finds what the loop below would */
@@ -1397,33 +1454,41 @@ static uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 	return i;
 }
 
+/* Arena a's name and a space at p (a name starts with a letter). */
+static inline int arena_at(const vs_trace_reader *r, int a, const char *p)
+{
+	size_t len = r->arena_len[a];
+
+	if (r->arena_mask[a])
+		return (word8(p) & r->arena_mask[a]) == r->arena_word[a];
+	return same_bytes(p, r->hdr.arenas[a].name, len) && p[len] == ' ';
+}
+
 /* The alloc after "alloc ": its id, arena and request (rq all zero on
  * entry); returns the end of its last token, or NULL. */
 static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t *id, int *arena, vs_request *rq)
 {
 	const vs_trace_header *h = &r->hdr;
 	const char *q;
-	int a = -1;
+	int a;
 
 	if (h->heaps || !(p = fast_num(p, 19, id)) || *p++ != ' ')
 		return NULL;
-	/* an arena name (names start with a letter), when a request follows it */
-	if (!CC(p, C_DIGIT))
-		for (a = 0; a < h->narenas; a++) {
-			size_t len = r->arena_len[a];
-			if (same_bytes(p, h->arenas[a].name, len) && p[len] == ' ')
-				break;
-		}
-	if (a >= 0 && a < h->narenas) {
-		/* parse_alloc takes it as the arena when a request follows; else the
-		 * line goes the full way (no second reading here) */
-		if (!(q = fast_request(r, p + r->arena_len[a] + 1, h->arenas[a].kind, rq)))
-			return NULL;
-	} else {
-		if (h->narenas != 1 || !(q = fast_request(r, p, h->arenas[0].kind, rq)))
-			return NULL;
+	/* an arena name when a request follows it: parse_alloc takes it as the
+	 * arena then; else the line goes the full way (no second reading here) */
+	if (h->narenas == 1) {
 		a = 0;
+		if (arena_at(r, 0, p))
+			p += r->arena_len[0] + 1;
+	} else {
+		for (a = 0; a < h->narenas && !arena_at(r, a, p); a++)
+			;
+		if (a == h->narenas)
+			return NULL;
+		p += r->arena_len[a] + 1;
 	}
+	if (!(q = fast_request(r, p, h->arenas[a].kind, rq)))
+		return NULL;
 	*arena = a;
 	if (*q == ' ') {
 		q++;
@@ -1433,49 +1498,55 @@ static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t 
 	return q;
 }
 
-/* 1 with the event and the line consumed, or 0 with nothing changed (the
- * caller's event too: at the end of a trace it keeps the last one). */
-static int fast_event(vs_trace_reader *r, vs_event *ev)
+/* 1 with the event and the line consumed, or 0 with the line left to the
+ * full path. The event is written in place (no request built aside and
+ * copied): a line the fast path leaves may leave its request, id and
+ * arena half written, which the full path then overwrites or, for a line
+ * it rejects, leaves (an error: the event means nothing then). At the end
+ * of a trace no line starts as a fast one, and the caller's event keeps
+ * the last one. */
+static inline int fast_event(vs_trace_reader *r, vs_event *ev)
 {
 	const char *p = r->buf + r->start;
+	uint32_t w = word4(p);
 	vs_event_type type;
-	vs_request rq;
-	uint64_t id = 0;
 	int arena = -1;
 
-	memset(&rq, 0, sizeof rq);
-	if (p[0] == 'f' && LIT(p + 1, "ree ")) {
+	if (w == word4("free") && p[4] == ' ') {
 		type = VS_EV_FREE;
-		p = fast_num(p + 5, 19, &id);
-	} else if (p[0] == 'f' && LIT(p + 1, "rame")) {
+		p = fast_num(p + 5, 19, &ev->id);
+		memset(&ev->req, 0, sizeof ev->req);
+	} else if (w == word4("fram") && p[4] == 'e') {
 		type = VS_EV_FRAME;
 		p += 5;
-	} else if (p[0] == 'a' && LIT(p + 1, "lloc ")) {
+		ev->id = 0;
+		memset(&ev->req, 0, sizeof ev->req);
+	} else if (w == word4("allo") && word4(p + 2) == word4("loc ")) {
 		type = VS_EV_ALLOC;
-		p = fast_alloc(r, p + 6, &id, &arena, &rq);
+		memset(&ev->req, 0, sizeof ev->req);
+		p = fast_alloc(r, p + 6, &ev->id, &arena, &ev->req);
 	} else {
 		return 0;
 	}
 	if (!p)
 		return 0;
-	if (*p == '\r')
+	/* the sentinel is no '\n': a line cut by the block's end, or the last
+	 * line without a newline, goes the full way (the reader knows it is
+	 * the last only after a read that found nothing more: next_line's
+	 * business) */
+	if (*p != '\n') {
+		if (*p != '\r' || p[1] != '\n')
+			return 0;
 		p++;
-	if (*p != '\n')
-		return 0;
-	/* the sentinel: a line cut by the block's end, or the last line without
-	 * a newline (the reader knows it is the last only after a read that
-	 * found nothing more: next_line's business) */
-	if (p == r->buf + r->end)
-		return 0;
+	}
 	r->start = (size_t)(p - r->buf) + 1;
-	/* every field, as parse_event leaves them; field by field, as a copy
-	 * or memset of the whole event compiles to a slow rep stos */
+	/* every other field, as parse_event leaves them; field by field, as a
+	 * memset of the whole event compiles to a slow rep stos. Tag 0's name
+	 * is "". */
 	ev->type = type;
 	ev->line = ++r->line;
 	ev->arena = arena;
-	ev->id = id;
-	ev->req = rq;
-	ev->tag = rq.tag ? r->tag_names[rq.tag] : "";
+	ev->tag = r->tag_names[ev->req.tag];
 	ev->data = NULL;
 	ev->data_len = 0;
 	ev->name = NULL;
@@ -1491,18 +1562,16 @@ static int fast_event(vs_trace_reader *r, vs_event *ev)
 static void request_tables(vs_trace_reader *r)
 {
 	unsigned wi, hi, b, shape, size, f;
-	char side[8];
+	int a;
 
-	/* sides of the same length differ in their first digit's low 3 bits
-	 * (16 32 64, 128 256 512): one candidate a slot */
-	memset(r->side_at, -1, sizeof r->side_at);
-	for (wi = 0; wi < 8; wi++) {
-		size_t n = (size_t)snprintf(side, sizeof side, "%u", 8u << wi);
-		memset(side + n, 0, sizeof side - n);
-		r->side_word[wi] = word4(side);
-		r->side_at[n][side[0] & 7] = (int8_t)wi;
-	}
-
+	for (wi = 0; wi < 8; wi++)
+		for (hi = 0; hi < 8; hi++) {
+			char d[16] = { 0 };
+			if (snprintf(d, sizeof d, "%ux%u", 8u << wi, 8u << hi) <= 8) {
+				r->dims[dims_slot(word8(d))].word = word8(d);
+				r->dims[dims_slot(word8(d))].sides = (uint8_t)(wi + 8 * hi);
+			}
+		}
 	for (f = 1; f < 8; f++) {
 		const char *name = vs_tex_format_name(f);
 		size_t len = strlen(name);
@@ -1517,14 +1586,14 @@ static void request_tables(vs_trace_reader *r)
 		}
 		for (wi = 0; wi < 8; wi++)
 			for (hi = 0; hi < 8; hi++)
-				r->tex_bytes[f][wi][hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
+				r->tex_bytes[f][wi + 8 * hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
 	}
 	for (wi = 0; wi < 4; wi++)
 		for (hi = 0; hi < 4; hi++) {
 			if (vs_sprite_from_dims(8u << wi, 8u << hi, &shape, &size))
 				continue;
-			r->sprite[wi][hi].shape = (uint8_t)shape;
-			r->sprite[wi][hi].size = (uint8_t)size;
+			r->sprite[wi + 8 * hi].shape = (uint8_t)shape;
+			r->sprite[wi + 8 * hi].size = (uint8_t)size;
 			for (b = 0; b < 2; b++) {
 				vs_request rq;
 				memset(&rq, 0, sizeof rq);
@@ -1533,15 +1602,27 @@ static void request_tables(vs_trace_reader *r)
 				rq.u.sprite.size = (uint8_t)size;
 				rq.u.sprite.bpp = (uint8_t)(4 << b);
 				if (vs_request_derive_size(&rq) == 0)
-					r->sprite[wi][hi].bytes[b] = rq.size;
+					r->sprite[wi + 8 * hi].bytes[b] = rq.size;
 			}
 		}
+	/* arena names of up to 7 bytes and a space, as one word */
+	for (a = 0; a < r->hdr.narenas; a++) {
+		char nb[8] = { 0 };
+		size_t len = strlen(r->hdr.arenas[a].name);
+		r->arena_len[a] = len;
+		if (len < 8) {
+			memcpy(nb, r->hdr.arenas[a].name, len);
+			nb[len] = ' ';
+			r->arena_word[a] = word8(nb);
+			r->arena_mask[a] = len == 7 ? ~0ull : (1ull << (8 * (len + 1))) - 1;
+		}
+	}
 }
 
 static int read_header(vs_trace_reader *r)
 {
 	tok t[MAX_TOK];
-	int nt, rc, i;
+	int nt, rc;
 	uint32_t v;
 
 	rc = next_statement(r, t, &nt);
@@ -1599,8 +1680,6 @@ static int read_header(vs_trace_reader *r)
 	}
 	if (r->hdr.narenas == 0)
 		return fail(r, 1, "the trace declares no arena ('arena NAME KIND ...' after the version line)");
-	for (i = 0; i < r->hdr.narenas; i++)
-		r->arena_len[i] = strlen(r->hdr.arenas[i].name);
 	request_tables(r);
 	return 0;
 }
@@ -1619,7 +1698,7 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	r->cap = 4 * BLOCK;
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
-		r->buf[0] = '\n'; /* fast_event's sentinel */
+		r->buf[0] = '\0'; /* fast_event's sentinel */
 	r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1);
 	r->tags_cap = 64;
 	r->tag_names = calloc(r->tags_cap, sizeof *r->tag_names);
@@ -1816,7 +1895,7 @@ static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
 	r->tag_names[id][len] = '\0';
 	r->ntags++;
 	r->tag_hash[i] = id;
-	if (len < 8 && name_ok(s, len, 8)) {
+	if (len <= 8 && name_ok(s, len, 9)) {
 		char b[8] = { 0 };
 		memcpy(b, s, len);
 		r->tag_word[tag_slot(word8(b))].word = word8(b);
