@@ -37,6 +37,7 @@ struct vs_trace_reader {
 	uint64_t line;      /* number of the line last cut */
 	uint64_t bytes_in;  /* read from the stream so far */
 	int have_pending;   /* first event line read while reading the header */
+	int slow;           /* an error or a pending line: vs_trace_next skips the fast path */
 	char *pending;
 	size_t pending_len;
 	uint64_t pending_line;
@@ -85,7 +86,10 @@ const char *vs_event_name(vs_event_type t)
 static int fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(r->err, sizeof r->err, "%s:%llu:%u: error: ", r->name,
+	int n;
+
+	r->slow = 1;
+	n = snprintf(r->err, sizeof r->err, "%s:%llu:%u: error: ", r->name,
 		(unsigned long long)r->line, (unsigned)(col ? col : 1));
 
 	va_start(ap, fmt);
@@ -1236,7 +1240,7 @@ static inline uint64_t digits_n(uint64_t x, unsigned n)
  * by a space or the end of the line; NULL otherwise. Eight bytes at once:
  * the digits are counted in the word and converted with no branch on
  * them (numbers of several lengths mispredict a loop's end). */
-static inline const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
+static VS_ALWAYS_INLINE const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
 {
 	static const uint32_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
 	uint64_t x = word8(p) ^ ('0' * ONES), nd = non_digits(x), v;
@@ -1364,7 +1368,7 @@ static inline int word_dims(const vs_trace_reader *r, const char **pp)
 
 /* The request at p for an arena of this kind, as parse_request reads it
  * into rq (all zero on entry); returns the byte after it, or NULL. */
-static const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
+static VS_ALWAYS_INLINE const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
 	unsigned v;
@@ -1426,24 +1430,14 @@ static const char *fast_request(const vs_trace_reader *r, const char *p, vs_aren
 	return NULL;
 }
 
-/* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
-static inline uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
+/* A tag's name at s looked up by name: its id (and *pp past it), or 0.
+ * Out of line: most tags are found by their word. */
+static VS_NOINLINE uint32_t fast_tag_name(const vs_trace_reader *r, const char *s, const char **pp)
 {
-	const char *p = *pp + 4, *s = p;
-	uint32_t hsh = 2166136261u, i, sl;
+	const char *p = s;
+	uint32_t hsh = 2166136261u, i;
 	size_t len;
-	uint64_t key = 0;
 
-	if (word4(*pp) != word4("tag="))
-		return 0;
-	/* a short name by its word; a name in tag_word is all name bytes, so
-	 * this finds what the loop below would */
-	sl = short_word(s, &key);
-	i = tag_slot(key);
-	if (sl && r->tag_word[i].id && r->tag_word[i].word == key) {
-		*pp = s + sl;
-		return r->tag_word[i].id;
-	}
 	for (; CC(p, C_NAME); p++)
 		hsh = (hsh ^ (uint8_t)*p) * 16777619u; /* hash_str as it goes */
 	len = (size_t)(p - s);
@@ -1452,6 +1446,26 @@ static inline uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
 	if ((i = tag_probe(r, hsh, s, len)) != 0)
 		*pp = p;
 	return i;
+}
+
+/* `tag=NAME` for a tag seen before: its id (and p past it), else 0. */
+static VS_ALWAYS_INLINE uint32_t fast_tag(const vs_trace_reader *r, const char **pp)
+{
+	const char *s = *pp + 4;
+	uint32_t i, sl;
+	uint64_t key = 0;
+
+	if (word4(*pp) != word4("tag="))
+		return 0;
+	/* a name of up to 8 bytes by its word; a name in tag_word is all name
+	 * bytes, so this finds what fast_tag_name would */
+	sl = short_word(s, &key);
+	i = tag_slot(key);
+	if (sl && r->tag_word[i].id && r->tag_word[i].word == key) {
+		*pp = s + sl;
+		return r->tag_word[i].id;
+	}
+	return fast_tag_name(r, s, pp);
 }
 
 /* Arena a's name and a space at p (a name starts with a letter). */
@@ -1466,7 +1480,7 @@ static inline int arena_at(const vs_trace_reader *r, int a, const char *p)
 
 /* The alloc after "alloc ": its id, arena and request (rq all zero on
  * entry); returns the end of its last token, or NULL. */
-static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t *id, int *arena, vs_request *rq)
+static VS_ALWAYS_INLINE const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t *id, int *arena, vs_request *rq)
 {
 	const vs_trace_header *h = &r->hdr;
 	const char *q;
@@ -1498,51 +1512,28 @@ static const char *fast_alloc(const vs_trace_reader *r, const char *p, uint64_t 
 	return q;
 }
 
-/* 1 with the event and the line consumed, or 0 with the line left to the
- * full path. The event is written in place (no request built aside and
- * copied): a line the fast path leaves may leave its request, id and
- * arena half written, which the full path then overwrites or, for a line
- * it rejects, leaves (an error: the event means nothing then). At the end
- * of a trace no line starts as a fast one, and the caller's event keeps
- * the last one. */
-static inline int fast_event(vs_trace_reader *r, vs_event *ev)
+/* The line's end at p ('\n' or "\r\n"): the byte after it, or NULL. The
+ * sentinel is no '\n': a line cut by the block's end, or the last line
+ * without a newline, goes the full way (the reader knows it is the last
+ * only after a read that found nothing more: next_line's business). */
+static VS_ALWAYS_INLINE const char *line_end(const char *p)
 {
-	const char *p = r->buf + r->start;
-	uint32_t w = word4(p);
-	vs_event_type type;
-	int arena = -1;
-
-	if (w == word4("free") && p[4] == ' ') {
-		type = VS_EV_FREE;
-		p = fast_num(p + 5, 19, &ev->id);
-		memset(&ev->req, 0, sizeof ev->req);
-	} else if (w == word4("fram") && p[4] == 'e') {
-		type = VS_EV_FRAME;
-		p += 5;
-		ev->id = 0;
-		memset(&ev->req, 0, sizeof ev->req);
-	} else if (w == word4("allo") && word4(p + 2) == word4("loc ")) {
-		type = VS_EV_ALLOC;
-		memset(&ev->req, 0, sizeof ev->req);
-		p = fast_alloc(r, p + 6, &ev->id, &arena, &ev->req);
-	} else {
-		return 0;
-	}
-	if (!p)
-		return 0;
-	/* the sentinel is no '\n': a line cut by the block's end, or the last
-	 * line without a newline, goes the full way (the reader knows it is
-	 * the last only after a read that found nothing more: next_line's
-	 * business) */
 	if (*p != '\n') {
 		if (*p != '\r' || p[1] != '\n')
-			return 0;
+			return NULL;
 		p++;
 	}
-	r->start = (size_t)(p - r->buf) + 1;
-	/* every other field, as parse_event leaves them; field by field, as a
-	 * memset of the whole event compiles to a slow rep stos. Tag 0's name
-	 * is "". */
+	return p + 1;
+}
+
+/* A fast line read up to next (the byte after its end): the line is
+ * consumed and every field the fast path did not write is set as
+ * parse_event leaves it; field by field, as a memset of the whole event
+ * compiles to a slow rep stos. Tag 0's name is "". */
+static VS_ALWAYS_INLINE int fast_done(vs_trace_reader *r, vs_event *ev, vs_event_type type, int arena,
+	const char *next)
+{
+	r->start = (size_t)(next - r->buf);
 	ev->type = type;
 	ev->line = ++r->line;
 	ev->arena = arena;
@@ -1555,6 +1546,36 @@ static inline int fast_event(vs_trace_reader *r, vs_event *ev)
 	ev->search_len = 0;
 	memset(ev->search, 0, sizeof ev->search);
 	return 1;
+}
+
+static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev);
+
+/* The fast lines, each its own way to the event, so that a frame's saves
+ * no registers for an alloc's work. The event is written in place (no
+ * request built aside and copied): a line the fast path leaves to the full
+ * path may leave its id and request half written, which the full path
+ * then overwrites or, for a line it rejects, leaves (an error: the event
+ * means nothing then). At the end of a trace no line starts as a fast one,
+ * and the caller's event keeps the last one. */
+
+/* `free ID`, p after "free ". */
+static VS_NOINLINE int fast_free(vs_trace_reader *r, vs_event *ev, const char *p)
+{
+	if (!(p = fast_num(p, 19, &ev->id)) || !(p = line_end(p)))
+		return next_slow(r, ev);
+	memset(&ev->req, 0, sizeof ev->req);
+	return fast_done(r, ev, VS_EV_FREE, -1, p);
+}
+
+/* `alloc ...`, p after "alloc ". */
+static VS_NOINLINE int fast_alloc_line(vs_trace_reader *r, vs_event *ev, const char *p)
+{
+	int arena = -1;
+
+	memset(&ev->req, 0, sizeof ev->req);
+	if (!(p = fast_alloc(r, p, &ev->id, &arena, &ev->req)) || !(p = line_end(p)))
+		return next_slow(r, ev);
+	return fast_done(r, ev, VS_EV_ALLOC, arena, p);
 }
 
 /* ---- open / next / close ----------------------------------------------- */
@@ -1671,6 +1692,7 @@ static int read_header(vs_trace_reader *r)
 			r->pending_len = len;
 			r->pending_line = r->line;
 			r->have_pending = 1;
+			r->slow = 1;
 			break;
 		}
 		if (r->hdr.heaps)
@@ -1748,9 +1770,12 @@ static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev)
 	tok t[MAX_TOK];
 	int nt, rc;
 
+	if (r->err[0])
+		return -1;
 	if (r->have_pending) {
 		uint64_t saved = r->line;
 		r->have_pending = 0;
+		r->slow = 0; /* fail sets it again */
 		r->line = r->pending_line;
 		rc = tokenize(r, r->pending, r->pending_len, t, &nt) ? -1 : 1;
 		if (rc == 1)
@@ -1775,10 +1800,21 @@ static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev)
 
 int vs_trace_next(vs_trace_reader *r, vs_event *ev)
 {
-	if (r->err[0])
-		return -1;
-	if (!r->have_pending && fast_event(r, ev))
-		return 1;
+	const char *p = r->buf + r->start, *next;
+	uint32_t w;
+
+	if (r->slow)
+		return next_slow(r, ev);
+	w = word4(p);
+	if (w == word4("free") && p[4] == ' ')
+		return fast_free(r, ev, p + 5);
+	if (w == word4("allo") && word4(p + 2) == word4("loc "))
+		return fast_alloc_line(r, ev, p + 6);
+	if (w == word4("fram") && p[4] == 'e' && (next = line_end(p + 5)) != NULL) {
+		ev->id = 0;
+		memset(&ev->req, 0, sizeof ev->req);
+		return fast_done(r, ev, VS_EV_FRAME, -1, next);
+	}
 	return next_slow(r, ev);
 }
 
