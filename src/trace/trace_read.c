@@ -1192,9 +1192,6 @@ static const uint8_t cclass[256] = {
 
 #define CC(p, c) (cclass[(unsigned char)*(p)] & (c))
 
-/* The end of a line: '\n', or "\r\n" (a final CR is dropped, as tokenize does). */
-#define AT_EOL(p) (*(p) == '\n' || (*(p) == '\r' && (p)[1] == '\n'))
-
 /* The 4 bytes at p as a little-endian word (compilers make it one load). */
 static inline uint32_t word4(const char *p)
 {
@@ -1236,53 +1233,62 @@ static inline uint64_t digits_n(uint64_t x, unsigned n)
 	return digits8(x << (64 - 8 * n));
 }
 
-/* A decimal number of 1 to maxd digits (maxd <= 19: no overflow), followed
- * by a space or the end of the line; NULL otherwise. Eight bytes at once:
- * the digits are counted in the word and converted with no branch on
- * them (numbers of several lengths mispredict a loop's end). */
-static VS_ALWAYS_INLINE const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
+/* Powers of ten up to 10^7 */
+static const uint32_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+
+/* fast_num's numbers of 8 digits or more: the first 8 are x (xor '0'),
+ * then the next 8 at once, then one by one up to maxd. */
+static VS_NOINLINE const char *fast_num_long(const char *p, uint64_t x, unsigned maxd, uint64_t *out)
 {
-	static const uint32_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
-	uint64_t x = word8(p) ^ ('0' * ONES), nd = non_digits(x), v;
+	uint64_t v = digits8(x), nd;
 	unsigned n, k, d;
 
+	x = word8(p + 8) ^ ('0' * ONES);
+	nd = non_digits(x);
 	if (nd) {
-		n = (unsigned)__builtin_ctzll(nd) / 8; /* 0 to 7 */
-		if (n == 0)
-			return NULL;
-		v = digits_n(x, n);
+		k = (unsigned)__builtin_ctzll(nd) / 8;
+		n = 8 + k;
+		if (k)
+			v = v * pow10[k] + digits_n(x, k);
 	} else {
-		/* eight digits or more: the next eight, then one by one up to maxd */
-		v = digits8(x);
-		x = word8(p + 8) ^ ('0' * ONES);
-		nd = non_digits(x);
-		if (nd) {
-			k = (unsigned)__builtin_ctzll(nd) / 8;
-			n = 8 + k;
-			if (k)
-				v = v * pow10[k] + digits_n(x, k);
-		} else {
-			v = v * 100000000u + digits8(x);
-			for (n = 16; n <= maxd && (d = (unsigned)(unsigned char)p[n] - '0') < 10; n++)
-				v = v * 10 + d;
-		}
+		v = v * 100000000u + digits8(x);
+		for (n = 16; n <= maxd && (d = (unsigned)(unsigned char)p[n] - '0') < 10; n++)
+			v = v * 10 + d;
 	}
-	p += n;
-	if (n > maxd || !(*p == ' ' || AT_EOL(p)))
+	if (n > maxd)
 		return NULL;
 	*out = v;
-	return p;
+	return p + n;
+}
+
+/* A decimal number of 1 to maxd digits (9 <= maxd <= 19: no overflow):
+ * the byte after it, or NULL. Every caller checks that byte itself (a
+ * space or the line's end, as it needs). Up to 7 digits are counted in
+ * one word and converted with no branch on them (numbers of several
+ * lengths mispredict a loop's end); longer ones go out of line. */
+static VS_ALWAYS_INLINE const char *fast_num(const char *p, unsigned maxd, uint64_t *out)
+{
+	uint64_t x = word8(p) ^ ('0' * ONES), nd = non_digits(x);
+	unsigned b;
+
+	if (!nd)
+		return fast_num_long(p, x, maxd, out);
+	b = (unsigned)__builtin_ctzll(nd); /* 8 * digits + 7 */
+	if (b < 8)
+		return NULL;
+	*out = digits8(x << (71 - b)); /* digits_n(x, b / 8) */
+	return p + b / 8;
 }
 
 /* The 4 bytes "4bpp" and "8bpp" as words */
 #define BPP_WORD(c) ((uint32_t)(c) | (uint32_t)'b' << 8 | (uint32_t)'p' << 16 | (uint32_t)'p' << 24)
 
-/* "4bpp" or "8bpp" ending the token: 4, 8, or 0. */
+/* "4bpp" or "8bpp" (the caller checks the byte after): 4, 8, or 0. */
 static inline unsigned fast_bpp(const char *p)
 {
 	uint32_t w = word4(p);
 
-	if ((w != BPP_WORD('4') && w != BPP_WORD('8')) || !(p[4] == ' ' || AT_EOL(p + 4)))
+	if (w != BPP_WORD('4') && w != BPP_WORD('8'))
 		return 0;
 	return w & 0xF;
 }
@@ -1367,7 +1373,9 @@ static inline int word_dims(const vs_trace_reader *r, const char **pp)
 }
 
 /* The request at p for an arena of this kind, as parse_request reads it
- * into rq (all zero on entry); returns the byte after it, or NULL. */
+ * into rq (all zero on entry); returns the byte after it, or NULL. The
+ * caller checks that byte: a space or the line's end, as for every token
+ * the fast path reads last. */
 static VS_ALWAYS_INLINE const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
@@ -1409,7 +1417,7 @@ static VS_ALWAYS_INLINE const char *fast_request(const vs_trace_reader *r, const
 			return NULL;
 		/* the name by its word, as fast_tag finds a tag; a size with no
 		 * texture bytes is the full path's error */
-		if (!(v = word_format(r, &p)) || !(*p == ' ' || AT_EOL(p)) || !r->tex_bytes[v][s])
+		if (!(v = word_format(r, &p)) || !r->tex_bytes[v][s])
 			return NULL;
 		rq->shape = VS_REQ_TEX;
 		rq->u.tex.format = (uint8_t)v;
@@ -1559,12 +1567,26 @@ static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev);
  * and the caller's event keeps the last one. */
 
 /* `free ID`, p after "free ". */
-static VS_NOINLINE int fast_free(vs_trace_reader *r, vs_event *ev, const char *p)
+static VS_ALWAYS_INLINE int fast_free_line(vs_trace_reader *r, vs_event *ev, const char *p)
 {
 	if (!(p = fast_num(p, 19, &ev->id)) || !(p = line_end(p)))
 		return next_slow(r, ev);
 	memset(&ev->req, 0, sizeof ev->req);
 	return fast_done(r, ev, VS_EV_FREE, -1, p);
+}
+
+/* fast_free's ids of 8 digits or more: on their own way, so that a short
+ * id's line saves no registers for fast_num_long's call. */
+static VS_NOINLINE int fast_free_long(vs_trace_reader *r, vs_event *ev, const char *p)
+{
+	return fast_free_line(r, ev, p);
+}
+
+static VS_NOINLINE int fast_free(vs_trace_reader *r, vs_event *ev, const char *p)
+{
+	if (!non_digits(word8(p) ^ ('0' * ONES)))
+		return fast_free_long(r, ev, p);
+	return fast_free_line(r, ev, p);
 }
 
 /* `alloc ...`, p after "alloc ". */
