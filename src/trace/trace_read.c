@@ -17,7 +17,7 @@
 #include "vramsim/trace.h"
 
 #define BLOCK (1u << 16)
-#define SLACK 64 /* bytes after buf[cap], initialised: fast_event compares words that may run past a line */
+#define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
 #define MAX_TOK 32
 #define TAGS_FULL UINT32_MAX /* intern_tag: VS_TAG_DISTINCT_MAX reached */
 
@@ -159,7 +159,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			}
 			r->end += got;
 			r->bytes_in += got;
-			r->buf[r->end] = '\0'; /* fast_event's sentinel */
+			r->buf[r->end] = '\0'; /* the fast path's sentinel */
 		}
 	}
 }
@@ -1163,16 +1163,16 @@ static int next_statement(vs_trace_reader *r, tok *t, int *nt)
 /* ---- the fast path ------------------------------------------------------ */
 
 /* Most lines of a long trace are `frame`, `free ID` or `alloc ID [ARENA]
- * REQUEST [tag=NAME]` with single spaces. fast_event reads those straight
- * from the block: no copy, no token array, no second pass. It takes only
- * lines it can read completely, with decimal numbers short enough not to
- * overflow and a tag seen before; any other line, and every line the full
- * path would reject, it leaves (returns 0) to the full path, which reads it
- * from its first byte. So events and errors are those of the full path.
- * The block ends in a NUL sentinel (buf[end]): no scan runs past it, and
- * a line it cuts has no '\n' for fast_event to end it on. Words are read
- * up to 16 bytes past a line's bytes, into the next line or the block's
- * SLACK. */
+ * REQUEST [tag=NAME]` with single spaces. The fast path reads those
+ * straight from the block: no copy, no token array, no second pass. It
+ * takes only lines it can read completely, with decimal numbers short
+ * enough not to overflow and a tag seen before; any other line, and every
+ * line the full path would reject, it leaves to the full path (next_slow),
+ * which reads it from its first byte. So events and errors are those of
+ * the full path. The block ends in a NUL sentinel (buf[end]), which no
+ * token the fast path reads may hold: no scan runs past it, and a line it
+ * cuts has no '\n' to end on. Tokens are read by the word (8 bytes, and
+ * the byte after): up to 8 bytes past the sentinel, in the block's SLACK. */
 
 #define C_DIGIT 1
 #define C_NAME 2  /* letters, digits, _-./: (name_ok) */
@@ -1293,8 +1293,8 @@ static inline unsigned fast_bpp(const char *p)
 	return w & 0xF;
 }
 
-/* p starts with the literal w (no '\n' in it). A line ends in '\n', so a
- * match never reaches past it; a mismatch may read up to SLACK bytes on. */
+/* p starts with the literal w (no NUL in it): a match never reaches past
+ * the sentinel; a mismatch may read a few bytes past it, in SLACK. */
 #define LIT(p, w) (memcmp((p), (w), sizeof(w) - 1) == 0)
 
 /* The len bytes at p are the name n (no call: names are short). */
@@ -1558,8 +1558,8 @@ static VS_ALWAYS_INLINE int fast_done(vs_trace_reader *r, vs_event *ev, vs_event
 
 static VS_NOINLINE int next_slow(vs_trace_reader *r, vs_event *ev);
 
-/* The fast lines, each its own way to the event, so that a frame's saves
- * no registers for an alloc's work. The event is written in place (no
+/* The fast lines, each its own way to the event, so that a frame or a
+ * free saves no registers for an alloc's work. The event is written in place (no
  * request built aside and copied): a line the fast path leaves to the full
  * path may leave its id and request half written, which the full path
  * then overwrites or, for a line it rejects, leaves (an error: the event
@@ -1742,7 +1742,7 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	r->cap = 4 * BLOCK;
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
-		r->buf[0] = '\0'; /* fast_event's sentinel */
+		r->buf[0] = '\0'; /* the fast path's sentinel */
 	r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1);
 	r->tags_cap = 64;
 	r->tag_names = calloc(r->tags_cap, sizeof *r->tag_names);
