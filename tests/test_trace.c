@@ -889,6 +889,232 @@ START_TEST(fast_sides_agree_with_full_path)
 }
 END_TEST
 
+/* Reads `head` then `line` alone and with a comment after it (which only
+ * the full path takes): the same event, field for field, or the same
+ * error. Returns 1 when the line made an event. */
+static int agree(const char *head, const char *line)
+{
+	static char text[4096], with[4096], a[2048], b[2048];
+	size_t ll = strlen(line), cr = ll && line[ll - 1] == '\r';
+	int tl = snprintf(text, sizeof text, "%s%s\n", head, line);
+	int wl = snprintf(with, sizeof with, "%s%.*s # c%s\n", head, (int)(ll - cr), line, cr ? "\r" : "");
+
+	last_event(text, (size_t)tl, a, sizeof a);
+	last_event(with, (size_t)wl, b, sizeof b);
+	ck_assert_msg(strcmp(a, b) == 0, "line '%s':\n  fast %s\n  full %s", line, a, b);
+	return strncmp(a, "rc", 2) != 0;
+}
+
+/* Numbers are read eight digits at a time, then eight more, then one by
+ * one: every length from 1 to 21 digits (8, 9, 16, 17, 19 and 20 at the
+ * edges), with leading zeros, the largest ids and the first that do not
+ * fit, in each place the fast path reads a number: last on the line,
+ * followed by each byte that may or may not end one, and inside it. */
+START_TEST(fast_numbers_agree_with_full_path)
+{
+	static const char *const heads[] = {
+		"vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=player\n",
+		"vramsim-trace 1\narena bg gba-bg\nalloc 900 tile 1 4bpp tag=player\n",
+		"vramsim-trace 1\narena pal ds-pltt\nalloc 900 pltt 16 tag=player\n",
+	};
+	/* the head, and the line: %s the number, then (last) the end */
+	static const struct { int head, last; const char *form; } forms[] = {
+		{ 0, 1, "free %s%s" }, { 0, 1, "alloc 1 %s%s" }, { 2, 1, "alloc 1 pltt %s%s" },
+		{ 0, 0, "alloc %s 8" }, { 0, 0, "alloc %sx 8" }, { 0, 0, "alloc %s\t8" },
+		{ 0, 0, "alloc 1 heap %s tag=player" }, { 1, 0, "alloc 1 tile %s 4bpp" },
+		{ 1, 0, "alloc 1 tile %s_4bpp" }, { 2, 0, "alloc 1 pltt %s tag=player" },
+	};
+	static const char *const ends[] = { "", "\r", " ", "x", "K" };
+	static const char *const special[] = {
+		"18446744073709551615", "18446744073709551616", "99999999999999999999", "4294967295", "4294967296",
+		"999999999", "1000000000", "0000000000000000000001", "000000000000000000001", "00000000", "00000001",
+		"10000000", "99999999", "100000000", "0x10", "49152", "49153", "0",
+	};
+	char num[64], line[256];
+	size_t f, e, len, i, k, made = 0;
+
+	for (f = 0; f < sizeof forms / sizeof forms[0]; f++)
+		for (e = 0; e < (forms[f].last ? sizeof ends / sizeof ends[0] : 1); e++) {
+			const char *head = heads[forms[f].head];
+			for (len = 1; len <= 21; len++)
+				for (k = 0; k < 3; k++) {
+					/* 123...: every digit counts; 0...07: leading zeros; 9...9 */
+					for (i = 0; i < len; i++)
+						num[i] = (char)(k == 0 ? '0' + (i + 1) % 10 : k == 1 ? (i + 1 < len ? '0' : '7') : '9');
+					num[len] = '\0';
+					snprintf(line, sizeof line, forms[f].form, num, ends[e]);
+					made += (size_t)agree(head, line);
+				}
+			for (i = 0; i < sizeof special / sizeof special[0]; i++) {
+				snprintf(line, sizeof line, forms[f].form, special[i], ends[e]);
+				made += (size_t)agree(head, line);
+			}
+		}
+	ck_assert_uint_ge(made, 7 * 9); /* up to 9 digits, at least, where a space follows */
+	/* and the values are right, not merely the same on both paths */
+	{
+		static const struct { const char *line; uint64_t id; uint32_t size; } want[] = {
+			{ "alloc 12345678 8", 12345678u, 8 },
+			{ "alloc 123456789 87654321", 123456789u, 87654321u },
+			{ "alloc 1234567890123456 999999999", 1234567890123456ull, 999999999u },
+			{ "alloc 12345678901234567 00000012", 12345678901234567ull, 12 },
+			{ "alloc 18446744073709551615 1", 18446744073709551615ull, 1 },
+			{ "alloc 00000000000000000042 7", 42, 7 },
+		};
+		char err[1024], text[256];
+		for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+			int n = snprintf(text, sizeof text, "%s%s\n", heads[0], want[i].line);
+			FILE *in = fmemopen(text, (size_t)n, "rb");
+			vs_trace_reader *r;
+			vs_event ev;
+			ck_assert_ptr_nonnull(in);
+			r = vs_trace_open_stream(in, "n", err, sizeof err);
+			ck_assert_msg(r != NULL, "%s", err);
+			ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+			ck_assert_int_eq(vs_trace_next(r, &ev), 1);
+			ck_assert_msg(ev.id == want[i].id && ev.req.size == want[i].size, "'%s': id %llu size %u",
+				want[i].line, (unsigned long long)ev.id, (unsigned)ev.req.size);
+			vs_trace_close(r);
+			fclose(in);
+		}
+	}
+}
+END_TEST
+
+/* A number cut by the block's end at every byte, with and without the rest
+ * of its line, and a last line without a newline after it. The reader
+ * moves a cut line to the start of its buffer and reads the rest after it:
+ * the bytes past what it read are then old ones, here digits and newlines
+ * (the trace starts with comments of a digit), which it must not take for
+ * the last number's. */
+START_TEST(fast_numbers_across_the_block_end)
+{
+	static const char head[] = "vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=player\n";
+	static const char *const lines[] = { "free 12345678\n", "free 1234567890123456\n", "free 12345678901234567\n",
+		"free 1234567890123456789\r\n", "alloc 12345678 123456789 tag=player\n", "free 7\n" };
+	/* after the line: nothing, or a last line of 6, 7 or 8 bytes (the old
+	 * bytes past it start at each place in a comment) */
+	static const char *const tails[] = { "", "free 1", "free 12", "free 123" };
+	const size_t block = 4u << 16, cap = block + 512;
+	char *text = malloc(cap), want[2048], got[2048], one[512];
+	size_t i, j, t, at, pre, n;
+
+	ck_assert_ptr_nonnull(text);
+	/* comments of a digit, then the header */
+	for (pre = 0; pre < 300; pre += 3)
+		memcpy(text + pre, "#9\n", 3);
+	memcpy(text + pre, head, sizeof head - 1);
+	pre += sizeof head - 1;
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		for (t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+			size_t ll = strlen(lines[i]), tl = strlen(tails[t]);
+			n = (size_t)snprintf(one, sizeof one, "%s%s%s", head, lines[i], tails[t]);
+			last_event(one, n, want, sizeof want);
+			ck_assert_msg(strncmp(want, "rc", 2) != 0, "%s", want);
+			for (j = 0; j <= ll; j++) {
+				/* the line starts j bytes before the block's end */
+				at = pre;
+				text[at++] = '#';
+				while (at < block - j - 1)
+					text[at++] = 'c';
+				text[at++] = '\n';
+				memcpy(text + at, lines[i], ll);
+				memcpy(text + at + ll, tails[t], tl);
+				at += ll + tl;
+				last_event(text, at, got, sizeof got);
+				ck_assert_msg(strstr(got, tl ? " line 106 " : " line 105 ") != NULL, "j %zu: %s", j, got);
+				ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
+					"line %zu cut at %zu, then '%s':\n  want %s\n  got  %s", i, j, tails[t], want, got);
+				if (tl)
+					continue;
+				/* the line without its newline, at the end of the trace */
+				while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == '\r'))
+					at--;
+				last_event(text, at, got, sizeof got);
+				ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
+					"line %zu cut at %zu, no newline:\n  want %s\n  got  %s", i, j, want, got);
+			}
+		}
+	free(text);
+}
+END_TEST
+
+/* Tags of 8 bytes are found by their word as shorter ones are: known or
+ * not, as prefixes of one another, with each byte that may follow them. */
+START_TEST(fast_tags_of_eight_bytes)
+{
+	static const char head[] = "vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=particle # c\n"
+		"alloc 901 8 tag=abcdefgh # c\nalloc 902 8 tag=abcdefg # c\nalloc 903 8 tag=abcdefghijklmnop # c\n"
+		"alloc 904 8 tag=12345678 # c\n";
+	static const char *const tags[] = { "particle", "abcdefgh", "abcdefg", "abcdefghi", "abcdefghijklmnop",
+		"abcdefghijklmno", "bcdefgh", "abcdefgH", "particl", "particles", "12345678", "1234567", "Particle" };
+	static const char *const ends[] = { "", "\r", " align=4", "!", "\t", ":", "#" };
+	char line[256];
+	size_t i, e, made = 0;
+
+	for (i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		for (e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+			snprintf(line, sizeof line, "alloc 1 8 tag=%s%s", tags[i], ends[e]);
+			made += (size_t)agree(head, line);
+		}
+	ck_assert_uint_ge(made, 5 * 3);
+	/* the right tag, not merely the same on both paths */
+	{
+		char text[1024], out[2048];
+		int n = snprintf(text, sizeof text, "%salloc 1 8 tag=particle\n", head);
+		last_event(text, (size_t)n, out, sizeof out);
+		ck_assert_msg(strstr(out, " tag 'particle' ") != NULL, "%s", out);
+		n = snprintf(text, sizeof text, "%salloc 1 8 tag=abcdefgh\n", head);
+		last_event(text, (size_t)n, out, sizeof out);
+		ck_assert_msg(strstr(out, " tag 'abcdefgh' ") != NULL, "%s", out);
+	}
+}
+END_TEST
+
+/* Arena names of up to 7 bytes are matched with the space after them as
+ * one word, longer ones byte by byte: names of 1 to 9 and 31 bytes, names
+ * that begin other names, one arena or several, named or not. */
+START_TEST(fast_arena_names_agree_with_full_path)
+{
+	static const char *const names[] = { "o", "obj", "sprite", "objects", "objects1", "objects12",
+		"a234567890123456789012345678901" };
+	static const char *const lines[] = {
+		"alloc 1 %s sprite 8x8 4bpp", "alloc 1 %s sprite 8x8 4bpp tag=player", "alloc 1 sprite 8x8 4bpp",
+		"alloc 1 %sx sprite 8x8 4bpp", "alloc 1 %s  sprite 8x8 4bpp", "alloc 1 %s", "alloc 1 %s 8x8 4bpp",
+		"alloc 1 %s\tsprite 8x8 4bpp", "alloc 1 %s 100", "alloc 1 %s tex 8x8 4c", "alloc 1 x%s sprite 8x8 4bpp",
+		"alloc 1 %s_100", "alloc 1 %s:sprite 8x8 4bpp", "alloc 1 %s_ sprite 8x8 4bpp",
+	};
+	char head[512], line[256], other[64];
+	size_t i, k, l, made = 0;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		for (k = 0; k < 3; k++) {
+			/* one arena; a second one named as the first and a byte more
+			 * (or "b" when that is too long); one a byte less (or "p") */
+			size_t nl = strlen(names[i]);
+			if (k == 1 && nl < 31)
+				snprintf(other, sizeof other, "%s2", names[i]);
+			else if (k == 2 && nl > 1)
+				snprintf(other, sizeof other, "%.*s", (int)(nl - 1), names[i]);
+			else
+				snprintf(other, sizeof other, "%s", k == 1 ? "b" : "p");
+			if (k == 0)
+				snprintf(head, sizeof head, "vramsim-trace 1\narena %s gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n",
+					names[i]);
+			else
+				snprintf(head, sizeof head, "vramsim-trace 1\narena %s gba-obj\narena %s ds-tex\n"
+					"alloc 900 %s sprite 8x8 4bpp tag=player\n", names[i], other, names[i]);
+			for (l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+				snprintf(line, sizeof line, lines[l], names[i]);
+				made += (size_t)agree(head, line);
+				snprintf(line, sizeof line, lines[l], other);
+				made += (size_t)agree(head, line);
+			}
+		}
+	ck_assert_uint_ge(made, 7 * 3 * 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -913,6 +1139,10 @@ int main(void)
 	tcase_add_test(tc, fast_path_long_line_and_end);
 	tcase_add_test(tc, fast_sides_agree_with_full_path);
 	tcase_add_test(tc, fast_tags_agree_with_full_path);
+	tcase_add_test(tc, fast_numbers_agree_with_full_path);
+	tcase_add_test(tc, fast_numbers_across_the_block_end);
+	tcase_add_test(tc, fast_tags_of_eight_bytes);
+	tcase_add_test(tc, fast_arena_names_agree_with_full_path);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

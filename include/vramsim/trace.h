@@ -97,7 +97,8 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen);
 vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, size_t errlen);
 const vs_trace_header *vs_trace_header_of(const vs_trace_reader *r);
 /* Reads the next event: 1 = got one, 0 = end of trace, -1 = error (message
- * in the reader, see vs_trace_error). */
+ * in the reader, see vs_trace_error). At the end *ev is left as it was (the
+ * last event); after an error its fields may be half written. */
 int vs_trace_next(vs_trace_reader *r, vs_event *ev);
 const char *vs_trace_error(const vs_trace_reader *r);
 const char *vs_trace_name(const vs_trace_reader *r);
