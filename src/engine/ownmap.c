@@ -39,25 +39,15 @@ typedef struct om_ent {
 	uint32_t kind; /* leaf: kind */
 } om_ent;
 
-typedef struct om_node {
+struct om_node {
 	om_ent e[OM_B];
 	uint32_t n;          /* entries in use */
 	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
 	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
 	uint32_t maxfree;    /* longest free run in this subtree, units */
 	uint8_t leaf;
-} om_node;
-
-struct vs_ownmap {
-	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
-	uint32_t nunits, root, height;
-	om_node *n;                 /* node 0 is never used: 0 is "none" */
-	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
-	uint32_t nspare;            /* nodes on the reuse list */
-	uint32_t runs, free_units, free_runs;
-	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
-	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
+typedef struct om_node om_node;
 
 #define N(i) (m->n[i])
 
@@ -488,6 +478,61 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, u
 	return at;
 }
 
+/* Units [first, end) inside the one run at entry i of leaf t (room for two
+ * more entries), most marks: an allocation cut from a free run, a free of
+ * a whole block. What the run keeps below and above the range stays, the
+ * range joins equal neighbours in the leaf, and the tail moves once, only
+ * when the number of entries changes. Returns the new run's entry. */
+static uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	om_node *x = &N(t);
+	om_ent old = x->e[i];
+	uint32_t lo = first - old.key, hi = old.key + old.len - end, s = first, e = end, a = i, b = i, j;
+
+	if (!lo && i > 0 && same(x, i - 1, owner, k)) {
+		s = x->e[--a].key;
+		account(m, x->e[a].len, k, -1);
+	}
+	if (!hi && i + 1 < x->n && same(x, i + 1, owner, k)) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+		account(m, x->e[b].len, k, -1);
+	}
+	account(m, old.len, old.kind, -1);
+	j = (lo > 0) + 1 + (hi > 0);
+	if (b + 1 != a + j)
+		shift(x, b + 1, a + j);
+	if (lo) {
+		x->e[a].len = lo; /* still old's key, owner and kind */
+		account(m, lo, old.kind, +1);
+		a++;
+	}
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = owner;
+	x->e[a].kind = k;
+	account(m, e - s, k, +1);
+	if (hi) {
+		x->e[a + 1].key = end;
+		x->e[a + 1].len = hi;
+		x->e[a + 1].ref = old.ref;
+		x->e[a + 1].kind = old.kind;
+		account(m, hi, old.kind, +1);
+	}
+	/* the leaf's first unit stays; its longest free run can only grow
+	 * to a freed run, or go with a free run taken */
+	if (k == VS_UNIT_FREE) {
+		if (e - s > x->maxfree) {
+			x->maxfree = e - s;
+			lift(m, t);
+		}
+	} else if (old.kind == VS_UNIT_FREE && old.len == x->maxfree) {
+		fix(m, t);
+	}
+	return a;
+}
+
 /* The new run at entry i of leaf t joined with an equal run at the end of
  * the leaf before or the start of the leaf after: the run stays in t
  * (its first unit may move down), the neighbour loses an entry and goes
@@ -526,15 +571,30 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 	}
 }
 
-/* Out of line: the per-unit form's marks (every GBA mark) go past it in
- * vs_ownmap_set without saving the registers the tree code needs. */
-static VS_NOINLINE int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
+/* The mark done in leaf t from entry i: the new run joined across leaf
+ * edges, the hint left on it, a leaf left small joined with a sibling. */
+static void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
 {
-	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
+	join_edges(m, t, i);
+	m->hint = t; /* the new run: the next mark is likely just after it */
+	m->hslot = i;
+	if (N(t).n < OM_MIN)
+		rebalance(m, t);
+}
+
+int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, k = (uint32_t)kind;
 
 	t = find(m, first, &i);
-	if (same(&N(t), i, owner, k) && N(t).e[i].key + N(t).e[i].len >= end)
-		return 0; /* already so */
+	if (end <= N(t).e[i].key + N(t).e[i].len) {
+		if (same(&N(t), i, owner, k))
+			return 0; /* already so */
+		if (N(t).n + 2 <= OM_B) {
+			leaf_done(m, t, leaf_one(m, t, i, first, end, owner, k));
+			return 0;
+		}
+	}
 	/* until the range is inside one leaf with room for two more runs
 	 * (absorb's joins and splits move runs between leaves: look again);
 	 * the nodes a split may take are reserved first, so a mark either
@@ -548,13 +608,39 @@ static VS_NOINLINE int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, ui
 			split(m, t);
 		t = find(m, first, &i);
 	}
-	i = leaf_set(m, t, i, first, end, owner, k);
-	join_edges(m, t, i);
-	m->hint = t; /* the new run: the next mark is likely just after it */
-	m->hslot = i;
-	if (N(t).n < OM_MIN)
-		rebalance(m, t);
+	leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
 	return 0;
+}
+
+int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	/* runs are maximal: the one after a free run is taken */
+	e = N(t).e[i].key + N(t).e[i].len;
+	if (e < end)
+		return e;
+	if (kind == VS_UNIT_FREE)
+		return -1;
+	if (N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_one(m, t, i, first, end, owner, (uint32_t)kind));
+		return -1;
+	}
+	return vs_owntree_set(m, first, end, owner, kind) ? -2 : -1;
+}
+
+int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	e = N(t).e[i].key + N(t).e[i].len;
+	return e >= end ? -1 : (int64_t)e;
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
@@ -653,15 +739,18 @@ void vs_ownmap_free(vs_ownmap *m)
 
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
+	uint32_t end;
+
 	if (first >= m->nunits || count == 0)
 		return 0;
 	if (kind == VS_UNIT_FREE)
 		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	end = count > m->nunits - first ? m->nunits : first + count;
 	if (m->u) {
-		vs_ownunits_set(m->u, first, count, owner, kind);
+		vs_ownunits_set(m->u, first, end, owner, kind);
 		return 0;
 	}
-	return tree_set(m, first, count, owner, (uint32_t)kind);
+	return vs_owntree_set(m, first, end, owner, kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
@@ -696,19 +785,11 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	uint32_t t, i, end, e;
-
 	if (m->u)
 		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
-	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first, &i);
-	if (N(t).e[i].kind != VS_UNIT_FREE)
-		return first;
-	/* runs are maximal: the one after a free run is taken */
-	e = N(t).e[i].key + N(t).e[i].len;
-	return e >= end ? -1 : (int64_t)e;
+	return vs_owntree_first_taken(m, first, count > m->nunits - first ? m->nunits : first + count);
 }
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
