@@ -74,14 +74,15 @@ static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
  * the compiler makes the choices conditional moves: no branch to miss. */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
-	uint32_t base = 0, n = x->n;
+	const om_ent *base = x->e;
+	uint32_t n = x->n;
 
 	while (n > 1) {
 		uint32_t half = n / 2;
-		base = x->e[base + half].key <= u ? base + half : base;
+		base = base[half].key <= u ? base + half : base;
 		n -= half;
 	}
-	return base;
+	return (uint32_t)(base - x->e);
 }
 
 /* Entries [from, n) moved to start at to; n follows. */
@@ -347,40 +348,49 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	fix(m, r);
 }
 
-/* The leaf holding u, its entry in *slot. The search starts at the run
- * last found or made (a placement check's look-up, then the allocation's
- * marks, come one after the other; the heatmap's samples go up the map):
- * that run or the next, else a search of its leaf when u is inside it,
- * else a descent from the root. What it finds becomes the hint: the one
- * write a reader makes, to a map only its own thread uses (ownmap_int.h). */
-static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+/* The leaf holding u, its entry in *slot, by a search: of the hint's leaf
+ * when u is inside it, else a descent from the root. */
+static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
-	uint32_t t = m->hint, i = m->hslot;
+	uint32_t t = m->hint, i;
 
-	if (t && u >= N(t).e[0].key && u < leaf_end(&N(t))) {
-		const om_node *x = &N(t);
-		/* the run last found or made, or the one after it (the next
-		 * piece of an allocation); the entry is checked, never trusted */
-		if (i < x->n && u >= x->e[i].key) {
-			if (u - x->e[i].key < x->e[i].len)
-				goto found;
-			if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
-				i++;
-				goto found;
-			}
-		}
-	} else {
+	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 		t = m->root;
 		while (!N(t).leaf)
 			t = N(t).e[slot_of(&N(t), u)].ref;
 		w->hint = t;
 	}
 	i = slot_of(&N(t), u);
-found:
 	w->hslot = i;
 	*slot = i;
 	return t;
+}
+
+/* The leaf holding u, its entry in *slot. The search starts at the run
+ * last found or made (a placement check's look-up, then the allocation's
+ * marks, come one after the other; the heatmap's samples go up the map):
+ * that run or the next, in line, else find_slow. What it finds becomes
+ * the hint: the one write a reader makes, to a map only its own thread
+ * uses (ownmap_int.h). The entry is checked, never trusted: a hint left
+ * by a mark that moved entries is still a live leaf, or 0. */
+static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	uint32_t t = m->hint, i = m->hslot;
+
+	if (t) {
+		const om_node *x = &N(t);
+		if (i < x->n && u - x->e[i].key < x->e[i].len) {
+			*slot = i;
+			return t;
+		}
+		if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
+			((vs_ownmap *)m)->hslot = ++i;
+			*slot = i;
+			return t;
+		}
+	}
+	return find_slow(m, u, slot);
 }
 
 /* Leaf t's last run stretched to end, which lies in later leaves: their
@@ -425,7 +435,7 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
  * most three (what the first and last keep outside the range, and the new
  * run, joined with equal neighbours in the leaf so runs stay maximal).
  * Returns the new run's entry. */
-static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
+static VS_NOINLINE uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
 	uint32_t owner, uint32_t k)
 {
 	om_node *x = &N(t);
@@ -483,8 +493,8 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, u
  * a whole block. What the run keeps below and above the range stays, the
  * range joins equal neighbours in the leaf, and the tail moves once, only
  * when the number of entries changes. Returns the new run's entry. */
-static uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end,
-	uint32_t owner, uint32_t k)
+static VS_ALWAYS_INLINE uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first,
+	uint32_t end, uint32_t owner, uint32_t k)
 {
 	om_node *x = &N(t);
 	om_ent old = x->e[i];
@@ -537,7 +547,7 @@ static uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, u
  * the leaf before or the start of the leaf after: the run stays in t
  * (its first unit may move down), the neighbour loses an entry and goes
  * when it has none left. */
-static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
+static VS_NOINLINE void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 {
 	om_node *x = &N(t);
 	uint32_t p = x->prev, q = x->next;
@@ -573,13 +583,34 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 
 /* The mark done in leaf t from entry i: the new run joined across leaf
  * edges, the hint left on it, a leaf left small joined with a sibling. */
-static void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
+static VS_ALWAYS_INLINE void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
 {
-	join_edges(m, t, i);
+	if ((i == 0 && N(t).prev) || (i + 1 == N(t).n && N(t).next))
+		join_edges(m, t, i);
 	m->hint = t; /* the new run: the next mark is likely just after it */
 	m->hslot = i;
 	if (N(t).n < OM_MIN)
 		rebalance(m, t);
+}
+
+/* Any other mark: until the range is inside one leaf with room for two
+ * more runs (absorb's joins and splits move runs between leaves: look
+ * again); the nodes a split may take are reserved first, so a mark either
+ * fails untouched or goes through. */
+static VS_NOINLINE int tree_set_any(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	if (reserve(m, m->height + 1))
+		return -1;
+	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
+		if (end > leaf_end(&N(t)))
+			absorb(m, t, end);
+		else
+			split(m, t);
+		t = find(m, first, &i);
+	}
+	leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
+	return 0;
 }
 
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
@@ -594,22 +625,11 @@ int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, v
 			leaf_done(m, t, leaf_one(m, t, i, first, end, owner, k));
 			return 0;
 		}
+	} else if (end <= leaf_end(&N(t)) && N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
+		return 0;
 	}
-	/* until the range is inside one leaf with room for two more runs
-	 * (absorb's joins and splits move runs between leaves: look again);
-	 * the nodes a split may take are reserved first, so a mark either
-	 * fails untouched or goes through */
-	if ((end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) && reserve(m, m->height + 1))
-		return -1;
-	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
-		if (end > leaf_end(&N(t)))
-			absorb(m, t, end);
-		else
-			split(m, t);
-		t = find(m, first, &i);
-	}
-	leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
-	return 0;
+	return tree_set_any(m, t, i, first, end, owner, k);
 }
 
 int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
