@@ -57,8 +57,10 @@ int64_t vs_ownunits_take(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t 
 int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out);
 int vs_ownunits_unit_at(const vs_ownunits *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind);
 int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t count);
-/* The longest free run found again (the stats call does it when stale). */
-void vs_ownunits_rescan(vs_ownunits *m);
+/* The longest free run found again, then the stats as below; the stats
+ * call hands itself to it when stale, so the usual call saves no
+ * registers. */
+void vs_ownunits_rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree);
 uint32_t vs_ownunits_runs(const vs_ownunits *m);
 size_t vs_ownunits_bytes(const vs_ownunits *m);
 int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
@@ -74,8 +76,10 @@ int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end)
 /* The per-unit form's free statistics, found again first when stale. */
 static inline void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
-	if (m->stale)
-		vs_ownunits_rescan((vs_ownunits *)m); /* a const map keeps its cache: one thread a map */
+	if (m->stale) {
+		vs_ownunits_rescan_stats((vs_ownunits *)m, largest, runs, nfree); /* one thread a map */
+		return;
+	}
 	if (largest)
 		*largest = m->largest;
 	if (runs)

@@ -98,7 +98,7 @@ static uint32_t longest_ones(uint64_t x, uint32_t *at)
  * taken is one step; inside a mixed word only the runs between its lowest
  * and highest taken bits are measured, and only when they could be longer
  * than the longest so far. */
-void vs_ownunits_rescan(vs_ownunits *m)
+static void rescan(vs_ownunits *m)
 {
 	uint32_t w, best = 0, pos = 0, cur = 0, lo, hi, in, at = 0;
 
@@ -229,7 +229,7 @@ static VS_NOINLINE void track_free(vs_ownunits *m, uint32_t first, uint32_t end,
 /* Whether unit u - 1 is free (taken below unit 0: the guard word). */
 static VS_ALWAYS_INLINE int below_is_free(const uint64_t *bits, uint32_t u)
 {
-	return (int)(bits[(int32_t)(u + 63) / 64 - 1] >> ((u + 63) % 64) & 1);
+	return (int)(bits[(int32_t)((u + 63) / 64) - 1] >> ((u - 1) % 64) & 1);
 }
 
 /* Whether unit u <= nunits is free (taken at nunits: padding or guard). */
@@ -274,7 +274,8 @@ static VS_NOINLINE void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t en
 
 /* Owner and kind of units [first, end): a few tiles at a time, so a loop,
  * not a call to memset; four units in three stores (both halves of o2
- * and each byte of k4 are the same). */
+ * and each byte of k4 are the same), the last four overlapping the ones
+ * before when the count is not a multiple of four. */
 static VS_ALWAYS_INLINE void fill(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owner,
 	vs_unit_kind kind)
 {
@@ -282,15 +283,21 @@ static VS_ALWAYS_INLINE void fill(vs_ownunits *m, uint32_t first, uint32_t end, 
 	uint8_t *kd = m->kind;
 	uint64_t o2 = (uint64_t)owner << 32 | owner;
 
-	for (u = first; u + 4 <= end; u += 4) {
+	if (end - first < 4) {
+		for (u = first; u < end; u++) {
+			ow[u] = owner;
+			kd[u] = (uint8_t)kind;
+		}
+		return;
+	}
+	for (u = first; u + 4 < end; u += 4) {
 		memcpy(ow + u, &o2, sizeof o2);
 		memcpy(ow + u + 2, &o2, sizeof o2);
 		memcpy(kd + u, &k4, sizeof k4);
 	}
-	for (; u < end; u++) {
-		ow[u] = owner;
-		kd[u] = (uint8_t)kind;
-	}
+	memcpy(ow + end - 4, &o2, sizeof o2);
+	memcpy(ow + end - 2, &o2, sizeof o2);
+	memcpy(kd + end - 4, &k4, sizeof k4);
 }
 
 /* Units [first, end) inside word w, which were all free, taken: only the
@@ -481,6 +488,12 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	end = count > m->nunits - first ? m->nunits : first + count;
 	u = run_end(m, first, end);
 	return u < end ? (int64_t)u : -1;
+}
+
+void vs_ownunits_rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+{
+	rescan(m);
+	vs_ownunits_stats(m, largest, runs, nfree);
 }
 
 /* Counted when asked (tests and tools ask), so marks need not keep it. */
