@@ -633,7 +633,7 @@ START_TEST(take_matches_a_model)
 		HOT_CMP(vs_arena_take(&a, 0, 0, 1, VS_UNIT_DATA), ==, -1);
 		check_all(a.own, &md, &rng);
 		ck_assert_uint_gt(takes, steps / 8);
-		ck_assert_uint_gt(refused, steps / 16);
+		ck_assert_uint_gt(refused, steps / 32);
 		vs_arena_fini(&a);
 		model_fini(&md);
 	}
