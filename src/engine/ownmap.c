@@ -70,19 +70,20 @@ static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
 	return x->e[i].ref == owner && x->e[i].kind == k;
 }
 
-/* The last entry whose key is <= u (x->e[0].key <= u). No early exit, so
- * the compiler makes the choices conditional moves: no branch to miss. */
+/* The last entry whose key is <= u (x->e[0].key <= u). The first step
+ * leaves a power of two of entries to search, p, at the front or the
+ * back; then halving steps of a known count. No early exit, so the
+ * compiler makes the choices conditional moves: no branch to miss. */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
-	const om_ent *base = x->e;
-	uint32_t n = x->n;
+	uint32_t n = x->n, p = 1u << (31 - __builtin_clz(n)), i;
 
-	while (n > 1) {
-		uint32_t half = n / 2;
-		base = base[half].key <= u ? base + half : base;
-		n -= half;
-	}
-	return (uint32_t)(base - x->e);
+	/* the answer is in [n - p, n) when that entry is <= u, else in [0, p)
+	 * (n - p <= p) */
+	i = x->e[n - p].key <= u ? n - p : 0;
+	for (p /= 2; p; p /= 2)
+		i = x->e[i + p].key <= u ? i + p : i;
+	return i;
 }
 
 /* Entries [from, n) moved to start at to; n follows. */
