@@ -533,6 +533,245 @@ START_TEST(run_tree_matches_a_unit_array)
 }
 END_TEST
 
+/* The model's first taken unit of [first, end), or -1. */
+static int64_t model_first_taken(const model *md, uint32_t first, uint32_t end)
+{
+	uint32_t k;
+
+	for (k = first; k < end; k++)
+		if (md->kind[k] != VS_UNIT_FREE)
+			return k;
+	return -1;
+}
+
+/* vs_arena_take against the model, in both forms of the map, at unit
+ * counts that fill their last bitmap word and that do not, and across
+ * several leaves of the runs: takes of byte ranges (rounded out to whole
+ * units, some not starting or ending on a unit, some past the arena's
+ * end) cut from free runs at their front, back, middle, or whole, and
+ * takes over anything; a take that meets a taken unit must name the
+ * first one and leave the map as it was (the whole map is compared with
+ * the model). Frees and marks between them keep free and taken runs
+ * mixed. */
+START_TEST(take_matches_a_model)
+{
+	static const struct { uint32_t unit, nunits; } cfg[] = {
+		{ 32, 1024 }, { 32, 63 }, { 32, 129 }, { 32, 2561 }, { 32, 64 },
+		{ 8, 1000 }, { 1, 777 }, { 8, 20000 }
+	};
+	vs_rng rng = { 1717 };
+	unsigned steps = vs_test_soak(1500, 20000);
+	size_t ci;
+
+	for (ci = 0; ci < sizeof cfg / sizeof cfg[0]; ci++) {
+		vs_arena_decl d;
+		vs_arena a;
+		model md;
+		char err[128];
+		uint32_t unit = cfg[ci].unit, owner = 10, takes = 0, refused = 0;
+		unsigned step;
+
+		vs_arena_decl_default(&d, VS_ARENA_RAM);
+		d.unit = unit;
+		d.size = unit * cfg[ci].nunits;
+		ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+		model_init(&md, a.nunits);
+		/* the per-unit form for tiles of small arenas, else the runs */
+		ck_assert_int_eq(a.own->u != NULL, unit >= 32 && a.nunits <= 4096);
+		for (step = 0; step < steps; step++) {
+			uint32_t r = vs_rng_below(&rng, 20), lo, hi, first, count, off, len, end;
+			vs_unit_kind kind = (vs_unit_kind)(1 + vs_rng_below(&rng, VS_UNIT_RESERVED));
+			int64_t want, got;
+			if (r < 12) {
+				/* a take: mostly from a free run, else anywhere */
+				if (r < 9 && pick_free(&md, &rng, &lo, &hi)) {
+					count = 1 + vs_rng_below(&rng, hi - lo < 40 ? hi - lo : 40);
+					first = r < 3 ? lo : r < 5 ? hi - count : r < 6 ? lo : lo + vs_rng_below(&rng, hi - lo - count + 1);
+					if (r == 5)
+						count = hi - lo; /* the whole run */
+				} else {
+					first = vs_rng_below(&rng, md.n);
+					count = 1 + vs_rng_below(&rng, 3 * 64);
+				}
+				/* bytes: a unit's inside at either end, sometimes */
+				off = first * unit + (unit > 1 && vs_rng_below(&rng, 3) == 0 ? vs_rng_below(&rng, unit) : 0);
+				len = count * unit - (off - first * unit);
+				if (unit > 1 && len > 1 && vs_rng_below(&rng, 3) == 0)
+					len -= vs_rng_below(&rng, len < unit ? len : unit);
+				end = first + count < md.n ? first + count : md.n;
+				end = ((off + len - 1) / unit) + 1 < end ? ((off + len - 1) / unit) + 1 : end;
+				if (vs_rng_below(&rng, 16) == 0)
+					kind = VS_UNIT_FREE; /* marks nothing: free units stay free */
+				want = model_first_taken(&md, first, end);
+				got = vs_arena_take(&a, off, len, ++owner, kind);
+				HOT_CMP(got, ==, want);
+				if (want < 0)
+					model_set(&md, first, end - first, owner, kind);
+				takes += want < 0;
+				refused += want >= 0;
+			} else if (r < 17) {
+				/* a free of the run around a unit, or of a range */
+				model_run(&md, vs_rng_below(&rng, md.n), &lo, &hi);
+				if (r == 16) {
+					lo = vs_rng_below(&rng, md.n);
+					hi = lo + 1 + vs_rng_below(&rng, md.n - lo);
+				}
+				ck_assert_int_eq(vs_arena_mark(&a, lo * unit, (hi - lo) * unit, 0, VS_UNIT_FREE), 0);
+				model_set(&md, lo, hi - lo, 0, VS_UNIT_FREE);
+			} else {
+				first = vs_rng_below(&rng, md.n);
+				count = 1 + vs_rng_below(&rng, 100);
+				ck_assert_int_eq(vs_arena_mark(&a, first * unit, count * unit, ++owner, kind), 0);
+				model_set(&md, first, count, owner, kind);
+			}
+			HOT_CMP(vs_ownmap_check(a.own), ==, 0);
+			if (md.n <= 4096 || step % 32 == 0)
+				check_all(a.own, &md, &rng);
+		}
+		/* nothing past the end, nothing empty */
+		HOT_CMP(vs_arena_take(&a, d.size, 8, 1, VS_UNIT_DATA), ==, -1);
+		HOT_CMP(vs_arena_take(&a, 0, 0, 1, VS_UNIT_DATA), ==, -1);
+		check_all(a.own, &md, &rng);
+		ck_assert_uint_gt(takes, steps / 8);
+		ck_assert_uint_gt(refused, steps / 32);
+		vs_arena_fini(&a);
+		model_fini(&md);
+	}
+}
+END_TEST
+
+/* A take through the arena runs to the arena's last unit and stops there:
+ * a range past the end is clipped, and the units it would have covered
+ * are not read. */
+START_TEST(take_clips_to_the_arena)
+{
+	vs_arena_decl d;
+	vs_arena a;
+	char err[128];
+	vs_own_run run;
+
+	vs_arena_decl_default(&d, VS_ARENA_GBA_OBJ);
+	ck_assert_int_eq(vs_arena_init(&a, &d, err, sizeof err), 0);
+	ck_assert_int_eq(vs_arena_take(&a, 1020 * 32, 64 * 32, 5, VS_UNIT_DATA), -1);
+	ck_assert_int_eq(vs_arena_run_at(&a, 1020, &run), 0);
+	ck_assert_uint_eq(run.first, 1020);
+	ck_assert_uint_eq(run.count, 4);
+	ck_assert_uint_eq(run.owner, 5);
+	/* taken now: the first taken unit is named, nothing changes */
+	ck_assert_int_eq(vs_arena_take(&a, 1000 * 32, 30 * 32, 6, VS_UNIT_DATA), 1020);
+	ck_assert_int_eq(vs_arena_first_taken(&a, 0, 1020 * 32), -1);
+	vs_arena_fini(&a);
+}
+END_TEST
+
+/* The runs form's usual marks, made on purpose (vs_ownmap_check after
+ * each): allocations cut from the front, back, middle or whole of a free
+ * run, with the run before or after it of the same owner and kind (they
+ * join) or not; frees of whole runs with no, one or two free neighbours;
+ * kind changes of a whole run. Over thousands of runs, so many land on the
+ * first or last entry of a leaf and join across leaves. */
+START_TEST(run_tree_usual_marks)
+{
+	static const uint32_t sizes[] = { 5, 300, 30000 };
+	vs_rng rng = { 4242 };
+	unsigned steps = vs_test_soak(4000, 40000);
+	size_t si;
+
+	for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		model md;
+		vs_ownmap *m = vs_ownmap_new(sizes[si]);
+		uint32_t u, owner = 100;
+		unsigned step;
+		ck_assert_ptr_nonnull(m);
+		model_init(&md, sizes[si]);
+		/* taken runs of one or two units with free ones between */
+		for (u = 0; u < md.n; u += 2 + vs_rng_below(&rng, 4)) {
+			uint32_t c = 1 + vs_rng_below(&rng, 2);
+			ck_assert_int_eq(vs_ownmap_set(m, u, c, ++owner, VS_UNIT_DATA), 0);
+			model_set(&md, u, c, owner, VS_UNIT_DATA);
+		}
+		HOT_CMP(vs_ownmap_check(m), ==, 0);
+		check_all(m, &md, &rng);
+		for (step = 0; step < steps; step++) {
+			uint32_t r = vs_rng_below(&rng, 8), lo, hi, first, count, o = ++owner;
+			vs_unit_kind kind = (vs_unit_kind)(1 + vs_rng_below(&rng, 3));
+			model_run(&md, vs_rng_below(&rng, md.n), &lo, &hi);
+			if (md.kind[lo] == VS_UNIT_FREE && r < 6) {
+				/* a take from this free run; like a neighbour sometimes */
+				count = 1 + vs_rng_below(&rng, hi - lo);
+				first = r < 2 ? lo : r < 4 ? hi - count : lo + vs_rng_below(&rng, hi - lo - count + 1);
+				if (r == 4)
+					first = lo, count = hi - lo;
+				if (vs_rng_below(&rng, 2) && first > 0 && first == lo) {
+					o = md.owner[lo - 1];
+					kind = (vs_unit_kind)md.kind[lo - 1];
+				} else if (vs_rng_below(&rng, 2) && first + count < md.n && first + count == hi) {
+					o = md.owner[hi];
+					kind = (vs_unit_kind)md.kind[hi];
+				}
+			} else if (md.kind[lo] != VS_UNIT_FREE && r < 7) {
+				/* a free of the whole run */
+				first = lo;
+				count = hi - lo;
+				kind = VS_UNIT_FREE;
+				o = VS_OWNER_NONE;
+			} else {
+				/* a whole run changes kind (or a free run is taken whole) */
+				first = lo;
+				count = hi - lo;
+			}
+			check_point(m, &md, first); /* leaves the hint there, as a placement check does */
+			ck_assert_int_eq(vs_ownmap_set(m, first, count, o, kind), 0);
+			model_set(&md, first, count, o, kind);
+			HOT_CMP(vs_ownmap_check(m), ==, 0);
+			check_point(m, &md, first);
+			if (first)
+				check_point(m, &md, first - 1);
+			check_point(m, &md, first + count);
+			if (step % 128 == 0 || md.n < 1000)
+				check_all(m, &md, &rng);
+		}
+		check_all(m, &md, &rng);
+		vs_ownmap_free(m);
+		model_fini(&md);
+	}
+}
+END_TEST
+
+/* The per-unit form knows where one longest free run starts: a take that
+ * cuts another run as long leaves the longest as it was, one that cuts
+ * the known run makes it look again, and finds the other. */
+START_TEST(tile_map_longest_of_equal_runs)
+{
+	vs_ownmap *m = vs_ownmap_new_units(300);
+	uint32_t largest, runs, nfree;
+
+	/* free runs [0, 100) and [200, 300): two of 100 */
+	ck_assert_int_eq(vs_ownmap_set(m, 100, 100, 1, VS_UNIT_DATA), 0);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 100);
+	ck_assert_uint_eq(runs, 2);
+	ck_assert_int_eq(vs_ownmap_set(m, 0, 10, 2, VS_UNIT_DATA), 0);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 100);
+	ck_assert_int_eq(vs_ownmap_set(m, 250, 1, 3, VS_UNIT_DATA), 0);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 90);
+	ck_assert_uint_eq(runs, 3);
+	ck_assert_uint_eq(nfree, 189);
+	/* freed, the run between joins both sides: [10, 250) */
+	ck_assert_int_eq(vs_ownmap_set(m, 100, 100, 0, VS_UNIT_FREE), 0);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 240);
+	ck_assert_uint_eq(runs, 2);
+	/* a take at the front of the longest run shortens it */
+	ck_assert_int_eq(vs_ownmap_set(m, 10, 5, 4, VS_UNIT_DATA), 0);
+	vs_ownmap_stats(m, &largest, &runs, &nfree);
+	ck_assert_uint_eq(largest, 235);
+	vs_ownmap_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ownmap");
@@ -544,6 +783,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, tile_arena_map_stays_small);
 	tcase_add_test(tc, units_match_a_model_at_tile_sizes);
 	tcase_add_test(tc, run_tree_matches_a_unit_array);
+	tcase_add_test(tc, take_matches_a_model);
+	tcase_add_test(tc, take_clips_to_the_arena);
+	tcase_add_test(tc, run_tree_usual_marks);
+	tcase_add_test(tc, tile_map_longest_of_equal_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -118,6 +118,13 @@ void vs_arena_clear(vs_arena *a);
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 /* First unit in [off, off+len) that is not free, or -1 if all are free. */
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len);
+/* vs_arena_first_taken and vs_arena_mark in one look-up: when every unit
+ * of [off, off+len) (rounded out to whole units, clipped to the arena) is
+ * free, marks them with owner and kind and returns -1; otherwise returns
+ * the first unit that is not free and changes nothing. -2 when there is
+ * no memory for the map (nothing changed). An empty range is -1; marking
+ * free units VS_UNIT_FREE changes nothing. */
+int64_t vs_arena_take(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out);
 
 /* Reading the map, by unit (not byte), each O(log runs) as runs; per unit

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compiler_hints.h"
 #include "vramsim/arena.h"
 #include "vramsim/hw.h"
+#include "ownmap_int.h"
 
 /* Most units an arena kept per unit may have: 64 bitmap words. GBA OBJ
  * VRAM is 1024 tiles, BG VRAM 2048 (2560 in the bitmap modes). */
@@ -155,34 +157,60 @@ static uint32_t unit_shift(const vs_arena *a)
 	return (uint32_t)__builtin_ctz(a->decl.unit);
 }
 
-int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+/* Units [*first, *end) of bytes [off, off + len), clipped to the arena:
+ * 0, or -1 when none. */
+static VS_ALWAYS_INLINE int unit_range(const vs_arena *a, uint32_t off, uint32_t len, uint32_t *first,
+	uint32_t *end)
 {
-	uint32_t sh, first, last;
+	uint32_t sh;
 
 	if (len == 0 || off >= a->decl.size)
-		return 0;
+		return -1;
 	if (len > a->decl.size - off)
 		len = a->decl.size - off;
 	sh = unit_shift(a);
-	first = off >> sh;
-	last = (off + len - 1) >> sh;
-	return vs_ownmap_set(a->own, first, last - first + 1, owner, kind);
+	*first = off >> sh;
+	*end = ((off + len - 1) >> sh) + 1;
+	return 0;
+}
+
+/* The map's form chosen here, once: no call through vs_ownmap_set. */
+int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	vs_ownmap *m = a->own;
+	uint32_t first, end;
+
+	if (unit_range(a, off, len, &first, &end))
+		return 0;
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	if (m->u) {
+		vs_ownunits_set(m->u, first, end, owner, kind);
+		return 0;
+	}
+	return vs_owntree_set(m, first, end, owner, kind);
+}
+
+int64_t vs_arena_take(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	vs_ownmap *m = a->own;
+	uint32_t first, end;
+
+	if (unit_range(a, off, len, &first, &end))
+		return -1;
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE;
+	return m->u ? vs_ownunits_take(m->u, first, end, owner, kind) : vs_owntree_take(m, first, end, owner, kind);
 }
 
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 {
-	uint32_t sh, first, last;
+	const vs_ownmap *m = a->own;
+	uint32_t first, end;
 
-	if (len == 0)
+	if (unit_range(a, off, len, &first, &end))
 		return -1;
-	sh = unit_shift(a);
-	first = off >> sh;
-	last = (off + len - 1) >> sh;
-	if (first >= a->nunits)
-		return -1;
-	if (last >= a->nunits)
-		last = a->nunits - 1;
-	return vs_ownmap_first_taken(a->own, first, last - first + 1);
+	return m->u ? vs_ownunits_first_taken(m->u, first, end - first) : vs_owntree_first_taken(m, first, end);
 }
 
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out)

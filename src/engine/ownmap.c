@@ -39,25 +39,15 @@ typedef struct om_ent {
 	uint32_t kind; /* leaf: kind */
 } om_ent;
 
-typedef struct om_node {
+struct om_node {
 	om_ent e[OM_B];
 	uint32_t n;          /* entries in use */
 	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
 	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
 	uint32_t maxfree;    /* longest free run in this subtree, units */
 	uint8_t leaf;
-} om_node;
-
-struct vs_ownmap {
-	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
-	uint32_t nunits, root, height;
-	om_node *n;                 /* node 0 is never used: 0 is "none" */
-	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
-	uint32_t nspare;            /* nodes on the reuse list */
-	uint32_t runs, free_units, free_runs;
-	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
-	                             * readers take a const map and still set it (see ownmap_int.h) */
 };
+typedef struct om_node om_node;
 
 #define N(i) (m->n[i])
 
@@ -80,18 +70,20 @@ static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
 	return x->e[i].ref == owner && x->e[i].kind == k;
 }
 
-/* The last entry whose key is <= u (x->e[0].key <= u). No early exit, so
- * the compiler makes the choices conditional moves: no branch to miss. */
+/* The last entry whose key is <= u (x->e[0].key <= u). The first step
+ * leaves a power of two of entries to search, p, at the front or the
+ * back; then halving steps of a known count. No early exit, so the
+ * compiler makes the choices conditional moves: no branch to miss. */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
-	uint32_t base = 0, n = x->n;
+	uint32_t n = x->n, p = 1u << (31 - __builtin_clz(n)), i;
 
-	while (n > 1) {
-		uint32_t half = n / 2;
-		base = x->e[base + half].key <= u ? base + half : base;
-		n -= half;
-	}
-	return base;
+	/* the answer is in [n - p, n) when that entry is <= u, else in [0, p)
+	 * (n - p <= p) */
+	i = x->e[n - p].key <= u ? n - p : 0;
+	for (p /= 2; p; p /= 2)
+		i = x->e[i + p].key <= u ? i + p : i;
+	return i;
 }
 
 /* Entries [from, n) moved to start at to; n follows. */
@@ -357,40 +349,49 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	fix(m, r);
 }
 
-/* The leaf holding u, its entry in *slot. The search starts at the run
- * last found or made (a placement check's look-up, then the allocation's
- * marks, come one after the other; the heatmap's samples go up the map):
- * that run or the next, else a search of its leaf when u is inside it,
- * else a descent from the root. What it finds becomes the hint: the one
- * write a reader makes, to a map only its own thread uses (ownmap_int.h). */
-static uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+/* The leaf holding u, its entry in *slot, by a search: of the hint's leaf
+ * when u is inside it, else a descent from the root. */
+static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
-	uint32_t t = m->hint, i = m->hslot;
+	uint32_t t = m->hint, i;
 
-	if (t && u >= N(t).e[0].key && u < leaf_end(&N(t))) {
-		const om_node *x = &N(t);
-		/* the run last found or made, or the one after it (the next
-		 * piece of an allocation); the entry is checked, never trusted */
-		if (i < x->n && u >= x->e[i].key) {
-			if (u - x->e[i].key < x->e[i].len)
-				goto found;
-			if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
-				i++;
-				goto found;
-			}
-		}
-	} else {
+	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 		t = m->root;
 		while (!N(t).leaf)
 			t = N(t).e[slot_of(&N(t), u)].ref;
 		w->hint = t;
 	}
 	i = slot_of(&N(t), u);
-found:
 	w->hslot = i;
 	*slot = i;
 	return t;
+}
+
+/* The leaf holding u, its entry in *slot. The search starts at the run
+ * last found or made (a placement check's look-up, then the allocation's
+ * marks, come one after the other; the heatmap's samples go up the map):
+ * that run or the next, in line, else find_slow. What it finds becomes
+ * the hint: the one write a reader makes, to a map only its own thread
+ * uses (ownmap_int.h). The entry is checked, never trusted: a hint left
+ * by a mark that moved entries is still a live leaf, or 0. */
+static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	uint32_t t = m->hint, i = m->hslot;
+
+	if (t) {
+		const om_node *x = &N(t);
+		if (i < x->n && u - x->e[i].key < x->e[i].len) {
+			*slot = i;
+			return t;
+		}
+		if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
+			((vs_ownmap *)m)->hslot = ++i;
+			*slot = i;
+			return t;
+		}
+	}
+	return find_slow(m, u, slot);
 }
 
 /* Leaf t's last run stretched to end, which lies in later leaves: their
@@ -435,7 +436,7 @@ static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
  * most three (what the first and last keep outside the range, and the new
  * run, joined with equal neighbours in the leaf so runs stay maximal).
  * Returns the new run's entry. */
-static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
+static VS_NOINLINE uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
 	uint32_t owner, uint32_t k)
 {
 	om_node *x = &N(t);
@@ -488,11 +489,66 @@ static uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, u
 	return at;
 }
 
+/* Units [first, end) inside the one run at entry i of leaf t (room for two
+ * more entries), most marks: an allocation cut from a free run, a free of
+ * a whole block. What the run keeps below and above the range stays, the
+ * range joins equal neighbours in the leaf, and the tail moves once, only
+ * when the number of entries changes. Returns the new run's entry. */
+static VS_ALWAYS_INLINE uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first,
+	uint32_t end, uint32_t owner, uint32_t k)
+{
+	om_node *x = &N(t);
+	om_ent old = x->e[i];
+	uint32_t lo = first - old.key, hi = old.key + old.len - end, s = first, e = end, a = i, b = i, j;
+
+	if (!lo && i > 0 && same(x, i - 1, owner, k)) {
+		s = x->e[--a].key;
+		account(m, x->e[a].len, k, -1);
+	}
+	if (!hi && i + 1 < x->n && same(x, i + 1, owner, k)) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+		account(m, x->e[b].len, k, -1);
+	}
+	account(m, old.len, old.kind, -1);
+	j = (lo > 0) + 1 + (hi > 0);
+	if (b + 1 != a + j)
+		shift(x, b + 1, a + j);
+	if (lo) {
+		x->e[a].len = lo; /* still old's key, owner and kind */
+		account(m, lo, old.kind, +1);
+		a++;
+	}
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = owner;
+	x->e[a].kind = k;
+	account(m, e - s, k, +1);
+	if (hi) {
+		x->e[a + 1].key = end;
+		x->e[a + 1].len = hi;
+		x->e[a + 1].ref = old.ref;
+		x->e[a + 1].kind = old.kind;
+		account(m, hi, old.kind, +1);
+	}
+	/* the leaf's first unit stays; its longest free run can only grow
+	 * to a freed run, or go with a free run taken */
+	if (k == VS_UNIT_FREE) {
+		if (e - s > x->maxfree) {
+			x->maxfree = e - s;
+			lift(m, t);
+		}
+	} else if (old.kind == VS_UNIT_FREE && old.len == x->maxfree) {
+		fix(m, t);
+	}
+	return a;
+}
+
 /* The new run at entry i of leaf t joined with an equal run at the end of
  * the leaf before or the start of the leaf after: the run stays in t
  * (its first unit may move down), the neighbour loses an entry and goes
  * when it has none left. */
-static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
+static VS_NOINLINE void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 {
 	om_node *x = &N(t);
 	uint32_t p = x->prev, q = x->next;
@@ -526,20 +582,26 @@ static void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
 	}
 }
 
-/* Out of line: the per-unit form's marks (every GBA mark) go past it in
- * vs_ownmap_set without saving the registers the tree code needs. */
-static VS_NOINLINE int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, uint32_t k)
+/* The mark done in leaf t from entry i: the new run joined across leaf
+ * edges, the hint left on it, a leaf left small joined with a sibling. */
+static VS_ALWAYS_INLINE void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
 {
-	uint32_t end = count > m->nunits - first ? m->nunits : first + count, t, i;
+	if ((i == 0 && N(t).prev) || (i + 1 == N(t).n && N(t).next))
+		join_edges(m, t, i);
+	m->hint = t; /* the new run: the next mark is likely just after it */
+	m->hslot = i;
+	if (N(t).n < OM_MIN)
+		rebalance(m, t);
+}
 
-	t = find(m, first, &i);
-	if (same(&N(t), i, owner, k) && N(t).e[i].key + N(t).e[i].len >= end)
-		return 0; /* already so */
-	/* until the range is inside one leaf with room for two more runs
-	 * (absorb's joins and splits move runs between leaves: look again);
-	 * the nodes a split may take are reserved first, so a mark either
-	 * fails untouched or goes through */
-	if ((end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) && reserve(m, m->height + 1))
+/* Any other mark: until the range is inside one leaf with room for two
+ * more runs (absorb's joins and splits move runs between leaves: look
+ * again); the nodes a split may take are reserved first, so a mark either
+ * fails untouched or goes through. */
+static VS_NOINLINE int tree_set_any(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	if (reserve(m, m->height + 1))
 		return -1;
 	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
 		if (end > leaf_end(&N(t)))
@@ -548,13 +610,58 @@ static VS_NOINLINE int tree_set(vs_ownmap *m, uint32_t first, uint32_t count, ui
 			split(m, t);
 		t = find(m, first, &i);
 	}
-	i = leaf_set(m, t, i, first, end, owner, k);
-	join_edges(m, t, i);
-	m->hint = t; /* the new run: the next mark is likely just after it */
-	m->hslot = i;
-	if (N(t).n < OM_MIN)
-		rebalance(m, t);
+	leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
 	return 0;
+}
+
+int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, k = (uint32_t)kind;
+
+	t = find(m, first, &i);
+	if (end <= N(t).e[i].key + N(t).e[i].len) {
+		if (same(&N(t), i, owner, k))
+			return 0; /* already so */
+		if (N(t).n + 2 <= OM_B) {
+			leaf_done(m, t, leaf_one(m, t, i, first, end, owner, k));
+			return 0;
+		}
+	} else if (end <= leaf_end(&N(t)) && N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
+		return 0;
+	}
+	return tree_set_any(m, t, i, first, end, owner, k);
+}
+
+int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	/* runs are maximal: the one after a free run is taken */
+	e = N(t).e[i].key + N(t).e[i].len;
+	if (e < end)
+		return e;
+	if (kind == VS_UNIT_FREE)
+		return -1;
+	if (N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_one(m, t, i, first, end, owner, (uint32_t)kind));
+		return -1;
+	}
+	return vs_owntree_set(m, first, end, owner, kind) ? -2 : -1;
+}
+
+int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	e = N(t).e[i].key + N(t).e[i].len;
+	return e >= end ? -1 : (int64_t)e;
 }
 
 void vs_ownmap_clear(vs_ownmap *m)
@@ -653,15 +760,18 @@ void vs_ownmap_free(vs_ownmap *m)
 
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
+	uint32_t end;
+
 	if (first >= m->nunits || count == 0)
 		return 0;
 	if (kind == VS_UNIT_FREE)
 		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
+	end = count > m->nunits - first ? m->nunits : first + count;
 	if (m->u) {
-		vs_ownunits_set(m->u, first, count, owner, kind);
+		vs_ownunits_set(m->u, first, end, owner, kind);
 		return 0;
 	}
-	return tree_set(m, first, count, owner, (uint32_t)kind);
+	return vs_owntree_set(m, first, end, owner, kind);
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
@@ -696,19 +806,11 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	uint32_t t, i, end, e;
-
 	if (m->u)
 		return vs_ownunits_first_taken(m->u, first, count);
 	if (first >= m->nunits || count == 0)
 		return -1;
-	end = count > m->nunits - first ? m->nunits : first + count;
-	t = find(m, first, &i);
-	if (N(t).e[i].kind != VS_UNIT_FREE)
-		return first;
-	/* runs are maximal: the one after a free run is taken */
-	e = N(t).e[i].key + N(t).e[i].len;
-	return e >= end ? -1 : (int64_t)e;
+	return vs_owntree_first_taken(m, first, count > m->nunits - first ? m->nunits : first + count);
 }
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)

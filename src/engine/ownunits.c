@@ -8,11 +8,12 @@
  * 64-unit words, with the free statistics beside it, kept by each mark from
  * the words it touches: the free units; the free runs (one starts at each
  * free unit whose lower neighbour is taken, so only the starts in the
- * marked block and just past it change); the longest free run, which a
- * free can only lengthen to the run it joins and a take can only shorten
- * when the span it cut (its block and the free runs touching it) is at
- * least as long. Then the longest run is found again, when next asked, by
- * a scan of the words.
+ * marked block and just past it change); the longest free run and where
+ * one run that long starts: a free can only lengthen it to the run it
+ * joins, and a take can only shorten it when it cuts into that run (a
+ * test of two numbers, no scan). Then the longest run is found again,
+ * when next asked, by a scan of the words. A guard word of taken units on
+ * either side of the bitmap spares the marks their tests for the ends.
  *
  * The scan and the look for the run around a mark take up to one step per
  * word, nunits / 64: arena.c gives this form only to arenas of 32-byte
@@ -26,17 +27,6 @@
 
 #include "../compiler_hints.h"
 #include "ownmap_int.h"
-
-struct vs_ownunits {
-	uint32_t nunits, nwords;
-	uint32_t nfree;                  /* free units */
-	uint32_t fruns;                  /* maximal runs of free units */
-	uint32_t largest;                /* longest free run, when !stale */
-	int stale;                       /* a mark cut a run as long as largest */
-	uint32_t *owner;
-	uint8_t *kind;
-	uint64_t *bits;                  /* nwords words; bits past the end are taken */
-};
 
 static uint32_t popcount64(uint64_t x)
 {
@@ -84,17 +74,22 @@ static int same(const vs_ownunits *m, uint32_t a, uint32_t b)
 	return m->owner[a] == m->owner[b] && m->kind[a] == m->kind[b];
 }
 
-/* Longest run of set bits in x. One step per run. */
-static uint32_t longest_ones(uint64_t x)
+/* Longest run of set bits in x, its lowest bit in *at. One step per run. */
+static uint32_t longest_ones(uint64_t x, uint32_t *at)
 {
-	uint32_t best = 0, len;
+	uint32_t best = 0, len, pos = 0, z;
 
 	while (x) {
-		x >>= ctz64(x);
+		z = ctz64(x);
+		x >>= z;
+		pos += z;
 		len = ctz64(~x);
-		if (len > best)
+		if (len > best) {
 			best = len;
+			*at = pos;
+		}
 		x = len < 64 ? x >> len : 0;
+		pos += len;
 	}
 	return best;
 }
@@ -105,7 +100,7 @@ static uint32_t longest_ones(uint64_t x)
  * than the longest so far. */
 static void rescan(vs_ownunits *m)
 {
-	uint32_t w, best = 0, cur = 0, lo, hi, in;
+	uint32_t w, best = 0, pos = 0, cur = 0, lo, hi, in, at = 0;
 
 	for (w = 0; w < m->nwords; w++) {
 		uint64_t b = m->bits[w];
@@ -114,17 +109,26 @@ static void rescan(vs_ownunits *m)
 			continue;
 		}
 		lo = ctz64(~b); /* the lowest taken bit ends the run from below */
-		if (cur + lo > best)
+		if (cur + lo > best) {
 			best = cur + lo;
+			pos = w * 64 - cur;
+		}
 		hi = clz64(~b);
 		if (lo + hi + 2 < 64 && 62 - lo - hi > best) {
-			in = longest_ones(b >> (lo + 1) & range_mask(0, 62 - lo - hi));
-			if (in > best)
+			in = longest_ones(b >> (lo + 1) & range_mask(0, 62 - lo - hi), &at);
+			if (in > best) {
 				best = in;
+				pos = w * 64 + lo + 1 + at;
+			}
 		}
 		cur = hi;
 	}
-	m->largest = cur > best ? cur : best;
+	if (cur > best) {
+		best = cur;
+		pos = m->nwords * 64 - cur;
+	}
+	m->largest = best;
+	m->lpos = pos;
 	m->stale = 0;
 }
 
@@ -196,23 +200,42 @@ static uint64_t set_words(uint64_t *bits, uint32_t w, uint32_t whi, uint64_t mk,
 	return below;
 }
 
-/* After a mark changed [first, end): the longest free run grows to the
- * freed units' run now; a take marks it stale when the span it cut (the
- * block and the free runs touching it) is as long. */
-static void track_largest(vs_ownunits *m, uint32_t first, uint32_t end, int to_free, int below_free,
-	int end_free)
+/* A take that changed units of [first, end): the longest free run is
+ * found again when next asked only if the take cut into the one run that
+ * long it knows of (another as long may be left, or none). */
+static VS_ALWAYS_INLINE void track_take(vs_ownunits *m, uint32_t first, uint32_t end)
+{
+	if (first < m->lpos + m->largest && end > m->lpos)
+		m->stale = 1;
+}
+
+/* A free that changed units of [first, end): the run they are part of now
+ * is the longest when it is longer. Out of line: a take has nothing to
+ * look for. */
+static VS_NOINLINE void track_free(vs_ownunits *m, uint32_t first, uint32_t end, int below_free, int end_free)
 {
 	uint32_t lo, hi;
 
 	if (m->stale)
 		return;
 	lo = below_free ? run_start(m, first) : first;
-	/* a take need not look further than the longest run from lo */
-	hi = !end_free ? end : run_end(m, end, to_free || m->largest > m->nunits - lo ? m->nunits : lo + m->largest);
-	if (to_free && hi - lo > m->largest)
+	hi = end_free ? run_end(m, end, m->nunits) : end;
+	if (hi - lo > m->largest) {
 		m->largest = hi - lo;
-	if (!to_free && hi - lo >= m->largest)
-		m->stale = 1;
+		m->lpos = lo;
+	}
+}
+
+/* Whether unit u - 1 is free (taken below unit 0: the guard word). */
+static VS_ALWAYS_INLINE int below_is_free(const uint64_t *bits, uint32_t u)
+{
+	return (int)(bits[(int32_t)((u + 63) / 64) - 1] >> ((u - 1) % 64) & 1);
+}
+
+/* Whether unit u <= nunits is free (taken at nunits: padding or guard). */
+static VS_ALWAYS_INLINE int unit_is_free(const uint64_t *bits, uint32_t u)
+{
+	return (int)(bits[u / 64] >> (u % 64) & 1);
 }
 
 /* Any mark: counts the free units and run starts in [first, end] before,
@@ -222,9 +245,11 @@ static VS_NOINLINE void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t en
 {
 	uint64_t *bits = m->bits;
 	uint32_t w = first / 64, whi = (end - 1) / 64, was_free = 0, was_starts = 0, now_starts;
-	uint64_t below = w ? bits[w - 1] : 0, mk = ~0ull << first % 64, old; /* words as they were */
-	int below_free = (int)((first % 64 ? bits[w] >> (first % 64 - 1) : below >> 63) & 1), end_free, changed;
+	uint64_t below = bits[(int32_t)w - 1], mk = ~0ull << first % 64, old; /* words as they were */
+	int below_free = below_is_free(bits, first), end_free;
 
+	end_free = unit_is_free(bits, end);
+	was_starts += end_free && !unit_is_free(bits, end - 1);
 	if (w < whi) {
 		below = set_words(bits, w, whi, mk, below, to_free, &was_free, &was_starts);
 		mk = ~0ull;
@@ -233,56 +258,123 @@ static VS_NOINLINE void bits_set_any(vs_ownunits *m, uint32_t first, uint32_t en
 	mk &= ~0ull >> (63 - (end - 1) % 64);
 	count_free(old, mk, below, &was_free, &was_starts);
 	bits[whi] = to_free ? old | mk : old & ~mk;
-	/* unit `end` is past the last word's mask, or the next word's bit 0 */
-	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[whi + 1] & 1));
-	was_starts += end_free && !(old >> ((end - 1) % 64) & 1);
 	if (to_free) {
-		changed = was_free != end - first;
 		m->nfree += end - first - was_free;
 		now_starts = !below_free;
 	} else {
-		changed = was_free != 0;
 		m->nfree -= was_free;
 		now_starts = end_free;
 	}
 	m->fruns += now_starts - was_starts; /* mod 2^32 */
-	if (changed)
-		track_largest(m, first, end, to_free, below_free, end_free);
+	if (to_free && was_free != end - first)
+		track_free(m, first, end, below_free, end_free);
+	else if (!to_free && was_free && !m->stale)
+		track_take(m, first, end);
 }
 
-/* Sets units [first, end) free or taken in the bitmap and keeps the free
- * statistics. Most marks are an allocation taking free units or a free of
- * taken ones, within one word: the block flips whole, its units all change
- * and only its ends count (it ends a run below it and starts one above, or
- * the other way round). Anything else takes the general way. */
-static void bits_set(vs_ownunits *m, uint32_t first, uint32_t end, int to_free)
+/* Owner and kind of units [first, end): a few tiles at a time, so a loop,
+ * not a call to memset; four units in three stores (both halves of o2
+ * and each byte of k4 are the same), the last four overlapping the ones
+ * before when the count is not a multiple of four. */
+static VS_ALWAYS_INLINE void fill(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owner,
+	vs_unit_kind kind)
+{
+	uint32_t *ow = m->owner, u, k4 = 0x01010101u * (uint8_t)kind;
+	uint8_t *kd = m->kind;
+	uint64_t o2 = (uint64_t)owner << 32 | owner;
+
+	if (end - first < 4) {
+		for (u = first; u < end; u++) {
+			ow[u] = owner;
+			kd[u] = (uint8_t)kind;
+		}
+		return;
+	}
+	for (u = first; u + 4 < end; u += 4) {
+		memcpy(ow + u, &o2, sizeof o2);
+		memcpy(ow + u + 2, &o2, sizeof o2);
+		memcpy(kd + u, &k4, sizeof k4);
+	}
+	memcpy(ow + end - 4, &o2, sizeof o2);
+	memcpy(ow + end - 2, &o2, sizeof o2);
+	memcpy(kd + end - 4, &k4, sizeof k4);
+}
+
+/* Units [first, end) inside word w, which were all free, taken: only the
+ * block's ends count (it ends a run below it or starts one above). */
+static VS_ALWAYS_INLINE void take_in_word(vs_ownunits *m, uint32_t first, uint32_t end, uint64_t old,
+	uint64_t mk)
 {
 	uint64_t *bits = m->bits;
-	uint32_t w = first / 64, lo = first % 64, n = end - first;
-	uint64_t mk, old;
+	int below_free = below_is_free(bits, first), end_free = unit_is_free(bits, end);
+
+	bits[first / 64] = old & ~mk;
+	m->nfree -= end - first;
+	m->fruns += end_free - !below_free;
+	if (!m->stale)
+		track_take(m, first, end);
+}
+
+/* Mask of [first, end) in their one word. */
+static VS_ALWAYS_INLINE uint64_t word_mask(uint32_t first, uint32_t end)
+{
+	return ~0ull << first % 64 & ~0ull >> (63 - (end - 1) % 64);
+}
+
+/* Most marks are an allocation taking free units or a free of taken ones,
+ * within one word: the block flips whole, its units all change and only
+ * its ends count. Anything else takes the general way. */
+void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint64_t *bits = m->bits, mk, old = bits[first / 64];
 	int below_free, end_free;
 
-	if (w != (end - 1) / 64) {
-		bits_set_any(m, first, end, to_free);
+	fill(m, first, end, owner, kind);
+	if (first / 64 != (end - 1) / 64) {
+		bits_set_any(m, first, end, kind == VS_UNIT_FREE);
 		return;
 	}
-	old = bits[w];
-	mk = ~0ull << lo & ~0ull >> (63 - (end - 1) % 64);
-	if ((old & mk) != (to_free ? 0 : mk)) {
-		bits_set_any(m, first, end, to_free);
+	mk = word_mask(first, end);
+	if (kind != VS_UNIT_FREE) {
+		if ((old & mk) == mk)
+			take_in_word(m, first, end, old, mk);
+		else
+			bits_set_any(m, first, end, 0);
 		return;
 	}
-	bits[w] = old ^ mk;
-	below_free = (int)(lo ? old >> (lo - 1) & 1 : w && bits[w - 1] >> 63);
-	end_free = (int)(end % 64 ? old >> (end % 64) & 1 : end < m->nunits && (bits[w + 1] & 1));
-	if (to_free) {
-		m->nfree += n;
-		m->fruns += !below_free - end_free;
-	} else {
-		m->nfree -= n;
-		m->fruns += end_free - !below_free;
+	if (old & mk) {
+		bits_set_any(m, first, end, 1);
+		return;
 	}
-	track_largest(m, first, end, to_free, below_free, end_free);
+	bits[first / 64] = old | mk;
+	below_free = below_is_free(bits, first);
+	end_free = unit_is_free(bits, end);
+	m->nfree += end - first;
+	m->fruns += !below_free - end_free;
+	track_free(m, first, end, below_free, end_free);
+}
+
+int64_t vs_ownunits_take(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint64_t *bits = m->bits, mk, old = bits[first / 64];
+	uint32_t u;
+
+	if (first / 64 == (end - 1) / 64) {
+		mk = word_mask(first, end);
+		if ((old & mk) != mk)
+			return (int64_t)(first / 64 * 64 + ctz64(~old & mk));
+		if (kind != VS_UNIT_FREE) {
+			fill(m, first, end, owner, kind);
+			take_in_word(m, first, end, old, mk);
+		}
+		return -1;
+	}
+	u = run_end(m, first, end);
+	if (u < end)
+		return u;
+	if (kind != VS_UNIT_FREE)
+		vs_ownunits_set(m, first, end, owner, kind);
+	return -1;
 }
 
 void vs_ownunits_clear(vs_ownunits *m)
@@ -296,6 +388,7 @@ void vs_ownunits_clear(vs_ownunits *m)
 	m->nfree = m->nunits;
 	m->fruns = 1;
 	m->largest = m->nunits;
+	m->lpos = 0;
 	m->stale = 0;
 }
 
@@ -309,11 +402,13 @@ static vs_ownunits *alloc_map(uint32_t nunits)
 	m->nwords = (nunits + 63) / 64;
 	m->owner = malloc((size_t)nunits * sizeof *m->owner);
 	m->kind = malloc(nunits);
-	m->bits = malloc((size_t)m->nwords * sizeof *m->bits);
+	m->bits = malloc((size_t)(m->nwords + 2) * sizeof *m->bits);
 	if (!m->owner || !m->kind || !m->bits) {
 		vs_ownunits_free(m);
 		return NULL;
 	}
+	m->bits[0] = m->bits[m->nwords + 1] = 0; /* the guards: taken */
+	m->bits++;
 	return m;
 }
 
@@ -335,6 +430,7 @@ vs_ownunits *vs_ownunits_copy(const vs_ownunits *src)
 	m->nfree = src->nfree;
 	m->fruns = src->fruns;
 	m->largest = src->largest;
+	m->lpos = src->lpos;
 	m->stale = src->stale;
 	memcpy(m->owner, src->owner, (size_t)m->nunits * sizeof *m->owner);
 	memcpy(m->kind, src->kind, m->nunits);
@@ -348,35 +444,8 @@ void vs_ownunits_free(vs_ownunits *m)
 		return;
 	free(m->owner);
 	free(m->kind);
-	free(m->bits);
+	free(m->bits ? m->bits - 1 : NULL);
 	free(m);
-}
-
-void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
-{
-	uint32_t end, u, *ow, k4;
-	uint64_t o2;
-	uint8_t *kd;
-
-	if (first >= m->nunits || count == 0)
-		return;
-	end = count > m->nunits - first ? m->nunits : first + count;
-	/* a few tiles at a time: a loop, not a call to memset; four units in
-	 * three stores (both halves of o2 and each byte of k4 are the same) */
-	ow = m->owner;
-	kd = m->kind;
-	o2 = (uint64_t)owner << 32 | owner;
-	k4 = 0x01010101u * (uint8_t)kind;
-	for (u = first; u + 4 <= end; u += 4) {
-		memcpy(ow + u, &o2, sizeof o2);
-		memcpy(ow + u + 2, &o2, sizeof o2);
-		memcpy(kd + u, &k4, sizeof k4);
-	}
-	for (; u < end; u++) {
-		ow[u] = owner;
-		kd[u] = (uint8_t)kind;
-	}
-	bits_set(m, first, end, kind == VS_UNIT_FREE);
 }
 
 int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out)
@@ -421,27 +490,10 @@ int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t c
 	return u < end ? (int64_t)u : -1;
 }
 
-/* Out of line, so the usual call (nothing to rescan) saves no registers. */
-static VS_NOINLINE void rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+void vs_ownunits_rescan_stats(vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
 {
 	rescan(m);
 	vs_ownunits_stats(m, largest, runs, nfree);
-}
-
-void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
-{
-	/* found again when asked, not at each mark: a const map keeps its
-	 * cache (maps are used by one thread at a time, ownmap_int.h) */
-	if (m->stale) {
-		rescan_stats((vs_ownunits *)m, largest, runs, nfree);
-		return;
-	}
-	if (largest)
-		*largest = m->largest;
-	if (runs)
-		*runs = m->fruns;
-	if (nfree)
-		*nfree = m->nfree;
 }
 
 /* Counted when asked (tests and tools ask), so marks need not keep it. */
@@ -456,7 +508,7 @@ uint32_t vs_ownunits_runs(const vs_ownunits *m)
 
 size_t vs_ownunits_bytes(const vs_ownunits *m)
 {
-	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)m->nwords * sizeof *m->bits;
+	return sizeof *m + (size_t)m->nunits * (sizeof *m->owner + 1) + (size_t)(m->nwords + 2) * sizeof *m->bits;
 }
 
 int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int free_only,
