@@ -39,6 +39,7 @@ typedef struct rec {
 	uint32_t next_free;    /* slab free list (when not in use) */
 	uint8_t in_use;
 	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
+	uint8_t taken;         /* check_placement marked it already (vs_arena_take) */
 } rec;
 
 /* id table entry: handle 0 = empty slot, FAILED_HANDLE = failed allocation */
@@ -1097,6 +1098,14 @@ static int check_placement(vs_replay *r, int a, rec *x)
 		u = -1;
 		for (i = 0; u < 0 && i < x->fp.rows; i++)
 			u = vs_arena_first_taken(&ar->arena, x->fp.offset + i * x->fp.stride, x->fp.row_bytes);
+	} else if (!x->ntied && !r->cfg.on_mark && pl->block_offset == pl->offset &&
+		pl->block_size == pl->granted && pl->granted == data_bytes(x)) {
+		/* the usual allocation, all data: checked and marked in one
+		 * look-up (an observer of marks gets them from mark_rec) */
+		u = vs_arena_take(&ar->arena, pl->offset, pl->granted, (uint32_t)(x - r->slab) + 1, VS_UNIT_DATA);
+		x->taken = u == -1;
+		if (u == -2)
+			u = -1; /* no memory for the map: mark_rec says so */
 	} else {
 		u = vs_arena_first_taken(&ar->arena, pl->block_offset, pl->block_size);
 	}
@@ -1477,7 +1486,8 @@ static int do_alloc(vs_replay *r)
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
 	} else {
-		mark_rec(r, x, h, 0);
+		if (!x->taken)
+			mark_rec(r, x, h, 0);
 		if (ar->bytes)
 			write_bytes(&ar->arena, x);
 	}
