@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Zlib */
-/* trace_read_int.h - what the trace reader's two paths share: the reader's
- * state, and the word loads, slots and tag look-up that both the full path
- * (trace_read.c) and the fast path (trace_fast.c) use.
+/* trace_read_int.h - what the trace reader's two paths share: the full
+ * path (trace_read.c: blocks, lines, tokens, the header, every statement,
+ * errors) and the fast path (trace_fast.c: the commonest lines read
+ * straight from the block, and vs_trace_next). Here are the reader's
+ * state, the word loads, slots and tag look-up both use, and the one call
+ * each makes into the other. The small helpers are static inline: the
+ * fast path's per-line work must not pay for a call across files.
  */
 #ifndef VRAMSIM_TRACE_READ_INT_H
 #define VRAMSIM_TRACE_READ_INT_H
@@ -97,5 +101,14 @@ static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const cha
 	}
 	return 0;
 }
+
+/* trace_fast.c: the fast path's tables (sprites, textures, sizes and
+ * formats by their words, arena names as words), made once the header is
+ * read. */
+void vs_trace_fast_tables(vs_trace_reader *r);
+
+/* trace_read.c: the next event by the full path, for every line the fast
+ * path leaves. */
+int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev);
 
 #endif
