@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Zlib */
+/* trace_read_int.h - what the trace reader's two paths share: the full
+ * path (trace_read.c: blocks, lines, tokens, the header, every statement,
+ * errors) and the fast path (trace_fast.c: the commonest lines read
+ * straight from the block, and vs_trace_next). Here are the reader's
+ * state, the word loads, slots and tag look-up both use, and the one call
+ * each makes into the other. The small helpers are static inline: the
+ * fast path's per-line work must not pay for a call across files.
+ */
+#ifndef VRAMSIM_TRACE_READ_INT_H
+#define VRAMSIM_TRACE_READ_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vramsim/trace.h"
+
+#define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
+
+struct vs_trace_reader {
+	FILE *fp;
+	int own_fp;
+	int eof;
+	char name[256];
+	char *buf;          /* holds at least one whole line; buf[end] is '\n' */
+	size_t cap, start, end;
+	uint64_t line;      /* number of the line last cut */
+	uint64_t bytes_in;  /* read from the stream so far */
+	int have_pending;   /* first event line read while reading the header */
+	int slow;           /* an error or a pending line: vs_trace_next skips the fast path */
+	char *pending;
+	size_t pending_len;
+	uint64_t pending_line;
+	vs_trace_header hdr;
+	size_t arena_len[VS_TRACE_MAX_ARENAS]; /* strlen of each arena's name */
+	/* names under 8 bytes and a space as a word, and the mask of its bytes
+	 * (0: a longer name), for fast_alloc */
+	uint64_t arena_word[VS_TRACE_MAX_ARENAS], arena_mask[VS_TRACE_MAX_ARENAS];
+	/* sprite requests by sides (log2(width) - 3 + 8 * (log2(height) - 3)):
+	 * OAM shape and size field, and bytes at 4 and 8 bpp (0: no such
+	 * sprite), from request.c's tables once, for fast_request */
+	struct { uint8_t shape, size; uint32_t bytes[2]; } sprite[64];
+	/* texture bytes by format (1-7) and sides */
+	uint32_t tex_bytes[8][64];
+	/* sizes "WxH" of sides 8 to 1024 by their bytes as one word (as
+	 * tag_word), for word_dims: their sides (0 with word 0: none) */
+	struct { uint64_t word; uint8_t sides; } dims[256];
+	/* texture formats by their names' bytes as one word, as tag_word */
+	struct { uint64_t word; uint32_t format; } tex_word[64];
+	char err[1024];
+	/* event storage */
+	char tag[VS_TAG_MAX];
+	char state[VS_STATE_NAME_MAX];
+	char options[VS_OPTIONS_MAX];
+	uint8_t *data;
+	/* interned tags: open addressing over names */
+	char **tag_names;   /* index = tag id; [0] = "" */
+	uint32_t ntags, tags_cap;
+	uint32_t *tag_hash; /* slots hold tag id, 0 = empty */
+	uint32_t hash_cap;
+	/* tags of 1 to 7 name bytes by their bytes as one word (little-endian,
+	 * zero above the name), for fast_tag; id 0 = empty, a clash keeps the
+	 * newer and the older is found through tag_hash */
+	struct { uint64_t word; uint32_t id; } tag_word[64];
+};
+
+/* The 4 bytes at p as a little-endian word (compilers make it one load). */
+static inline uint32_t word4(const char *p)
+{
+	const unsigned char *q = (const unsigned char *)p;
+
+	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+/* The 8 bytes at p as a little-endian word (compilers make it one load). */
+static inline uint64_t word8(const char *p)
+{
+	return (uint64_t)word4(p) | (uint64_t)word4(p + 4) << 32;
+}
+
+/* tag_word's and tex_word's slot for a word */
+static inline uint32_t tag_slot(uint64_t w)
+{
+	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
+/* The id of tag s (no NUL in it: the reader rejects those) whose
+ * hash_str is h, if it was seen before, else 0. */
+static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len)
+{
+	uint32_t i;
+
+	for (i = h & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
+		const char *n = r->tag_names[r->tag_hash[i]];
+		size_t k = 0;
+		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
+			k++;
+		if (k == len && n[len] == '\0')
+			return r->tag_hash[i];
+	}
+	return 0;
+}
+
+/* trace_fast.c: the fast path's tables (sprites, textures, sizes and
+ * formats by their words, arena names as words), made once the header is
+ * read. */
+void vs_trace_fast_tables(vs_trace_reader *r);
+
+/* trace_read.c: the next event by the full path, for every line the fast
+ * path leaves. */
+int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev);
+
+#endif
