@@ -6,26 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
-
-static int grow(void **v, int *cap, int n, size_t size)
-{
-	void *nv;
-	int ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	nv = realloc(*v, (size_t)ncap * size);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
+#include "vramsim/grow.h"
 
 int vs_cli_choices_add(const char *cmd, vs_cli_choices *cs, const char *value)
 {
-	if (grow((void **)&cs->raw, &cs->rawcap, cs->nraw, sizeof *cs->raw))
+	if (vs_grow_int(&cs->raw, sizeof *cs->raw, &cs->rawcap, (size_t)cs->nraw + 1, 8))
 		return vs_cli_usage_error(cmd, "out of memory");
 	cs->raw[cs->nraw++] = value;
 	return 0;
@@ -119,7 +104,7 @@ static int split_value(const char *cmd, vs_cli_choices *cs, char *copy)
 				return -1;
 			continue;
 		}
-		if (grow((void **)&cs->v, &cs->cap, cs->n, sizeof *cs->v))
+		if (vs_grow_int(&cs->v, sizeof *cs->v, &cs->cap, (size_t)cs->n + 1, 8))
 			return vs_cli_usage_error(cmd, "out of memory");
 		if (read_piece(cmd, piece, &cs->v[cs->n]))
 			return -1;

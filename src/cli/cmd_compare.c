@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "vramsim/compare.h"
+#include "vramsim/grow.h"
 
 #define CMD "compare"
 
@@ -74,14 +75,8 @@ static int push(strlist *l, const char *s)
 {
 	char *d;
 
-	if (l->n == l->cap) {
-		int ncap = l->cap ? l->cap * 2 : 16;
-		char **nv = realloc(l->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		l->v = nv;
-		l->cap = ncap;
-	}
+	if (l->n == l->cap && vs_grow_int(&l->v, sizeof *l->v, &l->cap, (size_t)l->n + 1, 16))
+		return -1;
 	d = malloc(strlen(s) + 1);
 	if (!d)
 		return -1;

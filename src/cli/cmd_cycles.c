@@ -24,6 +24,7 @@
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "vramsim/gba_emu.h"
+#include "vramsim/grow.h"
 #include "../strategies/strategies.h"
 #include "../strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
 
@@ -310,18 +311,12 @@ static int push(builder *b, uint8_t op, uint16_t slot, uint32_t arg, const vs_ev
 	int shared)
 {
 	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? b->cap * 2 : 1024;
-		vs_gba_req *rq = realloc(b->rq, cap * sizeof *rq);
-		call *c;
+		/* requests and calls grow together: both to the capacity b->cap gets */
+		uint32_t rq_cap = b->cap;
 
-		if (!rq)
+		if (vs_grow_u32(&b->rq, sizeof *b->rq, &rq_cap, (size_t)b->n + 1, 1024) ||
+			vs_grow_u32(&b->calls, sizeof *b->calls, &b->cap, (size_t)b->n + 1, 1024))
 			return -1;
-		b->rq = rq;
-		c = realloc(b->calls, cap * sizeof *c);
-		if (!c)
-			return -1;
-		b->calls = c;
-		b->cap = cap;
 	}
 	b->rq[b->n].op = op;
 	b->rq[b->n].flags = 0;

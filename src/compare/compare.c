@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/grow.h"
 
 #define MESSAGES_MAX (64u * 1024u)
 
@@ -437,17 +438,11 @@ static int add_row(vs_cmp_result *res, job **jobs, int *cap, const char *path, c
 	job *j;
 
 	if (res->nrows == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		vs_cmp_row *nr = realloc(res->rows, (size_t)ncap * sizeof *nr);
-		job *nj;
-		if (!nr)
+		/* rows and jobs grow together: both to the capacity *cap gets */
+		int rows_cap = *cap;
+		if (vs_grow_int(&res->rows, sizeof *res->rows, &rows_cap, (size_t)res->nrows + 1, 64) ||
+			vs_grow_int(jobs, sizeof **jobs, cap, (size_t)res->nrows + 1, 64))
 			return -1;
-		res->rows = nr;
-		nj = realloc(*jobs, (size_t)ncap * sizeof *nj);
-		if (!nj)
-			return -1;
-		*jobs = nj;
-		*cap = ncap;
 	}
 	row = &res->rows[res->nrows];
 	memset(row, 0, sizeof *row);

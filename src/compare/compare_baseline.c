@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/grow.h"
 #include "vramsim/report.h"
 #include "vramsim/text.h"
 
@@ -273,7 +274,6 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 	for (;;) {
 		size_t got;
 		if (len + 4096 + 1 > cap) {
-			char *n;
 			if (cap >= VS_BASELINE_MAX_BYTES) {
 				snprintf(err, errlen, "%s: error: a baseline is at most %d MiB", path, VS_BASELINE_MAX_BYTES >> 20);
 				vs_escape_in_place(err, errlen);
@@ -281,14 +281,12 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 				fclose(fp);
 				return -1;
 			}
-			n = realloc(text, cap = cap ? cap * 2 : 65536);
-			if (!n) {
+			if (vs_grow(&text, 1, &cap, len + 4096 + 1, 65536)) {
 				free(text);
 				fclose(fp);
 				snprintf(err, errlen, "out of memory");
 				return -1;
 			}
-			text = n;
 		}
 		got = fread(text + len, 1, cap - len - 1, fp);
 		len += got;
@@ -325,14 +323,8 @@ void vs_baseline_free(vs_baseline *b)
 
 static int add_finding(vs_baseline_report *out, int *cap, const vs_finding *f)
 {
-	if (out->n == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		vs_finding *nv = realloc(out->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		out->v = nv;
-		*cap = ncap;
-	}
+	if (out->n == *cap && vs_grow_int(&out->v, sizeof *out->v, cap, (size_t)out->n + 1, 64))
+		return -1;
 	out->v[out->n++] = *f;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vramsim/compare.h"
+#include "vramsim/grow.h"
 #include "vramsim/text.h"
 
 static const char *const budget_names[VS_BUDGET_KINDS] = {
@@ -79,14 +80,8 @@ bad:
 
 int vs_budgets_add(vs_budgets *b, const vs_budget *x)
 {
-	if (b->n == b->cap) {
-		int ncap = b->cap ? b->cap * 2 : 16;
-		vs_budget *nv = realloc(b->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		b->v = nv;
-		b->cap = ncap;
-	}
+	if (b->n == b->cap && vs_grow_int(&b->v, sizeof *b->v, &b->cap, (size_t)b->n + 1, 16))
+		return -1;
 	b->v[b->n++] = *x;
 	return 0;
 }
@@ -338,14 +333,8 @@ int vs_budgets_check(const vs_budgets *b, const vs_cmp_result *res, vs_budget_re
 			if (!trace_match(x->trace, r->trace) || !glob_match(x->arena, r->arena) ||
 				!strategy_match(x->strategy, r->strategy))
 				continue;
-			if (out->n == cap) {
-				int ncap = cap ? cap * 2 : 64;
-				vs_budget_check *nv = realloc(out->v, (size_t)ncap * sizeof *nv);
-				if (!nv)
-					return -1;
-				out->v = nv;
-				cap = ncap;
-			}
+			if (out->n == cap && vs_grow_int(&out->v, sizeof *out->v, &cap, (size_t)out->n + 1, 64))
+				return -1;
 			c = &out->v[out->n++];
 			c->row = i;
 			c->budget = k;

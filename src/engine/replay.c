@@ -18,6 +18,7 @@
 
 #include "../compiler_hints.h"
 #include "vramsim/alloc/heap_manager.h"
+#include "vramsim/grow.h"
 #include "vramsim/hw.h"
 #include "vramsim/replay.h"
 
@@ -347,14 +348,9 @@ static uint32_t rec_new(vs_replay *r)
 		h = r->slab_free;
 		r->slab_free = r->slab[h - 1].next_free;
 	} else {
-		if (r->slab_len == r->slab_cap) {
-			uint32_t ncap = r->slab_cap ? r->slab_cap * 2 : 256;
-			rec *n = realloc(r->slab, ncap * sizeof *n);
-			if (!n)
-				return 0;
-			r->slab = n;
-			r->slab_cap = ncap;
-		}
+		if (r->slab_len == r->slab_cap &&
+			vs_grow_u32(&r->slab, sizeof *r->slab, &r->slab_cap, (size_t)r->slab_len + 1, 256))
+			return 0;
 		h = ++r->slab_len;
 	}
 	/* a copy, not memset: the compiler's rep stos for a record this size
@@ -611,15 +607,9 @@ static int held_add(void *ud, uint32_t off, uint32_t size)
 
 	if (!size)
 		return 0;
-	if (l->n == l->cap) {
-		uint32_t ncap = l->cap ? l->cap * 2 : 16;
-		vs_extent *nv = realloc(l->v, ncap * sizeof *nv);
-		if (!nv) {
-			l->oom = 1;
-			return 1;
-		}
-		l->v = nv;
-		l->cap = ncap;
+	if (l->n == l->cap && vs_grow_u32(&l->v, sizeof *l->v, &l->cap, (size_t)l->n + 1, 16)) {
+		l->oom = 1;
+		return 1;
 	}
 	l->v[l->n].offset = off;
 	l->v[l->n].size = size;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/grow.h"
 #include "vramsim/results.h"
 #include "vramsim/text.h"
 
@@ -75,18 +76,12 @@ static vs_tag_stats *tag_stats(vs_results *x, uint32_t arena, uint32_t tag)
 	tag_table *t = &x->tags[arena];
 
 	if (tag >= t->n) {
-		uint32_t n = t->n ? t->n : 16;
-		vs_tag_stats *v;
-		while (n <= tag)
-			n *= 2;
-		v = realloc(t->v, n * sizeof *v);
-		if (!v) {
+		uint32_t n = t->n;
+		if (vs_grow_u32(&t->v, sizeof *t->v, &t->n, (size_t)tag + 1, 16)) {
 			x->oom = 1;
 			return NULL;
 		}
-		memset(v + t->n, 0, (n - t->n) * sizeof *v);
-		t->v = v;
-		t->n = n;
+		memset(t->v + n, 0, (t->n - n) * sizeof *t->v);
 	}
 	if (tag >= x->tag_span)
 		x->tag_span = tag + 1;
@@ -133,15 +128,9 @@ static int add_run(void *ud, const vs_own_run *run)
 		g->end = run->first + run->count;
 		return 0;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 256;
-		move_seg *v = realloc(m->v, cap * sizeof *v);
-		if (!v) {
-			m->oom = 1;
-			return 1;
-		}
-		m->v = v;
-		m->cap = cap;
+	if (m->n == m->cap && vs_grow(&m->v, sizeof *m->v, &m->cap, m->n + 1, 256)) {
+		m->oom = 1;
+		return 1;
 	}
 	g = &m->v[m->n++];
 	g->first = run->first;
@@ -208,15 +197,9 @@ static void keep_failure(vs_results *x, vs_replay *r, const vs_outcome *o)
 	x->fail_total++;
 	if (x->nfail == VS_RESULTS_FAILURES_KEPT)
 		return;
-	if (x->nfail == x->fail_cap) {
-		size_t n = x->fail_cap ? x->fail_cap * 2 : 64;
-		f = realloc(x->fail, n * sizeof *f);
-		if (!f) {
-			x->oom = 1;
-			return;
-		}
-		x->fail = f;
-		x->fail_cap = n;
+	if (x->nfail == x->fail_cap && vs_grow(&x->fail, sizeof *x->fail, &x->fail_cap, x->nfail + 1, 64)) {
+		x->oom = 1;
+		return;
 	}
 	f = &x->fail[x->nfail++];
 	f->event = o->event;

@@ -12,6 +12,7 @@
 #include "vramsim/gen.h"
 #include "vramsim/gen_ds.h"
 #include "vramsim/gen_heap.h"
+#include "vramsim/grow.h"
 #include "vramsim/request.h"
 #include "vramsim/text.h"
 
@@ -719,13 +720,9 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 		}
 		if (n == VS_GEN_MAP_MAX_CELLS)
 			goto too_big;
-		if (n == cap) {
-			uint16_t *p = realloc(cells, (cap = cap ? cap * 2 : 4096) * sizeof *p);
-			if (!p) {
-				snprintf(err, errlen, "%s: out of memory", shown);
-				goto fail;
-			}
-			cells = p;
+		if (n == cap && vs_grow(&cells, sizeof *cells, &cap, n + 1, 4096)) {
+			snprintf(err, errlen, "%s: out of memory", shown);
+			goto fail;
 		}
 		cells[n++] = (uint16_t)v;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vramsim/gen_heap.h"
+#include "vramsim/grow.h"
 
 typedef struct rng { uint64_t s; } rng;
 
@@ -141,14 +142,8 @@ static int due_push(due_heap *h, due d)
 {
 	size_t i;
 
-	if (h->n == h->cap) {
-		size_t ncap = h->cap ? h->cap * 2 : 256;
-		due *nv = realloc(h->v, ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		h->v = nv;
-		h->cap = ncap;
-	}
+	if (h->n == h->cap && vs_grow(&h->v, sizeof *h->v, &h->cap, h->n + 1, 256))
+		return -1;
 	for (i = h->n++; i > 0 && due_less(&d, &h->v[(i - 1) / 2]); i = (i - 1) / 2)
 		h->v[i] = h->v[(i - 1) / 2];
 	h->v[i] = d;

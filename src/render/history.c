@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/grow.h"
 #include "vramsim/render.h"
 
 #define ROW_SAMPLES 16
@@ -210,16 +211,10 @@ static uint32_t mix(uint32_t a, uint32_t b, unsigned wa, unsigned wb)
 static htag *tag_entry(vs_history *hs, uint32_t tag)
 {
 	if (tag >= hs->ntags) {
-		uint32_t n = hs->ntags ? hs->ntags : 16;
-		htag *t;
-		while (n <= tag)
-			n *= 2;
-		t = realloc(hs->tags, n * sizeof *t);
-		if (!t)
+		uint32_t n = hs->ntags;
+		if (vs_grow_u32(&hs->tags, sizeof *hs->tags, &hs->ntags, (size_t)tag + 1, 16))
 			return NULL;
-		memset(t + hs->ntags, 0, (n - hs->ntags) * sizeof *t);
-		hs->tags = t;
-		hs->ntags = n;
+		memset(hs->tags + n, 0, (hs->ntags - n) * sizeof *hs->tags);
 	}
 	return &hs->tags[tag];
 }
@@ -429,14 +424,9 @@ static void note_failure(vs_history *hs, const vs_outcome *o)
 		a->fail_gap *= 2;
 	}
 	if (!a->nfail || o->event >= a->fail[a->nfail - 1] + a->fail_gap) {
-		if (a->nfail == a->capfail) {
-			size_t n = a->capfail ? a->capfail * 2 : 64;
-			uint64_t *f = realloc(a->fail, n * sizeof *f);
-			if (f) {
-				a->fail = f;
-				a->capfail = n;
-			}
-		}
+		/* out of memory: this failure is not marked */
+		if (a->nfail == a->capfail)
+			vs_grow(&a->fail, sizeof *a->fail, &a->capfail, a->nfail + 1, 64);
 		if (a->nfail < a->capfail)
 			a->fail[a->nfail++] = o->event;
 	}

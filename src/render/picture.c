@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "history_impl.h"
+#include "vramsim/grow.h"
 
 #define MARGIN 10
 #define TITLE_H (2 * VS_FONT_H + 6)
@@ -36,14 +37,8 @@ typedef struct legend {
 
 static void legend_add(legend *L, const char *text, uint32_t colour, int kind, int is_map)
 {
-	if (L->n == L->cap) {
-		int cap = L->cap ? L->cap * 2 : 16;
-		legend_item *it = realloc(L->it, (size_t)cap * sizeof *it);
-		if (!it)
-			return;
-		L->it = it;
-		L->cap = cap;
-	}
+	if (L->n == L->cap && vs_grow_int(&L->it, sizeof *L->it, &L->cap, (size_t)L->n + 1, 16))
+		return;
 	snprintf(L->it[L->n].text, sizeof L->it[0].text, "%s", text);
 	L->it[L->n].colour = colour;
 	L->it[L->n].kind = kind;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture_impl.h"
+#include "vramsim/grow.h"
 #include "vramsim/hw_gba.h"
 
 #define BG_BASE 0x06000000u
@@ -89,21 +90,6 @@ static uint32_t rom_hash(const uint8_t *p, unsigned bytes)
 	return cap_fnv(bytes == 64 ? 0x9dc5811cu : 2166136261u, p, bytes);
 }
 
-static int rom_grow(cap_bg *b)
-{
-	uint32_t cap = b->cap ? b->cap * 2u : 1024u;
-	uint8_t *d;
-
-	if (cap > VS_CAPTURE_ROM_MAX + 1u)
-		cap = VS_CAPTURE_ROM_MAX + 1u;
-	d = realloc(b->data, (size_t)cap * 65u);
-	if (!d)
-		return -1;
-	b->data = d;
-	b->cap = cap;
-	return 0;
-}
-
 /* ROM index of a tile's graphics: 0 for the all-transparent tile, else in
  * order of first appearance. */
 static uint32_t rom_of(vs_capture *c, const uint8_t *p, unsigned bytes)
@@ -120,7 +106,10 @@ static uint32_t rom_of(vs_capture *c, const uint8_t *p, unsigned bytes)
 		if (b->data[(size_t)k * 65u] == bytes && memcmp(b->data + (size_t)k * 65u + 1u, p, bytes) == 0)
 			return k;
 	}
-	if (b->n >= VS_CAPTURE_ROM_MAX || (b->n + 1u >= b->cap && rom_grow(b))) {
+	/* room for index n + 1 (index 0 stays unused): doubled from 1024, the
+	 * table reaches VS_CAPTURE_ROM_MAX + 1 = 65536 entries and no more */
+	if (b->n >= VS_CAPTURE_ROM_MAX ||
+		(b->n + 1u >= b->cap && vs_grow_u32(&b->data, 65u, &b->cap, (size_t)b->n + 2u, 1024u))) {
 		c->st.rom_overflow++;
 		return ROM_NONE;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/grow.h"
 #include "vramsim/import.h"
 
 /* One event of the output. */
@@ -150,14 +151,8 @@ typedef struct rep_state {
 
 static int emit(rep_state *s, int alloc, uint32_t id, uint32_t size)
 {
-	if (s->nev == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		out_ev *n = realloc(s->ev, cap * sizeof *n);
-		if (!n)
-			return fail(&s->r, 1, "out of memory");
-		s->ev = n;
-		s->cap = cap;
-	}
+	if (s->nev == s->cap && vs_grow(&s->ev, sizeof *s->ev, &s->cap, s->nev + 1, 1024))
+		return fail(&s->r, 1, "out of memory");
 	s->ev[s->nev].id = id;
 	s->ev[s->nev].size = size;
 	s->ev[s->nev].alloc = (char)alloc;

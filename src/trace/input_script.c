@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/grow.h"
 #include "vramsim/input_script.h"
 #include "vramsim/text.h"
 
@@ -124,14 +125,8 @@ static int add_range(reader *rd, vs_input_script *s, size_t *cap, const vs_input
 {
 	if (s->n == VS_INPUT_MAX_RANGES)
 		return fail(rd, 1, "more than %u ranges", VS_INPUT_MAX_RANGES);
-	if (s->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		vs_input_range *nr = realloc(s->ranges, ncap * sizeof *nr);
-		if (!nr)
-			return fail(rd, 1, "out of memory");
-		s->ranges = nr;
-		*cap = ncap;
-	}
+	if (s->n == *cap && vs_grow(&s->ranges, sizeof *s->ranges, cap, s->n + 1, 64))
+		return fail(rd, 1, "out of memory");
 	s->ranges[s->n++] = *r;
 	return 0;
 }

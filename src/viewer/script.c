@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "viewer_int.h"
+#include "vramsim/grow.h"
 #include "vramsim/text.h"
 
 struct script {
@@ -75,14 +76,8 @@ script *script_load(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s:%d: line longer than %d bytes", path, sc->n + 1, SCRIPT_LINE_MAX);
 			goto bad;
 		}
-		if (sc->n == cap) {
-			int ncap = cap ? cap * 2 : 64;
-			char **nl = realloc(sc->line, (size_t)ncap * sizeof *nl);
-			if (!nl)
-				goto nomem;
-			sc->line = nl;
-			cap = ncap;
-		}
+		if (sc->n == cap && vs_grow_int(&sc->line, sizeof *sc->line, &cap, (size_t)sc->n + 1, 64))
+			goto nomem;
 		len = strcspn(buf, "\r\n");
 		buf[len] = 0;
 		if (sc->n == 0 && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/grow.h"
 #include "vramsim/viewer.h"
 
 #define CK_EVENTS 256u        /* checkpoint at least this often (small arenas) */
@@ -96,24 +97,8 @@ struct vs_timeline {
 	size_t nids, capids;  /* capids: a power of two, or 0 */
 };
 
-/* Makes room for `need` elements; 0 or -1. */
-static int grow(void *pp, size_t *cap, size_t need, size_t elem)
-{
-	void **p = pp;
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
+/* The first capacity of every array the timeline grows (vs_grow). */
+#define FIRST 256
 
 static void on_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
@@ -136,7 +121,7 @@ static void on_mark(void *ud, int arena, uint32_t off, uint32_t len, uint32_t ow
 		const vs_live *l = vs_replay_live_by_owner(s->r, owner);
 		owner = l ? (uint32_t)l->event : VS_OWNER_HW;
 	}
-	if (grow(&s->d, &s->capd, s->nd + 1, sizeof *s->d)) {
+	if (vs_grow(&s->d, sizeof *s->d, &s->capd, s->nd + 1, FIRST)) {
 		h->oom = 1;
 		return;
 	}
@@ -173,7 +158,7 @@ static int keep_run(void *ud, const vs_own_run *own)
 	side *s = ud;
 	run *rn;
 
-	if (grow(&s->runs, &s->capruns, s->nruns + 1, sizeof *s->runs))
+	if (vs_grow(&s->runs, sizeof *s->runs, &s->capruns, s->nruns + 1, FIRST))
 		return -1;
 	rn = &s->runs[s->nruns++];
 	rn->owner = own->owner;
@@ -187,7 +172,7 @@ static int checkpoint_now(side *s, uint64_t event)
 	vs_timeline *h = s->h;
 	int a;
 
-	if (grow(&s->ck, &s->capck, s->nck + 1, sizeof *s->ck))
+	if (vs_grow(&s->ck, sizeof *s->ck, &s->capck, s->nck + 1, FIRST))
 		return -1;
 	s->ck[s->nck].event = event;
 	s->ck[s->nck].run0 = s->nruns;
@@ -344,19 +329,19 @@ vs_timeline *vs_timeline_open(const char *trace, int nsides, const vs_replay_con
 			}
 			if (i == 0)
 				h->total_units += ra->nunits;
-			if (grow(&s->series[a], &s->capseries[a], 1, sizeof *s->series[a]))
+			if (vs_grow(&s->series[a], sizeof *s->series[a], &s->capseries[a], 1, FIRST))
 				goto oom;
 		}
 		s->r = r;
 	}
 	h->ck_units = h->total_units > CK_MIN_UNITS ? h->total_units : CK_MIN_UNITS;
 	h->ck_events = h->total_units / 16 > CK_EVENTS ? h->total_units / 16 : CK_EVENTS;
-	if (grow(&h->ev, &h->capev, 1, sizeof *h->ev))
+	if (vs_grow(&h->ev, sizeof *h->ev, &h->capev, 1, FIRST))
 		goto oom;
 	memset(&h->ev[0], 0, sizeof h->ev[0]);
 	for (i = 0; i < nsides; i++) {
 		side *s = &h->s[i];
-		if (grow(&s->evd, &s->capevd, 1, sizeof *s->evd) || checkpoint_now(s, 0))
+		if (vs_grow(&s->evd, sizeof *s->evd, &s->capevd, 1, FIRST) || checkpoint_now(s, 0))
 			goto oom;
 		s->evd[0] = 0;
 		for (a = 0; a < h->narenas; a++) {
@@ -416,7 +401,7 @@ static int book_event(vs_timeline *h)
 
 	if (e > UINT32_MAX - 1)
 		return -1;
-	if (grow(&h->ev, &h->capev, e + 1, sizeof *h->ev))
+	if (vs_grow(&h->ev, sizeof *h->ev, &h->capev, e + 1, FIRST))
 		return -1;
 	for (i = 0; i < h->nsides && !src; i++)
 		if (h->s[i].seen)
@@ -431,7 +416,7 @@ static int book_event(vs_timeline *h)
 	}
 	if (src && ev->type == VS_EV_ALLOC) {
 		vs_tl_alloc *al;
-		if (grow(&h->allocs, &h->capallocs, h->nallocs + 1, sizeof *h->allocs))
+		if (vs_grow(&h->allocs, sizeof *h->allocs, &h->capallocs, h->nallocs + 1, FIRST))
 			return -1;
 		al = &h->allocs[h->nallocs++];
 		al->id = src->id;
@@ -443,7 +428,7 @@ static int book_event(vs_timeline *h)
 	}
 	if (src && ev->type == VS_EV_FREE) {
 		tl_free *f;
-		if (grow(&h->frees, &h->capfrees, h->nfrees + 1, sizeof *h->frees))
+		if (vs_grow(&h->frees, sizeof *h->frees, &h->capfrees, h->nfrees + 1, FIRST))
 			return -1;
 		f = &h->frees[h->nfrees++];
 		f->id = src->id;
@@ -451,25 +436,25 @@ static int book_event(vs_timeline *h)
 		f->alloc = id_take(h, src->id);
 	}
 	if (src && ev->type == VS_EV_FRAME) {
-		if (grow(&h->frames, &h->capframes, h->nframes + 1, sizeof *h->frames))
+		if (vs_grow(&h->frames, sizeof *h->frames, &h->capframes, h->nframes + 1, FIRST))
 			return -1;
 		h->frames[h->nframes++] = (uint32_t)e;
 	}
 	for (i = 0; i < h->nsides; i++) {
 		side *s = &h->s[i];
-		if (grow(&s->evd, &s->capevd, e + 1, sizeof *s->evd))
+		if (vs_grow(&s->evd, sizeof *s->evd, &s->capevd, e + 1, FIRST))
 			return -1;
 		s->evd[e] = (uint32_t)s->nd;
 		if (s->seen && s->failed) {
-			if (grow(&s->fails, &s->capfails, s->nfails + 1, sizeof *s->fails) ||
-				grow(&s->fail_kind_of, &s->capfk, s->nfails + 1, 1))
+			if (vs_grow(&s->fails, sizeof *s->fails, &s->capfails, s->nfails + 1, FIRST) ||
+				vs_grow(&s->fail_kind_of, 1, &s->capfk, s->nfails + 1, FIRST))
 				return -1;
 			s->fails[s->nfails] = (uint32_t)e;
 			s->fail_kind_of[s->nfails++] = (uint8_t)s->fail_kind;
 		}
 		for (a = 0; a < h->narenas; a++) {
 			vs_tl_sample *sm;
-			if (grow(&s->series[a], &s->capseries[a], e + 1, sizeof *s->series[a]))
+			if (vs_grow(&s->series[a], sizeof *s->series[a], &s->capseries[a], e + 1, FIRST))
 				return -1;
 			sm = &s->series[a][e];
 			if (s->stopped) {

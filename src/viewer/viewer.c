@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "viewer_int.h"
+#include "vramsim/grow.h"
 #include "vramsim/out_file.h"
 #include "vramsim/text.h"
 
@@ -780,14 +781,9 @@ static int snap_run(void *ud, const vs_own_run *run)
 {
 	arena_pane *ap = ud;
 
-	if (ap->snap_n == ap->snap_cap) {
-		uint32_t cap = ap->snap_cap ? ap->snap_cap * 2 : 64;
-		vs_own_run *p = realloc(ap->snap, cap * sizeof *p);
-		if (!p)
-			return 1;
-		ap->snap = p;
-		ap->snap_cap = cap;
-	}
+	if (ap->snap_n == ap->snap_cap &&
+		vs_grow_u32(&ap->snap, sizeof *ap->snap, &ap->snap_cap, (size_t)ap->snap_n + 1, 64))
+		return 1;
 	ap->snap[ap->snap_n++] = *run;
 	return 0;
 }
