@@ -603,6 +603,19 @@ static void last_event(const char *text, size_t len, char *out, size_t cap)
 	fclose(in);
 }
 
+/* text[0, at) read again without its last newline: the same event as want
+ * (from its arena on), the line at the end of the trace. */
+static void same_without_newline(const char *text, size_t at, const char *want, size_t i, size_t j)
+{
+	char got[2048];
+
+	while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == '\r'))
+		at--;
+	last_event(text, at, got, sizeof got);
+	ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
+		"line %zu cut at %zu, no newline:\n  want %s\n  got  %s", i, j, want, got);
+}
+
 /* Lines the fast path reads, and lines just outside it: read as they are and
  * with a comment after them (which only the full path takes), they must give
  * the same event, field for field, or the same error. */
@@ -736,12 +749,7 @@ START_TEST(fast_lines_across_the_block_end)
 			ck_assert_msg(strstr(want, " line 4 ") && strstr(got, " line 5 "), "j %zu: %s", j, got);
 			ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
 				"line %zu cut at %zu:\n  want %s\n  got  %s", i, j, want, got);
-			/* the same without its newline, at the end of the trace */
-			while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == '\r'))
-				at--;
-			last_event(text, at, got, sizeof got);
-			ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
-				"line %zu cut at %zu, no newline:\n  want %s\n  got  %s", i, j, want, got);
+			same_without_newline(text, at, want, i, j);
 		}
 	}
 	free(text);
@@ -1025,14 +1033,8 @@ START_TEST(fast_numbers_across_the_block_end)
 				ck_assert_msg(strstr(got, tl ? " line 106 " : " line 105 ") != NULL, "j %zu: %s", j, got);
 				ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
 					"line %zu cut at %zu, then '%s':\n  want %s\n  got  %s", i, j, tails[t], want, got);
-				if (tl)
-					continue;
-				/* the line without its newline, at the end of the trace */
-				while (at > 0 && (text[at - 1] == '\n' || text[at - 1] == '\r'))
-					at--;
-				last_event(text, at, got, sizeof got);
-				ck_assert_msg(strcmp(strstr(want, " arena"), strstr(got, " arena")) == 0,
-					"line %zu cut at %zu, no newline:\n  want %s\n  got  %s", i, j, want, got);
+				if (!tl)
+					same_without_newline(text, at, want, i, j);
 			}
 		}
 	free(text);
