@@ -134,6 +134,22 @@ static void emit(vs_replay *r, const char *line)
 		fprintf(stderr, "%s\n", line);
 }
 
+/* Whether the n-th message of a kind is shown: up to max_messages are; the
+ * first past them says the rest are counted, and none is formatted (a trace
+ * may diverge thousands of times). */
+static int shown(vs_replay *r, uint64_t n, const char *what)
+{
+	char line[128];
+
+	if (n <= (uint64_t)r->cfg.max_messages)
+		return 1;
+	if (n == (uint64_t)r->cfg.max_messages + 1) {
+		snprintf(line, sizeof line, "vramsim: further %s of this kind are counted, not shown", what);
+		emit(r, line);
+	}
+	return 0;
+}
+
 /* Reports a diagnostic; returns -1 when strict makes it fatal. */
 static int diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...)
 {
@@ -143,13 +159,8 @@ static int diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...)
 	int a = r->ev.arena >= 0 ? r->ev.arena : 0;
 
 	r->ar[a].m.diags++;
-	/* counted, not shown: no message to format (a trace may diverge
-	 * thousands of times) */
-	if (!r->cfg.strict && n > (uint64_t)r->cfg.max_messages) {
-		if (n == (uint64_t)r->cfg.max_messages + 1)
-			emit(r, "vramsim: further diagnostics of this kind are counted, not shown");
+	if (!r->cfg.strict && !shown(r, n, "diagnostics"))
 		return 0;
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -170,12 +181,8 @@ static void check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ..
 	uint64_t n = ++r->check[k];
 
 	r->ar[a].m.checks++;
-	if (n > (uint64_t)r->cfg.max_messages) {
-		/* counted, not shown: no message to format */
-		if (n == (uint64_t)r->cfg.max_messages + 1)
-			emit(r, "vramsim: further integrity errors of this kind are counted, not shown");
+	if (!shown(r, n, "integrity errors"))
 		return;
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
