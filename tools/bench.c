@@ -9,7 +9,9 @@
  * trace reader, the strategy's own calls made straight to it (what no
  * replay can avoid), a replay with the checks off and one with every check
  * on; five rounds, medians printed, and the all-checks replay as a ratio to
- * the minimal parse. Ratios hold on a loaded machine where seconds do not.
+ * the minimal parse: the median of each round's ratio, with their range, so
+ * that a burst of others' work in one round moves neither. Ratios hold on a
+ * loaded machine where seconds do not.
  *
  * usage: vs_bench [N] [--keep DIR] [--only KIND]
  *        vs_bench N TRACE-OUT --generate-only   (the OBJ churn trace alone)
@@ -341,10 +343,10 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%llu events a trace; CPU time of this process, median of %d rounds\n\n", (unsigned long long)n, ROUNDS);
-	printf("%-8s %9s %10s %10s %10s %10s %10s %8s %8s\n", "arena", "events", "min parse", "reader", "strategy",
-		"no checks", "checks", "ratio", "Mev/s");
+	printf("%-8s %9s %10s %10s %10s %10s %10s %8s %12s %8s\n", "arena", "events", "min parse", "reader",
+		"strategy", "no checks", "checks", "ratio", "(rounds)", "Mev/s");
 	for (k = 0; k < 5; k++) {
-		double tp[ROUNDS], tr[ROUNDS], ts[ROUNDS], t1[ROUNDS], t2[ROUNDS], p, c;
+		double tp[ROUNDS], tr[ROUNDS], ts[ROUNDS], t1[ROUNDS], t2[ROUNDS], ratio[ROUNDS], p, c, r;
 		uint64_t events = 0;
 		const vs_strategy *s;
 		sc_calls *calls;
@@ -367,13 +369,15 @@ int main(int argc, char **argv)
 			ts[round] *= 1e-9;
 			t1[round] = run(path, 1, &events);
 			t2[round] = run(path, 2, &events);
+			ratio[round] = t2[round] / tp[round]; /* the round's own pair */
 		}
 		sc_free(calls);
 		p = median(tp);
 		c = median(t2);
-		printf("%-8s %9llu %8.1fms %8.1fms %8.1fms %8.1fms %8.1fms %7.2fx %8.2f   %s\n", kinds[k],
+		r = median(ratio); /* sorted: ratio[0] and ratio[ROUNDS - 1] are the range */
+		printf("%-8s %9llu %8.1fms %8.1fms %8.1fms %8.1fms %8.1fms %7.2fx  %5.2f-%5.2f %8.2f   %s\n", kinds[k],
 			(unsigned long long)events, p * 1e3, median(tr) * 1e3, median(ts) * 1e3, median(t1) * 1e3, c * 1e3,
-			c / p, (double)events / c * 1e-6, what[k]);
+			r, ratio[0], ratio[ROUNDS - 1], (double)events / c * 1e-6, what[k]);
 		fflush(stdout);
 		if (!keep)
 			remove(path);
