@@ -174,43 +174,26 @@ static VS_ALWAYS_INLINE int unit_range(const vs_arena *a, uint32_t off, uint32_t
 	return 0;
 }
 
-/* The map's form chosen here, once: no call through vs_ownmap_set. */
+/* The map's form chosen in line (ownmap_int.h): no call through vs_ownmap_set. */
 int vs_arena_mark(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
-	vs_ownmap *m = a->own;
 	uint32_t first, end;
 
-	if (unit_range(a, off, len, &first, &end))
-		return 0;
-	if (kind == VS_UNIT_FREE)
-		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
-	if (m->u) {
-		vs_ownunits_set(m->u, first, end, owner, kind);
-		return 0;
-	}
-	return vs_owntree_set(m, first, end, owner, kind);
+	return unit_range(a, off, len, &first, &end) ? 0 : vs_ownmap_mark_range(a->own, first, end, owner, kind);
 }
 
 int64_t vs_arena_take(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
 {
-	vs_ownmap *m = a->own;
 	uint32_t first, end;
 
-	if (unit_range(a, off, len, &first, &end))
-		return -1;
-	if (kind == VS_UNIT_FREE)
-		owner = VS_OWNER_NONE;
-	return m->u ? vs_ownunits_take(m->u, first, end, owner, kind) : vs_owntree_take(m, first, end, owner, kind);
+	return unit_range(a, off, len, &first, &end) ? -1 : vs_ownmap_take_range(a->own, first, end, owner, kind);
 }
 
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 {
-	const vs_ownmap *m = a->own;
 	uint32_t first, end;
 
-	if (unit_range(a, off, len, &first, &end))
-		return -1;
-	return m->u ? vs_ownunits_first_taken(m->u, first, end - first) : vs_owntree_first_taken(m, first, end);
+	return unit_range(a, off, len, &first, &end) ? -1 : vs_ownmap_first_taken_range(a->own, first, end);
 }
 
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out)

@@ -758,20 +758,20 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
-int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+/* The end of units [first, first + count) clipped to the map, or 0 when
+ * the range is empty or past it. */
+static uint32_t clip_end(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	uint32_t end;
-
 	if (first >= m->nunits || count == 0)
 		return 0;
-	if (kind == VS_UNIT_FREE)
-		owner = VS_OWNER_NONE; /* free units have no owner: free runs stay maximal */
-	end = count > m->nunits - first ? m->nunits : first + count;
-	if (m->u) {
-		vs_ownunits_set(m->u, first, end, owner, kind);
-		return 0;
-	}
-	return vs_owntree_set(m, first, end, owner, kind);
+	return count > m->nunits - first ? m->nunits : first + count;
+}
+
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t end = clip_end(m, first, count);
+
+	return end ? vs_ownmap_mark_range(m, first, end, owner, kind) : 0;
 }
 
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
@@ -806,11 +806,9 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 
 int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
 {
-	if (m->u)
-		return vs_ownunits_first_taken(m->u, first, count);
-	if (first >= m->nunits || count == 0)
-		return -1;
-	return vs_owntree_first_taken(m, first, count > m->nunits - first ? m->nunits : first + count);
+	uint32_t end = clip_end(m, first, count);
+
+	return end ? vs_ownmap_first_taken_range(m, first, end) : -1;
 }
 
 void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)

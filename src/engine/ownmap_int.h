@@ -56,7 +56,7 @@ void vs_ownunits_set(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owne
 int64_t vs_ownunits_take(vs_ownunits *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int vs_ownunits_run_at(const vs_ownunits *m, uint32_t unit, vs_own_run *out);
 int vs_ownunits_unit_at(const vs_ownunits *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind);
-int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t count);
+int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t end);
 /* The longest free run found again, then the stats as below; the stats
  * call hands itself to it when stale, so the usual call saves no
  * registers. */
@@ -72,6 +72,35 @@ int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int f
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end);
+
+/* A mark, a take and a look-up of units [first, end), already clipped to
+ * the map and not empty, sent to the map's form: vs_ownmap_* (once it has
+ * clipped) and arena.c's calls share them. Free units get no owner, so
+ * free runs stay maximal. */
+static inline int vs_ownmap_mark_range(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner,
+	vs_unit_kind kind)
+{
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE;
+	if (m->u) {
+		vs_ownunits_set(m->u, first, end, owner, kind);
+		return 0;
+	}
+	return vs_owntree_set(m, first, end, owner, kind);
+}
+
+static inline int64_t vs_ownmap_take_range(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner,
+	vs_unit_kind kind)
+{
+	if (kind == VS_UNIT_FREE)
+		owner = VS_OWNER_NONE;
+	return m->u ? vs_ownunits_take(m->u, first, end, owner, kind) : vs_owntree_take(m, first, end, owner, kind);
+}
+
+static inline int64_t vs_ownmap_first_taken_range(const vs_ownmap *m, uint32_t first, uint32_t end)
+{
+	return m->u ? vs_ownunits_first_taken(m->u, first, end) : vs_owntree_first_taken(m, first, end);
+}
 
 /* The per-unit form's free statistics, found again first when stale. */
 static inline void vs_ownunits_stats(const vs_ownunits *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)

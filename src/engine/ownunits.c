@@ -479,14 +479,10 @@ int vs_ownunits_unit_at(const vs_ownunits *m, uint32_t unit, uint32_t *owner, vs
 	return 0;
 }
 
-int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t count)
+int64_t vs_ownunits_first_taken(const vs_ownunits *m, uint32_t first, uint32_t end)
 {
-	uint32_t end, u;
+	uint32_t u = run_end(m, first, end);
 
-	if (first >= m->nunits || count == 0)
-		return -1;
-	end = count > m->nunits - first ? m->nunits : first + count;
-	u = run_end(m, first, end);
 	return u < end ? (int64_t)u : -1;
 }
 
