@@ -8,7 +8,8 @@
 
 #include "support.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 int vs_test_main(Suite *s)
 {

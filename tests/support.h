@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vramsim/capture.h"
-#include "vramsim/replay.h"
+#include "capture/capture.h"
+#include "engine/replay.h"
 
 /* Runs a suite, prints check's summary, returns the process exit code. */
 int vs_test_main(Suite *s);

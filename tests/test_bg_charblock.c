@@ -20,10 +20,11 @@
 #include "support.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
-#include "vramsim/hw_gba.h"
-#include "vramsim/replay.h"
+#include "vram/hw_gba.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 #define BLOCKS 1792u
 #define ANY 0xFFu

@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/capture.h"
-#include "vramsim/replay.h"
+#include "capture/capture.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 #define D_1D 0x0040u
 #define D_BLANK 0x0080u

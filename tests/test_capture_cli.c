@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/gba_emu.h"
+#include "console/gba/gba_emu.h"
 
 #define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
 

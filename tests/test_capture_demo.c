@@ -20,12 +20,13 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/capture.h"
-#include "vramsim/gba_emu.h"
+#include "capture/capture.h"
+#include "console/gba/gba_emu.h"
 #include "vramsim/record.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "vram/request.h"
 
 #define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
 #define FRAMES 400u

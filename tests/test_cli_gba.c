@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/gba_emu.h"
+#include "console/gba/gba_emu.h"
 
 static char out[1 << 16], err[1 << 16];
 

@@ -13,7 +13,8 @@
 #include <cjson/cJSON.h>
 
 #include "support.h"
-#include "vramsim/compare.h"
+#include "compare/compare.h"
+#include "strategies/registry.h"
 
 static char out[1 << 18], err[1 << 16];
 

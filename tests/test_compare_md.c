@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "support.h"
-#include "vramsim/compare.h"
+#include "compare/compare.h"
 
 static char out[1 << 18], err[1 << 16];
 

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "support.h"
-#include "vramsim/render.h"
+#include "render/render.h"
 
 /* Pixels of the two difference colours in a --png picture. */
 static void count_colours(const char *path, int *red, int *blue)

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/hw.h"
-#include "vramsim/replay.h"
-#include "vramsim/trace.h"
+#include "vram/hw.h"
+#include "engine/replay.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 enum { A = 0, B, C, D, E, F, G };
 

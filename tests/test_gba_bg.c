@@ -15,11 +15,14 @@
 #include "support.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
-#include "vramsim/gen.h"
-#include "vramsim/hw.h"
-#include "vramsim/replay.h"
+#include "gen/gen.h"
+#include "vram/hw.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define BLOCKS 1792u
 #define ROMS 4096u

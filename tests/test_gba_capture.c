@@ -19,12 +19,13 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/capture.h"
-#include "vramsim/gba_emu.h"
-#include "vramsim/replay.h"
+#include "capture/capture.h"
+#include "console/gba/gba_emu.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
 #include "../tools/capture-rom/capture_cases.h"
+#include "vram/request.h"
 
 #define ROM VS_BINARY_DIR "/gba/capture-cases.gba"
 #define BG_ADDR(cb, tile, bytes) (0x06000000u + (cb) * 0x4000u + (tile) * (bytes))

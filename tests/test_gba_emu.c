@@ -13,7 +13,7 @@
 
 #include "support.h"
 #include "vramsim/alloc/gba_obj_map.h"
-#include "vramsim/gba_emu.h"
+#include "console/gba/gba_emu.h"
 
 static int have_emu(const char *what)
 {

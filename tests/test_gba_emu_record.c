@@ -25,9 +25,11 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/gba_emu.h"
-#include "vramsim/replay.h"
+#include "console/gba/gba_emu.h"
+#include "engine/replay.h"
 #include "../tools/demo-rom/demo.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 #define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
 

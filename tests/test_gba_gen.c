@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/gen.h"
-#include "vramsim/replay.h"
-#include "vramsim/trace.h"
+#include "gen/gen.h"
+#include "engine/replay.h"
+#include "trace/trace.h"
 
 /* Runs a generator into memory; returns the text (caller frees). */
 static char *run_gen(const vs_generator *g, const vs_gen_opts *o, size_t *len, int *rc)

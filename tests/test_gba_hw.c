@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/hw.h"
-#include "vramsim/hw_gba.h"
+#include "vram/hw.h"
+#include "vram/hw_gba.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 static vs_arena_decl arena(vs_arena_kind kind, unsigned mode)
 {

@@ -15,8 +15,11 @@
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "vramsim/alloc/gba_obj_ends.h"
 #include "vramsim/alloc/gba_obj_snug.h"
-#include "vramsim/hw.h"
+#include "vram/hw.h"
 #include "vramsim/strategy.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define TILES 1024u
 #define MAXLIVE 512

@@ -8,9 +8,10 @@
 
 #include "support.h"
 #include "vramsim/alloc/gba_obj_slots.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 /* 1 slot of 4 tiles, 2 of 2, 4 of 1: tiles 0-3, 4 and 6, 8-11. */
 START_TEST(layout_and_placements)

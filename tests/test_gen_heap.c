@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/gen_heap.h"
-#include "vramsim/replay.h"
-#include "vramsim/trace.h"
+#include "gen/gen_heap.h"
+#include "engine/replay.h"
+#include "trace/trace.h"
 
 #define MAX_IDS 200000
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/grow.h"
+#include "base/grow.h"
 
 #include "support.h"
 

@@ -19,10 +19,11 @@
 
 #include "support.h"
 #include "vramsim/alloc/heap_pools.h"
-#include "vramsim/arena.h"
-#include "vramsim/replay.h"
+#include "vram/arena.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 
 typedef struct held_case {

@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "support.h"
-#include "vramsim/import.h"
-#include "vramsim/replay.h"
+#include "trace/import.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 /* Imports text; returns the rc, the output in out. */
 static int import_text(const char *name, const char *text, const vs_rep_options *opt, char *out, size_t cap,

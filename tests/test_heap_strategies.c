@@ -20,6 +20,7 @@
 #include "vramsim/alloc/heap_static.h"
 #include "vramsim/alloc/heap_tlsf.h"
 #include "vramsim/strategy.h"
+#include "strategies/registry.h"
 
 /* check's ck_assert reports every passing check to the parent; in loops
  * over bytes that costs a write each, so hot checks test first. */

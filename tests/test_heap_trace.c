@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 /* Reads text and writes it back in canonical form into out. */
 static void reformat(const char *text, char *out, size_t cap)

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 
 #include "support.h"
-#include "vramsim/gen_heap.h"
-#include "vramsim/replay.h"
+#include "gen/gen_heap.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 static const char *const strategies[] = { "heap-bank", "heap-pow2-pools", "heap-tracking", "heap-dlmalloc",
 	"heap-tlsf" };

@@ -26,12 +26,13 @@ size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allo
 #endif
 
 #include "support.h"
-#include "vramsim/compare.h"
-#include "vramsim/input_script.h"
-#include "vramsim/render.h"
-#include "vramsim/replay.h"
+#include "compare/compare.h"
+#include "console/common/input_script.h"
+#include "render/render.h"
+#include "engine/replay.h"
 #include "vramsim/strategy.h"
-#include "vramsim/text.h"
+#include "base/text.h"
+#include "strategies/registry.h"
 
 static char out[65536], err[65536];
 

@@ -25,11 +25,12 @@
 #include <unistd.h>
 
 #include "support.h"
-#include "vramsim/import.h"
-#include "vramsim/replay.h"
-#include "vramsim/report.h"
+#include "trace/import.h"
+#include "engine/replay.h"
+#include "engine/report.h"
 #include "vramsim/strategy.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
 
 #define WORKLOADS VS_SOURCE_DIR "/../shared/workloads/malloclab"
 

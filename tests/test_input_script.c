@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/input_script.h"
+#include "console/common/input_script.h"
 
 static int parse(const char *text, vs_input_script *s, char *err, size_t errlen)
 {

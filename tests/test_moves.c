@@ -9,6 +9,7 @@
 
 #include "support.h"
 #include "vramsim/alloc/gba_obj_compact.h"
+#include "strategies/registry.h"
 
 /* ---- a compacting test strategy over OBJ VRAM ----------------------------
  * Blocks in address order; a new one goes after the last; a free leaves a

@@ -10,6 +10,9 @@
 #include "support.h"
 #include "vramsim/alloc/nns_gfd.h"
 #include "vramsim/strategy.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 typedef struct inst {
 	const vs_strategy *s;

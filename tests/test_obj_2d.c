@@ -11,10 +11,13 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/capture.h"
-#include "vramsim/hw.h"
-#include "vramsim/replay.h"
-#include "vramsim/trace.h"
+#include "capture/capture.h"
+#include "vram/hw.h"
+#include "engine/replay.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define HEAD "vramsim-trace 1\narena obj gba-obj map=2d\n"
 #define OBJ0 0x06010000u

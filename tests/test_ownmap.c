@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/arena.h"
-#include "../src/engine/ownmap_int.h"
+#include "vram/arena.h"
+#include "vram/ownmap_int.h"
+#include "strategies/registry.h"
 
 typedef struct model {
 	uint32_t n;

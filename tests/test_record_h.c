@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
 
 static char lines[16384];
 static size_t nlines;
@@ -25,6 +25,7 @@ static void put_line(const char *s)
 
 #define VS_REC_PUTS(line) put_line(line)
 #include "vramsim/record.h"
+#include "strategies/registry.h"
 
 /* Every line carries the prefix; the recorder strips it. */
 static char *trace_text(void)

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 static const vs_strategy *must_find(const char *name)
 {

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "support.h"
-#include "vramsim/render.h"
+#include "render/render.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 #define PIC_MARGIN 10 /* picture.c's margin: the heatmap rect starts there */
 
@@ -540,7 +542,7 @@ END_TEST
 /* The built-in font at 1:1: every glyph drawn, read back pixel by pixel and
  * compared with the table it was made from, and 'A' with a hand-written
  * copy of misc-fixed 8x13's. */
-#include "../src/render/font_8x13.h"
+#include "render/font_8x13.h"
 START_TEST(font_decoded_at_one_to_one)
 {
 	static const uint8_t a_glyph[13] = { 0x00, 0x00, 0x18, 0x24, 0x42, 0x42, 0x42, 0x7E, 0x42, 0x42, 0x42, 0x00, 0x00 };
@@ -706,7 +708,7 @@ END_TEST
 
 /* ---- windows: --from / --to -------------------------------------------- */
 
-#include "../src/render/history_impl.h"
+#include "render/history_impl.h"
 
 /* The text drawn in colour c at (x, y), read back cell by cell against the
  * built-in font: up to n - 1 characters, trailing blanks dropped; a cell no

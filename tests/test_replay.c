@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 /* ---- a replay over trace text, collecting messages ---------------------- */
 

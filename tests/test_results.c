@@ -8,9 +8,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "vramsim/results.h"
+#include "engine/results.h"
 
 #include "support.h"
+#include "vram/arena.h"
 
 static char out[1 << 16], err[1 << 14];
 

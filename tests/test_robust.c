@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 static const char *const seed_trace =
 	"vramsim-trace 1\n"

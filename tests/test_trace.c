@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/hw.h"
-#include "vramsim/trace.h"
+#include "vram/hw.h"
+#include "trace/trace.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 /* Reads every event; returns the error text (empty when the trace is valid). */
 static void read_all(const char *path, char *err, size_t errlen, uint64_t *events)

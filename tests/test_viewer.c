@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/render.h"
-#include "vramsim/viewer.h"
+#include "render/render.h"
+#include "viewer/viewer.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 /* Events: 1 frame; 2 player 64x64 4bpp (64 tiles); 3 enemy 64x64 8bpp
  * (128 tiles); 4 frame; 5 free player; 6 frame; 7-13 seven more 8bpp

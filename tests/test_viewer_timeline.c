@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "support.h"
-#include "vramsim/viewer.h"
+#include "viewer/viewer.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 /* A random trace over a sprite arena and a small heap: allocations that
  * fail (OBJ VRAM fills up), frees, frames, save/restore and resets. */

@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "strategy_calls.h"
-#include "vramsim/gen_ds.h"
-#include "vramsim/gen_heap.h"
-#include "vramsim/replay.h"
+#include "gen/gen_ds.h"
+#include "gen/gen_heap.h"
+#include "engine/replay.h"
 
 #define ROUNDS 5
 

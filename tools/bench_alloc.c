@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include "strategy_calls.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 static const char *const refs[][2] = {
 	{ "gba-obj", "gba-obj-buddy" },

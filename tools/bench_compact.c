@@ -22,8 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "vramsim/gen.h"
-#include "vramsim/replay.h"
+#include "gen/gen.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
 
 #define QUARTER (VS_VBLANK_CYCLES / 4u)
 

@@ -13,8 +13,8 @@
 #include <time.h>
 
 #include "strategy_calls.h"
-#include "vramsim/replay.h"
-#include "vramsim/trace.h"
+#include "engine/replay.h"
+#include "trace/trace.h"
 
 enum { OP_ALLOC, OP_FREE, OP_RESET, OP_FRAME };
 

@@ -1,11 +1,8 @@
 # SPDX-License-Identifier: Zlib
-# compare.cmake - `vramsim compare` runs traces on a pool of threads; and
-# vramsim's own CI compares every strategy on the bundled traces against the
+# compare.cmake - vramsim's own CI compares every strategy on the bundled traces against the
 # committed baseline (baselines/vramsim.json) and budgets (baselines/budgets.txt). Regenerate the baseline with
 #   build/vramsim compare traces --no-timing --write-baseline baselines/vramsim.json
 # from the source tree (docs/ci.md).
-find_package(Threads REQUIRED)
-target_link_libraries(vs_sim PUBLIC Threads::Threads)
 
 if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   enable_testing()

@@ -16,13 +16,11 @@ endif()
 if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   message(STATUS "libmgba: ${VS_MGBA_LIBRARY}")
   # The host side of the on-target work, for the module and the tests that
-  # run the emulator (their sources include vramsim/gba_emu.h).
-  file(GLOB _src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/console/*.c)
-  add_library(vs_console STATIC ${_src})
-  target_include_directories(vs_console SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
-  target_compile_options(vs_console PRIVATE ${VS_WARN})
-  target_link_libraries(vs_console PUBLIC vs_sim ${VS_MGBA_LIBRARY})
-  vs_module(gba SOURCES ${VS_GBA_MODULE_SOURCES} LIBS vs_console)
+  # run the emulator (their sources include console/gba/gba_emu.h).
+  set(VS_LIB_libmgba ${VS_MGBA_LIBRARY})
+  vs_layer(console_gba)
+  target_include_directories(vs_console_gba SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
+  vs_module(gba SOURCES ${VS_GBA_MODULE_SOURCES} LIBS vs_console_gba)
 else()
   message(WARNING "libmgba not found (mgba/core/core.h, libmgba) or VS_WITH_GBA=OFF: no gba module; "
                   "`vramsim cycles` and `vramsim record` say so and exit 2. Install libmgba-dev.")
@@ -44,18 +42,19 @@ endif()
 set(VS_GBA_WAITCNT 0x4317 CACHE STRING "WAITCNT the GBA programs set at start-up")
 set(VS_GBA_OPT -O2 CACHE STRING "Optimisation flag for GBA target code")
 
-set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/console/rom)
+set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/console/gba/rom)
 set(VS_GBA_OUT ${PROJECT_BINARY_DIR}/gba)
 file(MAKE_DIRECTORY ${VS_GBA_OUT})
 execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
   OUTPUT_VARIABLE _vs_arm_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
   -Wall -Wextra -Werror -nostdinc -isystem ${_vs_arm_inc}
-  -I${PROJECT_SOURCE_DIR}/include -I${VS_GBA_SRC}
+  -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${VS_GBA_SRC}
   -DGBA_BG_TILES_ROM_MAX=4096u -DGBA_BG_SPLIT_ROM_MAX=4096u
   -ffunction-sections -fdata-sections)
 file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h ${PROJECT_SOURCE_DIR}/tools/demo-rom/*.h
-  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
+  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h
+  ${PROJECT_SOURCE_DIR}/src/console/gba/gba_cycles.h)
 
 # vs_gba_object(<out var> <source> <object name> <flags...>)
 function(vs_gba_object var src obj)
@@ -131,9 +130,9 @@ add_custom_target(vs_gba_roms ALL DEPENDS ${_vs_roms})
 # VRAMSIM_GBA_ROM_DIR overrides both.
 install(FILES ${VS_GBA_OUT}/cycles-thumb.gba ${VS_GBA_OUT}/cycles-arm.gba
   DESTINATION ${VS_MODULE_INSTALL_DIR}/gba)
-if(TARGET vs_console)
-  target_compile_definitions(vs_console PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}")
-  add_dependencies(vs_console vs_gba_roms)
+if(TARGET vs_console_gba)
+  target_compile_definitions(vs_console_gba PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}")
+  add_dependencies(vs_console_gba vs_gba_roms)
 endif()
 
 # The demo ROM (tools/demo-rom): a scripted side-scroller with sprites that
@@ -145,8 +144,8 @@ vs_gba_object(_demo_bgt ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c demo-gba_
 vs_gba_object(_demo_compact ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c demo-gba_obj_compact.o -mthumb)
 vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt} ${_demo_compact})
 add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
-if(TARGET vs_console)
-  add_dependencies(vs_console vs_gba_demo_rom)
+if(TARGET vs_console_gba)
+  add_dependencies(vs_console_gba vs_gba_demo_rom)
 endif()
 
 # The capture-cases ROM (tools/capture-rom): a fixed script of scenes, each
@@ -156,6 +155,6 @@ list(APPEND _vs_gba_headers ${PROJECT_SOURCE_DIR}/tools/capture-rom/capture_case
 vs_gba_object(_capcases ${PROJECT_SOURCE_DIR}/tools/capture-rom/capture_cases.c capture_cases.o -mthumb)
 vs_gba_rom(capture-cases ${_capcases})
 add_custom_target(vs_gba_capture_rom ALL DEPENDS ${VS_GBA_OUT}/capture-cases.gba)
-if(TARGET vs_console)
-  add_dependencies(vs_console vs_gba_capture_rom)
+if(TARGET vs_console_gba)
+  add_dependencies(vs_console_gba vs_gba_capture_rom)
 endif()

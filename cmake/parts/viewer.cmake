@@ -10,11 +10,7 @@ if(NOT VS_HAVE_SDL2)
 endif()
 
 # A library, so tests drive the viewer without the command line.
-file(GLOB _src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/viewer/*.c)
-add_library(vs_viewer STATIC ${_src})
-target_compile_options(vs_viewer PRIVATE ${VS_WARN})
-target_link_libraries(vs_viewer PUBLIC vs_render PkgConfig::SDL2)
+set(VS_LIB_SDL2 PkgConfig::SDL2)
+vs_layer(viewer)
 
 vs_module(view SOURCES ${VS_VIEW_MODULE_SOURCES} LIBS vs_viewer)
-# cmd_view.c holds the command only where the viewer is built.
-target_compile_definitions(vs_module_view PRIVATE VS_HAVE_VIEWER=1)

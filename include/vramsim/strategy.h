@@ -40,8 +40,6 @@ typedef enum vs_status {
 	VS_ERR_LOST = -6        /* free failed and the region is lost until reset */
 } vs_status;
 
-const char *vs_status_name(int status);
-
 /* Where an allocation landed. offset/granted are what the owner may use;
  * block covers everything taken from free space (headers, padding). A
  * strategy that has no headers leaves block_size 0 and the simulator uses
@@ -138,32 +136,6 @@ typedef struct vs_strategy {
 	void (*frame)(void *st);
 } vs_strategy;
 
-/* The registry: built-ins first, in a fixed order, then plug-ins in the
- * order loaded. */
-size_t vs_strategy_count(void);
-const vs_strategy *vs_strategy_at(size_t i);
-const vs_strategy *vs_strategy_find(const char *name);
-/* The strategy a kind of arena gets when none is named. */
-const vs_strategy *vs_strategy_default(vs_arena_kind kind);
-int vs_strategy_manages(const vs_strategy *s, vs_arena_kind kind);
-/* Whether s cannot serve this declared arena although it manages its kind:
- * a 2D-mapped OBJ arena and a strategy without VS_STRAT_OBJ_2D. Returns 0,
- * or 1 with the reason (naming the strategies that can) in why. */
-int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why, size_t whylen);
-/* The strategy an arena gets when none is named: its kind's default, or,
- * when that refuses the arena, the first registered strategy that takes it. */
-const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
-/* Adds one strategy (plug-ins, tests). A table of an older ABI is copied
- * and kept in the current layout. Returns 0, or -1 when the name is
- * taken, the ABI is unknown, the table is full or the strategy is
- * inconsistent: a name that is not 1-31 of a-z 0-9 - _ ., a summary missing
- * or holding control characters, a required operation missing, arenas
- * naming no kind, unknown flags, more than 64 MiB of state, save / restore
- * / save_size not given together. */
-int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);
-/* Adds n strategies, all of them or none. */
-int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, size_t errlen);
-
 /* ---- plug-ins ---------------------------------------------------------
  * A plug-in is a shared object exporting
  *
@@ -183,24 +155,5 @@ typedef struct vs_plugin {
 
 /* At most this many strategies in one plug-in (and in all plug-ins). */
 #define VS_PLUGIN_MAX_STRATEGIES 64
-
-/* Loads a plug-in and registers its strategies, all of them or none: a
- * table with no strategies, more than VS_PLUGIN_MAX_STRATEGIES, a NULL
- * pointer among them, a name with control characters or a strategy
- * vs_strategy_register refuses is refused whole. Returns 0 or -1 with err. */
-int vs_plugin_load(const char *path, char *err, size_t errlen);
-
-/* Small helper for strategies: finds key in "a=1,b=2". Returns 1 and
- * copies the value, 0 when absent. A value that does not fit in vallen
- * bytes is never cut: val becomes "(too long)", which no number parses. */
-int vs_option_get(const char *options, const char *key, char *val, size_t vallen);
-/* Checks that every key in options is one of the NULL-terminated list.
- * Returns 0, or -1 naming the first unknown key in err. */
-int vs_option_check(const char *options, const char *const *known, char *err, size_t errlen);
-/* Reads key as a number from lo to hi: decimal or 0x hexadecimal, with an
- * optional K or M (times 1024 or 1024 * 1024). Returns 1 and sets *val,
- * 0 when absent (val untouched), -1 with err for anything else. */
-int vs_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
-	char *err, size_t errlen);
 
 #endif

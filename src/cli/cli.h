@@ -6,9 +6,9 @@
 #include <stdio.h>
 
 #include "cli_opt.h"
-#include "vramsim/compare.h"
-#include "vramsim/out_file.h"
-#include "vramsim/replay.h"
+#include "compare/compare.h"
+#include "base/out_file.h"
+#include "engine/replay.h"
 
 /* Exit codes, the same for every command. */
 enum { VS_EXIT_OK = 0, VS_EXIT_CHECK = 1, VS_EXIT_USAGE = 2 };

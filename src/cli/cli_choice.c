@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/grow.h"
+#include "base/grow.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 int vs_cli_choices_add(const char *cmd, vs_cli_choices *cs, const char *value)
 {

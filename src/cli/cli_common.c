@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "vramsim/text.h"
+#include "base/text.h"
 
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "strategies/registry.h"
 
 /* The long option named, or the only one the name starts. */
 static const vs_cli_opt *long_opt(const vs_cli_cmd *cmd, const char *name, size_t len)

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "vramsim/compare.h"
-#include "vramsim/grow.h"
+#include "compare/compare.h"
+#include "base/grow.h"
 
 #define CMD "compare"
 

@@ -23,10 +23,11 @@
 #include "vramsim/alloc/gba_obj_first_fit.h"
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/alloc/gba_obj_snug.h"
-#include "vramsim/gba_emu.h"
-#include "vramsim/grow.h"
-#include "../strategies/strategies.h"
-#include "../strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
+#include "console/gba/gba_emu.h"
+#include "base/grow.h"
+#include "strategies/strategies.h"
+#include "vram/arena.h"
+#include "strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
 
 int vs_cmd_cycles(int argc, char **argv);
 

@@ -12,10 +12,9 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "vramsim/results.h"
-#ifdef VS_HAVE_RENDER
-#include "vramsim/render.h"
-#endif
+#include "engine/results.h"
+#include "render/render.h"
+#include "vram/request.h"
 
 #define CMD "diff"
 #define SHOWN 20 /* failures listed per side in text */
@@ -72,9 +71,7 @@ typedef struct diff_opts {
 	vs_cli_choices cs;
 	vs_replay_config cfg;
 	vs_tolerance tol[VS_MET_KINDS];
-#ifdef VS_HAVE_RENDER
 	vs_window win;
-#endif
 } diff_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -105,9 +102,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		o->json = 1;
 		return -1;
 	case O_PNG:
-#ifndef VS_HAVE_RENDER
-		return vs_cli_usage_error(CMD, "--png: built without libpng");
-#endif
 		o->png = p->arg;
 		return -1;
 	case O_FROM:
@@ -152,7 +146,6 @@ static int run_side(const diff_opts *o, side *s, int g)
 		return vs_cli_usage_error(CMD, "out of memory");
 	}
 	vs_results_attach(s->x, &cfg);
-#ifdef VS_HAVE_RENDER
 	if (o->png) {
 		if (!(s->hs = vs_history_new(1024, 256))) {
 			vs_trace_close(rd);
@@ -164,7 +157,6 @@ static int run_side(const diff_opts *o, side *s, int g)
 		vs_history_attach(s->hs, &cfg);
 		vs_cli_chain_attach(&s->chain, &cfg, first, first_ud);
 	}
-#endif
 	if (!(s->r = vs_replay_new(rd, &cfg, err, sizeof err))) {
 		fprintf(stderr, "vramsim diff: %s\n", err);
 		return VS_EXIT_USAGE;
@@ -173,14 +165,12 @@ static int run_side(const diff_opts *o, side *s, int g)
 		fprintf(stderr, "%s\n", vs_replay_error(s->r));
 		return VS_EXIT_USAGE;
 	}
-#ifdef VS_HAVE_RENDER
 	if (s->hs) {
 		vs_history_finish(s->hs, s->r);
 		if (vs_history_window_check(s->hs, err, sizeof err))
 			return vs_cli_usage_error(CMD, "side %s (%s): %s", g || s->path != o->path[0] ? "B" : "A", s->path,
 				err);
 	}
-#endif
 	n = snprintf(s->label, sizeof s->label, "%s:", s->path);
 	for (i = 0; i < vs_replay_arena_count(s->r) && n < (int)sizeof s->label; i++)
 		n += snprintf(s->label + n, sizeof s->label - (size_t)n, " %s=%s", vs_replay_arena(s->r, i)->decl.name,
@@ -458,7 +448,6 @@ static int report(const diff_opts *o, const side *A, const side *B)
 	return worse || broken ? VS_EXIT_CHECK : VS_EXIT_OK;
 }
 
-#ifdef VS_HAVE_RENDER
 /* Both heatmaps (occupancy, titled alike so only the plots differ), then a
  * pixel where they differ is red when B is the brighter (more in use), blue
  * when A is; where they agree it is dimmed. */
@@ -511,7 +500,6 @@ done:
 	vs_image_fini(&ib);
 	return rc;
 }
-#endif
 
 int vs_cmd_diff(int argc, char **argv)
 {
@@ -531,10 +519,8 @@ int vs_cmd_diff(int argc, char **argv)
 		status = VS_EXIT_USAGE;
 	if (status < 0 && (o.from || o.to) && !o.png)
 		status = vs_cli_usage_error(CMD, "--from and --to choose the window of the --png picture: give --png FILE");
-#ifdef VS_HAVE_RENDER
 	if (status < 0 && vs_window_parse(&o.win, o.from, o.to, err, sizeof err))
 		status = vs_cli_usage_error(CMD, "%s", err);
-#endif
 	if (status >= 0) {
 		vs_cli_choices_free(&o.cs);
 		return status;
@@ -560,18 +546,14 @@ int vs_cmd_diff(int argc, char **argv)
 		if (!status)
 			status = run_side(&o, &s[i], o.npaths == 2 ? 0 : i);
 	}
-#ifdef VS_HAVE_RENDER
 	if (!status && o.png)
 		status = write_png(&o, &s[0], &s[1]);
-#endif
 	if (!status)
 		status = report(&o, &s[0], &s[1]);
 	for (i = 0; i < 2; i++) {
 		vs_replay_free(s[i].r);
 		vs_results_free(s[i].x);
-#ifdef VS_HAVE_RENDER
 		vs_history_free(s[i].hs);
-#endif
 	}
 	vs_cli_choices_free(&o.cs);
 	return status;

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/gen.h"
-#include "vramsim/gen_heap.h"
+#include "gen/gen.h"
+#include "gen/gen_heap.h"
 
 int vs_cmd_gen(int argc, char **argv);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/import.h"
+#include "trace/import.h"
 
 int vs_cmd_import(int argc, char **argv);
 

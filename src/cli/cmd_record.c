@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/gba_emu.h"
+#include "console/gba/gba_emu.h"
 
 int vs_cmd_record(int argc, char **argv);
 

@@ -10,10 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "vramsim/text.h"
+#include "base/text.h"
 
-#ifdef VS_HAVE_RENDER
-#include "vramsim/render.h"
+#include "render/render.h"
 
 #define CMD "render"
 
@@ -694,14 +693,3 @@ int vs_cmd_render(int argc, char **argv)
 	return status;
 }
 
-#else
-
-int vs_cmd_render(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vramsim render: this build has no renderer (libpng was not found)\n");
-	return VS_EXIT_USAGE;
-}
-
-#endif

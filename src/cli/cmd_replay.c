@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/out_file.h"
-#include "vramsim/report.h"
+#include "base/out_file.h"
+#include "engine/report.h"
 
 #define CMD "replay"
 

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vramsim/results.h"
-#include "vramsim/text.h"
+#include "engine/results.h"
+#include "base/text.h"
 
-#ifdef VS_HAVE_RENDER
-#include "vramsim/render.h"
+#include "render/render.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define CMD "report"
 #define FAILURES_SHOWN 200
@@ -511,14 +513,3 @@ int vs_cmd_report(int argc, char **argv)
 	return worst;
 }
 
-#else
-
-int vs_cmd_report(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vramsim report: built without libpng: no pictures, no report\n");
-	return 2;
-}
-
-#endif

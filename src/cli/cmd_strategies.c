@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 static const vs_cli_opt options[] = {
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so) first" },

@@ -6,8 +6,7 @@
 
 #include "cli.h"
 
-#ifdef VS_HAVE_VIEWER
-#include "vramsim/viewer.h"
+#include "viewer/viewer.h"
 
 #define CMD "view"
 
@@ -236,14 +235,3 @@ int vs_cmd_view(int argc, char **argv)
 	return status;
 }
 
-#else
-
-int vs_cmd_view(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vramsim view: this vramsim was built without SDL2; install libsdl2-dev and rebuild\n");
-	return VS_EXIT_USAGE;
-}
-
-#endif

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "module.h"
-#include "vramsim/gba_emu.h"
+#include "console/gba/gba_emu.h"
 
 int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 {

@@ -16,8 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vramsim/compare.h"
-#include "vramsim/grow.h"
+#include "compare/compare.h"
+#include "base/grow.h"
+#include "strategies/registry.h"
+#include "vram/arena.h"
 
 #define MESSAGES_MAX (64u * 1024u)
 

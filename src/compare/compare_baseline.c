@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/compare.h"
-#include "vramsim/grow.h"
-#include "vramsim/report.h"
-#include "vramsim/text.h"
+#include "compare/compare.h"
+#include "base/grow.h"
+#include "engine/report.h"
+#include "base/text.h"
 
 static const char *const metric_names[VS_MET_KINDS] = {
 	"failures", "peak_frag", "mean_frag", "internal_frag", "high_water", "peak_free_extents"

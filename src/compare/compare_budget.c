@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/compare.h"
-#include "vramsim/grow.h"
-#include "vramsim/text.h"
+#include "compare/compare.h"
+#include "base/grow.h"
+#include "base/text.h"
 
 static const char *const budget_names[VS_BUDGET_KINDS] = {
 	"max-failures", "max-peak-live", "max-peak-frag", "max-high-water"

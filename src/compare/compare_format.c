@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/compare.h"
-#include "vramsim/report.h"
+#include "compare/compare.h"
+#include "engine/report.h"
 
 static const char *const format_names[VS_FMT_COUNT] = { "text", "markdown", "csv", "json", "junit" };
 

@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compiler_hints.h"
+#include "base/compiler_hints.h"
 #include "vramsim/alloc/heap_manager.h"
-#include "vramsim/grow.h"
-#include "vramsim/hw.h"
-#include "vramsim/replay.h"
+#include "base/grow.h"
+#include "vram/hw.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define FREED_RING 65536u
 /* Failed allocations whose ids are remembered (a free of one is told from a
@@ -1313,7 +1316,7 @@ static int do_move(vs_replay *r)
 		st = ar->strat->alloc(ar->state, &rq, &pl);
 	if (st < 0) {
 		check_fail(r, a, VS_CHECK_MOVE, "id %llu: %s cannot follow the move to 0x%x (%s)", (unsigned long long)ev->id,
-			ar->strat->name, (unsigned)ev->req.at, vs_status_name(st));
+			ar->strat->name, (unsigned)ev->req.at, vs_strategy_status_name(st));
 		return 0;
 	}
 	x->pub.pl.key = pl.key;
@@ -1574,7 +1577,7 @@ static int do_free(vs_replay *r)
 		status = ar->strat->free(ar->state, &x->pub.pl);
 		refresh_held(r, (int)x->pub.arena);
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
-			(unsigned long long)ev->id, vs_status_name(status)))
+			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 		return 0;
@@ -1589,7 +1592,7 @@ static int do_free(vs_replay *r)
 	if (x->detached) {
 		vs_live gone = x->pub; /* observers see the arena after the free */
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
-			(unsigned long long)ev->id, vs_status_name(status)))
+			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		drop_rec(r, h);
 		refresh_held(r, (int)gone.arena);
@@ -1605,14 +1608,14 @@ static int do_free(vs_replay *r)
 			mark_rec(r, x, h, 1);
 		if (status == VS_ERR_LOST && diag(r, VS_DIAG_STRATEGY,
 			"%s lost the region of id %llu: free failed (%s), the memory is gone until reset",
-			ar->strat->name, (unsigned long long)ev->id, vs_status_name(status)))
+			ar->strat->name, (unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 	} else {
 		vs_live gone; /* observers see the arena after the free: a copy for them alone */
 		if (r->cfg.observer)
 			gone = x->pub;
 		if (status < 0 && diag(r, VS_DIAG_STRATEGY, "%s refused to free id %llu: %s", ar->strat->name,
-			(unsigned long long)ev->id, vs_status_name(status)))
+			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		drop_rec(r, h);
 		refresh_held(r, (int)(ar - r->ar));

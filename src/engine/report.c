@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/report.h"
+#include "engine/report.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 static double mean_frag(const vs_metrics *m)
 {

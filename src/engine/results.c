@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/grow.h"
-#include "vramsim/results.h"
-#include "vramsim/text.h"
+#include "base/grow.h"
+#include "engine/results.h"
+#include "base/text.h"
+#include "strategies/registry.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define MSGS_MAX 8    /* diagnostics kept for one event's log line */
 #define MSG_LEN 512
@@ -288,7 +291,7 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o, uint64_t
 			fprintf(fp, ",\"bytes\":%u", (unsigned)rq->size);
 		}
 		fputs(",\"status\":", fp);
-		vs_json_string(fp, vs_status_name(o->status));
+		vs_json_string(fp, vs_strategy_status_name(o->status));
 		fprintf(fp, ",\"code\":%d", o->status);
 		if (o->live) {
 			const vs_arena_decl *d = &vs_replay_arena(r, (int)o->live->arena)->decl;

@@ -2,7 +2,7 @@
 /* gen_ds.c - DS texture and palette workloads (see gen_ds.h). */
 #include <stdio.h>
 
-#include "vramsim/gen_ds.h"
+#include "gen/gen_ds.h"
 
 typedef struct rng { uint64_t s; } rng;
 

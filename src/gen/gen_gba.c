@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/gen.h"
-#include "vramsim/gen_ds.h"
-#include "vramsim/gen_heap.h"
-#include "vramsim/grow.h"
-#include "vramsim/request.h"
-#include "vramsim/text.h"
+#include "gen/gen.h"
+#include "gen/gen_ds.h"
+#include "gen/gen_heap.h"
+#include "base/grow.h"
+#include "vram/request.h"
+#include "base/text.h"
 
 /* ---- shared ----------------------------------------------------------- */
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/gen_heap.h"
-#include "vramsim/grow.h"
+#include "gen/gen_heap.h"
+#include "base/grow.h"
 
 typedef struct rng { uint64_t s; } rng;
 

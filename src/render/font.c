@@ -2,7 +2,7 @@
 /* font.c - the X11 "misc-fixed" 8x13 bitmap font (public domain) for
  * ASCII 32-126, built in (font_8x13.h, made by tools/font/pcf2c.py) so
  * pictures are the same bytes on every machine. */
-#include "vramsim/render.h"
+#include "render/render.h"
 
 #include "font_8x13.h"
 #include "history_impl.h"

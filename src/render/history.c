@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/grow.h"
-#include "vramsim/render.h"
+#include "base/grow.h"
+#include "render/render.h"
 
 #define ROW_SAMPLES 16
 #define FAIL_KEEP 65536u /* failure events kept per arena (ticks on a time line) */
@@ -670,6 +670,7 @@ void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *liv
 
 /* ---- internals the drawing code shares (history_draw.c) ---------------- */
 #include "history_impl.h"
+#include "vram/arena.h"
 
 int vs__history_rows(const vs_history *hs, int i) { return hs->a[i].rows; }
 const uint32_t *vs__history_cells(const vs_history *hs, int i, int c)

@@ -3,7 +3,7 @@
 #ifndef VS_RENDER_HISTORY_IMPL_H
 #define VS_RENDER_HISTORY_IMPL_H
 
-#include "vramsim/render.h"
+#include "render/render.h"
 
 int vs__history_rows(const vs_history *hs, int i);
 const uint32_t *vs__history_cells(const vs_history *hs, int i, int c);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/render.h"
+#include "render/render.h"
 
 int vs_image_init(vs_image *im, int w, int h, uint32_t rgba)
 {

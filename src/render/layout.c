@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/render.h"
+#include "render/render.h"
+#include "vram/arena.h"
 
 #define LABEL_H (VS_FONT_H + 3)
 #define PANEL_SEP 8

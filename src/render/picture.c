@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "history_impl.h"
-#include "vramsim/grow.h"
+#include "base/grow.h"
+#include "vram/arena.h"
 
 #define MARGIN 10
 #define TITLE_H (2 * VS_FONT_H + 6)

@@ -8,7 +8,7 @@
 
 #include <png.h>
 
-#include "vramsim/render.h"
+#include "render/render.h"
 
 int vs_png_write(FILE *fp, const vs_image *im)
 {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vramsim/render.h"
-#include "vramsim/text.h"
+#include "render/render.h"
+#include "base/text.h"
 
 /* One end: its unit and number. -1 when malformed. */
 static int parse_end(const char *s, vs_window_unit *unit, uint64_t *v)

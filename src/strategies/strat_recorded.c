@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strategies.h"
-#include "vramsim/hw.h"
-#include "vramsim/hw_gba.h"
+#include "strategies/strategies.h"
+#include "vram/hw.h"
+#include "vram/hw_gba.h"
+#include "base/options.h"
 
 /* The ROM tile loaded at a RAM tile (BG arenas). */
 typedef struct rec_tile {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/grow.h"
-#include "vramsim/import.h"
+#include "base/grow.h"
+#include "trace/import.h"
 
 /* One event of the output. */
 typedef struct out_ev {

@@ -20,9 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../compiler_hints.h"
+#include "base/compiler_hints.h"
 #include "trace_read_int.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "vram/request.h"
 
 #define C_DIGIT 1
 #define C_NAME 2  /* letters, digits, _-./: (name_ok) */

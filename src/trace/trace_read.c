@@ -15,10 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../compiler_hints.h"
+#include "base/compiler_hints.h"
 #include "trace_read_int.h"
-#include "vramsim/text.h"
-#include "vramsim/trace.h"
+#include "base/text.h"
+#include "trace/trace.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 #define BLOCK (1u << 16)
 #define MAX_TOK 32

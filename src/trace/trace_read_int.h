@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vramsim/trace.h"
+#include "trace/trace.h"
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
 

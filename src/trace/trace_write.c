@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 static void write_banks(FILE *fp, const vs_arena_decl *d)
 {

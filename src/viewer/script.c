@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "viewer_int.h"
-#include "vramsim/grow.h"
-#include "vramsim/text.h"
+#include "base/grow.h"
+#include "base/text.h"
 
 struct script {
 	char path[512];

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vramsim/grow.h"
-#include "vramsim/viewer.h"
+#include "base/grow.h"
+#include "viewer/viewer.h"
+#include "vram/arena.h"
 
 #define CK_EVENTS 256u        /* checkpoint at least this often (small arenas) */
 #define CK_MIN_UNITS 4096u    /* ... and when this many units changed */

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "viewer_int.h"
-#include "vramsim/grow.h"
-#include "vramsim/out_file.h"
-#include "vramsim/text.h"
+#include "base/grow.h"
+#include "base/out_file.h"
+#include "base/text.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 static const double speeds[] = {
 	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,

@@ -6,8 +6,9 @@
 
 #include <SDL.h>
 
-#include "vramsim/render.h"
-#include "vramsim/viewer.h"
+#include "render/render.h"
+#include "viewer/viewer.h"
+#include "vram/arena.h"
 
 #define VIEW_HOVER_LINES 5
 #define VIEW_TIMES 8192 /* frame times kept for percentiles */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "vramsim/compare.h"
+#include "compare/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* fuzz_budgets.c - budget files (compare --budgets). */
 #include "fuzz_common.h"
-#include "vramsim/compare.h"
+#include "compare/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

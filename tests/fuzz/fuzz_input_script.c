@@ -2,7 +2,7 @@
 /* fuzz_input_script.c - input scripts (vramsim record/capture --input),
  * then the keys of every frame they name. */
 #include "fuzz_common.h"
-#include "vramsim/input_script.h"
+#include "console/common/input_script.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

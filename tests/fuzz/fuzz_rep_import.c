@@ -2,7 +2,7 @@
 /* fuzz_rep_import.c - `vramsim import`: malloc-lab .rep traces (CS:APP,
  * CMU, short form) to trace text. */
 #include "fuzz_common.h"
-#include "vramsim/import.h"
+#include "trace/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

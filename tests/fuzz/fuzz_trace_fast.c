@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
 
 static const char tail[] = " # \xC3\xA9";
 

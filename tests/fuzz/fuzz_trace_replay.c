@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "vramsim/replay.h"
+#include "engine/replay.h"
 
 #define MAX_ARENA_BYTES (4u << 20) /* bigger arenas are the soak's, not the fuzzer's */
 

@@ -6,9 +6,10 @@
 
 #include "vramsim/alloc/bits.h"
 #include "vramsim/alloc/nns_gfd.h"
-#include "vramsim/hw.h"
+#include "vram/hw.h"
 #include "strat_ds.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
+#include "vram/request.h"
 
 /* The DS managers place on the hardware's 8-byte address units and take no
  * alignment argument (the NITRO-System API has none): a request that needs

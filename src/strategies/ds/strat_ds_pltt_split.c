@@ -4,9 +4,10 @@
 #include <stdio.h>
 
 #include "vramsim/alloc/ds_pltt_split.h"
-#include "vramsim/hw.h"
+#include "vram/hw.h"
 #include "strat_ds.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
+#include "base/options.h"
 
 static int split_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

@@ -6,7 +6,8 @@
 
 #include "vramsim/alloc/nns_gfd.h"
 #include "strat_ds.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
+#include "base/options.h"
 
 static int frmtex_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

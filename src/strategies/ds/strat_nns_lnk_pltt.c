@@ -5,7 +5,8 @@
 
 #include "vramsim/alloc/nns_gfd.h"
 #include "strat_ds.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
+#include "base/options.h"
 
 #define MAX_BLOCKS 2048u
 

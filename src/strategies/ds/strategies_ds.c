@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* strategies_ds.c - the DS texture and palette strategies, in list order. */
-#include "../strategies.h"
+#include "strategies/strategies.h"
 
 extern const vs_strategy vs_strat_nns_frm_tex, vs_strat_nns_frm_pltt;
 extern const vs_strategy vs_strat_nns_lnk_tex, vs_strat_nns_lnk_pltt;

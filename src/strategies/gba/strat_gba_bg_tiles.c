@@ -18,8 +18,9 @@
  * when the loaded one is out of reach, a failure when nothing in reach is
  * free. Without cb= the article's manager runs unchanged. */
 #include "vramsim/alloc/gba_bg_tiles.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 /* ---- gba-bg-tiles: the shared scheme --------------------------------- */
 

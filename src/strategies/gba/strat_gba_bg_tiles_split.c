@@ -7,8 +7,9 @@
 #include <stdlib.h>
 
 #include "vramsim/alloc/gba_bg_tiles_split.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 /* ---- gba-bg-tiles-split: two regions --------------------------------- */
 

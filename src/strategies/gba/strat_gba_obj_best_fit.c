@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_best_fit.c - strategy adapter for Butano-style best fit. */
 #include "vramsim/alloc/gba_obj_best_fit.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 static int bf_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

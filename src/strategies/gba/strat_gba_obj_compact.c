@@ -6,8 +6,9 @@
  * frame's uploads and on-need moves leave of a quarter of VBlank, by the
  * cost model of docs/gba.md. */
 #include "vramsim/alloc/gba_obj_compact.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 static int cp_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
 {

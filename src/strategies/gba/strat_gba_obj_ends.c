@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_ends.c - strategy adapter for vramsim's two-ended best-fit OBJ allocator. */
 #include "vramsim/alloc/gba_obj_ends.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 static int ends_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_first_fit.c - strategy adapter for first fit over a tile bitmap. */
 #include "vramsim/alloc/gba_obj_first_fit.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 static int ff_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

@@ -6,7 +6,8 @@
 
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/strategy.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
+#include "base/options.h"
 
 static int objmap_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

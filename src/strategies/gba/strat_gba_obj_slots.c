@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "vramsim/alloc/gba_obj_slots.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 /* Hand-made maps of the kind the article describes: one slot for the
  * biggest thing (a boss, a 64x64 8bpp form), a few for large sprites, more

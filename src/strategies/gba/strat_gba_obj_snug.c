@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_snug.c - strategy adapter for vramsim's snug-fit OBJ allocator. */
 #include "vramsim/alloc/gba_obj_snug.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_gba.h"
+#include "base/options.h"
 
 static int snug_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* strategies_gba.c - the GBA strategies, in the order they are listed. */
-#include "../strategies.h"
+#include "strategies/strategies.h"
 
 extern const vs_strategy vs_strat_gba_obj_map;
 extern const vs_strategy vs_strat_gba_obj_first_fit;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_heap_bank.c - adapter for the orx engine's memory bank. */
 #include "vramsim/alloc/heap_bank.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct bank_st {
 	uint8_t *mem;

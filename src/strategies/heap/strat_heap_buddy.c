@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_heap_buddy.c - adapter for the binary buddy heap. */
 #include "vramsim/alloc/heap_buddy.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct buddy_st {
 	uint8_t *mem;

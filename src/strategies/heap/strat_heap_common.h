@@ -15,6 +15,7 @@
 
 #include "vramsim/alloc/heap_common.h"
 #include "vramsim/strategy.h"
+#include "base/options.h"
 
 /* Parses a number option (decimal or 0x hex, K or M suffix). Returns 1 with
  * *out set, 0 when absent, -1 (message in err) when malformed. */

@@ -2,8 +2,9 @@
 /* strat_heap_dlmalloc.c - adapter for the Doug Lea style heap (as The
  * Simpsons: Hit & Run used one). */
 #include "vramsim/alloc/heap_dlmalloc.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct dl_st {
 	uint8_t *mem;

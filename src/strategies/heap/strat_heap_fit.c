@@ -2,8 +2,9 @@
 /* strat_heap_fit.c - adapters for the address-ordered free-list heap:
  * heap-first-fit, heap-next-fit and heap-best-fit. */
 #include "vramsim/alloc/heap_fit.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct fit_st {
 	uint8_t *mem;

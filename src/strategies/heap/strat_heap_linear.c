@@ -3,8 +3,9 @@
  * "Game From Zero: Part 2. 'Memory'". Trace save/restore are its mark and
  * roll back. */
 #include "vramsim/alloc/heap_linear.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct linear_st {
 	uint8_t *mem;

@@ -12,8 +12,9 @@
  * the arena) are allocated here at init and counted in the bookkeeping RAM;
  * the state points at them, so it is not a memcpy snapshot. */
 #include "vramsim/alloc/heap_manager.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct mgr_st {
 	uint8_t *mem;

@@ -2,8 +2,9 @@
 /* strat_heap_pools.c - adapter for the power-of-two pools (from the blog
  * post "Game From Zero: Part 2. 'Memory'"). */
 #include "vramsim/alloc/heap_pools.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct pools_st {
 	uint8_t *mem;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_heap_static.c - adapter for The Simpsons: Hit & Run's StaticHeap. */
 #include "vramsim/alloc/heap_static.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 static int static_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,
 	size_t errlen)

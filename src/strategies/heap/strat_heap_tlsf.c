@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_heap_tlsf.c - adapter for Two-Level Segregated Fit. */
 #include "vramsim/alloc/heap_tlsf.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct tlsf_st {
 	uint8_t *mem;

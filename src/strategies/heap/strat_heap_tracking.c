@@ -4,8 +4,9 @@
  * at init and counted in the bookkeeping RAM; the state points at it, so it
  * is not a memcpy snapshot. */
 #include "vramsim/alloc/heap_tracking.h"
-#include "../strategies.h"
+#include "strategies/strategies.h"
 #include "strat_heap_common.h"
+#include "base/options.h"
 
 typedef struct trk_st {
 	uint8_t *mem;

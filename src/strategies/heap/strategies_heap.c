@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* strategies_heap.c - the RAM heap strategies, in list order: the systems of
  * published engines and games first, then the general-purpose rivals. */
-#include "../strategies.h"
+#include "strategies/strategies.h"
 
 extern const vs_strategy vs_strat_heap_bank;
 extern const vs_strategy vs_strat_heap_pow2_pools;

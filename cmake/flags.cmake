@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: Zlib
+# flags.cmake - the project's compiler flags, in one place. Every target of
+# the project links vs_flags; test programs link vs_test_flags instead (the
+# same, with what tests relax). Nothing here is set globally, so the ROMs,
+# the install tests and other projects built beside vramsim are untouched.
+#
+#  VS_WERROR    warnings are errors (on)
+#  VS_SANITIZE  AddressSanitizer and UndefinedBehaviorSanitizer, for every
+#               target: the modules vramsim loads are instrumented like it
+#  VS_FUZZ      libFuzzer's coverage, with the same sanitizers (clang)
+set(VS_WARN -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers)
+if(VS_WERROR)
+  list(APPEND VS_WARN -Werror)
+endif()
+set(VS_SAN_COMPILE)
+set(VS_SAN_LINK)
+if(VS_SANITIZE)
+  list(APPEND VS_SAN_COMPILE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  list(APPEND VS_SAN_LINK -fsanitize=address,undefined)
+  # A Debug build optimises at -O1, the level ASan recommends: several
+  # times faster than -O0, and still without NDEBUG, so assert() checks.
+  # GCC's flow-based warnings are unreliable on instrumented code (its
+  # manual advises against -Werror with sanitizers): here they stay
+  # warnings; the normal build, the same sources, keeps them errors.
+  list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-O1> $<$<CONFIG:Debug>:-Wno-error=maybe-uninitialized>
+    $<$<CONFIG:Debug>:-Wno-error=format-truncation>)
+endif()
+if(VS_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "VS_FUZZ needs clang (libFuzzer): configure with CC=clang, as tools/fuzz does")
+  endif()
+  list(APPEND VS_SAN_COMPILE -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+    -fno-omit-frame-pointer)
+  list(APPEND VS_SAN_LINK -fsanitize=address,undefined)
+endif()
+
+add_library(vs_flags INTERFACE)
+target_compile_options(vs_flags INTERFACE ${VS_WARN} ${VS_SAN_COMPILE})
+target_link_options(vs_flags INTERFACE ${VS_SAN_LINK})
+
+# Tests: prototypes are not asked of a suite's own functions, and messages
+# built in tests may be cut (that is never what a test checks).
+add_library(vs_test_flags INTERFACE)
+target_compile_options(vs_test_flags INTERFACE ${VS_WARN} -Wno-missing-prototypes -Wno-format-truncation
+  ${VS_SAN_COMPILE})
+target_link_options(vs_test_flags INTERFACE ${VS_SAN_LINK})

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: Zlib */
+/* out_file.c - output files written whole or not at all (out_file.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/out_file.h"
+#include "base/text.h"
+
+static int say(char *err, size_t errlen, const char *path, const char *why)
+{
+	char shown[512];
+
+	vs_escape(shown, sizeof shown, path, strlen(path), 0);
+	snprintf(err, errlen, "cannot write %s: %s", shown, why);
+	return -1;
+}
+
+/* A fresh file beside target, opened for writing: TARGET.tmp-PID, or when
+ * that name is too long, DIR/.vramsim-tmp-PID-N. */
+static int open_tmp(vs_out_file *f, mode_t mode, char *err, size_t errlen)
+{
+	const char *slash = strrchr(f->target, '/');
+	int dirlen = slash ? (int)(slash - f->target) + 1 : 0, k, fd = -1;
+
+	for (k = 0; k < 100 && fd < 0; k++) {
+		if (k == 0)
+			snprintf(f->tmp, sizeof f->tmp, "%s.tmp-%ld", f->target, (long)getpid());
+		else
+			snprintf(f->tmp, sizeof f->tmp, "%.*s.vramsim-tmp-%ld-%d", dirlen, f->target, (long)getpid(), k);
+		fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666);
+		if (fd < 0 && errno != EEXIST && !(errno == ENAMETOOLONG && k == 0))
+			break;
+	}
+	if (fd < 0) {
+		f->tmp[0] = '\0';
+		return say(err, errlen, f->path, strerror(errno));
+	}
+	if (mode)
+		(void)fchmod(fd, mode & 07777); /* a replaced file keeps its permissions */
+	f->fp = fdopen(fd, "wb");
+	if (!f->fp) {
+		close(fd);
+		remove(f->tmp);
+		f->tmp[0] = '\0';
+		return say(err, errlen, f->path, strerror(errno));
+	}
+	return 0;
+}
+
+/* A FIFO or a device: written as it is, never created or replaced. */
+static int open_in_place(vs_out_file *f, char *err, size_t errlen)
+{
+	int fd = open(f->path, O_WRONLY | O_NOCTTY);
+
+	if (fd < 0)
+		return say(err, errlen, f->path, strerror(errno));
+	f->fp = fdopen(fd, "wb");
+	if (!f->fp) {
+		close(fd);
+		return say(err, errlen, f->path, strerror(errno));
+	}
+	f->in_place = 1;
+	return 0;
+}
+
+int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t len = strlen(path);
+
+	memset(f, 0, sizeof *f);
+	if (len == 0)
+		return say(err, errlen, "''", "an empty path");
+	if (len >= VS_OUT_PATH_MAX) {
+		snprintf(err, errlen, "cannot write an output path of %zu bytes (at most %d)", len, VS_OUT_PATH_MAX - 1);
+		return -1;
+	}
+	memcpy(f->path, path, len + 1);
+	if (strcmp(path, "-") == 0) {
+		f->fp = stdout;
+		f->in_place = 1;
+		return 0;
+	}
+	if (lstat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return say(err, errlen, path, strerror(errno));
+		memcpy(f->target, path, len + 1);
+		return open_tmp(f, 0, err, errlen);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *real = realpath(path, NULL);
+		if (!real || stat(real, &st) != 0) {
+			free(real);
+			return say(err, errlen, path, "a symbolic link to nothing (give the file it should name)");
+		}
+		if (S_ISREG(st.st_mode) && strlen(real) >= sizeof f->target) {
+			free(real);
+			return say(err, errlen, path, "the file the link names has too long a path");
+		}
+		if (S_ISREG(st.st_mode))
+			snprintf(f->target, sizeof f->target, "%s", real);
+		free(real);
+	} else if (S_ISREG(st.st_mode)) {
+		memcpy(f->target, path, len + 1);
+	}
+	if (S_ISDIR(st.st_mode))
+		return say(err, errlen, path, "a directory");
+	if (S_ISSOCK(st.st_mode))
+		return say(err, errlen, path, "a socket");
+	if (S_ISREG(st.st_mode))
+		return open_tmp(f, st.st_mode, err, errlen);
+	return open_in_place(f, err, errlen);
+}
+
+int vs_out_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char dir[VS_OUT_PATH_MAX];
+	const char *slash;
+	size_t len = strlen(path);
+	int regular = 1;
+
+	if (len == 0)
+		return say(err, errlen, "''", "an empty path");
+	if (len >= VS_OUT_PATH_MAX) {
+		snprintf(err, errlen, "cannot write an output path of %zu bytes (at most %d)", len, VS_OUT_PATH_MAX - 1);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+			return say(err, errlen, path, "a symbolic link to nothing (give the file it should name)");
+		if (S_ISDIR(st.st_mode))
+			return say(err, errlen, path, "a directory");
+		if (S_ISSOCK(st.st_mode))
+			return say(err, errlen, path, "a socket");
+		regular = S_ISREG(st.st_mode);
+		if (!regular)
+			return access(path, W_OK) == 0 ? 0 : say(err, errlen, path, strerror(errno));
+	} else if (errno != ENOENT) {
+		return say(err, errlen, path, strerror(errno));
+	}
+	/* a file made or replaced: its directory takes the temporary file */
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) != 0)
+		return say(err, errlen, path, strerror(errno));
+	return 0;
+}
+
+int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
+{
+	int bad, before = errno; /* a write that failed earlier left its reason there */
+
+	if (!f->fp)
+		return ok ? 0 : -1;
+	errno = 0;
+	bad = fflush(f->fp) != 0 || ferror(f->fp);
+	if (f->fp != stdout && fclose(f->fp) != 0)
+		bad = 1;
+	f->fp = NULL;
+	if (bad)
+		say(err, errlen, f->path, errno ? strerror(errno) : before ? strerror(before) : "a write failed");
+	if ((bad || !ok) && f->tmp[0]) {
+		remove(f->tmp);
+		f->tmp[0] = '\0';
+	}
+	return bad || !ok ? -1 : 0;
+}
+
+/* Puts back what commit had replaced, for files 0..n-1. */
+static void roll_back(vs_out_file *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!f[i].committed)
+			continue;
+		if (f[i].backup[0])
+			rename(f[i].backup, f[i].target);
+		else
+			remove(f[i].target);
+		f[i].committed = 0;
+		f[i].backup[0] = '\0';
+	}
+}
+
+int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen)
+{
+	struct stat st;
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (!f[i].tmp[0])
+			continue;
+		/* keep the file replaced until every rename went through */
+		f[i].backup[0] = '\0';
+		if (n > 1 && lstat(f[i].target, &st) == 0 && S_ISREG(st.st_mode)) {
+			for (k = 0; k < 100; k++) {
+				snprintf(f[i].backup, sizeof f[i].backup, "%s.old-%ld-%d", f[i].target, (long)getpid(), k);
+				if (link(f[i].target, f[i].backup) == 0)
+					break;
+				f[i].backup[0] = '\0';
+				if (errno != EEXIST)
+					break;
+			}
+		}
+		if (rename(f[i].tmp, f[i].target) != 0) {
+			say(err, errlen, f[i].path, strerror(errno));
+			if (f[i].backup[0])
+				remove(f[i].backup);
+			f[i].backup[0] = '\0';
+			roll_back(f, i);
+			vs_out_abort(f, n);
+			return -1;
+		}
+		f[i].tmp[0] = '\0';
+		f[i].committed = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (f[i].backup[0])
+			remove(f[i].backup);
+		f[i].backup[0] = '\0';
+	}
+	return 0;
+}
+
+void vs_out_abort(vs_out_file *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].fp && f[i].fp != stdout)
+			fclose(f[i].fp);
+		else if (f[i].fp)
+			fflush(f[i].fp);
+		f[i].fp = NULL;
+		if (f[i].tmp[0])
+			remove(f[i].tmp);
+		f[i].tmp[0] = '\0';
+	}
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Zlib */
+/* text.c - input text made safe to echo (include/vramsim/text.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+
+int vs_utf8_char_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	int len, k;
+
+	if (n == 0)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		len = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		len = 4;
+	else
+		return 0;
+	if (n < (size_t)len)
+		return 0;
+	for (k = 1; k < len; k++)
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
+		(c == 0xF4 && s[1] > 0x8F))
+		return 0;
+	return len;
+}
+
+int vs_is_control(unsigned long c)
+{
+	return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F);
+}
+
+/* The code point of the valid character s of len bytes. */
+static unsigned long code_point(const unsigned char *s, int len)
+{
+	static const unsigned char lead_mask[5] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+	unsigned long c = s[0] & lead_mask[len];
+	int k;
+
+	for (k = 1; k < len; k++)
+		c = c << 6 | (s[k] & 0x3Fu);
+	return c;
+}
+
+size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, o = 0;
+
+	if (cap == 0)
+		return 0;
+	while (i < len) {
+		int n = vs_utf8_char_len(s + i, len - i), k;
+		unsigned long c = n ? code_point(s + i, n) : 0;
+		int plain = n && (!vs_is_control(c) || c == '\t' || (c == '\n' && keep_newline));
+		int need = plain ? n : 4 * (n ? n : 1);
+		if (o + (size_t)need >= cap)
+			break;
+		if (plain) {
+			memcpy(dst + o, s + i, (size_t)n);
+		} else {
+			for (k = 0; k < (n ? n : 1); k++)
+				snprintf(dst + o + 4 * (size_t)k, 5, "\\x%02x", s[i + (size_t)k]);
+		}
+		o += (size_t)need;
+		i += (size_t)(n ? n : 1);
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+void vs_escape_in_place(char *buf, size_t cap)
+{
+	size_t len = strnlen(buf, cap);
+	char small[1024], *copy = len < sizeof small ? small : malloc(len + 1);
+
+	if (!copy) {
+		/* no memory for a copy: drop what would need escaping */
+		size_t i;
+		for (i = 0; i < len; i++)
+			if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] >= 0x7F)
+				buf[i] = '?';
+		return;
+	}
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	vs_escape(buf, cap, copy, len, 0);
+	if (copy != small)
+		free(copy);
+}
+
+int vs_text_clean(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		int n = vs_utf8_char_len(u + i, len - i);
+		if (!n)
+			return 0;
+		if (vs_is_control(code_point(u + i, n)) && u[i] != '\t')
+			return 0;
+		i += (size_t)n;
+	}
+	return 1;
+}
+
+void vs_json_string(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	fputc('"', fp);
+	while (n) {
+		int len = vs_utf8_char_len(p, n);
+		if (len == 0) {
+			fputs("\\ufffd", fp);
+			len = 1;
+		} else if (*p == '"' || *p == '\\') {
+			fputc('\\', fp);
+			fputc(*p, fp);
+		} else if (*p < 0x20 || *p == 0x7F) {
+			fprintf(fp, "\\u%04x", *p);
+		} else {
+			fwrite(p, 1, (size_t)len, fp);
+		}
+		p += len;
+		n -= (size_t)len;
+	}
+	fputc('"', fp);
+}
+
+void vs_csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: Zlib */
+/* capture_bg.c - BG allocations from BG control, maps and tiles (docs/capture.md).
+ *
+ * Each shown layer's screen map is one allocation. Every map cell on screen
+ * is a reference to the RAM tile it names, made when the cell comes into
+ * view and ended when it leaves, when the map entry changes or when the RAM
+ * tile gets other graphics. A tile's identity is its data: equal data is
+ * one ROM index wherever it is loaded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture_impl.h"
+#include "base/grow.h"
+#include "vram/hw_gba.h"
+#include "vram/request.h"
+
+#define BG_BASE 0x06000000u
+#define CELLS (128u * 128u)                /* the largest map: affine 1024x1024 */
+#define UNITS (VS_GBA_BG_BYTES / 32u)      /* 32-byte RAM tiles of the 64 KiB BG area */
+#define ROM_SLOTS (1u << 17)               /* hash slots, twice the identities */
+#define ROM_NONE (VS_CAPTURE_ROM_MAX + 1u) /* graphics past the table */
+
+enum { KIND_OFF = 0, KIND_TEXT, KIND_AFFINE };
+
+typedef struct cell {
+	uint64_t id;     /* live reference, 0 none */
+	uint32_t rom;
+	uint16_t unit;   /* RAM tile: byte offset / 32 */
+	uint8_t bpp8;
+} cell;
+
+/* A map cell on screen this frame, and the reference it asks for. */
+typedef struct want {
+	uint16_t cell, unit;
+	uint32_t rom;
+	uint8_t ok;      /* names a tile inside the BG area */
+} want;
+
+typedef struct layer {
+	uint8_t kind, size, sbb, cb, bpp8;
+	uint64_t map_id;
+	uint16_t map_unit, map_units; /* the map allocation's RAM tiles */
+	cell cell[CELLS];
+	uint32_t seen[CELLS];  /* stamp of the frame the cell was last on screen */
+	uint16_t at[CELLS];    /* its index in want */
+	want want[CELLS];
+	uint32_t nwant;
+} layer;
+
+struct cap_bg {
+	layer l[4];
+	uint32_t stamp;
+	uint32_t live;                  /* live tile references */
+	uint32_t refs[UNITS][2];        /* live references per RAM tile and depth */
+	uint8_t mapped[UNITS];          /* RAM tiles a live map allocation holds */
+	uint32_t memo[UNITS][2];        /* identity of a RAM tile this frame */
+	uint32_t memo_stamp[UNITS][2];
+	/* ROM identities: data by index (1-based), open-addressed by hash */
+	uint32_t *slot;
+	uint8_t *data;
+	uint32_t n, cap;
+};
+
+cap_bg *cap_bg_new(void)
+{
+	cap_bg *b = calloc(1, sizeof *b);
+
+	if (b && !(b->slot = calloc(ROM_SLOTS, sizeof *b->slot))) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
+void cap_bg_free(cap_bg *b)
+{
+	if (!b)
+		return;
+	free(b->slot);
+	free(b->data);
+	free(b);
+}
+
+/* ---- identity (rule 3) ------------------------------------------------------ */
+
+/* An identity is stored as 65 bytes: the tile's length (32 or 64), then
+ * its data. 4bpp and 8bpp tiles hash with different seeds. */
+static uint32_t rom_hash(const uint8_t *p, unsigned bytes)
+{
+	return cap_fnv(bytes == 64 ? 0x9dc5811cu : 2166136261u, p, bytes);
+}
+
+/* ROM index of a tile's graphics: 0 for the all-transparent tile, else in
+ * order of first appearance. */
+static uint32_t rom_of(vs_capture *c, const uint8_t *p, unsigned bytes)
+{
+	cap_bg *b = c->bg;
+	uint32_t h = rom_hash(p, bytes), i, k;
+
+	if (cap_all_zero(p, bytes))
+		return 0;
+	for (i = h & (ROM_SLOTS - 1u);; i = (i + 1u) & (ROM_SLOTS - 1u)) {
+		k = b->slot[i];
+		if (!k)
+			break;
+		if (b->data[(size_t)k * 65u] == bytes && memcmp(b->data + (size_t)k * 65u + 1u, p, bytes) == 0)
+			return k;
+	}
+	/* room for index n + 1 (index 0 stays unused): doubled from 1024, the
+	 * table reaches VS_CAPTURE_ROM_MAX + 1 = 65536 entries and no more */
+	if (b->n >= VS_CAPTURE_ROM_MAX ||
+		(b->n + 1u >= b->cap && vs_grow_u32(&b->data, 65u, &b->cap, (size_t)b->n + 2u, 1024u))) {
+		c->st.rom_overflow++;
+		return ROM_NONE;
+	}
+	k = ++b->n;
+	b->data[(size_t)k * 65u] = (uint8_t)bytes;
+	memcpy(b->data + (size_t)k * 65u + 1u, p, bytes);
+	b->slot[i] = k;
+	c->st.rom_tiles = b->n;
+	return k;
+}
+
+static uint32_t unit_rom(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int bpp8)
+{
+	cap_bg *b = c->bg;
+
+	if (b->memo_stamp[unit][bpp8] != b->stamp) {
+		b->memo_stamp[unit][bpp8] = b->stamp;
+		b->memo[unit][bpp8] = rom_of(c, f->vram + unit * 32u, bpp8 ? 64u : 32u);
+	}
+	return b->memo[unit][bpp8];
+}
+
+/* ---- references --------------------------------------------------------------- */
+
+static void ref_end(vs_capture *c, cell *x)
+{
+	cap_free(c, c->frame, x->id);
+	c->bg->refs[x->unit][x->bpp8]--;
+	c->bg->live--;
+	c->st.bg_frees++;
+	x->id = 0;
+}
+
+static void ref_new(vs_capture *c, layer *l, int n, const want *w)
+{
+	cap_bg *b = c->bg;
+	cell *x = &l->cell[w->cell];
+	vs_request rq;
+	char tag[24];
+
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_TILE;
+	rq.u.tile.rom = w->rom;
+	rq.u.tile.bpp = l->bpp8 ? 8 : 4;
+	rq.u.tile.cb1 = (uint8_t)(l->cb + 1u);
+	rq.u.tile.affine = l->kind == KIND_AFFINE;
+	vs_request_derive_size(&rq);
+	x->id = c->next_id++;
+	x->rom = w->rom;
+	x->unit = w->unit;
+	x->bpp8 = l->bpp8;
+	c->st.bg_hits += b->refs[w->unit][l->bpp8] > 0;
+	b->refs[w->unit][l->bpp8]++;
+	b->live++;
+	c->st.bg_refs++;
+	snprintf(tag, sizeof tag, "bg%d-tiles", n);
+	cap_alloc(c, c->frame, CAP_ARENA_BG, x->id, &rq, tag, BG_BASE + w->unit * 32u);
+}
+
+/* A cell on screen: the RAM tile its map entry names, and that tile's
+ * identity. Flip and palette bits are not part of it. */
+static void see(vs_capture *c, const vs_gba_frame *f, layer *l, uint32_t cellno, uint32_t tile)
+{
+	cap_bg *b = c->bg;
+	uint32_t bytes = l->bpp8 ? 64u : 32u, off = l->cb * VS_GBA_CHARBLOCK_BYTES + tile * bytes;
+	want *w;
+
+	if (l->seen[cellno] == b->stamp)
+		return;
+	l->seen[cellno] = b->stamp;
+	l->at[cellno] = (uint16_t)l->nwant;
+	w = &l->want[l->nwant++];
+	w->cell = (uint16_t)cellno;
+	w->ok = off + bytes <= VS_GBA_BG_BYTES;
+	w->unit = (uint16_t)(w->ok ? off / 32u : 0);
+	w->rom = w->ok ? unit_rom(c, f, w->unit, l->bpp8) : 0;
+	c->st.bg_past_end += !w->ok;
+}
+
+static unsigned map_byte(const vs_gba_frame *f, uint32_t off)
+{
+	return f->vram[off & (VS_GBA_BG_BYTES - 1u)];
+}
+
+/* Text: the 30x20 cells under the screen (31x21 when the scroll is not a
+ * multiple of 8), wrapping around the map. Maps wider or taller than 256
+ * pixels are 32x32-cell screenblocks side by side, then below. */
+static void text_cells(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
+{
+	unsigned cols = l->size & 1u ? 64u : 32u, rows = l->size & 2u ? 64u : 32u;
+	unsigned hofs = f->io[VS_IO_BG0HOFS + 2 * n] & 0x1FFu, vofs = f->io[VS_IO_BG0HOFS + 2 * n + 1] & 0x1FFu;
+	unsigned nc = 30u + ((hofs & 7u) != 0), nr = 20u + ((vofs & 7u) != 0), r, k;
+
+	for (r = 0; r < nr; r++) {
+		unsigned ty = ((vofs >> 3) + r) % rows;
+		for (k = 0; k < nc; k++) {
+			unsigned tx = ((hofs >> 3) + k) % cols;
+			uint32_t sb = (tx >> 5) + (ty >> 5) * (cols >> 5);
+			uint32_t off = l->sbb * VS_GBA_SCREENBLOCK_BYTES + sb * VS_GBA_SCREENBLOCK_BYTES +
+				(ty & 31u) * 64u + (tx & 31u) * 2u;
+			unsigned e = map_byte(f, off) | map_byte(f, off + 1u) << 8;
+			see(c, f, l, ty * cols + tx, e & 0x3FFu);
+		}
+	}
+}
+
+/* A 28-bit signed reference point (19.8 fixed point and a sign). */
+static int64_t ref_point(const vs_gba_frame *f, unsigned i)
+{
+	uint32_t v = (f->io[i] | (uint32_t)f->io[i + 1] << 16) & 0x0FFFFFFFu;
+
+	return (int64_t)v - (v & 0x08000000u ? 0x10000000 : 0);
+}
+
+static int64_t floor8(int64_t v)
+{
+	return v >= 0 ? v >> 8 : ~((~v) >> 8);
+}
+
+/* Affine: the cells the transform samples, pixel by pixel as the hardware
+ * does (x = X + PA*px + PB*py, y = Y + PC*px + PD*py, 8 fraction bits);
+ * outside the map a pixel is transparent unless the layer wraps. */
+static void affine_cells(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
+{
+	unsigned io = n == 2 ? VS_IO_BG2PA : VS_IO_BG3PA, px, py;
+	int64_t pa = (int16_t)f->io[io], pb = (int16_t)f->io[io + 1], pc = (int16_t)f->io[io + 2];
+	int64_t pd = (int16_t)f->io[io + 3], x0 = ref_point(f, io + 4), y0 = ref_point(f, io + 6);
+	int64_t size = 128 << l->size, cols = size / 8;
+	int wrap = (f->io[VS_IO_BG0CNT + n] >> 13) & 1;
+
+	for (py = 0; py < 160; py++) {
+		int64_t sx = x0 + pb * py, sy = y0 + pd * py;
+		for (px = 0; px < 240; px++, sx += pa, sy += pc) {
+			int64_t mx = floor8(sx), my = floor8(sy);
+			uint32_t cellno;
+			if (wrap) {
+				mx &= size - 1;
+				my &= size - 1;
+			} else if (mx < 0 || my < 0 || mx >= size || my >= size) {
+				continue;
+			}
+			cellno = (uint32_t)((my >> 3) * cols + (mx >> 3));
+			if (l->seen[cellno] != c->bg->stamp)
+				see(c, f, l, cellno, map_byte(f, l->sbb * VS_GBA_SCREENBLOCK_BYTES + cellno));
+		}
+	}
+}
+
+/* ---- layers --------------------------------------------------------------------- */
+
+static int layer_kind(unsigned dispcnt, int n)
+{
+	unsigned mode = dispcnt & 7u;
+
+	if (!((dispcnt >> (8 + n)) & 1u))
+		return KIND_OFF;
+	if (mode == 0)
+		return KIND_TEXT;
+	if (mode == 1)
+		return n < 2 ? KIND_TEXT : n == 2 ? KIND_AFFINE : KIND_OFF;
+	if (mode == 2)
+		return n >= 2 ? KIND_AFFINE : KIND_OFF;
+	return KIND_OFF; /* bitmap modes: no tiles */
+}
+
+/* Rule 5: VRAM one allocation holds is not given to another. A tile at
+ * one depth overlaps the other depth's tiles around it (an 8bpp tile is two
+ * RAM tiles); a map holds its screenblocks. The all-transparent tile is
+ * one tile at both depths at one address, as tile managers keep it. */
+static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int bpp8, uint32_t rom)
+{
+	const cap_bg *b = c->bg;
+	int other = bpp8 ? 0 : 1, shared0 = 0;
+
+	if (b->refs[unit][other] && rom == 0)
+		shared0 = cap_all_zero(f->vram + unit * 32u, other ? 64u : 32u);
+	if (bpp8)
+		return b->mapped[unit] || b->mapped[unit + 1] || (b->refs[unit][0] && !shared0) || b->refs[unit + 1][0];
+	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && b->refs[unit - 1][1]);
+}
+
+static int units_taken(const cap_bg *b, uint32_t unit, uint32_t n)
+{
+	uint32_t u;
+
+	for (u = unit; u < unit + n; u++)
+		if (b->mapped[u] || b->refs[u][0] || b->refs[u][1])
+			return 1;
+	return 0;
+}
+
+static void layer_drop(vs_capture *c, layer *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < CELLS; i++)
+		if (l->cell[i].id)
+			ref_end(c, &l->cell[i]);
+	if (l->map_id) {
+		cap_free(c, c->frame, l->map_id);
+		memset(c->bg->mapped + l->map_unit, 0, l->map_units);
+	}
+	l->map_id = 0;
+}
+
+/* A map running past the 64 KiB BG area is cut there and written as a
+ * byte request; one on VRAM another allocation holds (two layers sharing
+ * screenblocks, a map over tiles shown) is not allocated twice. */
+static void layer_map(vs_capture *c, layer *l, int n)
+{
+	uint32_t start = l->sbb * VS_GBA_SCREENBLOCK_BYTES, bytes;
+	vs_request rq;
+	char tag[24];
+
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_BGMAP;
+	rq.u.bgmap.affine = l->kind == KIND_AFFINE;
+	rq.u.bgmap.size = l->size;
+	vs_request_derive_size(&rq);
+	bytes = rq.size;
+	if (start + bytes > VS_GBA_BG_BYTES) {
+		bytes = VS_GBA_BG_BYTES - start;
+		memset(&rq, 0, sizeof rq);
+		rq.size = bytes;
+		c->st.bg_map_clipped++;
+	}
+	if (units_taken(c->bg, start / 32u, bytes / 32u)) {
+		c->st.bg_conflicts++;
+		return;
+	}
+	l->map_id = c->next_id++;
+	l->map_unit = (uint16_t)(start / 32u);
+	l->map_units = (uint16_t)(bytes / 32u);
+	memset(c->bg->mapped + l->map_unit, 1, l->map_units);
+	snprintf(tag, sizeof tag, "bg%d", n);
+	cap_alloc(c, c->frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
+	c->st.bg_maps++;
+}
+
+/* Rule 2: the map is reallocated when its kind, size or screenblock
+ * changes; the cells on screen are gathered. */
+static void layer_frame(vs_capture *c, const vs_gba_frame *f, int n)
+{
+	layer *l = &c->bg->l[n];
+	unsigned cnt = f->io[VS_IO_BG0CNT + n];
+	int kind = layer_kind(f->io[VS_IO_DISPCNT], n);
+	uint8_t size = (uint8_t)(cnt >> 14), sbb = (uint8_t)((cnt >> 8) & 31u);
+
+	if (kind != l->kind || (kind && (size != l->size || sbb != l->sbb))) {
+		layer_drop(c, l);
+		l->kind = (uint8_t)kind;
+		l->size = size;
+		l->sbb = sbb;
+		if (kind)
+			layer_map(c, l, n);
+	}
+	l->nwant = 0;
+	if (!kind)
+		return;
+	l->cb = (uint8_t)((cnt >> 2) & 3u);
+	l->bpp8 = (uint8_t)(kind == KIND_AFFINE || (cnt & 0x80u));
+	if (kind == KIND_TEXT)
+		text_cells(c, f, l, n);
+	else
+		affine_cells(c, f, l, n);
+}
+
+/* References that no longer hold: the cell left the screen, or names
+ * another RAM tile, or its RAM tile holds other graphics now. */
+static void layer_ends(vs_capture *c, layer *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < CELLS; i++) {
+		cell *x = &l->cell[i];
+		const want *w;
+		if (!x->id)
+			continue;
+		if (l->seen[i] != c->bg->stamp) {
+			ref_end(c, x);
+			continue;
+		}
+		w = &l->want[l->at[i]];
+		if (w->ok && w->unit == x->unit && x->bpp8 == l->bpp8 && w->rom == x->rom)
+			continue;
+		c->st.bg_streamed += w->ok && w->unit == x->unit && x->bpp8 == l->bpp8;
+		ref_end(c, x);
+	}
+}
+
+static void layer_begins(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nwant; i++) {
+		const want *w = &l->want[i];
+		if (!w->ok || l->cell[w->cell].id)
+			continue;
+		if (tile_taken(c, f, w->unit, l->bpp8, w->rom))
+			c->st.bg_conflicts++;
+		else
+			ref_new(c, l, n, w);
+	}
+}
+
+/* All ends before any new reference, so a hit is counted against the
+ * references that still hold. */
+void cap_bg_frame(vs_capture *c, const vs_gba_frame *f)
+{
+	cap_bg *b = c->bg;
+	int n;
+
+	if (cap_blank(f))
+		return;
+	b->stamp++;
+	for (n = 0; n < 4; n++)
+		layer_frame(c, f, n);
+	for (n = 0; n < 4; n++)
+		layer_ends(c, &b->l[n]);
+	for (n = 0; n < 4; n++)
+		layer_begins(c, f, &b->l[n], n);
+	if (b->live > c->st.bg_refs_max)
+		c->st.bg_refs_max = b->live;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Zlib */
+/* capture_impl.h - what capture.c, capture_obj.c and capture_bg.c share.
+ *
+ * Events are not written as they are inferred: each goes into the bucket of
+ * the frame it is dated at (an allocation can be dated back to the upload of
+ * its tiles, a free to the first frame its range went unshown), and a
+ * bucket is written, frees first, once no later inference can reach it.
+ */
+#ifndef VS_CAPTURE_IMPL_H
+#define VS_CAPTURE_IMPL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture/capture.h"
+#include "vram/request.h"
+
+#define CAP_OBJ_TILES 1024u
+#define CAP_OBJ_VRAM 0x10000u   /* OBJ tiles in vs_gba_frame.vram */
+#define CAP_OAM_ENTRIES 128u
+#define CAP_SEGS (CAP_OAM_ENTRIES * 8u) /* a 2D sprite wrapping past column 31 is up to 8 runs */
+
+typedef struct cap_text {
+	char *s;
+	size_t len, cap;
+} cap_text;
+
+/* One frame's events, written frees first so that a range freed and taken
+ * again in the same frame replays without overlap. */
+typedef struct cap_bucket {
+	cap_text frees, allocs;
+} cap_bucket;
+
+/* Tiles shown this frame: rows of w tiles, each 32 after the one above (a
+ * 2D sprite's rectangle), or with one row a run of w tiles (a 1D sprite, a
+ * sheet). A shape of more than one row never crosses column 31; every tile
+ * lies below 1024. Tag and upload date come from src: the whole sprite. */
+typedef struct cap_seg {
+	uint16_t start, w, rows;       /* tiles */
+	uint16_t src, src_rows, src_w; /* rows of src_w tiles, 32 apart (1D: one row) */
+	uint8_t shape, size, bpp;      /* the sprite, when whole */
+	uint8_t whole;                 /* exactly one sprite, unclipped */
+	uint8_t map2d;                 /* the frame's OBJ mapping */
+} cap_seg;
+
+/* A live OBJ allocation, shaped as a cap_seg. Live allocations never
+ * overlap. One that is not a sprite of the arena's mapping and has several
+ * rows is written one allocation per row: ids id .. id + nids - 1. */
+typedef struct cap_live {
+	uint64_t id;
+	uint64_t first_unref;  /* first frame of the current unshown run */
+	uint32_t misses;       /* frames unshown in a row */
+	uint16_t start, w, rows;
+	uint8_t nids, used, sheet, shown, doomed;
+	uint8_t exact;         /* this frame shows its own range (not only ranges inside it) */
+} cap_live;
+
+/* A set of OBJ tiles, a bit each. */
+typedef struct cap_tiles {
+	uint32_t bits[CAP_OBJ_TILES / 32u];
+} cap_tiles;
+
+typedef struct cap_obj {
+	cap_live live[CAP_OBJ_TILES];
+	uint16_t owner[CAP_OBJ_TILES];    /* live slot + 1 holding the tile, 0 none */
+	uint64_t written[CAP_OBJ_TILES];  /* frame + 1 of the tile's last change, 0 never */
+	uint64_t freed[CAP_OBJ_TILES];    /* frame + 1 of the last free that covered it */
+	uint8_t changed[CAP_OBJ_TILES];   /* changed this frame */
+	uint32_t nchanged;
+	cap_seg seg[CAP_SEGS];
+	cap_tiles seg_tiles[CAP_SEGS];    /* 2D frames: each seg's tiles, for joining */
+	uint32_t nseg;
+	/* sheet heuristic: the last large upload, and OAM as last seen */
+	uint16_t big_lo, big_hi;
+	uint64_t big_frame;
+	uint16_t prev_tile[CAP_OAM_ENTRIES];
+	uint8_t prev_shown[CAP_OAM_ENTRIES];
+} cap_obj;
+
+typedef struct cap_bg cap_bg;
+
+struct vs_capture {
+	vs_capture_options opt;
+	FILE *out;
+	char *header;
+	int started, finished, failed;
+	int header_written;
+	int map_known;       /* the obj arena's mapping (st.obj_2d) is settled */
+	uint64_t frame;      /* the frame being inferred (0-based) */
+	uint64_t flushed;    /* frames written so far */
+	uint32_t delay;      /* frames a bucket waits */
+	uint64_t held;       /* blank frames flushed before the header: written after it */
+	cap_bucket *ring;    /* delay + 1 buckets */
+	uint64_t next_id;
+	unsigned mode;       /* display mode of the previous frame */
+	int map2d;           /* OBJ mapping of the previous frame */
+	vs_capture_stats st;
+	cap_obj obj;
+	cap_bg *bg;
+	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first) */
+};
+
+enum { CAP_ARENA_OBJ = 0, CAP_ARENA_BG = 1 };
+
+/* capture.c: output */
+void cap_alloc(vs_capture *c, uint64_t frame, int arena, uint64_t id, const vs_request *rq, const char *tag,
+	uint32_t at);
+void cap_free(vs_capture *c, uint64_t frame, uint64_t id);
+void cap_comment(vs_capture *c, const char *fmt, ...);
+uint32_t cap_fnv(uint32_t h, const uint8_t *p, size_t n);
+int cap_all_zero(const uint8_t *p, size_t n);
+
+/* Display state of a frame. */
+unsigned cap_mode(const vs_gba_frame *f);
+int cap_blank(const vs_gba_frame *f);
+int cap_readable(vs_capture *c, const vs_gba_frame *f);
+
+/* capture_obj.c */
+void cap_obj_frame(vs_capture *c, const vs_gba_frame *f, int readable);
+void cap_obj_live_count(vs_capture *c);
+
+/* capture_bg.c */
+cap_bg *cap_bg_new(void);
+void cap_bg_free(cap_bg *b);
+void cap_bg_frame(vs_capture *c, const vs_gba_frame *f);
+
+#endif

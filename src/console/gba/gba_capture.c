@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Zlib */
+/* gba_capture.c - `vramsim capture` on the emulator: plays a ROM, hands a
+ * snapshot of the video hardware at every VBlank to the capture inference
+ * (src/trace/capture.c) and writes the trace with the ROM named at its top. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console/gba/gba_emu.h"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void header_text(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len)
+{
+	vs_gba_rom_info info;
+	int n;
+
+	vs_gba_emu_rom_info(e, &info);
+	n = snprintf(buf, len, "captured by vramsim capture from %s\nROM: title \"%s\", game code %s, SHA-256 %s%s\n"
+		"capture: frames=%u", base_name(rom), info.title, info.code, info.sha256,
+		info.checksum_ok ? "" : " (header checksum does not match)", (unsigned)play->frames);
+	if (n > 0 && (size_t)n < len && play->input)
+		n += snprintf(buf + n, len - (size_t)n, " input=%zu ranges", play->input->n);
+	if (n > 0 && (size_t)n < len && play->state)
+		snprintf(buf + n, len - (size_t)n, " state=%s", base_name(play->state));
+}
+
+/* Copies the trace from tmp to out with the summary capture writes at the
+ * end moved up, before the first arena line: a reader sees at once how
+ * well the rules fitted (a sprite sheet, changes mid-frame). */
+static int copy_summary_first(FILE *tmp, FILE *out)
+{
+	char *line = NULL, *summary = NULL;
+	size_t cap = 0, slen = 0;
+	ssize_t n;
+	int placed = 0, rc = 0;
+	static const char mark[] = "# capture summary:";
+
+	rewind(tmp);
+	while ((n = getline(&line, &cap, tmp)) > 0) {
+		char *ns;
+
+		if (strncmp(line, mark, sizeof mark - 1) != 0)
+			continue;
+		if (!(ns = realloc(summary, slen + (size_t)n + 1))) {
+			rc = -1;
+			break;
+		}
+		summary = ns;
+		memcpy(summary + slen, line, (size_t)n + 1);
+		slen += (size_t)n;
+	}
+	rewind(tmp);
+	while (rc == 0 && (n = getline(&line, &cap, tmp)) > 0) {
+		if (strncmp(line, mark, sizeof mark - 1) == 0)
+			continue;
+		if (!placed && strncmp(line, "arena ", 6) == 0) {
+			if (slen)
+				fwrite(summary, 1, slen, out);
+			placed = 1;
+		}
+		fwrite(line, 1, (size_t)n, out);
+	}
+	if (!placed && slen)
+		fwrite(summary, 1, slen, out);
+	free(line);
+	free(summary);
+	if (ferror(tmp) || ferror(out))
+		rc = -1;
+	return rc;
+}
+
+int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
+	vs_capture_stats *stats, char *err, size_t errlen)
+{
+	char header[512];
+	vs_gba_emu *e;
+	vs_capture *c = NULL;
+	vs_gba_frame *f = NULL;
+	FILE *tmp = NULL;
+	uint32_t i;
+	int rc = -1;
+
+	e = vs_gba_play_open(rom, play, err, errlen);
+	if (!e)
+		return -1;
+	header_text(e, rom, play, header, sizeof header);
+	if (!(f = malloc(sizeof *f)) || !(tmp = tmpfile())) {
+		snprintf(err, errlen, "no memory or no temporary file for the capture");
+		goto done;
+	}
+	if (!(c = vs_capture_new(o, tmp, header, err, errlen)))
+		goto done;
+	for (i = 0; i < play->frames; i++) {
+		vs_gba_play_keys(e, play, i);
+		vs_gba_emu_frame_snapshot(e, f);
+		if (vs_gba_emu_fault(e)) {
+			snprintf(err, errlen, "%s: %s", rom, vs_gba_emu_fault(e));
+			goto done;
+		}
+		if (vs_capture_frame(c, f) < 0)
+			goto write_error;
+		if (play->progress && (i & 63u) == 63u)
+			play->progress(play->progress_ud, i + 1, play->frames);
+	}
+	if (vs_capture_finish(c) < 0 || copy_summary_first(tmp, out) < 0)
+		goto write_error;
+	if (stats)
+		vs_capture_stats_get(c, stats);
+	rc = 0;
+	goto done;
+write_error:
+	snprintf(err, errlen, "error writing the trace (disk full?)");
+done:
+	vs_capture_free(c);
+	if (tmp)
+		fclose(tmp);
+	free(f);
+	vs_gba_emu_close(e);
+	return rc;
+}

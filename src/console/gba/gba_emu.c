@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: Zlib */
+/* gba_emu.c - headless GBA over libmgba (see gba_emu.h). Built only where
+ * libmgba is found, into the gba module and the tests that run the emulator. */
+#include "console/gba/gba_emu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mgba/core/blip_buf.h>
+#include <mgba/core/core.h>
+#include <mgba/core/log.h>
+#include <mgba/core/serialize.h>
+#include <mgba-util/vfs.h>
+
+#include "console/common/sha256.h"
+
+/* Faults, as libmgba reports them: a callback, or only a log line. */
+enum { FAULT_CRASH = 1, FAULT_ILLEGAL = 2, FAULT_STOP = 4 };
+
+struct vs_gba_emu {
+	struct mLogger logger; /* first: the log callback casts back to the emu */
+	struct mCore *core;
+	void *rom;             /* our copy: libmgba maps it, never copies it */
+	size_t rom_size;
+	color_t *video;
+	vs_gba_log_fn log_fn;
+	void *log_ud;
+	struct mLogger *saved_logger;
+	int config;            /* mCoreInitConfig ran: its tables need freeing */
+	struct mCoreCallbacks callbacks;
+	int faults;            /* FAULT_* seen in the frame running */
+	char fault_detail[160]; /* libmgba's first line about it */
+	char fault[384];       /* set once: vs_gba_emu_fault */
+	char state_note[160];  /* libmgba's complaint while loading a state */
+	const uint8_t *oam, *vram; /* libmgba's own memory, little-endian on every host */
+};
+
+int vs_gba_emu_available(void)
+{
+	return 1;
+}
+
+const char *vs_gba_emu_missing(void)
+{
+	return NULL;
+}
+
+/* mGBA's debug level bit (1 << n) back to the n the program wrote. */
+static int debug_level(int bits)
+{
+	int n = 0;
+
+	while (n < 8 && !(bits & (1 << n)))
+		n++;
+	return n;
+}
+
+static void keep_line(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	if (!buf[0])
+		vsnprintf(buf, len, fmt, ap);
+}
+
+static void on_log(struct mLogger *lg, int category, enum mLogLevel level, const char *fmt, va_list ap)
+{
+	vs_gba_emu *e = (vs_gba_emu *)(void *)lg;
+	const char *name = mLogCategoryName(category);
+	char line[512];
+
+	if (!name)
+		return;
+	/* An undefined instruction is only a warning to libmgba (the CPU takes
+	 * the BIOS's undefined vector); to a game it is a crash. The line of a
+	 * jump outside memory comes after the crash callback: keep it too. */
+	if (strcmp(name, "GBA") == 0 && strncmp(fmt, "Illegal opcode", 14) == 0) {
+		e->faults |= FAULT_ILLEGAL;
+		keep_line(e->fault_detail, sizeof e->fault_detail, fmt, ap);
+		return;
+	}
+	if (level & (mLOG_FATAL | mLOG_ERROR)) {
+		if (strcmp(name, "GBA Memory") == 0)
+			keep_line(e->fault_detail, sizeof e->fault_detail, fmt, ap);
+		else if (strcmp(name, "GBA Savestate") == 0 || strcmp(name, "Savestate") == 0)
+			keep_line(e->state_note, sizeof e->state_note, fmt, ap);
+		return;
+	}
+	if ((level & mLOG_WARN) && (strcmp(name, "GBA Savestate") == 0 || strcmp(name, "Savestate") == 0)) {
+		keep_line(e->state_note, sizeof e->state_note, fmt, ap);
+		return;
+	}
+	/* Everything else but the program's own lines (BIOS stubs, I/O notes)
+	 * is dropped: libmgba would print it on standard output otherwise. */
+	if (!e->log_fn || strcmp(name, "GBA Debug") != 0)
+		return;
+	vsnprintf(line, sizeof line, fmt, ap);
+	e->log_fn(e->log_ud, debug_level((int)level), line);
+}
+
+static void on_crash(void *ud)
+{
+	((vs_gba_emu *)ud)->faults |= FAULT_CRASH;
+}
+
+/* libmgba calls this for the BIOS Stop call (SWI 3): the console is off
+ * until a key interrupt, which nobody headless gives. */
+static void on_stop(void *ud)
+{
+	((vs_gba_emu *)ud)->faults |= FAULT_STOP;
+}
+
+/* libmgba's logger is process-wide: ours is installed while the core runs. */
+static void enter(vs_gba_emu *e)
+{
+	e->saved_logger = mLogGetContext();
+	mLogSetDefaultLogger(&e->logger);
+}
+
+static void leave(vs_gba_emu *e)
+{
+	mLogSetDefaultLogger(e->saved_logger);
+}
+
+static void set_err(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+}
+
+/* The memory block libmgba keeps for the region at start, if it is at
+ * least len bytes. */
+static const uint8_t *memory_block(vs_gba_emu *e, uint32_t start, size_t len)
+{
+	const struct mCoreMemoryBlock *b;
+	size_t n = e->core->listMemoryBlocks(e->core, &b), i, size = 0;
+	void *p;
+
+	for (i = 0; i < n; i++)
+		if (b[i].start == start && b[i].id != (size_t)-1)
+			break;
+	if (i == n)
+		return NULL;
+	p = e->core->getMemoryBlock(e->core, b[i].id, &size);
+	return p && size >= len ? p : NULL;
+}
+
+vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_t errlen)
+{
+	vs_gba_emu *e;
+	struct VFile *vf;
+	unsigned w = 0, h = 0;
+
+	if (size < 0xC0 || size > 32u * 1024 * 1024) {
+		set_err(err, errlen, "not a GBA ROM image: size must be 192 bytes to 32 MiB");
+		return NULL;
+	}
+	/* Every cartridge header has 0x96 here (GBATEK, "GBA Cartridge Header");
+	 * libmgba checks nothing and would run any file. */
+	if (((const unsigned char *)rom)[0xB2] != 0x96) {
+		set_err(err, errlen, "not a GBA ROM image: no cartridge header (byte 0xB2 is not 0x96)");
+		return NULL;
+	}
+	e = calloc(1, sizeof *e);
+	if (!e || !(e->rom = malloc(size))) {
+		free(e);
+		set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	memcpy(e->rom, rom, size);
+	e->rom_size = size;
+	e->logger.log = on_log;
+	e->logger.filter = NULL;
+	enter(e);
+	e->core = mCoreCreate(mPLATFORM_GBA);
+	if (!e->core || !e->core->init(e->core)) {
+		e->core = NULL; /* half made: not ours to deinit */
+		set_err(err, errlen, "libmgba could not create a GBA core");
+		goto fail;
+	}
+	mCoreInitConfig(e->core, NULL);
+	e->config = 1;
+	e->core->desiredVideoDimensions(e->core, &w, &h);
+	e->video = calloc((size_t)w * h, sizeof *e->video);
+	if (!e->video) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
+	e->core->setVideoBuffer(e->core, e->video, w);
+	vf = VFileFromConstMemory(e->rom, e->rom_size);
+	if (!vf || !e->core->loadROM(e->core, vf)) {
+		if (vf)
+			vf->close(vf);
+		set_err(err, errlen, "libmgba refused the ROM image");
+		goto fail;
+	}
+	e->core->reset(e->core);
+	e->callbacks.context = e;
+	e->callbacks.coreCrashed = on_crash;
+	e->callbacks.shutdown = on_stop;
+	e->core->addCoreCallbacks(e->core, &e->callbacks);
+	if (!(e->oam = memory_block(e, 0x07000000u, VS_GBA_OAM_BYTES)) ||
+		!(e->vram = memory_block(e, 0x06000000u, VS_GBA_VRAM_BYTES))) {
+		set_err(err, errlen, "libmgba does not show its OAM and VRAM");
+		goto fail;
+	}
+	leave(e);
+	return e;
+fail:
+	leave(e);
+	vs_gba_emu_close(e);
+	return NULL;
+}
+
+vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	vs_gba_emu *e;
+
+	if (!fp) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			unsigned char *nb;
+
+			cap = cap ? cap * 2 : 1u << 16;
+			if (cap > 64u * 1024 * 1024 || !(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(fp);
+				if (err && errlen)
+					snprintf(err, errlen, "%s: too large for a GBA ROM", path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+		free(buf);
+		fclose(fp);
+		return NULL;
+	}
+	fclose(fp);
+	e = vs_gba_emu_open_image(buf, len, err, errlen);
+	if (!e && err && errlen) {
+		char msg[256];
+
+		snprintf(msg, sizeof msg, "%s", err);
+		snprintf(err, errlen, "%s: %s", path, msg);
+	}
+	free(buf);
+	return e;
+}
+
+void vs_gba_emu_close(vs_gba_emu *e)
+{
+	if (!e)
+		return;
+	if (e->core) {
+		enter(e);
+		if (e->config)
+			mCoreConfigDeinit(&e->core->config);
+		e->core->deinit(e->core); /* closes the ROM's VFile, not our bytes */
+		leave(e);
+	}
+	free(e->video);
+	free(e->rom);
+	free(e);
+}
+
+void vs_gba_emu_set_log(vs_gba_emu *e, vs_gba_log_fn fn, void *ud)
+{
+	e->log_fn = fn;
+	e->log_ud = ud;
+}
+
+/* Names the first fault, once, with the frame it happened in (counted from
+ * the reset, or as the savestate counted). */
+static void note_fault(vs_gba_emu *e, uint32_t frame)
+{
+	const char *what;
+
+	if (!e->faults || e->fault[0])
+		return;
+	if (e->faults & FAULT_CRASH)
+		what = "crashed: it jumped outside memory";
+	else if (e->faults & FAULT_ILLEGAL)
+		what = "crashed: it ran an undefined instruction";
+	else
+		what = "turned the console off (BIOS Stop): nothing runs until a key interrupt";
+	if (e->fault_detail[0])
+		snprintf(e->fault, sizeof e->fault, "frame %u: the program %s (libmgba: %s)", (unsigned)frame, what,
+			e->fault_detail);
+	else
+		snprintf(e->fault, sizeof e->fault, "frame %u: the program %s", (unsigned)frame, what);
+}
+
+/* Nobody plays the sound: drop it so the buffers never fill. */
+static void drop_audio(vs_gba_emu *e)
+{
+	int ch;
+
+	for (ch = 0; ch < 2; ch++) {
+		struct blip_t *b = e->core->getAudioChannel(e->core, ch);
+
+		if (b)
+			blip_clear(b);
+	}
+}
+
+/* One frame, unless the program faulted. Returns 1 if it ran. */
+static int run_one(vs_gba_emu *e)
+{
+	uint32_t frame = vs_gba_emu_frames(e);
+
+	if (e->fault[0])
+		return 0;
+	enter(e);
+	e->core->runFrame(e->core);
+	drop_audio(e);
+	leave(e);
+	note_fault(e, frame);
+	return 1;
+}
+
+uint32_t vs_gba_emu_run_frames(vs_gba_emu *e, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (!run_one(e))
+			break;
+	return i;
+}
+
+int vs_gba_emu_run_until(vs_gba_emu *e, vs_gba_stop_fn stop, void *ud, uint32_t max_frames)
+{
+	uint32_t i;
+
+	for (i = 0; i < max_frames; i++) {
+		if (!run_one(e))
+			return 0;
+		if (stop(ud, e))
+			return 1;
+	}
+	return 0;
+}
+
+const char *vs_gba_emu_fault(const vs_gba_emu *e)
+{
+	return e->fault[0] ? e->fault : NULL;
+}
+
+void vs_gba_emu_set_keys(vs_gba_emu *e, uint16_t keys)
+{
+	/* libmgba numbers the keys as KEYINPUT does, set meaning held. */
+	e->core->setKeys(e->core, keys);
+}
+
+/* Savestates are about 400 KiB (more as PNG): anything far larger is not one. */
+#define STATE_MAX (16u * 1024 * 1024)
+
+int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t errlen)
+{
+	struct VFile *vf;
+	ssize_t size;
+	bool ok;
+
+	vf = VFileOpen(path, O_RDONLY);
+	if (!vf) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	size = vf->size(vf);
+	if (size <= 0 || (size_t)size > STATE_MAX) {
+		vf->close(vf);
+		snprintf(err, errlen, "%s: not an mGBA savestate (%s)", path, size <= 0 ? "empty" : "larger than 16 MiB");
+		return -1;
+	}
+	e->state_note[0] = '\0';
+	enter(e);
+	ok = mCoreLoadStateNamed(e->core, vf, 0);
+	leave(e);
+	vf->close(vf);
+	/* libmgba loads a state of another build of the same game with only a
+	 * warning; its CPU state would point into code that is not there. */
+	if (!ok || e->state_note[0]) {
+		snprintf(err, errlen, "%s: not a savestate of this ROM%s%s%s", path, e->state_note[0] ? " (libmgba: " : "",
+			e->state_note, e->state_note[0] ? ")" : "");
+		return -1;
+	}
+	return 0;
+}
+
+int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen)
+{
+	struct VFile *vf = VFileOpen(path, O_RDWR | O_CREAT | O_TRUNC); /* libmgba maps it */
+	bool ok;
+
+	if (!vf) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	enter(e);
+	ok = mCoreSaveStateNamed(e->core, vf, 0);
+	leave(e);
+	vf->close(vf);
+	if (!ok) {
+		snprintf(err, errlen, "%s: libmgba could not write the savestate", path);
+		return -1;
+	}
+	return 0;
+}
+
+void vs_gba_emu_rom_info(const vs_gba_emu *e, vs_gba_rom_info *info)
+{
+	const unsigned char *h = e->rom;
+	unsigned sum = 0;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		info->title[i] = h[0xA0 + i] >= 0x20 && h[0xA0 + i] < 0x7F ? (char)h[0xA0 + i] : h[0xA0 + i] ? '?' : '\0';
+	info->title[12] = '\0';
+	for (i = 0; i < 4; i++)
+		info->code[i] = h[0xAC + i] >= 0x20 && h[0xAC + i] < 0x7F ? (char)h[0xAC + i] : '?';
+	info->code[4] = '\0';
+	for (i = 0xA0; i <= 0xBC; i++)
+		sum += h[i];
+	info->checksum_ok = ((0u - sum - 0x19u) & 0xFFu) == h[0xBD];
+	vs_sha256_hex(e->rom, e->rom_size, info->sha256);
+}
+
+/* What makes a frame differ from its VBlank snapshot if it changes while
+ * the visible lines are drawn: DISPCNT, BG0CNT-BG3CNT and OAM. */
+typedef struct shown {
+	uint16_t regs[5];
+	uint8_t oam[VS_GBA_OAM_BYTES];
+} shown;
+
+static void read_shown(vs_gba_emu *e, shown *s)
+{
+	int i;
+
+	s->regs[0] = (uint16_t)e->core->rawRead16(e->core, 0x04000000u, -1);
+	for (i = 0; i < 4; i++)
+		s->regs[1 + i] = (uint16_t)e->core->rawRead16(e->core, 0x04000008u + 2u * (uint32_t)i, -1);
+	memcpy(s->oam, e->oam, sizeof s->oam);
+}
+
+static int shown_differs(vs_gba_emu *e, const shown *s)
+{
+	int i;
+
+	if (s->regs[0] != (uint16_t)e->core->rawRead16(e->core, 0x04000000u, -1))
+		return 1;
+	for (i = 0; i < 4; i++)
+		if (s->regs[1 + i] != (uint16_t)e->core->rawRead16(e->core, 0x04000008u + 2u * (uint32_t)i, -1))
+			return 1;
+	return memcmp(s->oam, e->oam, sizeof s->oam) != 0;
+}
+
+void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
+{
+	shown ref;
+	uint32_t start = vs_gba_emu_frames(e), i;
+	int have_ref = 0, changed = 0;
+
+	if (!e->fault[0]) {
+		/* Run in libmgba's small steps (a few per line) to see the
+		 * visible lines: VCOUNT 0-159. */
+		enter(e);
+		while (vs_gba_emu_frames(e) == start && !e->faults) {
+			e->core->runLoop(e->core);
+			if ((e->core->rawRead16(e->core, 0x04000006u, -1) & 0xFFu) >= 160u || changed)
+				continue;
+			if (!have_ref) {
+				read_shown(e, &ref);
+				have_ref = 1;
+			} else if (shown_differs(e, &ref)) {
+				changed = 1;
+			}
+		}
+		drop_audio(e);
+		leave(e);
+		note_fault(e, start);
+	}
+	/* Write-only registers (scroll) read back as libmgba keeps them. */
+	for (i = 0; i < VS_GBA_IO_HALFWORDS; i++)
+		f->io[i] = (uint16_t)e->core->rawRead16(e->core, 0x04000000u + 2u * i, -1);
+	memcpy(f->oam, e->oam, sizeof f->oam);
+	memcpy(f->vram, e->vram, sizeof f->vram);
+	f->changed_mid_frame = (uint8_t)changed;
+}
+
+uint32_t vs_gba_emu_frames(const vs_gba_emu *e)
+{
+	return e->core->frameCounter(e->core);
+}
+
+uint32_t vs_gba_emu_read8(vs_gba_emu *e, uint32_t addr)
+{
+	return e->core->busRead8(e->core, addr) & 0xFFu;
+}
+
+uint32_t vs_gba_emu_read16(vs_gba_emu *e, uint32_t addr)
+{
+	return e->core->busRead16(e->core, addr) & 0xFFFFu;
+}
+
+uint32_t vs_gba_emu_read32(vs_gba_emu *e, uint32_t addr)
+{
+	return e->core->busRead32(e->core, addr);
+}
+
+void vs_gba_emu_write8(vs_gba_emu *e, uint32_t addr, uint8_t v)
+{
+	e->core->busWrite8(e->core, addr, v);
+}
+
+void vs_gba_emu_write16(vs_gba_emu *e, uint32_t addr, uint16_t v)
+{
+	e->core->busWrite16(e->core, addr, v);
+}
+
+void vs_gba_emu_write32(vs_gba_emu *e, uint32_t addr, uint32_t v)
+{
+	e->core->busWrite32(e->core, addr, v);
+}
+
+void vs_gba_emu_read(vs_gba_emu *e, uint32_t addr, void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len && (addr & 3)) {
+		*p++ = (unsigned char)vs_gba_emu_read8(e, addr++);
+		len--;
+	}
+	while (len >= 4) {
+		uint32_t w = vs_gba_emu_read32(e, addr);
+
+		p[0] = (unsigned char)w;
+		p[1] = (unsigned char)(w >> 8);
+		p[2] = (unsigned char)(w >> 16);
+		p[3] = (unsigned char)(w >> 24);
+		p += 4;
+		addr += 4;
+		len -= 4;
+	}
+	while (len--)
+		*p++ = (unsigned char)vs_gba_emu_read8(e, addr++);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Zlib */
+/* plugin.c - loads strategies from shared objects (docs/strategy-api.md). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vramsim/strategy.h"
+#include "base/text.h"
+#include "strategies/registry.h"
+
+int vs_plugin_load(const char *path, char *err, size_t errlen)
+{
+	void *h;
+	const vs_plugin *(*entry)(void);
+	const vs_plugin *p;
+	char why[512];
+
+	/* dlopen searches the library path for bare names: make it a path. */
+	if (!strchr(path, '/')) {
+		snprintf(err, errlen, "%s: give the plug-in as a path (./%s)", path, path);
+		vs_escape_in_place(err, errlen);
+		return -1;
+	}
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, errlen, "%s: cannot load plug-in: %s", path, dlerror());
+		vs_escape_in_place(err, errlen);
+		return -1;
+	}
+	*(void **)(&entry) = dlsym(h, VS_PLUGIN_SYMBOL);
+	if (!entry) {
+		snprintf(err, errlen, "%s: not a vramsim plug-in (no %s symbol)", path, VS_PLUGIN_SYMBOL);
+		goto bad;
+	}
+	p = entry();
+	if (!p || p->abi < VS_STRATEGY_ABI_OLDEST || p->abi > VS_STRATEGY_ABI) {
+		snprintf(err, errlen, "%s: plug-in ABI %u, vramsim speaks %u to %u", path,
+			p ? (unsigned)p->abi : 0u, (unsigned)VS_STRATEGY_ABI_OLDEST, (unsigned)VS_STRATEGY_ABI);
+		goto bad;
+	}
+	/* the table is checked whole before anything of it is used */
+	if (p->name && (strnlen(p->name, 256) == 256 || !vs_text_clean(p->name, strlen(p->name)))) {
+		snprintf(err, errlen, "%s: the plug-in's name is longer than 255 bytes or holds control characters or "
+			"bytes that are not UTF-8", path);
+		goto bad;
+	}
+	if (p->count == 0 || !p->strategies || p->count > VS_PLUGIN_MAX_STRATEGIES) {
+		snprintf(err, errlen, "%s: the plug-in's table lists %zu strategies %s (1 to %d, and a pointer to them)",
+			path, p->count, p->strategies ? "" : "at a NULL pointer", VS_PLUGIN_MAX_STRATEGIES);
+		goto bad;
+	}
+	if (vs_strategy_register_all(p->strategies, p->count, why, sizeof why)) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		goto bad;
+	}
+	/* The handle stays open for the life of the process: strategies point into it. */
+	return 0;
+bad:
+	vs_escape_in_place(err, errlen);
+	dlclose(h);
+	return -1;
+}

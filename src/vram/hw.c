@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Zlib */
+/* hw.c - dispatches placement rules and tied extents by arena kind. */
+#include <stdio.h>
+
+#include "base/compiler_hints.h"
+#include "vram/hw.h"
+#include "vram/hw_gba.h"
+#include "vram/request.h"
+#include "vram/arena.h"
+
+void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, vs_footprint *fp)
+{
+	unsigned w, h, bpp = rq->u.sprite.bpp;
+
+	fp->offset = off;
+	fp->row_bytes = len;
+	fp->rows = 1;
+	fp->stride = 0;
+	/* 2D mapping (gba-vram.md): each 8-pixel row of a sprite starts 32
+	 * tiles after the one above; a row is w/8 tiles, twice that at 8bpp */
+	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d && rq->shape == VS_REQ_SPRITE && (bpp == 4 || bpp == 8) &&
+		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h)) {
+		fp->row_bytes = w * bpp;
+		fp->rows = h / 8u;
+		fp->stride = VS_GBA_OBJ_2D_STRIDE;
+	}
+}
+
+uint64_t vs_footprint_end(const vs_footprint *fp)
+{
+	return (uint64_t)fp->offset + (uint64_t)(fp->rows ? fp->rows - 1u : 0u) * fp->stride + fp->row_bytes;
+}
+
+uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
+{
+	if (!fp->stride || !fp->row_bytes)
+		return fp->offset + i;
+	return fp->offset + i / fp->row_bytes * fp->stride + i % fp->row_bytes;
+}
+
+/* The kind's own rules, once the arena-wide ones have passed. */
+static VS_ALWAYS_INLINE int kind_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
+	uint32_t len, char *why, size_t whylen)
+{
+	switch (a->kind) {
+	case VS_ARENA_GBA_OBJ: return vs_hw_gba_obj_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
+	default: return 0;
+	}
+}
+
+/* vs_hw_check whole: any arena, any placement, the message when it fails. */
+static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
+	uint32_t len, char *why, size_t whylen)
+{
+	vs_footprint fp;
+
+	/* only a 2D OBJ arena has rows apart (vs_hw_footprint): the footprint
+	 * is worked out there alone, not at every check */
+	fp.stride = 0;
+	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d)
+		vs_hw_footprint(a, rq, off, len, &fp);
+	if (fp.stride && vs_footprint_end(&fp) > a->size) {
+		snprintf(why, whylen, "2D sprite at tile %u runs past tile 1023: its last row would start at tile %u",
+			(unsigned)(off / 32u), (unsigned)(off / 32u + (fp.rows - 1u) * 32u));
+		return -1;
+	}
+	if ((uint64_t)off + len > a->size) {
+		snprintf(why, whylen, "[0x%x, 0x%x) lies outside the %u-byte arena",
+			(unsigned)off, (unsigned)((uint64_t)off + len), (unsigned)a->size);
+		return -1;
+	}
+	/* the caller's own rule, whatever the hardware: an address it can use */
+	if (rq->align > 1 && (a->base + off) % rq->align) {
+		snprintf(why, whylen, "0x%x is not %u-byte aligned, as align=%u asks", (unsigned)(a->base + off),
+			(unsigned)rq->align, (unsigned)rq->align);
+		return -1;
+	}
+	return kind_check(a, rq, off, len, why, whylen);
+}
+
+/* Most placements are inside the arena with no align= and no 2D sprite:
+ * then only the kind's own rules are left, and this test, with nothing to
+ * keep for a message, hands over to them; anything else takes check_any. */
+int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
+	char *why, size_t whylen)
+{
+	if ((a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d) || (uint64_t)off + len > a->size || rq->align > 1)
+		return check_any(a, rq, off, len, why, whylen);
+	return kind_check(a, rq, off, len, why, whylen);
+}
+
+int vs_hw_tied(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
+	uint32_t *out_off, uint32_t *out_len, int max)
+{
+	/* DS 4x4 texel data in slot 0 or 2 owns index data in slot 1 at an
+	 * address fixed by the texel address (ds-vram.md). */
+	if (a->kind != VS_ARENA_DS_TEX || rq->shape != VS_REQ_TEX || rq->u.tex.format != VS_TEX_4X4 || max < 1)
+		return 0;
+	if (off < 0x20000u)
+		out_off[0] = 0x20000u + off / 2;
+	else if (off >= 0x40000u && off < 0x60000u)
+		out_off[0] = 0x30000u + (off - 0x40000u) / 2;
+	else
+		return 0; /* texel data in the wrong slot: the rule check reports it */
+	out_len[0] = len / 2;
+	return 1;
+}
+
+typedef struct legal_search {
+	const vs_arena *a;
+	const vs_request *rq;
+	uint32_t len;
+	int found;
+} legal_search;
+
+static int legal_in_run(void *ud, uint32_t first, uint32_t count)
+{
+	legal_search *s = ud;
+	uint32_t unit = s->a->decl.unit, start = first * unit, end = (first + count) * unit;
+	uint32_t step = s->rq->align > unit ? s->rq->align : unit, off;
+
+	if (end - start < s->len)
+		return 0;
+	/* Try every unit-aligned start in the run; rules are cheap. */
+	for (off = (start + step - 1) / step * step; off + s->len <= end; off += step) {
+		/* no message wanted: snprintf(NULL, 0, ...) only measures */
+		if (vs_hw_check(&s->a->decl, s->rq, off, s->len, NULL, 0) == 0) {
+			s->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A 2D sprite needs each of its rows free, not one run: every tile-aligned
+ * start is tried (1024 at most). */
+static int legal_rect(const vs_arena *a, const vs_request *rq, uint32_t len)
+{
+	uint32_t step = rq->align > 32u ? rq->align : 32u, off, r;
+	vs_footprint fp;
+
+	for (off = 0; off < a->decl.size; off += step) {
+		if (vs_hw_check(&a->decl, rq, off, len, NULL, 0))
+			continue;
+		vs_hw_footprint(&a->decl, rq, off, len, &fp);
+		for (r = 0; r < fp.rows && vs_arena_first_taken(a, off + r * fp.stride, fp.row_bytes) < 0; r++)
+			;
+		if (r == fp.rows)
+			return 1;
+	}
+	return 0;
+}
+
+int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len)
+{
+	legal_search s = { a, rq, len, 0 };
+	vs_footprint fp;
+
+	vs_hw_footprint(&a->decl, rq, 0, len, &fp);
+	if (fp.stride)
+		return legal_rect(a, rq, len);
+
+	vs_arena_free_walk(a, legal_in_run, &s);
+	return s.found;
+}
+
+void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off, uint32_t len), void *ud)
+{
+	unsigned slot, bank;
+
+	switch (a->kind) {
+	case VS_ARENA_GBA_OBJ:
+		/* Bitmap modes: tiles 0-511 hold the frame, not sprites. */
+		if (a->gba_mode >= 3)
+			mark(ud, 0, 0x4000);
+		break;
+	case VS_ARENA_DS_TEX:
+		/* A texture slot with no bank mapped holds nothing usable. */
+		for (slot = 0; slot < 4; slot++) {
+			int mapped = 0;
+			for (bank = 0; bank < 4; bank++)
+				mapped |= a->ds_bank_slot[bank] == slot;
+			if (!mapped)
+				mark(ud, slot * 0x20000u, 0x20000u);
+		}
+		break;
+	case VS_ARENA_DS_PLTT:
+		for (slot = 0; slot < 6; slot++)
+			if (!vs_hw_ds_pltt_slot_mapped(a, slot))
+				mark(ud, slot * 0x4000u, 0x4000u);
+		break;
+	default:
+		break;
+	}
+}

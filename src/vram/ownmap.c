@@ -1,0 +1,943 @@
+/* SPDX-License-Identifier: Zlib */
+/* ownmap.c - who holds each unit of an arena, as runs.
+ *
+ * A run is a maximal range of units with one owner and one kind: two
+ * neighbouring runs always differ, so the free runs are exactly the free
+ * extents. The runs sit in address order in the leaves of a B+-tree, up
+ * to OM_B a leaf (first unit, length, owner, kind: 16 bytes); an inner
+ * node holds, for each child, its first unit and its longest free run.
+ * Every node also knows its own longest free run and its place in its
+ * parent, and leaves are linked in address order. A look-up starts at the
+ * run last found or made, else searches its leaf, else descends from the
+ * root: a binary search per level, a few cache lines in all, and no
+ * branch to mispredict in the searches. Marking a range inside one leaf
+ * (most marks) rewrites at most three entries with one move of the
+ * leaf's tail; a range over several leaves first folds the units past
+ * the leaf into its last run, dropping or trimming the runs there, and is
+ * then the same rewrite. A change goes up the tree only while a parent's
+ * entry changes. Leaves split when full, and a node a change leaves below
+ * a quarter full is joined with a sibling or evened out with it, so the
+ * memory is what the live runs need: 16 bytes a run plus the leaves' free
+ * room. Free units, free runs and the longest free run are read in O(1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/compiler_hints.h"
+#include "ownmap_int.h"
+#include "vram/arena.h"
+
+/* entries a node: 1.5 KiB. With 64, a small map (a DS texture stream's few
+ * hundred runs) took more leaves, and more of its look-ups left the last
+ * leaf; 128 would make a new map's two nodes 4 KiB. */
+#define OM_B 96
+#define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
+
+typedef struct om_ent {
+	uint32_t key;  /* first unit of the run, or of the child's runs */
+	uint32_t len;  /* leaf: run length; inner: the child's longest free run */
+	uint32_t ref;  /* leaf: owner; inner: child node */
+	uint32_t kind; /* leaf: kind */
+} om_ent;
+
+struct om_node {
+	om_ent e[OM_B];
+	uint32_t n;          /* entries in use */
+	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
+	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
+	uint32_t maxfree;    /* longest free run in this subtree, units */
+	uint8_t leaf;
+};
+typedef struct om_node om_node;
+
+#define N(i) (m->n[i])
+
+static void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
+{
+	m->runs += (uint32_t)sign;
+	if (kind == VS_UNIT_FREE) {
+		m->free_units += (uint32_t)sign * len;
+		m->free_runs += (uint32_t)sign;
+	}
+}
+
+static uint32_t leaf_end(const om_node *x)
+{
+	return x->e[x->n - 1].key + x->e[x->n - 1].len;
+}
+
+static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
+{
+	return x->e[i].ref == owner && x->e[i].kind == k;
+}
+
+/* The last entry whose key is <= u (x->e[0].key <= u). The first step
+ * leaves a power of two of entries to search, p, at the front or the
+ * back; then halving steps of a known count. No early exit, so the
+ * compiler makes the choices conditional moves: no branch to miss. */
+static uint32_t slot_of(const om_node *x, uint32_t u)
+{
+	uint32_t n = x->n, p = 1u << (31 - __builtin_clz(n)), i;
+
+	/* the answer is in [n - p, n) when that entry is <= u, else in [0, p)
+	 * (n - p <= p) */
+	i = x->e[n - p].key <= u ? n - p : 0;
+	for (p /= 2; p; p /= 2)
+		i = x->e[i + p].key <= u ? i + p : i;
+	return i;
+}
+
+/* Entries [from, n) moved to start at to; n follows. */
+static void shift(om_node *x, uint32_t from, uint32_t to)
+{
+	uint32_t k = x->n - from;
+
+	if (to != from)
+		memmove(x->e + to, x->e + from, k * sizeof *x->e);
+	x->n = to + k;
+}
+
+/* k entries of s from si copied over d's from di (d's n is the caller's). */
+static void copy(om_node *d, uint32_t di, const om_node *s, uint32_t si, uint32_t k)
+{
+	memcpy(d->e + di, s->e + si, k * sizeof *d->e);
+}
+
+static uint32_t node_maxfree(const om_node *x)
+{
+	uint32_t i, best = 0;
+
+	if (x->leaf) {
+		/* a mask, not a choice: GCC made the choice a branch, which free
+		 * and taken runs taking turns mispredict; two maxima, so each
+		 * step waits on the one two entries back */
+		uint32_t b2 = 0;
+		for (i = 0; i + 1 < x->n; i += 2) {
+			uint32_t f = x->e[i].len & (0u - (x->e[i].kind == VS_UNIT_FREE));
+			uint32_t g = x->e[i + 1].len & (0u - (x->e[i + 1].kind == VS_UNIT_FREE));
+			best = f > best ? f : best;
+			b2 = g > b2 ? g : b2;
+		}
+		if (i < x->n) {
+			uint32_t f = x->e[i].len & (0u - (x->e[i].kind == VS_UNIT_FREE));
+			best = f > best ? f : best;
+		}
+		best = b2 > best ? b2 : best;
+	} else {
+		for (i = 0; i < x->n; i++)
+			best = x->e[i].len > best ? x->e[i].len : best;
+	}
+	return best;
+}
+
+/* Children that moved into node t, or within it from entry from on,
+ * learn their parent and their entry there. */
+static void adopt(vs_ownmap *m, uint32_t t, uint32_t from)
+{
+	uint32_t i;
+
+	if (!N(t).leaf) {
+		for (i = from; i < N(t).n; i++) {
+			N(N(t).e[i].ref).up = t;
+			N(N(t).e[i].ref).pos = i;
+		}
+	}
+}
+
+/* Node t's parent's entry for it (first unit, longest free run) brought
+ * up to date, t's own longest free run being right, and on up while the
+ * parent's own first unit or longest free run changes. */
+static void lift(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p;
+
+	while ((p = N(t).up) != 0) {
+		const om_node *x = &N(t);
+		om_node *y = &N(p);
+		uint32_t s = x->pos, was = y->e[s].len, top = y->maxfree;
+		if (was == x->maxfree && y->e[s].key == x->e[0].key)
+			return;
+		if (s == 0 && y->e[0].key != x->e[0].key)
+			top = ~top; /* the parent's first unit changes: go on up */
+		y->e[s].key = x->e[0].key;
+		y->e[s].len = x->maxfree;
+		if (x->maxfree >= y->maxfree)
+			y->maxfree = x->maxfree;
+		else if (was == y->maxfree)
+			y->maxfree = node_maxfree(y);
+		if (y->maxfree == top)
+			return;
+		t = p;
+	}
+}
+
+/* Node t's longest free run worked out again, and lifted. */
+static void fix(vs_ownmap *m, uint32_t t)
+{
+	N(t).maxfree = node_maxfree(&N(t));
+	lift(m, t);
+}
+
+/* Room for k more nodes, so no node moves while a change is under way. */
+static int reserve(vs_ownmap *m, uint32_t k)
+{
+	om_node *p;
+	size_t cap;
+
+	if (m->cap - m->used + m->nspare >= k)
+		return 0;
+	cap = (size_t)m->cap * 2;
+	if (cap < (size_t)m->used + k)
+		cap = (size_t)m->used + k;
+	if (cap > UINT32_MAX / 2)
+		return -1;
+	p = realloc(m->n, cap * sizeof *p);
+	if (!p)
+		return -1;
+	m->n = p;
+	m->cap = (uint32_t)cap;
+	return 0;
+}
+
+static uint32_t node_new(vs_ownmap *m, uint8_t leaf)
+{
+	uint32_t t;
+
+	if (m->spare) {
+		t = m->spare;
+		m->spare = N(t).next;
+		m->nspare--;
+	} else {
+		t = m->used++;
+	}
+	N(t).n = N(t).up = N(t).prev = N(t).next = N(t).maxfree = 0;
+	N(t).leaf = leaf;
+	return t;
+}
+
+static void node_drop(vs_ownmap *m, uint32_t t)
+{
+	if (m->hint == t)
+		m->hint = 0;
+	N(t).next = m->spare;
+	m->spare = t;
+	m->nspare++;
+}
+
+/* Node t, full, split in two halves; the right half goes in its parent
+ * just after it (a new root above t when it had none). */
+static void split(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p = N(t).up, r, s, h = N(t).n / 2;
+
+	if (!p) {
+		p = node_new(m, 0);
+		N(p).n = 1;
+		N(p).e[0].key = N(t).e[0].key;
+		N(p).e[0].len = N(t).maxfree;
+		N(p).e[0].ref = t;
+		N(t).up = p;
+		N(t).pos = 0;
+		m->root = p;
+		m->height++;
+	} else if (N(p).n == OM_B) {
+		split(m, p);
+		p = N(t).up;
+	}
+	r = node_new(m, N(t).leaf);
+	copy(&N(r), 0, &N(t), h, N(t).n - h);
+	N(r).n = N(t).n - h;
+	N(t).n = h;
+	N(r).up = p;
+	adopt(m, r, 0);
+	if (N(t).leaf) {
+		N(r).next = N(t).next;
+		N(r).prev = t;
+		if (N(t).next)
+			N(N(t).next).prev = r;
+		N(t).next = r;
+	}
+	s = N(t).pos;
+	shift(&N(p), s + 1, s + 2);
+	N(p).e[s + 1].ref = r;
+	N(p).e[s + 1].key = N(r).e[0].key;
+	adopt(m, p, s + 1);
+	fix(m, t);
+	fix(m, r);
+	fix(m, p); /* a new root's longest free run */
+}
+
+static void rebalance(vs_ownmap *m, uint32_t t);
+
+/* Node t, emptied, taken out of the tree. */
+static void unhook(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p = N(t).up, s = N(t).pos;
+
+	if (N(t).leaf) {
+		if (N(t).prev)
+			N(N(t).prev).next = N(t).next;
+		if (N(t).next)
+			N(N(t).next).prev = N(t).prev;
+	}
+	node_drop(m, t);
+	shift(&N(p), s + 1, s);
+	adopt(m, p, s);
+	if (N(p).n == 0) {
+		unhook(m, p);
+		return;
+	}
+	fix(m, p);
+	rebalance(m, p);
+}
+
+/* Node t, below a quarter full, joined with a sibling or evened out with
+ * it; a root with one child gives way to the child. */
+static void rebalance(vs_ownmap *m, uint32_t t)
+{
+	uint32_t p = N(t).up, s, l, r, nl, nr, k;
+
+	if (!p) {
+		while (!N(t).leaf && N(t).n == 1) {
+			uint32_t c = N(t).e[0].ref;
+			node_drop(m, t);
+			N(c).up = 0;
+			m->root = t = c;
+			m->height--;
+		}
+		return;
+	}
+	if (N(t).n >= OM_MIN)
+		return;
+	if (N(p).n < 2) {
+		rebalance(m, p); /* an only child: its parent joins a sibling, or goes */
+		return;
+	}
+	s = N(t).pos;
+	if (s + 1 == N(p).n)
+		s--;
+	l = N(p).e[s].ref;
+	r = N(p).e[s + 1].ref;
+	nl = N(l).n;
+	nr = N(r).n;
+	if (nl + nr <= OM_B * 3 / 4) {
+		/* r's entries go to the end of l and r goes */
+		copy(&N(l), nl, &N(r), 0, nr);
+		N(l).n = nl + nr;
+		adopt(m, l, nl);
+		N(r).n = 0;
+		N(l).maxfree = node_maxfree(&N(l));
+		N(p).e[s].len = N(l).maxfree;
+		unhook(m, r);
+		return;
+	}
+	k = (nl + nr) / 2;
+	if (nl < k) {
+		/* the first k - nl of r go to the end of l */
+		copy(&N(l), nl, &N(r), 0, k - nl);
+		N(l).n = k;
+		adopt(m, l, nl);
+		shift(&N(r), k - nl, 0);
+		adopt(m, r, 0);
+	} else {
+		/* the last nl - k of l go to the front of r */
+		shift(&N(r), 0, nl - k);
+		copy(&N(r), 0, &N(l), k, nl - k);
+		N(l).n = k;
+		adopt(m, r, 0);
+	}
+	fix(m, l);
+	fix(m, r);
+}
+
+/* The leaf holding u, its entry in *slot, by a search: of the hint's leaf
+ * when u is inside it, else a descent from the root. */
+static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
+	uint32_t t = m->hint, i;
+
+	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
+		t = m->root;
+		while (!N(t).leaf)
+			t = N(t).e[slot_of(&N(t), u)].ref;
+		w->hint = t;
+	}
+	i = slot_of(&N(t), u);
+	w->hslot = i;
+	*slot = i;
+	return t;
+}
+
+/* The leaf holding u, its entry in *slot. The search starts at the run
+ * last found or made (a placement check's look-up, then the allocation's
+ * marks, come one after the other; the heatmap's samples go up the map):
+ * that run or the next, in line, else find_slow. What it finds becomes
+ * the hint: the one write a reader makes, to a map only its own thread
+ * uses (ownmap_int.h). The entry is checked, never trusted: a hint left
+ * by a mark that moved entries is still a live leaf, or 0. */
+static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	uint32_t t = m->hint, i = m->hslot;
+
+	if (t) {
+		const om_node *x = &N(t);
+		if (i < x->n && u - x->e[i].key < x->e[i].len) {
+			*slot = i;
+			return t;
+		}
+		if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
+			((vs_ownmap *)m)->hslot = ++i;
+			*slot = i;
+			return t;
+		}
+	}
+	return find_slow(m, u, slot);
+}
+
+/* Leaf t's last run stretched to end, which lies in later leaves: their
+ * runs before end are dropped, the one across end trimmed to start there.
+ * The stretched run is overwritten by the mark that follows. */
+static void absorb(vs_ownmap *m, uint32_t t, uint32_t end)
+{
+	om_node *x = &N(t);
+	uint32_t i = x->n - 1, q, c;
+
+	account(m, x->e[i].len, x->e[i].kind, -1);
+	x->e[i].len = end - x->e[i].key;
+	account(m, x->e[i].len, x->e[i].kind, +1);
+	if (x->e[i].kind == VS_UNIT_FREE && x->e[i].len > x->maxfree) {
+		x->maxfree = x->e[i].len;
+		lift(m, t);
+	}
+	while ((q = x->next) != 0 && N(q).e[0].key < end) {
+		om_node *y = &N(q);
+		if (leaf_end(y) <= end) {
+			for (i = 0; i < y->n; i++)
+				account(m, y->e[i].len, y->e[i].kind, -1);
+			y->n = 0;
+			unhook(m, q);
+			continue;
+		}
+		c = slot_of(y, end);
+		for (i = 0; i <= c; i++)
+			account(m, y->e[i].len, y->e[i].kind, -1);
+		y->e[c].len -= end - y->e[c].key;
+		y->e[c].key = end;
+		account(m, y->e[c].len, y->e[c].kind, +1);
+		shift(y, c, 0);
+		fix(m, q);
+		rebalance(m, q);
+		break;
+	}
+}
+
+/* Units [first, end) of leaf t (inside it, first in entry a, room for two
+ * more entries) get owner and kind: the runs they touch are replaced by at
+ * most three (what the first and last keep outside the range, and the new
+ * run, joined with equal neighbours in the leaf so runs stay maximal).
+ * Returns the new run's entry. */
+static VS_NOINLINE uint32_t leaf_set(vs_ownmap *m, uint32_t t, uint32_t a, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	om_node *x = &N(t);
+	uint32_t b = end <= x->e[a].key + x->e[a].len ? a : slot_of(x, end - 1), eb = x->e[b].key + x->e[b].len;
+	uint32_t s = first, e = end, i, j = 0, at, best = x->maxfree, lost = 0;
+	om_ent ne[3];
+
+	if (x->e[a].key < first) {
+		if (same(x, a, owner, k)) {
+			s = x->e[a].key;
+		} else {
+			ne[0] = x->e[a];
+			ne[0].len = first - x->e[a].key;
+			j = 1;
+		}
+	} else if (a > 0 && same(x, a - 1, owner, k)) {
+		s = x->e[--a].key;
+	}
+	if (eb > end) {
+		if (same(x, b, owner, k))
+			e = eb;
+	} else if (b + 1 < x->n && same(x, b + 1, owner, k)) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+	}
+	at = a + j;
+	ne[j].key = s;
+	ne[j].len = e - s;
+	ne[j].ref = owner;
+	ne[j++].kind = k;
+	if (e < eb) {
+		ne[j] = x->e[b];
+		ne[j].key = e;
+		ne[j++].len = eb - e;
+	}
+	for (i = a; i <= b; i++) {
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		lost |= x->e[i].kind == VS_UNIT_FREE && x->e[i].len == best;
+	}
+	shift(x, b + 1, a + j);
+	for (i = 0; i < j; i++) {
+		x->e[a + i] = ne[i];
+		account(m, ne[i].len, ne[i].kind, +1);
+		if (ne[i].kind == VS_UNIT_FREE && ne[i].len > best)
+			best = ne[i].len;
+	}
+	/* the leaf's longest free run: looked for again only when it went */
+	x->maxfree = lost && best == x->maxfree ? node_maxfree(x) : best;
+	lift(m, t);
+	return at;
+}
+
+/* Units [first, end) inside the one run at entry i of leaf t (room for two
+ * more entries), most marks: an allocation cut from a free run, a free of
+ * a whole block. What the run keeps below and above the range stays, the
+ * range joins equal neighbours in the leaf, and the tail moves once, only
+ * when the number of entries changes. Returns the new run's entry. */
+static VS_ALWAYS_INLINE uint32_t leaf_one(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first,
+	uint32_t end, uint32_t owner, uint32_t k)
+{
+	om_node *x = &N(t);
+	om_ent old = x->e[i];
+	uint32_t lo = first - old.key, hi = old.key + old.len - end, s = first, e = end, a = i, b = i, j;
+
+	if (!lo && i > 0 && same(x, i - 1, owner, k)) {
+		s = x->e[--a].key;
+		account(m, x->e[a].len, k, -1);
+	}
+	if (!hi && i + 1 < x->n && same(x, i + 1, owner, k)) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+		account(m, x->e[b].len, k, -1);
+	}
+	account(m, old.len, old.kind, -1);
+	j = (lo > 0) + 1 + (hi > 0);
+	if (b + 1 != a + j)
+		shift(x, b + 1, a + j);
+	if (lo) {
+		x->e[a].len = lo; /* still old's key, owner and kind */
+		account(m, lo, old.kind, +1);
+		a++;
+	}
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = owner;
+	x->e[a].kind = k;
+	account(m, e - s, k, +1);
+	if (hi) {
+		x->e[a + 1].key = end;
+		x->e[a + 1].len = hi;
+		x->e[a + 1].ref = old.ref;
+		x->e[a + 1].kind = old.kind;
+		account(m, hi, old.kind, +1);
+	}
+	/* the leaf's first unit stays; its longest free run can only grow
+	 * to a freed run, or go with a free run taken */
+	if (k == VS_UNIT_FREE) {
+		if (e - s > x->maxfree) {
+			x->maxfree = e - s;
+			lift(m, t);
+		}
+	} else if (old.kind == VS_UNIT_FREE && old.len == x->maxfree) {
+		fix(m, t);
+	}
+	return a;
+}
+
+/* The new run at entry i of leaf t joined with an equal run at the end of
+ * the leaf before or the start of the leaf after: the run stays in t
+ * (its first unit may move down), the neighbour loses an entry and goes
+ * when it has none left. */
+static VS_NOINLINE void join_edges(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	om_node *x = &N(t);
+	uint32_t p = x->prev, q = x->next;
+
+	if (i == 0 && p && same(&N(p), N(p).n - 1, x->e[0].ref, x->e[0].kind)) {
+		om_node *y = &N(p);
+		uint32_t j = y->n - 1;
+		account(m, y->e[j].len, y->e[j].kind, -1);
+		account(m, x->e[0].len, x->e[0].kind, -1);
+		x->e[0].key = y->e[j].key;
+		x->e[0].len += y->e[j].len;
+		account(m, x->e[0].len, x->e[0].kind, +1);
+		if (--y->n == 0)
+			unhook(m, p);
+		else
+			fix(m, p);
+		fix(m, t);
+	}
+	if (i == x->n - 1 && q && same(&N(q), 0, x->e[i].ref, x->e[i].kind)) {
+		om_node *y = &N(q);
+		account(m, y->e[0].len, y->e[0].kind, -1);
+		account(m, x->e[i].len, x->e[i].kind, -1);
+		x->e[i].len += y->e[0].len;
+		account(m, x->e[i].len, x->e[i].kind, +1);
+		shift(y, 1, 0);
+		if (y->n == 0)
+			unhook(m, q);
+		else
+			fix(m, q);
+		fix(m, t);
+	}
+}
+
+/* The mark done in leaf t from entry i: the new run joined across leaf
+ * edges, the hint left on it, a leaf left small joined with a sibling. */
+static VS_ALWAYS_INLINE void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	if ((i == 0 && N(t).prev) || (i + 1 == N(t).n && N(t).next))
+		join_edges(m, t, i);
+	m->hint = t; /* the new run: the next mark is likely just after it */
+	m->hslot = i;
+	if (N(t).n < OM_MIN)
+		rebalance(m, t);
+}
+
+/* Any other mark: until the range is inside one leaf with room for two
+ * more runs (absorb's joins and splits move runs between leaves: look
+ * again); the nodes a split may take are reserved first, so a mark either
+ * fails untouched or goes through. */
+static VS_NOINLINE int tree_set_any(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end,
+	uint32_t owner, uint32_t k)
+{
+	if (reserve(m, m->height + 1))
+		return -1;
+	while (end > leaf_end(&N(t)) || N(t).n + 2 > OM_B) {
+		if (end > leaf_end(&N(t)))
+			absorb(m, t, end);
+		else
+			split(m, t);
+		t = find(m, first, &i);
+	}
+	leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
+	return 0;
+}
+
+int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, k = (uint32_t)kind;
+
+	t = find(m, first, &i);
+	if (end <= N(t).e[i].key + N(t).e[i].len) {
+		if (same(&N(t), i, owner, k))
+			return 0; /* already so */
+		if (N(t).n + 2 <= OM_B) {
+			leaf_done(m, t, leaf_one(m, t, i, first, end, owner, k));
+			return 0;
+		}
+	} else if (end <= leaf_end(&N(t)) && N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_set(m, t, i, first, end, owner, k));
+		return 0;
+	}
+	return tree_set_any(m, t, i, first, end, owner, k);
+}
+
+int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	/* runs are maximal: the one after a free run is taken */
+	e = N(t).e[i].key + N(t).e[i].len;
+	if (e < end)
+		return e;
+	if (kind == VS_UNIT_FREE)
+		return -1;
+	if (N(t).n + 2 <= OM_B) {
+		leaf_done(m, t, leaf_one(m, t, i, first, end, owner, (uint32_t)kind));
+		return -1;
+	}
+	return vs_owntree_set(m, first, end, owner, kind) ? -2 : -1;
+}
+
+int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end)
+{
+	uint32_t t, i, e;
+
+	t = find(m, first, &i);
+	if (N(t).e[i].kind != VS_UNIT_FREE)
+		return first;
+	e = N(t).e[i].key + N(t).e[i].len;
+	return e >= end ? -1 : (int64_t)e;
+}
+
+void vs_ownmap_clear(vs_ownmap *m)
+{
+	uint32_t t;
+
+	if (m->u) {
+		vs_ownunits_clear(m->u);
+		return;
+	}
+	m->used = 1;
+	m->spare = 0;
+	m->nspare = 0;
+	m->hint = 0;
+	m->height = 1;
+	m->runs = 1;
+	m->free_units = m->nunits;
+	m->free_runs = 1;
+	memset(&N(0), 0, sizeof N(0));
+	t = m->root = node_new(m, 1);
+	N(t).n = 1;
+	N(t).e[0].key = 0;
+	N(t).e[0].len = N(t).maxfree = m->nunits;
+	N(t).e[0].ref = VS_OWNER_NONE;
+	N(t).e[0].kind = VS_UNIT_FREE;
+}
+
+vs_ownmap *vs_ownmap_new(uint32_t nunits)
+{
+	vs_ownmap *m;
+
+	if (nunits == 0)
+		return NULL;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->nunits = nunits;
+	/* node 0 and a root leaf: vs_ownmap_clear and the marks of the
+	 * hardware's few reserved ranges (far fewer than a leaf holds) never
+	 * allocate */
+	if (reserve(m, 2)) {
+		free(m);
+		return NULL;
+	}
+	vs_ownmap_clear(m);
+	return m;
+}
+
+vs_ownmap *vs_ownmap_new_units(uint32_t nunits)
+{
+	vs_ownmap *m = calloc(1, sizeof *m);
+
+	if (!m)
+		return NULL;
+	m->nunits = nunits;
+	m->u = vs_ownunits_new(nunits);
+	if (!m->u) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
+{
+	vs_ownmap *m = malloc(sizeof *m);
+
+	if (!m)
+		return NULL;
+	*m = *src;
+	if (src->u) {
+		m->u = vs_ownunits_copy(src->u);
+		if (!m->u) {
+			free(m);
+			return NULL;
+		}
+		return m;
+	}
+	m->n = malloc((size_t)src->cap * sizeof *m->n);
+	if (!m->n) {
+		free(m);
+		return NULL;
+	}
+	memcpy(m->n, src->n, (size_t)src->used * sizeof *m->n);
+	return m;
+}
+
+void vs_ownmap_free(vs_ownmap *m)
+{
+	if (!m)
+		return;
+	vs_ownunits_free(m->u);
+	free(m->n);
+	free(m);
+}
+
+/* The end of units [first, first + count) clipped to the map, or 0 when
+ * the range is empty or past it. */
+static uint32_t clip_end(const vs_ownmap *m, uint32_t first, uint32_t count)
+{
+	if (first >= m->nunits || count == 0)
+		return 0;
+	return count > m->nunits - first ? m->nunits : first + count;
+}
+
+int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
+{
+	uint32_t end = clip_end(m, first, count);
+
+	return end ? vs_ownmap_mark_range(m, first, end, owner, kind) : 0;
+}
+
+int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
+{
+	uint32_t t, i;
+
+	if (m->u)
+		return vs_ownunits_run_at(m->u, unit, out);
+	if (unit >= m->nunits)
+		return -1;
+	t = find(m, unit, &i);
+	out->first = N(t).e[i].key;
+	out->count = N(t).e[i].len;
+	out->owner = N(t).e[i].ref;
+	out->kind = (vs_unit_kind)N(t).e[i].kind;
+	return 0;
+}
+
+int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
+{
+	uint32_t t, i;
+
+	if (m->u)
+		return vs_ownunits_unit_at(m->u, unit, owner, kind);
+	if (unit >= m->nunits)
+		return -1;
+	t = find(m, unit, &i);
+	*owner = N(t).e[i].ref;
+	*kind = (vs_unit_kind)N(t).e[i].kind;
+	return 0;
+}
+
+int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
+{
+	uint32_t end = clip_end(m, first, count);
+
+	return end ? vs_ownmap_first_taken_range(m, first, end) : -1;
+}
+
+void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
+{
+	if (m->u) {
+		vs_ownunits_stats(m->u, largest, runs, nfree);
+		return;
+	}
+	if (largest)
+		*largest = N(m->root).maxfree;
+	if (runs)
+		*runs = m->free_runs;
+	if (nfree)
+		*nfree = m->free_units;
+}
+
+uint32_t vs_ownmap_runs(const vs_ownmap *m)
+{
+	return m->u ? vs_ownunits_runs(m->u) : m->runs;
+}
+
+size_t vs_ownmap_bytes(const vs_ownmap *m)
+{
+	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
+}
+
+int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
+	int (*fn)(void *ud, const vs_own_run *run), void *ud)
+{
+	uint32_t end, t, i;
+
+	if (m->u)
+		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
+	if (first >= m->nunits || count == 0)
+		return 0;
+	end = count > m->nunits - first ? m->nunits : first + count;
+	/* leaf by leaf along the links, skipping leaves without a free run */
+	for (t = find(m, first, &i); t && N(t).e[0].key < end; t = N(t).next, i = 0) {
+		const om_node *x = &N(t);
+		if (free_only && !x->maxfree)
+			continue;
+		for (; i < x->n && x->e[i].key < end; i++) {
+			vs_own_run run;
+			int rc;
+			if (free_only && x->e[i].kind != VS_UNIT_FREE)
+				continue;
+			run.first = x->e[i].key > first ? x->e[i].key : first;
+			run.count = (x->e[i].key + x->e[i].len < end ? x->e[i].key + x->e[i].len : end) - run.first;
+			run.owner = x->e[i].ref;
+			run.kind = (vs_unit_kind)x->e[i].kind;
+			if ((rc = fn(ud, &run)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The checks of vs_ownmap_check below one node: returns the number of the
+ * first broken rule (negative), else 0; *last is the leaf before. */
+typedef struct om_check {
+	uint32_t last, next_key, runs, free_units, free_runs, hint_seen;
+} om_check;
+
+static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *c)
+{
+	const om_node *x = &N(t);
+	uint32_t i;
+	int rc;
+
+	if (x->n == 0 || x->n > OM_B)
+		return -1;
+	if (x->maxfree != node_maxfree(x))
+		return -2;
+	if (x->e[0].key != c->next_key)
+		return -3; /* the runs do not follow on from the ones before */
+	if (!x->leaf) {
+		if (depth >= m->height)
+			return -4;
+		for (i = 0; i < x->n; i++) {
+			const om_node *y = &N(x->e[i].ref);
+			if (y->up != t || y->pos != i || x->e[i].key != y->e[0].key || x->e[i].len != y->maxfree)
+				return -5;
+			if ((rc = check_node(m, x->e[i].ref, depth + 1, c)) != 0)
+				return rc;
+		}
+		return 0;
+	}
+	if (depth + 1 != m->height)
+		return -6; /* leaves not all at one depth */
+	if (x->prev != c->last || (c->last && N(c->last).next != t))
+		return -7;
+	for (i = 0; i < x->n; i++) {
+		uint32_t pk = i ? x->e[i - 1].kind : c->last ? N(c->last).e[N(c->last).n - 1].kind : 0xFF;
+		uint32_t po = i ? x->e[i - 1].ref : c->last ? N(c->last).e[N(c->last).n - 1].ref : 0;
+		if (x->e[i].key != c->next_key || x->e[i].len == 0)
+			return -8;
+		if (pk == x->e[i].kind && po == x->e[i].ref)
+			return -9; /* two equal neighbours: runs not maximal */
+		if (x->e[i].kind == VS_UNIT_FREE && x->e[i].ref != VS_OWNER_NONE)
+			return -10;
+		c->next_key = x->e[i].key + x->e[i].len;
+		c->runs++;
+		if (x->e[i].kind == VS_UNIT_FREE) {
+			c->free_units += x->e[i].len;
+			c->free_runs++;
+		}
+	}
+	c->hint_seen |= m->hint == t;
+	c->last = t;
+	return 0;
+}
+
+int vs_ownmap_check(const vs_ownmap *m)
+{
+	om_check c = { 0, 0, 0, 0, 0, 0 };
+	int rc;
+
+	if (m->u)
+		return 0;
+	if (N(m->root).up != 0)
+		return -11;
+	if ((rc = check_node(m, m->root, 0, &c)) != 0)
+		return rc;
+	if (c.next_key != m->nunits || N(c.last).next != 0)
+		return -12;
+	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs)
+		return -13;
+	if (m->hint && !c.hint_seen)
+		return -14;
+	return 0;
+}
