@@ -8,10 +8,14 @@
 #  - by tools/layers.cmake (tools/check, and the test `layers`), which reads
 #    every #include in src/ and names any that crosses a layer the wrong way.
 #
-# vs_layer_table(<name> <folders> <layers it may use> <libraries>): folders
-# and layers are ','-separated, "-" for none. Lower layers first.
+# Each row: <name>|<folders>|<layers it may use>|<libraries>. Folders and
+# layers are ','-separated, "-" for none; the layers it may use are listed
+# whole (what they use too). Lower layers first. "freestanding": no library,
+# only the compiler's freestanding headers. gba_rom is built by
+# cmake/parts/gba_rom.cmake with arm-none-eabi-gcc; cli_gba and cli_view
+# are the commands of the modules vramsim loads (vs_module).
 set(VS_LAYERS
-  "alloc|alloc|-|-"
+  "alloc|alloc|-|freestanding"
   "base|base|-|-"
   "vram|vram|base|-"
   "strategies|strategies,strategies/gba,strategies/ds,strategies/heap|alloc,base,vram|dl"
@@ -24,7 +28,10 @@ set(VS_LAYERS
   "viewer|viewer|base,vram,strategies,trace,engine,render|SDL2"
   "console_common|console/common|base|-"
   "console_gba|console/gba|base,vram,trace,capture,console_common|libmgba"
-  "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|-")
+  "gba_rom|console/gba/rom|alloc,console_gba|freestanding"
+  "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
+  "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
+  "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-")
 
 # vs_layer_get(<name> <out folders> <out uses> <out libraries>)
 function(vs_layer_get name dirs_out uses_out libs_out)

@@ -20,7 +20,7 @@ if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   set(VS_LIB_libmgba ${VS_MGBA_LIBRARY})
   vs_layer(console_gba)
   target_include_directories(vs_console_gba SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
-  vs_module(gba SOURCES ${VS_GBA_MODULE_SOURCES} LIBS vs_console_gba)
+  vs_module(gba LIBS vs_console_gba)
 else()
   message(WARNING "libmgba not found (mgba/core/core.h, libmgba) or VS_WITH_GBA=OFF: no gba module; "
                   "`vramsim cycles` and `vramsim record` say so and exit 2. Install libmgba-dev.")
@@ -43,13 +43,16 @@ set(VS_GBA_WAITCNT 0x4317 CACHE STRING "WAITCNT the GBA programs set at start-up
 set(VS_GBA_OPT -O2 CACHE STRING "Optimisation flag for GBA target code")
 
 set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/console/gba/rom)
+# The ROM side sees the installed headers and the layers cmake/layers.cmake
+# lets it use (the cycles protocol's header), as every layer does.
+vs_layer_root(gba_rom VS_GBA_ROOT _vs_gba_rom_src)
 set(VS_GBA_OUT ${PROJECT_BINARY_DIR}/gba)
 file(MAKE_DIRECTORY ${VS_GBA_OUT})
 execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
   OUTPUT_VARIABLE _vs_arm_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
   -Wall -Wextra -Werror -nostdinc -isystem ${_vs_arm_inc}
-  -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${VS_GBA_SRC}
+  -I${PROJECT_SOURCE_DIR}/include -I${VS_GBA_ROOT} -I${VS_GBA_SRC}
   -DGBA_BG_TILES_ROM_MAX=4096u -DGBA_BG_SPLIT_ROM_MAX=4096u
   -ffunction-sections -fdata-sections)
 file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h ${PROJECT_SOURCE_DIR}/tools/demo-rom/*.h

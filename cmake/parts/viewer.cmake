@@ -13,4 +13,4 @@ endif()
 set(VS_LIB_SDL2 PkgConfig::SDL2)
 vs_layer(viewer)
 
-vs_module(view SOURCES ${VS_VIEW_MODULE_SOURCES} LIBS vs_viewer)
+vs_module(view LIBS vs_viewer)

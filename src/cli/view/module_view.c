@@ -3,8 +3,8 @@
  * SDL2, loaded only when it runs. */
 #include <string.h>
 
-#include "cli.h"
-#include "module.h"
+#include "cli/cli.h"
+#include "cli/module.h"
 
 int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 {

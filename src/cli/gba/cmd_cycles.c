@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "vramsim/alloc/gba_obj_best_fit.h"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "module.h"
+#include "cli/cli.h"
+#include "cli/module.h"
 #include "console/gba/gba_emu.h"
 
 int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)

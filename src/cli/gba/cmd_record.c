@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "console/gba/gba_emu.h"
 
 int vs_cmd_record(int argc, char **argv);
