@@ -7,6 +7,9 @@
 #                  installed vramsim and its modules
 #   pkgconfig      build and run host_alloc.c with pkg-config vramsim-alloc
 #   cmake_package  build and run it with find_package(vramsim) (CMakeLists.txt)
+#   plugin         build the example plug-in with pkg-config vramsim-plugin
+#                  and nothing else, and replay a trace through it with the
+#                  installed vramsim
 #   game_xcompile  compile game.c and the installed allocator sources with
 #                  a game's flags, for the GBA's ARM7TDMI and the DS's ARM9
 # Environment: BIN (the build tree), SRC (this folder), OUT, LIBDIR, CC,
@@ -41,9 +44,14 @@ tree)
 	for f in bin/vramsim "$LIBDIR/libvramsim-alloc.a" include/vramsim/record.h \
 		include/vramsim/alloc/gba_obj_map.h "$LIBDIR/pkgconfig/vramsim-alloc.pc" \
 		"$LIBDIR/cmake/vramsim/vramsim-config.cmake" share/vramsim/alloc/src/gba_obj_map.c \
-		share/vramsim/alloc/include/vramsim/alloc/gba_obj_map.h share/vramsim/alloc/include/vramsim/record.h; do
+		share/vramsim/alloc/include/vramsim/alloc/gba_obj_map.h share/vramsim/alloc/include/vramsim/record.h \
+		include/vramsim/sprite_handles.h include/vramsim/strategy.h include/vramsim/arena.h \
+		include/vramsim/request.h "$LIBDIR/pkgconfig/vramsim-plugin.pc"; do
 		[ -f "$P/$f" ] || fail "not installed: $f"
 	done
+	# only what a game or a plug-in includes: the simulator's headers stay in src/
+	extra=$(cd "$P/include/vramsim" && ls -1 | grep -vxE 'alloc|record\.h|sprite_handles\.h|strategy\.h|arena\.h|request\.h' || true)
+	[ -z "$extra" ] || fail "installed headers that are not a game's or a plug-in's: $extra"
 	unset VRAMSIM_MODULE_DIR VRAMSIM_GBA_ROM_DIR
 	"$P/bin/vramsim" --version >"$OUT/out"
 	has "$OUT/out" "vramsim "
@@ -75,6 +83,15 @@ cmake_package)
 		-DCMAKE_C_FLAGS="$SAN" >"$OUT/cmake.log"
 	"$CMAKE" --build "$OUT/cmake-build" >>"$OUT/cmake.log"
 	"$OUT/cmake-build/host_alloc"
+	;;
+plugin)
+	flags=$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --cflags vramsim-plugin)
+	# shellcheck disable=SC2086 # flags are words
+	"$CC" -std=c99 -Wall -Wextra -Werror -shared -fPIC $SAN $flags "$PLUGIN_SRC" -o "$OUT/top_down_fit.so"
+	unset VRAMSIM_MODULE_DIR
+	"$P/bin/vramsim" replay "$TRACE" --plugin "$OUT/top_down_fit.so" --strategy top-down-fit >"$OUT/out" ||
+		fail "the installed vramsim did not replay through the plug-in built against the prefix"
+	has "$OUT/out" "top-down-fit"
 	;;
 game_xcompile)
 	if [ -z "$ARM_GCC" ]; then
