@@ -35,7 +35,8 @@ int vs_utf8_char_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-int vs_is_control(unsigned long c)
+/* Whether c is a control character: below 0x20, 0x7F, or U+0080-U+009F. */
+static int is_control(unsigned long c)
 {
 	return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F);
 }
@@ -62,7 +63,7 @@ size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_ne
 	while (i < len) {
 		int n = vs_utf8_char_len(s + i, len - i), k;
 		unsigned long c = n ? code_point(s + i, n) : 0;
-		int plain = n && (!vs_is_control(c) || c == '\t' || (c == '\n' && keep_newline));
+		int plain = n && (!is_control(c) || c == '\t' || (c == '\n' && keep_newline));
 		int need = plain ? n : 4 * (n ? n : 1);
 		if (o + (size_t)need >= cap)
 			break;
@@ -108,7 +109,7 @@ int vs_text_clean(const char *s, size_t len)
 		int n = vs_utf8_char_len(u + i, len - i);
 		if (!n)
 			return 0;
-		if (vs_is_control(code_point(u + i, n)) && u[i] != '\t')
+		if (is_control(code_point(u + i, n)) && u[i] != '\t')
 			return 0;
 		i += (size_t)n;
 	}

@@ -17,8 +17,6 @@
  * surrogate, a code point past U+10FFFF, or a character cut short. */
 int vs_utf8_char_len(const unsigned char *s, size_t n);
 
-/* Whether c is a control character: below 0x20, 0x7F, or U+0080-U+009F. */
-int vs_is_control(unsigned long c);
 
 /* Copies src[0..len) into dst (cap bytes; terminated when cap > 0), with
  * every control character (but tab, and newline with keep_newline) and

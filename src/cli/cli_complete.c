@@ -61,7 +61,9 @@ static void load_plugins(const vs_cli_cmd *cmd, int n, char **w)
 	}
 }
 
-void vs_cli_complete_strategies(const char *lead, const char *v)
+/* Prints the strategies whose names start the choice being typed in v
+ * ("a,obj=gba-o"), each after lead and v's finished part. */
+static void complete_strategies(const char *lead, const char *v)
 {
 	const char *piece = strrchr(v, ','), *eq, *name;
 	size_t i, len;
@@ -84,7 +86,7 @@ static void complete_value(const vs_cli_opt *o, const char *lead, const char *v)
 	size_t len, vl = strlen(v);
 
 	if (strcmp(o->name, "strategy") == 0) {
-		vs_cli_complete_strategies(lead, v);
+		complete_strategies(lead, v);
 		return;
 	}
 	if (!strchr(w, '|'))

@@ -107,8 +107,5 @@ const char *vs_cli_near_text(const vs_cli_near *nr, const char *prefix, char *bu
 /* Completion (cli_complete.c): prints one candidate a line for the last of
  * words, the arguments of cmd typed so far; nothing where a file goes. */
 void vs_cli_complete(const vs_cli_cmd *cmd, int n, char **words);
-/* Prints the strategies whose names start the choice being typed in v
- * ("a,obj=gba-o"), each after lead and v's finished part. */
-void vs_cli_complete_strategies(const char *lead, const char *v);
 
 #endif

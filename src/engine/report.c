@@ -150,7 +150,8 @@ cJSON *vs_report_fail_kinds_json(const uint64_t fail[VS_FAIL_KINDS])
 	return f;
 }
 
-cJSON *vs_report_metrics_json(const vs_metrics *m)
+/* One arena's metrics as a JSON object. */
+static cJSON *report_metrics_json(const vs_metrics *m)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -211,7 +212,7 @@ cJSON *vs_report_json(const vs_replay *r)
 		cJSON_AddStringToObject(a, "strategy", vs_replay_strategy(r, i)->name);
 		cJSON_AddNumberToObject(a, "size", h->arenas[i].size);
 		cJSON_AddNumberToObject(a, "base", h->arenas[i].base);
-		cJSON_AddItemToObject(a, "metrics", vs_report_metrics_json(vs_replay_metrics(r, i)));
+		cJSON_AddItemToObject(a, "metrics", report_metrics_json(vs_replay_metrics(r, i)));
 		cJSON_AddItemToArray(arenas, a);
 	}
 	cJSON_AddItemToObject(o, "arenas", arenas);

@@ -14,8 +14,6 @@
 void vs_report_text(FILE *fp, const vs_replay *r);
 /* The same as a JSON object (caller frees with cJSON_Delete). */
 cJSON *vs_report_json(const vs_replay *r);
-/* One arena's metrics as a JSON object. */
-cJSON *vs_report_metrics_json(const vs_metrics *m);
 /* Failures by kind as an object keyed by kind name, spaces as '_'
  * ("out_of_memory", "fragmented", ...). */
 cJSON *vs_report_fail_kinds_json(const uint64_t fail[VS_FAIL_KINDS]);

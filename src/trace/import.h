@@ -67,15 +67,11 @@ typedef struct vs_rep_stats {
 	uint64_t peak_blocks;   /* most blocks live at once */
 	uint64_t peak_footprint;/* largest sum of live blocks as VS_REP_BLOCK_* count them */
 	uint32_t max_request;   /* largest single request */
-	uint64_t need;          /* the arena sized from the trace: see vs_rep_need */
+	uint64_t need;          /* the arena sized from the trace (rep_need, import_rep.c) */
 	uint32_t arena_size;    /* what the arena line got */
 	int size_given;         /* arena_size came from the options */
 } vs_rep_stats;
 
-/* The arena a trace needs: twice its peak footprint (headers, alignment,
- * then room for fragmentation and buddy rounding), at least twice its
- * largest request, rounded up to 64 KiB. */
-uint64_t vs_rep_need(const vs_rep_stats *st);
 
 /* Reads a .rep trace from in (name is used in messages) and writes trace v1
  * text to out, all of it once the input has been read whole and found

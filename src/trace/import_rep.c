@@ -123,7 +123,10 @@ static uint64_t block_bytes(uint32_t size)
 	return b < VS_REP_BLOCK_MIN ? VS_REP_BLOCK_MIN : b;
 }
 
-uint64_t vs_rep_need(const vs_rep_stats *st)
+/* The arena a trace needs: twice its peak footprint (headers, alignment,
+ * then room for fragmentation and buddy rounding), at least twice its
+ * largest request, rounded up to 64 KiB. */
+static uint64_t rep_need(const vs_rep_stats *st)
 {
 	uint64_t need = 2u * st->peak_footprint, big = 2u * block_bytes(st->max_request);
 
@@ -389,7 +392,7 @@ int vs_import_rep(FILE *in, const char *name, FILE *out, const vs_rep_options *o
 		rc = fail(&s.r, 1, "header says %u operations, the file has %u", st->ops, st->ops_read);
 	}
 	if (rc == 0) {
-		st->need = vs_rep_need(st);
+		st->need = rep_need(st);
 		st->size_given = opt && opt->size;
 		if (!st->size_given && st->need > VS_REP_MAX_SIZE) {
 			s.r.lineno = st->peak_line;

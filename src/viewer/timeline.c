@@ -575,10 +575,6 @@ const char *vs_timeline_error(const vs_timeline *h, int side_i)
 	return vs_replay_error(h->s[side_i].r);
 }
 
-int vs_timeline_sides(const vs_timeline *h)
-{
-	return h->nsides;
-}
 
 const vs_history *vs_timeline_render_history(const vs_timeline *h, int side_i)
 {

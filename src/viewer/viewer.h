@@ -66,7 +66,6 @@ uint64_t vs_timeline_recorded(const vs_timeline *h);
 /* Why a side stopped early (strict diagnostic, parse error), or NULL. */
 const char *vs_timeline_error(const vs_timeline *h, int side);
 
-int vs_timeline_sides(const vs_timeline *h);
 /* The renderer's sampled history of a side (charts, heatmaps), fed while
  * recording; finished once the timeline is complete. */
 const vs_history *vs_timeline_render_history(const vs_timeline *h, int side);

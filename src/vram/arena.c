@@ -95,12 +95,6 @@ static void reset_map(vs_arena *a)
 	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
 }
 
-void vs_arena_clear(vs_arena *a)
-{
-	if (a->bytes)
-		memset(a->bytes, 0, a->decl.size);
-	reset_map(a);
-}
 
 int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 {

@@ -44,8 +44,6 @@ int vs_arena_kind_parse(const char *s, vs_arena_kind *out);
  * or no memory (a message goes to err). */
 int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen);
 void vs_arena_fini(vs_arena *a);
-/* Back to the freshly initialised state (bytes zeroed, reserved re-marked). */
-void vs_arena_clear(vs_arena *a);
 
 /* Marks units [off, off+len) with an owner and kind; len is in bytes and is
  * rounded out to whole units. O(log runs + runs replaced) as runs, O(units)

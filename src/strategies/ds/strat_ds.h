@@ -17,9 +17,6 @@
 int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4);
 /* Palette request: bytes and the 4-colour flag. */
 int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four);
-/* The NNS opt word: dir=low -> FROM_LOW (1), dir=high -> FROM_HIGH (0),
- * otherwise the trace's raw opt. */
-uint32_t vs_ds_nns_opt(const vs_request *rq);
 
 /* An NNS_Gfd texture (palette) allocation for a request, through g's
  * current manager: VS_ERR_MANAGEMENT when a linked-list manager is out of

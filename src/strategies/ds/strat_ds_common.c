@@ -54,7 +54,9 @@ int vs_ds_pltt_request(const vs_request *rq, uint32_t *bytes, bool *four)
 	}
 }
 
-uint32_t vs_ds_nns_opt(const vs_request *rq)
+/* The NNS opt word: dir=low -> FROM_LOW (1), dir=high -> FROM_HIGH (0),
+ * otherwise the trace's raw opt. */
+static uint32_t ds_nns_opt(const vs_request *rq)
 {
 	if (rq->dir == VS_DIR_LOW)
 		return NNS_GFD_ALLOC_FROM_LOW;
@@ -79,7 +81,7 @@ int vs_ds_nns_tex_alloc(nns_gfd_ctx *g, const vs_request *rq, vs_placement *out)
 
 	if (rc != VS_OK)
 		return rc;
-	k = nns_gfd_alloc_tex(g, bytes, is4x4, vs_ds_nns_opt(rq));
+	k = nns_gfd_alloc_tex(g, bytes, is4x4, ds_nns_opt(rq));
 	if (k == NNS_GFD_ALLOC_ERROR_TEXKEY)
 		return nns_fail(g);
 	vs_placement_simple(out, nns_tex_key_addr(k), nns_tex_key_size(k), k);
@@ -95,7 +97,7 @@ int vs_ds_nns_pltt_alloc(nns_gfd_ctx *g, const vs_request *rq, vs_placement *out
 
 	if (rc != VS_OK)
 		return rc;
-	k = nns_gfd_alloc_pltt(g, bytes, four, vs_ds_nns_opt(rq));
+	k = nns_gfd_alloc_pltt(g, bytes, four, ds_nns_opt(rq));
 	if (k == NNS_GFD_ALLOC_ERROR_PLTTKEY)
 		return nns_fail(g);
 	vs_placement_simple(out, nns_pltt_key_addr(k), nns_pltt_key_size(k), k);
