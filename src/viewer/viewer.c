@@ -40,6 +40,7 @@ void view_log(viewer *v, const char *fmt, ...)
 	fflush(v->log);
 }
 
+static void say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
 static void say(viewer *v, const char *fmt, ...)
 {
 	va_list ap;

@@ -9,6 +9,15 @@
 #include "vramsim/render.h"
 #include "vramsim/viewer.h"
 
+/* printf-style checks of a function's format (argument f) against its
+ * arguments (from a on), where the compiler has them: a mismatch in a
+ * message is then a warning, not wrong text at run time. */
+#if defined(__GNUC__)
+#define VIEW_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define VIEW_PRINTF(f, a)
+#endif
+
 #define VIEW_HOVER_LINES 5
 #define VIEW_TIMES 8192 /* frame times kept for percentiles */
 #define VIEW_MAX_DIRTY 48 /* regions drawn per frame before sending it all */
@@ -153,7 +162,7 @@ typedef struct viewer {
 
 /* viewer.c */
 void view_seek(viewer *v, uint64_t event);
-void view_log(viewer *v, const char *fmt, ...);
+void view_log(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
 int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
 uint64_t view_total(const viewer *v);
 /* Where the timeline shows an event (window pixels). */
