@@ -7,6 +7,7 @@
  * person's input; the rest inspect or save state. docs/viewer.md lists them.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,11 +177,17 @@ static void push_wheel(viewer *v, int dy, int dx)
 	push(&e);
 }
 
-static int fail(viewer *v, script *sc, const char *fmt, const char *a, long long x, long long y)
+/* Logs an error at the script's current line; returns 1 (the command was
+ * read, and failed). */
+static int fail(viewer *v, script *sc, const char *fmt, ...) VIEW_PRINTF(3, 4);
+static int fail(viewer *v, script *sc, const char *fmt, ...)
 {
 	char msg[1280]; /* a script line is at most 1023 bytes */
+	va_list ap;
 
-	snprintf(msg, sizeof msg, fmt, a, x, y);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	vs_escape_in_place(msg, sizeof msg); /* it quotes the script */
 	view_log(v, "%s:%d: %s", sc->path, sc->pc, msg);
 	v->script_failed = 1;
@@ -292,7 +299,7 @@ static int run(viewer *v, script *sc, char *cmd)
 		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
 		if (len >= sizeof name)
-			return fail(v, sc, "key name longer than %s bytes", "511", 0, 0);
+			return fail(v, sc, "key name longer than %d bytes", (int)sizeof name - 1);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		p = name;
@@ -315,14 +322,14 @@ static int run(viewer *v, script *sc, char *cmd)
 		}
 		key = SDL_GetKeyFromName(p);
 		if (key == SDLK_UNKNOWN)
-			return fail(v, sc, "unknown key '%s'", p, 0, 0);
+			return fail(v, sc, "unknown key '%s'", p);
 		push_key(v, key, mod);
 	} else if (strcmp(w[0], "text") == 0) {
 		SDL_Event e;
 		if (n != 2)
 			return 0;
 		if (strlen(w[1]) >= sizeof e.text.text)
-			return fail(v, sc, "text longer than %s%lld bytes", "", (long long)sizeof e.text.text - 1, 0);
+			return fail(v, sc, "text longer than %d bytes", (int)sizeof e.text.text - 1);
 		push_text(v, w[1]);
 	} else if (strcmp(w[0], "move") == 0) {
 		int x, y;
@@ -344,12 +351,12 @@ static int run(viewer *v, script *sc, char *cmd)
 			return 0;
 		v->playing = 0;
 		if (view_go_frame(v, (uint64_t)a))
-			return fail(v, sc, "frame %s%lld: no such frame", "", a, 0);
+			return fail(v, sc, "frame %lld: no such frame", a);
 	} else if (strcmp(w[0], "find") == 0) {
 		if (n != 2)
 			return 0;
 		if (strlen(w[1]) >= VIEW_PROMPT_MAX)
-			return fail(v, sc, "find: longer than %s%lld bytes", "", (long long)VIEW_PROMPT_MAX - 1, 0);
+			return fail(v, sc, "find: longer than %d bytes", VIEW_PROMPT_MAX - 1);
 		v->playing = 0;
 		view_find(v, w[1], 1);
 	} else if (strcmp(w[0], "click") == 0) {
@@ -389,7 +396,7 @@ static int run(viewer *v, script *sc, char *cmd)
 		if (!number(w[2], 1, EVENT_MAX, &a))
 			return 0;
 		if (view_fail_row_point(v, (size_t)(a - 1), &x, &y))
-			return fail(v, sc, "locate failure %s%lld: that row is not shown", "", a, 0);
+			return fail(v, sc, "locate failure %lld: that row is not shown", a);
 		view_log(v, "locate failure %lld %d %d", a, x, y);
 	} else if (strcmp(w[0], "hover") == 0 || strcmp(w[0], "locate") == 0) {
 		int x, y;
@@ -397,7 +404,7 @@ static int run(viewer *v, script *sc, char *cmd)
 			!number(w[3], 0, UINT32_MAX, &c))
 			return 0;
 		if (view_unit_centre(v, (int)a - 1, (int)b, (uint32_t)c, &x, &y))
-			return fail(v, sc, "%s: no such unit on screen (side %lld arena ...)", w[0], a, 0);
+			return fail(v, sc, "%s: no such unit on screen (side %lld arena ...)", w[0], a);
 		if (w[0][0] == 'h')
 			push_motion(v, x, y, 0);
 		else
@@ -423,8 +430,7 @@ static int run(viewer *v, script *sc, char *cmd)
 		if (n != 2)
 			return 0;
 		if (strlen(w[1]) >= sizeof v->shot_pending)
-			return fail(v, sc, "screenshot path longer than %s%lld bytes", "", (long long)sizeof v->shot_pending - 1,
-				0);
+			return fail(v, sc, "screenshot path longer than %d bytes", (int)sizeof v->shot_pending - 1);
 		snprintf(v->shot_pending, sizeof v->shot_pending, "%s", w[1]);
 	} else if (strcmp(w[0], "print") == 0) {
 		char buf[2048];
@@ -438,13 +444,13 @@ static int run(viewer *v, script *sc, char *cmd)
 			char buf[2048];
 			state_line(v, buf, sizeof buf);
 			if (!strstr(strstr(buf, " hover"), text))
-				return fail(v, sc, "expected hover text '%s'", text, 0, 0);
+				return fail(v, sc, "expected hover text '%s'", text);
 			return 1;
 		}
 		if (n >= 2 && strcmp(w[1], "title") == 0) {
 			const char *text = n >= 3 ? rest[2] : "", *title = SDL_GetWindowTitle(v->win);
 			if (!title || !strstr(title, text))
-				return fail(v, sc, "expected the title to have '%s'", text, 0, 0);
+				return fail(v, sc, "expected the title to have '%s'", text);
 			return 1;
 		}
 		if (n == 4 && strcmp(w[1], "range") == 0) {
@@ -452,12 +458,9 @@ static int run(viewer *v, script *sc, char *cmd)
 			if (!number(w[2], 0, EVENT_MAX, &a) || !number(w[3], 0, EVENT_MAX, &b))
 				return 0;
 			view_range(v, &lo, &hi);
-			if ((uint64_t)a != lo || (uint64_t)b != hi) {
-				char msg[128];
-				snprintf(msg, sizeof msg, "expected range %lld-%lld, got %llu-%llu", a, b, (unsigned long long)lo,
+			if ((uint64_t)a != lo || (uint64_t)b != hi)
+				return fail(v, sc, "expected range %lld-%lld, got %llu-%llu", a, b, (unsigned long long)lo,
 					(unsigned long long)hi);
-				return fail(v, sc, "%s", msg, 0, 0);
-			}
 			return 1;
 		}
 		if (n != 3 || !number(w[2], -EVENT_MAX, EVENT_MAX, &a))
@@ -509,7 +512,7 @@ int script_step(viewer *v, script *sc)
 		if (!*p || *p == '#')
 			continue;
 		if (!run(v, sc, cmd))
-			fail(v, sc, "cannot read '%s'", cmd, 0, 0);
+			fail(v, sc, "cannot read '%s'", cmd);
 		return 1;
 	}
 	return 0;
