@@ -200,7 +200,7 @@ static void state_line(viewer *v, char *buf, size_t len)
 	size_t k;
 	uint64_t lo, hi;
 
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	snprintf(buf, len, "state event %llu frame %llu recorded %llu %s speed %g help %d size %dx%d range %llu-%llu "
 		"prompt %s'%s' find '%s' failures %d row %llu message '%s' hover",
 		(unsigned long long)vs_timeline_at(v->tl), (unsigned long long)vs_timeline_frame_at(v->tl, vs_timeline_at(v->tl)),
@@ -300,7 +300,7 @@ static int point(viewer *v, char *const *w, int *x, int *y)
 	long long e;
 
 	if (strcmp(w[0], "timeline") == 0 && number(w[1], 0, EVENT_MAX, &e)) {
-		view_timeline_point(v, (uint64_t)e, x, y);
+		layout_timeline_point(v, (uint64_t)e, x, y);
 		return 1;
 	}
 	return coords(w, x, y);
@@ -407,7 +407,7 @@ static int run_frame(cmd_args *a)
 	if (!number(a->w[1], 0, EVENT_MAX, &n))
 		return 0;
 	a->v->playing = 0;
-	if (view_go_frame(a->v, (uint64_t)n))
+	if (input_go_frame(a->v, (uint64_t)n))
 		return fail(a->v, a->sc, "frame %lld: no such frame", n);
 	return 1;
 }
@@ -417,7 +417,7 @@ static int run_find(cmd_args *a)
 	if (strlen(a->w[1]) >= VIEW_PROMPT_MAX)
 		return fail(a->v, a->sc, "find: longer than %d bytes", VIEW_PROMPT_MAX - 1);
 	a->v->playing = 0;
-	view_find(a->v, a->w[1], 1);
+	input_find(a->v, a->w[1], 1);
 	return 1;
 }
 
@@ -443,8 +443,8 @@ static int run_drag(cmd_args *a)
 		if (strcmp(a->w[1], "timeline") != 0 || !number(a->w[2], 0, EVENT_MAX, &e0) ||
 			!number(a->w[3], 0, EVENT_MAX, &e1))
 			return 0;
-		view_timeline_point(a->v, (uint64_t)e0, &x0, &y0);
-		view_timeline_point(a->v, (uint64_t)e1, &x1, &y1);
+		layout_timeline_point(a->v, (uint64_t)e0, &x0, &y0);
+		layout_timeline_point(a->v, (uint64_t)e1, &x1, &y1);
 	} else if (!coords(a->w + 1, &x0, &y0) || !coords(a->w + 3, &x1, &y1)) {
 		return 0;
 	}
@@ -463,7 +463,7 @@ static int run_locate_failure(cmd_args *a)
 
 	if (!number(a->w[2], 1, EVENT_MAX, &k))
 		return 0;
-	if (view_fail_row_point(a->v, (size_t)(k - 1), &x, &y))
+	if (fails_row_point(a->v, (size_t)(k - 1), &x, &y))
 		return fail(a->v, a->sc, "locate failure %lld: that row is not shown", k);
 	view_log(a->v, "locate failure %lld %d %d", k, x, y);
 	return 1;
@@ -476,7 +476,7 @@ static int run_locate(cmd_args *a)
 
 	if (!unit_args(a, &side, &arena, &unit))
 		return 0;
-	if (view_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
+	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
 		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
 	view_log(a->v, "locate %lld %lld %lld %d %d", side, arena, unit, x, y);
 	return 1;
@@ -489,7 +489,7 @@ static int run_hover(cmd_args *a)
 
 	if (!unit_args(a, &side, &arena, &unit))
 		return 0;
-	if (view_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
+	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
 		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
 	push_motion(a->v, x, y, 0);
 	return 1;
@@ -573,7 +573,7 @@ static int run_expect_range(cmd_args *a)
 
 	if (!number(a->w[2], 0, EVENT_MAX, &lo0) || !number(a->w[3], 0, EVENT_MAX, &hi0))
 		return 0;
-	view_range(a->v, &lo, &hi);
+	layout_range(a->v, &lo, &hi);
 	if ((uint64_t)lo0 != lo || (uint64_t)hi0 != hi)
 		return fail(a->v, a->sc, "expected range %lld-%lld, got %llu-%llu", lo0, hi0, (unsigned long long)lo,
 			(unsigned long long)hi);

@@ -40,8 +40,8 @@ void view_log(viewer *v, const char *fmt, ...)
 	fflush(v->log);
 }
 
-static void say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
-static void say(viewer *v, const char *fmt, ...)
+static void view_say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
+static void view_say(viewer *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -99,6 +99,13 @@ double view_speed(const viewer *v)
 	return speeds[v->speed_i];
 }
 
+/* One step faster (d 1) or slower (d -1), within the speeds there are. */
+static void view_speed_change(viewer *v, int d)
+{
+	if (v->speed_i + d >= 0 && v->speed_i + d < NSPEEDS)
+		v->speed_i += d;
+}
+
 void view_seek(viewer *v, uint64_t event)
 {
 	uint64_t t0 = SDL_GetPerformanceCounter(), from = vs_timeline_at(v->tl);
@@ -140,19 +147,8 @@ static const char *tag_of(void *ud, uint32_t tag)
 
 /* ---- layout ------------------------------------------------------------ */
 
-static vs_rect rect(int x, int y, int w, int h)
-{
-	vs_rect r;
-
-	r.x = x;
-	r.y = y;
-	r.w = w > 0 ? w : 0;
-	r.h = h > 0 ? h : 0;
-	return r;
-}
-
 /* vs_image_fill, a row at a time: the whole canvas is cleared every frame. */
-static void fast_fill(vs_image *im, vs_rect r, uint32_t rgba)
+static void draw_fill(vs_image *im, vs_rect r, uint32_t rgba)
 {
 	int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
 	int x1 = r.x + r.w > im->w ? im->w : r.x + r.w, y1 = r.y + r.h > im->h ? im->h : r.y + r.h, x, y;
@@ -169,22 +165,6 @@ static void fast_fill(vs_image *im, vs_rect r, uint32_t rgba)
 		memcpy(row + x * 4, px, 4);
 	for (y = y0 + 1; y < y1; y++)
 		memcpy(im->px + ((size_t)y * im->w + x0) * 4, row, (size_t)(x1 - x0) * 4);
-}
-
-static int inside(vs_rect r, int x, int y)
-{
-	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
-}
-
-static vs_rect inflate(vs_rect r, int d)
-{
-	return rect(r.x - d, r.y - d, r.w + 2 * d, r.h + 2 * d);
-}
-
-static int overlap(vs_rect a, vs_rect b)
-{
-	return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
-		b.y < a.y + a.h;
 }
 
 /* ---- drawing only what changed ------------------------------------------ */
@@ -235,7 +215,7 @@ static int damaged(const viewer *v, vs_rect r)
 	int i;
 
 	for (i = 0; i < v->ndamage; i++)
-		if (overlap(v->damage[i], r))
+		if (rect_overlap(v->damage[i], r))
 			return 1;
 	return 0;
 }
@@ -249,7 +229,7 @@ static int region_begin(viewer *v, region *g, vs_rect r, uint64_t h, uint32_t bg
 		return 0;
 	g->hash = h;
 	g->valid = 1;
-	fast_fill(&v->canvas, r, bg);
+	draw_fill(&v->canvas, r, bg);
 	add_dirty(v, r);
 	return 1;
 }
@@ -267,10 +247,10 @@ static void relayout(viewer *v)
 
 	v->ts = v->W >= 2200 && v->H >= 1300 ? 2 : 1; /* the 8x13 font reads at 1:1; 2x on a big window */
 	v->lh = line_height(v->ts);
-	v->top = rect(0, 0, v->W, v->lh + 8);
-	v->status = rect(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
-	v->timeline = rect(pad, v->status.y - 30, v->W - 2 * pad, 26);
-	v->legend = rect(pad, v->timeline.y - v->lh - 6, v->W - 2 * pad, v->lh + 2);
+	v->top = rect_make(0, 0, v->W, v->lh + 8);
+	v->status = rect_make(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
+	v->timeline = rect_make(pad, v->status.y - 30, v->W - 2 * pad, 26);
+	v->legend = rect_make(pad, v->timeline.y - v->lh - 6, v->W - 2 * pad, v->lh + 2);
 	content_y = v->top.h + 4;
 	content_h = v->legend.y - 4 - content_y;
 	colw = (v->W - pad * (v->nsides + 1)) / v->nsides;
@@ -282,25 +262,25 @@ static void relayout(viewer *v)
 	for (s = 0; s < v->nsides; s++) {
 		side_pane *p = &v->sp[s];
 		int x = pad + s * (colw + pad);
-		p->col = rect(x, content_y, colw, content_h);
-		p->label = rect(x, content_y, colw, v->lh);
+		p->col = rect_make(x, content_y, colw, content_h);
+		p->label = rect_make(x, content_y, colw, v->lh);
 		y = content_y + v->lh + 2;
 		for (a = 0; a < v->narenas; a++) {
 			arena_pane *ap = &p->ar[a];
 			const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
-			ap->title = rect(x, y, colw, v->lh);
-			ap->map = rect(x, y + v->lh, colw, per - v->lh - 4);
+			ap->title = rect_make(x, y, colw, v->lh);
+			ap->map = rect_make(x, y + v->lh, colw, per - v->lh - 4);
 			ap->ok = ap->map.h > 0 && vs_layout_make(&ap->L, &ar->decl, ap->map.w, ap->map.h) == 0;
 			if (!ap->ok)
 				v->cramped = 1;
 			y += per;
 		}
-		p->chart_title = rect(x, y, colw, v->lh);
-		p->chart = rect(x, y + v->lh, colw, content_y + content_h - y - v->lh);
+		p->chart_title = rect_make(x, y, colw, v->lh);
+		p->chart = rect_make(x, y + v->lh, colw, content_y + content_h - y - v->lh);
 	}
 }
 
-static int resize_canvas(viewer *v, int w, int h)
+static int layout_resize(viewer *v, int w, int h)
 {
 	if (w < 160)
 		w = 160;
@@ -334,7 +314,7 @@ static int resize_canvas(viewer *v, int w, int h)
 
 #define ZOOM_MIN_SPAN 8 /* events across the timeline at the deepest zoom */
 
-void view_range(const viewer *v, uint64_t *lo, uint64_t *hi)
+void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t total = view_total(v);
 
@@ -364,16 +344,16 @@ static void set_window(viewer *v, uint64_t lo, uint64_t span)
 }
 
 /* Halves (in) or doubles the window, event e staying where it is shown. */
-static void zoom(viewer *v, uint64_t e, int in)
+static void layout_zoom(viewer *v, uint64_t e, int in)
 {
 	uint64_t lo, hi, span, nspan, off;
 
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	span = hi - lo;
 	if (!span)
 		return;
 	if (in && span <= ZOOM_MIN_SPAN) {
-		say(v, "zoomed in all the way: %d events", ZOOM_MIN_SPAN);
+		view_say(v, "zoomed in all the way: %d events", ZOOM_MIN_SPAN);
 		return;
 	}
 	e = e < lo ? lo : e > hi ? hi : e;
@@ -383,13 +363,13 @@ static void zoom(viewer *v, uint64_t e, int in)
 }
 
 /* Moves a zoomed window by quarters of its width (negative: back). */
-static void pan(viewer *v, int quarters)
+static void layout_pan(viewer *v, int quarters)
 {
 	uint64_t lo, hi, d;
 
 	if (!v->tl_span)
 		return;
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	d = (hi - lo) / 4 * (uint64_t)(quarters < 0 ? -quarters : quarters);
 	if (!d)
 		d = 1;
@@ -399,7 +379,7 @@ static void pan(viewer *v, int quarters)
 /* When the cursor moves out of a zoomed window (playing, stepping,
  * jumping) the window goes with it; a window panned away from a cursor
  * that stays put stays. */
-static void follow(viewer *v)
+static void layout_follow(viewer *v)
 {
 	uint64_t at = vs_timeline_at(v->tl), lo, hi, span;
 
@@ -408,7 +388,7 @@ static void follow(viewer *v)
 	v->follow_at = at;
 	if (!v->tl_span)
 		return;
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	span = hi - lo;
 	if (at > hi)
 		set_window(v, at - span / 8, span);
@@ -419,7 +399,7 @@ static void follow(viewer *v)
 /* ---- the failure list panel ------------------------------------------- */
 
 /* Events that failed on either side, merged (rebuilt as recording goes on). */
-static void fail_rows_update(viewer *v)
+static void fails_update(viewer *v)
 {
 	uint64_t rec = vs_timeline_recorded(v->tl);
 	size_t n0 = 0, n1 = 0, i = 0, j = 0, need;
@@ -455,7 +435,7 @@ static void fail_rows_update(viewer *v)
 /* The failure kinds column: "1: out of memory  2: out of memory" at most. */
 #define FAIL_KINDS_W(v) ((v)->nsides > 1 ? 34 : 14)
 
-/* The list's column heads; rows line up with them (fail_row_text). */
+/* The list's column heads; rows line up with them (fails_row_text). */
 static void fails_header(viewer *v, char *buf, size_t len)
 {
 	snprintf(buf, len, "%7s %6s %6s  %-*s  %-10s  %-22s", "event", "frame", "id", FAIL_KINDS_W(v),
@@ -475,7 +455,7 @@ static vs_rect fails_panel(viewer *v)
 		w = need;
 	if (w > v->W - 16)
 		w = v->W - 16;
-	return rect(v->W - 8 - w, y, w, v->legend.y - 4 - y);
+	return rect_make(v->W - 8 - w, y, w, v->legend.y - 4 - y);
 }
 
 /* First row's top, and how many rows fit. */
@@ -501,12 +481,12 @@ static void fails_scroll(viewer *v)
 		v->fail_top = v->fail_sel - (size_t)nvis + 1;
 }
 
-int view_fail_row_point(viewer *v, size_t k, int *x, int *y)
+int fails_row_point(viewer *v, size_t k, int *x, int *y)
 {
 	vs_rect p = fails_panel(v);
 	int nvis, y0 = fails_rows_y(v, p, &nvis);
 
-	fail_rows_update(v);
+	fails_update(v);
 	if (!v->fails_open || k >= v->nfail_rows || k < v->fail_top || k >= v->fail_top + (size_t)nvis)
 		return -1;
 	*x = p.x + 3;
@@ -575,13 +555,13 @@ static void owner_extent(const vs_arena *a, uint32_t u, uint32_t *first, uint32_
 	*count = hi - lo + 1;
 }
 
-static void update_hover(viewer *v)
+static void hover_update(viewer *v)
 {
 	int s, a;
 
 	v->nhover = 0;
 	v->hover_side = -1;
-	if (!v->mouse_in || v->help || (v->fails_open && inside(fails_panel(v), v->mx, v->my)))
+	if (!v->mouse_in || v->help || (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)))
 		return;
 	for (s = 0; s < v->nsides; s++) {
 		for (a = 0; a < v->narenas; a++) {
@@ -591,7 +571,7 @@ static void update_hover(viewer *v)
 			int64_t u;
 			uint32_t owner, first, count;
 			char place[96];
-			if (!ap->ok || !inside(ap->map, v->mx, v->my))
+			if (!ap->ok || !rect_inside(ap->map, v->mx, v->my))
 				continue;
 			u = vs_layout_unit_at(&ap->L, v->mx - ap->map.x, v->my - ap->map.y);
 			if (u < 0)
@@ -635,7 +615,7 @@ static void update_hover(viewer *v)
 	}
 }
 
-int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y)
+int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y)
 {
 	arena_pane *ap;
 	vs_rect r;
@@ -680,7 +660,7 @@ static void fmt_bytes(char *buf, size_t len, uint64_t b)
 }
 
 /* Text cut to max_w pixels (ending in '~' when cut). */
-static void text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w)
+static void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w)
 {
 	char buf[512];
 	size_t n = strlen(s), lo = 0, hi;
@@ -724,11 +704,11 @@ static void draw_top(viewer *v)
 		v->trace_name, (unsigned long long)at, (unsigned long long)view_total(v),
 		(unsigned long long)vs_timeline_frame_at(v->tl, at), ev ? (unsigned)ev->line : 0,
 		ev ? " " : "", ev ? vs_event_name((vs_event_type)ev->type) : "", v->playing ? "playing" : "paused",
-		speeds[v->speed_i], rec);
+		view_speed(v), rec);
 	if (ev && ev->type == VS_EV_COUNT)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
 	if (region_begin(v, &v->top_g, v->top, hash_text(buf, VS_RGB_TEXT), RGB_PANEL))
-		text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
+		draw_text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
 }
 
 /* The chart from its cache, and the cursor at the current event. */
@@ -744,7 +724,7 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 		vs_image_fini(&p->chart_img);
 		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))
 			return;
-		vs_render_chart(&p->chart_img, rect(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
+		vs_render_chart(&p->chart_img, rect_make(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
 		p->chart_img_arena = v->chart_arena;
 		p->chart_img_events = rec;
 		p->chart_img_time = SDL_GetTicks();
@@ -819,7 +799,7 @@ static void draw_side(viewer *v, int s)
 	snprintf(buf, sizeof buf, "%s%s%s", v->o->label[s][0] ? v->o->label[s] : vs_replay_strategy(r, 0)->name,
 		fk >= 0 ? "  FAILED: " : "", fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "");
 	if (region_begin(v, &p->label_g, p->label, hash_text(buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT), VS_RGB_BG))
-		text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
+		draw_text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
 	for (a = 0; a < v->narenas; a++) {
 		arena_pane *ap = &p->ar[a];
 		const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
@@ -835,18 +815,18 @@ static void draw_side(viewer *v, int s)
 			v->narenas > 1 ? ")" : "", live, fr, lg,
 			sm->free ? 1.0 - (double)sm->largest / (double)sm->free : 0.0);
 		/* one row short: the hover outline of a top cell reaches that row */
-		if (region_begin(v, &ap->title_g, rect(ap->title.x, ap->title.y, ap->title.w, ap->title.h - 1),
+		if (region_begin(v, &ap->title_g, rect_make(ap->title.x, ap->title.y, ap->title.w, ap->title.h - 1),
 				hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-			text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
+			draw_text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
 		if (!ap->ok) {
 			vs_text(&v->canvas, ap->map.x, ap->map.y, "(window too small)", VS_RGB_DIM, v->ts);
 			continue;
 		}
 		hov = v->hover_side == s && v->hover_arena == a ? v->hover_unit : -1;
-		if (!map_changed(ap, ar, hov) && !v->force && !damaged(v, inflate(ap->map, 1)))
+		if (!map_changed(ap, ar, hov) && !v->force && !damaged(v, rect_inflate(ap->map, 1)))
 			continue;
-		fast_fill(&v->canvas, inflate(ap->map, 1), VS_RGB_BG);
-		add_dirty(v, inflate(ap->map, 1));
+		draw_fill(&v->canvas, rect_inflate(ap->map, 1), VS_RGB_BG);
+		add_dirty(v, rect_inflate(ap->map, 1));
 		memset(&src, 0, sizeof src);
 		src.arena = ar;
 		src.owner = owner_of;
@@ -859,15 +839,15 @@ static void draw_side(viewer *v, int s)
 		if (hov >= 0) {
 			vs_rect c;
 			if (vs_layout_unit_rect(&ap->L, (uint32_t)hov, &c) == 0)
-				vs_image_frame(&v->canvas, rect(ap->map.x + c.x - 1, ap->map.y + c.y - 1, c.w + 2, c.h + 2),
-					RGB_HOVER);
+				vs_image_frame(&v->canvas,
+					rect_make(ap->map.x + c.x - 1, ap->map.y + c.y - 1, c.w + 2, c.h + 2), RGB_HOVER);
 		}
 	}
 	if (v->narenas) {
 		snprintf(buf, sizeof buf, "%s: live bytes, largest free, fragmentation%s",
 			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, v->narenas > 1 ? " (Tab: next arena)" : "");
 		if (region_begin(v, &p->chart_title_g, p->chart_title, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-			text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
+			draw_text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
 		if (p->chart.w > 40 && p->chart.h > 30)
 			draw_chart(v, p, hs, at);
 	}
@@ -889,7 +869,7 @@ static void draw_legend(viewer *v)
 	int xt, ntags = 0;
 
 	/* right: what the timeline below shows */
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	if (v->tl_span)
 		snprintf(range, sizeof range, "timeline: events %llu-%llu of %llu, frames %llu-%llu, zoom x%.0f",
 			(unsigned long long)lo, (unsigned long long)hi, (unsigned long long)total,
@@ -933,30 +913,30 @@ static void draw_legend(viewer *v)
 	}
 	for (t = 1; (int)t <= ntags; t++) {
 		const char *name = vs_replay_tag_name(r, t);
-		vs_image_fill(&v->canvas, rect(x, v->legend.y, box, box), vs_tag_colour_id(t));
+		vs_image_fill(&v->canvas, rect_make(x, v->legend.y, box, box), vs_tag_colour_id(t));
 		x += box + 4;
 		x += vs_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
 	}
 }
 
 /* Where the timeline shows event e (its window's ends for events outside it). */
-static int time_x(viewer *v, uint64_t e)
+static int layout_time_x(viewer *v, uint64_t e)
 {
 	uint64_t lo, hi;
 
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	if (hi <= lo)
 		return v->timeline.x;
 	e = e < lo ? lo : e > hi ? hi : e;
 	return v->timeline.x + (int)((double)(e - lo) / (double)(hi - lo) * (v->timeline.w - 1) + 0.5);
 }
 
-static uint64_t time_event(viewer *v, int x)
+static uint64_t layout_time_event(viewer *v, int x)
 {
 	uint64_t lo, hi;
 	double f;
 
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	if (v->timeline.w <= 1)
 		return lo;
 	f = (double)(x - v->timeline.x) / (double)(v->timeline.w - 1);
@@ -968,9 +948,9 @@ static uint64_t time_event(viewer *v, int x)
 }
 
 /* (A zoomed timeline: events outside its window are at its ends.) */
-void view_timeline_point(viewer *v, uint64_t event, int *x, int *y)
+void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y)
 {
-	*x = time_x(v, event);
+	*x = layout_time_x(v, event);
 	*y = v->timeline.y + v->timeline.h / 2;
 }
 
@@ -981,19 +961,19 @@ static void draw_timeline(viewer *v)
 	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr, xc;
 	uint64_t f, h;
 
-	view_range(v, &lo, &hi);
-	xr = rec >= lo ? time_x(v, rec) : t.x - 1;
-	xc = at >= lo && at <= hi ? time_x(v, at) : -100; /* no cursor outside the window */
+	layout_range(v, &lo, &hi);
+	xr = rec >= lo ? layout_time_x(v, rec) : t.x - 1;
+	xc = at >= lo && at <= hi ? layout_time_x(v, at) : -100; /* no cursor outside the window */
 	/* the cursor reaches 2 pixels out */
 	h = hash_u64(hash_u64(hash_u64(hash_u64(hash_u64(HASH0, rec), view_total(v)), (uint64_t)(int64_t)xc), lo), hi);
-	if (!region_begin(v, &v->timeline_g, inflate(t, 2), h, VS_RGB_BG))
+	if (!region_begin(v, &v->timeline_g, rect_inflate(t, 2), h, VS_RGB_BG))
 		return;
-	fast_fill(&v->canvas, t, RGB_TL_TODO);
-	fast_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
+	draw_fill(&v->canvas, t, RGB_TL_TODO);
+	draw_fill(&v->canvas, rect_make(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
 	/* frames every so often: light ticks when they would not crowd */
 	if (vs_timeline_frame_at(v->tl, hi) - vs_timeline_frame_at(v->tl, lo) < (uint64_t)t.w / 4) {
 		for (f = vs_timeline_next_frame(v->tl, lo ? lo - 1 : 0); f && f <= hi; f = vs_timeline_next_frame(v->tl, f))
-			vs_image_vline(&v->canvas, time_x(v, f), t.y + t.h - 3, t.y + t.h - 1, VS_RGB_GRID);
+			vs_image_vline(&v->canvas, layout_time_x(v, f), t.y + t.h - 3, t.y + t.h - 1, VS_RGB_GRID);
 	}
 	for (s = 0; s < v->nsides; s++) {
 		size_t n, k;
@@ -1003,7 +983,7 @@ static void draw_timeline(viewer *v)
 			int x;
 			if (fails[k] < lo || fails[k] > hi)
 				continue;
-			x = time_x(v, fails[k]);
+			x = layout_time_x(v, fails[k]);
 			if (x == last)
 				continue;
 			last = x;
@@ -1011,7 +991,7 @@ static void draw_timeline(viewer *v)
 		}
 	}
 	if (xc >= 0)
-		vs_image_fill(&v->canvas, rect(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
+		vs_image_fill(&v->canvas, rect_make(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
 	vs_image_frame(&v->canvas, t, VS_RGB_GRID);
 }
 
@@ -1024,14 +1004,14 @@ static void draw_status(viewer *v)
 			v->prompt == PROMPT_FRAME ? "go to frame:" : "find tag or id (NAME, tag=NAME, N, id=N):",
 			v->prompt_text);
 		if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_LIVE), VS_RGB_BG))
-			text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_LIVE, v->status.w);
+			draw_text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_LIVE, v->status.w);
 		return;
 	}
 	if (v->message[0] && SDL_TICKS_PASSED(SDL_GetTicks(), v->message_until) && !v->sc)
 		v->message[0] = 0;
 	if (v->message[0]) {
 		if (region_begin(v, &v->status_g, v->status, hash_text(v->message, VS_RGB_TEXT), VS_RGB_BG))
-			text_fit(v, v->status.x, v->status.y + 2, v->message, VS_RGB_TEXT, v->status.w);
+			draw_text_fit(v, v->status.x, v->status.y + 2, v->message, VS_RGB_TEXT, v->status.w);
 		return;
 	}
 	snprintf(buf, sizeof buf, "failures: ");
@@ -1046,16 +1026,16 @@ static void draw_status(viewer *v)
 	snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		"   space play, arrows step, f next failure, l failure list, g go to frame, / find, z zoom, ? help");
 	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-		text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
+		draw_text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
 }
 
 /* Where the hover box goes (w 0: no box). */
-static vs_rect hover_rect(viewer *v)
+static vs_rect hover_box(viewer *v)
 {
 	int i, w = 0, h, x, y;
 
 	if (!v->nhover)
-		return rect(0, 0, 0, 0);
+		return rect_make(0, 0, 0, 0);
 	for (i = 0; i < v->nhover; i++) {
 		int tw = vs_text_width(v->hover[i], v->ts);
 		if (tw > w)
@@ -1073,7 +1053,7 @@ static vs_rect hover_rect(viewer *v)
 		y = v->my - h - 8;
 	if (y < 0)
 		y = 0;
-	return rect(x, y, w, h);
+	return rect_make(x, y, w, h);
 }
 
 static uint64_t hover_hash(viewer *v, vs_rect b)
@@ -1086,13 +1066,13 @@ static uint64_t hover_hash(viewer *v, vs_rect b)
 	return h;
 }
 
-static void draw_hover(viewer *v, vs_rect b)
+static void hover_draw(viewer *v, vs_rect b)
 {
 	int i;
 
 	if (b.w <= 0)
 		return;
-	fast_fill(&v->canvas, b, 0x000000FFu);
+	draw_fill(&v->canvas, b, 0x000000FFu);
 	vs_image_frame(&v->canvas, b, VS_RGB_DIM);
 	for (i = 0; i < v->nhover; i++)
 		vs_text(&v->canvas, b.x + 6, b.y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
@@ -1139,16 +1119,16 @@ static void draw_help(viewer *v)
 	}
 	w += 40;
 	h = n * v->lh + 30;
-	darken(&v->canvas, rect(0, 0, v->W, v->H));
+	darken(&v->canvas, rect_make(0, 0, v->W, v->H));
 	x = (v->W - w) / 2;
 	y = (v->H - h) / 2;
-	fast_fill(&v->canvas, rect(x, y, w, h), RGB_PANEL);
-	vs_image_frame(&v->canvas, rect(x, y, w, h), VS_RGB_TEXT);
+	draw_fill(&v->canvas, rect_make(x, y, w, h), RGB_PANEL);
+	vs_image_frame(&v->canvas, rect_make(x, y, w, h), VS_RGB_TEXT);
 	for (i = 0; i < n; i++)
 		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
 }
 
-static void fail_row_text(viewer *v, size_t k, char *buf, size_t len)
+static void fails_row_text(viewer *v, size_t k, char *buf, size_t len)
 {
 	uint64_t e = v->fail_rows[k];
 	const vs_tl_alloc *al = vs_timeline_alloc(v->tl, (uint32_t)e);
@@ -1170,35 +1150,35 @@ static void fail_row_text(viewer *v, size_t k, char *buf, size_t len)
 		FAIL_KINDS_W(v), kinds, tag && *tag ? tag : "(none)", what);
 }
 
-static void draw_fails(viewer *v)
+static void fails_draw(viewer *v)
 {
 	vs_rect p = fails_panel(v);
 	int nvis, y0 = fails_rows_y(v, p, &nvis), i;
 	char buf[320];
 
-	fail_rows_update(v);
+	fails_update(v);
 	fails_scroll(v);
-	fast_fill(&v->canvas, p, RGB_PANEL);
+	draw_fill(&v->canvas, p, RGB_PANEL);
 	vs_image_frame(&v->canvas, p, VS_RGB_DIM);
 	snprintf(buf, sizeof buf, "failed requests: %zu%s   (l or escape closes)", v->nfail_rows,
 		vs_timeline_complete(v->tl) ? "" : " so far");
-	text_fit(v, p.x + 8, p.y + 4, buf, VS_RGB_LIVE, p.w - 16);
+	draw_text_fit(v, p.x + 8, p.y + 4, buf, VS_RGB_LIVE, p.w - 16);
 	fails_header(v, buf, sizeof buf);
-	text_fit(v, p.x + 8, p.y + 4 + v->lh, buf, VS_RGB_DIM, p.w - 16);
+	draw_text_fit(v, p.x + 8, p.y + 4 + v->lh, buf, VS_RGB_DIM, p.w - 16);
 	for (i = 0; i < nvis && v->fail_top + (size_t)i < v->nfail_rows; i++) {
 		size_t k = v->fail_top + (size_t)i;
 		int y = y0 + i * v->lh;
 		if (k == v->fail_sel)
-			fast_fill(&v->canvas, rect(p.x + 1, y, p.w - 2, v->lh), RGB_TL_DONE);
-		fail_row_text(v, k, buf, sizeof buf);
-		text_fit(v, p.x + 8, y + 1, buf, k == v->fail_sel ? VS_RGB_CURSOR : VS_RGB_TEXT, p.w - 16);
+			draw_fill(&v->canvas, rect_make(p.x + 1, y, p.w - 2, v->lh), RGB_TL_DONE);
+		fails_row_text(v, k, buf, sizeof buf);
+		draw_text_fit(v, p.x + 8, y + 1, buf, k == v->fail_sel ? VS_RGB_CURSOR : VS_RGB_TEXT, p.w - 16);
 	}
 }
 
 /* Draws the frame into the canvas. Only the regions whose inputs changed
- * are drawn again (and listed in v->dirty for present()); with force, or
- * while the help darkens everything, all of it is. */
-static void compose(viewer *v, int force)
+ * are drawn again (and listed in v->dirty for present_frame()); with force,
+ * or while the help darkens everything, all of it is. */
+static void draw_compose(viewer *v, int force)
 {
 	vs_rect box;
 	uint64_t hh;
@@ -1208,16 +1188,16 @@ static void compose(viewer *v, int force)
 	v->force = force || v->redraw_all || v->cramped || v->help || v->help_drawn || v->fails_open ||
 		v->fails_drawn;
 	v->ndamage = 0;
-	update_hover(v);
-	box = hover_rect(v);
+	hover_update(v);
+	box = hover_box(v);
 	hh = hover_hash(v, box);
 	box_changed = hh != v->hover_hash || box.w != v->hover_box.w;
 	if (v->force) {
-		fast_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
+		draw_fill(&v->canvas, rect_make(0, 0, v->W, v->H), VS_RGB_BG);
 		v->dirty_all = 1;
 	} else if (box_changed && v->hover_box.w > 0) {
 		/* what the old box covered is drawn again */
-		fast_fill(&v->canvas, v->hover_box, VS_RGB_BG);
+		draw_fill(&v->canvas, v->hover_box, VS_RGB_BG);
 		add_dirty(v, v->hover_box);
 		v->damage[v->ndamage++] = v->hover_box;
 	}
@@ -1228,14 +1208,15 @@ static void compose(viewer *v, int force)
 	draw_timeline(v);
 	draw_status(v);
 	if (v->fails_open)
-		draw_fails(v);
+		fails_draw(v);
 	v->fails_drawn = v->fails_open;
 	if (box.w > 0) {
 		int under = v->force || box_changed;
 		for (i = 0; i < v->ndirty && !under; i++)
-			under = overlap(box, rect(v->dirty[i].x, v->dirty[i].y, v->dirty[i].w, v->dirty[i].h));
+			under = rect_overlap(box,
+				rect_make(v->dirty[i].x, v->dirty[i].y, v->dirty[i].w, v->dirty[i].h));
 		if (under || v->dirty_all)
-			draw_hover(v, box);
+			hover_draw(v, box);
 	}
 	v->hover_box = box;
 	v->hover_hash = hh;
@@ -1246,7 +1227,7 @@ static void compose(viewer *v, int force)
 }
 
 /* --check-redraw: the same frame drawn in full must be the same pixels. */
-static void check_frame(viewer *v)
+static void draw_check_frame(viewer *v)
 {
 	vs_image keep = v->canvas;
 	SDL_Rect dirty[VIEW_MAX_DIRTY];
@@ -1260,7 +1241,7 @@ static void check_frame(viewer *v)
 	}
 	memcpy(dirty, v->dirty, sizeof dirty);
 	v->canvas = v->check;
-	compose(v, 1);
+	draw_compose(v, 1);
 	v->check = v->canvas;
 	v->canvas = keep;
 	memcpy(v->dirty, dirty, sizeof dirty);
@@ -1288,7 +1269,7 @@ static int write_png(viewer *v, const char *path)
 	int ok;
 
 	if (vs_out_open(&f, path, err, sizeof err)) {
-		say(v, "screenshot: %s", err);
+		view_say(v, "screenshot: %s", err);
 		view_log(v, "screenshot failed: %s", err);
 		v->shot_failed = 1;
 		return -1;
@@ -1296,12 +1277,12 @@ static int write_png(viewer *v, const char *path)
 	ok = vs_png_write(f.fp, &v->canvas) == 0;
 	err[0] = '\0';
 	if (vs_out_finish(&f, ok, err, sizeof err) || vs_out_commit(&f, 1, err, sizeof err)) {
-		say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
+		view_say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
 		view_log(v, "screenshot failed: writing %s failed%s%s", path, err[0] ? ": " : "", err);
 		v->shot_failed = 1;
 		return -1;
 	}
-	say(v, "screenshot written: %s", path);
+	view_say(v, "screenshot written: %s", path);
 	view_log(v, "screenshot %s", path);
 	return 0;
 }
@@ -1324,25 +1305,25 @@ static void screenshot_key(viewer *v)
 
 /* ---- input --------------------------------------------------------------- */
 
-static void step_to(viewer *v, uint64_t e)
+static void view_step_to(viewer *v, uint64_t e)
 {
 	v->playing = 0;
 	v->acc = 0;
 	view_seek(v, e);
 }
 
-int view_go_frame(viewer *v, uint64_t n)
+int input_go_frame(viewer *v, uint64_t n)
 {
 	uint64_t e = n ? vs_timeline_frame_event(v->tl, n) : 0;
 
 	if (n && !e) {
-		say(v, "no frame %llu: %s %llu frames", (unsigned long long)n,
+		view_say(v, "no frame %llu: %s %llu frames", (unsigned long long)n,
 			vs_timeline_complete(v->tl) ? "the trace has" : "recorded so far:",
 			(unsigned long long)vs_timeline_frame_count(v->tl));
 		return -1;
 	}
-	step_to(v, e);
-	say(v, "frame %llu: event %llu", (unsigned long long)n, (unsigned long long)e);
+	view_step_to(v, e);
+	view_say(v, "frame %llu: event %llu", (unsigned long long)n, (unsigned long long)e);
 	return 0;
 }
 
@@ -1353,7 +1334,7 @@ static int all_digits(const char *s)
 
 /* What a query looks for: 1 an id, 0 a tag (its number in key), -1 nothing
  * (said). what describes it. */
-static int find_key(viewer *v, const char *q, uint64_t *key, char *what, size_t len)
+static int find_query(viewer *v, const char *q, uint64_t *key, char *what, size_t len)
 {
 	vs_replay *r = vs_timeline_replay(v->tl, 0);
 	const char *name = q, *t;
@@ -1363,7 +1344,7 @@ static int find_key(viewer *v, const char *q, uint64_t *key, char *what, size_t 
 		if (q[0] == 'i')
 			q += 3;
 		if (!all_digits(q)) {
-			say(v, "find: '%s' is not an id", q);
+			view_say(v, "find: '%s' is not an id", q);
 			return -1;
 		}
 		*key = strtoull(q, NULL, 10);
@@ -1379,11 +1360,11 @@ static int find_key(viewer *v, const char *q, uint64_t *key, char *what, size_t 
 			return 0;
 		}
 	}
-	say(v, "find: no tag '%s' in the trace%s", name, vs_timeline_complete(v->tl) ? "" : " so far");
+	view_say(v, "find: no tag '%s' in the trace%s", name, vs_timeline_complete(v->tl) ? "" : " so far");
 	return -1;
 }
 
-uint64_t view_find(viewer *v, const char *query, int dir)
+uint64_t input_find(viewer *v, const char *query, int dir)
 {
 	char what[VIEW_PROMPT_MAX + 8], q[VIEW_PROMPT_MAX];
 	uint64_t key = 0, e;
@@ -1392,17 +1373,17 @@ uint64_t view_find(viewer *v, const char *query, int dir)
 	/* query may be v->find itself (n, shift+n): copied through q */
 	snprintf(q, sizeof q, "%s", query);
 	snprintf(v->find, sizeof v->find, "%s", q);
-	by_id = find_key(v, v->find, &key, what, sizeof what);
+	by_id = find_query(v, v->find, &key, what, sizeof what);
 	if (by_id < 0)
 		return 0;
 	e = vs_timeline_find(v->tl, vs_timeline_at(v->tl), dir, by_id, key);
 	if (!e) {
-		say(v, "no %s alloc or free of %s%s", dir > 0 ? "later" : "earlier", what,
+		view_say(v, "no %s alloc or free of %s%s", dir > 0 ? "later" : "earlier", what,
 			vs_timeline_complete(v->tl) ? "" : " recorded yet");
 		return 0;
 	}
-	step_to(v, e);
-	say(v, "%s: %s at event %llu (n / shift+n: next / previous)", what,
+	view_step_to(v, e);
+	view_say(v, "%s: %s at event %llu (n / shift+n: next / previous)", what,
 		vs_timeline_event(v->tl, e)->type == VS_EV_ALLOC ? "alloc" : "free", (unsigned long long)e);
 	return e;
 }
@@ -1424,11 +1405,11 @@ static void prompt_done(viewer *v)
 	if (!q[0])
 		return;
 	if (what == PROMPT_FIND)
-		view_find(v, q, 1);
+		input_find(v, q, 1);
 	else if (all_digits(q))
-		view_go_frame(v, strtoull(q, NULL, 10));
+		input_go_frame(v, strtoull(q, NULL, 10));
 	else
-		say(v, "go to frame: '%s' is not a number", q);
+		view_say(v, "go to frame: '%s' is not a number", q);
 }
 
 /* Keys while the prompt is up: typed characters come as text input. */
@@ -1469,7 +1450,7 @@ static void fails_select(viewer *v, size_t k)
 {
 	v->fail_sel = k;
 	fails_scroll(v);
-	step_to(v, v->fail_rows[k]);
+	view_step_to(v, v->fail_rows[k]);
 }
 
 static void fails_toggle(viewer *v)
@@ -1481,7 +1462,7 @@ static void fails_toggle(viewer *v)
 	if (!v->fails_open)
 		return;
 	/* the first failure at or after the cursor is selected (not gone to) */
-	fail_rows_update(v);
+	fails_update(v);
 	while (k + 1 < v->nfail_rows && v->fail_rows[k] < at)
 		k++;
 	v->fail_sel = k;
@@ -1494,7 +1475,7 @@ static int fails_key(viewer *v, const SDL_Keysym *k)
 	size_t n, sel = v->fail_sel;
 	int nvis;
 
-	fail_rows_update(v);
+	fails_update(v);
 	n = v->nfail_rows;
 	fails_rows_y(v, fails_panel(v), &nvis);
 	switch (k->sym) {
@@ -1557,42 +1538,40 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 	case SDLK_RIGHT:
 		if (shift) {
 			e = vs_timeline_next_frame(v->tl, at);
-			step_to(v, e ? e : vs_timeline_recorded(v->tl));
+			view_step_to(v, e ? e : vs_timeline_recorded(v->tl));
 		} else {
-			step_to(v, at + 1);
+			view_step_to(v, at + 1);
 		}
 		break;
 	case SDLK_LEFT:
 		if (shift)
-			step_to(v, vs_timeline_prev_frame(v->tl, at));
+			view_step_to(v, vs_timeline_prev_frame(v->tl, at));
 		else
-			step_to(v, at ? at - 1 : 0);
+			view_step_to(v, at ? at - 1 : 0);
 		break;
 	case SDLK_PAGEDOWN:
-		step_to(v, at + (shift ? 1000 : 100));
+		view_step_to(v, at + (shift ? 1000 : 100));
 		break;
 	case SDLK_PAGEUP:
 		e = shift ? 1000 : 100;
-		step_to(v, at > e ? at - e : 0);
+		view_step_to(v, at > e ? at - e : 0);
 		break;
 	case SDLK_HOME:
-		step_to(v, 0);
+		view_step_to(v, 0);
 		break;
 	case SDLK_END:
-		step_to(v, vs_timeline_recorded(v->tl));
+		view_step_to(v, vs_timeline_recorded(v->tl));
 		break;
 	case SDLK_UP:
 	case SDLK_PLUS:
 	case SDLK_EQUALS:
 	case SDLK_KP_PLUS:
-		if (v->speed_i + 1 < NSPEEDS)
-			v->speed_i++;
+		view_speed_change(v, 1);
 		break;
 	case SDLK_DOWN:
 	case SDLK_MINUS:
 	case SDLK_KP_MINUS:
-		if (v->speed_i > 0)
-			v->speed_i--;
+		view_speed_change(v, -1);
 		break;
 	case SDLK_f:
 		if (k->mod & KMOD_CTRL) {
@@ -1601,9 +1580,9 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 		}
 		e = shift ? vs_timeline_prev_failure(v->tl, at) : vs_timeline_next_failure(v->tl, at);
 		if (e)
-			step_to(v, e);
+			view_step_to(v, e);
 		else
-			say(v, "no %s failure%s", shift ? "earlier" : "later",
+			view_say(v, "no %s failure%s", shift ? "earlier" : "later",
 				vs_timeline_complete(v->tl) ? "" : " recorded yet");
 		break;
 	case SDLK_g:
@@ -1615,18 +1594,18 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 		break;
 	case SDLK_n:
 		if (v->find[0])
-			view_find(v, v->find, shift ? -1 : 1);
+			input_find(v, v->find, shift ? -1 : 1);
 		else
-			say(v, "nothing to find again: / finds a tag or id");
+			view_say(v, "nothing to find again: / finds a tag or id");
 		break;
 	case SDLK_z:
 		/* around the cursor when it is shown, else the window's middle */
-		view_range(v, &lo, &hi);
-		zoom(v, at >= lo && at <= hi ? at : lo + (hi - lo) / 2, !shift);
+		layout_range(v, &lo, &hi);
+		layout_zoom(v, at >= lo && at <= hi ? at : lo + (hi - lo) / 2, !shift);
 		break;
 	case SDLK_COMMA:
 	case SDLK_PERIOD:
-		pan(v, (k->sym == SDLK_COMMA ? -1 : 1) * (shift ? 4 : 1));
+		layout_pan(v, (k->sym == SDLK_COMMA ? -1 : 1) * (shift ? 4 : 1));
 		break;
 	case SDLK_w:
 		v->tl_lo = v->tl_span = 0;
@@ -1661,7 +1640,7 @@ static void seek_at_mouse(viewer *v)
 	int s;
 
 	if (v->dragging == 1) {
-		uint64_t e = time_event(v, v->mx);
+		uint64_t e = layout_time_event(v, v->mx);
 		view_seek(v, e);
 	} else if (v->dragging >= 2) {
 		s = v->dragging - 2;
@@ -1669,7 +1648,7 @@ static void seek_at_mouse(viewer *v)
 	}
 }
 
-static void on_event(viewer *v, const SDL_Event *e)
+static void input_event(viewer *v, const SDL_Event *e)
 {
 	int s;
 
@@ -1709,19 +1688,19 @@ static void on_event(viewer *v, const SDL_Event *e)
 			v->help = 0;
 			break;
 		}
-		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
+		if (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)) {
 			/* a row: select it and go there */
 			int nvis, y0 = fails_rows_y(v, fails_panel(v), &nvis);
 			size_t k = v->my >= y0 ? v->fail_top + (size_t)((v->my - y0) / v->lh) : (size_t)-1;
-			fail_rows_update(v);
+			fails_update(v);
 			if (v->my >= y0 && (v->my - y0) / v->lh < nvis && k < v->nfail_rows)
 				fails_select(v, k);
 			break;
 		}
-		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my))
+		if (rect_inside(rect_inflate(v->timeline, 4), v->mx, v->my))
 			v->dragging = 1;
 		for (s = 0; s < v->nsides; s++)
-			if (inside(v->sp[s].chart, v->mx, v->my))
+			if (rect_inside(v->sp[s].chart, v->mx, v->my))
 				v->dragging = 2 + s;
 		if (v->dragging) {
 			v->playing = 0;
@@ -1733,16 +1712,16 @@ static void on_event(viewer *v, const SDL_Event *e)
 			v->dragging = 0;
 		break;
 	case SDL_MOUSEWHEEL:
-		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
+		if (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)) {
 			int step = e->wheel.y > 0 ? -3 : e->wheel.y < 0 ? 3 : 0;
-			fail_rows_update(v);
+			fails_update(v);
 			if (step < 0)
 				v->fail_top = v->fail_top > 3 ? v->fail_top - 3 : 0;
 			else if (step > 0 && v->fail_top + 3 < v->nfail_rows)
 				v->fail_top += 3;
 			break;
 		}
-		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my)) {
+		if (rect_inside(rect_inflate(v->timeline, 4), v->mx, v->my)) {
 			/* on the timeline: up / down zoom, sideways (or shift) pans */
 			int dy = e->wheel.y, dx = e->wheel.x;
 			if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) {
@@ -1754,20 +1733,20 @@ static void on_event(viewer *v, const SDL_Event *e)
 				dy = 0;
 			}
 			if (dy)
-				zoom(v, time_event(v, v->mx), dy > 0);
+				layout_zoom(v, layout_time_event(v, v->mx), dy > 0);
 			if (dx)
-				pan(v, dx > 0 ? 1 : -1);
+				layout_pan(v, dx > 0 ? 1 : -1);
 			break;
 		}
 		if (e->wheel.y) {
 			uint64_t at = vs_timeline_at(v->tl);
 			int64_t d = e->wheel.y > 0 ? -1 : 1;
-			step_to(v, d < 0 ? (at ? at - 1 : 0) : at + 1);
+			view_step_to(v, d < 0 ? (at ? at - 1 : 0) : at + 1);
 		}
 		break;
 	case SDL_WINDOWEVENT:
 		if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e->window.event == SDL_WINDOWEVENT_RESIZED) {
-			if (resize_canvas(v, e->window.data1, e->window.data2))
+			if (layout_resize(v, e->window.data1, e->window.data2))
 				v->quit = 2;
 		} else if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
 			v->mouse_in = 0;
@@ -1946,7 +1925,7 @@ static int refine(viewer *v, const SDL_Rect *d, int nd)
 
 /* Sends the canvas's changed parts to the window; nothing when nothing
  * changed (the picture stays up). */
-static void present(viewer *v)
+static void present_frame(viewer *v)
 {
 	SDL_Rect all, *r = v->send;
 	int n, i;
@@ -2040,18 +2019,18 @@ static void loop(viewer *v)
 			}
 		} else if (!vs_timeline_complete(v->tl)) {
 			if (record_some(v, v->playing ? 6.0 : 10.0) < 0) {
-				say(v, "out of memory while recording");
+				view_say(v, "out of memory while recording");
 				v->playing = 0;
 			}
 		}
 		while (SDL_PollEvent(&e)) {
-			on_event(v, &e);
+			input_event(v, &e);
 			busy = 1;
 		}
 		if (v->quit)
 			break;
 		play(v, dt);
-		follow(v);
+		layout_follow(v);
 		/* nothing moves: leave the last picture up (half a second at most,
 		 * so timed messages still go away) */
 		if (!scripted && !busy && !v->playing && vs_timeline_complete(v->tl) &&
@@ -2062,17 +2041,17 @@ static void loop(viewer *v)
 		busy = 0;
 		shown = SDL_GetTicks();
 		tc = SDL_GetPerformanceCounter();
-		compose(v, 0);
+		draw_compose(v, 0);
 		time_add(&v->compose, ms_since(tc));
 		if (v->o->check_redraw)
-			check_frame(v);
+			draw_check_frame(v);
 		if (v->shot_pending[0]) {
 			write_png(v, v->shot_pending);
 			v->shot_pending[0] = 0;
 		}
 		tc = SDL_GetPerformanceCounter();
 		sent = v->presents;
-		present(v);
+		present_frame(v);
 		time_add(&v->present, ms_since(tc));
 		if (v->o->check_redraw && v->shown.px &&
 			memcmp(v->shown.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4) && !v->check_bad++)
@@ -2123,7 +2102,7 @@ static int software_gl(SDL_Renderer *ren)
 /* The way frames reach the window (opts present): a texture of an
  * SDL_Renderer (vsync when asked and the driver has it), or the window's
  * framebuffer when the renderer would draw on the CPU anyway. */
-static int open_output(viewer *v, int w, int h, char *err, size_t errlen)
+static int present_open(viewer *v, int w, int h, char *err, size_t errlen)
 {
 	const vs_viewer_opts *o = v->o;
 	Uint32 rflags = o->no_vsync || o->script ? 0 : SDL_RENDERER_PRESENTVSYNC;
@@ -2178,7 +2157,7 @@ static int open_output(viewer *v, int w, int h, char *err, size_t errlen)
 		}
 	}
 	SDL_GetWindowSize(v->win, &w, &h);
-	if (resize_canvas(v, w, h)) {
+	if (layout_resize(v, w, h)) {
 		snprintf(err, errlen, "out of memory for a %dx%d canvas", w, h);
 		return 2;
 	}
@@ -2307,7 +2286,7 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		goto out;
 	}
 	set_title(v);
-	rc = open_output(v, w, h, err, errlen);
+	rc = present_open(v, w, h, err, errlen);
 	if (rc)
 		goto out;
 	SDL_StartTextInput();

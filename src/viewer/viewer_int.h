@@ -160,25 +160,53 @@ typedef struct viewer {
 	uint64_t frames;
 } viewer;
 
+/* Rectangles (negative sizes are empty). */
+static inline vs_rect rect_make(int x, int y, int w, int h)
+{
+	vs_rect r;
+
+	r.x = x;
+	r.y = y;
+	r.w = w > 0 ? w : 0;
+	r.h = h > 0 ? h : 0;
+	return r;
+}
+
+static inline int rect_inside(vs_rect r, int x, int y)
+{
+	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+static inline vs_rect rect_inflate(vs_rect r, int d)
+{
+	return rect_make(r.x - d, r.y - d, r.w + 2 * d, r.h + 2 * d);
+}
+
+static inline int rect_overlap(vs_rect a, vs_rect b)
+{
+	return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+		b.y < a.y + a.h;
+}
+
 /* viewer.c */
 void view_seek(viewer *v, uint64_t event);
 void view_log(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
-int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
+int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
 uint64_t view_total(const viewer *v);
 /* Where the timeline shows an event (window pixels). */
-void view_timeline_point(viewer *v, uint64_t event, int *x, int *y);
+void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 double view_speed(const viewer *v); /* events a second */
 /* The events the timeline shows: the whole trace, or its zoomed window. */
-void view_range(const viewer *v, uint64_t *lo, uint64_t *hi);
+void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
-int view_go_frame(viewer *v, uint64_t n);
+int input_go_frame(viewer *v, uint64_t n);
 /* Find (query as typed at the prompt: NAME or tag=NAME, N or id=N) the
  * next (dir > 0) or previous alloc/free of it and go there. Returns the
  * event, or 0 when none (said in the status line). */
-uint64_t view_find(viewer *v, const char *query, int dir);
+uint64_t input_find(viewer *v, const char *query, int dir);
 /* A point inside row k (from 0) of the failure list; -1 when not shown. */
-int view_fail_row_point(viewer *v, size_t k, int *x, int *y);
+int fails_row_point(viewer *v, size_t k, int *x, int *y);
 
 /* script.c: commands from a file, one per frame once recording is done. */
 script *script_load(const char *path, char *err, size_t errlen);
