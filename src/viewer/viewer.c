@@ -494,6 +494,12 @@ int fails_row_point(viewer *v, size_t k, int *x, int *y)
 	return 0;
 }
 
+/* Whether the open failure list covers a point. */
+static int fails_covers(viewer *v, int x, int y)
+{
+	return v->fails_open && rect_inside(fails_panel(v), x, y);
+}
+
 /* ---- hover --------------------------------------------------------------- */
 
 static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t len)
@@ -561,7 +567,7 @@ static void hover_update(viewer *v)
 
 	v->nhover = 0;
 	v->hover_side = -1;
-	if (!v->mouse_in || v->help || (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)))
+	if (!v->mouse_in || v->help || fails_covers(v, v->mx, v->my))
 		return;
 	for (s = 0; s < v->nsides; s++) {
 		for (a = 0; a < v->narenas; a++) {
@@ -1511,23 +1517,42 @@ static int fails_key(viewer *v, const SDL_Keysym *k)
 	return 1;
 }
 
-static void on_key(viewer *v, const SDL_Keysym *k)
+/* A click on the open failure list selects the row under the mouse and
+ * goes there; 0 when the list is not under the mouse. */
+static int fails_click(viewer *v)
 {
-	int shift = (k->mod & KMOD_SHIFT) != 0;
-	uint64_t at = vs_timeline_at(v->tl), e, lo, hi;
+	int nvis, y0;
+	size_t k;
 
-	if (v->help) {
-		/* '?' arrives as text too: that toggles, so its key is left alone */
-		if (k->sym != SDLK_LSHIFT && k->sym != SDLK_RSHIFT && k->sym != SDLK_SLASH && k->sym != SDLK_QUESTION)
-			v->help = 0;
-		return;
-	}
-	if (v->prompt) {
-		prompt_key(v, k);
-		return;
-	}
-	if (v->fails_open && fails_key(v, k))
-		return;
+	if (!fails_covers(v, v->mx, v->my))
+		return 0;
+	y0 = fails_rows_y(v, fails_panel(v), &nvis);
+	k = v->my >= y0 ? v->fail_top + (size_t)((v->my - y0) / v->lh) : (size_t)-1;
+	fails_update(v);
+	if (v->my >= y0 && (v->my - y0) / v->lh < nvis && k < v->nfail_rows)
+		fails_select(v, k);
+	return 1;
+}
+
+/* The wheel over the open failure list scrolls it, three rows a click; 0
+ * when the list is not under the mouse. */
+static int fails_wheel(viewer *v, int y)
+{
+	if (!fails_covers(v, v->mx, v->my))
+		return 0;
+	fails_update(v);
+	if (y > 0)
+		v->fail_top = v->fail_top > 3 ? v->fail_top - 3 : 0;
+	else if (y < 0 && v->fail_top + 3 < v->nfail_rows)
+		v->fail_top += 3;
+	return 1;
+}
+
+/* Keys that play, step and set the speed; 0 for the rest. */
+static int play_key(viewer *v, const SDL_Keysym *k, int shift)
+{
+	uint64_t at = vs_timeline_at(v->tl), e;
+
 	switch (k->sym) {
 	case SDLK_SPACE:
 		v->playing = !v->playing;
@@ -1573,6 +1598,18 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 	case SDLK_KP_MINUS:
 		view_speed_change(v, -1);
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Keys that search: failures, frames, tags and ids; 0 for the rest. */
+static int search_key(viewer *v, const SDL_Keysym *k, int shift)
+{
+	uint64_t at = vs_timeline_at(v->tl), e;
+
+	switch (k->sym) {
 	case SDLK_f:
 		if (k->mod & KMOD_CTRL) {
 			open_prompt(v, PROMPT_FIND);
@@ -1598,6 +1635,19 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 		else
 			view_say(v, "nothing to find again: / finds a tag or id");
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Keys of the timeline's window: zoom, pan, the whole trace again; 0 for
+ * the rest. */
+static int zoom_key(viewer *v, const SDL_Keysym *k, int shift)
+{
+	uint64_t at = vs_timeline_at(v->tl), lo, hi;
+
+	switch (k->sym) {
 	case SDLK_z:
 		/* around the cursor when it is shown, else the window's middle */
 		layout_range(v, &lo, &hi);
@@ -1610,6 +1660,17 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 	case SDLK_w:
 		v->tl_lo = v->tl_span = 0;
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* The other keys: the failure list, the charted arena, screenshots, help,
+ * quit. */
+static void other_key(viewer *v, const SDL_Keysym *k)
+{
+	switch (k->sym) {
 	case SDLK_l:
 		fails_toggle(v);
 		break;
@@ -1635,6 +1696,47 @@ static void on_key(viewer *v, const SDL_Keysym *k)
 	}
 }
 
+/* A key goes to what is open over the frame (help, the prompt, the
+ * failure list), else to the first group that has it. */
+static void on_key(viewer *v, const SDL_Keysym *k)
+{
+	int shift = (k->mod & KMOD_SHIFT) != 0;
+
+	if (v->help) {
+		/* '?' arrives as text too: that toggles, so its key is left alone */
+		if (k->sym != SDLK_LSHIFT && k->sym != SDLK_RSHIFT && k->sym != SDLK_SLASH && k->sym != SDLK_QUESTION)
+			v->help = 0;
+		return;
+	}
+	if (v->prompt) {
+		prompt_key(v, k);
+		return;
+	}
+	if (v->fails_open && fails_key(v, k))
+		return;
+	if (!play_key(v, k, shift) && !search_key(v, k, shift) && !zoom_key(v, k, shift))
+		other_key(v, k);
+}
+
+/* Text input: the prompt's, or '?' for the help. */
+static void on_text(viewer *v, const char *text)
+{
+	if (v->prompt) {
+		/* the key that opened the prompt sends its text too */
+		if (!v->prompt_swallow || (strcmp(text, "g") != 0 && strcmp(text, "/") != 0 && strcmp(text, "f") != 0))
+			prompt_type(v, text);
+		v->prompt_swallow = 0;
+	} else if (strcmp(text, "?") == 0) {
+		v->help = !v->help;
+	}
+}
+
+/* Whether the mouse is on the timeline (or close to it). */
+static int on_timeline(const viewer *v)
+{
+	return rect_inside(rect_inflate(v->timeline, 4), v->mx, v->my);
+}
+
 static void seek_at_mouse(viewer *v)
 {
 	int s;
@@ -1648,10 +1750,76 @@ static void seek_at_mouse(viewer *v)
 	}
 }
 
-static void input_event(viewer *v, const SDL_Event *e)
+/* A press: the left button on a row of the failure list goes there; on
+ * the timeline or a chart it seeks and starts a drag. Any other button
+ * (or any press while the help is up) closes the help. */
+static void on_press(viewer *v, const SDL_MouseButtonEvent *b)
 {
 	int s;
 
+	v->mx = b->x;
+	v->my = b->y;
+	v->mouse_in = 1;
+	if (b->button != SDL_BUTTON_LEFT || v->help) {
+		v->help = 0;
+		return;
+	}
+	if (fails_click(v))
+		return;
+	if (on_timeline(v))
+		v->dragging = 1;
+	for (s = 0; s < v->nsides; s++)
+		if (rect_inside(v->sp[s].chart, v->mx, v->my))
+			v->dragging = 2 + s;
+	if (v->dragging) {
+		v->playing = 0;
+		seek_at_mouse(v);
+	}
+}
+
+/* The wheel scrolls the failure list under it; on the timeline up / down
+ * zoom and sideways (or shift) pans; elsewhere it steps. */
+static void on_wheel(viewer *v, const SDL_MouseWheelEvent *w)
+{
+	int dy = w->y, dx = w->x;
+
+	if (fails_wheel(v, w->y))
+		return;
+	if (on_timeline(v)) {
+		if (w->direction == SDL_MOUSEWHEEL_FLIPPED) {
+			dy = -dy;
+			dx = -dx;
+		}
+		if (SDL_GetModState() & KMOD_SHIFT) {
+			dx = -dy;
+			dy = 0;
+		}
+		if (dy)
+			layout_zoom(v, layout_time_event(v, v->mx), dy > 0);
+		if (dx)
+			layout_pan(v, dx > 0 ? 1 : -1);
+		return;
+	}
+	if (w->y) {
+		uint64_t at = vs_timeline_at(v->tl);
+		view_step_to(v, w->y > 0 ? (at ? at - 1 : 0) : at + 1);
+	}
+}
+
+static void on_window(viewer *v, const SDL_WindowEvent *w)
+{
+	if (w->event == SDL_WINDOWEVENT_SIZE_CHANGED || w->event == SDL_WINDOWEVENT_RESIZED) {
+		if (layout_resize(v, w->data1, w->data2))
+			v->quit = 2;
+	} else if (w->event == SDL_WINDOWEVENT_LEAVE) {
+		v->mouse_in = 0;
+	} else if (w->event == SDL_WINDOWEVENT_EXPOSED) {
+		v->show_all = 1;
+	}
+}
+
+static void input_event(viewer *v, const SDL_Event *e)
+{
 	switch (e->type) {
 	case SDL_QUIT:
 		v->quit = 1;
@@ -1660,15 +1828,7 @@ static void input_event(viewer *v, const SDL_Event *e)
 		on_key(v, &e->key.keysym);
 		break;
 	case SDL_TEXTINPUT:
-		if (v->prompt) {
-			/* the key that opened the prompt sends its text too */
-			if (!v->prompt_swallow || (strcmp(e->text.text, "g") != 0 && strcmp(e->text.text, "/") != 0 &&
-					strcmp(e->text.text, "f") != 0))
-				prompt_type(v, e->text.text);
-			v->prompt_swallow = 0;
-		} else if (strcmp(e->text.text, "?") == 0) {
-			v->help = !v->help;
-		}
+		on_text(v, e->text.text);
 		break;
 	case SDL_KEYUP:
 		v->prompt_swallow = 0;
@@ -1681,78 +1841,17 @@ static void input_event(viewer *v, const SDL_Event *e)
 			seek_at_mouse(v);
 		break;
 	case SDL_MOUSEBUTTONDOWN:
-		v->mx = e->button.x;
-		v->my = e->button.y;
-		v->mouse_in = 1;
-		if (e->button.button != SDL_BUTTON_LEFT || v->help) {
-			v->help = 0;
-			break;
-		}
-		if (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)) {
-			/* a row: select it and go there */
-			int nvis, y0 = fails_rows_y(v, fails_panel(v), &nvis);
-			size_t k = v->my >= y0 ? v->fail_top + (size_t)((v->my - y0) / v->lh) : (size_t)-1;
-			fails_update(v);
-			if (v->my >= y0 && (v->my - y0) / v->lh < nvis && k < v->nfail_rows)
-				fails_select(v, k);
-			break;
-		}
-		if (rect_inside(rect_inflate(v->timeline, 4), v->mx, v->my))
-			v->dragging = 1;
-		for (s = 0; s < v->nsides; s++)
-			if (rect_inside(v->sp[s].chart, v->mx, v->my))
-				v->dragging = 2 + s;
-		if (v->dragging) {
-			v->playing = 0;
-			seek_at_mouse(v);
-		}
+		on_press(v, &e->button);
 		break;
 	case SDL_MOUSEBUTTONUP:
 		if (e->button.button == SDL_BUTTON_LEFT)
 			v->dragging = 0;
 		break;
 	case SDL_MOUSEWHEEL:
-		if (v->fails_open && rect_inside(fails_panel(v), v->mx, v->my)) {
-			int step = e->wheel.y > 0 ? -3 : e->wheel.y < 0 ? 3 : 0;
-			fails_update(v);
-			if (step < 0)
-				v->fail_top = v->fail_top > 3 ? v->fail_top - 3 : 0;
-			else if (step > 0 && v->fail_top + 3 < v->nfail_rows)
-				v->fail_top += 3;
-			break;
-		}
-		if (rect_inside(rect_inflate(v->timeline, 4), v->mx, v->my)) {
-			/* on the timeline: up / down zoom, sideways (or shift) pans */
-			int dy = e->wheel.y, dx = e->wheel.x;
-			if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) {
-				dy = -dy;
-				dx = -dx;
-			}
-			if (SDL_GetModState() & KMOD_SHIFT) {
-				dx = -dy;
-				dy = 0;
-			}
-			if (dy)
-				layout_zoom(v, layout_time_event(v, v->mx), dy > 0);
-			if (dx)
-				layout_pan(v, dx > 0 ? 1 : -1);
-			break;
-		}
-		if (e->wheel.y) {
-			uint64_t at = vs_timeline_at(v->tl);
-			int64_t d = e->wheel.y > 0 ? -1 : 1;
-			view_step_to(v, d < 0 ? (at ? at - 1 : 0) : at + 1);
-		}
+		on_wheel(v, &e->wheel);
 		break;
 	case SDL_WINDOWEVENT:
-		if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e->window.event == SDL_WINDOWEVENT_RESIZED) {
-			if (layout_resize(v, e->window.data1, e->window.data2))
-				v->quit = 2;
-		} else if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
-			v->mouse_in = 0;
-		} else if (e->window.event == SDL_WINDOWEVENT_EXPOSED) {
-			v->show_all = 1;
-		}
+		on_window(v, &e->window);
 		break;
 	default:
 		break;
