@@ -188,16 +188,14 @@ static inline int rect_overlap(vs_rect a, vs_rect b)
 		b.y < a.y + a.h;
 }
 
-/* viewer.c */
-void view_seek(viewer *v, uint64_t event);
+/* viewer.c: the loop and set-up, the state the other parts change. */
 void view_log(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
-int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
+/* A message in the status line (for 4 s, or until the next while a script
+ * runs). */
+void view_say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
+void view_seek(viewer *v, uint64_t event);
 uint64_t view_total(const viewer *v);
-/* Where the timeline shows an event (window pixels). */
-void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 double view_speed(const viewer *v); /* events a second */
-/* The events the timeline shows: the whole trace, or its zoomed window. */
-void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
 int input_go_frame(viewer *v, uint64_t n);
@@ -207,6 +205,27 @@ int input_go_frame(viewer *v, uint64_t n);
 uint64_t input_find(viewer *v, const char *query, int dir);
 /* A point inside row k (from 0) of the failure list; -1 when not shown. */
 int fails_row_point(viewer *v, size_t k, int *x, int *y);
+
+/* view_layout.c: where things are in the window. */
+/* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
+ * of memory. */
+int layout_resize(viewer *v, int w, int h);
+/* The centre of a unit's cell (window pixels); -1 when it is not shown. */
+int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
+/* The events the timeline shows: the whole trace, or its zoomed window. */
+void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi);
+/* Halves (in) or doubles the timeline's window, event e staying put. */
+void layout_zoom(viewer *v, uint64_t e, int in);
+/* Moves a zoomed window by quarters of its width (negative: back). */
+void layout_pan(viewer *v, int quarters);
+/* A zoomed window goes with a cursor that moved out of it. */
+void layout_follow(viewer *v);
+/* Where the timeline shows event e (its window's ends for events outside
+ * it), and the event at x. */
+int layout_time_x(viewer *v, uint64_t e);
+uint64_t layout_time_event(viewer *v, int x);
+/* Where the timeline shows an event (window pixels). */
+void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 
 /* script.c: commands from a file, one per frame once recording is done. */
 script *script_load(const char *path, char *err, size_t errlen);
