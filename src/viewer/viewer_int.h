@@ -18,6 +18,12 @@
 #define VIEW_PRINTF(f, a)
 #endif
 
+/* The viewer's own colours (the renderer's are VS_RGB_*). */
+#define RGB_PANEL 0x1A1D23FFu   /* top line, help, failure list */
+#define RGB_TL_DONE 0x2F3540FFu /* the timeline's recorded part, the selected failure */
+#define RGB_TL_TODO 0x1A1D23FFu /* the timeline's part not yet recorded */
+#define RGB_HOVER 0xFFFFFFFFu   /* the hovered cell's outline */
+
 #define VIEW_HOVER_LINES 5
 #define VIEW_TIMES 8192 /* frame times kept for percentiles */
 #define VIEW_MAX_DIRTY 48 /* regions drawn per frame before sending it all */
@@ -196,6 +202,12 @@ void view_say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
 void view_seek(viewer *v, uint64_t event);
 uint64_t view_total(const viewer *v);
 double view_speed(const viewer *v); /* events a second */
+/* Stops playing and goes to event e. */
+void view_step_to(viewer *v, uint64_t e);
+/* vs_image_fill, a row at a time. */
+void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
+/* Text cut to max_w pixels (ending in '~' when cut). */
+void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
 int input_go_frame(viewer *v, uint64_t n);
@@ -203,8 +215,20 @@ int input_go_frame(viewer *v, uint64_t n);
  * next (dir > 0) or previous alloc/free of it and go there. Returns the
  * event, or 0 when none (said in the status line). */
 uint64_t input_find(viewer *v, const char *query, int dir);
+
+/* view_fails.c: the failure list panel (l). */
 /* A point inside row k (from 0) of the failure list; -1 when not shown. */
 int fails_row_point(viewer *v, size_t k, int *x, int *y);
+/* Whether the open failure list covers a point. */
+int fails_covers(viewer *v, int x, int y);
+void fails_draw(viewer *v);
+/* Opens (selecting the first failure from the cursor on) or closes it. */
+void fails_toggle(viewer *v);
+/* Keys, a click and the wheel on the open list; 0 when it did not take
+ * them. */
+int fails_key(viewer *v, const SDL_Keysym *k);
+int fails_click(viewer *v);
+int fails_wheel(viewer *v, int y);
 
 /* view_layout.c: where things are in the window. */
 /* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
