@@ -230,6 +230,9 @@ int fails_key(viewer *v, const SDL_Keysym *k);
 int fails_click(viewer *v);
 int fails_wheel(viewer *v, int y);
 
+/* view_hover.c: the lines about the unit under the mouse (v->hover). */
+void hover_update(viewer *v);
+
 /* view_layout.c: where things are in the window. */
 /* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
  * of memory. */
