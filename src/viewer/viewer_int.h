@@ -204,10 +204,6 @@ uint64_t view_total(const viewer *v);
 double view_speed(const viewer *v); /* events a second */
 /* Stops playing and goes to event e. */
 void view_step_to(viewer *v, uint64_t e);
-/* vs_image_fill, a row at a time. */
-void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
-/* Text cut to max_w pixels (ending in '~' when cut). */
-void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
 int input_go_frame(viewer *v, uint64_t n);
@@ -215,6 +211,17 @@ int input_go_frame(viewer *v, uint64_t n);
  * next (dir > 0) or previous alloc/free of it and go there. Returns the
  * event, or 0 when none (said in the status line). */
 uint64_t input_find(viewer *v, const char *query, int dir);
+
+/* view_draw.c: composing a frame into the canvas. */
+/* Draws the frame: the regions whose inputs changed (listed in v->dirty),
+ * or all of it with force. */
+void draw_compose(viewer *v, int force);
+/* --check-redraw: the same frame drawn in full must be the same pixels. */
+void draw_check_frame(viewer *v);
+/* vs_image_fill, a row at a time. */
+void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
+/* Text cut to max_w pixels (ending in '~' when cut). */
+void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
 
 /* view_fails.c: the failure list panel (l). */
 /* A point inside row k (from 0) of the failure list; -1 when not shown. */
