@@ -204,6 +204,11 @@ uint64_t view_total(const viewer *v);
 double view_speed(const viewer *v); /* events a second */
 /* Stops playing and goes to event e. */
 void view_step_to(viewer *v, uint64_t e);
+/* One step faster (d 1) or slower (d -1). */
+void view_speed_change(viewer *v, int d);
+
+/* view_input.c: keys, text, the mouse and the window's events. */
+void input_event(viewer *v, const SDL_Event *e);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
 int input_go_frame(viewer *v, uint64_t n);
