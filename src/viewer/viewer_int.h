@@ -245,6 +245,14 @@ int fails_wheel(viewer *v, int y);
 /* view_hover.c: the lines about the unit under the mouse (v->hover). */
 void hover_update(viewer *v);
 
+/* view_present.c: how frames reach the window. */
+/* Creates the renderer or takes the window's framebuffer, and the canvas
+ * for the window's size. Returns 0, or 2 with err said. */
+int present_open(viewer *v, int w, int h, char *err, size_t errlen);
+/* Sends the canvas's changed parts to the window; nothing when nothing
+ * changed (the picture stays up). */
+void present_frame(viewer *v);
+
 /* view_layout.c: where things are in the window. */
 /* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
  * of memory. */
