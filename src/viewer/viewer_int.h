@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* viewer_int.h - the viewer's state, shared by the window code and the
- * script runner. Not installed. */
+/* viewer_int.h - the viewer's state and the functions its parts call in one
+ * another (viewer.c, view_*.c, script.c). Not installed. */
 #ifndef VS_VIEWER_INT_H
 #define VS_VIEWER_INT_H
 
@@ -90,7 +90,7 @@ typedef struct viewer {
 	int texw, texh;
 	vs_image canvas;
 	int W, H;
-	int ts, lh;           /* text scale, line height (line_height(): the one place) */
+	int ts, lh;           /* text scale, line height (view_layout.c: the one place) */
 
 	vs_rect top, legend, timeline, status;
 	side_pane sp[VS_VIEW_MAX_SIDES];
@@ -207,52 +207,6 @@ void view_step_to(viewer *v, uint64_t e);
 /* One step faster (d 1) or slower (d -1). */
 void view_speed_change(viewer *v, int d);
 
-/* view_input.c: keys, text, the mouse and the window's events. */
-void input_event(viewer *v, const SDL_Event *e);
-/* Go to frame n (0: the start). Returns 0, or -1 when there is no such
- * frame (said in the status line). */
-int input_go_frame(viewer *v, uint64_t n);
-/* Find (query as typed at the prompt: NAME or tag=NAME, N or id=N) the
- * next (dir > 0) or previous alloc/free of it and go there. Returns the
- * event, or 0 when none (said in the status line). */
-uint64_t input_find(viewer *v, const char *query, int dir);
-
-/* view_draw.c: composing a frame into the canvas. */
-/* Draws the frame: the regions whose inputs changed (listed in v->dirty),
- * or all of it with force. */
-void draw_compose(viewer *v, int force);
-/* --check-redraw: the same frame drawn in full must be the same pixels. */
-void draw_check_frame(viewer *v);
-/* vs_image_fill, a row at a time. */
-void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
-/* Text cut to max_w pixels (ending in '~' when cut). */
-void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
-
-/* view_fails.c: the failure list panel (l). */
-/* A point inside row k (from 0) of the failure list; -1 when not shown. */
-int fails_row_point(viewer *v, size_t k, int *x, int *y);
-/* Whether the open failure list covers a point. */
-int fails_covers(viewer *v, int x, int y);
-void fails_draw(viewer *v);
-/* Opens (selecting the first failure from the cursor on) or closes it. */
-void fails_toggle(viewer *v);
-/* Keys, a click and the wheel on the open list; 0 when it did not take
- * them. */
-int fails_key(viewer *v, const SDL_Keysym *k);
-int fails_click(viewer *v);
-int fails_wheel(viewer *v, int y);
-
-/* view_hover.c: the lines about the unit under the mouse (v->hover). */
-void hover_update(viewer *v);
-
-/* view_present.c: how frames reach the window. */
-/* Creates the renderer or takes the window's framebuffer, and the canvas
- * for the window's size. Returns 0, or 2 with err said. */
-int present_open(viewer *v, int w, int h, char *err, size_t errlen);
-/* Sends the canvas's changed parts to the window; nothing when nothing
- * changed (the picture stays up). */
-void present_frame(viewer *v);
-
 /* view_layout.c: where things are in the window. */
 /* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
  * of memory. */
@@ -273,6 +227,52 @@ int layout_time_x(viewer *v, uint64_t e);
 uint64_t layout_time_event(viewer *v, int x);
 /* Where the timeline shows an event (window pixels). */
 void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
+
+/* view_draw.c: composing a frame into the canvas. */
+/* Draws the frame: the regions whose inputs changed (listed in v->dirty),
+ * or all of it with force. */
+void draw_compose(viewer *v, int force);
+/* --check-redraw: the same frame drawn in full must be the same pixels. */
+void draw_check_frame(viewer *v);
+/* vs_image_fill, a row at a time. */
+void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
+/* Text cut to max_w pixels (ending in '~' when cut). */
+void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
+
+/* view_present.c: how frames reach the window. */
+/* Creates the renderer or takes the window's framebuffer, and the canvas
+ * for the window's size. Returns 0, or 2 with err said. */
+int present_open(viewer *v, int w, int h, char *err, size_t errlen);
+/* Sends the canvas's changed parts to the window; nothing when nothing
+ * changed (the picture stays up). */
+void present_frame(viewer *v);
+
+/* view_hover.c: the lines about the unit under the mouse (v->hover). */
+void hover_update(viewer *v);
+
+/* view_fails.c: the failure list panel (l). */
+/* A point inside row k (from 0) of the failure list; -1 when not shown. */
+int fails_row_point(viewer *v, size_t k, int *x, int *y);
+/* Whether the open failure list covers a point. */
+int fails_covers(viewer *v, int x, int y);
+void fails_draw(viewer *v);
+/* Opens (selecting the first failure from the cursor on) or closes it. */
+void fails_toggle(viewer *v);
+/* Keys, a click and the wheel on the open list; 0 when it did not take
+ * them. */
+int fails_key(viewer *v, const SDL_Keysym *k);
+int fails_click(viewer *v);
+int fails_wheel(viewer *v, int y);
+
+/* view_input.c: keys, text, the mouse and the window's events. */
+void input_event(viewer *v, const SDL_Event *e);
+/* Go to frame n (0: the start). Returns 0, or -1 when there is no such
+ * frame (said in the status line). */
+int input_go_frame(viewer *v, uint64_t n);
+/* Find (query as typed at the prompt: NAME or tag=NAME, N or id=N) the
+ * next (dir > 0) or previous alloc/free of it and go there. Returns the
+ * event, or 0 when none (said in the status line). */
+uint64_t input_find(viewer *v, const char *query, int dir);
 
 /* script.c: commands from a file, one per frame once recording is done. */
 script *script_load(const char *path, char *err, size_t errlen);
