@@ -370,12 +370,80 @@ static int invisible_driver(const vs_viewer_opts *o, char *err, size_t errlen)
 	return 1;
 }
 
+/* SDL, the window, its title and the way frames reach it. Returns 0, or 2
+ * with err said. */
+static int open_window(viewer *v, char *err, size_t errlen)
+{
+	const vs_viewer_opts *o = v->o;
+	int w = o->width ? o->width : 1280, h = o->height ? o->height : 800;
+
+	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+		snprintf(err, errlen, "no display: cannot start SDL video (%s); to run headless give --script FILE "
+			"and set SDL_VIDEODRIVER=offscreen or dummy", SDL_GetError());
+		return 2;
+	}
+	if (invisible_driver(o, err, errlen))
+		return 2;
+	v->win = SDL_CreateWindow("vramsim view", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, w, h,
+		SDL_WINDOW_RESIZABLE);
+	if (!v->win) {
+		snprintf(err, errlen, "cannot open a window: %s", SDL_GetError());
+		return 2;
+	}
+	set_title(v);
+	return present_open(v, w, h, err, errlen);
+}
+
+/* The run's exit code once the window closed: 2 for a failed resize or
+ * screenshot (said in err), 1 when a script expectation or the redraw
+ * check failed. */
+static int exit_code(const viewer *v, char *err, size_t errlen)
+{
+	if (v->quit == 2) {
+		snprintf(err, errlen, "out of memory on resize");
+		return 2;
+	}
+	if (v->shot_failed) {
+		snprintf(err, errlen, "a screenshot could not be written");
+		return 2;
+	}
+	return v->script_failed || v->check_bad ? 1 : 0;
+}
+
+/* Everything the run opened, whatever got opened. */
+static void close_all(viewer *v)
+{
+	int s, a;
+
+	if (v->tex)
+		SDL_DestroyTexture(v->tex);
+	if (v->ren)
+		SDL_DestroyRenderer(v->ren);
+	if (v->win)
+		SDL_DestroyWindow(v->win);
+	SDL_Quit();
+	vs_image_fini(&v->canvas);
+	vs_image_fini(&v->check);
+	vs_image_fini(&v->shown);
+	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
+		vs_image_fini(&v->sp[s].chart_img);
+		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
+			free(v->sp[s].ar[a].snap);
+		}
+	}
+	free(v->fail_rows);
+	vs_timeline_free(v->tl);
+	script_free(v->sc);
+	v->tl = NULL;
+	v->sc = NULL;
+}
+
 int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 {
 	static viewer vv;
 	viewer *v = &vv;
 	const char *base;
-	int rc = 0, w = o->width ? o->width : 1280, h = o->height ? o->height : 800, s, a;
+	int rc;
 
 	memset(v, 0, sizeof *v);
 	if (no_display(o, err, errlen))
@@ -399,60 +467,13 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	}
 	v->narenas = vs_timeline_arena_count(v->tl);
 	v->est_events = count_lines(o->trace);
-	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		snprintf(err, errlen, "no display: cannot start SDL video (%s); to run headless give --script FILE "
-			"and set SDL_VIDEODRIVER=offscreen or dummy", SDL_GetError());
-		rc = 2;
-		goto out;
+	rc = open_window(v, err, errlen);
+	if (!rc) {
+		SDL_StartTextInput();
+		loop(v);
+		report_times(v);
+		rc = exit_code(v, err, errlen);
 	}
-	if (invisible_driver(o, err, errlen)) {
-		rc = 2;
-		goto out;
-	}
-	v->win = SDL_CreateWindow("vramsim view", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, w, h,
-		SDL_WINDOW_RESIZABLE);
-	if (!v->win) {
-		snprintf(err, errlen, "cannot open a window: %s", SDL_GetError());
-		rc = 2;
-		goto out;
-	}
-	set_title(v);
-	rc = present_open(v, w, h, err, errlen);
-	if (rc)
-		goto out;
-	SDL_StartTextInput();
-	loop(v);
-	report_times(v);
-	if (v->quit == 2) {
-		snprintf(err, errlen, "out of memory on resize");
-		rc = 2;
-	} else if (v->shot_failed) {
-		snprintf(err, errlen, "a screenshot could not be written");
-		rc = 2;
-	} else if (v->script_failed || v->check_bad) {
-		rc = 1;
-	}
-out:
-	if (v->tex)
-		SDL_DestroyTexture(v->tex);
-	if (v->ren)
-		SDL_DestroyRenderer(v->ren);
-	if (v->win)
-		SDL_DestroyWindow(v->win);
-	SDL_Quit();
-	vs_image_fini(&v->canvas);
-	vs_image_fini(&v->check);
-	vs_image_fini(&v->shown);
-	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
-		vs_image_fini(&v->sp[s].chart_img);
-		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
-			free(v->sp[s].ar[a].snap);
-		}
-	}
-	free(v->fail_rows);
-	vs_timeline_free(v->tl);
-	script_free(v->sc);
-	v->tl = NULL;
-	v->sc = NULL;
+	close_all(v);
 	return rc;
 }
