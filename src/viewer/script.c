@@ -7,6 +7,7 @@
  * person's input; the rest inspect or save state. docs/viewer.md lists them.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,11 +177,17 @@ static void push_wheel(viewer *v, int dy, int dx)
 	push(&e);
 }
 
-static int fail(viewer *v, script *sc, const char *fmt, const char *a, long long x, long long y)
+/* Logs an error at the script's current line; returns 1 (the command was
+ * read, and failed). */
+static int fail(viewer *v, script *sc, const char *fmt, ...) VIEW_PRINTF(3, 4);
+static int fail(viewer *v, script *sc, const char *fmt, ...)
 {
 	char msg[1280]; /* a script line is at most 1023 bytes */
+	va_list ap;
 
-	snprintf(msg, sizeof msg, fmt, a, x, y);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	vs_escape_in_place(msg, sizeof msg); /* it quotes the script */
 	view_log(v, "%s:%d: %s", sc->path, sc->pc, msg);
 	v->script_failed = 1;
@@ -193,7 +200,7 @@ static void state_line(viewer *v, char *buf, size_t len)
 	size_t k;
 	uint64_t lo, hi;
 
-	view_range(v, &lo, &hi);
+	layout_range(v, &lo, &hi);
 	snprintf(buf, len, "state event %llu frame %llu recorded %llu %s speed %g help %d size %dx%d range %llu-%llu "
 		"prompt %s'%s' find '%s' failures %d row %llu message '%s' hover",
 		(unsigned long long)vs_timeline_at(v->tl), (unsigned long long)vs_timeline_frame_at(v->tl, vs_timeline_at(v->tl)),
@@ -261,238 +268,423 @@ static int number(const char *s, long long lo, long long hi, long long *out)
 #define SIZE_MAX_PX 8192LL        /* a window side */
 #define WHEEL_MAX 100LL           /* wheel clicks */
 
-/* Runs one command; returns 0 when it was not understood. */
-static int run(viewer *v, script *sc, char *cmd)
-{
-	char copy[1100], *w[MAX_WORDS];
-	const char *rest[MAX_WORDS];
-	long long a = 0, b = 0, c = 0, d = 0;
-	int n = words_of(cmd, copy, sizeof copy, w, rest);
+/* ---- the commands ------------------------------------------------------ */
 
-	if (n == 0 || w[0][0] == '#')
-		return 1;
-	/* expect hover / title take the rest of the line, however many words */
-	if (n > MAX_WORDS && !(strcmp(w[0], "expect") == 0 && (strcmp(w[1], "hover") == 0 || strcmp(w[1], "title") == 0)))
+/* A command line being run: its words, and the viewer and script it runs
+ * on. A handler returns 0 when the words are not what its command takes
+ * (logged as "cannot read"), 1 otherwise, also when it failed (fail()). */
+typedef struct cmd_args {
+	viewer *v;
+	script *sc;
+	int n;                       /* words; MAX_WORDS + 1: more */
+	char *w[MAX_WORDS];          /* the words, from copy */
+	const char *rest[MAX_WORDS]; /* where word i starts in the line */
+	char copy[1100];
+} cmd_args;
+
+/* Two coordinates, X Y. */
+static int coords(char *const *w, int *x, int *y)
+{
+	long long a, b;
+
+	if (!number(w[0], -COORD_MAX, COORD_MAX, &a) || !number(w[1], -COORD_MAX, COORD_MAX, &b))
 		return 0;
-	if (strcmp(w[0], "wait") == 0) {
-		if (n != 2 || !number(w[1], 0, WAIT_MAX, &a))
-			return 0;
-		sc->wait = (int)a;
-	} else if (strcmp(w[0], "key") == 0) {
-		char name[512];
-		const char *p;
-		Uint16 mod = 0;
-		SDL_Keycode key;
-		size_t len;
-		if (n < 2)
-			return 0;
-		/* the rest of the line: SDL names some keys in two words ("Page Up") */
-		p = rest[1];
-		len = strlen(p);
-		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-			len--;
-		if (len >= sizeof name)
-			return fail(v, sc, "key name longer than %s bytes", "511", 0, 0);
-		memcpy(name, p, len);
-		name[len] = '\0';
-		p = name;
-		for (;;) {
-			if (strncmp(p, "shift+", 6) == 0) {
-				mod |= KMOD_LSHIFT;
-				p += 6;
-			} else if (strncmp(p, "ctrl+", 5) == 0) {
-				mod |= KMOD_LCTRL;
-				p += 5;
-			} else {
-				break;
-			}
-		}
-		if (strcmp(p, "?") == 0) {
-			/* as a keyboard sends it: shift+slash, then the text */
-			push_key(v, SDLK_SLASH, KMOD_LSHIFT);
-			push_text(v, "?");
-			return 1;
-		}
-		key = SDL_GetKeyFromName(p);
-		if (key == SDLK_UNKNOWN)
-			return fail(v, sc, "unknown key '%s'", p, 0, 0);
-		push_key(v, key, mod);
-	} else if (strcmp(w[0], "text") == 0) {
-		SDL_Event e;
-		if (n != 2)
-			return 0;
-		if (strlen(w[1]) >= sizeof e.text.text)
-			return fail(v, sc, "text longer than %s%lld bytes", "", (long long)sizeof e.text.text - 1, 0);
-		push_text(v, w[1]);
-	} else if (strcmp(w[0], "move") == 0) {
-		int x, y;
-		if (n == 3 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &c)) {
-			view_timeline_point(v, (uint64_t)c, &x, &y);
-			a = x;
-			b = y;
-		} else if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b)) {
-			return 0;
-		}
-		push_motion(v, (int)a, (int)b, 0);
-	} else if (strcmp(w[0], "wheel") == 0) {
-		if ((n != 2 && n != 3) || !number(w[1], -WHEEL_MAX, WHEEL_MAX, &a) ||
-			(n == 3 && !number(w[2], -WHEEL_MAX, WHEEL_MAX, &b)))
-			return 0;
-		push_wheel(v, (int)a, (int)b);
-	} else if (strcmp(w[0], "frame") == 0) {
-		if (n != 2 || !number(w[1], 0, EVENT_MAX, &a))
-			return 0;
-		v->playing = 0;
-		if (view_go_frame(v, (uint64_t)a))
-			return fail(v, sc, "frame %s%lld: no such frame", "", a, 0);
-	} else if (strcmp(w[0], "find") == 0) {
-		if (n != 2)
-			return 0;
-		if (strlen(w[1]) >= VIEW_PROMPT_MAX)
-			return fail(v, sc, "find: longer than %s%lld bytes", "", (long long)VIEW_PROMPT_MAX - 1, 0);
-		v->playing = 0;
-		view_find(v, w[1], 1);
-	} else if (strcmp(w[0], "click") == 0) {
-		int x, y;
-		if (n == 3 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &c)) {
-			view_timeline_point(v, (uint64_t)c, &x, &y);
-			a = x;
-			b = y;
-		} else if (n != 3 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b)) {
-			return 0;
-		}
-		push_motion(v, (int)a, (int)b, 0);
-		push_button(v, (int)a, (int)b, 1);
-		push_button(v, (int)a, (int)b, 0);
-	} else if (strcmp(w[0], "drag") == 0) {
-		int i, x, y;
-		long long e0, e1;
-		if (n == 4 && strcmp(w[1], "timeline") == 0 && number(w[2], 0, EVENT_MAX, &e0) &&
-			number(w[3], 0, EVENT_MAX, &e1)) {
-			view_timeline_point(v, (uint64_t)e0, &x, &y);
-			a = x;
-			b = y;
-			view_timeline_point(v, (uint64_t)e1, &x, &y);
-			c = x;
-			d = y;
-		} else if (n != 5 || !number(w[1], -COORD_MAX, COORD_MAX, &a) || !number(w[2], -COORD_MAX, COORD_MAX, &b) ||
-			!number(w[3], -COORD_MAX, COORD_MAX, &c) || !number(w[4], -COORD_MAX, COORD_MAX, &d)) {
-			return 0;
-		}
-		push_motion(v, (int)a, (int)b, 0);
-		push_button(v, (int)a, (int)b, 1);
-		for (i = 1; i <= 8; i++)
-			push_motion(v, (int)(a + (c - a) * i / 8), (int)(b + (d - b) * i / 8), 1);
-		push_button(v, (int)c, (int)d, 0);
-	} else if (strcmp(w[0], "locate") == 0 && n == 3 && strcmp(w[1], "failure") == 0) {
-		int x, y;
-		if (!number(w[2], 1, EVENT_MAX, &a))
-			return 0;
-		if (view_fail_row_point(v, (size_t)(a - 1), &x, &y))
-			return fail(v, sc, "locate failure %s%lld: that row is not shown", "", a, 0);
-		view_log(v, "locate failure %lld %d %d", a, x, y);
-	} else if (strcmp(w[0], "hover") == 0 || strcmp(w[0], "locate") == 0) {
-		int x, y;
-		if (n != 4 || !number(w[1], 1, VS_VIEW_MAX_SIDES, &a) || !number(w[2], 0, VS_TRACE_MAX_ARENAS - 1, &b) ||
-			!number(w[3], 0, UINT32_MAX, &c))
-			return 0;
-		if (view_unit_centre(v, (int)a - 1, (int)b, (uint32_t)c, &x, &y))
-			return fail(v, sc, "%s: no such unit on screen (side %lld arena ...)", w[0], a, 0);
-		if (w[0][0] == 'h')
-			push_motion(v, x, y, 0);
-		else
-			view_log(v, "locate %lld %lld %lld %d %d", a, b, c, x, y);
-	} else if (strcmp(w[0], "seek") == 0) {
-		if (n != 2 || !number(w[1], 0, EVENT_MAX, &a))
-			return 0;
-		v->playing = 0;
-		view_seek(v, (uint64_t)a);
-	} else if (strcmp(w[0], "resize") == 0) {
-		SDL_Event e;
-		if (n != 3 || !number(w[1], 1, SIZE_MAX_PX, &a) || !number(w[2], 1, SIZE_MAX_PX, &b))
-			return 0;
-		SDL_SetWindowSize(v->win, (int)a, (int)b);
-		memset(&e, 0, sizeof e);
-		e.type = SDL_WINDOWEVENT;
-		e.window.windowID = SDL_GetWindowID(v->win);
-		e.window.event = SDL_WINDOWEVENT_SIZE_CHANGED;
-		e.window.data1 = (Sint32)a;
-		e.window.data2 = (Sint32)b;
-		push(&e);
-	} else if (strcmp(w[0], "screenshot") == 0) {
-		if (n != 2)
-			return 0;
-		if (strlen(w[1]) >= sizeof v->shot_pending)
-			return fail(v, sc, "screenshot path longer than %s%lld bytes", "", (long long)sizeof v->shot_pending - 1,
-				0);
-		snprintf(v->shot_pending, sizeof v->shot_pending, "%s", w[1]);
-	} else if (strcmp(w[0], "print") == 0) {
-		char buf[2048];
-		if (n != 1)
-			return 0;
-		state_line(v, buf, sizeof buf);
-		view_log(v, "%s", buf);
-	} else if (strcmp(w[0], "expect") == 0) {
-		if (n >= 2 && strcmp(w[1], "hover") == 0) {
-			const char *text = n >= 3 ? rest[2] : "";
-			char buf[2048];
-			state_line(v, buf, sizeof buf);
-			if (!strstr(strstr(buf, " hover"), text))
-				return fail(v, sc, "expected hover text '%s'", text, 0, 0);
-			return 1;
-		}
-		if (n >= 2 && strcmp(w[1], "title") == 0) {
-			const char *text = n >= 3 ? rest[2] : "", *title = SDL_GetWindowTitle(v->win);
-			if (!title || !strstr(title, text))
-				return fail(v, sc, "expected the title to have '%s'", text, 0, 0);
-			return 1;
-		}
-		if (n == 4 && strcmp(w[1], "range") == 0) {
-			uint64_t lo, hi;
-			if (!number(w[2], 0, EVENT_MAX, &a) || !number(w[3], 0, EVENT_MAX, &b))
-				return 0;
-			view_range(v, &lo, &hi);
-			if ((uint64_t)a != lo || (uint64_t)b != hi) {
-				char msg[128];
-				snprintf(msg, sizeof msg, "expected range %lld-%lld, got %llu-%llu", a, b, (unsigned long long)lo,
-					(unsigned long long)hi);
-				return fail(v, sc, "%s", msg, 0, 0);
-			}
-			return 1;
-		}
-		if (n != 3 || !number(w[2], -EVENT_MAX, EVENT_MAX, &a))
-			return 0;
-		if (strcmp(w[1], "event") == 0) {
-			b = (long long)vs_timeline_at(v->tl);
-		} else if (strcmp(w[1], "paused") == 0) {
-			b = !v->playing;
-		} else if (strcmp(w[1], "help") == 0) {
-			b = v->help;
-		} else if (strcmp(w[1], "width") == 0) {
-			b = v->W;
-		} else if (strcmp(w[1], "height") == 0) {
-			b = v->H;
-		} else if (strcmp(w[1], "recorded") == 0) {
-			b = (long long)vs_timeline_recorded(v->tl);
-		} else if (strcmp(w[1], "frame") == 0) {
-			b = (long long)vs_timeline_frame_at(v->tl, vs_timeline_at(v->tl));
-		} else if (strcmp(w[1], "row") == 0) {
-			b = v->fails_open ? (long long)v->fail_sel + 1 : 0;
-		} else if (strcmp(w[1], "failures") == 0) {
-			b = v->fails_open;
+	*x = (int)a;
+	*y = (int)b;
+	return 1;
+}
+
+/* X Y, or timeline E: where the timeline shows event E. */
+static int point(viewer *v, char *const *w, int *x, int *y)
+{
+	long long e;
+
+	if (strcmp(w[0], "timeline") == 0 && number(w[1], 0, EVENT_MAX, &e)) {
+		layout_timeline_point(v, (uint64_t)e, x, y);
+		return 1;
+	}
+	return coords(w, x, y);
+}
+
+/* SIDE ARENA UNIT, words 1 to 3 (SIDE from 1). */
+static int unit_args(const cmd_args *a, long long *side, long long *arena, long long *unit)
+{
+	return number(a->w[1], 1, VS_VIEW_MAX_SIDES, side) && number(a->w[2], 0, VS_TRACE_MAX_ARENAS - 1, arena) &&
+		number(a->w[3], 0, UINT32_MAX, unit);
+}
+
+static int run_wait(cmd_args *a)
+{
+	long long n;
+
+	if (!number(a->w[1], 0, WAIT_MAX, &n))
+		return 0;
+	a->sc->wait = (int)n;
+	return 1;
+}
+
+/* The modifiers before a key's name (shift+, ctrl+, in any order); returns
+ * where the name starts. */
+static const char *key_mods(const char *p, Uint16 *mod)
+{
+	for (;;) {
+		if (strncmp(p, "shift+", 6) == 0) {
+			*mod |= KMOD_LSHIFT;
+			p += 6;
+		} else if (strncmp(p, "ctrl+", 5) == 0) {
+			*mod |= KMOD_LCTRL;
+			p += 5;
 		} else {
-			return 0;
+			return p;
 		}
-		if (a != b)
-			return fail(v, sc, "expected %s %lld, got %lld", w[1], a, b);
-	} else if (strcmp(w[0], "quit") == 0) {
-		if (n != 1)
+	}
+}
+
+/* key [shift+][ctrl+]NAME: the rest of the line, as SDL names some keys in
+ * two words ("Keypad Enter"). */
+static int run_key(cmd_args *a)
+{
+	char name[512];
+	const char *p = a->rest[1];
+	size_t len = strlen(p);
+	Uint16 mod = 0;
+	SDL_Keycode key;
+
+	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	if (len >= sizeof name)
+		return fail(a->v, a->sc, "key name longer than %d bytes", (int)sizeof name - 1);
+	memcpy(name, p, len);
+	name[len] = '\0';
+	p = key_mods(name, &mod);
+	if (strcmp(p, "?") == 0) {
+		/* as a keyboard sends it: shift+slash, then the text */
+		push_key(a->v, SDLK_SLASH, KMOD_LSHIFT);
+		push_text(a->v, "?");
+		return 1;
+	}
+	key = SDL_GetKeyFromName(p);
+	if (key == SDLK_UNKNOWN)
+		return fail(a->v, a->sc, "unknown key '%s'", p);
+	push_key(a->v, key, mod);
+	return 1;
+}
+
+static int run_text(cmd_args *a)
+{
+	SDL_Event e;
+
+	if (strlen(a->w[1]) >= sizeof e.text.text)
+		return fail(a->v, a->sc, "text longer than %d bytes", (int)sizeof e.text.text - 1);
+	push_text(a->v, a->w[1]);
+	return 1;
+}
+
+static int run_move(cmd_args *a)
+{
+	int x, y;
+
+	if (!point(a->v, a->w + 1, &x, &y))
+		return 0;
+	push_motion(a->v, x, y, 0);
+	return 1;
+}
+
+static int run_wheel(cmd_args *a)
+{
+	long long dy, dx = 0;
+
+	if (!number(a->w[1], -WHEEL_MAX, WHEEL_MAX, &dy) || (a->n == 3 && !number(a->w[2], -WHEEL_MAX, WHEEL_MAX, &dx)))
+		return 0;
+	push_wheel(a->v, (int)dy, (int)dx);
+	return 1;
+}
+
+static int run_frame(cmd_args *a)
+{
+	long long n;
+
+	if (!number(a->w[1], 0, EVENT_MAX, &n))
+		return 0;
+	a->v->playing = 0;
+	if (input_go_frame(a->v, (uint64_t)n))
+		return fail(a->v, a->sc, "frame %lld: no such frame", n);
+	return 1;
+}
+
+static int run_find(cmd_args *a)
+{
+	if (strlen(a->w[1]) >= VIEW_PROMPT_MAX)
+		return fail(a->v, a->sc, "find: longer than %d bytes", VIEW_PROMPT_MAX - 1);
+	a->v->playing = 0;
+	input_find(a->v, a->w[1], 1);
+	return 1;
+}
+
+static int run_click(cmd_args *a)
+{
+	int x, y;
+
+	if (!point(a->v, a->w + 1, &x, &y))
+		return 0;
+	push_motion(a->v, x, y, 0);
+	push_button(a->v, x, y, 1);
+	push_button(a->v, x, y, 0);
+	return 1;
+}
+
+/* drag X1 Y1 X2 Y2, or drag timeline E1 E2: press, eight moves, release. */
+static int run_drag(cmd_args *a)
+{
+	int x0, y0, x1, y1, i;
+	long long e0, e1;
+
+	if (a->n == 4) {
+		if (strcmp(a->w[1], "timeline") != 0 || !number(a->w[2], 0, EVENT_MAX, &e0) ||
+			!number(a->w[3], 0, EVENT_MAX, &e1))
 			return 0;
-		v->quit = 1;
-	} else {
+		layout_timeline_point(a->v, (uint64_t)e0, &x0, &y0);
+		layout_timeline_point(a->v, (uint64_t)e1, &x1, &y1);
+	} else if (!coords(a->w + 1, &x0, &y0) || !coords(a->w + 3, &x1, &y1)) {
 		return 0;
 	}
+	push_motion(a->v, x0, y0, 0);
+	push_button(a->v, x0, y0, 1);
+	for (i = 1; i <= 8; i++)
+		push_motion(a->v, (int)(x0 + (long long)(x1 - x0) * i / 8), (int)(y0 + (long long)(y1 - y0) * i / 8), 1);
+	push_button(a->v, x1, y1, 0);
 	return 1;
+}
+
+static int run_locate_failure(cmd_args *a)
+{
+	long long k;
+	int x, y;
+
+	if (!number(a->w[2], 1, EVENT_MAX, &k))
+		return 0;
+	if (fails_row_point(a->v, (size_t)(k - 1), &x, &y))
+		return fail(a->v, a->sc, "locate failure %lld: that row is not shown", k);
+	view_log(a->v, "locate failure %lld %d %d", k, x, y);
+	return 1;
+}
+
+static int run_locate(cmd_args *a)
+{
+	long long side, arena, unit;
+	int x, y;
+
+	if (!unit_args(a, &side, &arena, &unit))
+		return 0;
+	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
+		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
+	view_log(a->v, "locate %lld %lld %lld %d %d", side, arena, unit, x, y);
+	return 1;
+}
+
+static int run_hover(cmd_args *a)
+{
+	long long side, arena, unit;
+	int x, y;
+
+	if (!unit_args(a, &side, &arena, &unit))
+		return 0;
+	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
+		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
+	push_motion(a->v, x, y, 0);
+	return 1;
+}
+
+static int run_seek(cmd_args *a)
+{
+	long long e;
+
+	if (!number(a->w[1], 0, EVENT_MAX, &e))
+		return 0;
+	a->v->playing = 0;
+	view_seek(a->v, (uint64_t)e);
+	return 1;
+}
+
+/* The window is resized and told so, as a window manager would. */
+static int run_resize(cmd_args *a)
+{
+	SDL_Event e;
+	long long w, h;
+
+	if (!number(a->w[1], 1, SIZE_MAX_PX, &w) || !number(a->w[2], 1, SIZE_MAX_PX, &h))
+		return 0;
+	SDL_SetWindowSize(a->v->win, (int)w, (int)h);
+	memset(&e, 0, sizeof e);
+	e.type = SDL_WINDOWEVENT;
+	e.window.windowID = SDL_GetWindowID(a->v->win);
+	e.window.event = SDL_WINDOWEVENT_SIZE_CHANGED;
+	e.window.data1 = (Sint32)w;
+	e.window.data2 = (Sint32)h;
+	push(&e);
+	return 1;
+}
+
+static int run_screenshot(cmd_args *a)
+{
+	viewer *v = a->v;
+
+	if (strlen(a->w[1]) >= sizeof v->shot_pending)
+		return fail(v, a->sc, "screenshot path longer than %d bytes", (int)sizeof v->shot_pending - 1);
+	snprintf(v->shot_pending, sizeof v->shot_pending, "%s", a->w[1]);
+	return 1;
+}
+
+static int run_print(cmd_args *a)
+{
+	char buf[2048];
+
+	state_line(a->v, buf, sizeof buf);
+	view_log(a->v, "%s", buf);
+	return 1;
+}
+
+/* expect hover TEXT: the hover lines in the state line have TEXT (the rest
+ * of the line). */
+static int run_expect_hover(cmd_args *a)
+{
+	const char *text = a->n >= 3 ? a->rest[2] : "";
+	char buf[2048];
+
+	state_line(a->v, buf, sizeof buf);
+	if (!strstr(strstr(buf, " hover"), text))
+		return fail(a->v, a->sc, "expected hover text '%s'", text);
+	return 1;
+}
+
+static int run_expect_title(cmd_args *a)
+{
+	const char *text = a->n >= 3 ? a->rest[2] : "", *title = SDL_GetWindowTitle(a->v->win);
+
+	if (!title || !strstr(title, text))
+		return fail(a->v, a->sc, "expected the title to have '%s'", text);
+	return 1;
+}
+
+static int run_expect_range(cmd_args *a)
+{
+	long long lo0, hi0;
+	uint64_t lo, hi;
+
+	if (!number(a->w[2], 0, EVENT_MAX, &lo0) || !number(a->w[3], 0, EVENT_MAX, &hi0))
+		return 0;
+	layout_range(a->v, &lo, &hi);
+	if ((uint64_t)lo0 != lo || (uint64_t)hi0 != hi)
+		return fail(a->v, a->sc, "expected range %lld-%lld, got %llu-%llu", lo0, hi0, (unsigned long long)lo,
+			(unsigned long long)hi);
+	return 1;
+}
+
+/* expect NAME N: one of the state's numbers. */
+static int run_expect_value(cmd_args *a)
+{
+	const viewer *v = a->v;
+	uint64_t at = vs_timeline_at(v->tl);
+	const struct { const char *name; long long value; } state[] = {
+		{ "event", (long long)at },
+		{ "paused", !v->playing },
+		{ "help", v->help },
+		{ "width", v->W },
+		{ "height", v->H },
+		{ "recorded", (long long)vs_timeline_recorded(v->tl) },
+		{ "frame", (long long)vs_timeline_frame_at(v->tl, at) },
+		{ "row", v->fails_open ? (long long)v->fail_sel + 1 : 0 },
+		{ "failures", v->fails_open },
+	};
+	long long want;
+	size_t i;
+
+	if (!number(a->w[2], -EVENT_MAX, EVENT_MAX, &want))
+		return 0;
+	for (i = 0; i < sizeof state / sizeof state[0]; i++)
+		if (strcmp(a->w[1], state[i].name) == 0)
+			break;
+	if (i == sizeof state / sizeof state[0])
+		return 0;
+	if (want != state[i].value)
+		return fail(a->v, a->sc, "expected %s %lld, got %lld", a->w[1], want, state[i].value);
+	return 1;
+}
+
+static int run_quit(cmd_args *a)
+{
+	a->v->quit = 1;
+	return 1;
+}
+
+/* however many words: the handler reads the rest of the line */
+#define ANY_WORDS (MAX_WORDS + 1)
+
+/* A command: its name (and second word, for the forms of expect and
+ * locate), how many words follow those, and what runs it. The first entry
+ * that matches runs; docs/viewer.md describes each. */
+typedef struct cmd_spec {
+	const char *name, *sub;
+	int min, max;
+	int (*run)(cmd_args *a);
+} cmd_spec;
+
+static const cmd_spec commands[] = {
+	{ "wait", NULL, 1, 1, run_wait },
+	{ "key", NULL, 1, MAX_WORDS - 1, run_key },
+	{ "text", NULL, 1, 1, run_text },
+	{ "move", NULL, 2, 2, run_move },
+	{ "wheel", NULL, 1, 2, run_wheel },
+	{ "frame", NULL, 1, 1, run_frame },
+	{ "find", NULL, 1, 1, run_find },
+	{ "click", NULL, 2, 2, run_click },
+	{ "drag", NULL, 3, 4, run_drag },
+	{ "locate", "failure", 1, 1, run_locate_failure },
+	{ "locate", NULL, 3, 3, run_locate },
+	{ "hover", NULL, 3, 3, run_hover },
+	{ "seek", NULL, 1, 1, run_seek },
+	{ "resize", NULL, 2, 2, run_resize },
+	{ "screenshot", NULL, 1, 1, run_screenshot },
+	{ "print", NULL, 0, 0, run_print },
+	{ "expect", "hover", 0, ANY_WORDS, run_expect_hover },
+	{ "expect", "title", 0, ANY_WORDS, run_expect_title },
+	{ "expect", "range", 2, 2, run_expect_range },
+	{ "expect", NULL, 2, 2, run_expect_value },
+	{ "quit", NULL, 0, 0, run_quit },
+};
+
+static const cmd_spec *command_of(const cmd_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		const cmd_spec *c = &commands[i];
+		if (strcmp(a->w[0], c->name) == 0 && (!c->sub || (a->n >= 2 && strcmp(a->w[1], c->sub) == 0)))
+			return c;
+	}
+	return NULL;
+}
+
+/* Runs one command; returns 0 when it was not understood. */
+static int run(viewer *v, script *sc, const char *line)
+{
+	cmd_args a;
+	const cmd_spec *c;
+	int nargs;
+
+	a.v = v;
+	a.sc = sc;
+	a.n = words_of(line, a.copy, sizeof a.copy, a.w, a.rest);
+	if (a.n == 0 || a.w[0][0] == '#')
+		return 1;
+	c = command_of(&a);
+	if (!c)
+		return 0;
+	/* more than MAX_WORDS words only where the rest of the line is taken */
+	nargs = a.n - (c->sub ? 2 : 1);
+	if (nargs < c->min || nargs > c->max || (a.n > MAX_WORDS && c->max != ANY_WORDS))
+		return 0;
+	return c->run(&a);
 }
 
 int script_step(viewer *v, script *sc)
@@ -509,7 +701,7 @@ int script_step(viewer *v, script *sc)
 		if (!*p || *p == '#')
 			continue;
 		if (!run(v, sc, cmd))
-			fail(v, sc, "cannot read '%s'", cmd, 0, 0);
+			fail(v, sc, "cannot read '%s'", cmd);
 		return 1;
 	}
 	return 0;

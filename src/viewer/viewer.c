@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: Zlib */
-/* viewer.c - the SDL2 window: plays a recorded timeline, seeks, hovers.
+/* viewer.c - the SDL2 window's loop and set-up: opens the trace and the
+ * window, records the timeline a slice at a time, and each frame runs the
+ * script or takes input, plays, composes and presents; messages, timings
+ * and screenshots written.
  *
- * Every frame is composed on the CPU into one RGBA canvas with the
- * renderer (arena maps, charts, text in its bitmap font) and uploaded to a
- * streaming texture. The canvas is also what a screenshot writes, so a
- * screenshot is the same with any video driver, or none that shows.
+ * The other parts, sharing the state in viewer_int.h: view_layout.c (where
+ * things are), view_draw.c (composing a frame), view_present.c (sending it
+ * to the window), view_hover.c and view_fails.c (the hover lines and the
+ * failure list), view_input.c (keys and mouse), script.c (scripted input)
+ * and timeline.c (recording and seeking).
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "viewer_int.h"
-#include "base/grow.h"
 #include "base/out_file.h"
 #include "base/text.h"
-#include "vram/request.h"
-#include "vram/arena.h"
 
 static const double speeds[] = {
 	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
@@ -26,10 +26,7 @@ static const double speeds[] = {
 #define NSPEEDS ((int)(sizeof speeds / sizeof speeds[0]))
 #define DEFAULT_SPEED 6 /* 100 events a second */
 
-#define RGB_PANEL 0x1A1D23FFu
-#define RGB_TL_DONE 0x2F3540FFu
-#define RGB_TL_TODO 0x1A1D23FFu
-#define RGB_HOVER 0xFFFFFFFFu
+/* ---- messages, timings, the cursor ------------------------------------- */
 
 void view_log(viewer *v, const char *fmt, ...)
 {
@@ -42,7 +39,7 @@ void view_log(viewer *v, const char *fmt, ...)
 	fflush(v->log);
 }
 
-static void say(viewer *v, const char *fmt, ...)
+void view_say(viewer *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -100,6 +97,13 @@ double view_speed(const viewer *v)
 	return speeds[v->speed_i];
 }
 
+/* One step faster (d 1) or slower (d -1), within the speeds there are. */
+void view_speed_change(viewer *v, int d)
+{
+	if (v->speed_i + d >= 0 && v->speed_i + d < NSPEEDS)
+		v->speed_i += d;
+}
+
 void view_seek(viewer *v, uint64_t event)
 {
 	uint64_t t0 = SDL_GetPerformanceCounter(), from = vs_timeline_at(v->tl);
@@ -110,1172 +114,11 @@ void view_seek(viewer *v, uint64_t event)
 		time_add(&v->seek, ms_since(t0));
 }
 
-/* ---- owners for the renderer ------------------------------------------ */
-
-static const vs_live *owner_of(void *ud, uint32_t owner)
+void view_step_to(viewer *v, uint64_t e)
 {
-	viewer *v = ud;
-	const vs_tl_alloc *al;
-
-	if (owner == v->scratch_owner && owner)
-		return &v->scratch;
-	al = vs_timeline_alloc(v->tl, owner);
-	if (!al)
-		return NULL;
-	memset(&v->scratch, 0, sizeof v->scratch);
-	v->scratch.id = al->id;
-	v->scratch.req = al->req;
-	v->scratch.line = al->line;
-	v->scratch.event = al->event;
-	v->scratch.refs = 1;
-	v->scratch_owner = owner;
-	return &v->scratch;
-}
-
-static const char *tag_of(void *ud, uint32_t tag)
-{
-	viewer *v = ud;
-
-	return vs_replay_tag_name(vs_timeline_replay(v->tl, 0), tag);
-}
-
-/* ---- layout ------------------------------------------------------------ */
-
-static vs_rect rect(int x, int y, int w, int h)
-{
-	vs_rect r;
-
-	r.x = x;
-	r.y = y;
-	r.w = w > 0 ? w : 0;
-	r.h = h > 0 ? h : 0;
-	return r;
-}
-
-/* vs_image_fill, a row at a time: the whole canvas is cleared every frame. */
-static void fast_fill(vs_image *im, vs_rect r, uint32_t rgba)
-{
-	int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
-	int x1 = r.x + r.w > im->w ? im->w : r.x + r.w, y1 = r.y + r.h > im->h ? im->h : r.y + r.h, x, y;
-	uint8_t px[4], *row;
-
-	if (x1 <= x0 || y1 <= y0)
-		return;
-	px[0] = (uint8_t)(rgba >> 24);
-	px[1] = (uint8_t)(rgba >> 16);
-	px[2] = (uint8_t)(rgba >> 8);
-	px[3] = (uint8_t)rgba;
-	row = im->px + ((size_t)y0 * im->w + x0) * 4;
-	for (x = 0; x < x1 - x0; x++)
-		memcpy(row + x * 4, px, 4);
-	for (y = y0 + 1; y < y1; y++)
-		memcpy(im->px + ((size_t)y * im->w + x0) * 4, row, (size_t)(x1 - x0) * 4);
-}
-
-static int inside(vs_rect r, int x, int y)
-{
-	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
-}
-
-static vs_rect inflate(vs_rect r, int d)
-{
-	return rect(r.x - d, r.y - d, r.w + 2 * d, r.h + 2 * d);
-}
-
-static int overlap(vs_rect a, vs_rect b)
-{
-	return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
-		b.y < a.y + a.h;
-}
-
-/* ---- drawing only what changed ------------------------------------------ */
-
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	while (n--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
-#define HASH0 0xcbf29ce484222325ull
-
-static uint64_t hash_u64(uint64_t h, uint64_t x)
-{
-	return hash_bytes(h, &x, sizeof x);
-}
-
-static uint64_t hash_text(const char *s, uint32_t rgba)
-{
-	return hash_u64(hash_bytes(HASH0, s, strlen(s)), rgba);
-}
-
-/* Canvas pixels that the window has not got yet. */
-static void add_dirty(viewer *v, vs_rect r)
-{
-	int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
-	int x1 = r.x + r.w > v->W ? v->W : r.x + r.w, y1 = r.y + r.h > v->H ? v->H : r.y + r.h;
-	SDL_Rect *d;
-
-	if (v->dirty_all || x1 <= x0 || y1 <= y0)
-		return;
-	if (v->ndirty == VIEW_MAX_DIRTY) {
-		v->dirty_all = 1;
-		return;
-	}
-	d = &v->dirty[v->ndirty++];
-	d->x = x0;
-	d->y = y0;
-	d->w = x1 - x0;
-	d->h = y1 - y0;
-}
-
-static int damaged(const viewer *v, vs_rect r)
-{
-	int i;
-
-	for (i = 0; i < v->ndamage; i++)
-		if (overlap(v->damage[i], r))
-			return 1;
-	return 0;
-}
-
-/* Whether a region is drawn this frame: when its inputs' hash changed,
- * something over it went away, or everything is drawn. If so it is cleared
- * to bg (what a full frame has under it) and will be sent. */
-static int region_begin(viewer *v, region *g, vs_rect r, uint64_t h, uint32_t bg)
-{
-	if (!v->force && g->valid && g->hash == h && !damaged(v, r))
-		return 0;
-	g->hash = h;
-	g->valid = 1;
-	fast_fill(&v->canvas, r, bg);
-	add_dirty(v, r);
-	return 1;
-}
-
-/* The one place text height comes from: every row of text is laid out
- * with it, so a taller font moves the layout with it. */
-static int line_height(int ts)
-{
-	return VS_FONT_H * ts + 2;
-}
-
-static void relayout(viewer *v)
-{
-	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
-
-	v->ts = v->W >= 2200 && v->H >= 1300 ? 2 : 1; /* the 8x13 font reads at 1:1; 2x on a big window */
-	v->lh = line_height(v->ts);
-	v->top = rect(0, 0, v->W, v->lh + 8);
-	v->status = rect(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
-	v->timeline = rect(pad, v->status.y - 30, v->W - 2 * pad, 26);
-	v->legend = rect(pad, v->timeline.y - v->lh - 6, v->W - 2 * pad, v->lh + 2);
-	content_y = v->top.h + 4;
-	content_h = v->legend.y - 4 - content_y;
-	colw = (v->W - pad * (v->nsides + 1)) / v->nsides;
-	v->cramped = 0;
-	v->redraw_all = 1;
-	v->show_all = 1;
-	maps_h = (content_h - v->lh) * 62 / 100;
-	per = v->narenas ? maps_h / v->narenas : maps_h;
-	for (s = 0; s < v->nsides; s++) {
-		side_pane *p = &v->sp[s];
-		int x = pad + s * (colw + pad);
-		p->col = rect(x, content_y, colw, content_h);
-		p->label = rect(x, content_y, colw, v->lh);
-		y = content_y + v->lh + 2;
-		for (a = 0; a < v->narenas; a++) {
-			arena_pane *ap = &p->ar[a];
-			const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
-			ap->title = rect(x, y, colw, v->lh);
-			ap->map = rect(x, y + v->lh, colw, per - v->lh - 4);
-			ap->ok = ap->map.h > 0 && vs_layout_make(&ap->L, &ar->decl, ap->map.w, ap->map.h) == 0;
-			if (!ap->ok)
-				v->cramped = 1;
-			y += per;
-		}
-		p->chart_title = rect(x, y, colw, v->lh);
-		p->chart = rect(x, y + v->lh, colw, content_y + content_h - y - v->lh);
-	}
-}
-
-static int resize_canvas(viewer *v, int w, int h)
-{
-	if (w < 160)
-		w = 160;
-	if (h < 120)
-		h = 120;
-	/* a canvas, its check copy and the picture shown: 768 MiB at most */
-	if (w > 8192)
-		w = 8192;
-	if (h > 8192)
-		h = 8192;
-	if (v->canvas.px && v->canvas.w == w && v->canvas.h == h)
-		return 0;
-	vs_image_fini(&v->canvas);
-	if (vs_image_init(&v->canvas, w, h, VS_RGB_BG))
-		return -1;
-	v->W = w;
-	v->H = h;
-	if (v->tex)
-		SDL_DestroyTexture(v->tex);
-	v->tex = NULL;
-	if (v->ren) {
-		v->tex = SDL_CreateTexture(v->ren, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, w, h);
-		if (!v->tex)
-			return -1;
-	}
-	relayout(v);
-	return 0;
-}
-
-/* ---- the timeline's window: zoom and pan ------------------------------- */
-
-#define ZOOM_MIN_SPAN 8 /* events across the timeline at the deepest zoom */
-
-void view_range(const viewer *v, uint64_t *lo, uint64_t *hi)
-{
-	uint64_t total = view_total(v);
-
-	if (!v->tl_span || v->tl_span >= total) {
-		*lo = 0;
-		*hi = total;
-		return;
-	}
-	*lo = v->tl_lo > total - v->tl_span ? total - v->tl_span : v->tl_lo;
-	*hi = *lo + v->tl_span;
-}
-
-/* A window of span events from lo, kept inside the trace; as wide as the
- * trace is the whole trace again. */
-static void set_window(viewer *v, uint64_t lo, uint64_t span)
-{
-	uint64_t total = view_total(v);
-
-	if (span < ZOOM_MIN_SPAN)
-		span = ZOOM_MIN_SPAN;
-	if (span >= total) {
-		v->tl_lo = v->tl_span = 0;
-		return;
-	}
-	v->tl_lo = lo > total - span ? total - span : lo;
-	v->tl_span = span;
-}
-
-/* Halves (in) or doubles the window, event e staying where it is shown. */
-static void zoom(viewer *v, uint64_t e, int in)
-{
-	uint64_t lo, hi, span, nspan, off;
-
-	view_range(v, &lo, &hi);
-	span = hi - lo;
-	if (!span)
-		return;
-	if (in && span <= ZOOM_MIN_SPAN) {
-		say(v, "zoomed in all the way: %d events", ZOOM_MIN_SPAN);
-		return;
-	}
-	e = e < lo ? lo : e > hi ? hi : e;
-	nspan = in ? span / 2 : span * 2;
-	off = (uint64_t)((double)(e - lo) / (double)span * (double)nspan + 0.5);
-	set_window(v, e > off ? e - off : 0, nspan);
-}
-
-/* Moves a zoomed window by quarters of its width (negative: back). */
-static void pan(viewer *v, int quarters)
-{
-	uint64_t lo, hi, d;
-
-	if (!v->tl_span)
-		return;
-	view_range(v, &lo, &hi);
-	d = (hi - lo) / 4 * (uint64_t)(quarters < 0 ? -quarters : quarters);
-	if (!d)
-		d = 1;
-	set_window(v, quarters < 0 ? (lo > d ? lo - d : 0) : lo + d, hi - lo);
-}
-
-/* When the cursor moves out of a zoomed window (playing, stepping,
- * jumping) the window goes with it; a window panned away from a cursor
- * that stays put stays. */
-static void follow(viewer *v)
-{
-	uint64_t at = vs_timeline_at(v->tl), lo, hi, span;
-
-	if (at == v->follow_at)
-		return;
-	v->follow_at = at;
-	if (!v->tl_span)
-		return;
-	view_range(v, &lo, &hi);
-	span = hi - lo;
-	if (at > hi)
-		set_window(v, at - span / 8, span);
-	else if (at < lo)
-		set_window(v, at > span - span / 8 ? at - (span - span / 8) : 0, span);
-}
-
-/* ---- the failure list panel ------------------------------------------- */
-
-/* Events that failed on either side, merged (rebuilt as recording goes on). */
-static void fail_rows_update(viewer *v)
-{
-	uint64_t rec = vs_timeline_recorded(v->tl);
-	size_t n0 = 0, n1 = 0, i = 0, j = 0, need;
-	const uint32_t *a = vs_timeline_failures(v->tl, 0, &n0), *b = NULL;
-
-	if (v->fail_rows_valid && v->fail_rows_rec == rec)
-		return;
-	if (v->nsides > 1)
-		b = vs_timeline_failures(v->tl, 1, &n1);
-	need = n0 + n1;
-	if (need > v->capfail_rows) {
-		uint32_t *q = realloc(v->fail_rows, need * sizeof *q);
-		if (!q)
-			return;
-		v->fail_rows = q;
-		v->capfail_rows = need;
-	}
-	v->nfail_rows = 0;
-	while (i < n0 || j < n1) {
-		uint32_t e = j >= n1 || (i < n0 && a[i] <= b[j]) ? a[i] : b[j];
-		while (i < n0 && a[i] == e)
-			i++;
-		while (j < n1 && b[j] == e)
-			j++;
-		v->fail_rows[v->nfail_rows++] = e;
-	}
-	v->fail_rows_rec = rec;
-	v->fail_rows_valid = 1;
-	if (v->fail_sel >= v->nfail_rows)
-		v->fail_sel = v->nfail_rows ? v->nfail_rows - 1 : 0;
-}
-
-/* The failure kinds column: "1: out of memory  2: out of memory" at most. */
-#define FAIL_KINDS_W(v) ((v)->nsides > 1 ? 34 : 14)
-
-/* The list's column heads; rows line up with them (fail_row_text). */
-static void fails_header(viewer *v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%7s %6s %6s  %-*s  %-10s  %-22s", "event", "frame", "id", FAIL_KINDS_W(v),
-		v->nsides > 1 ? "failed: side 1, side 2" : "failed", "tag", "request");
-}
-
-/* The panel: over the right of the arenas and charts, wide enough for a
- * row when the window is. */
-static vs_rect fails_panel(viewer *v)
-{
-	char head[160];
-	int y = v->top.h + 4, w = v->W * 2 / 3, need;
-
-	fails_header(v, head, sizeof head);
-	need = vs_text_width(head, v->ts) + 16;
-	if (w < need)
-		w = need;
-	if (w > v->W - 16)
-		w = v->W - 16;
-	return rect(v->W - 8 - w, y, w, v->legend.y - 4 - y);
-}
-
-/* First row's top, and how many rows fit. */
-static int fails_rows_y(viewer *v, vs_rect p, int *nvis)
-{
-	int y0 = p.y + 6 + 2 * v->lh;
-
-	*nvis = (p.y + p.h - 4 - y0) / v->lh;
-	if (*nvis < 1)
-		*nvis = 1;
-	return y0;
-}
-
-/* Keeps the selected row in view. */
-static void fails_scroll(viewer *v)
-{
-	int nvis;
-
-	fails_rows_y(v, fails_panel(v), &nvis);
-	if (v->fail_sel < v->fail_top)
-		v->fail_top = v->fail_sel;
-	else if (v->fail_sel >= v->fail_top + (size_t)nvis)
-		v->fail_top = v->fail_sel - (size_t)nvis + 1;
-}
-
-int view_fail_row_point(viewer *v, size_t k, int *x, int *y)
-{
-	vs_rect p = fails_panel(v);
-	int nvis, y0 = fails_rows_y(v, p, &nvis);
-
-	fail_rows_update(v);
-	if (!v->fails_open || k >= v->nfail_rows || k < v->fail_top || k >= v->fail_top + (size_t)nvis)
-		return -1;
-	*x = p.x + 3;
-	*y = y0 + (int)(k - v->fail_top) * v->lh + v->lh / 2;
-	return 0;
-}
-
-/* ---- hover --------------------------------------------------------------- */
-
-static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t len)
-{
-	uint32_t off = unit * d->unit;
-
-	switch (d->kind) {
-	case VS_ARENA_GBA_OBJ:
-		snprintf(buf, len, "tile %u", (unsigned)unit);
-		break;
-	case VS_ARENA_GBA_BG:
-		snprintf(buf, len, "charblock %u tile %u, screenblock %u", (unsigned)(off / 0x4000),
-			(unsigned)(off % 0x4000 / 32), (unsigned)(off / 0x800));
-		break;
-	case VS_ARENA_DS_TEX:
-		snprintf(buf, len, "texture slot %u +0x%05x, unit %u", (unsigned)(off / 0x20000), (unsigned)(off % 0x20000),
-			(unsigned)unit);
-		break;
-	case VS_ARENA_DS_PLTT:
-		snprintf(buf, len, "palette slot %u, colour %u", (unsigned)(off / 0x4000), (unsigned)(off % 0x4000 / 2));
-		break;
-	default:
-		snprintf(buf, len, "unit %u (%u bytes)", (unsigned)unit, (unsigned)d->unit);
-		break;
-	}
-}
-
-static const char *kind_name(int k)
-{
-	static const char *const names[] = { "free", "data", "slack", "overhead", "4x4 index", "retained", "reserved" };
-
-	return k >= 0 && k <= VS_UNIT_RESERVED ? names[k] : "?";
-}
-
-/* The run of units around u held by the same owner (at most cap units
- * either side): the map's runs around u's with that owner, of any kind. */
-static void owner_extent(const vs_arena *a, uint32_t u, uint32_t *first, uint32_t *count)
-{
-	uint32_t o, lo, hi, cap = 1u << 20;
-	vs_own_run run;
-
-	if (vs_arena_run_at(a, u, &run)) {
-		*first = u;
-		*count = 1;
-		return;
-	}
-	o = run.owner;
-	lo = run.first;
-	hi = run.first + run.count - 1;
-	while (lo > 0 && u - lo < cap && vs_arena_run_at(a, lo - 1, &run) == 0 && run.owner == o)
-		lo = run.first;
-	while (hi + 1 < a->nunits && hi - u < cap && vs_arena_run_at(a, hi + 1, &run) == 0 && run.owner == o)
-		hi = run.first + run.count - 1;
-	if (u - lo > cap)
-		lo = u - cap;
-	if (hi - u > cap)
-		hi = u + cap;
-	*first = lo;
-	*count = hi - lo + 1;
-}
-
-static void update_hover(viewer *v)
-{
-	int s, a;
-
-	v->nhover = 0;
-	v->hover_side = -1;
-	if (!v->mouse_in || v->help || (v->fails_open && inside(fails_panel(v), v->mx, v->my)))
-		return;
-	for (s = 0; s < v->nsides; s++) {
-		for (a = 0; a < v->narenas; a++) {
-			arena_pane *ap = &v->sp[s].ar[a];
-			const vs_arena *ar;
-			const vs_arena_decl *d;
-			int64_t u;
-			uint32_t owner, first, count;
-			char place[96];
-			if (!ap->ok || !inside(ap->map, v->mx, v->my))
-				continue;
-			u = vs_layout_unit_at(&ap->L, v->mx - ap->map.x, v->my - ap->map.y);
-			if (u < 0)
-				continue;
-			ar = vs_timeline_arena(v->tl, s, a);
-			if ((uint64_t)u >= ar->nunits)
-				continue;
-			d = &ar->decl;
-			v->hover_side = s;
-			v->hover_arena = a;
-			v->hover_unit = u;
-			owner = vs_arena_owner_at(ar, (uint32_t)u);
-			unit_place(d, (uint32_t)u, place, sizeof place);
-			snprintf(v->hover[v->nhover++], sizeof v->hover[0], "%s 0x%08x  %s  [%s]", d->name,
-				(unsigned)(d->base + (uint32_t)u * d->unit), place, kind_name(vs_arena_kind_at(ar, (uint32_t)u)));
-			if (owner == VS_OWNER_NONE) {
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "free");
-			} else if (owner == VS_OWNER_HW) {
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "reserved by the hardware");
-			} else if (owner == VS_OWNER_ALLOC) {
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "kept by the allocator (management)");
-			} else {
-				const vs_tl_alloc *al = vs_timeline_alloc(v->tl, owner);
-				char what[96];
-				const char *tag;
-				if (!al)
-					continue;
-				tag = vs_replay_tag_name(vs_timeline_replay(v->tl, 0), al->req.tag);
-				vs_request_describe(&al->req, what, sizeof what);
-				owner_extent(ar, (uint32_t)u, &first, &count);
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "owner id %llu  tag %s", (unsigned long long)al->id,
-					tag && *tag ? tag : "(none)");
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "%s; size %u bytes; held 0x%08x +%u",
-					what, (unsigned)al->req.size, (unsigned)(d->base + first * d->unit),
-					(unsigned)(count * d->unit));
-				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "age %llu events (event %u)  allocated at trace line %u",
-					(unsigned long long)(vs_timeline_at(v->tl) - al->event), (unsigned)al->event, (unsigned)al->line);
-			}
-			return;
-		}
-	}
-}
-
-int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y)
-{
-	arena_pane *ap;
-	vs_rect r;
-
-	if (side < 0 || side >= v->nsides || arena < 0 || arena >= v->narenas)
-		return -1;
-	ap = &v->sp[side].ar[arena];
-	if (!ap->ok || vs_layout_unit_rect(&ap->L, unit, &r))
-		return -1;
-	*x = ap->map.x + r.x + r.w / 2;
-	*y = ap->map.y + r.y + r.h / 2;
-	return 0;
-}
-
-/* ---- drawing ------------------------------------------------------------- */
-
-static void darken(vs_image *im, vs_rect r)
-{
-	int x, y;
-
-	for (y = r.y; y < r.y + r.h; y++) {
-		uint8_t *p;
-		if (y < 0 || y >= im->h)
-			continue;
-		for (x = r.x < 0 ? 0 : r.x; x < r.x + r.w && x < im->w; x++) {
-			p = im->px + ((size_t)y * im->w + x) * 4;
-			p[0] = (uint8_t)(p[0] / 4);
-			p[1] = (uint8_t)(p[1] / 4);
-			p[2] = (uint8_t)(p[2] / 4);
-		}
-	}
-}
-
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= 10u * 1024 * 1024)
-		snprintf(buf, len, "%lluM", (unsigned long long)(b >> 20));
-	else if (b >= 10u * 1024)
-		snprintf(buf, len, "%lluK", (unsigned long long)(b >> 10));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)b);
-}
-
-/* Text cut to max_w pixels (ending in '~' when cut). */
-static void text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w)
-{
-	char buf[512];
-	size_t n = strlen(s), lo = 0, hi;
-
-	if (max_w <= 0)
-		return;
-	if (vs_text_width(s, v->ts) <= max_w) {
-		vs_text(&v->canvas, x, y, s, rgba, v->ts);
-		return;
-	}
-	/* the longest start that fits with its '~' (widths from the font) */
-	hi = n < sizeof buf - 2 ? n : sizeof buf - 2;
-	while (lo < hi) {
-		size_t mid = (lo + hi + 1) / 2;
-		memcpy(buf, s, mid);
-		buf[mid] = '~';
-		buf[mid + 1] = 0;
-		if (vs_text_width(buf, v->ts) <= max_w)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	if (lo == 0)
-		return;
-	memcpy(buf, s, lo);
-	buf[lo] = '~';
-	buf[lo + 1] = 0;
-	vs_text(&v->canvas, x, y, buf, rgba, v->ts);
-}
-
-static void draw_top(viewer *v)
-{
-	char buf[512], rec[96] = "";
-	uint64_t at = vs_timeline_at(v->tl);
-	const vs_tl_event *ev = vs_timeline_event(v->tl, at);
-
-	if (!vs_timeline_complete(v->tl))
-		snprintf(rec, sizeof rec, "  recording %llu/~%llu", (unsigned long long)vs_timeline_recorded(v->tl),
-			(unsigned long long)v->est_events);
-	snprintf(buf, sizeof buf, "%s  event %llu/%llu  frame %llu  line %u%s%s  %s %g ev/s%s   ? help",
-		v->trace_name, (unsigned long long)at, (unsigned long long)view_total(v),
-		(unsigned long long)vs_timeline_frame_at(v->tl, at), ev ? (unsigned)ev->line : 0,
-		ev ? " " : "", ev ? vs_event_name((vs_event_type)ev->type) : "", v->playing ? "playing" : "paused",
-		speeds[v->speed_i], rec);
-	if (ev && ev->type == VS_EV_COUNT)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
-	if (region_begin(v, &v->top_g, v->top, hash_text(buf, VS_RGB_TEXT), RGB_PANEL))
-		text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
-}
-
-/* The chart from its cache, and the cursor at the current event. */
-static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t at)
-{
-	uint64_t rec = vs_timeline_recorded(v->tl), h;
-	int x;
-
-	if (!p->chart_img.px || p->chart_img.w != p->chart.w || p->chart_img.h != p->chart.h ||
-		p->chart_img_arena != v->chart_arena ||
-		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) ||
-			SDL_TICKS_PASSED(SDL_GetTicks(), p->chart_img_time + 500)))) {
-		vs_image_fini(&p->chart_img);
-		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))
-			return;
-		vs_render_chart(&p->chart_img, rect(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
-		p->chart_img_arena = v->chart_arena;
-		p->chart_img_events = rec;
-		p->chart_img_time = SDL_GetTicks();
-		p->chart_gen++;
-	}
-	x = vs_render_time_x(hs, p->chart, at);
-	h = hash_u64(hash_u64(HASH0, p->chart_gen), (uint64_t)(int64_t)x);
-	if (!region_begin(v, &p->chart_g, p->chart, h, VS_RGB_BG))
-		return;
-	vs_image_blit(&v->canvas, p->chart.x, p->chart.y, &p->chart_img);
-	vs_image_vline(&v->canvas, x, p->chart.y, p->chart.y + p->chart.h - 12, VS_RGB_CURSOR);
-}
-
-typedef struct snap_cmp {
-	const arena_pane *ap;
-	uint32_t i;
-} snap_cmp;
-
-static int run_differs(void *ud, const vs_own_run *run)
-{
-	snap_cmp *c = ud;
-	const vs_own_run *s;
-
-	if (c->i >= c->ap->snap_n)
-		return 1;
-	s = &c->ap->snap[c->i];
-	if (s->first != run->first || s->count != run->count || s->owner != run->owner ||
-		s->kind != run->kind)
-		return 1;
-	c->i++;
-	return 0;
-}
-
-static int snap_run(void *ud, const vs_own_run *run)
-{
-	arena_pane *ap = ud;
-
-	if (ap->snap_n == ap->snap_cap &&
-		vs_grow_u32(&ap->snap, sizeof *ap->snap, &ap->snap_cap, (size_t)ap->snap_n + 1, 64))
-		return 1;
-	ap->snap[ap->snap_n++] = *run;
-	return 0;
-}
-
-/* Whether the map differs from the one last drawn (owners are event
- * numbers, the same allocation at every point in time, so equal maps are
- * equal pictures); the snapshot of its runs is brought up to date. */
-static int map_changed(arena_pane *ap, const vs_arena *ar, int64_t hov)
-{
-	snap_cmp c;
-
-	c.ap = ap;
-	c.i = 0;
-	if (ap->snap_valid && ap->snap_hover == hov && vs_arena_runs(ar, 0, ar->nunits, run_differs, &c) == 0 &&
-		c.i == ap->snap_n)
-		return 0;
-	ap->snap_n = 0;
-	ap->snap_valid = vs_arena_runs(ar, 0, ar->nunits, snap_run, ap) == 0;
-	ap->snap_hover = hov;
-	return 1;
-}
-
-static void draw_side(viewer *v, int s)
-{
-	side_pane *p = &v->sp[s];
-	vs_replay *r = vs_timeline_replay(v->tl, s);
-	uint64_t at = vs_timeline_at(v->tl);
-	const vs_history *hs = vs_timeline_render_history(v->tl, s);
-	int a, fk = vs_timeline_failure(v->tl, s, at);
-	char buf[256];
-
-	snprintf(buf, sizeof buf, "%s%s%s", v->o->label[s][0] ? v->o->label[s] : vs_replay_strategy(r, 0)->name,
-		fk >= 0 ? "  FAILED: " : "", fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "");
-	if (region_begin(v, &p->label_g, p->label, hash_text(buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT), VS_RGB_BG))
-		text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
-	for (a = 0; a < v->narenas; a++) {
-		arena_pane *ap = &p->ar[a];
-		const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
-		const vs_tl_sample *sm = &vs_timeline_series(v->tl, s, a)[at];
-		char live[16], fr[16], lg[16];
-		vs_render_src src;
-		int64_t hov;
-		fmt_bytes(live, sizeof live, sm->live);
-		fmt_bytes(fr, sizeof fr, sm->free);
-		fmt_bytes(lg, sizeof lg, sm->largest);
-		snprintf(buf, sizeof buf, "%s%s%s%s: live %s  free %s  largest %s  frag %.3f", ar->decl.name,
-			v->narenas > 1 ? " (" : "", v->narenas > 1 ? vs_replay_strategy(r, a)->name : "",
-			v->narenas > 1 ? ")" : "", live, fr, lg,
-			sm->free ? 1.0 - (double)sm->largest / (double)sm->free : 0.0);
-		/* one row short: the hover outline of a top cell reaches that row */
-		if (region_begin(v, &ap->title_g, rect(ap->title.x, ap->title.y, ap->title.w, ap->title.h - 1),
-				hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-			text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
-		if (!ap->ok) {
-			vs_text(&v->canvas, ap->map.x, ap->map.y, "(window too small)", VS_RGB_DIM, v->ts);
-			continue;
-		}
-		hov = v->hover_side == s && v->hover_arena == a ? v->hover_unit : -1;
-		if (!map_changed(ap, ar, hov) && !v->force && !damaged(v, inflate(ap->map, 1)))
-			continue;
-		fast_fill(&v->canvas, inflate(ap->map, 1), VS_RGB_BG);
-		add_dirty(v, inflate(ap->map, 1));
-		memset(&src, 0, sizeof src);
-		src.arena = ar;
-		src.owner = owner_of;
-		src.tag_name = tag_of;
-		src.ud = v;
-		src.strategy = vs_replay_strategy(r, a)->name;
-		src.event = at;
-		src.frame = vs_timeline_frame_at(v->tl, at);
-		vs_render_arena(&v->canvas, ap->map.x, ap->map.y, &ap->L, &src);
-		if (hov >= 0) {
-			vs_rect c;
-			if (vs_layout_unit_rect(&ap->L, (uint32_t)hov, &c) == 0)
-				vs_image_frame(&v->canvas, rect(ap->map.x + c.x - 1, ap->map.y + c.y - 1, c.w + 2, c.h + 2),
-					RGB_HOVER);
-		}
-	}
-	if (v->narenas) {
-		snprintf(buf, sizeof buf, "%s: live bytes, largest free, fragmentation%s",
-			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, v->narenas > 1 ? " (Tab: next arena)" : "");
-		if (region_begin(v, &p->chart_title_g, p->chart_title, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-			text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
-		if (p->chart.w > 40 && p->chart.h > 30)
-			draw_chart(v, p, hs, at);
-	}
-}
-
-static void draw_legend(viewer *v)
-{
-	vs_replay *r = vs_timeline_replay(v->tl, 0);
-	int x = v->legend.x, box = v->lh - 4, range_w, range_x;
-	uint32_t t;
-	char range[160];
-	uint64_t lo, hi, total = view_total(v);
-	static const struct { int kind; const char *name; } kinds[] = {
-		{ VS_UNIT_FREE, "free" }, { VS_UNIT_SLACK, "slack" }, { VS_UNIT_OVERHEAD, "overhead" },
-		{ VS_UNIT_RETAINED, "retained" }, { VS_UNIT_RESERVED, "reserved" }
-	};
-	size_t k;
-	uint64_t h = hash_u64(HASH0, (uint64_t)v->legend.w);
-	int xt, ntags = 0;
-
-	/* right: what the timeline below shows */
-	view_range(v, &lo, &hi);
-	if (v->tl_span)
-		snprintf(range, sizeof range, "timeline: events %llu-%llu of %llu, frames %llu-%llu, zoom x%.0f",
-			(unsigned long long)lo, (unsigned long long)hi, (unsigned long long)total,
-			(unsigned long long)vs_timeline_frame_at(v->tl, lo), (unsigned long long)vs_timeline_frame_at(v->tl, hi),
-			(double)total / (double)(hi - lo));
-	else
-		snprintf(range, sizeof range, "timeline: events 0-%llu, frames 0-%llu", (unsigned long long)total,
-			(unsigned long long)vs_timeline_frame_at(v->tl, total));
-	range_w = vs_text_width(range, v->ts);
-	range_x = v->legend.x + v->legend.w - range_w;
-	h = hash_u64(hash_text(range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM), h);
-	/* the tags that fit; they are known as recording reaches them */
-	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		x += box + 4 + vs_text_width(kinds[k].name, v->ts) + 10;
-	xt = x;
-	for (t = 1;; t++) {
-		const char *name = vs_replay_tag_name(r, t);
-		int w;
-		if (!name || !*name)
-			break;
-		w = box + 4 + vs_text_width(name, v->ts) + 10;
-		if (xt + w > range_x - 10)
-			break;
-		xt += w;
-		ntags++;
-		h = hash_bytes(h, name, strlen(name) + 1);
-	}
-	if (!region_begin(v, &v->legend_g, v->legend, h, VS_RGB_BG))
-		return;
-	if (range_x > v->legend.x + v->legend.w / 3)
-		vs_text(&v->canvas, range_x, v->legend.y, range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM, v->ts);
-	x = v->legend.x;
-	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		int i, j;
-		for (j = 0; j < box; j++)
-			for (i = 0; i < box; i++)
-				vs_image_put(&v->canvas, x + i, v->legend.y + j,
-					vs_unit_pixel((vs_unit_kind)kinds[k].kind, VS_RGB_UNTAGGED, 0, i, j));
-		x += box + 4;
-		x += vs_text(&v->canvas, x, v->legend.y, kinds[k].name, VS_RGB_DIM, v->ts) + 10;
-	}
-	for (t = 1; (int)t <= ntags; t++) {
-		const char *name = vs_replay_tag_name(r, t);
-		vs_image_fill(&v->canvas, rect(x, v->legend.y, box, box), vs_tag_colour_id(t));
-		x += box + 4;
-		x += vs_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
-	}
-}
-
-/* Where the timeline shows event e (its window's ends for events outside it). */
-static int time_x(viewer *v, uint64_t e)
-{
-	uint64_t lo, hi;
-
-	view_range(v, &lo, &hi);
-	if (hi <= lo)
-		return v->timeline.x;
-	e = e < lo ? lo : e > hi ? hi : e;
-	return v->timeline.x + (int)((double)(e - lo) / (double)(hi - lo) * (v->timeline.w - 1) + 0.5);
-}
-
-static uint64_t time_event(viewer *v, int x)
-{
-	uint64_t lo, hi;
-	double f;
-
-	view_range(v, &lo, &hi);
-	if (v->timeline.w <= 1)
-		return lo;
-	f = (double)(x - v->timeline.x) / (double)(v->timeline.w - 1);
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return lo + (uint64_t)(f * (double)(hi - lo) + 0.5);
-}
-
-/* (A zoomed timeline: events outside its window are at its ends.) */
-void view_timeline_point(viewer *v, uint64_t event, int *x, int *y)
-{
-	*x = time_x(v, event);
-	*y = v->timeline.y + v->timeline.h / 2;
-}
-
-static void draw_timeline(viewer *v)
-{
-	vs_rect t = v->timeline;
-	uint64_t rec = vs_timeline_recorded(v->tl), at = vs_timeline_at(v->tl), lo, hi;
-	int s, band = (t.h - 4) / (v->nsides ? v->nsides : 1), xr, xc;
-	uint64_t f, h;
-
-	view_range(v, &lo, &hi);
-	xr = rec >= lo ? time_x(v, rec) : t.x - 1;
-	xc = at >= lo && at <= hi ? time_x(v, at) : -100; /* no cursor outside the window */
-	/* the cursor reaches 2 pixels out */
-	h = hash_u64(hash_u64(hash_u64(hash_u64(hash_u64(HASH0, rec), view_total(v)), (uint64_t)(int64_t)xc), lo), hi);
-	if (!region_begin(v, &v->timeline_g, inflate(t, 2), h, VS_RGB_BG))
-		return;
-	fast_fill(&v->canvas, t, RGB_TL_TODO);
-	fast_fill(&v->canvas, rect(t.x, t.y, xr - t.x + 1, t.h), RGB_TL_DONE);
-	/* frames every so often: light ticks when they would not crowd */
-	if (vs_timeline_frame_at(v->tl, hi) - vs_timeline_frame_at(v->tl, lo) < (uint64_t)t.w / 4) {
-		for (f = vs_timeline_next_frame(v->tl, lo ? lo - 1 : 0); f && f <= hi; f = vs_timeline_next_frame(v->tl, f))
-			vs_image_vline(&v->canvas, time_x(v, f), t.y + t.h - 3, t.y + t.h - 1, VS_RGB_GRID);
-	}
-	for (s = 0; s < v->nsides; s++) {
-		size_t n, k;
-		const uint32_t *fails = vs_timeline_failures(v->tl, s, &n);
-		int last = -1;
-		for (k = 0; k < n; k++) {
-			int x;
-			if (fails[k] < lo || fails[k] > hi)
-				continue;
-			x = time_x(v, fails[k]);
-			if (x == last)
-				continue;
-			last = x;
-			vs_image_vline(&v->canvas, x, t.y + 2 + s * band, t.y + 1 + (s + 1) * band, VS_RGB_FAIL);
-		}
-	}
-	if (xc >= 0)
-		vs_image_fill(&v->canvas, rect(xc - 1, t.y - 2, 3, t.h + 4), VS_RGB_CURSOR);
-	vs_image_frame(&v->canvas, t, VS_RGB_GRID);
-}
-
-static void draw_status(viewer *v)
-{
-	char buf[256];
-
-	if (v->prompt) {
-		snprintf(buf, sizeof buf, "%s %s_   (Enter: go, Escape: cancel)",
-			v->prompt == PROMPT_FRAME ? "go to frame:" : "find tag or id (NAME, tag=NAME, N, id=N):",
-			v->prompt_text);
-		if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_LIVE), VS_RGB_BG))
-			text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_LIVE, v->status.w);
-		return;
-	}
-	if (v->message[0] && SDL_TICKS_PASSED(SDL_GetTicks(), v->message_until) && !v->sc)
-		v->message[0] = 0;
-	if (v->message[0]) {
-		if (region_begin(v, &v->status_g, v->status, hash_text(v->message, VS_RGB_TEXT), VS_RGB_BG))
-			text_fit(v, v->status.x, v->status.y + 2, v->message, VS_RGB_TEXT, v->status.w);
-		return;
-	}
-	snprintf(buf, sizeof buf, "failures: ");
-	{
-		int s;
-		for (s = 0; s < v->nsides; s++) {
-			size_t n;
-			vs_timeline_failures(v->tl, s, &n);
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", s ? " / " : "", n);
-		}
-	}
-	snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
-		"   space play, arrows step, f next failure, l failure list, g go to frame, / find, z zoom, ? help");
-	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
-		text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
-}
-
-/* Where the hover box goes (w 0: no box). */
-static vs_rect hover_rect(viewer *v)
-{
-	int i, w = 0, h, x, y;
-
-	if (!v->nhover)
-		return rect(0, 0, 0, 0);
-	for (i = 0; i < v->nhover; i++) {
-		int tw = vs_text_width(v->hover[i], v->ts);
-		if (tw > w)
-			w = tw;
-	}
-	w += 12;
-	h = v->nhover * v->lh + 10;
-	x = v->mx + 16;
-	y = v->my + 16;
-	if (x + w > v->W)
-		x = v->mx - w - 8;
-	if (x < 0)
-		x = 0;
-	if (y + h > v->H)
-		y = v->my - h - 8;
-	if (y < 0)
-		y = 0;
-	return rect(x, y, w, h);
-}
-
-static uint64_t hover_hash(viewer *v, vs_rect b)
-{
-	uint64_t h = hash_bytes(HASH0, &b, sizeof b);
-	int i;
-
-	for (i = 0; i < v->nhover; i++)
-		h = hash_bytes(h, v->hover[i], strlen(v->hover[i]) + 1);
-	return h;
-}
-
-static void draw_hover(viewer *v, vs_rect b)
-{
-	int i;
-
-	if (b.w <= 0)
-		return;
-	fast_fill(&v->canvas, b, 0x000000FFu);
-	vs_image_frame(&v->canvas, b, VS_RGB_DIM);
-	for (i = 0; i < v->nhover; i++)
-		vs_text(&v->canvas, b.x + 6, b.y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
-	add_dirty(v, b);
-}
-
-static const char *const help_lines[] = {
-	"vramsim view - keys",
-	"",
-	"space            play / pause",
-	"right / left     one event forward / back",
-	"shift+right/left one frame forward / back (to the next 'frame' event)",
-	"up / down, + -   faster / slower (events per second)",
-	"page up / down   100 events back / forward (x10 with shift)",
-	"home / end       start / end of the trace",
-	"f / shift+f      next / previous failure (either side)",
-	"tab              chart the next arena",
-	"z / shift+z      zoom the timeline in / out (around the cursor)",
-	", / .            pan a zoomed timeline back / forward (shift: a page)",
-	"w                the whole trace on the timeline again",
-	"g                go to frame N (type N, Enter)",
-	"/ or ctrl+f      find the next alloc or free of a tag or id",
-	"n / shift+n      next / previous of what was last found",
-	"l                failure list: up/down, page up/down, home/end or a",
-	"                 click select a failure and go there; escape closes it",
-	"s  or  F12       screenshot (PNG in the screenshot folder)",
-	"? or h or F1     this help (any key closes it)",
-	"q / escape       quit",
-	"",
-	"mouse: hover a unit for its owner; click or drag on the timeline or",
-	"a chart to seek; the wheel on the timeline zooms (sideways or with",
-	"shift it pans), elsewhere it steps. Red ticks on the timeline are",
-	"failed allocations (one row per strategy).",
-};
-
-static void draw_help(viewer *v)
-{
-	int n = (int)(sizeof help_lines / sizeof help_lines[0]), i, w = 0, h, x, y;
-
-	for (i = 0; i < n; i++) {
-		int tw = vs_text_width(help_lines[i], v->ts);
-		if (tw > w)
-			w = tw;
-	}
-	w += 40;
-	h = n * v->lh + 30;
-	darken(&v->canvas, rect(0, 0, v->W, v->H));
-	x = (v->W - w) / 2;
-	y = (v->H - h) / 2;
-	fast_fill(&v->canvas, rect(x, y, w, h), RGB_PANEL);
-	vs_image_frame(&v->canvas, rect(x, y, w, h), VS_RGB_TEXT);
-	for (i = 0; i < n; i++)
-		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
-}
-
-static void fail_row_text(viewer *v, size_t k, char *buf, size_t len)
-{
-	uint64_t e = v->fail_rows[k];
-	const vs_tl_alloc *al = vs_timeline_alloc(v->tl, (uint32_t)e);
-	const char *tag = al ? vs_replay_tag_name(vs_timeline_replay(v->tl, 0), al->req.tag) : NULL;
-	char what[96] = "?", kinds[96] = "";
-	int s;
-
-	if (al)
-		vs_request_describe(&al->req, what, sizeof what);
-	for (s = 0; s < v->nsides; s++) {
-		int fk = vs_timeline_failure(v->tl, s, e);
-		size_t n = strlen(kinds);
-		snprintf(kinds + n, sizeof kinds - n, "%s%s%s", s ? "  " : "", v->nsides > 1 ? (s ? "2: " : "1: ") : "",
-			fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "ok");
-	}
-	/* the kinds before the request: a narrow window cuts the request */
-	snprintf(buf, len, "%7llu %6llu %6llu  %-*s  %-10s  %s", (unsigned long long)e,
-		(unsigned long long)vs_timeline_frame_at(v->tl, e), al ? (unsigned long long)al->id : 0ull,
-		FAIL_KINDS_W(v), kinds, tag && *tag ? tag : "(none)", what);
-}
-
-static void draw_fails(viewer *v)
-{
-	vs_rect p = fails_panel(v);
-	int nvis, y0 = fails_rows_y(v, p, &nvis), i;
-	char buf[320];
-
-	fail_rows_update(v);
-	fails_scroll(v);
-	fast_fill(&v->canvas, p, RGB_PANEL);
-	vs_image_frame(&v->canvas, p, VS_RGB_DIM);
-	snprintf(buf, sizeof buf, "failed requests: %zu%s   (l or escape closes)", v->nfail_rows,
-		vs_timeline_complete(v->tl) ? "" : " so far");
-	text_fit(v, p.x + 8, p.y + 4, buf, VS_RGB_LIVE, p.w - 16);
-	fails_header(v, buf, sizeof buf);
-	text_fit(v, p.x + 8, p.y + 4 + v->lh, buf, VS_RGB_DIM, p.w - 16);
-	for (i = 0; i < nvis && v->fail_top + (size_t)i < v->nfail_rows; i++) {
-		size_t k = v->fail_top + (size_t)i;
-		int y = y0 + i * v->lh;
-		if (k == v->fail_sel)
-			fast_fill(&v->canvas, rect(p.x + 1, y, p.w - 2, v->lh), RGB_TL_DONE);
-		fail_row_text(v, k, buf, sizeof buf);
-		text_fit(v, p.x + 8, y + 1, buf, k == v->fail_sel ? VS_RGB_CURSOR : VS_RGB_TEXT, p.w - 16);
-	}
-}
-
-/* Draws the frame into the canvas. Only the regions whose inputs changed
- * are drawn again (and listed in v->dirty for present()); with force, or
- * while the help darkens everything, all of it is. */
-static void compose(viewer *v, int force)
-{
-	vs_rect box;
-	uint64_t hh;
-	int s, i, box_changed;
-
-	/* overlays (help, failure list) are drawn over everything each frame */
-	v->force = force || v->redraw_all || v->cramped || v->help || v->help_drawn || v->fails_open ||
-		v->fails_drawn;
-	v->ndamage = 0;
-	update_hover(v);
-	box = hover_rect(v);
-	hh = hover_hash(v, box);
-	box_changed = hh != v->hover_hash || box.w != v->hover_box.w;
-	if (v->force) {
-		fast_fill(&v->canvas, rect(0, 0, v->W, v->H), VS_RGB_BG);
-		v->dirty_all = 1;
-	} else if (box_changed && v->hover_box.w > 0) {
-		/* what the old box covered is drawn again */
-		fast_fill(&v->canvas, v->hover_box, VS_RGB_BG);
-		add_dirty(v, v->hover_box);
-		v->damage[v->ndamage++] = v->hover_box;
-	}
-	draw_top(v);
-	for (s = 0; s < v->nsides; s++)
-		draw_side(v, s);
-	draw_legend(v);
-	draw_timeline(v);
-	draw_status(v);
-	if (v->fails_open)
-		draw_fails(v);
-	v->fails_drawn = v->fails_open;
-	if (box.w > 0) {
-		int under = v->force || box_changed;
-		for (i = 0; i < v->ndirty && !under; i++)
-			under = overlap(box, rect(v->dirty[i].x, v->dirty[i].y, v->dirty[i].w, v->dirty[i].h));
-		if (under || v->dirty_all)
-			draw_hover(v, box);
-	}
-	v->hover_box = box;
-	v->hover_hash = hh;
-	if (v->help)
-		draw_help(v);
-	v->help_drawn = v->help;
-	v->redraw_all = 0;
-}
-
-/* --check-redraw: the same frame drawn in full must be the same pixels. */
-static void check_frame(viewer *v)
-{
-	vs_image keep = v->canvas;
-	SDL_Rect dirty[VIEW_MAX_DIRTY];
-	int nd = v->ndirty, all = v->dirty_all;
-	size_t i, n;
-
-	if (!v->check.px || v->check.w != v->W || v->check.h != v->H) {
-		vs_image_fini(&v->check);
-		if (vs_image_init(&v->check, v->W, v->H, VS_RGB_BG))
-			return;
-	}
-	memcpy(dirty, v->dirty, sizeof dirty);
-	v->canvas = v->check;
-	compose(v, 1);
-	v->check = v->canvas;
-	v->canvas = keep;
-	memcpy(v->dirty, dirty, sizeof dirty);
-	v->ndirty = nd;
-	v->dirty_all = all;
-	if (memcmp(v->check.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4) == 0)
-		return;
-	n = (size_t)v->W * (size_t)v->H;
-	for (i = 0; i < n && memcmp(v->check.px + i * 4, v->canvas.px + i * 4, 4) == 0; i++)
-		;
-	if (!v->check_bad++)
-		view_log(v, "redraw check: frame %llu at event %llu differs from a full redraw at (%d, %d)",
-			(unsigned long long)v->frames, (unsigned long long)vs_timeline_at(v->tl), (int)(i % (size_t)v->W),
-			(int)(i / (size_t)v->W));
+	v->playing = 0;
+	v->acc = 0;
+	view_seek(v, e);
 }
 
 /* ---- screenshots ----------------------------------------------------- */
@@ -1289,7 +132,7 @@ static int write_png(viewer *v, const char *path)
 	int ok;
 
 	if (vs_out_open(&f, path, err, sizeof err)) {
-		say(v, "screenshot: %s", err);
+		view_say(v, "screenshot: %s", err);
 		view_log(v, "screenshot failed: %s", err);
 		v->shot_failed = 1;
 		return -1;
@@ -1297,488 +140,14 @@ static int write_png(viewer *v, const char *path)
 	ok = vs_png_write(f.fp, &v->canvas) == 0;
 	err[0] = '\0';
 	if (vs_out_finish(&f, ok, err, sizeof err) || vs_out_commit(&f, 1, err, sizeof err)) {
-		say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
+		view_say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
 		view_log(v, "screenshot failed: writing %s failed%s%s", path, err[0] ? ": " : "", err);
 		v->shot_failed = 1;
 		return -1;
 	}
-	say(v, "screenshot written: %s", path);
+	view_say(v, "screenshot written: %s", path);
 	view_log(v, "screenshot %s", path);
 	return 0;
-}
-
-static void screenshot_key(viewer *v)
-{
-	const char *dir = v->o->shot_dir ? v->o->shot_dir : ".";
-	char path[1024];
-	FILE *fp;
-
-	/* first free name: vramsim-view-0001.png, ... */
-	do {
-		snprintf(path, sizeof path, "%s/vramsim-view-%04d.png", dir, ++v->shot_n);
-		fp = fopen(path, "rb");
-		if (fp)
-			fclose(fp);
-	} while (fp && v->shot_n < 9999);
-	snprintf(v->shot_pending, sizeof v->shot_pending, "%s", path);
-}
-
-/* ---- input --------------------------------------------------------------- */
-
-static void step_to(viewer *v, uint64_t e)
-{
-	v->playing = 0;
-	v->acc = 0;
-	view_seek(v, e);
-}
-
-int view_go_frame(viewer *v, uint64_t n)
-{
-	uint64_t e = n ? vs_timeline_frame_event(v->tl, n) : 0;
-
-	if (n && !e) {
-		say(v, "no frame %llu: %s %llu frames", (unsigned long long)n,
-			vs_timeline_complete(v->tl) ? "the trace has" : "recorded so far:",
-			(unsigned long long)vs_timeline_frame_count(v->tl));
-		return -1;
-	}
-	step_to(v, e);
-	say(v, "frame %llu: event %llu", (unsigned long long)n, (unsigned long long)e);
-	return 0;
-}
-
-static int all_digits(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 19;
-}
-
-/* What a query looks for: 1 an id, 0 a tag (its number in key), -1 nothing
- * (said). what describes it. */
-static int find_key(viewer *v, const char *q, uint64_t *key, char *what, size_t len)
-{
-	vs_replay *r = vs_timeline_replay(v->tl, 0);
-	const char *name = q, *t;
-	uint32_t i;
-
-	if (strncmp(q, "id=", 3) == 0 || (strncmp(q, "tag=", 4) != 0 && all_digits(q))) {
-		if (q[0] == 'i')
-			q += 3;
-		if (!all_digits(q)) {
-			say(v, "find: '%s' is not an id", q);
-			return -1;
-		}
-		*key = strtoull(q, NULL, 10);
-		snprintf(what, len, "id %llu", (unsigned long long)*key);
-		return 1;
-	}
-	if (strncmp(q, "tag=", 4) == 0)
-		name = q + 4;
-	for (i = 1; (t = vs_replay_tag_name(r, i)) != NULL && *t; i++) {
-		if (strcmp(t, name) == 0) {
-			*key = i;
-			snprintf(what, len, "tag %s", name);
-			return 0;
-		}
-	}
-	say(v, "find: no tag '%s' in the trace%s", name, vs_timeline_complete(v->tl) ? "" : " so far");
-	return -1;
-}
-
-uint64_t view_find(viewer *v, const char *query, int dir)
-{
-	char what[VIEW_PROMPT_MAX + 8], q[VIEW_PROMPT_MAX];
-	uint64_t key = 0, e;
-	int by_id;
-
-	/* query may be v->find itself (n, shift+n): copied through q */
-	snprintf(q, sizeof q, "%s", query);
-	snprintf(v->find, sizeof v->find, "%s", q);
-	by_id = find_key(v, v->find, &key, what, sizeof what);
-	if (by_id < 0)
-		return 0;
-	e = vs_timeline_find(v->tl, vs_timeline_at(v->tl), dir, by_id, key);
-	if (!e) {
-		say(v, "no %s alloc or free of %s%s", dir > 0 ? "later" : "earlier", what,
-			vs_timeline_complete(v->tl) ? "" : " recorded yet");
-		return 0;
-	}
-	step_to(v, e);
-	say(v, "%s: %s at event %llu (n / shift+n: next / previous)", what,
-		vs_timeline_event(v->tl, e)->type == VS_EV_ALLOC ? "alloc" : "free", (unsigned long long)e);
-	return e;
-}
-
-static void open_prompt(viewer *v, int what)
-{
-	v->prompt = what;
-	v->prompt_text[0] = '\0';
-	v->prompt_swallow = 1;
-}
-
-static void prompt_done(viewer *v)
-{
-	char q[VIEW_PROMPT_MAX];
-	int what = v->prompt;
-
-	v->prompt = PROMPT_NONE;
-	snprintf(q, sizeof q, "%s", v->prompt_text);
-	if (!q[0])
-		return;
-	if (what == PROMPT_FIND)
-		view_find(v, q, 1);
-	else if (all_digits(q))
-		view_go_frame(v, strtoull(q, NULL, 10));
-	else
-		say(v, "go to frame: '%s' is not a number", q);
-}
-
-/* Keys while the prompt is up: typed characters come as text input. */
-static void prompt_key(viewer *v, const SDL_Keysym *k)
-{
-	size_t n = strlen(v->prompt_text);
-
-	switch (k->sym) {
-	case SDLK_ESCAPE:
-		v->prompt = PROMPT_NONE;
-		break;
-	case SDLK_BACKSPACE:
-		if (n)
-			v->prompt_text[n - 1] = '\0';
-		break;
-	case SDLK_RETURN:
-	case SDLK_KP_ENTER:
-		prompt_done(v);
-		break;
-	default:
-		break;
-	}
-}
-
-static void prompt_type(viewer *v, const char *t)
-{
-	size_t n = strlen(v->prompt_text);
-
-	for (; *t; t++) {
-		if (*t < 32 || *t > 126 || n + 1 >= sizeof v->prompt_text)
-			continue;
-		v->prompt_text[n++] = *t;
-		v->prompt_text[n] = '\0';
-	}
-}
-
-static void fails_select(viewer *v, size_t k)
-{
-	v->fail_sel = k;
-	fails_scroll(v);
-	step_to(v, v->fail_rows[k]);
-}
-
-static void fails_toggle(viewer *v)
-{
-	uint64_t at = vs_timeline_at(v->tl);
-	size_t k = 0;
-
-	v->fails_open = !v->fails_open;
-	if (!v->fails_open)
-		return;
-	/* the first failure at or after the cursor is selected (not gone to) */
-	fail_rows_update(v);
-	while (k + 1 < v->nfail_rows && v->fail_rows[k] < at)
-		k++;
-	v->fail_sel = k;
-	fails_scroll(v);
-}
-
-/* Keys the open failure list takes; 0 for the rest. */
-static int fails_key(viewer *v, const SDL_Keysym *k)
-{
-	size_t n, sel = v->fail_sel;
-	int nvis;
-
-	fail_rows_update(v);
-	n = v->nfail_rows;
-	fails_rows_y(v, fails_panel(v), &nvis);
-	switch (k->sym) {
-	case SDLK_ESCAPE:
-		v->fails_open = 0;
-		return 1;
-	case SDLK_UP:
-		sel = sel ? sel - 1 : 0;
-		break;
-	case SDLK_DOWN:
-		sel = sel + 1 < n ? sel + 1 : sel;
-		break;
-	case SDLK_PAGEUP:
-		sel = sel > (size_t)nvis ? sel - (size_t)nvis : 0;
-		break;
-	case SDLK_PAGEDOWN:
-		sel += (size_t)nvis;
-		break;
-	case SDLK_HOME:
-		sel = 0;
-		break;
-	case SDLK_END:
-		sel = n;
-		break;
-	case SDLK_RETURN:
-	case SDLK_KP_ENTER:
-		break;
-	default:
-		return 0;
-	}
-	if (n)
-		fails_select(v, sel < n ? sel : n - 1);
-	return 1;
-}
-
-static void on_key(viewer *v, const SDL_Keysym *k)
-{
-	int shift = (k->mod & KMOD_SHIFT) != 0;
-	uint64_t at = vs_timeline_at(v->tl), e, lo, hi;
-
-	if (v->help) {
-		/* '?' arrives as text too: that toggles, so its key is left alone */
-		if (k->sym != SDLK_LSHIFT && k->sym != SDLK_RSHIFT && k->sym != SDLK_SLASH && k->sym != SDLK_QUESTION)
-			v->help = 0;
-		return;
-	}
-	if (v->prompt) {
-		prompt_key(v, k);
-		return;
-	}
-	if (v->fails_open && fails_key(v, k))
-		return;
-	switch (k->sym) {
-	case SDLK_SPACE:
-		v->playing = !v->playing;
-		v->acc = 0;
-		if (v->playing && vs_timeline_complete(v->tl) && at >= vs_timeline_recorded(v->tl))
-			view_seek(v, 0);
-		break;
-	case SDLK_RIGHT:
-		if (shift) {
-			e = vs_timeline_next_frame(v->tl, at);
-			step_to(v, e ? e : vs_timeline_recorded(v->tl));
-		} else {
-			step_to(v, at + 1);
-		}
-		break;
-	case SDLK_LEFT:
-		if (shift)
-			step_to(v, vs_timeline_prev_frame(v->tl, at));
-		else
-			step_to(v, at ? at - 1 : 0);
-		break;
-	case SDLK_PAGEDOWN:
-		step_to(v, at + (shift ? 1000 : 100));
-		break;
-	case SDLK_PAGEUP:
-		e = shift ? 1000 : 100;
-		step_to(v, at > e ? at - e : 0);
-		break;
-	case SDLK_HOME:
-		step_to(v, 0);
-		break;
-	case SDLK_END:
-		step_to(v, vs_timeline_recorded(v->tl));
-		break;
-	case SDLK_UP:
-	case SDLK_PLUS:
-	case SDLK_EQUALS:
-	case SDLK_KP_PLUS:
-		if (v->speed_i + 1 < NSPEEDS)
-			v->speed_i++;
-		break;
-	case SDLK_DOWN:
-	case SDLK_MINUS:
-	case SDLK_KP_MINUS:
-		if (v->speed_i > 0)
-			v->speed_i--;
-		break;
-	case SDLK_f:
-		if (k->mod & KMOD_CTRL) {
-			open_prompt(v, PROMPT_FIND);
-			break;
-		}
-		e = shift ? vs_timeline_prev_failure(v->tl, at) : vs_timeline_next_failure(v->tl, at);
-		if (e)
-			step_to(v, e);
-		else
-			say(v, "no %s failure%s", shift ? "earlier" : "later",
-				vs_timeline_complete(v->tl) ? "" : " recorded yet");
-		break;
-	case SDLK_g:
-		open_prompt(v, PROMPT_FRAME);
-		break;
-	case SDLK_SLASH:
-		if (!shift)
-			open_prompt(v, PROMPT_FIND);
-		break;
-	case SDLK_n:
-		if (v->find[0])
-			view_find(v, v->find, shift ? -1 : 1);
-		else
-			say(v, "nothing to find again: / finds a tag or id");
-		break;
-	case SDLK_z:
-		/* around the cursor when it is shown, else the window's middle */
-		view_range(v, &lo, &hi);
-		zoom(v, at >= lo && at <= hi ? at : lo + (hi - lo) / 2, !shift);
-		break;
-	case SDLK_COMMA:
-	case SDLK_PERIOD:
-		pan(v, (k->sym == SDLK_COMMA ? -1 : 1) * (shift ? 4 : 1));
-		break;
-	case SDLK_w:
-		v->tl_lo = v->tl_span = 0;
-		break;
-	case SDLK_l:
-		fails_toggle(v);
-		break;
-	case SDLK_TAB:
-		if (v->narenas)
-			v->chart_arena = (v->chart_arena + 1) % v->narenas;
-		break;
-	case SDLK_s:
-	case SDLK_F12:
-		screenshot_key(v);
-		break;
-	case SDLK_h:
-	case SDLK_F1:
-	case SDLK_QUESTION:
-		v->help = 1;
-		break;
-	case SDLK_q:
-	case SDLK_ESCAPE:
-		v->quit = 1;
-		break;
-	default:
-		break;
-	}
-}
-
-static void seek_at_mouse(viewer *v)
-{
-	int s;
-
-	if (v->dragging == 1) {
-		uint64_t e = time_event(v, v->mx);
-		view_seek(v, e);
-	} else if (v->dragging >= 2) {
-		s = v->dragging - 2;
-		view_seek(v, vs_render_time_event(vs_timeline_render_history(v->tl, s), v->sp[s].chart, v->mx));
-	}
-}
-
-static void on_event(viewer *v, const SDL_Event *e)
-{
-	int s;
-
-	switch (e->type) {
-	case SDL_QUIT:
-		v->quit = 1;
-		break;
-	case SDL_KEYDOWN:
-		on_key(v, &e->key.keysym);
-		break;
-	case SDL_TEXTINPUT:
-		if (v->prompt) {
-			/* the key that opened the prompt sends its text too */
-			if (!v->prompt_swallow || (strcmp(e->text.text, "g") != 0 && strcmp(e->text.text, "/") != 0 &&
-					strcmp(e->text.text, "f") != 0))
-				prompt_type(v, e->text.text);
-			v->prompt_swallow = 0;
-		} else if (strcmp(e->text.text, "?") == 0) {
-			v->help = !v->help;
-		}
-		break;
-	case SDL_KEYUP:
-		v->prompt_swallow = 0;
-		break;
-	case SDL_MOUSEMOTION:
-		v->mx = e->motion.x;
-		v->my = e->motion.y;
-		v->mouse_in = 1;
-		if (v->dragging)
-			seek_at_mouse(v);
-		break;
-	case SDL_MOUSEBUTTONDOWN:
-		v->mx = e->button.x;
-		v->my = e->button.y;
-		v->mouse_in = 1;
-		if (e->button.button != SDL_BUTTON_LEFT || v->help) {
-			v->help = 0;
-			break;
-		}
-		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
-			/* a row: select it and go there */
-			int nvis, y0 = fails_rows_y(v, fails_panel(v), &nvis);
-			size_t k = v->my >= y0 ? v->fail_top + (size_t)((v->my - y0) / v->lh) : (size_t)-1;
-			fail_rows_update(v);
-			if (v->my >= y0 && (v->my - y0) / v->lh < nvis && k < v->nfail_rows)
-				fails_select(v, k);
-			break;
-		}
-		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my))
-			v->dragging = 1;
-		for (s = 0; s < v->nsides; s++)
-			if (inside(v->sp[s].chart, v->mx, v->my))
-				v->dragging = 2 + s;
-		if (v->dragging) {
-			v->playing = 0;
-			seek_at_mouse(v);
-		}
-		break;
-	case SDL_MOUSEBUTTONUP:
-		if (e->button.button == SDL_BUTTON_LEFT)
-			v->dragging = 0;
-		break;
-	case SDL_MOUSEWHEEL:
-		if (v->fails_open && inside(fails_panel(v), v->mx, v->my)) {
-			int step = e->wheel.y > 0 ? -3 : e->wheel.y < 0 ? 3 : 0;
-			fail_rows_update(v);
-			if (step < 0)
-				v->fail_top = v->fail_top > 3 ? v->fail_top - 3 : 0;
-			else if (step > 0 && v->fail_top + 3 < v->nfail_rows)
-				v->fail_top += 3;
-			break;
-		}
-		if (inside(rect(v->timeline.x - 4, v->timeline.y - 4, v->timeline.w + 8, v->timeline.h + 8), v->mx, v->my)) {
-			/* on the timeline: up / down zoom, sideways (or shift) pans */
-			int dy = e->wheel.y, dx = e->wheel.x;
-			if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) {
-				dy = -dy;
-				dx = -dx;
-			}
-			if (SDL_GetModState() & KMOD_SHIFT) {
-				dx = -dy;
-				dy = 0;
-			}
-			if (dy)
-				zoom(v, time_event(v, v->mx), dy > 0);
-			if (dx)
-				pan(v, dx > 0 ? 1 : -1);
-			break;
-		}
-		if (e->wheel.y) {
-			uint64_t at = vs_timeline_at(v->tl);
-			int64_t d = e->wheel.y > 0 ? -1 : 1;
-			step_to(v, d < 0 ? (at ? at - 1 : 0) : at + 1);
-		}
-		break;
-	case SDL_WINDOWEVENT:
-		if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e->window.event == SDL_WINDOWEVENT_RESIZED) {
-			if (resize_canvas(v, e->window.data1, e->window.data2))
-				v->quit = 2;
-		} else if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
-			v->mouse_in = 0;
-		} else if (e->window.event == SDL_WINDOWEVENT_EXPOSED) {
-			v->show_all = 1;
-		}
-		break;
-	default:
-		break;
-	}
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -1844,160 +213,6 @@ static void play(viewer *v, double dt)
 		view_seek(v, at + n);
 }
 
-/* The window's framebuffer (X11: shared memory): the changed rectangles
- * are converted into it and only they are sent. */
-static int present_surface(viewer *v, SDL_Rect *r, int n)
-{
-	SDL_Surface *ws = SDL_GetWindowSurface(v->win);
-	int i, bpp, m = 0;
-
-	if (!ws)
-		return -1;
-	bpp = ws->format->BytesPerPixel;
-	if (SDL_MUSTLOCK(ws) && SDL_LockSurface(ws))
-		return -1;
-	for (i = 0; i < n; i++) {
-		SDL_Rect c = r[i];
-		if (c.x + c.w > ws->w)
-			c.w = ws->w - c.x;
-		if (c.y + c.h > ws->h)
-			c.h = ws->h - c.y;
-		if (c.w <= 0 || c.h <= 0)
-			continue;
-		SDL_ConvertPixels(c.w, c.h, SDL_PIXELFORMAT_RGBA32,
-			v->canvas.px + ((size_t)c.y * (size_t)v->canvas.w + (size_t)c.x) * 4, v->canvas.w * 4,
-			ws->format->format, (uint8_t *)ws->pixels + (size_t)c.y * (size_t)ws->pitch + (size_t)c.x * (size_t)bpp,
-			ws->pitch);
-		r[m++] = c;
-	}
-	if (SDL_MUSTLOCK(ws))
-		SDL_UnlockSurface(ws);
-	return m ? SDL_UpdateWindowSurfaceRects(v->win, r, m) : 0;
-}
-
-#define TILE_W 64
-#define TILE_H 16
-
-/* One tile row's changed pixels, in 64-pixel column chunks: runs of changed
- * chunks become rectangles (cut to the rows that changed); shown is brought
- * up to date. Returns the rectangles added, or -1 when out of room. */
-static int refine_band(viewer *v, int x0, int x1, int y0, int y1, int n)
-{
-	const size_t stride = (size_t)v->W * 4;
-	int cx = x0, y, run_x = -1, run_ylo = 0, run_yhi = 0;
-
-	for (;;) {
-		int ce = x1 - cx < TILE_W ? x1 : cx + TILE_W, ylo = -1, yhi = -1;
-		for (y = y0; y < y1 && cx < x1; y++) {
-			size_t off = (size_t)y * stride + (size_t)cx * 4;
-			if (memcmp(v->canvas.px + off, v->shown.px + off, (size_t)(ce - cx) * 4)) {
-				if (ylo < 0)
-					ylo = y;
-				yhi = y;
-			}
-		}
-		if (ylo >= 0) {
-			if (run_x < 0) {
-				run_x = cx;
-				run_ylo = ylo;
-				run_yhi = yhi;
-			} else {
-				run_ylo = ylo < run_ylo ? ylo : run_ylo;
-				run_yhi = yhi > run_yhi ? yhi : run_yhi;
-			}
-			cx = ce;
-			continue;
-		}
-		if (run_x >= 0) {
-			SDL_Rect *r;
-			if (n == VIEW_MAX_SEND)
-				return -1;
-			r = &v->send[n++];
-			r->x = run_x;
-			r->y = run_ylo;
-			r->w = cx - run_x;
-			r->h = run_yhi - run_ylo + 1;
-			for (y = r->y; y < r->y + r->h; y++)
-				memcpy(v->shown.px + (size_t)y * stride + (size_t)r->x * 4,
-					v->canvas.px + (size_t)y * stride + (size_t)r->x * 4, (size_t)r->w * 4);
-			run_x = -1;
-		}
-		if (cx >= x1)
-			return n;
-		cx = ce;
-	}
-}
-
-/* The dirty regions narrowed to what differs from the window's picture
- * (a region drawn again is often mostly the same pixels: a moved cursor,
- * a few changed tiles). Returns how many rectangles are in v->send. */
-static int refine(viewer *v, const SDL_Rect *d, int nd)
-{
-	int i, n = 0, y;
-
-	for (i = 0; i < nd; i++)
-		for (y = d[i].y; y < d[i].y + d[i].h; y += TILE_H) {
-			int y1 = y + TILE_H < d[i].y + d[i].h ? y + TILE_H : d[i].y + d[i].h;
-			n = refine_band(v, d[i].x, d[i].x + d[i].w, y, y1, n);
-			if (n < 0)
-				return -1;
-		}
-	return n;
-}
-
-/* Sends the canvas's changed parts to the window; nothing when nothing
- * changed (the picture stays up). */
-static void present(viewer *v)
-{
-	SDL_Rect all, *r = v->send;
-	int n, i;
-
-	all.x = all.y = 0;
-	all.w = v->W;
-	all.h = v->H;
-	if (!v->shown.px || v->shown.w != v->W || v->shown.h != v->H) {
-		vs_image_fini(&v->shown);
-		if (vs_image_init(&v->shown, v->W, v->H, VS_RGB_BG))
-			v->shown.px = NULL;
-		v->show_all = 1;
-	}
-	if (v->show_all || !v->shown.px) {
-		n = -1;
-	} else if (v->dirty_all) {
-		n = refine(v, &all, 1);
-	} else {
-		n = refine(v, v->dirty, v->ndirty);
-	}
-	v->ndirty = 0;
-	v->dirty_all = 0;
-	v->show_all = 0;
-	if (n < 0) {
-		/* everything */
-		if (v->shown.px)
-			memcpy(v->shown.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4);
-		r = &all;
-		n = 1;
-	}
-	if (!n)
-		return;
-	for (i = 0; i < n; i++)
-		v->sent_px += (uint64_t)r[i].w * (uint64_t)r[i].h;
-	v->presents++;
-	if (v->present_mode == VIEW_PRESENT_SURFACE) {
-		if (present_surface(v, r, n))
-			v->show_all = 1;
-		return;
-	}
-	if (!v->ren || !v->tex)
-		return;
-	for (i = 0; i < n; i++)
-		SDL_UpdateTexture(v->tex, &r[i], v->canvas.px + ((size_t)r[i].y * (size_t)v->canvas.w + (size_t)r[i].x) * 4,
-			v->canvas.w * 4);
-	/* the texture covers the window: no clear */
-	SDL_RenderCopy(v->ren, v->tex, NULL, NULL);
-	SDL_RenderPresent(v->ren);
-}
-
 static void report_times(viewer *v)
 {
 	view_log(v, "frames %llu: compose mean %.2f ms, p99 %.2f ms, max %.2f ms; whole frame mean %.2f ms, p99 %.2f ms",
@@ -2041,18 +256,18 @@ static void loop(viewer *v)
 			}
 		} else if (!vs_timeline_complete(v->tl)) {
 			if (record_some(v, v->playing ? 6.0 : 10.0) < 0) {
-				say(v, "out of memory while recording");
+				view_say(v, "out of memory while recording");
 				v->playing = 0;
 			}
 		}
 		while (SDL_PollEvent(&e)) {
-			on_event(v, &e);
+			input_event(v, &e);
 			busy = 1;
 		}
 		if (v->quit)
 			break;
 		play(v, dt);
-		follow(v);
+		layout_follow(v);
 		/* nothing moves: leave the last picture up (half a second at most,
 		 * so timed messages still go away) */
 		if (!scripted && !busy && !v->playing && vs_timeline_complete(v->tl) &&
@@ -2063,17 +278,17 @@ static void loop(viewer *v)
 		busy = 0;
 		shown = SDL_GetTicks();
 		tc = SDL_GetPerformanceCounter();
-		compose(v, 0);
+		draw_compose(v, 0);
 		time_add(&v->compose, ms_since(tc));
 		if (v->o->check_redraw)
-			check_frame(v);
+			draw_check_frame(v);
 		if (v->shot_pending[0]) {
 			write_png(v, v->shot_pending);
 			v->shot_pending[0] = 0;
 		}
 		tc = SDL_GetPerformanceCounter();
 		sent = v->presents;
-		present(v);
+		present_frame(v);
 		time_add(&v->present, ms_since(tc));
 		if (v->o->check_redraw && v->shown.px &&
 			memcmp(v->shown.px, v->canvas.px, (size_t)v->W * (size_t)v->H * 4) && !v->check_bad++)
@@ -2090,112 +305,6 @@ static void loop(viewer *v)
 		}
 		time_add(&v->frame, ms_since(t0));
 	}
-}
-
-#ifdef _WIN32
-#define VIEW_GLAPI __stdcall
-#else
-#define VIEW_GLAPI
-#endif
-
-/* Whether the renderer is OpenGL drawn by the CPU (Mesa's llvmpipe under
- * Xvfb or without a GPU): its full-window texture draw and buffer swap
- * take 10-15 ms a frame, where the window's framebuffer sends only what
- * changed. */
-static int software_gl(SDL_Renderer *ren)
-{
-	typedef const unsigned char *(VIEW_GLAPI *get_string_fn)(unsigned);
-	SDL_RendererInfo ri;
-	get_string_fn gs;
-	void *fn;
-	const char *name;
-
-	if (SDL_GetRendererInfo(ren, &ri) || strncmp(ri.name, "opengl", 6) != 0 || !SDL_GL_GetCurrentContext())
-		return 0;
-	fn = SDL_GL_GetProcAddress("glGetString");
-	if (!fn)
-		return 0;
-	memcpy(&gs, &fn, sizeof gs);
-	name = (const char *)gs(0x1F01); /* GL_RENDERER */
-	return name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "Software") ||
-		strstr(name, "swrast"));
-}
-
-/* The way frames reach the window (opts present): a texture of an
- * SDL_Renderer (vsync when asked and the driver has it), or the window's
- * framebuffer when the renderer would draw on the CPU anyway. */
-static int open_output(viewer *v, int w, int h, char *err, size_t errlen)
-{
-	const vs_viewer_opts *o = v->o;
-	Uint32 rflags = o->no_vsync || o->script ? 0 : SDL_RENDERER_PRESENTVSYNC;
-	SDL_RendererInfo ri;
-	const char *why = "";
-
-	v->present_mode = o->present == 2 ? VIEW_PRESENT_SURFACE : VIEW_PRESENT_TEXTURE;
-	if (v->present_mode == VIEW_PRESENT_TEXTURE) {
-		v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_ACCELERATED | rflags);
-		if (!v->ren)
-			v->ren = SDL_CreateRenderer(v->win, -1, rflags);
-		if (!v->ren)
-			v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
-		if (!v->ren && o->present == 1) {
-			snprintf(err, errlen, "cannot create a renderer: %s", SDL_GetError());
-			return 2;
-		}
-		if (o->present == 0 && v->ren) {
-			SDL_GetRendererInfo(v->ren, &ri);
-			if (ri.flags & SDL_RENDERER_SOFTWARE || strcmp(ri.name, "software") == 0)
-				why = " (the renderer draws in software)";
-			else if (software_gl(v->ren))
-				why = " (OpenGL is drawn in software)";
-		}
-		if (*why || !v->ren) {
-			if (v->ren)
-				SDL_DestroyRenderer(v->ren);
-			v->ren = NULL;
-			v->present_mode = VIEW_PRESENT_SURFACE;
-		}
-	}
-	if (v->present_mode == VIEW_PRESENT_SURFACE) {
-		/* the driver's own framebuffer (X11: shared memory), not one
-		 * emulated with a renderer texture */
-		SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-		if (!SDL_GetWindowSurface(v->win)) {
-			if (o->present == 2) {
-				snprintf(err, errlen, "the window has no framebuffer: %s", SDL_GetError());
-				return 2;
-			}
-			/* auto: back to a renderer */
-			SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, NULL);
-			v->present_mode = VIEW_PRESENT_TEXTURE;
-			why = "";
-			v->ren = SDL_CreateRenderer(v->win, -1, rflags);
-			if (!v->ren)
-				v->ren = SDL_CreateRenderer(v->win, -1, SDL_RENDERER_SOFTWARE);
-			if (!v->ren) {
-				snprintf(err, errlen, "cannot create a renderer: %s", SDL_GetError());
-				return 2;
-			}
-		}
-	}
-	SDL_GetWindowSize(v->win, &w, &h);
-	if (resize_canvas(v, w, h)) {
-		snprintf(err, errlen, "out of memory for a %dx%d canvas", w, h);
-		return 2;
-	}
-	memset(&ri, 0, sizeof ri);
-	ri.name = "none";
-	if (v->ren)
-		SDL_GetRendererInfo(v->ren, &ri);
-	v->vsync = v->ren && (ri.flags & SDL_RENDERER_PRESENTVSYNC);
-	if (v->present_mode == VIEW_PRESENT_SURFACE)
-		view_log(v, "view: %s, %d side%s, video %s, window framebuffer%s, %dx%d", o->trace, v->nsides,
-			v->nsides > 1 ? "s" : "", SDL_GetCurrentVideoDriver(), why, w, h);
-	else
-		view_log(v, "view: %s, %d side%s, video %s, renderer %s%s, %dx%d", o->trace, v->nsides,
-			v->nsides > 1 ? "s" : "", SDL_GetCurrentVideoDriver(), ri.name,
-			v->vsync ? " (vsync)" : "", w, h);
-	return 0;
 }
 
 /* The window's title: the trace and each side's strategies (ARENA=NAME
@@ -2261,12 +370,80 @@ static int invisible_driver(const vs_viewer_opts *o, char *err, size_t errlen)
 	return 1;
 }
 
+/* SDL, the window, its title and the way frames reach it. Returns 0, or 2
+ * with err said. */
+static int open_window(viewer *v, char *err, size_t errlen)
+{
+	const vs_viewer_opts *o = v->o;
+	int w = o->width ? o->width : 1280, h = o->height ? o->height : 800;
+
+	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+		snprintf(err, errlen, "no display: cannot start SDL video (%s); to run headless give --script FILE "
+			"and set SDL_VIDEODRIVER=offscreen or dummy", SDL_GetError());
+		return 2;
+	}
+	if (invisible_driver(o, err, errlen))
+		return 2;
+	v->win = SDL_CreateWindow("vramsim view", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, w, h,
+		SDL_WINDOW_RESIZABLE);
+	if (!v->win) {
+		snprintf(err, errlen, "cannot open a window: %s", SDL_GetError());
+		return 2;
+	}
+	set_title(v);
+	return present_open(v, w, h, err, errlen);
+}
+
+/* The run's exit code once the window closed: 2 for a failed resize or
+ * screenshot (said in err), 1 when a script expectation or the redraw
+ * check failed. */
+static int exit_code(const viewer *v, char *err, size_t errlen)
+{
+	if (v->quit == 2) {
+		snprintf(err, errlen, "out of memory on resize");
+		return 2;
+	}
+	if (v->shot_failed) {
+		snprintf(err, errlen, "a screenshot could not be written");
+		return 2;
+	}
+	return v->script_failed || v->check_bad ? 1 : 0;
+}
+
+/* Everything the run opened, whatever got opened. */
+static void close_all(viewer *v)
+{
+	int s, a;
+
+	if (v->tex)
+		SDL_DestroyTexture(v->tex);
+	if (v->ren)
+		SDL_DestroyRenderer(v->ren);
+	if (v->win)
+		SDL_DestroyWindow(v->win);
+	SDL_Quit();
+	vs_image_fini(&v->canvas);
+	vs_image_fini(&v->check);
+	vs_image_fini(&v->shown);
+	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
+		vs_image_fini(&v->sp[s].chart_img);
+		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
+			free(v->sp[s].ar[a].snap);
+		}
+	}
+	free(v->fail_rows);
+	vs_timeline_free(v->tl);
+	script_free(v->sc);
+	v->tl = NULL;
+	v->sc = NULL;
+}
+
 int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 {
 	static viewer vv;
 	viewer *v = &vv;
 	const char *base;
-	int rc = 0, w = o->width ? o->width : 1280, h = o->height ? o->height : 800, s, a;
+	int rc;
 
 	memset(v, 0, sizeof *v);
 	if (no_display(o, err, errlen))
@@ -2290,60 +467,13 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	}
 	v->narenas = vs_timeline_arena_count(v->tl);
 	v->est_events = count_lines(o->trace);
-	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		snprintf(err, errlen, "no display: cannot start SDL video (%s); to run headless give --script FILE "
-			"and set SDL_VIDEODRIVER=offscreen or dummy", SDL_GetError());
-		rc = 2;
-		goto out;
+	rc = open_window(v, err, errlen);
+	if (!rc) {
+		SDL_StartTextInput();
+		loop(v);
+		report_times(v);
+		rc = exit_code(v, err, errlen);
 	}
-	if (invisible_driver(o, err, errlen)) {
-		rc = 2;
-		goto out;
-	}
-	v->win = SDL_CreateWindow("vramsim view", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, w, h,
-		SDL_WINDOW_RESIZABLE);
-	if (!v->win) {
-		snprintf(err, errlen, "cannot open a window: %s", SDL_GetError());
-		rc = 2;
-		goto out;
-	}
-	set_title(v);
-	rc = open_output(v, w, h, err, errlen);
-	if (rc)
-		goto out;
-	SDL_StartTextInput();
-	loop(v);
-	report_times(v);
-	if (v->quit == 2) {
-		snprintf(err, errlen, "out of memory on resize");
-		rc = 2;
-	} else if (v->shot_failed) {
-		snprintf(err, errlen, "a screenshot could not be written");
-		rc = 2;
-	} else if (v->script_failed || v->check_bad) {
-		rc = 1;
-	}
-out:
-	if (v->tex)
-		SDL_DestroyTexture(v->tex);
-	if (v->ren)
-		SDL_DestroyRenderer(v->ren);
-	if (v->win)
-		SDL_DestroyWindow(v->win);
-	SDL_Quit();
-	vs_image_fini(&v->canvas);
-	vs_image_fini(&v->check);
-	vs_image_fini(&v->shown);
-	for (s = 0; s < VS_VIEW_MAX_SIDES; s++) {
-		vs_image_fini(&v->sp[s].chart_img);
-		for (a = 0; a < VS_TRACE_MAX_ARENAS; a++) {
-			free(v->sp[s].ar[a].snap);
-		}
-	}
-	free(v->fail_rows);
-	vs_timeline_free(v->tl);
-	script_free(v->sc);
-	v->tl = NULL;
-	v->sc = NULL;
+	close_all(v);
 	return rc;
 }

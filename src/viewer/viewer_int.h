@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* viewer_int.h - the viewer's state, shared by the window code and the
- * script runner. Not installed. */
+/* viewer_int.h - the viewer's state and the functions its parts call in one
+ * another (viewer.c, view_*.c, script.c). Not installed. */
 #ifndef VS_VIEWER_INT_H
 #define VS_VIEWER_INT_H
 
@@ -9,6 +9,21 @@
 #include "render/render.h"
 #include "viewer/viewer.h"
 #include "vram/arena.h"
+
+/* printf-style checks of a function's format (argument f) against its
+ * arguments (from a on), where the compiler has them: a mismatch in a
+ * message is then a warning, not wrong text at run time. */
+#if defined(__GNUC__)
+#define VIEW_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define VIEW_PRINTF(f, a)
+#endif
+
+/* The viewer's own colours (the renderer's are VS_RGB_*). */
+#define RGB_PANEL 0x1A1D23FFu   /* top line, help, failure list */
+#define RGB_TL_DONE 0x2F3540FFu /* the timeline's recorded part, the selected failure */
+#define RGB_TL_TODO 0x1A1D23FFu /* the timeline's part not yet recorded */
+#define RGB_HOVER 0xFFFFFFFFu   /* the hovered cell's outline */
 
 #define VIEW_HOVER_LINES 5
 #define VIEW_TIMES 8192 /* frame times kept for percentiles */
@@ -76,7 +91,7 @@ typedef struct viewer {
 	int texw, texh;
 	vs_image canvas;
 	int W, H;
-	int ts, lh;           /* text scale, line height (line_height(): the one place) */
+	int ts, lh;           /* text scale, line height (view_layout.c: the one place) */
 
 	vs_rect top, legend, timeline, status;
 	side_pane sp[VS_VIEW_MAX_SIDES];
@@ -152,25 +167,113 @@ typedef struct viewer {
 	uint64_t frames;
 } viewer;
 
-/* viewer.c */
+/* Rectangles (negative sizes are empty). */
+static inline vs_rect rect_make(int x, int y, int w, int h)
+{
+	vs_rect r;
+
+	r.x = x;
+	r.y = y;
+	r.w = w > 0 ? w : 0;
+	r.h = h > 0 ? h : 0;
+	return r;
+}
+
+static inline int rect_inside(vs_rect r, int x, int y)
+{
+	return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+static inline vs_rect rect_inflate(vs_rect r, int d)
+{
+	return rect_make(r.x - d, r.y - d, r.w + 2 * d, r.h + 2 * d);
+}
+
+static inline int rect_overlap(vs_rect a, vs_rect b)
+{
+	return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+		b.y < a.y + a.h;
+}
+
+/* viewer.c: the loop and set-up, the state the other parts change. */
+void view_log(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
+/* A message in the status line (for 4 s, or until the next while a script
+ * runs). */
+void view_say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
 void view_seek(viewer *v, uint64_t event);
-void view_log(viewer *v, const char *fmt, ...);
-int view_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
 uint64_t view_total(const viewer *v);
-/* Where the timeline shows an event (window pixels). */
-void view_timeline_point(viewer *v, uint64_t event, int *x, int *y);
 double view_speed(const viewer *v); /* events a second */
+/* Stops playing and goes to event e. */
+void view_step_to(viewer *v, uint64_t e);
+/* One step faster (d 1) or slower (d -1). */
+void view_speed_change(viewer *v, int d);
+
+/* view_layout.c: where things are in the window. */
+/* A canvas of w x h (clamped) and the regions laid out on it; -1 when out
+ * of memory. */
+int layout_resize(viewer *v, int w, int h);
+/* The centre of a unit's cell (window pixels); -1 when it is not shown. */
+int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y);
 /* The events the timeline shows: the whole trace, or its zoomed window. */
-void view_range(const viewer *v, uint64_t *lo, uint64_t *hi);
+void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi);
+/* Halves (in) or doubles the timeline's window, event e staying put. */
+void layout_zoom(viewer *v, uint64_t e, int in);
+/* Moves a zoomed window by quarters of its width (negative: back). */
+void layout_pan(viewer *v, int quarters);
+/* A zoomed window goes with a cursor that moved out of it. */
+void layout_follow(viewer *v);
+/* Where the timeline shows event e (its window's ends for events outside
+ * it), and the event at x. */
+int layout_time_x(viewer *v, uint64_t e);
+uint64_t layout_time_event(viewer *v, int x);
+/* Where the timeline shows an event (window pixels). */
+void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
+
+/* view_draw.c: composing a frame into the canvas. */
+/* Draws the frame: the regions whose inputs changed (listed in v->dirty),
+ * or all of it with force. */
+void draw_compose(viewer *v, int force);
+/* --check-redraw: the same frame drawn in full must be the same pixels. */
+void draw_check_frame(viewer *v);
+/* vs_image_fill, a row at a time. */
+void draw_fill(vs_image *im, vs_rect r, uint32_t rgba);
+/* Text cut to max_w pixels (ending in '~' when cut). */
+void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int max_w);
+
+/* view_present.c: how frames reach the window. */
+/* Creates the renderer or takes the window's framebuffer, and the canvas
+ * for the window's size. Returns 0, or 2 with err said. */
+int present_open(viewer *v, int w, int h, char *err, size_t errlen);
+/* Sends the canvas's changed parts to the window; nothing when nothing
+ * changed (the picture stays up). */
+void present_frame(viewer *v);
+
+/* view_hover.c: the lines about the unit under the mouse (v->hover). */
+void hover_update(viewer *v);
+
+/* view_fails.c: the failure list panel (l). */
+/* A point inside row k (from 0) of the failure list; -1 when not shown. */
+int fails_row_point(viewer *v, size_t k, int *x, int *y);
+/* Whether the open failure list covers a point. */
+int fails_covers(viewer *v, int x, int y);
+void fails_draw(viewer *v);
+/* Opens (selecting the first failure from the cursor on) or closes it. */
+void fails_toggle(viewer *v);
+/* Keys, a click and the wheel on the open list; 0 when it did not take
+ * them. */
+int fails_key(viewer *v, const SDL_Keysym *k);
+int fails_click(viewer *v);
+int fails_wheel(viewer *v, int y);
+
+/* view_input.c: keys, text, the mouse and the window's events. */
+void input_event(viewer *v, const SDL_Event *e);
 /* Go to frame n (0: the start). Returns 0, or -1 when there is no such
  * frame (said in the status line). */
-int view_go_frame(viewer *v, uint64_t n);
+int input_go_frame(viewer *v, uint64_t n);
 /* Find (query as typed at the prompt: NAME or tag=NAME, N or id=N) the
  * next (dir > 0) or previous alloc/free of it and go there. Returns the
  * event, or 0 when none (said in the status line). */
-uint64_t view_find(viewer *v, const char *query, int dir);
-/* A point inside row k (from 0) of the failure list; -1 when not shown. */
-int view_fail_row_point(viewer *v, size_t k, int *x, int *y);
+uint64_t input_find(viewer *v, const char *query, int dir);
 
 /* script.c: commands from a file, one per frame once recording is done. */
 script *script_load(const char *path, char *err, size_t errlen);

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Zlib */
+/* view_layout.c - where things are in the window: its regions laid out for
+ * its size, the timeline's window (zoom and pan), and the points the mouse
+ * and the script go by (an event on the timeline, a unit's cell).
+ */
+#include "viewer_int.h"
+#include "vram/arena.h"
+
+/* ---- layout ------------------------------------------------------------ */
+
+/* The one place text height comes from: every row of text is laid out
+ * with it, so a taller font moves the layout with it. */
+static int line_height(int ts)
+{
+	return VS_FONT_H * ts + 2;
+}
+
+static void relayout(viewer *v)
+{
+	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
+
+	v->ts = v->W >= 2200 && v->H >= 1300 ? 2 : 1; /* the 8x13 font reads at 1:1; 2x on a big window */
+	v->lh = line_height(v->ts);
+	v->top = rect_make(0, 0, v->W, v->lh + 8);
+	v->status = rect_make(pad, v->H - v->lh - 6, v->W - 2 * pad, v->lh + 4);
+	v->timeline = rect_make(pad, v->status.y - 30, v->W - 2 * pad, 26);
+	v->legend = rect_make(pad, v->timeline.y - v->lh - 6, v->W - 2 * pad, v->lh + 2);
+	content_y = v->top.h + 4;
+	content_h = v->legend.y - 4 - content_y;
+	colw = (v->W - pad * (v->nsides + 1)) / v->nsides;
+	v->cramped = 0;
+	v->redraw_all = 1;
+	v->show_all = 1;
+	maps_h = (content_h - v->lh) * 62 / 100;
+	per = v->narenas ? maps_h / v->narenas : maps_h;
+	for (s = 0; s < v->nsides; s++) {
+		side_pane *p = &v->sp[s];
+		int x = pad + s * (colw + pad);
+		p->col = rect_make(x, content_y, colw, content_h);
+		p->label = rect_make(x, content_y, colw, v->lh);
+		y = content_y + v->lh + 2;
+		for (a = 0; a < v->narenas; a++) {
+			arena_pane *ap = &p->ar[a];
+			const vs_arena *ar = vs_timeline_arena(v->tl, s, a);
+			ap->title = rect_make(x, y, colw, v->lh);
+			ap->map = rect_make(x, y + v->lh, colw, per - v->lh - 4);
+			ap->ok = ap->map.h > 0 && vs_layout_make(&ap->L, &ar->decl, ap->map.w, ap->map.h) == 0;
+			if (!ap->ok)
+				v->cramped = 1;
+			y += per;
+		}
+		p->chart_title = rect_make(x, y, colw, v->lh);
+		p->chart = rect_make(x, y + v->lh, colw, content_y + content_h - y - v->lh);
+	}
+}
+
+int layout_resize(viewer *v, int w, int h)
+{
+	if (w < 160)
+		w = 160;
+	if (h < 120)
+		h = 120;
+	/* a canvas, its check copy and the picture shown: 768 MiB at most */
+	if (w > 8192)
+		w = 8192;
+	if (h > 8192)
+		h = 8192;
+	if (v->canvas.px && v->canvas.w == w && v->canvas.h == h)
+		return 0;
+	vs_image_fini(&v->canvas);
+	if (vs_image_init(&v->canvas, w, h, VS_RGB_BG))
+		return -1;
+	v->W = w;
+	v->H = h;
+	if (v->tex)
+		SDL_DestroyTexture(v->tex);
+	v->tex = NULL;
+	if (v->ren) {
+		v->tex = SDL_CreateTexture(v->ren, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, w, h);
+		if (!v->tex)
+			return -1;
+	}
+	relayout(v);
+	return 0;
+}
+
+int layout_unit_centre(viewer *v, int side, int arena, uint32_t unit, int *x, int *y)
+{
+	arena_pane *ap;
+	vs_rect r;
+
+	if (side < 0 || side >= v->nsides || arena < 0 || arena >= v->narenas)
+		return -1;
+	ap = &v->sp[side].ar[arena];
+	if (!ap->ok || vs_layout_unit_rect(&ap->L, unit, &r))
+		return -1;
+	*x = ap->map.x + r.x + r.w / 2;
+	*y = ap->map.y + r.y + r.h / 2;
+	return 0;
+}
+
+/* ---- the timeline's window: zoom and pan ------------------------------- */
+
+#define ZOOM_MIN_SPAN 8 /* events across the timeline at the deepest zoom */
+
+void layout_range(const viewer *v, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t total = view_total(v);
+
+	if (!v->tl_span || v->tl_span >= total) {
+		*lo = 0;
+		*hi = total;
+		return;
+	}
+	*lo = v->tl_lo > total - v->tl_span ? total - v->tl_span : v->tl_lo;
+	*hi = *lo + v->tl_span;
+}
+
+/* A window of span events from lo, kept inside the trace; as wide as the
+ * trace is the whole trace again. */
+static void set_window(viewer *v, uint64_t lo, uint64_t span)
+{
+	uint64_t total = view_total(v);
+
+	if (span < ZOOM_MIN_SPAN)
+		span = ZOOM_MIN_SPAN;
+	if (span >= total) {
+		v->tl_lo = v->tl_span = 0;
+		return;
+	}
+	v->tl_lo = lo > total - span ? total - span : lo;
+	v->tl_span = span;
+}
+
+/* Halves (in) or doubles the window, event e staying where it is shown. */
+void layout_zoom(viewer *v, uint64_t e, int in)
+{
+	uint64_t lo, hi, span, nspan, off;
+
+	layout_range(v, &lo, &hi);
+	span = hi - lo;
+	if (!span)
+		return;
+	if (in && span <= ZOOM_MIN_SPAN) {
+		view_say(v, "zoomed in all the way: %d events", ZOOM_MIN_SPAN);
+		return;
+	}
+	e = e < lo ? lo : e > hi ? hi : e;
+	nspan = in ? span / 2 : span * 2;
+	off = (uint64_t)((double)(e - lo) / (double)span * (double)nspan + 0.5);
+	set_window(v, e > off ? e - off : 0, nspan);
+}
+
+/* Moves a zoomed window by quarters of its width (negative: back). */
+void layout_pan(viewer *v, int quarters)
+{
+	uint64_t lo, hi, d;
+
+	if (!v->tl_span)
+		return;
+	layout_range(v, &lo, &hi);
+	d = (hi - lo) / 4 * (uint64_t)(quarters < 0 ? -quarters : quarters);
+	if (!d)
+		d = 1;
+	set_window(v, quarters < 0 ? (lo > d ? lo - d : 0) : lo + d, hi - lo);
+}
+
+/* When the cursor moves out of a zoomed window (playing, stepping,
+ * jumping) the window goes with it; a window panned away from a cursor
+ * that stays put stays. */
+void layout_follow(viewer *v)
+{
+	uint64_t at = vs_timeline_at(v->tl), lo, hi, span;
+
+	if (at == v->follow_at)
+		return;
+	v->follow_at = at;
+	if (!v->tl_span)
+		return;
+	layout_range(v, &lo, &hi);
+	span = hi - lo;
+	if (at > hi)
+		set_window(v, at - span / 8, span);
+	else if (at < lo)
+		set_window(v, at > span - span / 8 ? at - (span - span / 8) : 0, span);
+}
+
+/* Where the timeline shows event e (its window's ends for events outside it). */
+int layout_time_x(viewer *v, uint64_t e)
+{
+	uint64_t lo, hi;
+
+	layout_range(v, &lo, &hi);
+	if (hi <= lo)
+		return v->timeline.x;
+	e = e < lo ? lo : e > hi ? hi : e;
+	return v->timeline.x + (int)((double)(e - lo) / (double)(hi - lo) * (v->timeline.w - 1) + 0.5);
+}
+
+uint64_t layout_time_event(viewer *v, int x)
+{
+	uint64_t lo, hi;
+	double f;
+
+	layout_range(v, &lo, &hi);
+	if (v->timeline.w <= 1)
+		return lo;
+	f = (double)(x - v->timeline.x) / (double)(v->timeline.w - 1);
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return lo + (uint64_t)(f * (double)(hi - lo) + 0.5);
+}
+
+/* (A zoomed timeline: events outside its window are at its ends.) */
+void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y)
+{
+	*x = layout_time_x(v, event);
+	*y = v->timeline.y + v->timeline.h / 2;
+}
