@@ -471,10 +471,6 @@ int vs_cmd_cycles(int argc, char **argv)
 
 	if ((rc = parse(argc, argv, &o)) >= 0)
 		return rc;
-	if (!vs_gba_emu_available()) {
-		fprintf(stderr, "vramsim cycles: %s\n", vs_gba_emu_missing());
-		return VS_EXIT_USAGE;
-	}
 	if (roms_missing(&o))
 		return VS_EXIT_USAGE;
 	if (!(r = open_replay(&o, &l, &cfg, opts)))
