@@ -330,9 +330,8 @@ int vs_gba_cycles_list_aim(vs_gba_cycles_list *l, vs_replay *r, const char *aren
 
 		if (arena && strcmp(vs_replay_arena(r, i)->decl.name, arena) != 0)
 			continue;
-		if (s && vs_gba_cycles_target_find(s->name)) {
+		if (s && (l->t = vs_gba_cycles_target_find(s->name)) != NULL) {
 			l->arena = i;
-			l->t = vs_gba_cycles_target_find(s->name);
 			l->t->params(vs_replay_strategy_state(r, i), l->param);
 			break;
 		}
