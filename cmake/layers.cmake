@@ -27,7 +27,7 @@ set(VS_LAYERS
   "render|render|base,vram,strategies,trace,engine|libpng"
   "viewer|viewer|base,vram,strategies,trace,engine,render|SDL2"
   "console_common|console/common|base|-"
-  "console_gba|console/gba|base,vram,trace,capture,console_common|libmgba"
+  "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba"
   "gba_rom|console/gba/rom|alloc,console_gba|freestanding"
   "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"

@@ -120,10 +120,6 @@ int vs_cmd_record(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "--frames N is required");
 	if (!out)
 		return vs_cli_usage_error(CMD, "-o TRACE is required");
-	if (!vs_gba_emu_available()) {
-		fprintf(stderr, "vramsim record: %s\n", vs_gba_emu_missing());
-		return VS_EXIT_USAGE;
-	}
 	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;

@@ -39,16 +39,6 @@ struct vs_gba_emu {
 	const uint8_t *oam, *vram; /* libmgba's own memory, little-endian on every host */
 };
 
-int vs_gba_emu_available(void)
-{
-	return 1;
-}
-
-const char *vs_gba_emu_missing(void)
-{
-	return NULL;
-}
-
 /* mGBA's debug level bit (1 << n) back to the n the program wrote. */
 static int debug_level(int bits)
 {

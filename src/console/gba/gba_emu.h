@@ -34,11 +34,6 @@ typedef void (*vs_gba_log_fn)(void *ud, int level, const char *line);
 /* Checked after every frame; non-zero stops vs_gba_emu_run_until. */
 typedef int (*vs_gba_stop_fn)(void *ud, vs_gba_emu *e);
 
-/* 1: this code exists only in builds with libmgba. */
-int vs_gba_emu_available(void);
-/* NULL: the emulator is there (kept for callers that print why not). */
-const char *vs_gba_emu_missing(void);
-
 /* Opens a ROM file / a copy of a ROM image and resets the machine. NULL
  * with a message in err on failure, among them an image that is not a GBA
  * cartridge (its header lacks the fixed byte 0x96 at 0xB2). */
@@ -141,7 +136,8 @@ const char *vs_gba_cycles_rom(int code, char *buf, size_t len, char *err, size_t
 void vs_gba_set_rom_dir(const char *dir);
 
 /* What this build can do on the GBA side, as lines for a command's help:
- * whether libmgba is there and where the ROMs are (or why there are none). */
+ * libmgba (always there: this code is built only with it) and where the
+ * ROMs are (or why there are none). */
 void vs_gba_status(char *buf, size_t len);
 
 /* Runs count requests on the emulated GBA. results gets count entries
