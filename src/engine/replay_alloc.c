@@ -116,164 +116,160 @@ static void rec_fill(vs_replay *r, rec *x, int a, const vs_placement *pl)
 	vs_hw_footprint(&r->ar[a].arena.decl, &x->pub.req, pl->offset, pl->granted, &x->fp);
 }
 
-int vs_replay_do_alloc(vs_replay *r)
+/* The heaps an allocation is offered to, in order, as The Simpsons: Hit &
+ * Run routes: the named allocator, or the top of the heap stack, through
+ * the small rule and search lists. The event's arena becomes the first
+ * (the default heap when there is none); *from is where routing began. */
+static uint32_t route_alloc(vs_replay *r, uint8_t *order, uint32_t *from)
 {
 	vs_event *ev = &r->ev;
-	int a = ev->arena;
-	arena_run *ar;
-	vs_placement pl;
-	id_gap gap;
-	id_slot *s = vs_replay_id_find_gap(r, ev->id, &gap);
-	uint32_t h;
-	rec *x;
-	int status;
-	uint8_t order[HEAP_MGR_LIST_MAX];
-	uint32_t n = 1, k, from = 0;
+	uint32_t n;
 
-	if (r->heaps_on) {
-		/* as The Simpsons: Hit & Run routes: the named allocator, or
-		 * the top of the heap stack, through the small rule and search
-		 * lists */
-		from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
-		if (ev->search_len) {
-			/* the call's own list: radMemorySetUsableAllocators, then
-			 * ALLOCATOR_SEARCH */
-			heap_mgr_set_usable(&r->heaps, ev->search, ev->search_len);
-			from = HEAP_MGR_SEARCH;
-		}
-		n = heap_mgr_route(&r->heaps, from, ev->req.size, order);
-		a = n ? order[0] : (int)r->heaps.default_id;
-		ev->arena = a;
-		/* radMemoryAlloc returns NULL for 0 bytes (heap_mgr_alloc
-		 * too): the heap routed to fails it without being asked */
-		if (ev->req.size == 0)
-			n = 0;
+	*from = ev->route >= 0 ? (uint32_t)ev->route : heap_mgr_current(&r->heaps);
+	if (ev->search_len) {
+		/* the call's own list: radMemorySetUsableAllocators, then
+		 * ALLOCATOR_SEARCH */
+		heap_mgr_set_usable(&r->heaps, ev->search, ev->search_len);
+		*from = HEAP_MGR_SEARCH;
 	}
-	ar = &r->ar[a];
+	n = heap_mgr_route(&r->heaps, *from, ev->req.size, order);
+	ev->arena = n ? order[0] : (int)r->heaps.default_id;
+	/* radMemoryAlloc returns NULL for 0 bytes (heap_mgr_alloc too): the
+	 * heap routed to fails it without being asked */
+	return ev->req.size == 0 ? 0 : n;
+}
 
-	if (s && s->handle != FAILED_HANDLE) {
-		if (vs_replay_diag(r, VS_DIAG_DUPLICATE_ID, "alloc of id %llu, which is live (allocated at line %llu)",
-			(unsigned long long)ev->id, (unsigned long long)r->slab[s->handle - 1].pub.line))
+/* A strategy that places each allocation where the game did, given an
+ * allocation without the address: the replay cannot go on. */
+static int needs_at(vs_replay *r, const arena_run *ar)
+{
+	snprintf(r->err, sizeof r->err, "%s:%llu: error: %s places each allocation where the game put "
+		"it, and id %llu has no at= (the address the game's allocator returned, or at=none)",
+		vs_trace_name(r->rd), (unsigned long long)r->ev.line, ar->strat->name, (unsigned long long)r->ev.id);
+	return -1;
+}
+
+/* Counts where the heap manager's rules sent an allocation that arena a
+ * placed: to the small heap, or down a search list. */
+static void count_route(vs_replay *r, int a, uint32_t from)
+{
+	arena_run *ar = &r->ar[a];
+
+	if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
+		ar->m.routed_small++;
+	else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)
+		ar->m.routed_search++;
+}
+
+/* An allocation no strategy placed: counted by its kind of failure, and
+ * its id remembered as failed (s: the id's entry when it failed before). */
+static int alloc_failed(vs_replay *r, int a, const id_slot *s, int status)
+{
+	vs_event *ev = &r->ev;
+	arena_run *ar = &r->ar[a];
+	vs_fail_kind fk;
+
+	vs_replay_refresh_metrics(ar);
+	fk = classify(r, a, &ev->req, status);
+	ar->m.failures++;
+	ar->m.fail[fk]++;
+	if (fk != VS_FAIL_INVALID && (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed))
+		ar->m.smallest_failed = ev->req.size;
+	if ((s && s->handle == FAILED_HANDLE ? vs_replay_id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a) :
+		vs_replay_failed_put(r, ev->id, (uint32_t)a)))
+		return vs_replay_out_of_memory(r);
+	if (fk == VS_FAIL_INVALID) {
+		char what[96];
+		vs_request_describe(&ev->req, what, sizeof what);
+		if (vs_replay_diag(r, VS_DIAG_INVALID, "id %llu (%s): %s refuses it as invalid",
+			(unsigned long long)ev->id, what, ar->strat->name))
 			return -1;
-		vs_replay_notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
-		return 0;
 	}
-	status = VS_ERR_UNSUPPORTED; /* no heap to route to */
-	for (k = 0; k < n; k++) {
-		if (r->heaps_on) {
-			a = order[k];
-			ev->arena = a;
-			ar = &r->ar[a];
-		}
-		if ((ar->strat->flags & VS_STRAT_NEEDS_AT) && !ev->req.has_at) {
-			snprintf(r->err, sizeof r->err, "%s:%llu: error: %s places each allocation where the game put "
-				"it, and id %llu has no at= (the address the game's allocator returned, or at=none)",
-				vs_trace_name(r->rd), (unsigned long long)ev->line, ar->strat->name,
-				(unsigned long long)ev->id);
-			return -1;
-		}
-		memset(&pl, 0, sizeof pl);
-		status = ar->strat->alloc(ar->state, &ev->req, &pl);
-		vs_replay_refresh_held(r, a);
-		if (status >= 0)
-			break;
-	}
-	if (ar->strat->moves && vs_replay_apply_moves(r, a))
+	if (ev->req.has_at == VS_AT_ADDR && vs_replay_diag(r, VS_DIAG_DIVERGENCE,
+		"id %llu: the game got 0x%x, %s failed (%s)", (unsigned long long)ev->id, (unsigned)ev->req.at,
+		ar->strat->name, vs_fail_kind_name(fk)))
 		return -1;
-	if (status >= 0 && r->heaps_on) {
-		if ((uint32_t)a == r->heaps.small_id && from != r->heaps.small_id)
-			ar->m.routed_small++;
-		else if (from >= VS_ROUTE_SEARCH0 && !r->heaps.no_route)
-			ar->m.routed_search++;
-	}
-	if (status < 0) {
-		vs_fail_kind fk;
-		vs_replay_refresh_metrics(ar);
-		fk = classify(r, a, &ev->req, status);
-		ar->m.failures++;
-		ar->m.fail[fk]++;
-		if (fk != VS_FAIL_INVALID && (!ar->m.smallest_failed || ev->req.size < ar->m.smallest_failed))
-			ar->m.smallest_failed = ev->req.size;
-		if ((s && s->handle == FAILED_HANDLE ? vs_replay_id_put(r, ev->id, FAILED_HANDLE, (uint32_t)a) :
-			vs_replay_failed_put(r, ev->id, (uint32_t)a)))
-			goto oom;
-		if (fk == VS_FAIL_INVALID) {
-			char what[96];
-			vs_request_describe(&ev->req, what, sizeof what);
-			if (vs_replay_diag(r, VS_DIAG_INVALID, "id %llu (%s): %s refuses it as invalid",
-				(unsigned long long)ev->id, what, ar->strat->name))
-				return -1;
-		}
-		if (ev->req.has_at == VS_AT_ADDR && vs_replay_diag(r, VS_DIAG_DIVERGENCE,
-			"id %llu: the game got 0x%x, %s failed (%s)", (unsigned long long)ev->id, (unsigned)ev->req.at,
-			ar->strat->name, vs_fail_kind_name(fk)))
-			return -1;
-		vs_replay_notify(r, status, 1, fk, NULL);
+	vs_replay_notify(r, status, 1, fk, NULL);
+	return 0;
+}
+
+/* A hit hands out data already loaded: when a live record's data starts
+ * where the hit is, the id joins that record. 1 when it did, 0 when no
+ * record has the data, -1 when out of memory. */
+static int join_loaded(vs_replay *r, int a, const vs_placement *pl, int status)
+{
+	arena_run *ar = &r->ar[a];
+	uint32_t owner = vs_arena_owner_at(&ar->arena, pl->offset / ar->arena.decl.unit);
+	rec *x;
+
+	if (owner == VS_OWNER_NONE || owner > r->slab_len || r->slab[owner - 1].pub.pl.offset != pl->offset ||
+		r->slab[owner - 1].pub.retained)
 		return 0;
-	}
-	if (pl.block_size == 0) {
-		pl.block_offset = pl.offset;
-		pl.block_size = pl.granted;
-	}
-	/* A hit hands out data already loaded: the id joins its record. */
-	if (pl.shared && pl.offset < ar->arena.decl.size) {
-		uint32_t owner = vs_arena_owner_at(&ar->arena, pl.offset / ar->arena.decl.unit);
-		if (owner != VS_OWNER_NONE && owner <= r->slab_len && r->slab[owner - 1].pub.pl.offset == pl.offset &&
-			!r->slab[owner - 1].pub.retained) {
-			x = &r->slab[owner - 1];
-			x->pub.refs++;
+	x = &r->slab[owner - 1];
+	x->pub.refs++;
+	ar->m.shared_hits++;
+	if (vs_replay_id_put(r, r->ev.id, owner, (uint32_t)a))
+		return vs_replay_out_of_memory(r);
+	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+	return 1;
+}
+
+/* A hit on data the strategy keeps loaded itself (BG tile 0) takes
+ * nothing, so it is neither marked nor counted. Hits on the same data
+ * share one record: the first makes the fresh record h that record, the
+ * others let h go and join it. 0, or -1 when out of memory. */
+static int join_held(vs_replay *r, int a, uint32_t h, const vs_placement *pl, int status)
+{
+	arena_run *ar = &r->ar[a];
+	uint32_t j, slot = 8;
+	rec *x;
+
+	for (j = 0; j < 8; j++) {
+		uint32_t d = ar->detached[j];
+		if (d && r->slab[d - 1].pub.pl.offset == pl->offset) {
+			vs_replay_rec_release(r, h);
+			r->slab[d - 1].pub.refs++;
 			ar->m.shared_hits++;
-			if (vs_replay_id_put(r, ev->id, owner, (uint32_t)a))
-				goto oom;
-			vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+			if (vs_replay_id_put(r, r->ev.id, d, (uint32_t)a))
+				return vs_replay_out_of_memory(r);
+			vs_replay_notify(r, status, 0, VS_FAIL_OOM, &r->slab[d - 1].pub);
 			return 0;
 		}
+		if (!d && slot == 8)
+			slot = j;
 	}
-	h = vs_replay_rec_new(r);
-	if (h && pl.shared && pl.offset < ar->arena.decl.size &&
-		vs_arena_owner_at(&ar->arena, pl.offset / ar->arena.decl.unit) == VS_OWNER_ALLOC) {
-		/* data the strategy keeps loaded itself (BG tile 0): a hit that
-		 * takes nothing, so it is neither marked nor counted; hits on the
-		 * same data share one record */
-		uint32_t j, slot = 8;
-		for (j = 0; j < 8; j++) {
-			uint32_t d = ar->detached[j];
-			if (d && r->slab[d - 1].pub.pl.offset == pl.offset) {
-				vs_replay_rec_release(r, h);
-				r->slab[d - 1].pub.refs++;
-				ar->m.shared_hits++;
-				if (vs_replay_id_put(r, ev->id, d, (uint32_t)a))
-					goto oom;
-				vs_replay_notify(r, status, 0, VS_FAIL_OOM, &r->slab[d - 1].pub);
-				return 0;
-			}
-			if (!d && slot == 8)
-				slot = j;
-		}
-		if (slot < 8)
-			ar->detached[slot] = h;
-		x = &r->slab[h - 1];
-		rec_fill(r, x, a, &pl);
-		x->detached = 1;
-		ar->m.shared_hits++;
-		if (vs_replay_id_put(r, ev->id, h, (uint32_t)a))
-			goto oom;
-		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
-		return 0;
-	}
-	if (!h)
-		goto oom;
+	if (slot < 8)
+		ar->detached[slot] = h;
 	x = &r->slab[h - 1];
-	rec_fill(r, x, a, &pl);
+	rec_fill(r, x, a, pl);
+	x->detached = 1;
+	ar->m.shared_hits++;
+	if (vs_replay_id_put(r, r->ev.id, h, (uint32_t)a))
+		return vs_replay_out_of_memory(r);
+	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
+	return 0;
+}
+
+/* Record h becomes the allocation placed at pl: its payload, its id (s
+ * and gap: where vs_replay_id_find_gap found it or would put it), its
+ * place in the map and its bytes when the checks pass, and what it adds
+ * to the metrics. 0, or -1 when out of memory. */
+static int add_rec(vs_replay *r, int a, uint32_t h, const vs_placement *pl, const id_slot *s, const id_gap *gap)
+{
+	vs_event *ev = &r->ev;
+	arena_run *ar = &r->ar[a];
+	rec *x = &r->slab[h - 1];
+
+	rec_fill(r, x, a, pl);
 	if (ev->data && ev->data_len) {
 		x->payload = malloc(ev->data_len);
 		if (!x->payload)
-			goto oom;
+			return -1;
 		memcpy(x->payload, ev->data, ev->data_len);
 		x->payload_len = ev->data_len;
 	}
-	if (s ? vs_replay_id_put(r, ev->id, h, (uint32_t)a) : vs_replay_id_put_gap(r, &gap, ev->id, h, (uint32_t)a))
-		goto oom;
+	if (s ? vs_replay_id_put(r, ev->id, h, (uint32_t)a) : vs_replay_id_put_gap(r, gap, ev->id, h, (uint32_t)a))
+		return -1;
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
 	} else {
@@ -285,23 +281,108 @@ int vs_replay_do_alloc(vs_replay *r)
 	ar->m.allocs++;
 	ar->cur_loaded += x->pub.pl.granted;
 	vs_replay_account(ar, x, +1);
-	if ((uint64_t)pl.block_offset + pl.block_size > ar->m.high_water)
-		ar->m.high_water = (uint64_t)pl.block_offset + pl.block_size;
+	if ((uint64_t)pl->block_offset + pl->block_size > ar->m.high_water)
+		ar->m.high_water = (uint64_t)pl->block_offset + pl->block_size;
 	if (x->fp.stride && !x->pub.broken && vs_footprint_end(&x->fp) > ar->m.high_water)
 		ar->m.high_water = vs_footprint_end(&x->fp);
 	vs_replay_refresh_metrics(ar);
-	if (ev->req.has_at == VS_AT_ADDR && ev->req.at - ar->arena.decl.base != pl.offset &&
-		vs_replay_diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s gave 0x%x", (unsigned long long)ev->id,
-			(unsigned)ev->req.at, ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
-		return -1;
-	if (ev->req.has_at == VS_AT_FAILED &&
-		vs_replay_diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game's allocator failed, %s gave 0x%x",
-			(unsigned long long)ev->id, ar->strat->name, (unsigned)(ar->arena.decl.base + pl.offset)))
-		return -1;
-	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 	return 0;
-oom:
-	return vs_replay_out_of_memory(r);
+}
+
+/* The strategy placed it, and the game's allocator put it elsewhere
+ * (at=) or failed: a divergence. -1 when strict makes it fatal. */
+static int tell_divergence(vs_replay *r, int a, const vs_placement *pl)
+{
+	const vs_event *ev = &r->ev;
+	const arena_run *ar = &r->ar[a];
+
+	if (ev->req.has_at == VS_AT_ADDR && ev->req.at - ar->arena.decl.base != pl->offset)
+		return vs_replay_diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game got 0x%x, %s gave 0x%x",
+			(unsigned long long)ev->id, (unsigned)ev->req.at, ar->strat->name,
+			(unsigned)(ar->arena.decl.base + pl->offset));
+	if (ev->req.has_at == VS_AT_FAILED)
+		return vs_replay_diag(r, VS_DIAG_DIVERGENCE, "id %llu: the game's allocator failed, %s gave 0x%x",
+			(unsigned long long)ev->id, ar->strat->name, (unsigned)(ar->arena.decl.base + pl->offset));
+	return 0;
+}
+
+/* Books what arena a's strategy placed: a hit on loaded data joins the id
+ * to the data's record, anything else is a fresh record. 0, or -1 when the
+ * replay stops. */
+static int book_placement(vs_replay *r, int a, const vs_placement *pl, int status, const id_slot *s,
+	const id_gap *gap)
+{
+	arena_run *ar = &r->ar[a];
+	int loaded = pl->shared && pl->offset < ar->arena.decl.size;
+	uint32_t h;
+	int rc;
+
+	if (loaded && (rc = join_loaded(r, a, pl, status)) != 0)
+		return rc < 0 ? -1 : 0;
+	h = vs_replay_rec_new(r);
+	if (!h)
+		return vs_replay_out_of_memory(r);
+	if (loaded && vs_arena_owner_at(&ar->arena, pl->offset / ar->arena.decl.unit) == VS_OWNER_ALLOC)
+		return join_held(r, a, h, pl, status);
+	if (add_rec(r, a, h, pl, s, gap))
+		return vs_replay_out_of_memory(r);
+	if (tell_divergence(r, a, pl))
+		return -1;
+	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &r->slab[h - 1].pub);
+	return 0;
+}
+
+/* `alloc`: routed through the heaps when the trace has them, offered to
+ * the strategy (each routed heap's in turn), then booked, or counted as a
+ * failure. */
+int vs_replay_do_alloc(vs_replay *r)
+{
+	vs_event *ev = &r->ev;
+	vs_placement pl;
+	id_gap gap;
+	id_slot *s = vs_replay_id_find_gap(r, ev->id, &gap);
+	uint8_t order[HEAP_MGR_LIST_MAX];
+	uint32_t n = 1, k, from = 0;
+	arena_run *ar;
+	int a, status;
+
+	if (r->heaps_on)
+		n = route_alloc(r, order, &from);
+	if (s && s->handle != FAILED_HANDLE) {
+		if (vs_replay_diag(r, VS_DIAG_DUPLICATE_ID, "alloc of id %llu, which is live (allocated at line %llu)",
+			(unsigned long long)ev->id, (unsigned long long)r->slab[s->handle - 1].pub.line))
+			return -1;
+		vs_replay_notify(r, VS_ERR_INVALID, 0, VS_FAIL_OOM, NULL);
+		return 0;
+	}
+	a = ev->arena;
+	ar = &r->ar[a];
+	status = VS_ERR_UNSUPPORTED; /* no heap to route to */
+	for (k = 0; k < n; k++) {
+		if (r->heaps_on) {
+			a = order[k];
+			ev->arena = a;
+		}
+		ar = &r->ar[a];
+		if ((ar->strat->flags & VS_STRAT_NEEDS_AT) && !ev->req.has_at)
+			return needs_at(r, ar);
+		memset(&pl, 0, sizeof pl);
+		status = ar->strat->alloc(ar->state, &ev->req, &pl);
+		vs_replay_refresh_held(r, a);
+		if (status >= 0)
+			break;
+	}
+	if (ar->strat->moves && vs_replay_apply_moves(r, a))
+		return -1;
+	if (status < 0)
+		return alloc_failed(r, a, s, status);
+	if (r->heaps_on)
+		count_route(r, a, from);
+	if (pl.block_size == 0) {
+		pl.block_offset = pl.offset;
+		pl.block_size = pl.granted;
+	}
+	return book_placement(r, a, &pl, status, s, &gap);
 }
 
 int vs_replay_do_free(vs_replay *r)
