@@ -39,6 +39,8 @@ const char *vs_event_name(vs_event_type t)
 	return (unsigned)t < VS_EV_COUNT ? event_names[t] : "?";
 }
 
+static int fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...) VS_PRINTF(3, 4);
+
 static int fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
@@ -357,7 +359,7 @@ static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size
 			for (j = 0; j < 4; j++)
 				if (d->ds_bank_slot[j] == slot)
 					return fail(r, col + (uint32_t)i, "banks: banks %c and %c both map texture slot %u",
-						'A' + j, b, slot);
+						'A' + (int)j, b, slot);
 		} else {
 			if (bank < 4 || bank > 6)
 				return fail(r, col + (uint32_t)i, "banks: bank %c cannot hold texture palettes (only E, F, G)", b);
