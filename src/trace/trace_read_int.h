@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
-/* trace_read_int.h - what the trace reader's two paths share: the full
- * path (trace_read.c: blocks, lines, tokens, the header, every statement,
- * errors) and the fast path (trace_fast.c: the commonest lines read
- * straight from the block, and vs_trace_next). Here are the reader's
- * state, the word loads, slots and tag look-up both use, and the one call
- * each makes into the other. The small helpers are static inline: the
- * fast path's per-line work must not pay for a call across files.
+/* trace_read_int.h - what the trace reader's files share: the full path
+ * (trace_read.c: blocks, lines, tokens, every event statement, errors),
+ * the header (trace_header.c: version, arenas, heaps, search lists) and the
+ * fast path (trace_fast.c: the commonest lines read straight from the
+ * block, and vs_trace_next). Here are the reader's state, the word loads,
+ * slots and tag look-up the paths use, tokens and names, and the calls each
+ * file makes into another. The small helpers are static inline: the fast
+ * path's per-line work must not pay for a call across files.
  */
 #ifndef VRAMSIM_TRACE_READ_INT_H
 #define VRAMSIM_TRACE_READ_INT_H
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "vramsim/trace.h"
 
@@ -27,6 +29,14 @@
 #endif
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
+#define MAX_TOK 32 /* tokens on one line */
+
+/* A token of a line, cut in place by the full path. */
+typedef struct tok {
+	const char *s;
+	uint32_t len;
+	uint32_t col; /* 1-based byte column */
+} tok;
 
 struct vs_trace_reader {
 	FILE *fp;
@@ -112,6 +122,29 @@ static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const cha
 	return 0;
 }
 
+static inline int tok_is(const tok *t, const char *w)
+{
+	size_t n = strlen(w);
+
+	return t->len == n && memcmp(t->s, w, n) == 0;
+}
+
+/* A name: 1 to max - 1 letters, digits or _-./: */
+static inline int name_ok(const char *s, size_t len, size_t max)
+{
+	size_t i;
+
+	if (len == 0 || len >= max)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			c == '_' || c == '-' || c == '.' || c == '/' || c == ':'))
+			return 0;
+	}
+	return 1;
+}
+
 /* trace_fast.c: the fast path's tables (sprites, textures, sizes and
  * formats by their words, arena names as words), made once the header is
  * read. */
@@ -120,5 +153,24 @@ void vs_trace_fast_tables(vs_trace_reader *r);
 /* trace_read.c: the next event by the full path, for every line the fast
  * path leaves. */
 int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev);
+
+/* trace_read.c: what the header reader takes from the full path. An error
+ * at column col of the current line (0: 1), as "NAME:LINE:COL: error: ...";
+ * returns -1. */
+int vs_trace_fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...) VS_PRINTF(3, 4);
+/* A number of up to 32 bits (with a K or M suffix when suffix is set), what
+ * naming it in errors; 0 or -1. */
+int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, const char *what,
+	int suffix, uint32_t *out);
+/* The next line with tokens: 1, 0 at the end, -1 on error. */
+int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt);
+
+/* trace_header.c: the header, up to and keeping the first event's line;
+ * 0 or -1. */
+int vs_trace_read_header(vs_trace_reader *r);
+/* A route (an arena, or VS_ROUTE_SEARCH0 + a search list) by its name, or -1. */
+int vs_trace_route_by_tok(const vs_trace_header *h, const tok *t);
+/* The arena named by the len bytes at s (column col), or -1 with an error. */
+int vs_trace_arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t col);
 
 #endif
