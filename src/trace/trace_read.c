@@ -302,9 +302,6 @@ static int parse_bpp(const tok *t)
 
 /* ---- events ------------------------------------------------------------ */
 
-/* The request keywords: a token that is one (or a number) starts a request. */
-static const char *const reserved_names[] = { "bytes", "sprite", "tile", "map", "tex", "pltt", NULL };
-
 static int arena_by_tok(const vs_trace_header *h, const tok *t)
 {
 	int i;
@@ -324,135 +321,208 @@ static int hexval(char c)
 		c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+/* ---- requests ---------------------------------------------------------- */
+
+static int unknown_request(vs_trace_reader *r, const tok *t)
+{
+	return vs_trace_fail(r, t->col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
+		(int)t->len, t->s);
+}
+
+/* Each request kind's reader takes its tokens t[0..n) (t[0] its keyword,
+ * n at least the kind's count) into rq, all zero before: the tokens it
+ * used, or -1. The size is derived from the fields afterwards. */
+
+/* N[K|M]: a size in bytes */
+static int req_size(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	uint64_t v;
+	uint32_t num;
+
+	(void)n;
+	if (parse_u64(t[0].s, t[0].len, 1, &v) == -1)
+		return unknown_request(r, &t[0]);
+	if (vs_trace_num32(r, t[0].s, t[0].len, t[0].col, "size", 1, &num))
+		return -1;
+	rq->shape = VS_REQ_BYTES;
+	rq->size = num;
+	return 1;
+}
+
+/* bytes N[K|M] */
+static int req_bytes(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	uint32_t num;
+
+	(void)n;
+	if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "size", 1, &num))
+		return -1;
+	rq->shape = VS_REQ_BYTES;
+	rq->size = num;
+	return 2;
+}
+
+/* sprite WxH 4bpp|8bpp */
+static int req_sprite(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	unsigned w, h, shape, size, bpp;
+
+	(void)n;
+	if (parse_dims(&t[1], &w, &h))
+		return vs_trace_fail(r, t[1].col, "sprite: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
+	if (vs_sprite_from_dims(w, h, &shape, &size))
+		return vs_trace_fail(r, t[1].col, "sprite: no OAM shape is %ux%u pixels", w, h);
+	if (!(bpp = (unsigned)parse_bpp(&t[2])))
+		return vs_trace_fail(r, t[2].col, "sprite: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
+	rq->shape = VS_REQ_SPRITE;
+	rq->u.sprite.shape = (uint8_t)shape;
+	rq->u.sprite.size = (uint8_t)size;
+	rq->u.sprite.bpp = (uint8_t)bpp;
+	return 3;
+}
+
+/* tile ROM 4bpp|8bpp [affine] */
+static int req_tile(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	uint32_t rom;
+	unsigned bpp;
+
+	if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "ROM tile index", 0, &rom))
+		return -1;
+	if (!(bpp = (unsigned)parse_bpp(&t[2])))
+		return vs_trace_fail(r, t[2].col, "tile: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
+	rq->shape = VS_REQ_TILE;
+	rq->u.tile.rom = rom;
+	rq->u.tile.bpp = (uint8_t)bpp;
+	if (n < 4 || !tok_is(&t[3], "affine"))
+		return 3;
+	if (bpp != 8)
+		return vs_trace_fail(r, t[3].col, "tile: affine backgrounds use 8bpp tiles only");
+	rq->u.tile.affine = 1;
+	return 4;
+}
+
+/* map text|affine WxH: one of the sizes BGCNT's size field gives */
+static int req_map(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	static const uint16_t text[4][2] = { { 256, 256 }, { 512, 256 }, { 256, 512 }, { 512, 512 } };
+	static const uint16_t aff[4] = { 128, 256, 512, 1024 };
+	unsigned w, h, s, affine;
+
+	(void)n;
+	if (!tok_is(&t[1], "text") && !tok_is(&t[1], "affine"))
+		return vs_trace_fail(r, t[1].col, "map: expected text or affine, got '%.*s'", (int)t[1].len, t[1].s);
+	affine = tok_is(&t[1], "affine");
+	if (parse_dims(&t[2], &w, &h))
+		return vs_trace_fail(r, t[2].col, "map: expected WxH, got '%.*s'", (int)t[2].len, t[2].s);
+	for (s = 0; s < 4; s++)
+		if (affine ? (aff[s] == w && aff[s] == h) : (text[s][0] == w && text[s][1] == h))
+			break;
+	if (s == 4)
+		return vs_trace_fail(r, t[2].col, "map: no %s BG is %ux%u pixels", affine ? "affine" : "text", w, h);
+	rq->shape = VS_REQ_BGMAP;
+	rq->u.bgmap.affine = (uint8_t)affine;
+	rq->u.bgmap.size = (uint8_t)s;
+	return 3;
+}
+
+/* tex WxH FORMAT */
+static int req_tex(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	unsigned w, h, format;
+	char f[16];
+
+	(void)n;
+	if (parse_dims(&t[1], &w, &h))
+		return vs_trace_fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
+	memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
+	f[t[2].len < 15 ? t[2].len : 15] = '\0';
+	if (t[2].len > 15 || vs_tex_format_parse(f, &format))
+		return vs_trace_fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
+			(int)t[2].len, t[2].s);
+	if (!vs_tex_bytes(format, w, h))
+		return vs_trace_fail(r, t[1].col, "tex: %ux%u is not a texture size (8 to 1024, powers of two)", w, h);
+	rq->shape = VS_REQ_TEX;
+	rq->u.tex.format = (uint8_t)format;
+	rq->u.tex.width = (uint16_t)w;
+	rq->u.tex.height = (uint16_t)h;
+	return 3;
+}
+
+/* pltt N [colours|colors] [4c] */
+static int req_pltt(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	uint32_t num;
+	int used = 2;
+
+	if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "colours", 0, &num))
+		return -1;
+	if (num == 0 || num > 0xC000)
+		return vs_trace_fail(r, t[1].col, "pltt: %u colours do not fit in palette memory (1-49152)", (unsigned)num);
+	rq->shape = VS_REQ_PLTT;
+	rq->u.pltt.colours = (uint16_t)num;
+	rq->u.pltt.four = num == 4;
+	if (used < n && (tok_is(&t[used], "colours") || tok_is(&t[used], "colors")))
+		used++;
+	if (used < n && tok_is(&t[used], "4c")) {
+		rq->u.pltt.four = 1;
+		used++;
+	}
+	return used;
+}
+
+#define ANY_ARENA VS_ARENA_KIND_COUNT
+
+/* The request kinds, one row each: the keyword (none: a number, the
+ * first row), the arena kind it goes to, the tokens it takes at least
+ * (with the keyword), what to say when there are fewer, and its reader. */
+static const struct req_kind {
+	const char *name;
+	vs_arena_kind arena;
+	int ntok;
+	const char *usage;
+	int (*read)(vs_trace_reader *r, const tok *t, int n, vs_request *rq);
+} req_kinds[] = {
+	{ NULL, ANY_ARENA, 1, NULL, req_size },
+	{ "bytes", ANY_ARENA, 2, "bytes: expected a size", req_bytes },
+	{ "sprite", VS_ARENA_GBA_OBJ, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
+	{ "tile", VS_ARENA_GBA_BG, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
+	{ "map", VS_ARENA_GBA_BG, 3, "map: expected 'map text|affine WxH'", req_map },
+	{ "tex", VS_ARENA_DS_TEX, 3, "tex: expected 'tex WxH FORMAT'", req_tex },
+	{ "pltt", VS_ARENA_DS_PLTT, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
+};
+#define NREQ_KINDS (sizeof req_kinds / sizeof req_kinds[0])
+
+/* The request kind a keyword names, or NULL. */
+static const struct req_kind *req_keyword(const tok *t)
+{
+	size_t k;
+
+	for (k = 1; k < NREQ_KINDS; k++)
+		if (tok_is(t, req_kinds[k].name))
+			return &req_kinds[k];
+	return NULL;
+}
+
 /* Request: tokens t[0..n); returns tokens used or -1. */
 static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind kind, vs_request *rq)
 {
-	unsigned w, hgt, v;
-	uint32_t num;
-	int used = 1;
+	const struct req_kind *k;
+	int used;
 
 	memset(rq, 0, sizeof *rq);
 	if (n < 1)
 		return vs_trace_fail(r, t[-1].col + t[-1].len, "alloc: expected a request");
-	if (t[0].s[0] >= '0' && t[0].s[0] <= '9') {
-		uint64_t dummy;
-		if (parse_u64(t[0].s, t[0].len, 1, &dummy) == -1)
-			return vs_trace_fail(r, t[0].col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
-				(int)t[0].len, t[0].s);
-		if (vs_trace_num32(r, t[0].s, t[0].len, t[0].col, "size", 1, &num))
-			return -1;
-		rq->shape = VS_REQ_BYTES;
-		rq->size = num;
-	} else if (tok_is(&t[0], "bytes")) {
-		if (n < 2)
-			return vs_trace_fail(r, t[0].col + t[0].len, "bytes: expected a size");
-		if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "size", 1, &num))
-			return -1;
-		rq->shape = VS_REQ_BYTES;
-		rq->size = num;
-		used = 2;
-	} else if (tok_is(&t[0], "sprite")) {
-		unsigned shape, size;
-		if (kind != VS_ARENA_GBA_OBJ)
-			return vs_trace_fail(r, t[0].col, "sprite requests go to a gba-obj arena, not %s",
-				vs_arena_kind_name(kind));
-		if (n < 3)
-			return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "sprite: expected 'sprite WxH 4bpp|8bpp'");
-		if (parse_dims(&t[1], &w, &hgt))
-			return vs_trace_fail(r, t[1].col, "sprite: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-		if (vs_sprite_from_dims(w, hgt, &shape, &size))
-			return vs_trace_fail(r, t[1].col, "sprite: no OAM shape is %ux%u pixels", w, hgt);
-		if (!(v = (unsigned)parse_bpp(&t[2])))
-			return vs_trace_fail(r, t[2].col, "sprite: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
-		rq->shape = VS_REQ_SPRITE;
-		rq->u.sprite.shape = (uint8_t)shape;
-		rq->u.sprite.size = (uint8_t)size;
-		rq->u.sprite.bpp = (uint8_t)v;
-		used = 3;
-	} else if (tok_is(&t[0], "tile")) {
-		if (kind != VS_ARENA_GBA_BG)
-			return vs_trace_fail(r, t[0].col, "tile requests go to a gba-bg arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "tile: expected 'tile ROM 4bpp|8bpp'");
-		if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "ROM tile index", 0, &num))
-			return -1;
-		if (!(v = (unsigned)parse_bpp(&t[2])))
-			return vs_trace_fail(r, t[2].col, "tile: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
-		rq->shape = VS_REQ_TILE;
-		rq->u.tile.rom = num;
-		rq->u.tile.bpp = (uint8_t)v;
-		used = 3;
-		if (used < n && tok_is(&t[used], "affine")) {
-			if (v != 8)
-				return vs_trace_fail(r, t[used].col, "tile: affine backgrounds use 8bpp tiles only");
-			rq->u.tile.affine = 1;
-			used++;
-		}
-	} else if (tok_is(&t[0], "map")) {
-		static const uint16_t text[4][2] = { { 256, 256 }, { 512, 256 }, { 256, 512 }, { 512, 512 } };
-		static const uint16_t aff[4] = { 128, 256, 512, 1024 };
-		unsigned s, affine;
-		if (kind != VS_ARENA_GBA_BG)
-			return vs_trace_fail(r, t[0].col, "map requests go to a gba-bg arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "map: expected 'map text|affine WxH'");
-		if (!tok_is(&t[1], "text") && !tok_is(&t[1], "affine"))
-			return vs_trace_fail(r, t[1].col, "map: expected text or affine, got '%.*s'", (int)t[1].len, t[1].s);
-		affine = tok_is(&t[1], "affine");
-		if (parse_dims(&t[2], &w, &hgt))
-			return vs_trace_fail(r, t[2].col, "map: expected WxH, got '%.*s'", (int)t[2].len, t[2].s);
-		for (s = 0; s < 4; s++)
-			if (affine ? (aff[s] == w && aff[s] == hgt) : (text[s][0] == w && text[s][1] == hgt))
-				break;
-		if (s == 4)
-			return vs_trace_fail(r, t[2].col, "map: no %s BG is %ux%u pixels", affine ? "affine" : "text", w, hgt);
-		rq->shape = VS_REQ_BGMAP;
-		rq->u.bgmap.affine = (uint8_t)affine;
-		rq->u.bgmap.size = (uint8_t)s;
-		used = 3;
-	} else if (tok_is(&t[0], "tex")) {
-		char f[16];
-		if (kind != VS_ARENA_DS_TEX)
-			return vs_trace_fail(r, t[0].col, "tex requests go to a ds-tex arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "tex: expected 'tex WxH FORMAT'");
-		if (parse_dims(&t[1], &w, &hgt))
-			return vs_trace_fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-		memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
-		f[t[2].len < 15 ? t[2].len : 15] = '\0';
-		if (t[2].len > 15 || vs_tex_format_parse(f, &v))
-			return vs_trace_fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
-				(int)t[2].len, t[2].s);
-		if (!vs_tex_bytes(v, w, hgt))
-			return vs_trace_fail(r, t[1].col, "tex: %ux%u is not a texture size (8 to 1024, powers of two)", w, hgt);
-		rq->shape = VS_REQ_TEX;
-		rq->u.tex.format = (uint8_t)v;
-		rq->u.tex.width = (uint16_t)w;
-		rq->u.tex.height = (uint16_t)hgt;
-		used = 3;
-	} else if (tok_is(&t[0], "pltt")) {
-		if (kind != VS_ARENA_DS_PLTT)
-			return vs_trace_fail(r, t[0].col, "pltt requests go to a ds-pltt arena, not %s", vs_arena_kind_name(kind));
-		if (n < 2)
-			return vs_trace_fail(r, t[0].col + t[0].len, "pltt: expected 'pltt N [4c]'");
-		if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "colours", 0, &num))
-			return -1;
-		if (num == 0 || num > 0xC000)
-			return vs_trace_fail(r, t[1].col, "pltt: %u colours do not fit in palette memory (1-49152)", (unsigned)num);
-		rq->shape = VS_REQ_PLTT;
-		rq->u.pltt.colours = (uint16_t)num;
-		rq->u.pltt.four = num == 4;
-		used = 2;
-		if (used < n && (tok_is(&t[used], "colours") || tok_is(&t[used], "colors")))
-			used++;
-		if (used < n && tok_is(&t[used], "4c")) {
-			rq->u.pltt.four = 1;
-			used++;
-		}
-	} else {
-		return vs_trace_fail(r, t[0].col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
-			(int)t[0].len, t[0].s);
-	}
+	k = t[0].s[0] >= '0' && t[0].s[0] <= '9' ? &req_kinds[0] : req_keyword(&t[0]);
+	if (!k)
+		return unknown_request(r, &t[0]);
+	if (k->arena != ANY_ARENA && kind != k->arena)
+		return vs_trace_fail(r, t[0].col, "%s requests go to a %s arena, not %s", k->name,
+			vs_arena_kind_name(k->arena), vs_arena_kind_name(kind));
+	if (n < k->ntok)
+		return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "%s", k->usage);
+	if ((used = k->read(r, t, n, rq)) < 0)
+		return -1;
 	if (rq->shape != VS_REQ_BYTES && vs_request_derive_size(rq))
 		return vs_trace_fail(r, t[0].col, "impossible request");
 	/* malloc(0) is a real request (malloc-lab traces hold them); each heap
@@ -462,15 +532,12 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 	return used;
 }
 
+/* A request starts at t: a request keyword, or a number. */
 static int starts_request(const tok *t)
 {
 	uint64_t v;
-	int j;
 
-	for (j = 0; reserved_names[j]; j++)
-		if (tok_is(t, reserved_names[j]))
-			return 1;
-	return parse_u64(t->s, t->len, 1, &v) == 0;
+	return req_keyword(t) || parse_u64(t->s, t->len, 1, &v) == 0;
 }
 
 static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
