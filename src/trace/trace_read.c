@@ -217,6 +217,23 @@ static int scan_plain(char *s, size_t len, tok *t, int *nt)
 	return ok;
 }
 
+/* A key=value token cut at its first '=': 0, or -1 with an error when it
+ * has no '=' or nothing before it. */
+int vs_trace_key_value(vs_trace_reader *r, const tok *t, kv *out)
+{
+	const char *eq = memchr(t->s, '=', t->len);
+
+	if (!eq || eq == t->s)
+		return vs_trace_fail(r, t->col, "expected key=value, got '%.*s'", (int)t->len, t->s);
+	out->key = t->s;
+	out->kl = (size_t)(eq - t->s);
+	out->v = eq + 1;
+	out->vl = t->len - out->kl - 1;
+	out->col = t->col;
+	out->vcol = t->col + (uint32_t)out->kl + 1;
+	return 0;
+}
+
 /* ---- numbers and names ------------------------------------------------- */
 
 /* A decimal or 0x number, with a K or M suffix when suffix is set: 0, -1
@@ -314,12 +331,6 @@ static int arena_by_tok(const vs_trace_header *h, const tok *t)
 
 static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len);
 static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len);
-
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-		c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
 
 /* ---- requests ---------------------------------------------------------- */
 
@@ -540,166 +551,254 @@ static int starts_request(const tok *t)
 	return req_keyword(t) || parse_u64(t->s, t->len, 1, &v) == 0;
 }
 
-static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+/* ---- alloc ------------------------------------------------------------- */
+
+/* Each alloc key's reader takes its value into the event; d is the
+ * event's arena (NULL in a heaps trace). 0 or -1. */
+
+/* tag=NAME: interned, so a tag is one number from here on */
+static int key_tag(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	(void)d;
+	/* a tag seen before passed name_ok then */
+	if (!(ev->req.tag = find_tag(r, k->v, k->vl)) && !name_ok(k->v, k->vl, VS_TAG_MAX))
+		return vs_trace_fail(r, k->vcol, "tag '%.*s' must be 1-63 letters, digits or _-./:", (int)k->vl, k->v);
+	memcpy(r->tag, k->v, k->vl);
+	r->tag[k->vl] = '\0';
+	ev->tag = r->tag;
+	if (!ev->req.tag)
+		ev->req.tag = intern_tag(r, k->v, k->vl);
+	if (ev->req.tag == TAGS_FULL)
+		return vs_trace_fail(r, k->vcol, "more than %u distinct tags: a tag names a kind of allocation "
+			"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
+	if (!ev->req.tag)
+		return vs_trace_fail(r, k->vcol, "out of memory for tags");
+	return 0;
+}
+
+static int key_align(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	uint32_t n;
+
+	(void)d;
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "align", 1, &n))
+		return -1;
+	if (n & (n - 1))
+		return vs_trace_fail(r, k->vcol, "align %u is not a power of two", (unsigned)n);
+	ev->req.align = n;
+	return 0;
+}
+
+static int key_dir(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	(void)d;
+	if (k->vl == 3 && memcmp(k->v, "low", 3) == 0)
+		ev->req.dir = VS_DIR_LOW;
+	else if (k->vl == 4 && memcmp(k->v, "high", 4) == 0)
+		ev->req.dir = VS_DIR_HIGH;
+	else if (k->vl == 3 && memcmp(k->v, "any", 3) == 0)
+		ev->req.dir = VS_DIR_ANY;
+	else
+		return vs_trace_fail(r, k->vcol, "dir must be low, high or any, not '%.*s'", (int)k->vl, k->v);
+	return 0;
+}
+
+static int key_opt(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	uint32_t n;
+
+	(void)d;
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "opt", 0, &n))
+		return -1;
+	ev->req.opt = n;
+	return 0;
+}
+
+/* at=ADDR, where the recording found it (inside the arena), or at=none:
+ * the recording's allocation failed */
+static int key_at(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	uint32_t n;
+
+	if (k->vl == 4 && memcmp(k->v, "none", 4) == 0) {
+		ev->req.has_at = VS_AT_FAILED;
+		return 0;
+	}
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "at", 0, &n))
+		return -1;
+	if (d && (n < d->base || n - d->base >= d->size))
+		return vs_trace_fail(r, k->vcol, "at=0x%x lies outside arena '%s' [0x%x, 0x%llx)", (unsigned)n, d->name,
+			(unsigned)d->base, (unsigned long long)d->base + d->size);
+	ev->req.has_at = VS_AT_ADDR;
+	ev->req.at = n;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+		c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* data=HEX: the allocation's first bytes */
+static int key_data(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	size_t j;
+
+	(void)d;
+	if (k->vl % 2)
+		return vs_trace_fail(r, k->vcol, "data: odd number of hex digits");
+	if (k->vl / 2 > ev->req.size)
+		return vs_trace_fail(r, k->vcol, "data: %zu bytes of payload for a %u-byte request", k->vl / 2,
+			(unsigned)ev->req.size);
+	for (j = 0; j < k->vl; j += 2) {
+		int hi = hexval(k->v[j]), lo = hexval(k->v[j + 1]);
+		if (hi < 0 || lo < 0)
+			return vs_trace_fail(r, k->vcol + (uint32_t)j + (hi < 0 ? 0 : 1), "data: not a hex digit");
+		r->data[j / 2] = (uint8_t)(hi << 4 | lo);
+	}
+	ev->data = r->data;
+	ev->data_len = (uint32_t)(k->vl / 2);
+	return 0;
+}
+
+static int key_cb(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	uint32_t n;
+
+	(void)d;
+	if (ev->req.shape != VS_REQ_TILE)
+		return vs_trace_fail(r, k->col, "cb= (the charblock a BG draws from) applies to tile requests");
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "cb", 0, &n))
+		return -1;
+	if (n > 3)
+		return vs_trace_fail(r, k->vcol, "charblock %u does not exist (0-3)", (unsigned)n);
+	ev->req.u.tile.cb1 = (uint8_t)(n + 1);
+	return 0;
+}
+
+/* search=ARENA,...: the call's own usable list, heaps (arenas) in order */
+static int key_search(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d)
+{
+	size_t j = 0;
+	int a;
+
+	(void)d;
+	if (ev->route >= 0)
+		return vs_trace_fail(r, k->col, "search= is the list of heaps this call tries: name no heap or "
+			"search list before the request as well");
+	do {
+		size_t e = j;
+		while (e < k->vl && k->v[e] != ',')
+			e++;
+		if (ev->search_len == VS_SEARCH_LEN_MAX)
+			return vs_trace_fail(r, k->vcol + (uint32_t)j, "search=: at most %d heaps", VS_SEARCH_LEN_MAX);
+		if ((a = vs_trace_arena_in(r, k->v + j, e - j, k->vcol + (uint32_t)j)) < 0)
+			return -1;
+		ev->search[ev->search_len++] = (uint8_t)a;
+		j = e + 1;
+	} while (j <= k->vl);
+	return 0;
+}
+
+/* The keys an alloc takes, one row each: its name, whether only a heaps
+ * trace takes it, and its reader. Each may be given once. */
+static const struct alloc_key {
+	const char *name;
+	int heaps_only;
+	int (*read)(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d);
+} alloc_keys[] = {
+	{ "tag", 0, key_tag }, { "align", 0, key_align }, { "dir", 0, key_dir }, { "opt", 0, key_opt },
+	{ "at", 0, key_at }, { "data", 0, key_data }, { "cb", 0, key_cb }, { "search", 1, key_search },
+};
+#define NALLOC_KEYS (sizeof alloc_keys / sizeof alloc_keys[0])
+
+/* The key=value tokens t[i..nt) after the request. */
+static int read_alloc_keys(vs_trace_reader *r, const tok *t, int i, int nt, vs_event *ev, const vs_arena_decl *d)
+{
+	int heaps = r->hdr.heaps;
+	unsigned seen = 0, k;
+	kv v;
+
+	for (; i < nt; i++) {
+		if (vs_trace_key_value(r, &t[i], &v))
+			return -1;
+		for (k = 0; k < NALLOC_KEYS; k++)
+			if (kv_is(&v, alloc_keys[k].name) && (heaps || !alloc_keys[k].heaps_only))
+				break;
+		if (k == NALLOC_KEYS)
+			return vs_trace_fail(r, v.col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb%s)", (int)v.kl,
+				v.key, heaps ? ", search" : "");
+		if (seen & 1u << k)
+			return vs_trace_fail(r, v.col, "%.*s= given twice", (int)v.kl, v.key);
+		seen |= 1u << k;
+		if (alloc_keys[k].read(r, &v, ev, d))
+			return -1;
+	}
+	return 0;
+}
+
+/* The route of an alloc in a heaps trace: a named route (arena or search
+ * list) when a request follows it, else the top of the heap stack (-1).
+ * Returns where the request starts. */
+static int alloc_route(const vs_trace_header *h, const tok *t, int nt, vs_event *ev)
+{
+	ev->route = vs_trace_route_by_tok(h, &t[2]);
+	if (ev->route >= 0 && nt > 3 && starts_request(&t[3]))
+		return 3;
+	ev->route = -1;
+	return 2;
+}
+
+/* The arena of an alloc in a trace without heaps: where the request
+ * starts, or -1. */
+static int alloc_arena(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	const vs_trace_header *h = &r->hdr;
-	uint64_t id;
-	int i = 2, used, seen = 0;
-	const vs_arena_decl *d;
 
-	if (nt < 3)
-		return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len,
-			"alloc: expected 'alloc ID [ARENA] REQUEST [key=value ...]'");
-	if (parse_u64(t[1].s, t[1].len, 0, &id))
-		return vs_trace_fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-	ev->id = id;
-	if (h->heaps) {
-		/* a named route (arena or search list) when a request follows it,
-		 * else the top of the heap stack */
-		ev->route = vs_trace_route_by_tok(h, &t[2]);
-		if (ev->route >= 0 && nt > 3 && starts_request(&t[3]))
-			i = 3;
-		else
-			ev->route = -1;
-		ev->arena = -1;
-		used = parse_request(r, t + i, nt - i, VS_ARENA_RAM, &ev->req);
-		if (used < 0)
-			return -1;
-		d = NULL;
-		goto keys;
-	}
 	ev->arena = arena_by_tok(h, &t[2]);
 	/* With one arena its name is optional, and may also be a request
 	 * keyword ("tex"): it is the arena only when a request follows. */
 	if (ev->arena >= 0 && h->narenas == 1 && !(nt > 3 && starts_request(&t[3])))
 		ev->arena = -1;
-	if (ev->arena >= 0) {
-		i = 3;
-	} else if (h->narenas == 1) {
+	if (ev->arena >= 0)
+		return 3;
+	if (h->narenas == 1) {
 		ev->arena = 0;
-	} else {
-		if (starts_request(&t[2]))
-			return vs_trace_fail(r, t[2].col, "alloc: this trace declares %d arenas: name one before the request",
-				h->narenas);
-		return vs_trace_fail(r, t[2].col, "alloc: unknown arena '%.*s'", (int)t[2].len, t[2].s);
+		return 2;
 	}
-	d = &h->arenas[ev->arena];
-	if (i >= nt)
-		return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len, "alloc: expected a request");
-	used = parse_request(r, t + i, nt - i, d->kind, &ev->req);
+	if (starts_request(&t[2]))
+		return vs_trace_fail(r, t[2].col, "alloc: this trace declares %d arenas: name one before the request",
+			h->narenas);
+	return vs_trace_fail(r, t[2].col, "alloc: unknown arena '%.*s'", (int)t[2].len, t[2].s);
+}
+
+/* alloc ID [ARENA|ROUTE] REQUEST [key=value ...] */
+static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	const vs_trace_header *h = &r->hdr;
+	const vs_arena_decl *d = NULL;
+	int i, used;
+
+	if (nt < 3)
+		return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len,
+			"alloc: expected 'alloc ID [ARENA] REQUEST [key=value ...]'");
+	if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
+		return vs_trace_fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
+	if (h->heaps) {
+		i = alloc_route(h, t, nt, ev);
+		used = parse_request(r, t + i, nt - i, VS_ARENA_RAM, &ev->req);
+	} else {
+		if ((i = alloc_arena(r, t, nt, ev)) < 0)
+			return -1;
+		d = &h->arenas[ev->arena];
+		if (i >= nt)
+			return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len, "alloc: expected a request");
+		used = parse_request(r, t + i, nt - i, d->kind, &ev->req);
+	}
 	if (used < 0)
 		return -1;
-keys:
-	for (i += used; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol, n;
-		int bit;
-		if (!eq || kl == 0)
-			return vs_trace_fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-#define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
-		bit = KEY("tag") ? 1 : KEY("align") ? 2 : KEY("dir") ? 4 : KEY("opt") ? 8 : KEY("at") ? 16 :
-			KEY("data") ? 32 : KEY("cb") ? 64 : KEY("search") && h->heaps ? 128 : 0;
-		if (!bit)
-			return vs_trace_fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb%s)", (int)kl,
-				t[i].s, h->heaps ? ", search" : "");
-		if (seen & bit)
-			return vs_trace_fail(r, t[i].col, "%.*s= given twice", (int)kl, t[i].s);
-		seen |= bit;
-		if (bit == 1) {
-			/* a tag seen before passed name_ok then */
-			if (!(ev->req.tag = find_tag(r, v, vl)) && !name_ok(v, vl, VS_TAG_MAX))
-				return vs_trace_fail(r, vcol, "tag '%.*s' must be 1-63 letters, digits or _-./:", (int)vl, v);
-			memcpy(r->tag, v, vl);
-			r->tag[vl] = '\0';
-			ev->tag = r->tag;
-			if (!ev->req.tag)
-				ev->req.tag = intern_tag(r, v, vl);
-			if (ev->req.tag == TAGS_FULL)
-				return vs_trace_fail(r, vcol, "more than %u distinct tags: a tag names a kind of allocation "
-					"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
-			if (!ev->req.tag)
-				return vs_trace_fail(r, vcol, "out of memory for tags");
-		} else if (bit == 2) {
-			if (vs_trace_num32(r, v, vl, vcol, "align", 1, &n))
-				return -1;
-			if (n & (n - 1))
-				return vs_trace_fail(r, vcol, "align %u is not a power of two", (unsigned)n);
-			ev->req.align = n;
-		} else if (bit == 4) {
-			if (vl == 3 && memcmp(v, "low", 3) == 0)
-				ev->req.dir = VS_DIR_LOW;
-			else if (vl == 4 && memcmp(v, "high", 4) == 0)
-				ev->req.dir = VS_DIR_HIGH;
-			else if (vl == 3 && memcmp(v, "any", 3) == 0)
-				ev->req.dir = VS_DIR_ANY;
-			else
-				return vs_trace_fail(r, vcol, "dir must be low, high or any, not '%.*s'", (int)vl, v);
-		} else if (bit == 64) {
-			if (ev->req.shape != VS_REQ_TILE)
-				return vs_trace_fail(r, t[i].col, "cb= (the charblock a BG draws from) applies to tile requests");
-			if (vs_trace_num32(r, v, vl, vcol, "cb", 0, &n))
-				return -1;
-			if (n > 3)
-				return vs_trace_fail(r, vcol, "charblock %u does not exist (0-3)", (unsigned)n);
-			ev->req.u.tile.cb1 = (uint8_t)(n + 1);
-		} else if (bit == 128) {
-			/* the call's own usable list: heaps (arenas) in order */
-			size_t j = 0;
-			int a;
-			if (ev->route >= 0)
-				return vs_trace_fail(r, t[i].col, "search= is the list of heaps this call tries: name no heap or "
-					"search list before the request as well");
-			do {
-				size_t k = j;
-				while (k < vl && v[k] != ',')
-					k++;
-				if (ev->search_len == VS_SEARCH_LEN_MAX)
-					return vs_trace_fail(r, vcol + (uint32_t)j, "search=: at most %d heaps", VS_SEARCH_LEN_MAX);
-				if ((a = vs_trace_arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
-					return -1;
-				ev->search[ev->search_len++] = (uint8_t)a;
-				j = k + 1;
-			} while (j <= vl);
-		} else if (bit == 8) {
-			if (vs_trace_num32(r, v, vl, vcol, "opt", 0, &n))
-				return -1;
-			ev->req.opt = n;
-		} else if (bit == 16) {
-			if (vl == 4 && memcmp(v, "none", 4) == 0) {
-				ev->req.has_at = VS_AT_FAILED;
-				continue;
-			}
-			if (vs_trace_num32(r, v, vl, vcol, "at", 0, &n))
-				return -1;
-			if (d && (n < d->base || n - d->base >= d->size))
-				return vs_trace_fail(r, vcol, "at=0x%x lies outside arena '%s' [0x%x, 0x%llx)", (unsigned)n, d->name,
-					(unsigned)d->base, (unsigned long long)d->base + d->size);
-			ev->req.has_at = VS_AT_ADDR;
-			ev->req.at = n;
-		} else {
-			size_t j;
-			if (vl % 2)
-				return vs_trace_fail(r, vcol, "data: odd number of hex digits");
-			if (vl / 2 > ev->req.size)
-				return vs_trace_fail(r, vcol, "data: %zu bytes of payload for a %u-byte request", vl / 2,
-					(unsigned)ev->req.size);
-			for (j = 0; j < vl; j += 2) {
-				int hi = hexval(v[j]), lo = hexval(v[j + 1]);
-				if (hi < 0 || lo < 0)
-					return vs_trace_fail(r, vcol + (uint32_t)j + (hi < 0 ? 0 : 1), "data: not a hex digit");
-				r->data[j / 2] = (uint8_t)(hi << 4 | lo);
-			}
-			ev->data = r->data;
-			ev->data_len = (uint32_t)(vl / 2);
-		}
-#undef KEY
-	}
-	return 0;
+	return read_alloc_keys(r, t, i + used, nt, ev, d);
 }
 
 static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)

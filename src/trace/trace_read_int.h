@@ -122,11 +122,25 @@ static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const cha
 	return 0;
 }
 
+/* A key=value token cut at its '=' (vs_trace_key_value) */
+typedef struct kv {
+	const char *key, *v;
+	size_t kl, vl;      /* the key's and the value's lengths */
+	uint32_t col, vcol; /* the token's and the value's columns */
+} kv;
+
 static inline int tok_is(const tok *t, const char *w)
 {
 	size_t n = strlen(w);
 
 	return t->len == n && memcmp(t->s, w, n) == 0;
+}
+
+static inline int kv_is(const kv *k, const char *key)
+{
+	size_t n = strlen(key);
+
+	return k->kl == n && memcmp(k->key, key, n) == 0;
 }
 
 /* A name: 1 to max - 1 letters, digits or _-./: */
@@ -164,6 +178,8 @@ int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, 
 	int suffix, uint32_t *out);
 /* The next line with tokens: 1, 0 at the end, -1 on error. */
 int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt);
+/* A key=value token cut at its '=': 0, or -1 with an error. */
+int vs_trace_key_value(vs_trace_reader *r, const tok *t, kv *out);
 
 /* trace_header.c: the header, up to and keeping the first event's line;
  * 0 or -1. */
