@@ -801,112 +801,143 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	return read_alloc_keys(r, t, i + used, nt, ev, d);
 }
 
-static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+/* ---- other statements -------------------------------------------------- */
+
+/* Each statement's reader takes its tokens t[0..nt) (t[0] its name) into
+ * the event, its type set: 0 or -1. */
+
+/* free ID */
+static int read_free(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	if (nt != 2)
+		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "free: expected 'free ID'");
+	if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
+		return vs_trace_fail(r, t[1].col, "free: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
+	return 0;
+}
+
+/* move ID to=ADDR */
+static int read_move(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	uint32_t n;
+
+	if (nt != 3 || t[2].len < 4 || memcmp(t[2].s, "to=", 3) != 0)
+		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : nt < 3 ? t[1].col + t[1].len : t[nt > 3 ? 3 : 2].col,
+			"move: expected 'move ID to=ADDR'");
+	if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
+		return vs_trace_fail(r, t[1].col, "move: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
+	if (vs_trace_num32(r, t[2].s + 3, t[2].len - 3, t[2].col + 3, "to", 0, &n))
+		return -1;
+	ev->req.has_at = VS_AT_ADDR;
+	ev->req.at = n;
+	return 0;
+}
+
+static int read_frame(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	(void)ev;
+	if (nt != 1)
+		return vs_trace_fail(r, t[1].col, "frame takes nothing after it");
+	return 0;
+}
+
+/* save NAME [ARENA], restore NAME [ARENA] */
+static int read_state(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	if (nt < 2 || nt > 3)
+		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[3].col, "%s: expected '%s NAME [ARENA]'",
+			vs_event_name(ev->type), vs_event_name(ev->type));
+	if (!name_ok(t[1].s, t[1].len, VS_STATE_NAME_MAX))
+		return vs_trace_fail(r, t[1].col, "state name '%.*s' must be 1-63 letters, digits or _-./:",
+			(int)t[1].len, t[1].s);
+	memcpy(r->state, t[1].s, t[1].len);
+	r->state[t[1].len] = '\0';
+	ev->name = r->state;
+	if (nt == 3 && (ev->arena = arena_by_tok(&r->hdr, &t[2])) < 0)
+		return vs_trace_fail(r, t[2].col, "unknown arena '%.*s'", (int)t[2].len, t[2].s);
+	return 0;
+}
+
+/* reset [ARENA] */
+static int read_reset(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	if (nt > 2)
+		return vs_trace_fail(r, t[2].col, "reset: expected 'reset [ARENA]'");
+	if (nt == 2 && (ev->arena = arena_by_tok(&r->hdr, &t[1])) < 0)
+		return vs_trace_fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
+	return 0;
+}
+
+/* push NAME, pop NAME: a route, in a heaps trace */
+static int read_push_pop(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	if (!r->hdr.heaps)
+		return vs_trace_fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_event_name(ev->type));
+	if (nt != 2)
+		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s NAME'",
+			vs_event_name(ev->type), vs_event_name(ev->type));
+	if ((ev->route = vs_trace_route_by_tok(&r->hdr, &t[1])) < 0)
+		return vs_trace_fail(r, t[1].col, "unknown arena or search list '%.*s'", (int)t[1].len, t[1].s);
+	return 0;
+}
+
+/* init [ARENA] [key=value ...]: every key=value is an option for the
+ * arena's strategy, kept as key=value,key=value */
+static int read_init(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	const vs_trace_header *h = &r->hdr;
+	int i = 1;
+	size_t len = 0;
+
+	if (nt > 1 && !memchr(t[1].s, '=', t[1].len)) {
+		if ((ev->arena = arena_by_tok(h, &t[1])) < 0)
+			return vs_trace_fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
+		i = 2;
+	} else if (h->narenas > 1) {
+		return vs_trace_fail(r, t[0].col + t[0].len, "init: this trace declares %d arenas: name one", h->narenas);
+	} else {
+		ev->arena = 0;
+	}
+	for (; i < nt; i++) {
+		const char *eq = memchr(t[i].s, '=', t[i].len);
+		if (!eq || eq == t[i].s || !name_ok(t[i].s, (size_t)(eq - t[i].s), VS_NAME_MAX))
+			return vs_trace_fail(r, t[i].col, "init: expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
+		if (memchr(t[i].s, ',', t[i].len))
+			return vs_trace_fail(r, t[i].col, "init: a value may not contain ','");
+		if (len + t[i].len + 2 > sizeof r->options)
+			return vs_trace_fail(r, t[i].col, "init: options are longer than %d bytes", VS_OPTIONS_MAX - 1);
+		if (len)
+			r->options[len++] = ',';
+		memcpy(r->options + len, t[i].s, t[i].len);
+		len += t[i].len;
+	}
+	r->options[len] = '\0';
+	ev->options = r->options;
+	return 0;
+}
+
+/* The statements' readers by event type; their names are event_names. */
+static int (*const statements[VS_EV_COUNT])(vs_trace_reader *r, const tok *t, int nt, vs_event *ev) = {
+	[VS_EV_ALLOC] = parse_alloc, [VS_EV_FREE] = read_free, [VS_EV_FRAME] = read_frame,
+	[VS_EV_SAVE] = read_state, [VS_EV_RESTORE] = read_state, [VS_EV_RESET] = read_reset,
+	[VS_EV_INIT] = read_init, [VS_EV_PUSH] = read_push_pop, [VS_EV_POP] = read_push_pop,
+	[VS_EV_MOVE] = read_move,
+};
+
+static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	int type;
 
 	memset(ev, 0, sizeof *ev);
 	ev->line = r->line;
 	ev->tag = "";
 	ev->arena = -1;
 	ev->route = -1;
-	if (tok_is(&t[0], "alloc")) {
-		ev->type = VS_EV_ALLOC;
-		return parse_alloc(r, t, nt, ev);
-	}
-	if (tok_is(&t[0], "free")) {
-		ev->type = VS_EV_FREE;
-		if (nt != 2)
-			return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "free: expected 'free ID'");
-		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
-			return vs_trace_fail(r, t[1].col, "free: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "move")) {
-		uint32_t n;
-		ev->type = VS_EV_MOVE;
-		if (nt != 3 || t[2].len < 4 || memcmp(t[2].s, "to=", 3) != 0)
-			return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : nt < 3 ? t[1].col + t[1].len : t[nt > 3 ? 3 : 2].col,
-				"move: expected 'move ID to=ADDR'");
-		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
-			return vs_trace_fail(r, t[1].col, "move: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-		if (vs_trace_num32(r, t[2].s + 3, t[2].len - 3, t[2].col + 3, "to", 0, &n))
-			return -1;
-		ev->req.has_at = VS_AT_ADDR;
-		ev->req.at = n;
-		return 0;
-	}
-	if (tok_is(&t[0], "frame")) {
-		ev->type = VS_EV_FRAME;
-		if (nt != 1)
-			return vs_trace_fail(r, t[1].col, "frame takes nothing after it");
-		return 0;
-	}
-	if (tok_is(&t[0], "save") || tok_is(&t[0], "restore")) {
-		ev->type = tok_is(&t[0], "save") ? VS_EV_SAVE : VS_EV_RESTORE;
-		if (nt < 2 || nt > 3)
-			return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[3].col, "%s: expected '%s NAME [ARENA]'",
-				vs_event_name(ev->type), vs_event_name(ev->type));
-		if (!name_ok(t[1].s, t[1].len, VS_STATE_NAME_MAX))
-			return vs_trace_fail(r, t[1].col, "state name '%.*s' must be 1-63 letters, digits or _-./:",
-				(int)t[1].len, t[1].s);
-		memcpy(r->state, t[1].s, t[1].len);
-		r->state[t[1].len] = '\0';
-		ev->name = r->state;
-		if (nt == 3 && (ev->arena = arena_by_tok(h, &t[2])) < 0)
-			return vs_trace_fail(r, t[2].col, "unknown arena '%.*s'", (int)t[2].len, t[2].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "reset")) {
-		ev->type = VS_EV_RESET;
-		if (nt > 2)
-			return vs_trace_fail(r, t[2].col, "reset: expected 'reset [ARENA]'");
-		if (nt == 2 && (ev->arena = arena_by_tok(h, &t[1])) < 0)
-			return vs_trace_fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "push") || tok_is(&t[0], "pop")) {
-		ev->type = tok_is(&t[0], "push") ? VS_EV_PUSH : VS_EV_POP;
-		if (!h->heaps)
-			return vs_trace_fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_event_name(ev->type));
-		if (nt != 2)
-			return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s NAME'",
-				vs_event_name(ev->type), vs_event_name(ev->type));
-		if ((ev->route = vs_trace_route_by_tok(h, &t[1])) < 0)
-			return vs_trace_fail(r, t[1].col, "unknown arena or search list '%.*s'", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "init")) {
-		int i = 1;
-		size_t len = 0;
-		ev->type = VS_EV_INIT;
-		if (nt > 1 && !memchr(t[1].s, '=', t[1].len)) {
-			if ((ev->arena = arena_by_tok(h, &t[1])) < 0)
-				return vs_trace_fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
-			i = 2;
-		} else if (h->narenas > 1) {
-			return vs_trace_fail(r, t[0].col + t[0].len, "init: this trace declares %d arenas: name one", h->narenas);
-		} else {
-			ev->arena = 0;
+	for (type = 0; type < VS_EV_COUNT; type++)
+		if (tok_is(&t[0], event_names[type])) {
+			ev->type = (vs_event_type)type;
+			return statements[type](r, t, nt, ev);
 		}
-		/* every key=value is an option for the arena's strategy */
-		for (; i < nt; i++) {
-			const char *eq = memchr(t[i].s, '=', t[i].len);
-			if (!eq || eq == t[i].s || !name_ok(t[i].s, (size_t)(eq - t[i].s), VS_NAME_MAX))
-				return vs_trace_fail(r, t[i].col, "init: expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-			if (memchr(t[i].s, ',', t[i].len))
-				return vs_trace_fail(r, t[i].col, "init: a value may not contain ','");
-			if (len + t[i].len + 2 > sizeof r->options)
-				return vs_trace_fail(r, t[i].col, "init: options are longer than %d bytes", VS_OPTIONS_MAX - 1);
-			if (len)
-				r->options[len++] = ',';
-			memcpy(r->options + len, t[i].s, t[i].len);
-			len += t[i].len;
-		}
-		r->options[len] = '\0';
-		ev->options = r->options;
-		return 0;
-	}
 	if (tok_is(&t[0], "arena") || tok_is(&t[0], "heaps") || tok_is(&t[0], "search"))
 		return vs_trace_fail(r, t[0].col, "%.*s lines must come before the first event", (int)t[0].len, t[0].s);
 	if (tok_is(&t[0], "vramsim-trace"))
