@@ -66,14 +66,175 @@ static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size
 	return 0;
 }
 
-static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
+/* An arena declaration being read: the arena, and what its keys have said
+ * so far (the display mode is applied at the end, with its effect on the
+ * size). */
+typedef struct arena_read {
+	vs_arena_decl *d;
+	int idx;
+	uint32_t mode;
+	int have_size, have_mode, have_banks, have_map;
+} arena_read;
+
+/* Each arena key's reader takes its value into the declaration: 0 or -1.
+ * The table below has checked that the key applies to the arena's kind. */
+
+/* mode=0-5: the GBA display mode (DISPCNT) */
+static int akey_mode(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "mode", 0, &a->mode))
+		return -1;
+	if (a->mode > 5)
+		return vs_trace_fail(r, k->vcol, "GBA display mode %u does not exist (0-5)", (unsigned)a->mode);
+	if (a->have_mode++)
+		return vs_trace_fail(r, k->col, "mode= given twice");
+	return 0;
+}
+
+/* map=1d|2d: OBJ tile mapping */
+static int akey_map(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	if (a->have_map++)
+		return vs_trace_fail(r, k->col, "map= given twice");
+	if (!kv_value_is(k, "1d") && !kv_value_is(k, "2d"))
+		return vs_trace_fail(r, k->vcol, "map: expected 1d or 2d (OBJ tile mapping), got '%.*s'", (int)k->vl, k->v);
+	a->d->gba_obj_2d = k->v[0] == '2';
+	return 0;
+}
+
+static int akey_banks(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	if (a->have_banks++)
+		return vs_trace_fail(r, k->col, "banks= given twice");
+	return parse_banks(r, a->d, k->v, k->vl, k->vcol);
+}
+
+static int akey_size(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	uint32_t n;
+
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "size", 1, &n))
+		return -1;
+	if (n == 0 || n > (256u << 20))
+		return vs_trace_fail(r, k->vcol, "size %u is out of range (1 byte to 256 MiB)", (unsigned)n);
+	a->d->size = n;
+	a->have_size = 1;
+	return 0;
+}
+
+static int akey_base(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	return vs_trace_num32(r, k->v, k->vl, k->vcol, "base", 1, &a->d->base);
+}
+
+static int akey_unit(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	uint32_t n;
+
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "unit", 1, &n))
+		return -1;
+	if (n == 0 || (n & (n - 1)) || n > 4096)
+		return vs_trace_fail(r, k->vcol, "unit %u must be a power of two up to 4096", (unsigned)n);
+	a->d->unit = n;
+	return 0;
+}
+
+/* preset=NAME: a console's RAM, its size and base */
+static int akey_preset(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	static const struct { const char *name; uint32_t size, base; } presets[] = {
+		{ "ewram", 0x40000, 0x02000000 }, { "iwram", 0x8000, 0x03000000 }, { "ds-main", 0x400000, 0x02000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if (kv_value_is(k, presets[i].name)) {
+			a->d->size = presets[i].size;
+			a->d->base = presets[i].base;
+			a->have_size = 1;
+			return 0;
+		}
+	return vs_trace_fail(r, k->vcol, "unknown preset '%.*s' (ewram, iwram, ds-main)", (int)k->vl, k->v);
+}
+
+/* strategy=NAME: the strategy the trace suggests for this arena */
+static int akey_strategy(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	char *s = r->hdr.strategy[a->idx];
+
+	if (!name_ok(k->v, k->vl, VS_NAME_MAX))
+		return vs_trace_fail(r, k->vcol, "strategy name '%.*s' is not a valid name", (int)k->vl, k->v);
+	memcpy(s, k->v, k->vl);
+	s[k->vl] = '\0';
+	return 0;
+}
+
+/* options=key:value;key:value, for the strategy */
+static int akey_options(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	char *o = r->hdr.options[a->idx];
+	size_t j;
+
+	if (k->vl >= VS_OPTIONS_MAX)
+		return vs_trace_fail(r, k->vcol, "options are longer than %d bytes", VS_OPTIONS_MAX - 1);
+	/* written key:value;key:value in traces, key=value,key=value inside */
+	for (j = 0; j < k->vl; j++)
+		o[j] = k->v[j] == ':' ? '=' : k->v[j] == ';' ? ',' : k->v[j];
+	o[k->vl] = '\0';
+	return 0;
+}
+
+#define GBA_ARENAS (VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | VS_ARENA_BIT(VS_ARENA_GBA_BG))
+#define DS_ARENAS (VS_ARENA_BIT(VS_ARENA_DS_TEX) | VS_ARENA_BIT(VS_ARENA_DS_PLTT))
+#define RAM_ARENAS VS_ARENA_BIT(VS_ARENA_RAM)
+#define ALL_ARENAS (VS_ARENA_ANY_VRAM | RAM_ARENAS)
+#define RAM_ONLY(k) k "= applies to ram arenas: the hardware fixes this memory's layout"
+
+/* The keys of an arena line, one row each: its name, the arena kinds it
+ * applies to (VS_ARENA_BIT), what to say for another kind, and its
+ * reader. */
+static const struct arena_key {
+	const char *name;
+	unsigned kinds;
+	const char *elsewhere;
+	int (*read)(vs_trace_reader *r, const kv *k, arena_read *a);
+} arena_keys[] = {
+	{ "mode", GBA_ARENAS, "mode= applies to gba-obj and gba-bg arenas", akey_mode },
+	{ "map", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)",
+		akey_map },
+	{ "banks", DS_ARENAS, "banks= applies to ds-tex and ds-pltt arenas", akey_banks },
+	{ "size", RAM_ARENAS, RAM_ONLY("size"), akey_size },
+	{ "base", RAM_ARENAS, RAM_ONLY("base"), akey_base },
+	{ "unit", RAM_ARENAS, RAM_ONLY("unit"), akey_unit },
+	{ "preset", RAM_ARENAS, "preset= applies to ram arenas", akey_preset },
+	{ "strategy", ALL_ARENAS, NULL, akey_strategy },
+	{ "options", ALL_ARENAS, NULL, akey_options },
+};
+#define NARENA_KEYS (sizeof arena_keys / sizeof arena_keys[0])
+
+static int arena_key(vs_trace_reader *r, const tok *t, arena_read *a)
+{
+	const struct arena_key *row;
+	kv k;
+
+	if (vs_trace_key_value(r, t, &k))
+		return -1;
+	for (row = arena_keys; row < arena_keys + NARENA_KEYS && !kv_is(&k, row->name); row++)
+		;
+	if (row == arena_keys + NARENA_KEYS)
+		return vs_trace_fail(r, k.col, "unknown arena key '%.*s'", (int)k.kl, k.key);
+	if (!(row->kinds & VS_ARENA_BIT(a->d->kind)))
+		return vs_trace_fail(r, k.col, "%s", row->elsewhere);
+	return row->read(r, &k, a);
+}
+
+/* arena NAME KIND: a new arena of that kind, its defaults set. */
+static int arena_start(vs_trace_reader *r, const tok *t, int nt, arena_read *a)
 {
 	vs_trace_header *h = &r->hdr;
-	vs_arena_decl *d;
 	vs_arena_kind kind;
 	char kname[32];
-	int i, have_size = 0, have_mode = 0, have_banks = 0, have_map = 0, idx;
-	uint32_t mode = 0;
+	int i;
 
 	if (nt < 3)
 		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[1].col + t[1].len,
@@ -83,121 +244,57 @@ static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
 	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX) || !((t[1].s[0] | 0x20) >= 'a' && (t[1].s[0] | 0x20) <= 'z'))
 		return vs_trace_fail(r, t[1].col,
 			"arena name '%.*s' must be 1-31 letters, digits or _-./: starting with a letter", (int)t[1].len, t[1].s);
-	idx = h->narenas;
-	for (i = 0; i < idx; i++)
+	for (i = 0; i < h->narenas; i++)
 		if (strlen(h->arenas[i].name) == t[1].len && memcmp(h->arenas[i].name, t[1].s, t[1].len) == 0)
 			return vs_trace_fail(r, t[1].col, "arena '%.*s' is declared twice", (int)t[1].len, t[1].s);
 	snprintf(kname, sizeof kname, "%.*s", (int)(t[2].len < 31 ? t[2].len : 31), t[2].s);
 	if (vs_arena_kind_parse(kname, &kind))
 		return vs_trace_fail(r, t[2].col, "unknown arena kind '%.*s' (gba-obj, gba-bg, ds-tex, ds-pltt, ram)",
 			(int)t[2].len, t[2].s);
-	d = &h->arenas[idx];
-	vs_arena_decl_default(d, kind);
-	memcpy(d->name, t[1].s, t[1].len);
-	d->name[t[1].len] = '\0';
-	h->strategy[idx][0] = '\0';
-	h->options[idx][0] = '\0';
-
-	for (i = 3; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol, n;
-		if (!eq || kl == 0)
-			return vs_trace_fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-#define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
-		if (KEY("mode")) {
-			if (kind != VS_ARENA_GBA_OBJ && kind != VS_ARENA_GBA_BG)
-				return vs_trace_fail(r, t[i].col, "mode= applies to gba-obj and gba-bg arenas");
-			if (vs_trace_num32(r, v, vl, vcol, "mode", 0, &mode))
-				return -1;
-			if (mode > 5)
-				return vs_trace_fail(r, vcol, "GBA display mode %u does not exist (0-5)", (unsigned)mode);
-			if (have_mode++)
-				return vs_trace_fail(r, t[i].col, "mode= given twice");
-		} else if (KEY("map")) {
-			if (kind != VS_ARENA_GBA_OBJ)
-				return vs_trace_fail(r, t[i].col, "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)");
-			if (have_map++)
-				return vs_trace_fail(r, t[i].col, "map= given twice");
-			if (vl == 2 && (memcmp(v, "1d", 2) == 0 || memcmp(v, "2d", 2) == 0))
-				d->gba_obj_2d = v[0] == '2';
-			else
-				return vs_trace_fail(r, vcol, "map: expected 1d or 2d (OBJ tile mapping), got '%.*s'", (int)vl, v);
-		} else if (KEY("banks")) {
-			if (kind != VS_ARENA_DS_TEX && kind != VS_ARENA_DS_PLTT)
-				return vs_trace_fail(r, t[i].col, "banks= applies to ds-tex and ds-pltt arenas");
-			if (have_banks++)
-				return vs_trace_fail(r, t[i].col, "banks= given twice");
-			if (parse_banks(r, d, v, vl, vcol))
-				return -1;
-		} else if (KEY("size") || KEY("base") || KEY("unit")) {
-			if (kind != VS_ARENA_RAM)
-				return vs_trace_fail(r, t[i].col,
-					"%.*s= applies to ram arenas: the hardware fixes this memory's layout", (int)kl, t[i].s);
-			if (vs_trace_num32(r, v, vl, vcol, KEY("size") ? "size" : KEY("base") ? "base" : "unit", 1, &n))
-				return -1;
-			if (KEY("size")) {
-				if (n == 0 || n > (256u << 20))
-					return vs_trace_fail(r, vcol, "size %u is out of range (1 byte to 256 MiB)", (unsigned)n);
-				d->size = n;
-				have_size = 1;
-			} else if (KEY("base")) {
-				d->base = n;
-			} else {
-				if (n == 0 || (n & (n - 1)) || n > 4096)
-					return vs_trace_fail(r, vcol, "unit %u must be a power of two up to 4096", (unsigned)n);
-				d->unit = n;
-			}
-		} else if (KEY("preset")) {
-			if (kind != VS_ARENA_RAM)
-				return vs_trace_fail(r, t[i].col, "preset= applies to ram arenas");
-			if (vl == 5 && memcmp(v, "ewram", 5) == 0) {
-				d->size = 0x40000;
-				d->base = 0x02000000;
-			} else if (vl == 5 && memcmp(v, "iwram", 5) == 0) {
-				d->size = 0x8000;
-				d->base = 0x03000000;
-			} else if (vl == 7 && memcmp(v, "ds-main", 7) == 0) {
-				d->size = 0x400000;
-				d->base = 0x02000000;
-			} else {
-				return vs_trace_fail(r, vcol, "unknown preset '%.*s' (ewram, iwram, ds-main)", (int)vl, v);
-			}
-			have_size = 1;
-		} else if (KEY("strategy")) {
-			if (!name_ok(v, vl, VS_NAME_MAX))
-				return vs_trace_fail(r, vcol, "strategy name '%.*s' is not a valid name", (int)vl, v);
-			memcpy(h->strategy[idx], v, vl);
-			h->strategy[idx][vl] = '\0';
-		} else if (KEY("options")) {
-			size_t j;
-			if (vl >= VS_OPTIONS_MAX)
-				return vs_trace_fail(r, vcol, "options are longer than %d bytes", VS_OPTIONS_MAX - 1);
-			/* written key:value;key:value in traces, key=value,key=value inside */
-			for (j = 0; j < vl; j++)
-				h->options[idx][j] = v[j] == ':' ? '=' : v[j] == ';' ? ',' : v[j];
-			h->options[idx][vl] = '\0';
-		} else {
-			return vs_trace_fail(r, t[i].col, "unknown arena key '%.*s'", (int)kl, t[i].s);
-		}
-#undef KEY
-	}
-	if (kind == VS_ARENA_RAM && !have_size)
-		return vs_trace_fail(r, t[2].col, "ram arena '%s' needs size= or preset=", d->name);
-	if (kind == VS_ARENA_RAM && d->size % d->unit)
-		return vs_trace_fail(r, t[2].col, "ram arena '%s': size %u is not a multiple of unit %u", d->name,
-			(unsigned)d->size, (unsigned)d->unit);
-	if (kind == VS_ARENA_RAM && (uint64_t)d->base + d->size > 0x100000000ull)
-		return vs_trace_fail(r, t[2].col, "ram arena '%s' runs past the 32-bit address space", d->name);
-	d->gba_mode = (uint8_t)mode;
-	if (kind == VS_ARENA_GBA_BG && mode >= 3)
-		d->size = 0x14000; /* 80 KiB of frame buffer */
-	h->narenas++;
+	memset(a, 0, sizeof *a);
+	a->idx = h->narenas;
+	a->d = &h->arenas[a->idx];
+	vs_arena_decl_default(a->d, kind);
+	memcpy(a->d->name, t[1].s, t[1].len);
+	a->d->name[t[1].len] = '\0';
+	h->strategy[a->idx][0] = '\0';
+	h->options[a->idx][0] = '\0';
 	return 0;
+}
+
+/* After the keys: what a ram arena needs, the display mode's frame
+ * buffer; the arena is declared. kt is the KIND token, which errors
+ * about the whole arena point at. */
+static int arena_finish(vs_trace_reader *r, const tok *kt, arena_read *a)
+{
+	vs_arena_decl *d = a->d;
+
+	if (d->kind == VS_ARENA_RAM && !a->have_size)
+		return vs_trace_fail(r, kt->col, "ram arena '%s' needs size= or preset=", d->name);
+	if (d->kind == VS_ARENA_RAM && d->size % d->unit)
+		return vs_trace_fail(r, kt->col, "ram arena '%s': size %u is not a multiple of unit %u", d->name,
+			(unsigned)d->size, (unsigned)d->unit);
+	if (d->kind == VS_ARENA_RAM && (uint64_t)d->base + d->size > 0x100000000ull)
+		return vs_trace_fail(r, kt->col, "ram arena '%s' runs past the 32-bit address space", d->name);
+	d->gba_mode = (uint8_t)a->mode;
+	if (d->kind == VS_ARENA_GBA_BG && a->mode >= 3)
+		d->size = 0x14000; /* 80 KiB of frame buffer */
+	r->hdr.narenas++;
+	return 0;
+}
+
+/* arena NAME KIND [key=value ...] */
+static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
+{
+	arena_read a;
+	int i;
+
+	if (arena_start(r, t, nt, &a))
+		return -1;
+	for (i = 3; i < nt; i++)
+		if (arena_key(r, &t[i], &a))
+			return -1;
+	return arena_finish(r, &t[2], &a);
 }
 
 /* ---- names, heaps and search lists -------------------------------------- */
@@ -230,11 +327,56 @@ int vs_trace_arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t co
 	return i;
 }
 
+/* keep-small=ARENA,...: the arenas small requests may stay in */
+static int heaps_keep_small(vs_trace_reader *r, const kv *k)
+{
+	size_t j = 0;
+	int a;
+
+	while (j < k->vl) {
+		size_t e = j;
+		while (e < k->vl && k->v[e] != ',')
+			e++;
+		if ((a = vs_trace_arena_in(r, k->v + j, e - j, k->vcol + (uint32_t)j)) < 0)
+			return -1;
+		r->hdr.keep_small |= 1u << a;
+		j = e + 1;
+	}
+	return 0;
+}
+
+/* One key=value of the heaps line. */
+static int heaps_key(vs_trace_reader *r, const tok *t)
+{
+	vs_trace_header *h = &r->hdr;
+	kv k;
+
+	if (vs_trace_key_value(r, t, &k))
+		return -1;
+	if (kv_is(&k, "small"))
+		return (h->small_arena = vs_trace_arena_in(r, k.v, k.vl, k.vcol)) < 0 ? -1 : 0;
+	if (kv_is(&k, "default"))
+		return (h->default_arena = vs_trace_arena_in(r, k.v, k.vl, k.vcol)) < 0 ? -1 : 0;
+	if (kv_is(&k, "keep-small"))
+		return heaps_keep_small(r, &k);
+	if (!kv_is(&k, "route"))
+		return vs_trace_fail(r, k.col, "heaps: unknown key '%.*s' (small, default, keep-small, route)", (int)k.kl,
+			k.key);
+	/* route=off is the game's g_NoHeapRoute */
+	if (kv_value_is(&k, "off"))
+		h->no_route = 1;
+	else if (kv_value_is(&k, "on"))
+		h->no_route = 0;
+	else
+		return vs_trace_fail(r, k.vcol, "heaps: route must be on or off, not '%.*s'", (int)k.vl, k.v);
+	return 0;
+}
+
 /* heaps [small=ARENA] [default=ARENA] [keep-small=ARENA,...] [route=on|off] */
 static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
 {
 	vs_trace_header *h = &r->hdr;
-	int i, a;
+	int i;
 
 	if (h->heaps)
 		return vs_trace_fail(r, t[0].col, "heaps: given twice");
@@ -245,48 +387,9 @@ static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
 	h->heaps = 1;
 	h->small_arena = -1;
 	h->default_arena = -1;
-	for (i = 1; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol;
-		if (!eq || kl == 0)
-			return vs_trace_fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-		if (kl == 5 && memcmp(t[i].s, "small", 5) == 0) {
-			if ((a = vs_trace_arena_in(r, v, vl, vcol)) < 0)
-				return -1;
-			h->small_arena = a;
-		} else if (kl == 7 && memcmp(t[i].s, "default", 7) == 0) {
-			if ((a = vs_trace_arena_in(r, v, vl, vcol)) < 0)
-				return -1;
-			h->default_arena = a;
-		} else if (kl == 10 && memcmp(t[i].s, "keep-small", 10) == 0) {
-			size_t j = 0;
-			while (j < vl) {
-				size_t k = j;
-				while (k < vl && v[k] != ',')
-					k++;
-				if ((a = vs_trace_arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
-					return -1;
-				h->keep_small |= 1u << a;
-				j = k + 1;
-			}
-		} else if (kl == 5 && memcmp(t[i].s, "route", 5) == 0) {
-			/* route=off is the game's g_NoHeapRoute */
-			if (vl == 3 && memcmp(v, "off", 3) == 0)
-				h->no_route = 1;
-			else if (vl == 2 && memcmp(v, "on", 2) == 0)
-				h->no_route = 0;
-			else
-				return vs_trace_fail(r, vcol, "heaps: route must be on or off, not '%.*s'", (int)vl, v);
-		} else {
-			return vs_trace_fail(r, t[i].col, "heaps: unknown key '%.*s' (small, default, keep-small, route)", (int)kl,
-				t[i].s);
-		}
-	}
+	for (i = 1; i < nt; i++)
+		if (heaps_key(r, &t[i]))
+			return -1;
 	return 0;
 }
 
@@ -332,7 +435,8 @@ const char *vs_trace_route_name(const vs_trace_header *h, int route)
 
 /* ---- the header -------------------------------------------------------- */
 
-int vs_trace_read_header(vs_trace_reader *r)
+/* The first statement: 'vramsim-trace 1'. */
+static int read_version(vs_trace_reader *r)
 {
 	tok t[MAX_TOK];
 	int nt, rc;
@@ -356,42 +460,51 @@ int vs_trace_read_header(vs_trace_reader *r)
 		return vs_trace_fail(r, t[1].col, "trace version %u is not supported (this vramsim reads version %d)",
 			(unsigned)v, VS_TRACE_VERSION);
 	r->hdr.version = (int)v;
-	for (;;) {
-		rc = vs_trace_next_statement(r, t, &nt);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		if (tok_is(&t[0], "heaps")) {
-			if (parse_heaps(r, t, nt))
-				return -1;
-			continue;
-		}
-		if (tok_is(&t[0], "search")) {
-			if (parse_search(r, t, nt))
-				return -1;
-			continue;
-		}
-		if (!tok_is(&t[0], "arena")) {
-			/* keep this line: it is the first event */
-			size_t len = (size_t)(t[nt - 1].s + t[nt - 1].len - t[0].s) + t[0].col - 1;
-			const char *line = t[0].s - (t[0].col - 1);
-			r->pending = malloc(len + 1);
-			if (!r->pending)
-				return vs_trace_fail(r, 1, "out of memory");
-			memcpy(r->pending, line, len);
-			r->pending[len] = '\0';
-			r->pending_len = len;
-			r->pending_line = r->line;
-			r->have_pending = 1;
-			r->slow = 1;
-			break;
-		}
-		if (r->hdr.heaps)
+	return 0;
+}
+
+/* The first event's line, read to find where the header ends: kept for
+ * vs_trace_next (the block it lies in may be gone by then). */
+static int keep_first_event(vs_trace_reader *r, const tok *t, int nt)
+{
+	size_t len = (size_t)(t[nt - 1].s + t[nt - 1].len - t[0].s) + t[0].col - 1;
+	const char *line = t[0].s - (t[0].col - 1);
+
+	r->pending = malloc(len + 1);
+	if (!r->pending)
+		return vs_trace_fail(r, 1, "out of memory");
+	memcpy(r->pending, line, len);
+	r->pending[len] = '\0';
+	r->pending_len = len;
+	r->pending_line = r->line;
+	r->have_pending = 1;
+	r->slow = 1;
+	return 0;
+}
+
+int vs_trace_read_header(vs_trace_reader *r)
+{
+	tok t[MAX_TOK];
+	int nt, rc;
+
+	if (read_version(r))
+		return -1;
+	while ((rc = vs_trace_next_statement(r, t, &nt)) > 0) {
+		if (tok_is(&t[0], "heaps"))
+			rc = parse_heaps(r, t, nt);
+		else if (tok_is(&t[0], "search"))
+			rc = parse_search(r, t, nt);
+		else if (!tok_is(&t[0], "arena"))
+			break; /* the first event */
+		else if (r->hdr.heaps)
 			return vs_trace_fail(r, t[0].col, "arena declarations must come before the 'heaps' line");
-		if (parse_arena(r, t, nt))
+		else
+			rc = parse_arena(r, t, nt);
+		if (rc)
 			return -1;
 	}
+	if (rc < 0 || (rc > 0 && keep_first_event(r, t, nt)))
+		return -1;
 	if (r->hdr.narenas == 0)
 		return vs_trace_fail(r, 1, "the trace declares no arena ('arena NAME KIND ...' after the version line)");
 	vs_trace_fast_tables(r);

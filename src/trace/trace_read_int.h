@@ -143,6 +143,13 @@ static inline int kv_is(const kv *k, const char *key)
 	return k->kl == n && memcmp(k->key, key, n) == 0;
 }
 
+static inline int kv_value_is(const kv *k, const char *v)
+{
+	size_t n = strlen(v);
+
+	return k->vl == n && memcmp(k->v, v, n) == 0;
+}
+
 /* A name: 1 to max - 1 letters, digits or _-./: */
 static inline int name_ok(const char *s, size_t len, size_t max)
 {
