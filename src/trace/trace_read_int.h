@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
 /* trace_read_int.h - what the trace reader's files share: the full path
- * (trace_read.c: blocks, lines, tokens, every event statement, errors),
- * the header (trace_header.c: version, arenas, heaps, search lists) and the
- * fast path (trace_fast.c: the commonest lines read straight from the
- * block, and vs_trace_next). Here are the reader's state, the word loads,
- * slots and tag look-up the paths use, tokens and names, and the calls each
- * file makes into another. The small helpers are static inline: the fast
- * path's per-line work must not pay for a call across files.
+ * (trace_read.c: blocks, lines, tokens, numbers, tags, errors; and the
+ * statements, trace_header.c's for the header and trace_event.c's for the
+ * events) and the fast path (trace_fast.c: the commonest lines read
+ * straight from the block, and vs_trace_next). Here are the reader's
+ * state, the word loads, slots and tag look-up the paths use, tokens and
+ * names, and the calls each file makes into another. The small helpers are
+ * static inline: the fast path's per-line work must not pay for a call
+ * across files.
  */
 #ifndef VRAMSIM_TRACE_READ_INT_H
 #define VRAMSIM_TRACE_READ_INT_H
@@ -30,6 +31,7 @@
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
 #define MAX_TOK 32 /* tokens on one line */
+#define TAGS_FULL UINT32_MAX /* vs_trace_intern_tag: VS_TAG_DISTINCT_MAX reached */
 
 /* A token of a line, cut in place by the full path. */
 typedef struct tok {
@@ -175,10 +177,13 @@ void vs_trace_fast_tables(vs_trace_reader *r);
  * path leaves. */
 int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev);
 
-/* trace_read.c: what the header reader takes from the full path. An error
- * at column col of the current line (0: 1), as "NAME:LINE:COL: error: ...";
- * returns -1. */
+/* trace_read.c: what the header's and the events' statements take from
+ * the full path. An error at column col of the current line (0: 1), as
+ * "NAME:LINE:COL: error: ..."; returns -1. */
 int vs_trace_fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...) VS_PRINTF(3, 4);
+/* A decimal or 0x number, with a K or M suffix when suffix is set: 0, -1
+ * when it is not a number, -2 when it does not fit in 64 bits. */
+int vs_trace_parse_u64(const char *s, size_t len, int suffix, uint64_t *out);
 /* A number of up to 32 bits (with a K or M suffix when suffix is set), what
  * naming it in errors; 0 or -1. */
 int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, const char *what,
@@ -187,6 +192,13 @@ int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, 
 int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt);
 /* A key=value token cut at its '=': 0, or -1 with an error. */
 int vs_trace_key_value(vs_trace_reader *r, const tok *t, kv *out);
+/* A tag's id if it was seen before, else 0; vs_trace_intern_tag adds it
+ * (0: out of memory, TAGS_FULL: too many). */
+uint32_t vs_trace_find_tag(const vs_trace_reader *r, const char *s, size_t len);
+uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len);
+
+/* trace_event.c: the event a line's tokens state; 0 or -1. */
+int vs_trace_parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev);
 
 /* trace_header.c: the header, up to and keeping the first event's line;
  * 0 or -1. */
