@@ -11,15 +11,6 @@
 #include "trace_read_int.h"
 #include "vramsim/trace.h"
 
-static const char *const event_names[VS_EV_COUNT] = {
-	"alloc", "free", "frame", "save", "restore", "reset", "init", "push", "pop", "move"
-};
-
-const char *vs_event_name(vs_event_type t)
-{
-	return (unsigned)t < VS_EV_COUNT ? event_names[t] : "?";
-}
-
 /* The arena a token names, or -1. */
 static int arena_by_tok(const vs_trace_header *h, const tok *t)
 {
@@ -207,18 +198,19 @@ static int req_pltt(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
  * (with the keyword), what to say when there are fewer, and its reader. */
 static const struct req_kind {
 	const char *name;
+	size_t len;
 	vs_arena_kind arena;
 	int ntok;
 	const char *usage;
 	int (*read)(vs_trace_reader *r, const tok *t, int n, vs_request *rq);
 } req_kinds[] = {
-	{ NULL, ANY_ARENA, 1, NULL, req_size },
-	{ "bytes", ANY_ARENA, 2, "bytes: expected a size", req_bytes },
-	{ "sprite", VS_ARENA_GBA_OBJ, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
-	{ "tile", VS_ARENA_GBA_BG, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
-	{ "map", VS_ARENA_GBA_BG, 3, "map: expected 'map text|affine WxH'", req_map },
-	{ "tex", VS_ARENA_DS_TEX, 3, "tex: expected 'tex WxH FORMAT'", req_tex },
-	{ "pltt", VS_ARENA_DS_PLTT, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
+	{ NULL, 0, ANY_ARENA, 1, NULL, req_size },
+	{ NAME("bytes"), ANY_ARENA, 2, "bytes: expected a size", req_bytes },
+	{ NAME("sprite"), VS_ARENA_GBA_OBJ, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
+	{ NAME("tile"), VS_ARENA_GBA_BG, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
+	{ NAME("map"), VS_ARENA_GBA_BG, 3, "map: expected 'map text|affine WxH'", req_map },
+	{ NAME("tex"), VS_ARENA_DS_TEX, 3, "tex: expected 'tex WxH FORMAT'", req_tex },
+	{ NAME("pltt"), VS_ARENA_DS_PLTT, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
 };
 #define NREQ_KINDS (sizeof req_kinds / sizeof req_kinds[0])
 
@@ -228,7 +220,7 @@ static const struct req_kind *req_keyword(const tok *t)
 	size_t k;
 
 	for (k = 1; k < NREQ_KINDS; k++)
-		if (tok_is(t, req_kinds[k].name))
+		if (same_name(t->s, t->len, req_kinds[k].name, req_kinds[k].len))
 			return &req_kinds[k];
 	return NULL;
 }
@@ -420,14 +412,18 @@ static int key_search(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_ar
 }
 
 /* The keys an alloc takes, one row each: its name, whether only a heaps
- * trace takes it, and its reader. Each may be given once. */
+ * trace takes it, and its reader. Each may be given once. The commonest
+ * (tag, and at and cb in captured traces) come first: they are looked up
+ * in this order. */
 static const struct alloc_key {
 	const char *name;
+	size_t len;
 	int heaps_only;
 	int (*read)(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_decl *d);
 } alloc_keys[] = {
-	{ "tag", 0, key_tag }, { "align", 0, key_align }, { "dir", 0, key_dir }, { "opt", 0, key_opt },
-	{ "at", 0, key_at }, { "data", 0, key_data }, { "cb", 0, key_cb }, { "search", 1, key_search },
+	{ NAME("tag"), 0, key_tag }, { NAME("at"), 0, key_at }, { NAME("cb"), 0, key_cb },
+	{ NAME("align"), 0, key_align }, { NAME("dir"), 0, key_dir }, { NAME("opt"), 0, key_opt },
+	{ NAME("data"), 0, key_data }, { NAME("search"), 1, key_search },
 };
 #define NALLOC_KEYS (sizeof alloc_keys / sizeof alloc_keys[0])
 
@@ -439,12 +435,11 @@ static int read_alloc_keys(vs_trace_reader *r, const tok *t, int i, int nt, vs_e
 	kv v;
 
 	for (; i < nt; i++) {
-		if (vs_trace_key_value(r, &t[i], &v))
+		if (key_value(r, &t[i], &v))
 			return -1;
-		for (k = 0; k < NALLOC_KEYS; k++)
-			if (kv_is(&v, alloc_keys[k].name) && (heaps || !alloc_keys[k].heaps_only))
-				break;
-		if (k == NALLOC_KEYS)
+		for (k = 0; k < NALLOC_KEYS && !same_name(v.key, v.kl, alloc_keys[k].name, alloc_keys[k].len); k++)
+			;
+		if (k == NALLOC_KEYS || (alloc_keys[k].heaps_only && !heaps))
 			return vs_trace_fail(r, v.col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb%s)", (int)v.kl,
 				v.key, heaps ? ", search" : "");
 		if (seen & 1u << k)
@@ -505,16 +500,15 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 		return vs_trace_fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
 	if (h->heaps) {
 		i = alloc_route(h, t, nt, ev);
-		used = parse_request(r, t + i, nt - i, VS_ARENA_RAM, &ev->req);
 	} else {
 		if ((i = alloc_arena(r, t, nt, ev)) < 0)
 			return -1;
 		d = &h->arenas[ev->arena];
 		if (i >= nt)
 			return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len, "alloc: expected a request");
-		used = parse_request(r, t + i, nt - i, d->kind, &ev->req);
 	}
-	if (used < 0)
+	/* one call: the compiler puts parse_request in line */
+	if ((used = parse_request(r, t + i, nt - i, d ? d->kind : VS_ARENA_RAM, &ev->req)) < 0)
 		return -1;
 	return read_alloc_keys(r, t, i + used, nt, ev, d);
 }
@@ -634,13 +628,23 @@ static int read_init(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	return 0;
 }
 
-/* The statements' readers by event type; their names are event_names. */
-static int (*const statements[VS_EV_COUNT])(vs_trace_reader *r, const tok *t, int nt, vs_event *ev) = {
-	[VS_EV_ALLOC] = parse_alloc, [VS_EV_FREE] = read_free, [VS_EV_FRAME] = read_frame,
-	[VS_EV_SAVE] = read_state, [VS_EV_RESTORE] = read_state, [VS_EV_RESET] = read_reset,
-	[VS_EV_INIT] = read_init, [VS_EV_PUSH] = read_push_pop, [VS_EV_POP] = read_push_pop,
-	[VS_EV_MOVE] = read_move,
+/* The statements by event type, one row each: its name and its reader. */
+static const struct statement {
+	const char *name;
+	size_t len;
+	int (*read)(vs_trace_reader *r, const tok *t, int nt, vs_event *ev);
+} statements[VS_EV_COUNT] = {
+	[VS_EV_ALLOC] = { NAME("alloc"), parse_alloc }, [VS_EV_FREE] = { NAME("free"), read_free },
+	[VS_EV_FRAME] = { NAME("frame"), read_frame }, [VS_EV_SAVE] = { NAME("save"), read_state },
+	[VS_EV_RESTORE] = { NAME("restore"), read_state }, [VS_EV_RESET] = { NAME("reset"), read_reset },
+	[VS_EV_INIT] = { NAME("init"), read_init }, [VS_EV_PUSH] = { NAME("push"), read_push_pop },
+	[VS_EV_POP] = { NAME("pop"), read_push_pop }, [VS_EV_MOVE] = { NAME("move"), read_move },
 };
+
+const char *vs_event_name(vs_event_type t)
+{
+	return (unsigned)t < VS_EV_COUNT ? statements[t].name : "?";
+}
 
 int vs_trace_parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
@@ -652,9 +656,9 @@ int vs_trace_parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	ev->arena = -1;
 	ev->route = -1;
 	for (type = 0; type < VS_EV_COUNT; type++)
-		if (tok_is(&t[0], event_names[type])) {
+		if (same_name(t[0].s, t[0].len, statements[type].name, statements[type].len)) {
 			ev->type = (vs_event_type)type;
-			return statements[type](r, t, nt, ev);
+			return statements[type].read(r, t, nt, ev);
 		}
 	if (tok_is(&t[0], "arena") || tok_is(&t[0], "heaps") || tok_is(&t[0], "search"))
 		return vs_trace_fail(r, t[0].col, "%.*s lines must come before the first event", (int)t[0].len, t[0].s);

@@ -195,20 +195,21 @@ static int akey_options(vs_trace_reader *r, const kv *k, arena_read *a)
  * reader. */
 static const struct arena_key {
 	const char *name;
+	size_t len;
 	unsigned kinds;
 	const char *elsewhere;
 	int (*read)(vs_trace_reader *r, const kv *k, arena_read *a);
 } arena_keys[] = {
-	{ "mode", GBA_ARENAS, "mode= applies to gba-obj and gba-bg arenas", akey_mode },
-	{ "map", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)",
+	{ NAME("mode"), GBA_ARENAS, "mode= applies to gba-obj and gba-bg arenas", akey_mode },
+	{ NAME("map"), VS_ARENA_BIT(VS_ARENA_GBA_OBJ), "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)",
 		akey_map },
-	{ "banks", DS_ARENAS, "banks= applies to ds-tex and ds-pltt arenas", akey_banks },
-	{ "size", RAM_ARENAS, RAM_ONLY("size"), akey_size },
-	{ "base", RAM_ARENAS, RAM_ONLY("base"), akey_base },
-	{ "unit", RAM_ARENAS, RAM_ONLY("unit"), akey_unit },
-	{ "preset", RAM_ARENAS, "preset= applies to ram arenas", akey_preset },
-	{ "strategy", ALL_ARENAS, NULL, akey_strategy },
-	{ "options", ALL_ARENAS, NULL, akey_options },
+	{ NAME("banks"), DS_ARENAS, "banks= applies to ds-tex and ds-pltt arenas", akey_banks },
+	{ NAME("size"), RAM_ARENAS, RAM_ONLY("size"), akey_size },
+	{ NAME("base"), RAM_ARENAS, RAM_ONLY("base"), akey_base },
+	{ NAME("unit"), RAM_ARENAS, RAM_ONLY("unit"), akey_unit },
+	{ NAME("preset"), RAM_ARENAS, "preset= applies to ram arenas", akey_preset },
+	{ NAME("strategy"), ALL_ARENAS, NULL, akey_strategy },
+	{ NAME("options"), ALL_ARENAS, NULL, akey_options },
 };
 #define NARENA_KEYS (sizeof arena_keys / sizeof arena_keys[0])
 
@@ -217,9 +218,9 @@ static int arena_key(vs_trace_reader *r, const tok *t, arena_read *a)
 	const struct arena_key *row;
 	kv k;
 
-	if (vs_trace_key_value(r, t, &k))
+	if (key_value(r, t, &k))
 		return -1;
-	for (row = arena_keys; row < arena_keys + NARENA_KEYS && !kv_is(&k, row->name); row++)
+	for (row = arena_keys; row < arena_keys + NARENA_KEYS && !same_name(k.key, k.kl, row->name, row->len); row++)
 		;
 	if (row == arena_keys + NARENA_KEYS)
 		return vs_trace_fail(r, k.col, "unknown arena key '%.*s'", (int)k.kl, k.key);
@@ -351,7 +352,7 @@ static int heaps_key(vs_trace_reader *r, const tok *t)
 	vs_trace_header *h = &r->hdr;
 	kv k;
 
-	if (vs_trace_key_value(r, t, &k))
+	if (key_value(r, t, &k))
 		return -1;
 	if (kv_is(&k, "small"))
 		return (h->small_arena = vs_trace_arena_in(r, k.v, k.vl, k.vcol)) < 0 ? -1 : 0;

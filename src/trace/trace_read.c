@@ -208,23 +208,6 @@ static int scan_plain(char *s, size_t len, tok *t, int *nt)
 	return ok;
 }
 
-/* A key=value token cut at its first '=': 0, or -1 with an error when it
- * has no '=' or nothing before it. */
-int vs_trace_key_value(vs_trace_reader *r, const tok *t, kv *out)
-{
-	const char *eq = memchr(t->s, '=', t->len);
-
-	if (!eq || eq == t->s)
-		return vs_trace_fail(r, t->col, "expected key=value, got '%.*s'", (int)t->len, t->s);
-	out->key = t->s;
-	out->kl = (size_t)(eq - t->s);
-	out->v = eq + 1;
-	out->vl = t->len - out->kl - 1;
-	out->col = t->col;
-	out->vcol = t->col + (uint32_t)out->kl + 1;
-	return 0;
-}
-
 /* Cuts a line into tokens (none for a blank or comment line); 0 or -1. */
 static int cut_tokens(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
 {

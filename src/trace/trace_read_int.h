@@ -124,7 +124,7 @@ static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const cha
 	return 0;
 }
 
-/* A key=value token cut at its '=' (vs_trace_key_value) */
+/* A key=value token cut at its '=' (key_value) */
 typedef struct kv {
 	const char *key, *v;
 	size_t kl, vl;      /* the key's and the value's lengths */
@@ -136,6 +136,30 @@ static inline int tok_is(const tok *t, const char *w)
 	size_t n = strlen(w);
 
 	return t->len == n && memcmp(t->s, w, n) == 0;
+}
+
+/* A name in a table row with its length, so that a look-up compares
+ * lengths first and takes no strlen: { NAME("alloc"), ... } */
+#define NAME(s) s, sizeof(s) - 1
+
+/* The n bytes at p are a table's name s of length len. (tok_is is for
+ * literals, whose length the compiler knows.) */
+static inline int same_name(const char *p, size_t n, const char *s, size_t len)
+{
+	if (n != len)
+		return 0;
+	/* a length the compiler knows lets it compare in a load or two, with
+	 * no call: names are 2 to 8 bytes */
+	switch (n) {
+	case 2: return memcmp(p, s, 2) == 0;
+	case 3: return memcmp(p, s, 3) == 0;
+	case 4: return memcmp(p, s, 4) == 0;
+	case 5: return memcmp(p, s, 5) == 0;
+	case 6: return memcmp(p, s, 6) == 0;
+	case 7: return memcmp(p, s, 7) == 0;
+	case 8: return memcmp(p, s, 8) == 0;
+	default: return memcmp(p, s, n) == 0;
+	}
 }
 
 static inline int kv_is(const kv *k, const char *key)
@@ -190,8 +214,6 @@ int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, 
 	int suffix, uint32_t *out);
 /* The next line with tokens: 1, 0 at the end, -1 on error. */
 int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt);
-/* A key=value token cut at its '=': 0, or -1 with an error. */
-int vs_trace_key_value(vs_trace_reader *r, const tok *t, kv *out);
 /* A tag's id if it was seen before, else 0; vs_trace_intern_tag adds it
  * (0: out of memory, TAGS_FULL: too many). */
 uint32_t vs_trace_find_tag(const vs_trace_reader *r, const char *s, size_t len);
@@ -207,5 +229,25 @@ int vs_trace_read_header(vs_trace_reader *r);
 int vs_trace_route_by_tok(const vs_trace_header *h, const tok *t);
 /* The arena named by the len bytes at s (column col), or -1 with an error. */
 int vs_trace_arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t col);
+
+/* A key=value token cut at its first '=': 0, or -1 with an error when it
+ * has no '=' or nothing before it. Inline: every key of a line comes here,
+ * and its caller's compiler sees that out is written whenever it is 0. */
+static inline int key_value(vs_trace_reader *r, const tok *t, kv *out)
+{
+	const char *eq = memchr(t->s, '=', t->len);
+
+	if (!eq || eq == t->s) {
+		vs_trace_fail(r, t->col, "expected key=value, got '%.*s'", (int)t->len, t->s);
+		return -1;
+	}
+	out->key = t->s;
+	out->kl = (size_t)(eq - t->s);
+	out->v = eq + 1;
+	out->vl = t->len - out->kl - 1;
+	out->col = t->col;
+	out->vcol = t->col + (uint32_t)out->kl + 1;
+	return 0;
+}
 
 #endif
