@@ -10,6 +10,16 @@
 #include "base/grow.h"
 #include "trace/import.h"
 
+/* printf-like helpers: the compiler checks each call's arguments against
+ * its format (GCC and clang; other compilers get plain C) */
+#ifndef VS_PRINTF
+#if defined(__GNUC__)
+#define VS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define VS_PRINTF(fmt, args)
+#endif
+#endif
+
 /* One event of the output. */
 typedef struct out_ev {
 	uint32_t id;
@@ -25,6 +35,8 @@ typedef struct rep_reader {
 	char *err;
 	size_t errlen;
 } rep_reader;
+
+static int fail(rep_reader *r, size_t col, const char *fmt, ...) VS_PRINTF(3, 4);
 
 static int fail(rep_reader *r, size_t col, const char *fmt, ...)
 {

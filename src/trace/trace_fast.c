@@ -203,10 +203,10 @@ static inline int word_dims(const vs_trace_reader *r, const char **pp)
 	return r->dims[i].sides;
 }
 
-/* The request at p for an arena of this kind, as parse_request reads it
- * into rq (all zero on entry); returns the byte after it, or NULL. The
- * caller checks that byte: a space or the line's end, as for every token
- * the fast path reads last. */
+/* The request at p for an arena of this kind, as parse_request
+ * (trace_event.c) reads it into rq (all zero on entry); returns the byte
+ * after it, or NULL. The caller checks that byte: a space or the line's
+ * end, as for every token the fast path reads last. */
 static VS_ALWAYS_INLINE const char *fast_request(const vs_trace_reader *r, const char *p, vs_arena_kind kind, vs_request *rq)
 {
 	uint64_t n;
@@ -367,8 +367,8 @@ static VS_ALWAYS_INLINE const char *line_end(const char *p)
 
 /* A fast line read up to next (the byte after its end): the line is
  * consumed and every field the fast path did not write is set as
- * parse_event leaves it; field by field, as a memset of the whole event
- * compiles to a slow rep stos. Tag 0's name is "". */
+ * vs_trace_parse_event leaves it; field by field, as a memset of the
+ * whole event compiles to a slow rep stos. Tag 0's name is "". */
 static VS_ALWAYS_INLINE int fast_done(vs_trace_reader *r, vs_event *ev, vs_event_type type, int arena,
 	const char *next)
 {

@@ -7,6 +7,8 @@
  * reads every line; the commonest lines are first tried by the fast path
  * (trace_fast.c, which also holds vs_trace_next), and any line it does not
  * read to the end comes here (vs_trace_next_slow) from its first byte.
+ * Here are the lines, tokens and numbers; the statements they hold are
+ * read in trace_header.c (the header's) and trace_event.c (the events').
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -23,25 +25,8 @@
 #include "vram/arena.h"
 
 #define BLOCK (1u << 16)
-#define MAX_TOK 32
-#define TAGS_FULL UINT32_MAX /* intern_tag: VS_TAG_DISTINCT_MAX reached */
 
-typedef struct tok {
-	const char *s;
-	uint32_t len;
-	uint32_t col; /* 1-based byte column */
-} tok;
-
-static const char *const event_names[VS_EV_COUNT] = {
-	"alloc", "free", "frame", "save", "restore", "reset", "init", "push", "pop", "move"
-};
-
-const char *vs_event_name(vs_event_type t)
-{
-	return (unsigned)t < VS_EV_COUNT ? event_names[t] : "?";
-}
-
-static int fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
+int vs_trace_fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -72,7 +57,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			r->start += *len + 1;
 			r->line++;
 			if (*len > VS_TRACE_LINE_MAX)
-				return fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
+				return vs_trace_fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
 			return 1;
 		}
 		if (r->eof) {
@@ -84,12 +69,12 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			r->start = r->end;
 			r->line++;
 			if (*len > VS_TRACE_LINE_MAX)
-				return fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
+				return vs_trace_fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
 			return 1;
 		}
 		if (r->end - r->start > VS_TRACE_LINE_MAX) {
 			r->line++;
-			return fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
+			return vs_trace_fail(r, 1, "line is longer than %u bytes", VS_TRACE_LINE_MAX);
 		}
 		/* compact, then read another block */
 		if (r->start) {
@@ -101,7 +86,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			size_t ncap = r->cap * 2;
 			char *nb = realloc(r->buf, ncap + 1 + SLACK);
 			if (!nb)
-				return fail(r, 1, "out of memory reading a long line");
+				return vs_trace_fail(r, 1, "out of memory reading a long line");
 			memset(nb + r->cap + 1 + SLACK, 0, ncap - r->cap);
 			r->buf = nb;
 			r->cap = ncap;
@@ -111,7 +96,7 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 			if (got == 0) {
 				if (ferror(r->fp)) {
 					r->line++;
-					return fail(r, 1, "read error: %s", strerror(errno));
+					return vs_trace_fail(r, 1, "read error: %s", strerror(errno));
 				}
 				r->eof = 1;
 			}
@@ -131,16 +116,16 @@ static int utf8_check(vs_trace_reader *r, const char *s, size_t len)
 		size_t n, k;
 		if (c < 0x80) {
 			if (c == 0)
-				return fail(r, (uint32_t)i + 1, "NUL byte in trace text");
+				return vs_trace_fail(r, (uint32_t)i + 1, "NUL byte in trace text");
 			i++;
 			continue;
 		}
 		n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
 		if (n == 0 || i + n > len || c == 0xC0 || c == 0xC1 || c > 0xF4)
-			return fail(r, (uint32_t)i + 1, "invalid UTF-8");
+			return vs_trace_fail(r, (uint32_t)i + 1, "invalid UTF-8");
 		for (k = 1; k < n; k++)
 			if (((unsigned char)s[i + k] & 0xC0) != 0x80)
-				return fail(r, (uint32_t)i + 1, "invalid UTF-8");
+				return vs_trace_fail(r, (uint32_t)i + 1, "invalid UTF-8");
 		i += n;
 	}
 	return 0;
@@ -160,7 +145,7 @@ static int tokenize(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
 		if (i >= len || s[i] == '#')
 			break;
 		if (n == MAX_TOK)
-			return fail(r, (uint32_t)i + 1, "too many fields on one line (at most %d)", MAX_TOK);
+			return vs_trace_fail(r, (uint32_t)i + 1, "too many fields on one line (at most %d)", MAX_TOK);
 		t[n].s = s + i;
 		t[n].col = (uint32_t)i + 1;
 		while (i < len && s[i] != ' ' && s[i] != '\t')
@@ -225,19 +210,41 @@ static int scan_plain(char *s, size_t len, tok *t, int *nt)
 	return ok;
 }
 
-static int tok_is(const tok *t, const char *w)
+/* Cuts a line into tokens (none for a blank or comment line); 0 or -1. */
+static int cut_tokens(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
 {
-	size_t n = strlen(w);
-
-	return t->len == n && memcmp(t->s, w, n) == 0;
+	if (r->line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		/* a UTF-8 byte order mark: columns count from after it, as editors show them */
+		s += 3;
+		len -= 3;
+	}
+	if (!scan_plain(s, len, t, nt) && (utf8_check(r, s, len) || tokenize(r, s, len, t, nt)))
+		return -1;
+	return 0;
 }
 
-/* ---- numbers and names ------------------------------------------------- */
+/* Next line with tokens; returns 1, 0 at end, -1 on error. */
+int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt)
+{
+	for (;;) {
+		char *s = NULL;
+		size_t len = 0;
+		int rc = next_line(r, &s, &len);
+		if (rc <= 0)
+			return rc;
+		if (cut_tokens(r, s, len, t, nt))
+			return -1;
+		if (*nt)
+			return 1;
+	}
+}
+
+/* ---- numbers ----------------------------------------------------------- */
 
 /* A decimal or 0x number, with a K or M suffix when suffix is set: 0, -1
  * when it is not a number, -2 when it does not fit in 64 bits (the first
  * bad digit decides, before any overflow after it). */
-static int parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
+int vs_trace_parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
 {
 	uint64_t v = 0, mul = 1;
 	size_t i;
@@ -281,909 +288,22 @@ static int parse_u64(const char *s, size_t len, int suffix, uint64_t *out)
 	return 0;
 }
 
-static int num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, const char *what,
+int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, const char *what,
 	int suffix, uint32_t *out)
 {
 	uint64_t v = 0;
-	int rc = parse_u64(s, len, suffix, &v);
+	int rc = vs_trace_parse_u64(s, len, suffix, &v);
 
 	*out = 0;
 	if (rc == -1)
-		return fail(r, col, "%s: '%.*s' is not a number", what, (int)len, s);
+		return vs_trace_fail(r, col, "%s: '%.*s' is not a number", what, (int)len, s);
 	if (rc == -2 || v > UINT32_MAX)
-		return fail(r, col, "%s: %.*s does not fit in 32 bits", what, (int)len, s);
+		return vs_trace_fail(r, col, "%s: %.*s does not fit in 32 bits", what, (int)len, s);
 	*out = (uint32_t)v;
 	return 0;
 }
 
-static int name_ok(const char *s, size_t len, size_t max)
-{
-	size_t i;
-
-	if (len == 0 || len >= max)
-		return 0;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '_' || c == '-' || c == '.' || c == '/' || c == ':'))
-			return 0;
-	}
-	return 1;
-}
-
-/* Parses "WxH" into two numbers. */
-static int parse_dims(const tok *t, unsigned *w, unsigned *h)
-{
-	const char *x = memchr(t->s, 'x', t->len);
-	uint64_t a, b;
-
-	if (!x || parse_u64(t->s, (size_t)(x - t->s), 0, &a) ||
-		parse_u64(x + 1, t->len - (size_t)(x - t->s) - 1, 0, &b) || a > 4096 || b > 4096)
-		return -1;
-	*w = (unsigned)a;
-	*h = (unsigned)b;
-	return 0;
-}
-
-static int parse_bpp(const tok *t)
-{
-	return tok_is(t, "4bpp") ? 4 : tok_is(t, "8bpp") ? 8 : 0;
-}
-
-/* ---- header ------------------------------------------------------------ */
-
-static const char *const reserved_names[] = { "bytes", "sprite", "tile", "map", "tex", "pltt", NULL };
-
-static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size_t len, uint32_t col)
-{
-	size_t i;
-	uint8_t seen[VS_DS_BANKS] = { 0 };
-
-	memset(d->ds_bank_slot, VS_BANK_UNMAPPED, sizeof d->ds_bank_slot);
-	if (len == 0 || len % 2)
-		return fail(r, col, "banks: expected bank letters each followed by a slot digit, as A0B1C2D3");
-	for (i = 0; i < len; i += 2) {
-		char b = s[i], sl = s[i + 1];
-		unsigned bank, slot, j;
-		if (b < 'A' || b > 'I' || sl < '0' || sl > '9')
-			return fail(r, col + (uint32_t)i, "banks: '%c%c' is not a bank letter A-I and a slot digit", b, sl);
-		bank = (unsigned)(b - 'A');
-		slot = (unsigned)(sl - '0');
-		if (seen[bank]++)
-			return fail(r, col + (uint32_t)i, "banks: bank %c is listed twice", b);
-		if (d->kind == VS_ARENA_DS_TEX) {
-			if (bank > 3)
-				return fail(r, col + (uint32_t)i, "banks: bank %c cannot hold texture images (only A-D)", b);
-			if (slot > 3)
-				return fail(r, col + (uint32_t)i + 1, "banks: texture slot %u does not exist (0-3)", slot);
-			for (j = 0; j < 4; j++)
-				if (d->ds_bank_slot[j] == slot)
-					return fail(r, col + (uint32_t)i, "banks: banks %c and %c both map texture slot %u",
-						'A' + j, b, slot);
-		} else {
-			if (bank < 4 || bank > 6)
-				return fail(r, col + (uint32_t)i, "banks: bank %c cannot hold texture palettes (only E, F, G)", b);
-			if (bank == 4) {
-				slot = 0; /* E is 64 KiB: slots 0-3 whatever OFS says */
-			} else if (slot != 0 && slot != 1 && slot != 4 && slot != 5) {
-				return fail(r, col + (uint32_t)i + 1,
-					"banks: bank %c maps palette slot 0, 1, 4 or 5, not %u", b, slot);
-			}
-		}
-		d->ds_bank_slot[bank] = (uint8_t)slot;
-	}
-	if (d->kind == VS_ARENA_DS_PLTT) {
-		/* overlapping palette slots: E covers 0-3 */
-		unsigned f = d->ds_bank_slot[5], g = d->ds_bank_slot[6];
-		int e = d->ds_bank_slot[4] != VS_BANK_UNMAPPED;
-		if (f != VS_BANK_UNMAPPED && ((e && f < 4) || f == g))
-			return fail(r, col, "banks: palette slot %u is mapped twice", f);
-		if (g != VS_BANK_UNMAPPED && e && g < 4)
-			return fail(r, col, "banks: palette slot %u is mapped twice", g);
-	}
-	return 0;
-}
-
-static int parse_arena(vs_trace_reader *r, const tok *t, int nt)
-{
-	vs_trace_header *h = &r->hdr;
-	vs_arena_decl *d;
-	vs_arena_kind kind;
-	char kname[32];
-	int i, have_size = 0, have_mode = 0, have_banks = 0, have_map = 0, idx;
-	uint32_t mode = 0;
-
-	if (nt < 3)
-		return fail(r, nt < 2 ? t[0].col + t[0].len : t[1].col + t[1].len,
-			"arena: expected 'arena NAME KIND [key=value ...]'");
-	if (h->narenas == VS_TRACE_MAX_ARENAS)
-		return fail(r, t[0].col, "too many arenas (at most %d)", VS_TRACE_MAX_ARENAS);
-	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX) || !((t[1].s[0] | 0x20) >= 'a' && (t[1].s[0] | 0x20) <= 'z'))
-		return fail(r, t[1].col, "arena name '%.*s' must be 1-31 letters, digits or _-./: starting with a letter",
-			(int)t[1].len, t[1].s);
-	idx = h->narenas;
-	for (i = 0; i < idx; i++)
-		if (strlen(h->arenas[i].name) == t[1].len && memcmp(h->arenas[i].name, t[1].s, t[1].len) == 0)
-			return fail(r, t[1].col, "arena '%.*s' is declared twice", (int)t[1].len, t[1].s);
-	snprintf(kname, sizeof kname, "%.*s", (int)(t[2].len < 31 ? t[2].len : 31), t[2].s);
-	if (vs_arena_kind_parse(kname, &kind))
-		return fail(r, t[2].col, "unknown arena kind '%.*s' (gba-obj, gba-bg, ds-tex, ds-pltt, ram)",
-			(int)t[2].len, t[2].s);
-	d = &h->arenas[idx];
-	vs_arena_decl_default(d, kind);
-	memcpy(d->name, t[1].s, t[1].len);
-	d->name[t[1].len] = '\0';
-	h->strategy[idx][0] = '\0';
-	h->options[idx][0] = '\0';
-
-	for (i = 3; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol, n;
-		if (!eq || kl == 0)
-			return fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-#define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
-		if (KEY("mode")) {
-			if (kind != VS_ARENA_GBA_OBJ && kind != VS_ARENA_GBA_BG)
-				return fail(r, t[i].col, "mode= applies to gba-obj and gba-bg arenas");
-			if (num32(r, v, vl, vcol, "mode", 0, &mode))
-				return -1;
-			if (mode > 5)
-				return fail(r, vcol, "GBA display mode %u does not exist (0-5)", (unsigned)mode);
-			if (have_mode++)
-				return fail(r, t[i].col, "mode= given twice");
-		} else if (KEY("map")) {
-			if (kind != VS_ARENA_GBA_OBJ)
-				return fail(r, t[i].col, "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)");
-			if (have_map++)
-				return fail(r, t[i].col, "map= given twice");
-			if (vl == 2 && (memcmp(v, "1d", 2) == 0 || memcmp(v, "2d", 2) == 0))
-				d->gba_obj_2d = v[0] == '2';
-			else
-				return fail(r, vcol, "map: expected 1d or 2d (OBJ tile mapping), got '%.*s'", (int)vl, v);
-		} else if (KEY("banks")) {
-			if (kind != VS_ARENA_DS_TEX && kind != VS_ARENA_DS_PLTT)
-				return fail(r, t[i].col, "banks= applies to ds-tex and ds-pltt arenas");
-			if (have_banks++)
-				return fail(r, t[i].col, "banks= given twice");
-			if (parse_banks(r, d, v, vl, vcol))
-				return -1;
-		} else if (KEY("size") || KEY("base") || KEY("unit")) {
-			if (kind != VS_ARENA_RAM)
-				return fail(r, t[i].col, "%.*s= applies to ram arenas: the hardware fixes this memory's layout",
-					(int)kl, t[i].s);
-			if (num32(r, v, vl, vcol, KEY("size") ? "size" : KEY("base") ? "base" : "unit", 1, &n))
-				return -1;
-			if (KEY("size")) {
-				if (n == 0 || n > (256u << 20))
-					return fail(r, vcol, "size %u is out of range (1 byte to 256 MiB)", (unsigned)n);
-				d->size = n;
-				have_size = 1;
-			} else if (KEY("base")) {
-				d->base = n;
-			} else {
-				if (n == 0 || (n & (n - 1)) || n > 4096)
-					return fail(r, vcol, "unit %u must be a power of two up to 4096", (unsigned)n);
-				d->unit = n;
-			}
-		} else if (KEY("preset")) {
-			if (kind != VS_ARENA_RAM)
-				return fail(r, t[i].col, "preset= applies to ram arenas");
-			if (vl == 5 && memcmp(v, "ewram", 5) == 0) {
-				d->size = 0x40000;
-				d->base = 0x02000000;
-			} else if (vl == 5 && memcmp(v, "iwram", 5) == 0) {
-				d->size = 0x8000;
-				d->base = 0x03000000;
-			} else if (vl == 7 && memcmp(v, "ds-main", 7) == 0) {
-				d->size = 0x400000;
-				d->base = 0x02000000;
-			} else {
-				return fail(r, vcol, "unknown preset '%.*s' (ewram, iwram, ds-main)", (int)vl, v);
-			}
-			have_size = 1;
-		} else if (KEY("strategy")) {
-			if (!name_ok(v, vl, VS_NAME_MAX))
-				return fail(r, vcol, "strategy name '%.*s' is not a valid name", (int)vl, v);
-			memcpy(h->strategy[idx], v, vl);
-			h->strategy[idx][vl] = '\0';
-		} else if (KEY("options")) {
-			size_t j;
-			if (vl >= VS_OPTIONS_MAX)
-				return fail(r, vcol, "options are longer than %d bytes", VS_OPTIONS_MAX - 1);
-			/* written key:value;key:value in traces, key=value,key=value inside */
-			for (j = 0; j < vl; j++)
-				h->options[idx][j] = v[j] == ':' ? '=' : v[j] == ';' ? ',' : v[j];
-			h->options[idx][vl] = '\0';
-		} else {
-			return fail(r, t[i].col, "unknown arena key '%.*s'", (int)kl, t[i].s);
-		}
-#undef KEY
-	}
-	if (kind == VS_ARENA_RAM && !have_size)
-		return fail(r, t[2].col, "ram arena '%s' needs size= or preset=", d->name);
-	if (kind == VS_ARENA_RAM && d->size % d->unit)
-		return fail(r, t[2].col, "ram arena '%s': size %u is not a multiple of unit %u", d->name,
-			(unsigned)d->size, (unsigned)d->unit);
-	if (kind == VS_ARENA_RAM && (uint64_t)d->base + d->size > 0x100000000ull)
-		return fail(r, t[2].col, "ram arena '%s' runs past the 32-bit address space", d->name);
-	d->gba_mode = (uint8_t)mode;
-	if (kind == VS_ARENA_GBA_BG && mode >= 3)
-		d->size = 0x14000; /* 80 KiB of frame buffer */
-	h->narenas++;
-	return 0;
-}
-
-/* Index of a route (an arena, or VS_ROUTE_SEARCH0 + a search list) by name, or -1. */
-static int route_by_tok(const vs_trace_header *h, const tok *t)
-{
-	int i;
-
-	for (i = 0; i < h->narenas; i++)
-		if (strlen(h->arenas[i].name) == t->len && memcmp(h->arenas[i].name, t->s, t->len) == 0)
-			return i;
-	for (i = 0; i < h->nsearch; i++)
-		if (strlen(h->search_name[i]) == t->len && memcmp(h->search_name[i], t->s, t->len) == 0)
-			return VS_ROUTE_SEARCH0 + i;
-	return -1;
-}
-
-static int arena_in(vs_trace_reader *r, const char *s, size_t len, uint32_t col)
-{
-	tok t;
-	int i;
-
-	t.s = s;
-	t.len = (uint32_t)len;
-	t.col = col;
-	i = route_by_tok(&r->hdr, &t);
-	if (i < 0 || i >= VS_ROUTE_SEARCH0)
-		return fail(r, col, "unknown arena '%.*s'", (int)len, s);
-	return i;
-}
-
-/* heaps [small=ARENA] [default=ARENA] [keep-small=ARENA,...] [route=on|off] */
-static int parse_heaps(vs_trace_reader *r, const tok *t, int nt)
-{
-	vs_trace_header *h = &r->hdr;
-	int i, a;
-
-	if (h->heaps)
-		return fail(r, t[0].col, "heaps: given twice");
-	for (i = 0; i < h->narenas; i++)
-		if (h->arenas[i].kind != VS_ARENA_RAM)
-			return fail(r, t[0].col, "heaps: every arena must be a ram arena (a heap); '%s' is %s",
-				h->arenas[i].name, vs_arena_kind_name(h->arenas[i].kind));
-	h->heaps = 1;
-	h->small_arena = -1;
-	h->default_arena = -1;
-	for (i = 1; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol;
-		if (!eq || kl == 0)
-			return fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-		if (kl == 5 && memcmp(t[i].s, "small", 5) == 0) {
-			if ((a = arena_in(r, v, vl, vcol)) < 0)
-				return -1;
-			h->small_arena = a;
-		} else if (kl == 7 && memcmp(t[i].s, "default", 7) == 0) {
-			if ((a = arena_in(r, v, vl, vcol)) < 0)
-				return -1;
-			h->default_arena = a;
-		} else if (kl == 10 && memcmp(t[i].s, "keep-small", 10) == 0) {
-			size_t j = 0;
-			while (j < vl) {
-				size_t k = j;
-				while (k < vl && v[k] != ',')
-					k++;
-				if ((a = arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
-					return -1;
-				h->keep_small |= 1u << a;
-				j = k + 1;
-			}
-		} else if (kl == 5 && memcmp(t[i].s, "route", 5) == 0) {
-			/* route=off is the game's g_NoHeapRoute */
-			if (vl == 3 && memcmp(v, "off", 3) == 0)
-				h->no_route = 1;
-			else if (vl == 2 && memcmp(v, "on", 2) == 0)
-				h->no_route = 0;
-			else
-				return fail(r, vcol, "heaps: route must be on or off, not '%.*s'", (int)vl, v);
-		} else {
-			return fail(r, t[i].col, "heaps: unknown key '%.*s' (small, default, keep-small, route)", (int)kl,
-				t[i].s);
-		}
-	}
-	return 0;
-}
-
-/* search NAME ARENA [ARENA ...] */
-static int parse_search(vs_trace_reader *r, const tok *t, int nt)
-{
-	vs_trace_header *h = &r->hdr;
-	int i, a, k = h->nsearch;
-
-	if (!h->heaps)
-		return fail(r, t[0].col, "search: needs a 'heaps' line before it");
-	if (nt < 3)
-		return fail(r, t[nt - 1].col + t[nt - 1].len, "search: expected 'search NAME ARENA [ARENA ...]'");
-	if (k == VS_TRACE_MAX_SEARCH)
-		return fail(r, t[0].col, "too many search lists (at most %d)", VS_TRACE_MAX_SEARCH);
-	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX))
-		return fail(r, t[1].col, "search name '%.*s' must be 1-31 letters, digits or _-./:", (int)t[1].len, t[1].s);
-	if (route_by_tok(h, &t[1]) >= 0)
-		return fail(r, t[1].col, "'%.*s' already names an arena or a search list", (int)t[1].len, t[1].s);
-	if (nt - 2 > VS_SEARCH_LEN_MAX)
-		return fail(r, t[2 + VS_SEARCH_LEN_MAX].col, "search: at most %d arenas", VS_SEARCH_LEN_MAX);
-	for (i = 2; i < nt; i++) {
-		if ((a = arena_in(r, t[i].s, t[i].len, t[i].col)) < 0)
-			return -1;
-		h->search[k][i - 2] = (uint8_t)a;
-	}
-	memcpy(h->search_name[k], t[1].s, t[1].len);
-	h->search_name[k][t[1].len] = '\0';
-	h->search_len[k] = (uint8_t)(nt - 2);
-	h->nsearch++;
-	return 0;
-}
-
-const char *vs_trace_route_name(const vs_trace_header *h, int route)
-{
-	if (route >= 0 && route < h->narenas)
-		return h->arenas[route].name;
-	if (route >= VS_ROUTE_SEARCH0 && route - VS_ROUTE_SEARCH0 < h->nsearch)
-		return h->search_name[route - VS_ROUTE_SEARCH0];
-	return "?";
-}
-
-/* ---- events ------------------------------------------------------------ */
-
-static int arena_by_tok(const vs_trace_header *h, const tok *t)
-{
-	int i;
-
-	for (i = 0; i < h->narenas; i++)
-		if (strlen(h->arenas[i].name) == t->len && memcmp(h->arenas[i].name, t->s, t->len) == 0)
-			return i;
-	return -1;
-}
-
-static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len);
-static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len);
-
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-		c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-/* Request: tokens t[0..n); returns tokens used or -1. */
-static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind kind, vs_request *rq)
-{
-	unsigned w, hgt, v;
-	uint32_t num;
-	int used = 1;
-
-	memset(rq, 0, sizeof *rq);
-	if (n < 1)
-		return fail(r, t[-1].col + t[-1].len, "alloc: expected a request");
-	if (t[0].s[0] >= '0' && t[0].s[0] <= '9') {
-		uint64_t dummy;
-		if (parse_u64(t[0].s, t[0].len, 1, &dummy) == -1)
-			return fail(r, t[0].col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
-				(int)t[0].len, t[0].s);
-		if (num32(r, t[0].s, t[0].len, t[0].col, "size", 1, &num))
-			return -1;
-		rq->shape = VS_REQ_BYTES;
-		rq->size = num;
-	} else if (tok_is(&t[0], "bytes")) {
-		if (n < 2)
-			return fail(r, t[0].col + t[0].len, "bytes: expected a size");
-		if (num32(r, t[1].s, t[1].len, t[1].col, "size", 1, &num))
-			return -1;
-		rq->shape = VS_REQ_BYTES;
-		rq->size = num;
-		used = 2;
-	} else if (tok_is(&t[0], "sprite")) {
-		unsigned shape, size;
-		if (kind != VS_ARENA_GBA_OBJ)
-			return fail(r, t[0].col, "sprite requests go to a gba-obj arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return fail(r, t[n - 1].col + t[n - 1].len, "sprite: expected 'sprite WxH 4bpp|8bpp'");
-		if (parse_dims(&t[1], &w, &hgt))
-			return fail(r, t[1].col, "sprite: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-		if (vs_sprite_from_dims(w, hgt, &shape, &size))
-			return fail(r, t[1].col, "sprite: no OAM shape is %ux%u pixels", w, hgt);
-		if (!(v = (unsigned)parse_bpp(&t[2])))
-			return fail(r, t[2].col, "sprite: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
-		rq->shape = VS_REQ_SPRITE;
-		rq->u.sprite.shape = (uint8_t)shape;
-		rq->u.sprite.size = (uint8_t)size;
-		rq->u.sprite.bpp = (uint8_t)v;
-		used = 3;
-	} else if (tok_is(&t[0], "tile")) {
-		if (kind != VS_ARENA_GBA_BG)
-			return fail(r, t[0].col, "tile requests go to a gba-bg arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return fail(r, t[n - 1].col + t[n - 1].len, "tile: expected 'tile ROM 4bpp|8bpp'");
-		if (num32(r, t[1].s, t[1].len, t[1].col, "ROM tile index", 0, &num))
-			return -1;
-		if (!(v = (unsigned)parse_bpp(&t[2])))
-			return fail(r, t[2].col, "tile: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
-		rq->shape = VS_REQ_TILE;
-		rq->u.tile.rom = num;
-		rq->u.tile.bpp = (uint8_t)v;
-		used = 3;
-		if (used < n && tok_is(&t[used], "affine")) {
-			if (v != 8)
-				return fail(r, t[used].col, "tile: affine backgrounds use 8bpp tiles only");
-			rq->u.tile.affine = 1;
-			used++;
-		}
-	} else if (tok_is(&t[0], "map")) {
-		static const uint16_t text[4][2] = { { 256, 256 }, { 512, 256 }, { 256, 512 }, { 512, 512 } };
-		static const uint16_t aff[4] = { 128, 256, 512, 1024 };
-		unsigned s, affine;
-		if (kind != VS_ARENA_GBA_BG)
-			return fail(r, t[0].col, "map requests go to a gba-bg arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return fail(r, t[n - 1].col + t[n - 1].len, "map: expected 'map text|affine WxH'");
-		if (!tok_is(&t[1], "text") && !tok_is(&t[1], "affine"))
-			return fail(r, t[1].col, "map: expected text or affine, got '%.*s'", (int)t[1].len, t[1].s);
-		affine = tok_is(&t[1], "affine");
-		if (parse_dims(&t[2], &w, &hgt))
-			return fail(r, t[2].col, "map: expected WxH, got '%.*s'", (int)t[2].len, t[2].s);
-		for (s = 0; s < 4; s++)
-			if (affine ? (aff[s] == w && aff[s] == hgt) : (text[s][0] == w && text[s][1] == hgt))
-				break;
-		if (s == 4)
-			return fail(r, t[2].col, "map: no %s BG is %ux%u pixels", affine ? "affine" : "text", w, hgt);
-		rq->shape = VS_REQ_BGMAP;
-		rq->u.bgmap.affine = (uint8_t)affine;
-		rq->u.bgmap.size = (uint8_t)s;
-		used = 3;
-	} else if (tok_is(&t[0], "tex")) {
-		char f[16];
-		if (kind != VS_ARENA_DS_TEX)
-			return fail(r, t[0].col, "tex requests go to a ds-tex arena, not %s", vs_arena_kind_name(kind));
-		if (n < 3)
-			return fail(r, t[n - 1].col + t[n - 1].len, "tex: expected 'tex WxH FORMAT'");
-		if (parse_dims(&t[1], &w, &hgt))
-			return fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-		memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
-		f[t[2].len < 15 ? t[2].len : 15] = '\0';
-		if (t[2].len > 15 || vs_tex_format_parse(f, &v))
-			return fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
-				(int)t[2].len, t[2].s);
-		if (!vs_tex_bytes(v, w, hgt))
-			return fail(r, t[1].col, "tex: %ux%u is not a texture size (8 to 1024, powers of two)", w, hgt);
-		rq->shape = VS_REQ_TEX;
-		rq->u.tex.format = (uint8_t)v;
-		rq->u.tex.width = (uint16_t)w;
-		rq->u.tex.height = (uint16_t)hgt;
-		used = 3;
-	} else if (tok_is(&t[0], "pltt")) {
-		if (kind != VS_ARENA_DS_PLTT)
-			return fail(r, t[0].col, "pltt requests go to a ds-pltt arena, not %s", vs_arena_kind_name(kind));
-		if (n < 2)
-			return fail(r, t[0].col + t[0].len, "pltt: expected 'pltt N [4c]'");
-		if (num32(r, t[1].s, t[1].len, t[1].col, "colours", 0, &num))
-			return -1;
-		if (num == 0 || num > 0xC000)
-			return fail(r, t[1].col, "pltt: %u colours do not fit in palette memory (1-49152)", (unsigned)num);
-		rq->shape = VS_REQ_PLTT;
-		rq->u.pltt.colours = (uint16_t)num;
-		rq->u.pltt.four = num == 4;
-		used = 2;
-		if (used < n && (tok_is(&t[used], "colours") || tok_is(&t[used], "colors")))
-			used++;
-		if (used < n && tok_is(&t[used], "4c")) {
-			rq->u.pltt.four = 1;
-			used++;
-		}
-	} else {
-		return fail(r, t[0].col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
-			(int)t[0].len, t[0].s);
-	}
-	if (rq->shape != VS_REQ_BYTES && vs_request_derive_size(rq))
-		return fail(r, t[0].col, "impossible request");
-	/* malloc(0) is a real request (malloc-lab traces hold them); each heap
-	 * answers it by its own rule. Video memory has no such thing. */
-	if (rq->size == 0 && kind != VS_ARENA_RAM)
-		return fail(r, t[0].col, "a request of 0 bytes (only a ram arena takes them)");
-	return used;
-}
-
-static int starts_request(const tok *t)
-{
-	uint64_t v;
-	int j;
-
-	for (j = 0; reserved_names[j]; j++)
-		if (tok_is(t, reserved_names[j]))
-			return 1;
-	return parse_u64(t->s, t->len, 1, &v) == 0;
-}
-
-static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
-{
-	const vs_trace_header *h = &r->hdr;
-	uint64_t id;
-	int i = 2, used, seen = 0;
-	const vs_arena_decl *d;
-
-	if (nt < 3)
-		return fail(r, t[nt - 1].col + t[nt - 1].len, "alloc: expected 'alloc ID [ARENA] REQUEST [key=value ...]'");
-	if (parse_u64(t[1].s, t[1].len, 0, &id))
-		return fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-	ev->id = id;
-	if (h->heaps) {
-		/* a named route (arena or search list) when a request follows it,
-		 * else the top of the heap stack */
-		ev->route = route_by_tok(h, &t[2]);
-		if (ev->route >= 0 && nt > 3 && starts_request(&t[3]))
-			i = 3;
-		else
-			ev->route = -1;
-		ev->arena = -1;
-		used = parse_request(r, t + i, nt - i, VS_ARENA_RAM, &ev->req);
-		if (used < 0)
-			return -1;
-		d = NULL;
-		goto keys;
-	}
-	ev->arena = arena_by_tok(h, &t[2]);
-	/* With one arena its name is optional, and may also be a request
-	 * keyword ("tex"): it is the arena only when a request follows. */
-	if (ev->arena >= 0 && h->narenas == 1 && !(nt > 3 && starts_request(&t[3])))
-		ev->arena = -1;
-	if (ev->arena >= 0) {
-		i = 3;
-	} else if (h->narenas == 1) {
-		ev->arena = 0;
-	} else {
-		if (starts_request(&t[2]))
-			return fail(r, t[2].col, "alloc: this trace declares %d arenas: name one before the request",
-				h->narenas);
-		return fail(r, t[2].col, "alloc: unknown arena '%.*s'", (int)t[2].len, t[2].s);
-	}
-	d = &h->arenas[ev->arena];
-	if (i >= nt)
-		return fail(r, t[nt - 1].col + t[nt - 1].len, "alloc: expected a request");
-	used = parse_request(r, t + i, nt - i, d->kind, &ev->req);
-	if (used < 0)
-		return -1;
-keys:
-	for (i += used; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		size_t kl = eq ? (size_t)(eq - t[i].s) : 0, vl;
-		const char *v;
-		uint32_t vcol, n;
-		int bit;
-		if (!eq || kl == 0)
-			return fail(r, t[i].col, "expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-		v = eq + 1;
-		vl = t[i].len - kl - 1;
-		vcol = t[i].col + (uint32_t)kl + 1;
-#define KEY(k) (kl == sizeof(k) - 1 && memcmp(t[i].s, k, kl) == 0)
-		bit = KEY("tag") ? 1 : KEY("align") ? 2 : KEY("dir") ? 4 : KEY("opt") ? 8 : KEY("at") ? 16 :
-			KEY("data") ? 32 : KEY("cb") ? 64 : KEY("search") && h->heaps ? 128 : 0;
-		if (!bit)
-			return fail(r, t[i].col, "unknown key '%.*s' (tag, align, dir, opt, at, data, cb%s)", (int)kl, t[i].s,
-				h->heaps ? ", search" : "");
-		if (seen & bit)
-			return fail(r, t[i].col, "%.*s= given twice", (int)kl, t[i].s);
-		seen |= bit;
-		if (bit == 1) {
-			/* a tag seen before passed name_ok then */
-			if (!(ev->req.tag = find_tag(r, v, vl)) && !name_ok(v, vl, VS_TAG_MAX))
-				return fail(r, vcol, "tag '%.*s' must be 1-63 letters, digits or _-./:", (int)vl, v);
-			memcpy(r->tag, v, vl);
-			r->tag[vl] = '\0';
-			ev->tag = r->tag;
-			if (!ev->req.tag)
-				ev->req.tag = intern_tag(r, v, vl);
-			if (ev->req.tag == TAGS_FULL)
-				return fail(r, vcol, "more than %u distinct tags: a tag names a kind of allocation "
-					"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
-			if (!ev->req.tag)
-				return fail(r, vcol, "out of memory for tags");
-		} else if (bit == 2) {
-			if (num32(r, v, vl, vcol, "align", 1, &n))
-				return -1;
-			if (n & (n - 1))
-				return fail(r, vcol, "align %u is not a power of two", (unsigned)n);
-			ev->req.align = n;
-		} else if (bit == 4) {
-			if (vl == 3 && memcmp(v, "low", 3) == 0)
-				ev->req.dir = VS_DIR_LOW;
-			else if (vl == 4 && memcmp(v, "high", 4) == 0)
-				ev->req.dir = VS_DIR_HIGH;
-			else if (vl == 3 && memcmp(v, "any", 3) == 0)
-				ev->req.dir = VS_DIR_ANY;
-			else
-				return fail(r, vcol, "dir must be low, high or any, not '%.*s'", (int)vl, v);
-		} else if (bit == 64) {
-			if (ev->req.shape != VS_REQ_TILE)
-				return fail(r, t[i].col, "cb= (the charblock a BG draws from) applies to tile requests");
-			if (num32(r, v, vl, vcol, "cb", 0, &n))
-				return -1;
-			if (n > 3)
-				return fail(r, vcol, "charblock %u does not exist (0-3)", (unsigned)n);
-			ev->req.u.tile.cb1 = (uint8_t)(n + 1);
-		} else if (bit == 128) {
-			/* the call's own usable list: heaps (arenas) in order */
-			size_t j = 0;
-			int a;
-			if (ev->route >= 0)
-				return fail(r, t[i].col, "search= is the list of heaps this call tries: name no heap or search "
-					"list before the request as well");
-			do {
-				size_t k = j;
-				while (k < vl && v[k] != ',')
-					k++;
-				if (ev->search_len == VS_SEARCH_LEN_MAX)
-					return fail(r, vcol + (uint32_t)j, "search=: at most %d heaps", VS_SEARCH_LEN_MAX);
-				if ((a = arena_in(r, v + j, k - j, vcol + (uint32_t)j)) < 0)
-					return -1;
-				ev->search[ev->search_len++] = (uint8_t)a;
-				j = k + 1;
-			} while (j <= vl);
-		} else if (bit == 8) {
-			if (num32(r, v, vl, vcol, "opt", 0, &n))
-				return -1;
-			ev->req.opt = n;
-		} else if (bit == 16) {
-			if (vl == 4 && memcmp(v, "none", 4) == 0) {
-				ev->req.has_at = VS_AT_FAILED;
-				continue;
-			}
-			if (num32(r, v, vl, vcol, "at", 0, &n))
-				return -1;
-			if (d && (n < d->base || n - d->base >= d->size))
-				return fail(r, vcol, "at=0x%x lies outside arena '%s' [0x%x, 0x%llx)", (unsigned)n, d->name,
-					(unsigned)d->base, (unsigned long long)d->base + d->size);
-			ev->req.has_at = VS_AT_ADDR;
-			ev->req.at = n;
-		} else {
-			size_t j;
-			if (vl % 2)
-				return fail(r, vcol, "data: odd number of hex digits");
-			if (vl / 2 > ev->req.size)
-				return fail(r, vcol, "data: %zu bytes of payload for a %u-byte request", vl / 2,
-					(unsigned)ev->req.size);
-			for (j = 0; j < vl; j += 2) {
-				int hi = hexval(v[j]), lo = hexval(v[j + 1]);
-				if (hi < 0 || lo < 0)
-					return fail(r, vcol + (uint32_t)j + (hi < 0 ? 0 : 1), "data: not a hex digit");
-				r->data[j / 2] = (uint8_t)(hi << 4 | lo);
-			}
-			ev->data = r->data;
-			ev->data_len = (uint32_t)(vl / 2);
-		}
-#undef KEY
-	}
-	return 0;
-}
-
-static int parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
-{
-	const vs_trace_header *h = &r->hdr;
-
-	memset(ev, 0, sizeof *ev);
-	ev->line = r->line;
-	ev->tag = "";
-	ev->arena = -1;
-	ev->route = -1;
-	if (tok_is(&t[0], "alloc")) {
-		ev->type = VS_EV_ALLOC;
-		return parse_alloc(r, t, nt, ev);
-	}
-	if (tok_is(&t[0], "free")) {
-		ev->type = VS_EV_FREE;
-		if (nt != 2)
-			return fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "free: expected 'free ID'");
-		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
-			return fail(r, t[1].col, "free: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "move")) {
-		uint32_t n;
-		ev->type = VS_EV_MOVE;
-		if (nt != 3 || t[2].len < 4 || memcmp(t[2].s, "to=", 3) != 0)
-			return fail(r, nt < 2 ? t[0].col + t[0].len : nt < 3 ? t[1].col + t[1].len : t[nt > 3 ? 3 : 2].col,
-				"move: expected 'move ID to=ADDR'");
-		if (parse_u64(t[1].s, t[1].len, 0, &ev->id))
-			return fail(r, t[1].col, "move: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
-		if (num32(r, t[2].s + 3, t[2].len - 3, t[2].col + 3, "to", 0, &n))
-			return -1;
-		ev->req.has_at = VS_AT_ADDR;
-		ev->req.at = n;
-		return 0;
-	}
-	if (tok_is(&t[0], "frame")) {
-		ev->type = VS_EV_FRAME;
-		if (nt != 1)
-			return fail(r, t[1].col, "frame takes nothing after it");
-		return 0;
-	}
-	if (tok_is(&t[0], "save") || tok_is(&t[0], "restore")) {
-		ev->type = tok_is(&t[0], "save") ? VS_EV_SAVE : VS_EV_RESTORE;
-		if (nt < 2 || nt > 3)
-			return fail(r, nt < 2 ? t[0].col + t[0].len : t[3].col, "%s: expected '%s NAME [ARENA]'",
-				vs_event_name(ev->type), vs_event_name(ev->type));
-		if (!name_ok(t[1].s, t[1].len, VS_STATE_NAME_MAX))
-			return fail(r, t[1].col, "state name '%.*s' must be 1-63 letters, digits or _-./:",
-				(int)t[1].len, t[1].s);
-		memcpy(r->state, t[1].s, t[1].len);
-		r->state[t[1].len] = '\0';
-		ev->name = r->state;
-		if (nt == 3 && (ev->arena = arena_by_tok(h, &t[2])) < 0)
-			return fail(r, t[2].col, "unknown arena '%.*s'", (int)t[2].len, t[2].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "reset")) {
-		ev->type = VS_EV_RESET;
-		if (nt > 2)
-			return fail(r, t[2].col, "reset: expected 'reset [ARENA]'");
-		if (nt == 2 && (ev->arena = arena_by_tok(h, &t[1])) < 0)
-			return fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "push") || tok_is(&t[0], "pop")) {
-		ev->type = tok_is(&t[0], "push") ? VS_EV_PUSH : VS_EV_POP;
-		if (!h->heaps)
-			return fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_event_name(ev->type));
-		if (nt != 2)
-			return fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s NAME'",
-				vs_event_name(ev->type), vs_event_name(ev->type));
-		if ((ev->route = route_by_tok(h, &t[1])) < 0)
-			return fail(r, t[1].col, "unknown arena or search list '%.*s'", (int)t[1].len, t[1].s);
-		return 0;
-	}
-	if (tok_is(&t[0], "init")) {
-		int i = 1;
-		size_t len = 0;
-		ev->type = VS_EV_INIT;
-		if (nt > 1 && !memchr(t[1].s, '=', t[1].len)) {
-			if ((ev->arena = arena_by_tok(h, &t[1])) < 0)
-				return fail(r, t[1].col, "unknown arena '%.*s'", (int)t[1].len, t[1].s);
-			i = 2;
-		} else if (h->narenas > 1) {
-			return fail(r, t[0].col + t[0].len, "init: this trace declares %d arenas: name one", h->narenas);
-		} else {
-			ev->arena = 0;
-		}
-		/* every key=value is an option for the arena's strategy */
-		for (; i < nt; i++) {
-			const char *eq = memchr(t[i].s, '=', t[i].len);
-			if (!eq || eq == t[i].s || !name_ok(t[i].s, (size_t)(eq - t[i].s), VS_NAME_MAX))
-				return fail(r, t[i].col, "init: expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
-			if (memchr(t[i].s, ',', t[i].len))
-				return fail(r, t[i].col, "init: a value may not contain ','");
-			if (len + t[i].len + 2 > sizeof r->options)
-				return fail(r, t[i].col, "init: options are longer than %d bytes", VS_OPTIONS_MAX - 1);
-			if (len)
-				r->options[len++] = ',';
-			memcpy(r->options + len, t[i].s, t[i].len);
-			len += t[i].len;
-		}
-		r->options[len] = '\0';
-		ev->options = r->options;
-		return 0;
-	}
-	if (tok_is(&t[0], "arena") || tok_is(&t[0], "heaps") || tok_is(&t[0], "search"))
-		return fail(r, t[0].col, "%.*s lines must come before the first event", (int)t[0].len, t[0].s);
-	if (tok_is(&t[0], "vramsim-trace"))
-		return fail(r, t[0].col, "the version line may appear only once, first");
-	return fail(r, t[0].col, "unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init, push, pop)",
-		(int)t[0].len, t[0].s);
-}
-
-/* Cuts a line into tokens (none for a blank or comment line); 0 or -1. */
-static int cut_tokens(vs_trace_reader *r, char *s, size_t len, tok *t, int *nt)
-{
-	if (r->line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-		/* a UTF-8 byte order mark: columns count from after it, as editors show them */
-		s += 3;
-		len -= 3;
-	}
-	if (!scan_plain(s, len, t, nt) && (utf8_check(r, s, len) || tokenize(r, s, len, t, nt)))
-		return -1;
-	return 0;
-}
-
-/* Next line with tokens; returns 1, 0 at end, -1 on error. */
-static int next_statement(vs_trace_reader *r, tok *t, int *nt)
-{
-	for (;;) {
-		char *s = NULL;
-		size_t len = 0;
-		int rc = next_line(r, &s, &len);
-		if (rc <= 0)
-			return rc;
-		if (cut_tokens(r, s, len, t, nt))
-			return -1;
-		if (*nt)
-			return 1;
-	}
-}
 /* ---- open / next / close ----------------------------------------------- */
-
-static int read_header(vs_trace_reader *r)
-{
-	tok t[MAX_TOK];
-	int nt, rc;
-	uint32_t v;
-
-	rc = next_statement(r, t, &nt);
-	if (rc < 0)
-		return -1;
-	if (rc == 0) {
-		r->line = r->line ? r->line : 1;
-		return fail(r, 1, "empty trace: expected the version line 'vramsim-trace 1'");
-	}
-	if (!tok_is(&t[0], "vramsim-trace"))
-		return fail(r, t[0].col, "expected the version line 'vramsim-trace 1' first, got '%.*s'",
-			(int)t[0].len, t[0].s);
-	if (nt != 2)
-		return fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "expected 'vramsim-trace 1'");
-	if (num32(r, t[1].s, t[1].len, t[1].col, "version", 0, &v))
-		return -1;
-	if (v != VS_TRACE_VERSION)
-		return fail(r, t[1].col, "trace version %u is not supported (this vramsim reads version %d)",
-			(unsigned)v, VS_TRACE_VERSION);
-	r->hdr.version = (int)v;
-	for (;;) {
-		rc = next_statement(r, t, &nt);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		if (tok_is(&t[0], "heaps")) {
-			if (parse_heaps(r, t, nt))
-				return -1;
-			continue;
-		}
-		if (tok_is(&t[0], "search")) {
-			if (parse_search(r, t, nt))
-				return -1;
-			continue;
-		}
-		if (!tok_is(&t[0], "arena")) {
-			/* keep this line: it is the first event */
-			size_t len = (size_t)(t[nt - 1].s + t[nt - 1].len - t[0].s) + t[0].col - 1;
-			const char *line = t[0].s - (t[0].col - 1);
-			r->pending = malloc(len + 1);
-			if (!r->pending)
-				return fail(r, 1, "out of memory");
-			memcpy(r->pending, line, len);
-			r->pending[len] = '\0';
-			r->pending_len = len;
-			r->pending_line = r->line;
-			r->have_pending = 1;
-			r->slow = 1;
-			break;
-		}
-		if (r->hdr.heaps)
-			return fail(r, t[0].col, "arena declarations must come before the 'heaps' line");
-		if (parse_arena(r, t, nt))
-			return -1;
-	}
-	if (r->hdr.narenas == 0)
-		return fail(r, 1, "the trace declares no arena ('arena NAME KIND ...' after the version line)");
-	vs_trace_fast_tables(r);
-	return 0;
-}
 
 vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, size_t errlen)
 {
@@ -1211,7 +331,7 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 		return NULL;
 	}
 	r->ntags = 1;
-	if (read_header(r)) {
+	if (vs_trace_read_header(r)) {
 		snprintf(err, errlen, "%s", r->err);
 		vs_trace_close(r);
 		return NULL;
@@ -1258,7 +378,7 @@ VS_NOINLINE int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev)
 		r->line = r->pending_line;
 		rc = tokenize(r, r->pending, r->pending_len, t, &nt) ? -1 : 1;
 		if (rc == 1)
-			rc = parse_event(r, t, nt, ev) ? -1 : 1;
+			rc = vs_trace_parse_event(r, t, nt, ev) ? -1 : 1;
 		r->line = saved;
 		return rc;
 	}
@@ -1271,7 +391,7 @@ VS_NOINLINE int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev)
 		if (cut_tokens(r, s, len, t, &nt))
 			return -1;
 		if (nt)
-			return parse_event(r, t, nt, ev) ? -1 : 1;
+			return vs_trace_parse_event(r, t, nt, ev) ? -1 : 1;
 		/* a blank line or a comment: the full path reads on (it reads
 		 * a line as the fast path would) */
 	}
@@ -1300,16 +420,6 @@ void vs_trace_close(vs_trace_reader *r)
 	free(r);
 }
 
-int vs_trace_arena_index(const vs_trace_header *h, const char *name)
-{
-	int i;
-
-	for (i = 0; i < h->narenas; i++)
-		if (strcmp(h->arenas[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* ---- tags -------------------------------------------------------------- */
 
 static uint32_t hash_str(const char *s, size_t len)
@@ -1323,12 +433,12 @@ static uint32_t hash_str(const char *s, size_t len)
 }
 
 /* The id of tag s if it was seen before, else 0. */
-static uint32_t find_tag(const vs_trace_reader *r, const char *s, size_t len)
+uint32_t vs_trace_find_tag(const vs_trace_reader *r, const char *s, size_t len)
 {
 	return tag_probe(r, hash_str(s, len), s, len);
 }
 
-static uint32_t intern_tag(vs_trace_reader *r, const char *s, size_t len)
+uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len)
 {
 	uint32_t h = hash_str(s, len), i, id;
 

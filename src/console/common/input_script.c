@@ -9,6 +9,16 @@
 #include "console/common/input_script.h"
 #include "base/text.h"
 
+/* printf-like helpers: the compiler checks each call's arguments against
+ * its format (GCC and clang; other compilers get plain C) */
+#ifndef VS_PRINTF
+#if defined(__GNUC__)
+#define VS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define VS_PRINTF(fmt, args)
+#endif
+#endif
+
 #define LINE_MAX_BYTES 4096
 
 static const char *const key_names[] = {
@@ -22,6 +32,8 @@ typedef struct reader {
 	char *err;
 	size_t errlen;
 } reader;
+
+static int fail(reader *rd, size_t col, const char *fmt, ...) VS_PRINTF(3, 4);
 
 static int fail(reader *rd, size_t col, const char *fmt, ...)
 {
