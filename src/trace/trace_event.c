@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "trace_read_int.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "vram/request.h"
+#include "vram/arena.h"
 
 /* The arena a token names, or -1. */
 static int arena_by_tok(const vs_trace_header *h, const tok *t)

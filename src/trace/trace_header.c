@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "trace_read_int.h"
-#include "vramsim/trace.h"
+#include "trace/trace.h"
+#include "vram/arena.h"
 
 /* ---- arenas ------------------------------------------------------------ */
 
