@@ -4,8 +4,6 @@
  * regions. Same trace semantics as gba-bg-tiles (see strat_gba_bg_tiles.c),
  * cb= included: a tile lands in its layer's reach inside its depth's
  * region, or fails. */
-#include <stdlib.h>
-
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "../strategies.h"
 #include "strat_gba.h"
@@ -16,29 +14,22 @@ static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)
 {
 	static const char *const known[] = { "bytes4", "rom", NULL };
-	char val[24], *end;
-	unsigned long bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4;
-	uint32_t rom = GBA_BG_SPLIT_ROM_DEFAULT;
+	char val[32];
+	uint32_t bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4, rom = GBA_BG_SPLIT_ROM_DEFAULT;
 
 	(void)mem;
-	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
+	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen) ||
+		vs_option_u32(options, "bytes4", 64u, 0x8000u, &bytes4, err, errlen) < 0 ||
+		vs_option_u32(options, "rom", 1, GBA_BG_SPLIT_ROM_MAX, &rom, err, errlen) < 0)
 		return -1;
-	if (vs_option_get(options, "bytes4", val, sizeof val)) {
-		bytes4 = strtoul(val, &end, 0);
-		if (*end == 'K' || *end == 'k') {
-			/* past the range, never wrapped back into it */
-			bytes4 = bytes4 > 0x8000u / 1024u ? 0x8000u + 1u : bytes4 * 1024u;
-			end++;
-		}
-		if (*end || end == val || bytes4 < 64u || bytes4 > 0x8000u || bytes4 % 64u) {
-			snprintf(err, errlen, "bytes4=%s: expected the 4bpp region's bytes, a multiple of 64 "
-				"from 64 to 32K", val);
-			return -1;
-		}
+	if (bytes4 % 64u) {
+		/* the 8bpp region starts where it ends, on a 64-byte 8bpp tile:
+		 * refused rather than rounded down as the allocator would */
+		vs_option_get(options, "bytes4", val, sizeof val);
+		snprintf(err, errlen, "option bytes4=%s: want the 4bpp region's bytes, a multiple of 64", val);
+		return -1;
 	}
-	if (vs_option_u32(options, "rom", 1, GBA_BG_SPLIT_ROM_MAX, &rom, err, errlen) < 0)
-		return -1;
-	return gba_bg_tiles_split_init_rom(st, (uint32_t)bytes4, rom);
+	return gba_bg_tiles_split_init_rom(st, bytes4, rom);
 }
 
 static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)

@@ -19,8 +19,8 @@ static int bank_init(void *st, const vs_arena_decl *a, const char *options, uint
 	char val[16];
 
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "cell", 1, 0x01000000u, &cell, err, errlen) < 0 ||
-	    vs_heap_opt_u32(options, "per", 1, 0xFFFFu, &per, err, errlen) < 0)
+	    vs_option_u32(options, "cell", 1, 0x01000000u, &cell, err, errlen) < 0 ||
+	    vs_option_u32(options, "per", 1, 0xFFFFu, &per, err, errlen) < 0)
 		return -1;
 	if (vs_option_get(options, "grow", val, sizeof val)) {
 		if (strcmp(val, "no") != 0 && strcmp(val, "yes") != 0) {

@@ -31,12 +31,10 @@ static void mgr_fini(void *st)
 
 static const char *const kind_names[] = { "", "static", "tracking", "doug-lea" };
 
-/* hN=KIND/SIZE: heap id N of KIND, SIZE bytes (K, M suffixes). */
+/* hN=KIND/SIZE: heap id N of KIND, SIZE bytes (a number as vs_option_u32 reads one). */
 static int parse_heap(const char *key, const char *val, uint32_t *kind, uint32_t *size, char *err, size_t errlen)
 {
 	const char *slash = strchr(val, '/');
-	char *end;
-	unsigned long long v;
 	uint32_t k;
 
 	for (k = 1; k <= HEAP_KIND_DOUG_LEA; k++)
@@ -47,17 +45,11 @@ static int parse_heap(const char *key, const char *val, uint32_t *kind, uint32_t
 		snprintf(err, errlen, "option %s=%s: expected KIND/SIZE, KIND static, tracking or doug-lea", key, val);
 		return -1;
 	}
-	v = strtoull(slash + 1, &end, 0);
-	if (end != slash + 1 && (*end == 'K' || *end == 'k'))
-		v *= 1024u, end++;
-	else if (end != slash + 1 && (*end == 'M' || *end == 'm'))
-		v *= 1048576u, end++;
-	if (end == slash + 1 || *end || v == 0 || v > 0xFFFFFFFFu) {
+	if (vs_option_number(slash + 1, 1, 0xFFFFFFFFu, size) < 0) {
 		snprintf(err, errlen, "option %s=%s: the size is not a number of bytes", key, val);
 		return -1;
 	}
 	*kind = k;
-	*size = (uint32_t)v;
 	return 0;
 }
 
@@ -72,7 +64,7 @@ static int parse_id(const char *options, const char *key, uint32_t *out, char *e
 		*out = HEAP_NIL;
 		return 1;
 	}
-	return vs_heap_opt_u32(options, key, 0, HEAP_MGR_IDS - 1u, out, err, errlen);
+	return vs_option_u32(options, key, 0, HEAP_MGR_IDS - 1u, out, err, errlen);
 }
 
 static int mgr_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,

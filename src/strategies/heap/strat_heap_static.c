@@ -12,7 +12,7 @@ static int static_init(void *st, const vs_arena_decl *a, const char *options, ui
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
+	    vs_option_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
 		return -1;
 	if (!heap_is_pow2(align)) {
 		snprintf(err, errlen, "option align=%u: not a power of two", (unsigned)align);

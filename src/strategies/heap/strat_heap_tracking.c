@@ -30,8 +30,8 @@ static int trk_init(void *st, const vs_arena_decl *a, const char *options, uint8
 	uint32_t records = 0, align = 8;
 
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "records", 1, 0x10000000u, &records, err, errlen) < 0 ||
-	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
+	    vs_option_u32(options, "records", 1, 0x10000000u, &records, err, errlen) < 0 ||
+	    vs_option_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
 		return -1;
 	s->mem = mem;
 	s->records_opt = records;
