@@ -113,9 +113,19 @@ static void bgt_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_gba_bg_tiles = {
-	VS_STRATEGY_ABI, "gba-bg-tiles",
-	"BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free lists, O(1)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles),
-	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
-	0, NULL, NULL, bgt_dump, NULL, bgt_held, bgt_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-bg-tiles",
+	.summary = "BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free "
+		"lists, O(1)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_bg_tiles),
+	.init = bgt_init,
+	.alloc = bgt_alloc,
+	.free = bgt_free,
+	.reset = bgt_reset,
+	.walk_free = bgt_walk,
+	.dump = bgt_dump,
+	.held = bgt_held,
+	.ram = bgt_ram
 };

@@ -97,9 +97,19 @@ static void bgs_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_gba_bg_tiles_split = {
-	VS_STRATEGY_ABI, "gba-bg-tiles-split",
-	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=, rom=)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles_split),
-	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
-	0, NULL, NULL, bgs_dump, NULL, bgs_held, bgs_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-bg-tiles-split",
+	.summary = "simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers "
+		"(bytes4=, rom=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_bg_tiles_split),
+	.init = bgs_init,
+	.alloc = bgs_alloc,
+	.free = bgs_free,
+	.reset = bgs_reset,
+	.walk_free = bgs_walk,
+	.dump = bgs_dump,
+	.held = bgs_held,
+	.ram = bgs_ram
 };

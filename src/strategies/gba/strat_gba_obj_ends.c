@@ -37,9 +37,17 @@ static char ends_sym(void *st, unsigned tile) { return vs_gba_obj_bm_sym(&calls,
 static void ends_dump(void *st, vs_print_fn print, void *ud) { vs_gba_dump_tiles(st, ends_sym, print, ud); }
 
 const vs_strategy vs_strat_gba_obj_ends = {
-	VS_STRATEGY_ABI, "gba-obj-ends",
-	"vramsim's own: two-ended best fit (sprites of 1-4 tiles from the top, larger from the bottom) over a tile bitmap",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_ends),
-	ends_init, ends_alloc, ends_free, ends_reset, ends_walk,
-	0, NULL, NULL, ends_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-ends",
+	.summary = "vramsim's own: two-ended best fit (sprites of 1-4 tiles from the top, larger from the bottom) "
+		"over a tile bitmap",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_ends),
+	.init = ends_init,
+	.alloc = ends_alloc,
+	.free = ends_free,
+	.reset = ends_reset,
+	.walk_free = ends_walk,
+	.dump = ends_dump
 };

@@ -44,9 +44,16 @@ static char ff_sym(void *st, unsigned tile) { return vs_gba_obj_bm_sym(&calls, s
 static void ff_dump(void *st, vs_print_fn print, void *ud) { vs_gba_dump_tiles(st, ff_sym, print, ud); }
 
 const vs_strategy vs_strat_gba_obj_first_fit = {
-	VS_STRATEGY_ABI, "gba-obj-first-fit",
-	"first fit over a bit per 32-byte tile (pokeemerald, natu); 8bpp sprites start on even tiles",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_ff),
-	ff_init, ff_alloc, ff_free, ff_reset, ff_walk,
-	0, NULL, NULL, ff_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-first-fit",
+	.summary = "first fit over a bit per 32-byte tile (pokeemerald, natu); 8bpp sprites start on even tiles",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_ff),
+	.init = ff_init,
+	.alloc = ff_alloc,
+	.free = ff_free,
+	.reset = ff_reset,
+	.walk_free = ff_walk,
+	.dump = ff_dump
 };

@@ -44,9 +44,16 @@ static char snug_sym(void *st, unsigned tile) { return vs_gba_obj_bm_sym(&calls,
 static void snug_dump(void *st, vs_print_fn print, void *ud) { vs_gba_dump_tiles(st, snug_sym, print, ud); }
 
 const vs_strategy vs_strat_gba_obj_snug = {
-	VS_STRATEGY_ABI, "gba-obj-snug",
-	"vramsim's own: hole-first address-ordered first fit over a tile bitmap, searched a word at a time",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_snug),
-	snug_init, snug_alloc, snug_free, snug_reset, snug_walk,
-	0, NULL, NULL, snug_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-snug",
+	.summary = "vramsim's own: hole-first address-ordered first fit over a tile bitmap, searched a word at a time",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_snug),
+	.init = snug_init,
+	.alloc = snug_alloc,
+	.free = snug_free,
+	.reset = snug_reset,
+	.walk_free = snug_walk,
+	.dump = snug_dump
 };

@@ -94,9 +94,20 @@ static void linear_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_heap_linear = {
-	VS_STRATEGY_ABI, "heap-linear",
-	"scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA fill",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, sizeof(linear_st),
-	linear_init, linear_alloc, linear_free, linear_reset, linear_walk,
-	sizeof(heap_linear_mark), linear_save, linear_restore, linear_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-linear",
+	.summary = "scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA "
+		"fill",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE,
+	.state_size = sizeof(linear_st),
+	.init = linear_init,
+	.alloc = linear_alloc,
+	.free = linear_free,
+	.reset = linear_reset,
+	.walk_free = linear_walk,
+	.save_size = sizeof(heap_linear_mark),
+	.save = linear_save,
+	.restore = linear_restore,
+	.dump = linear_dump
 };

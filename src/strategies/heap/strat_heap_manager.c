@@ -212,9 +212,19 @@ static uint64_t mgr_ram(void *st)
 }
 
 const vs_strategy vs_strat_heap_manager = {
-	VS_STRATEGY_ABI, "heap-manager",
-	"The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; opt= names "
-	"the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(mgr_st),
-	mgr_init, mgr_alloc, mgr_free, mgr_reset, mgr_walk, 0, NULL, NULL, mgr_dump, mgr_fini, mgr_held, mgr_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-manager",
+	.summary = "The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; "
+		"opt= names the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(mgr_st),
+	.init = mgr_init,
+	.alloc = mgr_alloc,
+	.free = mgr_free,
+	.reset = mgr_reset,
+	.walk_free = mgr_walk,
+	.dump = mgr_dump,
+	.fini = mgr_fini,
+	.held = mgr_held,
+	.ram = mgr_ram
 };

@@ -64,8 +64,17 @@ static void static_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_heap_static = {
-	VS_STRATEGY_ABI, "heap-static",
-	"StaticHeap (The Simpsons: Hit & Run): bump allocator that never frees (frees are ignored and counted)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(heap_static),
-	static_init, static_alloc, static_free, static_reset, static_walk, 0, NULL, NULL, static_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-static",
+	.summary = "StaticHeap (The Simpsons: Hit & Run): bump allocator that never frees (frees are ignored and "
+		"counted)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(heap_static),
+	.init = static_init,
+	.alloc = static_alloc,
+	.free = static_free,
+	.reset = static_reset,
+	.walk_free = static_walk,
+	.dump = static_dump
 };

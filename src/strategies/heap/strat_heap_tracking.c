@@ -115,8 +115,19 @@ static uint64_t trk_ram(void *st)
 }
 
 const vs_strategy vs_strat_heap_tracking = {
-	VS_STRATEGY_ABI, "heap-tracking",
-	"TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between records (records=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(trk_st),
-	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, trk_fini, trk_held, trk_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-tracking",
+	.summary = "TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between "
+		"records (records=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(trk_st),
+	.init = trk_init,
+	.alloc = trk_alloc,
+	.free = trk_free,
+	.reset = trk_reset,
+	.walk_free = trk_walk,
+	.dump = trk_dump,
+	.fini = trk_fini,
+	.held = trk_held,
+	.ram = trk_ram
 };
