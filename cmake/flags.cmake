@@ -8,7 +8,7 @@
 #  VS_SANITIZE  AddressSanitizer and UndefinedBehaviorSanitizer, for every
 #               target: the modules vramsim loads are instrumented like it
 #  VS_FUZZ      libFuzzer's coverage, with the same sanitizers (clang)
-set(VS_WARN -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers)
+set(VS_WARN -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes)
 if(VS_WERROR)
   list(APPEND VS_WARN -Werror)
 endif()

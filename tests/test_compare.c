@@ -713,8 +713,17 @@ static void bad_reset(void *st) { (void)st; }
 static void bad_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
 
 static const vs_strategy bad_strategy = {
-	VS_STRATEGY_ABI, "test-cmp-overlap", "everything at 0", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE,
-	8, bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-cmp-overlap",
+	.summary = "everything at 0",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = 8,
+	.init = bad_init,
+	.alloc = bad_alloc,
+	.free = bad_free,
+	.reset = bad_reset,
+	.walk_free = bad_walk
 };
 
 /* With timing on, every strategy runs inside a timing wrapper: every

@@ -241,8 +241,17 @@ static void at_reset(void *st) { (void)st; }
 static void at_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
 
 static const vs_strategy at_strategy = {
-	VS_STRATEGY_ABI, "test-ds-at", "places at opt=", VS_ARENA_BIT(VS_ARENA_DS_TEX) | VS_ARENA_BIT(VS_ARENA_DS_PLTT),
-	VS_STRAT_RELOCATABLE, 8, at_init, at_alloc, at_free, at_reset, at_walk, 0, NULL, NULL, NULL, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-ds-at",
+	.summary = "places at opt=",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX) | VS_ARENA_BIT(VS_ARENA_DS_PLTT),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = 8,
+	.init = at_init,
+	.alloc = at_alloc,
+	.free = at_free,
+	.reset = at_reset,
+	.walk_free = at_walk
 };
 
 static void quiet(void *ud, const char *line) { (void)ud; (void)line; }

@@ -514,6 +514,21 @@ START_TEST(split_option)
 	st = strat_new("gba-bg-tiles-split", &s, "bytes4=100", 0, &rc);
 	ck_assert_int_ne(rc, 0);
 	free(st);
+	/* numbers as every strategy reads them: 0x hex, a leading 0 not octal
+	 * (0100 is 100, no multiple of 64), no suffix wrapping into range */
+	st = strat_new("gba-bg-tiles-split", &s, "bytes4=0x400", 0, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(((const gba_bg_tiles_split *)st)->bytes4, 0x400);
+	free(st);
+	st = strat_new("gba-bg-tiles-split", &s, "bytes4=0100", 0, &rc);
+	ck_assert_int_ne(rc, 0);
+	free(st);
+	st = strat_new("gba-bg-tiles-split", &s, "bytes4=0x40000000000001K", 0, &rc);
+	ck_assert_int_ne(rc, 0);
+	free(st);
+	st = strat_new("gba-bg-tiles-split", &s, "bytes4=1M", 0, &rc);
+	ck_assert_int_ne(rc, 0);
+	free(st);
 }
 END_TEST
 

@@ -268,7 +268,7 @@ START_TEST(test_record_file)
 {
 	char err[512], path[512], rom[512], cyc[512], *buf;
 	vs_gba_recorder rec;
-	const vs_gba_play play200 = { 200, NULL, NULL }, play3 = { 3, NULL, NULL };
+	const vs_gba_play play200 = { .frames = 200 }, play3 = { .frames = 3 };
 	FILE *fp;
 	long n;
 

@@ -614,6 +614,102 @@ START_TEST(static_ignores_frees)
 }
 END_TEST
 
+/* Inits strategy name over a fresh 64 KiB arena; returns its state (NULL
+ * when refused, err saying why). */
+static void *init_with(const char *name, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	const vs_strategy *s = vs_strategy_find(name);
+	vs_arena_decl d;
+	void *st;
+
+	ck_assert_ptr_nonnull(s);
+	st = calloc(1, s->state_size);
+	ck_assert_ptr_nonnull(st);
+	memset(&d, 0, sizeof d);
+	d.kind = VS_ARENA_RAM;
+	d.size = 64 * 1024;
+	d.unit = 1;
+	err[0] = '\0';
+	if (s->init(st, &d, options, mem, err, errlen) == 0)
+		return st;
+	free(st);
+	return NULL;
+}
+
+static void fini_with(const char *name, void *st)
+{
+	const vs_strategy *s = vs_strategy_find(name);
+
+	if (s->fini)
+		s->fini(st);
+	free(st);
+}
+
+/* Numbers in options are read one way, vs_option_u32's, by every strategy:
+ * decimal or 0x hexadecimal, a leading 0 not octal, and a K or M that
+ * carries the number past the range refused, never wrapped back into it. */
+START_TEST(number_options)
+{
+	static const struct { const char *name, *options, *msg; uint32_t want; } opts[] = {
+		{ "heap-bank", "cell=010", NULL, 10 },
+		{ "heap-bank", "cell=0x20", NULL, 32 },
+		{ "heap-bank", "cell=1K,per=4", NULL, 1024 },
+		/* 0x40000000000001 * 1024 is 2^64 + 1024: wrapped, 1024 */
+		{ "heap-bank", "cell=0x40000000000001K", "option cell=0x40000000000001K: want a number from 1 to "
+			"16777216 (decimal, or hexadecimal after 0x; K and M multiply by 1024)", 0 },
+		{ "heap-bank", "per=0x40000000000001K", "option per=0x40000000000001K: want a number from 1 to 65535", 0 },
+		{ "heap-bank", "cell=18446744073709551616", "option cell=18446744073709551616: want a number", 0 },
+		{ "heap-bank", "cell=17M", "option cell=17M: want a number from 1 to 16777216", 0 },
+		{ "heap-bank", "cell=-1", "option cell=-1: want a number", 0 },
+		{ "heap-static", "align=010", "option align=10: not a power of two", 0 },
+		{ "heap-static", "align=016", NULL, 16 },
+		{ "heap-static", "align=0x10", NULL, 16 },
+		{ "heap-linear", "align=0x40000000000001K", "option align=0x40000000000001K: want a number", 0 },
+		{ "heap-tracking", "records=0x40000000000001M", "option records=0x40000000000001M: want a number", 0 },
+		{ "heap-manager", "h0=static/0x40000000000001K", "option h0=static/0x40000000000001K: the size is not a "
+			"number of bytes", 0 },
+		/* 070K is 70 KiB (56 KiB, were it octal, would fit) */
+		{ "heap-manager", "h0=doug-lea/070K", "heap h0 (doug-lea, 71680 bytes) does not fit", 0 },
+	};
+	uint8_t *mem = calloc(64 * 1024, 1);
+	char err[256];
+	size_t i;
+
+	ck_assert_ptr_nonnull(mem);
+	for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		void *st = init_with(opts[i].name, opts[i].options, mem, err, sizeof err);
+
+		if (opts[i].msg) {
+			ck_assert_msg(st == NULL, "%s:%s: accepted", opts[i].name, opts[i].options);
+			ck_assert_msg(strncmp(err, opts[i].msg, strlen(opts[i].msg)) == 0, "%s:%s: %s",
+				opts[i].name, opts[i].options, err);
+			continue;
+		}
+		ck_assert_msg(st != NULL, "%s:%s: %s", opts[i].name, opts[i].options, err);
+		if (strcmp(opts[i].name, "heap-bank") == 0)
+			ck_assert_uint_eq(((const bank_view *)st)->cell_opt, opts[i].want);
+		else if (strcmp(opts[i].name, "heap-static") == 0)
+			ck_assert_uint_eq(((const heap_static *)st)->align, opts[i].want);
+		fini_with(opts[i].name, st);
+	}
+	/* small=010 is heap 10, the only one: a small request lands there
+	 * (as heap 8 it found no heap) */
+	{
+		const vs_strategy *s = vs_strategy_find("heap-manager");
+		void *st = init_with("heap-manager", "small=010,h10=static/4K", mem, err, sizeof err);
+		vs_request rq;
+		vs_placement pl;
+
+		ck_assert_msg(st != NULL, "%s", err);
+		memset(&rq, 0, sizeof rq);
+		rq.size = 100;
+		ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_OK);
+		fini_with("heap-manager", st);
+	}
+	free(mem);
+}
+END_TEST
+
 START_TEST(tlsf_mapping)
 {
 	uint32_t fl, sl;
@@ -748,6 +844,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pools_rules);
 	tcase_add_test(tc, linear_marks_and_fill);
 	tcase_add_test(tc, static_ignores_frees);
+	tcase_add_test(tc, number_options);
 	tcase_add_test(tc, tlsf_mapping);
 	tcase_add_test(tc, tlsf_good_fit);
 	tcase_add_test(tc, fit_policies);

@@ -299,7 +299,7 @@ START_TEST(carved_heaps_bad_options)
 		{ "h0=static/4Q", "option h0=static/4Q: the size is not a number of bytes" },
 		{ "h40=static/4K", "unknown option 'h40'" },
 		{ "setup=gta", "option setup=gta: expected shar or none" },
-		{ "small=32", "option small=32: expected a number from 0 to 31" },
+		{ "small=32", "option small=32: want a number from 0 to 31" },
 		{ "default=none", "no heap declared (h0=doug-lea/64K ...) and no default heap to make" },
 	};
 	const vs_strategy *s = vs_strategy_find("heap-manager");

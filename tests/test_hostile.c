@@ -470,8 +470,9 @@ static int op_save(void *st, void *buf)
 	return 0;
 }
 
-#define GOOD(name) { VS_STRATEGY_ABI, name, "fails everything", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, \
-	op_init, op_alloc, op_free, op_reset, op_walk, 0, NULL, NULL, NULL, NULL, NULL }
+#define GOOD(nm) { .abi = VS_STRATEGY_ABI, .name = nm, .summary = "fails everything", \
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ), .state_size = 8, \
+	.init = op_init, .alloc = op_alloc, .free = op_free, .reset = op_reset, .walk_free = op_walk }
 
 /* The registry refuses what it cannot rely on, all of a table or none. */
 START_TEST(plugin_tables_in_process)
@@ -523,8 +524,9 @@ static const char plugin_src[] =
 	"static int f_(void *s, const vs_placement *p) { (void)s; (void)p; return VS_OK; }\n"
 	"static void r_(void *s) { (void)s; }\n"
 	"static void w_(void *s, vs_extent_fn f, void *u) { (void)s; (void)f; (void)u; }\n"
-	"#define S(n, sum) { VS_STRATEGY_ABI, n, sum, VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0, 8, \\\n"
-	"	i_, a_, f_, r_, w_, 0, 0, 0, 0, 0, 0 }\n"
+	"#define S(n, sum) { .abi = VS_STRATEGY_ABI, .name = n, .summary = sum, \\\n"
+	"	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ), .state_size = 8, \\\n"
+	"	.init = i_, .alloc = a_, .free = f_, .reset = r_, .walk_free = w_ }\n"
 	"static const vs_strategy ok = S(\"plug-ok\", \"fine\"), ctl = S(\"plug\\033[2J\", \"x\"),\n"
 	"	sum = S(\"plug-sum\", \"a\\nb\\033[31m\");\n"
 	"static const vs_strategy *const one[] = { &ok }, *const holes[] = { &ok, 0, &ok },\n"
@@ -696,7 +698,7 @@ START_TEST(numbers_and_lengths)
 	ck_assert_msg(strstr(err, "want a number from 0 to") != NULL, "%s", err);
 	ck_assert_int_eq(cli("replay %s/traces/gba-side-scroller-1.trace --strategy "
 		"gba-bg-tiles-split:bytes4=18014398509481985K", VS_SOURCE_DIR), 2);
-	ck_assert_msg(strstr(err, "a multiple of 64") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "option bytes4=18014398509481985K: want a number from 64 to 32768") != NULL, "%s", err);
 	ck_assert_int_eq(cli("gen side-scroller --map-width 99999999999999999999999"), 2);
 	for (i = 0; i < sizeof traces / sizeof traces[0]; i++) {
 		const char *t = vs_test_file(0, "big.trace", traces[i]);

@@ -145,9 +145,18 @@ static void sl_frame(void *st)
 }
 
 static const vs_strategy slide_strategy = {
-	VS_STRATEGY_ABI, "test-slide", "slides every block down over the holes", VS_ARENA_BIT(VS_ARENA_GBA_OBJ), 0,
-	sizeof(slide), sl_init, sl_alloc, sl_free, sl_reset, sl_walk,
-	0, NULL, NULL, NULL, NULL, NULL, NULL, sl_moves, sl_frame
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-slide",
+	.summary = "slides every block down over the holes",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.state_size = sizeof(slide),
+	.init = sl_init,
+	.alloc = sl_alloc,
+	.free = sl_free,
+	.reset = sl_reset,
+	.walk_free = sl_walk,
+	.moves = sl_moves,
+	.frame = sl_frame
 };
 
 typedef struct run {

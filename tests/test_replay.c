@@ -223,8 +223,16 @@ static void bad_reset(void *st) { ((bad_state *)st)->next = 0; }
 static void bad_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
 
 static const vs_strategy bad = {
-	VS_STRATEGY_ABI, "test-broken", "deliberately broken", VS_ARENA_ANY_VRAM, 0, sizeof(bad_state),
-	bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-broken",
+	.summary = "deliberately broken",
+	.arenas = VS_ARENA_ANY_VRAM,
+	.state_size = sizeof(bad_state),
+	.init = bad_init,
+	.alloc = bad_alloc,
+	.free = bad_free,
+	.reset = bad_reset,
+	.walk_free = bad_walk
 };
 
 static uint64_t broken_run(int mode, const char *events, vs_check_kind want, char *msgs, size_t cap)
@@ -270,8 +278,17 @@ END_TEST
 
 /* The same broken strategy promising to keep off the bytes: init gets none. */
 static const vs_strategy bad_blind = {
-	VS_STRATEGY_ABI, "test-broken-blind", "deliberately broken, no bytes", VS_ARENA_ANY_VRAM, VS_STRAT_NO_MEM,
-	sizeof(bad_state), bad_init, bad_alloc, bad_free, bad_reset, bad_walk, 0, NULL, NULL, NULL, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-broken-blind",
+	.summary = "deliberately broken, no bytes",
+	.arenas = VS_ARENA_ANY_VRAM,
+	.flags = VS_STRAT_NO_MEM,
+	.state_size = sizeof(bad_state),
+	.init = bad_init,
+	.alloc = bad_alloc,
+	.free = bad_free,
+	.reset = bad_reset,
+	.walk_free = bad_walk
 };
 
 /* A strategy that never gets the arena's bytes cannot change them, and the
@@ -441,9 +458,17 @@ static void held_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 static const vs_strategy holding = {
-	VS_STRATEGY_ABI, "test-holding", "holds tile 0 and a table", VS_ARENA_BIT(VS_ARENA_GBA_BG), 0,
-	sizeof(held_state), held_init, held_alloc, held_free, held_reset, bad_walk, 0, NULL, NULL, NULL, NULL,
-	held_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-holding",
+	.summary = "holds tile 0 and a table",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
+	.state_size = sizeof(held_state),
+	.init = held_init,
+	.alloc = held_alloc,
+	.free = held_free,
+	.reset = held_reset,
+	.walk_free = bad_walk,
+	.held = held_held
 };
 
 START_TEST(held_extents)
@@ -917,8 +942,16 @@ static void flip_reset(void *st) { ((flip_state *)st)->next = 0; }
 static void flip_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
 
 static const vs_strategy flipper = {
-	VS_STRATEGY_ABI, "test-flip", "flips one byte", VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(flip_state),
-	flip_init, flip_alloc, flip_free, flip_reset, flip_walk, 0, NULL, NULL, NULL, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-flip",
+	.summary = "flips one byte",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(flip_state),
+	.init = flip_init,
+	.alloc = flip_alloc,
+	.free = flip_free,
+	.reset = flip_reset,
+	.walk_free = flip_walk
 };
 
 /* The pattern is written and verified in bulk (vectors) between ragged ends

@@ -114,12 +114,7 @@ uint32_t ds_pltt_split_free_bytes(const ds_pltt_split *m)
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < DS_PLTT_UNITS / 32u; i++) {
-		uint32_t x = m->free[i];
-		while (x) {
-			x &= x - 1u;
-			n++;
-		}
-	}
+	for (i = 0; i < DS_PLTT_UNITS / 32u; i++)
+		n += bits_popcount32(m->free[i]);
 	return n * DS_PLTT_UNIT;
 }

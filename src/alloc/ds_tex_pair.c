@@ -306,12 +306,7 @@ uint32_t ds_tex_pair_free_bytes(const ds_tex_pair *m)
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < DS_TEX_UNITS / 32u; i++) {
-		uint32_t x = m->free[i];
-		while (x) {
-			x &= x - 1u;
-			n++;
-		}
-	}
+	for (i = 0; i < DS_TEX_UNITS / 32u; i++)
+		n += bits_popcount32(m->free[i]);
 	return n * DS_TEX_UNIT;
 }

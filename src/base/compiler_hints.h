@@ -1,20 +1,27 @@
 /* SPDX-License-Identifier: Zlib */
-/* compiler_hints.h - where the hot paths ask the compiler to put code.
+/* compiler_hints.h - where the hot paths ask the compiler to put code, and
+ * what it should check.
  *
  * The replay's per-event paths keep rare work out of line (so the common
  * case saves no registers for it) and a few tiny helpers in line; each use
- * was measured (docs/performance.md). GCC and clang take the hints; other
- * compilers get plain C.
+ * was measured (docs/performance.md). Printf-like helpers say so, so that
+ * every call's arguments are checked against its format. GCC and clang take
+ * the hints; other compilers get plain C.
  */
 #ifndef VRAMSIM_COMPILER_HINTS_H
 #define VRAMSIM_COMPILER_HINTS_H
 
+/* VS_PRINTF(fmt_idx, arg_idx): the function's parameter fmt_idx (from 1)
+ * is a printf format for the arguments from arg_idx on, or for a va_list
+ * when arg_idx is 0. */
 #if defined(__GNUC__)
 #define VS_NOINLINE __attribute__((noinline))
 #define VS_ALWAYS_INLINE inline __attribute__((always_inline))
+#define VS_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
 #else
 #define VS_NOINLINE
 #define VS_ALWAYS_INLINE inline
+#define VS_PRINTF(fmt_idx, arg_idx)
 #endif
 
 #endif

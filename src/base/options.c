@@ -74,36 +74,46 @@ int vs_option_check(const char *options, const char *const *known, char *err, si
 	return 0;
 }
 
+int vs_option_number(const char *text, uint32_t lo, uint32_t hi, uint32_t *val)
+{
+	const char *digits;
+	char *end;
+	unsigned long long v;
+	uint32_t scale = 1;
+	int hex;
+
+	/* decimal, or hexadecimal after 0x: a leading 0 is not octal, and no
+	 * sign or space gets through to strtoull */
+	hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+	digits = hex ? text + 2 : text;
+	if (!(hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
+		return -1;
+	errno = 0;
+	v = strtoull(digits, &end, hex ? 16 : 10);
+	if (errno)
+		return -1; /* past 64 bits: strtoull's clamp must not pass for a number */
+	if (*end == 'K' || *end == 'k')
+		scale = 1024u, end++;
+	else if (*end == 'M' || *end == 'm')
+		scale = 1024u * 1024u, end++;
+	/* the range before the multiplication, so no product wraps into it */
+	if (*end || v > hi / scale || v * scale < lo)
+		return -1;
+	*val = (uint32_t)(v * scale);
+	return 0;
+}
+
 int vs_option_u32(const char *options, const char *key, uint32_t lo, uint32_t hi, uint32_t *val,
 	char *err, size_t errlen)
 {
-	char buf[32], *end = NULL, *digits;
-	unsigned long long v = 0;
-	int hex;
+	char buf[32];
 
 	if (!vs_option_get(options, key, buf, sizeof buf))
 		return 0;
-	/* decimal, or hexadecimal after 0x: a leading 0 is not octal, and no
-	 * sign or space gets through to strtoull */
-	hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
-	digits = hex ? buf + 2 : buf;
-	errno = 0;
-	if (hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits))
-		v = strtoull(digits, &end, hex ? 16 : 10);
-	if (!end || end == digits)
-		end = buf;
-	if (end != buf && (*end == 'K' || *end == 'k')) {
-		v = v > hi / 1024u ? (unsigned long long)hi + 1u : v * 1024u; /* past the range, never wrapped into it */
-		end++;
-	} else if (end != buf && (*end == 'M' || *end == 'm')) {
-		v = v > hi / (1024u * 1024u) ? (unsigned long long)hi + 1u : v * 1024u * 1024u;
-		end++;
-	}
-	if (end == buf || *end || errno || v < lo || v > hi) {
+	if (vs_option_number(buf, lo, hi, val) < 0) {
 		snprintf(err, errlen, "option %s=%s: want a number from %u to %u (decimal, or hexadecimal after 0x; "
 			"K and M multiply by 1024)", key, buf, (unsigned)lo, (unsigned)hi);
 		return -1;
 	}
-	*val = (uint32_t)v;
 	return 1;
 }

@@ -9,6 +9,7 @@
 #include "compare/compare.h"
 #include "base/out_file.h"
 #include "engine/replay.h"
+#include "base/compiler_hints.h"
 
 /* Exit codes, the same for every command. */
 enum { VS_EXIT_OK = 0, VS_EXIT_CHECK = 1, VS_EXIT_USAGE = 2 };
@@ -17,7 +18,7 @@ typedef int (*vs_cmd_fn)(int argc, char **argv);
 
 /* Prints "vramsim CMD: message" (CMD NULL: "vramsim: message") to stderr
  * and returns VS_EXIT_USAGE. */
-int vs_cli_usage_error(const char *cmd, const char *fmt, ...);
+int vs_cli_usage_error(const char *cmd, const char *fmt, ...) VS_PRINTF(2, 3);
 
 /* A trace read more than once must be a file that can be read again: not
  * '-', a FIFO or a device. 0, or a usage error (why: what reads it again). */

@@ -17,6 +17,7 @@
 #include "base/grow.h"
 #include "engine/report.h"
 #include "base/text.h"
+#include "base/compiler_hints.h"
 
 static const char *const metric_names[VS_MET_KINDS] = {
 	"failures", "peak_frag", "mean_frag", "internal_frag", "high_water", "peak_free_extents"
@@ -184,7 +185,7 @@ static int metric_ok(int k, double v)
 }
 
 static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+	VS_PRINTF(5, 6);
 static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -3,25 +3,11 @@
 #include <stdio.h>
 
 #include "gen/gen_ds.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t next32(rng *r)
-{
-	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static uint32_t below(rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(((uint64_t)next32(r) * n) >> 32) : 0;
-}
+#include "gen_rng.h"
 
 typedef struct gen {
 	FILE *out;
-	rng r;
+	gen_rng r;
 	uint64_t id;
 } gen;
 
@@ -47,9 +33,9 @@ static void header(FILE *out)
 	fputs("vramsim-trace 1\narena tex ds-tex\narena pal ds-pltt\n", out);
 }
 
-static unsigned side(rng *r, unsigned lo_shift, unsigned n)
+static unsigned side(gen_rng *r, unsigned lo_shift, unsigned n)
 {
-	return 8u << (lo_shift + below(r, n));
+	return 8u << (lo_shift + gen_rng_below(r, n));
 }
 
 int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
@@ -76,27 +62,27 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 				nfx = 0;
 			}
 			/* terrain: 4x4 compressed, 128..256 a side */
-			for (n = 3 + below(&g.r, 4), i = 0; i < n; i++)
+			for (n = 3 + gen_rng_below(&g.r, 4), i = 0; i < n; i++)
 				tex(&g, side(&g.r, 4, 2), side(&g.r, 4, 2), "4x4", "terrain");
 			pal(&g, 256, "terrain");
 			/* characters: 16- and 256-colour, 32..128 a side */
-			for (n = 4 + below(&g.r, 6), i = 0; i < n; i++) {
-				int c256 = below(&g.r, 3) == 0;
+			for (n = 4 + gen_rng_below(&g.r, 6), i = 0; i < n; i++) {
+				int c256 = gen_rng_below(&g.r, 3) == 0;
 				tex(&g, side(&g.r, 2, 3), side(&g.r, 2, 3), c256 ? "256c" : "16c", "chars");
 				pal(&g, c256 ? 256 : 16, "chars");
 			}
 			/* the level's effect palette and 4-colour decals */
 			pal(&g, 32, "fx");
-			for (n = below(&g.r, 3), i = 0; i < n; i++) {
+			for (n = gen_rng_below(&g.r, 3), i = 0; i < n; i++) {
 				tex(&g, 32, 32, "4c", "decal");
 				pal(&g, 4, "decal");
 			}
 		}
 		/* effects come and go while the level runs */
-		if (below(&g.r, 20) == 0 && nfx < 32)
+		if (gen_rng_below(&g.r, 20) == 0 && nfx < 32)
 			fx[nfx++] = tex(&g, side(&g.r, 2, 2), side(&g.r, 2, 2), "a3i5", "fx");
-		if (nfx && below(&g.r, 24) == 0) {
-			i = below(&g.r, nfx);
+		if (nfx && gen_rng_below(&g.r, 24) == 0) {
+			i = gen_rng_below(&g.r, nfx);
 			drop(&g, fx[i]);
 			fx[i] = fx[--nfx];
 		}
@@ -118,20 +104,20 @@ int vs_gen_ds_stream(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 	header(out);
 	for (frame = 0; frame < frames; frame++) {
 		/* a chunk streams in every few frames; old chunks stream out */
-		if (below(&g.r, 4) == 0) {
-			uint32_t k = 1 + below(&g.r, 3);
+		if (gen_rng_below(&g.r, 4) == 0) {
+			uint32_t k = 1 + gen_rng_below(&g.r, 3);
 			for (i = 0; i < k && n < 254; i++) {
-				const char *f = fmts[below(&g.r, 8)];
+				const char *f = fmts[gen_rng_below(&g.r, 8)];
 				live[n] = tex(&g, side(&g.r, 2, 4), side(&g.r, 2, 4), f, "chunk");
 				is_pal[n++] = 0;
-				if (below(&g.r, 2)) {
-					live[n] = pal(&g, f[0] == '4' && f[1] == 'c' ? 4 : below(&g.r, 4) ? 16 : 256, "chunk");
+				if (gen_rng_below(&g.r, 2)) {
+					live[n] = pal(&g, f[0] == '4' && f[1] == 'c' ? 4 : gen_rng_below(&g.r, 4) ? 16 : 256, "chunk");
 					is_pal[n++] = 1;
 				}
 			}
 		}
-		while (n > 48 || (n && below(&g.r, 6) == 0)) {
-			i = below(&g.r, n);
+		while (n > 48 || (n && gen_rng_below(&g.r, 6) == 0)) {
+			i = gen_rng_below(&g.r, n);
 			drop(&g, live[i]);
 			live[i] = live[n - 1];
 			is_pal[i] = is_pal[n - 1];

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
 /* gen_gba.c - GBA workload generators (see gen.h and traces/README.md).
  *
- * Everything random comes from one splitmix64 stream seeded by the user, and
- * only integer arithmetic decides what happens, so a seed gives the same
- * trace on every host. Traces are written in canonical form. */
+ * Everything random comes from one splitmix64 stream seeded by the user
+ * (gen_rng.h, the DS and heap generators' too), and only integer
+ * arithmetic decides what happens, so a seed gives the same trace on every
+ * host. Traces are written in canonical form. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,37 +16,9 @@
 #include "base/grow.h"
 #include "vram/request.h"
 #include "base/text.h"
+#include "gen_rng.h"
 
 /* ---- shared ----------------------------------------------------------- */
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rnd(rng *r)
-{
-	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-/* Uniform in [0, n). */
-static uint32_t below(rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(((uint64_t)rnd(r) * n) >> 32) : 0;
-}
-
-/* Uniform in [lo, hi]. */
-static uint32_t between(rng *r, uint32_t lo, uint32_t hi)
-{
-	return lo + below(r, hi - lo + 1u);
-}
-
-/* True with probability num / den. */
-static int chance(rng *r, uint32_t num, uint32_t den)
-{
-	return below(r, den) < num;
-}
 
 void vs_gen_opts_default(vs_gen_opts *o)
 {
@@ -96,14 +69,14 @@ static const dims car_sizes[4] = { { 16, 16, 0 }, { 32, 32, 0 }, { 64, 32, 0 }, 
 
 #define PICK(r, tab) pick(r, tab, sizeof tab / sizeof tab[0])
 
-static dims pick(rng *r, const dims *tab, size_t n)
+static dims pick(gen_rng *r, const dims *tab, size_t n)
 {
 	uint32_t total = 0, x;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		total += tab[i].weight;
-	x = below(r, total);
+	x = gen_rng_below(r, total);
 	for (i = 0; i + 1 < n && x >= tab[i].weight; i++)
 		x -= tab[i].weight;
 	return tab[i];
@@ -127,7 +100,7 @@ typedef struct sprite {
 
 typedef struct scene {
 	FILE *out;
-	rng r;
+	gen_rng r;
 	uint64_t next_id;
 	uint32_t frame;
 	sprite s[MAX_SPRITES];
@@ -201,11 +174,11 @@ static int find_kind(const scene *c, enum kind k, int role)
 
 static void burst(scene *c, unsigned lo, unsigned hi, unsigned eight_pct)
 {
-	unsigned k, n = between(&c->r, lo, hi);
+	unsigned k, n = gen_rng_between(&c->r, lo, hi);
 
 	for (k = 0; k < n && c->count[K_PARTICLE] < c->particle_cap; k++) {
 		dims d = PICK(&c->r, particle_sizes);
-		spawn(c, K_PARTICLE, d.w, d.h, chance(&c->r, eight_pct, 100) ? 8 : 4, between(&c->r, 8, 40));
+		spawn(c, K_PARTICLE, d.w, d.h, gen_rng_chance(&c->r, eight_pct, 100) ? 8 : 4, gen_rng_between(&c->r, 8, 40));
 	}
 }
 
@@ -223,12 +196,12 @@ static void expire(scene *c)
 		kill_at(c, i);
 		/* A defeated enemy or boss part leaves debris behind; a thrown
 		 * item explodes now and then. */
-		if (k == K_ENEMY && chance(&c->r, 60, 100))
+		if (k == K_ENEMY && gen_rng_chance(&c->r, 60, 100))
 			burst(c, 3, 8, 30);
 		else if (k == K_BOSS)
 			burst(c, 4, 10, 50);
-		else if (k == K_ITEM && chance(&c->r, 50, 100))
-			spawn(c, K_PARTICLE, 32, 32, 8, between(&c->r, 30, 60));
+		else if (k == K_ITEM && gen_rng_chance(&c->r, 50, 100))
+			spawn(c, K_PARTICLE, 32, 32, 8, gen_rng_between(&c->r, 30, 60));
 	}
 }
 
@@ -236,7 +209,7 @@ static void spawn_enemy(scene *c)
 {
 	dims d = PICK(&c->r, enemy_sizes);
 
-	spawn(c, K_ENEMY, d.w, d.h, chance(&c->r, 15, 100) ? 8 : 4, between(&c->r, 120, 900));
+	spawn(c, K_ENEMY, d.w, d.h, gen_rng_chance(&c->r, 15, 100) ? 8 : 4, gen_rng_between(&c->r, 120, 900));
 }
 
 /* The player's graphics swap forms: the old one goes, the new one comes,
@@ -258,14 +231,14 @@ static void fire(scene *c)
 	int i, shots;
 
 	if (c->frame % 6 == 0)
-		for (shots = (int)between(&c->r, 1, 2); shots > 0 && c->count[K_BULLET] < c->bullet_cap; shots--)
-			spawn(c, K_BULLET, 8, 8, 4, between(&c->r, 30, 70));
+		for (shots = (int)gen_rng_between(&c->r, 1, 2); shots > 0 && c->count[K_BULLET] < c->bullet_cap; shots--)
+			spawn(c, K_BULLET, 8, 8, 4, gen_rng_between(&c->r, 30, 70));
 	for (i = 0; i < c->count[K_ENEMY] && c->count[K_BULLET] < c->bullet_cap; i++)
-		if (chance(&c->r, 2, 100)) {
+		if (gen_rng_chance(&c->r, 2, 100)) {
 			dims d = PICK(&c->r, bullet_sizes);
-			spawn(c, K_BULLET, d.w, d.h, 4, between(&c->r, 40, 90));
+			spawn(c, K_BULLET, d.w, d.h, 4, gen_rng_between(&c->r, 40, 90));
 		}
-	if (chance(&c->r, 3, 100))
+	if (gen_rng_chance(&c->r, 3, 100))
 		burst(c, 1, 4, 20);
 }
 
@@ -275,7 +248,7 @@ static void fire(scene *c)
 
 static void shooter_boss(scene *c)
 {
-	uint32_t life = between(&c->r, 600, 1200);
+	uint32_t life = gen_rng_between(&c->r, 600, 1200);
 
 	spawn(c, K_BOSS, 64, 64, 8, life);
 	spawn(c, K_BOSS, 64, 32, 4, life);
@@ -290,7 +263,7 @@ static void clear_enemies(scene *c)
 
 	for (i = 0; i < c->n; i++)
 		if (c->s[i].kind == K_ENEMY && c->s[i].dies > c->frame + 60)
-			c->s[i].dies = c->frame + between(&c->r, 1, 60);
+			c->s[i].dies = c->frame + gen_rng_between(&c->r, 1, 60);
 }
 
 /* One frame of the shooter: things die, things appear. */
@@ -299,13 +272,13 @@ static void churn_frame(scene *c)
 	expire(c);
 	if (c->frame % 600 == 599)
 		swap_player(c);
-	if (!c->count[K_DIALOG] && chance(&c->r, 1, 900))
+	if (!c->count[K_DIALOG] && gen_rng_chance(&c->r, 1, 900))
 		spawn(c, K_DIALOG, 64, 32, 4, 240);
-	if (!c->hold_enemies && c->count[K_ENEMY] < c->enemy_cap && chance(&c->r, c->enemy_rate, 1000))
+	if (!c->hold_enemies && c->count[K_ENEMY] < c->enemy_cap && gen_rng_chance(&c->r, c->enemy_rate, 1000))
 		spawn_enemy(c);
 	/* A boss is announced now and then; it comes in once the stage has
 	 * made room for it within the budget. */
-	if (!c->count[K_BOSS] && !c->hold_enemies && chance(&c->r, 1, 900)) {
+	if (!c->count[K_BOSS] && !c->hold_enemies && gen_rng_chance(&c->r, 1, 900)) {
 		c->hold_enemies = 1;
 		clear_enemies(c);
 	}
@@ -372,12 +345,12 @@ int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errle
  * take 40-60% of the area. */
 static void load_level(scene *c)
 {
-	uint32_t target = c->live + c->area * between(&c->r, 40, 60) / 100u, tiles;
+	uint32_t target = c->live + c->area * gen_rng_between(&c->r, 40, 60) / 100u, tiles;
 	unsigned k;
 
 	for (k = 0; k < 48; k++) {
 		dims d = PICK(&c->r, level_sizes);
-		unsigned bpp = chance(&c->r, 20, 100) ? 8 : 4;
+		unsigned bpp = gen_rng_chance(&c->r, 20, 100) ? 8 : 4;
 		tiles = sprite_tiles(d.w, d.h, bpp);
 		if (c->live + tiles > target)
 			break;
@@ -398,7 +371,7 @@ int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 	c.particle_cap = 40;
 	c.enemy_rate = 150;
 	load_level(&c);
-	c.budget = c.area * between(&c.r, 85, 95) / 100u;
+	c.budget = c.area * gen_rng_between(&c.r, 85, 95) / 100u;
 	for (c.frame = 0; c.frame < frames; c.frame++, since++) {
 		if (since == level_len) {
 			/* Level change: everything of the old level goes and the new
@@ -407,9 +380,9 @@ int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 				if (c.s[i].kind != K_PLAYER && c.s[i].kind != K_UI)
 					kill_at(&c, i);
 			load_level(&c);
-			c.budget = c.area * between(&c.r, 85, 95) / 100u;
+			c.budget = c.area * gen_rng_between(&c.r, 85, 95) / 100u;
 			since = 0;
-			level_len = between(&c.r, 600, 1200);
+			level_len = gen_rng_between(&c.r, 600, 1200);
 		}
 		churn_frame(&c);
 		fputs("frame\n", out);
@@ -458,44 +431,44 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 	scene_start(&c, out, o, 0);
 	shooter_start(&c);
 	c.enemy_cap = 36;
-	stage_end = between(&c.r, 600, 1200);
+	stage_end = gen_rng_between(&c.r, 600, 1200);
 	for (c.frame = 0; c.frame < frames; c.frame++) {
 		expire(&c);
 		if (c.frame % 600 == 599)
 			swap_player(&c);
 		if (phase == 0) {
-			if (c.count[K_ENEMY] < c.enemy_cap && chance(&c.r, c.enemy_rate, 1000))
+			if (c.count[K_ENEMY] < c.enemy_cap && gen_rng_chance(&c.r, c.enemy_rate, 1000))
 				spawn_enemy(&c);
 			if (c.frame >= stage_end) {
 				phase = 1;
-				design = boss_designs[below(&c.r, 3)];
+				design = boss_designs[gen_rng_below(&c.r, 3)];
 				clear_enemies(&c);
 			}
 		} else if (phase == 1) {
 			if (c.live + boss_tiles(design) <= c.budget) {
 				uint32_t now = c.frame;
-				fight_end = now + between(&c.r, 1000, 1800);
-				rage = now + between(&c.r, 400, 800);
+				fight_end = now + gen_rng_between(&c.r, 1000, 1800);
+				rage = now + gen_rng_between(&c.r, 400, 800);
 				for (p = 0; p < 4; p++)
 					for (k = 0; k < design[p].count; k++)
 						spawn_role(&c, K_BOSS, design[p].w, design[p].h, design[p].bpp,
-							design[p].role == PART_LIMB ? between(&c.r, 300, 900) : fight_end - now,
+							design[p].role == PART_LIMB ? gen_rng_between(&c.r, 300, 900) : fight_end - now,
 							design[p].role);
 				phase = 2;
 			}
 		} else {
 			/* Minions, volleys of fireballs, a beam now and then. */
-			if (c.count[K_ENEMY] < 12 && chance(&c.r, 60, 1000)) {
+			if (c.count[K_ENEMY] < 12 && gen_rng_chance(&c.r, 60, 1000)) {
 				dims d = PICK(&c.r, minion_sizes);
-				spawn(&c, K_ENEMY, d.w, d.h, 4, between(&c.r, 120, 400));
+				spawn(&c, K_ENEMY, d.w, d.h, 4, gen_rng_between(&c.r, 120, 400));
 			}
-			if (chance(&c.r, 3, 100))
-				for (k = between(&c.r, 3, 8); k > 0 && c.count[K_BULLET] < c.bullet_cap; k--) {
-					unsigned wh = chance(&c.r, 30, 100) ? 32 : 16;
-					spawn(&c, K_BULLET, wh, wh, 4, between(&c.r, 60, 180));
+			if (gen_rng_chance(&c.r, 3, 100))
+				for (k = gen_rng_between(&c.r, 3, 8); k > 0 && c.count[K_BULLET] < c.bullet_cap; k--) {
+					unsigned wh = gen_rng_chance(&c.r, 30, 100) ? 32 : 16;
+					spawn(&c, K_BULLET, wh, wh, 4, gen_rng_between(&c.r, 60, 180));
 				}
-			if (chance(&c.r, 1, 200))
-				spawn(&c, K_BULLET, 64, 32, 4, between(&c.r, 60, 120));
+			if (gen_rng_chance(&c.r, 1, 200))
+				spawn(&c, K_BULLET, 64, 32, 4, gen_rng_between(&c.r, 60, 120));
 			if (rage && c.frame >= rage && (i = find_kind(&c, K_BOSS, PART_HEAD)) >= 0) {
 				uint32_t dies = c.s[i].dies;
 				if (c.live - c.s[i].tiles + sprite_tiles(64, 64, 8) <= c.area) {
@@ -506,7 +479,7 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 			}
 			if (c.frame >= fight_end) {
 				phase = 0;
-				stage_end = c.frame + between(&c.r, 600, 1200);
+				stage_end = c.frame + gen_rng_between(&c.r, 600, 1200);
 			}
 		}
 		fire(&c);
@@ -540,8 +513,8 @@ int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 	spawn(&c, K_PLAYER, 64, 32, 4, UINT32_MAX);
 	for (car = 0; car < CARS; car++) {
 		dist[car] = -1; /* off screen */
-		bpp[car] = chance(&c.r, 30, 100) ? 8 : 4;
-		next_move[car] = between(&c.r, 0, 120);
+		bpp[car] = gen_rng_chance(&c.r, 30, 100) ? 8 : 4;
+		next_move[car] = gen_rng_between(&c.r, 0, 120);
 	}
 	for (c.frame = 0; c.frame < frames; c.frame++) {
 		expire(&c);
@@ -552,8 +525,8 @@ int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 			uint32_t old = 0, nt = 0;
 			if (c.frame < next_move[car])
 				continue;
-			next_move[car] = c.frame + between(&c.r, 20, 240);
-			to = dist[car] + (chance(&c.r, 50, 100) ? 1 : -1);
+			next_move[car] = c.frame + gen_rng_between(&c.r, 20, 240);
+			to = dist[car] + (gen_rng_chance(&c.r, 50, 100) ? 1 : -1);
 			if (to < -1 || to > 3)
 				continue;
 			i = dist[car] >= 0 ? find_kind(&c, K_CAR, car) : -1;
@@ -570,15 +543,15 @@ int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 					(unsigned)car);
 			dist[car] = to;
 		}
-		if (c.count[K_PROP] < 8 && chance(&c.r, 8, 100)) {
+		if (c.count[K_PROP] < 8 && gen_rng_chance(&c.r, 8, 100)) {
 			dims d = PICK(&c.r, prop_sizes);
-			spawn(&c, K_PROP, d.w, d.h, 4, between(&c.r, 30, 90));
+			spawn(&c, K_PROP, d.w, d.h, 4, gen_rng_between(&c.r, 30, 90));
 		}
-		if (c.count[K_ITEM] < 4 && chance(&c.r, 1, 100))
-			spawn(&c, K_ITEM, 16, 16, 8, between(&c.r, 60, 240));
-		if (chance(&c.r, 10, 100))
-			for (i = (int)between(&c.r, 1, 3); i > 0 && c.count[K_PARTICLE] < c.particle_cap; i--)
-				spawn(&c, K_PARTICLE, 8, 8, 4, between(&c.r, 8, 24));
+		if (c.count[K_ITEM] < 4 && gen_rng_chance(&c.r, 1, 100))
+			spawn(&c, K_ITEM, 16, 16, 8, gen_rng_between(&c.r, 60, 240));
+		if (gen_rng_chance(&c.r, 10, 100))
+			for (i = (int)gen_rng_between(&c.r, 1, 3); i > 0 && c.count[K_PARTICLE] < c.particle_cap; i--)
+				spawn(&c, K_PARTICLE, 8, 8, 4, gen_rng_between(&c.r, 8, 24));
 		fputs("frame\n", out);
 	}
 	return finish(out, err, errlen);
@@ -616,7 +589,7 @@ static const unsigned layer_empty[VS_GEN_LAYERS] = { 40, 15, 5, 0 };
 /* A generated map: 2x2 metatiles from a palette that changes every 64
  * cells (a new area of the level), so the tiles in view repeat a lot but
  * shift as the camera travels. */
-static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h, int solid)
+static int gen_map(bgmap *m, gen_rng *r, unsigned l, uint32_t w, uint32_t h, int solid)
 {
 	uint32_t x, y, area, nareas = (w + 63) / 64;
 	uint16_t meta[128][4];
@@ -631,14 +604,14 @@ static int gen_map(bgmap *m, rng *r, unsigned l, uint32_t w, uint32_t h, int sol
 		/* Busy areas have many distinct metatiles, quiet ones few. Solid
 		 * (worst-case) maps keep to 40, so that the tiles of two areas in a
 		 * 32-cell view of all four layers fit the 56 KiB tile set. */
-		npal = between(r, 8, solid ? 40 : 128);
+		npal = gen_rng_between(r, 8, solid ? 40 : 128);
 		for (k = 0; k < npal; k++)
 			for (q = 0; q < 4; q++)
-				meta[k][q] = (uint16_t)(set_first[l] + below(r, set_count[l]));
+				meta[k][q] = (uint16_t)(set_first[l] + gen_rng_below(r, set_count[l]));
 		for (y = 0; y < h; y += 2)
 			for (x = area * 64; x < (area + 1) * 64 && x < w; x += 2) {
-				int empty = chance(r, solid ? 0 : layer_empty[l], 100);
-				k = below(r, npal);
+				int empty = gen_rng_chance(r, solid ? 0 : layer_empty[l], 100);
+				k = gen_rng_below(r, npal);
 				for (q = 0; q < 4; q++) {
 					uint32_t cx = x + (q & 1), cy = y + (q >> 1);
 					if (cx < w && cy < h)
@@ -809,7 +782,7 @@ static void update_layer(FILE *out, layer *L, uint64_t *next_id, int sx, int sy,
 int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 {
 	layer *L = calloc(VS_GEN_LAYERS, sizeof *L);
-	rng r = { o->seed };
+	gen_rng r = { o->seed };
 	uint32_t frames = o->frames ? o->frames : 1200, f, hold = 0;
 	int cx = 0, cy = 0, vx = 2, vy = 0, maxx = 0, maxy = 0, rc = -1;
 	uint64_t next_id = 0;
@@ -863,13 +836,13 @@ int vs_gen_side_scroller(FILE *out, const vs_gen_opts *o, char *err, size_t errl
 		/* The player runs mostly right at 1-4 px, sometimes dashes at
 		 * 8 px, jumps and falls, turns back now and then. */
 		if (hold-- == 0) {
-			hold = between(&r, 20, 120);
-			vx = chance(&r, 15, 100) ? 8 : (int)between(&r, 0, 4);
-			if (chance(&r, 20, 100))
+			hold = gen_rng_between(&r, 20, 120);
+			vx = gen_rng_chance(&r, 15, 100) ? 8 : (int)gen_rng_between(&r, 0, 4);
+			if (gen_rng_chance(&r, 20, 100))
 				vx = -vx;
-			vy = chance(&r, 30, 100) ? (int)between(&r, 0, 8) - 4 : 0;
-			if (chance(&r, 5, 100))
-				vy = chance(&r, 50, 100) ? 8 : -8;
+			vy = gen_rng_chance(&r, 30, 100) ? (int)gen_rng_between(&r, 0, 8) - 4 : 0;
+			if (gen_rng_chance(&r, 5, 100))
+				vy = gen_rng_chance(&r, 50, 100) ? 8 : -8;
 		}
 		cx += vx;
 		cy += vy;

@@ -9,21 +9,7 @@
 
 #include "gen/gen_heap.h"
 #include "base/grow.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t next32(rng *r)
-{
-	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static uint32_t below(rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(((uint64_t)next32(r) * n) >> 32) : 0;
-}
+#include "gen_rng.h"
 
 /* log2(x) in 16.16 fixed point, x > 0: squaring the mantissa gives one bit
  * of the fraction per step. */
@@ -42,7 +28,7 @@ static uint32_t log2_fix16(uint32_t x)
 	return (ip << 16) | frac;
 }
 
-static uint32_t draw(rng *r, const vs_gen_dist *d)
+static uint32_t draw(gen_rng *r, const vs_gen_dist *d)
 {
 	uint32_t v;
 
@@ -52,14 +38,14 @@ static uint32_t draw(rng *r, const vs_gen_dist *d)
 		uint32_t octaves = 1, k, lo, hi;
 		while (octaves < 32 && ((uint64_t)d->lo << octaves) <= d->hi)
 			octaves++;
-		k = below(r, octaves);
+		k = gen_rng_below(r, octaves);
 		lo = d->lo << k;
 		hi = (uint64_t)lo * 2 - 1 > d->hi ? d->hi : lo * 2 - 1;
-		return lo + below(r, hi - lo + 1);
+		return lo + gen_rng_below(r, hi - lo + 1);
 	}
 	case VS_DIST_EXP: {
 		/* -ln(u) * mean, u in (0, 1]: ln 2 * (32 - log2(u * 2^32)) */
-		uint32_t u = next32(r) | 1u;
+		uint32_t u = gen_rng_next32(r) | 1u;
 		uint64_t e = (uint64_t)((32u << 16) - log2_fix16(u)) * 45426u >> 16; /* 45426/65536 = ln 2 */
 		uint64_t x = (e * d->lo) >> 16;
 		v = x > d->hi ? d->hi : x < 1 ? 1 : (uint32_t)x;
@@ -67,7 +53,7 @@ static uint32_t draw(rng *r, const vs_gen_dist *d)
 	}
 	case VS_DIST_UNIFORM:
 	default:
-		return d->lo + below(r, d->hi - d->lo + 1);
+		return d->lo + gen_rng_below(r, d->hi - d->lo + 1);
 	}
 }
 
@@ -175,7 +161,7 @@ static const char *size_tag(uint32_t size)
 
 int vs_gen_heap_churn_with(FILE *out, const vs_gen_opts *o, const vs_gen_heap_opts *h, char *err, size_t errlen)
 {
-	rng r = { o->seed };
+	gen_rng r = { o->seed };
 	due_heap live = { NULL, 0, 0 };
 	uint64_t t = 0, live_bytes = 0, budget = (uint64_t)h->arena_size * h->fill / 100;
 	uint32_t frame, k, frames = o->frames ? o->frames : 2000; /* the registry's default */

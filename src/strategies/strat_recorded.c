@@ -217,11 +217,19 @@ static void rec_dump(void *p, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_recorded = {
-	VS_STRATEGY_ABI, "recorded",
-	"what the game did: each allocation where the trace's at= says, failing where it says at=none",
-	(1u << VS_ARENA_KIND_COUNT) - 1u, VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D | VS_STRAT_NO_MEM, sizeof(recorded),
-	rec_init, rec_alloc, rec_free, rec_reset, rec_walk,
-	0, NULL, NULL, rec_dump, rec_fini
+	.abi = VS_STRATEGY_ABI,
+	.name = "recorded",
+	.summary = "what the game did: each allocation where the trace's at= says, failing where it says at=none",
+	.arenas = (1u << VS_ARENA_KIND_COUNT) - 1u,
+	.flags = VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D | VS_STRAT_NO_MEM,
+	.state_size = sizeof(recorded),
+	.init = rec_init,
+	.alloc = rec_alloc,
+	.free = rec_free,
+	.reset = rec_reset,
+	.walk_free = rec_walk,
+	.dump = rec_dump,
+	.fini = rec_fini
 };
 
 const vs_strategy *const vs_strategies_recorded[] = { &vs_strat_recorded, NULL };

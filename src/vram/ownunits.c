@@ -25,16 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vramsim/alloc/bits.h"
 #include "base/compiler_hints.h"
 #include "ownmap_int.h"
 #include "vram/arena.h"
 
 static uint32_t popcount64(uint64_t x)
 {
-	x -= (x >> 1) & 0x5555555555555555ull;
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+	return bits_popcount32((uint32_t)x) + bits_popcount32((uint32_t)(x >> 32));
 }
 
 static uint32_t ctz64(uint64_t x) { return x ? (uint32_t)__builtin_ctzll(x) : 64; }

@@ -101,18 +101,29 @@ static void tdf_walk(void *st, vs_extent_fn fn, void *ud)
 }
 
 static const vs_strategy top_down_fit = {
-	VS_STRATEGY_ABI, "top-down-fit",
-	"example plug-in: first fit over OBJ tiles, searching from the top of VRAM down",
+	.abi = VS_STRATEGY_ABI,
+	.name = "top-down-fit",
+	.summary = "example plug-in: first fit over OBJ tiles, searching from the top of VRAM down",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
 	/* its books are all in its state: it never needs the arena's bytes, so
 	 * the replay checks its placements by ownership alone */
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(tdf_state),
-	tdf_init, tdf_alloc, tdf_free, tdf_reset, tdf_walk,
-	0, NULL, NULL, NULL, NULL
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(tdf_state),
+	.init = tdf_init,
+	.alloc = tdf_alloc,
+	.free = tdf_free,
+	.reset = tdf_reset,
+	.walk_free = tdf_walk
 };
 
 static const vs_strategy *const table[] = { &top_down_fit };
 
-static const vs_plugin plugin = { VS_STRATEGY_ABI, "top-down-fit example", 1, table };
+static const vs_plugin plugin = {
+	.abi = VS_STRATEGY_ABI,
+	.name = "top-down-fit example",
+	.count = sizeof table / sizeof table[0],
+	.strategies = table
+};
 
 /* The versioned entry point vramsim looks up with dlsym. */
 const vs_plugin *vramsim_plugin_v1(void);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* bits.h - bitmap helpers shared by the allocators that keep a bit per
- * unit (gba_obj_snug.c, gba_obj_ends.c, ds_tex_pair.c, ds_pltt_split.c).
+ * unit (gba_obj_snug.c, gba_obj_ends.c, ds_tex_pair.c, ds_pltt_split.c),
+ * and the one popcount of the project (the ownership map's too).
  * A set bit is a free unit. Words are
  * 32 bits (the ARM7/ARM9 word); every search is a bounded scan over the
  * words plus the free runs met, with no allocation of its own.
@@ -19,6 +20,16 @@ static inline uint32_t bits_ctz32(uint32_t x)
 		31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
 	};
 	return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
+}
+
+/* Set bits of x: the SWAR sum, no table. Not __builtin_popcount: the
+ * ARM7TDMI has no instruction for it, so GCC calls libgcc's. */
+static inline uint32_t bits_popcount32(uint32_t x)
+{
+	x -= (x >> 1) & 0x55555555u;
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+	return (x * 0x01010101u) >> 24;
 }
 
 static inline int bits_get(const uint32_t *w, uint32_t i)

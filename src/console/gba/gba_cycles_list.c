@@ -20,7 +20,7 @@
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "base/grow.h"
 #include "console/gba/gba_cycles_host.h"
-#include "strategies/strategies.h" /* before strat_gba.h, which uses it */
+#include "strategies/strategies.h"
 #include "strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
 
 /* ---- allocators the cycles ROM carries -------------------------------- */
@@ -167,15 +167,15 @@ static int bg_hit(uint32_t value)
 }
 
 static const vs_gba_cycles_target targets[] = {
-	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, tile_offset, NULL },
-	{ "gba-obj-first-fit", VS_GBA_STRAT_GBA_OBJ_FIRST_FIT, obj_encode, ff_params, tile_offset, NULL },
-	{ "gba-obj-best-fit", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL },
-	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL },
-	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL },
-	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL },
+	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, tile_offset, NULL, 0 },
+	{ "gba-obj-first-fit", VS_GBA_STRAT_GBA_OBJ_FIRST_FIT, obj_encode, ff_params, tile_offset, NULL, 0 },
+	{ "gba-obj-best-fit", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL, 0 },
+	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL, 0 },
+	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL, 0 },
+	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL, 0 },
 	{ "gba-obj-compact", VS_GBA_STRAT_GBA_OBJ_COMPACT, obj_encode, compact_params, compact_offset, NULL, 1 },
-	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit },
-	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit },
+	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit, 0 },
+	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit, 0 },
 };
 
 const vs_gba_cycles_target *vs_gba_cycles_target_find(const char *strategy)

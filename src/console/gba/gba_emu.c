@@ -16,6 +16,7 @@
 #include <mgba/core/serialize.h>
 #include <mgba-util/vfs.h>
 
+#include "base/compiler_hints.h"
 #include "console/common/sha256.h"
 
 /* Faults, as libmgba reports them: a callback, or only a log line. */
@@ -49,12 +50,15 @@ static int debug_level(int bits)
 	return n;
 }
 
+static void keep_line(char *buf, size_t len, const char *fmt, va_list ap) VS_PRINTF(3, 0);
 static void keep_line(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	if (!buf[0])
 		vsnprintf(buf, len, fmt, ap);
 }
 
+static void on_log(struct mLogger *lg, int category, enum mLogLevel level, const char *fmt, va_list ap)
+	VS_PRINTF(4, 0);
 static void on_log(struct mLogger *lg, int category, enum mLogLevel level, const char *fmt, va_list ap)
 {
 	vs_gba_emu *e = (vs_gba_emu *)(void *)lg;

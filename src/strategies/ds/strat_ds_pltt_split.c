@@ -70,9 +70,17 @@ static void split_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_ds_pltt_split = {
-	VS_STRATEGY_ABI, "ds-pltt-split",
-	"vramsim's own: bitmap over 8-byte units, 4-colour palettes bottom-up below 0x10000, others top-down",
-	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(ds_pltt_split),
-	split_init, split_alloc, split_free, split_reset, split_walk,
-	0, NULL, NULL, split_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "ds-pltt-split",
+	.summary = "vramsim's own: bitmap over 8-byte units, 4-colour palettes bottom-up below 0x10000, others "
+		"top-down",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_PLTT),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(ds_pltt_split),
+	.init = split_init,
+	.alloc = split_alloc,
+	.free = split_free,
+	.reset = split_reset,
+	.walk_free = split_walk,
+	.dump = split_dump
 };

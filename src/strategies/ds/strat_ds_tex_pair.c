@@ -72,9 +72,17 @@ static void pair_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_ds_tex_pair = {
-	VS_STRATEGY_ABI, "ds-tex-pair",
-	"vramsim's own: bitmap over 8-byte units, 4x4 texel and slot-1 index taken together, no management blocks",
-	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(ds_tex_pair),
-	pair_init, pair_alloc, pair_free, pair_reset, pair_walk,
-	0, NULL, NULL, pair_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "ds-tex-pair",
+	.summary = "vramsim's own: bitmap over 8-byte units, 4x4 texel and slot-1 index taken together, no management "
+		"blocks",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(ds_tex_pair),
+	.init = pair_init,
+	.alloc = pair_alloc,
+	.free = pair_free,
+	.reset = pair_reset,
+	.walk_free = pair_walk,
+	.dump = pair_dump
 };

@@ -79,9 +79,20 @@ static uint64_t frmpltt_ram(void *st)
 }
 
 const vs_strategy vs_strat_nns_frm_pltt = {
-	VS_STRATEGY_ABI, "nns-frm-pltt",
-	"NITRO-System frame palette VRAM manager: low and high cursors, 16-byte alignment (8 for 4-colour)",
-	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
-	frmpltt_init, frmpltt_alloc, frmpltt_free, frmpltt_reset, frmpltt_walk,
-	sizeof(nns_frm_pltt_state), frmpltt_save, frmpltt_restore, frmpltt_dump, NULL, NULL, frmpltt_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "nns-frm-pltt",
+	.summary = "NITRO-System frame palette VRAM manager: low and high cursors, 16-byte alignment (8 for 4-colour)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_PLTT),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_NATIVE_STATE,
+	.state_size = NNS_GFD_CTX_BYTES(0),
+	.init = frmpltt_init,
+	.alloc = frmpltt_alloc,
+	.free = frmpltt_free,
+	.reset = frmpltt_reset,
+	.walk_free = frmpltt_walk,
+	.save_size = sizeof(nns_frm_pltt_state),
+	.save = frmpltt_save,
+	.restore = frmpltt_restore,
+	.dump = frmpltt_dump,
+	.ram = frmpltt_ram
 };

@@ -88,9 +88,21 @@ static uint64_t frmtex_ram(void *st)
 }
 
 const vs_strategy vs_strat_nns_frm_tex = {
-	VS_STRATEGY_ABI, "nns-frm-tex",
-	"NITRO-System frame texture VRAM manager: five regions, top-down textures, 4x4 bottom-up with index data",
-	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_NATIVE_STATE, NNS_GFD_CTX_BYTES(0),
-	frmtex_init, frmtex_alloc, frmtex_free, frmtex_reset, frmtex_walk,
-	sizeof(nns_frm_tex_state), frmtex_save, frmtex_restore, frmtex_dump, NULL, NULL, frmtex_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "nns-frm-tex",
+	.summary = "NITRO-System frame texture VRAM manager: five regions, top-down textures, 4x4 bottom-up with "
+		"index data",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_NATIVE_STATE,
+	.state_size = NNS_GFD_CTX_BYTES(0),
+	.init = frmtex_init,
+	.alloc = frmtex_alloc,
+	.free = frmtex_free,
+	.reset = frmtex_reset,
+	.walk_free = frmtex_walk,
+	.save_size = sizeof(nns_frm_tex_state),
+	.save = frmtex_save,
+	.restore = frmtex_restore,
+	.dump = frmtex_dump,
+	.ram = frmtex_ram
 };

@@ -75,9 +75,17 @@ static uint64_t lnkpltt_ram(void *st)
 }
 
 const vs_strategy vs_strat_nns_lnk_pltt = {
-	VS_STRATEGY_ABI, "nns-lnk-pltt",
-	"NITRO-System linked-list palette VRAM manager: first fit, alignment padding kept as free blocks",
-	VS_ARENA_BIT(VS_ARENA_DS_PLTT), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
-	lnkpltt_init, lnkpltt_alloc, lnkpltt_free, lnkpltt_reset, lnkpltt_walk,
-	0, NULL, NULL, lnkpltt_dump, NULL, NULL, lnkpltt_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "nns-lnk-pltt",
+	.summary = "NITRO-System linked-list palette VRAM manager: first fit, alignment padding kept as free blocks",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_PLTT),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = NNS_GFD_CTX_BYTES(MAX_BLOCKS),
+	.init = lnkpltt_init,
+	.alloc = lnkpltt_alloc,
+	.free = lnkpltt_free,
+	.reset = lnkpltt_reset,
+	.walk_free = lnkpltt_walk,
+	.dump = lnkpltt_dump,
+	.ram = lnkpltt_ram
 };

@@ -84,9 +84,17 @@ static uint64_t lnktex_ram(void *st)
 }
 
 const vs_strategy vs_strat_nns_lnk_tex = {
-	VS_STRATEGY_ABI, "nns-lnk-tex",
-	"NITRO-System linked-list texture VRAM manager: first fit over free lists of management blocks",
-	VS_ARENA_BIT(VS_ARENA_DS_TEX), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, NNS_GFD_CTX_BYTES(MAX_BLOCKS),
-	lnktex_init, lnktex_alloc, lnktex_free, lnktex_reset, lnktex_walk,
-	0, NULL, NULL, lnktex_dump, NULL, NULL, lnktex_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "nns-lnk-tex",
+	.summary = "NITRO-System linked-list texture VRAM manager: first fit over free lists of management blocks",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = NNS_GFD_CTX_BYTES(MAX_BLOCKS),
+	.init = lnktex_init,
+	.alloc = lnktex_alloc,
+	.free = lnktex_free,
+	.reset = lnktex_reset,
+	.walk_free = lnktex_walk,
+	.dump = lnktex_dump,
+	.ram = lnktex_ram
 };

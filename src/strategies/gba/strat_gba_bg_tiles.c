@@ -37,39 +37,22 @@ static int bgt_init(void *st, const vs_arena_decl *a, const char *options,
 	return gba_bg_tiles_init_rom(st, rom);
 }
 
-static int bgt_alloc(void *st, const vs_request *rq, vs_placement *out)
-{
-	int loaded, sb;
-	int32_t b;
-	unsigned n;
+static int m_map_alloc(void *m, unsigned n) { return gba_bg_tiles_map_alloc(m, n); }
+static int m_map_free(void *m, unsigned sb, unsigned n) { return gba_bg_tiles_map_free(m, sb, n); }
+static int32_t m_release(void *m, uint32_t block) { return gba_bg_tiles_release(m, block); }
 
-	/* tiles sit on their own size, maps on 2 KiB screenblocks: no more */
-	if (rq->align > (rq->shape == VS_REQ_BGMAP ? VS_GBA_SB_BYTES : rq->shape == VS_REQ_TILE ?
-		rq->u.tile.bpp * 8u : 0u))
-		return VS_ERR_UNSUPPORTED;
-	if (rq->shape == VS_REQ_BGMAP) {
-		n = vs_gba_map_blocks(rq);
-		if (n == 0 || (sb = gba_bg_tiles_map_alloc(st, n)) < 0)
-			return VS_ERR_NOSPACE;
-		vs_gba_map_placement(out, sb, n);
-		return VS_OK;
-	}
-	if (rq->shape != VS_REQ_TILE)
-		return VS_ERR_UNSUPPORTED;
-	b = gba_bg_tiles_ref_cb(st, rq->u.tile.rom, rq->u.tile.bpp,
-		rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : GBA_BG_TILES_CB_ANY, rq->u.tile.affine, &loaded);
-	if (b < 0)
-		return vs_gba_tile_status(b);
-	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
-	return VS_OK;
+static int32_t m_ref_cb(void *m, uint32_t rom, unsigned bpp, unsigned cb, int affine, int *loaded)
+{
+	return gba_bg_tiles_ref_cb(m, rom, bpp, cb, affine, loaded);
 }
 
-static int bgt_free(void *st, const vs_placement *pl)
-{
-	if (pl->key & VS_GBA_MAP_KEY)
-		return gba_bg_tiles_map_free(st, (pl->key >> 8) & 0xFFu, pl->key & 0xFFu) ? VS_ERR_INVALID : VS_OK;
-	return gba_bg_tiles_release(st, pl->key) < 0 ? VS_ERR_INVALID : VS_OK;
-}
+static const vs_gba_bg_calls calls = {
+	.map_alloc = m_map_alloc, .map_free = m_map_free, .ref_cb = m_ref_cb, .release = m_release,
+	.cb_any = GBA_BG_TILES_CB_ANY
+};
+
+static int bgt_alloc(void *st, const vs_request *rq, vs_placement *out) { return vs_gba_bg_alloc(&calls, st, rq, out); }
+static int bgt_free(void *st, const vs_placement *pl) { return vs_gba_bg_free(&calls, st, pl); }
 
 static void bgt_reset(void *st)
 {
@@ -131,9 +114,19 @@ static void bgt_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_gba_bg_tiles = {
-	VS_STRATEGY_ABI, "gba-bg-tiles",
-	"BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free lists, O(1)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles),
-	bgt_init, bgt_alloc, bgt_free, bgt_reset, bgt_walk,
-	0, NULL, NULL, bgt_dump, NULL, bgt_held, bgt_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-bg-tiles",
+	.summary = "BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free "
+		"lists, O(1)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_bg_tiles),
+	.init = bgt_init,
+	.alloc = bgt_alloc,
+	.free = bgt_free,
+	.reset = bgt_reset,
+	.walk_free = bgt_walk,
+	.dump = bgt_dump,
+	.held = bgt_held,
+	.ram = bgt_ram
 };

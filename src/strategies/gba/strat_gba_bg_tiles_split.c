@@ -4,8 +4,6 @@
  * regions. Same trace semantics as gba-bg-tiles (see strat_gba_bg_tiles.c),
  * cb= included: a tile lands in its layer's reach inside its depth's
  * region, or fails. */
-#include <stdlib.h>
-
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "strategies/strategies.h"
 #include "strat_gba.h"
@@ -17,65 +15,40 @@ static int bgs_init(void *st, const vs_arena_decl *a, const char *options,
 	uint8_t *mem, char *err, size_t errlen)
 {
 	static const char *const known[] = { "bytes4", "rom", NULL };
-	char val[24], *end;
-	unsigned long bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4;
-	uint32_t rom = GBA_BG_SPLIT_ROM_DEFAULT;
+	char val[32];
+	uint32_t bytes4 = GBA_BG_SPLIT_DEFAULT_BYTES4, rom = GBA_BG_SPLIT_ROM_DEFAULT;
 
 	(void)mem;
-	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen))
+	if (vs_option_check(options, known, err, errlen) || vs_gba_bg_mode_ok(a, err, errlen) ||
+		vs_option_u32(options, "bytes4", 64u, 0x8000u, &bytes4, err, errlen) < 0 ||
+		vs_option_u32(options, "rom", 1, GBA_BG_SPLIT_ROM_MAX, &rom, err, errlen) < 0)
 		return -1;
-	if (vs_option_get(options, "bytes4", val, sizeof val)) {
-		bytes4 = strtoul(val, &end, 0);
-		if (*end == 'K' || *end == 'k') {
-			/* past the range, never wrapped back into it */
-			bytes4 = bytes4 > 0x8000u / 1024u ? 0x8000u + 1u : bytes4 * 1024u;
-			end++;
-		}
-		if (*end || end == val || bytes4 < 64u || bytes4 > 0x8000u || bytes4 % 64u) {
-			snprintf(err, errlen, "bytes4=%s: expected the 4bpp region's bytes, a multiple of 64 "
-				"from 64 to 32K", val);
-			return -1;
-		}
-	}
-	if (vs_option_u32(options, "rom", 1, GBA_BG_SPLIT_ROM_MAX, &rom, err, errlen) < 0)
+	if (bytes4 % 64u) {
+		/* the 8bpp region starts where it ends, on a 64-byte 8bpp tile:
+		 * refused rather than rounded down as the allocator would */
+		vs_option_get(options, "bytes4", val, sizeof val);
+		snprintf(err, errlen, "option bytes4=%s: want the 4bpp region's bytes, a multiple of 64", val);
 		return -1;
-	return gba_bg_tiles_split_init_rom(st, (uint32_t)bytes4, rom);
-}
-
-static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out)
-{
-	int loaded, sb;
-	int32_t b;
-	unsigned n;
-
-	/* tiles sit on their own size, maps on 2 KiB screenblocks: no more */
-	if (rq->align > (rq->shape == VS_REQ_BGMAP ? VS_GBA_SB_BYTES : rq->shape == VS_REQ_TILE ?
-		rq->u.tile.bpp * 8u : 0u))
-		return VS_ERR_UNSUPPORTED;
-	if (rq->shape == VS_REQ_BGMAP) {
-		n = vs_gba_map_blocks(rq);
-		if (n == 0 || (sb = gba_bg_tiles_split_map_alloc(st, n)) < 0)
-			return VS_ERR_NOSPACE;
-		vs_gba_map_placement(out, sb, n);
-		return VS_OK;
 	}
-	if (rq->shape != VS_REQ_TILE)
-		return VS_ERR_UNSUPPORTED;
-	b = gba_bg_tiles_split_ref_cb(st, rq->u.tile.rom, rq->u.tile.bpp,
-		rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : GBA_BG_SPLIT_CB_ANY, rq->u.tile.affine, &loaded);
-	if (b < 0)
-		return vs_gba_tile_status(b);
-	vs_gba_tile_placement(out, b, rq->u.tile.bpp, loaded);
-	return VS_OK;
+	return gba_bg_tiles_split_init_rom(st, bytes4, rom);
 }
 
-static int bgs_free(void *st, const vs_placement *pl)
+static int m_map_alloc(void *m, unsigned n) { return gba_bg_tiles_split_map_alloc(m, n); }
+static int m_map_free(void *m, unsigned sb, unsigned n) { return gba_bg_tiles_split_map_free(m, sb, n); }
+static int32_t m_release(void *m, uint32_t block) { return gba_bg_tiles_split_release(m, block); }
+
+static int32_t m_ref_cb(void *m, uint32_t rom, unsigned bpp, unsigned cb, int affine, int *loaded)
 {
-	if (pl->key & VS_GBA_MAP_KEY)
-		return gba_bg_tiles_split_map_free(st, (pl->key >> 8) & 0xFFu, pl->key & 0xFFu)
-			? VS_ERR_INVALID : VS_OK;
-	return gba_bg_tiles_split_release(st, pl->key) < 0 ? VS_ERR_INVALID : VS_OK;
+	return gba_bg_tiles_split_ref_cb(m, rom, bpp, cb, affine, loaded);
 }
+
+static const vs_gba_bg_calls calls = {
+	.map_alloc = m_map_alloc, .map_free = m_map_free, .ref_cb = m_ref_cb, .release = m_release,
+	.cb_any = GBA_BG_SPLIT_CB_ANY
+};
+
+static int bgs_alloc(void *st, const vs_request *rq, vs_placement *out) { return vs_gba_bg_alloc(&calls, st, rq, out); }
+static int bgs_free(void *st, const vs_placement *pl) { return vs_gba_bg_free(&calls, st, pl); }
 
 static void bgs_reset(void *st)
 {
@@ -125,9 +98,19 @@ static void bgs_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_gba_bg_tiles_split = {
-	VS_STRATEGY_ABI, "gba-bg-tiles-split",
-	"simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers (bytes4=, rom=)",
-	VS_ARENA_BIT(VS_ARENA_GBA_BG), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_bg_tiles_split),
-	bgs_init, bgs_alloc, bgs_free, bgs_reset, bgs_walk,
-	0, NULL, NULL, bgs_dump, NULL, bgs_held, bgs_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-bg-tiles-split",
+	.summary = "simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers "
+		"(bytes4=, rom=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_bg_tiles_split),
+	.init = bgs_init,
+	.alloc = bgs_alloc,
+	.free = bgs_free,
+	.reset = bgs_reset,
+	.walk_free = bgs_walk,
+	.dump = bgs_dump,
+	.held = bgs_held,
+	.ram = bgs_ram
 };

@@ -76,9 +76,17 @@ static void bf_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_gba_obj_best_fit = {
-	VS_STRATEGY_ABI, "gba-obj-best-fit",
-	"Butano-style best fit over a size-sorted free list of at most 128 ranges, carved from the range's end",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_bf),
-	bf_init, bf_alloc, bf_free, bf_reset, bf_walk,
-	0, NULL, NULL, bf_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-best-fit",
+	.summary = "Butano-style best fit over a size-sorted free list of at most 128 ranges, carved from the range's "
+		"end",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_bf),
+	.init = bf_init,
+	.alloc = bf_alloc,
+	.free = bf_free,
+	.reset = bf_reset,
+	.walk_free = bf_walk,
+	.dump = bf_dump
 };

@@ -90,9 +90,16 @@ static void buddy_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_gba_obj_buddy = {
-	VS_STRATEGY_ABI, "gba-obj-buddy",
-	"binary buddy over 1024 tiles (gba-modern): power-of-two blocks aligned to their size",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_buddy),
-	buddy_init, buddy_alloc, buddy_free, buddy_reset, buddy_walk,
-	0, NULL, NULL, buddy_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-buddy",
+	.summary = "binary buddy over 1024 tiles (gba-modern): power-of-two blocks aligned to their size",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_buddy),
+	.init = buddy_init,
+	.alloc = buddy_alloc,
+	.free = buddy_free,
+	.reset = buddy_reset,
+	.walk_free = buddy_walk,
+	.dump = buddy_dump
 };

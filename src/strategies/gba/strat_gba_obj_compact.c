@@ -92,10 +92,19 @@ static uint64_t cp_ram(void *st)
 }
 
 const vs_strategy vs_strat_gba_obj_compact = {
-	VS_STRATEGY_ABI, "gba-obj-compact",
-	"vramsim's own: first fit that moves live sprites down over the gaps when needed and at each frame, "
-	"within what the frame's uploads leave of a quarter of VBlank (budget=N: N tiles instead)",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_compact),
-	cp_init, cp_alloc, cp_free, cp_reset, cp_walk,
-	0, NULL, NULL, NULL, NULL, NULL, cp_ram, cp_moves, cp_frame
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-compact",
+	.summary = "vramsim's own: first fit that moves live sprites down over the gaps when needed and at each "
+		"frame, within what the frame's uploads leave of a quarter of VBlank (budget=N: N tiles instead)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_compact),
+	.init = cp_init,
+	.alloc = cp_alloc,
+	.free = cp_free,
+	.reset = cp_reset,
+	.walk_free = cp_walk,
+	.ram = cp_ram,
+	.moves = cp_moves,
+	.frame = cp_frame
 };

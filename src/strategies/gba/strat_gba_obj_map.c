@@ -87,9 +87,17 @@ static void objmap_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_gba_obj_map = {
-	VS_STRATEGY_ABI, "gba-obj-map",
-	"allocation map from 'Gameboy Advance Resource Management': UNUSED/USED/CONTINUE per tile, size-aligned",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_map),
-	objmap_init, objmap_alloc, objmap_free, objmap_reset, objmap_walk,
-	0, NULL, NULL, objmap_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-map",
+	.summary = "allocation map from 'Gameboy Advance Resource Management': UNUSED/USED/CONTINUE per tile, "
+		"size-aligned",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_map),
+	.init = objmap_init,
+	.alloc = objmap_alloc,
+	.free = objmap_free,
+	.reset = objmap_reset,
+	.walk_free = objmap_walk,
+	.dump = objmap_dump
 };

@@ -144,10 +144,17 @@ static void slots_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_gba_obj_slots = {
-	VS_STRATEGY_ABI, "gba-obj-slots",
-	"fixed slots per size class decided in advance, from 'Gameboy Advance Resource Management' "
-	"(slots=COUNTxTILES/...; default " SLOTS_DEFAULT ")",
-	VS_ARENA_BIT(VS_ARENA_GBA_OBJ), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(gba_obj_slots),
-	slots_init, slots_alloc, slots_free, slots_reset, slots_walk,
-	0, NULL, NULL, slots_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "gba-obj-slots",
+	.summary = "fixed slots per size class decided in advance, from 'Gameboy Advance Resource Management' "
+		"(slots=COUNTxTILES/...; default " SLOTS_DEFAULT ")",
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(gba_obj_slots),
+	.init = slots_init,
+	.alloc = slots_alloc,
+	.free = slots_free,
+	.reset = slots_reset,
+	.walk_free = slots_walk,
+	.dump = slots_dump
 };

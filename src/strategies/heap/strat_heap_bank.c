@@ -20,8 +20,8 @@ static int bank_init(void *st, const vs_arena_decl *a, const char *options, uint
 	char val[16];
 
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "cell", 1, 0x01000000u, &cell, err, errlen) < 0 ||
-	    vs_heap_opt_u32(options, "per", 1, 0xFFFFu, &per, err, errlen) < 0)
+	    vs_option_u32(options, "cell", 1, 0x01000000u, &cell, err, errlen) < 0 ||
+	    vs_option_u32(options, "per", 1, 0xFFFFu, &per, err, errlen) < 0)
 		return -1;
 	if (vs_option_get(options, "grow", val, sizeof val)) {
 		if (strcmp(val, "no") != 0 && strcmp(val, "yes") != 0) {
@@ -102,8 +102,18 @@ static void bank_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_bank = {
-	VS_STRATEGY_ABI, "heap-bank",
-	"orx memory bank: fixed cells in segments of N, each segment with a header and a bit map (cell=,per=,grow=no)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(bank_st),
-	bank_init, bank_alloc, bank_free, bank_reset, bank_walk, 0, NULL, NULL, bank_dump, NULL, bank_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-bank",
+	.summary = "orx memory bank: fixed cells in segments of N, each segment with a header and a bit map "
+		"(cell=,per=,grow=no)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(bank_st),
+	.init = bank_init,
+	.alloc = bank_alloc,
+	.free = bank_free,
+	.reset = bank_reset,
+	.walk_free = bank_walk,
+	.dump = bank_dump,
+	.held = bank_held
 };

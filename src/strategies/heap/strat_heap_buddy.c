@@ -91,8 +91,17 @@ static void buddy_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_buddy = {
-	VS_STRATEGY_ABI, "heap-buddy",
-	"binary buddy: power-of-two blocks from 16 bytes, 8-byte header, merge with the buddy on free",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(buddy_st),
-	buddy_init, buddy_alloc, buddy_free, buddy_reset, buddy_walk, 0, NULL, NULL, buddy_dump, NULL, buddy_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-buddy",
+	.summary = "binary buddy: power-of-two blocks from 16 bytes, 8-byte header, merge with the buddy on free",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(buddy_st),
+	.init = buddy_init,
+	.alloc = buddy_alloc,
+	.free = buddy_free,
+	.reset = buddy_reset,
+	.walk_free = buddy_walk,
+	.dump = buddy_dump,
+	.held = buddy_held
 };

@@ -17,30 +17,6 @@
 #include "vramsim/strategy.h"
 #include "base/options.h"
 
-/* Parses a number option (decimal or 0x hex, K or M suffix). Returns 1 with
- * *out set, 0 when absent, -1 (message in err) when malformed. */
-static inline int vs_heap_opt_u32(const char *options, const char *key, uint32_t lo, uint32_t hi,
-	uint32_t *out, char *err, size_t errlen)
-{
-	char val[64], *end;
-	unsigned long long v;
-
-	if (!vs_option_get(options, key, val, sizeof val))
-		return 0;
-	v = strtoull(val, &end, 0);
-	if (end != val && (*end == 'K' || *end == 'k'))
-		v *= 1024u, end++;
-	else if (end != val && (*end == 'M' || *end == 'm'))
-		v *= 1048576u, end++;
-	if (end == val || *end || v < lo || v > hi) {
-		snprintf(err, errlen, "option %s=%s: expected a number from %u to %u", key, val,
-			(unsigned)lo, (unsigned)hi);
-		return -1;
-	}
-	*out = (uint32_t)v;
-	return 1;
-}
-
 /* Alignment a request asks for: 0/1 mean none. */
 static inline int vs_heap_align_ok(uint32_t align)
 {

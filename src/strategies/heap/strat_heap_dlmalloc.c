@@ -86,8 +86,17 @@ static void dl_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_dlmalloc = {
-	VS_STRATEGY_ABI, "heap-dlmalloc",
-	"Doug Lea style heap: boundary tags, exact small bins, sorted large bins, best fit, top block",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(dl_st),
-	dl_init, dl_alloc, dl_free, dl_reset, dl_walk, 0, NULL, NULL, dl_dump, NULL, dl_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-dlmalloc",
+	.summary = "Doug Lea style heap: boundary tags, exact small bins, sorted large bins, best fit, top block",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(dl_st),
+	.init = dl_init,
+	.alloc = dl_alloc,
+	.free = dl_free,
+	.reset = dl_reset,
+	.walk_free = dl_walk,
+	.dump = dl_dump,
+	.held = dl_held
 };

@@ -103,22 +103,49 @@ static void fit_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_first_fit = {
-	VS_STRATEGY_ABI, "heap-first-fit",
-	"address-ordered first fit: boundary tags (4-byte head), 8-byte alignment, immediate coalescing",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	first_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-first-fit",
+	.summary = "address-ordered first fit: boundary tags (4-byte head), 8-byte alignment, immediate coalescing",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(fit_st),
+	.init = first_init,
+	.alloc = fit_alloc,
+	.free = fit_free,
+	.reset = fit_reset,
+	.walk_free = fit_walk,
+	.dump = fit_dump,
+	.held = fit_held
 };
 
 const vs_strategy vs_strat_heap_next_fit = {
-	VS_STRATEGY_ABI, "heap-next-fit",
-	"next fit (roving pointer) over the address-ordered free list of heap-first-fit",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	next_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-next-fit",
+	.summary = "next fit (roving pointer) over the address-ordered free list of heap-first-fit",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(fit_st),
+	.init = next_init,
+	.alloc = fit_alloc,
+	.free = fit_free,
+	.reset = fit_reset,
+	.walk_free = fit_walk,
+	.dump = fit_dump,
+	.held = fit_held
 };
 
 const vs_strategy vs_strat_heap_best_fit = {
-	VS_STRATEGY_ABI, "heap-best-fit",
-	"best fit (smallest block, lowest address) over the free list of heap-first-fit",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(fit_st),
-	best_init, fit_alloc, fit_free, fit_reset, fit_walk, 0, NULL, NULL, fit_dump, NULL, fit_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-best-fit",
+	.summary = "best fit (smallest block, lowest address) over the free list of heap-first-fit",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(fit_st),
+	.init = best_init,
+	.alloc = fit_alloc,
+	.free = fit_free,
+	.reset = fit_reset,
+	.walk_free = fit_walk,
+	.dump = fit_dump,
+	.held = fit_held
 };

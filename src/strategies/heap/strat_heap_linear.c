@@ -20,8 +20,8 @@ static int linear_init(void *st, const vs_arena_decl *a, const char *options, ui
 	uint32_t align = 8, fill = 1;
 
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0 ||
-	    vs_heap_opt_u32(options, "fill", 0, 1, &fill, err, errlen) < 0)
+	    vs_option_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0 ||
+	    vs_option_u32(options, "fill", 0, 1, &fill, err, errlen) < 0)
 		return -1;
 	if (!heap_is_pow2(align)) {
 		snprintf(err, errlen, "option align=%u: not a power of two", (unsigned)align);
@@ -95,9 +95,20 @@ static void linear_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_heap_linear = {
-	VS_STRATEGY_ABI, "heap-linear",
-	"scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA fill",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE, sizeof(linear_st),
-	linear_init, linear_alloc, linear_free, linear_reset, linear_walk,
-	sizeof(heap_linear_mark), linear_save, linear_restore, linear_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-linear",
+	.summary = "scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA "
+		"fill",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE,
+	.state_size = sizeof(linear_st),
+	.init = linear_init,
+	.alloc = linear_alloc,
+	.free = linear_free,
+	.reset = linear_reset,
+	.walk_free = linear_walk,
+	.save_size = sizeof(heap_linear_mark),
+	.save = linear_save,
+	.restore = linear_restore,
+	.dump = linear_dump
 };

@@ -32,12 +32,10 @@ static void mgr_fini(void *st)
 
 static const char *const kind_names[] = { "", "static", "tracking", "doug-lea" };
 
-/* hN=KIND/SIZE: heap id N of KIND, SIZE bytes (K, M suffixes). */
+/* hN=KIND/SIZE: heap id N of KIND, SIZE bytes (a number as vs_option_u32 reads one). */
 static int parse_heap(const char *key, const char *val, uint32_t *kind, uint32_t *size, char *err, size_t errlen)
 {
 	const char *slash = strchr(val, '/');
-	char *end;
-	unsigned long long v;
 	uint32_t k;
 
 	for (k = 1; k <= HEAP_KIND_DOUG_LEA; k++)
@@ -48,17 +46,11 @@ static int parse_heap(const char *key, const char *val, uint32_t *kind, uint32_t
 		snprintf(err, errlen, "option %s=%s: expected KIND/SIZE, KIND static, tracking or doug-lea", key, val);
 		return -1;
 	}
-	v = strtoull(slash + 1, &end, 0);
-	if (end != slash + 1 && (*end == 'K' || *end == 'k'))
-		v *= 1024u, end++;
-	else if (end != slash + 1 && (*end == 'M' || *end == 'm'))
-		v *= 1048576u, end++;
-	if (end == slash + 1 || *end || v == 0 || v > 0xFFFFFFFFu) {
+	if (vs_option_number(slash + 1, 1, 0xFFFFFFFFu, size) < 0) {
 		snprintf(err, errlen, "option %s=%s: the size is not a number of bytes", key, val);
 		return -1;
 	}
 	*kind = k;
-	*size = (uint32_t)v;
 	return 0;
 }
 
@@ -73,7 +65,7 @@ static int parse_id(const char *options, const char *key, uint32_t *out, char *e
 		*out = HEAP_NIL;
 		return 1;
 	}
-	return vs_heap_opt_u32(options, key, 0, HEAP_MGR_IDS - 1u, out, err, errlen);
+	return vs_option_u32(options, key, 0, HEAP_MGR_IDS - 1u, out, err, errlen);
 }
 
 static int mgr_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err,
@@ -221,9 +213,19 @@ static uint64_t mgr_ram(void *st)
 }
 
 const vs_strategy vs_strat_heap_manager = {
-	VS_STRATEGY_ABI, "heap-manager",
-	"The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; opt= names "
-	"the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(mgr_st),
-	mgr_init, mgr_alloc, mgr_free, mgr_reset, mgr_walk, 0, NULL, NULL, mgr_dump, mgr_fini, mgr_held, mgr_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-manager",
+	.summary = "The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; "
+		"opt= names the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(mgr_st),
+	.init = mgr_init,
+	.alloc = mgr_alloc,
+	.free = mgr_free,
+	.reset = mgr_reset,
+	.walk_free = mgr_walk,
+	.dump = mgr_dump,
+	.fini = mgr_fini,
+	.held = mgr_held,
+	.ram = mgr_ram
 };

@@ -119,8 +119,17 @@ static void pools_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_pow2_pools = {
-	VS_STRATEGY_ABI, "heap-pow2-pools",
-	"power-of-two pools 8-1024 bytes, each a region with a free stack kept apart (split=W/W/...)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(pools_st),
-	pools_init, pools_alloc, pools_free, pools_reset, pools_walk, 0, NULL, NULL, pools_dump, NULL, pools_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-pow2-pools",
+	.summary = "power-of-two pools 8-1024 bytes, each a region with a free stack kept apart (split=W/W/...)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(pools_st),
+	.init = pools_init,
+	.alloc = pools_alloc,
+	.free = pools_free,
+	.reset = pools_reset,
+	.walk_free = pools_walk,
+	.dump = pools_dump,
+	.held = pools_held
 };

@@ -13,7 +13,7 @@ static int static_init(void *st, const vs_arena_decl *a, const char *options, ui
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
+	    vs_option_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
 		return -1;
 	if (!heap_is_pow2(align)) {
 		snprintf(err, errlen, "option align=%u: not a power of two", (unsigned)align);
@@ -65,8 +65,17 @@ static void static_dump(void *st, vs_print_fn print, void *ud)
 }
 
 const vs_strategy vs_strat_heap_static = {
-	VS_STRATEGY_ABI, "heap-static",
-	"StaticHeap (The Simpsons: Hit & Run): bump allocator that never frees (frees are ignored and counted)",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM, sizeof(heap_static),
-	static_init, static_alloc, static_free, static_reset, static_walk, 0, NULL, NULL, static_dump, NULL
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-static",
+	.summary = "StaticHeap (The Simpsons: Hit & Run): bump allocator that never frees (frees are ignored and "
+		"counted)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(heap_static),
+	.init = static_init,
+	.alloc = static_alloc,
+	.free = static_free,
+	.reset = static_reset,
+	.walk_free = static_walk,
+	.dump = static_dump
 };

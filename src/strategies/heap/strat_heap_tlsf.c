@@ -84,8 +84,17 @@ static void tlsf_held(void *st, vs_extent_fn fn, void *ud)
 }
 
 const vs_strategy vs_strat_heap_tlsf = {
-	VS_STRATEGY_ABI, "heap-tlsf",
-	"TLSF: two-level bitmaps, 32 subclasses per power of two, O(1) good fit, immediate coalescing",
-	VS_ARENA_BIT(VS_ARENA_RAM), VS_STRAT_RELOCATABLE, sizeof(tlsf_st),
-	tlsf_init, tlsf_alloc, tlsf_free, tlsf_reset, tlsf_walk, 0, NULL, NULL, tlsf_dump, NULL, tlsf_held
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-tlsf",
+	.summary = "TLSF: two-level bitmaps, 32 subclasses per power of two, O(1) good fit, immediate coalescing",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_RELOCATABLE,
+	.state_size = sizeof(tlsf_st),
+	.init = tlsf_init,
+	.alloc = tlsf_alloc,
+	.free = tlsf_free,
+	.reset = tlsf_reset,
+	.walk_free = tlsf_walk,
+	.dump = tlsf_dump,
+	.held = tlsf_held
 };

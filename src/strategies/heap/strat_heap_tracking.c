@@ -31,8 +31,8 @@ static int trk_init(void *st, const vs_arena_decl *a, const char *options, uint8
 	uint32_t records = 0, align = 8;
 
 	if (vs_option_check(options, known, err, errlen) ||
-	    vs_heap_opt_u32(options, "records", 1, 0x10000000u, &records, err, errlen) < 0 ||
-	    vs_heap_opt_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
+	    vs_option_u32(options, "records", 1, 0x10000000u, &records, err, errlen) < 0 ||
+	    vs_option_u32(options, "align", 1, 0x10000u, &align, err, errlen) < 0)
 		return -1;
 	s->mem = mem;
 	s->records_opt = records;
@@ -116,8 +116,19 @@ static uint64_t trk_ram(void *st)
 }
 
 const vs_strategy vs_strat_heap_tracking = {
-	VS_STRATEGY_ABI, "heap-tracking",
-	"TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between records (records=)",
-	VS_ARENA_BIT(VS_ARENA_RAM), 0, sizeof(trk_st),
-	trk_init, trk_alloc, trk_free, trk_reset, trk_walk, 0, NULL, NULL, trk_dump, trk_fini, trk_held, trk_ram
+	.abi = VS_STRATEGY_ABI,
+	.name = "heap-tracking",
+	.summary = "TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between "
+		"records (records=)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(trk_st),
+	.init = trk_init,
+	.alloc = trk_alloc,
+	.free = trk_free,
+	.reset = trk_reset,
+	.walk_free = trk_walk,
+	.dump = trk_dump,
+	.fini = trk_fini,
+	.held = trk_held,
+	.ram = trk_ram
 };
