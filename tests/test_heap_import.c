@@ -27,7 +27,7 @@ static int import_text(const char *name, const char *text, const vs_rep_options 
 	ck_assert_ptr_nonnull(in);
 	ck_assert_ptr_nonnull(o);
 	err[0] = '\0';
-	rc = vs_import_rep(in, name, o, opt, st, err, errlen);
+	rc = vs_rep_import(in, name, o, opt, st, err, errlen);
 	fclose(in);
 	remove(path);
 	rewind(o);
@@ -253,7 +253,7 @@ START_TEST(replay_imported)
 	out = fopen(path, "wb");
 	ck_assert_ptr_nonnull(in);
 	ck_assert_ptr_nonnull(out);
-	ck_assert_msg(vs_import_rep(in, "heap-short.rep", out, &opt, &st, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(vs_rep_import(in, "heap-short.rep", out, &opt, &st, err, sizeof err) == 0, "%s", err);
 	fclose(in);
 	fclose(out);
 	ck_assert_uint_eq(st.peak_live, 2040 + 48 + 4072); /* after 'a 3' (and again after 'a 4') */

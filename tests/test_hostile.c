@@ -159,7 +159,7 @@ static int printable(const char *s)
 
 	while (i < n) {
 		const unsigned char *u = (const unsigned char *)s + i;
-		int len = vs_utf8_char_len(u, n - i);
+		int len = vs_text_utf8_len(u, n - i);
 		if (!len)
 			return 0;
 		if (len == 1 && ((u[0] < 0x20 && u[0] != '\n' && u[0] != '\t') || u[0] == 0x7F))
@@ -352,9 +352,9 @@ START_TEST(messages_escape_input)
 	/* the escaping itself */
 	{
 		char e[64];
-		vs_escape(e, sizeof e, "a\tb\nc\x7f\xc2\x9b\xe2\x82\xac\xed\xa0\x80", 14, 0);
+		vs_text_escape(e, sizeof e, "a\tb\nc\x7f\xc2\x9b\xe2\x82\xac\xed\xa0\x80", 14, 0);
 		ck_assert_str_eq(e, "a\tb\\x0ac\\x7f\\xc2\\x9b\xe2\x82\xac\\xed\\xa0\\x80");
-		vs_escape(e, 8, "\x1b\x1b\x1b", 3, 0);
+		vs_text_escape(e, 8, "\x1b\x1b\x1b", 3, 0);
 		ck_assert_str_eq(e, "\\x1b");
 	}
 }

@@ -297,7 +297,7 @@ static int run_set(const char *set, vs_rep_header want)
 		out = fopen(trace, "wb");
 		ck_assert(in && out);
 		err[0] = '\0';
-		rc = vs_import_rep(in, file, out, NULL, &st, err, sizeof err);
+		rc = vs_rep_import(in, file, out, NULL, &st, err, sizeof err);
 		fclose(in);
 		fclose(out);
 		if (refuse >= 0) {

@@ -190,8 +190,8 @@ START_TEST(sprite_holds_exactly_its_rectangle)
 	ck_assert_uint_eq(fp.rows, 4);
 	ck_assert_uint_eq(fp.row_bytes, 512);
 	ck_assert_uint_eq(fp.stride, 1024);
-	ck_assert_uint_eq(vs_footprint_end(&fp), 0x40 + 3 * 1024 + 512);
-	ck_assert_uint_eq(vs_footprint_at(&fp, 513), 0x40 + 1024 + 1);
+	ck_assert_uint_eq(vs_hw_footprint_end(&fp), 0x40 + 3 * 1024 + 512);
+	ck_assert_uint_eq(vs_hw_footprint_at(&fp, 513), 0x40 + 1024 + 1);
 	d.gba_obj_2d = 0;
 	vs_hw_footprint(&d, &rq, 0x40, rq.size, &fp);
 	ck_assert_uint_eq(fp.rows, 1);

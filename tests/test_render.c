@@ -556,8 +556,8 @@ START_TEST(font_decoded_at_one_to_one)
 		text[c - 32] = (char)c;
 	text[95] = '\0';
 	ck_assert_int_eq(vs_image_init(&im, 95 * VS_FONT_W, VS_FONT_H, 0x000000FFu), 0);
-	ck_assert_int_eq(vs_text(&im, 0, 0, text, 0xFFFFFFFFu, 1), 95 * VS_FONT_W);
-	ck_assert_int_eq(vs_text_width(text, 1), 95 * VS_FONT_W);
+	ck_assert_int_eq(vs_image_text(&im, 0, 0, text, 0xFFFFFFFFu, 1), 95 * VS_FONT_W);
+	ck_assert_int_eq(vs_image_text_width(text, 1), 95 * VS_FONT_W);
 	for (c = 0; c < 95; c++)
 		for (y = 0; y < 13; y++) {
 			uint8_t row = 0;
@@ -1110,9 +1110,9 @@ START_TEST(labels_never_overlap)
 	/* the check can fail: two labels drawn on top of each other */
 	vs_render_box_hook(note_box, b);
 	ck_assert_int_eq(vs_image_init(&im, 100, 40, VS_RGB_BG), 0);
-	vs_text(&im, 2, 2, "first", VS_RGB_TEXT, 1);
-	vs_text(&im, 30, 10, "second", VS_RGB_TEXT, 1);
-	vs_text(&im, 90, 25, "out", VS_RGB_TEXT, 1);
+	vs_image_text(&im, 2, 2, "first", VS_RGB_TEXT, 1);
+	vs_image_text(&im, 30, 10, "second", VS_RGB_TEXT, 1);
+	vs_image_text(&im, 90, 25, "out", VS_RGB_TEXT, 1);
 	vs_render_box_hook(NULL, NULL);
 	ck_assert_int_eq(bad_boxes(b, &im, msg, sizeof msg), 2);
 	ck_assert_msg(strstr(msg, "'first'") && strstr(msg, "overlaps 'second'"), "%s", msg);

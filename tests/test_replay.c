@@ -332,7 +332,7 @@ START_TEST(bytes_kept_by_ownership_without_mem)
 		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
 		for (k = 0; k < VS_CHECK_KINDS; k++)
 			ck_assert_msg(vs_replay_check_count(x.r, (vs_check_kind)k) == lazy[k], "mode %d: %s %llu, unwritten %llu",
-				modes[i], vs_check_kind_name((vs_check_kind)k),
+				modes[i], vs_replay_check_kind_name((vs_check_kind)k),
 				(unsigned long long)vs_replay_check_count(x.r, (vs_check_kind)k), (unsigned long long)lazy[k]);
 		ck_assert_str_eq(x.msgs, lazy_msgs);
 		finish(&x);

@@ -569,7 +569,7 @@ static void describe(vs_trace_reader *r, int rc, const vs_event *ev, char *out, 
 		return;
 	}
 	n = (size_t)snprintf(out, cap, "%s line %llu arena %d id %llu tag '%s' data %u route %d search %u name %s "
-		"options %s req", vs_event_name(ev->type), (unsigned long long)ev->line, ev->arena,
+		"options %s req", vs_trace_event_name(ev->type), (unsigned long long)ev->line, ev->arena,
 		(unsigned long long)ev->id, ev->tag, (unsigned)ev->data_len, ev->route, (unsigned)ev->search_len,
 		ev->name ? ev->name : "-", ev->options ? ev->options : "-");
 	for (i = 0; i < sizeof ev->req && n + 3 < cap; i++)

@@ -266,7 +266,7 @@ static void report(row *rows, size_t n, int list, double t0)
 		printf("\n");
 	printf("compact failures            ");
 	for (k = 0; k < VS_FAIL_KINDS; k++)
-		printf("%s%s %llu", k ? ", " : "", vs_fail_kind_name((vs_fail_kind)k), (unsigned long long)fail[k]);
+		printf("%s%s %llu", k ? ", " : "", vs_replay_fail_kind_name((vs_fail_kind)k), (unsigned long long)fail[k]);
 	printf("\nreplay check errors         %llu\n", (unsigned long long)checks);
 	printf("peak frag strictly lowest   %zu of %zu traces\n", n - notlow, n);
 	printf("mean peak frag              gba-obj-compact %.3f", sum / (double)n);

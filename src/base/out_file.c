@@ -17,7 +17,7 @@ static int say(char *err, size_t errlen, const char *path, const char *why)
 {
 	char shown[512];
 
-	vs_escape(shown, sizeof shown, path, strlen(path), 0);
+	vs_text_escape(shown, sizeof shown, path, strlen(path), 0);
 	snprintf(err, errlen, "cannot write %s: %s", shown, why);
 	return -1;
 }

@@ -6,7 +6,7 @@
 
 #include "base/text.h"
 
-int vs_utf8_char_len(const unsigned char *s, size_t n)
+int vs_text_utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	int len, k;
@@ -53,7 +53,7 @@ static unsigned long code_point(const unsigned char *s, int len)
 	return c;
 }
 
-size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline)
+size_t vs_text_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t i = 0, o = 0;
@@ -61,7 +61,7 @@ size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_ne
 	if (cap == 0)
 		return 0;
 	while (i < len) {
-		int n = vs_utf8_char_len(s + i, len - i), k;
+		int n = vs_text_utf8_len(s + i, len - i), k;
 		unsigned long c = n ? code_point(s + i, n) : 0;
 		int plain = n && (!is_control(c) || c == '\t' || (c == '\n' && keep_newline));
 		int need = plain ? n : 4 * (n ? n : 1);
@@ -80,7 +80,7 @@ size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_ne
 	return o;
 }
 
-void vs_escape_in_place(char *buf, size_t cap)
+void vs_text_escape_in_place(char *buf, size_t cap)
 {
 	size_t len = strnlen(buf, cap);
 	char small[1024], *copy = len < sizeof small ? small : malloc(len + 1);
@@ -95,7 +95,7 @@ void vs_escape_in_place(char *buf, size_t cap)
 	}
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
-	vs_escape(buf, cap, copy, len, 0);
+	vs_text_escape(buf, cap, copy, len, 0);
 	if (copy != small)
 		free(copy);
 }
@@ -106,7 +106,7 @@ int vs_text_clean(const char *s, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		int n = vs_utf8_char_len(u + i, len - i);
+		int n = vs_text_utf8_len(u + i, len - i);
 		if (!n)
 			return 0;
 		if (is_control(code_point(u + i, n)) && u[i] != '\t')
@@ -116,14 +116,14 @@ int vs_text_clean(const char *s, size_t len)
 	return 1;
 }
 
-void vs_json_string(FILE *fp, const char *s)
+void vs_text_json(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
 
 	fputc('"', fp);
 	while (n) {
-		int len = vs_utf8_char_len(p, n);
+		int len = vs_text_utf8_len(p, n);
 		if (len == 0) {
 			fputs("\\ufffd", fp);
 			len = 1;
@@ -141,7 +141,7 @@ void vs_json_string(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void vs_csv_field(FILE *fp, const char *s)
+void vs_text_csv(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, fp);

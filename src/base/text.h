@@ -3,7 +3,7 @@
  *
  * A trace, a budget file, a plug-in or a file name may hold control
  * characters (a terminal's escape sequences) or bytes that are not UTF-8.
- * Every message that quotes input passes it through vs_escape: valid UTF-8
+ * Every message that quotes input passes it through vs_text_escape: valid UTF-8
  * stays as it is, anything else is written as \xNN.
  */
 #ifndef VRAMSIM_TEXT_H
@@ -15,26 +15,26 @@
 /* The length (1-4) of the valid UTF-8 character at s (n bytes left), or 0
  * when s does not start one: a stray continuation byte, an overlong form, a
  * surrogate, a code point past U+10FFFF, or a character cut short. */
-int vs_utf8_char_len(const unsigned char *s, size_t n);
+int vs_text_utf8_len(const unsigned char *s, size_t n);
 
 
 /* Copies src[0..len) into dst (cap bytes; terminated when cap > 0), with
  * every control character (but tab, and newline with keep_newline) and
  * every byte that is not part of valid UTF-8 written as \xNN. Cuts only
  * between characters. Returns the bytes written, without the terminator. */
-size_t vs_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline);
+size_t vs_text_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline);
 
 /* The same on the terminated string in buf (cap bytes): one line. */
-void vs_escape_in_place(char *buf, size_t cap);
+void vs_text_escape_in_place(char *buf, size_t cap);
 
 /* Whether s[0..len) is valid UTF-8 without control characters (but tab). */
 int vs_text_clean(const char *s, size_t len);
 
 /* Writes s as a JSON string, quotes included: valid UTF-8 as it is, quote,
  * backslash and control characters escaped, other bytes as U+FFFD. */
-void vs_json_string(FILE *fp, const char *s);
+void vs_text_json(FILE *fp, const char *s);
 /* Writes s as one CSV field: quoted when it holds a comma, quote or line
  * break (quotes doubled). */
-void vs_csv_field(FILE *fp, const char *s);
+void vs_text_csv(FILE *fp, const char *s);
 
 #endif

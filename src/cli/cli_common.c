@@ -22,7 +22,7 @@ int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	/* the message quotes the command line: one line, nothing a terminal acts on */
-	vs_escape_in_place(msg, sizeof msg);
+	vs_text_escape_in_place(msg, sizeof msg);
 	fprintf(stderr, "vramsim%s%s: %s\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "", msg,
 		cmd ? " " : "", cmd ? cmd : "");
 	return VS_EXIT_USAGE;
@@ -73,7 +73,7 @@ static int put_escaped(int fd, const unsigned char *s, size_t n)
 	size_t i = 0, o = 0;
 
 	while (i < n) {
-		int len = vs_utf8_char_len(s + i, n - i), k;
+		int len = vs_text_utf8_len(s + i, n - i), k;
 		int ctl = len == 1 ? (s[i] < 0x20 && s[i] != '\n' && s[i] != '\t') || s[i] == 0x7F :
 			len == 2 && s[i] == 0xC2 && s[i + 1] <= 0x9F;
 		if (len && !ctl) {

@@ -278,7 +278,7 @@ static cJSON *failure_json(const side *s, const vs_failure *f)
 	cJSON_AddNumberToObject(o, "id", (double)f->id);
 	cJSON_AddStringToObject(o, "tag", vs_replay_tag_name(s->r, f->tag));
 	cJSON_AddStringToObject(o, "request", what);
-	cJSON_AddStringToObject(o, "kind", vs_fail_kind_name(f->kind));
+	cJSON_AddStringToObject(o, "kind", vs_replay_fail_kind_name(f->kind));
 	return o;
 }
 
@@ -302,7 +302,7 @@ static size_t only_in(const side *s, const side *other, int by_id, const char *n
 			fprintf(fp, "  %-10s %-7llu %-6llu %-8llu %-12s %-24s %s\n",
 				vs_replay_arena(s->r, (int)f->arena)->decl.name, (unsigned long long)f->line,
 				(unsigned long long)f->frame, (unsigned long long)f->id,
-				f->tag ? vs_replay_tag_name(s->r, f->tag) : "-", what, vs_fail_kind_name(f->kind));
+				f->tag ? vs_replay_tag_name(s->r, f->tag) : "-", what, vs_replay_fail_kind_name(f->kind));
 		}
 		n++;
 	}
@@ -484,7 +484,7 @@ static int write_png(const diff_opts *o, const side *A, const side *B)
 			else
 				vs_image_put(&out, x, y, lb > la ? 0xE04040FFu : 0x4080F0FFu);
 		}
-	vs_text(&out, 4, ia.h + 3, note, 0xDDDDDDFFu, 1);
+	vs_image_text(&out, 4, ia.h + 3, note, 0xDDDDDDFFu, 1);
 	if (vs_out_open(&f, o->png, err, sizeof err) == 0) {
 		if (vs_png_write(f.fp, &out) == 0 && vs_out_finish(&f, 1, err, sizeof err) == 0 &&
 			vs_out_commit(&f, 1, err, sizeof err) == 0)

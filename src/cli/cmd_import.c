@@ -163,7 +163,7 @@ int vs_cmd_import(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	}
 	name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
-	rc = vs_import_rep(in, name, out, &a.opt, &st, err, sizeof err);
+	rc = vs_rep_import(in, name, out, &a.opt, &st, err, sizeof err);
 	if (in != stdin)
 		fclose(in);
 	if (rc)

@@ -528,7 +528,7 @@ static int check_output(const char *out, int single, int *made)
 			"one's name in '/' when it holds a dot)", out);
 	if (mkdir(out, 0777) != 0) {
 		char shown[512];
-		vs_escape(shown, sizeof shown, out, strlen(out), 0);
+		vs_text_escape(shown, sizeof shown, out, strlen(out), 0);
 		fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", shown, strerror(errno));
 		return VS_EXIT_USAGE;
 	}

@@ -107,7 +107,7 @@ static void html(FILE *fp, const char *s)
 	char buf[2048];
 	const char *p;
 
-	vs_escape(buf, sizeof buf, s, strlen(s), 0);
+	vs_text_escape(buf, sizeof buf, s, strlen(s), 0);
 	for (p = buf; *p; p++) {
 		switch (*p) {
 		case '<': fputs("&lt;", fp); break;
@@ -299,7 +299,7 @@ static void failures_table(FILE *fp, const vs_replay *r, const vs_results *x)
 			fprintf(fp, "%llu", (unsigned long long)f->to_move);
 		else
 			fputs("-", fp);
-		fprintf(fp, "</td><td>%s: %s</td></tr>\n", vs_fail_kind_name(f->kind),
+		fprintf(fp, "</td><td>%s: %s</td></tr>\n", vs_replay_fail_kind_name(f->kind),
 			f->kind == VS_FAIL_OOM ? "fewer bytes free than asked" :
 			f->kind == VS_FAIL_FRAGMENTED ? "enough bytes free, no run large enough" :
 			f->kind == VS_FAIL_RULE ? "runs large enough, the hardware forbids them" :

@@ -193,7 +193,7 @@ static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	vs_escape_in_place(err, errlen);
+	vs_text_escape_in_place(err, errlen);
 	vs_baseline_free(b);
 	cJSON_Delete(doc);
 	return -1;
@@ -214,11 +214,11 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 		const char *at = end ? end : cJSON_GetErrorPtr();
 		line_col(text, at ? at : text, &line, &col);
 		snprintf(err, errlen, "%s:%lu:%lu: error: not valid JSON", name, line, col);
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	if (check_marker(doc, name, err, errlen)) {
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		cJSON_Delete(doc);
 		return -1;
 	}
@@ -269,7 +269,7 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 	memset(b, 0, sizeof *b);
 	if (!fp) {
 		snprintf(err, errlen, "%s: error: cannot read baseline: %s", path, strerror(errno));
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	for (;;) {
@@ -277,7 +277,7 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 		if (len + 4096 + 1 > cap) {
 			if (cap >= VS_BASELINE_MAX_BYTES) {
 				snprintf(err, errlen, "%s: error: a baseline is at most %d MiB", path, VS_BASELINE_MAX_BYTES >> 20);
-				vs_escape_in_place(err, errlen);
+				vs_text_escape_in_place(err, errlen);
 				free(text);
 				fclose(fp);
 				return -1;
@@ -296,7 +296,7 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 	}
 	if (ferror(fp)) {
 		snprintf(err, errlen, "%s: error: read failed", path);
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		free(text);
 		fclose(fp);
 		return -1;
@@ -307,7 +307,7 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 		unsigned long line, col;
 		line_col(text, text + strlen(text), &line, &col);
 		snprintf(err, errlen, "%s:%lu:%lu: error: NUL byte", path, line, col);
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		free(text);
 		return -1;
 	}

@@ -273,13 +273,13 @@ int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen)
 
 	if (!fp) {
 		snprintf(err, errlen, "%s: error: cannot read budget file: %s", path, strerror(errno));
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	rc = budgets_read(b, fp, path, err, errlen);
 	fclose(fp);
 	if (rc)
-		vs_escape_in_place(err, errlen); /* errors quote the file */
+		vs_text_escape_in_place(err, errlen); /* errors quote the file */
 	return rc;
 }
 

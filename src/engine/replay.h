@@ -28,7 +28,7 @@ typedef enum vs_fail_kind {
 	VS_FAIL_KINDS
 } vs_fail_kind;
 
-const char *vs_fail_kind_name(vs_fail_kind k);
+const char *vs_replay_fail_kind_name(vs_fail_kind k);
 
 typedef enum vs_diag_kind {
 	VS_DIAG_UNKNOWN_ID = 0, /* free of an id never allocated */
@@ -43,7 +43,7 @@ typedef enum vs_diag_kind {
 	VS_DIAG_KINDS
 } vs_diag_kind;
 
-const char *vs_diag_kind_name(vs_diag_kind k);
+const char *vs_replay_diag_kind_name(vs_diag_kind k);
 
 /* Integrity errors: the strategy did something the hardware or the books
  * forbid. Any of these makes the replay fail (exit 1). */
@@ -57,7 +57,7 @@ typedef enum vs_check_kind {
 	VS_CHECK_KINDS
 } vs_check_kind;
 
-const char *vs_check_kind_name(vs_check_kind k);
+const char *vs_replay_check_kind_name(vs_check_kind k);
 
 typedef struct vs_metrics {
 	uint64_t events;

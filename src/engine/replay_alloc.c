@@ -44,7 +44,7 @@ static int check_placement(vs_replay *r, int a, rec *x)
 			(unsigned long long)x->pub.id, (unsigned)pl->granted, (unsigned)x->pub.req.size);
 		return -1;
 	}
-	if (x->fp.stride && vs_footprint_end(&x->fp) > d->size) {
+	if (x->fp.stride && vs_hw_footprint_end(&x->fp) > d->size) {
 		vs_replay_check_fail(r, a, VS_CHECK_BOUNDS,
 			"id %llu: 2D sprite at tile %u runs past tile 1023 (%u rows, 32 tiles apart)",
 			(unsigned long long)x->pub.id, (unsigned)(x->fp.offset / 32u), (unsigned)x->fp.rows);
@@ -189,7 +189,7 @@ static int alloc_failed(vs_replay *r, int a, const id_slot *s, int status)
 	}
 	if (ev->req.has_at == VS_AT_ADDR && vs_replay_diag(r, VS_DIAG_DIVERGENCE,
 		"id %llu: the game got 0x%x, %s failed (%s)", (unsigned long long)ev->id, (unsigned)ev->req.at,
-		ar->strat->name, vs_fail_kind_name(fk)))
+		ar->strat->name, vs_replay_fail_kind_name(fk)))
 		return -1;
 	vs_replay_notify(r, status, 1, fk, NULL);
 	return 0;
@@ -285,8 +285,8 @@ static int add_rec(vs_replay *r, int a, uint32_t h, const vs_placement *pl, cons
 	vs_replay_account(ar, x, +1);
 	if ((uint64_t)pl->block_offset + pl->block_size > ar->m.high_water)
 		ar->m.high_water = (uint64_t)pl->block_offset + pl->block_size;
-	if (x->fp.stride && !x->pub.broken && vs_footprint_end(&x->fp) > ar->m.high_water)
-		ar->m.high_water = vs_footprint_end(&x->fp);
+	if (x->fp.stride && !x->pub.broken && vs_hw_footprint_end(&x->fp) > ar->m.high_water)
+		ar->m.high_water = vs_hw_footprint_end(&x->fp);
 	vs_replay_refresh_metrics(ar);
 	return 0;
 }
@@ -438,7 +438,7 @@ int vs_replay_do_free(vs_replay *r)
 		vs_replay_check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
-			(unsigned)(ar->arena.decl.base + vs_footprint_at(&x->fp, (uint32_t)bad)));
+			(unsigned)(ar->arena.decl.base + vs_hw_footprint_at(&x->fp, (uint32_t)bad)));
 	status = ar->strat->free(ar->state, &x->pub.pl);
 	if (x->detached) {
 		vs_live gone = x->pub; /* observers see the arena after the free */

@@ -18,9 +18,9 @@ static const char *const check_names[VS_CHECK_KINDS] = {
 	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant", "bad move"
 };
 
-const char *vs_fail_kind_name(vs_fail_kind k) { return (unsigned)k < VS_FAIL_KINDS ? fail_names[k] : "?"; }
-const char *vs_diag_kind_name(vs_diag_kind k) { return (unsigned)k < VS_DIAG_KINDS ? diag_names[k] : "?"; }
-const char *vs_check_kind_name(vs_check_kind k) { return (unsigned)k < VS_CHECK_KINDS ? check_names[k] : "?"; }
+const char *vs_replay_fail_kind_name(vs_fail_kind k) { return (unsigned)k < VS_FAIL_KINDS ? fail_names[k] : "?"; }
+const char *vs_replay_diag_kind_name(vs_diag_kind k) { return (unsigned)k < VS_DIAG_KINDS ? diag_names[k] : "?"; }
+const char *vs_replay_check_kind_name(vs_check_kind k) { return (unsigned)k < VS_CHECK_KINDS ? check_names[k] : "?"; }
 
 static void emit(vs_replay *r, const char *line)
 {

@@ -155,7 +155,7 @@ void vs_replay_write_bytes(vs_arena *a, const rec *x)
 	/* 32-bit writes land everywhere in VRAM; store as such. */
 	if (x->fp.stride && x->fp.row_bytes) {
 		for (i = 0; i < n; i += x->fp.row_bytes)
-			fill_pattern(x, a->bytes + vs_footprint_at(&x->fp, i), i,
+			fill_pattern(x, a->bytes + vs_hw_footprint_at(&x->fp, i), i,
 				n - i < x->fp.row_bytes ? n - i : x->fp.row_bytes);
 		return;
 	}
@@ -172,7 +172,7 @@ int64_t vs_replay_verify_bytes(const vs_arena *a, const rec *x)
 
 	if (x->fp.stride && x->fp.row_bytes) {
 		for (i = 0; i < n; i += x->fp.row_bytes) {
-			int64_t bad = find_pattern_change(x, a->bytes + vs_footprint_at(&x->fp, i), i,
+			int64_t bad = find_pattern_change(x, a->bytes + vs_hw_footprint_at(&x->fp, i), i,
 				n - i < x->fp.row_bytes ? n - i : x->fp.row_bytes);
 			if (bad >= 0)
 				return bad;

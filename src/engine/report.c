@@ -54,7 +54,7 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 			for (k = 0; k < VS_FAIL_KINDS; k++) {
 				if (!m->fail[k])
 					continue;
-				fprintf(fp, "%s%s %llu", sep, vs_fail_kind_name((vs_fail_kind)k),
+				fprintf(fp, "%s%s %llu", sep, vs_replay_fail_kind_name((vs_fail_kind)k),
 					(unsigned long long)m->fail[k]);
 				sep = ", ";
 			}
@@ -111,7 +111,7 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 			uint64_t c = vs_replay_diag_count(r, (vs_diag_kind)k);
 			if (!c)
 				continue;
-			fprintf(fp, "%s%s %llu", sep, vs_diag_kind_name((vs_diag_kind)k), (unsigned long long)c);
+			fprintf(fp, "%s%s %llu", sep, vs_replay_diag_kind_name((vs_diag_kind)k), (unsigned long long)c);
 			sep = ", ";
 		}
 		fputc(')', fp);
@@ -124,7 +124,7 @@ void vs_report_text(FILE *fp, const vs_replay *r)
 			uint64_t c = vs_replay_check_count(r, (vs_check_kind)k);
 			if (!c)
 				continue;
-			fprintf(fp, "%s%s %llu", sep, vs_check_kind_name((vs_check_kind)k), (unsigned long long)c);
+			fprintf(fp, "%s%s %llu", sep, vs_replay_check_kind_name((vs_check_kind)k), (unsigned long long)c);
 			sep = ", ";
 		}
 		fputc(')', fp);
@@ -141,7 +141,7 @@ cJSON *vs_report_fail_kinds_json(const uint64_t fail[VS_FAIL_KINDS])
 		char key[32];
 		size_t j;
 
-		snprintf(key, sizeof key, "%s", vs_fail_kind_name((vs_fail_kind)k));
+		snprintf(key, sizeof key, "%s", vs_replay_fail_kind_name((vs_fail_kind)k));
 		for (j = 0; key[j]; j++)
 			if (key[j] == ' ')
 				key[j] = '_';
@@ -217,9 +217,9 @@ cJSON *vs_report_json(const vs_replay *r)
 	}
 	cJSON_AddItemToObject(o, "arenas", arenas);
 	for (k = 0; k < VS_DIAG_KINDS; k++)
-		cJSON_AddNumberToObject(d, vs_diag_kind_name((vs_diag_kind)k), (double)vs_replay_diag_count(r, (vs_diag_kind)k));
+		cJSON_AddNumberToObject(d, vs_replay_diag_kind_name((vs_diag_kind)k), (double)vs_replay_diag_count(r, (vs_diag_kind)k));
 	for (k = 0; k < VS_CHECK_KINDS; k++)
-		cJSON_AddNumberToObject(c, vs_check_kind_name((vs_check_kind)k), (double)vs_replay_check_count(r, (vs_check_kind)k));
+		cJSON_AddNumberToObject(c, vs_replay_check_kind_name((vs_check_kind)k), (double)vs_replay_check_count(r, (vs_check_kind)k));
 	cJSON_AddItemToObject(o, "diagnostics", d);
 	cJSON_AddItemToObject(o, "integrity_errors", c);
 	cJSON_AddBoolToObject(o, "ok", vs_replay_check_total(r) == 0);
@@ -328,7 +328,7 @@ void vs_report_results_text(FILE *fp, const vs_replay *r, const vs_results *x)
 				vs_replay_arena(r, (int)f->arena)->decl.name, (unsigned long long)f->id,
 				f->tag ? vs_replay_tag_name(r, f->tag) : "-", what, (unsigned)f->req.size,
 				(unsigned long long)f->free_bytes, (unsigned long long)f->largest_free, move,
-				vs_fail_kind_name(f->kind));
+				vs_replay_fail_kind_name(f->kind));
 		}
 		if (total > shown)
 			fprintf(fp, "  ... and %llu more (every one in --json or --events)\n",
@@ -382,7 +382,7 @@ void vs_report_results_json(cJSON *run, const vs_replay *r, const vs_results *x)
 		cJSON_AddNumberToObject(o, "bytes", (double)f->req.size);
 		cJSON_AddNumberToObject(o, "free_bytes", (double)f->free_bytes);
 		cJSON_AddNumberToObject(o, "largest_free", (double)f->largest_free);
-		cJSON_AddStringToObject(o, "kind", vs_fail_kind_name(f->kind));
+		cJSON_AddStringToObject(o, "kind", vs_replay_fail_kind_name(f->kind));
 		if (f->to_move != VS_MOVE_UNKNOWN)
 			cJSON_AddNumberToObject(o, "bytes_to_move", (double)f->to_move);
 		cJSON_AddItemToArray(fl, o);

@@ -272,26 +272,26 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o, uint64_t
 	int i;
 
 	fprintf(fp, "{\"event\":%llu,\"line\":%llu,\"frame\":%llu,\"kind\":\"%s\"", (unsigned long long)o->event,
-		(unsigned long long)ev->line, (unsigned long long)vs_replay_frames(r), vs_event_name(ev->type));
+		(unsigned long long)ev->line, (unsigned long long)vs_replay_frames(r), vs_trace_event_name(ev->type));
 	if (ev->arena >= 0 && ev->arena < vs_replay_arena_count(r)) {
 		fputs(",\"arena\":", fp);
-		vs_json_string(fp, vs_replay_arena(r, ev->arena)->decl.name);
+		vs_text_json(fp, vs_replay_arena(r, ev->arena)->decl.name);
 	}
 	if (ev->type == VS_EV_ALLOC || ev->type == VS_EV_FREE || ev->type == VS_EV_MOVE) {
 		const vs_request *rq = ev->type == VS_EV_ALLOC ? &ev->req : o->live ? &o->live->req : NULL;
 		fprintf(fp, ",\"id\":%llu", (unsigned long long)ev->id);
 		if (rq && rq->tag) {
 			fputs(",\"tag\":", fp);
-			vs_json_string(fp, vs_replay_tag_name(r, rq->tag));
+			vs_text_json(fp, vs_replay_tag_name(r, rq->tag));
 		}
 		if (rq) {
 			vs_request_describe(rq, what, sizeof what);
 			fputs(",\"request\":", fp);
-			vs_json_string(fp, what);
+			vs_text_json(fp, what);
 			fprintf(fp, ",\"bytes\":%u", (unsigned)rq->size);
 		}
 		fputs(",\"status\":", fp);
-		vs_json_string(fp, vs_strategy_status_name(o->status));
+		vs_text_json(fp, vs_strategy_status_name(o->status));
 		fprintf(fp, ",\"code\":%d", o->status);
 		if (o->live) {
 			const vs_arena_decl *d = &vs_replay_arena(r, (int)o->live->arena)->decl;
@@ -306,13 +306,13 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o, uint64_t
 		if (o->failed) {
 			const vs_metrics *m = vs_replay_metrics(r, ev->arena);
 			fputs(",\"key\":0,\"failure\":", fp); /* the error key: what NNS_GfdAlloc* return */
-			vs_json_string(fp, vs_fail_kind_name(o->fail_kind));
+			vs_text_json(fp, vs_replay_fail_kind_name(o->fail_kind));
 			fprintf(fp, ",\"free_bytes\":%llu,\"largest_free\":%llu", (unsigned long long)m->free_bytes,
 				(unsigned long long)m->largest_free);
 		}
 	} else if (ev->name) {
 		fputs(",\"name\":", fp);
-		vs_json_string(fp, ev->name);
+		vs_text_json(fp, ev->name);
 	}
 	if (nmoves)
 		fprintf(fp, ",\"moves\":%llu,\"moved_bytes\":%llu", (unsigned long long)nmoves, (unsigned long long)moved);
@@ -321,7 +321,7 @@ static void log_event(vs_results *x, vs_replay *r, const vs_outcome *o, uint64_t
 		for (i = 0; i < x->nmsg; i++) {
 			if (i)
 				fputc(',', fp);
-			vs_json_string(fp, x->msg[i]);
+			vs_text_json(fp, x->msg[i]);
 		}
 		fputc(']', fp);
 		if (x->msg_extra)
@@ -350,7 +350,7 @@ static void series_rows(vs_results *x, vs_replay *r, FILE *fp, uint64_t at, int 
 		const vs_metrics *m = vs_replay_metrics(r, a);
 		window *w = &x->win[k][a];
 		fprintf(fp, "%llu,", (unsigned long long)at);
-		vs_csv_field(fp, vs_replay_arena(r, a)->decl.name);
+		vs_text_csv(fp, vs_replay_arena(r, a)->decl.name);
 		fprintf(fp, ",%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)m->live_bytes,
 			(unsigned long long)m->granted_bytes, (unsigned long long)m->free_bytes,
 			(unsigned long long)m->largest_free, (unsigned long long)m->free_extents, m->frag,

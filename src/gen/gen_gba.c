@@ -637,7 +637,7 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 	uint8_t b[2];
 	char shown[512];
 
-	vs_escape(shown, sizeof shown, path, len, 0);
+	vs_text_escape(shown, sizeof shown, path, len, 0);
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return -1;

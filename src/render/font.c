@@ -22,7 +22,7 @@ void vs__box(const vs_image *im, vs_rect r, vs_box_kind kind, const char *what)
 		box_fn(box_ud, im, r, kind, what);
 }
 
-int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale)
+int vs_image_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale)
 {
 	int cx = x, cy = y, widest = 0, col, row;
 	const char *text = s;
@@ -55,7 +55,7 @@ int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale)
 	return widest;
 }
 
-int vs_text_width(const char *s, int scale)
+int vs_image_text_width(const char *s, int scale)
 {
 	int n = 0, widest = 0;
 

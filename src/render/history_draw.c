@@ -82,7 +82,7 @@ static void time_ticks(vs_image *im, const vs_history *hs, vs_rect r, vs_rect p,
 	else
 		snprintf(buf, sizeof buf, "%llu %s", (unsigned long long)(frames ? vs_history_frames(hs) :
 			vs_history_events(hs)), frames ? "frames" : "events");
-	vs_text(im, p.x + p.w - vs_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
+	vs_image_text(im, p.x + p.w - vs_image_text_width(buf, 1), y, buf, VS_RGB_DIM, 1);
 	for (k = 0; k < 4 && n > 0; k++) {
 		int c = (int)((int64_t)k * (n - 1) / 4), x, w;
 		uint64_t ev = k ? vs_history_column_event(hs, c) : 0;
@@ -90,12 +90,12 @@ static void time_ticks(vs_image *im, const vs_history *hs, vs_rect r, vs_rect p,
 		char lab[24];
 		x = k ? vs_render_time_x(hs, r, ev) : p.x;
 		snprintf(lab, sizeof lab, "%llu", (unsigned long long)v);
-		w = vs_text_width(lab, 1);
+		w = vs_image_text_width(lab, 1);
 		vs_image_vline(im, x, p.y + p.h + 1, p.y + p.h + 2, VS_RGB_DIM);
 		x = k ? x - w / 2 : x;
-		if (x <= right + VS_FONT_W || x + w >= p.x + p.w - vs_text_width(buf, 1) - VS_FONT_W)
+		if (x <= right + VS_FONT_W || x + w >= p.x + p.w - vs_image_text_width(buf, 1) - VS_FONT_W)
 			continue;
-		vs_text(im, x, y, lab, VS_RGB_DIM, 1);
+		vs_image_text(im, x, y, lab, VS_RGB_DIM, 1);
 		right = x + w;
 	}
 }
@@ -171,10 +171,10 @@ void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_
 	}
 	/* address axis: low addresses at the top, as in the occupancy maps */
 	snprintf(buf, sizeof buf, "%08X", (unsigned)vs__history_arena_base(hs, i));
-	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
+	vs_image_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
 	snprintf(buf, sizeof buf, "%08X", (unsigned)(vs__history_arena_base(hs, i) + vs__history_arena_size(hs, i) - 1));
-	vs_text(im, r.x + 2, p.y + p.h - VS_FONT_H, buf, VS_RGB_DIM, 1);
-	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "address", VS_RGB_DIM, 1);
+	vs_image_text(im, r.x + 2, p.y + p.h - VS_FONT_H, buf, VS_RGB_DIM, 1);
+	vs_image_text(im, r.x + 2, p.y + p.h / 2 - 4, "address", VS_RGB_DIM, 1);
 	time_axis(im, hs, r, cursor_event, i);
 }
 
@@ -232,10 +232,10 @@ void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint6
 		yf_prev = yf;
 	}
 	fmt_bytes(buf, sizeof buf, (uint64_t)vmax);
-	vs_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
-	vs_text(im, r.x + 2, p.y + p.h - VS_FONT_H, "0", VS_RGB_DIM, 1);
-	vs_text(im, r.x + 2, p.y + p.h / 2 - 4, "bytes", VS_RGB_DIM, 1);
-	vs_text(im, p.x + p.w + 4, p.y, "100%", VS_RGB_FRAG, 1);
-	vs_text(im, p.x + p.w + 4, p.y + p.h - VS_FONT_H, "0%", VS_RGB_FRAG, 1);
+	vs_image_text(im, r.x + 2, p.y, buf, VS_RGB_DIM, 1);
+	vs_image_text(im, r.x + 2, p.y + p.h - VS_FONT_H, "0", VS_RGB_DIM, 1);
+	vs_image_text(im, r.x + 2, p.y + p.h / 2 - 4, "bytes", VS_RGB_DIM, 1);
+	vs_image_text(im, p.x + p.w + 4, p.y, "100%", VS_RGB_FRAG, 1);
+	vs_image_text(im, p.x + p.w + 4, p.y + p.h - VS_FONT_H, "0%", VS_RGB_FRAG, 1);
 	time_axis(im, hs, r, cursor_event, i);
 }

@@ -516,7 +516,7 @@ static void draw_panel(vs_image *im, int ox, int oy, const vs_layout_panel *p, p
 	cellinfo cur, left;
 	int label_y = 0; /* the first row an address label may go on */
 
-	vs_text(im, ox + p->x - p->margin, y0 - LABEL_H, p->label, VS_RGB_TEXT, 1);
+	vs_image_text(im, ox + p->x - p->margin, y0 - LABEL_H, p->label, VS_RGB_TEXT, 1);
 	vs_image_fill(im, (vs_rect){ x0, y0, pw, ph }, VS_RGB_GRID);
 	vs_image_frame(im, (vs_rect){ x0 - 1, y0 - 1, pw + 2, ph + 2 }, VS_RGB_GRID);
 	if (p->gap)
@@ -552,7 +552,7 @@ static void draw_panel(vs_image *im, int ox, int oy, const vs_layout_panel *p, p
 			label_y = cy + VS_FONT_H; /* rows closer than a line share the label above */
 			const vs_arena_decl *d = &pt->src->arena->decl;
 			snprintf(addr, sizeof addr, "%08X", (unsigned)(d->base + (p->unit0 + c * p->upc) * d->unit));
-			vs_text(im, ox + p->x - p->margin, cy + (p->ch - VS_FONT_H) / 2, addr, VS_RGB_DIM, 1);
+			vs_image_text(im, ox + p->x - p->margin, cy + (p->ch - VS_FONT_H) / 2, addr, VS_RGB_DIM, 1);
 		}
 	}
 	free(prev_row);

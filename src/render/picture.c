@@ -56,7 +56,7 @@ static int legend_flow(vs_image *im, int x0, int y0, int w, const legend *L)
 	if (!L->n)
 		return 0;
 	for (k = 0; k < L->n; k++) {
-		int iw = SWATCH + 4 + vs_text_width(L->it[k].text, 1) + 12;
+		int iw = SWATCH + 4 + vs_image_text_width(L->it[k].text, 1) + 12;
 		if (x > x0 && x + iw > x0 + w) {
 			x = x0;
 			y += LINE_H;
@@ -70,7 +70,7 @@ static int legend_flow(vs_image *im, int x0, int y0, int w, const legend *L)
 					vs_image_put(im, x + sx, y + sy,
 						L->it[k].kind < 0 ? L->it[k].colour :
 						vs_unit_pixel((vs_unit_kind)L->it[k].kind, L->it[k].colour, L->it[k].is_map, sx, sy));
-			vs_text(im, x + SWATCH + 4, y, L->it[k].text, VS_RGB_TEXT, 1);
+			vs_image_text(im, x + SWATCH + 4, y, L->it[k].text, VS_RGB_TEXT, 1);
 		}
 		x += iw;
 	}
@@ -203,17 +203,17 @@ static void title_text(vs_image *im, int x, int y, int w, const char *title)
 	char buf[512];
 	size_t n;
 
-	if (vs_text_width(title, 2) <= w) {
-		vs_text(im, x, y, title, VS_RGB_TEXT, 2);
+	if (vs_image_text_width(title, 2) <= w) {
+		vs_image_text(im, x, y, title, VS_RGB_TEXT, 2);
 		return;
 	}
 	snprintf(buf, sizeof buf, "%s", title);
 	n = strlen(buf);
-	while (n > 3 && vs_text_width(buf, 1) > w) {
+	while (n > 3 && vs_image_text_width(buf, 1) > w) {
 		n--;
 		memcpy(buf + n - 3, "...", 4);
 	}
-	vs_text(im, x, y + VS_FONT_H / 2, buf, VS_RGB_TEXT, 1);
+	vs_image_text(im, x, y + VS_FONT_H / 2, buf, VS_RGB_TEXT, 1);
 }
 
 int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const char *title, const vs_history *fails)
@@ -238,13 +238,13 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 		if (lay[i].w > w)
 			w = lay[i].w;
 	}
-	if (title && vs_text_width(title, 2) > w)
-		w = vs_text_width(title, 2);
+	if (title && vs_image_text_width(title, 2) > w)
+		w = vs_image_text_width(title, 2);
 	for (i = 0; i < n; i++)
 		if (src[i].metrics) {
 			metrics_line(buf, sizeof buf, src[i].metrics);
-			if (vs_text_width(buf, 1) > w)
-				w = vs_text_width(buf, 1);
+			if (vs_image_text_width(buf, 1) > w)
+				w = vs_image_text_width(buf, 1);
 		}
 	if (w < 600)
 		w = 600;
@@ -263,12 +263,12 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 	if (vs_image_init(out, w + 2 * MARGIN, h, VS_RGB_BG))
 		goto done;
 	y = MARGIN;
-	vs_text(out, MARGIN, y, title ? title : "occupancy", VS_RGB_TEXT, 2);
+	vs_image_text(out, MARGIN, y, title ? title : "occupancy", VS_RGB_TEXT, 2);
 	y += TITLE_H;
 	for (i = 0; i < n; i++) {
 		const vs_render_src *s = &src[i];
 		heading(buf, sizeof buf, &s->arena->decl, s->strategy);
-		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		vs_image_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
 		if (s->shown && s->shown < s->arena->decl.size)
 			snprintf(buf, sizeof buf, "after event %llu (frame %llu); shown: the first %u bytes, up to the "
@@ -277,11 +277,11 @@ int vs_picture_occupancy(vs_image *out, const vs_render_src *src, int n, const c
 		else
 			snprintf(buf, sizeof buf, "after event %llu (frame %llu)", (unsigned long long)s->event,
 				(unsigned long long)s->frame);
-		vs_text(out, MARGIN, y, buf, VS_RGB_DIM, 1);
+		vs_image_text(out, MARGIN, y, buf, VS_RGB_DIM, 1);
 		y += LINE_H;
 		if (s->metrics) {
 			metrics_line(buf, sizeof buf, s->metrics);
-			vs_text(out, MARGIN, y, buf, s->metrics->failures ? VS_RGB_FAIL : VS_RGB_DIM, 1);
+			vs_image_text(out, MARGIN, y, buf, s->metrics->failures ? VS_RGB_FAIL : VS_RGB_DIM, 1);
 		}
 		y += LINE_H;
 		vs_render_arena(out, MARGIN, y, &lay[i], s);
@@ -363,7 +363,7 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 		snprintf(buf, sizeof buf, "arena %s: %s over time (x: %s, y: address)", vs__history_arena_name(hs, i),
 			mode == VS_HEAT_OWNER ? by[vs_history_colour_by(hs)] : "occupancy", vs_history_frames(hs) ? "frames" :
 			"events");
-		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		vs_image_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
 		vs_render_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
 		y += HEAT_H + 9 + 12 + 8;
@@ -398,12 +398,12 @@ int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
 	for (i = 0; i < n; i++) {
 		uint64_t nf = vs_history_failure_count(hs, i);
 		snprintf(buf, sizeof buf, "arena %s: live bytes, largest free extent, fragmentation", vs__history_arena_name(hs, i));
-		vs_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
+		vs_image_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
 		snprintf(buf, sizeof buf, "peak live at event %llu, peak fragmentation at event %llu, %llu failed requests",
 			(unsigned long long)vs_history_peak_live_event(hs, i),
 			(unsigned long long)vs_history_peak_frag_event(hs, i), (unsigned long long)nf);
-		vs_text(out, MARGIN, y, buf, nf ? VS_RGB_FAIL : VS_RGB_DIM, 1);
+		vs_image_text(out, MARGIN, y, buf, nf ? VS_RGB_FAIL : VS_RGB_DIM, 1);
 		y += LINE_H;
 		vs_render_chart(out, (vs_rect){ MARGIN, y, w, CHART_H + 9 + 12 }, hs, i, 0);
 		y += CHART_H + 9 + 12 + 8;

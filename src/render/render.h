@@ -53,8 +53,8 @@ void vs_image_blit(vs_image *dst, int x, int y, const vs_image *src);
 
 /* Draws ASCII 32-126 (others as '?'); '\n' starts a new line. Returns the
  * width in pixels of the longest line drawn. */
-int vs_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale);
-int vs_text_width(const char *s, int scale);
+int vs_image_text(vs_image *im, int x, int y, const char *s, uint32_t rgba, int scale);
+int vs_image_text_width(const char *s, int scale);
 
 /* Every box a picture puts something in: text, a legend's swatch, a plot or
  * map. A hook set here is told of each one drawn (tests check that no two

@@ -42,7 +42,7 @@ int vs_window_parse(vs_window *w, const char *from, const char *to, char *err, s
 		if (!end[k])
 			continue;
 		if (parse_end(end[k], &unit[k], &v[k])) {
-			vs_escape(shown, sizeof shown, end[k], strlen(end[k]), 0);
+			vs_text_escape(shown, sizeof shown, end[k], strlen(end[k]), 0);
 			snprintf(err, errlen, "%s: '%s' is not an event number N or a frame f:N (frame:N)", name[k], shown);
 			return -1;
 		}

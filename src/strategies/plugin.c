@@ -18,13 +18,13 @@ int vs_plugin_load(const char *path, char *err, size_t errlen)
 	/* dlopen searches the library path for bare names: make it a path. */
 	if (!strchr(path, '/')) {
 		snprintf(err, errlen, "%s: give the plug-in as a path (./%s)", path, path);
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		snprintf(err, errlen, "%s: cannot load plug-in: %s", path, dlerror());
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	*(void **)(&entry) = dlsym(h, VS_PLUGIN_SYMBOL);
@@ -56,7 +56,7 @@ int vs_plugin_load(const char *path, char *err, size_t errlen)
 	/* The handle stays open for the life of the process: strategies point into it. */
 	return 0;
 bad:
-	vs_escape_in_place(err, errlen);
+	vs_text_escape_in_place(err, errlen);
 	dlclose(h);
 	return -1;
 }

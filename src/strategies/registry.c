@@ -156,7 +156,7 @@ static int check(const vs_strategy *s, char *err, size_t errlen)
 	}
 	if (!s->name || !name_ok(s->name)) {
 		if (s->name)
-			vs_escape(shown, sizeof shown, s->name, strnlen(s->name, 64), 0);
+			vs_text_escape(shown, sizeof shown, s->name, strnlen(s->name, 64), 0);
 		snprintf(err, errlen, "strategy name '%s' is not 1-%d lower-case letters, digits or -_. "
 			"(from a letter or digit)", s->name ? shown : "(null)", VS_NAME_MAX - 1);
 		return -1;

@@ -78,7 +78,7 @@ typedef struct vs_rep_stats {
  * good, nothing otherwise. Returns 0, or -1 with
  * "name:line:col: error: ..." in err (a heap larger than VS_REP_MAX_SIZE
  * is such an error, at the line where the trace's peak was reached). */
-int vs_import_rep(FILE *in, const char *name, FILE *out, const vs_rep_options *opt, vs_rep_stats *stats,
+int vs_rep_import(FILE *in, const char *name, FILE *out, const vs_rep_options *opt, vs_rep_stats *stats,
 	char *err, size_t errlen);
 
 /* "CS:APP", "CMU" or "short". */

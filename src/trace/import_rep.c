@@ -378,7 +378,7 @@ static void write_trace(FILE *out, const char *name, const rep_state *s, const v
 	}
 }
 
-int vs_import_rep(FILE *in, const char *name, FILE *out, const vs_rep_options *opt, vs_rep_stats *st,
+int vs_rep_import(FILE *in, const char *name, FILE *out, const vs_rep_options *opt, vs_rep_stats *st,
 	char *err, size_t errlen)
 {
 	rep_state s;

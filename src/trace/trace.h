@@ -39,7 +39,7 @@ typedef enum vs_event_type {
 	VS_EV_COUNT
 } vs_event_type;
 
-const char *vs_event_name(vs_event_type t);
+const char *vs_trace_event_name(vs_event_type t);
 
 /* One event. Pointers (payload, names) point into the reader's buffers and
  * stay valid until the next read. */

@@ -560,7 +560,7 @@ static int read_state(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	if (nt < 2 || nt > 3)
 		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[3].col, "%s: expected '%s NAME [ARENA]'",
-			vs_event_name(ev->type), vs_event_name(ev->type));
+			vs_trace_event_name(ev->type), vs_trace_event_name(ev->type));
 	if (!name_ok(t[1].s, t[1].len, VS_STATE_NAME_MAX))
 		return vs_trace_fail(r, t[1].col, "state name '%.*s' must be 1-63 letters, digits or _-./:",
 			(int)t[1].len, t[1].s);
@@ -586,10 +586,10 @@ static int read_reset(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 static int read_push_pop(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	if (!r->hdr.heaps)
-		return vs_trace_fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_event_name(ev->type));
+		return vs_trace_fail(r, t[0].col, "%s: needs a 'heaps' line in the header", vs_trace_event_name(ev->type));
 	if (nt != 2)
 		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s NAME'",
-			vs_event_name(ev->type), vs_event_name(ev->type));
+			vs_trace_event_name(ev->type), vs_trace_event_name(ev->type));
 	if ((ev->route = vs_trace_route_by_tok(&r->hdr, &t[1])) < 0)
 		return vs_trace_fail(r, t[1].col, "unknown arena or search list '%.*s'", (int)t[1].len, t[1].s);
 	return 0;
@@ -643,7 +643,7 @@ static const struct statement {
 	[VS_EV_POP] = { NAME("pop"), read_push_pop }, [VS_EV_MOVE] = { NAME("move"), read_move },
 };
 
-const char *vs_event_name(vs_event_type t)
+const char *vs_trace_event_name(vs_event_type t)
 {
 	return (unsigned)t < VS_EV_COUNT ? statements[t].name : "?";
 }

@@ -40,7 +40,7 @@ int vs_trace_fail(vs_trace_reader *r, uint32_t col, const char *fmt, ...)
 		vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
 	va_end(ap);
 	/* the message may quote the line: no control characters reach a terminal */
-	vs_escape_in_place(r->err, sizeof r->err);
+	vs_text_escape_in_place(r->err, sizeof r->err);
 	return -1;
 }
 
@@ -315,7 +315,7 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	}
 	r->fp = fp;
 	/* the name is only ever printed: keep it printable */
-	vs_escape(r->name, sizeof r->name, name, strlen(name), 0);
+	vs_text_escape(r->name, sizeof r->name, name, strlen(name), 0);
 	r->cap = 4 * BLOCK;
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
@@ -349,7 +349,7 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 	fp = fopen(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return NULL;
 	}
 	r = vs_trace_open_stream(fp, path, err, errlen);

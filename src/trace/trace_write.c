@@ -166,7 +166,7 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 		break;
 	case VS_EV_SAVE:
 	case VS_EV_RESTORE:
-		fprintf(fp, "%s %s", vs_event_name(ev->type), ev->name ? ev->name : "");
+		fprintf(fp, "%s %s", vs_trace_event_name(ev->type), ev->name ? ev->name : "");
 		if (ev->arena >= 0)
 			fprintf(fp, " %s", h->arenas[ev->arena].name);
 		break;
@@ -177,7 +177,7 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 		break;
 	case VS_EV_PUSH:
 	case VS_EV_POP:
-		fprintf(fp, "%s %s", vs_event_name(ev->type), vs_trace_route_name(h, ev->route));
+		fprintf(fp, "%s %s", vs_trace_event_name(ev->type), vs_trace_route_name(h, ev->route));
 		break;
 	case VS_EV_INIT: {
 		const char *p;

@@ -48,7 +48,7 @@ script *script_load(const char *path, char *err, size_t errlen)
 
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open the script", path);
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return NULL;
 	}
 	sc = calloc(1, sizeof *sc);
@@ -97,7 +97,7 @@ script *script_load(const char *path, char *err, size_t errlen)
 nomem:
 	snprintf(err, errlen, "out of memory");
 bad:
-	vs_escape_in_place(err, errlen);
+	vs_text_escape_in_place(err, errlen);
 	fclose(fp);
 	script_free(sc);
 	return NULL;
@@ -188,7 +188,7 @@ static int fail(viewer *v, script *sc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	vs_escape_in_place(msg, sizeof msg); /* it quotes the script */
+	vs_text_escape_in_place(msg, sizeof msg); /* it quotes the script */
 	view_log(v, "%s:%d: %s", sc->path, sc->pc, msg);
 	v->script_failed = 1;
 	return 1;
@@ -212,7 +212,7 @@ static void state_line(viewer *v, char *buf, size_t len)
 		k = strlen(buf);
 		snprintf(buf + k, len - k, " | %s", v->hover[i]);
 	}
-	vs_escape_in_place(buf, len); /* it quotes typed text and the trace's tags */
+	vs_text_escape_in_place(buf, len); /* it quotes typed text and the trace's tags */
 }
 
 #define MAX_WORDS 8

@@ -169,8 +169,8 @@ void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int ma
 
 	if (max_w <= 0)
 		return;
-	if (vs_text_width(s, v->ts) <= max_w) {
-		vs_text(&v->canvas, x, y, s, rgba, v->ts);
+	if (vs_image_text_width(s, v->ts) <= max_w) {
+		vs_image_text(&v->canvas, x, y, s, rgba, v->ts);
 		return;
 	}
 	/* the longest start that fits with its '~' (widths from the font) */
@@ -180,7 +180,7 @@ void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int ma
 		memcpy(buf, s, mid);
 		buf[mid] = '~';
 		buf[mid + 1] = 0;
-		if (vs_text_width(buf, v->ts) <= max_w)
+		if (vs_image_text_width(buf, v->ts) <= max_w)
 			lo = mid;
 		else
 			hi = mid - 1;
@@ -190,7 +190,7 @@ void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int ma
 	memcpy(buf, s, lo);
 	buf[lo] = '~';
 	buf[lo + 1] = 0;
-	vs_text(&v->canvas, x, y, buf, rgba, v->ts);
+	vs_image_text(&v->canvas, x, y, buf, rgba, v->ts);
 }
 
 static void draw_top(viewer *v)
@@ -205,7 +205,7 @@ static void draw_top(viewer *v)
 	snprintf(buf, sizeof buf, "%s  event %llu/%llu  frame %llu  line %u%s%s  %s %g ev/s%s   ? help",
 		v->trace_name, (unsigned long long)at, (unsigned long long)view_total(v),
 		(unsigned long long)vs_timeline_frame_at(v->tl, at), ev ? (unsigned)ev->line : 0,
-		ev ? " " : "", ev ? vs_event_name((vs_event_type)ev->type) : "", v->playing ? "playing" : "paused",
+		ev ? " " : "", ev ? vs_trace_event_name((vs_event_type)ev->type) : "", v->playing ? "playing" : "paused",
 		view_speed(v), rec);
 	if (ev && ev->type == VS_EV_COUNT)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
@@ -299,7 +299,7 @@ static void draw_side(viewer *v, int s)
 	char buf[256];
 
 	snprintf(buf, sizeof buf, "%s%s%s", v->o->label[s][0] ? v->o->label[s] : vs_replay_strategy(r, 0)->name,
-		fk >= 0 ? "  FAILED: " : "", fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "");
+		fk >= 0 ? "  FAILED: " : "", fk >= 0 ? vs_replay_fail_kind_name((vs_fail_kind)fk) : "");
 	if (region_begin(v, &p->label_g, p->label, hash_text(buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT), VS_RGB_BG))
 		draw_text_fit(v, p->label.x, p->label.y, buf, fk >= 0 ? VS_RGB_FAIL : VS_RGB_TEXT, p->label.w);
 	for (a = 0; a < v->narenas; a++) {
@@ -321,7 +321,7 @@ static void draw_side(viewer *v, int s)
 				hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 			draw_text_fit(v, ap->title.x, ap->title.y + 1, buf, VS_RGB_DIM, ap->title.w);
 		if (!ap->ok) {
-			vs_text(&v->canvas, ap->map.x, ap->map.y, "(window too small)", VS_RGB_DIM, v->ts);
+			vs_image_text(&v->canvas, ap->map.x, ap->map.y, "(window too small)", VS_RGB_DIM, v->ts);
 			continue;
 		}
 		hov = v->hover_side == s && v->hover_arena == a ? v->hover_unit : -1;
@@ -380,19 +380,19 @@ static void draw_legend(viewer *v)
 	else
 		snprintf(range, sizeof range, "timeline: events 0-%llu, frames 0-%llu", (unsigned long long)total,
 			(unsigned long long)vs_timeline_frame_at(v->tl, total));
-	range_w = vs_text_width(range, v->ts);
+	range_w = vs_image_text_width(range, v->ts);
 	range_x = v->legend.x + v->legend.w - range_w;
 	h = hash_u64(hash_text(range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM), h);
 	/* the tags that fit; they are known as recording reaches them */
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		x += box + 4 + vs_text_width(kinds[k].name, v->ts) + 10;
+		x += box + 4 + vs_image_text_width(kinds[k].name, v->ts) + 10;
 	xt = x;
 	for (t = 1;; t++) {
 		const char *name = vs_replay_tag_name(r, t);
 		int w;
 		if (!name || !*name)
 			break;
-		w = box + 4 + vs_text_width(name, v->ts) + 10;
+		w = box + 4 + vs_image_text_width(name, v->ts) + 10;
 		if (xt + w > range_x - 10)
 			break;
 		xt += w;
@@ -402,7 +402,7 @@ static void draw_legend(viewer *v)
 	if (!region_begin(v, &v->legend_g, v->legend, h, VS_RGB_BG))
 		return;
 	if (range_x > v->legend.x + v->legend.w / 3)
-		vs_text(&v->canvas, range_x, v->legend.y, range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM, v->ts);
+		vs_image_text(&v->canvas, range_x, v->legend.y, range, v->tl_span ? VS_RGB_TEXT : VS_RGB_DIM, v->ts);
 	x = v->legend.x;
 	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int i, j;
@@ -411,13 +411,13 @@ static void draw_legend(viewer *v)
 				vs_image_put(&v->canvas, x + i, v->legend.y + j,
 					vs_unit_pixel((vs_unit_kind)kinds[k].kind, VS_RGB_UNTAGGED, 0, i, j));
 		x += box + 4;
-		x += vs_text(&v->canvas, x, v->legend.y, kinds[k].name, VS_RGB_DIM, v->ts) + 10;
+		x += vs_image_text(&v->canvas, x, v->legend.y, kinds[k].name, VS_RGB_DIM, v->ts) + 10;
 	}
 	for (t = 1; (int)t <= ntags; t++) {
 		const char *name = vs_replay_tag_name(r, t);
 		vs_image_fill(&v->canvas, rect_make(x, v->legend.y, box, box), vs_tag_colour_id(t));
 		x += box + 4;
-		x += vs_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
+		x += vs_image_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
 	}
 }
 
@@ -504,7 +504,7 @@ static vs_rect hover_rect(viewer *v)
 	if (!v->nhover)
 		return rect_make(0, 0, 0, 0);
 	for (i = 0; i < v->nhover; i++) {
-		int tw = vs_text_width(v->hover[i], v->ts);
+		int tw = vs_image_text_width(v->hover[i], v->ts);
 		if (tw > w)
 			w = tw;
 	}
@@ -542,7 +542,7 @@ static void draw_hover(viewer *v, vs_rect b)
 	draw_fill(&v->canvas, b, 0x000000FFu);
 	vs_image_frame(&v->canvas, b, VS_RGB_DIM);
 	for (i = 0; i < v->nhover; i++)
-		vs_text(&v->canvas, b.x + 6, b.y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
+		vs_image_text(&v->canvas, b.x + 6, b.y + 5 + i * v->lh, v->hover[i], i ? VS_RGB_TEXT : VS_RGB_CURSOR, v->ts);
 	add_dirty(v, b);
 }
 
@@ -580,7 +580,7 @@ static void draw_help(viewer *v)
 	int n = (int)(sizeof help_lines / sizeof help_lines[0]), i, w = 0, h, x, y;
 
 	for (i = 0; i < n; i++) {
-		int tw = vs_text_width(help_lines[i], v->ts);
+		int tw = vs_image_text_width(help_lines[i], v->ts);
 		if (tw > w)
 			w = tw;
 	}
@@ -592,7 +592,7 @@ static void draw_help(viewer *v)
 	draw_fill(&v->canvas, rect_make(x, y, w, h), RGB_PANEL);
 	vs_image_frame(&v->canvas, rect_make(x, y, w, h), VS_RGB_TEXT);
 	for (i = 0; i < n; i++)
-		vs_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
+		vs_image_text(&v->canvas, x + 20, y + 15 + i * v->lh, help_lines[i], i ? VS_RGB_TEXT : VS_RGB_LIVE, v->ts);
 }
 
 /* Draws the frame into the canvas. Only the regions whose inputs changed

@@ -62,7 +62,7 @@ static vs_rect fails_panel(viewer *v)
 	int y = v->top.h + 4, w = v->W * 2 / 3, need;
 
 	fails_header(v, head, sizeof head);
-	need = vs_text_width(head, v->ts) + 16;
+	need = vs_image_text_width(head, v->ts) + 16;
 	if (w < need)
 		w = need;
 	if (w > v->W - 16)
@@ -128,7 +128,7 @@ static void fails_row_text(viewer *v, size_t k, char *buf, size_t len)
 		int fk = vs_timeline_failure(v->tl, s, e);
 		size_t n = strlen(kinds);
 		snprintf(kinds + n, sizeof kinds - n, "%s%s%s", s ? "  " : "", v->nsides > 1 ? (s ? "2: " : "1: ") : "",
-			fk >= 0 ? vs_fail_kind_name((vs_fail_kind)fk) : "ok");
+			fk >= 0 ? vs_replay_fail_kind_name((vs_fail_kind)fk) : "ok");
 	}
 	/* the kinds before the request: a narrow window cuts the request */
 	snprintf(buf, len, "%7llu %6llu %6llu  %-*s  %-10s  %s", (unsigned long long)e,

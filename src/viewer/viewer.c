@@ -327,7 +327,7 @@ static void set_title(viewer *v)
 		}
 	}
 	snprintf(t + strlen(t), sizeof t - strlen(t), " - vramsim view");
-	vs_escape_in_place(t, sizeof t);
+	vs_text_escape_in_place(t, sizeof t);
 	SDL_SetWindowTitle(v->win, t);
 }
 

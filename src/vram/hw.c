@@ -26,12 +26,12 @@ void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
 	}
 }
 
-uint64_t vs_footprint_end(const vs_footprint *fp)
+uint64_t vs_hw_footprint_end(const vs_footprint *fp)
 {
 	return (uint64_t)fp->offset + (uint64_t)(fp->rows ? fp->rows - 1u : 0u) * fp->stride + fp->row_bytes;
 }
 
-uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i)
+uint32_t vs_hw_footprint_at(const vs_footprint *fp, uint32_t i)
 {
 	if (!fp->stride || !fp->row_bytes)
 		return fp->offset + i;
@@ -62,7 +62,7 @@ static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, u
 	fp.stride = 0;
 	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d)
 		vs_hw_footprint(a, rq, off, len, &fp);
-	if (fp.stride && vs_footprint_end(&fp) > a->size) {
+	if (fp.stride && vs_hw_footprint_end(&fp) > a->size) {
 		snprintf(why, whylen, "2D sprite at tile %u runs past tile 1023: its last row would start at tile %u",
 			(unsigned)(off / 32u), (unsigned)(off / 32u + (fp.rows - 1u) * 32u));
 		return -1;

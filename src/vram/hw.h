@@ -25,9 +25,9 @@ typedef struct vs_footprint {
 /* The footprint of data of request rq placed at [off, off+len). */
 void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, vs_footprint *fp);
 /* One past the footprint's last byte (64-bit: it may lie past the arena). */
-uint64_t vs_footprint_end(const vs_footprint *fp);
+uint64_t vs_hw_footprint_end(const vs_footprint *fp);
 /* Arena offset of byte i of the data, counted row by row. */
-uint32_t vs_footprint_at(const vs_footprint *fp, uint32_t i);
+uint32_t vs_hw_footprint_at(const vs_footprint *fp, uint32_t i);
 
 /* Returns 0 when the placement is legal, else -1 with the broken rule
  * described in why (why may be NULL with whylen 0 when no message is

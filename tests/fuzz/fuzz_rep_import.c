@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memset(&opt, 0, sizeof opt);
-	vs_import_rep(in, "fuzz.rep", out, &opt, &st, err, sizeof err);
+	vs_rep_import(in, "fuzz.rep", out, &opt, &st, err, sizeof err);
 	fclose(out);
 	fclose(in);
 	return 0;

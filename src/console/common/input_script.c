@@ -44,7 +44,7 @@ static int fail(reader *rd, size_t col, const char *fmt, ...)
 	if (n >= 0 && (size_t)n < rd->errlen)
 		vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
-	vs_escape_in_place(rd->err, rd->errlen); /* the message may quote the script */
+	vs_text_escape_in_place(rd->err, rd->errlen); /* the message may quote the script */
 	return -1;
 }
 
@@ -217,7 +217,7 @@ int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *e
 	}
 	if (ferror(fp)) {
 		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		goto bad;
 	}
 	if (check_overlaps(&rd, s))
@@ -236,7 +236,7 @@ int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t
 	memset(s, 0, sizeof *s);
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		vs_escape_in_place(err, errlen);
+		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
 	rc = vs_input_script_read(fp, path, s, err, errlen);

@@ -469,7 +469,7 @@ void vs_gba_cycles_observe(void *ud, vs_replay *r, const vs_outcome *o)
 		if (ev->arena >= 0 && ev->arena != l->arena)
 			return;
 		snprintf(l->err, sizeof l->err, "line %llu: %s is not measured on the GBA yet",
-			(unsigned long long)ev->line, vs_event_name(ev->type));
+			(unsigned long long)ev->line, vs_trace_event_name(ev->type));
 		l->failed = 1;
 		return;
 	default:
