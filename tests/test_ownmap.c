@@ -453,7 +453,7 @@ START_TEST(units_match_a_model_at_tile_sizes)
 }
 END_TEST
 
-/* The runs form's tree (src/engine/ownmap.c) against the unit array, its
+/* The runs form's tree (src/vram/ownmap.c) against the unit array, its
  * structure checked whole after every mark (vs_ownmap_check: runs in
  * order and maximal, every leaf's and inner node's summaries, counts):
  * a map filled with thousands of short runs (many leaves, three levels),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* grow.c - growing an array by doubling (include/vramsim/grow.h). */
+/* grow.c - growing an array by doubling (src/base/grow.h). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* text.c - input text made safe to echo (include/vramsim/text.h). */
+/* text.c - input text made safe to echo (src/base/text.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -61,7 +61,7 @@ void vs_cli_choices_label(const vs_cmp_choice *v, int n, char *buf, size_t len);
 int vs_cli_apply_choices(const vs_cmp_choice *v, int n, const vs_trace_header *h, vs_replay_config *cfg,
 	char opts[][VS_OPTIONS_MAX], char *err, size_t errlen);
 
-/* Output files (include/vramsim/out_file.h): a regular file (or one a
+/* Output files (src/base/out_file.h): a regular file (or one a
  * symbolic link names) is written to a temporary file beside it and renamed
  * into place when complete, so a failed run never leaves a half-written
  * file; a FIFO or a device is written in place; "-" is standard output.

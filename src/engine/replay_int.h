@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* replay_int.h - the replay's books as its files share them, and the calls
  * each file makes into the others. Not part of the API
- * (include/vramsim/replay.h has that):
+ * (src/engine/replay.h has that):
  *  - replay.c: set-up, the event loop, the metrics and the public calls;
  *  - replay_msg.c: diagnostics, integrity errors and observers' outcomes;
  *  - replay_ids.c: the id table and the rings of freed and failed ids;

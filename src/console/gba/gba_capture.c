@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_capture.c - `vramsim capture` on the emulator: plays a ROM, hands a
  * snapshot of the video hardware at every VBlank to the capture inference
- * (src/trace/capture.c) and writes the trace with the ROM named at its top. */
+ * (src/capture/capture.c) and writes the trace with the ROM named at its top. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

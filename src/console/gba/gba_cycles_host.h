@@ -7,7 +7,7 @@
  * GBA's placements differ from the host's.
  *
  * gba_cycles_list.c builds the list, gba_cycles_stats.c reads the answers;
- * the command (src/cli/cmd_cycles.c) parses options and prints.
+ * the command (src/cli/gba/cmd_cycles.c) parses options and prints.
  */
 #ifndef VRAMSIM_GBA_CYCLES_HOST_H
 #define VRAMSIM_GBA_CYCLES_HOST_H

@@ -108,7 +108,7 @@ vs_gba_emu *vs_gba_play_open(const char *rom, const vs_gba_play *play, char *err
 /* Sets the keys play's script holds on frame (0: the first frame played). */
 void vs_gba_play_keys(vs_gba_emu *e, const vs_gba_play *play, uint32_t frame);
 
-/* ---- the "cycles" program (src/console/rom/cycles.c) -------------------------
+/* ---- the "cycles" program (src/console/gba/rom/cycles.c) -------------------------
  * Replays a request list through an allocator built for the ARM7TDMI and
  * returns, per request, the allocator's result and the CPU cycles of the
  * call. Protocol and request encoding: vramsim/gba_cycles.h. */
