@@ -7,7 +7,8 @@
 #  - capture 1800 frames: exit 0, a trace;
 #  - `compare` on it: exit 0, so the game's own placement (recorded) and
 #    every strategy that takes the arenas replay with no integrity error.
-# Without the variable the test says so and passes (skipped).
+# Without the variable the test says so, and ctest reports it skipped
+# (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
 # VRAMSIM, OUT.
 if(NOT DEFINED ENV{VRAMSIM_HOMEBREW_DIR})
   message(STATUS "capture_homebrew: skipped: set VRAMSIM_HOMEBREW_DIR to a folder of GBA ROMs to run it")

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
 /* support.c - shared helpers for the check-based suites. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,15 +12,152 @@
 #include "vramsim/strategy.h"
 #include "vramsim/trace.h"
 
+/* The TCases vs_test_tcase_needing made, and what each lacks. */
+static struct { const char *name, *missing; } needing[8];
+static int nneeding;
+
+void vs_test_require(const char *missing)
+{
+	if (!missing)
+		return;
+	printf("skipped: %s\n", missing);
+	fflush(stdout);
+	exit(VS_TEST_SKIP);
+}
+
+TCase *vs_test_tcase_needing(Suite *s, const char *name, const char *missing)
+{
+	TCase *tc = tcase_create(name);
+
+	if (nneeding == (int)(sizeof needing / sizeof needing[0])) {
+		fprintf(stderr, "vs_test_tcase_needing: more than %d in one suite\n", nneeding);
+		exit(EXIT_FAILURE);
+	}
+	needing[nneeding].name = name;
+	needing[nneeding++].missing = missing;
+	tcase_set_tags(tc, name);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+/* Whether word is one of the space-separated words of list. */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* Whether check would run the TCase name (tagged with its name) under the
+ * CK_RUN_CASE, CK_INCLUDE_TAGS and CK_EXCLUDE_TAGS it was given. */
+static int selected(const char *name)
+{
+	const char *only = getenv("CK_RUN_CASE"), *in = getenv("CK_INCLUDE_TAGS"), *ex = getenv("CK_EXCLUDE_TAGS");
+
+	return (!only || !*only || strcmp(only, name) == 0) && (!in || !*in || has_word(in, name)) &&
+		!(ex && has_word(ex, name));
+}
+
 int vs_test_main(Suite *s)
 {
-	SRunner *sr = srunner_create(s);
-	int failed;
+	SRunner *sr;
+	const char *ex = getenv("CK_EXCLUDE_TAGS"), *only = getenv("CK_RUN_CASE");
+	char exclude[1024];
+	int failed, skipped = 0, i;
 
-	srunner_run_all(sr, CK_NORMAL);
+	/* a selected case that cannot run is left out, and said so; the
+	 * others still run, and a failure among them outranks the skip */
+	snprintf(exclude, sizeof exclude, "%s", ex ? ex : "");
+	for (i = 0; i < nneeding; i++)
+		if (needing[i].missing && selected(needing[i].name)) {
+			printf("skipped: %s: %s\n", needing[i].name, needing[i].missing);
+			snprintf(exclude + strlen(exclude), sizeof exclude - strlen(exclude), " %s", needing[i].name);
+			skipped = 1;
+		}
+	fflush(stdout);
+	if (skipped && only && *only)
+		return VS_TEST_SKIP; /* the one case asked for cannot run */
+	sr = srunner_create(s);
+	srunner_run_tagged(sr, NULL, NULL, NULL, exclude[0] ? exclude : NULL, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return failed ? EXIT_FAILURE : skipped ? VS_TEST_SKIP : EXIT_SUCCESS;
+}
+
+const char *vs_test_rom(const char *name)
+{
+	static char path[1024];
+	const char *dir = getenv("VRAMSIM_GBA_ROM_DIR");
+
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : VS_BINARY_DIR "/gba", name);
+	return path;
+}
+
+const char *vs_test_rom_missing(const char *name, ...)
+{
+	static char msg[1200];
+	const char *path = NULL;
+	va_list ap;
+
+	va_start(ap, name);
+	for (; name; name = va_arg(ap, const char *)) {
+		path = vs_test_rom(name);
+		if (!vs_test_exists(path))
+			break;
+	}
+	va_end(ap);
+	if (!name)
+		return NULL;
+	snprintf(msg, sizeof msg, "%s was not built (install gcc-arm-none-eabi and rebuild)", path);
+	return msg;
+}
+
+const char *vs_test_workloads(const char *set)
+{
+	static char path[1024];
+	const char *dir = getenv("VRAMSIM_WORKLOADS_DIR");
+
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : VS_SOURCE_DIR "/../shared/workloads", set);
+	return path;
+}
+
+const char *vs_test_workloads_missing(const char *set)
+{
+	static char msg[1200];
+	const char *path = vs_test_workloads(set);
+
+	if (vs_test_exists(path))
+		return NULL;
+	snprintf(msg, sizeof msg, "no %s: the third-party workloads live beside the checkout, in ../shared/workloads "
+		"(or set VRAMSIM_WORKLOADS_DIR)", path);
+	return msg;
+}
+
+const char *vs_test_program(const char *name)
+{
+	static char path[1024];
+	const char *p = getenv("PATH"), *end;
+
+	for (; p && *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(path, sizeof path, "%.*s/%s", (int)(end - p), p, name);
+		if (end > p && access(path, X_OK) == 0)
+			return path;
+	}
+	return NULL;
+}
+
+int vs_test_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
 }
 
 const char *vs_test_file(int slot, const char *name, const char *text)

@@ -11,12 +11,50 @@
 #include "vramsim/capture.h"
 #include "vramsim/replay.h"
 
-/* Runs a suite, prints check's summary, returns the process exit code. */
+/* Runs a suite, prints check's summary, returns the process exit code:
+ * failure if a case failed, else VS_TEST_SKIP if a case it was asked to run
+ * cannot run here (vs_test_tcase_needing), else success. */
 int vs_test_main(Suite *s);
+
+/* ---- what a suite needs ------------------------------------------------
+ * A test that cannot run here is reported by ctest as skipped, never as
+ * passed: every suite's test has SKIP_RETURN_CODE 77 (tests/CMakeLists.txt).
+ * A "missing" argument is NULL when the thing is there, else a message
+ * saying what is missing and how to get it (as vs_gba_emu_missing). */
+#define VS_TEST_SKIP 77
+
+/* For a suite whose every case needs something: called first in main,
+ * prints "skipped: missing" and exits VS_TEST_SKIP when missing is set. */
+void vs_test_require(const char *missing);
+
+/* For the cases of a suite that need something the others do not: a TCase
+ * added to s and tagged with its name (a string literal: tests/CMakeLists.txt
+ * reads it from the source). ctest runs it as a test of its own, SUITE.NAME,
+ * which skips when missing is set; the suite's own test runs the rest. */
+TCase *vs_test_tcase_needing(Suite *s, const char *name, const char *missing);
+
+/* NULL when the build tree has each GBA ROM named (gba/NAME, or in
+ * $VRAMSIM_GBA_ROM_DIR when set; the list ends with NULL), else what is
+ * missing. */
+const char *vs_test_rom_missing(const char *name, ...) __attribute__((sentinel));
+/* Where GBA ROM `name` is (as vs_test_rom_missing looks; static storage,
+ * valid until the next call). */
+const char *vs_test_rom(const char *name);
+
+/* A folder of ../shared/workloads (beside the checkout; $VRAMSIM_WORKLOADS_DIR
+ * when set), and NULL when it is there, else what is missing. */
+const char *vs_test_workloads(const char *set);
+const char *vs_test_workloads_missing(const char *set);
+
+/* The full path of program name found on $PATH, or NULL (static storage). */
+const char *vs_test_program(const char *name);
 
 /* Writes text to a fresh file under the build tree and returns its path
  * (static storage, valid until the next call with the same slot 0-7). */
 const char *vs_test_file(int slot, const char *name, const char *text);
+
+/* 1 when something is at path: a file, a folder, a link (even dangling). */
+int vs_test_exists(const char *path);
 
 /* Runs the vramsim executable with arguments (a shell-quoted string);
  * captures stdout and stderr (each truncated to cap bytes) and returns the

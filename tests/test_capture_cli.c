@@ -13,7 +13,7 @@
 #include "support.h"
 #include "vramsim/gba_emu.h"
 
-#define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
+#define DEMO_ROM vs_test_rom("demo.gba")
 
 static char out[4096], err[8192];
 
@@ -25,23 +25,6 @@ static const char *tmp_path(const char *name)
 	k = (k + 1) % 8;
 	snprintf(buf[k], sizeof buf[k], "%s/tests/capture-cli-%s", VS_BINARY_DIR, name);
 	return buf[k];
-}
-
-static int exists(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-
-	if (fp)
-		fclose(fp);
-	return fp != NULL;
-}
-
-static int have_demo(const char *test)
-{
-	if (exists(DEMO_ROM))
-		return 1;
-	printf("%s: skipped: %s not built (needs arm-none-eabi-gcc)\n", test, DEMO_ROM);
-	return 0;
 }
 
 /* A minimal cartridge: a branch over the header to ARM code at 0xC0. */
@@ -136,8 +119,6 @@ START_TEST(test_bad_scripts)
 	const char *overlap = vs_test_file(1, "capture-cli-overlap.input", "10-20 right\n15-25 a\n");
 	char extra[1024];
 
-	if (!have_demo("test_bad_scripts"))
-		return;
 	snprintf(extra, sizeof extra, "--input '%s'", unknown);
 	both_refuse(DEMO_ROM, extra, "capture-cli-unknown.input:3:4: error:");
 	snprintf(extra, sizeof extra, "--input '%s'", overlap);
@@ -159,8 +140,6 @@ START_TEST(test_savestates)
 	vs_gba_emu *e;
 	FILE *fp;
 
-	if (!have_demo("test_savestates"))
-		return;
 	e = vs_gba_emu_open_file(DEMO_ROM, e_msg, sizeof e_msg);
 	ck_assert_msg(e != NULL, "%s", e_msg);
 	ck_assert_uint_eq(vs_gba_emu_run_frames(e, 300), 300);
@@ -237,8 +216,6 @@ START_TEST(test_input_and_determinism)
 	const char *a = tmp_path("a.trace"), *b = tmp_path("b.trace");
 	char args[2048];
 
-	if (!have_demo("test_input_and_determinism"))
-		return;
 	snprintf(args, sizeof args, "capture '%s' --frames 200 --input '%s' -o '%s'", DEMO_ROM, script, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	ck_assert_ptr_nonnull(strstr(err, "200 frames"));
@@ -280,14 +257,16 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("capture_cli");
 	TCase *tc = tcase_create("cli");
+	TCase *demo = vs_test_tcase_needing(s, "demo_rom", vs_test_rom_missing("demo.gba", NULL));
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(demo, 120);
 	tcase_add_test(tc, test_not_a_rom);
 	tcase_add_test(tc, test_crashing_roms);
-	tcase_add_test(tc, test_bad_scripts);
-	tcase_add_test(tc, test_savestates);
 	tcase_add_test(tc, test_keys_reach_keyinput);
-	tcase_add_test(tc, test_input_and_determinism);
+	tcase_add_test(demo, test_bad_scripts);
+	tcase_add_test(demo, test_savestates);
+	tcase_add_test(demo, test_input_and_determinism);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,8 +4,9 @@
  * The cycles ROM replays request sequences through gba_obj_map built for the
  * ARM7TDMI (Thumb in ROM and ARM in IWRAM); every result it returns must be
  * what the same allocator source returns on the host for the same sequence,
- * and every call's cycle count must be plausible. Skips with a message when
- * vramsim was built without libmgba or without arm-none-eabi-gcc.
+ * and every call's cycle count must be plausible. Built only with libmgba;
+ * the cases that run the cycles ROMs are skipped (ctest) without
+ * arm-none-eabi-gcc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,31 +16,14 @@
 #include "vramsim/alloc/gba_obj_map.h"
 #include "vramsim/gba_emu.h"
 
-static int have_emu(const char *what)
-{
-	if (!vs_gba_emu_available()) {
-		printf("test_gba_emu: %s skipped: %s\n", what, vs_gba_emu_missing());
-		return 0;
-	}
-	return 1;
-}
-
-/* Path of a cycles ROM, or NULL (with a message) when it was not built. */
+/* Path of a cycles ROM (the case is in the cycles_roms TCase, which runs
+ * only where they were built). */
 static const char *rom_path(int code, char *buf, size_t len)
 {
 	char err[256];
-	FILE *fp;
 
-	if (!vs_gba_cycles_rom(code, buf, len, err, sizeof err)) {
-		printf("test_gba_emu: skipped: %s\n", err);
-		return NULL;
-	}
-	fp = fopen(buf, "rb");
-	if (!fp) {
-		printf("test_gba_emu: skipped: %s not built\n", buf);
-		return NULL;
-	}
-	fclose(fp);
+	ck_assert_msg(vs_gba_cycles_rom(code, buf, len, err, sizeof err) != NULL, "%s", err);
+	ck_assert_msg(vs_test_exists(buf), "%s not built", buf);
 	return buf;
 }
 
@@ -212,8 +196,6 @@ START_TEST(test_rejects_non_rom)
 	char err[256] = "";
 	static const unsigned char tiny[16];
 
-	if (!have_emu("rejects_non_rom"))
-		return;
 	ck_assert_ptr_null(vs_gba_emu_open_image(tiny, sizeof tiny, err, sizeof err));
 	ck_assert_ptr_nonnull(strstr(err, "not a GBA ROM"));
 	ck_assert_ptr_null(vs_gba_emu_open_file(VS_BINARY_DIR "/no-such.gba", err, sizeof err));
@@ -253,8 +235,7 @@ START_TEST(test_boots_logs_and_reports)
 	log_cap cap;
 	vs_gba_emu *e;
 
-	if (!have_emu("boots_logs_and_reports") || !rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	memset(&cap, 0, sizeof cap);
 	e = vs_gba_emu_open_file(path, err, sizeof err);
 	ck_assert_msg(e != NULL, "%s", err);
@@ -298,8 +279,7 @@ START_TEST(test_matches_host)
 	int code = _i;
 	size_t k;
 
-	if (!have_emu("matches_host") || !rom_path(code, path, sizeof path))
-		return;
+	rom_path(code, path, sizeof path);
 	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
 		seq s = random_seq(seeds[k], 3000, k == 2 ? 400 : 96);
 		vs_gba_cycles_info info;
@@ -320,8 +300,7 @@ START_TEST(test_chunks)
 	vs_gba_cycles_info info;
 	vs_gba_result *res;
 
-	if (!have_emu("chunks") || !rom_path(VS_GBA_CODE_ARM_IWRAM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_ARM_IWRAM, path, sizeof path);
 	s = random_seq(77, VS_GBA_RESULT_CAP * 2 + 123, 64);
 	res = check_on_gba(path, &s, 0, &info);
 	free(res);
@@ -337,8 +316,7 @@ START_TEST(test_frame_limit)
 	vs_gba_result *res;
 	uint32_t param[4] = { 0, 0, 0, 0 };
 
-	if (!have_emu("frame_limit") || !rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	s = random_seq(5, 20000, 64);
 	res = calloc(s.n, sizeof *res);
 	ck_assert_int_eq(vs_gba_cycles_run(path, VS_GBA_STRAT_GBA_OBJ_MAP, param, s.rq, s.n, res,
@@ -356,8 +334,7 @@ START_TEST(test_unknown_strategy)
 	vs_gba_req rq = { VS_GBA_OP_ALLOC, 0, 0, 1 };
 	vs_gba_result res;
 
-	if (!have_emu("unknown_strategy") || !rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	ck_assert_int_eq(vs_gba_cycles_run(path, 999, NULL, &rq, 1, &res, NULL, 0, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "error 3") != NULL, "%s", err);
 }
@@ -390,9 +367,8 @@ START_TEST(test_anchor)
 	uint32_t ax[2], fx[2];
 	int c;
 
-	if (!have_emu("anchor") || !rom_path(VS_GBA_CODE_THUMB_ROM, thumb, sizeof thumb)
-		|| !rom_path(VS_GBA_CODE_ARM_IWRAM, arm, sizeof arm))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, thumb, sizeof thumb);
+	rom_path(VS_GBA_CODE_ARM_IWRAM, arm, sizeof arm);
 	for (c = 0; c < 2; c++) {
 		seq s = anchor_seq();
 		vs_gba_cycles_info info;
@@ -421,16 +397,19 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("gba_emu");
 	TCase *tc = tcase_create("emu");
+	TCase *roms = vs_test_tcase_needing(s, "cycles_roms",
+		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", NULL));
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(roms, 120);
 	tcase_add_test(tc, test_missing_says_what);
 	tcase_add_test(tc, test_rejects_non_rom);
-	tcase_add_test(tc, test_boots_logs_and_reports);
-	tcase_add_loop_test(tc, test_matches_host, VS_GBA_CODE_THUMB_ROM, VS_GBA_CODE_ARM_IWRAM + 1);
-	tcase_add_test(tc, test_chunks);
-	tcase_add_test(tc, test_frame_limit);
-	tcase_add_test(tc, test_unknown_strategy);
-	tcase_add_test(tc, test_anchor);
+	tcase_add_test(roms, test_boots_logs_and_reports);
+	tcase_add_loop_test(roms, test_matches_host, VS_GBA_CODE_THUMB_ROM, VS_GBA_CODE_ARM_IWRAM + 1);
+	tcase_add_test(roms, test_chunks);
+	tcase_add_test(roms, test_frame_limit);
+	tcase_add_test(roms, test_unknown_strategy);
+	tcase_add_test(roms, test_anchor);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -575,10 +575,8 @@ START_TEST(plugin_tables_loaded)
 	char cc[1024], cmd[4096], idx[8];
 	size_t i;
 
-	if (compiler(cc, sizeof cc)) {
-		fprintf(stderr, "plugin_tables_loaded: no C compiler found in the cache: only the in-process test ran\n");
-		return;
-	}
+	/* the build tree that built this suite has one: not finding it is a bug */
+	ck_assert_msg(compiler(cc, sizeof cc) == 0, "no CMAKE_C_COMPILER in %s/CMakeCache.txt", VS_BINARY_DIR);
 	write_bytes(src, plugin_src, sizeof plugin_src - 1);
 	snprintf(cmd, sizeof cmd, "'%s' -shared -fPIC -I'%s/include' -o '%s' '%s'", cc, VS_SOURCE_DIR, so, src);
 	ck_assert_int_eq(system(cmd), 0);
