@@ -153,6 +153,21 @@ const char *vs_test_program(const char *name)
 	return NULL;
 }
 
+const char *vs_test_path(const char *fmt, ...)
+{
+	static char paths[8][1024];
+	static int slot;
+	va_list ap;
+	int n;
+
+	slot = (slot + 1) % 8;
+	n = snprintf(paths[slot], sizeof paths[slot], "%s/tests/tmp-%ld-", VS_BINARY_DIR, (long)getpid());
+	va_start(ap, fmt);
+	vsnprintf(paths[slot] + n, sizeof paths[slot] - (size_t)n, fmt, ap);
+	va_end(ap);
+	return paths[slot];
+}
+
 int vs_test_exists(const char *path)
 {
 	struct stat st;
@@ -190,18 +205,44 @@ static void slurp(const char *path, char *buf, size_t cap)
 
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
 {
-	char cmd[4096], o[512], e[512];
+	char o[512], e[512], *cmd;
+	size_t len;
 	int st;
 
 	snprintf(o, sizeof o, "%s/tests/tmp-%ld-out", VS_BINARY_DIR, (long)getpid());
 	snprintf(e, sizeof e, "%s/tests/tmp-%ld-err", VS_BINARY_DIR, (long)getpid());
-	snprintf(cmd, sizeof cmd, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
+	/* sized to fit: a command cut short would run something else */
+	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 32;
+	cmd = malloc(len);
+	ck_assert_ptr_nonnull(cmd);
+	snprintf(cmd, len, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
 	st = system(cmd);
+	free(cmd);
 	slurp(o, out, outcap);
 	slurp(e, err, errcap);
 	if (st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
+{
+	va_list ap;
+	char *args;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	args = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(args);
+	va_start(ap, fmt);
+	vsnprintf(args, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	rc = vs_test_run_cli(args, out, outcap, err, errcap);
+	free(args);
+	return rc;
 }
 
 uint32_t vs_rng_next(vs_rng *r)

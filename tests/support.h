@@ -53,6 +53,12 @@ const char *vs_test_program(const char *name);
  * (static storage, valid until the next call with the same slot 0-7). */
 const char *vs_test_file(int slot, const char *name, const char *text);
 
+/* A path in the build tree's tests/ folder, its name formatted as printf
+ * does after "tmp-PID-": one suite's cases may run in two ctest tests at
+ * once (vs_test_tcase_needing). Static storage: eight slots, reused in
+ * turn. */
+const char *vs_test_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* 1 when something is at path: a file, a folder, a link (even dangling). */
 int vs_test_exists(const char *path);
 
@@ -60,6 +66,11 @@ int vs_test_exists(const char *path);
  * captures stdout and stderr (each truncated to cap bytes) and returns the
  * exit status, or -1 if it did not exit normally. */
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap);
+/* The same with the arguments formatted as printf does. A suite calls it
+ * through its own cli(): #define cli(...) vs_test_cli(out, sizeof out, err,
+ * sizeof err, __VA_ARGS__), with out and err the suite's arrays. */
+int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* Deterministic random numbers for long randomised sequences. */
 typedef struct vs_rng { uint64_t s; } vs_rng;

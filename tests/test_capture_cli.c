@@ -17,15 +17,7 @@
 
 static char out[4096], err[8192];
 
-static const char *tmp_path(const char *name)
-{
-	static char buf[8][512];
-	static int k;
-
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof buf[k], "%s/tests/capture-cli-%s", VS_BINARY_DIR, name);
-	return buf[k];
-}
+#define tmp_path(name) vs_test_path("capture-cli-%s", name)
 
 /* A minimal cartridge: a branch over the header to ARM code at 0xC0. */
 static const char *tiny_rom(const char *name, const uint32_t *code, size_t n)
@@ -76,8 +68,8 @@ static void both_refuse(const char *rom, const char *extra, const char *says)
 		ck_assert_ptr_null(fgets(out, sizeof out, fp));
 		fclose(fp);
 		/* no temporary file left beside it */
-		snprintf(args, sizeof args, "ls '%s/tests/' | grep -c 'capture-cli-kept.trace.tmp' >'%s'", VS_BINARY_DIR,
-			tmp_path("ls"));
+		snprintf(args, sizeof args, "ls '%s/tests/' | grep -c '%s.tmp' >'%s'", VS_BINARY_DIR,
+			strrchr(trace, '/') + 1, tmp_path("ls"));
 		ck_assert_int_ne(system(args), -1);
 		fp = fopen(tmp_path("ls"), "rb");
 		ck_assert_ptr_nonnull(fp);
@@ -157,12 +149,13 @@ START_TEST(test_savestates)
 	fp = fopen(trace, "rb");
 	ck_assert_ptr_nonnull(fp);
 	{
-		char line[512];
+		char line[512], named[600];
 		int blank = 0, state_named = 0, maps = 0;
 
+		snprintf(named, sizeof named, "state=%s", strrchr(state, '/') + 1);
 		while (fgets(line, sizeof line, fp)) {
 			blank |= strstr(line, "force-blanked") && !strstr(line, " 0 force-blanked");
-			state_named |= strstr(line, "state=capture-cli-demo.ss") != NULL;
+			state_named |= strstr(line, named) != NULL;
 			maps += strstr(line, " bg map ") != NULL;
 		}
 		ck_assert_int_eq(blank, 0);

@@ -16,17 +16,7 @@
 
 static char out[1 << 16], err[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cli(const char *fmt, ...)
-{
-	char args[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
-}
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 static const char *quickstart(void)
 {
