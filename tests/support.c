@@ -245,6 +245,27 @@ int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *
 	return rc;
 }
 
+void vs_test_put(vs_test_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if (t->s && t->len + (size_t)n < t->cap)
+			break;
+		t->cap = t->cap ? 2 * t->cap : 1 << 16;
+		while (t->cap <= t->len + (size_t)n)
+			t->cap *= 2;
+		t->s = realloc(t->s, t->cap);
+		ck_assert_ptr_nonnull(t->s);
+	}
+	t->len += (size_t)n;
+}
+
 uint32_t vs_rng_next(vs_rng *r)
 {
 	/* splitmix64: small, good enough for test sequences */

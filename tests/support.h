@@ -72,6 +72,14 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* A growing text buffer, for traces a test generates: vs_test_put appends
+ * as printf does; s is NUL-ended (free it). */
+typedef struct vs_test_text {
+	char *s;
+	size_t len, cap;
+} vs_test_text;
+void vs_test_put(vs_test_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Deterministic random numbers for long randomised sequences. */
 typedef struct vs_rng { uint64_t s; } vs_rng;
 uint32_t vs_rng_next(vs_rng *r);

@@ -12,7 +12,6 @@
  * with cb=0 the placements on the bundled side-scrollers are the ones the
  * managers made before the charblock extension, event for event. The
  * random runs are ten times longer with VRAMSIM_SOAK=1 (the soak target). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,33 +117,6 @@ static vs_replay *replay_watch(const char *text, const char *path, const char *n
 	return r;
 }
 
-/* A growing text buffer for generated traces. */
-typedef struct text {
-	char *s;
-	size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-		va_end(ap);
-		ck_assert_int_ge(n, 0);
-		if (t->s && t->len + (size_t)n < t->cap)
-			break;
-		t->cap = t->cap * 2 + (size_t)n + 4096;
-		t->s = realloc(t->s, t->cap);
-		ck_assert_ptr_nonnull(t->s);
-	}
-	t->len += (size_t)n;
-}
-
 /* ---- the repro: a layer on charblock 1 ------------------------------------ */
 
 /* The three lines of a captured homebrew trace that replayed with integrity
@@ -190,27 +162,27 @@ END_TEST
 START_TEST(every_charblock_in_reach)
 {
 	static const struct { unsigned bpp; int affine; } kinds[] = { { 4, 0 }, { 8, 0 }, { 8, 1 } };
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	unsigned cb, k, i, id = 1;
 	watch w;
 	vs_replay *r;
 	const vs_metrics *m;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\n");
 	for (i = 0; i < 4; i++)
-		put(&t, "alloc %u map text 256x256\n", 1000u + i);
+		vs_test_put(&t, "alloc %u map text 256x256\n", 1000u + i);
 	for (cb = 0; cb < 4; cb++)
 		for (k = 0; k < 3; k++)
 			for (i = 0; i < 20; i++) {
 				unsigned rom = 1u + (cb * 3u + k) * 100u + i;
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
 					kinds[k].affine ? " affine" : "", cb);
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
 					kinds[k].affine ? " affine" : "", cb);
 			}
-	put(&t, "frame\n");
+	vs_test_put(&t, "frame\n");
 	for (i = 1; i < id; i++)
-		put(&t, "free %u\n", i);
+		vs_test_put(&t, "free %u\n", i);
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	m = vs_replay_metrics(r, 0);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -527,19 +499,19 @@ END_TEST
 START_TEST(full_charblock_replay)
 {
 	unsigned bpp = _i ? 8u : 4u, fit = _i ? 128u : 256u, i;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	watch w;
 	vs_replay *r;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\n");
 	for (i = 0; i < 4; i++)
-		put(&t, "alloc %u map text 256x256\n", 1000u + i);
+		vs_test_put(&t, "alloc %u map text 256x256\n", 1000u + i);
 	for (i = 0; i < fit; i++)
-		put(&t, "alloc %u tile %u %ubpp cb=3\n", 100u + i, 100u + i, bpp);
-	put(&t, "alloc 1 tile 7 %ubpp cb=3\n", bpp);      /* fails */
-	put(&t, "alloc 2 tile 100 %ubpp cb=3\n", bpp);    /* a hit */
-	put(&t, "alloc 3 tile 8 %ubpp cb=2\n", bpp);      /* charblock 2 has room */
-	put(&t, "free 101\nalloc 4 tile 7 %ubpp cb=3\n", bpp); /* where 101 was */
+		vs_test_put(&t, "alloc %u tile %u %ubpp cb=3\n", 100u + i, 100u + i, bpp);
+	vs_test_put(&t, "alloc 1 tile 7 %ubpp cb=3\n", bpp);      /* fails */
+	vs_test_put(&t, "alloc 2 tile 100 %ubpp cb=3\n", bpp);    /* a hit */
+	vs_test_put(&t, "alloc 3 tile 8 %ubpp cb=2\n", bpp);      /* charblock 2 has room */
+	vs_test_put(&t, "free 101\nalloc 4 tile 7 %ubpp cb=3\n", bpp); /* where 101 was */
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
 	ck_assert_msg(w.unreached == 0, "%s", w.bad);
@@ -577,7 +549,7 @@ static const struct {
 static char *with_cb0(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	char line[512], *p;
 	unsigned n = 0;
 
@@ -585,10 +557,10 @@ static char *with_cb0(const char *path)
 	while (fgets(line, sizeof line, fp)) {
 		if (!strncmp(line, "alloc ", 6) && strstr(line, " tile ") && (p = strstr(line, "bpp")) != NULL) {
 			p += 3;
-			put(&t, "%.*s cb=0%s", (int)(p - line), line, p);
+			vs_test_put(&t, "%.*s cb=0%s", (int)(p - line), line, p);
 			n++;
 		} else {
-			put(&t, "%s", line);
+			vs_test_put(&t, "%s", line);
 		}
 	}
 	fclose(fp);
@@ -899,7 +871,7 @@ END_TEST
  * integrity error, every load and hit in its layer's reach. */
 START_TEST(random_trace_replays_clean)
 {
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	uint32_t *live = malloc(5000 * sizeof *live), nlive = 0, next = 1, step, steps = vs_test_soak(40000, 400000);
 	vs_rng rng = { 5u + (uint64_t)_i };
 	watch w;
@@ -907,12 +879,13 @@ START_TEST(random_trace_replays_clean)
 
 	ck_assert_ptr_nonnull(live);
 	/* the maps' ids past any tile's, however long the run (the soak's 400,000 steps) */
-	put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 4000000000 map text 512x256\nalloc 4000000001 map text 256x256\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 4000000000 map text 512x256\n"
+		"alloc 4000000001 map text 256x256\n");
 	for (step = 0; step < steps; step++) {
 		if (nlive && (nlive >= 5000 || vs_rng_below(&rng, 1000) < 300 + nlive / 10)) {
 			uint32_t j = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %u\n", live[j]);
+			vs_test_put(&t, "free %u\n", live[j]);
 			live[j] = live[--nlive];
 		} else {
 			uint32_t rom = vs_rng_below(&rng, 1200), cb = vs_rng_below(&rng, 5);
@@ -923,13 +896,13 @@ START_TEST(random_trace_replays_clean)
 				bpp = vs_rng_below(&rng, 2) ? 8u : 4u;
 			affine = bpp == 8 && vs_rng_below(&rng, 4) == 0;
 			if (cb == 4)
-				put(&t, "alloc %u tile %u %ubpp%s\n", next, rom, bpp, affine ? " affine" : "");
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s\n", next, rom, bpp, affine ? " affine" : "");
 			else
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", next, rom, bpp, affine ? " affine" : "", cb);
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", next, rom, bpp, affine ? " affine" : "", cb);
 			live[nlive++] = next++;
 		}
 		if (step % 100 == 99)
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 	}
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	ck_assert_msg(vs_replay_check_total(r) == 0, "%s: %llu integrity errors", names[_i],

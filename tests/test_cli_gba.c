@@ -6,7 +6,6 @@
  * Built only with libmgba. The cases that run the GBA ROMs are a TCase of
  * their own, skipped (ctest) where they were not built.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,31 +24,6 @@ static const char *quickstart(void)
 
 /* ---- random traces ----------------------------------------------------- */
 
-typedef struct text {
-	char *s;
-	size_t n, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-		va_end(ap);
-		ck_assert_int_ge(n, 0);
-		if ((size_t)n < t->cap - t->n)
-			break;
-		t->cap = t->cap ? t->cap * 2 : 1 << 16;
-		t->s = realloc(t->s, t->cap);
-		ck_assert_ptr_nonnull(t->s);
-	}
-	t->n += (size_t)n;
-}
-
 static const unsigned dims[12][2] = {
 	{ 8, 8 }, { 16, 16 }, { 32, 32 }, { 64, 64 }, { 16, 8 }, { 32, 8 },
 	{ 32, 16 }, { 64, 32 }, { 8, 16 }, { 8, 32 }, { 16, 32 }, { 32, 64 },
@@ -63,29 +37,29 @@ static const char *obj_trace(uint64_t seed, unsigned events, unsigned mode)
 	vs_rng rng = { seed };
 	uint64_t live[256];
 	unsigned nlive = 0, i, id = 1;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 
-	put(&t, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
+	vs_test_put(&t, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
 	for (i = 0; i < events; i++) {
 		uint32_t r = vs_rng_below(&rng, 100);
 
 		if (r < 2) {
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 		} else if (i == events / 2) {
-			put(&t, "reset\n");
+			vs_test_put(&t, "reset\n");
 			nlive = 0;
 		} else if (nlive && (r < 45 || nlive == 256)) {
 			unsigned k = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			vs_test_put(&t, "free %llu\n", (unsigned long long)live[k]);
 			live[k] = live[--nlive];
 		} else {
 			unsigned d = vs_rng_below(&rng, 12), big = d == 3 || d == 7 || d == 11;
 
 			if (big && vs_rng_below(&rng, 3))
 				d = vs_rng_below(&rng, 3); /* big sprites are rarer */
-			put(&t, "alloc %u sprite %ux%u %ubpp\n", id, dims[d][0], dims[d][1],
+			vs_test_put(&t, "alloc %u sprite %ux%u %ubpp\n", id, dims[d][0], dims[d][1],
 				vs_rng_below(&rng, 4) ? 4u : 8u);
 			live[nlive++] = id++;
 		}
@@ -103,33 +77,33 @@ static const char *bg_trace(uint64_t seed, unsigned events)
 	vs_rng rng = { seed };
 	uint64_t live[2048];
 	unsigned nlive = 0, i, id = 1;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg mode=0\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg mode=0\n");
 	for (i = 0; i < events; i++) {
 		uint32_t r = vs_rng_below(&rng, 1000);
 
 		if (r < 20) {
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 		} else if (nlive && (r < 430 || nlive == 2048)) {
 			unsigned k = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			vs_test_put(&t, "free %llu\n", (unsigned long long)live[k]);
 			live[k] = live[--nlive];
 		} else if (r < 445) {
 			static const char *const maps[] = { "256x256", "512x256", "256x512", "512x512" };
 
-			put(&t, "alloc %u map text %s\n", id, maps[vs_rng_below(&rng, 4)]);
+			vs_test_put(&t, "alloc %u map text %s\n", id, maps[vs_rng_below(&rng, 4)]);
 			live[nlive++] = id++;
 		} else if (r < 447) {
-			put(&t, "alloc %u tile %u 4bpp\n", id, 5000 + vs_rng_below(&rng, 100)); /* past the ROM set */
+			vs_test_put(&t, "alloc %u tile %u 4bpp\n", id, 5000 + vs_rng_below(&rng, 100)); /* past the ROM set */
 			live[nlive++] = id++;
 		} else {
 			/* ROM 1-599 are 4bpp, 600-899 8bpp: one depth per index */
 			unsigned rom = vs_rng_below(&rng, 20) == 0 ? 0 : 1 + vs_rng_below(&rng, 899);
 
-			put(&t, "alloc %u tile %u %ubpp\n", id, rom, rom >= 600 ? 8u : 4u);
+			vs_test_put(&t, "alloc %u tile %u %ubpp\n", id, rom, rom >= 600 ? 8u : 4u);
 			live[nlive++] = id++;
 		}
 	}
@@ -315,14 +289,14 @@ END_TEST
  * down into the first gap, and the slide stops there, the two gaps joined. */
 static const char *full_then_slide(void)
 {
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 	unsigned i;
 
-	put(&t, "vramsim-trace 1\narena obj gba-obj\n");
+	vs_test_put(&t, "vramsim-trace 1\narena obj gba-obj\n");
 	for (i = 1; i <= 16; i++)
-		put(&t, "alloc %u sprite 64x64 4bpp\n", i);
-	put(&t, "free 1\nfree 3\nalloc 17 sprite 64x64 8bpp\n");
+		vs_test_put(&t, "alloc %u sprite 64x64 4bpp\n", i);
+	vs_test_put(&t, "free 1\nfree 3\nalloc 17 sprite 64x64 8bpp\n");
 	path = vs_test_file(7, "cli-gba-slide.trace", t.s);
 	free(t.s);
 	return path;
