@@ -390,6 +390,71 @@ int vs_test_arena_of(vs_replay *r, uint64_t id)
 	return w.arena;
 }
 
+static vs_request shaped(vs_req_shape shape)
+{
+	vs_request rq;
+
+	memset(&rq, 0, sizeof rq);
+	rq.shape = shape;
+	return rq;
+}
+
+/* The size from the shape; 0 for a shape the hardware has not (as the
+ * hardware tables say), which tests of the rules ask for on purpose. */
+static vs_request sized(vs_request rq)
+{
+	if (vs_request_derive_size(&rq) != 0)
+		rq.size = 0;
+	return rq;
+}
+
+vs_request vs_test_sprite_rq(unsigned shape, unsigned size, unsigned bpp)
+{
+	vs_request rq = shaped(VS_REQ_SPRITE);
+
+	rq.u.sprite.shape = (uint8_t)shape;
+	rq.u.sprite.size = (uint8_t)size;
+	rq.u.sprite.bpp = (uint8_t)bpp;
+	return sized(rq);
+}
+
+vs_request vs_test_tile_rq(uint32_t rom, unsigned bpp)
+{
+	vs_request rq = shaped(VS_REQ_TILE);
+
+	rq.u.tile.rom = rom;
+	rq.u.tile.bpp = (uint8_t)bpp;
+	return sized(rq);
+}
+
+vs_request vs_test_map_rq(unsigned affine, unsigned size)
+{
+	vs_request rq = shaped(VS_REQ_BGMAP);
+
+	rq.u.bgmap.affine = (uint8_t)affine;
+	rq.u.bgmap.size = (uint8_t)size;
+	return sized(rq);
+}
+
+vs_request vs_test_tex_rq(unsigned format, unsigned width, unsigned height)
+{
+	vs_request rq = shaped(VS_REQ_TEX);
+
+	rq.u.tex.format = (uint8_t)format;
+	rq.u.tex.width = (uint16_t)width;
+	rq.u.tex.height = (uint16_t)height;
+	return sized(rq);
+}
+
+vs_request vs_test_pltt_rq(unsigned colours, int four)
+{
+	vs_request rq = shaped(VS_REQ_PLTT);
+
+	rq.u.pltt.colours = (uint16_t)colours;
+	rq.u.pltt.four = (uint8_t)four;
+	return sized(rq);
+}
+
 vs_gba_frame *vs_test_frame_new(unsigned dispcnt)
 {
 	vs_gba_frame *f = calloc(1, sizeof *f);

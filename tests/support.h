@@ -124,6 +124,15 @@ void vs_test_replay_close(vs_test_replay *x);
 /* The arena a live allocation is in, or -1 when id is not live. */
 int vs_test_arena_of(vs_replay *r, uint64_t id);
 
+/* Requests as the trace reader makes them, size derived from the shape: a
+ * GBA sprite (OAM shape 0-2, size field 0-3), a BG tile reference (ROM
+ * index), a BG map (size field 0-3), a DS texture, a DS palette. */
+vs_request vs_test_sprite_rq(unsigned shape, unsigned size, unsigned bpp);
+vs_request vs_test_tile_rq(uint32_t rom, unsigned bpp);
+vs_request vs_test_map_rq(unsigned affine, unsigned size);
+vs_request vs_test_tex_rq(unsigned format, unsigned width, unsigned height);
+vs_request vs_test_pltt_rq(unsigned colours, int four);
+
 /* Synthetic VBlank snapshots for capture: a frame with DISPCNT set and all
  * 128 OAM entries hidden (calloc'd: free it); a little-endian halfword; OAM
  * entry i as a sprite of shape (0 square, 1 wide, 2 tall) and size 0-3 on
