@@ -299,18 +299,54 @@ char *vs_test_slurp(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
 	char *buf;
-	long n;
 
 	ck_assert_msg(fp != NULL, "cannot read %s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
+	buf = vs_test_slurp_stream(fp, NULL);
 	fclose(fp);
 	return buf;
+}
+
+char *vs_test_slurp_stream(FILE *fp, size_t *len)
+{
+	char *buf;
+	long n;
+	size_t got;
+
+	fflush(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	ck_assert_int_ge(n, 0);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	got = fread(buf, 1, (size_t)n, fp);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}
+
+void vs_test_reformat(const char *text, char *buf, size_t cap)
+{
+	char err[1024];
+	FILE *in = fmemopen((void *)text, strlen(text), "rb");
+	FILE *out = fmemopen(buf, cap, "wb");
+	vs_trace_reader *r;
+	vs_event ev;
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	r = vs_trace_open_stream(in, "mem", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(vs_trace_write_header(out, vs_trace_header_of(r)), 0);
+	while ((rc = vs_trace_next(r, &ev)) == 1)
+		ck_assert_int_eq(vs_trace_write_event(out, vs_trace_header_of(r), &ev), 0);
+	ck_assert_msg(rc == 0, "%s", vs_trace_error(r));
+	vs_trace_close(r);
+	fclose(in);
+	fputc('\0', out);
+	fclose(out);
 }
 
 static void quiet_line(void *ud, const char *line)
@@ -479,4 +515,9 @@ void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape,
 	vs_test_put16(f->oam + i * 8, (y & 0xFFu) | flags | shape << 14);
 	vs_test_put16(f->oam + i * 8 + 2, (x & 0x1FFu) | size << 14);
 	vs_test_put16(f->oam + i * 8 + 4, tile & 0x3FFu);
+}
+
+void vs_test_oam_hide(vs_gba_frame *f, unsigned i)
+{
+	vs_test_put16(f->oam + i * 8, 0x0200); /* attr0 bit 9 without bit 8 */
 }

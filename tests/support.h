@@ -99,6 +99,13 @@ unsigned vs_test_soak(unsigned normal, unsigned longer);
 
 /* A file's whole content, NUL-ended (free it). */
 char *vs_test_slurp(const char *path);
+/* A stream's whole content from its start (flushed first), NUL-ended (free
+ * it); len, when not NULL, gets its length. */
+char *vs_test_slurp_stream(FILE *fp, size_t *len);
+
+/* Reads trace text and writes it back in canonical form into buf (NUL-ended,
+ * cut at cap); a trace the reader refuses fails the test. */
+void vs_test_reformat(const char *text, char *buf, size_t cap);
 
 /* Replays a trace (the file at name, or the stream in when not NULL) with
  * `recorded` on every arena: it must run to the end with no integrity
@@ -136,10 +143,11 @@ vs_request vs_test_pltt_rq(unsigned colours, int four);
 /* Synthetic VBlank snapshots for capture: a frame with DISPCNT set and all
  * 128 OAM entries hidden (calloc'd: free it); a little-endian halfword; OAM
  * entry i as a sprite of shape (0 square, 1 wide, 2 tall) and size 0-3 on
- * tile at (x, y), attr0 flags or'ed in. */
+ * tile at (x, y), attr0 flags or'ed in; OAM entry i hidden. */
 vs_gba_frame *vs_test_frame_new(unsigned dispcnt);
 void vs_test_put16(uint8_t *p, unsigned v);
 void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags,
 	unsigned x, unsigned y);
+void vs_test_oam_hide(vs_gba_frame *f, unsigned i);
 
 #endif

@@ -133,38 +133,14 @@ static const char *const rich_canonical =
 	"init heap cell=32 per=64\n"
 	"init obj\n";
 
-/* Reads a trace from text and writes it canonically into buf. */
-static void reformat(const char *text, char *buf, size_t cap)
-{
-	char err[1024];
-	FILE *in = fmemopen((void *)text, strlen(text), "rb");
-	FILE *out = fmemopen(buf, cap, "wb");
-	vs_trace_reader *r;
-	vs_event ev;
-	int rc;
-
-	ck_assert_ptr_nonnull(in);
-	ck_assert_ptr_nonnull(out);
-	r = vs_trace_open_stream(in, "mem", err, sizeof err);
-	ck_assert_msg(r != NULL, "%s", err);
-	ck_assert_int_eq(vs_trace_write_header(out, vs_trace_header_of(r)), 0);
-	while ((rc = vs_trace_next(r, &ev)) == 1)
-		ck_assert_int_eq(vs_trace_write_event(out, vs_trace_header_of(r), &ev), 0);
-	ck_assert_msg(rc == 0, "%s", vs_trace_error(r));
-	vs_trace_close(r);
-	fclose(in);
-	fputc('\0', out);
-	fclose(out);
-}
-
 START_TEST(canonical_form)
 {
 	static char a[8192], b[8192];
 
-	reformat(rich, a, sizeof a);
+	vs_test_reformat(rich, a, sizeof a);
 	ck_assert_str_eq(a, rich_canonical);
 	/* formatting a canonical trace changes nothing */
-	reformat(a, b, sizeof b);
+	vs_test_reformat(a, b, sizeof b);
 	ck_assert_str_eq(a, b);
 }
 END_TEST
@@ -177,12 +153,12 @@ START_TEST(heaps_canonical)
 		"heaps small=tiny keep-small=lvl default=main\nsearch any lvl main\n"
 		"push lvl\nalloc 1 100\nalloc 2 any 300 tag=x\nalloc 3 main 50\npop lvl\n";
 
-	reformat(in, a, sizeof a);
+	vs_test_reformat(in, a, sizeof a);
 	ck_assert_str_eq(a,
 		"vramsim-trace 1\narena main ram size=65536\narena lvl ram size=32768\narena tiny ram size=4096\n"
 		"heaps small=tiny default=main keep-small=lvl\nsearch any lvl main\n"
 		"push lvl\nalloc 1 100\nalloc 2 any 300 tag=x\nalloc 3 main 50\npop lvl\n");
-	reformat(a, b, sizeof b);
+	vs_test_reformat(a, b, sizeof b);
 	ck_assert_str_eq(a, b);
 }
 END_TEST
@@ -199,7 +175,7 @@ START_TEST(round_trip_events)
 	uint8_t data1[64];
 	char tag1[VS_TAG_MAX], name1[VS_STATE_NAME_MAX];
 
-	reformat(rich, text, sizeof text);
+	vs_test_reformat(rich, text, sizeof text);
 	f1 = fmemopen((void *)rich, strlen(rich), "rb");
 	f2 = fmemopen(text, strlen(text), "rb");
 	r1 = vs_trace_open_stream(f1, "a", err, sizeof err);
