@@ -621,8 +621,9 @@ START_TEST(cb0_same_as_article)
 			for (k = 0; k < 3; k++)
 				rc[k] = _i ? gba_bg_tiles_split_release((gba_bg_tiles_split *)st[k], b)
 					: gba_bg_tiles_release((gba_bg_tiles *)st[k], b);
-			ck_assert_int_ge(rc[0], 0);
-			ck_assert(rc[1] == rc[0] && rc[2] == rc[0]);
+			HOT_CMP(rc[0], >=, 0);
+			HOT_ASSERT(rc[1] == rc[0] && rc[2] == rc[0], "step %u: release %u: article %d, cb=0 %d, none %d", step,
+				b, rc[0], rc[1], rc[2]);
 		} else {
 			uint32_t rom = vs_rng_below(&rng, 1400);
 			unsigned bpp = rom % 3u == 0 ? 8u : 4u;
@@ -640,12 +641,12 @@ START_TEST(cb0_same_as_article)
 				rc[1] = gba_bg_tiles_ref_cb(s[1], rom, bpp, 0, 0, &ld[1]);
 				rc[2] = gba_bg_tiles_ref_cb(s[2], rom, bpp, ANY, 0, &ld[2]);
 			}
-			ck_assert_msg(rc[1] == rc[0] && rc[2] == rc[0] && ld[1] == ld[0] && ld[2] == ld[0],
+			HOT_ASSERT(rc[1] == rc[0] && rc[2] == rc[0] && ld[1] == ld[0] && ld[2] == ld[0],
 				"step %u: ROM %u %ubpp: article %d, cb=0 %d, none %d", step, rom, bpp, rc[0], rc[1], rc[2]);
 			if (rc[0] > 0)
 				live[nlive++] = (uint32_t)rc[0];
 		}
-		ck_assert_msg(memcmp(st[0], st[1], size) == 0 && memcmp(st[0], st[2], size) == 0,
+		HOT_ASSERT(memcmp(st[0], st[1], size) == 0 && memcmp(st[0], st[2], size) == 0,
 			"step %u: states differ", step);
 	}
 	for (k = 0; k < 3; k++)
@@ -723,7 +724,7 @@ static void check_free(const model *md, void *m)
 	for (b = 0; b < BLOCKS; b++) {
 		int f = md->split ? gba_bg_tiles_split_block_free(m, b) : gba_bg_tiles_block_free(m, b);
 
-		ck_assert_msg(f == blk_free(md, b), "block %u: manager %d, model %d", b, f, md->rom[b]);
+		HOT_ASSERT(f == blk_free(md, b), "block %u: manager %d, model %d", b, f, md->rom[b]);
 		nfree += (uint32_t)f;
 	}
 	if (!md->split) {
@@ -772,7 +773,7 @@ START_TEST(random_against_model)
 
 			live[j] = live[--nlive];
 			rc = m_release(split, m, x);
-			ck_assert_msg(rc >= 0 && (uint32_t)rc + 1u == md->refs[x], "step %u: release %u gave %d, refs %u",
+			HOT_ASSERT(rc >= 0 && (uint32_t)rc + 1u == md->refs[x], "step %u: release %u gave %d, refs %u",
 				step, x, rc, md->refs[x]);
 			if (--md->refs[x] == 0) {
 				md->rom[x] = -1;
@@ -794,15 +795,15 @@ START_TEST(random_against_model)
 			reach(cb, bpp, affine, &lo, &hi);
 			got = m_ref(split, m, rom, bpp, cb, affine, &loaded);
 			if (rom == 0 && (cb == ANY || cb == 0)) {
-				ck_assert_int_eq(got, 0);
-				ck_assert_int_eq(loaded, 0);
+				HOT_CMP(got, ==, 0);
+				HOT_CMP(loaded, ==, 0);
 				continue;
 			}
 			/* copies of this ROM tile at this depth in reach */
 			for (k = lo; k + n <= hi; k++)
 				found += md->rom[k] == (int32_t)rom && md->bpp[k] == bpp;
 			if (found) {
-				ck_assert_msg(got >= (int32_t)lo && (uint32_t)got + n <= hi && md->rom[got] == (int32_t)rom &&
+				HOT_ASSERT(got >= (int32_t)lo && (uint32_t)got + n <= hi && md->rom[got] == (int32_t)rom &&
 					md->bpp[got] == bpp && loaded == 0, "step %u: ROM %u %ubpp cb %u%s: got %d (loaded %d), "
 					"expected a hit", step, rom, bpp, cb, affine ? " affine" : "", got, loaded);
 				md->refs[got]++;
@@ -811,19 +812,20 @@ START_TEST(random_against_model)
 				continue;
 			}
 			if (!room(md, bpp, cb, lo, hi)) {
-				ck_assert_msg(got == -1, "step %u: ROM %u %ubpp cb %u: got %d with no room", step, rom, bpp, cb,
+				HOT_ASSERT(got == -1, "step %u: ROM %u %ubpp cb %u: got %d with no room", step, rom, bpp, cb,
 					got);
 				fails++;
 				continue;
 			}
-			ck_assert_msg(got >= (int32_t)lo && (uint32_t)got + n <= hi && loaded == 1,
+			HOT_ASSERT(got >= (int32_t)lo && (uint32_t)got + n <= hi && loaded == 1,
 				"step %u: ROM %u %ubpp cb %u%s: got %d (loaded %d), reach %u-%u", step, rom, bpp, cb,
 				affine ? " affine" : "", got, loaded, lo, hi);
-			ck_assert(blk_free(md, (uint32_t)got) && (n == 1 || blk_free(md, (uint32_t)got + 1u)));
-			ck_assert((uint32_t)got >= (bpp == 8 ? md->lo8 : md->lo4));
-			ck_assert((uint32_t)got + n <= (bpp == 8 ? md->hi8 : md->hi4));
+			HOT_ASSERT(blk_free(md, (uint32_t)got) && (n == 1 || blk_free(md, (uint32_t)got + 1u)),
+				"step %u: loaded at %d, not free", step, got);
+			HOT_CMP((uint32_t)got, >=, bpp == 8 ? md->lo8 : md->lo4);
+			HOT_CMP((uint32_t)got + n, <=, bpp == 8 ? md->hi8 : md->hi4);
 			if (bpp == 8)
-				ck_assert_uint_eq(((uint32_t)got - md->base8) % 2u, 0);
+				HOT_CMP(((uint32_t)got - md->base8) % 2u, ==, 0);
 			for (k = 0; k < BLOCKS; k++)
 				copies += md->rom[k] == (int32_t)rom && md->bpp[k] == bpp;
 			md->rom[got] = (int32_t)rom;
@@ -846,7 +848,7 @@ START_TEST(random_against_model)
 	while (nlive) {
 		uint32_t x = live[--nlive];
 
-		ck_assert_int_ge(m_release(split, m, x), 0);
+		HOT_CMP(m_release(split, m, x), >=, 0);
 		if (--md->refs[x] == 0) {
 			md->rom[x] = -1;
 			if (md->bpp[x] == 8)
