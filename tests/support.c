@@ -12,7 +12,7 @@
 #include "vramsim/strategy.h"
 #include "vramsim/trace.h"
 
-/* The TCases vs_test_tcase_needing made, and what each lacks. */
+/* The TCases vs_test_tcase_apart made, and what each lacks (NULL: nothing). */
 static struct { const char *name, *missing; } needing[8];
 static int nneeding;
 
@@ -25,12 +25,12 @@ void vs_test_require(const char *missing)
 	exit(VS_TEST_SKIP);
 }
 
-TCase *vs_test_tcase_needing(Suite *s, const char *name, const char *missing)
+TCase *vs_test_tcase_apart(Suite *s, const char *name, const char *missing)
 {
 	TCase *tc = tcase_create(name);
 
 	if (nneeding == (int)(sizeof needing / sizeof needing[0])) {
-		fprintf(stderr, "vs_test_tcase_needing: more than %d in one suite\n", nneeding);
+		fprintf(stderr, "vs_test_tcase_apart: more than %d in one suite\n", nneeding);
 		exit(EXIT_FAILURE);
 	}
 	needing[nneeding].name = name;

@@ -13,7 +13,7 @@
 
 /* Runs a suite, prints check's summary, returns the process exit code:
  * failure if a case failed, else VS_TEST_SKIP if a case it was asked to run
- * cannot run here (vs_test_tcase_needing), else success. */
+ * cannot run here (vs_test_tcase_apart), else success. */
 int vs_test_main(Suite *s);
 
 /* ---- what a suite needs ------------------------------------------------
@@ -27,11 +27,13 @@ int vs_test_main(Suite *s);
  * prints "skipped: missing" and exits VS_TEST_SKIP when missing is set. */
 void vs_test_require(const char *missing);
 
-/* For the cases of a suite that need something the others do not: a TCase
- * added to s and tagged with its name (a string literal: tests/CMakeLists.txt
- * reads it from the source). ctest runs it as a test of its own, SUITE.NAME,
- * which skips when missing is set; the suite's own test runs the rest. */
-TCase *vs_test_tcase_needing(Suite *s, const char *name, const char *missing);
+/* A TCase that ctest runs as a test of its own, SUITE.NAME, while the
+ * suite's own test runs the rest: for the cases that need something the
+ * others do not (then that test skips when missing is set), or that take
+ * long enough to want their own timeout (missing NULL). It is added to s
+ * and tagged with its name, a string literal: tests/CMakeLists.txt reads it
+ * from the source. */
+TCase *vs_test_tcase_apart(Suite *s, const char *name, const char *missing);
 
 /* NULL when the build tree has each GBA ROM named (gba/NAME, or in
  * $VRAMSIM_GBA_ROM_DIR when set; the list ends with NULL), else what is
@@ -55,7 +57,7 @@ const char *vs_test_file(int slot, const char *name, const char *text);
 
 /* A path in the build tree's tests/ folder, its name formatted as printf
  * does after "tmp-PID-": one suite's cases may run in two ctest tests at
- * once (vs_test_tcase_needing). Static storage: eight slots, reused in
+ * once (vs_test_tcase_apart). Static storage: eight slots, reused in
  * turn. */
 const char *vs_test_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -250,7 +250,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("capture_cli");
 	TCase *tc = tcase_create("cli");
-	TCase *demo = vs_test_tcase_needing(s, "demo_rom", vs_test_rom_missing("demo.gba", NULL));
+	TCase *demo = vs_test_tcase_apart(s, "demo_rom", vs_test_rom_missing("demo.gba", NULL));
 
 	tcase_set_timeout(tc, 120);
 	tcase_set_timeout(demo, 120);

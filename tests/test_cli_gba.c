@@ -402,7 +402,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("cli_gba");
 	TCase *tc = tcase_create("cli_gba");
-	TCase *roms = vs_test_tcase_needing(s, "gba_roms",
+	TCase *roms = vs_test_tcase_apart(s, "gba_roms",
 		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", "demo.gba", NULL));
 
 	tcase_set_timeout(tc, 120);

@@ -397,7 +397,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("gba_emu");
 	TCase *tc = tcase_create("emu");
-	TCase *roms = vs_test_tcase_needing(s, "cycles_roms",
+	TCase *roms = vs_test_tcase_apart(s, "cycles_roms",
 		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", NULL));
 
 	tcase_set_timeout(tc, 120);

@@ -879,9 +879,14 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("hostile");
 	TCase *tc = tcase_create("hostile");
+	/* a vramsim run for each of 28 renders and 5 views: under the
+	 * sanitizers half the suite's time, so a ctest test of its own */
+	TCase *extremes = vs_test_tcase_apart(s, "extremes", NULL);
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(extremes, 120);
 	tcase_add_checked_fixture(tc, NULL, remove_dir);
+	tcase_add_checked_fixture(extremes, NULL, remove_dir);
 	tcase_add_test(tc, output_paths);
 	tcase_add_test(tc, several_outputs_all_or_none);
 	tcase_add_test(tc, messages_escape_input);
@@ -892,7 +897,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unbounded_inputs);
 	tcase_add_test(tc, numbers_and_lengths);
 	tcase_add_test(tc, memory_bounded_by_live_allocations);
-	tcase_add_test(tc, render_and_view_extremes);
+	tcase_add_test(extremes, render_and_view_extremes);
 	suite_add_tcase(s, tc);
 	return s;
 }

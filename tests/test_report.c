@@ -159,7 +159,7 @@ static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("html");
-	TCase *browser = vs_test_tcase_needing(s, "browser",
+	TCase *browser = vs_test_tcase_apart(s, "browser",
 		chromium() ? NULL : "no chromium on $PATH (tools/install-deps installs it)");
 
 	tcase_set_timeout(tc, 120);
