@@ -1119,7 +1119,7 @@ int main(void)
 	tcase_add_test(tc, plain_path_agrees_with_full_checks);
 	tcase_add_test(tc, lines_across_blocks);
 	tcase_add_test(tc, nul_bytes_named);
-	tcase_add_test(sides, fast_path_agrees_with_full_path);
+	tcase_add_test(numbers, fast_path_agrees_with_full_path);
 	tcase_add_test(tc, fast_path_leaves_odd_bytes);
 	tcase_add_test(tc, fast_lines_across_the_block_end);
 	tcase_add_test(tc, fast_path_long_line_and_end);
