@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
 /* support.c - shared helpers for the check-based suites. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,16 +12,169 @@
 #include "vramsim/strategy.h"
 #include "trace/trace.h"
 #include "strategies/registry.h"
+#include "vram/request.h"
+
+/* The TCases vs_test_tcase_apart made, and what each lacks (NULL: nothing). */
+static struct { const char *name, *missing; } needing[8];
+static int nneeding;
+
+void vs_test_require(const char *missing)
+{
+	if (!missing)
+		return;
+	printf("skipped: %s\n", missing);
+	fflush(stdout);
+	exit(VS_TEST_SKIP);
+}
+
+TCase *vs_test_tcase_apart(Suite *s, const char *name, const char *missing)
+{
+	TCase *tc = tcase_create(name);
+
+	if (nneeding == (int)(sizeof needing / sizeof needing[0])) {
+		fprintf(stderr, "vs_test_tcase_apart: more than %d in one suite\n", nneeding);
+		exit(EXIT_FAILURE);
+	}
+	needing[nneeding].name = name;
+	needing[nneeding++].missing = missing;
+	tcase_set_tags(tc, name);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+/* Whether word is one of the space-separated words of list. */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* Whether check would run the TCase name (tagged with its name) under the
+ * CK_RUN_CASE, CK_INCLUDE_TAGS and CK_EXCLUDE_TAGS it was given. */
+static int selected(const char *name)
+{
+	const char *only = getenv("CK_RUN_CASE"), *in = getenv("CK_INCLUDE_TAGS"), *ex = getenv("CK_EXCLUDE_TAGS");
+
+	return (!only || !*only || strcmp(only, name) == 0) && (!in || !*in || has_word(in, name)) &&
+		!(ex && has_word(ex, name));
+}
 
 int vs_test_main(Suite *s)
 {
-	SRunner *sr = srunner_create(s);
-	int failed;
+	SRunner *sr;
+	const char *ex = getenv("CK_EXCLUDE_TAGS"), *only = getenv("CK_RUN_CASE");
+	char exclude[1024];
+	int failed, skipped = 0, i;
 
-	srunner_run_all(sr, CK_NORMAL);
+	/* a selected case that cannot run is left out, and said so; the
+	 * others still run, and a failure among them outranks the skip */
+	snprintf(exclude, sizeof exclude, "%s", ex ? ex : "");
+	for (i = 0; i < nneeding; i++)
+		if (needing[i].missing && selected(needing[i].name)) {
+			printf("skipped: %s: %s\n", needing[i].name, needing[i].missing);
+			snprintf(exclude + strlen(exclude), sizeof exclude - strlen(exclude), " %s", needing[i].name);
+			skipped = 1;
+		}
+	fflush(stdout);
+	if (skipped && only && *only)
+		return VS_TEST_SKIP; /* the one case asked for cannot run */
+	sr = srunner_create(s);
+	srunner_run_tagged(sr, NULL, NULL, NULL, exclude[0] ? exclude : NULL, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return failed ? EXIT_FAILURE : skipped ? VS_TEST_SKIP : EXIT_SUCCESS;
+}
+
+const char *vs_test_rom(const char *name)
+{
+	static char path[1024];
+	const char *dir = getenv("VRAMSIM_GBA_ROM_DIR");
+
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : VS_BINARY_DIR "/gba", name);
+	return path;
+}
+
+const char *vs_test_rom_missing(const char *name, ...)
+{
+	static char msg[1200];
+	const char *path = NULL;
+	va_list ap;
+
+	va_start(ap, name);
+	for (; name; name = va_arg(ap, const char *)) {
+		path = vs_test_rom(name);
+		if (!vs_test_exists(path))
+			break;
+	}
+	va_end(ap);
+	if (!name)
+		return NULL;
+	snprintf(msg, sizeof msg, "%s was not built (install gcc-arm-none-eabi and rebuild)", path);
+	return msg;
+}
+
+const char *vs_test_workloads(const char *set)
+{
+	static char path[1024];
+	const char *dir = getenv("VRAMSIM_WORKLOADS_DIR");
+
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : VS_SOURCE_DIR "/../shared/workloads", set);
+	return path;
+}
+
+const char *vs_test_workloads_missing(const char *set)
+{
+	static char msg[1200];
+	const char *path = vs_test_workloads(set);
+
+	if (vs_test_exists(path))
+		return NULL;
+	snprintf(msg, sizeof msg, "no %s: the third-party workloads live beside the checkout, in ../shared/workloads "
+		"(or set VRAMSIM_WORKLOADS_DIR)", path);
+	return msg;
+}
+
+const char *vs_test_program(const char *name)
+{
+	static char path[1024];
+	const char *p = getenv("PATH"), *end;
+
+	for (; p && *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(path, sizeof path, "%.*s/%s", (int)(end - p), p, name);
+		if (end > p && access(path, X_OK) == 0)
+			return path;
+	}
+	return NULL;
+}
+
+const char *vs_test_path(const char *fmt, ...)
+{
+	static char paths[8][1024];
+	static int slot;
+	va_list ap;
+	int n;
+
+	slot = (slot + 1) % 8;
+	n = snprintf(paths[slot], sizeof paths[slot], "%s/tests/tmp-%ld-", VS_BINARY_DIR, (long)getpid());
+	va_start(ap, fmt);
+	vsnprintf(paths[slot] + n, sizeof paths[slot] - (size_t)n, fmt, ap);
+	va_end(ap);
+	return paths[slot];
+}
+
+int vs_test_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
 }
 
 const char *vs_test_file(int slot, const char *name, const char *text)
@@ -52,18 +207,65 @@ static void slurp(const char *path, char *buf, size_t cap)
 
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
 {
-	char cmd[4096], o[512], e[512];
+	char o[512], e[512], *cmd;
+	size_t len;
 	int st;
 
 	snprintf(o, sizeof o, "%s/tests/tmp-%ld-out", VS_BINARY_DIR, (long)getpid());
 	snprintf(e, sizeof e, "%s/tests/tmp-%ld-err", VS_BINARY_DIR, (long)getpid());
-	snprintf(cmd, sizeof cmd, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
+	/* sized to fit: a command cut short would run something else */
+	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 32;
+	cmd = malloc(len);
+	ck_assert_ptr_nonnull(cmd);
+	snprintf(cmd, len, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
 	st = system(cmd);
+	free(cmd);
 	slurp(o, out, outcap);
 	slurp(e, err, errcap);
 	if (st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
+{
+	va_list ap;
+	char *args;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	args = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(args);
+	va_start(ap, fmt);
+	vsnprintf(args, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	rc = vs_test_run_cli(args, out, outcap, err, errcap);
+	free(args);
+	return rc;
+}
+
+void vs_test_put(vs_test_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if (t->s && t->len + (size_t)n < t->cap)
+			break;
+		t->cap = t->cap ? 2 * t->cap : 1 << 16;
+		while (t->cap <= t->len + (size_t)n)
+			t->cap *= 2;
+		t->s = realloc(t->s, t->cap);
+		ck_assert_ptr_nonnull(t->s);
+	}
+	t->len += (size_t)n;
 }
 
 uint32_t vs_rng_next(vs_rng *r)
@@ -99,18 +301,54 @@ char *vs_test_slurp(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
 	char *buf;
-	long n;
 
 	ck_assert_msg(fp != NULL, "cannot read %s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
+	buf = vs_test_slurp_stream(fp, NULL);
 	fclose(fp);
 	return buf;
+}
+
+char *vs_test_slurp_stream(FILE *fp, size_t *len)
+{
+	char *buf;
+	long n;
+	size_t got;
+
+	fflush(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	ck_assert_int_ge(n, 0);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	got = fread(buf, 1, (size_t)n, fp);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}
+
+void vs_test_reformat(const char *text, char *buf, size_t cap)
+{
+	char err[1024];
+	FILE *in = fmemopen((void *)text, strlen(text), "rb");
+	FILE *out = fmemopen(buf, cap, "wb");
+	vs_trace_reader *r;
+	vs_event ev;
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	r = vs_trace_open_stream(in, "mem", err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(vs_trace_write_header(out, vs_trace_header_of(r)), 0);
+	while ((rc = vs_trace_next(r, &ev)) == 1)
+		ck_assert_int_eq(vs_trace_write_event(out, vs_trace_header_of(r), &ev), 0);
+	ck_assert_msg(rc == 0, "%s", vs_trace_error(r));
+	vs_trace_close(r);
+	fclose(in);
+	fputc('\0', out);
+	fclose(out);
 }
 
 static void quiet_line(void *ud, const char *line)
@@ -190,6 +428,71 @@ int vs_test_arena_of(vs_replay *r, uint64_t id)
 	return w.arena;
 }
 
+static vs_request shaped(vs_req_shape shape)
+{
+	vs_request rq;
+
+	memset(&rq, 0, sizeof rq);
+	rq.shape = shape;
+	return rq;
+}
+
+/* The size from the shape; 0 for a shape the hardware has not (as the
+ * hardware tables say), which tests of the rules ask for on purpose. */
+static vs_request sized(vs_request rq)
+{
+	if (vs_request_derive_size(&rq) != 0)
+		rq.size = 0;
+	return rq;
+}
+
+vs_request vs_test_sprite_rq(unsigned shape, unsigned size, unsigned bpp)
+{
+	vs_request rq = shaped(VS_REQ_SPRITE);
+
+	rq.u.sprite.shape = (uint8_t)shape;
+	rq.u.sprite.size = (uint8_t)size;
+	rq.u.sprite.bpp = (uint8_t)bpp;
+	return sized(rq);
+}
+
+vs_request vs_test_tile_rq(uint32_t rom, unsigned bpp)
+{
+	vs_request rq = shaped(VS_REQ_TILE);
+
+	rq.u.tile.rom = rom;
+	rq.u.tile.bpp = (uint8_t)bpp;
+	return sized(rq);
+}
+
+vs_request vs_test_map_rq(unsigned affine, unsigned size)
+{
+	vs_request rq = shaped(VS_REQ_BGMAP);
+
+	rq.u.bgmap.affine = (uint8_t)affine;
+	rq.u.bgmap.size = (uint8_t)size;
+	return sized(rq);
+}
+
+vs_request vs_test_tex_rq(unsigned format, unsigned width, unsigned height)
+{
+	vs_request rq = shaped(VS_REQ_TEX);
+
+	rq.u.tex.format = (uint8_t)format;
+	rq.u.tex.width = (uint16_t)width;
+	rq.u.tex.height = (uint16_t)height;
+	return sized(rq);
+}
+
+vs_request vs_test_pltt_rq(unsigned colours, int four)
+{
+	vs_request rq = shaped(VS_REQ_PLTT);
+
+	rq.u.pltt.colours = (uint16_t)colours;
+	rq.u.pltt.four = (uint8_t)four;
+	return sized(rq);
+}
+
 vs_gba_frame *vs_test_frame_new(unsigned dispcnt)
 {
 	vs_gba_frame *f = calloc(1, sizeof *f);
@@ -214,4 +517,9 @@ void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape,
 	vs_test_put16(f->oam + i * 8, (y & 0xFFu) | flags | shape << 14);
 	vs_test_put16(f->oam + i * 8 + 2, (x & 0x1FFu) | size << 14);
 	vs_test_put16(f->oam + i * 8 + 4, tile & 0x3FFu);
+}
+
+void vs_test_oam_hide(vs_gba_frame *f, unsigned i)
+{
+	vs_test_put16(f->oam + i * 8, 0x0200); /* attr0 bit 9 without bit 8 */
 }

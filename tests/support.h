@@ -11,17 +11,76 @@
 #include "capture/capture.h"
 #include "engine/replay.h"
 
-/* Runs a suite, prints check's summary, returns the process exit code. */
+/* Runs a suite, prints check's summary, returns the process exit code:
+ * failure if a case failed, else VS_TEST_SKIP if a case it was asked to run
+ * cannot run here (vs_test_tcase_apart), else success. */
 int vs_test_main(Suite *s);
+
+/* ---- what a suite needs ------------------------------------------------
+ * A test that cannot run here is reported by ctest as skipped, never as
+ * passed: every suite's test has SKIP_RETURN_CODE 77 (tests/CMakeLists.txt).
+ * A "missing" argument is NULL when the thing is there, else a message
+ * saying what is missing and how to get it. */
+#define VS_TEST_SKIP 77
+
+/* For a suite whose every case needs something: called first in main,
+ * prints "skipped: missing" and exits VS_TEST_SKIP when missing is set. */
+void vs_test_require(const char *missing);
+
+/* A TCase that ctest runs as a test of its own, SUITE.NAME, while the
+ * suite's own test runs the rest: for the cases that need something the
+ * others do not (then that test skips when missing is set), or that take
+ * long enough to want their own timeout (missing NULL). It is added to s
+ * and tagged with its name, a string literal: tests/CMakeLists.txt reads it
+ * from the source. */
+TCase *vs_test_tcase_apart(Suite *s, const char *name, const char *missing);
+
+/* NULL when the build tree has each GBA ROM named (gba/NAME, or in
+ * $VRAMSIM_GBA_ROM_DIR when set; the list ends with NULL), else what is
+ * missing. */
+const char *vs_test_rom_missing(const char *name, ...) __attribute__((sentinel));
+/* Where GBA ROM `name` is (as vs_test_rom_missing looks; static storage,
+ * valid until the next call). */
+const char *vs_test_rom(const char *name);
+
+/* A folder of ../shared/workloads (beside the checkout; $VRAMSIM_WORKLOADS_DIR
+ * when set), and NULL when it is there, else what is missing. */
+const char *vs_test_workloads(const char *set);
+const char *vs_test_workloads_missing(const char *set);
+
+/* The full path of program name found on $PATH, or NULL (static storage). */
+const char *vs_test_program(const char *name);
 
 /* Writes text to a fresh file under the build tree and returns its path
  * (static storage, valid until the next call with the same slot 0-7). */
 const char *vs_test_file(int slot, const char *name, const char *text);
 
+/* A path in the build tree's tests/ folder, its name formatted as printf
+ * does after "tmp-PID-": one suite's cases may run in two ctest tests at
+ * once (vs_test_tcase_apart). Static storage: eight slots, reused in
+ * turn. */
+const char *vs_test_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* 1 when something is at path: a file, a folder, a link (even dangling). */
+int vs_test_exists(const char *path);
+
 /* Runs the vramsim executable with arguments (a shell-quoted string);
  * captures stdout and stderr (each truncated to cap bytes) and returns the
  * exit status, or -1 if it did not exit normally. */
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap);
+/* The same with the arguments formatted as printf does. A suite calls it
+ * through its own cli(): #define cli(...) vs_test_cli(out, sizeof out, err,
+ * sizeof err, __VA_ARGS__), with out and err the suite's arrays. */
+int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* A growing text buffer, for traces a test generates: vs_test_put appends
+ * as printf does; s is NUL-ended (free it). */
+typedef struct vs_test_text {
+	char *s;
+	size_t len, cap;
+} vs_test_text;
+void vs_test_put(vs_test_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Deterministic random numbers for long randomised sequences. */
 typedef struct vs_rng { uint64_t s; } vs_rng;
@@ -42,6 +101,13 @@ unsigned vs_test_soak(unsigned normal, unsigned longer);
 
 /* A file's whole content, NUL-ended (free it). */
 char *vs_test_slurp(const char *path);
+/* A stream's whole content from its start (flushed first), NUL-ended (free
+ * it); len, when not NULL, gets its length. */
+char *vs_test_slurp_stream(FILE *fp, size_t *len);
+
+/* Reads trace text and writes it back in canonical form into buf (NUL-ended,
+ * cut at cap); a trace the reader refuses fails the test. */
+void vs_test_reformat(const char *text, char *buf, size_t cap);
 
 /* Replays a trace (the file at name, or the stream in when not NULL) with
  * `recorded` on every arena: it must run to the end with no integrity
@@ -67,13 +133,23 @@ void vs_test_replay_close(vs_test_replay *x);
 /* The arena a live allocation is in, or -1 when id is not live. */
 int vs_test_arena_of(vs_replay *r, uint64_t id);
 
+/* Requests as the trace reader makes them, size derived from the shape: a
+ * GBA sprite (OAM shape 0-2, size field 0-3), a BG tile reference (ROM
+ * index), a BG map (size field 0-3), a DS texture, a DS palette. */
+vs_request vs_test_sprite_rq(unsigned shape, unsigned size, unsigned bpp);
+vs_request vs_test_tile_rq(uint32_t rom, unsigned bpp);
+vs_request vs_test_map_rq(unsigned affine, unsigned size);
+vs_request vs_test_tex_rq(unsigned format, unsigned width, unsigned height);
+vs_request vs_test_pltt_rq(unsigned colours, int four);
+
 /* Synthetic VBlank snapshots for capture: a frame with DISPCNT set and all
  * 128 OAM entries hidden (calloc'd: free it); a little-endian halfword; OAM
  * entry i as a sprite of shape (0 square, 1 wide, 2 tall) and size 0-3 on
- * tile at (x, y), attr0 flags or'ed in. */
+ * tile at (x, y), attr0 flags or'ed in; OAM entry i hidden. */
 vs_gba_frame *vs_test_frame_new(unsigned dispcnt);
 void vs_test_put16(uint8_t *p, unsigned v);
 void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsigned size, unsigned flags,
 	unsigned x, unsigned y);
+void vs_test_oam_hide(vs_gba_frame *f, unsigned i);
 
 #endif

@@ -12,7 +12,6 @@
  * with cb=0 the placements on the bundled side-scrollers are the ones the
  * managers made before the charblock extension, event for event. The
  * random runs are ten times longer with VRAMSIM_SOAK=1 (the soak target). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,33 +118,6 @@ static vs_replay *replay_watch(const char *text, const char *path, const char *n
 	return r;
 }
 
-/* A growing text buffer for generated traces. */
-typedef struct text {
-	char *s;
-	size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-		va_end(ap);
-		ck_assert_int_ge(n, 0);
-		if (t->s && t->len + (size_t)n < t->cap)
-			break;
-		t->cap = t->cap * 2 + (size_t)n + 4096;
-		t->s = realloc(t->s, t->cap);
-		ck_assert_ptr_nonnull(t->s);
-	}
-	t->len += (size_t)n;
-}
-
 /* ---- the repro: a layer on charblock 1 ------------------------------------ */
 
 /* The three lines of a captured homebrew trace that replayed with integrity
@@ -191,27 +163,27 @@ END_TEST
 START_TEST(every_charblock_in_reach)
 {
 	static const struct { unsigned bpp; int affine; } kinds[] = { { 4, 0 }, { 8, 0 }, { 8, 1 } };
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	unsigned cb, k, i, id = 1;
 	watch w;
 	vs_replay *r;
 	const vs_metrics *m;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\n");
 	for (i = 0; i < 4; i++)
-		put(&t, "alloc %u map text 256x256\n", 1000u + i);
+		vs_test_put(&t, "alloc %u map text 256x256\n", 1000u + i);
 	for (cb = 0; cb < 4; cb++)
 		for (k = 0; k < 3; k++)
 			for (i = 0; i < 20; i++) {
 				unsigned rom = 1u + (cb * 3u + k) * 100u + i;
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
 					kinds[k].affine ? " affine" : "", cb);
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", id++, rom, kinds[k].bpp,
 					kinds[k].affine ? " affine" : "", cb);
 			}
-	put(&t, "frame\n");
+	vs_test_put(&t, "frame\n");
 	for (i = 1; i < id; i++)
-		put(&t, "free %u\n", i);
+		vs_test_put(&t, "free %u\n", i);
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	m = vs_replay_metrics(r, 0);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -528,19 +500,19 @@ END_TEST
 START_TEST(full_charblock_replay)
 {
 	unsigned bpp = _i ? 8u : 4u, fit = _i ? 128u : 256u, i;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	watch w;
 	vs_replay *r;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\n");
 	for (i = 0; i < 4; i++)
-		put(&t, "alloc %u map text 256x256\n", 1000u + i);
+		vs_test_put(&t, "alloc %u map text 256x256\n", 1000u + i);
 	for (i = 0; i < fit; i++)
-		put(&t, "alloc %u tile %u %ubpp cb=3\n", 100u + i, 100u + i, bpp);
-	put(&t, "alloc 1 tile 7 %ubpp cb=3\n", bpp);      /* fails */
-	put(&t, "alloc 2 tile 100 %ubpp cb=3\n", bpp);    /* a hit */
-	put(&t, "alloc 3 tile 8 %ubpp cb=2\n", bpp);      /* charblock 2 has room */
-	put(&t, "free 101\nalloc 4 tile 7 %ubpp cb=3\n", bpp); /* where 101 was */
+		vs_test_put(&t, "alloc %u tile %u %ubpp cb=3\n", 100u + i, 100u + i, bpp);
+	vs_test_put(&t, "alloc 1 tile 7 %ubpp cb=3\n", bpp);      /* fails */
+	vs_test_put(&t, "alloc 2 tile 100 %ubpp cb=3\n", bpp);    /* a hit */
+	vs_test_put(&t, "alloc 3 tile 8 %ubpp cb=2\n", bpp);      /* charblock 2 has room */
+	vs_test_put(&t, "free 101\nalloc 4 tile 7 %ubpp cb=3\n", bpp); /* where 101 was */
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	ck_assert_uint_eq(vs_replay_check_total(r), 0);
 	ck_assert_msg(w.unreached == 0, "%s", w.bad);
@@ -578,7 +550,7 @@ static const struct {
 static char *with_cb0(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	char line[512], *p;
 	unsigned n = 0;
 
@@ -586,10 +558,10 @@ static char *with_cb0(const char *path)
 	while (fgets(line, sizeof line, fp)) {
 		if (!strncmp(line, "alloc ", 6) && strstr(line, " tile ") && (p = strstr(line, "bpp")) != NULL) {
 			p += 3;
-			put(&t, "%.*s cb=0%s", (int)(p - line), line, p);
+			vs_test_put(&t, "%.*s cb=0%s", (int)(p - line), line, p);
 			n++;
 		} else {
-			put(&t, "%s", line);
+			vs_test_put(&t, "%s", line);
 		}
 	}
 	fclose(fp);
@@ -650,8 +622,9 @@ START_TEST(cb0_same_as_article)
 			for (k = 0; k < 3; k++)
 				rc[k] = _i ? gba_bg_tiles_split_release((gba_bg_tiles_split *)st[k], b)
 					: gba_bg_tiles_release((gba_bg_tiles *)st[k], b);
-			ck_assert_int_ge(rc[0], 0);
-			ck_assert(rc[1] == rc[0] && rc[2] == rc[0]);
+			HOT_CMP(rc[0], >=, 0);
+			HOT_ASSERT(rc[1] == rc[0] && rc[2] == rc[0], "step %u: release %u: article %d, cb=0 %d, none %d", step,
+				b, rc[0], rc[1], rc[2]);
 		} else {
 			uint32_t rom = vs_rng_below(&rng, 1400);
 			unsigned bpp = rom % 3u == 0 ? 8u : 4u;
@@ -669,12 +642,12 @@ START_TEST(cb0_same_as_article)
 				rc[1] = gba_bg_tiles_ref_cb(s[1], rom, bpp, 0, 0, &ld[1]);
 				rc[2] = gba_bg_tiles_ref_cb(s[2], rom, bpp, ANY, 0, &ld[2]);
 			}
-			ck_assert_msg(rc[1] == rc[0] && rc[2] == rc[0] && ld[1] == ld[0] && ld[2] == ld[0],
+			HOT_ASSERT(rc[1] == rc[0] && rc[2] == rc[0] && ld[1] == ld[0] && ld[2] == ld[0],
 				"step %u: ROM %u %ubpp: article %d, cb=0 %d, none %d", step, rom, bpp, rc[0], rc[1], rc[2]);
 			if (rc[0] > 0)
 				live[nlive++] = (uint32_t)rc[0];
 		}
-		ck_assert_msg(memcmp(st[0], st[1], size) == 0 && memcmp(st[0], st[2], size) == 0,
+		HOT_ASSERT(memcmp(st[0], st[1], size) == 0 && memcmp(st[0], st[2], size) == 0,
 			"step %u: states differ", step);
 	}
 	for (k = 0; k < 3; k++)
@@ -752,7 +725,7 @@ static void check_free(const model *md, void *m)
 	for (b = 0; b < BLOCKS; b++) {
 		int f = md->split ? gba_bg_tiles_split_block_free(m, b) : gba_bg_tiles_block_free(m, b);
 
-		ck_assert_msg(f == blk_free(md, b), "block %u: manager %d, model %d", b, f, md->rom[b]);
+		HOT_ASSERT(f == blk_free(md, b), "block %u: manager %d, model %d", b, f, md->rom[b]);
 		nfree += (uint32_t)f;
 	}
 	if (!md->split) {
@@ -801,7 +774,7 @@ START_TEST(random_against_model)
 
 			live[j] = live[--nlive];
 			rc = m_release(split, m, x);
-			ck_assert_msg(rc >= 0 && (uint32_t)rc + 1u == md->refs[x], "step %u: release %u gave %d, refs %u",
+			HOT_ASSERT(rc >= 0 && (uint32_t)rc + 1u == md->refs[x], "step %u: release %u gave %d, refs %u",
 				step, x, rc, md->refs[x]);
 			if (--md->refs[x] == 0) {
 				md->rom[x] = -1;
@@ -823,15 +796,15 @@ START_TEST(random_against_model)
 			reach(cb, bpp, affine, &lo, &hi);
 			got = m_ref(split, m, rom, bpp, cb, affine, &loaded);
 			if (rom == 0 && (cb == ANY || cb == 0)) {
-				ck_assert_int_eq(got, 0);
-				ck_assert_int_eq(loaded, 0);
+				HOT_CMP(got, ==, 0);
+				HOT_CMP(loaded, ==, 0);
 				continue;
 			}
 			/* copies of this ROM tile at this depth in reach */
 			for (k = lo; k + n <= hi; k++)
 				found += md->rom[k] == (int32_t)rom && md->bpp[k] == bpp;
 			if (found) {
-				ck_assert_msg(got >= (int32_t)lo && (uint32_t)got + n <= hi && md->rom[got] == (int32_t)rom &&
+				HOT_ASSERT(got >= (int32_t)lo && (uint32_t)got + n <= hi && md->rom[got] == (int32_t)rom &&
 					md->bpp[got] == bpp && loaded == 0, "step %u: ROM %u %ubpp cb %u%s: got %d (loaded %d), "
 					"expected a hit", step, rom, bpp, cb, affine ? " affine" : "", got, loaded);
 				md->refs[got]++;
@@ -840,19 +813,20 @@ START_TEST(random_against_model)
 				continue;
 			}
 			if (!room(md, bpp, cb, lo, hi)) {
-				ck_assert_msg(got == -1, "step %u: ROM %u %ubpp cb %u: got %d with no room", step, rom, bpp, cb,
+				HOT_ASSERT(got == -1, "step %u: ROM %u %ubpp cb %u: got %d with no room", step, rom, bpp, cb,
 					got);
 				fails++;
 				continue;
 			}
-			ck_assert_msg(got >= (int32_t)lo && (uint32_t)got + n <= hi && loaded == 1,
+			HOT_ASSERT(got >= (int32_t)lo && (uint32_t)got + n <= hi && loaded == 1,
 				"step %u: ROM %u %ubpp cb %u%s: got %d (loaded %d), reach %u-%u", step, rom, bpp, cb,
 				affine ? " affine" : "", got, loaded, lo, hi);
-			ck_assert(blk_free(md, (uint32_t)got) && (n == 1 || blk_free(md, (uint32_t)got + 1u)));
-			ck_assert((uint32_t)got >= (bpp == 8 ? md->lo8 : md->lo4));
-			ck_assert((uint32_t)got + n <= (bpp == 8 ? md->hi8 : md->hi4));
+			HOT_ASSERT(blk_free(md, (uint32_t)got) && (n == 1 || blk_free(md, (uint32_t)got + 1u)),
+				"step %u: loaded at %d, not free", step, got);
+			HOT_CMP((uint32_t)got, >=, bpp == 8 ? md->lo8 : md->lo4);
+			HOT_CMP((uint32_t)got + n, <=, bpp == 8 ? md->hi8 : md->hi4);
 			if (bpp == 8)
-				ck_assert_uint_eq(((uint32_t)got - md->base8) % 2u, 0);
+				HOT_CMP(((uint32_t)got - md->base8) % 2u, ==, 0);
 			for (k = 0; k < BLOCKS; k++)
 				copies += md->rom[k] == (int32_t)rom && md->bpp[k] == bpp;
 			md->rom[got] = (int32_t)rom;
@@ -875,7 +849,7 @@ START_TEST(random_against_model)
 	while (nlive) {
 		uint32_t x = live[--nlive];
 
-		ck_assert_int_ge(m_release(split, m, x), 0);
+		HOT_CMP(m_release(split, m, x), >=, 0);
 		if (--md->refs[x] == 0) {
 			md->rom[x] = -1;
 			if (md->bpp[x] == 8)
@@ -900,7 +874,7 @@ END_TEST
  * integrity error, every load and hit in its layer's reach. */
 START_TEST(random_trace_replays_clean)
 {
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	uint32_t *live = malloc(5000 * sizeof *live), nlive = 0, next = 1, step, steps = vs_test_soak(40000, 400000);
 	vs_rng rng = { 5u + (uint64_t)_i };
 	watch w;
@@ -908,12 +882,13 @@ START_TEST(random_trace_replays_clean)
 
 	ck_assert_ptr_nonnull(live);
 	/* the maps' ids past any tile's, however long the run (the soak's 400,000 steps) */
-	put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 4000000000 map text 512x256\nalloc 4000000001 map text 256x256\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\nalloc 4000000000 map text 512x256\n"
+		"alloc 4000000001 map text 256x256\n");
 	for (step = 0; step < steps; step++) {
 		if (nlive && (nlive >= 5000 || vs_rng_below(&rng, 1000) < 300 + nlive / 10)) {
 			uint32_t j = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %u\n", live[j]);
+			vs_test_put(&t, "free %u\n", live[j]);
 			live[j] = live[--nlive];
 		} else {
 			uint32_t rom = vs_rng_below(&rng, 1200), cb = vs_rng_below(&rng, 5);
@@ -924,13 +899,13 @@ START_TEST(random_trace_replays_clean)
 				bpp = vs_rng_below(&rng, 2) ? 8u : 4u;
 			affine = bpp == 8 && vs_rng_below(&rng, 4) == 0;
 			if (cb == 4)
-				put(&t, "alloc %u tile %u %ubpp%s\n", next, rom, bpp, affine ? " affine" : "");
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s\n", next, rom, bpp, affine ? " affine" : "");
 			else
-				put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", next, rom, bpp, affine ? " affine" : "", cb);
+				vs_test_put(&t, "alloc %u tile %u %ubpp%s cb=%u\n", next, rom, bpp, affine ? " affine" : "", cb);
 			live[nlive++] = next++;
 		}
 		if (step % 100 == 99)
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 	}
 	r = replay_watch(t.s, NULL, names[_i], &w);
 	ck_assert_msg(vs_replay_check_total(r) == 0, "%s: %llu integrity errors", names[_i],

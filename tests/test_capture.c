@@ -34,11 +34,6 @@ static void obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsi
 	vs_test_oam_obj(f, i, tile, shape, size, flags, 16, 16);
 }
 
-static void obj_hide(vs_gba_frame *f, unsigned i)
-{
-	vs_test_put16(f->oam + i * 8, 0x0200);
-}
-
 /* Nonzero bytes that differ with seed. */
 static void fill(uint8_t *p, size_t n, unsigned seed)
 {
@@ -293,7 +288,7 @@ START_TEST(obj_1d_range_exact_text)
 	obj(t.f, 0, 4, 0, 1, 0); /* 16x16 4bpp: tiles 4-7 */
 	obj_tiles(t.f, 4, 4, 1);
 	ct_frames(&t, 3);
-	obj_hide(t.f, 0);
+	vs_test_oam_hide(t.f, 0);
 	ct_run(&t, 4);
 	a = must_alloc(&t, OBJ0 + 4 * 32);
 	ck_assert_uint_eq(a->req.size, 128);
@@ -382,10 +377,10 @@ START_TEST(obj_2d_rectangles)
 	obj(t.f, 3, 36, 0, 0, 0);      /* 8x8 inside the first sprite's bottom row */
 	obj_tiles(t.f, 0, 128, 3);
 	ct_frames(&t, 2);
-	obj_hide(t.f, 0);
-	obj_hide(t.f, 1);
-	obj_hide(t.f, 2);
-	obj_hide(t.f, 3);
+	vs_test_oam_hide(t.f, 0);
+	vs_test_oam_hide(t.f, 1);
+	vs_test_oam_hide(t.f, 2);
+	vs_test_oam_hide(t.f, 3);
 	ct_run(&t, 4);
 	ck_assert_ptr_nonnull(strstr(t.text, "# capture: OBJ uses 2D mapping"));
 	ck_assert_ptr_nonnull(strstr(t.text, "arena obj gba-obj map=2d\n"));
@@ -540,7 +535,7 @@ START_TEST(obj_nested_keeps_larger)
 	obj(t.f, 0, 0, 0, 2, 0); /* 32x32: tiles 0-15 */
 	obj(t.f, 1, 5, 0, 0, 0);
 	ct_frames(&t, 2);
-	obj_hide(t.f, 0);
+	vs_test_oam_hide(t.f, 0);
 	ct_run(&t, 8);
 	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 1);
 	a = must_alloc(&t, OBJ0);
@@ -582,8 +577,8 @@ static void grace_game(ct *t, unsigned grace)
 	obj_tiles(t->f, 0, 4, 5);
 	obj_tiles(t->f, 100, 4, 6);
 	ct_frames(t, 5);
-	obj_hide(t->f, 0);
-	obj_hide(t->f, 1);
+	vs_test_oam_hide(t->f, 0);
+	vs_test_oam_hide(t->f, 1);
 	ct_frames(t, 2);
 	obj(t->f, 1, 100, 0, 1, 0);
 	ct_run(t, 6);
@@ -617,7 +612,7 @@ START_TEST(obj_one_frame_sprite)
 	obj(t.f, 0, 30, 0, 0, 0);
 	obj_tiles(t.f, 30, 1, 7);
 	ct_frames(&t, 1);
-	obj_hide(t.f, 0);
+	vs_test_oam_hide(t.f, 0);
 	ct_run(&t, 5);
 	a = must_alloc(&t, OBJ0 + 30 * 32);
 	ck_assert_int_eq(a->frame, 2);
@@ -700,7 +695,7 @@ START_TEST(obj_upload_not_before_free)
 	ct_frames(&t, 1);
 	obj_tiles(t.f, 0, 4, 41); /* frame 1: animation of the live sprite */
 	ct_frames(&t, 1);
-	obj_hide(t.f, 0);         /* frame 2: freed */
+	vs_test_oam_hide(t.f, 0);         /* frame 2: freed */
 	ct_frames(&t, 2);
 	obj(t.f, 0, 0, 0, 1, 0);  /* frame 4: the tiles' last write (1) is in the lookback */
 	ct_run(&t, 2);
@@ -1096,7 +1091,7 @@ static void game_frame(vs_gba_frame *f, unsigned t)
 		if (t + 1 == born)
 			obj_tiles(f, tile, 16, k + 200);
 		if (t < born || t > born + 30u + k * 5u) {
-			obj_hide(f, k);
+			vs_test_oam_hide(f, k);
 			continue;
 		}
 		obj(f, k, tile, 0, k == 3 ? 1 : 2, k == 3 ? A_8BPP : 0);

@@ -13,36 +13,11 @@
 #include "support.h"
 #include "console/gba/gba_emu.h"
 
-#define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
+#define DEMO_ROM vs_test_rom("demo.gba")
 
 static char out[4096], err[8192];
 
-static const char *tmp_path(const char *name)
-{
-	static char buf[8][512];
-	static int k;
-
-	k = (k + 1) % 8;
-	snprintf(buf[k], sizeof buf[k], "%s/tests/capture-cli-%s", VS_BINARY_DIR, name);
-	return buf[k];
-}
-
-static int exists(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-
-	if (fp)
-		fclose(fp);
-	return fp != NULL;
-}
-
-static int have_demo(const char *test)
-{
-	if (exists(DEMO_ROM))
-		return 1;
-	printf("%s: skipped: %s not built (needs arm-none-eabi-gcc)\n", test, DEMO_ROM);
-	return 0;
-}
+#define tmp_path(name) vs_test_path("capture-cli-%s", name)
 
 /* A minimal cartridge: a branch over the header to ARM code at 0xC0. */
 static const char *tiny_rom(const char *name, const uint32_t *code, size_t n)
@@ -93,8 +68,8 @@ static void both_refuse(const char *rom, const char *extra, const char *says)
 		ck_assert_ptr_null(fgets(out, sizeof out, fp));
 		fclose(fp);
 		/* no temporary file left beside it */
-		snprintf(args, sizeof args, "ls '%s/tests/' | grep -c 'capture-cli-kept.trace.tmp' >'%s'", VS_BINARY_DIR,
-			tmp_path("ls"));
+		snprintf(args, sizeof args, "ls '%s/tests/' | grep -c '%s.tmp' >'%s'", VS_BINARY_DIR,
+			strrchr(trace, '/') + 1, tmp_path("ls"));
 		ck_assert_int_ne(system(args), -1);
 		fp = fopen(tmp_path("ls"), "rb");
 		ck_assert_ptr_nonnull(fp);
@@ -136,8 +111,6 @@ START_TEST(test_bad_scripts)
 	const char *overlap = vs_test_file(1, "capture-cli-overlap.input", "10-20 right\n15-25 a\n");
 	char extra[1024];
 
-	if (!have_demo("test_bad_scripts"))
-		return;
 	snprintf(extra, sizeof extra, "--input '%s'", unknown);
 	both_refuse(DEMO_ROM, extra, "capture-cli-unknown.input:3:4: error:");
 	snprintf(extra, sizeof extra, "--input '%s'", overlap);
@@ -159,8 +132,6 @@ START_TEST(test_savestates)
 	vs_gba_emu *e;
 	FILE *fp;
 
-	if (!have_demo("test_savestates"))
-		return;
 	e = vs_gba_emu_open_file(DEMO_ROM, e_msg, sizeof e_msg);
 	ck_assert_msg(e != NULL, "%s", e_msg);
 	ck_assert_uint_eq(vs_gba_emu_run_frames(e, 300), 300);
@@ -178,12 +149,13 @@ START_TEST(test_savestates)
 	fp = fopen(trace, "rb");
 	ck_assert_ptr_nonnull(fp);
 	{
-		char line[512];
+		char line[512], named[600];
 		int blank = 0, state_named = 0, maps = 0;
 
+		snprintf(named, sizeof named, "state=%s", strrchr(state, '/') + 1);
 		while (fgets(line, sizeof line, fp)) {
 			blank |= strstr(line, "force-blanked") && !strstr(line, " 0 force-blanked");
-			state_named |= strstr(line, "state=capture-cli-demo.ss") != NULL;
+			state_named |= strstr(line, named) != NULL;
 			maps += strstr(line, " bg map ") != NULL;
 		}
 		ck_assert_int_eq(blank, 0);
@@ -237,8 +209,6 @@ START_TEST(test_input_and_determinism)
 	const char *a = tmp_path("a.trace"), *b = tmp_path("b.trace");
 	char args[2048];
 
-	if (!have_demo("test_input_and_determinism"))
-		return;
 	snprintf(args, sizeof args, "capture '%s' --frames 200 --input '%s' -o '%s'", DEMO_ROM, script, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	ck_assert_ptr_nonnull(strstr(err, "200 frames"));
@@ -280,14 +250,16 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("capture_cli");
 	TCase *tc = tcase_create("cli");
+	TCase *demo = vs_test_tcase_apart(s, "demo_rom", vs_test_rom_missing("demo.gba", NULL));
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(demo, 120);
 	tcase_add_test(tc, test_not_a_rom);
 	tcase_add_test(tc, test_crashing_roms);
-	tcase_add_test(tc, test_bad_scripts);
-	tcase_add_test(tc, test_savestates);
 	tcase_add_test(tc, test_keys_reach_keyinput);
-	tcase_add_test(tc, test_input_and_determinism);
+	tcase_add_test(demo, test_bad_scripts);
+	tcase_add_test(demo, test_savestates);
+	tcase_add_test(demo, test_input_and_determinism);
 	suite_add_tcase(s, tc);
 	return s;
 }

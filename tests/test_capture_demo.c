@@ -28,7 +28,7 @@
 #include "trace/trace.h"
 #include "vram/request.h"
 
-#define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
+#define DEMO_ROM vs_test_rom("demo.gba")
 #define FRAMES 400u
 #define NEVER UINT32_MAX
 
@@ -69,18 +69,6 @@ static void on_line(void *ud, int level, const char *line)
 		ck_assert_ptr_nonnull(j->line_frame);
 	}
 	j->line_frame[j->lines++] = j->frame;
-}
-
-static int have_demo(void)
-{
-	FILE *fp = fopen(DEMO_ROM, "rb");
-
-	if (!fp) {
-		printf("test_capture_demo: skipped: %s not built (needs arm-none-eabi-gcc)\n", DEMO_ROM);
-		return 0;
-	}
-	fclose(fp);
-	return 1;
 }
 
 static uint32_t req_bytes(const vs_request *q)
@@ -240,10 +228,6 @@ START_TEST(test_capture_agrees_with_record)
 	uint32_t i;
 
 	ck_assert_ptr_nonnull(f);
-	if (!have_demo()) {
-		free(f);
-		return;
-	}
 	snprintf(rec_path, sizeof rec_path, "%s/tests/capture-demo.rec.trace", VS_BINARY_DIR);
 	snprintf(cap_path, sizeof cap_path, "%s/tests/capture-demo.cap.trace", VS_BINARY_DIR);
 	memset(&j, 0, sizeof j);
@@ -340,5 +324,6 @@ static Suite *suite(void)
 
 int main(void)
 {
+	vs_test_require(vs_test_rom_missing("demo.gba", NULL));
 	return vs_test_main(suite());
 }

@@ -3,10 +3,9 @@
  * messages, and every GBA strategy's placements on the emulated GBA equal
  * to the host replay's over long random traces.
  *
- * Built only with libmgba (tests/CMakeLists.txt); the emulator tests skip
- * with a message when the GBA ROMs were not built.
+ * Built only with libmgba. The cases that run the GBA ROMs are a TCase of
+ * their own, skipped (ctest) where they were not built.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,68 +15,14 @@
 
 static char out[1 << 16], err[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cli(const char *fmt, ...)
-{
-	char args[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
-}
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 static const char *quickstart(void)
 {
 	return VS_SOURCE_DIR "/traces/obj-quickstart.trace";
 }
 
-/* 1 when vramsim can run the cycles ROMs; prints why not otherwise. */
-static int have_gba(const char *what)
-{
-	char rom[1024], e[512];
-	FILE *fp;
-
-	if (!vs_gba_cycles_rom(VS_GBA_CODE_THUMB_ROM, rom, sizeof rom, e, sizeof e)) {
-		printf("test_cli_gba: %s skipped: %s\n", what, e);
-		return 0;
-	}
-	fp = fopen(rom, "rb");
-	if (!fp) {
-		printf("test_cli_gba: %s skipped: %s not built\n", what, rom);
-		return 0;
-	}
-	fclose(fp);
-	return 1;
-}
-
 /* ---- random traces ----------------------------------------------------- */
-
-typedef struct text {
-	char *s;
-	size_t n, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-		va_end(ap);
-		ck_assert_int_ge(n, 0);
-		if ((size_t)n < t->cap - t->n)
-			break;
-		t->cap = t->cap ? t->cap * 2 : 1 << 16;
-		t->s = realloc(t->s, t->cap);
-		ck_assert_ptr_nonnull(t->s);
-	}
-	t->n += (size_t)n;
-}
 
 static const unsigned dims[12][2] = {
 	{ 8, 8 }, { 16, 16 }, { 32, 32 }, { 64, 64 }, { 16, 8 }, { 32, 8 },
@@ -92,29 +37,29 @@ static const char *obj_trace(uint64_t seed, unsigned events, unsigned mode)
 	vs_rng rng = { seed };
 	uint64_t live[256];
 	unsigned nlive = 0, i, id = 1;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 
-	put(&t, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
+	vs_test_put(&t, "vramsim-trace 1\narena obj gba-obj mode=%u\n", mode);
 	for (i = 0; i < events; i++) {
 		uint32_t r = vs_rng_below(&rng, 100);
 
 		if (r < 2) {
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 		} else if (i == events / 2) {
-			put(&t, "reset\n");
+			vs_test_put(&t, "reset\n");
 			nlive = 0;
 		} else if (nlive && (r < 45 || nlive == 256)) {
 			unsigned k = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			vs_test_put(&t, "free %llu\n", (unsigned long long)live[k]);
 			live[k] = live[--nlive];
 		} else {
 			unsigned d = vs_rng_below(&rng, 12), big = d == 3 || d == 7 || d == 11;
 
 			if (big && vs_rng_below(&rng, 3))
 				d = vs_rng_below(&rng, 3); /* big sprites are rarer */
-			put(&t, "alloc %u sprite %ux%u %ubpp\n", id, dims[d][0], dims[d][1],
+			vs_test_put(&t, "alloc %u sprite %ux%u %ubpp\n", id, dims[d][0], dims[d][1],
 				vs_rng_below(&rng, 4) ? 4u : 8u);
 			live[nlive++] = id++;
 		}
@@ -132,33 +77,33 @@ static const char *bg_trace(uint64_t seed, unsigned events)
 	vs_rng rng = { seed };
 	uint64_t live[2048];
 	unsigned nlive = 0, i, id = 1;
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 
-	put(&t, "vramsim-trace 1\narena bg gba-bg mode=0\n");
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg mode=0\n");
 	for (i = 0; i < events; i++) {
 		uint32_t r = vs_rng_below(&rng, 1000);
 
 		if (r < 20) {
-			put(&t, "frame\n");
+			vs_test_put(&t, "frame\n");
 		} else if (nlive && (r < 430 || nlive == 2048)) {
 			unsigned k = vs_rng_below(&rng, nlive);
 
-			put(&t, "free %llu\n", (unsigned long long)live[k]);
+			vs_test_put(&t, "free %llu\n", (unsigned long long)live[k]);
 			live[k] = live[--nlive];
 		} else if (r < 445) {
 			static const char *const maps[] = { "256x256", "512x256", "256x512", "512x512" };
 
-			put(&t, "alloc %u map text %s\n", id, maps[vs_rng_below(&rng, 4)]);
+			vs_test_put(&t, "alloc %u map text %s\n", id, maps[vs_rng_below(&rng, 4)]);
 			live[nlive++] = id++;
 		} else if (r < 447) {
-			put(&t, "alloc %u tile %u 4bpp\n", id, 5000 + vs_rng_below(&rng, 100)); /* past the ROM set */
+			vs_test_put(&t, "alloc %u tile %u 4bpp\n", id, 5000 + vs_rng_below(&rng, 100)); /* past the ROM set */
 			live[nlive++] = id++;
 		} else {
 			/* ROM 1-599 are 4bpp, 600-899 8bpp: one depth per index */
 			unsigned rom = vs_rng_below(&rng, 20) == 0 ? 0 : 1 + vs_rng_below(&rng, 899);
 
-			put(&t, "alloc %u tile %u %ubpp\n", id, rom, rom >= 600 ? 8u : 4u);
+			vs_test_put(&t, "alloc %u tile %u %ubpp\n", id, rom, rom >= 600 ? 8u : 4u);
 			live[nlive++] = id++;
 		}
 	}
@@ -220,8 +165,6 @@ START_TEST(cycles_errors)
 	/* a strategy with no GBA build */
 	ck_assert_int_eq(cli("cycles %s", ram), 2);
 	ck_assert_ptr_nonnull(strstr(err, "GBA build"));
-	if (!have_gba("cycles_errors (trace errors)"))
-		return;
 	ck_assert_int_eq(cli("cycles %s", bad), 2);
 	ck_assert_msg(strstr(err, "cli-gba-bad.trace:4:9: error: unknown request 'sprit'") != NULL, "%s", err);
 	ck_assert_int_eq(cli("cycles %s/tests/no-such.trace", VS_BINARY_DIR), 2);
@@ -235,8 +178,6 @@ START_TEST(cycles_rom_missing_and_differing)
 {
 	char dir[1024];
 
-	if (!have_gba("cycles_rom_missing_and_differing"))
-		return;
 	ck_assert_int_eq(setenv("VRAMSIM_GBA_ROM_DIR", VS_BINARY_DIR "/no-such-dir", 1), 0);
 	ck_assert_int_eq(cli("cycles %s", quickstart()), 2);
 	ck_assert_msg(strstr(err, "no cycles ROM at " VS_BINARY_DIR "/no-such-dir/cycles-thumb.gba") != NULL,
@@ -265,8 +206,6 @@ START_TEST(cycles_obj_strategies_equal_host)
 	unsigned mode;
 	size_t k;
 
-	if (!have_gba("cycles_obj_strategies_equal_host"))
-		return;
 	for (mode = 0; mode <= 3; mode += 3) {
 		const char *path = obj_trace(100 + mode, 3000, mode);
 
@@ -306,8 +245,6 @@ START_TEST(cycles_compact_moves_equal_host)
 {
 	unsigned mode;
 
-	if (!have_gba("cycles_compact_moves_equal_host"))
-		return;
 	for (mode = 0; mode <= 3; mode += 3) {
 		const char *path = obj_trace(300 + mode, 3000, mode), *arm;
 		int rc = cli("cycles %s --strategy gba-obj-compact --code both", path);
@@ -345,14 +282,14 @@ END_TEST
  * down into the first gap, and the slide stops there, the two gaps joined. */
 static const char *full_then_slide(void)
 {
-	text t = { NULL, 0, 0 };
+	vs_test_text t = { NULL, 0, 0 };
 	const char *path;
 	unsigned i;
 
-	put(&t, "vramsim-trace 1\narena obj gba-obj\n");
+	vs_test_put(&t, "vramsim-trace 1\narena obj gba-obj\n");
 	for (i = 1; i <= 16; i++)
-		put(&t, "alloc %u sprite 64x64 4bpp\n", i);
-	put(&t, "free 1\nfree 3\nalloc 17 sprite 64x64 8bpp\n");
+		vs_test_put(&t, "alloc %u sprite 64x64 4bpp\n", i);
+	vs_test_put(&t, "free 1\nfree 3\nalloc 17 sprite 64x64 8bpp\n");
 	path = vs_test_file(7, "cli-gba-slide.trace", t.s);
 	free(t.s);
 	return path;
@@ -367,8 +304,6 @@ START_TEST(cycles_compact_differing)
 	const char *path = vs_test_file(6, "cli-gba-compact.trace", "vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 sprite 16x16 4bpp\nalloc 2 sprite 16x16 4bpp\nfree 1\nframe\nalloc 3 sprite 8x8 4bpp\n");
 
-	if (!have_gba("cycles_compact_differing"))
-		return;
 	ck_assert_int_eq(cli("cycles %s --strategy gba-obj-compact", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "moves: 1 sprites moved by DMA3 inside VRAM in 1 calls, 32 words"));
 	snprintf(dir, sizeof dir, "%s/gba/skew", VS_BINARY_DIR);
@@ -402,8 +337,6 @@ START_TEST(cycles_bg_strategies_equal_host)
 	const char *path;
 	size_t k;
 
-	if (!have_gba("cycles_bg_strategies_equal_host"))
-		return;
 	path = bg_trace(7, 6000);
 	ck_assert_int_eq(cli("replay %s --strategy gba-bg-tiles", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "shared hits"));
@@ -435,13 +368,11 @@ START_TEST(record_exit_codes)
 	FILE *fp;
 	char head[128] = "";
 
-	if (!have_gba("record_exit_codes"))
-		return;
 	snprintf(path, sizeof path, "%s/tests/tmp-cli-record.trace", VS_BINARY_DIR);
 	ck_assert_int_eq(cli("record %s/gba/no-such.gba --frames 5 -o %s", VS_BINARY_DIR, path), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no-such.gba"));
 	/* the demo: a well-formed trace */
-	ck_assert_int_eq(cli("record %s/gba/demo.gba --frames 200 -o %s", VS_BINARY_DIR, path), 0);
+	ck_assert_int_eq(cli("record %s --frames 200 -o %s", vs_test_rom("demo.gba"), path), 0);
 	ck_assert_msg(strstr(err, "200 frames") != NULL, "%s", err);
 	fp = fopen(path, "rb");
 	ck_assert_ptr_nonnull(fp);
@@ -454,7 +385,7 @@ START_TEST(record_exit_codes)
 	ck_assert_ptr_nonnull(strstr(out, "arena bg (gba-bg), strategy gba-bg-tiles"));
 	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));
 	/* a ROM that prints no trace (the cycles ROM greets, nothing more) */
-	ck_assert_int_eq(cli("record %s/gba/cycles-thumb.gba --frames 3 -o %s", VS_BINARY_DIR, path), 1);
+	ck_assert_int_eq(cli("record %s --frames 3 -o %s", vs_test_rom("cycles-thumb.gba"), path), 1);
 	ck_assert_ptr_nonnull(strstr(err, "printed no trace lines"));
 	remove(path);
 }
@@ -464,17 +395,20 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("cli_gba");
 	TCase *tc = tcase_create("cli_gba");
+	TCase *roms = vs_test_tcase_apart(s, "gba_roms",
+		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", "demo.gba", NULL));
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(roms, 120);
 	tcase_add_test(tc, help_says_what_this_build_has);
 	tcase_add_test(tc, usage_errors);
-	tcase_add_test(tc, cycles_errors);
-	tcase_add_test(tc, cycles_rom_missing_and_differing);
-	tcase_add_test(tc, cycles_obj_strategies_equal_host);
-	tcase_add_test(tc, cycles_bg_strategies_equal_host);
-	tcase_add_test(tc, cycles_compact_moves_equal_host);
-	tcase_add_test(tc, cycles_compact_differing);
-	tcase_add_test(tc, record_exit_codes);
+	tcase_add_test(roms, cycles_errors);
+	tcase_add_test(roms, cycles_rom_missing_and_differing);
+	tcase_add_test(roms, cycles_obj_strategies_equal_host);
+	tcase_add_test(roms, cycles_bg_strategies_equal_host);
+	tcase_add_test(roms, cycles_compact_moves_equal_host);
+	tcase_add_test(roms, cycles_compact_differing);
+	tcase_add_test(roms, record_exit_codes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,6 @@
  * format, every budget kind, baseline tolerance edges, missing and new rows,
  * ranking, peak capture, determinism across thread counts, exit codes.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +17,7 @@
 
 static char out[1 << 18], err[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cli(const char *fmt, ...)
-{
-	char args[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
-}
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 static const char *trace(const char *name)
 {
@@ -51,22 +40,7 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
-static const char *tmp_path(const char *name)
-{
-	static char path[8][512];
-	static int slot;
-
-	slot = (slot + 1) % 8;
-	snprintf(path[slot], sizeof path[slot], "%s/test-compare-%s", VS_BINARY_DIR, name);
-	return path[slot];
-}
-
-static int file_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
+#define tmp_path(name) vs_test_path("test-compare-%s", name)
 
 /* Whether compare runs s by default on an arena of kind k whose trace
  * carries no addresses (the bundled ones): `recorded` needs them. */
@@ -528,7 +502,7 @@ START_TEST(baseline_round_trip_and_tolerance_edges)
 
 	remove(base);
 	ck_assert_int_eq(cli("compare %s --no-timing --write-baseline %s", t, base), 0);
-	ck_assert(file_exists(base));
+	ck_assert(vs_test_exists(base));
 	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 0);
 	ck_assert_msg(strstr(out, " rows compared, 0 regressions, 0 improvements, 0 within tolerance, 0 new, 0 missing")
 		!= NULL, "%s", out);
@@ -667,7 +641,7 @@ START_TEST(usage_and_input_errors)
 		"alloc 2 sprite 9x9 4bpp\n");
 	ck_assert_int_eq(cli("compare %s -o %s", bad, tmp_path("never.txt")), 2);
 	ck_assert_msg(strstr(err, "bad-event.trace:4:") != NULL, "%s", err);
-	ck_assert(!file_exists(tmp_path("never.txt")));
+	ck_assert(!vs_test_exists(tmp_path("never.txt")));
 	/* arena choice and option continuation parse */
 	ck_assert_int_eq(cli("compare %s --no-timing -s obj=gba-obj-map,gba-obj-buddy -f csv", trace(QS)), 0);
 	ck_assert_int_eq(count(out, "\n"), 3);
@@ -684,10 +658,10 @@ START_TEST(unwritable_output_leaves_nothing)
 	ck_assert_int_eq(cli("compare %s --no-timing --out markdown=%s --out junit=/nonexistent/dir/x.xml", trace(QS),
 		ok), 2);
 	ck_assert_ptr_nonnull(strstr(err, "cannot write /nonexistent/dir/x.xml"));
-	ck_assert(!file_exists(ok));
+	ck_assert(!vs_test_exists(ok));
 	ck_assert_int_eq(cli("compare %s --no-timing --write-baseline /nonexistent/dir/b.json --out markdown=%s",
 		trace(QS), ok), 2);
-	ck_assert(!file_exists(ok));
+	ck_assert(!vs_test_exists(ok));
 	ck_assert_str_eq(out, ""); /* standard output held back too */
 }
 END_TEST
@@ -850,13 +824,17 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("compare");
+	/* many compare runs each: under the sanitizers 40% of the suite's
+	 * time, so a ctest test of its own */
+	TCase *outputs = vs_test_tcase_apart(s, "outputs", NULL);
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(outputs, 120);
 	tcase_add_test(tc, rows_cover_every_manager_in_order);
 	tcase_add_test(tc, peak_state_matches_a_replay_stopped_there);
 	tcase_add_test(tc, ranking_rule);
 	tcase_add_test(tc, every_format);
-	tcase_add_test(tc, deterministic_and_several_outputs);
+	tcase_add_test(outputs, deterministic_and_several_outputs);
 	tcase_add_test(tc, every_budget_kind_flags);
 	tcase_add_test(tc, budget_file);
 	tcase_add_test(tc, baseline_round_trip_and_tolerance_edges);
@@ -865,7 +843,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, usage_and_input_errors);
 	tcase_add_test(tc, unwritable_output_leaves_nothing);
 	tcase_add_test(tc, integrity_failure_fails_the_report);
-	tcase_add_test(tc, timing_wrapper_forwards_everything);
+	tcase_add_test(outputs, timing_wrapper_forwards_everything);
 	tcase_add_test(tc, first_bad_trace_in_order);
 	suite_add_tcase(s, tc);
 	return s;

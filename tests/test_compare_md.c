@@ -6,7 +6,6 @@
  * each read back from the report field by field; the fold, the exit codes,
  * and the combinations that are refused.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +17,7 @@
 
 static char out[1 << 18], err[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cli(const char *fmt, ...)
-{
-	char args[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	return vs_test_run_cli(args, out, sizeof out, err, sizeof err);
-}
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 /* Trace A frees a sprite and places a bigger one; trace B asks for nine
  * 4 KiB sprites in 32 KiB: the ninth fails. */

@@ -15,32 +15,10 @@
 
 enum { A = 0, B, C, D, E, F, G };
 
-static vs_request tex(unsigned fmt)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_TEX;
-	rq.u.tex.format = (uint8_t)fmt;
-	rq.u.tex.width = rq.u.tex.height = 64;
-	return rq;
-}
-
-static vs_request pl(int four)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_PLTT;
-	rq.u.pltt.colours = four ? 4 : 16;
-	rq.u.pltt.four = (uint8_t)four;
-	return rq;
-}
-
 static int tex_ok(const vs_arena_decl *d, unsigned fmt, uint32_t off, uint32_t len, const char *why_has)
 {
 	char why[256] = "";
-	vs_request rq = tex(fmt);
+	vs_request rq = vs_test_tex_rq(fmt, 64, 64);
 	int rc = vs_hw_check(d, &rq, off, len, why, sizeof why);
 
 	if (rc == 0)
@@ -53,7 +31,7 @@ static int tex_ok(const vs_arena_decl *d, unsigned fmt, uint32_t off, uint32_t l
 static int pltt_ok(const vs_arena_decl *d, int four, uint32_t off, uint32_t len, const char *why_has)
 {
 	char why[256] = "";
-	vs_request rq = pl(four);
+	vs_request rq = vs_test_pltt_rq(four ? 4 : 16, four);
 	int rc = vs_hw_check(d, &rq, off, len, why, sizeof why);
 
 	if (rc == 0)
@@ -117,7 +95,7 @@ END_TEST
 START_TEST(index_extents)
 {
 	vs_arena_decl d;
-	vs_request rq = tex(VS_TEX_4X4);
+	vs_request rq = vs_test_tex_rq(VS_TEX_4X4, 64, 64);
 	uint32_t off[2], len[2];
 
 	vs_arena_decl_default(&d, VS_ARENA_DS_TEX);
@@ -129,7 +107,7 @@ START_TEST(index_extents)
 	ck_assert_uint_eq(len[0], 0x2000);
 	ck_assert_int_eq(vs_hw_tied(&d, &rq, 0x1E000, 0x2000, off, len, 2), 1);
 	ck_assert_uint_eq(off[0] + len[0], 0x30000);
-	rq = tex(VS_TEX_16C);
+	rq = vs_test_tex_rq(VS_TEX_16C, 64, 64);
 	ck_assert_int_eq(vs_hw_tied(&d, &rq, 0x1000, 0x800, off, len, 2), 0);
 }
 END_TEST

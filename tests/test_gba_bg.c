@@ -399,30 +399,6 @@ static void *strat_new(const char *name, const vs_strategy **s, const char *opti
 	return st;
 }
 
-static vs_request tile_rq(uint32_t rom, unsigned bpp)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_TILE;
-	rq.u.tile.rom = rom;
-	rq.u.tile.bpp = (uint8_t)bpp;
-	rq.size = bpp * 8u;
-	return rq;
-}
-
-static vs_request map_rq(unsigned affine, unsigned size)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_BGMAP;
-	rq.u.bgmap.affine = (uint8_t)affine;
-	rq.u.bgmap.size = (uint8_t)size;
-	rq.size = vs_bgmap_bytes(affine, size);
-	return rq;
-}
-
 typedef struct held_seen { uint32_t n, off, size; } held_seen;
 
 static int held_cb(void *ud, uint32_t off, uint32_t size)
@@ -444,7 +420,8 @@ START_TEST(adapter_semantics)
 	const vs_strategy *s;
 	vs_arena_decl d;
 	vs_placement p, q, maps[4];
-	vs_request t5 = tile_rq(5, 4), t6 = tile_rq(6, 8), z = tile_rq(0, 4), m0 = map_rq(0, 0), m3 = map_rq(0, 3);
+	vs_request t5 = vs_test_tile_rq(5, 4), t6 = vs_test_tile_rq(6, 8), z = vs_test_tile_rq(0, 4);
+	vs_request m0 = vs_test_map_rq(0, 0), m3 = vs_test_map_rq(0, 3);
 	char why[200];
 	int rc, i;
 	void *st = strat_new(names[_i], &s, "", 0, &rc);
@@ -572,8 +549,8 @@ START_TEST(adapter_random)
 					cnt[b]--;
 			live[k] = live[--n];
 		} else {
-			vs_request rq = vs_rng_below(&rng, 200) == 0 ? map_rq(0, vs_rng_below(&rng, 4))
-				: tile_rq(vs_rng_below(&rng, 4) ? 1 + vs_rng_below(&rng, 1500) : 2000 + vs_rng_below(&rng, 600),
+			vs_request rq = vs_rng_below(&rng, 200) == 0 ? vs_test_map_rq(0, vs_rng_below(&rng, 4))
+				: vs_test_tile_rq(vs_rng_below(&rng, 4) ? 1 + vs_rng_below(&rng, 1500) : 2000 + vs_rng_below(&rng, 600),
 					0);
 			vs_placement pl;
 			if (rq.shape == VS_REQ_TILE) {

@@ -11,8 +11,8 @@
  * at the frames the host snapshots (so a failure elsewhere is capture's,
  * not the script's); the others capture it with vs_gba_capture and check
  * each scene's allocations, the counts, and that the trace replays under
- * `recorded` with no integrity error. Built only with libmgba
- * (tests/CMakeLists.txt); skips with a message without the ROM.
+ * `recorded` with no integrity error. Skipped (ctest) without libmgba or
+ * the ROM.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,21 +27,8 @@
 #include "../tools/capture-rom/capture_cases.h"
 #include "vram/request.h"
 
-#define ROM VS_BINARY_DIR "/gba/capture-cases.gba"
+#define ROM vs_test_rom("capture-cases.gba")
 #define BG_ADDR(cb, tile, bytes) (0x06000000u + (cb) * 0x4000u + (tile) * (bytes))
-
-static int have_rom(void)
-{
-	FILE *fp;
-
-	fp = fopen(ROM, "rb");
-	if (!fp) {
-		printf("test_gba_capture: skipped: %s not built (needs arm-none-eabi-gcc)\n", ROM);
-		return 0;
-	}
-	fclose(fp);
-	return 1;
-}
 
 /* ---- the script itself, frame by frame ---------------------------------------- */
 
@@ -120,10 +107,6 @@ START_TEST(script_in_step)
 	vs_gba_emu *e;
 	uint32_t k, cycles;
 
-	if (!have_rom()) {
-		free(f);
-		return;
-	}
 	ck_assert_ptr_nonnull(f);
 	e = vs_gba_emu_open_file(ROM, err, sizeof err);
 	ck_assert_msg(e != NULL, "%s", err);
@@ -377,13 +360,10 @@ static int has_line(const cap *t, const char *line, int in_header)
 /* Captured once, before the tests of the case fork (an unchecked fixture):
  * each test reads it. */
 static cap run;
-static int have;
 
 static void run_setup(void)
 {
-	have = have_rom();
-	if (have)
-		capture(&run, 0);
+	capture(&run, 0);
 }
 
 static void run_teardown(void)
@@ -394,8 +374,6 @@ static void run_teardown(void)
 
 START_TEST(early_upload)
 {
-	if (!have)
-		return;
 	/* dated at the upload, freed at the first frame unshown */
 	sprite_life(&run, CC_EARLY_TILE_A, 0, 2, CC_EARLY_UP, CC_EARLY_END);
 	sprite_life(&run, CC_EARLY_TILE_B, 0, 1, CC_EARLY_UP_B, CC_EARLY_END);
@@ -410,8 +388,6 @@ END_TEST
 
 START_TEST(nested_ranges)
 {
-	if (!have)
-		return;
 	/* the 32x32 only, alive while anything inside it is shown */
 	sprite_life(&run, CC_NEST_TILE, 0, 2, CC_NEST_BIG, CC_NEST_END);
 	ck_assert_int_eq(count(&run, VS_EV_ALLOC, run.obj, CC_NEST_BIG, CC_HUD_A), 1);
@@ -425,8 +401,6 @@ END_TEST
 
 START_TEST(one_frame_sprites)
 {
-	if (!have)
-		return;
 	sprite_life(&run, CC_HUD_TILE_A, 1, 2, CC_HUD_A, CC_HUD_A + 1);
 	/* the back buffer: dated at its upload, one frame before it is shown */
 	sprite_life(&run, CC_HUD_TILE_B, 1, 2, CC_HUD_A, CC_HUD_B + 1);
@@ -436,8 +410,6 @@ END_TEST
 
 START_TEST(sheet_reported)
 {
-	if (!have)
-		return;
 	/* 4 entries switching in each of frames 72-90 */
 	ck_assert_uint_eq(run.st.sheet_switches, 4 * (CC_SHEET_END - CC_SHEET_FIRST - 1));
 	ck_assert_int_eq(run.st.sheet_suspected, 1);
@@ -452,8 +424,6 @@ END_TEST
 
 START_TEST(zero_entries)
 {
-	if (!have)
-		return;
 	/* five entries, one range: an 8x8 on tile 0 */
 	sprite_life(&run, 0, 0, 0, CC_ZERO_FIRST, CC_ZERO_END);
 	ck_assert_uint_eq(run.st.zero_entries_max, CC_ZERO_COUNT);
@@ -463,8 +433,6 @@ END_TEST
 
 START_TEST(parked_sprite)
 {
-	if (!have)
-		return;
 	/* allocated on screen, held while parked, freed when disabled */
 	sprite_life(&run, CC_PARK_TILE, 0, 2, CC_PARK_SHOW, CC_PARK_END);
 }
@@ -474,8 +442,6 @@ START_TEST(affine_double_size)
 {
 	const ev *a;
 
-	if (!have)
-		return;
 	/* the tiles of a 32x32 (16), not of the 64x64 it is drawn at */
 	a = sprite_life(&run, CC_AFF_TILE, 0, 2, CC_AFF_SHOW, CC_AFF_END);
 	ck_assert_uint_eq(a->req.size, 16 * 32);
@@ -487,8 +453,6 @@ END_TEST
 
 START_TEST(mid_frame_changes)
 {
-	if (!have)
-		return;
 	ck_assert_uint_eq(run.st.mid_frame, CC_MID_FRAMES);
 	ck_assert(has_line(&run, "# capture summary: 250 frames, 3 changed mid-frame", 1));
 	/* sampled at VBlank: the sprite moved in the lower half keeps its range;
@@ -500,8 +464,6 @@ END_TEST
 
 START_TEST(identical_reupload)
 {
-	if (!have)
-		return;
 	/* one allocation, from the real upload; rewriting the same bytes is no
 	 * upload, and a one-frame gap is within grace */
 	sprite_life(&run, CC_RE_TILE, 0, 1, CC_RE_UP, CC_RE_END);
@@ -513,8 +475,6 @@ START_TEST(bg_scroll)
 	static const int in[7] = { 20, 20, 20, 20, 20, 0, 30 }, out[7] = { 20, 20, 20, 20, 0, 20, 30 };
 	int k;
 
-	if (!have)
-		return;
 	/* frame 1: BG0's map and its 30x20 cells on screen */
 	ck_assert_int_eq(count(&run, VS_EV_ALLOC, run.bg, 1, 2), 1 + 600);
 	ck_assert_int_eq(count(&run, VS_EV_ALLOC, run.bg, 2, CC_SCROLL), 0);
@@ -543,8 +503,6 @@ START_TEST(mode_change)
 	size_t i;
 	int refs = 0;
 
-	if (!have)
-		return;
 	ck_assert_uint_eq(run.st.mode_changes, 2);
 	ck_assert(has_line(&run, "# capture: frame 220: display mode 0 -> 1", 0));
 	ck_assert(has_line(&run, "# capture: frame 230: display mode 1 -> 0", 0));
@@ -577,8 +535,6 @@ END_TEST
 
 START_TEST(whole_trace)
 {
-	if (!have)
-		return;
 	/* every sprite freed by the end, nothing joined or cut */
 	ck_assert_uint_eq(run.st.obj_allocs, run.st.obj_frees);
 	ck_assert_uint_eq(run.st.obj_live, 0);
@@ -600,8 +556,6 @@ START_TEST(sheet_mode)
 	const ev *s;
 	cap t;
 
-	if (!have)
-		return;
 	capture(&t, 1);
 	s = only_alloc(&t, t.obj, CC_OBJ_ADDR(CC_SHEET_TILE));
 	ck_assert_int_eq(s->frame, CC_SHEET_UP);
@@ -650,5 +604,6 @@ static Suite *suite(void)
 
 int main(void)
 {
+	vs_test_require(vs_test_rom_missing("capture-cases.gba", NULL));
 	return vs_test_main(suite());
 }

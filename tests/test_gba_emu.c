@@ -4,9 +4,9 @@
  * The cycles ROM replays request sequences through gba_obj_map built for the
  * ARM7TDMI (Thumb in ROM and ARM in IWRAM); every result it returns must be
  * what the same allocator source returns on the host for the same sequence,
- * and every call's cycle count must be plausible. Built only with libmgba
- * (tests/CMakeLists.txt); skips with a message when the cycles ROMs were not
- * built (no arm-none-eabi-gcc).
+ * and every call's cycle count must be plausible. Built only with libmgba;
+ * the cases that run the cycles ROMs are skipped (ctest) without
+ * arm-none-eabi-gcc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,22 +16,14 @@
 #include "vramsim/alloc/gba_obj_map.h"
 #include "console/gba/gba_emu.h"
 
-/* Path of a cycles ROM, or NULL (with a message) when it was not built. */
+/* Path of a cycles ROM (the case is in the cycles_roms TCase, which runs
+ * only where they were built). */
 static const char *rom_path(int code, char *buf, size_t len)
 {
 	char err[256];
-	FILE *fp;
 
-	if (!vs_gba_cycles_rom(code, buf, len, err, sizeof err)) {
-		printf("test_gba_emu: skipped: %s\n", err);
-		return NULL;
-	}
-	fp = fopen(buf, "rb");
-	if (!fp) {
-		printf("test_gba_emu: skipped: %s not built\n", buf);
-		return NULL;
-	}
-	fclose(fp);
+	ck_assert_msg(vs_gba_cycles_rom(code, buf, len, err, sizeof err) != NULL, "%s", err);
+	ck_assert_msg(vs_test_exists(buf), "%s not built", buf);
 	return buf;
 }
 
@@ -229,8 +221,7 @@ START_TEST(test_boots_logs_and_reports)
 	log_cap cap;
 	vs_gba_emu *e;
 
-	if (!rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	memset(&cap, 0, sizeof cap);
 	e = vs_gba_emu_open_file(path, err, sizeof err);
 	ck_assert_msg(e != NULL, "%s", err);
@@ -274,8 +265,7 @@ START_TEST(test_matches_host)
 	int code = _i;
 	size_t k;
 
-	if (!rom_path(code, path, sizeof path))
-		return;
+	rom_path(code, path, sizeof path);
 	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
 		seq s = random_seq(seeds[k], 3000, k == 2 ? 400 : 96);
 		vs_gba_cycles_info info;
@@ -296,8 +286,7 @@ START_TEST(test_chunks)
 	vs_gba_cycles_info info;
 	vs_gba_result *res;
 
-	if (!rom_path(VS_GBA_CODE_ARM_IWRAM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_ARM_IWRAM, path, sizeof path);
 	s = random_seq(77, VS_GBA_RESULT_CAP * 2 + 123, 64);
 	res = check_on_gba(path, &s, 0, &info);
 	free(res);
@@ -313,8 +302,7 @@ START_TEST(test_frame_limit)
 	vs_gba_result *res;
 	uint32_t param[4] = { 0, 0, 0, 0 };
 
-	if (!rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	s = random_seq(5, 20000, 64);
 	res = calloc(s.n, sizeof *res);
 	ck_assert_int_eq(vs_gba_cycles_run(path, VS_GBA_STRAT_GBA_OBJ_MAP, param, s.rq, s.n, res,
@@ -332,8 +320,7 @@ START_TEST(test_unknown_strategy)
 	vs_gba_req rq = { VS_GBA_OP_ALLOC, 0, 0, 1 };
 	vs_gba_result res;
 
-	if (!rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, path, sizeof path);
 	ck_assert_int_eq(vs_gba_cycles_run(path, 999, NULL, &rq, 1, &res, NULL, 0, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "error 3") != NULL, "%s", err);
 }
@@ -366,9 +353,8 @@ START_TEST(test_anchor)
 	uint32_t ax[2], fx[2];
 	int c;
 
-	if (!rom_path(VS_GBA_CODE_THUMB_ROM, thumb, sizeof thumb)
-		|| !rom_path(VS_GBA_CODE_ARM_IWRAM, arm, sizeof arm))
-		return;
+	rom_path(VS_GBA_CODE_THUMB_ROM, thumb, sizeof thumb);
+	rom_path(VS_GBA_CODE_ARM_IWRAM, arm, sizeof arm);
 	for (c = 0; c < 2; c++) {
 		seq s = anchor_seq();
 		vs_gba_cycles_info info;
@@ -397,15 +383,18 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("gba_emu");
 	TCase *tc = tcase_create("emu");
+	TCase *roms = vs_test_tcase_apart(s, "cycles_roms",
+		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", NULL));
 
 	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(roms, 120);
 	tcase_add_test(tc, test_rejects_non_rom);
-	tcase_add_test(tc, test_boots_logs_and_reports);
-	tcase_add_loop_test(tc, test_matches_host, VS_GBA_CODE_THUMB_ROM, VS_GBA_CODE_ARM_IWRAM + 1);
-	tcase_add_test(tc, test_chunks);
-	tcase_add_test(tc, test_frame_limit);
-	tcase_add_test(tc, test_unknown_strategy);
-	tcase_add_test(tc, test_anchor);
+	tcase_add_test(roms, test_boots_logs_and_reports);
+	tcase_add_loop_test(roms, test_matches_host, VS_GBA_CODE_THUMB_ROM, VS_GBA_CODE_ARM_IWRAM + 1);
+	tcase_add_test(roms, test_chunks);
+	tcase_add_test(roms, test_frame_limit);
+	tcase_add_test(roms, test_unknown_strategy);
+	tcase_add_test(roms, test_anchor);
 	suite_add_tcase(s, tc);
 	return s;
 }

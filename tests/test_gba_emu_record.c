@@ -17,8 +17,7 @@
  * sprite_handles.h) whose sprites move by DMA3, on need and at a frame: the
  * comparison holds there too, under the strategies and under `recorded`
  * (which follows the recorded moves), and each live scene sprite's OAM
- * entry names its tile. Built only with libmgba (tests/CMakeLists.txt);
- * skips with a message without the demo ROM.
+ * entry names its tile. Skipped (ctest) without libmgba or the demo ROM.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,20 +30,7 @@
 #include "strategies/registry.h"
 #include "vram/arena.h"
 
-#define DEMO_ROM VS_BINARY_DIR "/gba/demo.gba"
-
-static int have_demo(void)
-{
-	FILE *fp;
-
-	fp = fopen(DEMO_ROM, "rb");
-	if (!fp) {
-		printf("test_gba_emu_record: skipped: %s not built (needs arm-none-eabi-gcc)\n", DEMO_ROM);
-		return 0;
-	}
-	fclose(fp);
-	return 1;
-}
+#define DEMO_ROM vs_test_rom("demo.gba")
 
 typedef struct cmp_ctx {
 	vs_replay *r;
@@ -205,8 +191,6 @@ START_TEST(test_record_and_compare_vram)
 	cmp_ctx c;
 	FILE *mem;
 
-	if (!have_demo())
-		return;
 	mem = open_memstream(&text, &len);
 	ck_assert_ptr_nonnull(mem);
 	memset(&rec, 0, sizeof rec);
@@ -272,8 +256,6 @@ START_TEST(test_record_file)
 	FILE *fp;
 	long n;
 
-	if (!have_demo())
-		return;
 	snprintf(rom, sizeof rom, "%s", DEMO_ROM);
 	snprintf(path, sizeof path, "%s/tests/tmp-record.trace", VS_BINARY_DIR);
 	fp = fopen(path, "wb");
@@ -325,5 +307,6 @@ static Suite *suite(void)
 
 int main(void)
 {
+	vs_test_require(vs_test_rom_missing("demo.gba", NULL));
 	return vs_test_main(suite());
 }

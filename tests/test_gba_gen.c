@@ -14,16 +14,10 @@ static char *run_gen(const vs_generator *g, const vs_gen_opts *o, size_t *len, i
 {
 	char err[512], *buf;
 	FILE *fp = tmpfile();
-	long n;
 
 	ck_assert_ptr_nonnull(fp);
 	*rc = g->run(fp, o, err, sizeof err);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	*len = fread(buf, 1, (size_t)n, fp);
-	buf[*len] = '\0';
+	buf = vs_test_slurp_stream(fp, len);
 	fclose(fp);
 	return buf;
 }

@@ -18,50 +18,13 @@ static vs_arena_decl arena(vs_arena_kind kind, unsigned mode)
 	return d;
 }
 
-static vs_request sprite(unsigned shape, unsigned size, unsigned bpp)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_SPRITE;
-	rq.u.sprite.shape = (uint8_t)shape;
-	rq.u.sprite.size = (uint8_t)size;
-	rq.u.sprite.bpp = (uint8_t)bpp;
-	rq.size = vs_sprite_bytes(shape, size, bpp);
-	return rq;
-}
-
-static vs_request tile(unsigned bpp)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_TILE;
-	rq.u.tile.rom = 7;
-	rq.u.tile.bpp = (uint8_t)bpp;
-	rq.size = bpp * 8u;
-	return rq;
-}
-
-static vs_request map(unsigned affine, unsigned size)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_BGMAP;
-	rq.u.bgmap.affine = (uint8_t)affine;
-	rq.u.bgmap.size = (uint8_t)size;
-	rq.size = vs_bgmap_bytes(affine, size);
-	return rq;
-}
-
 #define OK(d, rq, off) ck_assert_msg(vs_hw_check(&(d), &(rq), (off), (rq).size, why, sizeof why) == 0, "%s", why)
 #define BAD(d, rq, off) ck_assert_int_eq(vs_hw_check(&(d), &(rq), (off), (rq).size, why, sizeof why), -1)
 
 START_TEST(obj_8bpp_even_tiles)
 {
 	vs_arena_decl d = arena(VS_ARENA_GBA_OBJ, 0);
-	vs_request s8 = sprite(0, 1, 8), s4 = sprite(0, 1, 4);
+	vs_request s8 = vs_test_sprite_rq(0, 1, 8), s4 = vs_test_sprite_rq(0, 1, 4);
 	char why[200];
 
 	OK(d, s8, 2 * 32);
@@ -75,7 +38,7 @@ END_TEST
 START_TEST(obj_bitmap_modes_from_512)
 {
 	char why[200];
-	vs_request s4 = sprite(0, 0, 4);
+	vs_request s4 = vs_test_sprite_rq(0, 0, 4);
 	unsigned mode;
 
 	for (mode = 0; mode <= 5; mode++) {
@@ -92,7 +55,7 @@ END_TEST
 START_TEST(bg_tiles_in_reach)
 {
 	vs_arena_decl d = arena(VS_ARENA_GBA_BG, 0);
-	vs_request t4 = tile(4), t8 = tile(8);
+	vs_request t4 = vs_test_tile_rq(7, 4), t8 = vs_test_tile_rq(7, 8);
 	char why[200];
 
 	OK(d, t4, 0x7FE0);
@@ -129,7 +92,7 @@ END_TEST
 START_TEST(bg_maps_on_screenblocks)
 {
 	vs_arena_decl d = arena(VS_ARENA_GBA_BG, 0);
-	vs_request m0 = map(0, 0), m3 = map(0, 3), a0 = map(1, 0);
+	vs_request m0 = vs_test_map_rq(0, 0), m3 = vs_test_map_rq(0, 3), a0 = vs_test_map_rq(1, 0);
 	char why[200];
 
 	OK(d, m0, 0xF800);
@@ -144,7 +107,7 @@ END_TEST
 START_TEST(bg_bitmap_modes_have_no_tiles)
 {
 	vs_arena_decl d = arena(VS_ARENA_GBA_BG, 3);
-	vs_request t4 = tile(4), m0 = map(0, 0), raw;
+	vs_request t4 = vs_test_tile_rq(7, 4), m0 = vs_test_map_rq(0, 0), raw;
 	char why[200];
 
 	d.size = 0x14000; /* the 80 KiB frame area */

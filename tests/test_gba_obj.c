@@ -288,17 +288,10 @@ END_TEST
 
 static vs_request sprite(unsigned w, unsigned h, unsigned bpp)
 {
-	vs_request rq;
 	unsigned shape = 0, size = 0;
 
-	memset(&rq, 0, sizeof rq);
 	ck_assert_int_eq(vs_sprite_from_dims(w, h, &shape, &size), 0);
-	rq.shape = VS_REQ_SPRITE;
-	rq.u.sprite.shape = (uint8_t)shape;
-	rq.u.sprite.size = (uint8_t)size;
-	rq.u.sprite.bpp = (uint8_t)bpp;
-	rq.size = vs_sprite_bytes(shape, size, bpp);
-	return rq;
+	return vs_test_sprite_rq(shape, size, bpp);
 }
 
 static vs_request bytes(uint32_t n)

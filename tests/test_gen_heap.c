@@ -24,16 +24,10 @@ static char *gen(const vs_gen_opts *o, const vs_gen_heap_opts *h, size_t *len)
 {
 	char err[256], *buf;
 	FILE *fp = tmpfile();
-	long n;
 
 	ck_assert_ptr_nonnull(fp);
 	ck_assert_int_eq(vs_gen_heap_churn_with(fp, o, h, err, sizeof err), 0);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	*len = fread(buf, 1, (size_t)n, fp);
-	buf[*len] = '\0';
+	buf = vs_test_slurp_stream(fp, len);
 	fclose(fp);
 	return buf;
 }

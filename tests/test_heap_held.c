@@ -469,11 +469,11 @@ static Suite *suite(void)
 	Suite *s = suite_create("heap_held");
 	TCase *tc = tcase_create("random");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, random_traces_account_every_byte, 0, (int)(sizeof cases / sizeof *cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cases");
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_overheads);
 	tcase_add_test(tc, bank_segments_follow);
 	tcase_add_loop_test(tc, bundled_traces, 0, 2);

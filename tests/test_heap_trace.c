@@ -12,29 +12,6 @@
 #include "trace/trace.h"
 #include "strategies/registry.h"
 
-/* Reads text and writes it back in canonical form into out. */
-static void reformat(const char *text, char *out, size_t cap)
-{
-	char err[1024];
-	FILE *in = fmemopen((void *)text, strlen(text), "rb");
-	FILE *o = fmemopen(out, cap, "wb");
-	vs_trace_reader *rd;
-	vs_event ev;
-	int rc;
-
-	ck_assert_ptr_nonnull(in);
-	ck_assert_ptr_nonnull(o);
-	rd = vs_trace_open_stream(in, "t", err, sizeof err);
-	ck_assert_msg(rd != NULL, "%s", err);
-	ck_assert_int_eq(vs_trace_write_header(o, vs_trace_header_of(rd)), 0);
-	while ((rc = vs_trace_next(rd, &ev)) == 1)
-		ck_assert_int_eq(vs_trace_write_event(o, vs_trace_header_of(rd), &ev), 0);
-	ck_assert_msg(rc == 0, "%s", vs_trace_error(rd));
-	vs_trace_close(rd);
-	fclose(in);
-	fclose(o);
-}
-
 /* The error reading text gives ("" when it reads whole). */
 static const char *read_error(const char *text)
 {
@@ -69,16 +46,16 @@ START_TEST(canonical_round_trip)
 		"heaps route=off default=main small=tiny\nsearch any lvl zone\n"
 		"alloc 1 300 search=zone,lvl tag=x\nalloc 2 any 300\npush lvl\npop lvl\n";
 
-	reformat(in, a, sizeof a);
+	vs_test_reformat(in, a, sizeof a);
 	ck_assert_str_eq(a, "vramsim-trace 1\narena main ram size=65536 strategy=heap-dlmalloc\n"
 		"arena lvl ram size=8192 strategy=heap-dlmalloc\narena zone ram size=32768 strategy=heap-tracking\n"
 		"arena tiny ram size=4096 strategy=heap-dlmalloc\n"
 		"heaps small=tiny default=main route=off\nsearch any lvl zone\n"
 		"alloc 1 300 tag=x search=zone,lvl\nalloc 2 any 300\npush lvl\npop lvl\n");
-	reformat(a, b, sizeof b);
+	vs_test_reformat(a, b, sizeof b);
 	ck_assert_str_eq(a, b);
 	/* route=on is the default and is left out */
-	reformat(HEAD "heaps route=on\nalloc 1 10\n", a, sizeof a);
+	vs_test_reformat(HEAD "heaps route=on\nalloc 1 10\n", a, sizeof a);
 	ck_assert_ptr_nonnull(strstr(a, "\nheaps\nalloc 1 10\n"));
 }
 END_TEST

@@ -35,28 +35,10 @@ static void close_inst(inst *in)
 	free(in->st);
 }
 
-static vs_request tex(unsigned fmt, unsigned w, unsigned h)
-{
-	vs_request rq;
-
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_TEX;
-	rq.u.tex.format = (uint8_t)fmt;
-	rq.u.tex.width = (uint16_t)w;
-	rq.u.tex.height = (uint16_t)h;
-	rq.size = vs_tex_bytes(fmt, w, h);
-	return rq;
-}
-
 static vs_request pltt(unsigned colours, int four, vs_dir dir)
 {
-	vs_request rq;
+	vs_request rq = vs_test_pltt_rq(colours, four);
 
-	memset(&rq, 0, sizeof rq);
-	rq.shape = VS_REQ_PLTT;
-	rq.u.pltt.colours = (uint16_t)colours;
-	rq.u.pltt.four = (uint8_t)four;
-	rq.size = colours * 2u;
 	rq.dir = dir;
 	return rq;
 }
@@ -178,19 +160,19 @@ START_TEST(frm_tex_adapter)
 
 	ck_assert_int_eq(open_inst(&in, "nns-frm-tex", VS_ARENA_DS_TEX, "slots=4", err, sizeof err), 0);
 	ck_assert_uint_eq(free_bytes(&in), 0x80000);
-	rq = tex(VS_TEX_4X4, 256, 256); /* 0x4000 texel bytes */
+	rq = vs_test_tex_rq(VS_TEX_4X4, 256, 256); /* 0x4000 texel bytes */
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &a), VS_OK);
 	ck_assert_uint_eq(a.offset, 0);
 	ck_assert_uint_eq(a.granted, 0x4000);
 	ck_assert_uint_eq(a.key, nns_tex_key_make(0, 0x4000, true));
 	/* the texel bytes and the index half come off the free space */
 	ck_assert_uint_eq(free_bytes(&in), 0x80000 - 0x6000);
-	rq = tex(VS_TEX_16C, 128, 64);
+	rq = vs_test_tex_rq(VS_TEX_16C, 128, 64);
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &b), VS_OK);
 	ck_assert_uint_eq(b.offset, 0x80000 - 0x1000);
 	ck_assert_uint_eq(in.s->save_size, sizeof(nns_frm_tex_state));
 	ck_assert_int_eq(in.s->save(in.st, &saved), 0);
-	rq = tex(VS_TEX_DIRECT, 256, 256);
+	rq = vs_test_tex_rq(VS_TEX_DIRECT, 256, 256);
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &c), VS_OK);
 	ck_assert_uint_eq(c.offset, 0x40000);
 	ck_assert_int_eq(in.s->free(in.st, &c), VS_RETAINED);
@@ -205,7 +187,7 @@ START_TEST(frm_tex_adapter)
 	rq.shape = VS_REQ_SPRITE;
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &c), VS_ERR_UNSUPPORTED);
 	/* too big */
-	rq = tex(VS_TEX_DIRECT, 1024, 1024);
+	rq = vs_test_tex_rq(VS_TEX_DIRECT, 1024, 1024);
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &c), VS_ERR_NOSPACE);
 	in.s->reset(in.st);
 	ck_assert_uint_eq(free_bytes(&in), 0x80000);
@@ -292,11 +274,11 @@ START_TEST(lnk_adapters)
 	ck_assert_int_eq(open_inst(&in, "nns-lnk-tex", VS_ARENA_DS_TEX, "", err, sizeof err), 0);
 	/* the index table of slot 1 is not free space */
 	ck_assert_uint_eq(free_bytes(&in), 0x80000 - 0x10000);
-	rq = tex(VS_TEX_4X4, 512, 512);
+	rq = vs_test_tex_rq(VS_TEX_4X4, 512, 512);
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &a), VS_OK);
 	ck_assert_uint_eq(a.offset, 0);
 	ck_assert_uint_eq(a.key >> 31, 1);
-	rq = tex(VS_TEX_256C, 256, 256);
+	rq = vs_test_tex_rq(VS_TEX_256C, 256, 256);
 	ck_assert_int_eq(in.s->alloc(in.st, &rq, &b), VS_OK);
 	ck_assert_uint_eq(b.offset, 0x30000);
 	ck_assert_int_eq(in.s->free(in.st, &a), VS_OK);

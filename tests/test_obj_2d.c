@@ -427,11 +427,6 @@ static void obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape, unsi
 	vs_test_oam_obj(f, i, tile, shape, size, flags, 16, 16);
 }
 
-static void obj_hide(vs_gba_frame *f, unsigned i)
-{
-	vs_test_put16(f->oam + i * 8, 0x0200);
-}
-
 typedef struct cap {
 	vs_gba_frame *f;
 	vs_capture *c;
@@ -492,7 +487,7 @@ START_TEST(capture_one_allocation_per_sprite)
 	obj(k.f, 3, 129, 2, 1, A_8BPP); /* 8x32 8bpp on an odd tile: 128-129 of rows 4-7 */
 	obj(k.f, 4, 33, 0, 0, 0);      /* 8x8 inside the first */
 	cap_frames(&k, 3);
-	obj_hide(k.f, 1);
+	vs_test_oam_hide(k.f, 1);
 	cap_frames(&k, 6);
 	cap_close(&k);
 	ck_assert_ptr_nonnull(strstr(k.text, "arena obj gba-obj map=2d\n"));
@@ -531,7 +526,7 @@ START_TEST(capture_random_2d_replays_clean)
 		for (i = 0; i < 24; i++) {
 			unsigned pick = vs_rng_below(&g, 4);
 			if (pick == 0)
-				obj_hide(k.f, i);
+				vs_test_oam_hide(k.f, i);
 			else if (pick == 1)
 				obj(k.f, i, vs_rng_below(&g, 1024), vs_rng_below(&g, 3), vs_rng_below(&g, 4),
 					vs_rng_below(&g, 2) ? A_8BPP : 0);

@@ -32,23 +32,12 @@ static const char *out_path(const char *name)
 	return p;
 }
 
-static int cli(const char *fmt, const char *a, const char *b)
-{
-	char args[4096];
-	snprintf(args, sizeof args, fmt, a, b);
-	return vs_test_run_cli(args, outbuf, sizeof outbuf, errbuf, sizeof errbuf);
-}
+#define cli(...) vs_test_cli(outbuf, sizeof outbuf, errbuf, sizeof errbuf, __VA_ARGS__)
 
 static void read_png(const char *path, vs_image *im)
 {
 	char err[512];
 	ck_assert_msg(vs_png_read(path, im, err, sizeof err) == 0, "%s", err);
-}
-
-static int file_exists(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0;
 }
 
 static void quiet(void *ud, const char *line)
@@ -315,7 +304,7 @@ START_TEST(unwritable_output)
 	rc = cli("render %s --kind heatmap -o %s", trace, target);
 	ck_assert_int_eq(rc, 2);
 	ck_assert_msg(strstr(errbuf, "cannot write") && strstr(errbuf, "pic.png"), "stderr: %s", errbuf);
-	ck_assert(!file_exists(target));
+	ck_assert(!vs_test_exists(target));
 	/* a directory that cannot be made */
 	snprintf(dir, sizeof dir, "%s/sub", blocker);
 	rc = cli("render %s -o %s", trace, dir);
@@ -324,7 +313,7 @@ START_TEST(unwritable_output)
 	/* a .png with every kind is a usage error, nothing written */
 	rc = cli("render %s -o %s", trace, out_path("all.png"));
 	ck_assert_int_eq(rc, 2);
-	ck_assert(!file_exists(out_path("all.png")));
+	ck_assert(!vs_test_exists(out_path("all.png")));
 	/* no temporary left behind in the output directory */
 	snprintf(target, sizeof target, "%s/test_render_out", VS_BINARY_DIR);
 	{
@@ -961,9 +950,9 @@ START_TEST(window_occupancy)
 	read_png(png, &im);
 	ck_assert_int_gt(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 1024 * 12 * 12 - 1);
 	vs_image_fini(&im);
-	ck_assert_int_eq(cli("render %s --kind occupancy --from 19 --at 9 -q -o x.png", trace, ""), 2);
+	ck_assert_int_eq(cli("render %s --kind occupancy --from 19 --at 9 -q -o x.png", trace), 2);
 	ck_assert_msg(strstr(errbuf, "--at 9 is outside the window (events 19-24)"), "%s", errbuf);
-	ck_assert_int_eq(cli("render %s --kind occupancy --from f:2 --frame 1 -q -o x.png", trace, ""), 2);
+	ck_assert_int_eq(cli("render %s --kind occupancy --from f:2 --frame 1 -q -o x.png", trace), 2);
 	ck_assert_msg(strstr(errbuf, "outside the window"), "%s", errbuf);
 }
 END_TEST
@@ -995,7 +984,7 @@ START_TEST(window_errors)
 	}
 	ck_assert_int_eq(cli("render %s --from f:0 -q -o %s", noframes, out_path("window-bad")), 2);
 	ck_assert_msg(strstr(errbuf, "the trace has no frame statements"), "%s", errbuf);
-	ck_assert(!file_exists(out_path("window-bad")));
+	ck_assert(!vs_test_exists(out_path("window-bad")));
 	ck_assert_int_eq(cli("render --help%s%s", "", ""), 0);
 	ck_assert(strstr(outbuf, "--from N|f:N") && strstr(outbuf, "--to N|f:N"));
 }

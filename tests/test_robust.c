@@ -231,7 +231,7 @@ int main(void)
 	Suite *s = suite_create("robust");
 	TCase *tc = tcase_create("robust");
 
-	tcase_set_timeout(tc, 240);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, mutated_traces_never_crash);
 	tcase_add_test(tc, every_strategy_on_random_traces);
 	suite_add_tcase(s, tc);

@@ -146,4 +146,5 @@ if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   add_test(NAME man_page
     COMMAND ${CMAKE_COMMAND} -DVRAMSIM=$<TARGET_FILE:vramsim> -DCHECK=${VS_MAN_PAGE}
             -DGROFF=${VS_GROFF} -P ${PROJECT_SOURCE_DIR}/cmake/parts/man.cmake)
+  set_tests_properties(man_page PROPERTIES TIMEOUT 60) # ctest's default would be 1500 s
 endif()

@@ -17,17 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/compiler_hints.h"
 #include "trace/trace.h"
-
-/* printf-like helpers: the compiler checks each call's arguments against
- * its format (GCC and clang; other compilers get plain C) */
-#ifndef VS_PRINTF
-#if defined(__GNUC__)
-#define VS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define VS_PRINTF(fmt, args)
-#endif
-#endif
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
 #define MAX_TOK 32 /* tokens on one line */

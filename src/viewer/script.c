@@ -179,7 +179,7 @@ static void push_wheel(viewer *v, int dy, int dx)
 
 /* Logs an error at the script's current line; returns 1 (the command was
  * read, and failed). */
-static int fail(viewer *v, script *sc, const char *fmt, ...) VIEW_PRINTF(3, 4);
+static int fail(viewer *v, script *sc, const char *fmt, ...) VS_PRINTF(3, 4);
 static int fail(viewer *v, script *sc, const char *fmt, ...)
 {
 	char msg[1280]; /* a script line is at most 1023 bytes */

@@ -7,17 +7,9 @@
 #include <SDL.h>
 
 #include "render/render.h"
+#include "base/compiler_hints.h"
 #include "viewer/viewer.h"
 #include "vram/arena.h"
-
-/* printf-style checks of a function's format (argument f) against its
- * arguments (from a on), where the compiler has them: a mismatch in a
- * message is then a warning, not wrong text at run time. */
-#if defined(__GNUC__)
-#define VIEW_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define VIEW_PRINTF(f, a)
-#endif
 
 /* The viewer's own colours (the renderer's are VS_RGB_*). */
 #define RGB_PANEL 0x1A1D23FFu   /* top line, help, failure list */
@@ -196,10 +188,10 @@ static inline int rect_overlap(vs_rect a, vs_rect b)
 }
 
 /* viewer.c: the loop and set-up, the state the other parts change. */
-void view_log(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
+void view_log(viewer *v, const char *fmt, ...) VS_PRINTF(2, 3);
 /* A message in the status line (for 4 s, or until the next while a script
  * runs). */
-void view_say(viewer *v, const char *fmt, ...) VIEW_PRINTF(2, 3);
+void view_say(viewer *v, const char *fmt, ...) VS_PRINTF(2, 3);
 void view_seek(viewer *v, uint64_t event);
 uint64_t view_total(const viewer *v);
 double view_speed(const viewer *v); /* events a second */

@@ -5,19 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compiler_hints.h"
 #include "base/grow.h"
 #include "console/common/input_script.h"
 #include "base/text.h"
-
-/* printf-like helpers: the compiler checks each call's arguments against
- * its format (GCC and clang; other compilers get plain C) */
-#ifndef VS_PRINTF
-#if defined(__GNUC__)
-#define VS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define VS_PRINTF(fmt, args)
-#endif
-#endif
 
 #define LINE_MAX_BYTES 4096
 
