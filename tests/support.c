@@ -36,7 +36,8 @@ TCase *vs_test_tcase_apart(Suite *s, const char *name, const char *missing)
 		exit(EXIT_FAILURE);
 	}
 	needing[nneeding].name = name;
-	needing[nneeding++].missing = missing;
+	/* a copy: the helpers that say what is missing reuse their buffer */
+	needing[nneeding++].missing = missing ? strdup(missing) : NULL;
 	tcase_set_tags(tc, name);
 	suite_add_tcase(s, tc);
 	return tc;
