@@ -11,6 +11,7 @@
 
 #include "support.h"
 #include "render/render.h"
+#include "render/png.h"
 
 /* Pixels of the two difference colours in a --png picture. */
 static void count_colours(const char *path, int *red, int *blue)

@@ -32,6 +32,7 @@ size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allo
 #include "vramsim/strategy.h"
 #include "base/text.h"
 #include "strategies/registry.h"
+#include "render/history.h"
 
 static char out[65536], err[65536];
 

@@ -12,6 +12,10 @@
 #include "render/render.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
+#include "render/history.h"
+#include "render/picture.h"
+#include "render/png.h"
+#include "render/window.h"
 
 #define PIC_MARGIN 10 /* picture.c's margin: the heatmap rect starts there */
 
@@ -104,7 +108,7 @@ START_TEST(occupancy_sprite_cells)
 	const char *trace = vs_test_file(0, "render_occ.trace",
 		"vramsim-trace 1\narena obj gba-obj mode=0\nalloc 1 sprite 16x16 4bpp tag=hero\nframe\n");
 	const char *png = out_path("occ.png");
-	uint32_t hero = vs_tag_colour_id(1); /* the first tag of the trace */
+	uint32_t hero = vs_colour_tag_id(1); /* the first tag of the trace */
 	vs_image im;
 	int x0, y0, x1, y1, n, ylim;
 
@@ -138,7 +142,7 @@ START_TEST(occupancy_bitmap_mode_reserved)
 	const char *trace = vs_test_file(1, "render_mode3.trace",
 		"vramsim-trace 1\narena obj gba-obj mode=3\nalloc 1 sprite 8x8 4bpp tag=hero\n");
 	const char *png = out_path("mode3.png");
-	uint32_t hero = vs_tag_colour_id(1); /* the first tag of the trace */
+	uint32_t hero = vs_colour_tag_id(1); /* the first tag of the trace */
 	vs_image im;
 	int x0, y0, x1, y1, n, x, y, ylim;
 
@@ -151,12 +155,12 @@ START_TEST(occupancy_bitmap_mode_reserved)
 	for (y = y0 - 16 * 13; y < y0 - 1; y += 13)
 		for (x = x0; x < x0 + 32 * 13 - 1; x += 13) {
 			uint32_t c = vs_image_get(&im, x + 1, y + 1);
-			ck_assert_msg(c == VS_RGB_RESERVED || c == vs_unit_pixel(VS_UNIT_RESERVED, 0, 0, 0, 0),
+			ck_assert_msg(c == VS_RGB_RESERVED || c == vs_colour_unit_pixel(VS_UNIT_RESERVED, 0, 0, 0, 0),
 				"cell at %d,%d is %08x, not the reserved mark", x, y, c);
 		}
 	ck_assert_uint_eq(vs_image_get(&im, x0, y0 - 16 * 13 - 1), VS_RGB_GRID); /* frame above tile 0 */
 	/* both patterns of the hatch are there */
-	ck_assert_uint_eq(vs_image_get(&im, x0 + 1, y0 - 16 * 13 + 3), vs_unit_pixel(VS_UNIT_RESERVED, 0, 0, 1, 3));
+	ck_assert_uint_eq(vs_image_get(&im, x0 + 1, y0 - 16 * 13 + 3), vs_colour_unit_pixel(VS_UNIT_RESERVED, 0, 0, 1, 3));
 	ck_assert_uint_eq(vs_image_get(&im, x0 + 1, y0 - 16 * 13 + 1), VS_RGB_RESERVED);
 	/* the cell right of the sprite (tile 513) is free */
 	ck_assert_uint_eq(vs_image_get(&im, x1 + 3, y0 + 3), VS_RGB_FREE);
@@ -213,7 +217,7 @@ START_TEST(heatmap_failure_tick)
 	}
 	ck_assert_int_eq(ticks, 1);
 	hr = (vs_rect){ PIC_MARGIN, 0, im.w - 2 * PIC_MARGIN, 300 };
-	ck_assert_int_eq(tick_x, vs_render_time_x(hs, hr, 9));
+	ck_assert_int_eq(tick_x, vs_history_time_x(hs, hr, 9));
 	/* by hand: the plot starts after an 8-digit address label and a gap
 	 * (8 * 8 + 8 pixels) and ends before "100%" and a gap (4 * 8 + 8);
 	 * event 9 of 20 is the pixel column whose events end at or after 9 */
@@ -222,7 +226,7 @@ START_TEST(heatmap_failure_tick)
 		expect = PIC_MARGIN + left + (9 * plot_w - 1) / 20;
 	}
 	ck_assert_int_eq(tick_x, expect);
-	ck_assert_uint_eq(vs_render_time_event(hs, hr, expect), 9);
+	ck_assert_uint_eq(vs_history_time_event(hs, hr, expect), 9);
 	vs_image_fini(&im);
 	vs_replay_free(r);
 	vs_history_free(hs);
@@ -403,7 +407,7 @@ START_TEST(bg_map_and_tiles)
 	vs_image im;
 	const vs_live *m = NULL, *t = NULL;
 	const vs_arena *a;
-	uint32_t u, c = vs_tag_colour_id(1);
+	uint32_t u, c = vs_colour_tag_id(1);
 	vs_rect rc;
 	int y, lined = 0;
 
@@ -446,7 +450,7 @@ START_TEST(ds_index_units_in_owner_colour)
 	vs_layout L;
 	vs_image im;
 	const vs_arena *a;
-	uint32_t u, c = vs_tag_colour_id(1), idx = 0, data = 0;
+	uint32_t u, c = vs_colour_tag_id(1), idx = 0, data = 0;
 	vs_rect rc;
 
 	ck_assert_int_eq(vs_replay_run(r, 0), 0);
@@ -463,7 +467,7 @@ START_TEST(ds_index_units_in_owner_colour)
 			/* in slot 1, drawn in the texture's colour family */
 			ck_assert_uint_ge(u, 16384);
 			ck_assert_uint_lt(u, 32768);
-			ck_assert_uint_eq(vs_image_get(&im, rc.x, rc.y), vs_unit_pixel(VS_UNIT_INDEX, c, 0, rc.x - L.panel[1].x, rc.y - L.panel[1].y));
+			ck_assert_uint_eq(vs_image_get(&im, rc.x, rc.y), vs_colour_unit_pixel(VS_UNIT_INDEX, c, 0, rc.x - L.panel[1].x, rc.y - L.panel[1].y));
 			idx++;
 		} else {
 			ck_assert_uint_eq(vs_image_get(&im, rc.x, rc.y), c);
@@ -575,11 +579,11 @@ START_TEST(empty_end_and_ram_crop)
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", t, out_path("empty-peak.png")), 0);
 	read_png(out_path("empty-peak.png"), &im);
-	ck_assert_int_eq(bbox(&im, vs_tag_colour_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1) > 0, 1);
+	ck_assert_int_eq(bbox(&im, vs_colour_tag_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1) > 0, 1);
 	vs_image_fini(&im);
 	ck_assert_int_eq(cli("render '%s' --kind occupancy --end -o '%s' -q", t, out_path("empty-end.png")), 0);
 	read_png(out_path("empty-end.png"), &im);
-	ck_assert_int_eq(bbox(&im, vs_tag_colour_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_eq(bbox(&im, vs_colour_tag_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	vs_image_fini(&im);
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", ram, out_path("ram-crop.png")), 0);
@@ -587,9 +591,9 @@ START_TEST(empty_end_and_ram_crop)
 	read_png(out_path("ram-crop.png"), &im);
 	read_png(out_path("ram-whole.png"), &whole);
 	/* the same two allocations, drawn over more cells where less is shown */
-	ck_assert_int_gt(bbox(&whole, vs_tag_colour_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1), 0);
-	ck_assert_int_gt(bbox(&im, vs_tag_colour_id(2), first_row_of_legend(&im), &x0, &y0, &x1, &y1),
-		4 * bbox(&whole, vs_tag_colour_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1));
+	ck_assert_int_gt(bbox(&whole, vs_colour_tag_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1), 0);
+	ck_assert_int_gt(bbox(&im, vs_colour_tag_id(2), first_row_of_legend(&im), &x0, &y0, &x1, &y1),
+		4 * bbox(&whole, vs_colour_tag_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1));
 	vs_image_fini(&im);
 	vs_image_fini(&whole);
 }
@@ -636,24 +640,24 @@ START_TEST(colour_by)
 	big = small;
 	big.req.u.sprite.bpp = 8;
 	big.req.size = 4096;
-	c4 = vs_live_colour(&small, VS_COLOUR_BPP, 0);
-	c8 = vs_live_colour(&big, VS_COLOUR_BPP, 0);
-	cs = vs_live_colour(&small, VS_COLOUR_SIZE, 0);
-	cb = vs_live_colour(&big, VS_COLOUR_SIZE, 0);
+	c4 = vs_colour_live(&small, VS_COLOUR_BPP, 0);
+	c8 = vs_colour_live(&big, VS_COLOUR_BPP, 0);
+	cs = vs_colour_live(&small, VS_COLOUR_SIZE, 0);
+	cb = vs_colour_live(&big, VS_COLOUR_SIZE, 0);
 	ck_assert_uint_ne(c4, c8);
 	ck_assert_uint_ne(cs, cb);
 	ck_assert_int_eq(vs_colour_by_bin(VS_COLOUR_BPP, 1, &name, &c8), 3);
 	ck_assert_str_eq(name, "8bpp");
-	ck_assert_uint_eq(c8, vs_live_colour(&big, VS_COLOUR_BPP, 0));
+	ck_assert_uint_eq(c8, vs_colour_live(&big, VS_COLOUR_BPP, 0));
 	big.event = 10;
-	ck_assert_uint_ne(vs_live_colour(&big, VS_COLOUR_AGE, 11), vs_live_colour(&big, VS_COLOUR_AGE, 10000));
+	ck_assert_uint_ne(vs_colour_live(&big, VS_COLOUR_AGE, 11), vs_colour_live(&big, VS_COLOUR_AGE, 10000));
 	ck_assert_int_eq(vs_colour_by_parse("bpp"), VS_COLOUR_BPP);
 	ck_assert_int_eq(vs_colour_by_parse("colour"), -1);
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy --colour-by bpp -o '%s' -q", t, out_path("cb.png")), 0);
 	read_png(out_path("cb.png"), &im);
 	ck_assert_int_gt(bbox(&im, c4, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
-	ck_assert_int_gt(bbox(&im, vs_live_colour(&big, VS_COLOUR_BPP, 0), first_row_of_legend(&im), &x0, &y0, &x1,
+	ck_assert_int_gt(bbox(&im, vs_colour_live(&big, VS_COLOUR_BPP, 0), first_row_of_legend(&im), &x0, &y0, &x1,
 		&y1), 0);
 	vs_image_fini(&im);
 	/* by tag the two are one colour: the 4bpp colour is gone */
@@ -673,24 +677,24 @@ START_TEST(tag_colours_stable)
 	{
 		uint32_t a, b;
 		for (a = 1; a <= 24; a++) {
-			uint32_t ca = vs_tag_colour_id(a);
+			uint32_t ca = vs_colour_tag_id(a);
 			ck_assert_uint_ne(ca, VS_RGB_UNTAGGED);
 			ck_assert_uint_eq(ca & 0xFF, 0xFF);
 			for (b = a + 1; b <= 24; b++) {
-				uint32_t cb = vs_tag_colour_id(b);
+				uint32_t cb = vs_colour_tag_id(b);
 				int dr = (int)(ca >> 24) - (int)(cb >> 24), dg = (int)(ca >> 16 & 255) - (int)(cb >> 16 & 255);
 				int db = (int)(ca >> 8 & 255) - (int)(cb >> 8 & 255);
 				ck_assert_msg(dr * dr + dg * dg + db * db >= 54 * 54, "tags %u and %u look alike", a, b);
 			}
 		}
-		ck_assert_uint_eq(vs_tag_colour_id(0), VS_RGB_UNTAGGED);
-		ck_assert_uint_ne(vs_tag_colour_id(25), vs_tag_colour_id(26));
+		ck_assert_uint_eq(vs_colour_tag_id(0), VS_RGB_UNTAGGED);
+		ck_assert_uint_ne(vs_colour_tag_id(25), vs_colour_tag_id(26));
 	}
-	ck_assert_uint_eq(vs_tag_colour("player"), vs_tag_colour("player"));
-	ck_assert_uint_ne(vs_tag_colour("player"), vs_tag_colour("enemy"));
-	ck_assert_uint_eq(vs_tag_colour(""), VS_RGB_UNTAGGED);
-	ck_assert_uint_eq(vs_tag_colour(NULL), VS_RGB_UNTAGGED);
-	ck_assert_uint_eq(vs_tag_colour("player") & 0xFF, 0xFF);
+	ck_assert_uint_eq(vs_colour_tag("player"), vs_colour_tag("player"));
+	ck_assert_uint_ne(vs_colour_tag("player"), vs_colour_tag("enemy"));
+	ck_assert_uint_eq(vs_colour_tag(""), VS_RGB_UNTAGGED);
+	ck_assert_uint_eq(vs_colour_tag(NULL), VS_RGB_UNTAGGED);
+	ck_assert_uint_eq(vs_colour_tag("player") & 0xFF, 0xFF);
 }
 END_TEST
 
@@ -840,8 +844,8 @@ START_TEST(window_history_bounds)
 	vs_history_window_describe(hs, buf, sizeof buf);
 	ck_assert_str_eq(buf, "frames 2-3");
 	/* the x axis starts at the window: its first event at the left edge */
-	ck_assert_int_eq(vs_render_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 18), VS__PLOT_LEFT);
-	ck_assert_int_eq(vs_render_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 22), 1000 - VS__PLOT_RIGHT - 1);
+	ck_assert_int_eq(vs_history_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 18), VS__PLOT_LEFT);
+	ck_assert_int_eq(vs_history_time_x(hs, (vs_rect){ 0, 0, 1000, 300 }, 22), 1000 - VS__PLOT_RIGHT - 1);
 	vs_history_free(hs);
 
 	hs = window_history("5", "12", 0);
@@ -879,7 +883,7 @@ START_TEST(window_heatmap_decoded)
 {
 	const char *trace = window_trace();
 	const char *png = out_path("window-heat.png"), *whole = out_path("window-whole.png");
-	uint32_t early = vs_tag_colour_id(1), late = vs_tag_colour_id(2);
+	uint32_t early = vs_colour_tag_id(1), late = vs_colour_tag_id(2);
 	char first[32], last[32];
 	vs_image im;
 
@@ -929,7 +933,7 @@ START_TEST(window_occupancy)
 {
 	const char *trace = window_trace();
 	const char *png = out_path("window-occ.png");
-	uint32_t early = vs_tag_colour_id(1), late = vs_tag_colour_id(2);
+	uint32_t early = vs_colour_tag_id(1), late = vs_colour_tag_id(2);
 	vs_image im;
 	int x0, y0, x1, y1;
 
@@ -1067,7 +1071,7 @@ static void check_layout_of(boxes *b, const char *name, const char *from, const 
 	ck_assert_int_ge(vs_replay_run(r, 0), 0);
 	ck_assert_int_eq(vs_history_finish(hs, r), 0);
 	ck_assert_msg(vs_history_window_check(hs, err, sizeof err) == 0, "%s", err);
-	vs_render_box_hook(note_box, b);
+	vs_image_box_hook(note_box, b);
 	ck_assert_int_eq(vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, "a trace - a strategy - heatmap"), 0);
 	check_picture(b, &im, name, "heatmap");
 	ck_assert_int_eq(vs_picture_heatmap(&im, hs, VS_HEAT_OCCUPANCY, "a trace - a strategy - heatmap"), 0);
@@ -1078,7 +1082,7 @@ static void check_layout_of(boxes *b, const char *name, const char *from, const 
 		vs_render_src_replay(&src[i], r, i);
 	ck_assert_int_eq(vs_picture_occupancy(&im, src, vs_replay_arena_count(r), "occupancy", hs), 0);
 	check_picture(b, &im, name, "occupancy");
-	vs_render_box_hook(NULL, NULL);
+	vs_image_box_hook(NULL, NULL);
 	vs_replay_free(r);
 	vs_history_free(hs);
 }
@@ -1097,12 +1101,12 @@ START_TEST(labels_never_overlap)
 	check_layout_of(b, "heap-manager.trace", NULL, NULL);            /* seven RAM heaps */
 	check_layout_of(b, "heap-malloclab-mix.trace", NULL, NULL);
 	/* the check can fail: two labels drawn on top of each other */
-	vs_render_box_hook(note_box, b);
+	vs_image_box_hook(note_box, b);
 	ck_assert_int_eq(vs_image_init(&im, 100, 40, VS_RGB_BG), 0);
 	vs_image_text(&im, 2, 2, "first", VS_RGB_TEXT, 1);
 	vs_image_text(&im, 30, 10, "second", VS_RGB_TEXT, 1);
 	vs_image_text(&im, 90, 25, "out", VS_RGB_TEXT, 1);
-	vs_render_box_hook(NULL, NULL);
+	vs_image_box_hook(NULL, NULL);
 	ck_assert_int_eq(bad_boxes(b, &im, msg, sizeof msg), 2);
 	ck_assert_msg(strstr(msg, "'first'") && strstr(msg, "overlaps 'second'"), "%s", msg);
 	vs_image_fini(&im);

@@ -15,6 +15,7 @@
 #include "viewer/viewer.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
+#include "render/png.h"
 
 /* Events: 1 frame; 2 player 64x64 4bpp (64 tiles); 3 enemy 64x64 8bpp
  * (128 tiles); 4 frame; 5 free player; 6 frame; 7-13 seven more 8bpp
@@ -155,7 +156,7 @@ START_TEST(scripted_session)
 	char *text;
 	vs_image at2, back1, help, failed, small;
 	int xa, ya, xb, yb, xe, ye, rc;
-	uint32_t player = vs_tag_colour_id(1), enemy = vs_tag_colour_id(2); /* in the order they first appear */
+	uint32_t player = vs_colour_tag_id(1), enemy = vs_colour_tag_id(2); /* in the order they first appear */
 
 	ck_assert_int_ge(pa, 0);
 	ck_assert_int_ge(pb, 0);

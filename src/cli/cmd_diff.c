@@ -15,6 +15,10 @@
 #include "engine/results.h"
 #include "render/render.h"
 #include "vram/request.h"
+#include "render/history.h"
+#include "render/picture.h"
+#include "render/png.h"
+#include "render/window.h"
 
 #define CMD "diff"
 #define SHOWN 20 /* failures listed per side in text */

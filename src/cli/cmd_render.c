@@ -13,6 +13,10 @@
 #include "base/text.h"
 
 #include "render/render.h"
+#include "render/history.h"
+#include "render/picture.h"
+#include "render/png.h"
+#include "render/window.h"
 
 #define CMD "render"
 

@@ -15,6 +15,10 @@
 #include "strategies/registry.h"
 #include "vram/request.h"
 #include "vram/arena.h"
+#include "render/history.h"
+#include "render/picture.h"
+#include "render/png.h"
+#include "render/window.h"
 
 #define CMD "report"
 #define FAILURES_SHOWN 200

@@ -10,7 +10,7 @@
 static vs_box_fn box_fn;
 static void *box_ud;
 
-void vs_render_box_hook(vs_box_fn fn, void *ud)
+void vs_image_box_hook(vs_box_fn fn, void *ud)
 {
 	box_fn = fn;
 	box_ud = ud;

@@ -17,7 +17,10 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "render/history.h"
 #include "render/render.h"
+#include "render/window.h"
+#include "vram/arena.h"
 
 #define ROW_SAMPLES 16
 #define FAIL_KEEP 65536u /* failure events kept per arena (ticks on a time line) */
@@ -226,7 +229,7 @@ static uint32_t owner_colour(vs_history *hs, uint32_t owner)
 	htag *t;
 
 	if (hs->colour_by)
-		return vs_live_colour(l, hs->colour_by, hs->events);
+		return vs_colour_live(l, hs->colour_by, hs->events);
 	t = tag_entry(hs, tag);
 
 	if (!t)
@@ -234,7 +237,7 @@ static uint32_t owner_colour(vs_history *hs, uint32_t owner)
 	if (!t->known) {
 		const char *name = tag ? vs_replay_tag_name(hs->r, tag) : NULL;
 		t->known = 1;
-		t->colour = vs_tag_colour_id(tag);
+		t->colour = vs_colour_tag_id(tag);
 		if (name && !t->name) {
 			t->name = malloc(strlen(name) + 1);
 			if (t->name)
@@ -670,7 +673,6 @@ void vs_history_column_metrics(const vs_history *hs, int i, int c, uint64_t *liv
 
 /* ---- internals the drawing code shares (history_draw.c) ---------------- */
 #include "history_impl.h"
-#include "vram/arena.h"
 
 int vs__history_rows(const vs_history *hs, int i) { return hs->a[i].rows; }
 const uint32_t *vs__history_cells(const vs_history *hs, int i, int c)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "history_impl.h"
+#include "render/history.h"
 
 #define TICK_H 6
 
@@ -34,14 +35,14 @@ int vs__history_x(const vs_history *hs, int x0, int w, uint64_t ev)
 	return x0 + (int)((ev * (uint64_t)w - 1) / t);
 }
 
-int vs_render_time_x(const vs_history *hs, vs_rect r, uint64_t event)
+int vs_history_time_x(const vs_history *hs, vs_rect r, uint64_t event)
 {
 	vs_rect p = plot_of(r);
 
 	return vs__history_x(hs, p.x, p.w, event);
 }
 
-uint64_t vs_render_time_event(const vs_history *hs, vs_rect r, int x)
+uint64_t vs_history_time_event(const vs_history *hs, vs_rect r, int x)
 {
 	vs_rect p = plot_of(r);
 	uint64_t b = vs__history_base(hs), t = vs__history_span(hs);
@@ -88,7 +89,7 @@ static void time_ticks(vs_image *im, const vs_history *hs, vs_rect r, vs_rect p,
 		uint64_t ev = k ? vs_history_column_event(hs, c) : 0;
 		uint64_t v = k ? (frames ? vs_history_column_frame(hs, c) : ev) : start;
 		char lab[24];
-		x = k ? vs_render_time_x(hs, r, ev) : p.x;
+		x = k ? vs_history_time_x(hs, r, ev) : p.x;
 		snprintf(lab, sizeof lab, "%llu", (unsigned long long)v);
 		w = vs_image_text_width(lab, 1);
 		vs_image_vline(im, x, p.y + p.h + 1, p.y + p.h + 2, VS_RGB_DIM);
@@ -113,11 +114,11 @@ static void time_axis(vs_image *im, const vs_history *hs, vs_rect r, uint64_t cu
 	time_ticks(im, hs, r, p, y);
 	/* failure ticks above the plot, one per failed request's pixel column */
 	for (k = 0; k < nf; k++) {
-		int x = vs_render_time_x(hs, r, f[k]);
+		int x = vs_history_time_x(hs, r, f[k]);
 		vs_image_vline(im, x, p.y - 2 - TICK_H, p.y - 2, VS_RGB_FAIL);
 	}
 	if (cursor_event) {
-		int x = vs_render_time_x(hs, r, cursor_event);
+		int x = vs_history_time_x(hs, r, cursor_event);
 		vs_image_vline(im, x, p.y - 2 - TICK_H, p.y + p.h, VS_RGB_CURSOR);
 	}
 }
@@ -140,7 +141,7 @@ uint32_t vs__occ_ramp(uint8_t o)
 	return (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | 0xFFu;
 }
 
-void vs_render_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_heat_mode mode,
+void vs_history_draw_heatmap(vs_image *im, vs_rect r, const vs_history *hs, int i, vs_heat_mode mode,
 	uint64_t cursor_event)
 {
 	vs_rect p = plot_of(r);
@@ -191,7 +192,7 @@ static int val_y(vs_rect p, double v, double vmax)
 	return y;
 }
 
-void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint64_t cursor_event)
+void vs_history_draw_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint64_t cursor_event)
 {
 	vs_rect p = plot_of(r);
 	int ncols = vs_history_columns(hs), c, k;
@@ -210,7 +211,7 @@ void vs_render_chart(vs_image *im, vs_rect r, const vs_history *hs, int i, uint6
 	for (c = 0; c < ncols; c++) {
 		uint64_t live, largest;
 		double frag;
-		int x = vs_render_time_x(hs, r, vs_history_column_event(hs, c));
+		int x = vs_history_time_x(hs, r, vs_history_column_event(hs, c));
 		int yl, yg, yf;
 		vs_history_column_metrics(hs, i, c, &live, &largest, &frag);
 		yl = val_y(p, (double)live, vmax);

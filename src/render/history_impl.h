@@ -4,6 +4,7 @@
 #define VS_RENDER_HISTORY_IMPL_H
 
 #include "render/render.h"
+#include "render/history.h"
 
 int vs__history_rows(const vs_history *hs, int i);
 const uint32_t *vs__history_cells(const vs_history *hs, int i, int c);
@@ -33,7 +34,7 @@ int vs__history_x(const vs_history *hs, int x0, int w, uint64_t ev);
 #define VS__PLOT_TOP 9
 #define VS__PLOT_BOTTOM (VS_FONT_H + 5)     /* the time axis' labels */
 
-/* Tells the box hook (vs_render_box_hook) of a box drawn. */
+/* Tells the box hook (vs_image_box_hook) of a box drawn. */
 void vs__box(const vs_image *im, vs_rect r, vs_box_kind kind, const char *what);
 
 /* The occupancy heatmap's colour for 0-255 in use. */

@@ -54,7 +54,7 @@ static const uint32_t tag_palette[] = {
 	0xE25822FFu, 0xFF66FFFFu, 0x98FB98FFu, 0xFFE4A0FFu, 0x8080FFFFu, 0x00E0A0FFu, 0x3060FFFFu, 0xA0FF40FFu
 };
 
-uint32_t vs_tag_colour_id(uint32_t tag)
+uint32_t vs_colour_tag_id(uint32_t tag)
 {
 	uint32_t n = (uint32_t)(sizeof tag_palette / sizeof tag_palette[0]), k;
 
@@ -96,7 +96,7 @@ int vs_colour_by_bin(vs_colour_by by, int k, const char **name, uint32_t *colour
 	return n;
 }
 
-uint32_t vs_live_colour(const vs_live *l, vs_colour_by by, uint64_t now)
+uint32_t vs_colour_live(const vs_live *l, vs_colour_by by, uint64_t now)
 {
 	uint64_t v;
 	int k = 0;
@@ -109,7 +109,7 @@ uint32_t vs_live_colour(const vs_live *l, vs_colour_by by, uint64_t now)
 		return bin_colour[bpp == 4 ? 0 : bpp == 8 ? 2 : 4];
 	}
 	if (by == VS_COLOUR_TAG)
-		return vs_tag_colour_id(l->req.tag);
+		return vs_colour_tag_id(l->req.tag);
 	v = by == VS_COLOUR_SIZE ? l->req.size : (now > l->event ? now - l->event : 0);
 	for (k = 0; k < 4 && v > (by == VS_COLOUR_SIZE ? 32ull << (2 * k) : 16ull << (4 * k)) - (by == VS_COLOUR_AGE);
 		k++)
@@ -117,7 +117,7 @@ uint32_t vs_live_colour(const vs_live *l, vs_colour_by by, uint64_t now)
 	return bin_colour[k];
 }
 
-uint32_t vs_tag_colour(const char *tag)
+uint32_t vs_colour_tag(const char *tag)
 {
 	uint32_t h;
 
@@ -153,7 +153,7 @@ static uint32_t mix(uint32_t a, uint32_t b, unsigned wa, unsigned wb)
 	return out | 0xFFu;
 }
 
-uint32_t vs_unit_pixel(vs_unit_kind k, uint32_t c, int is_map, int x, int y)
+uint32_t vs_colour_unit_pixel(vs_unit_kind k, uint32_t c, int is_map, int x, int y)
 {
 	switch (k) {
 	case VS_UNIT_FREE:
@@ -442,10 +442,10 @@ static uint32_t colour_of_tag(painter *pt, uint32_t tag)
 		return pt->tag_colour[tag];
 	if (tag < TAG_CACHE) {
 		pt->tag_known[tag] = 1;
-		pt->tag_colour[tag] = vs_tag_colour_id(tag);
+		pt->tag_colour[tag] = vs_colour_tag_id(tag);
 		return pt->tag_colour[tag];
 	}
-	return vs_tag_colour_id(tag);
+	return vs_colour_tag_id(tag);
 }
 
 /* The cell's look: its unit, or for cells of many units the most common
@@ -486,7 +486,7 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 		ci->owner == VS_OWNER_HW || ci->owner == VS_OWNER_ALLOC)
 		return;
 	l = pt->src->owner ? pt->src->owner(pt->src->ud, ci->owner) : NULL;
-	ci->colour = pt->src->colour_by ? vs_live_colour(l, pt->src->colour_by, pt->src->event) :
+	ci->colour = pt->src->colour_by ? vs_colour_live(l, pt->src->colour_by, pt->src->event) :
 		colour_of_tag(pt, l ? l->req.tag : 0);
 	ci->is_map = l && l->req.shape == VS_REQ_BGMAP;
 }
@@ -498,7 +498,7 @@ static void paint_cell(vs_image *im, int x0, int y0, int w, int h, const cellinf
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++)
 			vs_image_put(im, x0 + x, y0 + y,
-				vs_unit_pixel((vs_unit_kind)ci->kind, ci->colour, ci->is_map, px0 + x, py0 + y));
+				vs_colour_unit_pixel((vs_unit_kind)ci->kind, ci->colour, ci->is_map, px0 + x, py0 + y));
 }
 
 static int same_block(const cellinfo *a, const cellinfo *b)

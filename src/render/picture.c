@@ -7,6 +7,8 @@
 #include "history_impl.h"
 #include "base/grow.h"
 #include "vram/arena.h"
+#include "render/history.h"
+#include "render/picture.h"
 
 #define MARGIN 10
 #define TITLE_H (2 * VS_FONT_H + 6)
@@ -69,7 +71,7 @@ static int legend_flow(vs_image *im, int x0, int y0, int w, const legend *L)
 				for (sx = 0; sx < SWATCH; sx++)
 					vs_image_put(im, x + sx, y + sy,
 						L->it[k].kind < 0 ? L->it[k].colour :
-						vs_unit_pixel((vs_unit_kind)L->it[k].kind, L->it[k].colour, L->it[k].is_map, sx, sy));
+						vs_colour_unit_pixel((vs_unit_kind)L->it[k].kind, L->it[k].colour, L->it[k].is_map, sx, sy));
 			vs_image_text(im, x + SWATCH + 4, y, L->it[k].text, VS_RGB_TEXT, 1);
 		}
 		x += iw;
@@ -136,7 +138,7 @@ static void tags_of_arena(const vs_render_src *s, legend *L)
 		if (L->n - before == LEGEND_TAGS)
 			more = 1;
 		else
-			legend_add(L, text, vs_tag_colour_id(l ? l->req.tag : 0), VS_UNIT_DATA, 0);
+			legend_add(L, text, vs_colour_tag_id(l ? l->req.tag : 0), VS_UNIT_DATA, 0);
 	}
 	if (L->n - before > 1)
 		qsort(L->it + before, (size_t)(L->n - before), sizeof *L->it, cmp_item);
@@ -365,7 +367,7 @@ int vs_picture_heatmap(vs_image *out, const vs_history *hs, vs_heat_mode mode, c
 			"events");
 		vs_image_text(out, MARGIN, y, buf, VS_RGB_TEXT, 1);
 		y += LINE_H;
-		vs_render_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
+		vs_history_draw_heatmap(out, (vs_rect){ MARGIN, y, w, HEAT_H + 9 + 12 }, hs, i, mode, 0);
 		y += HEAT_H + 9 + 12 + 8;
 	}
 	legend_flow(out, MARGIN, y, w, &L);
@@ -405,7 +407,7 @@ int vs_picture_chart(vs_image *out, const vs_history *hs, const char *title)
 			(unsigned long long)vs_history_peak_frag_event(hs, i), (unsigned long long)nf);
 		vs_image_text(out, MARGIN, y, buf, nf ? VS_RGB_FAIL : VS_RGB_DIM, 1);
 		y += LINE_H;
-		vs_render_chart(out, (vs_rect){ MARGIN, y, w, CHART_H + 9 + 12 }, hs, i, 0);
+		vs_history_draw_chart(out, (vs_rect){ MARGIN, y, w, CHART_H + 9 + 12 }, hs, i, 0);
 		y += CHART_H + 9 + 12 + 8;
 	}
 	legend_flow(out, MARGIN, y, w, &L);

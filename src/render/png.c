@@ -9,6 +9,7 @@
 #include <png.h>
 
 #include "render/render.h"
+#include "render/png.h"
 
 int vs_png_write(FILE *fp, const vs_image *im)
 {

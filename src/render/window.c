@@ -6,6 +6,7 @@
 
 #include "render/render.h"
 #include "base/text.h"
+#include "render/window.h"
 
 /* One end: its unit and number. -1 when malformed. */
 static int parse_end(const char *s, vs_window_unit *unit, uint64_t *v)

@@ -15,6 +15,7 @@
 #include "base/grow.h"
 #include "viewer/viewer.h"
 #include "vram/arena.h"
+#include "render/history.h"
 
 #define CK_EVENTS 256u        /* checkpoint at least this often (small arenas) */
 #define CK_MIN_UNITS 4096u    /* ... and when this many units changed */

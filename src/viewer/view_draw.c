@@ -15,6 +15,7 @@
 #include "viewer_int.h"
 #include "base/grow.h"
 #include "vram/arena.h"
+#include "render/history.h"
 
 /* ---- owners for the renderer ------------------------------------------ */
 
@@ -226,13 +227,13 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 		vs_image_fini(&p->chart_img);
 		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))
 			return;
-		vs_render_chart(&p->chart_img, rect_make(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
+		vs_history_draw_chart(&p->chart_img, rect_make(0, 0, p->chart.w, p->chart.h), hs, v->chart_arena, 0);
 		p->chart_img_arena = v->chart_arena;
 		p->chart_img_events = rec;
 		p->chart_img_time = SDL_GetTicks();
 		p->chart_gen++;
 	}
-	x = vs_render_time_x(hs, p->chart, at);
+	x = vs_history_time_x(hs, p->chart, at);
 	h = hash_u64(hash_u64(HASH0, p->chart_gen), (uint64_t)(int64_t)x);
 	if (!region_begin(v, &p->chart_g, p->chart, h, VS_RGB_BG))
 		return;
@@ -409,13 +410,13 @@ static void draw_legend(viewer *v)
 		for (j = 0; j < box; j++)
 			for (i = 0; i < box; i++)
 				vs_image_put(&v->canvas, x + i, v->legend.y + j,
-					vs_unit_pixel((vs_unit_kind)kinds[k].kind, VS_RGB_UNTAGGED, 0, i, j));
+					vs_colour_unit_pixel((vs_unit_kind)kinds[k].kind, VS_RGB_UNTAGGED, 0, i, j));
 		x += box + 4;
 		x += vs_image_text(&v->canvas, x, v->legend.y, kinds[k].name, VS_RGB_DIM, v->ts) + 10;
 	}
 	for (t = 1; (int)t <= ntags; t++) {
 		const char *name = vs_replay_tag_name(r, t);
-		vs_image_fill(&v->canvas, rect_make(x, v->legend.y, box, box), vs_tag_colour_id(t));
+		vs_image_fill(&v->canvas, rect_make(x, v->legend.y, box, box), vs_colour_tag_id(t));
 		x += box + 4;
 		x += vs_image_text(&v->canvas, x, v->legend.y, name, VS_RGB_TEXT, v->ts) + 10;
 	}

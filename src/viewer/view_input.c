@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "viewer_int.h"
+#include "render/history.h"
 
 /* ---- go to a frame, find a tag or id ----------------------------------- */
 
@@ -368,7 +369,7 @@ static void seek_at_mouse(viewer *v)
 		view_seek(v, e);
 	} else if (v->dragging >= 2) {
 		s = v->dragging - 2;
-		view_seek(v, vs_render_time_event(vs_timeline_render_history(v->tl, s), v->sp[s].chart, v->mx));
+		view_seek(v, vs_history_time_event(vs_timeline_render_history(v->tl, s), v->sp[s].chart, v->mx));
 	}
 }
 

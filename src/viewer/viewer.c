@@ -18,6 +18,7 @@
 #include "viewer_int.h"
 #include "base/out_file.h"
 #include "base/text.h"
+#include "render/png.h"
 
 static const double speeds[] = {
 	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,

@@ -24,6 +24,7 @@
 #include "render/render.h"
 #include "engine/replay.h"
 #include "vram/arena.h"
+#include "render/history.h"
 
 #define VS_VIEW_MAX_SIDES 2
 
