@@ -469,28 +469,40 @@ static int run_locate_failure(cmd_args *a)
 	return 1;
 }
 
+/* The screen point of the unit that words 1 to 3 name (u: side, arena,
+ * unit). 1 when it is on screen; otherwise 0 with *rc what the command
+ * returns: 0 on a bad number (its usage message), fail()'s value when the
+ * unit is not on screen. */
+static int unit_point(cmd_args *a, long long u[3], int *x, int *y, int *rc)
+{
+	*rc = 0;
+	if (!unit_args(a, &u[0], &u[1], &u[2]))
+		return 0;
+	if (layout_unit_centre(a->v, (int)u[0] - 1, (int)u[1], (uint32_t)u[2], x, y)) {
+		*rc = fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], u[0]);
+		return 0;
+	}
+	return 1;
+}
+
 static int run_locate(cmd_args *a)
 {
-	long long side, arena, unit;
-	int x, y;
+	long long u[3];
+	int x, y, rc;
 
-	if (!unit_args(a, &side, &arena, &unit))
-		return 0;
-	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
-		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
-	view_log(a->v, "locate %lld %lld %lld %d %d", side, arena, unit, x, y);
+	if (!unit_point(a, u, &x, &y, &rc))
+		return rc;
+	view_log(a->v, "locate %lld %lld %lld %d %d", u[0], u[1], u[2], x, y);
 	return 1;
 }
 
 static int run_hover(cmd_args *a)
 {
-	long long side, arena, unit;
-	int x, y;
+	long long u[3];
+	int x, y, rc;
 
-	if (!unit_args(a, &side, &arena, &unit))
-		return 0;
-	if (layout_unit_centre(a->v, (int)side - 1, (int)arena, (uint32_t)unit, &x, &y))
-		return fail(a->v, a->sc, "%s: no such unit on screen (side %lld arena ...)", a->w[0], side);
+	if (!unit_point(a, u, &x, &y, &rc))
+		return rc;
 	push_motion(a->v, x, y, 0);
 	return 1;
 }
