@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "strategies/plugin.h"
 #include "strategies/registry.h"
 
 /* The long option named, or the only one the name starts. */

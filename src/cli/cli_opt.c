@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "strategies/plugin.h"
 #include "strategies/registry.h"
 
 #define COMPLETE_ARG "--vs-complete"

@@ -6,6 +6,7 @@
 
 #include "vramsim/strategy.h"
 #include "base/text.h"
+#include "strategies/plugin.h"
 #include "strategies/registry.h"
 
 int vs_plugin_load(const char *path, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* registry.h - the strategies vramsim knows: built-ins first, in a fixed
- * order, then plug-ins in the order loaded (plugin.c).
+ * order, then plug-ins in the order loaded (plugin.h).
  */
 #ifndef VS_STRATEGIES_REGISTRY_H
 #define VS_STRATEGIES_REGISTRY_H
@@ -36,11 +36,5 @@ const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);
 /* Adds n strategies, all of them or none. */
 int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, size_t errlen);
-
-/* Loads a plug-in and registers its strategies, all of them or none: a
- * table with no strategies, more than VS_PLUGIN_MAX_STRATEGIES, a NULL
- * pointer among them, a name with control characters or a strategy
- * vs_strategy_register refuses is refused whole. Returns 0 or -1 with err. */
-int vs_plugin_load(const char *path, char *err, size_t errlen);
 
 #endif
