@@ -14,8 +14,8 @@
 
 typedef enum vs_req_shape {
 	VS_REQ_BYTES = 0, /* plain bytes */
-	VS_REQ_SPRITE,    /* GBA OBJ graphics: OAM shape, size, bpp */
-	VS_REQ_TILE,      /* GBA BG tile by ROM index and bpp */
+	VS_REQ_SPRITE,    /* GBA or DS OBJ graphics: OAM shape, size, bpp */
+	VS_REQ_TILE,      /* GBA or DS BG tile by ROM index and bpp */
 	VS_REQ_BGMAP,     /* GBA BG map: text or affine, size field 0-3 */
 	VS_REQ_TEX,       /* DS texture: format, width, height */
 	VS_REQ_PLTT       /* DS palette: colours, 4-colour flag */
@@ -43,7 +43,7 @@ typedef struct vs_request {
 	uint32_t opt;      /* raw option word passed through (NNS opt) */
 	vs_req_shape shape;
 	union {
-		struct { uint8_t shape, size, bpp; } sprite;       /* bpp 4 or 8 */
+		struct { uint8_t shape, size, bpp; } sprite;       /* bpp 4 or 8; 16: a DS bitmap sprite */
 		/* cb1: charblock the BG draws from, plus one (0: not given);
 		 * affine: for an affine BG (tile numbers 0-255, 8bpp) */
 		struct { uint32_t rom; uint8_t bpp, cb1, affine; } tile;
@@ -57,6 +57,13 @@ typedef struct vs_request {
 	 * another strategy differs. Appended: older plug-ins never read it. */
 	uint32_t at;       /* VS_AT_ADDR: the address (arena base + offset) */
 	uint8_t has_at;    /* VS_AT_NONE, VS_AT_ADDR or VS_AT_FAILED */
+	/* A `realloc` of a live allocation (glTexImage2D again on a bound
+	 * texture): has_prev 1 and prev_key its placement's key. Only a
+	 * strategy with VS_STRAT_REALLOC is given one; it answers for both,
+	 * keeping the old place or freeing it and placing anew, as its library
+	 * does. Appended: older plug-ins never read it. */
+	uint8_t has_prev;
+	uint32_t prev_key;
 } vs_request;
 
 /* What a trace says of the game's own answer to a request. */

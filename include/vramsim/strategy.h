@@ -23,9 +23,10 @@
 #include "vramsim/arena.h"
 #include "vramsim/request.h"
 
-/* The table layout's version. 1: up to held; 2: adds ram, moves, frame. Tables of an
- * older version are still accepted (the fields they lack read as NULL). */
-#define VS_STRATEGY_ABI 2
+/* The table layout's version. 1: up to held; 2: adds ram, moves, frame;
+ * 3: adds vramcnt, lock. Tables of an older version are still accepted
+ * (the fields they lack read as NULL). */
+#define VS_STRATEGY_ABI 3
 #define VS_STRATEGY_ABI_OLDEST 1
 
 /* Results of allocate / free. Negative values are failures. */
@@ -78,7 +79,11 @@ enum {
 	 * allocation's, so a live allocation's bytes cannot change: the byte
 	 * check is kept by those checks and the bytes need not be written
 	 * (see check_bytes in replay.h). */
-	VS_STRAT_NO_MEM = 1u << 4
+	VS_STRAT_NO_MEM = 1u << 4,
+	/* takes a `realloc` whole (vs_request has_prev/prev_key): alloc frees
+	 * or keeps the live allocation itself. Without it the replay frees the
+	 * allocation through the strategy, then allocates. */
+	VS_STRAT_REALLOC = 1u << 5
 };
 
 typedef struct vs_strategy {
@@ -134,6 +139,16 @@ typedef struct vs_strategy {
 	/* Optional: a frame boundary (the game's VBlank), where a strategy may
 	 * compact; its moves are read with moves(). */
 	void (*frame)(void *st);
+
+	/* ---- ABI 3 ---- */
+	/* Optional: the game wrote VRAMCNT of bank 0-8 (A-I) (trace line
+	 * `vramcnt BANK VALUE`), for allocators that read the bank registers
+	 * at each call (libnds videoGL). The replay has already taken away
+	 * the memory that left the arena and given it what came. */
+	void (*vramcnt)(void *st, unsigned bank, uint8_t value);
+	/* Optional: the game locked (locked 1) or unlocked a bank for its
+	 * allocator (glLockVRAMBank; trace lines `lock BANK`, `unlock BANK`). */
+	void (*lock)(void *st, unsigned bank, int locked);
 } vs_strategy;
 
 /* ---- plug-ins ---------------------------------------------------------

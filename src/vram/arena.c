@@ -14,7 +14,8 @@
 #define UNITS_FORM_MAX 4096u
 
 static const char *const kind_names[VS_ARENA_KIND_COUNT] = {
-	"gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram"
+	"gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram",
+	"ds-obj", "ds-bg", "ds-bg-extpal", "ds-obj-extpal"
 };
 
 const char *vs_arena_kind_name(vs_arena_kind kind)
