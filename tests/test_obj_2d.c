@@ -134,8 +134,8 @@ START_TEST(declare_errors_name_line_and_column)
 {
 	assert_header_error("arena obj gba-obj map=3d", "t.trace:2:23: error: map: expected 1d or 2d");
 	assert_header_error("arena obj gba-obj map=", "t.trace:2:23: error: map: expected 1d or 2d");
-	assert_header_error("arena bg gba-bg map=2d", "t.trace:2:17: error: map= applies to gba-obj arenas");
-	assert_header_error("arena t ds-tex map=2d", "t.trace:2:16: error: map= applies to gba-obj arenas");
+	assert_header_error("arena bg gba-bg map=2d", "t.trace:2:17: error: map= applies to gba-obj and ds-obj arenas");
+	assert_header_error("arena t ds-tex map=2d", "t.trace:2:16: error: map= applies to gba-obj and ds-obj arenas");
 	assert_header_error("arena obj gba-obj map=2d map=1d", "t.trace:2:26: error: map= given twice");
 }
 END_TEST

@@ -717,7 +717,7 @@ START_TEST(older_abi_tables)
 		next.abi = VS_STRATEGY_ABI + 1;
 		next.name = "test-abi-next";
 		ck_assert_int_eq(vs_strategy_register(&next, err, sizeof err), -1);
-		ck_assert_msg(strstr(err, "ABI 3, vramsim speaks 1 to 2"), "%s", err);
+		ck_assert_msg(strstr(err, "ABI 4, vramsim speaks 1 to 3"), "%s", err);
 	}
 }
 END_TEST

@@ -285,6 +285,16 @@ static VS_ALWAYS_INLINE int step(vs_replay *r)
 	case VS_EV_MOVE:
 		rc = vs_replay_do_move(r);
 		break;
+	case VS_EV_REALLOC:
+		rc = vs_replay_do_realloc(r);
+		break;
+	case VS_EV_VRAMCNT:
+		rc = vs_replay_do_vramcnt(r);
+		break;
+	case VS_EV_LOCK:
+	case VS_EV_UNLOCK:
+		rc = vs_replay_do_lock(r);
+		break;
 	case VS_EV_POP: {
 		/* Pop removes the top whatever the name says (seed 004) */
 		const vs_trace_header *hd = vs_trace_header_of(r->rd);

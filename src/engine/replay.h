@@ -54,6 +54,7 @@ typedef enum vs_check_kind {
 	VS_CHECK_BYTES,         /* a live allocation's bytes changed before its free */
 	VS_CHECK_SHORT,         /* granted fewer bytes than requested */
 	VS_CHECK_MOVE,          /* a move that names no allocation's block, or one that cannot move */
+	VS_CHECK_UNMAPPED,      /* a DS bank left an arena while allocations lived on it */
 	VS_CHECK_KINDS
 } vs_check_kind;
 

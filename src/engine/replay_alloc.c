@@ -447,7 +447,7 @@ int vs_replay_do_free(vs_replay *r)
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
 			(unsigned)(ar->arena.decl.base + vs_hw_footprint_at(&x->fp, (uint32_t)bad)));
-	status = ar->strat->free(ar->state, &x->pub.pl);
+	status = r->realloc_held ? VS_OK : ar->strat->free(ar->state, &x->pub.pl);
 	if (x->detached) {
 		vs_live gone = x->pub; /* observers see the arena after the free */
 		if (status < 0 && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
@@ -477,6 +477,8 @@ int vs_replay_do_free(vs_replay *r)
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		vs_replay_drop_rec(r, h);
+		if (ar->stranded)
+			vs_replay_rereserve(r, (int)(ar - r->ar));
 		vs_replay_refresh_held(r, (int)(ar - r->ar));
 		vs_replay_refresh_metrics(ar);
 		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &gone);

@@ -83,6 +83,7 @@ typedef struct arena_run {
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 	uint8_t bytes;         /* allocations' bytes are written, moved and compared (check_bytes) */
 	uint8_t frag_known;    /* m.frag is worked out from m.free_bytes and m.largest_free */
+	uint8_t stranded;      /* allocations live on memory a DS bank took away: frees re-reserve it */
 } arena_run;
 
 struct vs_replay {
@@ -105,6 +106,7 @@ struct vs_replay {
 	heap_manager heaps;     /* The Simpsons: Hit & Run's routing, every arena a heap */
 	int heaps_on;           /* the header's heaps line (fixed once the header is read) */
 	int released;           /* the free being reported let go of its allocation */
+	int realloc_held;       /* the free is a realloc's: the strategy lets go inside its alloc */
 };
 
 /* ---- replay.c: metrics --------------------------------------------------- */
@@ -124,6 +126,12 @@ static inline uint8_t *vs_replay_strat_mem(arena_run *ar)
 /* ---- replay_msg.c --------------------------------------------------------- */
 
 /* Reports a diagnostic; returns -1 when strict makes it fatal. */
+/* replay_banks.c: the DS bank statements, realloc, and re-reserving
+ * memory a bank took away once the allocations on it are freed. */
+int vs_replay_do_vramcnt(vs_replay *r);
+int vs_replay_do_lock(vs_replay *r);
+int vs_replay_do_realloc(vs_replay *r);
+void vs_replay_rereserve(vs_replay *r, int a);
 int vs_replay_diag(vs_replay *r, vs_diag_kind k, const char *fmt, ...);
 void vs_replay_check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt, ...);
 /* Tells the observer, if any, what the current event did. */

@@ -15,7 +15,8 @@ static const char *const diag_names[VS_DIAG_KINDS] = {
 	"unknown state", "strategy refused", "heap stack", "invalid request"
 };
 static const char *const check_names[VS_CHECK_KINDS] = {
-	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant", "bad move"
+	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant", "bad move",
+	"unmapped bank"
 };
 
 const char *vs_replay_fail_kind_name(vs_fail_kind k) { return (unsigned)k < VS_FAIL_KINDS ? fail_names[k] : "?"; }

@@ -36,6 +36,10 @@ typedef enum vs_event_type {
 	VS_EV_PUSH,     /* push NAME: heap stack (with `heaps`) */
 	VS_EV_POP,      /* pop NAME */
 	VS_EV_MOVE,     /* move ID to=ADDR: the game moved a live allocation */
+	VS_EV_REALLOC,  /* realloc ID [ARENA] REQUEST [key=value ...]: a live allocation asked for again */
+	VS_EV_VRAMCNT,  /* vramcnt BANK VALUE: a DS VRAM bank register written */
+	VS_EV_LOCK,     /* lock BANK: the game locked a bank for its allocator (glLockVRAMBank) */
+	VS_EV_UNLOCK,   /* unlock BANK */
 	VS_EV_COUNT
 } vs_event_type;
 
@@ -64,6 +68,8 @@ typedef struct vs_event {
 	 * ALLOCATOR_SEARCH); route is then -1. 0: none. */
 	uint8_t search_len;
 	uint8_t search[VS_SEARCH_LEN_MAX];
+	/* vramcnt, lock, unlock: the bank (0-8, A-I) and VRAMCNT's new value */
+	uint8_t bank, vramcnt;
 } vs_event;
 
 /* The trace header: version line and arena declarations. */

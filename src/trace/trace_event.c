@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "trace_read_int.h"
+#include "vram/ds_banks.h"
 #include "trace/trace.h"
 #include "vram/request.h"
 #include "vram/arena.h"
@@ -519,7 +520,8 @@ static int parse_alloc(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 
 	if (nt < 3)
 		return vs_trace_fail(r, t[nt - 1].col + t[nt - 1].len,
-			"alloc: expected 'alloc ID [ARENA] REQUEST [key=value ...]'");
+			"%s: expected '%s ID [ARENA] REQUEST [key=value ...]'", vs_trace_event_name(ev->type),
+			vs_trace_event_name(ev->type));
 	if (vs_trace_parse_u64(t[1].s, t[1].len, 0, &ev->id))
 		return vs_trace_fail(r, t[1].col, "alloc: id '%.*s' is not a 64-bit number", (int)t[1].len, t[1].s);
 	if (h->heaps) {
@@ -652,6 +654,52 @@ static int read_init(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	return 0;
 }
 
+/* A bank letter A-I: 0-8, or -1. */
+static int bank_letter(const tok *t)
+{
+	return t->len == 1 && t->s[0] >= 'A' && t->s[0] <= 'I' ? t->s[0] - 'A' : -1;
+}
+
+/* vramcnt BANK VALUE: DS only */
+static int read_vramcnt(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	uint32_t v;
+	int bank, i, ds = 0;
+
+	if (nt != 3)
+		return vs_trace_fail(r, nt < 3 ? t[nt - 1].col + t[nt - 1].len : t[3].col,
+			"vramcnt: expected 'vramcnt BANK VALUE' (a bank A-I and the register's new value)");
+	for (i = 0; i < r->hdr.narenas; i++)
+		ds |= vs_ds_banked(r->hdr.arenas[i].kind);
+	if (!ds)
+		return vs_trace_fail(r, t[0].col, "vramcnt: this trace declares no DS VRAM arena");
+	if ((bank = bank_letter(&t[1])) < 0)
+		return vs_trace_fail(r, t[1].col, "vramcnt: '%.*s' is not a bank letter A-I", (int)t[1].len, t[1].s);
+	if (vs_trace_num32(r, t[2].s, t[2].len, t[2].col, "VRAMCNT value", 0, &v))
+		return -1;
+	if (v > 0xFF || (v & 0x60))
+		return vs_trace_fail(r, t[2].col, "vramcnt: 0x%x is not a VRAMCNT value (bits 0-2 MST, 3-4 OFS, 7 enable)",
+			(unsigned)v);
+	ev->bank = (uint8_t)bank;
+	ev->vramcnt = (uint8_t)v;
+	return 0;
+}
+
+/* lock BANK, unlock BANK */
+static int read_lock(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
+{
+	int bank;
+
+	if (nt != 2)
+		return vs_trace_fail(r, nt < 2 ? t[0].col + t[0].len : t[2].col, "%s: expected '%s BANK' (a bank A-I)",
+			vs_trace_event_name(ev->type), vs_trace_event_name(ev->type));
+	if ((bank = bank_letter(&t[1])) < 0)
+		return vs_trace_fail(r, t[1].col, "%s: '%.*s' is not a bank letter A-I", vs_trace_event_name(ev->type),
+			(int)t[1].len, t[1].s);
+	ev->bank = (uint8_t)bank;
+	return 0;
+}
+
 /* The statements by event type, one row each: its name and its reader. */
 static const struct statement {
 	const char *name;
@@ -663,6 +711,8 @@ static const struct statement {
 	[VS_EV_RESTORE] = { NAME("restore"), read_state }, [VS_EV_RESET] = { NAME("reset"), read_reset },
 	[VS_EV_INIT] = { NAME("init"), read_init }, [VS_EV_PUSH] = { NAME("push"), read_push_pop },
 	[VS_EV_POP] = { NAME("pop"), read_push_pop }, [VS_EV_MOVE] = { NAME("move"), read_move },
+	[VS_EV_REALLOC] = { NAME("realloc"), parse_alloc }, [VS_EV_VRAMCNT] = { NAME("vramcnt"), read_vramcnt },
+	[VS_EV_LOCK] = { NAME("lock"), read_lock }, [VS_EV_UNLOCK] = { NAME("unlock"), read_lock },
 };
 
 const char *vs_trace_event_name(vs_event_type t)

@@ -137,7 +137,7 @@ static void write_alloc(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 	static const char hex[] = "0123456789abcdef";
 	uint32_t i;
 
-	fprintf(fp, "alloc %llu", (unsigned long long)ev->id);
+	fprintf(fp, "%s %llu", vs_trace_event_name(ev->type), (unsigned long long)ev->id);
 	if (h->heaps) {
 		if (ev->route >= 0)
 			fprintf(fp, " %s", vs_trace_route_name(h, ev->route));
@@ -174,6 +174,7 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 {
 	switch (ev->type) {
 	case VS_EV_ALLOC:
+	case VS_EV_REALLOC:
 		write_alloc(fp, h, ev);
 		break;
 	case VS_EV_FREE:
@@ -181,6 +182,13 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
 		break;
 	case VS_EV_MOVE:
 		fprintf(fp, "move %llu to=0x%x", (unsigned long long)ev->id, (unsigned)ev->req.at);
+		break;
+	case VS_EV_VRAMCNT:
+		fprintf(fp, "vramcnt %c 0x%02x", 'A' + ev->bank, (unsigned)ev->vramcnt);
+		break;
+	case VS_EV_LOCK:
+	case VS_EV_UNLOCK:
+		fprintf(fp, "%s %c", vs_trace_event_name(ev->type), 'A' + ev->bank);
 		break;
 	case VS_EV_FRAME:
 		fputs("frame", fp);

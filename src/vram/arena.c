@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/compiler_hints.h"
+#include "base/grow.h"
 #include "vram/arena.h"
 #include "vram/ds_banks.h"
 #include "vram/hw.h"
@@ -137,6 +138,75 @@ static void reset_map(vs_arena *a)
 	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
 }
 
+/* ---- a DS bank remapped ------------------------------------------------- */
+
+typedef struct remap {
+	vs_arena *a;
+	vs_own_run *runs;   /* the runs of one range, collected before marking */
+	size_t n, cap;
+	int oom;
+} remap;
+
+static int collect_run(void *ud, const vs_own_run *run)
+{
+	remap *m = ud;
+
+	if (vs_grow(&m->runs, sizeof *m->runs, &m->cap, m->n + 1, 16)) {
+		m->oom = 1;
+		return 1;
+	}
+	m->runs[m->n++] = *run;
+	return 0;
+}
+
+static void collect(remap *m, uint32_t off, uint32_t len)
+{
+	uint32_t unit = m->a->decl.unit;
+
+	m->n = 0;
+	(void)vs_arena_runs(m->a, off / unit, len / unit, collect_run, m);
+}
+
+/* Memory that was unmapped and is mapped now becomes free. */
+static void unreserve_range(void *ud, uint32_t off, uint32_t len)
+{
+	remap *m = ud;
+	size_t i;
+
+	collect(m, off, len);
+	for (i = 0; i < m->n && !m->oom; i++)
+		if (m->runs[i].kind == VS_UNIT_RESERVED)
+			m->oom |= vs_arena_mark(m->a, m->runs[i].first * m->a->decl.unit,
+				m->runs[i].count * m->a->decl.unit, VS_OWNER_NONE, VS_UNIT_FREE) != 0;
+}
+
+/* Free memory that no bank maps now becomes reserved; what allocations
+ * hold there stays theirs (the caller reports it). */
+static void reserve_range(void *ud, uint32_t off, uint32_t len)
+{
+	remap *m = ud;
+	size_t i;
+
+	collect(m, off, len);
+	for (i = 0; i < m->n && !m->oom; i++)
+		if (m->runs[i].kind == VS_UNIT_FREE)
+			m->oom |= vs_arena_mark(m->a, m->runs[i].first * m->a->decl.unit,
+				m->runs[i].count * m->a->decl.unit, VS_OWNER_HW, VS_UNIT_RESERVED) != 0;
+}
+
+int vs_arena_redeclare(vs_arena *a, const vs_arena_decl *d)
+{
+	remap m = { .a = a };
+	uint32_t reserved = 0;
+
+	vs_hw_reserved(&a->decl, unreserve_range, &m);
+	a->decl = *d;
+	vs_hw_reserved(&a->decl, reserve_range, &m);
+	free(m.runs);
+	vs_ownmap_walk(a->own, 0, a->nunits, 0, count_reserved, &reserved);
+	a->usable_bytes = a->decl.size - reserved * a->decl.unit;
+	return m.oom ? -1 : 0;
+}
 
 int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen)
 {

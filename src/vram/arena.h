@@ -49,6 +49,13 @@ int vs_arena_kind_parse(const char *s, vs_arena_kind *out);
  * or no memory (a message goes to err). */
 int vs_arena_init(vs_arena *a, const vs_arena_decl *d, char *err, size_t errlen);
 void vs_arena_fini(vs_arena *a);
+/* The arena's declaration becomes d (same kind, size and unit: a DS bank
+ * mapped or unmapped): units no bank maps any more become reserved where
+ * they are free, units mapped again become free. Units an allocation holds
+ * stay its own: the caller finds and reports them. Calling it again with
+ * the same d re-reserves units freed since. 0, or -1 out of memory (the
+ * map then holds part of the change). */
+int vs_arena_redeclare(vs_arena *a, const vs_arena_decl *d);
 
 /* Marks units [off, off+len) with an owner and kind; len is in bytes and is
  * rounded out to whole units. O(log runs + runs replaced) as runs, O(units)
