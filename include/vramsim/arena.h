@@ -49,8 +49,8 @@ typedef struct vs_arena_decl {
 	/* DS: for each bank A-I its VRAMCNT offset (OFS) when the bank is
 	 * mapped for this arena's use (the MST that use takes, GBATEK "DS
 	 * Memory Control - VRAM"), or VS_BANK_UNMAPPED. ds-tex: A-D at texture
-	 * slots 0-3; ds-pltt: E (slots 0-3), F and G at slot 0, 1, 4 or 5 as
-	 * OFS 0-3; the 2D kinds: OFS as the table places the bank. */
+	 * slots 0-3; ds-pltt: E (slots 0-3, whatever is here), F and G: the
+	 * palette slot 0, 1, 4 or 5 (OFS 0-3); the 2D kinds: OFS. */
 	uint8_t ds_bank_slot[VS_DS_BANKS];
 	/* gba-obj: 2D OBJ tile mapping (DISPCNT bit 6 clear): a sprite takes a
 	 * rectangle of the 32x32 tile matrix, each 8-pixel row 32 tiles after

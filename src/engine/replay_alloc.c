@@ -9,6 +9,7 @@
 
 #include "replay_int.h"
 #include "strategies/registry.h"
+#include "vram/hw_gba.h"
 #include "vram/request.h"
 
 static vs_fail_kind classify(vs_replay *r, int a, const vs_request *rq, int status)
@@ -44,10 +45,17 @@ static int check_placement(vs_replay *r, int a, rec *x)
 			(unsigned long long)x->pub.id, (unsigned)pl->granted, (unsigned)x->pub.req.size);
 		return -1;
 	}
-	if (x->fp.stride && vs_hw_footprint_end(&x->fp) > d->size) {
+	if (x->fp.stride == VS_GBA_OBJ_2D_STRIDE && vs_hw_footprint_end(&x->fp) > VS_GBA_OBJ_2D_STRIDE * 32u) {
 		vs_replay_check_fail(r, a, VS_CHECK_BOUNDS,
 			"id %llu: 2D sprite at tile %u runs past tile 1023 (%u rows, 32 tiles apart)",
 			(unsigned long long)x->pub.id, (unsigned)(x->fp.offset / 32u), (unsigned)x->fp.rows);
+		return -1;
+	}
+	if (x->fp.stride && vs_hw_footprint_end(&x->fp) > d->size) {
+		vs_replay_check_fail(r, a, VS_CHECK_BOUNDS,
+			"id %llu: sprite at 0x%x runs past the arena's end (%u rows, %u bytes apart)",
+			(unsigned long long)x->pub.id, (unsigned)(d->base + x->fp.offset), (unsigned)x->fp.rows,
+			(unsigned)x->fp.stride);
 		return -1;
 	}
 	if ((uint64_t)pl->block_offset + pl->block_size > d->size || pl->offset < pl->block_offset ||

@@ -73,7 +73,8 @@ int vs_strategy_refuses(const vs_strategy *s, const vs_arena_decl *d, char *why,
 	char can[256] = "";
 	size_t i, n = vs_strategy_count(), len = 0;
 
-	if (d->kind != VS_ARENA_GBA_OBJ || !d->gba_obj_2d || (s->flags & VS_STRAT_OBJ_2D))
+	if ((d->kind != VS_ARENA_GBA_OBJ && d->kind != VS_ARENA_DS_OBJ) || !d->gba_obj_2d ||
+	    (s->flags & VS_STRAT_OBJ_2D))
 		return 0;
 	for (i = 0; i < n && len < sizeof can; i++) {
 		const vs_strategy *c = vs_strategy_at(i);
@@ -93,7 +94,8 @@ const vs_strategy *vs_strategy_default(vs_arena_kind kind)
 	 * "VRAM Managers" document for the DS, The Simpsons: Hit & Run's Doug
 	 * Lea heap for RAM. */
 	static const char *const names[VS_ARENA_KIND_COUNT] = {
-		"gba-obj-map", "gba-bg-tiles", "nns-lnk-tex", "nns-lnk-pltt", "heap-dlmalloc"
+		"gba-obj-map", "gba-bg-tiles", "nns-lnk-tex", "nns-lnk-pltt", "heap-dlmalloc",
+		"libnds-sprite", "recorded", "recorded", "recorded"
 	};
 	const vs_strategy *s = (unsigned)kind < VS_ARENA_KIND_COUNT ? vs_strategy_find(names[kind]) : NULL;
 	size_t i, n = vs_strategy_count();

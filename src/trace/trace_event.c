@@ -84,7 +84,7 @@ static int req_bytes(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 	return 2;
 }
 
-/* sprite WxH 4bpp|8bpp */
+/* sprite WxH 4bpp|8bpp, and bmp (a bitmap sprite) on the DS */
 static int req_sprite(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 {
 	unsigned w, h, shape, size, bpp;
@@ -94,8 +94,11 @@ static int req_sprite(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 		return vs_trace_fail(r, t[1].col, "sprite: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
 	if (vs_sprite_from_dims(w, h, &shape, &size))
 		return vs_trace_fail(r, t[1].col, "sprite: no OAM shape is %ux%u pixels", w, h);
-	if (!(bpp = (unsigned)parse_bpp(&t[2])))
-		return vs_trace_fail(r, t[2].col, "sprite: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
+	if (r->req_kind == VS_ARENA_DS_OBJ && tok_is(&t[2], "bmp"))
+		bpp = 16;
+	else if (!(bpp = (unsigned)parse_bpp(&t[2])))
+		return vs_trace_fail(r, t[2].col, "sprite: expected 4bpp or 8bpp%s, got '%.*s'",
+			r->req_kind == VS_ARENA_DS_OBJ ? " or bmp" : "", (int)t[2].len, t[2].s);
 	rq->shape = VS_REQ_SPRITE;
 	rq->u.sprite.shape = (uint8_t)shape;
 	rq->u.sprite.size = (uint8_t)size;
@@ -193,7 +196,11 @@ static int req_pltt(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 	return used;
 }
 
-#define ANY_ARENA VS_ARENA_KIND_COUNT
+#define ANY_ARENA 0xFFFFFFFFu
+#define OBJ_ARENAS (VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | VS_ARENA_BIT(VS_ARENA_DS_OBJ))
+#define BG_ARENAS (VS_ARENA_BIT(VS_ARENA_GBA_BG) | VS_ARENA_BIT(VS_ARENA_DS_BG))
+#define PLTT_ARENAS (VS_ARENA_BIT(VS_ARENA_DS_PLTT) | VS_ARENA_BIT(VS_ARENA_DS_BG_EXTPAL) | \
+	VS_ARENA_BIT(VS_ARENA_DS_OBJ_EXTPAL))
 
 /* The request kinds, one row each: the keyword (none: a number, the
  * first row), the arena kind it goes to, the tokens it takes at least
@@ -201,18 +208,18 @@ static int req_pltt(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 static const struct req_kind {
 	const char *name;
 	size_t len;
-	vs_arena_kind arena;
+	uint32_t arenas; /* VS_ARENA_BIT of the kinds it goes to */
 	int ntok;
 	const char *usage;
 	int (*read)(vs_trace_reader *r, const tok *t, int n, vs_request *rq);
 } req_kinds[] = {
 	{ NULL, 0, ANY_ARENA, 1, NULL, req_size },
 	{ NAME("bytes"), ANY_ARENA, 2, "bytes: expected a size", req_bytes },
-	{ NAME("sprite"), VS_ARENA_GBA_OBJ, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
-	{ NAME("tile"), VS_ARENA_GBA_BG, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
-	{ NAME("map"), VS_ARENA_GBA_BG, 3, "map: expected 'map text|affine WxH'", req_map },
-	{ NAME("tex"), VS_ARENA_DS_TEX, 3, "tex: expected 'tex WxH FORMAT'", req_tex },
-	{ NAME("pltt"), VS_ARENA_DS_PLTT, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
+	{ NAME("sprite"), OBJ_ARENAS, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
+	{ NAME("tile"), BG_ARENAS, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
+	{ NAME("map"), BG_ARENAS, 3, "map: expected 'map text|affine WxH'", req_map },
+	{ NAME("tex"), VS_ARENA_BIT(VS_ARENA_DS_TEX), 3, "tex: expected 'tex WxH FORMAT'", req_tex },
+	{ NAME("pltt"), PLTT_ARENAS, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
 };
 #define NREQ_KINDS (sizeof req_kinds / sizeof req_kinds[0])
 
@@ -227,6 +234,20 @@ static const struct req_kind *req_keyword(const tok *t)
 	return NULL;
 }
 
+/* "sprite requests go to a gba-obj or ds-obj arena, not gba-bg" */
+static int wrong_arena(vs_trace_reader *r, const tok *t, const char *name, uint32_t arenas, vs_arena_kind kind)
+{
+	char kinds[96] = "";
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < VS_ARENA_KIND_COUNT; k++)
+		if (arenas & VS_ARENA_BIT(k))
+			len += (size_t)snprintf(kinds + len, sizeof kinds - len, "%s%s", len ? " or " : "",
+				vs_arena_kind_name((vs_arena_kind)k));
+	return vs_trace_fail(r, t->col, "%s requests go to a %s arena, not %s", name, kinds, vs_arena_kind_name(kind));
+}
+
 /* Request: tokens t[0..n); returns tokens used or -1. */
 static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind kind, vs_request *rq)
 {
@@ -239,9 +260,9 @@ static int parse_request(vs_trace_reader *r, const tok *t, int n, vs_arena_kind 
 	k = t[0].s[0] >= '0' && t[0].s[0] <= '9' ? &req_kinds[0] : req_keyword(&t[0]);
 	if (!k)
 		return unknown_request(r, &t[0]);
-	if (k->arena != ANY_ARENA && kind != k->arena)
-		return vs_trace_fail(r, t[0].col, "%s requests go to a %s arena, not %s", k->name,
-			vs_arena_kind_name(k->arena), vs_arena_kind_name(kind));
+	if (!(k->arenas & VS_ARENA_BIT(kind)))
+		return wrong_arena(r, &t[0], k->name, k->arenas, kind);
+	r->req_kind = kind;
 	if (n < k->ntok)
 		return vs_trace_fail(r, t[n - 1].col + t[n - 1].len, "%s", k->usage);
 	if ((used = k->read(r, t, n, rq)) < 0)
@@ -378,13 +399,14 @@ static int key_cb(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena_
 {
 	uint32_t n;
 
-	(void)d;
 	if (ev->req.shape != VS_REQ_TILE)
 		return vs_trace_fail(r, k->col, "cb= (the charblock a BG draws from) applies to tile requests");
 	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "cb", 0, &n))
 		return -1;
-	if (n > 3)
-		return vs_trace_fail(r, k->vcol, "charblock %u does not exist (0-3)", (unsigned)n);
+	if (d->kind == VS_ARENA_DS_BG ? n > 15 : n > 3)
+		return vs_trace_fail(r, k->vcol, d->kind == VS_ARENA_DS_BG ?
+			"character base %u does not exist (0-15, BGxCNT bits 2-5)" : "charblock %u does not exist (0-3)",
+			(unsigned)n);
 	ev->req.u.tile.cb1 = (uint8_t)(n + 1);
 	return 0;
 }

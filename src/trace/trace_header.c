@@ -12,8 +12,28 @@
 #include "trace_read_int.h"
 #include "trace/trace.h"
 #include "vram/arena.h"
+#include "vram/ds_banks.h"
 
 /* ---- arenas ------------------------------------------------------------ */
+
+/* Two banks of a 2D arena at the same bytes: the hardware would mix them. */
+static int banks_overlap(vs_trace_reader *r, const vs_arena_decl *d, uint32_t col)
+{
+	unsigned i, j;
+	uint32_t oi, li, oj, lj;
+
+	for (i = 0; i < VS_DS_BANKS; i++)
+		for (j = i + 1; j < VS_DS_BANKS; j++) {
+			if (d->ds_bank_slot[i] == VS_BANK_UNMAPPED || d->ds_bank_slot[j] == VS_BANK_UNMAPPED ||
+			    vs_ds_bank_range(d, i, d->ds_bank_slot[i], &oi, &li, NULL, 0) ||
+			    vs_ds_bank_range(d, j, d->ds_bank_slot[j], &oj, &lj, NULL, 0))
+				continue;
+			if (oi < oj + lj && oj < oi + li)
+				return vs_trace_fail(r, col, "banks: banks %c and %c both map 0x%x", 'A' + (int)i,
+					'A' + (int)j, (unsigned)(d->base + (oi > oj ? oi : oj)));
+		}
+	return 0;
+}
 
 static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size_t len, uint32_t col)
 {
@@ -33,7 +53,12 @@ static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size
 		slot = (unsigned)(sl - '0');
 		if (seen[bank]++)
 			return vs_trace_fail(r, col + (uint32_t)i, "banks: bank %c is listed twice", b);
-		if (d->kind == VS_ARENA_DS_TEX) {
+		if (VS_ARENA_BIT(d->kind) & VS_ARENA_ANY_DS_2D) {
+			uint32_t off, blen;
+			char why[128];
+			if (vs_ds_bank_range(d, bank, slot, &off, &blen, why, sizeof why))
+				return vs_trace_fail(r, col + (uint32_t)i, "banks: %s", why);
+		} else if (d->kind == VS_ARENA_DS_TEX) {
 			if (bank > 3)
 				return vs_trace_fail(r, col + (uint32_t)i, "banks: bank %c cannot hold texture images (only A-D)", b);
 			if (slot > 3)
@@ -55,6 +80,8 @@ static int parse_banks(vs_trace_reader *r, vs_arena_decl *d, const char *s, size
 		}
 		d->ds_bank_slot[bank] = (uint8_t)slot;
 	}
+	if (VS_ARENA_BIT(d->kind) & VS_ARENA_ANY_DS_2D)
+		return banks_overlap(r, d, col);
 	if (d->kind == VS_ARENA_DS_PLTT) {
 		/* overlapping palette slots: E covers 0-3 */
 		unsigned f = d->ds_bank_slot[5], g = d->ds_bank_slot[6];
@@ -74,7 +101,8 @@ typedef struct arena_read {
 	vs_arena_decl *d;
 	int idx;
 	uint32_t mode;
-	int have_size, have_mode, have_banks, have_map;
+	int have_size, have_mode, have_banks, have_map, have_engine, have_boundary, have_bmp;
+	kv banks;     /* read at the end, when the engine is known */
 } arena_read;
 
 /* Each arena key's reader takes its value into the declaration: 0 or -1.
@@ -107,7 +135,76 @@ static int akey_banks(vs_trace_reader *r, const kv *k, arena_read *a)
 {
 	if (a->have_banks++)
 		return vs_trace_fail(r, k->col, "banks= given twice");
-	return parse_banks(r, a->d, k->v, k->vl, k->vcol);
+	a->banks = *k;
+	return 0;
+}
+
+/* engine=a|b: the DS 2D engine (A: main, B: sub) */
+static int akey_engine(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	if (a->have_engine++)
+		return vs_trace_fail(r, k->col, "engine= given twice");
+	if (!kv_value_is(k, "a") && !kv_value_is(k, "b"))
+		return vs_trace_fail(r, k->vcol, "engine: expected a or b (the DS's 2D engines), got '%.*s'",
+			(int)k->vl, k->v);
+	vs_arena_decl_engine(a->d, k->v[0] == 'a' ? VS_DS_ENGINE_A : VS_DS_ENGINE_B);
+	return 0;
+}
+
+/* boundary=32|64|128|256: the 1D OBJ tile boundary (DISPCNT bits 20-21) */
+static int akey_boundary(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	uint32_t n;
+
+	if (a->have_boundary++)
+		return vs_trace_fail(r, k->col, "boundary= given twice");
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, "boundary", 0, &n))
+		return -1;
+	if (n != 32 && n != 64 && n != 128 && n != 256)
+		return vs_trace_fail(r, k->vcol, "boundary: the 1D OBJ tile boundary is 32, 64, 128 or 256 bytes, not %u",
+			(unsigned)n);
+	a->d->ds_obj_boundary = (uint8_t)(n / 32u);
+	return 0;
+}
+
+/* bmp=2d-128|2d-256|1d-128|1d-256: the bitmap OBJ layout (DISPCNT bits 5, 6, 22) */
+static int akey_bmp(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	static const char *const names[] = { "2d-128", "2d-256", "1d-128", "1d-256" };
+	unsigned i;
+
+	if (a->have_bmp++)
+		return vs_trace_fail(r, k->col, "bmp= given twice");
+	for (i = 0; i < 4; i++)
+		if (kv_value_is(k, names[i])) {
+			a->d->ds_obj_bmp = (uint8_t)i;
+			return 0;
+		}
+	return vs_trace_fail(r, k->vcol, "bmp: expected 2d-128, 2d-256, 1d-128 or 1d-256 (bitmap OBJ layout), got '%.*s'",
+		(int)k->vl, k->v);
+}
+
+/* char-base=0-7, screen-base=0-7: engine A's DISPCNT BG bases, 64 KiB steps */
+static int akey_base64k(vs_trace_reader *r, const kv *k, uint8_t *out, const char *name)
+{
+	uint32_t n;
+
+	if (vs_trace_num32(r, k->v, k->vl, k->vcol, name, 0, &n))
+		return -1;
+	if (n > 7)
+		return vs_trace_fail(r, k->vcol, "%s: DISPCNT's %s is 0-7 (64 KiB steps), not %u", name, name, (unsigned)n);
+	*out = (uint8_t)n;
+	return 0;
+}
+
+static int akey_char_base(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	return akey_base64k(r, k, &a->d->ds_bg_char64k, "char-base");
+}
+
+static int akey_screen_base(vs_trace_reader *r, const kv *k, arena_read *a)
+{
+	return akey_base64k(r, k, &a->d->ds_bg_screen64k, "screen-base");
 }
 
 static int akey_size(vs_trace_reader *r, const kv *k, arena_read *a)
@@ -186,7 +283,9 @@ static int akey_options(vs_trace_reader *r, const kv *k, arena_read *a)
 }
 
 #define GBA_ARENAS (VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | VS_ARENA_BIT(VS_ARENA_GBA_BG))
-#define DS_ARENAS (VS_ARENA_BIT(VS_ARENA_DS_TEX) | VS_ARENA_BIT(VS_ARENA_DS_PLTT))
+#define DS_ARENAS (VS_ARENA_BIT(VS_ARENA_DS_TEX) | VS_ARENA_BIT(VS_ARENA_DS_PLTT) | VS_ARENA_ANY_DS_2D)
+#define DS_OBJ VS_ARENA_BIT(VS_ARENA_DS_OBJ)
+#define DS_BG VS_ARENA_BIT(VS_ARENA_DS_BG)
 #define RAM_ARENAS VS_ARENA_BIT(VS_ARENA_RAM)
 #define ALL_ARENAS (VS_ARENA_ANY_VRAM | RAM_ARENAS)
 #define RAM_ONLY(k) k "= applies to ram arenas: the hardware fixes this memory's layout"
@@ -202,9 +301,16 @@ static const struct arena_key {
 	int (*read)(vs_trace_reader *r, const kv *k, arena_read *a);
 } arena_keys[] = {
 	{ NAME("mode"), GBA_ARENAS, "mode= applies to gba-obj and gba-bg arenas", akey_mode },
-	{ NAME("map"), VS_ARENA_BIT(VS_ARENA_GBA_OBJ), "map= applies to gba-obj arenas (OBJ tile mapping, DISPCNT bit 6)",
+	{ NAME("map"), VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | DS_OBJ,
+		"map= applies to gba-obj and ds-obj arenas (OBJ tile mapping, DISPCNT bit 6 on the GBA, bit 4 on the DS)",
 		akey_map },
-	{ NAME("banks"), DS_ARENAS, "banks= applies to ds-tex and ds-pltt arenas", akey_banks },
+	{ NAME("banks"), DS_ARENAS, "banks= applies to the DS arenas", akey_banks },
+	{ NAME("engine"), VS_ARENA_ANY_DS_2D, "engine= applies to the DS 2D arenas (ds-obj, ds-bg and their extended "
+		"palettes)", akey_engine },
+	{ NAME("boundary"), DS_OBJ, "boundary= applies to ds-obj arenas", akey_boundary },
+	{ NAME("bmp"), DS_OBJ, "bmp= applies to ds-obj arenas", akey_bmp },
+	{ NAME("char-base"), DS_BG, "char-base= applies to ds-bg arenas", akey_char_base },
+	{ NAME("screen-base"), DS_BG, "screen-base= applies to ds-bg arenas", akey_screen_base },
 	{ NAME("size"), RAM_ARENAS, RAM_ONLY("size"), akey_size },
 	{ NAME("base"), RAM_ARENAS, RAM_ONLY("base"), akey_base },
 	{ NAME("unit"), RAM_ARENAS, RAM_ONLY("unit"), akey_unit },
@@ -251,7 +357,8 @@ static int arena_start(vs_trace_reader *r, const tok *t, int nt, arena_read *a)
 			return vs_trace_fail(r, t[1].col, "arena '%.*s' is declared twice", (int)t[1].len, t[1].s);
 	snprintf(kname, sizeof kname, "%.*s", (int)(t[2].len < 31 ? t[2].len : 31), t[2].s);
 	if (vs_arena_kind_parse(kname, &kind))
-		return vs_trace_fail(r, t[2].col, "unknown arena kind '%.*s' (gba-obj, gba-bg, ds-tex, ds-pltt, ram)",
+		return vs_trace_fail(r, t[2].col, "unknown arena kind '%.*s' (gba-obj, gba-bg, ds-tex, ds-pltt, ds-obj, ds-bg, ds-bg-extpal, "
+			"ds-obj-extpal, ram)",
 			(int)t[2].len, t[2].s);
 	memset(a, 0, sizeof *a);
 	a->idx = h->narenas;
@@ -261,6 +368,36 @@ static int arena_start(vs_trace_reader *r, const tok *t, int nt, arena_read *a)
 	a->d->name[t[1].len] = '\0';
 	h->strategy[a->idx][0] = '\0';
 	h->options[a->idx][0] = '\0';
+	return 0;
+}
+
+/* A DS arena's engine-wide facts: engine B has no 256-byte 1D bitmap
+ * boundary and no DISPCNT BG bases, and no bank may serve two arenas
+ * (VRAMCNT holds one mapping a bank). */
+static int ds_arena_finish(vs_trace_reader *r, const tok *kt, arena_read *a)
+{
+	const vs_arena_decl *d = a->d, *o;
+	unsigned bank;
+	int i;
+
+	if (!vs_ds_banked(d->kind))
+		return 0;
+	if (d->ds_engine == VS_DS_ENGINE_B && d->ds_obj_bmp == VS_DS_BMP_1D_256)
+		return vs_trace_fail(r, kt->col, "arena '%s': engine B has no 256-byte 1D bitmap boundary (bmp=1d-256)",
+			d->name);
+	if (d->ds_engine == VS_DS_ENGINE_B && (d->ds_bg_char64k || d->ds_bg_screen64k))
+		return vs_trace_fail(r, kt->col, "arena '%s': engine B has no DISPCNT BG bases (char-base=, screen-base=)",
+			d->name);
+	for (i = 0; i < r->hdr.narenas; i++) {
+		o = &r->hdr.arenas[i];
+		if (!vs_ds_banked(o->kind))
+			continue;
+		for (bank = 0; bank < VS_DS_BANKS; bank++)
+			if (d->ds_bank_slot[bank] != VS_BANK_UNMAPPED && o->ds_bank_slot[bank] != VS_BANK_UNMAPPED)
+				return vs_trace_fail(r, kt->col, "arena '%s': bank %c is already mapped to arena '%s' "
+					"(VRAMCNT_%c holds one mapping; say banks= for each)", d->name, 'A' + (int)bank,
+					o->name, 'A' + (int)bank);
+	}
 	return 0;
 }
 
@@ -278,6 +415,10 @@ static int arena_finish(vs_trace_reader *r, const tok *kt, arena_read *a)
 			(unsigned)d->size, (unsigned)d->unit);
 	if (d->kind == VS_ARENA_RAM && (uint64_t)d->base + d->size > 0x100000000ull)
 		return vs_trace_fail(r, kt->col, "ram arena '%s' runs past the 32-bit address space", d->name);
+	if (a->have_banks && parse_banks(r, d, a->banks.v, a->banks.vl, a->banks.vcol))
+		return -1;
+	if (ds_arena_finish(r, kt, a))
+		return -1;
 	d->gba_mode = (uint8_t)a->mode;
 	if (d->kind == VS_ARENA_GBA_BG && a->mode >= 3)
 		d->size = 0x14000; /* 80 KiB of frame buffer */

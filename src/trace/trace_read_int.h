@@ -62,6 +62,7 @@ struct vs_trace_reader {
 	/* texture formats by their names' bytes as one word, as tag_word */
 	struct { uint64_t word; uint32_t format; } tex_word[64];
 	char err[1024];
+	vs_arena_kind req_kind; /* the arena kind of the request being read */
 	/* event storage */
 	char tag[VS_TAG_MAX];
 	char state[VS_STATE_NAME_MAX];

@@ -13,6 +13,7 @@ static void write_banks(FILE *fp, const vs_arena_decl *d)
 	unsigned b;
 
 	vs_arena_decl_default(&def, d->kind);
+	vs_arena_decl_engine(&def, d->ds_engine);
 	if (memcmp(def.ds_bank_slot, d->ds_bank_slot, sizeof def.ds_bank_slot) == 0)
 		return;
 	fputs(" banks=", fp);
@@ -39,6 +40,26 @@ static void write_arena(FILE *fp, const vs_trace_header *h, int i)
 	case VS_ARENA_DS_PLTT:
 		write_banks(fp, d);
 		break;
+	case VS_ARENA_DS_OBJ:
+	case VS_ARENA_DS_BG:
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL: {
+		static const char *const bmp[] = { "2d-128", "2d-256", "1d-128", "1d-256" };
+		if (d->ds_engine == VS_DS_ENGINE_B)
+			fputs(" engine=b", fp);
+		write_banks(fp, d);
+		if (d->kind == VS_ARENA_DS_OBJ && d->gba_obj_2d)
+			fputs(" map=2d", fp);
+		if (d->kind == VS_ARENA_DS_OBJ && d->ds_obj_boundary > 1)
+			fprintf(fp, " boundary=%u", 32u * d->ds_obj_boundary);
+		if (d->kind == VS_ARENA_DS_OBJ && d->ds_obj_bmp != VS_DS_BMP_1D_128)
+			fprintf(fp, " bmp=%s", bmp[d->ds_obj_bmp & 3]);
+		if (d->kind == VS_ARENA_DS_BG && d->ds_bg_char64k)
+			fprintf(fp, " char-base=%u", (unsigned)d->ds_bg_char64k);
+		if (d->kind == VS_ARENA_DS_BG && d->ds_bg_screen64k)
+			fprintf(fp, " screen-base=%u", (unsigned)d->ds_bg_screen64k);
+		break;
+	}
 	case VS_ARENA_RAM:
 		fprintf(fp, " size=%u", (unsigned)d->size);
 		if (d->base)

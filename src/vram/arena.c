@@ -6,6 +6,7 @@
 
 #include "base/compiler_hints.h"
 #include "vram/arena.h"
+#include "vram/ds_banks.h"
 #include "vram/hw.h"
 #include "ownmap_int.h"
 
@@ -34,6 +35,34 @@ int vs_arena_kind_parse(const char *s, vs_arena_kind *out)
 		}
 	}
 	return -1;
+}
+
+/* The 2D kinds' size, base and default banks per engine (A, B): engine A
+ * OBJ gets B at 0x06400000 (as NightFox's Lib maps it), BG gets A at
+ * 0x06000000, the extended palettes E and F; engine B the banks only it can
+ * have: D, C, H, I. */
+static const struct ds_2d_default {
+	uint32_t size[2], base[2];
+	uint8_t bank[2];
+} ds_2d_defaults[] = {
+	[VS_ARENA_DS_OBJ] = { { 0x40000, 0x20000 }, { 0x06400000, 0x06600000 }, { 1, 3 } },
+	[VS_ARENA_DS_BG] = { { 0x80000, 0x20000 }, { 0x06000000, 0x06200000 }, { 0, 2 } },
+	[VS_ARENA_DS_BG_EXTPAL] = { { 0x8000, 0x8000 }, { 0, 0 }, { 4, 7 } },
+	[VS_ARENA_DS_OBJ_EXTPAL] = { { 0x2000, 0x2000 }, { 0, 0 }, { 5, 8 } },
+};
+
+void vs_arena_decl_engine(vs_arena_decl *d, unsigned engine)
+{
+	const struct ds_2d_default *t;
+
+	if (!(VS_ARENA_BIT(d->kind) & VS_ARENA_ANY_DS_2D) || engine > VS_DS_ENGINE_B)
+		return;
+	t = &ds_2d_defaults[d->kind];
+	d->ds_engine = (uint8_t)engine;
+	d->size = t->size[engine];
+	d->base = t->base[engine];
+	memset(d->ds_bank_slot, VS_BANK_UNMAPPED, sizeof d->ds_bank_slot);
+	d->ds_bank_slot[t->bank[engine]] = 0;
 }
 
 void vs_arena_decl_default(vs_arena_decl *d, vs_arena_kind kind)
@@ -65,6 +94,18 @@ void vs_arena_decl_default(vs_arena_decl *d, vs_arena_kind kind)
 		d->size = 0x18000;
 		d->unit = 8;
 		d->ds_bank_slot[4] = 0; /* E as palette slots 0-3 */
+		break;
+	case VS_ARENA_DS_OBJ:
+	case VS_ARENA_DS_BG:
+		d->unit = 32;
+		d->ds_obj_boundary = 1;
+		d->ds_obj_bmp = VS_DS_BMP_1D_128;
+		vs_arena_decl_engine(d, VS_DS_ENGINE_A);
+		break;
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL:
+		d->unit = 512; /* one 256-colour palette */
+		vs_arena_decl_engine(d, VS_DS_ENGINE_A);
 		break;
 	case VS_ARENA_RAM:
 	default:

@@ -36,6 +36,11 @@ typedef struct vs_free_stats {
  * mode 0, default DS bank mapping). RAM gets size 0: the caller sets it. */
 void vs_arena_decl_default(vs_arena_decl *d, vs_arena_kind kind);
 
+/* A DS 2D kind's defaults for engine VS_DS_ENGINE_A or _B: size, base and
+ * the default banks of that engine (A: B for OBJ, A for BG, E and F for the
+ * extended palettes; B: D, C, H, I). Other kinds are left as they are. */
+void vs_arena_decl_engine(vs_arena_decl *d, unsigned engine);
+
 const char *vs_arena_kind_name(vs_arena_kind kind);
 int vs_arena_kind_parse(const char *s, vs_arena_kind *out);
 

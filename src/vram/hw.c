@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "base/compiler_hints.h"
+#include "vram/ds_banks.h"
 #include "vram/hw.h"
 #include "vram/hw_gba.h"
 #include "vram/request.h"
@@ -24,6 +25,16 @@ void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
 		fp->rows = h / 8u;
 		fp->stride = VS_GBA_OBJ_2D_STRIDE;
 	}
+	/* the DS: the same 2D tile matrix, and bitmap sprites in theirs */
+	if (a->kind == VS_ARENA_DS_OBJ)
+		(void)vs_hw_ds_obj_rows(a, rq, &fp->row_bytes, &fp->rows, &fp->stride);
+}
+
+/* Whether a placement of rq in a may have rows apart (vs_hw_footprint). */
+static VS_ALWAYS_INLINE int rows_apart(const vs_arena_decl *a, const vs_request *rq)
+{
+	return ((a->kind == VS_ARENA_GBA_OBJ || a->kind == VS_ARENA_DS_OBJ) && a->gba_obj_2d) ||
+		(a->kind == VS_ARENA_DS_OBJ && rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 16);
 }
 
 uint64_t vs_hw_footprint_end(const vs_footprint *fp)
@@ -47,6 +58,10 @@ static VS_ALWAYS_INLINE int kind_check(const vs_arena_decl *a, const vs_request 
 	case VS_ARENA_GBA_BG: return vs_hw_gba_bg_check(a, rq, off, len, why, whylen);
 	case VS_ARENA_DS_TEX: return vs_hw_ds_tex_check(a, rq, off, len, why, whylen);
 	case VS_ARENA_DS_PLTT: return vs_hw_ds_pltt_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_OBJ: return vs_hw_ds_obj_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_BG: return vs_hw_ds_bg_check(a, rq, off, len, why, whylen);
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL: return vs_hw_ds_extpal_check(a, rq, off, len, why, whylen);
 	default: return 0;
 	}
 }
@@ -60,11 +75,16 @@ static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, u
 	/* only a 2D OBJ arena has rows apart (vs_hw_footprint): the footprint
 	 * is worked out there alone, not at every check */
 	fp.stride = 0;
-	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d)
+	if (rows_apart(a, rq))
 		vs_hw_footprint(a, rq, off, len, &fp);
-	if (fp.stride && vs_hw_footprint_end(&fp) > a->size) {
+	/* the 2D tile matrix is 32 KiB whatever the arena holds */
+	if (fp.stride == VS_GBA_OBJ_2D_STRIDE && vs_hw_footprint_end(&fp) > VS_GBA_OBJ_2D_STRIDE * 32u) {
 		snprintf(why, whylen, "2D sprite at tile %u runs past tile 1023: its last row would start at tile %u",
 			(unsigned)(off / 32u), (unsigned)(off / 32u + (fp.rows - 1u) * 32u));
+		return -1;
+	}
+	if (fp.stride && vs_hw_footprint_end(&fp) > a->size) {
+		snprintf(why, whylen, "bitmap sprite at 0x%x runs past the end of OBJ VRAM", (unsigned)off);
 		return -1;
 	}
 	if ((uint64_t)off + len > a->size) {
@@ -87,7 +107,7 @@ static VS_NOINLINE int check_any(const vs_arena_decl *a, const vs_request *rq, u
 int vs_hw_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len,
 	char *why, size_t whylen)
 {
-	if ((a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d) || (uint64_t)off + len > a->size || rq->align > 1)
+	if (rows_apart(a, rq) || (uint64_t)off + len > a->size || rq->align > 1)
 		return check_any(a, rq, off, len, why, whylen);
 	return kind_check(a, rq, off, len, why, whylen);
 }
@@ -169,7 +189,6 @@ int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len)
 
 void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off, uint32_t len), void *ud)
 {
-	unsigned slot, bank;
 
 	switch (a->kind) {
 	case VS_ARENA_GBA_OBJ:
@@ -178,19 +197,13 @@ void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off,
 			mark(ud, 0, 0x4000);
 		break;
 	case VS_ARENA_DS_TEX:
-		/* A texture slot with no bank mapped holds nothing usable. */
-		for (slot = 0; slot < 4; slot++) {
-			int mapped = 0;
-			for (bank = 0; bank < 4; bank++)
-				mapped |= a->ds_bank_slot[bank] == slot;
-			if (!mapped)
-				mark(ud, slot * 0x20000u, 0x20000u);
-		}
-		break;
 	case VS_ARENA_DS_PLTT:
-		for (slot = 0; slot < 6; slot++)
-			if (!vs_hw_ds_pltt_slot_mapped(a, slot))
-				mark(ud, slot * 0x4000u, 0x4000u);
+	case VS_ARENA_DS_OBJ:
+	case VS_ARENA_DS_BG:
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL:
+		/* memory no bank maps holds nothing usable */
+		vs_ds_unmapped(a, mark, ud);
 		break;
 	default:
 		break;

@@ -49,6 +49,13 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 int vs_hw_gba_bg_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
 int vs_hw_ds_tex_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
 int vs_hw_ds_pltt_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
+int vs_hw_ds_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
+int vs_hw_ds_bg_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
+int vs_hw_ds_extpal_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);
+/* A ds-obj sprite whose rows lie apart (2D tile mapping, a bitmap sprite
+ * in a 2D bitmap matrix): 1 and its rows; else 0. */
+int vs_hw_ds_obj_rows(const vs_arena_decl *a, const vs_request *rq, uint32_t *row_bytes, uint32_t *rows,
+	uint32_t *stride);
 /* Hardware-reserved units of an arena (bitmap-mode OBJ half, unmapped DS
  * slots): calls mark(ud, off, len) for each reserved range. */
 /* DS palette slot s (0-5, 16 KiB each) has a bank mapped: E covers slots

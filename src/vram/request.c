@@ -22,7 +22,8 @@ uint32_t vs_sprite_bytes(unsigned shape, unsigned size, unsigned bpp)
 {
 	unsigned w, h;
 
-	if ((bpp != 4 && bpp != 8) || !vs_sprite_dims(shape, size, &w, &h))
+	/* 16: a DS bitmap sprite, a direct colour per dot */
+	if ((bpp != 4 && bpp != 8 && bpp != 16) || !vs_sprite_dims(shape, size, &w, &h))
 		return 0;
 	return w * h * bpp / 8;
 }
@@ -135,6 +136,8 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 	switch (rq->shape) {
 	case VS_REQ_SPRITE:
 		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h);
+		if (rq->u.sprite.bpp == 16)
+			return snprintf(buf, len, "sprite %ux%u bmp", w, h);
 		return snprintf(buf, len, "sprite %ux%u %ubpp", w, h, (unsigned)rq->u.sprite.bpp);
 	case VS_REQ_TILE:
 		return snprintf(buf, len, "tile %u %ubpp%s", (unsigned)rq->u.tile.rom, (unsigned)rq->u.tile.bpp,
