@@ -18,9 +18,8 @@ static const char *const map_names[LIBNDS_MAP_COUNT] = {
 
 /* The mapping a game would pass for the arena's DISPCNT: 2D tiles with a
  * 256-dot bitmap matrix is Bmp_2D_256, other 2D tiles SpriteMapping_2D
- * (whose bitmap bits are those of Bmp_2D_128: the unit is the tile);
- * 1D tiles by their boundary, named Bmp_1D_* when the bitmap boundary is
- * the one that mapping sets with it. */
+ * (whose bitmap bits are those of Bmp_2D_128: the unit is the tile); 1D
+ * tiles by their boundary (Bmp_1D_128/256 allocate as 1D_128/256 do). */
 static unsigned default_mapping(const vs_arena_decl *a)
 {
 	static const unsigned by_boundary[9] = {
@@ -31,10 +30,6 @@ static unsigned default_mapping(const vs_arena_decl *a)
 
 	if (a->gba_obj_2d)
 		return a->ds_obj_bmp == VS_DS_BMP_2D_256 ? LIBNDS_MAP_BMP_2D_256 : LIBNDS_MAP_2D;
-	if (b == 4 && a->ds_obj_bmp == VS_DS_BMP_1D_128)
-		return LIBNDS_MAP_BMP_1D_128;
-	if (b == 8 && a->ds_obj_bmp == VS_DS_BMP_1D_256)
-		return LIBNDS_MAP_BMP_1D_256;
 	return by_boundary[b < 9 ? b : 8];
 }
 

@@ -21,7 +21,7 @@
 #include "strat_ds.h"
 
 #define NONE 0xFFFFFFFFu
-#define MOVES_MAX (3u * NFLIB_SPRITE_IDS_MAX)
+#define MOVES_MAX (4u * NFLIB_SPRITE_IDS_MAX)
 
 typedef struct nf_strat {
 	nflib_sprite m;
@@ -116,35 +116,27 @@ static int clear_of(const nf_strat *s, const uint32_t *cur, uint32_t skip, uint3
 	return 1;
 }
 
-static int clear_of_targets(const nf_strat *s, const uint8_t *pending, uint32_t at, uint32_t len)
+/* Where to park block i out of the way of [zone, zone_end): the lowest
+ * clear place at or above zone_end, else the lowest clear one outside the
+ * zone; NONE when the bank has none. Candidates: the bank's start, the
+ * zone's end and the end of each block. */
+static uint32_t park(const nf_strat *s, const uint32_t *cur, uint32_t i, uint32_t zone, uint32_t zone_end)
 {
-	uint32_t j;
+	uint32_t len = s->m.size[i], best = NONE, above = NONE, j, c;
 
-	for (j = 0; j < s->m.ids; j++)
-		if (pending[j] && overlaps(at, len, s->m.addr[j] - s->origin, s->m.size[j]))
-			return 0;
-	return 1;
-}
-
-/* A free place in the bank for block i, away from pending targets when
- * possible; NONE when there is none. Candidates: the bank's start and the
- * end of each block. */
-static uint32_t park(const nf_strat *s, const uint32_t *cur, const uint8_t *pending, uint32_t i)
-{
-	uint32_t len = s->m.size[i], best = NONE, j, c;
-
-	for (j = 0; j <= s->m.ids; j++) {
+	for (j = 0; j <= s->m.ids + 1u; j++) {
 		if (j < s->m.ids && cur[j] == NONE)
 			continue;
-		c = j == s->m.ids ? s->lo : cur[j] + s->m.size[j];
-		if (c == cur[i] || c < s->lo || c + len > s->hi || c + len < c || !clear_of(s, cur, i, c, len))
+		c = j < s->m.ids ? cur[j] + s->m.size[j] : j == s->m.ids ? s->lo : zone_end;
+		if (c == cur[i] || c < s->lo || c + len > s->hi || c + len < c || overlaps(c, len, zone, zone_end - zone) ||
+			!clear_of(s, cur, i, c, len))
 			continue;
-		if (clear_of_targets(s, pending, c, len))
-			return c;
-		if (best == NONE)
+		if (c >= zone_end && c < above)
+			above = c;
+		if (c < best)
 			best = c;
 	}
-	return best;
+	return above != NONE ? above : best;
 }
 
 static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
@@ -158,49 +150,38 @@ static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
 	cur[i] = to;
 }
 
-/* The moves that bring the replay's offsets (seen) to NF's (addr). */
+/* The moves that bring the replay's offsets (seen) to NF's (addr). NF
+ * packs in id order, so each block's target lies above those of lower ids:
+ * targets are filled in id order, and a block of a higher id still in the
+ * way is first parked above the filled part (or anywhere clear). */
 static void plan_moves(nf_strat *s)
 {
-	uint32_t cur[NFLIB_SPRITE_IDS_MAX], i, left = 0, rounds = 0;
-	uint8_t pending[NFLIB_SPRITE_IDS_MAX];
+	uint32_t cur[NFLIB_SPRITE_IDS_MAX], k, b;
 
 	s->nmv = 0;
-	for (i = 0; i < s->m.ids; i++) {
-		cur[i] = s->seen[i];
-		pending[i] = cur[i] != NONE && cur[i] != s->m.addr[i] - s->origin;
-		left += pending[i];
-	}
-	while (left && rounds++ < 4u * NFLIB_SPRITE_IDS_MAX) {
-		int progress = 0;
-		for (i = 0; i < s->m.ids; i++) {
-			uint32_t to = s->m.addr[i] - s->origin;
-			if (pending[i] && clear_of(s, cur, i, to, s->m.size[i])) {
-				emit(s, cur, i, to);
-				pending[i] = 0;
-				left--;
-				progress = 1;
-			}
-		}
-		if (progress)
+	for (k = 0; k < s->m.ids; k++)
+		cur[k] = s->seen[k];
+	for (k = 0; k < s->m.ids; k++) {
+		uint32_t to = s->m.addr[k] - s->origin, len = s->m.size[k], tries;
+		if (cur[k] == NONE || cur[k] == to)
 			continue;
-		/* a cycle: park the first pending block in free space */
-		for (i = 0; !pending[i]; i++)
-			;
-		{
-			uint32_t p = park(s, cur, pending, i);
-			if (p != NONE && p != cur[i]) {
-				emit(s, cur, i, p);
-			} else {
-				/* no room to park: the move the replay will refuse */
-				emit(s, cur, i, s->m.addr[i] - s->origin);
-				pending[i] = 0;
-				left--;
-			}
+		for (tries = 0; tries < s->m.ids; tries++) {
+			uint32_t p;
+			for (b = 0; b < s->m.ids; b++)
+				if (b != k && cur[b] != NONE && overlaps(to, len, cur[b], s->m.size[b]))
+					break;
+			if (b == s->m.ids)
+				break;
+			p = park(s, cur, b, to, to + len);
+			if (p == NONE)
+				break; /* no room: the move below is one the replay will refuse */
+			emit(s, cur, b, p);
 		}
+		emit(s, cur, k, to);
 	}
-	for (i = 0; i < s->m.ids; i++)
-		if (s->seen[i] != NONE)
-			s->seen[i] = s->m.addr[i] - s->origin;
+	for (k = 0; k < s->m.ids; k++)
+		if (s->seen[k] != NONE)
+			s->seen[k] = s->m.addr[k] - s->origin;
 }
 
 static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
