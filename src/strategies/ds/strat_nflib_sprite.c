@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: Zlib */
+/* strat_nflib_sprite.c - strategy adapters for NightFox's Lib's sprite
+ * graphics allocator (nflib-sprite, ds-obj arenas: bank B at the main OBJ
+ * base or D at the sub's, mode=64|128 as NF_InitSpriteSys) and its 3D
+ * sprite texture allocator (nflib-sprite3d, ds-tex arenas: bank B as
+ * texture slot 1). Option fixed=yes for both (nflib_sprite.h).
+ *
+ * Graphics ids (NF's `vram` argument, chosen by the game) are given lowest
+ * free first. NF compacts inside NF_FreeSpriteGfx, but the replay reads a
+ * strategy's moves after alloc and frame only: the adapter keeps the
+ * offsets the replay last saw and reports the difference at the next alloc
+ * or frame, in an order the replay can carry out one block at a time (NF
+ * copies through RAM, so its permutation may need a block parked in free
+ * space of the bank first). */
+#include <stdio.h>
+#include <string.h>
+
+#include "vramsim/alloc/nflib_sprite.h"
+#include "strategies/strategies.h"
+#include "base/options.h"
+#include "strat_ds.h"
+
+#define NONE 0xFFFFFFFFu
+#define MOVES_MAX (4u * NFLIB_SPRITE_IDS_MAX)
+
+typedef struct nf_strat {
+	nflib_sprite m;
+	uint32_t origin;          /* the address at arena offset 0 */
+	uint32_t max;             /* NF's max: mode * 1024, or 131072 for 3D */
+	uint32_t lo, hi;          /* the bank NF maps, as arena offsets (where blocks may be parked) */
+	uint32_t seen[NFLIB_SPRITE_IDS_MAX]; /* offset the replay has for each live id, else NONE */
+	uint32_t nmv;
+	vs_move mv[MOVES_MAX];
+} nf_strat;
+
+static int fixed_option(const char *options, unsigned *flags, char *err, size_t errlen)
+{
+	char v[8];
+
+	if (!vs_option_get(options, "fixed", v, sizeof v) || !strcmp(v, "no"))
+		return 0;
+	if (!strcmp(v, "yes")) {
+		*flags |= NFLIB_FIX_ALL;
+		return 0;
+	}
+	snprintf(err, errlen, "fixed=%s: yes or no", v);
+	return -1;
+}
+
+static void nf_clear(nf_strat *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < NFLIB_SPRITE_IDS_MAX; i++)
+		s->seen[i] = NONE;
+	s->nmv = 0;
+}
+
+static int nf2d_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { "mode", "fixed", NULL };
+	nf_strat *s = st;
+	uint32_t mode = 64;
+	unsigned flags = 0;
+
+	(void)mem;
+	if (vs_option_check(options, known, err, errlen) || fixed_option(options, &flags, err, errlen) ||
+		vs_option_u32(options, "mode", 64, 128, &mode, err, errlen) < 0)
+		return -1;
+	if (mode != 64 && mode != 128) {
+		snprintf(err, errlen, "mode=%u: 64 or 128 (NF_InitSpriteSys)", (unsigned)mode);
+		return -1;
+	}
+	s->origin = a->ds_engine == VS_DS_ENGINE_B ? NFLIB_BASE_SUB : NFLIB_BASE_MAIN;
+	s->lo = 0;
+	s->hi = 0x20000u; /* banks B and D are 128 KiB */
+	s->max = mode * 1024u;
+	nflib_sprite_init(&s->m, s->origin, s->max, flags);
+	nf_clear(s);
+	return 0;
+}
+
+static int nf3d_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	static const char *const known[] = { "fixed", NULL };
+	nf_strat *s = st;
+	unsigned flags = NFLIB_3D;
+
+	(void)mem;
+	(void)a;
+	if (vs_option_check(options, known, err, errlen) || fixed_option(options, &flags, err, errlen))
+		return -1;
+	s->origin = NFLIB_BASE_3D - VS_DS_TEX_SLOT; /* LCDC bank A's address: texture offset 0 */
+	s->lo = VS_DS_TEX_SLOT;
+	s->hi = 2u * VS_DS_TEX_SLOT;
+	s->max = NFLIB_3D_BYTES;
+	nflib_sprite_init(&s->m, NFLIB_BASE_3D, s->max, flags);
+	nf_clear(s);
+	return 0;
+}
+
+static int overlaps(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* Whether [at, at+len) is clear of every live block but skip, where the
+ * replay has them now (cur). */
+static int clear_of(const nf_strat *s, const uint32_t *cur, uint32_t skip, uint32_t at, uint32_t len)
+{
+	uint32_t j;
+
+	for (j = 0; j < s->m.ids; j++)
+		if (j != skip && cur[j] != NONE && overlaps(at, len, cur[j], s->m.size[j]))
+			return 0;
+	return 1;
+}
+
+/* Where to park block i out of the way of [zone, zone_end): the lowest
+ * clear place at or above zone_end, else the lowest clear one outside the
+ * zone; NONE when the bank has none. Candidates: the bank's start, the
+ * zone's end and the end of each block. */
+static uint32_t park(const nf_strat *s, const uint32_t *cur, uint32_t i, uint32_t zone, uint32_t zone_end)
+{
+	uint32_t len = s->m.size[i], best = NONE, above = NONE, j, c;
+
+	for (j = 0; j <= s->m.ids + 1u; j++) {
+		if (j < s->m.ids && cur[j] == NONE)
+			continue;
+		c = j < s->m.ids ? cur[j] + s->m.size[j] : j == s->m.ids ? s->lo : zone_end;
+		if (c == cur[i] || c < s->lo || c + len > s->hi || c + len < c || overlaps(c, len, zone, zone_end - zone) ||
+			!clear_of(s, cur, i, c, len))
+			continue;
+		if (c >= zone_end && c < above)
+			above = c;
+		if (c < best)
+			best = c;
+	}
+	return above != NONE ? above : best;
+}
+
+static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
+{
+	if (s->nmv < MOVES_MAX) {
+		s->mv[s->nmv].key = i;
+		s->mv[s->nmv].from = cur[i];
+		s->mv[s->nmv].to = to;
+		s->nmv++;
+	}
+	cur[i] = to;
+}
+
+/* The moves that bring the replay's offsets (seen) to NF's (addr). NF
+ * packs in id order, so each block's target lies above those of lower ids:
+ * targets are filled in id order, and a block of a higher id still in the
+ * way is first parked above the filled part (or anywhere clear). */
+static void plan_moves(nf_strat *s)
+{
+	uint32_t cur[NFLIB_SPRITE_IDS_MAX], k, b;
+
+	s->nmv = 0;
+	for (k = 0; k < s->m.ids; k++)
+		cur[k] = s->seen[k];
+	for (k = 0; k < s->m.ids; k++) {
+		uint32_t to = s->m.addr[k] - s->origin, len = s->m.size[k], tries;
+		if (cur[k] == NONE || cur[k] == to)
+			continue;
+		for (tries = 0; tries < s->m.ids; tries++) {
+			uint32_t p;
+			for (b = 0; b < s->m.ids; b++)
+				if (b != k && cur[b] != NONE && overlaps(to, len, cur[b], s->m.size[b]))
+					break;
+			if (b == s->m.ids)
+				break;
+			p = park(s, cur, b, to, to + len);
+			if (p == NONE)
+				break; /* no room: the move below is one the replay will refuse */
+			emit(s, cur, b, p);
+		}
+		emit(s, cur, k, to);
+	}
+	for (k = 0; k < s->m.ids; k++)
+		if (s->seen[k] != NONE)
+			s->seen[k] = s->m.addr[k] - s->origin;
+}
+
+static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
+{
+	uint32_t id;
+	int64_t r;
+
+	plan_moves(s);
+	if (s->m.broken)
+		return VS_ERR_MANAGEMENT;
+	if (bytes == 0)
+		return VS_ERR_INVALID;
+	for (id = 0; id < s->m.ids && s->m.inuse[id]; id++)
+		;
+	if (id == s->m.ids)
+		return VS_ERR_MANAGEMENT; /* every graphics id in use (NF_Error 109 for the game) */
+	r = nflib_sprite_alloc(&s->m, (uint16_t)id, bytes);
+	if (r < 0)
+		return r == NFLIB_ERR_SPACE ? VS_ERR_NOSPACE : VS_ERR_MANAGEMENT;
+	vs_placement_simple(out, (uint32_t)r - s->origin, bytes, id);
+	s->seen[id] = (uint32_t)r - s->origin;
+	return VS_OK;
+}
+
+static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	if (rq->shape != VS_REQ_SPRITE && rq->shape != VS_REQ_BYTES)
+		return VS_ERR_UNSUPPORTED;
+	return nf_place(st, rq->size, out);
+}
+
+static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	uint32_t bytes;
+	bool is4x4;
+	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
+
+	if (rc != VS_OK)
+		return rc;
+	if (is4x4)
+		return VS_ERR_UNSUPPORTED; /* NF's 3D sprites are 256-colour textures */
+	return nf_place(st, bytes, out);
+}
+
+static int nf_free(void *st, const vs_placement *pl)
+{
+	nf_strat *s = st;
+	int r;
+
+	if (pl->key >= s->m.ids)
+		return VS_ERR_INVALID;
+	r = nflib_sprite_free(&s->m, (uint16_t)pl->key);
+	if (r == NFLIB_ERR_ID)
+		return VS_ERR_INVALID;
+	s->seen[pl->key] = NONE;
+	return r == NFLIB_ERR_BROKEN ? VS_ERR_LOST : VS_OK;
+}
+
+static void nf_reset(void *st)
+{
+	nf_strat *s = st;
+
+	nflib_sprite_init(&s->m, s->m.base, s->max, s->m.flags);
+	nf_clear(s);
+}
+
+static void nf_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	const nf_strat *s = st;
+	uint32_t k, d = nflib_sprite_deleted(&s->m), next = nflib_sprite_next(&s->m);
+	int32_t inarow = nflib_sprite_inarow(&s->m);
+
+	if (s->m.broken)
+		return;
+	for (k = 0; k < d && k < s->m.ids; k++) {
+		uint32_t at = nflib_sprite_pos(&s->m, k) - s->origin, len = nflib_sprite_size(&s->m, k);
+		if (at >= s->lo && at < s->hi && len && len <= s->hi - at && fn(ud, at, len))
+			return;
+	}
+	next -= s->origin;
+	if (inarow > 0 && next >= s->lo && next < s->hi)
+		fn(ud, next, (uint32_t)inarow < s->hi - next ? (uint32_t)inarow : s->hi - next);
+}
+
+static void nf_dump(void *st, vs_print_fn print, void *ud)
+{
+	const nf_strat *s = st;
+	uint32_t k, d = nflib_sprite_deleted(&s->m);
+	char line[160];
+
+	snprintf(line, sizeof line, "NightFox's Lib %s VRAM: free %d, next 0x%08x, deleted %u, fragmented %d, "
+		"inarow %d, %u compactions%s\n", (s->m.flags & NFLIB_3D) ? "3D sprite texture" : "sprite",
+		(int)nflib_sprite_free_bytes(&s->m), (unsigned)nflib_sprite_next(&s->m), (unsigned)d,
+		(int)nflib_sprite_fragmented(&s->m), (int)nflib_sprite_inarow(&s->m), (unsigned)s->m.defrags,
+		s->m.broken ? "; BROKEN: written past its struct" : "");
+	print(ud, line);
+	for (k = 0; k < d && k < s->m.ids; k++) {
+		snprintf(line, sizeof line, "  freed[%u] 0x%08x +%u\n", (unsigned)k, (unsigned)nflib_sprite_pos(&s->m, k),
+			(unsigned)nflib_sprite_size(&s->m, k));
+		print(ud, line);
+	}
+	for (k = 0; k < s->m.ids; k++)
+		if (s->m.inuse[k]) {
+			snprintf(line, sizeof line, "  gfx %u at 0x%08x +%u\n", (unsigned)k, (unsigned)s->m.addr[k],
+				(unsigned)s->m.size[k]);
+			print(ud, line);
+		}
+}
+
+static size_t nf_moves(void *st, vs_move *out, size_t max)
+{
+	const nf_strat *s = st;
+	size_t i;
+
+	for (i = 0; i < s->nmv && i < max; i++)
+		out[i] = s->mv[i];
+	return s->nmv;
+}
+
+static void nf_frame(void *st)
+{
+	plan_moves(st);
+}
+
+/* The INFO struct and the per-id records (NF_TYPE_SPR256VRAM_INFO: 20 bytes). */
+static uint64_t nf_ram(void *st)
+{
+	const nf_strat *s = st;
+
+	return 4u * (uint64_t)s->m.nwords + 20u * (uint64_t)s->m.ids;
+}
+
+const vs_strategy vs_strat_nflib_sprite = {
+	.abi = VS_STRATEGY_ABI,
+	.name = "nflib-sprite",
+	.summary = "NightFox's Lib sprite VRAM: exact-size reuse, else first larger freed block, else bump; no "
+		"merging; compacts all on a free when fragmented >= inarow/2 (mode=64|128)",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_OBJ),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(nf_strat),
+	.init = nf2d_init,
+	.alloc = nf2d_alloc,
+	.free = nf_free,
+	.reset = nf_reset,
+	.walk_free = nf_walk,
+	.dump = nf_dump,
+	.ram = nf_ram,
+	.moves = nf_moves,
+	.frame = nf_frame
+};
+
+const vs_strategy vs_strat_nflib_sprite3d = {
+	.abi = VS_STRATEGY_ABI,
+	.name = "nflib-sprite3d",
+	.summary = "NightFox's Lib 3D sprite textures in bank B as slot 1: as nflib-sprite with 256 ids, but a "
+		"larger freed block is sought only when an exact one exists (the inverted test), and then wins",
+	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX),
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.state_size = sizeof(nf_strat),
+	.init = nf3d_init,
+	.alloc = nf3d_alloc,
+	.free = nf_free,
+	.reset = nf_reset,
+	.walk_free = nf_walk,
+	.dump = nf_dump,
+	.ram = nf_ram,
+	.moves = nf_moves,
+	.frame = nf_frame
+};
