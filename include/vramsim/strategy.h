@@ -83,7 +83,10 @@ enum {
 	/* takes a `realloc` whole (vs_request has_prev/prev_key): alloc frees
 	 * or keeps the live allocation itself. Without it the replay frees the
 	 * allocation through the strategy, then allocates. */
-	VS_STRAT_REALLOC = 1u << 5
+	VS_STRAT_REALLOC = 1u << 5,
+	/* moves live allocations inside its free too (NightFox's Lib compacts
+	 * there): the replay reads moves() after a free as well */
+	VS_STRAT_FREE_MOVES = 1u << 6
 };
 
 typedef struct vs_strategy {
@@ -130,7 +133,7 @@ typedef struct vs_strategy {
 	 * every call; must be cheap. NULL: state_size. */
 	uint64_t (*ram)(void *st);
 	/* Optional: the live allocations the strategy moved in its last alloc
-	 * or frame call, in the order they are carried out (before the new
+	 * or frame call (or free, with VS_STRAT_FREE_MOVES), in the order they are carried out (before the new
 	 * data is uploaded). Writes at most max to out and returns how many
 	 * there are (call again with room for all when that is more). The
 	 * replay copies each block's bytes, moves its ownership and checks

@@ -477,6 +477,10 @@ int vs_replay_do_free(vs_replay *r)
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		vs_replay_drop_rec(r, h);
+		/* a strategy may compact inside its free (NightFox's Lib) */
+		if ((ar->strat->flags & VS_STRAT_FREE_MOVES) && ar->strat->moves &&
+		    vs_replay_apply_moves(r, (int)(ar - r->ar)))
+			return -1;
 		if (ar->stranded)
 			vs_replay_rereserve(r, (int)(ar - r->ar));
 		vs_replay_refresh_held(r, (int)(ar - r->ar));

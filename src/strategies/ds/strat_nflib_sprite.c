@@ -6,12 +6,12 @@
  * texture slot 1). Option fixed=yes for both (nflib_sprite.h).
  *
  * Graphics ids (NF's `vram` argument, chosen by the game) are given lowest
- * free first. NF compacts inside NF_FreeSpriteGfx, but the replay reads a
- * strategy's moves after alloc and frame only: the adapter keeps the
- * offsets the replay last saw and reports the difference at the next alloc
- * or frame, in an order the replay can carry out one block at a time (NF
- * copies through RAM, so its permutation may need a block parked in free
- * space of the bank first). */
+ * free first. NF compacts inside NF_FreeSpriteGfx: the adapter keeps the
+ * offsets the replay last saw and reports the difference after the free
+ * (and, should anything be left, at the next alloc or frame), in an order
+ * the replay can carry out one block at a time (NF copies through RAM, so
+ * its permutation may need a block parked in free space of the bank
+ * first). */
 #include <stdio.h>
 #include <string.h>
 
@@ -237,6 +237,7 @@ static int nf_free(void *st, const vs_placement *pl)
 	if (r == NFLIB_ERR_ID)
 		return VS_ERR_INVALID;
 	s->seen[pl->key] = NONE;
+	plan_moves(s); /* the compaction NF_FreeSpriteGfx may have done */
 	return r == NFLIB_ERR_BROKEN ? VS_ERR_LOST : VS_OK;
 }
 
@@ -320,7 +321,7 @@ const vs_strategy vs_strat_nflib_sprite = {
 	.summary = "NightFox's Lib sprite VRAM: exact-size reuse, else first larger freed block, else bump; no "
 		"merging; compacts all on a free when fragmented >= inarow/2 (mode=64|128)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_DS_OBJ),
-	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf2d_init,
 	.alloc = nf2d_alloc,
@@ -339,7 +340,7 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.summary = "NightFox's Lib 3D sprite textures in bank B as slot 1: as nflib-sprite with 256 ids, but a "
 		"larger freed block is sought only when an exact one exists (the inverted test), and then wins",
 	.arenas = VS_ARENA_BIT(VS_ARENA_DS_TEX),
-	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf3d_init,
 	.alloc = nf3d_alloc,
