@@ -265,6 +265,8 @@ static int rt_pair(const rtex *r, uint32_t lo, uint32_t hi, uint32_t rhi, uint32
 	return -1;
 }
 
+static unsigned odd_index; /* 4x4 index chunks placed off a 16-byte boundary */
+
 static int rt_load(rtex *r, uint32_t size, int c4, uint32_t *addr)
 {
 	int slot;
@@ -291,6 +293,7 @@ static int rt_load(rtex *r, uint32_t size, int c4, uint32_t *addr)
 			return -NE_VRAM_ERR_SPACE;
 		}
 	}
+	odd_index += c4 && (x & 15);
 	r->t[slot].addr = t;
 	r->t[slot].size = size;
 	r->t[slot].c4 = c4;
@@ -852,6 +855,7 @@ START_TEST(tex_random)
 {
 	vs_rng g = { 0xD1B54A32D192ED03ull * (uint64_t)(_i + 7) };
 	unsigned steps = vs_test_soak(6000, 60000), k, ok = 0, bad = 0, c4ok = 0;
+	int small = _i >= 2; /* tiny textures: 8-byte-aligned index chunks and their gaps */
 
 	for (k = 0; k < steps; k++) {
 		uint32_t r = vs_rng_below(&g, 100), addr = 0;
@@ -865,12 +869,12 @@ START_TEST(tex_random)
 			/* 4x4 sides 8..128 (8x8 often), normal any format */
 			int c4 = vs_rng_below(&g, 2);
 			unsigned fmt = c4 ? 5 : 1 + vs_rng_below(&g, 8);
-			int w = 8 << vs_rng_below(&g, c4 ? 5 : 8), h = c4 ? 8 << vs_rng_below(&g, 5) :
+			int w = 8 << vs_rng_below(&g, c4 ? (small ? 2 : 5) : 8), h = c4 ? 8 << vs_rng_below(&g, small ? 2 : 5) :
 				(int)vs_rng_below(&g, 300);
 			uint32_t size = ne_vram_tex_bytes(fmt, w, h);
 			uint16_t slot;
 			int want;
-			if (fmt == 5 && vs_rng_below(&g, 2))
+			if (fmt == 5 && vs_rng_below(&g, small ? 4 : 2))
 				w = h = 8, size = 16;
 			slot = ne_vram_tex_load(&tx, fmt, w, h);
 			want = size ? rt_load(&rt, size, fmt == 5, &addr) : -NE_VRAM_ERR_ARGS;
@@ -885,7 +889,9 @@ START_TEST(tex_random)
 				c4ok += fmt == 5;
 			}
 		} else if (r < 65) {
-			uint32_t size = vs_rng_below(&g, 0x8000);
+			/* small runs: big ones fill the space so tiny ones reach slots 0 and 1 */
+			uint32_t size = !small ? vs_rng_below(&g, 0x8000) : vs_rng_below(&g, 3) ?
+				(vs_rng_below(&g, 3) + 1) * 8 : vs_rng_below(&g, 0x10000) + 0x4000;
 			uint16_t slot = ne_vram_tex_load_bytes(&tx, size, false);
 			int want = rt_load(&rt, size, 0, &addr);
 			QEQ(slot, want < 0 ? NE_VRAM_NO_SLOT : (uint32_t)want);
@@ -894,14 +900,17 @@ START_TEST(tex_random)
 			int slot = (int)vs_rng_below(&g, (uint32_t)rt.max + 2), tries;
 			for (tries = 0; tries < 8 && slot < rt.max && !rt.t[slot].addr; tries++)
 				slot = (int)vs_rng_below(&g, (uint32_t)rt.max);
-			QEQ(ne_vram_tex_delete(&tx, (uint16_t)slot), rt_delete(&rt, slot));
 			bad += slot >= rt.max || !rt.t[slot].addr;
+			QEQ(ne_vram_tex_delete(&tx, (uint16_t)slot), rt_delete(&rt, slot));
 		}
 		same_list(&tx.list, &rt.l);
 		tex_invariants();
 	}
 	ck_assert_uint_gt(ok, steps / 10);
 	ck_assert_uint_gt(c4ok, steps / 50);
+	ck_assert_uint_gt(bad, 0);
+	if (small)
+		ck_assert_uint_gt(odd_index, 0);
 }
 END_TEST
 
