@@ -909,9 +909,9 @@ START_TEST(tex_random)
 	ck_assert_uint_gt(ok, steps / 10);
 	ck_assert_uint_gt(c4ok, steps / 50);
 	ck_assert_uint_gt(bad, 0);
-	/* these seeds reach index chunks on 8-byte boundaries (checked so a
-	 * change of generator that loses them is seen) */
-	if (_i & 1)
+	/* at the normal length these seeds reach index chunks on 8-byte
+	 * boundaries (checked so a change of generator that loses them is seen) */
+	if ((_i & 1) && steps >= 6000)
 		ck_assert_uint_gt(odd_index, 0);
 }
 END_TEST
