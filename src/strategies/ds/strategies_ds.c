@@ -6,6 +6,7 @@ extern const vs_strategy vs_strat_nns_frm_tex, vs_strat_nns_frm_pltt;
 extern const vs_strategy vs_strat_nns_lnk_tex, vs_strat_nns_lnk_pltt;
 extern const vs_strategy vs_strat_ds_tex_pair, vs_strat_ds_pltt_split;
 extern const vs_strategy vs_strat_libnds_sprite, vs_strat_nflib_sprite, vs_strat_nflib_sprite3d;
+extern const vs_strategy vs_strat_nitro_engine_tex, vs_strat_nitro_engine_pltt;
 
 const vs_strategy *const vs_strategies_ds[] = {
 	&vs_strat_nns_lnk_tex,
@@ -17,5 +18,7 @@ const vs_strategy *const vs_strategies_ds[] = {
 	&vs_strat_libnds_sprite,
 	&vs_strat_nflib_sprite,
 	&vs_strat_nflib_sprite3d,
+	&vs_strat_nitro_engine_tex,
+	&vs_strat_nitro_engine_pltt,
 	NULL
 };
