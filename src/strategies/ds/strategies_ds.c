@@ -5,6 +5,7 @@
 extern const vs_strategy vs_strat_nns_frm_tex, vs_strat_nns_frm_pltt;
 extern const vs_strategy vs_strat_nns_lnk_tex, vs_strat_nns_lnk_pltt;
 extern const vs_strategy vs_strat_ds_tex_pair, vs_strat_ds_pltt_split;
+extern const vs_strategy vs_strat_libnds_tex, vs_strat_libnds_pltt;
 
 const vs_strategy *const vs_strategies_ds[] = {
 	&vs_strat_nns_lnk_tex,
@@ -13,5 +14,7 @@ const vs_strategy *const vs_strategies_ds[] = {
 	&vs_strat_nns_frm_pltt,
 	&vs_strat_ds_tex_pair,
 	&vs_strat_ds_pltt_split,
+	&vs_strat_libnds_tex,
+	&vs_strat_libnds_pltt,
 	NULL
 };
