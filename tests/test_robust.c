@@ -119,9 +119,11 @@ static size_t random_request(vs_rng *rng, vs_arena_kind kind, char *out, size_t 
 
 	switch (kind) {
 	case VS_ARENA_GBA_OBJ:
+	case VS_ARENA_DS_OBJ:
 		return (size_t)snprintf(out, cap, "sprite %s %s", sprites[vs_rng_below(rng, 12)],
 			vs_rng_below(rng, 4) ? "4bpp" : "8bpp");
 	case VS_ARENA_GBA_BG:
+	case VS_ARENA_DS_BG:
 		if (vs_rng_below(rng, 50) == 0)
 			return (size_t)snprintf(out, cap, "map text 256x256");
 		return (size_t)snprintf(out, cap, "tile %u %s", (unsigned)vs_rng_below(rng, 600),
@@ -131,6 +133,9 @@ static size_t random_request(vs_rng *rng, vs_arena_kind kind, char *out, size_t 
 			fmts[vs_rng_below(rng, 7)]);
 	case VS_ARENA_DS_PLTT:
 		return (size_t)snprintf(out, cap, "pltt %u", vs_rng_below(rng, 4) ? 16u * (1 + vs_rng_below(rng, 16)) : 4u);
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL:
+		return (size_t)snprintf(out, cap, "pltt %u", 256u * (1 + vs_rng_below(rng, 2)));
 	default:
 		return (size_t)snprintf(out, cap, "%u align=%u", 1 + vs_rng_below(rng, vs_rng_below(rng, 8) ? 300 : 6000),
 			1u << vs_rng_below(rng, 5));
@@ -141,7 +146,8 @@ static size_t random_request(vs_rng *rng, vs_arena_kind kind, char *out, size_t 
  * few failed ones), frames, saves, restores and a reset. */
 static char *random_trace(vs_rng *rng, vs_arena_kind kind, size_t *len)
 {
-	static const char *const decl[] = { "gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram size=64K" };
+	static const char *const decl[] = { "gba-obj", "gba-bg", "ds-tex", "ds-pltt", "ram size=64K", "ds-obj", "ds-bg",
+		"ds-bg-extpal", "ds-obj-extpal" };
 	size_t cap = 1 << 20, n = 0;
 	char *t = malloc(cap), req[64];
 	uint64_t live[256], next = 1;
