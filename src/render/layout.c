@@ -7,6 +7,7 @@
 
 #include "render/render.h"
 #include "vram/arena.h"
+#include "vram/ds_banks.h"
 
 #define LABEL_H (VS_FONT_H + 3)
 #define PANEL_SEP 8
@@ -267,6 +268,48 @@ static void arrange(vs_layout *L, int across)
 	}
 }
 
+/* The DS 2D arenas: a panel per stretch one bank maps (or none does),
+ * labelled with the bank and its address, rows of 2 KiB (a BG screen
+ * base step; 64 tiles) or of one 8 KiB extended-palette slot. 0 when the
+ * stretches are more than the panels a layout holds. */
+static int ds_2d_panels(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s, int gap, int narrow)
+{
+	enum { GRANULE = 0x2000u };
+	uint32_t off = 0, end, upr;
+	int bank, n = 0;
+
+	if (!(VS_ARENA_BIT(d->kind) & VS_ARENA_ANY_DS_2D) || d->size % GRANULE || nunits != d->size / d->unit)
+		return 0;
+	for (off = 0; off < d->size; off = end, n++) {
+		for (bank = vs_ds_bank_at(d, off), end = off + GRANULE; end < d->size && vs_ds_bank_at(d, end) == bank;)
+			end += GRANULE;
+	}
+	if (n > VS_LAYOUT_MAX_PANELS)
+		return 0;
+	upr = (d->unit >= 512u ? GRANULE : 0x800u) / d->unit; /* units a row */
+	for (off = 0; off < d->size; off = end) {
+		vs_layout_panel *p;
+		for (bank = vs_ds_bank_at(d, off), end = off + GRANULE; end < d->size && vs_ds_bank_at(d, end) == bank;)
+			end += GRANULE;
+		p = add_panel(L, off / d->unit, (end - off) / d->unit, (int)upr, s, d->unit >= 512u ? 0 : gap);
+		p->line_rows = d->unit >= 512u ? 0 : 8; /* 16 KiB: BG character bases */
+		if (bank < 0 && end - off >= 0x8000u) {
+			/* nothing can be there: a quarter of the height */
+			p->upc = 4;
+			p->rows = (p->rows + 3) / 4;
+			p->line_rows = 0;
+		}
+		if (bank < 0)
+			snprintf(p->label, sizeof p->label, "unmapped @%08X +%uK", (unsigned)(d->base + off),
+				(unsigned)((end - off) / 1024u));
+		else
+			snprintf(p->label, sizeof p->label, "bank %c @%08X +%uK", 'A' + bank, (unsigned)(d->base + off),
+				(unsigned)((end - off) / 1024u));
+	}
+	arrange(L, narrow ? 2 : 4);
+	return 1;
+}
+
 /* Builds the layout at cell size s (pixels). */
 static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s, int narrow)
 {
@@ -310,6 +353,8 @@ static void build(vs_layout *L, const vs_arena_decl *d, uint32_t nunits, int s, 
 		arrange(L, narrow ? 2 : 3);
 		return;
 	}
+	if (ds_2d_panels(L, d, nunits, s, gap, narrow))
+		return;
 	/* RAM (and anything unexpected): address strips of 512 cells (256 when
 	 * narrow), up to 16 strips (32), each cell as many units as it takes */
 	{
@@ -338,6 +383,10 @@ static int natural_size(vs_arena_kind k)
 	case VS_ARENA_GBA_BG: return 8;
 	case VS_ARENA_DS_TEX: return 2;
 	case VS_ARENA_DS_PLTT: return 3;
+	case VS_ARENA_DS_OBJ:
+	case VS_ARENA_DS_BG: return 3;
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL: return 12;
 	default: return 2;
 	}
 }

@@ -12,7 +12,7 @@
 
 /* ---- layouts: where each unit is drawn -------------------------------- */
 
-#define VS_LAYOUT_MAX_PANELS 8
+#define VS_LAYOUT_MAX_PANELS 16
 
 /* A panel is a grid of cells; each cell shows upc consecutive units, cells
  * run left to right then top to bottom from unit0. */

@@ -202,3 +202,15 @@ void vs_ds_unmapped(const vs_arena_decl *d, void (*fn)(void *ud, uint32_t off, u
 		fn(ud, start * GRANULE, (g - start) * GRANULE);
 	}
 }
+
+int vs_ds_bank_at(const vs_arena_decl *d, uint32_t off)
+{
+	uint32_t o, len;
+	unsigned bank;
+
+	for (bank = 0; bank < VS_DS_BANKS; bank++)
+		if (d->ds_bank_slot[bank] != VS_BANK_UNMAPPED &&
+		    !vs_ds_bank_range(d, bank, d->ds_bank_slot[bank], &o, &len, NULL, 0) && off >= o && off - o < len)
+			return (int)bank;
+	return -1;
+}

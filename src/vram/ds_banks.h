@@ -36,6 +36,9 @@ int vs_ds_vramcnt_maps(const vs_arena_decl *d, unsigned bank, uint8_t v, unsigne
 /* Calls fn for each byte range of d's arena that no mapped bank covers. */
 void vs_ds_unmapped(const vs_arena_decl *d, void (*fn)(void *ud, uint32_t off, uint32_t len), void *ud);
 
+/* The bank that maps arena offset off of d, or -1 when none does. */
+int vs_ds_bank_at(const vs_arena_decl *d, uint32_t off);
+
 /* Whether d's kind is one the bank table places (ds-tex, ds-pltt and the
  * 2D kinds). */
 int vs_ds_banked(vs_arena_kind kind);
