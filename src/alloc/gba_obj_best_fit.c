@@ -83,10 +83,18 @@ static void addr_unlink(gba_obj_bf *a, uint8_t i)
 
 void gba_obj_bf_init(gba_obj_bf *a, uint16_t first_tile)
 {
+	gba_obj_bf_init_span(a, first_tile, GBA_OBJ_BF_TILES);
+}
+
+void gba_obj_bf_init_span(gba_obj_bf *a, uint16_t first_tile, uint16_t end)
+{
 	uint32_t i;
 
-	if (first_tile >= GBA_OBJ_BF_TILES)
-		first_tile = GBA_OBJ_BF_TILES - 1u;
+	/* the free list starts as one range: at least a tile */
+	if (end > GBA_OBJ_BF_TILES || end == 0)
+		end = GBA_OBJ_BF_TILES;
+	if (first_tile >= end)
+		first_tile = (uint16_t)(end - 1u);
 	a->first = first_tile;
 	for (i = 0; i < GBA_OBJ_BF_ITEMS; i++) {
 		a->items[i].start = a->items[i].count = 0;
@@ -98,7 +106,7 @@ void gba_obj_bf_init(gba_obj_bf *a, uint16_t first_tile)
 	a->nitems = 0;
 	a->head = take_item(a);
 	a->items[a->head].start = first_tile;
-	a->items[a->head].count = (uint16_t)(GBA_OBJ_BF_TILES - first_tile);
+	a->items[a->head].count = (uint16_t)(end - first_tile);
 	a->items[a->head].next = a->items[a->head].prev = NIL;
 	a->free_head = NIL;
 	free_insert(a, a->head);

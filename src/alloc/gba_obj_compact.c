@@ -14,7 +14,7 @@
 #define NONE GBA_OBJ_COMPACT_NONE
 #define TILES GBA_OBJ_COMPACT_TILES
 #define MAX GBA_OBJ_COMPACT_MAX
-#define TOP MAX           /* start TILES: above every sprite */
+#define TOP MAX           /* start TILES (or the span's end): above every sprite */
 #define GAPS (MAX + 1u)   /* start 0xFFFF: above every gap */
 #define UNLIMITED 0xFFFFFFFFu
 
@@ -35,8 +35,18 @@ static void spend(gba_obj_compact *m, uint32_t c)
 
 void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 {
+	gba_obj_compact_init_span(m, first, TILES, budget);
+}
+
+void gba_obj_compact_init_span(gba_obj_compact *m, uint16_t first, uint16_t end, uint16_t budget)
+{
 	slot_t *sl = m->slot;
 	uint32_t i;
+
+	if (end > TILES)
+		end = TILES;
+	if (first > end)
+		first = end;
 
 	/* free slots are chained through next, from spare */
 	for (i = 0; i < MAX; i++) {
@@ -44,12 +54,12 @@ void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget)
 		sl[i].next = (uint16_t)(i + 1u < MAX ? i + 1u : NONE);
 	}
 	m->spare = 0;
-	sl[TOP].start = TILES;
+	sl[TOP].start = end; /* the top of the usable tiles: never moves */
 	sl[TOP].tiles = 0;
 	sl[GAPS].start = 0xFFFFu;
 	sl[TOP].next = sl[TOP].prev = TOP;
 	sl[TOP].low = first;
-	if (first < TILES) { /* the free tiles: one gap, below the top */
+	if (first < end) { /* the free tiles: one gap, below the top */
 		sl[GAPS].gnext = sl[GAPS].gprev = TOP;
 		sl[TOP].gnext = sl[TOP].gprev = GAPS;
 	} else {
@@ -268,7 +278,7 @@ uint16_t gba_obj_compact_alloc(gba_obj_compact *m, uint16_t tiles, uint16_t alig
 	uint32_t g, t, s, lo, end, mask = align ? align - 1u : 0u;
 
 	m->nmoves = 0;
-	if (tiles == 0 || (align & mask) || m->n == MAX || (uint32_t)m->used + tiles > TILES - m->first)
+	if (tiles == 0 || (align & mask) || m->n == MAX || (uint32_t)m->used + tiles > (uint32_t)sl[TOP].start - m->first)
 		return NONE;
 	/* first fit over the gaps: the lowest that holds it */
 	for (g = sl[GAPS].gnext;; g = h->gnext) {
@@ -362,6 +372,11 @@ const gba_obj_compact_move *gba_obj_compact_moves(const gba_obj_compact *m, uint
 {
 	*n = m->nmoves;
 	return m->moves;
+}
+
+uint16_t gba_obj_compact_end(const gba_obj_compact *m)
+{
+	return m->slot[TOP].start;
 }
 
 uint16_t gba_obj_compact_next(const gba_obj_compact *m, uint16_t slot)

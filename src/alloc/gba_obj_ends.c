@@ -141,11 +141,18 @@ static int32_t find(const gba_obj_ends *a, uint32_t n, uint32_t al, uint32_t *ru
 
 void gba_obj_ends_init(gba_obj_ends *a, uint16_t first_tile)
 {
+	gba_obj_ends_init_span(a, first_tile, TILES);
+}
+
+void gba_obj_ends_init_span(gba_obj_ends *a, uint16_t first, uint16_t end)
+{
 	unsigned i, c;
 
-	if (first_tile > TILES)
-		first_tile = TILES;
-	a->first = first_tile;
+	if (end > TILES)
+		end = TILES;
+	if (first > end)
+		first = end;
+	a->first = first;
 	for (i = 0; i < WORDS; i++) {
 		a->freew[i] = 0;
 		a->start[i] = 0;
@@ -155,10 +162,11 @@ void gba_obj_ends_init(gba_obj_ends *a, uint16_t first_tile)
 	for (c = 0; c < CLASSES; c++)
 		a->words[c] = 0;
 	a->fullw = 0;
-	if (first_tile < TILES) {
-		bits_fill(a->freew, first_tile, TILES - first_tile, 1);
-		mark_full(a, first_tile, TILES - first_tile);
-		run_add(a, first_tile, TILES - first_tile);
+	/* tiles from end up stay taken: the runs stop there as at the top */
+	if (first < end) {
+		bits_fill(a->freew, first, end - first, 1);
+		mark_full(a, first, end - first);
+		run_add(a, first, end - first);
 	}
 }
 

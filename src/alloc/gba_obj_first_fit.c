@@ -16,16 +16,24 @@ static void set_range(uint32_t *w, uint32_t t, uint32_t n, int on)
 
 void gba_obj_ff_init(gba_obj_ff *a, uint16_t first_tile)
 {
+	gba_obj_ff_init_span(a, first_tile, GBA_OBJ_FF_TILES);
+}
+
+void gba_obj_ff_init_span(gba_obj_ff *a, uint16_t first, uint16_t end)
+{
 	uint32_t i;
 
-	if (first_tile > GBA_OBJ_FF_TILES)
-		first_tile = GBA_OBJ_FF_TILES;
-	a->first = first_tile;
+	if (end > GBA_OBJ_FF_TILES)
+		end = GBA_OBJ_FF_TILES;
+	if (first > end)
+		first = end;
+	a->first = first;
 	for (i = 0; i < GBA_OBJ_FF_WORDS; i++) {
 		a->used[i] = 0;
 		a->start[i] = 0;
 	}
-	set_range(a->used, 0, first_tile, 1);
+	set_range(a->used, 0, first, 1);
+	set_range(a->used, end, GBA_OBJ_FF_TILES - end, 1); /* taken for good, as below first */
 }
 
 int gba_obj_ff_is_free(const gba_obj_ff *a, uint16_t tile)

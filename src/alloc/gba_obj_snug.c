@@ -35,16 +35,23 @@ static int32_t find_run(const gba_obj_snug *a, uint32_t n, uint32_t al)
 
 void gba_obj_snug_init(gba_obj_snug *a, uint16_t first_tile)
 {
+	gba_obj_snug_init_span(a, first_tile, GBA_OBJ_SNUG_TILES);
+}
+
+void gba_obj_snug_init_span(gba_obj_snug *a, uint16_t first, uint16_t end)
+{
 	unsigned i;
 
-	if (first_tile > GBA_OBJ_SNUG_TILES)
-		first_tile = GBA_OBJ_SNUG_TILES;
-	a->first = first_tile;
+	if (end > GBA_OBJ_SNUG_TILES)
+		end = GBA_OBJ_SNUG_TILES;
+	if (first > end)
+		first = end;
+	a->first = first;
 	for (i = 0; i < WORDS; i++) {
 		a->freew[i] = 0;
 		a->start[i] = 0;
 	}
-	bits_fill(a->freew, first_tile, GBA_OBJ_SNUG_TILES - first_tile, 1);
+	bits_fill(a->freew, first, end - first, 1);
 }
 
 int gba_obj_snug_is_free(const gba_obj_snug *a, uint16_t tile)

@@ -42,6 +42,10 @@ typedef struct gba_obj_bf {
 } gba_obj_bf;
 
 void gba_obj_bf_init(gba_obj_bf *a, uint16_t first_tile);
+/* Only tiles [first, end) usable (the DS: the OBJ VRAM its banks map, in
+ * units of the 1D boundary; end 0 is GBA_OBJ_BF_TILES); gba_obj_bf_init is
+ * end GBA_OBJ_BF_TILES. */
+void gba_obj_bf_init_span(gba_obj_bf *a, uint16_t first_tile, uint16_t end);
 /* n tiles starting at a multiple of align (power of two). Returns the
  * item index (the handle to free with) and sets *tile, or a negative
  * GBA_OBJ_BF_* code. */

@@ -48,8 +48,8 @@ typedef struct gba_obj_compact_move {
 } gba_obj_compact_move;
 
 /* A slot's record. Slot GBA_OBJ_COMPACT_MAX stands for the top of OBJ
- * VRAM (start 1024: the free tiles above the highest sprite are "below"
- * it), slot MAX+1 ends the ring of gaps. One record per slot, the small
+ * VRAM (start 1024, or init_span's end: the free tiles above the highest
+ * sprite are "below" it), slot MAX+1 ends the ring of gaps. One record per slot, the small
  * fields first, so that Thumb code reaches every field of a slot from one
  * address. */
 typedef struct gba_obj_compact_slot {
@@ -77,6 +77,12 @@ typedef struct gba_obj_compact {
 /* budget: tiles a frame boundary may move (0: none, only on need), or
  * GBA_OBJ_COMPACT_AUTO. */
 void gba_obj_compact_init(gba_obj_compact *m, uint16_t first, uint16_t budget);
+/* Only tiles [first, end) usable (the DS: the OBJ VRAM its banks map, in
+ * units of the 1D boundary); gba_obj_compact_init is end
+ * GBA_OBJ_COMPACT_TILES. */
+void gba_obj_compact_init_span(gba_obj_compact *m, uint16_t first, uint16_t end, uint16_t budget);
+/* The end of the usable tiles init gave. */
+uint16_t gba_obj_compact_end(const gba_obj_compact *m);
 /* Takes tiles tiles on a multiple of align (a power of two: 1, 2, ...
  * 1024; 0 counts as 1). Returns the slot, or GBA_OBJ_COMPACT_NONE when the
  * free tiles cannot hold it, every slot is live or align is not a power of

@@ -51,6 +51,9 @@ typedef struct gba_obj_ends {
 } gba_obj_ends;
 
 void gba_obj_ends_init(gba_obj_ends *a, uint16_t first_tile);
+/* Only tiles [first, end) usable (the DS: the OBJ VRAM its banks map, in
+ * units of the 1D boundary); gba_obj_ends_init is end GBA_OBJ_ENDS_TILES. */
+void gba_obj_ends_init_span(gba_obj_ends *a, uint16_t first, uint16_t end);
 /* n tiles at a multiple of align (a power of two). Returns the first tile
  * or GBA_OBJ_ENDS_NONE. */
 uint16_t gba_obj_ends_alloc(gba_obj_ends *a, uint16_t n, uint16_t align);

@@ -24,6 +24,9 @@ typedef struct gba_obj_ff {
 } gba_obj_ff;
 
 void gba_obj_ff_init(gba_obj_ff *a, uint16_t first_tile);
+/* Only tiles [first, end) usable (the DS: the OBJ VRAM its banks map, in
+ * units of the 1D boundary); gba_obj_ff_init is end GBA_OBJ_FF_TILES. */
+void gba_obj_ff_init_span(gba_obj_ff *a, uint16_t first, uint16_t end);
 /* n tiles starting at a multiple of align (a power of two: 1, or 2 for
  * 8bpp sprites). Returns the first tile or GBA_OBJ_FF_NONE. */
 uint16_t gba_obj_ff_alloc(gba_obj_ff *a, uint16_t n, uint16_t align);

@@ -37,6 +37,9 @@ typedef struct gba_obj_snug {
 } gba_obj_snug;
 
 void gba_obj_snug_init(gba_obj_snug *a, uint16_t first_tile);
+/* Only tiles [first, end) usable (the DS: the OBJ VRAM its banks map, in
+ * units of the 1D boundary); gba_obj_snug_init is end GBA_OBJ_SNUG_TILES. */
+void gba_obj_snug_init_span(gba_obj_snug *a, uint16_t first, uint16_t end);
 /* n tiles at a multiple of align (a power of two). Returns the first tile
  * or GBA_OBJ_SNUG_NONE. */
 uint16_t gba_obj_snug_alloc(gba_obj_snug *a, uint16_t n, uint16_t align);

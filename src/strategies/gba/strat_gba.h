@@ -13,17 +13,52 @@
 #define VS_GBA_TILE_BYTES 32u
 #define VS_GBA_OBJ_TILES 1024u
 
-/* Tiles and tile alignment an OBJ request needs: size rounded up to 32-byte
- * tiles; align= in tiles; 8bpp sprites (and 8bpp tiles) start on even tiles
- * (1D mapping). Returns VS_OK or a vs_status failure. */
-static inline int vs_gba_obj_tiles(const vs_request *rq, unsigned *n, unsigned *align)
+/* ---- OBJ units: the GBA's 32-byte tiles, the DS's 1D boundary ----------
+ *
+ * The OBJ allocators count 1024 units from 0. On the GBA a unit is a
+ * 32-byte tile and the hardware draws from tile 0 (512 in bitmap modes).
+ * On the DS (ds-obj, 1D tile mapping) OAM's tile numbers count units of the
+ * 1D boundary (32-256 bytes, DISPCNT bits 20-21), so the same 1024 units
+ * cover the reach exactly; only the part the banks map is usable, one
+ * contiguous run [first, end). A strategy keeps its geometry beside its
+ * allocator's state. */
+typedef struct vs_gba_obj_geom {
+	uint16_t first, end;  /* usable units [first, end) */
+	uint16_t bmp_align;   /* ds-obj bitmap sprite (bpp 16): alignment in units; 0 refused */
+	uint8_t shift;        /* log2 of a unit's bytes: 5 on the GBA, 5-8 on the DS */
+	uint8_t ds;           /* a ds-obj arena */
+} vs_gba_obj_geom;
+
+/* The GBA's: 32-byte tiles, all 1024 (vs_gba_obj_tiles' arithmetic). */
+#define VS_GBA_OBJ_GEOM_GBA { 0, VS_GBA_OBJ_TILES, 0, 5, 0 }
+
+/* The geometry of arena a (gba-obj or ds-obj) for strategy name: 0, or -1
+ * with a reason naming the arena (a 2D-mapped ds-obj, banks that leave
+ * holes in the reach, none mapped in it). strat_gba_obj_geom.c. */
+int vs_gba_obj_geom_init(vs_gba_obj_geom *g, const vs_arena_decl *a, const char *name, char *err, size_t errlen);
+
+/* Units and unit alignment an OBJ request needs: size rounded up to units;
+ * align= in units; 8bpp sprites (and 8bpp tiles) start on even 32-byte
+ * tiles (1D mapping: 2 units of 32 bytes, any larger unit); a DS bitmap
+ * sprite on its 1D bitmap boundary (refused when g has none). Returns VS_OK
+ * or a vs_status failure. */
+static VS_ALWAYS_INLINE int vs_gba_obj_units(const vs_gba_obj_geom *g, const vs_request *rq, unsigned *n,
+	unsigned *align)
 {
-	*n = (rq->size + VS_GBA_TILE_BYTES - 1u) / VS_GBA_TILE_BYTES;
-	*align = rq->align > VS_GBA_TILE_BYTES ? rq->align / VS_GBA_TILE_BYTES : 1u;
+	unsigned ub = 1u << g->shift, even = 64u >> g->shift;
+
+	*n = (rq->size + ub - 1u) >> g->shift;
+	*align = rq->align > ub ? rq->align >> g->shift : 1u;
 	if ((rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8) ||
 		(rq->shape == VS_REQ_TILE && rq->u.tile.bpp == 8))
-		if (*align < 2u)
-			*align = 2u;
+		if (*align < even)
+			*align = even;
+	if (g->ds && rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 16) {
+		if (!g->bmp_align)
+			return VS_ERR_UNSUPPORTED;
+		if (*align < g->bmp_align)
+			*align = g->bmp_align;
+	}
 	if (*n == 0 || (*align & (*align - 1u)))
 		return VS_ERR_INVALID;
 	if (*n > VS_GBA_OBJ_TILES || *align > VS_GBA_OBJ_TILES)
@@ -31,10 +66,18 @@ static inline int vs_gba_obj_tiles(const vs_request *rq, unsigned *n, unsigned *
 	return VS_OK;
 }
 
-/* Reports maximal runs of tiles for which is_free says yes, in address
- * order, as byte extents. */
-static inline void vs_gba_walk_tiles(void *st, int (*is_free)(void *st, unsigned tile), unsigned ntiles,
-	vs_extent_fn fn, void *ud)
+/* Tiles and tile alignment a GBA OBJ request needs (the GBA's geometry). */
+static inline int vs_gba_obj_tiles(const vs_request *rq, unsigned *n, unsigned *align)
+{
+	static const vs_gba_obj_geom gba = VS_GBA_OBJ_GEOM_GBA;
+
+	return vs_gba_obj_units(&gba, rq, n, align);
+}
+
+/* Reports maximal runs of units for which is_free says yes, in address
+ * order, as byte extents (units of 1 << shift bytes). */
+static inline void vs_gba_walk_units(void *st, int (*is_free)(void *st, unsigned tile), unsigned ntiles,
+	unsigned shift, vs_extent_fn fn, void *ud)
 {
 	unsigned i = 0, j;
 
@@ -45,10 +88,17 @@ static inline void vs_gba_walk_tiles(void *st, int (*is_free)(void *st, unsigned
 		}
 		for (j = i + 1; j < ntiles && is_free(st, j); j++)
 			;
-		if (fn(ud, i * VS_GBA_TILE_BYTES, (j - i) * VS_GBA_TILE_BYTES))
+		if (fn(ud, i << shift, (j - i) << shift))
 			return;
 		i = j;
 	}
+}
+
+/* The same over 32-byte tiles. */
+static inline void vs_gba_walk_tiles(void *st, int (*is_free)(void *st, unsigned tile), unsigned ntiles,
+	vs_extent_fn fn, void *ud)
+{
+	vs_gba_walk_units(st, is_free, ntiles, 5, fn, ud);
 }
 
 /* Prints the OBJ tiles as a 32x32 matrix; sym(st, tile) gives each cell. */
@@ -70,21 +120,25 @@ static inline void vs_gba_dump_tiles(void *st, char (*sym)(void *st, unsigned ti
 /* ---- OBJ tile bitmaps: one adapter for first fit, snug and ends ---------
  *
  * The three allocators take the same calls over states of their own: init
- * from a first tile, alloc n tiles at an alignment, free a start and its
- * length, whether a tile is free or starts an allocation. A strategy lists
- * its allocator's calls in a table and forwards each strategy call to the
- * vs_gba_obj_bm_* below with it (and gives vs_gba_dump_tiles a sym that
- * calls vs_gba_obj_bm_sym). All always inline, with the table a constant:
- * the compiler then calls the allocator directly and drops the table, and
- * each allocator call keeps its one caller, as with an adapter of its own
- * (an escaping table cost a replay 1% more instructions). */
+ * a span of units [first, end), alloc n units at an alignment, free a start
+ * and its length, whether a unit is free or starts an allocation. A
+ * strategy's state is its allocator's, then a vs_gba_obj_geom at offset
+ * geom; it lists its allocator's calls in a table and forwards each
+ * strategy call to the vs_gba_obj_bm_* below with it (and gives
+ * vs_gba_dump_tiles a sym that calls vs_gba_obj_bm_sym). All always inline,
+ * with the table a constant: the compiler then calls the allocator directly
+ * and drops the table, and each allocator call keeps its one caller, as
+ * with an adapter of its own (an escaping table cost a replay 1% more
+ * instructions). */
 typedef struct vs_gba_obj_bm_calls {
-	void (*init)(void *a, uint16_t first_tile);
+	void (*init)(void *a, uint16_t first, uint16_t end);   /* the allocator's init_span */
 	uint16_t (*alloc)(void *a, uint16_t n, uint16_t align); /* VS_GBA_OBJ_BM_NONE: no room */
 	int (*free)(void *a, uint16_t tile, uint16_t n);        /* non-zero: not an allocation */
-	int (*is_free)(void *a, unsigned tile);                 /* vs_gba_walk_tiles' form */
+	int (*is_free)(void *a, unsigned tile);                 /* vs_gba_walk_units' form */
 	int (*is_start)(const void *a, unsigned tile);
-	uint16_t (*first)(const void *a);                       /* the first usable tile */
+	size_t geom;                                            /* where the geometry is in the state */
+	size_t ram;                                             /* the allocator's own state: its RAM */
+	const char *name;                                       /* the strategy's, for init's refusals */
 } vs_gba_obj_bm_calls;
 
 /* Every bitmap covers the VS_GBA_OBJ_TILES tiles and answers this for no
@@ -92,23 +146,30 @@ typedef struct vs_gba_obj_bm_calls {
  * hand-written one's did (each strategy checks its allocator agrees). */
 #define VS_GBA_OBJ_BM_NONE 0xFFFFu
 
+static VS_ALWAYS_INLINE vs_gba_obj_geom *vs_gba_obj_bm_geom(const vs_gba_obj_bm_calls *c, void *st)
+{
+	return (vs_gba_obj_geom *)((char *)st + c->geom);
+}
+
 static VS_ALWAYS_INLINE int vs_gba_obj_bm_init(const vs_gba_obj_bm_calls *c, void *st, const vs_arena_decl *a,
 	const char *options, uint8_t *mem, char *err, size_t errlen)
 {
 	static const char *const known[] = { NULL };
+	vs_gba_obj_geom *g = vs_gba_obj_bm_geom(c, st);
 
 	(void)mem;
-	if (vs_option_check(options, known, err, errlen))
+	if (vs_option_check(options, known, err, errlen) || vs_gba_obj_geom_init(g, a, c->name, err, errlen))
 		return -1;
-	c->init(st, (uint16_t)vs_gba_obj_first_tile(a));
+	c->init(st, g->first, g->end);
 	return 0;
 }
 
 static VS_ALWAYS_INLINE int vs_gba_obj_bm_alloc(const vs_gba_obj_bm_calls *c, void *st, const vs_request *rq,
 	vs_placement *out)
 {
+	const vs_gba_obj_geom *g = vs_gba_obj_bm_geom(c, st);
 	unsigned n, align;
-	int rc = vs_gba_obj_tiles(rq, &n, &align);
+	int rc = vs_gba_obj_units(g, rq, &n, &align);
 	uint16_t t;
 
 	if (rc != VS_OK)
@@ -116,13 +177,13 @@ static VS_ALWAYS_INLINE int vs_gba_obj_bm_alloc(const vs_gba_obj_bm_calls *c, vo
 	t = c->alloc(st, (uint16_t)n, (uint16_t)align);
 	if (t == VS_GBA_OBJ_BM_NONE)
 		return VS_ERR_NOSPACE;
-	vs_placement_simple(out, t * VS_GBA_TILE_BYTES, n * VS_GBA_TILE_BYTES, t);
+	vs_placement_simple(out, (uint32_t)t << g->shift, n << g->shift, t);
 	return VS_OK;
 }
 
 static VS_ALWAYS_INLINE int vs_gba_obj_bm_free(const vs_gba_obj_bm_calls *c, void *st, const vs_placement *pl)
 {
-	uint32_t n = pl->granted / VS_GBA_TILE_BYTES;
+	uint32_t n = pl->granted >> vs_gba_obj_bm_geom(c, st)->shift;
 
 	if (pl->key >= VS_GBA_OBJ_TILES || n == 0 || n > VS_GBA_OBJ_TILES)
 		return VS_ERR_INVALID;
@@ -131,23 +192,34 @@ static VS_ALWAYS_INLINE int vs_gba_obj_bm_free(const vs_gba_obj_bm_calls *c, voi
 
 static VS_ALWAYS_INLINE void vs_gba_obj_bm_reset(const vs_gba_obj_bm_calls *c, void *st)
 {
-	c->init(st, c->first(st));
+	const vs_gba_obj_geom *g = vs_gba_obj_bm_geom(c, st);
+
+	c->init(st, g->first, g->end);
 }
 
 static VS_ALWAYS_INLINE void vs_gba_obj_bm_walk(const vs_gba_obj_bm_calls *c, void *st, vs_extent_fn fn, void *ud)
 {
-	vs_gba_walk_tiles(st, c->is_free, VS_GBA_OBJ_TILES, fn, ud);
+	vs_gba_walk_units(st, c->is_free, VS_GBA_OBJ_TILES, vs_gba_obj_bm_geom(c, st)->shift, fn, ud);
 }
 
-/* vs_gba_dump_tiles' sym for a bitmap: # below the first tile, U an
+/* vs_gba_dump_tiles' sym for a bitmap: # outside the usable units, U an
  * allocation's start, C the rest of one, . free. */
 static VS_ALWAYS_INLINE char vs_gba_obj_bm_sym(const vs_gba_obj_bm_calls *c, void *st, unsigned tile)
 {
-	if (tile < c->first(st))
+	const vs_gba_obj_geom *g = vs_gba_obj_bm_geom(c, st);
+
+	if (tile < g->first || tile >= g->end)
 		return '#';
 	if (c->is_start(st, tile))
 		return 'U';
 	return c->is_free(st, tile) ? '.' : 'C';
+}
+
+/* The strategy's RAM: its allocator's state, without the geometry (a
+ * console build fixes it at compile time). */
+static VS_ALWAYS_INLINE uint64_t vs_gba_obj_bm_ram(const vs_gba_obj_bm_calls *c)
+{
+	return c->ram;
 }
 
 /* ---- BG helpers: the tile managers of 'Gameboy Advance Resource Management' ---- */

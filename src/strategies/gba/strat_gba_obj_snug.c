@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_gba_obj_snug.c - strategy adapter for vramsim's snug-fit OBJ
  * allocator: its calls for the OBJ bitmap adapter (strat_gba.h). */
+#include <stddef.h>
+
 #include "vramsim/alloc/gba_obj_snug.h"
 #include "strategies/strategies.h"
 #include "strat_gba.h"
 #include "base/options.h"
 
-static void a_init(void *a, uint16_t first) { gba_obj_snug_init(a, first); }
+static void a_init(void *a, uint16_t first, uint16_t end) { gba_obj_snug_init_span(a, first, end); }
 static uint16_t a_alloc(void *a, uint16_t n, uint16_t align) { return gba_obj_snug_alloc(a, n, align); }
 static int a_free(void *a, uint16_t tile, uint16_t n) { return gba_obj_snug_free(a, tile, n); }
 static int a_is_free(void *a, unsigned tile) { return gba_obj_snug_is_free(a, (uint16_t)tile); }
@@ -18,11 +20,15 @@ static int a_is_start(const void *a, unsigned tile)
 	return (int)((b->start[tile >> 5] >> (tile & 31u)) & 1u);
 }
 
-static uint16_t a_first(const void *a) { return ((const gba_obj_snug *)a)->first; }
+/* the allocator's state, then the units it counts (strat_gba.h) */
+typedef struct state {
+	gba_obj_snug a;
+	vs_gba_obj_geom g;
+} state;
 
 static const vs_gba_obj_bm_calls calls = {
 	.init = a_init, .alloc = a_alloc, .free = a_free, .is_free = a_is_free, .is_start = a_is_start,
-	.first = a_first
+	.geom = offsetof(state, g), .ram = sizeof(gba_obj_snug), .name = "gba-obj-snug"
 };
 /* the tile count and the no-room answer the shared adapter takes for granted */
 typedef char bitmap_check[GBA_OBJ_SNUG_TILES == VS_GBA_OBJ_TILES && GBA_OBJ_SNUG_NONE == VS_GBA_OBJ_BM_NONE ? 1 : -1];
@@ -42,19 +48,21 @@ static int snug_free(void *st, const vs_placement *pl) { return vs_gba_obj_bm_fr
 static void snug_reset(void *st) { vs_gba_obj_bm_reset(&calls, st); }
 static void snug_walk(void *st, vs_extent_fn fn, void *ud) { vs_gba_obj_bm_walk(&calls, st, fn, ud); }
 static char snug_sym(void *st, unsigned tile) { return vs_gba_obj_bm_sym(&calls, st, tile); }
+static uint64_t snug_ram(void *st) { (void)st; return vs_gba_obj_bm_ram(&calls); }
 static void snug_dump(void *st, vs_print_fn print, void *ud) { vs_gba_dump_tiles(st, snug_sym, print, ud); }
 
 const vs_strategy vs_strat_gba_obj_snug = {
 	.abi = VS_STRATEGY_ABI,
 	.name = "gba-obj-snug",
 	.summary = "vramsim's own: hole-first address-ordered first fit over a tile bitmap, searched a word at a time",
-	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ),
+	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | VS_ARENA_BIT(VS_ARENA_DS_OBJ),
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
-	.state_size = sizeof(gba_obj_snug),
+	.state_size = sizeof(state),
 	.init = snug_init,
 	.alloc = snug_alloc,
 	.free = snug_free,
 	.reset = snug_reset,
 	.walk_free = snug_walk,
-	.dump = snug_dump
+	.dump = snug_dump,
+	.ram = snug_ram
 };
