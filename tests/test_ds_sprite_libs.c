@@ -41,7 +41,7 @@ START_TEST(libnds_units)
 }
 END_TEST
 
-/* The sequence of the worked example in docs/ds-homebrew-libnds-sprite.md
+/* The sequence of the worked example in docs/ds-homebrew.md
  * under 1D_128: misaligned heads split off, merges on both sides. */
 START_TEST(libnds_hand_1d128)
 {

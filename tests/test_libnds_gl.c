@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_libnds_gl.c - libnds videoGL's texture and palette management
  * (libnds_gl.h) and the libnds-tex and libnds-pltt strategies against
- * docs/ds-homebrew-libnds-gl.md (the block allocator underneath:
+ * docs/ds-homebrew.md (the block allocator underneath:
  * test_libnds_vram_block.c).
  *
  * Hand-made sequences give the exact LCDC addresses libnds gives, for each

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_libnds_vram_block.c - libnds videoGL's vramBlock_* allocator
- * (libnds_vram_block.h) against docs/ds-homebrew-libnds-gl.md.
+ * (libnds_vram_block.h) against docs/ds-homebrew.md.
  *
  * Hand-made sequences give the exact LCDC addresses libnds gives, for each
  * rule and each defect of the block allocator, with and without fixed.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_nitro_engine.c - Nitro Engine's VRAM allocators (nitro_engine_alloc,
  * nitro_engine_vram) and their strategies, against NEAlloc.c, NETexture.c
- * and NEPalette.c at 4c38c68 (docs/ds-homebrew-nitro-engine.md).
+ * and NEPalette.c at 4c38c68 (docs/ds-homebrew.md).
  *
  * Hand-made sequences with every address worked out from the code, one per
  * rule and per defect (with fixed=yes beside it); random sequences where

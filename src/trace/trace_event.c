@@ -6,6 +6,7 @@
  * trace_header.c's, and the commonest lines are read first by the fast
  * path (trace_fast.c), which must read them as these functions do.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace_read_int.h"
@@ -385,6 +386,9 @@ static int key_data(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_aren
 	if (k->vl / 2 > ev->req.size)
 		return vs_trace_fail(r, k->vcol, "data: %zu bytes of payload for a %u-byte request", k->vl / 2,
 			(unsigned)ev->req.size);
+	/* the payload buffer is made for the first data= (most traces have none) */
+	if (!r->data && !(r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1)))
+		return vs_trace_fail(r, k->vcol, "data: out of memory for the payload");
 	for (j = 0; j < k->vl; j += 2) {
 		int hi = hexval(k->v[j]), lo = hexval(k->v[j + 1]);
 		if (hi < 0 || lo < 0)

@@ -320,12 +320,11 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
 		r->buf[0] = '\0'; /* the fast path's sentinel */
-	r->data = malloc(VS_TRACE_LINE_MAX / 2 + 1);
 	r->tags_cap = 64;
 	r->tag_names = calloc(r->tags_cap, sizeof *r->tag_names);
 	r->hash_cap = 128;
 	r->tag_hash = calloc(r->hash_cap, sizeof *r->tag_hash);
-	if (!r->buf || !r->data || !r->tag_names || !r->tag_hash || !(r->tag_names[0] = calloc(1, 1))) {
+	if (!r->buf || !r->tag_names || !r->tag_hash || !(r->tag_names[0] = calloc(1, 1))) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		vs_trace_close(r);
 		return NULL;

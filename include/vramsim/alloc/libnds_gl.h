@@ -10,7 +10,7 @@
  * BlocksDS libnds source/arm9/video/videoGL.c at 716fecd (`variant`). They
  * differ in the Tex4x4 bank preconditions and search, in what
  * GL_NOTEXTURE returns, and in glDeleteTextures's name checks. `fixed`
- * corrects the defects (docs/ds-homebrew-libnds-gl.md).
+ * corrects the defects (docs/ds-homebrew.md).
  *
  * The texture and palette records libnds mallocs are fixed tables indexed
  * by name, sized so the library's own limit binds: glGenTextures refuses

@@ -18,7 +18,7 @@
  * Where libnds mallocs a node this model takes one from the pool in the
  * caller's struct (LIBNDS_VRAM_BLOCK_BYTES(nodes)); links are node indices,
  * so a memcpy of the struct is a snapshot. With `fixed` set the defects
- * described in docs/ds-homebrew-libnds-gl.md are corrected: padding and
+ * described in docs/ds-homebrew.md are corrected: padding and
  * locked-bank arithmetic that wraps, and a free list that stays empty once
  * the space was full.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* strat_nitro_engine.c - strategy adapters for Nitro Engine's texture and
- * palette VRAM allocators (nitro_engine_vram.h; docs/ds-homebrew-nitro-engine.md).
+ * palette VRAM allocators (nitro_engine_vram.h; docs/ds-homebrew.md).
  *
  * nitro-engine-tex options: banks= (letters of A-D, NE_TextureSystemReset's
  * bank flags; default abcd as NE_Init3D passes), mode=init|single|dual (the
