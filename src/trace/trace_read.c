@@ -316,7 +316,7 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	r->fp = fp;
 	/* the name is only ever printed: keep it printable */
 	vs_text_escape(r->name, sizeof r->name, name, strlen(name), 0);
-	r->cap = 4 * BLOCK;
+	r->cap = BLOCK; /* grown when a line needs it: an allocator's small size, not a mapping, for short traces */
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
 		r->buf[0] = '\0'; /* the fast path's sentinel */
