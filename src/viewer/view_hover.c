@@ -9,6 +9,37 @@
 #include "viewer_int.h"
 #include "vram/request.h"
 #include "vram/arena.h"
+#include "vram/ds_banks.h"
+
+/* A DS 2D arena's place: the bank there, and the tile number (OBJ, at the
+ * 1D boundary), character and screen base (BG) or slot and palette. */
+static void ds_place(const vs_arena_decl *d, uint32_t off, char *buf, size_t len)
+{
+	int bank = vs_ds_bank_at(d, off);
+	char where[24];
+	uint32_t b = 32u * (d->ds_obj_boundary ? d->ds_obj_boundary : 1u);
+
+	if (bank < 0)
+		snprintf(where, sizeof where, "no bank");
+	else
+		snprintf(where, sizeof where, "bank %c", 'A' + bank);
+	switch (d->kind) {
+	case VS_ARENA_DS_OBJ:
+		if (d->gba_obj_2d || off / b > 1023u)
+			snprintf(buf, len, "%s, 32-byte tile %u", where, (unsigned)(off / 32u));
+		else
+			snprintf(buf, len, "%s, tile number %u (%u-byte boundary)", where, (unsigned)(off / b), (unsigned)b);
+		break;
+	case VS_ARENA_DS_BG:
+		snprintf(buf, len, "%s, 16 KiB block %u, 2 KiB block %u", where, (unsigned)(off / 0x4000u),
+			(unsigned)(off / 0x800u));
+		break;
+	default:
+		snprintf(buf, len, "%s, slot %u palette %u", where, (unsigned)(off / 0x2000u),
+			(unsigned)(off % 0x2000u / 512u));
+		break;
+	}
+}
 
 static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t len)
 {
@@ -28,6 +59,12 @@ static void unit_place(const vs_arena_decl *d, uint32_t unit, char *buf, size_t 
 		break;
 	case VS_ARENA_DS_PLTT:
 		snprintf(buf, len, "palette slot %u, colour %u", (unsigned)(off / 0x4000), (unsigned)(off % 0x4000 / 2));
+		break;
+	case VS_ARENA_DS_OBJ:
+	case VS_ARENA_DS_BG:
+	case VS_ARENA_DS_BG_EXTPAL:
+	case VS_ARENA_DS_OBJ_EXTPAL:
+		ds_place(d, off, buf, len);
 		break;
 	default:
 		snprintf(buf, len, "unit %u (%u bytes)", (unsigned)unit, (unsigned)d->unit);
