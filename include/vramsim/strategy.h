@@ -81,8 +81,9 @@ enum {
 	 * (see check_bytes in replay.h). */
 	VS_STRAT_NO_MEM = 1u << 4,
 	/* takes a `realloc` whole (vs_request has_prev/prev_key): alloc frees
-	 * or keeps the live allocation itself. Without it the replay frees the
-	 * allocation through the strategy, then allocates. */
+	 * or keeps the live allocation itself, and a failure leaves it freed
+	 * (glTexImage2D frees before it searches). Without the flag the replay
+	 * frees the allocation through the strategy, then allocates. */
 	VS_STRAT_REALLOC = 1u << 5,
 	/* moves live allocations inside its free too (NightFox's Lib compacts
 	 * there): the replay reads moves() after a free as well */
