@@ -6,12 +6,11 @@
  * texture slot 1). Option fixed=yes for both (nflib_sprite.h).
  *
  * Graphics ids (NF's `vram` argument, chosen by the game) are given lowest
- * free first. NF compacts inside NF_FreeSpriteGfx: the adapter keeps the
- * offsets the replay last saw and reports the difference after the free
- * (and, should anything be left, at the next alloc or frame), in an order
- * the replay can carry out one block at a time (NF copies through RAM, so
- * its permutation may need a block parked in free space of the bank
- * first). */
+ * free first. NF compacts inside NF_FreeSpriteGfx (VS_STRAT_FREE_MOVES):
+ * the adapter keeps the offsets the replay has and, right after the free,
+ * reports the moves that bring them to NF's, in an order the replay can
+ * carry out one block at a time (plan_moves). An alloc or a frame moves
+ * nothing. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +20,7 @@
 #include "strat_ds.h"
 
 #define NONE 0xFFFFFFFFu
-#define MOVES_MAX (4u * NFLIB_SPRITE_IDS_MAX)
+#define MOVES_MAX (3u * NFLIB_SPRITE_IDS_MAX) /* plan_moves: 2 parks and one move home per id */
 
 typedef struct nf_strat {
 	nflib_sprite m;
@@ -116,27 +115,24 @@ static int clear_of(const nf_strat *s, const uint32_t *cur, uint32_t skip, uint3
 	return 1;
 }
 
-/* Where to park block i out of the way of [zone, zone_end): the lowest
- * clear place at or above zone_end, else the lowest clear one outside the
- * zone; NONE when the bank has none. Candidates: the bank's start, the
- * zone's end and the end of each block. */
-static uint32_t park(const nf_strat *s, const uint32_t *cur, uint32_t i, uint32_t zone, uint32_t zone_end)
+/* The lowest place of len bytes in [from, s->hi) clear of every live
+ * block but i and, when avoid_len, not touching [avoid, +avoid_len); NONE
+ * if there is none. Candidates: from and the end of each block. */
+static uint32_t clear_place(const nf_strat *s, const uint32_t *cur, uint32_t i, uint32_t from, uint32_t avoid,
+	uint32_t avoid_len)
 {
-	uint32_t len = s->m.size[i], best = NONE, above = NONE, j, c;
+	uint32_t len = s->m.size[i], best = NONE, j, c;
 
-	for (j = 0; j <= s->m.ids + 1u; j++) {
+	for (j = 0; j <= s->m.ids; j++) {
 		if (j < s->m.ids && cur[j] == NONE)
 			continue;
-		c = j < s->m.ids ? cur[j] + s->m.size[j] : j == s->m.ids ? s->lo : zone_end;
-		if (c == cur[i] || c < s->lo || c + len > s->hi || c + len < c || overlaps(c, len, zone, zone_end - zone) ||
-			!clear_of(s, cur, i, c, len))
+		c = j < s->m.ids ? cur[j] + s->m.size[j] : from;
+		if (c < from || c >= best || c == cur[i] || c + len > s->hi || c + len < c ||
+			(avoid_len && overlaps(c, len, avoid, avoid_len)) || !clear_of(s, cur, i, c, len))
 			continue;
-		if (c >= zone_end && c < above)
-			above = c;
-		if (c < best)
-			best = c;
+		best = c;
 	}
-	return above != NONE ? above : best;
+	return best;
 }
 
 static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
@@ -150,38 +146,74 @@ static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
 	cur[i] = to;
 }
 
-/* The moves that bring the replay's offsets (seen) to NF's (addr). NF
- * packs in id order, so each block's target lies above those of lower ids:
- * targets are filled in id order, and a block of a higher id still in the
- * way is first parked above the filled part (or anywhere clear). */
+/* A block in the way of a graphic's target is parked: above every target
+ * (at or above end, NF's next: nothing will ever need it there), else
+ * anywhere clear of that target. Returns whether one was parked. */
+static int park_one(nf_strat *s, uint32_t *cur, const uint32_t *to, uint32_t end, int anywhere)
+{
+	uint32_t k, b, p;
+
+	for (k = 0; k < s->m.ids; k++) {
+		if (cur[k] == NONE || cur[k] == to[k])
+			continue;
+		for (b = 0; b < s->m.ids; b++) {
+			if (b == k || cur[b] == NONE || !overlaps(to[k], s->m.size[k], cur[b], s->m.size[b]))
+				continue;
+			p = anywhere ? clear_place(s, cur, b, s->lo, to[k], s->m.size[k]) : clear_place(s, cur, b, end, 0, 0);
+			if (p != NONE) {
+				emit(s, cur, b, p);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The moves that bring the replay's offsets (seen) to NF's (addr), one
+ * block at a time as the replay carries them out. NF copies every graphic
+ * through a RAM buffer; here a graphic whose target is clear goes there
+ * (for good: targets are disjoint), and when none is, a block in the way
+ * is parked in free space of the bank. A permutation needs such a place:
+ * a graphic that must pass another jumps onto bytes no block holds, as
+ * many as its size. With less free space in the bank than that, no order
+ * of moves exists; the rest are then reported as they are and the replay
+ * refuses the first (docs/ds-homebrew-nflib.md). */
 static void plan_moves(nf_strat *s)
 {
-	uint32_t cur[NFLIB_SPRITE_IDS_MAX], k, b;
+	uint32_t cur[NFLIB_SPRITE_IDS_MAX], to[NFLIB_SPRITE_IDS_MAX], k, left, guard, end;
+	int moved;
 
 	s->nmv = 0;
-	for (k = 0; k < s->m.ids; k++)
-		cur[k] = s->seen[k];
+	if (s->m.broken)
+		return;
 	for (k = 0; k < s->m.ids; k++) {
-		uint32_t to = s->m.addr[k] - s->origin, len = s->m.size[k], tries;
-		if (cur[k] == NONE || cur[k] == to)
-			continue;
-		for (tries = 0; tries < s->m.ids; tries++) {
-			uint32_t p;
-			for (b = 0; b < s->m.ids; b++)
-				if (b != k && cur[b] != NONE && overlaps(to, len, cur[b], s->m.size[b]))
-					break;
-			if (b == s->m.ids)
-				break;
-			p = park(s, cur, b, to, to + len);
-			if (p == NONE)
-				break; /* no room: the move below is one the replay will refuse */
-			emit(s, cur, b, p);
+		cur[k] = s->seen[k];
+		to[k] = s->m.addr[k] - s->origin;
+	}
+	end = nflib_sprite_next(&s->m) - s->origin;
+	/* each pass moves one graphic home or parks one: at most 3 moves an id */
+	for (guard = 0; guard < 2u * s->m.ids; guard++) {
+		for (k = left = moved = 0; k < s->m.ids; k++) {
+			if (cur[k] == NONE || cur[k] == to[k])
+				continue;
+			if (clear_of(s, cur, k, to[k], s->m.size[k])) {
+				emit(s, cur, k, to[k]);
+				moved = 1;
+			} else {
+				left++;
+			}
 		}
-		emit(s, cur, k, to);
+		if (!left)
+			break;
+		if (!moved && !park_one(s, cur, to, end, 0) && !park_one(s, cur, to, end, 1))
+			break;
 	}
 	for (k = 0; k < s->m.ids; k++)
+		if (cur[k] != NONE && cur[k] != to[k])
+			emit(s, cur, k, to[k]); /* no order exists: the replay refuses this one */
+	for (k = 0; k < s->m.ids; k++)
 		if (s->seen[k] != NONE)
-			s->seen[k] = s->m.addr[k] - s->origin;
+			s->seen[k] = to[k];
 }
 
 static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
@@ -189,7 +221,6 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 	uint32_t id;
 	int64_t r;
 
-	plan_moves(s);
 	if (s->m.broken)
 		return VS_ERR_MANAGEMENT;
 	if (bytes == 0)
@@ -208,6 +239,7 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 
 static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
 {
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
 	if (rq->shape != VS_REQ_SPRITE && rq->shape != VS_REQ_BYTES)
 		return VS_ERR_UNSUPPORTED;
 	return nf_place(st, rq->size, out);
@@ -219,6 +251,7 @@ static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
 	bool is4x4;
 	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
 
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
 	if (rc != VS_OK)
 		return rc;
 	if (is4x4)
@@ -236,7 +269,7 @@ static int nf_free(void *st, const vs_placement *pl)
 	r = nflib_sprite_free(&s->m, (uint16_t)pl->key);
 	if (r == NFLIB_ERR_ID)
 		return VS_ERR_INVALID;
-	s->seen[pl->key] = NONE;
+	s->seen[pl->key] = NONE; /* the replay drops it before it reads the moves */
 	plan_moves(s); /* the compaction NF_FreeSpriteGfx may have done */
 	return r == NFLIB_ERR_BROKEN ? VS_ERR_LOST : VS_OK;
 }
@@ -302,11 +335,6 @@ static size_t nf_moves(void *st, vs_move *out, size_t max)
 	return s->nmv;
 }
 
-static void nf_frame(void *st)
-{
-	plan_moves(st);
-}
-
 /* The INFO struct and the per-id records (NF_TYPE_SPR256VRAM_INFO: 20 bytes). */
 static uint64_t nf_ram(void *st)
 {
@@ -330,8 +358,7 @@ const vs_strategy vs_strat_nflib_sprite = {
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves,
-	.frame = nf_frame
+	.moves = nf_moves
 };
 
 const vs_strategy vs_strat_nflib_sprite3d = {
@@ -349,6 +376,5 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves,
-	.frame = nf_frame
+	.moves = nf_moves
 };
