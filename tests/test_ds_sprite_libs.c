@@ -801,8 +801,18 @@ START_TEST(strat_nflib_order)
 	void *st = calloc(1, s->state_size);
 	vs_move mv[16];
 	char err[256];
+	vs_request rq;
+	vs_placement pl;
 
 	ck_assert_ptr_null(s->frame); /* NF moves nothing at a frame */
+	ck_assert_int_eq(s->init(st, &d, "mode=64", NULL, err, sizeof err), 0);
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_SPRITE;
+	rq.size = 512; /* 32x32 */
+	rq.u.sprite.bpp = 4;
+	ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_ERR_UNSUPPORTED); /* NF's sprites are 256-colour */
+	rq.u.sprite.bpp = 16;
+	ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_ERR_UNSUPPORTED);
 	ck_assert_int_eq(s->init(st, &d, "mode=64", NULL, err, sizeof err), 0);
 	ck_assert_uint_eq(nf_bytes(s, st, 0x1000, 0), 0);
 	ck_assert_uint_eq(nf_bytes(s, st, 0x4000, 1), 0x1000);

@@ -240,8 +240,8 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
 {
 	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
-	if (rq->shape != VS_REQ_SPRITE && rq->shape != VS_REQ_BYTES)
-		return VS_ERR_UNSUPPORTED;
+	if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
+		return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256.c) */
 	return nf_place(st, rq->size, out);
 }
 
