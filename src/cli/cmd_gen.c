@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
-/* cmd_gen.c - `vramsim gen`: write a generated GBA workload trace. */
+/* cmd_gen.c - `vramsim gen`: write a generated workload trace. */
 #include <string.h>
 
 #include "cli.h"
 #include "gen/gen.h"
+#include "gen/gen_ds.h"
 #include "gen/gen_heap.h"
 
 int vs_cmd_gen(int argc, char **argv);
@@ -71,7 +72,7 @@ static void list_generators(FILE *fp, int part)
 		"                 blasts and dust. 15 KiB budget.\n");
 }
 
-enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL, O_BOUNDARY, O_REMAP };
 
 static const vs_cli_opt options[] = {
 	{ "seed", O_SEED, "N", "random seed (default 1)" },
@@ -94,12 +95,17 @@ static const vs_cli_opt options[] = {
 	{ "allocs", O_ALLOCS, "N", "heap-churn: allocations a frame (default 32)" },
 	{ "fill", O_FILL, "PERCENT", "heap-churn: live requests stay within this much of the arena; "
 		"past it the allocations due soonest are freed first (default 75)" },
+	{ "boundary", O_BOUNDARY, "32|64|128|256", "ds-sprites: the 1D OBJ tile boundary in bytes (default 128, "
+		"libnds's SpriteMapping_1D_128); engine A maps the banks 1024 tiles of it reach" },
+	{ "remap", O_REMAP, NULL, "ds-3d: a level with bank D taken from the texture slots (lock D, VRAMCNT_D "
+		"to LCDC) and given back at the next level (VRAMCNT_D to slot 3, unlock D)" },
 	{ NULL, 0, NULL, NULL }
 };
 
 static const vs_cli_cmd command = {
 	CMD, "gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
-	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]",
+	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]\n"
+	"                  [--boundary 32|64|128|256] [--remap]",
 	"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
 	"output. The same generator, seed and frame count give the same trace.\n",
 	options, NULL, list_generators, 0
@@ -109,6 +115,8 @@ typedef struct gen_args {
 	vs_gen_opts o;
 	vs_gen_heap_opts heap;
 	int heap_set;  /* a heap-churn option was given */
+	vs_gen_ds_opts ds;
+	int boundary_set;
 	const vs_generator *g;
 	const char *out;
 } gen_args;
@@ -177,6 +185,17 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_WORST_CASE:
 		o->worst_case = 1;
 		return -1;
+	case O_BOUNDARY:
+		if (vs_cli_uint(p, 32, 256, &v))
+			return VS_EXIT_USAGE;
+		if (v != 32 && v != 64 && v != 128 && v != 256)
+			return vs_cli_usage_error(CMD, "--boundary %s: expected 32, 64, 128 or 256", p->arg);
+		a->ds.boundary = (uint32_t)v;
+		a->boundary_set = 1;
+		return -1;
+	case O_REMAP:
+		a->ds.remap = 1;
+		return -1;
 	case O_ARENA_SIZE:
 	case O_SIZES:
 	case O_LIFETIME:
@@ -193,7 +212,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 int vs_cmd_gen(int argc, char **argv)
 {
-	gen_args a = { { 0 }, { 0 }, 0, NULL, NULL };
+	gen_args a = { { 0 }, { 0 }, 0, { 0 }, 0, NULL, NULL };
 	const vs_generator *g;
 	const char *out;
 	char err[1024], tmp[1100];
@@ -202,6 +221,7 @@ int vs_cmd_gen(int argc, char **argv)
 
 	vs_gen_opts_default(&a.o);
 	vs_gen_heap_opts_default(&a.heap);
+	vs_gen_ds_opts_default(&a.ds);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
 	g = a.g;
@@ -216,11 +236,21 @@ int vs_cmd_gen(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "--worst-case is for side-scroller only");
 	if (a.heap_set && g->run != vs_gen_heap_churn)
 		return vs_cli_usage_error(CMD, "--arena-size, --sizes, --lifetime, --allocs and --fill are for heap-churn only");
+	if (a.boundary_set && g->run != vs_gen_ds_sprites)
+		return vs_cli_usage_error(CMD, "--boundary is for ds-sprites only");
+	if (a.ds.remap && g->run != vs_gen_ds_3d)
+		return vs_cli_usage_error(CMD, "--remap is for ds-3d only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
 	if (!fp)
 		return VS_EXIT_USAGE;
-	rc = g->run == vs_gen_heap_churn ? vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err) :
-		g->run(fp, &a.o, err, sizeof err);
+	if (g->run == vs_gen_heap_churn)
+		rc = vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err);
+	else if (g->run == vs_gen_ds_sprites)
+		rc = vs_gen_ds_sprites_with(fp, &a.o, &a.ds, err, sizeof err);
+	else if (g->run == vs_gen_ds_3d)
+		rc = vs_gen_ds_3d_with(fp, &a.o, &a.ds, err, sizeof err);
+	else
+		rc = g->run(fp, &a.o, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "vramsim gen: %s\n", err);
 	if (out && vs_cli_out_close(fp, out, tmp, rc == 0))
