@@ -74,7 +74,7 @@ static void list_generators(FILE *fp, int part)
 		"                 bank D). A DS action game: a player (three 32x32 8bpp\n"
 		"                 frames) and HUD that stay; waves of enemies 16x16 to 64x64,\n"
 		"                 40%% 8bpp, each with 1-4 animation frames in VRAM; now and\n"
-		"                 then a 30 KiB nine-part boss (parts break off, the head grows\n"
+		"                 then a 23 KiB nine-part boss (parts break off, the head grows\n"
 		"                 to 64x64 8bpp halfway); shots (8x8-16x16) every few frames,\n"
 		"                 sparks when enemies die; within 128 OAM entries. The sub\n"
 		"                 screen is a touch UI: pages of bitmap buttons and panels\n"
