@@ -364,9 +364,10 @@ static void start(sgen *g)
 	(void)load(g, ENG_A, K_HUD, 32, 32, 4, STAYS, NO_GROUP, 1, g->area[ENG_A]);
 	for (i = 0; i < 3; i++)
 		(void)load(g, ENG_A, K_HUD, 16, 16, 8, STAYS, NO_GROUP, 1, g->area[ENG_A]);
+	/* the sub screen: a cursor and 256-colour clock digits */
 	(void)load(g, ENG_B, K_HUD, 16, 16, 4, STAYS, NO_GROUP, 1, g->area[ENG_B]);
 	for (i = 0; i < 4; i++)
-		(void)load(g, ENG_B, K_HUD, 8, 16, 4, STAYS, NO_GROUP, 1, g->area[ENG_B]);
+		(void)load(g, ENG_B, K_HUD, 8, 16, 8, STAYS, NO_GROUP, 1, g->area[ENG_B]);
 	g->boss_at = gen_rng_between(&g->r, 900, 1400);
 	g->next_wave = 30;
 }
