@@ -39,6 +39,16 @@ static unsigned side(gen_rng *r, unsigned lo_shift, unsigned n)
 	return 8u << (lo_shift + gen_rng_below(r, n));
 }
 
+/* A texture of random width and height. The height is drawn first: these
+ * generators once drew both inside one argument list, whose order C leaves
+ * open, and GCC (which made the bundled traces) took the height first. */
+static uint64_t tex_wh(gen *g, unsigned lo_shift, unsigned n, const char *fmt, const char *tag)
+{
+	unsigned h = side(&g->r, lo_shift, n), w = side(&g->r, lo_shift, n);
+
+	return tex(g, w, h, fmt, tag);
+}
+
 int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 {
 	gen g = { out, { o->seed }, 0 };
@@ -64,12 +74,12 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 			}
 			/* terrain: 4x4 compressed, 128..256 a side */
 			for (n = 3 + gen_rng_below(&g.r, 4), i = 0; i < n; i++)
-				tex(&g, side(&g.r, 4, 2), side(&g.r, 4, 2), "4x4", "terrain");
+				tex_wh(&g, 4, 2, "4x4", "terrain");
 			pal(&g, 256, "terrain");
 			/* characters: 16- and 256-colour, 32..128 a side */
 			for (n = 4 + gen_rng_below(&g.r, 6), i = 0; i < n; i++) {
 				int c256 = gen_rng_below(&g.r, 3) == 0;
-				tex(&g, side(&g.r, 2, 3), side(&g.r, 2, 3), c256 ? "256c" : "16c", "chars");
+				tex_wh(&g, 2, 3, c256 ? "256c" : "16c", "chars");
 				pal(&g, c256 ? 256 : 16, "chars");
 			}
 			/* the level's effect palette and 4-colour decals */
@@ -81,7 +91,7 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 		}
 		/* effects come and go while the level runs */
 		if (gen_rng_below(&g.r, 20) == 0 && nfx < 32)
-			fx[nfx++] = tex(&g, side(&g.r, 2, 2), side(&g.r, 2, 2), "a3i5", "fx");
+			fx[nfx++] = tex_wh(&g, 2, 2, "a3i5", "fx");
 		if (nfx && gen_rng_below(&g.r, 24) == 0) {
 			i = gen_rng_below(&g.r, nfx);
 			drop(&g, fx[i]);
@@ -109,7 +119,7 @@ int vs_gen_ds_stream(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 			uint32_t k = 1 + gen_rng_below(&g.r, 3);
 			for (i = 0; i < k && n < 254; i++) {
 				const char *f = fmts[gen_rng_below(&g.r, 8)];
-				live[n] = tex(&g, side(&g.r, 2, 4), side(&g.r, 2, 4), f, "chunk");
+				live[n] = tex_wh(&g, 2, 4, f, "chunk");
 				is_pal[n++] = 0;
 				if (gen_rng_below(&g.r, 2)) {
 					live[n] = pal(&g, f[0] == '4' && f[1] == 'c' ? 4 : gen_rng_below(&g.r, 4) ? 16 : 256, "chunk");
@@ -297,9 +307,10 @@ static void load_level(g3 *g)
 
 	key[0] = ++g->keys;
 	key[1] = ++g->keys;
-	for (n = gen_rng_between(&g->r, 3, 6), i = 0; i < n; i++)
-		(void)tex_load(g, side3(&g->r, 4, 2), side3(&g->r, 4, 2), F_4X4, C_LEVEL, key[i & 1], colours, target,
-			"terrain");
+	for (n = gen_rng_between(&g->r, 3, 6), i = 0; i < n; i++) {
+		unsigned w = side3(&g->r, 4, 2), h = side3(&g->r, 4, 2);
+		(void)tex_load(g, w, h, F_4X4, C_LEVEL, key[i & 1], colours, target, "terrain");
+	}
 	g->sky_key = ++g->keys;
 	if (gen_rng_chance(&g->r, 1, 2))
 		(void)tex_load(g, 256, 128, F_16C, C_LEVEL, g->sky_key, 0, target, "sky");

@@ -158,7 +158,8 @@ static void start_wave(sgen *g, wave *v)
 	v->frames = v->w * v->h * v->depth >= 4096u * 8u ? gen_rng_between(&g->r, 1, 2) :
 		v->w * v->h * v->depth >= 1024u * 8u ? gen_rng_between(&g->r, 1, 3) : gen_rng_between(&g->r, 2, 4);
 	/* a wave brings 15-30% of the area, in 4 to 24 enemies */
-	v->left = g->area[ENG_A] * gen_rng_between(&g->r, 15, 30) / 100u / (units_of(g, v->w, v->h, v->depth) * v->frames);
+	v->left = g->area[ENG_A] * gen_rng_between(&g->r, 15, 30) / 100u /
+		(units_of(g, v->w, v->h, v->depth) * v->frames);
 	v->left = v->left < 4u ? 4u : v->left > 24u ? 24u : v->left;
 	v->every = gen_rng_between(&g->r, 3, 12);
 	v->next = g->frame;
@@ -293,8 +294,8 @@ static void shots(sgen *g)
 	for (i = 0; g->sparks_due && i < 8; i++, g->sparks_due--) {
 		const unsigned *k = sparks[gen_rng_below(&g->r, 4)];
 		if (count_kind(g, K_SPARK) < MAX_SPARKS)
-			(void)load(g, ENG_A, K_SPARK, k[0], k[1], k[2], g->frame + gen_rng_between(&g->r, 6, 24), NO_GROUP,
-				1, g->cap[ENG_A]);
+			(void)load(g, ENG_A, K_SPARK, k[0], k[1], k[2], g->frame + gen_rng_between(&g->r, 6, 24),
+				NO_GROUP, 1, g->cap[ENG_A]);
 	}
 }
 
@@ -317,9 +318,10 @@ static void touch_ui(sgen *g)
 			(void)load(g, ENG_B, K_UI, 32, 32, 16, STAYS, g->page_group, 1, cap);
 		if (gen_rng_chance(&g->r, 1, 2))
 			(void)load(g, ENG_B, K_UI, 64, 64, 16, STAYS, g->page_group, 1, cap);
-		for (n = gen_rng_between(&g->r, 3, 10), i = 0; i < n; i++)
-			(void)load(g, ENG_B, K_ICON, gen_rng_chance(&g->r, 1, 3) ? 16 : 32, gen_rng_chance(&g->r, 1, 3) ? 16 : 32,
-				8, STAYS, g->page_group, 1, cap);
+		for (n = gen_rng_between(&g->r, 3, 10), i = 0; i < n; i++) {
+			unsigned w = gen_rng_chance(&g->r, 1, 3) ? 16 : 32, h = gen_rng_chance(&g->r, 1, 3) ? 16 : 32;
+			(void)load(g, ENG_B, K_ICON, w, h, 8, STAYS, g->page_group, 1, cap);
+		}
 		return;
 	}
 	if (gen_rng_chance(&g->r, 1, 45)) {
