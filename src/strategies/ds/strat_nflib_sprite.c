@@ -61,7 +61,9 @@ static int nf2d_init(void *st, const vs_arena_decl *a, const char *options, uint
 {
 	static const char *const known[] = { "mode", "fixed", NULL };
 	nf_strat *s = st;
-	uint32_t mode = 64;
+	/* NF_InitSpriteSys sets DISPCNT to 1D_64 or 1D_128: the arena's boundary
+	 * says which the game chose */
+	uint32_t mode = a->ds_obj_boundary == 4 ? 128 : 64;
 	unsigned flags = 0;
 
 	(void)mem;
@@ -70,6 +72,11 @@ static int nf2d_init(void *st, const vs_arena_decl *a, const char *options, uint
 		return -1;
 	if (mode != 64 && mode != 128) {
 		snprintf(err, errlen, "mode=%u: 64 or 128 (NF_InitSpriteSys)", (unsigned)mode);
+		return -1;
+	}
+	if (a->ds_obj_boundary > 4) {
+		snprintf(err, errlen, "arena '%s' has a %u-byte 1D boundary; NightFox's Lib sets 1D_64 or 1D_128 "
+			"(NF_InitSpriteSys)", a->name, 32u * a->ds_obj_boundary);
 		return -1;
 	}
 	s->origin = a->ds_engine == VS_DS_ENGINE_B ? NFLIB_BASE_SUB : NFLIB_BASE_MAIN;
@@ -154,6 +161,10 @@ static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
 	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
 	if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
 		return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
+	/* "When using mode 128, 8x8 pixels sprites can't be used" (NF_InitSpriteSys's
+	 * documentation): a sprite of fewer bytes than the mode's boundary */
+	if (rq->shape == VS_REQ_SPRITE && rq->size % (((nf_strat *)st)->max / 1024u))
+		return VS_ERR_UNSUPPORTED;
 	return nf_place(st, rq->size, out);
 }
 
