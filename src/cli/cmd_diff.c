@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "engine/results.h"
 #include "render/render.h"
 #include "vram/request.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "engine/results.h"
 #include "base/text.h"
 
