@@ -463,6 +463,13 @@ START_TEST(budget_file)
 	f = vs_test_file(0, "bad4.txt", "vramsim-budgets 1\nobj.trace max-failures=1 nonsense\n");
 	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
 	ck_assert_msg(strstr(err, "bad4.txt:2:26: error: expected KEY=VALUE, got 'nonsense'") != NULL, "%s", err);
+	/* a key twice: which would count is not for the reader to guess */
+	f = vs_test_file(0, "bad5.txt", "vramsim-budgets 1\nobj.trace max-failures=0 max-failures=3\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad5.txt:2:26: error: 'max-failures=' given twice on this line") != NULL, "%s", err);
+	f = vs_test_file(0, "bad6.txt", "vramsim-budgets 1\nobj.trace arena=a arena=b max-failures=0\n");
+	ck_assert_int_eq(cli("compare %s --budgets %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "bad6.txt:2:19: error: 'arena=' given twice on this line") != NULL, "%s", err);
 	ck_assert_int_eq(cli("compare %s --budgets /nonexistent/budgets.txt", trace(QS)), 2);
 	ck_assert_ptr_nonnull(strstr(err, "cannot read budget file"));
 }

@@ -185,6 +185,31 @@ START_TEST(errors_name_the_place)
 }
 END_TEST
 
+/* A NUL byte would end a line early, unseen: it is an error at its place,
+ * whether it starts a line or sits inside one. */
+START_TEST(nul_byte_named)
+{
+	static const struct { const char *bytes; size_t len; const char *where; } cases[] = {
+		{ "20000\n2\n2\n1\na 0 100\n\0a 1 200\nf 0\nf 1\n", 31, "nul.rep:6:1: error:" },
+		{ "20000\n2\n2\n1\na 0 1\0\nf 0\n", 24, "nul.rep:5:6: error:" },
+	};
+	char err[512];
+	vs_rep_stats st;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *in = fmemopen((void *)cases[i].bytes, cases[i].len, "rb"), *o = tmpfile();
+		ck_assert_ptr_nonnull(in);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_int_eq(vs_rep_import(in, "nul.rep", o, NULL, &st, err, sizeof err), -1);
+		ck_assert_msg(strncmp(err, cases[i].where, strlen(cases[i].where)) == 0 && strstr(err, "NUL byte"),
+			"case %zu: %s", i, err);
+		fclose(in);
+		fclose(o);
+	}
+}
+END_TEST
+
 /* Replays an imported trace through a strategy by hand and returns malloc
  * lab's peak utilisation: peak live payload over the heap's high-water mark. */
 static double replay_util(const char *trace_path, const char *strategy, uint32_t *failures)
@@ -395,6 +420,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("rep");
 
 	tcase_add_test(tc, four_line_header);
+	tcase_add_test(tc, nul_byte_named);
 	tcase_add_test(tc, two_line_header_and_options);
 	tcase_add_test(tc, cmu_header);
 	tcase_add_test(tc, errors_name_the_place);

@@ -71,6 +71,8 @@ START_TEST(bad_scripts_name_their_place)
 		{ "5 none a\n", "in.keys:1:1: error: 'none' with other keys" },
 		{ "5 a\n6 b\0c\n", "in.keys:2:4: error: NUL byte" },
 		{ "5 A\n", "in.keys:1:3: error: unknown key 'A'" },
+		/* lines ended by CR alone: read as one line, all but the first would be lost */
+		{ "5 a\r6 b\r", "in.keys:1:4: error: carriage return inside a line" },
 	};
 	size_t i;
 
@@ -90,6 +92,24 @@ START_TEST(bad_scripts_name_their_place)
 			i, err, cases[i].want);
 		ck_assert_ptr_null(s.ranges);
 	}
+}
+END_TEST
+
+/* CRLF line ends (a script saved on Windows) read as LF ones */
+START_TEST(crlf_lines)
+{
+	static const char text[] = "5 a\r\n6 b # two\r\n";
+	vs_input_script s;
+	char err[256];
+	FILE *fp = fmemopen((void *)text, sizeof text - 1, "rb");
+
+	ck_assert_int_eq(vs_input_script_read(fp, "in.keys", &s, err, sizeof err), 0);
+	fclose(fp);
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_ne(vs_input_script_keys(&s, 5), 0);
+	ck_assert_uint_ne(vs_input_script_keys(&s, 6), 0);
+	ck_assert_uint_ne(vs_input_script_keys(&s, 5), vs_input_script_keys(&s, 6));
+	vs_input_script_free(&s);
 }
 END_TEST
 
@@ -130,6 +150,7 @@ int main(void)
 
 	tcase_add_test(tc, keys_by_frame);
 	tcase_add_test(tc, bad_scripts_name_their_place);
+	tcase_add_test(tc, crlf_lines);
 	tcase_add_test(tc, long_lines_and_many_ranges_are_bounded);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);

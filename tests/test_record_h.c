@@ -3,7 +3,8 @@
  *
  * VS_REC_PUTS routes the lines a game would print through mGBA's debug
  * registers into a buffer here, so every macro's line is checked as text and
- * the whole recording is read back as a trace and replayed under `recorded`.
+ * the whole recording is read back as a trace and replayed under `recorded`:
+ * a GBA game, and a DS one (2D arenas, a texture uploaded again, banks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,111 @@ START_TEST(a_recording_replays_as_the_game_placed)
 }
 END_TEST
 
+START_TEST(ds_macros_write_their_lines)
+{
+	reset_lines();
+	VS_REC_ARENA("obj", "ds-obj", "banks=B0 boundary=128");
+	VS_REC_SPRITE(1, "obj", "hero", 32, 32, 16, 0x06400080u);
+	VS_REC_SPRITE(2, "obj", NULL, 16, 16, 8, VS_REC_FAILED);
+	VS_REC_TILE_CB(3, "bg", "lvl", 12, 8, 15, 0x0603c000u);
+	VS_REC_TILE_CB(4, "bg", NULL, 5, 4, 0, VS_REC_NO_AT);
+	VS_REC_EXTPAL(5, "xpal", "sky", 256, 0x2000u);
+	VS_REC_TEX_AT(6, "tex", "hero", 64, 64, "16c", 0x800u);
+	VS_REC_REALLOC_TEX(6, "tex", "hero", 64, 32, "4x4", VS_REC_FAILED);
+	VS_REC_REALLOC(7, NULL, "hud", 2048, 0x06401000u);
+	VS_REC_VRAMCNT('B', 0x89);
+	VS_REC_VRAMCNT('I', 0x100 | 0x82); /* only the register's 8 bits */
+	VS_REC_LOCK('A');
+	VS_REC_UNLOCK('H');
+	ck_assert_str_eq(trace_text(),
+		"arena obj ds-obj banks=B0 boundary=128\n"
+		"alloc 1 obj sprite 32x32 bmp tag=hero at=0x06400080\n"
+		"alloc 2 obj sprite 16x16 8bpp at=none\n"
+		"alloc 3 bg tile 12 8bpp cb=15 tag=lvl at=0x0603c000\n"
+		"alloc 4 bg tile 5 4bpp cb=0\n"
+		"alloc 5 xpal pltt 256 tag=sky at=0x00002000\n"
+		"alloc 6 tex tex 64x64 16c tag=hero at=0x00000800\n"
+		"realloc 6 tex tex 64x32 4x4 tag=hero at=none\n"
+		"realloc 7 2048 tag=hud at=0x06401000\n"
+		"vramcnt B 0x89\n"
+		"vramcnt I 0x82\n"
+		"lock A\n"
+		"unlock H\n");
+}
+END_TEST
+
+/* Replays lines as trace "game" under `recorded` on every arena; checks
+ * the run ends well and hands back the replay. */
+static vs_replay *replay_recorded(FILE **fp, const char *text)
+{
+	char err[1024];
+	vs_trace_reader *rd;
+	vs_replay_config cfg;
+	vs_replay *r;
+	int i;
+
+	*fp = fmemopen((void *)text, strlen(text), "rb");
+	rd = vs_trace_open_stream(*fp, "game", err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s\n%s", err, text);
+	vs_replay_config_default(&cfg);
+	for (i = 0; i < VS_TRACE_MAX_ARENAS; i++)
+		cfg.strategy[i] = vs_strategy_find("recorded");
+	cfg.message = quiet;
+	r = vs_replay_new(rd, &cfg, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_msg(vs_replay_run(r, 0) == 0, "%s", vs_replay_error(r));
+	return r;
+}
+
+/* A small DS game: sprites of both kinds on engine A, a BG tile, an
+ * extended palette, a texture uploaded twice (glTexImage2D on a bound
+ * texture), a bank moved from textures to nothing and locked; recorded and
+ * replayed as it placed. */
+START_TEST(a_ds_recording_replays_as_the_game_placed)
+{
+	uint32_t i, at;
+	FILE *fp;
+	vs_replay *r;
+
+	reset_lines();
+	VS_REC_BEGIN();
+	VS_REC_ARENA("obj", "ds-obj", "boundary=64");       /* bank B at 0x06400000 */
+	VS_REC_ARENA("bg", "ds-bg", "char-base=1");         /* bank A at 0x06000000 */
+	VS_REC_ARENA("xpal", "ds-bg-extpal", NULL);         /* bank E */
+	VS_REC_ARENA("tex", "ds-tex", "banks=C0D1");
+	for (i = 0; i < 4; i++) /* a bump allocator in 64-byte units */
+		VS_REC_SPRITE(i + 1, "obj", "enemy", 32, 32, 4, 0x06400000u + i * 512u);
+	VS_REC_SPRITE(5, "obj", "hero", 32, 32, 16, 0x06400800u); /* a bitmap sprite on the 128-byte boundary */
+	VS_REC_SPRITE(6, "obj", "boss", 64, 64, 8, VS_REC_FAILED);
+	VS_REC_TILE_CB(7, "bg", "level", 40, 4, 2, 0x06018020u);
+	VS_REC_EXTPAL(8, "xpal", "sky", 256, 0x2000u);
+	VS_REC_LOCK('C');
+	VS_REC_TEX_AT(9, "tex", "wall", 128, 128, "16c", 0x20000u);
+	VS_REC_REALLOC_TEX(9, "tex", "wall", 64, 64, "16c", 0x20000u);  /* smaller: kept */
+	VS_REC_REALLOC_TEX(9, "tex", "wall", 256, 256, "16c", 0x24000u); /* larger: moved */
+	VS_REC_FRAME();
+	VS_REC_FREE(9);
+	VS_REC_UNLOCK('C');
+	VS_REC_VRAMCNT('D', 0x00);                            /* slot 1 goes to LCDC */
+	VS_REC_FREE(2);
+	at = 0x06400200u;
+	VS_REC_REALLOC(2, "obj", "enemy", 512, at);           /* not live: an allocation */
+	r = replay_recorded(&fp, trace_text());
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	ck_assert_uint_eq(vs_replay_diag_total(r), 0);
+	ck_assert_uint_eq(vs_replay_metrics(r, 0)->allocs, 6);
+	ck_assert_uint_eq(vs_replay_metrics(r, 0)->failures, 1);
+	ck_assert_uint_eq(vs_replay_metrics(r, 0)->live_count, 5);
+	ck_assert_uint_eq(vs_replay_metrics(r, 1)->live_count, 1);
+	ck_assert_uint_eq(vs_replay_metrics(r, 2)->live_count, 1);
+	ck_assert_uint_eq(vs_replay_metrics(r, 3)->allocs, 3);
+	ck_assert_uint_eq(vs_replay_metrics(r, 3)->live_count, 0);
+	ck_assert_uint_eq(vs_replay_metrics(r, 3)->usable_bytes, 0x20000);
+	vs_replay_free(r);
+	fclose(fp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("record_h");
@@ -147,6 +253,8 @@ int main(void)
 
 	tcase_add_test(tc, each_macro_writes_its_line);
 	tcase_add_test(tc, a_recording_replays_as_the_game_placed);
+	tcase_add_test(tc, ds_macros_write_their_lines);
+	tcase_add_test(tc, a_ds_recording_replays_as_the_game_placed);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

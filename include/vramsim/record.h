@@ -18,6 +18,19 @@
  *   VS_REC_TEX(id, "tex", "hero", 64, 64, "16c", key);// a DS texture; key: the NNSGfdTexKey returned
  *   VS_REC_PLTT(id, "pal", "hero", 16, 0, key);       // a DS palette; key: the NNSGfdPlttKey (1: 4-colour)
  *   VS_REC_FREE(id);                                  // "free 7"
+ *
+ * The DS's 2D engines and bank registers (docs/trace-format.md):
+ *
+ *   VS_REC_ARENA("obj", "ds-obj", "banks=B0 boundary=128"); // engine A OBJ VRAM
+ *   VS_REC_SPRITE(id, "obj", "hero", 32, 32, 16, a);  // bpp 16: "sprite 32x32 bmp", a bitmap sprite
+ *   VS_REC_TILE_CB(id, "bg", "lvl", rom, 8, 2, a);    // "tile 12 8bpp cb=2": character base 2 (0-15)
+ *   VS_REC_EXTPAL(id, "xpal", "sky", 256, off);       // "pltt 256 at=0x00002000": an extended palette at its offset
+ *   VS_REC_TEX_AT(id, "tex", "hero", 64, 64, "16c", off); // a texture at a texture-space offset (libnds)
+ *   VS_REC_REALLOC_TEX(id, "tex", "hero", 64, 32, "16c", off); // "realloc 7 tex tex 64x32 16c at=...":
+ *                                                     //   glTexImage2D again on a bound texture
+ *   VS_REC_REALLOC(id, "obj", "hud", 2048, a);        // "realloc 8 obj 2048 at=..."
+ *   VS_REC_VRAMCNT('B', 0x89);                        // "vramcnt B 0x89": VRAMCNT_B written
+ *   VS_REC_LOCK('A');  VS_REC_UNLOCK('A');            // "lock A", "unlock A" (glLockVRAMBank)
  *   VS_REC_MOVE(id, a);                               // "move 7 to=0x06010000": the game moved it, whole
  *   VS_REC_FRAME();                                   // "frame"
  *   VS_REC_LINE("save level1");                       // any statement, as text
@@ -170,11 +183,12 @@ static inline void vs_rec_line_(const char *text)
 	vs_rec_emit(&b);
 }
 
-/* "alloc ID [ARENA] " */
-static inline void vs_rec_alloc_head_(vs_rec_buf *b, uint32_t id, const char *arena)
+/* "VERB ID [ARENA] ", VERB "alloc" or "realloc" */
+static inline void vs_rec_head_(vs_rec_buf *b, const char *verb, uint32_t id, const char *arena)
 {
 	vs_rec_start(b);
-	vs_rec_str(b, "alloc ");
+	vs_rec_str(b, verb);
+	vs_rec_str(b, " ");
 	vs_rec_dec(b, id);
 	vs_rec_str(b, " ");
 	if (arena) {
@@ -203,38 +217,52 @@ static inline void vs_rec_bpp_(vs_rec_buf *b, uint32_t bpp)
 	vs_rec_str(b, bpp == 8 ? " 8bpp" : " 4bpp");
 }
 
-static inline void vs_rec_sprite_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
-	uint32_t bpp, uint32_t at)
+/* "WxH" */
+static inline void vs_rec_dims_(vs_rec_buf *b, uint32_t w, uint32_t h)
+{
+	vs_rec_dec(b, w);
+	vs_rec_str(b, "x");
+	vs_rec_dec(b, h);
+}
+
+/* bpp 4 or 8; 16 is a DS bitmap sprite ("bmp") */
+static inline void vs_rec_sprite_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t w,
+	uint32_t h, uint32_t bpp, uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, verb, id, arena);
 	vs_rec_str(&b, "sprite ");
-	vs_rec_dec(&b, w);
-	vs_rec_str(&b, "x");
-	vs_rec_dec(&b, h);
-	vs_rec_bpp_(&b, bpp);
+	vs_rec_dims_(&b, w, h);
+	if (bpp == 16)
+		vs_rec_str(&b, " bmp");
+	else
+		vs_rec_bpp_(&b, bpp);
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
 
-static inline void vs_rec_bytes_(uint32_t id, const char *arena, const char *tag, uint32_t size, uint32_t at)
+static inline void vs_rec_bytes_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t size,
+	uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, verb, id, arena);
 	vs_rec_dec(&b, size);
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
 
-/* A BG tile by ROM index; data (may be 0) adds the tile's 32 (64) bytes. */
+/* A BG tile by ROM index; cb (VS_REC_NO_CB: none) is the charblock (GBA,
+ * 0-3) or character base (DS, 0-15) its BG draws from; data (may be 0)
+ * adds the tile's 32 (64) bytes. */
+#define VS_REC_NO_CB 0xFFFFFFFFu
 static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag, uint32_t rom, uint32_t bpp,
-	uint32_t at, const uint8_t *data)
+	uint32_t cb, uint32_t at, const uint8_t *data)
 {
 	static const char digits[] = "0123456789abcdef";
 	vs_rec_buf b;
@@ -242,10 +270,14 @@ static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag,
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, "alloc", id, arena);
 	vs_rec_str(&b, "tile ");
 	vs_rec_dec(&b, rom);
 	vs_rec_bpp_(&b, bpp);
+	if (cb != VS_REC_NO_CB) {
+		vs_rec_str(&b, " cb=");
+		vs_rec_dec(&b, cb);
+	}
 	vs_rec_alloc_keys_(&b, tag, at);
 	if (data) {
 		vs_rec_str(&b, " data=");
@@ -265,11 +297,9 @@ static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, 
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, "alloc", id, arena);
 	vs_rec_str(&b, affine ? "map affine " : "map text ");
-	vs_rec_dec(&b, w);
-	vs_rec_str(&b, "x");
-	vs_rec_dec(&b, h);
+	vs_rec_dims_(&b, w, h);
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
@@ -281,37 +311,59 @@ static inline uint32_t vs_rec_key_at_(uint32_t key)
 	return key ? (key & 0xFFFFu) << 3 : VS_REC_FAILED;
 }
 
-static inline void vs_rec_tex_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
-	const char *format, uint32_t key)
+/* A texture at address at (an offset in texture space; VS_REC_FAILED,
+ * VS_REC_NO_AT as for the others) */
+static inline void vs_rec_tex_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t w,
+	uint32_t h, const char *format, uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, verb, id, arena);
 	vs_rec_str(&b, "tex ");
-	vs_rec_dec(&b, w);
-	vs_rec_str(&b, "x");
-	vs_rec_dec(&b, h);
+	vs_rec_dims_(&b, w, h);
 	vs_rec_str(&b, " ");
 	vs_rec_str(&b, format);
-	vs_rec_alloc_keys_(&b, tag, vs_rec_key_at_(key));
+	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
 
 static inline void vs_rec_pltt_(uint32_t id, const char *arena, const char *tag, uint32_t colours, int four,
-	uint32_t key)
+	uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_head_(&b, "alloc", id, arena);
 	vs_rec_str(&b, "pltt ");
 	vs_rec_dec(&b, colours);
 	if (four)
 		vs_rec_str(&b, " 4c");
-	vs_rec_alloc_keys_(&b, tag, vs_rec_key_at_(key));
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
+/* "vramcnt B 0x89", "lock B", "unlock B": bank a letter 'A'-'I' */
+static inline void vs_rec_bank_(const char *verb, char bank, int value)
+{
+	static const char digits[] = "0123456789abcdef";
+	vs_rec_buf b;
+	char letter[2];
+
+	if (!vs_mgba_open())
+		return;
+	letter[0] = bank;
+	letter[1] = 0;
+	vs_rec_start(&b);
+	vs_rec_str(&b, verb);
+	vs_rec_str(&b, " ");
+	vs_rec_str(&b, letter);
+	if (value >= 0) {
+		char v[6] = { ' ', '0', 'x', digits[(value >> 4) & 15], digits[value & 15], 0 };
+		vs_rec_str(&b, v);
+	}
 	vs_rec_emit(&b);
 }
 
@@ -369,6 +421,14 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_MAP(id, arena, tag, affine, w, h, at) ((void)0)
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) ((void)0)
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) ((void)0)
+#define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) ((void)0)
+#define VS_REC_EXTPAL(id, arena, tag, colours, at) ((void)0)
+#define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) ((void)0)
+#define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) ((void)0)
+#define VS_REC_REALLOC(id, arena, tag, size, at) ((void)0)
+#define VS_REC_VRAMCNT(bank, value) ((void)0)
+#define VS_REC_LOCK(bank) ((void)0)
+#define VS_REC_UNLOCK(bank) ((void)0)
 #define VS_REC_FREE(id) ((void)0)
 #define VS_REC_MOVE(id, to) ((void)0)
 #define VS_REC_FRAME() ((void)0)
@@ -376,16 +436,29 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #else
 #define VS_REC_BEGIN() vs_rec_line_("vramsim-trace 1")
 #define VS_REC_ARENA(name, kind, keys) vs_rec_arena_((name), (kind), (keys))
-#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) vs_rec_sprite_((id), (arena), (tag), (w), (h), (bpp), (at))
-#define VS_REC_BYTES(id, arena, tag, size, at) vs_rec_bytes_((id), (arena), (tag), (size), (at))
+#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) \
+	vs_rec_sprite_("alloc", (id), (arena), (tag), (w), (h), (bpp), (at))
+#define VS_REC_BYTES(id, arena, tag, size, at) vs_rec_bytes_("alloc", (id), (arena), (tag), (size), (at))
 #define VS_REC_TILE(id, arena, tag, rom, bpp, at) \
-	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (const uint8_t *)0)
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), VS_REC_NO_CB, (at), (const uint8_t *)0)
 #define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) \
-	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (data))
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), VS_REC_NO_CB, (at), (data))
 #define VS_REC_MAP(id, arena, tag, affine, w, h, at) vs_rec_map_((id), (arena), (tag), (affine), (w), (h), (at))
-#define VS_REC_TEX(id, arena, tag, w, h, format, key) vs_rec_tex_((id), (arena), (tag), (w), (h), (format), (key))
+#define VS_REC_TEX(id, arena, tag, w, h, format, key) \
+	vs_rec_tex_("alloc", (id), (arena), (tag), (w), (h), (format), vs_rec_key_at_(key))
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) \
-	vs_rec_pltt_((id), (arena), (tag), (colours), (four), (key))
+	vs_rec_pltt_((id), (arena), (tag), (colours), (four), vs_rec_key_at_(key))
+#define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) \
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (cb), (at), (const uint8_t *)0)
+#define VS_REC_EXTPAL(id, arena, tag, colours, at) vs_rec_pltt_((id), (arena), (tag), (colours), 0, (at))
+#define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) \
+	vs_rec_tex_("alloc", (id), (arena), (tag), (w), (h), (format), (at))
+#define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) \
+	vs_rec_tex_("realloc", (id), (arena), (tag), (w), (h), (format), (at))
+#define VS_REC_REALLOC(id, arena, tag, size, at) vs_rec_bytes_("realloc", (id), (arena), (tag), (size), (at))
+#define VS_REC_VRAMCNT(bank, value) vs_rec_bank_("vramcnt", (bank), (int)((value) & 0xFF))
+#define VS_REC_LOCK(bank) vs_rec_bank_("lock", (bank), -1)
+#define VS_REC_UNLOCK(bank) vs_rec_bank_("unlock", (bank), -1)
 #define VS_REC_FREE(id) vs_rec_free_(id)
 #define VS_REC_MOVE(id, to) vs_rec_move_((id), (to))
 #define VS_REC_FRAME() vs_rec_line_("frame")

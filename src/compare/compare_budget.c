@@ -102,6 +102,7 @@ static int parse_line(vs_budget_list *b, const char *path, unsigned long ln, cha
 	vs_budget sel;
 	char *p = line;
 	int nlimits = 0, first = 1;
+	unsigned seen = 0; /* bit k: limit kind k; the two above them: arena=, strategy= */
 	char why[256];
 
 	memset(&sel, 0, sizeof sel);
@@ -142,6 +143,12 @@ static int parse_line(vs_budget_list *b, const char *path, unsigned long ln, cha
 		if (strcmp(w, "arena") == 0 || strcmp(w, "strategy") == 0) {
 			char *dst = w[0] == 'a' ? sel.arena : sel.strategy;
 			size_t cap = w[0] == 'a' ? sizeof sel.arena : sizeof sel.strategy;
+			unsigned bit = 1u << (VS_BUDGET_KINDS + (w[0] == 'a' ? 0 : 1));
+			if (seen & bit) {
+				snprintf(err, errlen, "%s:%lu:%d: error: '%s=' given twice on this line", path, ln, col, w);
+				return -1;
+			}
+			seen |= bit;
 			if (nlimits) {
 				snprintf(err, errlen, "%s:%lu:%d: error: '%s=' must come before the limits", path, ln, col, w);
 				return -1;
@@ -162,6 +169,11 @@ static int parse_line(vs_budget_list *b, const char *path, unsigned long ln, cha
 					"max-peak-live, max-peak-frag, max-high-water)", path, ln, col, w);
 				return -1;
 			}
+			if (seen & 1u << k) {
+				snprintf(err, errlen, "%s:%lu:%d: error: '%s=' given twice on this line", path, ln, col, w);
+				return -1;
+			}
+			seen |= 1u << k;
 			if (vs_budget_value((vs_budget_kind)k, eq + 1, &x.limit, why, sizeof why)) {
 				snprintf(err, errlen, "%s:%lu:%d: error: %s", path, ln, (int)(eq + 1 - line) + 1, why);
 				return -1;

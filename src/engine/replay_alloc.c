@@ -25,9 +25,12 @@ static vs_fail_kind classify(vs_replay *r, int a, const vs_request *rq, int stat
 		return VS_FAIL_MANAGEMENT;
 	if (status == VS_ERR_UNSUPPORTED)
 		return VS_FAIL_UNSUPPORTED;
-	if (ar->m.largest_free >= rq->size && !vs_hw_any_legal(&ar->arena, rq, rq->size))
-		return VS_FAIL_RULE;
-	return VS_FAIL_FRAGMENTED;
+	if (ar->m.largest_free >= rq->size)
+		return vs_hw_any_legal(&ar->arena, rq, rq->size) ? VS_FAIL_FRAGMENTED : VS_FAIL_RULE;
+	/* no free run is long enough: fragmentation, unless too few of the
+	 * free bytes lie where the rules let this request go (past the 1D
+	 * boundary's reach, across a DS slot no bank maps) */
+	return vs_hw_legal_free(&ar->arena, rq, rq->size) < rq->size ? VS_FAIL_RULE : VS_FAIL_FRAGMENTED;
 }
 
 /* Checks a fresh placement; returns 0 when it may go in the map. */

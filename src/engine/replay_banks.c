@@ -103,6 +103,7 @@ void vs_replay_rereserve(vs_replay *r, int a)
 		vs_arena_decl d = ar->arena.decl;
 		if (vs_arena_redeclare(&ar->arena, &d))
 			(void)vs_replay_out_of_memory(r);
+		ar->m.usable_bytes = ar->arena.usable_bytes;
 	}
 }
 

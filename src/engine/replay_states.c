@@ -115,6 +115,8 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 		vs_replay_drop_rec(r, h);
 	}
 	free(list);
+	/* what was dropped where no bank maps any more is reserved again */
+	vs_replay_rereserve(r, a);
 	vs_replay_refresh_held(r, a);
 	vs_replay_refresh_metrics(ar);
 	return vs_replay_prune_ids(r);

@@ -34,7 +34,9 @@ typedef struct recorded {
 	rec_tile *tile;  /* per unit, BG arenas only */
 } recorded;
 
-/* KEY_RECT | rows << 8: a 2D sprite of that many rows, 1024 bytes apart */
+/* KEY_RECT | rows << 8 | stride / 256 << 16: a sprite of that many rows
+ * that far apart (a DS 2D bitmap sprite's 256 or 512 bytes; 0 for a 2D
+ * tile sprite's 1024) */
 enum { KEY_PLAIN = 0, KEY_TILE = 1, KEY_RECT = 2 };
 
 static void mark(recorded *st, uint32_t offset, uint32_t bytes, int on)
@@ -132,7 +134,8 @@ static int rec_alloc(void *p, const vs_request *rq, vs_placement *out)
 	vs_hw_footprint(&st->decl, rq, offset, rq->size, &fp);
 	if (fp.stride) {
 		/* where the game put it, even past tile 1023: the replay's bounds check says so */
-		vs_placement_simple(out, offset, rq->size, KEY_RECT | fp.rows << 8);
+		vs_placement_simple(out, offset, rq->size, KEY_RECT | fp.rows << 8 |
+			(fp.stride == VS_GBA_OBJ_2D_STRIDE ? 0 : fp.stride >> 8) << 16);
 		for (r = 0; r < fp.rows; r++)
 			mark(st, fp.offset + r * fp.stride, fp.row_bytes, 1);
 		return VS_OK;
@@ -156,9 +159,12 @@ static int rec_free(void *p, const vs_placement *pl)
 			return VS_OK;
 	}
 	if ((pl->key & 0xFFu) == KEY_RECT) {
-		uint32_t rows = pl->key >> 8, r, row = pl->granted / (rows ? rows : 1);
+		uint32_t rows = (pl->key >> 8) & 0xFFu, stride = (pl->key >> 16 & 0xFFu) << 8, r;
+		if (!stride)
+			stride = VS_GBA_OBJ_2D_STRIDE;
+		uint32_t row = pl->granted / (rows ? rows : 1);
 		for (r = 0; r < rows; r++)
-			mark(st, pl->offset + r * VS_GBA_OBJ_2D_STRIDE, row, 0);
+			mark(st, pl->offset + r * stride, row, 0);
 		return VS_OK;
 	}
 	mark(st, pl->offset, pl->granted, 0);

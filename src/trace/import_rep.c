@@ -42,18 +42,27 @@ static int fail(rep_reader *r, size_t col, const char *fmt, ...)
 }
 
 /* Next line with something on it: 1, 0 at end, -1 on error. Trailing
- * spaces and \r are dropped. */
+ * spaces and \r are dropped; a NUL byte (which would end the line early,
+ * unseen) is an error at its column. */
 static int next_line(rep_reader *r)
 {
 	size_t n;
+	int c;
 
 	for (;;) {
-		if (!fgets(r->line, sizeof r->line, r->in))
-			return ferror(r->in) ? (r->lineno++, fail(r, 1, "read error: %s", strerror(errno))) : 0;
+		for (n = 0; (c = getc(r->in)) != EOF && c != '\n';) {
+			if (c == '\0')
+				return r->lineno++, fail(r, n + 1, "NUL byte: not a text file");
+			if (n == sizeof r->line - 2)
+				return r->lineno++, fail(r, 1, "line longer than %zu characters", sizeof r->line - 2);
+			r->line[n++] = (char)c;
+		}
+		if (c == EOF && ferror(r->in))
+			return r->lineno++, fail(r, 1, "read error: %s", strerror(errno));
+		if (c == EOF && n == 0)
+			return 0;
 		r->lineno++;
-		n = strlen(r->line);
-		if (n == sizeof r->line - 1 && r->line[n - 1] != '\n')
-			return fail(r, 1, "line longer than %zu characters", sizeof r->line - 2);
+		r->line[n] = '\0';
 		while (n && isspace((unsigned char)r->line[n - 1]))
 			r->line[--n] = '\0';
 		if (strspn(r->line, " \t") < n)

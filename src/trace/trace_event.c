@@ -743,5 +743,6 @@ int vs_trace_parse_event(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	if (tok_is(&t[0], "vramsim-trace"))
 		return vs_trace_fail(r, t[0].col, "the version line may appear only once, first");
 	return vs_trace_fail(r, t[0].col,
-		"unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init, push, pop)", (int)t[0].len, t[0].s);
+		"unknown statement '%.*s' (alloc, free, frame, save, restore, reset, init, push, pop, move, "
+		"realloc, vramcnt, lock, unlock)", (int)t[0].len, t[0].s);
 }

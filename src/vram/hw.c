@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* hw.c - dispatches placement rules and tied extents by arena kind. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/compiler_hints.h"
 #include "vram/ds_banks.h"
@@ -185,6 +186,57 @@ int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len)
 
 	vs_arena_free_walk(a, legal_in_run, &s);
 	return s.found;
+}
+
+/* Free units of run [first, first + count) that in[] marks. */
+typedef struct legal_count {
+	const uint8_t *in;
+	uint64_t units;
+} legal_count;
+
+static int count_legal_free(void *ud, uint32_t first, uint32_t count)
+{
+	legal_count *c = ud;
+	uint32_t u;
+
+	for (u = first; u < first + count; u++)
+		c->units += (c->in[u >> 3] >> (u & 7u)) & 1u;
+	return 0;
+}
+
+uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len)
+{
+	const vs_arena_decl *d = &a->decl;
+	uint32_t unit = d->unit, step = rq->align > unit ? rq->align : unit, off, r, u, end, reach = 0;
+	legal_count c = { NULL, 0 };
+	vs_free_stats fs;
+	vs_footprint fp;
+	uint8_t *in;
+
+	vs_arena_free_stats(a, &fs);
+	/* RAM has no placement rule but align=: every free byte may serve */
+	if (d->kind == VS_ARENA_RAM || !(in = calloc(a->nunits / 8u + 1u, 1)))
+		return fs.free_bytes;
+	for (off = 0; (uint64_t)off + len <= d->size; off += step) {
+		if (vs_hw_check(d, rq, off, len, NULL, 0))
+			continue;
+		vs_hw_footprint(d, rq, off, len, &fp);
+		for (r = 0; r < fp.rows; r++) {
+			u = (fp.offset + r * fp.stride) / unit;
+			end = (uint32_t)(((uint64_t)fp.offset + r * fp.stride + fp.row_bytes + unit - 1u) / unit);
+			/* one row: the places go up, so what is marked ends at reach */
+			if (fp.rows == 1 && u < reach)
+				u = reach;
+			for (; u < end && u < a->nunits; u++)
+				in[u >> 3] |= (uint8_t)(1u << (u & 7u));
+			if (fp.rows == 1 && end > reach)
+				reach = end;
+		}
+	}
+	c.in = in;
+	vs_arena_free_walk(a, count_legal_free, &c);
+	free(in);
+	return c.units * unit;
 }
 
 void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off, uint32_t len), void *ud)

@@ -43,6 +43,12 @@ int vs_hw_tied(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint3
 /* Whether any legal place of len bytes exists among the free units. Used to
  * tell a rule failure from fragmentation; may be slow. */
 int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len);
+/* The free bytes where some legal place of len bytes for rq would lie,
+ * were the rest free too: under rq's size, no amount of moving what is
+ * there would make room within the rules (the 1D boundary's reach, a DS
+ * texture slot no bank maps). RAM: all its free bytes. Slow: one rule
+ * check per unit of the arena. */
+uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len);
 
 /* Per-kind rule functions (hw_gba.c, hw_ds.c); vs_hw_check dispatches. */
 int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t off, uint32_t len, char *why, size_t whylen);

@@ -196,10 +196,17 @@ int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *e
 			fail(&rd, (size_t)(nul - buf) + 1, "NUL byte");
 			goto bad;
 		}
+		if (len && buf[len - 1] == '\r')
+			buf[--len] = '\0'; /* a CRLF line end */
+		if ((nul = memchr(buf, '\r', strcspn(buf, "#"))) != NULL) {
+			/* lines ended by CR alone would be read as one, the rest unseen */
+			fail(&rd, (size_t)(nul - buf) + 1, "carriage return inside a line (lines end with LF or CRLF)");
+			goto bad;
+		}
 		text = buf;
 		if (rd.line == 1 && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 			text += 3; /* a UTF-8 byte order mark */
-		text[strcspn(text, "#\r")] = '\0';
+		text[strcspn(text, "#")] = '\0';
 		if (text[strspn(text, " \t")] == '\0')
 			continue;
 		r.line = rd.line;
