@@ -677,7 +677,9 @@ START_TEST(strat_libnds)
 END_TEST
 
 /* Moves as the replay carries them out: one at a time, each onto bytes no
- * other live block holds, ending where NF put them. */
+ * other live block holds (a block in RAM holds none), ending where NF put
+ * them with nothing left in RAM. */
+#define IN_RAM 0xFFFFFFFEu
 static void check_moves(const vs_strategy *s, void *st, uint32_t *view, const uint32_t *len, uint32_t lo,
 	uint32_t hi, uint32_t origin)
 {
@@ -687,10 +689,14 @@ static void check_moves(const vs_strategy *s, void *st, uint32_t *view, const ui
 
 	ck_assert_uint_le(n, 1024);
 	for (i = 0; i < n; i++) {
-		HOT_CMP(view[mv[i].key], ==, mv[i].from);
+		HOT_CMP(view[mv[i].key], ==, mv[i].from == VS_MOVE_RAM ? IN_RAM : mv[i].from);
+		if (mv[i].to == VS_MOVE_RAM) {
+			view[mv[i].key] = IN_RAM;
+			continue;
+		}
 		HOT_ASSERT(mv[i].to >= lo && mv[i].to + len[mv[i].key] <= hi, "move to 0x%x", (unsigned)mv[i].to);
 		for (j = 0; j < 256; j++)
-			HOT_ASSERT(j == mv[i].key || view[j] == 0xFFFFFFFFu || view[j] >= mv[i].to + len[mv[i].key] ||
+			HOT_ASSERT(j == mv[i].key || view[j] >= IN_RAM || view[j] >= mv[i].to + len[mv[i].key] ||
 				mv[i].to >= view[j] + len[j], "move of %u onto %u", (unsigned)mv[i].key, (unsigned)j);
 		view[mv[i].key] = mv[i].to;
 	}
@@ -734,7 +740,7 @@ START_TEST(strat_nflib)
 			int rc;
 			rq.size = 64u << vs_rng_below(&r, 7);
 			rc = s->alloc(st, &rq, &pl);
-			check_moves(s, st, view, len, lo, hi, origin);
+			ck_assert_uint_eq(s->moves(st, NULL, 0), 0); /* NF moves only in its free */
 			if (rc != VS_OK)
 				continue;
 			HOT_ASSERT(pl.offset >= lo && pl.offset + pl.granted <= hi, "at 0x%x", (unsigned)pl.offset);
@@ -745,24 +751,99 @@ START_TEST(strat_nflib)
 					step, (unsigned)nflib_sprite_deleted(st));
 			view[pl.key] = pl.offset;
 			len[pl.key] = pl.granted;
-		} else if (vs_rng_below(&r, 8) == 0) {
-			s->frame(st);
-			check_moves(s, st, view, len, lo, hi, origin);
 		} else {
 			uint32_t k = vs_rng_below(&r, nlive);
+			vs_move mv[4];
 			for (id = 0; view[id] == 0xFFFFFFFFu || k--; id++)
 				;
 			pl.key = id;
 			pl.offset = pl.block_offset = view[id];
 			ck_assert_int_eq(s->free(st, &pl), VS_OK);
-			view[id] = 0xFFFFFFFFu;
-		}
-		{
-			vs_move mv[4];
+			view[id] = 0xFFFFFFFFu; /* gone before the moves are read, as in the replay */
 			nmoves += (uint32_t)s->moves(st, mv, 4) > 0;
+			check_moves(s, st, view, len, lo, hi, origin);
 		}
 	}
 	ck_assert_uint_gt(nmoves, 0);
+	free(st);
+}
+END_TEST
+
+static uint32_t nf_bytes(const vs_strategy *s, void *st, uint32_t bytes, uint32_t key)
+{
+	vs_request rq;
+	vs_placement pl;
+
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_BYTES;
+	rq.size = bytes;
+	ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_OK);
+	ck_assert_uint_eq(pl.key, key);
+	return pl.offset;
+}
+
+static size_t nf_free_key(const vs_strategy *s, void *st, uint32_t key, uint32_t at, vs_move *mv)
+{
+	vs_placement pl;
+
+	memset(&pl, 0, sizeof pl);
+	pl.key = key;
+	pl.offset = pl.block_offset = at;
+	ck_assert_int_eq(s->free(st, &pl), VS_OK);
+	return s->moves(st, mv, 16);
+}
+
+/* The moves come right after the free that compacted, from the offsets
+ * the replay has (the freed block gone): every live graphic out to RAM,
+ * then each back at NF's address, in id order. Graphic 0 ends above
+ * graphic 1 (reused id, bumped): NF's id order swaps them back, with as
+ * little free VRAM as it likes (mode 128: two 32 KiB graphics, 8 KiB free). */
+START_TEST(strat_nflib_order)
+{
+	const vs_strategy *s = vs_strategy_find("nflib-sprite");
+	vs_arena_decl d = obj_decl(VS_DS_ENGINE_A, 128, 0);
+	void *st = calloc(1, s->state_size);
+	vs_move mv[16];
+	char err[256];
+	vs_request rq;
+	vs_placement pl;
+
+	ck_assert_ptr_null(s->frame); /* NF moves nothing at a frame */
+	ck_assert_int_eq(s->init(st, &d, "mode=64", NULL, err, sizeof err), 0);
+	memset(&rq, 0, sizeof rq);
+	rq.shape = VS_REQ_SPRITE;
+	rq.size = 512; /* 32x32 */
+	rq.u.sprite.bpp = 4;
+	ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_ERR_UNSUPPORTED); /* NF's sprites are 256-colour */
+	rq.u.sprite.bpp = 16;
+	ck_assert_int_eq(s->alloc(st, &rq, &pl), VS_ERR_UNSUPPORTED);
+	ck_assert_int_eq(s->init(st, &d, "mode=64", NULL, err, sizeof err), 0);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x1000, 0), 0);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x4000, 1), 0x1000);
+	ck_assert_uint_eq(nf_free_key(s, st, 0, 0, mv), 0); /* 4 KiB fragmented < 44 KiB / 2 */
+	ck_assert_uint_eq(nf_bytes(s, st, 0x4000, 0), 0x5000); /* no freed block fits: bump */
+	ck_assert_uint_eq(nf_bytes(s, st, 0x6800, 2), 0x9000);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x400, 3), 0); /* split off the first larger freed block */
+	ck_assert_uint_eq(nf_free_key(s, st, 3, 0, mv), 6); /* 4 KiB fragmented >= 2 KiB / 2: compacts */
+	ck_assert(mv[0].key == 0 && mv[0].from == 0x5000 && mv[0].to == VS_MOVE_RAM);
+	ck_assert(mv[1].key == 1 && mv[1].from == 0x1000 && mv[1].to == VS_MOVE_RAM);
+	ck_assert(mv[2].key == 2 && mv[2].from == 0x9000 && mv[2].to == VS_MOVE_RAM);
+	ck_assert(mv[3].key == 0 && mv[3].from == VS_MOVE_RAM && mv[3].to == 0);
+	ck_assert(mv[4].key == 1 && mv[4].from == VS_MOVE_RAM && mv[4].to == 0x4000);
+	ck_assert(mv[5].key == 2 && mv[5].from == VS_MOVE_RAM && mv[5].to == 0x8000);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x100, 3), 0xE800);
+	ck_assert_uint_eq(s->moves(st, mv, 16), 0); /* the list was the free's alone */
+
+	ck_assert_int_eq(s->init(st, &d, "mode=128", NULL, err, sizeof err), 0);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x1000, 0), 0);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x8000, 1), 0x1000);
+	ck_assert_uint_eq(nf_free_key(s, st, 0, 0, mv), 0);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x8000, 0), 0x9000);
+	ck_assert_uint_eq(nf_bytes(s, st, 0xE000, 2), 0x11000);
+	ck_assert_uint_eq(nf_bytes(s, st, 0x800, 3), 0);
+	ck_assert_uint_eq(nf_free_key(s, st, 3, 0, mv), 6);
+	ck_assert(mv[3].key == 0 && mv[3].to == 0 && mv[4].key == 1 && mv[4].to == 0x8000);
+	ck_assert(mv[5].key == 2 && mv[5].to == 0x10000);
 	free(st);
 }
 END_TEST
@@ -824,6 +905,7 @@ static Suite *sprite_libs_suite(void)
 	tcase_add_loop_test(tc, nf_random_reference, 0, 6);
 	tcase_add_test(tc, strat_libnds);
 	tcase_add_loop_test(tc, strat_nflib, 0, 2);
+	tcase_add_test(tc, strat_nflib_order);
 	tcase_add_test(tc, strat_replay);
 	suite_add_tcase(s, tc);
 	return s;

@@ -24,7 +24,10 @@ typedef struct slide {
 	uint32_t next_key;
 	vs_move mv[MAXB];
 	size_t nmv;
-	int mode; /* 0 honest, 1 moves onto a neighbour, 2 wrong key, 3 moves silently */
+	/* 0 honest, 1 moves onto a neighbour, 2 wrong key, 3 moves silently;
+	 * through RAM (as NightFox's Lib compacts): 4 honest, 5 puts back a
+	 * block it never took out, 6 leaves one in RAM */
+	int mode;
 } slide;
 
 static int sl_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
@@ -45,10 +48,44 @@ static uint32_t sl_end(const slide *s)
 	return s->n ? s->off[s->n - 1] + s->size[s->n - 1] : 0;
 }
 
+/* Every block that moves goes out to RAM first, then each comes back. */
+static void sl_compact_ram(slide *s)
+{
+	uint32_t at = 0;
+	size_t first = s->nmv, k, n;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->off[i] != at) {
+			vs_move m = { s->key[i], s->off[i], VS_MOVE_RAM };
+			s->mv[s->nmv++] = m;
+			s->off[i] = at;
+		}
+		at += s->size[i];
+	}
+	n = s->nmv;
+	for (k = first; k < n; k++) {
+		vs_move back = { s->mv[k].key, VS_MOVE_RAM, 0 };
+		for (i = 0; i < s->n && s->key[i] != back.key; i++)
+			;
+		back.to = s->off[i];
+		if (s->mode == 5 && k == first)
+			back.key ^= 0x5555u;
+		if (s->mode == 6 && k == first)
+			continue;
+		s->mv[s->nmv++] = back;
+	}
+}
+
 static void sl_compact(slide *s)
 {
 	uint32_t at = 0;
 	int i;
+
+	if (s->mode >= 4) {
+		sl_compact_ram(s);
+		return;
+	}
 
 	for (i = 0; i < s->n; i++) {
 		if (s->off[i] != at) {
@@ -275,6 +312,8 @@ START_TEST(wrong_moves_are_caught)
 		{ "1", VS_CHECK_OVERLAP, "id 3 moved onto id 2" },
 		{ "2", VS_CHECK_MOVE, "where no allocation of that key starts" },
 		{ "3", VS_CHECK_OVERLAP, "overlaps" }, /* moved without saying so: the next placement lands on it */
+		{ "5", VS_CHECK_MOVE, "where no move of the list took it" },
+		{ "6", VS_CHECK_MOVE, "RAM" },
 	};
 	size_t i;
 	run x;
@@ -286,6 +325,12 @@ START_TEST(wrong_moves_are_caught)
 		ck_assert_msg(strstr(x.msgs, cases[i].says), "mode %s: %s", cases[i].mode, x.msgs);
 		finish(&x);
 	}
+	/* through RAM, honestly: clean, and each move's bytes go out and back */
+	start(&x, t, &slide_strategy, "4");
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_msg(vs_replay_check_total(x.r) == 0, "%s", x.msgs);
+	ck_assert_uint_gt(vs_replay_metrics(x.r, 0)->moves, 0);
+	finish(&x);
 	/* the honest one on the same trace: clean, two blocks moved at the frame */
 	start(&x, t, &slide_strategy, "");
 	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);

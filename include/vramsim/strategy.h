@@ -61,6 +61,10 @@ typedef struct vs_extent { uint32_t offset, size; } vs_extent;
  * from (its block_offset) now starts at to, with its data; key is the
  * placement's key, which stays the same. */
 typedef struct vs_move { uint32_t key, from, to; } vs_move;
+/* A move to VS_MOVE_RAM copies the block out to RAM (its memory free); a
+ * later move of the same list from VS_MOVE_RAM with its key puts it back
+ * (NightFox's Lib compacts through a RAM buffer). */
+#define VS_MOVE_RAM 0xFFFFFFFFu
 typedef int (*vs_extent_fn)(void *ud, uint32_t offset, uint32_t size);
 typedef void (*vs_print_fn)(void *ud, const char *text);
 

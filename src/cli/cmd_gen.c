@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
-/* cmd_gen.c - `vramsim gen`: write a generated GBA workload trace. */
+/* cmd_gen.c - `vramsim gen`: write a generated workload trace. */
 #include <string.h>
 
 #include "cli.h"
 #include "gen/gen.h"
+#include "gen/gen_ds.h"
 #include "gen/gen_heap.h"
 
 int vs_cmd_gen(int argc, char **argv);
@@ -68,10 +69,41 @@ static void list_generators(FILE *fp, int part)
 		"                 HUD, the player's 64x32 car, seven opponents whose graphics\n"
 		"                 change with distance (16x16 to 64x64, 30%% 8bpp: up to 128\n"
 		"                 tiles), roadside props passing in 0.5-1.5 s, thrown items,\n"
-		"                 blasts and dust. 15 KiB budget.\n");
+		"                 blasts and dust. 15 KiB budget.\n"
+		"  ds-sprites     Two ds-obj arenas: `main` (engine A) and `sub` (engine B,\n"
+		"                 bank D). A DS action game: a player (three 32x32 8bpp\n"
+		"                 frames) and HUD that stay; waves of enemies 16x16 to 64x64,\n"
+		"                 40%% 8bpp, each with 1-4 animation frames in VRAM; now and\n"
+		"                 then a 23 KiB nine-part boss (parts break off, the head grows\n"
+		"                 to 64x64 8bpp halfway); shots (8x8-16x16) every few frames,\n"
+		"                 sparks when enemies die; within 128 OAM entries. The sub\n"
+		"                 screen is a touch UI: pages of bitmap buttons and panels\n"
+		"                 (64x32, 32x32, 64x64 bmp) and 8bpp icons, replaced every\n"
+		"                 5-15 s, icons changing and buttons lighting up. --boundary\n"
+		"                 (default 128, libnds's SpriteMapping_1D_128) sets both\n"
+		"                 engines' 1D boundary, and engine A maps what 1024 tiles of\n"
+		"                 it reach: 32 F0G1, 64 E0, 128 A0, 256 A0B1. The game counts\n"
+		"                 each sprite at its size rounded up to the boundary, with a\n"
+		"                 budget of 93%% of engine A and 70%% of engine B: at 128 the\n"
+		"                 busiest moments fill engine A to about 90%%.\n"
+		"  ds-3d          A ds-tex arena (banks A-D) and a ds-pltt arena (bank E): a\n"
+		"                 videoGL game. Kept all game: a 4-colour font, direct and\n"
+		"                 16-colour HUD, the player's 256-colour textures sharing one\n"
+		"                 palette. Levels of 500-900 frames free every level texture\n"
+		"                 and load Tex4x4 terrain (two shared palettes), a sky,\n"
+		"                 animated textures (first upload and every 4-12 frames a\n"
+		"                 `realloc` of the same size and format) and models of 1-3\n"
+		"                 16/256-colour textures sharing a palette, to 65-82%% of the\n"
+		"                 texture space; A3I5/A5I3 effects (their palettes shared) come\n"
+		"                 and go, models stream in and out, within 90%%. A shared\n"
+		"                 palette is allocated with its first texture and freed with\n"
+		"                 its last. --remap: the second level frees everything, runs\n"
+		"                 without bank D (`lock D`, `vramcnt D 0x80`) and the third\n"
+		"                 gives it back (`vramcnt D 0x9b`, `unlock D`); only strategies\n"
+		"                 that read VRAMCNT (libnds-tex) keep off the bank.\n");
 }
 
-enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL };
+enum { O_SEED = VS_CLI_LONG, O_FRAMES, O_MAP, O_MAP_WIDTH, O_WORST_CASE, O_ARENA_SIZE, O_SIZES, O_LIFETIME, O_ALLOCS, O_FILL, O_BOUNDARY, O_REMAP };
 
 static const vs_cli_opt options[] = {
 	{ "seed", O_SEED, "N", "random seed (default 1)" },
@@ -94,12 +126,17 @@ static const vs_cli_opt options[] = {
 	{ "allocs", O_ALLOCS, "N", "heap-churn: allocations a frame (default 32)" },
 	{ "fill", O_FILL, "PERCENT", "heap-churn: live requests stay within this much of the arena; "
 		"past it the allocations due soonest are freed first (default 75)" },
+	{ "boundary", O_BOUNDARY, "32|64|128|256", "ds-sprites: the 1D OBJ tile boundary in bytes (default 128, "
+		"libnds's SpriteMapping_1D_128); engine A maps the banks 1024 tiles of it reach" },
+	{ "remap", O_REMAP, NULL, "ds-3d: a level with bank D taken from the texture slots (lock D, VRAMCNT_D "
+		"to LCDC) and given back at the next level (VRAMCNT_D to slot 3, unlock D)" },
 	{ NULL, 0, NULL, NULL }
 };
 
 static const vs_cli_cmd command = {
 	CMD, "gen GENERATOR [--seed N] [--frames N] [-o FILE]\n"
-	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]",
+	"                  [--map LAYER=FILE ...] [--map-width N] [--worst-case]\n"
+	"                  [--boundary 32|64|128|256] [--remap]",
 	"Writes a workload trace (format v1, canonical form) to FILE or standard\n"
 	"output. The same generator, seed and frame count give the same trace.\n",
 	options, NULL, list_generators, 0
@@ -109,6 +146,8 @@ typedef struct gen_args {
 	vs_gen_opts o;
 	vs_gen_heap_opts heap;
 	int heap_set;  /* a heap-churn option was given */
+	vs_gen_ds_opts ds;
+	int boundary_set;
 	const vs_generator *g;
 	const char *out;
 } gen_args;
@@ -177,6 +216,17 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_WORST_CASE:
 		o->worst_case = 1;
 		return -1;
+	case O_BOUNDARY:
+		if (vs_cli_uint(p, 32, 256, &v))
+			return VS_EXIT_USAGE;
+		if (v != 32 && v != 64 && v != 128 && v != 256)
+			return vs_cli_usage_error(CMD, "--boundary %s: expected 32, 64, 128 or 256", p->arg);
+		a->ds.boundary = (uint32_t)v;
+		a->boundary_set = 1;
+		return -1;
+	case O_REMAP:
+		a->ds.remap = 1;
+		return -1;
 	case O_ARENA_SIZE:
 	case O_SIZES:
 	case O_LIFETIME:
@@ -193,7 +243,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 int vs_cmd_gen(int argc, char **argv)
 {
-	gen_args a = { { 0 }, { 0 }, 0, NULL, NULL };
+	gen_args a = { { 0 }, { 0 }, 0, { 0 }, 0, NULL, NULL };
 	const vs_generator *g;
 	const char *out;
 	char err[1024], tmp[1100];
@@ -202,6 +252,7 @@ int vs_cmd_gen(int argc, char **argv)
 
 	vs_gen_opts_default(&a.o);
 	vs_gen_heap_opts_default(&a.heap);
+	vs_gen_ds_opts_default(&a.ds);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
 	g = a.g;
@@ -216,11 +267,21 @@ int vs_cmd_gen(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "--worst-case is for side-scroller only");
 	if (a.heap_set && g->run != vs_gen_heap_churn)
 		return vs_cli_usage_error(CMD, "--arena-size, --sizes, --lifetime, --allocs and --fill are for heap-churn only");
+	if (a.boundary_set && g->run != vs_gen_ds_sprites)
+		return vs_cli_usage_error(CMD, "--boundary is for ds-sprites only");
+	if (a.ds.remap && g->run != vs_gen_ds_3d)
+		return vs_cli_usage_error(CMD, "--remap is for ds-3d only");
 	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
 	if (!fp)
 		return VS_EXIT_USAGE;
-	rc = g->run == vs_gen_heap_churn ? vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err) :
-		g->run(fp, &a.o, err, sizeof err);
+	if (g->run == vs_gen_heap_churn)
+		rc = vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err);
+	else if (g->run == vs_gen_ds_sprites)
+		rc = vs_gen_ds_sprites_with(fp, &a.o, &a.ds, err, sizeof err);
+	else if (g->run == vs_gen_ds_3d)
+		rc = vs_gen_ds_3d_with(fp, &a.o, &a.ds, err, sizeof err);
+	else
+		rc = g->run(fp, &a.o, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "vramsim gen: %s\n", err);
 	if (out && vs_cli_out_close(fp, out, tmp, rc == 0))

@@ -9,9 +9,23 @@
 #include "replay_int.h"
 #include "strategies/registry.h"
 
-/* Moves live record h (block at from) to to: bytes, ownership, placement.
- * Returns 0, or -1 when a check failed (nothing moved). */
-static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
+/* Whether record h may move at all (else a check failed). */
+static int movable(vs_replay *r, int a, const rec *x)
+{
+	if (x->fp.stride || x->ntied || x->detached || x->pub.retained || x->pub.broken || x->pub.refs > 1) {
+		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "id %llu cannot move: %s", (unsigned long long)x->pub.id,
+			x->fp.stride ? "a 2D sprite" : x->ntied ? "it owns tied data (4x4 index)" : x->pub.retained ?
+			"freed, still held by the allocator" : x->pub.refs > 1 ? "shared by several ids" : "not in the map");
+		return 0;
+	}
+	return 1;
+}
+
+/* Moves live record h (block at from) to to: bytes, ownership, placement;
+ * or, lifted, puts it back from RAM (its bytes in saved when the arena
+ * keeps them), its units already free. Returns 0, or -1 when a check
+ * failed (nothing moved). */
+static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to, int lifted, const uint8_t *saved)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
@@ -21,12 +35,8 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 	uint32_t off = x->pub.pl.offset - from + to;
 	char why[256];
 
-	if (x->fp.stride || x->ntied || x->detached || x->pub.retained || x->pub.broken || x->pub.refs > 1) {
-		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "id %llu cannot move: %s", (unsigned long long)x->pub.id,
-			x->fp.stride ? "a 2D sprite" : x->ntied ? "it owns tied data (4x4 index)" : x->pub.retained ?
-			"freed, still held by the allocator" : x->pub.refs > 1 ? "shared by several ids" : "not in the map");
+	if (!movable(r, a, x))
 		return -1;
-	}
 	if (to % unit || (uint64_t)to + size > A->decl.size) {
 		vs_replay_check_fail(r, a, VS_CHECK_BOUNDS,
 			"id %llu moved to [0x%x, +%u): outside the arena or off its %u-byte unit",
@@ -53,9 +63,12 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 			(unsigned)(A->decl.base + off), why);
 		return -1;
 	}
-	if (ar->bytes)
+	if (ar->bytes && lifted)
+		memcpy(A->bytes + to, saved, size);
+	else if (ar->bytes)
 		memmove(A->bytes + to, A->bytes + from, size);
-	vs_replay_mark(r, a, from, size, VS_OWNER_NONE, VS_UNIT_FREE);
+	if (!lifted)
+		vs_replay_mark(r, a, from, size, VS_OWNER_NONE, VS_UNIT_FREE);
 	x->pub.pl.offset = off;
 	x->pub.pl.block_offset = to;
 	x->fp.offset = x->fp.offset - from + to;
@@ -69,15 +82,75 @@ static int move_rec(vs_replay *r, int a, uint32_t h, uint32_t to)
 	return 0;
 }
 
-/* Carries out the moves arena a's strategy reports, in order. A move the
- * books cannot follow is an integrity error and ends the list: the map
- * no longer matches the strategy's. */
-int vs_replay_apply_moves(vs_replay *r, int a)
+/* A block a move list copied out to RAM (to VS_MOVE_RAM) until a later
+ * move of the list (from VS_MOVE_RAM, same key) puts it back. */
+typedef struct lifted_rec {
+	uint32_t h;
+	uint8_t *bytes; /* its bytes, when the arena keeps them */
+} lifted_rec;
+
+/* Copies record h out to RAM: its units are free until it is put back.
+ * Returns 0, 1 when a check failed, -1 out of memory. */
+static int lift_rec(vs_replay *r, int a, uint32_t h, lifted_rec *l)
+{
+	arena_run *ar = &r->ar[a];
+	rec *x = &r->slab[h - 1];
+	uint32_t from = x->pub.pl.block_offset, size = x->pub.pl.block_size;
+
+	if (!movable(r, a, x))
+		return 1;
+	l->h = h;
+	l->bytes = NULL;
+	if (ar->bytes) {
+		if (!(l->bytes = malloc(size ? size : 1)))
+			return vs_replay_out_of_memory(r);
+		memcpy(l->bytes, ar->arena.bytes + from, size);
+	}
+	vs_replay_mark(r, a, from, size, VS_OWNER_NONE, VS_UNIT_FREE);
+	ar->m.moved_bytes += size;
+	ar->cur_moved += size;
+	return 0;
+}
+
+/* The record move v names (its block starts at from, with its key), or 0
+ * after a failed check; a put-back names one the list lifted (*j). */
+static uint32_t move_target(vs_replay *r, int a, const vs_move *v, const lifted_rec *up, size_t nup, size_t *j)
 {
 	arena_run *ar = &r->ar[a];
 	vs_arena *A = &ar->arena;
+	uint32_t h;
+
+	if (v->from == VS_MOVE_RAM) {
+		for (*j = 0; *j < nup; (*j)++)
+			if (r->slab[up[*j].h - 1].pub.pl.key == v->key)
+				return up[*j].h;
+		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "%s put key %u back from RAM, where no move of the list took it",
+			ar->strat->name, (unsigned)v->key);
+		return 0;
+	}
+	h = v->from < A->decl.size ? vs_arena_owner_at(A, v->from / A->decl.unit) : VS_OWNER_NONE;
+	if (h == VS_OWNER_NONE || h == VS_OWNER_HW || h == VS_OWNER_ALLOC || h > r->slab_len ||
+		!r->slab[h - 1].in_use || r->slab[h - 1].pub.pl.block_offset != v->from ||
+		r->slab[h - 1].pub.pl.key != v->key) {
+		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "%s moved key %u from 0x%x, where no allocation of that key starts",
+			ar->strat->name, (unsigned)v->key, (unsigned)(A->decl.base + v->from));
+		return 0;
+	}
+	return h;
+}
+
+/* Carries out the moves arena a's strategy reports, in order. A move the
+ * books cannot follow is an integrity error and ends the list: the map
+ * no longer matches the strategy's. A block left in RAM at the end is
+ * one too, and goes back where it was. */
+int vs_replay_apply_moves(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
 	vs_move small[16], *v = small;
-	size_t n, i;
+	lifted_rec *up = NULL;
+	size_t n, i, j = 0, nup = 0;
+	uint32_t h;
+	int rc = 0;
 
 	n = ar->strat->moves(ar->state, small, 16);
 	if (n > 16) {
@@ -86,22 +159,42 @@ int vs_replay_apply_moves(vs_replay *r, int a)
 		n = ar->strat->moves(ar->state, v, n);
 	}
 	for (i = 0; i < n; i++) {
-		uint32_t h = v[i].from < A->decl.size ? vs_arena_owner_at(A, v[i].from / A->decl.unit) : VS_OWNER_NONE;
-		if (h == VS_OWNER_NONE || h == VS_OWNER_HW || h == VS_OWNER_ALLOC || h > r->slab_len ||
-			!r->slab[h - 1].in_use || r->slab[h - 1].pub.pl.block_offset != v[i].from ||
-			r->slab[h - 1].pub.pl.key != v[i].key) {
-			vs_replay_check_fail(r, a, VS_CHECK_MOVE,
-				"%s moved key %u from 0x%x, where no allocation of that key starts",
-				ar->strat->name, (unsigned)v[i].key, (unsigned)(A->decl.base + v[i].from));
+		if (!(h = move_target(r, a, &v[i], up, nup, &j)))
+			break;
+		if (v[i].from == VS_MOVE_RAM) {
+			int bad = move_rec(r, a, h, v[i].to, 1, up[j].bytes);
+			if (bad)
+				break; /* still lifted: put back below */
+			free(up[j].bytes);
+			up[j] = up[--nup];
+		} else if (v[i].to == VS_MOVE_RAM) {
+			if (!up && !(up = malloc(n * sizeof *up))) {
+				rc = vs_replay_out_of_memory(r);
+				break;
+			}
+			if ((rc = lift_rec(r, a, h, &up[nup])) != 0) {
+				rc = rc < 0 ? -1 : 0;
+				break;
+			}
+			nup++;
+		} else if (move_rec(r, a, h, v[i].to, 0, NULL)) {
 			break;
 		}
-		if (move_rec(r, a, h, v[i].to))
-			break;
 	}
+	for (j = 0; j < nup; j++) {
+		rec *x = &r->slab[up[j].h - 1];
+		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "%s left id %llu in RAM after its moves", ar->strat->name,
+			(unsigned long long)x->pub.id);
+		if (ar->bytes)
+			memcpy(ar->arena.bytes + x->pub.pl.block_offset, up[j].bytes, x->pub.pl.block_size);
+		vs_replay_mark_rec(r, x, up[j].h, 0);
+		free(up[j].bytes);
+	}
+	free(up);
 	if (v != small)
 		free(v);
 	vs_replay_refresh_metrics(ar);
-	return 0;
+	return rc;
 }
 
 /* A frame boundary: strategies that act there do, then the frame's
@@ -182,7 +275,7 @@ int vs_replay_do_move(vs_replay *r)
 		return 0;
 	}
 	x->pub.pl.key = pl.key;
-	if (!move_rec(r, a, h, pl.block_size ? pl.block_offset : pl.offset))
+	if (!move_rec(r, a, h, pl.block_size ? pl.block_offset : pl.offset, 0, NULL))
 		vs_replay_refresh_metrics(ar);
 	vs_replay_notify(r, VS_OK, 0, VS_FAIL_OOM, &x->pub);
 	return 0;

@@ -113,6 +113,12 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 			continue; /* retained by a strategy with no state of its own */
 		}
 		vs_replay_drop_rec(r, h);
+		/* a strategy may compact inside its free (NightFox's Lib) */
+		if (via_strategy && (ar->strat->flags & VS_STRAT_FREE_MOVES) && ar->strat->moves &&
+		    vs_replay_apply_moves(r, a)) {
+			free(list);
+			return -1;
+		}
 	}
 	free(list);
 	/* what was dropped where no bank maps any more is reserved again */

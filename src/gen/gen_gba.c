@@ -887,6 +887,10 @@ static const vs_generator generators[] = {
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
 		"restore of the base state per level", vs_gen_ds_levels, 2400, { 205, 88, 23, 123888, 0 } },
 	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000, { 1517, 1471, 13, 349984, 48 } },
+	{ "ds-sprites", "a DS action game's sprites on both engines: waves, a boss, shots, a touch-screen UI",
+		vs_gen_ds_sprites, 2400, { 1627, 1431, 33, 162688, 0 } },
+	{ "ds-3d", "a DS videoGL game's textures and palettes: every format, shared palettes, re-uploads, levels",
+		vs_gen_ds_3d, 2400, { 477, 383, 177, 388712, 15 } },
 	{ "heap-churn", "RAM heap churn: sizes and lifetimes from distributions (--sizes, --lifetime)",
 		vs_gen_heap_churn, 2000, { 64000, 63512, 88, 620656, 0 } },
 };

@@ -6,12 +6,11 @@
  * texture slot 1). Option fixed=yes for both (nflib_sprite.h).
  *
  * Graphics ids (NF's `vram` argument, chosen by the game) are given lowest
- * free first. NF compacts inside NF_FreeSpriteGfx: the adapter keeps the
- * offsets the replay last saw and reports the difference after the free
- * (and, should anything be left, at the next alloc or frame), in an order
- * the replay can carry out one block at a time (NF copies through RAM, so
- * its permutation may need a block parked in free space of the bank
- * first). */
+ * free first. NF compacts inside NF_FreeSpriteGfx (VS_STRAT_FREE_MOVES):
+ * the adapter keeps the offsets the replay has and, right after the free,
+ * reports the moves that bring them to NF's, in an order the replay can
+ * carry out one block at a time (plan_moves). An alloc or a frame moves
+ * nothing. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +20,7 @@
 #include "strat_ds.h"
 
 #define NONE 0xFFFFFFFFu
-#define MOVES_MAX (4u * NFLIB_SPRITE_IDS_MAX)
+#define MOVES_MAX (2u * NFLIB_SPRITE_IDS_MAX) /* each live graphic out to RAM and back */
 
 typedef struct nf_strat {
 	nflib_sprite m;
@@ -29,6 +28,7 @@ typedef struct nf_strat {
 	uint32_t max;             /* NF's max: mode * 1024, or 131072 for 3D */
 	uint32_t lo, hi;          /* the bank NF maps, as arena offsets (where blocks may be parked) */
 	uint32_t seen[NFLIB_SPRITE_IDS_MAX]; /* offset the replay has for each live id, else NONE */
+	uint32_t defrags_seen;    /* m.defrags when the moves were last planned */
 	uint32_t nmv;
 	vs_move mv[MOVES_MAX];
 } nf_strat;
@@ -54,6 +54,7 @@ static void nf_clear(nf_strat *s)
 	for (i = 0; i < NFLIB_SPRITE_IDS_MAX; i++)
 		s->seen[i] = NONE;
 	s->nmv = 0;
+	s->defrags_seen = 0;
 }
 
 static int nf2d_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
@@ -99,89 +100,32 @@ static int nf3d_init(void *st, const vs_arena_decl *a, const char *options, uint
 	return 0;
 }
 
-static int overlaps(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+static void emit(nf_strat *s, uint32_t key, uint32_t from, uint32_t to)
 {
-	return a < b + blen && b < a + alen;
+	s->mv[s->nmv].key = key;
+	s->mv[s->nmv].from = from;
+	s->mv[s->nmv].to = to;
+	s->nmv++;
 }
 
-/* Whether [at, at+len) is clear of every live block but skip, where the
- * replay has them now (cur). */
-static int clear_of(const nf_strat *s, const uint32_t *cur, uint32_t skip, uint32_t at, uint32_t len)
-{
-	uint32_t j;
-
-	for (j = 0; j < s->m.ids; j++)
-		if (j != skip && cur[j] != NONE && overlaps(at, len, cur[j], s->m.size[j]))
-			return 0;
-	return 1;
-}
-
-/* Where to park block i out of the way of [zone, zone_end): the lowest
- * clear place at or above zone_end, else the lowest clear one outside the
- * zone; NONE when the bank has none. Candidates: the bank's start, the
- * zone's end and the end of each block. */
-static uint32_t park(const nf_strat *s, const uint32_t *cur, uint32_t i, uint32_t zone, uint32_t zone_end)
-{
-	uint32_t len = s->m.size[i], best = NONE, above = NONE, j, c;
-
-	for (j = 0; j <= s->m.ids + 1u; j++) {
-		if (j < s->m.ids && cur[j] == NONE)
-			continue;
-		c = j < s->m.ids ? cur[j] + s->m.size[j] : j == s->m.ids ? s->lo : zone_end;
-		if (c == cur[i] || c < s->lo || c + len > s->hi || c + len < c || overlaps(c, len, zone, zone_end - zone) ||
-			!clear_of(s, cur, i, c, len))
-			continue;
-		if (c >= zone_end && c < above)
-			above = c;
-		if (c < best)
-			best = c;
-	}
-	return above != NONE ? above : best;
-}
-
-static void emit(nf_strat *s, uint32_t *cur, uint32_t i, uint32_t to)
-{
-	if (s->nmv < MOVES_MAX) {
-		s->mv[s->nmv].key = i;
-		s->mv[s->nmv].from = cur[i];
-		s->mv[s->nmv].to = to;
-		s->nmv++;
-	}
-	cur[i] = to;
-}
-
-/* The moves that bring the replay's offsets (seen) to NF's (addr). NF
- * packs in id order, so each block's target lies above those of lower ids:
- * targets are filled in id order, and a block of a higher id still in the
- * way is first parked above the filled part (or anywhere clear). */
+/* NF_VramSpriteGfxDefrag's copies: every live graphic out to the RAM
+ * buffer, then each back at NF's address, in id order. */
 static void plan_moves(nf_strat *s)
 {
-	uint32_t cur[NFLIB_SPRITE_IDS_MAX], k, b;
+	uint32_t k;
 
 	s->nmv = 0;
-	for (k = 0; k < s->m.ids; k++)
-		cur[k] = s->seen[k];
-	for (k = 0; k < s->m.ids; k++) {
-		uint32_t to = s->m.addr[k] - s->origin, len = s->m.size[k], tries;
-		if (cur[k] == NONE || cur[k] == to)
-			continue;
-		for (tries = 0; tries < s->m.ids; tries++) {
-			uint32_t p;
-			for (b = 0; b < s->m.ids; b++)
-				if (b != k && cur[b] != NONE && overlaps(to, len, cur[b], s->m.size[b]))
-					break;
-			if (b == s->m.ids)
-				break;
-			p = park(s, cur, b, to, to + len);
-			if (p == NONE)
-				break; /* no room: the move below is one the replay will refuse */
-			emit(s, cur, b, p);
-		}
-		emit(s, cur, k, to);
-	}
+	if (s->m.broken || s->m.defrags == s->defrags_seen)
+		return;
+	s->defrags_seen = s->m.defrags;
 	for (k = 0; k < s->m.ids; k++)
 		if (s->seen[k] != NONE)
+			emit(s, k, s->seen[k], VS_MOVE_RAM);
+	for (k = 0; k < s->m.ids; k++)
+		if (s->seen[k] != NONE) {
 			s->seen[k] = s->m.addr[k] - s->origin;
+			emit(s, k, VS_MOVE_RAM, s->seen[k]);
+		}
 }
 
 static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
@@ -189,7 +133,6 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 	uint32_t id;
 	int64_t r;
 
-	plan_moves(s);
 	if (s->m.broken)
 		return VS_ERR_MANAGEMENT;
 	if (bytes == 0)
@@ -208,8 +151,9 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 
 static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
 {
-	if (rq->shape != VS_REQ_SPRITE && rq->shape != VS_REQ_BYTES)
-		return VS_ERR_UNSUPPORTED;
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
+	if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
+		return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
 	return nf_place(st, rq->size, out);
 }
 
@@ -219,6 +163,7 @@ static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
 	bool is4x4;
 	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
 
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
 	if (rc != VS_OK)
 		return rc;
 	if (is4x4)
@@ -236,7 +181,7 @@ static int nf_free(void *st, const vs_placement *pl)
 	r = nflib_sprite_free(&s->m, (uint16_t)pl->key);
 	if (r == NFLIB_ERR_ID)
 		return VS_ERR_INVALID;
-	s->seen[pl->key] = NONE;
+	s->seen[pl->key] = NONE; /* the replay drops it before it reads the moves */
 	plan_moves(s); /* the compaction NF_FreeSpriteGfx may have done */
 	return r == NFLIB_ERR_BROKEN ? VS_ERR_LOST : VS_OK;
 }
@@ -302,11 +247,6 @@ static size_t nf_moves(void *st, vs_move *out, size_t max)
 	return s->nmv;
 }
 
-static void nf_frame(void *st)
-{
-	plan_moves(st);
-}
-
 /* The INFO struct and the per-id records (NF_TYPE_SPR256VRAM_INFO: 20 bytes). */
 static uint64_t nf_ram(void *st)
 {
@@ -330,8 +270,7 @@ const vs_strategy vs_strat_nflib_sprite = {
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves,
-	.frame = nf_frame
+	.moves = nf_moves
 };
 
 const vs_strategy vs_strat_nflib_sprite3d = {
@@ -349,6 +288,5 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves,
-	.frame = nf_frame
+	.moves = nf_moves
 };
