@@ -75,11 +75,11 @@ static uint32_t req_bytes(const vs_request *q)
 {
 	switch (q->shape) {
 	case VS_REQ_SPRITE:
-		return vs_sprite_bytes(q->u.sprite.shape, q->u.sprite.size, q->u.sprite.bpp);
+		return vs_request_sprite_bytes(q->u.sprite.shape, q->u.sprite.size, q->u.sprite.bpp);
 	case VS_REQ_TILE:
 		return q->u.tile.bpp * 8u;
 	case VS_REQ_BGMAP:
-		return vs_bgmap_bytes(q->u.bgmap.affine, q->u.bgmap.size);
+		return vs_request_bgmap_bytes(q->u.bgmap.affine, q->u.bgmap.size);
 	default:
 		return q->size;
 	}

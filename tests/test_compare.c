@@ -74,7 +74,7 @@ static void run_lib(vs_cmp_result *res, const char *const *traces, int n, const 
 	cfg.nchoices = nch;
 	cfg.jobs = jobs;
 	cfg.timing = 0;
-	ck_assert_msg(vs_compare_run(&cfg, res, e, sizeof e) == 0, "%s", e);
+	ck_assert_msg(vs_cmp_run(&cfg, res, e, sizeof e) == 0, "%s", e);
 }
 
 START_TEST(rows_cover_every_manager_in_order)
@@ -737,7 +737,7 @@ START_TEST(timing_wrapper_forwards_everything)
 	cfg.ntraces = N;
 	cfg.jobs = 2;
 	ck_assert_int_eq(cfg.timing, 1);
-	ck_assert_msg(vs_compare_run(&cfg, &timed, e, sizeof e) == 0, "%s", e);
+	ck_assert_msg(vs_cmp_run(&cfg, &timed, e, sizeof e) == 0, "%s", e);
 	ck_assert_int_eq(plain.nrows, timed.nrows);
 	for (i = 0; i < plain.nrows; i++) {
 		const vs_cmp_row *a = &plain.rows[i], *b = &timed.rows[i];
@@ -783,7 +783,7 @@ START_TEST(integrity_failure_fails_the_report)
 	cfg.choices = ch;
 	cfg.nchoices = 2;
 	cfg.timing = 1; /* through the timing wrapper too */
-	ck_assert_int_eq(vs_compare_run(&cfg, &res, e, sizeof e), 0);
+	ck_assert_int_eq(vs_cmp_run(&cfg, &res, e, sizeof e), 0);
 	ck_assert_int_eq(res.nrows, 2);
 	ck_assert_int_eq(res.rows[0].status, VS_CMP_OK);
 	ck_assert_uint_gt(res.rows[0].calls, 0);

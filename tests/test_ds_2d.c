@@ -46,7 +46,7 @@ static vs_request sprite(unsigned w, unsigned h, unsigned bpp)
 {
 	unsigned shape, size;
 
-	ck_assert_int_eq(vs_sprite_from_dims(w, h, &shape, &size), 0);
+	ck_assert_int_eq(vs_request_sprite_from_dims(w, h, &shape, &size), 0);
 	return vs_test_sprite_rq(shape, size, bpp);
 }
 

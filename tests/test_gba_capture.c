@@ -322,8 +322,8 @@ static const ev *sprite_life(const cap *t, unsigned tile, unsigned shape, unsign
 	ck_assert_msg(a->frame == from, "sprite on tile %u allocated at frame %d, not %d", tile, a->frame, from);
 	ck_assert_msg(freed_at(t, a->id) == to, "sprite on tile %u freed at frame %d, not %d", tile,
 		freed_at(t, a->id), to);
-	ck_assert_msg(a->req.size == vs_sprite_bytes(shape, size, 4), "sprite on tile %u: %u bytes, not %u", tile,
-		(unsigned)a->req.size, (unsigned)vs_sprite_bytes(shape, size, 4));
+	ck_assert_msg(a->req.size == vs_request_sprite_bytes(shape, size, 4), "sprite on tile %u: %u bytes, not %u", tile,
+		(unsigned)a->req.size, (unsigned)vs_request_sprite_bytes(shape, size, 4));
 	if (!t->obj_2d || a->req.shape == VS_REQ_SPRITE) {
 		ck_assert_int_eq(a->req.shape, VS_REQ_SPRITE);
 		ck_assert_uint_eq(a->req.u.sprite.shape, shape);

@@ -169,7 +169,7 @@ static void random_request(vs_rng *r, vs_request *rq)
 	rq->u.sprite.shape = (uint8_t)vs_rng_below(r, 3);
 	rq->u.sprite.size = (uint8_t)(vs_rng_below(r, 4) * vs_rng_below(r, 4) / 3);
 	rq->u.sprite.bpp = vs_rng_below(r, 4) == 0 ? 8 : 4;
-	rq->size = vs_sprite_bytes(rq->u.sprite.shape, rq->u.sprite.size, rq->u.sprite.bpp);
+	rq->size = vs_request_sprite_bytes(rq->u.sprite.shape, rq->u.sprite.size, rq->u.sprite.bpp);
 }
 
 static void do_alloc(model *m, const obj_case *c, const vs_request *rq, uint64_t id)
@@ -290,7 +290,7 @@ static vs_request sprite(unsigned w, unsigned h, unsigned bpp)
 {
 	unsigned shape = 0, size = 0;
 
-	ck_assert_int_eq(vs_sprite_from_dims(w, h, &shape, &size), 0);
+	ck_assert_int_eq(vs_request_sprite_from_dims(w, h, &shape, &size), 0);
 	return vs_test_sprite_rq(shape, size, bpp);
 }
 

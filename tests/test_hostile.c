@@ -26,6 +26,7 @@ size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allo
 
 #include "support.h"
 #include "compare/compare.h"
+#include "compare/baseline.h"
 #include "console/common/input_script.h"
 #include "render/render.h"
 #include "engine/replay.h"

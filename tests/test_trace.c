@@ -241,15 +241,15 @@ START_TEST(request_sizes)
 	vs_trace_close(r);
 	fclose(f);
 	/* the hardware tables */
-	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_DIRECT, 128, 64), 16384);
-	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_4X4, 256, 256), 16384);
-	ck_assert_uint_eq(vs_tex_index_bytes(VS_TEX_4X4, 256, 256), 8192);
-	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_4C, 8, 8), 16);
-	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_16C, 1024, 1024), 524288);
-	ck_assert_uint_eq(vs_tex_bytes(VS_TEX_16C, 2048, 8), 0);
-	ck_assert_uint_eq(vs_bgmap_bytes(0, 3), 8192);
-	ck_assert_uint_eq(vs_bgmap_bytes(1, 0), 256);
-	ck_assert_uint_eq(vs_sprite_bytes(VS_OBJ_WIDE, 3, 8), 2048);
+	ck_assert_uint_eq(vs_request_tex_bytes(VS_TEX_DIRECT, 128, 64), 16384);
+	ck_assert_uint_eq(vs_request_tex_bytes(VS_TEX_4X4, 256, 256), 16384);
+	ck_assert_uint_eq(vs_request_tex_index_bytes(VS_TEX_4X4, 256, 256), 8192);
+	ck_assert_uint_eq(vs_request_tex_bytes(VS_TEX_4C, 8, 8), 16);
+	ck_assert_uint_eq(vs_request_tex_bytes(VS_TEX_16C, 1024, 1024), 524288);
+	ck_assert_uint_eq(vs_request_tex_bytes(VS_TEX_16C, 2048, 8), 0);
+	ck_assert_uint_eq(vs_request_bgmap_bytes(0, 3), 8192);
+	ck_assert_uint_eq(vs_request_bgmap_bytes(1, 0), 256);
+	ck_assert_uint_eq(vs_request_sprite_bytes(VS_OBJ_WIDE, 3, 8), 2048);
 }
 END_TEST
 

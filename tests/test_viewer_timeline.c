@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "viewer/viewer.h"
+#include "viewer/timeline.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
 

@@ -380,7 +380,7 @@ static void entry_segs(vs_capture *c, const entry *e, int map2d)
 	unsigned w, h, rw, rows, r, t0, keep;
 	int clipped = 0;
 
-	vs_sprite_dims(e->shape, e->size, &w, &h);
+	vs_request_sprite_dims(e->shape, e->size, &w, &h);
 	rw = w / 8u * (e->bpp / 4u);
 	rows = h / 8u;
 	if (!map2d) {

@@ -84,17 +84,6 @@ int vs_cli_module_run(const char *module, const char *cmd, int argc, char **argv
 /* NULL when MODULE can be loaded; otherwise why not, for listings. */
 const char *vs_cli_module_missing(const char *module);
 
-/* Progress on standard error (progress.c): shown only when it is a
- * terminal, not quiet, and the work has run for a second. */
-typedef struct vs_progress {
-	int on, shown, runs; /* runs: done and total count units (replays, frames), not trace bytes */
-	const char *what, *unit;
-	double start, last;
-} vs_progress;
-void vs_progress_start(vs_progress *p, const char *what, int quiet);
-/* done of total (bytes, or 0 when unknown) and events so far; cheap to call often. */
-void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t events);
-void vs_progress_end(vs_progress *p);
 /* Two replay observers in turn. vs_cli_chain_attach puts c in cfg in place
  * of the observer cfg has (the second), after the one given (the first). */
 typedef struct vs_cli_chain {
@@ -102,9 +91,6 @@ typedef struct vs_cli_chain {
 	void *ud[2];
 } vs_cli_chain;
 void vs_cli_chain_attach(vs_cli_chain *c, vs_replay_config *cfg, vs_observer_fn first, void *first_ud);
-
-/* vs_replay_run with a progress line (what: the command's name). */
-int vs_progress_replay(vs_replay *r, uint64_t until, const char *what, int quiet);
 
 int vs_cmd_replay(int argc, char **argv);
 int vs_cmd_diff(int argc, char **argv);

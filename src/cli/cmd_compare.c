@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "compare/compare.h"
+#include "compare/baseline.h"
+#include "compare/budget.h"
 #include "base/grow.h"
 
 #define CMD "compare"
@@ -206,8 +209,8 @@ typedef struct compare_opts {
 	strlist traces, budget_files;
 	vs_cli_choices cs;
 	vs_cmp_config cfg;
-	vs_budgets budgets;
-	vs_tolerance tol[VS_MET_KINDS];
+	vs_budget_list budgets;
+	vs_baseline_tolerance tol[VS_MET_KINDS];
 	output outs[MAX_OUTPUTS];
 	int nouts, main_fmt, verbose, missing_fails, changes_only;
 	int timing;                /* --timing 1, --no-timing 0, neither -1 */
@@ -251,7 +254,7 @@ static int add_budget(compare_opts *o, const vs_cli_parser *p, int kind)
 	if (vs_budget_value(b.kind, p->arg, &b.limit, err, sizeof err))
 		return vs_cli_usage_error(CMD, "%s", err);
 	snprintf(b.origin, sizeof b.origin, "--%s", p->opt->name);
-	return vs_budgets_add(&o->budgets, &b) ? out_of_memory() : -1;
+	return vs_budget_list_add(&o->budgets, &b) ? out_of_memory() : -1;
 }
 
 /* One option or operand into o: -1 to go on, or an exit status. */
@@ -294,7 +297,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		o->baseline_path = p->arg;
 		return -1;
 	case O_TOLERANCE:
-		return vs_tolerance_parse(o->tol, p->arg, err, sizeof err) ? vs_cli_usage_error(CMD, "%s", err) : -1;
+		return vs_baseline_tolerance_parse(o->tol, p->arg, err, sizeof err) ? vs_cli_usage_error(CMD, "%s", err) : -1;
 	case O_MISSING_FAILS:
 		o->missing_fails = 1;
 		return -1;
@@ -336,7 +339,7 @@ static int load_inputs(compare_opts *o, vs_baseline *base)
 	int i;
 
 	for (i = 0; i < o->budget_files.n; i++) {
-		if (vs_budgets_load(&o->budgets, o->budget_files.v[i], err, sizeof err)) {
+		if (vs_budget_list_load(&o->budgets, o->budget_files.v[i], err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
 			return VS_EXIT_USAGE;
 		}
@@ -439,7 +442,7 @@ static int report(compare_opts *o, const vs_cmp_result *res, vs_baseline *base)
 	memset(&rep, 0, sizeof rep);
 	memset(&baserep, 0, sizeof baserep);
 	rep.missing_fails = o->missing_fails;
-	if ((o->budgets.n && vs_budgets_check(&o->budgets, res, &brep)) ||
+	if ((o->budgets.n && vs_budget_list_check(&o->budgets, res, &brep)) ||
 		(o->baseline_path && vs_baseline_check(base, res, o->tol, &baserep))) {
 		out_of_memory();
 		goto done;
@@ -483,7 +486,7 @@ static int run(compare_opts *o)
 		o->cfg.progress = on_progress;
 		o->cfg.progress_ud = &pg;
 	}
-	if (status < 0 && vs_compare_run(&o->cfg, &res, err, sizeof err)) {
+	if (status < 0 && vs_cmp_run(&o->cfg, &res, err, sizeof err)) {
 		vs_progress_end(&pg);
 		fprintf(stderr, "%s%s\n", strstr(err, "error:") ? "" : "vramsim compare: ", err);
 		status = VS_EXIT_USAGE;
@@ -510,7 +513,7 @@ int vs_cmd_compare(int argc, char **argv)
 	status = parse(argc, argv, &o);
 	if (status < 0)
 		status = run(&o);
-	vs_budgets_free(&o.budgets);
+	vs_budget_list_free(&o.budgets);
 	vs_cli_choices_free(&o.cs);
 	strlist_free(&o.traces);
 	strlist_free(&o.budget_files);

@@ -12,6 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "progress.h"
+#include "compare/baseline.h"
 #include "engine/results.h"
 #include "render/render.h"
 #include "vram/request.h"
@@ -74,7 +76,7 @@ typedef struct diff_opts {
 	const char *from, *to;
 	vs_cli_choices cs;
 	vs_replay_config cfg;
-	vs_tolerance tol[VS_MET_KINDS];
+	vs_baseline_tolerance tol[VS_MET_KINDS];
 	vs_window win;
 } diff_opts;
 
@@ -93,7 +95,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case 's':
 		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
 	case O_TOLERANCE:
-		if (vs_tolerance_parse(o->tol, p->arg, err, sizeof err))
+		if (vs_baseline_tolerance_parse(o->tol, p->arg, err, sizeof err))
 			return vs_cli_usage_error(CMD, "--tolerance %s", err);
 		return -1;
 	case O_MATCH:

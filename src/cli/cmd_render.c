@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "base/text.h"
 
 #include "render/render.h"

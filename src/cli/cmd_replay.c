@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "base/out_file.h"
 #include "engine/report.h"
 

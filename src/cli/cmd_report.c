@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "engine/results.h"
 #include "base/text.h"
 
@@ -186,7 +187,7 @@ static int comparison(FILE *fp, const report_opts *o)
 	cc.timing = 0;
 	if (o->no_checks)
 		cc.check_bytes = cc.check_rules = 0;
-	if (vs_compare_run(&cc, &res, err, sizeof err)) {
+	if (vs_cmp_run(&cc, &res, err, sizeof err)) {
 		fprintf(stderr, "vramsim report: %s\n", err);
 		return VS_EXIT_USAGE;
 	}

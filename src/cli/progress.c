@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "progress.h"
 
 #define FIRST_AFTER 1.0  /* seconds of silence before the first line */
 #define EVERY 0.25       /* seconds between updates */

@@ -106,7 +106,7 @@ static int w_init(void *st, const vs_arena_decl *arena, const char *options, uin
 
 	h->inner = pthread_getspecific(timing_key);
 	if (!h->inner) {
-		snprintf(err, errlen, "timing wrapper used outside vs_compare_run");
+		snprintf(err, errlen, "timing wrapper used outside vs_cmp_run");
 		return -1;
 	}
 	return h->inner->init(INNER(st), arena, options, mem, err, errlen);
@@ -631,7 +631,7 @@ static int online_cores(void)
 	return n > 0 ? (int)n : 1;
 }
 
-int vs_compare_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen)
+int vs_cmp_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen)
 {
 	job *jobs = NULL;
 	run_set rs;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/baseline.h"
 #include "base/grow.h"
 #include "engine/report.h"
 #include "base/text.h"
@@ -58,10 +59,10 @@ static int parse_nonneg(const char *s, size_t len, double *out)
 	return 0;
 }
 
-int vs_tolerance_parse(vs_tolerance *tol, const char *text, char *err, size_t errlen)
+int vs_baseline_tolerance_parse(vs_baseline_tolerance *tol, const char *text, char *err, size_t errlen)
 {
 	const char *eq = strchr(text, '='), *spec = eq ? eq + 1 : text, *comma;
-	vs_tolerance t = { 0.0, 0.0 };
+	vs_baseline_tolerance t = { 0.0, 0.0 };
 	int k, which = -1;
 
 	if (eq) {
@@ -336,7 +337,7 @@ static int same_row(const vs_baseline_row *b, const vs_cmp_row *r)
 		strcmp(b->strategy, r->strategy) == 0;
 }
 
-int vs_baseline_check(const vs_baseline *b, const vs_cmp_result *res, const vs_tolerance tol[VS_MET_KINDS],
+int vs_baseline_check(const vs_baseline *b, const vs_cmp_result *res, const vs_baseline_tolerance tol[VS_MET_KINDS],
 	vs_baseline_report *out)
 {
 	char *matched = calloc((size_t)b->n + 1, 1);

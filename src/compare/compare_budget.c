@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/budget.h"
 #include "base/grow.h"
 #include "base/text.h"
 
@@ -78,7 +79,7 @@ bad:
 	return -1;
 }
 
-int vs_budgets_add(vs_budgets *b, const vs_budget *x)
+int vs_budget_list_add(vs_budget_list *b, const vs_budget *x)
 {
 	if (b->n == b->cap && vs_grow_int(&b->v, sizeof *b->v, &b->cap, (size_t)b->n + 1, 16))
 		return -1;
@@ -86,7 +87,7 @@ int vs_budgets_add(vs_budgets *b, const vs_budget *x)
 	return 0;
 }
 
-void vs_budgets_free(vs_budgets *b)
+void vs_budget_list_free(vs_budget_list *b)
 {
 	free(b->v);
 	memset(b, 0, sizeof *b);
@@ -96,7 +97,7 @@ void vs_budgets_free(vs_budgets *b)
 #define MAX_LINES 100000 /* a bound on what a budget file may bring */
 
 /* One line: selectors first, then limits. Returns 0 or -1 with err. */
-static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *line, char *err, size_t errlen)
+static int parse_line(vs_budget_list *b, const char *path, unsigned long ln, char *line, char *err, size_t errlen)
 {
 	vs_budget sel;
 	char *p = line;
@@ -179,7 +180,7 @@ static int parse_line(vs_budgets *b, const char *path, unsigned long ln, char *l
 			}
 			x.kind = (vs_budget_kind)k;
 			snprintf(x.origin, sizeof x.origin, "%s:%lu", path, ln);
-			if (vs_budgets_add(b, &x)) {
+			if (vs_budget_list_add(b, &x)) {
 				snprintf(err, errlen, "out of memory");
 				return -1;
 			}
@@ -221,7 +222,7 @@ static int marker_line(const char *path, unsigned long ln, char *line, int *seen
 	return 0;
 }
 
-static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, size_t errlen)
+static int budgets_read(vs_budget_list *b, FILE *fp, const char *path, char *err, size_t errlen)
 {
 	char line[LINE_MAX_LEN];
 	unsigned long ln = 0;
@@ -278,7 +279,7 @@ static int budgets_read(vs_budgets *b, FILE *fp, const char *path, char *err, si
 	return 0;
 }
 
-int vs_budgets_load(vs_budgets *b, const char *path, char *err, size_t errlen)
+int vs_budget_list_load(vs_budget_list *b, const char *path, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "r");
 	int rc;
@@ -330,7 +331,7 @@ static double budget_actual(const vs_cmp_row *r, vs_budget_kind k)
 	}
 }
 
-int vs_budgets_check(const vs_budgets *b, const vs_cmp_result *res, vs_budget_report *out)
+int vs_budget_list_check(const vs_budget_list *b, const vs_cmp_result *res, vs_budget_report *out)
 {
 	int i, k, cap = 0;
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/baseline.h"
+#include "compare/budget.h"
 #include "engine/report.h"
 
 static const char *const format_names[VS_FMT_COUNT] = { "text", "markdown", "csv", "json", "junit" };

@@ -94,7 +94,7 @@ static int req_sprite(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 	(void)n;
 	if (parse_dims(&t[1], &w, &h))
 		return vs_trace_fail(r, t[1].col, "sprite: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
-	if (vs_sprite_from_dims(w, h, &shape, &size))
+	if (vs_request_sprite_from_dims(w, h, &shape, &size))
 		return vs_trace_fail(r, t[1].col, "sprite: no OAM shape is %ux%u pixels", w, h);
 	if (r->req_kind == VS_ARENA_DS_OBJ && tok_is(&t[2], "bmp"))
 		bpp = 16;
@@ -164,10 +164,10 @@ static int req_tex(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 		return vs_trace_fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
 	memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
 	f[t[2].len < 15 ? t[2].len : 15] = '\0';
-	if (t[2].len > 15 || vs_tex_format_parse(f, &format))
+	if (t[2].len > 15 || vs_request_tex_format_parse(f, &format))
 		return vs_trace_fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
 			(int)t[2].len, t[2].s);
-	if (!vs_tex_bytes(format, w, h))
+	if (!vs_request_tex_bytes(format, w, h))
 		return vs_trace_fail(r, t[1].col, "tex: %ux%u is not a texture size (8 to 1024, powers of two)", w, h);
 	rq->shape = VS_REQ_TEX;
 	rq->u.tex.format = (uint8_t)format;

@@ -445,7 +445,7 @@ void vs_trace_fast_tables(vs_trace_reader *r)
 			}
 		}
 	for (f = 1; f < 8; f++) {
-		const char *name = vs_tex_format_name(f);
+		const char *name = vs_request_tex_format_name(f);
 		size_t len = strlen(name);
 		/* every name is under 8 bytes, and their slots differ; were one
 		 * left out, or a clash to drop the older, its lines would go the
@@ -458,11 +458,11 @@ void vs_trace_fast_tables(vs_trace_reader *r)
 		}
 		for (wi = 0; wi < 8; wi++)
 			for (hi = 0; hi < 8; hi++)
-				r->tex_bytes[f][wi + 8 * hi] = vs_tex_bytes(f, 8u << wi, 8u << hi);
+				r->tex_bytes[f][wi + 8 * hi] = vs_request_tex_bytes(f, 8u << wi, 8u << hi);
 	}
 	for (wi = 0; wi < 4; wi++)
 		for (hi = 0; hi < 4; hi++) {
-			if (vs_sprite_from_dims(8u << wi, 8u << hi, &shape, &size))
+			if (vs_request_sprite_from_dims(8u << wi, 8u << hi, &shape, &size))
 				continue;
 			r->sprite[wi + 8 * hi].shape = (uint8_t)shape;
 			r->sprite[wi + 8 * hi].size = (uint8_t)size;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/grow.h"
-#include "viewer/viewer.h"
+#include "viewer/timeline.h"
 #include "vram/arena.h"
 #include "render/history.h"
 

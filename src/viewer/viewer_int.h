@@ -8,6 +8,7 @@
 
 #include "render/render.h"
 #include "base/compiler_hints.h"
+#include "viewer/timeline.h"
 #include "viewer/viewer.h"
 #include "vram/arena.h"
 

@@ -21,7 +21,7 @@ void vs_hw_footprint(const vs_arena_decl *a, const vs_request *rq, uint32_t off,
 	/* 2D mapping (gba-vram.md): each 8-pixel row of a sprite starts 32
 	 * tiles after the one above; a row is w/8 tiles, twice that at 8bpp */
 	if (a->kind == VS_ARENA_GBA_OBJ && a->gba_obj_2d && rq->shape == VS_REQ_SPRITE && (bpp == 4 || bpp == 8) &&
-		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h)) {
+		vs_request_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h)) {
 		fp->row_bytes = w * bpp;
 		fp->rows = h / 8u;
 		fp->stride = VS_GBA_OBJ_2D_STRIDE;

@@ -102,7 +102,7 @@ int vs_hw_ds_obj_rows(const vs_arena_decl *a, const vs_request *rq, uint32_t *ro
 	unsigned w, h, bpp = rq->u.sprite.bpp;
 
 	if (a->kind != VS_ARENA_DS_OBJ || rq->shape != VS_REQ_SPRITE ||
-	    !vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h))
+	    !vs_request_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h))
 		return 0;
 	if (bpp == 16 && bmp_row_bytes(a)) {
 		*row_bytes = w * 2u;

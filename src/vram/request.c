@@ -9,7 +9,7 @@
 static const uint8_t sprite_w[3][4] = { { 8, 16, 32, 64 }, { 16, 32, 32, 64 }, { 8, 8, 16, 32 } };
 static const uint8_t sprite_h[3][4] = { { 8, 16, 32, 64 }, { 8, 8, 16, 32 }, { 16, 32, 32, 64 } };
 
-int vs_sprite_dims(unsigned shape, unsigned size, unsigned *w, unsigned *h)
+int vs_request_sprite_dims(unsigned shape, unsigned size, unsigned *w, unsigned *h)
 {
 	if (shape > 2 || size > 3)
 		return 0;
@@ -18,17 +18,17 @@ int vs_sprite_dims(unsigned shape, unsigned size, unsigned *w, unsigned *h)
 	return 1;
 }
 
-uint32_t vs_sprite_bytes(unsigned shape, unsigned size, unsigned bpp)
+uint32_t vs_request_sprite_bytes(unsigned shape, unsigned size, unsigned bpp)
 {
 	unsigned w, h;
 
 	/* 16: a DS bitmap sprite, a direct colour per dot */
-	if ((bpp != 4 && bpp != 8 && bpp != 16) || !vs_sprite_dims(shape, size, &w, &h))
+	if ((bpp != 4 && bpp != 8 && bpp != 16) || !vs_request_sprite_dims(shape, size, &w, &h))
 		return 0;
 	return w * h * bpp / 8;
 }
 
-int vs_sprite_from_dims(unsigned w, unsigned h, unsigned *shape, unsigned *size)
+int vs_request_sprite_from_dims(unsigned w, unsigned h, unsigned *shape, unsigned *size)
 {
 	unsigned s, z;
 
@@ -42,7 +42,7 @@ int vs_sprite_from_dims(unsigned w, unsigned h, unsigned *shape, unsigned *size)
 	return -1;
 }
 
-uint32_t vs_bgmap_bytes(unsigned affine, unsigned size)
+uint32_t vs_request_bgmap_bytes(unsigned affine, unsigned size)
 {
 	static const uint32_t text[4] = { 0x800, 0x1000, 0x1000, 0x2000 };
 	static const uint32_t aff[4] = { 0x100, 0x400, 0x1000, 0x4000 };
@@ -69,26 +69,26 @@ static int tex_dim_ok(unsigned d)
 	return 0;
 }
 
-uint32_t vs_tex_bytes(unsigned format, unsigned width, unsigned height)
+uint32_t vs_request_tex_bytes(unsigned format, unsigned width, unsigned height)
 {
 	if (!tex_bpp(format) || !tex_dim_ok(width) || !tex_dim_ok(height))
 		return 0;
 	return (uint32_t)width * height * tex_bpp(format) / 8;
 }
 
-uint32_t vs_tex_index_bytes(unsigned format, unsigned width, unsigned height)
+uint32_t vs_request_tex_index_bytes(unsigned format, unsigned width, unsigned height)
 {
-	return format == VS_TEX_4X4 ? vs_tex_bytes(format, width, height) / 2 : 0;
+	return format == VS_TEX_4X4 ? vs_request_tex_bytes(format, width, height) / 2 : 0;
 }
 
 static const char *const tex_names[8] = { NULL, "a3i5", "4c", "16c", "256c", "4x4", "a5i3", "direct" };
 
-const char *vs_tex_format_name(unsigned format)
+const char *vs_request_tex_format_name(unsigned format)
 {
 	return format > 0 && format < 8 ? tex_names[format] : "?";
 }
 
-int vs_tex_format_parse(const char *s, unsigned *format)
+int vs_request_tex_format_parse(const char *s, unsigned *format)
 {
 	unsigned f;
 
@@ -108,16 +108,16 @@ int vs_request_derive_size(vs_request *rq)
 	case VS_REQ_BYTES:
 		return 0;
 	case VS_REQ_SPRITE:
-		n = vs_sprite_bytes(rq->u.sprite.shape, rq->u.sprite.size, rq->u.sprite.bpp);
+		n = vs_request_sprite_bytes(rq->u.sprite.shape, rq->u.sprite.size, rq->u.sprite.bpp);
 		break;
 	case VS_REQ_TILE:
 		n = rq->u.tile.bpp == 4 ? 32 : rq->u.tile.bpp == 8 ? 64 : 0;
 		break;
 	case VS_REQ_BGMAP:
-		n = vs_bgmap_bytes(rq->u.bgmap.affine, rq->u.bgmap.size);
+		n = vs_request_bgmap_bytes(rq->u.bgmap.affine, rq->u.bgmap.size);
 		break;
 	case VS_REQ_TEX:
-		n = vs_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
+		n = vs_request_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
 		break;
 	case VS_REQ_PLTT:
 		n = (uint32_t)rq->u.pltt.colours * 2;
@@ -135,7 +135,7 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 
 	switch (rq->shape) {
 	case VS_REQ_SPRITE:
-		vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h);
+		vs_request_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h);
 		if (rq->u.sprite.bpp == 16)
 			return snprintf(buf, len, "sprite %ux%u bmp", w, h);
 		return snprintf(buf, len, "sprite %ux%u %ubpp", w, h, (unsigned)rq->u.sprite.bpp);
@@ -150,7 +150,7 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 	}
 	case VS_REQ_TEX:
 		return snprintf(buf, len, "tex %ux%u %s", (unsigned)rq->u.tex.width, (unsigned)rq->u.tex.height,
-			vs_tex_format_name(rq->u.tex.format));
+			vs_request_tex_format_name(rq->u.tex.format));
 	case VS_REQ_PLTT:
 		return snprintf(buf, len, "pltt %u%s", (unsigned)rq->u.pltt.colours,
 			rq->u.pltt.four && rq->u.pltt.colours != 4 ? " 4c" : "");

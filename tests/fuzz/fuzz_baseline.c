@@ -4,6 +4,7 @@
 
 #include "fuzz_common.h"
 #include "compare/compare.h"
+#include "compare/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "console/gba/gba_emu.h"
 
 #define CMD "capture"

@@ -22,7 +22,7 @@ int vs_ds_tex_request(const vs_request *rq, uint32_t *bytes, bool *is4x4)
 		return VS_ERR_UNSUPPORTED;
 	switch (rq->shape) {
 	case VS_REQ_TEX:
-		*bytes = vs_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
+		*bytes = vs_request_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
 		if (!*bytes)
 			*bytes = rq->size;
 		*is4x4 = rq->u.tex.format == VS_TEX_4X4;

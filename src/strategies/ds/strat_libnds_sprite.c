@@ -80,7 +80,7 @@ static int ls_request(const vs_request *rq, uint32_t *pixels, unsigned *fmt)
 
 	switch (rq->shape) {
 	case VS_REQ_SPRITE:
-		if (!vs_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h))
+		if (!vs_request_sprite_dims(rq->u.sprite.shape, rq->u.sprite.size, &w, &h))
 			return VS_ERR_INVALID;
 		*pixels = w * h;
 		switch (rq->u.sprite.bpp) {
