@@ -183,12 +183,25 @@ static inline void vs_rec_line_(const char *text)
 	vs_rec_emit(&b);
 }
 
-/* "VERB ID [ARENA] ", VERB "alloc" or "realloc" */
+/* "alloc ID [ARENA] " */
+static inline void vs_rec_alloc_head_(vs_rec_buf *b, uint32_t id, const char *arena)
+{
+	vs_rec_start(b);
+	vs_rec_str(b, "alloc ");
+	vs_rec_dec(b, id);
+	vs_rec_str(b, " ");
+	if (arena) {
+		vs_rec_str(b, arena);
+		vs_rec_str(b, " ");
+	}
+}
+
+/* "VERB ID [ARENA] ", verb "alloc " or "realloc ": the DS's calls (the
+ * GBA's keep the head above, whose cycles a game's VBlank counts) */
 static inline void vs_rec_head_(vs_rec_buf *b, const char *verb, uint32_t id, const char *arena)
 {
 	vs_rec_start(b);
 	vs_rec_str(b, verb);
-	vs_rec_str(b, " ");
 	vs_rec_dec(b, id);
 	vs_rec_str(b, " ");
 	if (arena) {
@@ -225,21 +238,22 @@ static inline void vs_rec_dims_(vs_rec_buf *b, uint32_t w, uint32_t h)
 	vs_rec_dec(b, h);
 }
 
-/* bpp 4 or 8; 16 is a DS bitmap sprite ("bmp") */
-static inline void vs_rec_sprite_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t w,
-	uint32_t h, uint32_t bpp, uint32_t at)
+/* bpp 4 or 8; 16 is a DS bitmap sprite ("bmp"). The GBA's calls are
+ * written as they were before the DS's came: a game's VBlank budget
+ * counts their cycles. */
+static inline void vs_rec_sprite_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
+	uint32_t bpp, uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_head_(&b, verb, id, arena);
+	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, "sprite ");
-	vs_rec_dims_(&b, w, h);
-	if (bpp == 16)
-		vs_rec_str(&b, " bmp");
-	else
-		vs_rec_bpp_(&b, bpp);
+	vs_rec_dec(&b, w);
+	vs_rec_str(&b, "x");
+	vs_rec_dec(&b, h);
+	vs_rec_str(&b, bpp == 8 ? " 8bpp" : bpp == 16 ? " bmp" : " 4bpp");
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
@@ -257,12 +271,9 @@ static inline void vs_rec_bytes_(const char *verb, uint32_t id, const char *aren
 	vs_rec_emit(&b);
 }
 
-/* A BG tile by ROM index; cb (VS_REC_NO_CB: none) is the charblock (GBA,
- * 0-3) or character base (DS, 0-15) its BG draws from; data (may be 0)
- * adds the tile's 32 (64) bytes. */
-#define VS_REC_NO_CB 0xFFFFFFFFu
+/* A BG tile by ROM index; data (may be 0) adds the tile's 32 (64) bytes. */
 static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag, uint32_t rom, uint32_t bpp,
-	uint32_t cb, uint32_t at, const uint8_t *data)
+	uint32_t at, const uint8_t *data)
 {
 	static const char digits[] = "0123456789abcdef";
 	vs_rec_buf b;
@@ -270,14 +281,10 @@ static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag,
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_head_(&b, "alloc", id, arena);
+	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, "tile ");
 	vs_rec_dec(&b, rom);
 	vs_rec_bpp_(&b, bpp);
-	if (cb != VS_REC_NO_CB) {
-		vs_rec_str(&b, " cb=");
-		vs_rec_dec(&b, cb);
-	}
 	vs_rec_alloc_keys_(&b, tag, at);
 	if (data) {
 		vs_rec_str(&b, " data=");
@@ -290,6 +297,25 @@ static inline void vs_rec_tile_(uint32_t id, const char *arena, const char *tag,
 	vs_rec_emit(&b);
 }
 
+/* The same with cb, the charblock (GBA, 0-3) or character base (DS, 0-15)
+ * its BG draws from */
+static inline void vs_rec_tile_cb_(uint32_t id, const char *arena, const char *tag, uint32_t rom, uint32_t bpp,
+	uint32_t cb, uint32_t at)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "tile ");
+	vs_rec_dec(&b, rom);
+	vs_rec_bpp_(&b, bpp);
+	vs_rec_str(&b, " cb=");
+	vs_rec_dec(&b, cb);
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
 static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, int affine, uint32_t w,
 	uint32_t h, uint32_t at)
 {
@@ -297,9 +323,11 @@ static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, 
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_head_(&b, "alloc", id, arena);
+	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, affine ? "map affine " : "map text ");
-	vs_rec_dims_(&b, w, h);
+	vs_rec_dec(&b, w);
+	vs_rec_str(&b, "x");
+	vs_rec_dec(&b, h);
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
@@ -336,7 +364,7 @@ static inline void vs_rec_pltt_(uint32_t id, const char *arena, const char *tag,
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_head_(&b, "alloc", id, arena);
+	vs_rec_head_(&b, "alloc ", id, arena);
 	vs_rec_str(&b, "pltt ");
 	vs_rec_dec(&b, colours);
 	if (four)
@@ -436,26 +464,25 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #else
 #define VS_REC_BEGIN() vs_rec_line_("vramsim-trace 1")
 #define VS_REC_ARENA(name, kind, keys) vs_rec_arena_((name), (kind), (keys))
-#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) \
-	vs_rec_sprite_("alloc", (id), (arena), (tag), (w), (h), (bpp), (at))
-#define VS_REC_BYTES(id, arena, tag, size, at) vs_rec_bytes_("alloc", (id), (arena), (tag), (size), (at))
+#define VS_REC_SPRITE(id, arena, tag, w, h, bpp, at) vs_rec_sprite_((id), (arena), (tag), (w), (h), (bpp), (at))
+#define VS_REC_BYTES(id, arena, tag, size, at) vs_rec_bytes_("alloc ", (id), (arena), (tag), (size), (at))
 #define VS_REC_TILE(id, arena, tag, rom, bpp, at) \
-	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), VS_REC_NO_CB, (at), (const uint8_t *)0)
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (const uint8_t *)0)
 #define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) \
-	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), VS_REC_NO_CB, (at), (data))
+	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (data))
 #define VS_REC_MAP(id, arena, tag, affine, w, h, at) vs_rec_map_((id), (arena), (tag), (affine), (w), (h), (at))
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) \
-	vs_rec_tex_("alloc", (id), (arena), (tag), (w), (h), (format), vs_rec_key_at_(key))
+	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), vs_rec_key_at_(key))
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) \
 	vs_rec_pltt_((id), (arena), (tag), (colours), (four), vs_rec_key_at_(key))
 #define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) \
-	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (cb), (at), (const uint8_t *)0)
+	vs_rec_tile_cb_((id), (arena), (tag), (rom), (bpp), (cb), (at))
 #define VS_REC_EXTPAL(id, arena, tag, colours, at) vs_rec_pltt_((id), (arena), (tag), (colours), 0, (at))
 #define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) \
-	vs_rec_tex_("alloc", (id), (arena), (tag), (w), (h), (format), (at))
+	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), (at))
 #define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) \
-	vs_rec_tex_("realloc", (id), (arena), (tag), (w), (h), (format), (at))
-#define VS_REC_REALLOC(id, arena, tag, size, at) vs_rec_bytes_("realloc", (id), (arena), (tag), (size), (at))
+	vs_rec_tex_("realloc ", (id), (arena), (tag), (w), (h), (format), (at))
+#define VS_REC_REALLOC(id, arena, tag, size, at) vs_rec_bytes_("realloc ", (id), (arena), (tag), (size), (at))
 #define VS_REC_VRAMCNT(bank, value) vs_rec_bank_("vramcnt", (bank), (int)((value) & 0xFF))
 #define VS_REC_LOCK(bank) vs_rec_bank_("lock", (bank), -1)
 #define VS_REC_UNLOCK(bank) vs_rec_bank_("unlock", (bank), -1)

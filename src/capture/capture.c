@@ -285,8 +285,10 @@ static void note_display(vs_capture *c, const vs_gba_frame *f)
 	unsigned mode = cap_mode(f);
 	int map2d = map2d_of(f);
 
-	if (f->changed_mid_frame)
+	if (f->changed_mid_frame) {
 		c->st.mid_frame++;
+		c->st.mid_frame_shown += !cap_blank(f);
+	}
 	/* a force-blanked frame shows no mode or mapping: only the game's
 	 * next shown frame says whether they changed */
 	if (cap_blank(f)) {

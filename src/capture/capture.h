@@ -53,6 +53,7 @@ void vs_capture_options_default(vs_capture_options *o);
 typedef struct vs_capture_stats {
 	uint64_t frames;
 	uint64_t mid_frame;        /* frames flagged changed_mid_frame */
+	uint64_t mid_frame_shown;  /* of them, frames not force-blanked: the changes a player could see */
 	uint64_t blank_frames;     /* forced blank (DISPCNT bit 7): nothing shown, nothing inferred */
 	uint64_t mode_changes;     /* frames whose display mode differs from the frame before */
 	uint64_t other_kind_frames; /* frames in a bitmap mode when the arenas' is tiled, or the other
