@@ -204,6 +204,86 @@ static int count_legal_free(void *ud, uint32_t first, uint32_t count)
 	return 0;
 }
 
+static int tex_slot_mapped(const vs_arena_decl *d, uint32_t slot)
+{
+	unsigned bank;
+
+	for (bank = 0; bank < 4; bank++)
+		if (d->ds_bank_slot[bank] == slot)
+			return 1;
+	return 0;
+}
+
+/* Free bytes inside [lo, hi) of the arena, by a walk of the free runs. */
+typedef struct window_count {
+	uint32_t lo, hi, unit;
+	uint64_t bytes;
+} window_count;
+
+static int count_in_window(void *ud, uint32_t first, uint32_t count)
+{
+	window_count *w = ud;
+	uint64_t a = (uint64_t)first * w->unit, b = (uint64_t)(first + count) * w->unit;
+
+	if (a < w->lo)
+		a = w->lo;
+	if (b > w->hi)
+		b = w->hi;
+	if (b > a)
+		w->bytes += b - a;
+	return 0;
+}
+
+static uint64_t free_in(const vs_arena *a, uint32_t lo, uint32_t hi)
+{
+	window_count w = { lo, hi, a->decl.unit, 0 };
+
+	vs_arena_free_walk(a, count_in_window, &w);
+	return w.bytes;
+}
+
+/* Where the rules let rq go is a plain window of the arena for the common
+ * requests (any free unit inside it would do, the unit being the rules'
+ * alignment): the bytes free there, without a rule check per place. 1
+ * when so, with *out; 0 when the per-place scan below is needed. */
+static int legal_free_window(const vs_arena *a, const vs_request *rq, uint64_t *out)
+{
+	const vs_arena_decl *d = &a->decl;
+
+	if (rq->align > d->unit)
+		return 0;
+	switch (d->kind) {
+	case VS_ARENA_DS_TEX: {
+		/* runs of mapped slots long enough for the texture; 4x4 texel
+		 * data in slot 0 or 2 alone (its index data is the rule check's) */
+		int four = rq->shape == VS_REQ_TEX && rq->u.tex.format == VS_TEX_4X4;
+		uint32_t slot = 0, first;
+		*out = 0;
+		while (slot < 4) {
+			if (!tex_slot_mapped(d, slot) || (four && slot != 0 && slot != 2)) {
+				slot++;
+				continue;
+			}
+			for (first = slot++; !four && slot < 4 && tex_slot_mapped(d, slot); slot++)
+				;
+			if ((slot - first) * 0x20000u >= rq->size)
+				*out += free_in(a, first * 0x20000u, slot * 0x20000u);
+		}
+		return 1;
+	}
+	case VS_ARENA_DS_PLTT:
+		if (rq->shape == VS_REQ_PLTT && rq->u.pltt.four)
+			*out = free_in(a, 0, 0x10000u);
+		else if (rq->shape == VS_REQ_PLTT)
+			return 0; /* 16-byte alignment on 8-byte units */
+		else
+			*out = free_in(a, 0, d->size);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len)
 {
 	const vs_arena_decl *d = &a->decl;
@@ -211,8 +291,11 @@ uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len)
 	legal_count c = { NULL, 0 };
 	vs_free_stats fs;
 	vs_footprint fp;
+	uint64_t window;
 	uint8_t *in;
 
+	if (legal_free_window(a, rq, &window))
+		return window;
 	vs_arena_free_stats(a, &fs);
 	/* RAM has no placement rule but align=: every free byte may serve */
 	if (d->kind == VS_ARENA_RAM || !(in = calloc(a->nunits / 8u + 1u, 1)))
