@@ -28,4 +28,12 @@ void vs_libnds_walk(const libnds_gl *g, int pal, vs_extent_fn fn, void *ud);
 void vs_libnds_dump(const libnds_gl *g, const libnds_vram_block *vb, uint32_t base, int pal, vs_print_fn print,
 	void *ud);
 
+/* The callbacks both tables share: a name deleted (glDeleteTextures, its
+ * palette reference with it), the allocators reset (glResetTextures), a
+ * VRAMCNT write and a bank lock (glLockVRAMBank), read at each call. */
+int vs_libnds_free(void *st, const vs_placement *pl);
+void vs_libnds_reset(void *st);
+void vs_libnds_vramcnt(void *st, unsigned bank, uint8_t value);
+void vs_libnds_lock(void *st, unsigned bank, int locked);
+
 #endif

@@ -105,21 +105,6 @@ static int pltt_alloc(void *st, const vs_request *rq, vs_placement *out)
 	return VS_OK;
 }
 
-static int pltt_free(void *st, const vs_placement *pl)
-{
-	int name = (int)(pl->key >> 16);
-
-	if (!libnds_gl_texture_of(st, name))
-		return VS_ERR_INVALID;
-	libnds_gl_delete_textures(st, 1, &name);
-	return VS_OK;
-}
-
-static void pltt_reset(void *st)
-{
-	libnds_gl_reset_textures(st);
-}
-
 static void pltt_walk(void *st, vs_extent_fn fn, void *ud)
 {
 	vs_libnds_walk(st, 1, fn, ud);
@@ -135,16 +120,6 @@ static uint64_t pltt_ram(void *st)
 	return libnds_gl_ram_pal(st);
 }
 
-static void pltt_vramcnt(void *st, unsigned bank, uint8_t value)
-{
-	libnds_gl_vramcnt(st, bank, value);
-}
-
-static void pltt_lock(void *st, unsigned bank, int locked)
-{
-	(void)libnds_gl_lock_bank(st, bank, locked);
-}
-
 const vs_strategy vs_strat_libnds_pltt = {
 	.abi = VS_STRATEGY_ABI,
 	.name = "libnds-pltt",
@@ -155,11 +130,11 @@ const vs_strategy vs_strat_libnds_pltt = {
 	.state_size = LIBNDS_GL_BYTES(UNUSED_NODES, PAL_NODES),
 	.init = pltt_init,
 	.alloc = pltt_alloc,
-	.free = pltt_free,
-	.reset = pltt_reset,
+	.free = vs_libnds_free,
+	.reset = vs_libnds_reset,
 	.walk_free = pltt_walk,
 	.dump = pltt_dump,
 	.ram = pltt_ram,
-	.vramcnt = pltt_vramcnt,
-	.lock = pltt_lock
+	.vramcnt = vs_libnds_vramcnt,
+	.lock = vs_libnds_lock
 };

@@ -253,7 +253,7 @@ static int tex_alloc(void *st, const vs_request *rq, vs_placement *out)
 	return VS_OK;
 }
 
-static int tex_free(void *st, const vs_placement *pl)
+int vs_libnds_free(void *st, const vs_placement *pl)
 {
 	int name = (int)(pl->key >> 16);
 
@@ -263,7 +263,7 @@ static int tex_free(void *st, const vs_placement *pl)
 	return VS_OK;
 }
 
-static void tex_reset(void *st)
+void vs_libnds_reset(void *st)
 {
 	libnds_gl_reset_textures(st);
 }
@@ -283,12 +283,12 @@ static uint64_t tex_ram(void *st)
 	return libnds_gl_ram_tex(st);
 }
 
-static void tex_vramcnt(void *st, unsigned bank, uint8_t value)
+void vs_libnds_vramcnt(void *st, unsigned bank, uint8_t value)
 {
 	libnds_gl_vramcnt(st, bank, value);
 }
 
-static void tex_lock(void *st, unsigned bank, int locked)
+void vs_libnds_lock(void *st, unsigned bank, int locked)
 {
 	(void)libnds_gl_lock_bank(st, bank, locked);
 }
@@ -303,11 +303,11 @@ const vs_strategy vs_strat_libnds_tex = {
 	.state_size = LIBNDS_GL_BYTES(TEX_NODES, UNUSED_NODES),
 	.init = tex_init,
 	.alloc = tex_alloc,
-	.free = tex_free,
-	.reset = tex_reset,
+	.free = vs_libnds_free,
+	.reset = vs_libnds_reset,
 	.walk_free = tex_walk,
 	.dump = tex_dump,
 	.ram = tex_ram,
-	.vramcnt = tex_vramcnt,
-	.lock = tex_lock
+	.vramcnt = vs_libnds_vramcnt,
+	.lock = vs_libnds_lock
 };
