@@ -204,16 +204,6 @@ static int count_legal_free(void *ud, uint32_t first, uint32_t count)
 	return 0;
 }
 
-static int tex_slot_mapped(const vs_arena_decl *d, uint32_t slot)
-{
-	unsigned bank;
-
-	for (bank = 0; bank < 4; bank++)
-		if (d->ds_bank_slot[bank] == slot)
-			return 1;
-	return 0;
-}
-
 /* Free bytes inside [lo, hi) of the arena, by a walk of the free runs. */
 typedef struct window_count {
 	uint32_t lo, hi, unit;
@@ -260,11 +250,11 @@ static int legal_free_window(const vs_arena *a, const vs_request *rq, uint64_t *
 		uint32_t slot = 0, first;
 		*out = 0;
 		while (slot < 4) {
-			if (!tex_slot_mapped(d, slot) || (four && slot != 0 && slot != 2)) {
+			if (!vs_hw_ds_tex_slot_mapped(d, slot) || (four && slot != 0 && slot != 2)) {
 				slot++;
 				continue;
 			}
-			for (first = slot++; !four && slot < 4 && tex_slot_mapped(d, slot); slot++)
+			for (first = slot++; !four && slot < 4 && vs_hw_ds_tex_slot_mapped(d, slot); slot++)
 				;
 			if ((slot - first) * 0x20000u >= rq->size)
 				*out += free_in(a, first * 0x20000u, slot * 0x20000u);
@@ -324,7 +314,6 @@ uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len)
 
 void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off, uint32_t len), void *ud)
 {
-
 	switch (a->kind) {
 	case VS_ARENA_GBA_OBJ:
 		/* Bitmap modes: tiles 0-511 hold the frame, not sprites. */

@@ -46,8 +46,10 @@ int vs_hw_any_legal(const vs_arena *a, const vs_request *rq, uint32_t len);
 /* The free bytes where some legal place of len bytes for rq would lie,
  * were the rest free too: under rq's size, no amount of moving what is
  * there would make room within the rules (the 1D boundary's reach, a DS
- * texture slot no bank maps). RAM: all its free bytes. Slow: one rule
- * check per unit of the arena. */
+ * texture slot no bank maps). RAM: all its free bytes. DS textures and
+ * 4-colour palettes: the free bytes of their windows (mapped slot runs
+ * long enough, slots 0 and 2 for 4x4 texel data, the first 64 KiB); other
+ * requests: slow, one rule check per unit of the arena. */
 uint64_t vs_hw_legal_free(const vs_arena *a, const vs_request *rq, uint32_t len);
 
 /* Per-kind rule functions (hw_gba.c, hw_ds.c); vs_hw_check dispatches. */
@@ -62,11 +64,13 @@ int vs_hw_ds_extpal_check(const vs_arena_decl *a, const vs_request *rq, uint32_t
  * in a 2D bitmap matrix): 1 and its rows; else 0. */
 int vs_hw_ds_obj_rows(const vs_arena_decl *a, const vs_request *rq, uint32_t *row_bytes, uint32_t *rows,
 	uint32_t *stride);
-/* Hardware-reserved units of an arena (bitmap-mode OBJ half, unmapped DS
- * slots): calls mark(ud, off, len) for each reserved range. */
 /* DS palette slot s (0-5, 16 KiB each) has a bank mapped: E covers slots
  * 0-3 from its slot, F and G one slot each (0, 1, 4 or 5). */
 int vs_hw_ds_pltt_slot_mapped(const vs_arena_decl *a, unsigned slot);
+/* DS texture slot s (0-3) has one of banks A-D mapped. */
+int vs_hw_ds_tex_slot_mapped(const vs_arena_decl *a, unsigned slot);
+/* Hardware-reserved units of an arena (bitmap-mode OBJ half, memory no DS
+ * bank maps): calls mark(ud, off, len) for each reserved range. */
 void vs_hw_reserved(const vs_arena_decl *a, void (*mark)(void *ud, uint32_t off, uint32_t len), void *ud);
 
 #endif

@@ -16,7 +16,7 @@ int vs_hw_ds_pltt_slot_mapped(const vs_arena_decl *a, unsigned slot)
 	return a->ds_bank_slot[BANK_F] == slot || a->ds_bank_slot[BANK_G] == slot;
 }
 
-static int tex_slot_mapped(const vs_arena_decl *a, unsigned slot)
+int vs_hw_ds_tex_slot_mapped(const vs_arena_decl *a, unsigned slot)
 {
 	unsigned bank;
 
@@ -36,7 +36,7 @@ int vs_hw_ds_tex_check(const vs_arena_decl *a, const vs_request *rq, uint32_t of
 		return -1;
 	}
 	for (s = off / 0x20000u; len && s <= (off + len - 1) / 0x20000u; s++) {
-		if (!tex_slot_mapped(a, s)) {
+		if (!vs_hw_ds_tex_slot_mapped(a, s)) {
 			snprintf(why, whylen, "texture [0x%x, 0x%x) uses texture slot %u, which no bank maps",
 				(unsigned)off, (unsigned)(off + len), s);
 			return -1;
@@ -49,7 +49,7 @@ int vs_hw_ds_tex_check(const vs_arena_decl *a, const vs_request *rq, uint32_t of
 				(unsigned)off, (unsigned)(off + len));
 			return -1;
 		}
-		if (!tex_slot_mapped(a, 1)) {
+		if (!vs_hw_ds_tex_slot_mapped(a, 1)) {
 			snprintf(why, whylen, "4x4 texture needs its index data in slot 1, which no bank maps");
 			return -1;
 		}
