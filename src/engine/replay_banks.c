@@ -122,10 +122,8 @@ int vs_replay_do_realloc(vs_replay *r)
 	x = &r->slab[s->handle - 1];
 	ar = &r->ar[x->pub.arena];
 	if (!(ar->strat->flags & VS_STRAT_REALLOC) || x->pub.refs > 1 || (int)x->pub.arena != r->ev.arena) {
-		vs_request rq = r->ev.req;
 		if (vs_replay_do_free(r))
 			return -1;
-		r->ev.req = rq;
 		return vs_replay_do_alloc(r);
 	}
 	r->ev.req.has_prev = 1;
