@@ -6,9 +6,13 @@
  * Built only with libmgba. The cases that run the GBA ROMs are a TCase of
  * their own, skipped (ctest) where they were not built.
  */
+#define _GNU_SOURCE /* mkfifo, alarm */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support.h"
 #include "console/gba/gba_emu.h"
@@ -380,6 +384,36 @@ START_TEST(record_exit_codes)
 	fclose(fp);
 	ck_assert_int_eq(strncmp(head, "vramsim-trace 1\narena obj gba-obj strategy=gba-obj-map\n", 55), 0);
 	ck_assert_int_eq(cli("replay %s", path), 0);
+	/* to a FIFO: written through once, never opened again to be checked
+	 * (that would wait for a writer forever) */
+	{
+		char fifo[1100], got[1100], *a, *b;
+		pid_t pid;
+		int st;
+		snprintf(fifo, sizeof fifo, "%s.fifo", path);
+		snprintf(got, sizeof got, "%s.got", path);
+		remove(fifo);
+		ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			alarm(60);
+			execl("/bin/sh", "sh", "-c", "cat \"$0\" > \"$1\"", fifo, got, (char *)NULL);
+			_exit(127);
+		}
+		ck_assert_int_eq(cli("record %s --frames 200 -o %s", vs_test_rom("demo.gba"), fifo), 0);
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		a = vs_test_slurp(path);
+		b = vs_test_slurp(got);
+		ck_assert_ptr_nonnull(a);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_str_eq(a, b);
+		free(a);
+		free(b);
+		remove(fifo);
+		remove(got);
+	}
 	/* the recorded trace measured on the GBA, BG arena chosen by name */
 	ck_assert_int_eq(cli("cycles %s --arena bg", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "arena bg (gba-bg), strategy gba-bg-tiles"));

@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/in_file.h"
 #include "base/out_file.h"
 #include "base/text.h"
 
@@ -22,6 +24,138 @@ static int say(char *err, size_t errlen, const char *path, const char *why)
 	return -1;
 }
 
+/* ---- the files being written, for the same-file check and the signals ---- */
+
+#define TRACKED_MAX 64 /* outputs open at once; more is refused */
+
+static vs_out_file *tracked[TRACKED_MAX];
+static volatile sig_atomic_t handlers_set;
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+/* Runs in a signal handler: only async-signal-safe calls. */
+static void clean_up(int sig)
+{
+	int i;
+
+	for (i = 0; i < TRACKED_MAX; i++) {
+		vs_out_file *f = tracked[i];
+		if (!f)
+			continue;
+		if (f->committed && f->backup[0])
+			rename(f->backup, f->target);
+		else if (f->committed)
+			unlink(f->target); /* made by the commit under way: all or none */
+		else if (f->backup[0])
+			unlink(f->backup);
+		if (f->tmp[0])
+			unlink(f->tmp);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Installs clean_up for the signals still at their default action (one
+ * the user ignores, as nohup does SIGHUP, stays ignored). */
+static void set_handlers(void)
+{
+	size_t i;
+
+	if (handlers_set)
+		return;
+	handlers_set = 1;
+	for (i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+		struct sigaction sa, old;
+		if (sigaction(cleanup_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = clean_up;
+		sigemptyset(&sa.sa_mask);
+		sigaction(cleanup_signals[i], &sa, NULL);
+	}
+}
+
+/* Adds or removes f with the signals blocked, so the handler never sees a
+ * slot half written. */
+static int set_tracked(vs_out_file *f, int on)
+{
+	sigset_t all, old;
+	int i, done = !on;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < TRACKED_MAX; i++) {
+		if (on && !done && !tracked[i]) {
+			tracked[i] = f;
+			done = 1;
+		} else if (!on && tracked[i] == f) {
+			tracked[i] = NULL;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (on && done)
+		set_handlers();
+	return done ? 0 : -1;
+}
+
+/* Whether f still has something to clean up. */
+static void untrack_if_done(vs_out_file *f)
+{
+	if (!f->tmp[0] && !f->backup[0] && !f->committed)
+		set_tracked(f, 0);
+}
+
+/* Fills f's identity from f->target (see out_file.h). */
+static int identify(vs_out_file *f, char *err, size_t errlen)
+{
+	struct stat st;
+	char dir[VS_OUT_PATH_MAX];
+	const char *slash = strrchr(f->target, '/'), *name = slash ? slash + 1 : f->target;
+
+	f->id_name[0] = '\0';
+	if (stat(f->target, &st) == 0) {
+		f->id_dev = st.st_dev;
+		f->id_ino = st.st_ino;
+		return 0;
+	}
+	if (strlen(name) >= sizeof f->id_name)
+		return say(err, errlen, f->path, strerror(ENAMETOOLONG));
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == f->target)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - f->target), f->target);
+	if (stat(dir, &st) != 0)
+		return say(err, errlen, f->path, strerror(errno));
+	f->id_dev = st.st_dev;
+	f->id_ino = st.st_ino;
+	snprintf(f->id_name, sizeof f->id_name, "%s", name);
+	return 0;
+}
+
+/* Refuses a target that is an input of the run or another output's. */
+static int check_distinct(const vs_out_file *f, char *err, size_t errlen)
+{
+	char why[600], shown[512];
+	const char *input = f->id_name[0] || f->may_replace_input ? NULL : vs_in_path(f->id_dev, f->id_ino);
+	int i;
+
+	if (input) {
+		vs_text_escape(shown, sizeof shown, input, strlen(input), 0);
+		snprintf(why, sizeof why, "it is %s, which this run reads", shown);
+		return say(err, errlen, f->path, why);
+	}
+	for (i = 0; i < TRACKED_MAX; i++) {
+		const vs_out_file *o = tracked[i];
+		if (!o || o == f || o->id_dev != f->id_dev || o->id_ino != f->id_ino || strcmp(o->id_name, f->id_name))
+			continue;
+		vs_text_escape(shown, sizeof shown, o->path, strlen(o->path), 0);
+		snprintf(why, sizeof why, "it is the same file as %s, another output of this run", shown);
+		return say(err, errlen, f->path, why);
+	}
+	return 0;
+}
+
 /* A fresh file beside target, opened for writing: TARGET.tmp-PID, or when
  * that name is too long, DIR/.vramsim-tmp-PID-N. */
 static int open_tmp(vs_out_file *f, mode_t mode, char *err, size_t errlen)
@@ -29,6 +163,10 @@ static int open_tmp(vs_out_file *f, mode_t mode, char *err, size_t errlen)
 	const char *slash = strrchr(f->target, '/');
 	int dirlen = slash ? (int)(slash - f->target) + 1 : 0, k, fd = -1;
 
+	if (identify(f, err, errlen) != 0 || check_distinct(f, err, errlen) != 0)
+		return -1;
+	if (set_tracked(f, 1) != 0)
+		return say(err, errlen, f->path, "more outputs open at once than vramsim keeps track of");
 	for (k = 0; k < 100 && fd < 0; k++) {
 		if (k == 0)
 			snprintf(f->tmp, sizeof f->tmp, "%s.tmp-%ld", f->target, (long)getpid());
@@ -40,6 +178,7 @@ static int open_tmp(vs_out_file *f, mode_t mode, char *err, size_t errlen)
 	}
 	if (fd < 0) {
 		f->tmp[0] = '\0';
+		set_tracked(f, 0);
 		return say(err, errlen, f->path, strerror(errno));
 	}
 	if (mode)
@@ -49,6 +188,7 @@ static int open_tmp(vs_out_file *f, mode_t mode, char *err, size_t errlen)
 		close(fd);
 		remove(f->tmp);
 		f->tmp[0] = '\0';
+		set_tracked(f, 0);
 		return say(err, errlen, f->path, strerror(errno));
 	}
 	return 0;
@@ -70,12 +210,13 @@ static int open_in_place(vs_out_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen)
+static int open_output(vs_out_file *f, const char *path, int may_replace_input, char *err, size_t errlen)
 {
 	struct stat st;
 	size_t len = strlen(path);
 
 	memset(f, 0, sizeof *f);
+	f->may_replace_input = may_replace_input;
 	if (len == 0)
 		return say(err, errlen, "''", "an empty path");
 	if (len >= VS_OUT_PATH_MAX) {
@@ -117,6 +258,16 @@ int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen)
 	if (S_ISREG(st.st_mode))
 		return open_tmp(f, st.st_mode, err, errlen);
 	return open_in_place(f, err, errlen);
+}
+
+int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen)
+{
+	return open_output(f, path, 0, err, errlen);
+}
+
+int vs_out_open_replacing(vs_out_file *f, const char *path, char *err, size_t errlen)
+{
+	return open_output(f, path, 1, err, errlen);
 }
 
 int vs_out_check(const char *path, char *err, size_t errlen)
@@ -177,6 +328,7 @@ int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
 	if ((bad || !ok) && f->tmp[0]) {
 		remove(f->tmp);
 		f->tmp[0] = '\0';
+		untrack_if_done(f);
 	}
 	return bad || !ok ? -1 : 0;
 }
@@ -203,6 +355,19 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen)
 	struct stat st;
 	int i, k;
 
+	/* an input opened after its output was: refused now, before any rename */
+	for (i = 0; i < n; i++) {
+		const char *input;
+		if (!f[i].tmp[0] || f[i].may_replace_input || stat(f[i].target, &st) != 0 ||
+			!(input = vs_in_path(st.st_dev, st.st_ino)))
+			continue;
+		f[i].id_dev = st.st_dev;
+		f[i].id_ino = st.st_ino;
+		f[i].id_name[0] = '\0';
+		check_distinct(&f[i], err, errlen);
+		vs_out_abort(f, n);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		if (!f[i].tmp[0])
 			continue;
@@ -231,6 +396,7 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen)
 		f[i].committed = 1;
 	}
 	for (i = 0; i < n; i++) {
+		set_tracked(&f[i], 0); /* first: a signal now keeps what is committed */
 		if (f[i].backup[0])
 			remove(f[i].backup);
 		f[i].backup[0] = '\0';
@@ -251,5 +417,7 @@ void vs_out_abort(vs_out_file *f, int n)
 		if (f[i].tmp[0])
 			remove(f[i].tmp);
 		f[i].tmp[0] = '\0';
+		if (!f[i].committed)
+			set_tracked(&f[i], 0);
 	}
 }

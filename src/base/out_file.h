@@ -19,12 +19,20 @@
  * stops the run before any is written, then finished, then committed
  * together: all of them appear, or none does (a file that was there
  * before stays as it was). What is written in place cannot be taken back.
+ *
+ * No output replaces an input of the run (in_file.h) or is the same file
+ * as another output of it, whatever names they go by: files are told
+ * apart by device and inode (a file not made yet by its directory's and
+ * its name). A run stopped by SIGINT, SIGTERM, SIGHUP or SIGPIPE removes
+ * its temporary files, and puts back what a commit under way had replaced,
+ * before it dies of the signal.
  */
 #ifndef VRAMSIM_OUT_FILE_H
 #define VRAMSIM_OUT_FILE_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define VS_OUT_PATH_MAX 4096
 
@@ -36,11 +44,20 @@ typedef struct vs_out_file {
 	char backup[VS_OUT_PATH_MAX + 48];/* during a commit: the file replaced, kept */
 	int in_place;                     /* standard output, a FIFO, a device */
 	int committed;
+	int may_replace_input;            /* opened by vs_out_open_replacing */
+	/* which file target is: its own device and inode when it exists, else
+	 * its directory's and its name (name "" for an existing file) */
+	dev_t id_dev;
+	ino_t id_ino;
+	char id_name[256];
 } vs_out_file;
 
 /* Opens path for writing ("-": standard output). Returns 0, or -1 with
  * "cannot write PATH: why" in err. */
 int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen);
+/* The same for an output that may replace an input of the run whole:
+ * `vramsim fmt TRACE -o TRACE` rewriting a file in place. */
+int vs_out_open_replacing(vs_out_file *f, const char *path, char *err, size_t errlen);
 /* Whether vs_out_open(path) would be refused, without making or opening
  * anything (a FIFO is not opened): 0, or -1 with err. For a check before
  * long work; vs_out_open may still fail later. */

@@ -65,10 +65,12 @@ int vs_cli_apply_choices(const vs_cmp_choice *v, int n, const vs_trace_header *h
  * symbolic link names) is written to a temporary file beside it and renamed
  * into place when complete, so a failed run never leaves a half-written
  * file; a FIFO or a device is written in place; "-" is standard output.
- * Errors are printed. tmp is kept for the callers' sake (it gets the
- * temporary file's name, or ""). */
-FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen);
-int vs_cli_out_close(FILE *fp, const char *path, const char *tmp, int ok);
+ * Errors are printed. may_replace_input: the output may be an input of the
+ * run, replaced whole (out_file.h, vs_out_open_replacing). */
+FILE *vs_cli_out_open(const char *path, int may_replace_input);
+/* Finishes fp from vs_cli_out_open: commits it when ok, else removes it.
+ * 0, or -1 after printing why. */
+int vs_cli_out_close(FILE *fp, int ok);
 /* Several outputs that appear together or not at all: every path is opened
  * (a path given twice is refused) before anything is written, and with
  * vs_cli_outs_close all are committed or none is. 0 or -1, messages

@@ -170,37 +170,31 @@ typedef struct open_out {
 
 static open_out *outs;
 
-FILE *vs_cli_out_open(const char *path, char *tmp, size_t tmplen)
+FILE *vs_cli_out_open(const char *path, int may_replace_input)
 {
 	open_out *o = calloc(1, sizeof *o);
 	char err[1024];
 
-	if (tmplen)
-		tmp[0] = '\0';
 	if (!o) {
 		fprintf(stderr, "vramsim: out of memory\n");
 		return NULL;
 	}
-	if (vs_out_open(&o->f, path, err, sizeof err)) {
+	if ((may_replace_input ? vs_out_open_replacing : vs_out_open)(&o->f, path, err, sizeof err)) {
 		fprintf(stderr, "vramsim: %s\n", err);
 		free(o);
 		return NULL;
 	}
-	if (tmplen)
-		snprintf(tmp, tmplen, "%s", o->f.tmp);
 	o->next = outs;
 	outs = o;
 	return o->f.fp;
 }
 
-int vs_cli_out_close(FILE *fp, const char *path, const char *tmp, int ok)
+int vs_cli_out_close(FILE *fp, int ok)
 {
 	open_out **pp, *o;
 	char err[1024];
 	int rc;
 
-	(void)path;
-	(void)tmp;
 	for (pp = &outs; *pp && (*pp)->f.fp != fp; pp = &(*pp)->next)
 		;
 	if (!(o = *pp))

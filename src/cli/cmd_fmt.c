@@ -8,7 +8,7 @@
 
 static int read_through(const char *path, const char *out)
 {
-	char err[1024], tmp[1100];
+	char err[1024];
 	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
 	const vs_trace_header *h;
 	vs_event ev;
@@ -22,7 +22,7 @@ static int read_through(const char *path, const char *out)
 	}
 	h = vs_trace_header_of(rd);
 	if (out) {
-		fp = vs_cli_out_open(out, tmp, sizeof tmp);
+		fp = vs_cli_out_open(out, 1);
 		if (!fp) {
 			vs_trace_close(rd);
 			return VS_EXIT_USAGE;
@@ -38,7 +38,7 @@ static int read_through(const char *path, const char *out)
 		fprintf(stderr, "%s\n", vs_trace_error(rd));
 		ok = 0;
 	}
-	if (fp && vs_cli_out_close(fp, out, tmp, ok) && rc >= 0) {
+	if (fp && vs_cli_out_close(fp, ok) && rc >= 0) {
 		vs_trace_close(rd);
 		return VS_EXIT_USAGE;
 	}

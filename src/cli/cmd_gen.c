@@ -246,7 +246,7 @@ int vs_cmd_gen(int argc, char **argv)
 	gen_args a = { { 0 }, { 0 }, 0, { 0 }, 0, NULL, NULL };
 	const vs_generator *g;
 	const char *out;
-	char err[1024], tmp[1100];
+	char err[1024];
 	FILE *fp;
 	int i, rc;
 
@@ -271,7 +271,7 @@ int vs_cmd_gen(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "--boundary is for ds-sprites only");
 	if (a.ds.remap && g->run != vs_gen_ds_3d)
 		return vs_cli_usage_error(CMD, "--remap is for ds-3d only");
-	fp = out ? vs_cli_out_open(out, tmp, sizeof tmp) : stdout;
+	fp = out ? vs_cli_out_open(out, 0) : stdout;
 	if (!fp)
 		return VS_EXIT_USAGE;
 	if (g->run == vs_gen_heap_churn)
@@ -284,7 +284,7 @@ int vs_cmd_gen(int argc, char **argv)
 		rc = g->run(fp, &a.o, err, sizeof err);
 	if (rc)
 		fprintf(stderr, "vramsim gen: %s\n", err);
-	if (out && vs_cli_out_close(fp, out, tmp, rc == 0))
+	if (out && vs_cli_out_close(fp, rc == 0))
 		rc = -1;
 	return rc ? VS_EXIT_USAGE : VS_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "cli.h"
 #include "trace/import.h"
 
@@ -138,7 +139,7 @@ int vs_cmd_import(int argc, char **argv)
 	import_args a;
 	const char *in_path, *out_path, *name;
 	vs_rep_stats st;
-	char err[1024], tmp[1100];
+	char err[1024];
 	FILE *in, *out;
 	int rc;
 
@@ -150,13 +151,13 @@ int vs_cmd_import(int argc, char **argv)
 	out_path = a.out_path;
 	if (!in_path)
 		return vs_cli_usage_error(CMD, "no input file");
-	in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "rb");
+	in = strcmp(in_path, "-") == 0 ? stdin : vs_in_open(in_path, "rb");
 	if (!in) {
 		fprintf(stderr, "%s: error: cannot open: ", in_path);
 		perror(NULL);
 		return VS_EXIT_USAGE;
 	}
-	out = vs_cli_out_open(out_path, tmp, sizeof tmp);
+	out = vs_cli_out_open(out_path, 0);
 	if (!out) {
 		if (in != stdin)
 			fclose(in);
@@ -168,7 +169,7 @@ int vs_cmd_import(int argc, char **argv)
 		fclose(in);
 	if (rc)
 		fprintf(stderr, "%s\n", err);
-	if (vs_cli_out_close(out, out_path, tmp, rc == 0) || rc)
+	if (vs_cli_out_close(out, rc == 0) || rc)
 		return VS_EXIT_USAGE;
 	notes(name, &st);
 	return VS_EXIT_OK;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* main.c - the vramsim command: dispatches to sub-commands. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,11 +196,10 @@ static int run(int argc, char **argv)
 	return unknown_command(argv[0]);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	vs_cli_parser p;
 
-	vs_cli_safe_stderr();
 	if (argc < 2) {
 		vs_cli_help(&main_cmd, stderr);
 		return VS_EXIT_USAGE;
@@ -216,4 +216,21 @@ int main(int argc, char **argv)
 	default:
 		return vs_cli_usage_error(NULL, "no command given");
 	}
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	vs_cli_safe_stderr();
+	rc = dispatch(argc, argv);
+	/* what went to standard output must have arrived (a full disk, a
+	 * closed pipe), as for any other output file */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "vramsim: cannot write standard output: %s\n",
+			errno ? strerror(errno) : "a write failed");
+		return rc ? rc : VS_EXIT_USAGE;
+	}
+	return rc;
 }

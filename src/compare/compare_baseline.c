@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "compare/compare.h"
 #include "compare/baseline.h"
 #include "base/grow.h"
@@ -262,7 +263,7 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 
 int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc;

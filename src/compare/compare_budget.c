@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "compare/compare.h"
 #include "compare/budget.h"
 #include "base/grow.h"
@@ -281,7 +282,7 @@ static int budgets_read(vs_budget_list *b, FILE *fp, const char *path, char *err
 
 int vs_budget_list_load(vs_budget_list *b, const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = vs_in_open(path, "r");
 	int rc;
 
 	if (!fp) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "gen/gen.h"
 #include "gen/gen_ds.h"
 #include "gen/gen_heap.h"
@@ -628,7 +629,7 @@ static int gen_map(bgmap *m, gen_rng *r, unsigned l, uint32_t w, uint32_t h, int
 
 static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	size_t len = strlen(path), cap = 0, n = 0, bytes = 0;
 	uint32_t cols = 0, rowcols = 0;
 	int csv = len > 4 && strcmp(path + len - 4, ".csv") == 0, ch;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/in_file.h"
 #include "base/compiler_hints.h"
 #include "trace_read_int.h"
 #include "base/text.h"
@@ -345,7 +346,7 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 
 	if (strcmp(path, "-") == 0)
 		return vs_trace_open_stream(stdin, "<stdin>", err, errlen);
-	fp = fopen(path, "rb");
+	fp = vs_in_open(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		vs_text_escape_in_place(err, errlen);

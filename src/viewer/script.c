@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "viewer_int.h"
 #include "base/grow.h"
 #include "base/text.h"
@@ -41,7 +42,7 @@ void script_free(script *sc)
 
 script *script_load(const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = vs_in_open(path, "r");
 	script *sc;
 	char buf[SCRIPT_LINE_MAX + 2];
 	int cap = 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "viewer_int.h"
 #include "render/history.h"
 
@@ -280,7 +281,7 @@ static void screenshot_key(viewer *v)
 	/* first free name: vramsim-view-0001.png, ... */
 	do {
 		snprintf(path, sizeof path, "%s/vramsim-view-%04d.png", dir, ++v->shot_n);
-		fp = fopen(path, "rb");
+		fp = vs_in_open(path, "rb");
 		if (fp)
 			fclose(fp);
 	} while (fp && v->shot_n < 9999);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "viewer_int.h"
 #include "base/out_file.h"
 #include "base/text.h"
@@ -155,7 +156,7 @@ static int write_png(viewer *v, const char *path)
 
 static uint64_t count_lines(const char *path)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	static char buf[1 << 16];
 	uint64_t n = 0;
 	size_t got;

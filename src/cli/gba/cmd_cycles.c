@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "cli/cli.h"
 #include "console/gba/gba_cycles_host.h"
 #include "vram/arena.h"
@@ -356,7 +357,7 @@ static int roms_missing(const cycles_opts *o)
 			fprintf(stderr, "vramsim cycles: %s\n", err);
 			return -1;
 		}
-		if (!(fp = fopen(rom, "rb"))) {
+		if (!(fp = vs_in_open(rom, "rb"))) {
 			fprintf(stderr, "vramsim cycles: no cycles ROM at %s: build the vs_gba_roms target "
 				"(needs gcc-arm-none-eabi) or set VRAMSIM_GBA_ROM_DIR\n", rom);
 			return -1;

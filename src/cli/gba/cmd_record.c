@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_record.c - `vramsim record`: run a GBA game headless in libmgba and
  * write the trace it prints through include/vramsim/record.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/out_file.h"
 #include "cli/cli.h"
 #include "console/gba/gba_emu.h"
 
@@ -48,15 +50,18 @@ static const vs_cli_cmd command = {
 	gba_status, 0
 };
 
-/* Reads the written trace back: the game may print nonsense. */
-static int check_trace(const char *path)
+/* Reads the recorded trace through (the game may print nonsense) from the
+ * start of fp, an unnamed temporary file: never from the output, which may
+ * be a FIFO nobody writes again. 0 well formed, -1 not (said why). */
+static int check_trace(FILE *fp, const char *out)
 {
 	char err[1024];
-	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
+	vs_trace_reader *rd;
 	vs_event ev;
 	int rc;
 
-	if (!rd) {
+	rewind(fp);
+	if (!(rd = vs_trace_open_stream(fp, out, err, sizeof err))) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -65,7 +70,27 @@ static int check_trace(const char *path)
 	if (rc < 0)
 		fprintf(stderr, "%s\n", vs_trace_error(rd));
 	vs_trace_close(rd);
-	return rc;
+	return rc < 0 ? -1 : 0;
+}
+
+/* Copies the recorded trace to the output. 0, or -1 (said why). */
+static int write_out(FILE *tmp, const char *out)
+{
+	char buf[65536];
+	size_t n;
+	FILE *fp = vs_cli_out_open(out, 0);
+	int ok = 1;
+
+	if (!fp)
+		return -1;
+	rewind(tmp);
+	while (ok && (n = fread(buf, 1, sizeof buf, tmp)) > 0)
+		ok = fwrite(buf, 1, n, fp) == n;
+	if (ferror(tmp)) {
+		fprintf(stderr, "vramsim record: cannot read the recorded trace back: %s\n", strerror(errno));
+		ok = 0;
+	}
+	return vs_cli_out_close(fp, ok) || !ok ? -1 : 0;
 }
 
 typedef struct record_args {
@@ -103,8 +128,8 @@ int vs_cmd_record(int argc, char **argv)
 	vs_gba_play play;
 	const char *rom, *out;
 	uint64_t frames;
-	int log, ok, rc;
-	char err[1024], tmp[1024];
+	int log, ok, rc, checked;
+	char err[1024];
 	vs_gba_recorder rec;
 	FILE *fp;
 
@@ -127,8 +152,14 @@ int vs_cmd_record(int argc, char **argv)
 	play.frames = (uint32_t)frames;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
-	fp = vs_cli_out_open(out, tmp, sizeof tmp);
-	if (!fp) {
+	/* the output is made once, from what was recorded and checked */
+	if (vs_out_check(out, err, sizeof err) != 0) {
+		fprintf(stderr, "vramsim record: %s\n", err);
+		vs_input_script_free(&script);
+		return VS_EXIT_USAGE;
+	}
+	if (!(fp = tmpfile())) {
+		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
 		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
 	}
@@ -136,8 +167,16 @@ int vs_cmd_record(int argc, char **argv)
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
 	vs_input_script_free(&script);
-	if (vs_cli_out_close(fp, out, tmp, ok) || !ok)
+	if (ok && fflush(fp) != 0) {
+		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
+		ok = 0;
+	}
+	checked = ok && rec.lines ? check_trace(fp, out) : 0;
+	if (!ok || write_out(fp, out) != 0) {
+		fclose(fp);
 		return VS_EXIT_USAGE;
+	}
+	fclose(fp);
 	fprintf(stderr, "vramsim record: %s: %llu frames, %llu trace lines", rom, (unsigned long long)frames,
 		(unsigned long long)rec.lines);
 	if (rec.others)
@@ -149,7 +188,7 @@ int vs_cmd_record(int argc, char **argv)
 			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned long long)frames);
 		return VS_EXIT_CHECK;
 	}
-	if (strcmp(out, "-") != 0 && check_trace(out) < 0)
+	if (checked < 0)
 		return VS_EXIT_CHECK;
 	return VS_EXIT_OK;
 }

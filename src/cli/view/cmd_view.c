@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/out_file.h"
 #include "cli/cli.h"
 
 #include "viewer/viewer.h"
@@ -198,20 +199,28 @@ static int set_sides(view_args *a, vs_viewer_opts *vo)
 
 static int view(view_args *a, vs_viewer_opts *vo)
 {
-	char err[1024];
+	char err[1024], ferr[1024 + VS_OUT_PATH_MAX];
+	vs_out_file log;
 	int rc;
 
 	vo->trace = a->path;
 	if ((rc = set_sides(a, vo)) >= 0)
 		return rc;
+	/* the log replaces the old one only when the script ran, passed or not */
 	if (a->log_path) {
-		vo->log = fopen(a->log_path, "w");
-		if (!vo->log)
-			return vs_cli_usage_error(CMD, "cannot write %s", a->log_path);
+		if (vs_out_open(&log, a->log_path, ferr, sizeof ferr) != 0) {
+			fprintf(stderr, "vramsim view: %s\n", ferr);
+			return VS_EXIT_USAGE;
+		}
+		vo->log = log.fp;
 	}
 	rc = vs_viewer_run(vo, err, sizeof err);
-	if (vo->log)
-		fclose(vo->log);
+	if (a->log_path && (vs_out_finish(&log, rc != 2, ferr, sizeof ferr) != 0 ||
+		vs_out_commit(&log, 1, ferr, sizeof ferr) != 0) && rc != 2) {
+		fprintf(stderr, "vramsim view: %s\n", ferr);
+		return VS_EXIT_USAGE;
+	}
+	vo->log = NULL;
 	if (rc == 2) {
 		fprintf(stderr, "vramsim view: %s\n", err);
 		return VS_EXIT_USAGE;

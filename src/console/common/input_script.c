@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "base/compiler_hints.h"
 #include "base/grow.h"
 #include "console/common/input_script.h"
@@ -228,7 +229,7 @@ bad:
 
 int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	int rc;
 
 	memset(s, 0, sizeof *s);

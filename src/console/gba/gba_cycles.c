@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "console/gba/gba_emu.h"
 
 /* The build tree's ROM folder; "" when the ROMs were not built. */
@@ -51,7 +52,7 @@ void vs_gba_status(char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "this build: %s\n", err);
 		return;
 	}
-	fp = fopen(rom, "rb");
+	fp = vs_in_open(rom, "rb");
 	if (fp)
 		fclose(fp);
 	snprintf(buf + n, len - (size_t)n, "this build: GBA ROMs: %s%s\n", rom,
@@ -68,7 +69,7 @@ static void put32(unsigned char *p, uint32_t v)
 
 static unsigned char *read_file(const char *path, size_t *size, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	unsigned char *buf;
 	long n;
 

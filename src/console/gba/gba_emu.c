@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_emu.c - headless GBA over libmgba (see gba_emu.h). Built only where
  * libmgba is found, into the gba module and the tests that run the emulator. */
+#include "base/in_file.h"
 #include "console/gba/gba_emu.h"
 
 #include <errno.h>
@@ -210,7 +211,7 @@ fail:
 
 vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb");
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 	vs_gba_emu *e;

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Zlib */
+/* in_file.c - the files a run reads, remembered by device and inode (in_file.h). */
+#define _XOPEN_SOURCE 700 /* fileno */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/grow.h"
+#include "base/in_file.h"
+
+typedef struct input {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+} input;
+
+/* Every input of the process: a run reads a handful; they stay until exit. */
+static input *inputs;
+static size_t n_inputs, cap_inputs;
+
+static int remember(dev_t dev, ino_t ino, const char *path)
+{
+	char *copy;
+
+	if (vs_in_path(dev, ino))
+		return 0;
+	if (vs_grow(&inputs, sizeof *inputs, &cap_inputs, n_inputs + 1, 8) != 0)
+		return -1;
+	copy = malloc(strlen(path) + 1);
+	if (!copy)
+		return -1;
+	strcpy(copy, path);
+	inputs[n_inputs].dev = dev;
+	inputs[n_inputs].ino = ino;
+	inputs[n_inputs++].path = copy;
+	return 0;
+}
+
+FILE *vs_in_open(const char *path, const char *mode)
+{
+	struct stat st;
+	FILE *fp = fopen(path, mode);
+
+	if (!fp)
+		return NULL;
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && remember(st.st_dev, st.st_ino, path) != 0) {
+		fclose(fp);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return fp;
+}
+
+const char *vs_in_path(dev_t dev, ino_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < n_inputs; i++)
+		if (inputs[i].dev == dev && inputs[i].ino == ino)
+			return inputs[i].path;
+	return NULL;
+}
+
+int vs_in_rereadable(FILE *fp)
+{
+	struct stat st;
+
+	return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Zlib */
+/* in_file.h - the files a run reads, remembered by device and inode.
+ *
+ * An output of a run must never replace one of its inputs (`capture
+ * GAME.gba -o GAME.gba` would lose the ROM), whatever name either goes by
+ * (`./x`, `x`, a symbolic link, a hard link). Every input is opened here,
+ * and out_file.c asks before it creates or replaces a file.
+ */
+#ifndef VRAMSIM_IN_FILE_H
+#define VRAMSIM_IN_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* fopen(path, mode) for reading, remembering the file opened. NULL with
+ * errno set as fopen sets it (ENOMEM when it cannot be remembered). */
+FILE *vs_in_open(const char *path, const char *mode);
+/* The path an input of this run was opened by, when the file dev/ino is
+ * one; NULL when it is not. */
+const char *vs_in_path(dev_t dev, ino_t ino);
+/* Whether fp, opened by vs_in_open, can be read a second time from the
+ * start: a regular file can, a pipe or a terminal cannot. */
+int vs_in_rereadable(FILE *fp);
+
+#endif

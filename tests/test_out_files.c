@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_out_files.c - no run loses a file: an output is never one of the
+ * run's inputs nor another of its outputs under another name (./x and x, a
+ * symbolic link, a hard link), a run killed by a signal leaves no temporary
+ * file and the old output as it was, and a failed write to standard output
+ * fails the command. Every command's output options are tried, so a new
+ * one that bypasses base/out_file.c shows here. */
+#define _GNU_SOURCE /* symlink, link, kill */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "base/in_file.h"
+#include "base/out_file.h"
+
+static char out[65536], err[65536];
+
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
+
+#define TRACE VS_SOURCE_DIR "/traces/gba-sprite-churn-1.trace"
+
+/* A fresh folder for one test, with a copy of TRACE as t.trace in it. */
+static const char *folder(const char *name)
+{
+	static char dir[600];
+	char cmd[1400];
+
+	snprintf(dir, sizeof dir, "%s/tests/tmp-%ld-files-%s", VS_BINARY_DIR, (long)getpid(), name);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s' '%s/t.trace'", dir, dir, TRACE, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	return dir;
+}
+
+static void remove_folder(const char *dir)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The names in dir, sorted, one a line. */
+static const char *listing(const char *dir)
+{
+	static char names[4096];
+	struct dirent **list;
+	int n, i;
+	size_t len = 0;
+
+	n = scandir(dir, &list, NULL, alphasort);
+	ck_assert_int_ge(n, 0);
+	names[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s\n", list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return names;
+}
+
+static int same_bytes(const char *a, const char *b)
+{
+	char *x = vs_test_slurp(a), *y = vs_test_slurp(b);
+	int same = x && y && strcmp(x, y) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Every command's outputs, each pair named as one file in another way:
+ * refused before anything is written, and the folder as it was. */
+START_TEST(two_outputs_one_file)
+{
+	static const char *const runs[] = {
+		"replay t.trace --events %s --series %s",
+		"compare t.trace -s gba-obj-first-fit --no-timing -o %s --write-baseline %s",
+		"compare t.trace -s gba-obj-first-fit --no-timing --out csv=%s --out json=%s",
+		"compare t.trace -s gba-obj-first-fit --no-timing -o %s --out csv=%s",
+	};
+	static const char *const names[][2] = {
+		{ "x", "./x" }, { "x", "sub/../x" }, { "old", "old-link" }, { "old", "old-hard" },
+	};
+	const char *dir = folder("pairs");
+	char before[4096];
+	size_t r, k;
+
+	ck_assert_int_eq(cli("gen sprite-churn --frames 2 -o '%s/old'", dir), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(mkdir("sub", 0777), 0);
+	ck_assert_int_eq(symlink("old", "old-link"), 0);
+	ck_assert_int_eq(link("old", "old-hard"), 0);
+	snprintf(before, sizeof before, "%s", listing("."));
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+			char args[600];
+			snprintf(args, sizeof args, runs[r], names[k][0], names[k][1]);
+			ck_assert_msg(cli("%s", args) == 2, "%s: exit 2 expected: %s", args, err);
+			ck_assert_msg(strstr(err, "same file as"), "%s: %s", args, err);
+			ck_assert_str_eq(listing("."), before);
+			ck_assert(same_bytes("old", "old-hard"));
+		}
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
+/* Every command that reads a file and writes one, the output named as the
+ * input (directly, by a link, by a hard link): refused, the input intact. */
+START_TEST(output_is_an_input)
+{
+	static const char *const runs[] = {
+		"replay %s --events %s",
+		"replay %s --series %s",
+		"compare %s -s gba-obj-first-fit --no-timing -o %s",
+		"compare t.trace -s gba-obj-first-fit --no-timing --budgets %s --write-baseline %s",
+		"compare t.trace -s gba-obj-first-fit --no-timing --baseline %s -o %s",
+		"report %s -o %s",
+		"diff %s -s gba-obj-first-fit -s gba-obj-compact --png %s",
+		"import %s -o %s",
+	};
+	static const char *const as[] = { "%s", "./%s", "in-link", "in-hard" };
+	const char *dir = folder("inputs");
+	size_t r, k;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		const char *input = strstr(runs[r], "budgets") ? "b.txt" : strstr(runs[r], "baseline %s") ? "base.json"
+			: strstr(runs[r], "import") ? "m.rep" : "t.trace";
+		if (strcmp(input, "b.txt") == 0)
+			ck_assert_int_eq(system("printf 'vramsim-budgets 1\\nmax-peak-live=1M\\n' > b.txt"), 0);
+		if (strcmp(input, "base.json") == 0)
+			ck_assert_int_eq(cli("compare t.trace -s gba-obj-first-fit --no-timing --write-baseline '%s/base.json'", dir), 0);
+		if (strcmp(input, "m.rep") == 0)
+			ck_assert_int_eq(system("printf '1000\\n1\\n2\\n1\\na 0 16\\nf 0\\n' > m.rep"), 0);
+		unlink("in-link");
+		unlink("in-hard");
+		ck_assert_int_eq(symlink(input, "in-link"), 0);
+		ck_assert_int_eq(link(input, "in-hard"), 0);
+		ck_assert_int_eq(system("cp in-hard saved"), 0);
+		for (k = 0; k < sizeof as / sizeof as[0]; k++) {
+			char name[64], args[600];
+			snprintf(name, sizeof name, as[k], input);
+			snprintf(args, sizeof args, runs[r], input, name);
+			ck_assert_msg(cli("%s", args) == 2, "%s: exit 2 expected: %s", args, err);
+			ck_assert_msg(strstr(err, "which this run reads"), "%s: %s", args, err);
+			ck_assert_msg(same_bytes(input, "saved"), "%s changed the input", args);
+		}
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
+/* The one output that may be its input: fmt rewriting a trace in place
+ * (the whole trace is read before the file is replaced). */
+START_TEST(fmt_in_place)
+{
+	const char *dir = folder("fmt");
+	char path[700], want[700];
+
+	snprintf(path, sizeof path, "%s/t.trace", dir);
+	snprintf(want, sizeof want, "%s/want", dir);
+	ck_assert_int_eq(cli("fmt '%s' -o '%s'", TRACE, want), 0);
+	ck_assert_int_eq(cli("fmt '%s' -o '%s'", path, path), 0);
+	ck_assert(same_bytes(path, want));
+	ck_assert_int_eq(unlink(want), 0);
+	ck_assert_str_eq(listing(dir), "t.trace\n");
+	remove_folder(dir);
+}
+END_TEST
+
+/* An input opened after its output was: the commit refuses it. */
+START_TEST(late_input_refused_at_commit)
+{
+	const char *dir = folder("late");
+	char path[700], e[1200];
+	vs_out_file f;
+	FILE *in;
+
+	snprintf(path, sizeof path, "%s/t.trace", dir);
+	ck_assert_int_eq(vs_out_open(&f, path, e, sizeof e), 0);
+	fputs("replaced", f.fp);
+	in = vs_in_open(path, "rb");
+	ck_assert_ptr_nonnull(in);
+	fclose(in);
+	ck_assert_int_eq(vs_out_finish(&f, 1, e, sizeof e), 0);
+	ck_assert_int_eq(vs_out_commit(&f, 1, e, sizeof e), -1);
+	ck_assert_msg(strstr(e, "which this run reads"), "%s", e);
+	ck_assert(same_bytes(path, TRACE));
+	ck_assert_str_eq(listing(dir), "t.trace\n");
+	remove_folder(dir);
+}
+END_TEST
+
+/* Waits (at most 20 s) until dir holds a temporary file. */
+static int temporary_appears(const char *dir)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (strstr(listing(dir), ".tmp-"))
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+/* Killed while it writes: the temporary file goes, the old file stays,
+ * and the process dies of the signal (its parent sees why). */
+START_TEST(signals_leave_nothing)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	const char *dir = folder("signals");
+	char target[700];
+	size_t i;
+
+	snprintf(target, sizeof target, "%s/t.trace", dir);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		pid_t pid = fork();
+		int st;
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			signal(sigs[i], SIG_DFL);
+			execl(VS_VRAMSIM, VS_VRAMSIM, "gen", "side-scroller", "--frames", "10000000", "-o", target,
+				(char *)NULL);
+			_exit(127);
+		}
+		ck_assert_msg(temporary_appears(dir), "no temporary file appeared: %s", listing(dir));
+		kill(pid, sigs[i]);
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i], "signal %d: status %d", sigs[i], st);
+		ck_assert_str_eq(listing(dir), "t.trace\n");
+		ck_assert(same_bytes(target, TRACE));
+	}
+	remove_folder(dir);
+}
+END_TEST
+
+/* Standard output on a full disk: the command fails and says so. */
+START_TEST(stdout_write_fails)
+{
+	static const char *const runs[] = {
+		"replay " TRACE, "compare " TRACE " -s gba-obj-first-fit --no-timing", "fmt " TRACE, "gen sprite-churn", "strategies",
+		"--help", "--version",
+	};
+	size_t i;
+
+	if (access("/dev/full", W_OK) != 0) {
+		vs_test_require("/dev/full");
+		return;
+	}
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		char cmd[1400], *said;
+		const char *e = vs_test_path("stderr");
+		int st;
+		snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>'%s'", VS_VRAMSIM, runs[i], e);
+		st = system(cmd);
+		said = vs_test_slurp(e);
+		ck_assert_ptr_nonnull(said);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: exit 2 expected: %s", runs[i], said);
+		ck_assert_msg(strstr(said, "cannot write standard output"), "%s: %s", runs[i], said);
+		free(said);
+		unlink(e);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("out_files");
+	TCase *tc = tcase_create("out_files");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, two_outputs_one_file);
+	tcase_add_test(tc, output_is_an_input);
+	tcase_add_test(tc, fmt_in_place);
+	tcase_add_test(tc, late_input_refused_at_commit);
+	tcase_add_test(tc, signals_leave_nothing);
+	tcase_add_test(tc, stdout_write_fails);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return vs_test_main(suite());
+}
