@@ -115,8 +115,18 @@ START_TEST(exit_codes)
 	{
 		const char *opt = vs_test_file(5, "opt.trace", "vramsim-trace 1\narena obj gba-obj options=bogus:1\nalloc 1 32\n");
 		ck_assert_int_eq(cli("replay %s", opt), 2);
-		ck_assert_ptr_nonnull(strstr(err, "strategy 'gba-obj-map' refused arena 'obj': unknown option 'bogus'"));
+		ck_assert_msg(strstr(err, "opt.trace:2:27: error: strategy 'gba-obj-map' refused arena 'obj': "
+			"unknown option 'bogus'") != NULL, "%s", err);
 		ck_assert_int_eq(cli("replay %s --strategy gba-obj-first-fit", opt), 0);
+		/* the same options given on the command line: no place in the trace */
+		ck_assert_int_eq(cli("replay %s --strategy gba-obj-map:bogus=1", misuse), 2);
+		ck_assert_ptr_null(strstr(err, ".trace:"));
+	}
+	{
+		const char *named = vs_test_file(5, "named.trace", "vramsim-trace 1\n# x\narena obj gba-obj strategy=nope\n");
+		ck_assert_int_eq(cli("replay %s", named), 2);
+		ck_assert_msg(strstr(err, "named.trace:3: error: arena 'obj' names unknown strategy 'nope'") != NULL, "%s",
+			err);
 	}
 	ck_assert_int_eq(cli("validate %s", misuse), 0);
 	ck_assert_ptr_nonnull(strstr(out, "valid trace, version 1, 1 arena, 2 events"));

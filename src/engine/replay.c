@@ -100,12 +100,14 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	const vs_strategy *s = r->cfg.strategy[i];
 	const char *opts = r->cfg.options[i];
 	char why[512];
+	int from_trace = 0;
 
 	if (!s && h->strategy[i][0]) {
 		s = vs_strategy_find(h->strategy[i]);
 		if (!s) {
-			snprintf(err, errlen, "%s: arena '%s' names unknown strategy '%s' (see 'vramsim strategies')",
-				vs_trace_name(r->rd), h->arenas[i].name, h->strategy[i]);
+			snprintf(err, errlen, "%s:%llu: error: arena '%s' names unknown strategy '%s' (see 'vramsim "
+				"strategies')", vs_trace_name(r->rd), (unsigned long long)h->arena_line[i], h->arenas[i].name,
+				h->strategy[i]);
 			return -1;
 		}
 	}
@@ -131,6 +133,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		const char *hint = h->strategy[i][0] ? h->strategy[i] : "";
 		const vs_strategy *owner = *hint ? vs_strategy_find(hint) : vs_strategy_default_for(&h->arenas[i]);
 		opts = owner == s ? h->options[i] : "";
+		from_trace = owner == s && h->options_col[i];
 	}
 	snprintf(ar->options, sizeof ar->options, "%s", opts);
 	if (vs_arena_init(&ar->arena, &h->arenas[i], why, sizeof why)) {
@@ -147,7 +150,11 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	ar->bytes = r->cfg.check_bytes == VS_BYTES_ALWAYS ||
 		(r->cfg.check_bytes && !(s->flags & VS_STRAT_NO_MEM));
 	if (s->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, sizeof why)) {
-		snprintf(err, errlen, "strategy '%s' refused arena '%s': %s", s->name, h->arenas[i].name,
+		char at[600] = "";
+		if (from_trace) /* the trace's own options=: said at their place */
+			snprintf(at, sizeof at, "%s:%llu:%u: error: ", vs_trace_name(r->rd),
+				(unsigned long long)h->arena_line[i], (unsigned)h->options_col[i]);
+		snprintf(err, errlen, "%sstrategy '%s' refused arena '%s': %s", at, s->name, h->arenas[i].name,
 			why[0] ? why : "init failed");
 		if (s->fini)
 			s->fini(ar->state);

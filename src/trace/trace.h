@@ -80,6 +80,11 @@ typedef struct vs_trace_header {
 	/* per arena: "strategy=NAME" hint and strategy options from the line */
 	char strategy[VS_TRACE_MAX_ARENAS][VS_NAME_MAX];
 	char options[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
+	/* the line of each arena with a strategy= or options= (0: neither), and
+	 * the column of options= (0: none), so what a strategy makes of them
+	 * is reported at their place */
+	uint64_t arena_line[VS_TRACE_MAX_ARENAS];
+	uint32_t options_col[VS_TRACE_MAX_ARENAS];
 	/* The Simpsons: Hit & Run's heap manager, with a `heaps` line: every
 	 * arena is a heap; allocations route by the heap stack, the
 	 * small-allocation rule and search lists. */

@@ -264,6 +264,7 @@ static int akey_strategy(vs_trace_reader *r, const kv *k, arena_read *a)
 		return vs_trace_fail(r, k->vcol, "strategy name '%.*s' is not a valid name", (int)k->vl, k->v);
 	memcpy(s, k->v, k->vl);
 	s[k->vl] = '\0';
+	r->hdr.arena_line[a->idx] = r->line;
 	return 0;
 }
 
@@ -279,6 +280,8 @@ static int akey_options(vs_trace_reader *r, const kv *k, arena_read *a)
 	for (j = 0; j < k->vl; j++)
 		o[j] = k->v[j] == ':' ? '=' : k->v[j] == ';' ? ',' : k->v[j];
 	o[k->vl] = '\0';
+	r->hdr.arena_line[a->idx] = r->line;
+	r->hdr.options_col[a->idx] = k->vcol;
 	return 0;
 }
 
