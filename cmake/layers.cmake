@@ -16,7 +16,7 @@
 # are the commands of the modules vramsim loads (vs_module).
 set(VS_LAYERS
   "alloc|alloc|-|freestanding"
-  "base|base|-|-"
+  "base|base|-|threads"
   "vram|vram|base|-"
   "strategies|strategies,strategies/gba,strategies/ds,strategies/heap|alloc,base,vram|dl"
   "trace|trace|base,vram|-"

@@ -827,6 +827,34 @@ START_TEST(first_bad_trace_in_order)
 }
 END_TEST
 
+/* An arena no named strategy manages gets no row: every format says so,
+ * and the result is "incomplete", not "ok" (the exit stays 0). */
+START_TEST(arena_without_rows_is_said)
+{
+	const char *t = vs_test_file(6, "two.trace", "vramsim-trace 1\narena obj gba-obj\narena bg gba-bg\n"
+		"alloc 1 obj sprite 16x16 4bpp\nalloc 2 bg map text 256x256\n");
+
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing", t), 0);
+	ck_assert_msg(strstr(out, "not compared: ") && strstr(out, "two.trace bg (gba-bg): none of the strategies given "
+		"manages it"), "%s", out);
+	ck_assert_msg(strstr(out, "result: incomplete (1 arena not compared"), "%s", out);
+	ck_assert_ptr_null(strstr(out, "result: ok"));
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f markdown", t), 0);
+	ck_assert_ptr_nonnull(strstr(out, "**result: incomplete"));
+	ck_assert_ptr_nonnull(strstr(out, "- not compared: `"));
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f json", t), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"not_compared\":"));
+	ck_assert_ptr_nonnull(strstr(out, "\"arena\":\t\"bg\""));
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f junit", t), 0);
+	ck_assert_ptr_nonnull(strstr(out, "<testsuite name=\"arenas not compared\" tests=\"1\" failures=\"0\" errors=\"0\" "
+		"skipped=\"1\">"));
+	/* every arena compared: ok, and an empty list */
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit -s gba-bg-tiles --no-timing", t), 0);
+	ck_assert_ptr_nonnull(strstr(out, "result: ok"));
+	ck_assert_ptr_null(strstr(out, "not compared"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -852,6 +880,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, integrity_failure_fails_the_report);
 	tcase_add_test(outputs, timing_wrapper_forwards_everything);
 	tcase_add_test(tc, first_bad_trace_in_order);
+	tcase_add_test(tc, arena_without_rows_is_said);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,6 +2,7 @@
 /* in_file.c - the files a run reads, remembered by device and inode (in_file.h). */
 #define _XOPEN_SOURCE 700 /* fileno */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,15 +16,27 @@ typedef struct input {
 	char *path;
 } input;
 
-/* Every input of the process: a run reads a handful; they stay until exit. */
+/* Every input of the process: a run reads a handful; they stay until exit.
+ * compare's threads open traces at once: one lock. */
 static input *inputs;
 static size_t n_inputs, cap_inputs;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const input *find(dev_t dev, ino_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < n_inputs; i++)
+		if (inputs[i].dev == dev && inputs[i].ino == ino)
+			return &inputs[i];
+	return NULL;
+}
 
 static int remember(dev_t dev, ino_t ino, const char *path)
 {
 	char *copy;
 
-	if (vs_in_path(dev, ino))
+	if (find(dev, ino))
 		return 0;
 	if (vs_grow(&inputs, sizeof *inputs, &cap_inputs, n_inputs + 1, 8) != 0)
 		return -1;
@@ -41,10 +54,14 @@ FILE *vs_in_open(const char *path, const char *mode)
 {
 	struct stat st;
 	FILE *fp = fopen(path, mode);
+	int failed;
 
-	if (!fp)
-		return NULL;
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && remember(st.st_dev, st.st_ino, path) != 0) {
+	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode))
+		return fp;
+	pthread_mutex_lock(&lock);
+	failed = remember(st.st_dev, st.st_ino, path) != 0;
+	pthread_mutex_unlock(&lock);
+	if (failed) {
 		fclose(fp);
 		errno = ENOMEM;
 		return NULL;
@@ -54,12 +71,14 @@ FILE *vs_in_open(const char *path, const char *mode)
 
 const char *vs_in_path(dev_t dev, ino_t ino)
 {
-	size_t i;
+	const input *in;
+	const char *path;
 
-	for (i = 0; i < n_inputs; i++)
-		if (inputs[i].dev == dev && inputs[i].ino == ino)
-			return inputs[i].path;
-	return NULL;
+	pthread_mutex_lock(&lock);
+	in = find(dev, ino);
+	path = in ? in->path : NULL; /* a copy, never freed nor moved */
+	pthread_mutex_unlock(&lock);
+	return path;
 }
 
 int vs_in_rereadable(FILE *fp)

@@ -456,6 +456,20 @@ static const char *trace_key(const char *path)
 	return path;
 }
 
+/* Notes an arena that gets no row. 0, or -1 out of memory. */
+static int add_unmatched(vs_cmp_result *res, const char *trace, const vs_arena_decl *a)
+{
+	vs_cmp_unmatched *u;
+
+	if (vs_grow_int(&res->unmatched, sizeof *u, &res->unmatched_cap, (size_t)res->nunmatched + 1, 4))
+		return -1;
+	u = &res->unmatched[res->nunmatched++];
+	snprintf(u->trace, sizeof u->trace, "%s", trace);
+	snprintf(u->arena, sizeof u->arena, "%s", a->name);
+	snprintf(u->kind, sizeof u->kind, "%s", vs_arena_kind_name(a->kind));
+	return 0;
+}
+
 static int add_row(vs_cmp_result *res, job **jobs, int *cap, const char *path, const vs_trace_header *h,
 	int arena, const vs_strategy *s, const char *options, int explicit_choice)
 {
@@ -573,6 +587,7 @@ static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job 
 		int first = res->nrows;
 		for (i = 0; i < hp->narenas; i++) {
 			vs_arena_kind kind = hp->arenas[i].kind;
+			int before = res->nrows;
 			if (cfg->nchoices) {
 				for (c = 0; c < cfg->nchoices; c++) {
 					const vs_cmp_choice *ch = &cfg->choices[c];
@@ -597,6 +612,8 @@ static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job 
 						goto oom;
 				}
 			}
+			if (res->nrows == before && add_unmatched(res, path, &hp->arenas[i]))
+				goto oom;
 		}
 		for (i = first; i < res->nrows; i++)
 			(*jobs)[i].size = ss.v[t].size;
@@ -682,6 +699,7 @@ void vs_cmp_result_free(vs_cmp_result *res)
 		free(res->rows[i].messages);
 	free(res->rows);
 	free(res->best);
+	free(res->unmatched);
 	memset(res, 0, sizeof *res);
 }
 

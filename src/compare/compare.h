@@ -85,11 +85,21 @@ typedef struct vs_cmp_best {
 	char why[512];
 } vs_cmp_best;
 
+/* An arena of a trace that no row compared: the strategies named manage
+ * none of its kind. Said in every format, never passed over in silence. */
+typedef struct vs_cmp_unmatched {
+	char trace[1024];
+	char arena[VS_NAME_MAX];
+	char kind[32];
+} vs_cmp_unmatched;
+
 typedef struct vs_cmp_result {
 	vs_cmp_row *rows;
 	int nrows;
 	vs_cmp_best *best;
 	int nbest;
+	vs_cmp_unmatched *unmatched;
+	int nunmatched, unmatched_cap;
 	int timing;
 } vs_cmp_result;
 
@@ -151,7 +161,8 @@ typedef struct vs_cmp_report {
 } vs_cmp_report;
 
 /* Whether the report passes: no integrity failure, no broken budget, no
- * regression (nor missing row when missing_fails). */
+ * regression (nor missing row when missing_fails). Arenas not compared do
+ * not fail it, but its result line says "incomplete", not "ok". */
 int vs_cmp_report_ok(const vs_cmp_report *rep);
 /* Writes the report in a format. Returns 0, or -1 on an output error (or
  * changes_only without base_rep). */

@@ -200,6 +200,11 @@ static void result_text(char *buf, size_t len, const vs_cmp_report *rep)
 	int n = integrity_failures(rep->res);
 	size_t head, at;
 
+	if (vs_cmp_report_ok(rep) && rep->res->nunmatched) {
+		snprintf(buf, len, "incomplete (%d arena%s not compared: no strategy given manages %s)",
+			rep->res->nunmatched, rep->res->nunmatched == 1 ? "" : "s", rep->res->nunmatched == 1 ? "it" : "them");
+		return;
+	}
 	if (vs_cmp_report_ok(rep)) {
 		snprintf(buf, len, "ok");
 		return;
@@ -267,6 +272,9 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 		fprintf(fp, "best %s %s: %s - %s\n", b->trace, b->arena, b->row >= 0 ? res->rows[b->row].strategy : "none",
 			b->why);
 	}
+	for (i = 0; i < res->nunmatched; i++)
+		fprintf(fp, "not compared: %s %s (%s): none of the strategies given manages it\n", res->unmatched[i].trace,
+			res->unmatched[i].arena, res->unmatched[i].kind);
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		if (r->status == VS_CMP_REFUSED || r->status == VS_CMP_ERROR)
@@ -351,6 +359,9 @@ static void md_table(FILE *fp, const vs_cmp_report *rep)
 			fputc('\n', fp);
 		}
 	}
+	for (i = 0; i < res->nunmatched; i++)
+		fprintf(fp, "%s- not compared: `%s` %s (%s): none of the strategies given manages it\n", i ? "" : "\n",
+			res->unmatched[i].trace, res->unmatched[i].arena, res->unmatched[i].kind);
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		if (r->status == VS_CMP_OK)
@@ -757,6 +768,17 @@ static cJSON *report_json(const vs_cmp_report *rep)
 		cJSON_AddItemToArray(best, b);
 	}
 	cJSON_AddItemToObject(o, "best", best);
+	{
+		cJSON *un = cJSON_CreateArray();
+		for (i = 0; i < res->nunmatched; i++) {
+			cJSON *u = cJSON_CreateObject();
+			cJSON_AddStringToObject(u, "trace", res->unmatched[i].trace);
+			cJSON_AddStringToObject(u, "arena", res->unmatched[i].arena);
+			cJSON_AddStringToObject(u, "kind", res->unmatched[i].kind);
+			cJSON_AddItemToArray(un, u);
+		}
+		cJSON_AddItemToObject(o, "not_compared", un);
+	}
 	if (rep->budget_rep) {
 		cJSON *b = cJSON_CreateObject(), *list = cJSON_CreateArray();
 		cJSON_AddNumberToObject(b, "checked", rep->budget_rep->n);
@@ -990,7 +1012,8 @@ static void write_junit(FILE *fp, const vs_cmp_report *rep)
 	junit_missing(NULL, rep, &miss);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(fp, "<testsuites name=\"vramsim compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
-		all.tests + miss.tests, all.failures + miss.failures, all.skipped + miss.skipped);
+		all.tests + miss.tests + res->nunmatched, all.failures + miss.failures,
+		all.skipped + miss.skipped + res->nunmatched);
 	for (lo = 0; lo < res->nrows; lo = hi) {
 		counts n = { 0, 0, 0 };
 		for (hi = lo; hi < res->nrows && strcmp(res->rows[hi].trace, res->rows[lo].trace) == 0; hi++)
@@ -1004,6 +1027,18 @@ static void write_junit(FILE *fp, const vs_cmp_report *rep)
 		counts n = { 0, 0, 0 };
 		suite_open(fp, "baseline rows missing from this run", &miss);
 		junit_missing(fp, rep, &n);
+		fputs("  </testsuite>\n", fp);
+	}
+	if (res->nunmatched) {
+		counts n = { res->nunmatched, 0, res->nunmatched };
+		int i;
+		suite_open(fp, "arenas not compared", &n);
+		for (i = 0; i < res->nunmatched; i++) {
+			char name[VS_NAME_MAX + 32], why[96];
+			snprintf(name, sizeof name, "%s not compared", res->unmatched[i].arena);
+			snprintf(why, sizeof why, "none of the strategies given manages %s", res->unmatched[i].kind);
+			testcase(fp, res->unmatched[i].trace, name, "not compared", NULL, why);
+		}
 		fputs("  </testsuite>\n", fp);
 	}
 	fputs("</testsuites>\n", fp);
