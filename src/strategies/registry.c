@@ -18,7 +18,8 @@ static size_t nextra;
 /* The bytes of a table of each ABI: the fields that version has. */
 static size_t abi_bytes(uint32_t abi)
 {
-	return abi == 1 ? offsetof(vs_strategy, ram) : abi == 2 ? offsetof(vs_strategy, vramcnt) : sizeof(vs_strategy);
+	return abi == 1 ? offsetof(vs_strategy, ram) : abi == 2 ? offsetof(vs_strategy, vramcnt) :
+		abi == 3 ? offsetof(vs_strategy, released) : sizeof(vs_strategy);
 }
 
 static const vs_strategy *const *const families[] = {
