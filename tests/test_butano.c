@@ -558,6 +558,10 @@ START_TEST(options_and_arenas)
 	ck_assert_ptr_nonnull(strstr(err, "no bitmap BGs"));
 	ck_assert_int_eq(s->init(st, &d, "", NULL, err, sizeof err), 0);
 	free(st);
+	/* the old name of gba-obj-best-fit-end, which never was Butano's rule,
+	 * still finds it (with a warning) */
+	ck_assert_ptr_eq(vs_strategy_find("gba-obj-best-fit"), vs_strategy_find("gba-obj-best-fit-end"));
+	ck_assert_ptr_nonnull(vs_strategy_find("gba-obj-best-fit-end"));
 }
 END_TEST
 

@@ -185,7 +185,7 @@ START_TEST(bitmap_mode_and_level_changes_reproduced)
 {
 	vs_metrics o, r;
 
-	same_placement("gba-bitmap-racer-1.trace", "gba-obj-best-fit", &o, &r);
+	same_placement("gba-bitmap-racer-1.trace", "gba-obj-best-fit-end", &o, &r);
 	same_placement("gba-level-change-1.trace", "gba-obj-snug", &o, &r);
 }
 END_TEST

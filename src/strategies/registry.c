@@ -52,6 +52,13 @@ const vs_strategy *vs_strategy_at(size_t idx)
 	return idx < nextra ? extra[idx] : NULL;
 }
 
+/* Names strategies had before, with the name each has now: the old name
+ * still finds it, with a warning (once a name a run). */
+static struct { const char *old, *now, *why; int told; } renamed[] = {
+	{ "gba-obj-best-fit", "gba-obj-best-fit-end",
+		"it carves from the END of the chosen range; Butano's own manager is butano-sprite-tiles", 0 },
+};
+
 const vs_strategy *vs_strategy_find(const char *name)
 {
 	size_t i, n = vs_strategy_count();
@@ -61,6 +68,14 @@ const vs_strategy *vs_strategy_find(const char *name)
 		if (strcmp(s->name, name) == 0)
 			return s;
 	}
+	for (i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+		if (strcmp(renamed[i].old, name) == 0) {
+			if (!renamed[i].told)
+				fprintf(stderr, "vramsim: warning: strategy '%s' is now '%s' (%s)\n", renamed[i].old,
+					renamed[i].now, renamed[i].why);
+			renamed[i].told = 1;
+			return vs_strategy_find(renamed[i].now);
+		}
 	return NULL;
 }
 
