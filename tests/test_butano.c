@@ -8,6 +8,7 @@
  * array, ties by insertion stamps), then runs random sequences of both
  * versions in step with the allocator, tile for tile. Last, the strategy
  * through the replay: sharing by tag, waiting until the frame, the flush. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -565,6 +566,31 @@ START_TEST(options_and_arenas)
 }
 END_TEST
 
+/* released() came with ABI 4: a table of ABI 3 ends before it, still
+ * registers, and reads as without it. */
+START_TEST(abi_3_tables_still_load)
+{
+	const vs_strategy *map = vs_strategy_find("gba-obj-map"), *got;
+	size_t v3 = offsetof(vs_strategy, released);
+	unsigned char *old = malloc(v3);
+	const char *name = "test-abi-three";
+	uint32_t three = 3;
+	char err[256];
+
+	ck_assert_ptr_nonnull(old);
+	memcpy(old, map, v3);
+	memcpy(old + offsetof(vs_strategy, abi), &three, sizeof three);
+	memcpy(old + offsetof(vs_strategy, name), &name, sizeof name);
+	ck_assert_msg(vs_strategy_register((const vs_strategy *)(void *)old, err, sizeof err) == 0, "%s", err);
+	free(old);
+	got = vs_strategy_find("test-abi-three");
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(got->abi, VS_STRATEGY_ABI);
+	ck_assert_ptr_null(got->released);
+	ck_assert_ptr_eq(got->alloc, map->alloc);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("butano");
@@ -582,6 +608,7 @@ int main(void)
 	tcase_add_test(tc, replay_shares_by_tag_and_waits_for_the_frame);
 	tcase_add_test(tc, replay_flushes_and_refuses_what_butano_cannot_do);
 	tcase_add_test(tc, options_and_arenas);
+	tcase_add_test(tc, abi_3_tables_still_load);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }
