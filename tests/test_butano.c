@@ -566,6 +566,73 @@ START_TEST(options_and_arenas)
 }
 END_TEST
 
+/* A strategy that keeps what is freed and, at a frame (never after an
+ * alloc), says it let go of tile 0's block and of a block it never kept
+ * (tile 4): the replay drops the first and names the second. */
+typedef struct keeper { uint32_t next, framed; } keeper;
+
+static int keep_init(void *st, const vs_arena_decl *d, const char *o, uint8_t *m, char *e, size_t n)
+{
+	(void)d; (void)o; (void)m; (void)e; (void)n;
+	((keeper *)st)->next = ((keeper *)st)->framed = 0;
+	return 0;
+}
+
+static int keep_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	keeper *k = st;
+
+	memset(out, 0, sizeof *out);
+	out->offset = k->next;
+	out->granted = rq->size;
+	out->key = k->next;
+	k->next += 256;
+	k->framed = 0;
+	return VS_OK;
+}
+
+static int keep_free(void *st, const vs_placement *pl) { (void)st; (void)pl; return VS_RETAINED; }
+static void keep_reset(void *st) { ((keeper *)st)->next = 0; }
+static void keep_walk(void *st, vs_extent_fn fn, void *ud) { (void)st; (void)fn; (void)ud; }
+static void keep_frame(void *st) { ((keeper *)st)->framed = 1; }
+
+static size_t keep_released(void *st, uint32_t *out, size_t max)
+{
+	if (!((keeper *)st)->framed)
+		return 0;
+	if (max >= 2) {
+		out[0] = 0;
+		out[1] = 4 * 32;
+	}
+	return 2;
+}
+
+START_TEST(replay_drops_what_a_strategy_released)
+{
+	static const vs_strategy keeper_strategy = {
+		.abi = VS_STRATEGY_ABI, .name = "test-keeper", .summary = "keeps what is freed",
+		.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ), .flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+		.state_size = sizeof(keeper), .init = keep_init, .alloc = keep_alloc, .free = keep_free,
+		.reset = keep_reset, .walk_free = keep_walk, .frame = keep_frame, .released = keep_released
+	};
+	vs_test_replay x;
+	vs_replay_config cfg;
+	char err[512];
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = &keeper_strategy;
+	ck_assert_ptr_nonnull(vs_test_replay_open(&x, "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 256\nalloc 2 256\nfree 1\nfree 2\nframe\n", "k.trace", &cfg, err, sizeof err));
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->retained_bytes, 256); /* id 2's, still kept */
+	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_STRATEGY), 1);
+	ck_assert_msg(strstr(x.msgs, "test-keeper released 0x6010080, where it keeps no freed allocation"), "%s",
+		x.msgs);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
 /* released() came with ABI 4: a table of ABI 3 ends before it, still
  * registers, and reads as without it. */
 START_TEST(abi_3_tables_still_load)
@@ -609,6 +676,7 @@ int main(void)
 	tcase_add_test(tc, replay_flushes_and_refuses_what_butano_cannot_do);
 	tcase_add_test(tc, options_and_arenas);
 	tcase_add_test(tc, abi_3_tables_still_load);
+	tcase_add_test(tc, replay_drops_what_a_strategy_released);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }
