@@ -24,8 +24,8 @@
 #include "vramsim/request.h"
 
 /* The table layout's version. 1: up to held; 2: adds ram, moves, frame;
- * 3: adds vramcnt, lock; 4: adds released. Tables of an older version are still accepted
- * (the fields they lack read as NULL). */
+ * 3: adds vramcnt, lock; 4: adds released. Tables of an older version are
+ * still accepted (the fields they lack read as NULL). */
 #define VS_STRATEGY_ABI 4
 #define VS_STRATEGY_ABI_OLDEST 1
 

@@ -129,9 +129,6 @@ static inline uint8_t *vs_replay_strat_mem(arena_run *ar)
 /* replay_banks.c: the DS bank statements, realloc, and re-reserving
  * memory a bank took away once the allocations on it are freed. */
 int vs_replay_do_vramcnt(vs_replay *r);
-/* replay_moves.c: drops the records of the kept blocks arena a's strategy
- * let go in its last call (ABI 4 released). 0, or -1 when the replay stops. */
-int vs_replay_apply_released(vs_replay *r, int a);
 int vs_replay_do_lock(vs_replay *r);
 int vs_replay_do_realloc(vs_replay *r);
 void vs_replay_rereserve(vs_replay *r, int a);
@@ -204,6 +201,9 @@ int vs_replay_do_alloc(vs_replay *r);
 int vs_replay_do_free(vs_replay *r);
 int vs_replay_do_move(vs_replay *r);
 int vs_replay_apply_moves(vs_replay *r, int a);
+/* Drops the records of the kept blocks arena a's strategy let go in its
+ * last call (ABI 4 released). 0, or -1 when the replay stops. */
+int vs_replay_apply_released(vs_replay *r, int a);
 int vs_replay_end_frame(vs_replay *r);
 int vs_replay_do_save(vs_replay *r, int a);
 int vs_replay_do_restore(vs_replay *r, int a);

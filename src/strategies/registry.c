@@ -53,10 +53,11 @@ const vs_strategy *vs_strategy_at(size_t idx)
 }
 
 /* Names strategies had before, with the name each has now: the old name
- * still finds it, with a warning (once a name a run). */
-static struct { const char *old, *now, *why; int told; } renamed[] = {
+ * still finds it, with a warning each time (no flag to share between
+ * compare's threads). */
+static const struct { const char *old, *now, *why; } renamed[] = {
 	{ "gba-obj-best-fit", "gba-obj-best-fit-end",
-		"it carves from the END of the chosen range; Butano's own manager is butano-sprite-tiles", 0 },
+		"it carves from the END of the chosen range; Butano's own manager is butano-sprite-tiles" },
 };
 
 const vs_strategy *vs_strategy_find(const char *name)
@@ -70,10 +71,8 @@ const vs_strategy *vs_strategy_find(const char *name)
 	}
 	for (i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
 		if (strcmp(renamed[i].old, name) == 0) {
-			if (!renamed[i].told)
-				fprintf(stderr, "vramsim: warning: strategy '%s' is now '%s' (%s)\n", renamed[i].old,
-					renamed[i].now, renamed[i].why);
-			renamed[i].told = 1;
+			fprintf(stderr, "vramsim: warning: strategy '%s' is now '%s' (%s)\n", renamed[i].old,
+				renamed[i].now, renamed[i].why);
 			return vs_strategy_find(renamed[i].now);
 		}
 	return NULL;
