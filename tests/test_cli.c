@@ -410,7 +410,7 @@ START_TEST(completion)
 		{ "re", "replay\nrender\nreport\nrecord\n" },
 		{ "help st", "strategies\n" },
 		{ "replay x --st", "--strategy\n--strict\n" },
-		{ "replay x -s gba-obj-b", "gba-obj-best-fit\ngba-obj-buddy\n" },
+		{ "replay x -s gba-obj-b", "gba-obj-best-fit-end\ngba-obj-buddy\n" },
 		{ "compare x --strategy=obj=gba-obj-bu", "--strategy=obj=gba-obj-buddy\n" },
 		{ "compare x -s gba-obj-map,gba-obj-bu", "gba-obj-map,gba-obj-buddy\n" },
 		{ "render x --heat o", "owner\noccupancy\n" },

@@ -122,7 +122,7 @@ START_TEST(help_says_what_this_build_has)
 {
 	ck_assert_int_eq(cli("cycles --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "usage: vramsim cycles TRACE"));
-	ck_assert_ptr_nonnull(strstr(out, "gba-obj-map, gba-obj-first-fit, gba-obj-best-fit, gba-obj-buddy, "
+	ck_assert_ptr_nonnull(strstr(out, "gba-obj-map, gba-obj-first-fit, gba-obj-best-fit-end, gba-obj-buddy, "
 		"gba-obj-snug, gba-obj-ends, gba-obj-compact, gba-bg-tiles, gba-bg-tiles-split"));
 	ck_assert_ptr_nonnull(strstr(out, "this build: libmgba: yes\n"));
 	ck_assert_int_eq(cli("record --help"), 0);
@@ -204,7 +204,7 @@ END_TEST
 START_TEST(cycles_obj_strategies_equal_host)
 {
 	static const char *const strategies[] = {
-		"gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy", "gba-obj-snug",
+		"gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit-end", "gba-obj-buddy", "gba-obj-snug",
 		"gba-obj-ends"
 	};
 	unsigned mode;

@@ -232,7 +232,7 @@ END_TEST
 
 /* Budget tests pin the strategies, so a new strategy cannot change which
  * budgets break: 5 OBJ, 3 texture and 3 palette managers. */
-#define PINNED_OBJ_LIST "gba-obj-map,gba-obj-first-fit,gba-obj-best-fit,gba-obj-buddy,gba-obj-snug"
+#define PINNED_OBJ_LIST "gba-obj-map,gba-obj-first-fit,gba-obj-best-fit-end,gba-obj-buddy,gba-obj-snug"
 #define PINNED PINNED_OBJ_LIST ",nns-lnk-tex,nns-frm-tex,ds-tex-pair,nns-lnk-pltt,nns-frm-pltt,ds-pltt-split"
 enum { PINNED_OBJ = 5, PINNED_TEX = 3, PINNED_PLTT = 3 };
 
@@ -302,7 +302,7 @@ START_TEST(every_format)
 	ck_assert_int_eq(count(out, "<testsuite "), 1);
 	ck_assert_int_eq(count(out, "</testsuite>"), 1);
 	ck_assert_int_eq(count(out, "<failure "), 1); /* best fit carves from the top: high-water 32768 */
-	ck_assert_ptr_nonnull(strstr(out, "name=\"gba-obj-best-fit max-high-water=16384 (--max-high-water)\">"));
+	ck_assert_ptr_nonnull(strstr(out, "name=\"gba-obj-best-fit-end max-high-water=16384 (--max-high-water)\">"));
 	ck_assert_ptr_nonnull(strstr(out, "</testsuites>\n"));
 	ck_assert_ptr_nonnull(strstr(err, "budget broken"));
 }
@@ -433,7 +433,7 @@ START_TEST(budget_file)
 
 	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s -s %s", trace(QS), trace("ds-stream.trace"), f,
 		PINNED), 1);
-	ck_assert_msg(strstr(out, "BROKEN traces/obj-quickstart.trace obj gba-obj-best-fit: max-high-water 16384, "
+	ck_assert_msg(strstr(out, "BROKEN traces/obj-quickstart.trace obj gba-obj-best-fit-end: max-high-water 16384, "
 		"actual 32768 (") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "budgets.txt:3)"));
 	/* nns-frm-pltt breaks peak frag on pal */

@@ -18,7 +18,7 @@
 #include "vram/hw.h"
 
 static const char *const designs[] = {
-	"gba-obj-ends", "gba-obj-compact", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-snug"
+	"gba-obj-ends", "gba-obj-compact", "gba-obj-first-fit", "gba-obj-best-fit-end", "gba-obj-snug"
 };
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 
@@ -115,8 +115,8 @@ START_TEST(each_boundary)
 		ck_assert_uint_eq(at("gba-obj-compact", st, 0, 1, 4), b);
 		free(st);
 
-		st = must_open("gba-obj-best-fit", &d);
-		ck_assert_uint_eq(at("gba-obj-best-fit", st, 0, 0, 4), 1023u * b); /* carved from the end */
+		st = must_open("gba-obj-best-fit-end", &d);
+		ck_assert_uint_eq(at("gba-obj-best-fit-end", st, 0, 0, 4), 1023u * b); /* carved from the end */
 		free(st);
 
 		st = must_open("gba-obj-snug", &d);
@@ -485,7 +485,7 @@ static void step_alloc(model *m, vs_rng *r, unsigned *served)
 	}
 	apply_moves(m);
 	if (rc == VS_ERR_MANAGEMENT) {
-		HOT_ASSERT(!strcmp(m->s->name, "gba-obj-compact") || !strcmp(m->s->name, "gba-obj-best-fit"),
+		HOT_ASSERT(!strcmp(m->s->name, "gba-obj-compact") || !strcmp(m->s->name, "gba-obj-best-fit-end"),
 			"%s: out of bookkeeping", m->s->name);
 		return;
 	}

@@ -605,7 +605,7 @@ START_TEST(compact_on_bundled_traces)
 		"gba-level-change-1", "gba-level-change-2", "gba-bitmap-racer-1", "gba-bitmap-racer-2",
 		"gba-demo-capture",
 	};
-	static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy",
+	static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit-end", "gba-obj-buddy",
 		"gba-obj-snug", "gba-obj-ends", "gba-obj-slots" };
 	enum { NR = sizeof rivals / sizeof rivals[0] };
 	size_t t, k;

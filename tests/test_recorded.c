@@ -185,7 +185,7 @@ START_TEST(bitmap_mode_and_level_changes_reproduced)
 {
 	vs_metrics o, r;
 
-	same_placement("gba-bitmap-racer-1.trace", "gba-obj-best-fit", &o, &r);
+	same_placement("gba-bitmap-racer-1.trace", "gba-obj-best-fit-end", &o, &r);
 	same_placement("gba-level-change-1.trace", "gba-obj-snug", &o, &r);
 }
 END_TEST
@@ -235,7 +235,7 @@ START_TEST(game_bugs_are_integrity_errors)
 	vs_replay *r = replay_text("vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 sprite 32x32 4bpp at=0x06010000\n"
 		"alloc 2 sprite 16x16 4bpp at=0x06010040\n" /* inside sprite 1 */
-		"alloc 3 sprite 8x8 8bpp at=0x06010420\n",  /* 8bpp on odd tile 33 */
+		"alloc 3 sprite 8x8 8bpp at=0x06010410\n",  /* 8bpp off its 32-byte tile */
 		&fp, &rc);
 
 	ck_assert_int_eq(rc, 0);

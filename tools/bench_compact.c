@@ -28,7 +28,7 @@
 
 #define QUARTER (VS_VBLANK_CYCLES / 4u)
 
-static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit", "gba-obj-buddy",
+static const char *const rivals[] = { "gba-obj-map", "gba-obj-first-fit", "gba-obj-best-fit-end", "gba-obj-buddy",
 	"gba-obj-snug", "gba-obj-ends", "gba-obj-slots" };
 #define NRIVALS (sizeof rivals / sizeof rivals[0])
 static const char *const generators[] = { "sprite-churn", "level-change", "boss-fight", "bitmap-racer" };

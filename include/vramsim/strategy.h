@@ -24,9 +24,9 @@
 #include "vramsim/request.h"
 
 /* The table layout's version. 1: up to held; 2: adds ram, moves, frame;
- * 3: adds vramcnt, lock. Tables of an older version are still accepted
- * (the fields they lack read as NULL). */
-#define VS_STRATEGY_ABI 3
+ * 3: adds vramcnt, lock; 4: adds released. Tables of an older version are
+ * still accepted (the fields they lack read as NULL). */
+#define VS_STRATEGY_ABI 4
 #define VS_STRATEGY_ABI_OLDEST 1
 
 /* Results of allocate / free. Negative values are failures. */
@@ -157,6 +157,18 @@ typedef struct vs_strategy {
 	/* Optional: the game locked (locked 1) or unlocked a bank for its
 	 * allocator (glLockVRAMBank; trace lines `lock BANK`, `unlock BANK`). */
 	void (*lock)(void *st, unsigned bank, int locked);
+
+	/* ---- ABI 4 ---- */
+	/* Optional: allocations the strategy kept when the game freed them
+	 * (free answered VS_RETAINED) and let go for good in its last alloc or
+	 * frame call, by block offset (the placement's block_offset), in any
+	 * order. Writes at most max to out and returns how many there are
+	 * (call again with room for all when that is more). The replay drops
+	 * them before it books the call's placement. With it, a placement
+	 * with shared set at a kept block's offset takes that block back: the
+	 * data is still loaded there (Butano's sprite tiles keep released
+	 * graphics until the frame's update and hand them out again). */
+	size_t (*released)(void *st, uint32_t *out, size_t max);
 } vs_strategy;
 
 /* ---- plug-ins ---------------------------------------------------------

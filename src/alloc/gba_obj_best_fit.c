@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_obj_best_fit.c - best fit from a size-sorted free list, carved from
- * the end of the chosen range (Butano's sprite tiles manager). */
+ * the end of the chosen range (the strategy gba-obj-best-fit-end). */
 #include "vramsim/alloc/gba_obj_best_fit.h"
 
 #define NIL GBA_OBJ_BF_NIL

@@ -199,6 +199,13 @@ static size_t w_moves(void *st, vs_move *out, size_t max)
 	return h->inner->moves(INNER(st), out, max);
 }
 
+static size_t w_released(void *st, uint32_t *out, size_t max)
+{
+	timed_head *h = st;
+
+	return h->inner->released(INNER(st), out, max);
+}
+
 /* A frame call may compact: its time is the strategy's and goes into ns/op,
  * though the call is not an op. */
 static void w_frame(void *st)
@@ -236,6 +243,7 @@ static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 	w->ram = w_ram;
 	w->moves = s->moves ? w_moves : NULL;
 	w->frame = s->frame ? w_frame : NULL;
+	w->released = s->released ? w_released : NULL;
 }
 
 /* ---- jobs ------------------------------------------------------------------ */

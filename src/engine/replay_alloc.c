@@ -216,10 +216,22 @@ static int join_loaded(vs_replay *r, int a, const vs_placement *pl, int status)
 	rec *x;
 
 	if (owner == VS_OWNER_NONE || owner > r->slab_len || r->slab[owner - 1].pub.pl.offset != pl->offset ||
-		r->slab[owner - 1].pub.retained)
+		(r->slab[owner - 1].pub.retained && !ar->strat->released))
 		return 0;
 	x = &r->slab[owner - 1];
-	x->pub.refs++;
+	if (x->pub.retained) {
+		/* kept since the game freed it, its data still there: taken
+		 * back (ABI 4 released), by this id from now on */
+		x->pub.retained = 0;
+		ar->m.retained_bytes -= x->pub.pl.block_size;
+		vs_replay_account(ar, x, +1);
+		if (!x->pub.broken)
+			vs_replay_mark_rec(r, x, owner, 0);
+		x->pub.id = r->ev.id;
+		x->pub.line = r->ev.line;
+	} else {
+		x->pub.refs++;
+	}
 	ar->m.shared_hits++;
 	if (vs_replay_id_put(r, r->ev.id, owner, (uint32_t)a))
 		return vs_replay_out_of_memory(r);
@@ -381,6 +393,8 @@ int vs_replay_do_alloc(vs_replay *r)
 			return needs_at(r, ar);
 		memset(&pl, 0, sizeof pl);
 		status = ar->strat->alloc(ar->state, &ev->req, &pl);
+		if (ar->strat->released && vs_replay_apply_released(r, a))
+			return -1;
 		vs_replay_refresh_held(r, a);
 		if (status >= 0)
 			break;

@@ -201,6 +201,9 @@ int vs_replay_do_alloc(vs_replay *r);
 int vs_replay_do_free(vs_replay *r);
 int vs_replay_do_move(vs_replay *r);
 int vs_replay_apply_moves(vs_replay *r, int a);
+/* Drops the records of the kept blocks arena a's strategy let go in its
+ * last call (ABI 4 released). 0, or -1 when the replay stops. */
+int vs_replay_apply_released(vs_replay *r, int a);
 int vs_replay_end_frame(vs_replay *r);
 int vs_replay_do_save(vs_replay *r, int a);
 int vs_replay_do_restore(vs_replay *r, int a);

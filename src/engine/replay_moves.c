@@ -197,6 +197,53 @@ int vs_replay_apply_moves(vs_replay *r, int a)
 	return rc;
 }
 
+/* A kept record of arena a at block offset off that is not in the map (a
+ * placement its checks refused): its handle, or 0. */
+static uint32_t kept_unmarked(const vs_replay *r, int a, uint32_t off)
+{
+	uint32_t h;
+
+	for (h = 1; h <= r->slab_len; h++) {
+		const rec *x = &r->slab[h - 1];
+		if (x->in_use && x->pub.broken && x->pub.retained && x->pub.arena == (uint32_t)a &&
+			x->pub.pl.block_offset == off)
+			return h;
+	}
+	return 0;
+}
+
+int vs_replay_apply_released(vs_replay *r, int a)
+{
+	arena_run *ar = &r->ar[a];
+	uint32_t small[64], *v = small, owner;
+	size_t n = ar->strat->released(ar->state, small, 64), i;
+	const rec *x;
+	int rc = 0;
+
+	if (n > 64) {
+		v = malloc(n * sizeof *v);
+		if (!v)
+			return vs_replay_out_of_memory(r);
+		n = ar->strat->released(ar->state, v, n);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		owner = v[i] < ar->arena.decl.size ? vs_arena_owner_at(&ar->arena, v[i] / ar->arena.decl.unit) :
+			VS_OWNER_NONE;
+		x = owner != VS_OWNER_NONE && owner <= r->slab_len ? &r->slab[owner - 1] : NULL;
+		if (!(x && x->in_use && x->pub.retained && x->pub.pl.block_offset == v[i]))
+			owner = kept_unmarked(r, a, v[i]);
+		if (owner)
+			vs_replay_drop_rec(r, owner);
+		else
+			rc = vs_replay_diag(r, VS_DIAG_STRATEGY, "%s released 0x%x, where it keeps no freed allocation",
+				ar->strat->name, (unsigned)(ar->arena.decl.base + v[i]));
+	}
+	if (v != small)
+		free(v);
+	vs_replay_refresh_metrics(ar);
+	return rc;
+}
+
 /* A frame boundary: strategies that act there do, then the frame's
  * traffic is priced (VS_CYCLES_*). */
 int vs_replay_end_frame(vs_replay *r)
@@ -209,6 +256,8 @@ int vs_replay_end_frame(vs_replay *r)
 		uint64_t cyc;
 		if (ar->strat->frame) {
 			ar->strat->frame(ar->state);
+			if (ar->strat->released && vs_replay_apply_released(r, a))
+				return -1;
 			if (ar->strat->moves && vs_replay_apply_moves(r, a))
 				return -1;
 		}

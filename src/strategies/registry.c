@@ -18,7 +18,8 @@ static size_t nextra;
 /* The bytes of a table of each ABI: the fields that version has. */
 static size_t abi_bytes(uint32_t abi)
 {
-	return abi == 1 ? offsetof(vs_strategy, ram) : abi == 2 ? offsetof(vs_strategy, vramcnt) : sizeof(vs_strategy);
+	return abi == 1 ? offsetof(vs_strategy, ram) : abi == 2 ? offsetof(vs_strategy, vramcnt) :
+		abi == 3 ? offsetof(vs_strategy, released) : sizeof(vs_strategy);
 }
 
 static const vs_strategy *const *const families[] = {
@@ -51,6 +52,14 @@ const vs_strategy *vs_strategy_at(size_t idx)
 	return idx < nextra ? extra[idx] : NULL;
 }
 
+/* Names strategies had before, with the name each has now: the old name
+ * still finds it, with a warning each time (no flag to share between
+ * compare's threads). */
+static const struct { const char *old, *now, *why; } renamed[] = {
+	{ "gba-obj-best-fit", "gba-obj-best-fit-end",
+		"it carves from the END of the chosen range; Butano's own manager is butano-sprite-tiles" },
+};
+
 const vs_strategy *vs_strategy_find(const char *name)
 {
 	size_t i, n = vs_strategy_count();
@@ -60,6 +69,12 @@ const vs_strategy *vs_strategy_find(const char *name)
 		if (strcmp(s->name, name) == 0)
 			return s;
 	}
+	for (i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+		if (strcmp(renamed[i].old, name) == 0) {
+			fprintf(stderr, "vramsim: warning: strategy '%s' is now '%s' (%s)\n", renamed[i].old,
+				renamed[i].now, renamed[i].why);
+			return vs_strategy_find(renamed[i].now);
+		}
 	return NULL;
 }
 

@@ -25,13 +25,14 @@ int vs_hw_gba_obj_check(const vs_arena_decl *a, const vs_request *rq, uint32_t o
 			(unsigned)tile, (unsigned)a->gba_mode);
 		return -1;
 	}
-	if (rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8 && (tile & 1)) {
-		if (fp.stride)
-			snprintf(why, whylen, "8bpp sprite at odd tile %u (2D mapping ignores the tile number's low bit: "
-				"the hardware would draw it from tile %u)", (unsigned)tile, (unsigned)tile - 1u);
-		else
-			snprintf(why, whylen, "8bpp sprite at odd tile %u (1D mapping needs an even tile number)",
-				(unsigned)tile);
+	/* Only 2D mapping drops the low bit of an 8bpp sprite's tile number;
+	 * 1D mapping multiplies the whole number by 32 (the AGB Programming
+	 * Manual's OBJ attribute 2, "bit 0 fixed at 0 in 2-dimensional mapping
+	 * mode"; mGBA's renderers mask it only without DISPCNT bit 6), so
+	 * Butano's 8bpp sprites after an odd 4bpp one draw right. */
+	if (rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8 && (tile & 1) && fp.stride) {
+		snprintf(why, whylen, "8bpp sprite at odd tile %u (2D mapping ignores the tile number's low bit: "
+			"the hardware would draw it from tile %u)", (unsigned)tile, (unsigned)tile - 1u);
 		return -1;
 	}
 	/* 2D: the tile matrix is 32 wide, and a sprite's row that crossed its

@@ -6,7 +6,7 @@
 vramsim=$1; shift
 for t in "$@"; do
   if grep -q '^arena [^ ]* gba-bg' "$t"; then s="gba-bg-tiles gba-bg-tiles-split"
-  else s="gba-obj-map gba-obj-first-fit gba-obj-best-fit gba-obj-buddy gba-obj-snug gba-obj-ends"; fi
+  else s="gba-obj-map gba-obj-first-fit gba-obj-best-fit-end gba-obj-buddy gba-obj-snug gba-obj-ends"; fi
   for st in $s; do
     "$vramsim" cycles "$t" --strategy "$st" --code both 2>/dev/null | awk -v t="$(basename "$t" .trace)" -v s="$st" '
       /^GBA:/ { code = ($0 ~ /Thumb in ROM/) ? "Thumb/ROM" : "ARM/IWRAM" }

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: Zlib
 # Prints the gba-obj-compact table of docs/on-target.md: for each trace's OBJ
 # arena, Thumb in ROM and ARM in IWRAM, compact's mean cycles per alloc, free
-# and frame call beside gba-obj-best-fit's, and its moves (DMA3 inside VRAM)
+# and frame call beside gba-obj-best-fit-end's, and its moves (DMA3 inside VRAM)
 # per frame, measured and by the cost model.
 # usage: tools/demo-rom/moves-table.sh build/vramsim traces/gba-*.trace traces/obj-quickstart.trace
 vramsim=$1; shift
 for t in "$@"; do
   grep -q '^arena obj gba-obj' "$t" || continue
   n=$(basename "$t" .trace)
-  bf=$("$vramsim" cycles "$t" --arena obj --strategy gba-obj-best-fit --code both 2>/dev/null |
+  bf=$("$vramsim" cycles "$t" --arena obj --strategy gba-obj-best-fit-end --code both 2>/dev/null |
     awk '/^alloc / { a = $3 } /^free / { printf("%s %s ", a, $3) }')
   "$vramsim" cycles "$t" --arena obj --strategy gba-obj-compact --code both 2>/dev/null |
     awk -v t="$n" -v bf="$bf" '

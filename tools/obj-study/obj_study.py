@@ -32,7 +32,7 @@ import bisect, csv, glob, math, multiprocessing, os, sys
 
 SHAPES = {(8, 8): 1, (16, 16): 4, (32, 32): 16, (64, 64): 64, (16, 8): 2, (32, 8): 4,
           (32, 16): 8, (64, 32): 32, (8, 16): 2, (8, 32): 4, (16, 32): 8, (32, 64): 32}
-RIVALS = ['gba-obj-map', 'gba-obj-first-fit', 'gba-obj-best-fit', 'gba-obj-buddy']
+RIVALS = ['gba-obj-map', 'gba-obj-first-fit', 'gba-obj-best-fit-end', 'gba-obj-buddy']
 
 
 def load(path):

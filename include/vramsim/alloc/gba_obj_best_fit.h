@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Zlib */
-/* gba_obj_best_fit.h - Butano-style best fit over OBJ VRAM ranges.
+/* gba_obj_best_fit.h - best fit over OBJ VRAM ranges, carved from the end
+ * (the strategy gba-obj-best-fit-end).
  *
  * OBJ VRAM is covered by a list of ranges in address order, each free or
- * used, drawn from a fixed pool of items (128, as Butano). Free ranges are
- * also threaded on a list sorted by size. An allocation takes the first
- * (smallest) free range that can hold it and carves the tiles from the END
- * of that range, so the range's start stays where it was and the leftover
- * keeps its place. Freeing merges a range with free neighbours.
+ * used, drawn from a fixed pool of 128 items. Free ranges are also threaded
+ * on a list sorted by size, equal sizes by address. An allocation takes
+ * the first (smallest) free range that can hold it and carves the tiles
+ * from the END of that range, so the range's start stays where it was and
+ * the leftover keeps its place. Freeing merges a range with free
+ * neighbours at once. It borrows the shape of Butano's sprite tiles
+ * manager but not its rules (ties, delayed removal, sharing, the version
+ * that takes the start): those are butano_sprite_tiles.h.
  *
  * Running out of items is its own failure (GBA_OBJ_BF_NO_ITEMS): the
  * memory may be there but the bookkeeping is not.

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
-/* strat_gba_obj_best_fit.c - strategy adapter for Butano-style best fit;
- * on a ds-obj arena over units of the 1D boundary (strat_gba.h). */
+/* strat_gba_obj_best_fit.c - strategy adapter for gba-obj-best-fit-end,
+ * best fit carved from the end of the chosen range (once named
+ * gba-obj-best-fit); on a ds-obj arena over units of the 1D boundary
+ * (strat_gba.h). */
 #include "vramsim/alloc/gba_obj_best_fit.h"
 #include "strategies/strategies.h"
 #include "strat_gba.h"
@@ -21,7 +23,7 @@ static int bf_init(void *st, const vs_arena_decl *a, const char *options,
 
 	(void)mem;
 	if (vs_option_check(options, known, err, errlen) ||
-		vs_gba_obj_geom_init(&s->g, a, "gba-obj-best-fit", err, errlen))
+		vs_gba_obj_geom_init(&s->g, a, "gba-obj-best-fit-end", err, errlen))
 		return -1;
 	gba_obj_bf_init_span(&s->a, s->g.first, s->g.end);
 	return 0;
@@ -81,7 +83,7 @@ static void bf_dump(void *st, vs_print_fn print, void *ud)
 	char line[80];
 	uint8_t i;
 
-	/* Like Butano's log_status: every item in address order. */
+	/* every item in address order */
 	snprintf(line, sizeof line, "items %u of %u\n", (unsigned)a->nitems, GBA_OBJ_BF_ITEMS);
 	print(ud, line);
 	for (i = a->head; i != GBA_OBJ_BF_NIL; i = a->items[i].next) {
@@ -94,9 +96,9 @@ static void bf_dump(void *st, vs_print_fn print, void *ud)
 
 const vs_strategy vs_strat_gba_obj_best_fit = {
 	.abi = VS_STRATEGY_ABI,
-	.name = "gba-obj-best-fit",
-	.summary = "Butano-style best fit over a size-sorted free list of at most 128 ranges, carved from the range's "
-		"end",
+	.name = "gba-obj-best-fit-end",
+	.summary = "best fit over a size-sorted free list of at most 128 ranges (ties by address), carved from the "
+		"range's end",
 	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ) | VS_ARENA_BIT(VS_ARENA_DS_OBJ),
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
 	.state_size = sizeof(state),

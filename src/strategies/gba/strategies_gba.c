@@ -10,6 +10,7 @@ extern const vs_strategy vs_strat_gba_obj_snug;
 extern const vs_strategy vs_strat_gba_obj_ends;
 extern const vs_strategy vs_strat_gba_obj_slots;
 extern const vs_strategy vs_strat_gba_obj_compact;
+extern const vs_strategy vs_strat_butano_sprite_tiles;
 extern const vs_strategy vs_strat_gba_bg_tiles;
 extern const vs_strategy vs_strat_gba_bg_tiles_split;
 
@@ -22,6 +23,7 @@ const vs_strategy *const vs_strategies_gba[] = {
 	&vs_strat_gba_obj_ends,
 	&vs_strat_gba_obj_slots,
 	&vs_strat_gba_obj_compact,
+	&vs_strat_butano_sprite_tiles,
 	&vs_strat_gba_bg_tiles,
 	&vs_strat_gba_bg_tiles_split,
 	NULL
