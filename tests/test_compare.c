@@ -718,7 +718,8 @@ START_TEST(timing_wrapper_forwards_everything)
 		"gba-level-change-1", "gba-side-scroller-1", "gba-sprite-churn-1", "heap-manager",
 		"heap-scratch", "obj-quickstart"
 	};
-	enum { N = sizeof names / sizeof names[0] };
+	/* plus a trace that locks and remaps banks: libnds-tex steers by both */
+	enum { N = sizeof names / sizeof names[0] + 1 };
 	char paths[N][512];
 	const char *traces[N];
 	vs_cmp_result plain, timed;
@@ -727,10 +728,13 @@ START_TEST(timing_wrapper_forwards_everything)
 	int i;
 	uint64_t moves = 0;
 
-	for (i = 0; i < N; i++) {
+	for (i = 0; i < N - 1; i++) {
 		snprintf(paths[i], sizeof paths[i], "%s/traces/%s.trace", VS_SOURCE_DIR, names[i]);
 		traces[i] = paths[i];
 	}
+	traces[N - 1] = vs_test_file(7, "banks.trace", "vramsim-trace 1\narena tex ds-tex\nlock A\n"
+		"alloc 1 tex 128x128 direct\nalloc 2 tex 256x256 direct\nunlock A\nalloc 3 tex 64x64 direct\n"
+		"vramcnt D 0x00\nalloc 4 tex 64x64 direct\nvramcnt D 0x9B\nalloc 5 tex 64x64 direct\n");
 	run_lib(&plain, traces, N, NULL, 0, 2);
 	vs_cmp_config_default(&cfg);
 	cfg.traces = traces;
@@ -749,8 +753,9 @@ START_TEST(timing_wrapper_forwards_everything)
 			a->trace, a->arena, a->strategy, (int)a->status, (int)b->status,
 			(unsigned long long)a->m.checks, (unsigned long long)b->m.checks,
 			(unsigned long long)a->m.moves, (unsigned long long)b->m.moves);
-		ck_assert_msg(b->status == VS_CMP_OK || b->status == VS_CMP_REFUSED, "%s %s %s: status %d",
-			b->trace, b->arena, b->strategy, (int)b->status);
+		/* the bank trace unmaps what some strategies use: only its books must agree */
+		ck_assert_msg(b->status == VS_CMP_OK || b->status == VS_CMP_REFUSED || strcmp(b->trace, traces[N - 1]) == 0,
+			"%s %s %s: status %d", b->trace, b->arena, b->strategy, (int)b->status);
 		moves += b->m.moves;
 	}
 	/* the strategy that moves did move: the case would prove little otherwise */

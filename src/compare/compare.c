@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,20 @@ static size_t w_released(void *st, uint32_t *out, size_t max)
 	return h->inner->released(INNER(st), out, max);
 }
 
+static void w_vramcnt(void *st, unsigned bank, uint8_t value)
+{
+	timed_head *h = st;
+
+	h->inner->vramcnt(INNER(st), bank, value);
+}
+
+static void w_lock(void *st, unsigned bank, int locked)
+{
+	timed_head *h = st;
+
+	h->inner->lock(INNER(st), bank, locked);
+}
+
 /* A frame call may compact: its time is the strategy's and goes into ns/op,
  * though the call is not an op. */
 static void w_frame(void *st)
@@ -218,7 +233,13 @@ static void w_frame(void *st)
 }
 
 /* Every operation is forwarded explicitly: a member copied as is would be
- * called with the wrapper's state instead of the inner strategy's. */
+ * called with the wrapper's state instead of the inner strategy's, and one
+ * left out is an operation the timed strategy never hears of. released is
+ * the table's last member: a member added after it stops the build here
+ * until it is forwarded too. */
+typedef char vs_wrapper_knows_every_member[
+	offsetof(vs_strategy, released) + sizeof(((vs_strategy *)0)->released) == sizeof(vs_strategy) ? 1 : -1];
+
 static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 {
 	memset(w, 0, sizeof *w);
@@ -243,6 +264,8 @@ static void make_wrapper(vs_strategy *w, const vs_strategy *s)
 	w->ram = w_ram;
 	w->moves = s->moves ? w_moves : NULL;
 	w->frame = s->frame ? w_frame : NULL;
+	w->vramcnt = s->vramcnt ? w_vramcnt : NULL;
+	w->lock = s->lock ? w_lock : NULL;
 	w->released = s->released ? w_released : NULL;
 }
 
