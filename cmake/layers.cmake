@@ -12,7 +12,8 @@
 # layers are ','-separated, "-" for none; the layers it may use are listed
 # whole (what they use too). Lower layers first. "freestanding": no library,
 # only the compiler's freestanding headers. gba_rom is built by
-# cmake/parts/gba_rom.cmake with arm-none-eabi-gcc; cli_gba and cli_view
+# cmake/parts/gba_rom.cmake with arm-none-eabi-gcc, ds_rom by
+# cmake/parts/ds_rom.cmake; cli_gba and cli_view
 # are the commands of the modules vramsim loads (vs_module).
 set(VS_LAYERS
   "alloc|alloc|-|freestanding"
@@ -29,6 +30,7 @@ set(VS_LAYERS
   "console_common|console/common|base|-"
   "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba"
   "gba_rom|console/gba/rom|alloc,console_gba|freestanding"
+  "ds_rom|console/ds/rom|alloc|freestanding"
   "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
   "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-")
