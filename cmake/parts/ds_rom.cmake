@@ -87,5 +87,10 @@ endfunction()
 # The demo (ds_demo.c; its timeline in docs/ds.md): tests/test_ds_rom
 # checks its header, the DS record and capture tests run it.
 vs_ds_object(_ds_demo ${VS_DS_SRC}/ds_demo.c ds_demo.o ${VS_DS9_CFLAGS})
-vs_ds_rom(demo VRAMSIM-DEMO VSDM ${_ds_demo})
+set(_ds_demo_objs ${_ds_demo})
+foreach(a libnds_sprite gba_obj_first_fit nns_gfd nns_lnk nns_lnk_tex nns_lnk_pltt nns_frm_tex nns_frm_pltt)
+  vs_ds_object(o ${PROJECT_SOURCE_DIR}/src/alloc/${a}.c ${a}.o ${VS_DS9_CFLAGS})
+  list(APPEND _ds_demo_objs ${o})
+endforeach()
+vs_ds_rom(demo VRAMSIM-DEMO VSDM ${_ds_demo_objs})
 set(VS_DS_DEMO_ROM ${VS_DS_OUT}/demo.nds)
