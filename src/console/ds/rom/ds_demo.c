@@ -484,7 +484,8 @@ static void step(uint32_t f)
 {
 	if (f % DS_DEMO_SPRITE_A_EVERY == 0 && f < DS_DEMO_SPRITE_A_CLEAR)
 		sprite_churn(&eng_a, 0);
-	if (f % DS_DEMO_SPRITE_B_EVERY == 0 && f <= 320u && (f < DS_DEMO_REMAP - 4u || f > DS_DEMO_REMAP + 4u))
+	if (f % DS_DEMO_SPRITE_B_EVERY == 0 && f <= DS_DEMO_SPRITE_B_LAST &&
+		(f < DS_DEMO_REMAP - 4u || f > DS_DEMO_REMAP + 4u))
 		sprite_churn(&eng_b, f > DS_DEMO_REMAP);
 	switch (f) {
 	case DS_DEMO_BG_A_SWAP: bg_swap(&bg_a, 0, 9); break;

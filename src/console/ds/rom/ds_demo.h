@@ -27,6 +27,7 @@ typedef struct ds_demo_status {
 #define DS_DEMO_FRAMES 330u        /* the last frame with an event */
 #define DS_DEMO_SPRITE_A_EVERY 4u  /* engine A sprite churn: every 4th frame, 4..296 */
 #define DS_DEMO_SPRITE_B_EVERY 8u  /* engine B: every 8th frame, 8..320 but 176..184 */
+#define DS_DEMO_SPRITE_B_LAST 320u /* the last frame of engine B's churn, and of any call */
 #define DS_DEMO_BG_A_SWAP 60u      /* engine A BG: 4 of its 8 tiles replaced */
 #define DS_DEMO_TEX_SWAP 120u      /* texture and palette 1 freed, a 64x64 256-colour pair in */
 #define DS_DEMO_TEX_4C 150u        /* a 16x16 4-colour texture and its 4-colour palette */
