@@ -95,7 +95,7 @@
 #define VS_REC_FAILED 0xFFFFFFFEu /* the allocator returned nothing: at=none */
 #define VS_REC_PREFIX "@vs "
 
-#if !defined(VS_REC_PUTS) && (defined(VS_REC_DS) || defined(ARM9))
+#if !defined(VS_REC_PUTS) && !defined(VS_REC_DISABLE) && (defined(VS_REC_DS) || defined(ARM9))
 #define VS_REC_RING_ 1
 #endif
 
