@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 
 #include "support.h"
-#include "console/common/crc16.h"
+#include "console/common/rom_kind.h"
 
 #define ROM VS_BINARY_DIR "/ds/demo.nds"
 
@@ -52,8 +52,8 @@ START_TEST(crc16_is_the_modbus_variant)
 {
 	/* CRC-16/MODBUS's check value, and GBATEK's logo CRC of the real logo
 	 * is not ours to test with (the logo is Nintendo's) */
-	ck_assert_uint_eq(vs_crc16("123456789", 9), 0x4B37);
-	ck_assert_uint_eq(vs_crc16("", 0), 0xFFFF);
+	ck_assert_uint_eq(vs_rom_kind_crc16("123456789", 9), 0x4B37);
+	ck_assert_uint_eq(vs_rom_kind_crc16("", 0), 0xFFFF);
 }
 END_TEST
 
@@ -102,11 +102,11 @@ END_TEST
 
 START_TEST(header_crcs_hold)
 {
-	ck_assert_uint_eq(rd16(0x15E), vs_crc16(rom, 0x15E));
-	ck_assert_uint_eq(rd16(0x15C), vs_crc16(rom + 0xC0, 156));
+	ck_assert_uint_eq(rd16(0x15E), vs_rom_kind_crc16(rom, 0x15E));
+	ck_assert_uint_eq(rd16(0x15C), vs_rom_kind_crc16(rom + 0xC0, 156));
 	/* and a changed byte breaks the header's */
 	rom[0x00] ^= 1;
-	ck_assert_uint_ne(rd16(0x15E), vs_crc16(rom, 0x15E));
+	ck_assert_uint_ne(rd16(0x15E), vs_rom_kind_crc16(rom, 0x15E));
 }
 END_TEST
 

@@ -22,7 +22,7 @@
 
 #include "base/options.h"
 #include "base/out_file.h"
-#include "console/common/crc16.h"
+#include "console/common/rom_kind.h"
 
 #define HEADER_SIZE 0x200u
 #define ALIGN_TO 0x200u
@@ -135,8 +135,8 @@ static void make_header(unsigned char *h, const char *title, const char *code, u
 	put16(h + 0x6E, 0x051Eu);                 /* secure area delay */
 	put32(h + 0x80, total);                   /* ROM size used */
 	put32(h + 0x84, 0x4000u);                 /* header size */
-	put16(h + 0x15C, vs_crc16(h + 0xC0, 156)); /* logo CRC (of the zero logo) */
-	put16(h + 0x15E, vs_crc16(h, 0x15E));     /* header CRC */
+	put16(h + 0x15C, vs_rom_kind_crc16(h + 0xC0, 156)); /* logo CRC (of the zero logo) */
+	put16(h + 0x15E, vs_rom_kind_crc16(h, 0x15E));     /* header CRC */
 }
 
 static int parse_addr(const char *text, const char *what, uint32_t *addr)
