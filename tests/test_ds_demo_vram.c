@@ -69,7 +69,8 @@ static void walk_trace(ctx *c)
 	while ((rc = vs_trace_next(rd, &ev)) > 0) {
 		if (ev.type == VS_EV_ALLOC && ev.req.has_at == VS_AT_ADDR) {
 			ck_assert_uint_lt(ev.id, MAX_IDS);
-			c->a[ev.id] = (alloc_at){ 1, (uint8_t)ev.arena, ev.req.shape == VS_REQ_BGMAP, ev.req.at, ev.req.size };
+			c->a[ev.id] = (alloc_at){ 1, (uint8_t)ev.arena, ev.req.shape == VS_REQ_BGMAP, ev.req.at,
+				ev.req.size };
 		} else if (ev.type == VS_EV_FREE) {
 			c->a[ev.id].live = 0;
 		} else if (ev.type == VS_EV_VRAMCNT) {
@@ -117,7 +118,8 @@ static int oam_names(const ctx *c, int engine, uint32_t tile)
 	int i;
 
 	for (i = 0; i < 128; i++) {
-		uint16_t a0 = (uint16_t)(o[8 * i] | o[8 * i + 1] << 8), a2 = (uint16_t)(o[8 * i + 4] | o[8 * i + 5] << 8);
+		uint16_t a0 = (uint16_t)(o[8 * i] | o[8 * i + 1] << 8);
+		uint16_t a2 = (uint16_t)(o[8 * i + 4] | o[8 * i + 5] << 8);
 
 		if ((a0 & 0x0300u) != 0x0200u && (a2 & 0x3FFu) == tile)
 			return 1;
@@ -150,7 +152,8 @@ static void check_map(const ctx *c, uint32_t map_id)
 			found = c->a[id].live && c->a[id].arena == m->arena && !c->a[id].map &&
 				(c->a[id].at & 0xFFFFu) == tile * 32u;
 		if (!found)
-			ck_abort_msg("frame %u: map %u entry %u names tile %u, not a live one", c->frame, map_id, k, tile);
+			ck_abort_msg("frame %u: map %u entry %u names tile %u, not a live one", c->frame, map_id, k,
+				tile);
 	}
 }
 
@@ -210,9 +213,11 @@ START_TEST(recorded_allocations_are_in_vram_and_on_screen)
 		ck_assert_msg(vs_ds_ring_step(&ring, vs_ds_emu_main_ram(e), VS_DS_MAIN_RAM_BYTES, i, sink, c, err,
 			sizeof err) == 0, "%s", err);
 		st = (const ds_demo_status *)(vs_ds_emu_main_ram(e) + (DS_DEMO_STATUS_ADDR - 0x02000000u));
-		if (st->magic != DS_DEMO_MAGIC || st->busy || st->steps != i + 1 || st->done != (i + 1 == DS_DEMO_FRAMES))
-			ck_abort_msg("frame %u: status magic 0x%08x busy %u steps %u done %u", i + 1, st->magic, st->busy,
-				st->steps, st->done); /* step F ends in emulator frame F */
+		/* step F ends in emulator frame F */
+		if (st->magic != DS_DEMO_MAGIC || st->busy || st->steps != i + 1 ||
+			st->done != (i + 1 == DS_DEMO_FRAMES))
+			ck_abort_msg("frame %u: status magic 0x%08x busy %u steps %u done %u", i + 1, st->magic,
+				st->busy, st->steps, st->done);
 		if (next < sizeof at / sizeof at[0] && at[next] == i + 1) {
 			c->f = vs_ds_emu_frame(e);
 			c->frame = i + 1;
