@@ -213,8 +213,8 @@ static size_t capture_in_record(const lives *cap, const lives *rec)
 				break;
 		}
 		ck_assert_msg(j < rec->n,
-			"captured %u bytes at 0x%x in arena %s from frame %u: no recorded allocation there then", c->bytes,
-			c->at, cap_names[c->arena], c->from);
+			"captured %u bytes at 0x%x in arena %s from frame %u: no recorded allocation there then",
+			c->bytes, c->at, cap_names[c->arena], c->from);
 		n++;
 	}
 	return n;
