@@ -124,6 +124,11 @@ int vs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
 	}
+	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
+		vs_input_script_free(&script);
+		return VS_EXIT_USAGE;
+	}
 	play.frames = (uint32_t)frames;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
