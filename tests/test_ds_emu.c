@@ -251,6 +251,13 @@ START_TEST(test_bad_input)
 		2);
 	ck_assert_msg(strstr(err, "bad.input:2:3: error: unknown key 'z'") != NULL, "%s", err);
 	assert_old(trace);
+	if (vs_test_exists(VS_BINARY_DIR "/vramsim-gba.so")) {
+		path = vs_test_file(2, "ds.input", "0-3 a\n4 b x\n");
+		ck_assert_int_eq(cli("record '%s' --frames 5 --input '%s' -o '%s'", vs_test_file(3, "game.gba", "x"),
+			path, trace), 2);
+		ck_assert_msg(strstr(err, "ds.input:2:5: error: a DS key or touch in a GBA run") != NULL, "%s", err);
+		assert_old(trace);
+	}
 }
 END_TEST
 
