@@ -14,3 +14,9 @@ endif()
 vs_layer(console_ds)
 target_compile_definitions(vs_console_ds PRIVATE VS_DS_CORE_DEFAULT="${VS_DS_CORE_DEFAULT}")
 vs_module(ds LIBS vs_console_ds)
+
+# What a DS frame costs (docs/capture.md, "The DS emulator"): run by hand,
+# never by ctest: build/vs_ds_bench GAME.nds [FRAMES]
+add_executable(vs_ds_bench ${PROJECT_SOURCE_DIR}/tools/ds_bench.c)
+target_include_directories(vs_ds_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(vs_ds_bench PRIVATE vs_console_ds vs_sim vs_flags)

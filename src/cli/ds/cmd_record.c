@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
@@ -101,6 +102,14 @@ static int check_trace(const char *path)
 	return rc;
 }
 
+/* Only a regular file can be read back (not '-', a FIFO, a device). */
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void on_progress(void *ud, uint32_t done, uint32_t frames)
 {
 	vs_progress_update(ud, done, frames, done);
@@ -124,7 +133,7 @@ static int report(const record_args *a, const vs_ds_play *play, const vs_ds_reco
 		fprintf(stderr, "vramsim record: %s sent no trace lines in %u frames\n", a->rom, (unsigned)play->frames);
 		return VS_EXIT_CHECK;
 	}
-	if (strcmp(a->out, "-") != 0 && check_trace(a->out) < 0)
+	if (is_file(a->out) && check_trace(a->out) < 0)
 		return VS_EXIT_CHECK;
 	return VS_EXIT_OK;
 }

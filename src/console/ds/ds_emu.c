@@ -17,22 +17,17 @@ struct vs_ds_emu {
 	vs_ds_rom_info info;
 	vs_ds_frame *frame;
 	vs_ds_state state;
+	const uint8_t *state_buf; /* the core's, where state points into */
 };
 
 /* A savestate names its ROM by a copy of the header and the size. */
 static int check_state_rom(const vs_ds_emu *e, const vs_ds_state *st, const char *path, char *err, size_t errlen)
 {
 	vs_ds_rom_info other;
-	char why[256];
 
 	if (memcmp(st->rom_header, e->rom, VS_DS_HEADER_BYTES) == 0 && st->rom_size == e->rom_size)
 		return 0;
-	/* The header of the state's ROM, checked against its own size, only to
-	 * name it: title and game code. */
-	if (vs_ds_rom_check(st->rom_header, VS_DS_HEADER_BYTES, &other, why, sizeof why) < 0) {
-		memcpy(other.title, "?", 2);
-		memcpy(other.code, "?", 2);
-	}
+	vs_ds_rom_names(st->rom_header, &other);
 	snprintf(err, errlen, "%s: a savestate of another ROM (\"%s\" %s, %u bytes; this ROM is \"%s\" %s, %zu bytes)",
 		path, other.title, other.code, (unsigned)st->rom_size, e->info.title, e->info.code, e->rom_size);
 	vs_text_escape_in_place(err, errlen);
@@ -119,6 +114,7 @@ int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
 
 	if (!buf)
 		return -1;
+	e->state_buf = buf;
 	if (vs_ds_state_parse(buf, size, e->frame, &e->state, why, sizeof why) < 0) {
 		snprintf(err, errlen, "frame %u: the emulator's own savestate cannot be read: %s", (unsigned)frame, why);
 		return -1;
@@ -160,4 +156,10 @@ const uint8_t *vs_ds_emu_main_ram(const vs_ds_emu *e)
 const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e)
 {
 	return &e->info;
+}
+
+const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len)
+{
+	*len = e->state.length;
+	return e->state_buf;
 }

@@ -52,6 +52,9 @@ int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char 
 const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e);
 const uint8_t *vs_ds_emu_main_ram(const vs_ds_emu *e);
 const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e);
+/* The savestate that frame was read from, as retro_serialize wrote it (a
+ * file of it is a --state), and its length. */
+const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len);
 
 /* The steps of vs_ds_play_frame, apart (to measure them): the input of a
  * frame, one frame of emulation alone, and the state read after it. */

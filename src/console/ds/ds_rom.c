@@ -63,6 +63,13 @@ static int check_binary(const char *cpu, uint32_t off, uint32_t entry, uint32_t 
 	return 0;
 }
 
+void vs_ds_rom_names(const uint8_t *h, vs_ds_rom_info *info)
+{
+	ascii(info->title, h, 12);
+	ascii(info->code, h + 0x0C, 4);
+	ascii(info->maker, h + 0x10, 2);
+}
+
 int vs_ds_rom_check(const uint8_t *h, size_t size, vs_ds_rom_info *info, char *err, size_t errlen)
 {
 	uint16_t crc;
@@ -88,9 +95,7 @@ int vs_ds_rom_check(const uint8_t *h, size_t size, vs_ds_rom_info *info, char *e
 				"CRC-16 is 0x%04X", (unsigned)info->header_crc, (unsigned)crc);
 		return -1;
 	}
-	ascii(info->title, h, 12);
-	ascii(info->code, h + 0x0C, 4);
-	ascii(info->maker, h + 0x10, 2);
+	vs_ds_rom_names(h, info);
 	info->unit = h[0x12];
 	if (info->unit != 0 && info->unit != 2 && info->unit != 3) {
 		snprintf(err, errlen, "not a DS ROM: unit code %u (0 NDS, 2 NDS+DSi, 3 DSi)", (unsigned)info->unit);

@@ -31,6 +31,10 @@ typedef struct vs_ds_rom_info {
 	char sha256[65];
 } vs_ds_rom_info;
 
+/* Only the names of a header (title, game code, maker), unchecked: to
+ * name the ROM a savestate was made with. */
+void vs_ds_rom_names(const uint8_t *header, vs_ds_rom_info *info);
+
 /* Checks an image's header and fills info (SHA-256 of the whole image
  * included). 0, or -1 with the reason in err ("not a DS ROM: ..."). */
 int vs_ds_rom_check(const uint8_t *image, size_t size, vs_ds_rom_info *info, char *err, size_t errlen);

@@ -239,7 +239,7 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 		return -1;
 	for (i = 0; i < NTAGS; i++)
 		if (wanted[i].required && !w.at[i]) {
-			snprintf(err, errlen, "not a savestate of this DeSmuME: it has no %s (chunk %u, tag %s)",
+			snprintf(err, errlen, "not a savestate of this DeSmuME: %s (chunk %u, tag %s) is missing",
 				wanted[i].what, (unsigned)wanted[i].chunk, wanted[i].tag);
 			return -1;
 		}
