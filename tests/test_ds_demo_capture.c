@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* test_ds_capture_demo.c - DS capture agrees with what the DS demo
+/* test_ds_demo_capture.c - DS capture agrees with what the DS demo
  * recorded, as test_capture_demo proves it for the GBA.
  *
  * The demo ROM (src/console/ds/rom/ds_demo.c) records every call of its
@@ -308,7 +308,7 @@ START_TEST(capture_agrees_with_record)
 	n_cap = capture_in_record(&capl, &rec);
 	for (a = 0; a < ARENAS; a++)
 		n_rec += record_in_capture(&rec, &capl, a, 3);
-	printf("test_ds_capture_demo: %u frames: %zu captured allocations all recorded; %zu recorded allocations "
+	printf("test_ds_demo_capture: %u frames: %zu captured allocations all recorded; %zu recorded allocations "
 		"shown over 3 frames all captured\n", frames_run, n_cap, n_rec);
 	if (frames_run > DS_DEMO_FRAMES) {
 		ck_assert_uint_gt(n_cap, 80);
