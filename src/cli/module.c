@@ -27,6 +27,9 @@
 #ifndef VS_MODULE_VIEW
 #define VS_MODULE_VIEW 0
 #endif
+#ifndef VS_MODULE_DS
+#define VS_MODULE_DS 0
+#endif
 #ifndef VS_MODULE_RELDIR
 #define VS_MODULE_RELDIR "../lib/vramsim"
 #endif
@@ -42,6 +45,8 @@ typedef struct module {
 static const module modules[] = {
 	{ "gba", VS_MODULE_GBA, "vramsim-gba.so", "libmgba", "libmgba-dev" },
 	{ "view", VS_MODULE_VIEW, "vramsim-view.so", "SDL2", "libsdl2-dev" },
+	/* built always: the DS emulator core is loaded when a DS ROM runs */
+	{ "ds", VS_MODULE_DS, "vramsim-ds.so", "its own module", "nothing more (rebuild)" },
 };
 
 enum { NMODULES = sizeof modules / sizeof modules[0] };

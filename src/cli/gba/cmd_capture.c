@@ -160,6 +160,11 @@ int vs_cmd_capture(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
 	}
+	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
+		vs_input_script_free(&script);
+		return VS_EXIT_USAGE;
+	}
 	vs_capture_options_default(&o);
 	if (a.grace)
 		o.grace = (uint32_t)a.grace;
