@@ -94,3 +94,8 @@ foreach(a libnds_sprite gba_obj_first_fit nns_gfd nns_lnk nns_lnk_tex nns_lnk_pl
 endforeach()
 vs_ds_rom(demo VRAMSIM-DEMO VSDM ${_ds_demo_objs})
 set(VS_DS_DEMO_ROM ${VS_DS_OUT}/demo.nds)
+# Building the DS driver builds the demo, as the GBA's does its ROMs: the
+# tests that run it link the driver.
+if(TARGET vs_console_ds)
+  add_dependencies(vs_console_ds vs_ds_rom_demo)
+endif()
