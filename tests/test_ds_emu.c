@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "support.h"
@@ -176,15 +179,34 @@ START_TEST(test_record_in_process)
 }
 END_TEST
 
+/* Entries in a folder but . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
 START_TEST(test_program_stops)
 {
-	const char *trace = old_file("stop.trace");
+	const char *trace = old_file("stop.trace"), *tmp = vs_test_path("tmpdir");
 
+	/* the core's private folder goes, on this error path too */
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	setenv("TMPDIR", tmp, 1);
 	ck_assert_int_eq(cli("record '%s' --frames 600 -o '%s'", rom_file("vsquit", quit_code, 4, TRACE_TEXT),
 		trace), 2);
 	ck_assert_msg(strstr(err, "the program stopped (the frame ended at VCOUNT") != NULL, "%s", err);
 	ck_assert_msg(strstr(err, ": frame 0:") == NULL, "%s", err);
 	assert_old(trace);
+	ck_assert_int_eq(entries(tmp), 0);
+	rmdir(tmp);
 }
 END_TEST
 
@@ -295,6 +317,31 @@ START_TEST(test_no_core)
 }
 END_TEST
 
+/* A program that exits with the emulator open leaves no folder either. */
+START_TEST(test_exit_removes_folder)
+{
+	const char *tmp = vs_test_path("exitdir"), *rom = rom_file("vsloop", loop_code, 1, NULL);
+	vs_ds_play play;
+	pid_t pid;
+	int status;
+
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	setenv("TMPDIR", tmp, 1);
+	memset(&play, 0, sizeof play);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		vs_ds_emu *e = vs_ds_play_open(rom, &play, err, sizeof err);
+
+		exit(e && entries(tmp) == 1 && vs_ds_play_frame(e, &play, 0, err, sizeof err) == 0 ? 0 : 3);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(entries(tmp), 0);
+	rmdir(tmp);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ds_emu");
@@ -306,6 +353,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_record_in_process);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_no_core);
+	tcase_add_test(tc, test_exit_removes_folder);
 	suite_add_tcase(s, tc);
 	tc = vs_test_tcase_apart(s, "record", NULL);
 	tcase_add_test(tc, test_record_ring);
