@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 #include "ds_test_rom.h"
@@ -392,6 +393,19 @@ START_TEST(test_rom_kind)
 	rom[0xB2] = 0;
 	ck_assert_int_eq(vs_rom_kind_of(rom, sizeof rom), VS_ROM_KIND_UNKNOWN);
 	ck_assert_int_eq(vs_rom_kind_file(vs_test_path("missing.gba")), VS_ROM_KIND_UNKNOWN);
+	/* a pipe is not read: its bytes stay for whoever the command gives it to */
+	{
+		int fds[2];
+		char fdpath[64], left[8];
+
+		ck_assert_int_eq(pipe(fds), 0);
+		ck_assert_int_eq(write(fds[1], "5 a\n", 4), 4);
+		close(fds[1]);
+		snprintf(fdpath, sizeof fdpath, "/dev/fd/%d", fds[0]);
+		ck_assert_int_eq(vs_rom_kind_file(fdpath), VS_ROM_KIND_UNKNOWN);
+		ck_assert_int_eq(read(fds[0], left, sizeof left), 4);
+		close(fds[0]);
+	}
 	ck_assert_int_eq(vs_rom_kind_file(vs_test_path("missing.NDS")), VS_ROM_KIND_DS);
 	/* GBATEK's CRC-16: the check value of CRC-16/MODBUS */
 	ck_assert_uint_eq(vs_rom_kind_crc16("123456789", 9), 0x4B37);
