@@ -86,7 +86,7 @@ static int header_due(vs_ds_capture *c, const vs_ds_frame *f)
 	if (!something_shown(f))
 		return 0;
 	for (i = 0; i < VS_DS_CAP_ARENAS; i++) {
-		cap_ds_arena_map(&c->ar[i], f->vramcnt);
+		cap_ds_arena_map(&c->ar[i], f->vramcnt, c->o.frame);
 		any |= cap_ds_arena_mapped(&c->ar[i]);
 	}
 	return any;
@@ -155,28 +155,32 @@ static void start(vs_ds_capture *c, const vs_ds_frame *f)
 /* A VRAMCNT value changed since the frame before: memory moves between
  * arenas. An arena losing memory ends every live allocation first (another
  * strategy may have placed any of them on it), so the `vramcnt` line, after
- * the frame's frees, strands nothing; nothing is dated before the change in
- * an arena it touched. */
+ * the frame's frees, strands nothing, and is initialised again after it, so
+ * that every strategy starts over on the memory left; nothing on the bank's
+ * memory is dated before the change. */
 static void bank_change(vs_ds_capture *c, unsigned bank, uint8_t v)
 {
 	unsigned i, ofs;
 	int undeclared = 0;
+	uint32_t lost = 0;
 
 	c->vramcnt[bank] = v;
 	c->st.bank_changes++;
 	for (i = 0; i < VS_DS_CAP_ARENAS; i++) {
 		cap_ds_arena *a = &c->ar[i];
-		uint8_t was = a->decl.ds_bank_slot[bank];
 		if (!a->on) {
 			undeclared |= vs_ds_vramcnt_maps(&a->decl, bank, v, &ofs);
 			continue;
 		}
-		if (cap_ds_arena_map(a, c->vramcnt))
+		if (cap_ds_arena_map(a, c->vramcnt, c->o.frame)) {
 			cap_ds_arena_end_all(c, a);
-		if (a->decl.ds_bank_slot[bank] != was)
-			a->floor = c->o.frame;
+			lost |= 1u << i;
+		}
 	}
 	cap_out_add(&c->o, c->o.frame, CAP_PART_BANKS, "vramcnt %c 0x%02x\n", 'A' + (int)bank, (unsigned)v);
+	for (i = 0; i < VS_DS_CAP_ARENAS; i++)
+		if ((lost >> i) & 1u)
+			cap_out_add(&c->o, c->o.frame, CAP_PART_BANKS, "init %s\n", defs[i].name);
 	if (undeclared) {
 		c->st.bank_undeclared++;
 		cap_out_comment(&c->o, "VRAMCNT_%c = 0x%02x maps a use the trace has no arena for (none was mapped at the "

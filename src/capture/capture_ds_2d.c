@@ -233,10 +233,29 @@ static void want_bytes(vs_ds_capture *c, cap_ds_arena *a, uint32_t at, uint32_t 
 	cap_ds_want_add(c, a, &fp, rq, tag);
 }
 
+/* The characters [at, at + bytes) but the layer's own map, when it lies
+ * among them (a game that keeps both in one block): the parts before and
+ * after it. */
+static void chars_around_map(vs_ds_capture *c, cap_ds_arena *a, uint32_t at, uint32_t bytes, uint32_t map,
+	uint32_t map_bytes, const char *tag)
+{
+	uint32_t end = at + bytes, map_end = map + map_bytes;
+
+	if (map >= end || map_end <= at) {
+		want_bytes(c, a, at, bytes, NULL, tag);
+		return;
+	}
+	if (map > at)
+		want_bytes(c, a, at, map - at, NULL, tag);
+	if (end > map_end)
+		want_bytes(c, a, map_end, end - map_end, NULL, tag);
+}
+
 /* A tiled layer: its map at its screen base, and its characters from its
  * character base up to the last tile its map names; a 256-colour layer
  * with DISPCNT bit 30 set takes the extended palettes its map names from
- * its slot (BG0 and BG1 slot 2 and 3 with BGxCNT bit 13). */
+ * its slot (BG0 and BG1 slot 2 and 3 with BGxCNT bit 13). Characters
+ * and map that overlap otherwise than that are joined into one range. */
 static void tiled_layer(vs_ds_capture *c, unsigned engine, unsigned n, int kind)
 {
 	cap_ds_arena *a = &c->ar[VS_DS_CAP_BG_A + engine], *pal = &c->ar[VS_DS_CAP_BGPAL_A + engine];
@@ -266,7 +285,7 @@ static void tiled_layer(vs_ds_capture *c, unsigned engine, unsigned n, int kind)
 	snprintf(tag, sizeof tag, "bg%u", n);
 	want_bytes(c, a, map, bytes, kind == KIND_EXT ? NULL : &rq, tag);
 	snprintf(tag, sizeof tag, "bg%u-chars", n);
-	want_bytes(c, a, chars, (max_tile + 1u) * (bpp8 ? 64u : 32u), NULL, tag);
+	chars_around_map(c, a, chars, (max_tile + 1u) * (bpp8 ? 64u : 32u), map, bytes, tag);
 	if (!bpp8 || kind == KIND_AFFINE || !((d >> 30) & 1u))
 		return;
 	slot = n < 2 && (cnt & 0x2000u) ? n + 2u : n;

@@ -108,7 +108,9 @@ static void palette(vs_ds_capture *c, uint32_t param, uint32_t base)
 	fp.start = off / 8u;
 	fp.w = (colours * 2u + 7u) / 8u;
 	fp.rows = 1;
-	cap_ds_want_add(c, pl, &fp, &rq, NULL);
+	/* `pltt 4` reads back as a 4-colour texture's palette: 4 colours of
+	 * another format (a 4x4 texture's least) are written as bytes */
+	cap_ds_want_add(c, pl, &fp, colours == 4 && format != VS_TEX_4C ? NULL : &rq, NULL);
 }
 
 /* The frame's textured polygons, each texture and each (format, palette)

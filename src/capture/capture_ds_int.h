@@ -68,7 +68,7 @@ typedef struct cap_ds_arena {
 	uint32_t nlive, live_cap;
 	cap_ds_want *want;
 	uint32_t nwant, want_cap;
-	uint64_t floor;         /* the frame its memory last changed: nothing is dated before */
+	uint64_t *since;        /* per unit: the frame its bank last changed; nothing on it is dated before */
 	vs_ds_capture_counts *st;
 } cap_ds_arena;
 
@@ -93,8 +93,9 @@ struct vs_ds_capture {
 int cap_ds_arena_init(cap_ds_arena *a, unsigned kind, unsigned engine);
 void cap_ds_arena_fini(cap_ds_arena *a);
 /* The mapping of the banks in vramcnt, applied to the arena's decl and
- * lcdc_of. Returns 1 when the arena lost memory it had (or had it moved). */
-int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS]);
+ * lcdc_of; units whose bank changed take `frame` as their since. Returns 1
+ * when the arena lost memory it had (or had it moved). */
+int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS], uint64_t frame);
 /* Whether any bank maps memory for the arena. */
 int cap_ds_arena_mapped(const cap_ds_arena *a);
 /* Ends every live allocation (a bank left the arena). */

@@ -35,10 +35,11 @@ int cap_ds_arena_init(cap_ds_arena *a, unsigned kind, unsigned engine)
 	a->lcdc_of = malloc(a->units * sizeof *a->lcdc_of);
 	a->owner = calloc(a->units, sizeof *a->owner);
 	a->freed = calloc(a->units, sizeof *a->freed);
+	a->since = calloc(a->units, sizeof *a->since);
 	a->paint = calloc(a->units, sizeof *a->paint);
 	a->paint_stamp = calloc(a->units, sizeof *a->paint_stamp);
 	a->scratch = malloc(a->units * sizeof *a->scratch);
-	if (!a->lcdc_of || !a->owner || !a->freed || !a->paint || !a->paint_stamp || !a->scratch)
+	if (!a->lcdc_of || !a->owner || !a->freed || !a->since || !a->paint || !a->paint_stamp || !a->scratch)
 		return -1;
 	memset(a->lcdc_of, 0xFF, a->units * sizeof *a->lcdc_of);
 	return 0;
@@ -49,6 +50,7 @@ void cap_ds_arena_fini(cap_ds_arena *a)
 	free(a->lcdc_of);
 	free(a->owner);
 	free(a->freed);
+	free(a->since);
 	free(a->paint);
 	free(a->paint_stamp);
 	free(a->scratch);
@@ -58,8 +60,9 @@ void cap_ds_arena_fini(cap_ds_arena *a)
 
 /* ---- banks ------------------------------------------------------------------ */
 
-int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS])
+int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS], uint64_t frame)
 {
+	uint32_t *now = a->scratch;
 	unsigned bank, ofs;
 	uint32_t off, len, u;
 	int lost = 0;
@@ -69,7 +72,7 @@ int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS])
 		lost |= a->decl.ds_bank_slot[bank] != VS_BANK_UNMAPPED && a->decl.ds_bank_slot[bank] != slot;
 		a->decl.ds_bank_slot[bank] = slot;
 	}
-	memset(a->lcdc_of, 0xFF, a->units * sizeof *a->lcdc_of);
+	memset(now, 0xFF, a->units * sizeof *now);
 	/* where two banks map the same bytes the hardware mixes them: the
 	 * first one is read */
 	for (bank = 0; bank < VS_DS_BANKS; bank++) {
@@ -77,8 +80,13 @@ int cap_ds_arena_map(cap_ds_arena *a, const uint8_t vramcnt[VS_DS_BANKS])
 		    vs_ds_bank_range(&a->decl, bank, a->decl.ds_bank_slot[bank], &off, &len, NULL, 0))
 			continue;
 		for (u = off / a->unit; u < (off + len) / a->unit && u < a->units; u++)
-			if (a->lcdc_of[u] == CAP_DS_NONE)
-				a->lcdc_of[u] = bank_lcdc[bank] + u * a->unit - off;
+			if (now[u] == CAP_DS_NONE)
+				now[u] = bank_lcdc[bank] + u * a->unit - off;
+	}
+	for (u = 0; u < a->units; u++) {
+		if (now[u] != a->lcdc_of[u])
+			a->since[u] = frame;
+		a->lcdc_of[u] = now[u];
 	}
 	return lost;
 }
@@ -385,8 +393,8 @@ static uint32_t inside_one(cap_ds_arena *a, const cap_ds_fp *fp)
 }
 
 /* Rule 7: the earliest change of its data within `lookback` frames, but
- * not before its units were last freed nor before the arena's memory last
- * changed hands. */
+ * not before its units were last freed nor before their bank joined the
+ * arena. */
 static uint64_t upload_date(const vs_ds_capture *c, const cap_ds_arena *a, const uint32_t *units, uint32_t n)
 {
 	uint64_t d = c->o.frame, lo = c->o.frame > c->opt.lookback ? c->o.frame - c->opt.lookback : 0;
@@ -397,11 +405,12 @@ static uint64_t upload_date(const vs_ds_capture *c, const cap_ds_arena *a, const
 		if (w && w - 1 >= lo && w - 1 < d)
 			d = w - 1;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (a->freed[units[i]] && a->freed[units[i]] - 1 > d)
 			d = a->freed[units[i]] - 1;
-	if (d < a->floor)
-		d = a->floor;
+		if (a->since[units[i]] > d)
+			d = a->since[units[i]];
+	}
 	return d < c->o.flushed ? c->o.flushed : d;
 }
 

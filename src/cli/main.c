@@ -39,7 +39,7 @@ static const command commands[] = {
 	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
 	{ "record", NULL, "run a GBA or DS ROM headless; write the trace it prints via record.h", "gba" },
-	{ "capture", NULL, "run any GBA ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
+	{ "capture", NULL, "run any GBA or DS ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
 	{ "help", NULL, "describe vramsim, or a command: 'vramsim help COMMAND'", NULL },
 };
 

@@ -5,5 +5,7 @@
 
 /* `vramsim record GAME.nds` (cmd_record.c). */
 int vs_cmd_ds_record(int argc, char **argv);
+/* `vramsim capture GAME.nds` (cmd_capture.c). */
+int vs_cmd_ds_capture(int argc, char **argv);
 
 #endif

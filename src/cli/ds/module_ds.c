@@ -16,6 +16,6 @@ int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 	if (strcmp(cmd, "record") == 0)
 		return vs_cmd_ds_record(argc, argv);
 	if (strcmp(cmd, "capture") == 0)
-		return vs_cli_usage_error(cmd, "DS capture is not in this build yet (vramsim record runs DS ROMs)");
+		return vs_cmd_ds_capture(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the ds module");
 }

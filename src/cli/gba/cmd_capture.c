@@ -42,7 +42,9 @@ static const vs_cli_cmd command = {
 	"OAM and VRAM: sprites' tile ranges in OBJ VRAM, screen maps and tile references\n"
 	"in BG VRAM, each at the game's own address. The game needs no change. Replay the\n"
 	"trace with --strategy recorded for the game's own placement. The rules and what\n"
-	"capture cannot know: docs/capture.md.\n",
+	"capture cannot know: docs/capture.md. A DS ROM (named *.nds, or with a DS\n"
+	"cartridge header) runs on the DeSmuME libretro core instead:\n"
+	"'vramsim capture GAME.nds --help'.\n",
 	options,
 	"exit: 0 captured, 2 bad usage, not a GBA ROM, unreadable input script or\n"
 	"savestate, the game crashed, or no emulator. Nothing is left at TRACE on error.\n",

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture/capture_ds.h"
 #include "capture/ds_frame.h"
 #include "console/common/input_script.h"
 #include "console/ds/ds_rom.h"
@@ -76,5 +77,14 @@ typedef struct vs_ds_recorder {
  * stopped, the ring overflowed or broke, write error). */
 int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recorder *rec, char *err,
 	size_t errlen);
+
+/* ---- capture (capture/capture_ds.h) ------------------------------------------ */
+
+/* Plays the ROM and writes the trace DS capture infers from its frames to
+ * out, the ROM's title, game code and SHA-256 and the summary at its top;
+ * the counts in stats when not NULL. Returns 0, or -1 with err (unreadable
+ * ROM or savestate, the program stopped, write error). */
+int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_capture_options *o, FILE *out,
+	vs_ds_capture_stats *stats, char *err, size_t errlen);
 
 #endif

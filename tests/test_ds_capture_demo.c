@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_ds_capture_demo.c - `vramsim capture` on the DS demo ROM
+ * (src/console/ds/rom/ds_demo.c), checked against what the demo itself
+ * says it did (`vramsim record` on the same ROM):
+ *  - the header names the ROM (title, game code, SHA-256) and declares the
+ *    arenas with the banks the demo maps;
+ *  - at every frame, the live sprites of both engines, textures and texture
+ *    palettes (arena, address, request) are exactly those the demo's own
+ *    trace has live, one frame later (record's frame F is what follows
+ *    its F-th `frame` line: the demo's step for snapshot F);
+ *  - the remap (bank I to LCDC, D to engine B OBJ) comes as `vramcnt`
+ *    lines after the frees of engine B's sprites;
+ *  - the trace replays under `recorded` with no integrity error.
+ * Skipped when the ROM, the ds module or the emulator core is missing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "trace/trace.h"
+#include "console/ds/ds_core.h"
+
+#define ROM VS_BINARY_DIR "/ds/demo.nds"
+#define DS_MODULE VS_BINARY_DIR "/vramsim-ds.so"
+#define RUN_FRAMES 190u /* past the remap at 180 */
+#define MAX_LIVE 256u
+
+static char out[1 << 16], err[1 << 16];
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
+
+/* A live allocation as both traces name it. */
+typedef struct item {
+	int arena;       /* index into names below */
+	uint32_t at, size, shape;
+} item;
+
+typedef struct frame_set {
+	item v[MAX_LIVE];
+	uint32_t n;
+} frame_set;
+
+/* The arenas compared, by the names each trace gives them. */
+static const char *const cap_names[] = { "obj-a", "obj-b", "tex", "pltt" };
+static const char *const rec_names[] = { "obja", "objb", "tex", "pal" };
+
+static int item_cmp(const void *x, const void *y)
+{
+	const item *a = x, *b = y;
+
+	if (a->arena != b->arena)
+		return a->arena - b->arena;
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return a->size < b->size ? -1 : a->size > b->size;
+}
+
+/* Each frame's live allocations in the compared arenas, sorted; the frames
+ * written to sets (at most max). Returns the `frame` lines. */
+static uint32_t live_per_frame(const char *path, const char *const names[4], frame_set *sets, uint32_t max)
+{
+	static item live_by_id[4096];
+	static uint8_t used[4096];
+	int map[16];
+	char e[1024];
+	vs_trace_reader *rd = vs_trace_open(path, e, sizeof e);
+	const vs_trace_header *h;
+	vs_event ev;
+	uint32_t frames = 0, i;
+	int rc, a, k;
+
+	ck_assert_msg(rd != NULL, "%s", e);
+	h = vs_trace_header_of(rd);
+	for (a = 0; a < h->narenas; a++)
+		for (map[a] = -1, k = 0; k < 4; k++)
+			if (strcmp(h->arenas[a].name, names[k]) == 0)
+				map[a] = k;
+	memset(used, 0, sizeof used);
+	while ((rc = vs_trace_next(rd, &ev)) > 0) {
+		if (ev.type == VS_EV_ALLOC && map[ev.arena] >= 0) {
+			ck_assert_uint_lt(ev.id, 4096);
+			live_by_id[ev.id].arena = map[ev.arena];
+			live_by_id[ev.id].at = ev.req.at;
+			live_by_id[ev.id].size = ev.req.size;
+			live_by_id[ev.id].shape = ev.req.shape;
+			used[ev.id] = 1;
+		} else if (ev.type == VS_EV_FREE && ev.id < 4096) {
+			used[ev.id] = 0;
+		} else if (ev.type == VS_EV_FRAME) {
+			if (frames < max) {
+				frame_set *s = &sets[frames];
+				s->n = 0;
+				for (i = 0; i < 4096; i++)
+					if (used[i] && s->n < MAX_LIVE)
+						s->v[s->n++] = live_by_id[i];
+				qsort(s->v, s->n, sizeof *s->v, item_cmp);
+			}
+			frames++;
+		}
+	}
+	ck_assert_msg(rc == 0, "%s", vs_trace_error(rd));
+	vs_trace_close(rd);
+	return frames;
+}
+
+START_TEST(capture_matches_the_demos_own_trace)
+{
+	const char *cap = vs_test_path("demo-capture.trace"), *rec = vs_test_path("demo-record.trace");
+	frame_set *cs = calloc(RUN_FRAMES + 2, sizeof *cs), *rs = calloc(RUN_FRAMES + 2, sizeof *rs);
+	uint32_t nc, nr, f, compared = 0, sprites = 0, textures = 0;
+	char *text, *remap, *p;
+
+	ck_assert(cs && rs);
+	ck_assert_msg(cli("capture '%s' --frames %u -o '%s' --quiet", ROM, RUN_FRAMES, cap) == 0, "%s", err);
+	ck_assert_msg(cli("record '%s' --frames %u -o '%s' --quiet", ROM, RUN_FRAMES + 1u, rec) == 0, "%s", err);
+	text = vs_test_slurp(cap);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, "# ROM: title \"VRAMSIM-DEMO\", game code VSDM, SHA-256 ") != NULL, "%.300s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\narena obj-a ds-obj boundary=128 bmp=2d-128\n"
+		"arena obj-b ds-obj engine=b banks=I0 bmp=2d-128\narena bg-a ds-bg banks=F0\narena bg-b ds-bg engine=b\n"
+		"arena tex ds-tex banks=A0\narena pltt ds-pltt\n"));
+	/* the remap: engine B's sprites freed, then the banks */
+	remap = strstr(text, "\nvramcnt D 0x84\nvramcnt I 0x80\ninit obj-b\n");
+	ck_assert_msg(remap != NULL, "no remap in the capture");
+	for (p = remap; p > text && p[-1] != '\n'; p--)
+		;
+	ck_assert_msg(strncmp(p, "free ", 5) == 0, "%.80s", p);
+	nc = live_per_frame(cap, cap_names, cs, RUN_FRAMES + 2);
+	nr = live_per_frame(rec, rec_names, rs, RUN_FRAMES + 2);
+	ck_assert_uint_eq(nc, RUN_FRAMES);
+	ck_assert_uint_ge(nr, RUN_FRAMES);
+	for (f = 0; f + 1 < nr && f < nc; f++) {
+		uint32_t i;
+		ck_assert_msg(cs[f].n == rs[f + 1].n, "frame %u: %u live captured, %u recorded", f, cs[f].n, rs[f + 1].n);
+		for (i = 0; i < cs[f].n; i++) {
+			const item *x = &cs[f].v[i], *y = &rs[f + 1].v[i];
+			ck_assert_msg(x->arena == y->arena && x->at == y->at && x->size == y->size && x->shape == y->shape,
+				"frame %u: captured %s 0x%x (%u bytes), recorded %s 0x%x (%u bytes)", f, cap_names[x->arena],
+				(unsigned)x->at, (unsigned)x->size, cap_names[y->arena], (unsigned)y->at, (unsigned)y->size);
+			sprites += x->arena < 2;
+			textures += x->arena == 2;
+		}
+		compared++;
+	}
+	ck_assert_uint_ge(compared, RUN_FRAMES - 1u);
+	ck_assert_uint_gt(sprites, 1000);
+	ck_assert_uint_gt(textures, 300);
+	/* the game's own placement replays clean */
+	ck_assert_msg(cli("replay '%s' --strategy recorded", cap) == 0, "%s%s", out, err);
+	free(text);
+	free(cs);
+	free(rs);
+	remove(cap);
+	remove(rec);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ds_capture_demo");
+	TCase *tc = tcase_create("core");
+	char why[512];
+
+	vs_test_require(!vs_test_exists(ROM) ? ROM " was not built (install gcc-arm-none-eabi and rebuild)"
+		: !vs_test_exists(DS_MODULE) ? "the ds module (vramsim capture GAME.nds) was not built"
+		: vs_ds_core_available(why, sizeof why) ? why : NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, capture_matches_the_demos_own_trace);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}
