@@ -14,17 +14,6 @@
 #include "strategies/registry.h"
 #include "vram/request.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-/* The DS emulator core that suites run in-process deletes with delete what
- * it made with new[] (its bug; our C code uses neither): as vramsim does
- * (src/cli/main.c), the sanitizer build lets it. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-	return "alloc_dealloc_mismatch=0";
-}
-#endif
-
 /* The TCases vs_test_tcase_apart made, and what each lacks (NULL: nothing). */
 static struct { const char *name, *missing; } needing[8];
 static int nneeding;
