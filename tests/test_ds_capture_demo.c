@@ -155,6 +155,27 @@ START_TEST(capture_matches_the_demos_own_trace)
 }
 END_TEST
 
+/* Usage errors and a file that is not a DS ROM: exit 2, the output file
+ * left as it was. */
+START_TEST(bad_input_leaves_no_trace)
+{
+	const char *bad = vs_test_file(0, "not-a-rom.nds", "this is no cartridge header\n");
+	const char *trace = vs_test_file(1, "kept.trace", "vramsim-trace 1\narena obj gba-obj\n");
+	char *kept;
+
+	ck_assert_int_eq(cli("capture '%s' -o '%s'", ROM, trace), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--frames"));
+	ck_assert_int_eq(cli("capture '%s' --frames 5 --lookback 601 -o '%s'", ROM, trace), 2);
+	ck_assert_int_eq(cli("capture '%s' --frames 5 -o '%s'", bad, trace), 2);
+	ck_assert_msg(strstr(err, "not-a-rom.nds") != NULL, "%s", err);
+	kept = vs_test_slurp(trace);
+	ck_assert_str_eq(kept, "vramsim-trace 1\narena obj gba-obj\n");
+	free(kept);
+	remove(bad);
+	remove(trace);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ds_capture_demo");
@@ -177,6 +198,7 @@ int main(void)
 	 * core and its 11 MB savestates through the sanitizer's memcpy) */
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, capture_matches_the_demos_own_trace);
+	tcase_add_test(tc, bad_input_leaves_no_trace);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }
