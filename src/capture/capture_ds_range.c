@@ -288,14 +288,28 @@ static int paint_groups(cap_ds_arena *a)
 	return any;
 }
 
+/* Widens [*lo, *hi) over a footprint's units. */
+static void fp_span(cap_ds_arena *a, const cap_ds_fp *fp, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t n = fp_units(fp, a->scratch), k;
+
+	for (k = 0; k < n; k++) {
+		if (a->scratch[k] < *lo)
+			*lo = a->scratch[k];
+		if (a->scratch[k] + 1 > *hi)
+			*hi = a->scratch[k] + 1;
+	}
+}
+
 /* A group with a footprint holding all its units is that footprint (the
  * others are nested in it); any other group becomes the run from its first
  * unit to its last, in bytes. Returns 1 when a run was made (it may meet
  * other footprints: paint again). */
-static int resolve_groups(vs_ds_capture *c, cap_ds_arena *a)
+static int resolve_groups(cap_ds_arena *a)
 {
-	uint32_t i, k, n, keep = 0, root;
+	uint32_t i, keep = 0, root;
 	int joined = 0;
+	vs_request b;
 
 	for (i = 0; i < a->nwant; i++) {
 		cap_ds_want *w = &a->want[i];
@@ -313,16 +327,8 @@ static int resolve_groups(vs_ds_capture *c, cap_ds_arena *a)
 			if (r->size < r->own || r->typed == 2) {
 				/* not a container: stretch the root over both */
 				uint32_t lo = r->fp.start, hi = lo + 1;
-				n = fp_units(&r->fp, a->scratch);
-				for (k = 0; k < n; k++) {
-					lo = a->scratch[k] < lo ? a->scratch[k] : lo;
-					hi = a->scratch[k] + 1 > hi ? a->scratch[k] + 1 : hi;
-				}
-				n = fp_units(&w->fp, a->scratch);
-				for (k = 0; k < n; k++) {
-					lo = a->scratch[k] < lo ? a->scratch[k] : lo;
-					hi = a->scratch[k] + 1 > hi ? a->scratch[k] + 1 : hi;
-				}
+				fp_span(a, &r->fp, &lo, &hi);
+				fp_span(a, &w->fp, &lo, &hi);
 				memset(&r->fp, 0, sizeof r->fp);
 				r->fp.start = lo;
 				r->fp.w = hi - lo;
@@ -333,7 +339,6 @@ static int resolve_groups(vs_ds_capture *c, cap_ds_arena *a)
 			} else {
 				a->st->nested += (uint64_t)(w->size < r->size);
 			}
-			continue;
 		}
 	}
 	for (i = 0; i < a->nwant; i++) {
@@ -343,28 +348,25 @@ static int resolve_groups(vs_ds_capture *c, cap_ds_arena *a)
 		if (w->typed == 2) {
 			w->typed = 0;
 			w->size = w->fp.w;
+			b = bytes_rq(a, w->fp.w);
 			if (!fp_mapped(a, &w->fp, a->scratch)) {
 				a->st->unmapped++;
 				continue;
 			}
-			{
-				vs_request b = bytes_rq(a, w->fp.w);
-				if (!allowed(a, &b, w->fp.start)) {
-					a->st->refused++;
-					continue;
-				}
+			if (!allowed(a, &b, w->fp.start)) {
+				a->st->refused++;
+				continue;
 			}
 		}
 		a->want[keep++] = *w;
 	}
 	a->nwant = keep;
-	(void)c;
 	return joined;
 }
 
 /* Rule 3 within a frame: the same footprint twice is one, one inside
  * another is part of it, footprints overlapping otherwise are joined. */
-static void join_wants(vs_ds_capture *c, cap_ds_arena *a)
+static void join_wants(cap_ds_arena *a)
 {
 	uint32_t i, keep;
 	int again = 1;
@@ -375,7 +377,7 @@ static void join_wants(vs_ds_capture *c, cap_ds_arena *a)
 			if (!fp_equal(&a->want[i].fp, &a->want[keep - 1].fp))
 				a->want[keep++] = a->want[i];
 		a->nwant = keep;
-		again = paint_groups(a) && resolve_groups(c, a);
+		again = paint_groups(a) && resolve_groups(a);
 	}
 }
 
@@ -607,7 +609,7 @@ static void age(vs_ds_capture *c, cap_ds_arena *a)
 int cap_ds_arena_frame(vs_ds_capture *c, cap_ds_arena *a)
 {
 	if (a->on && a->learn) {
-		join_wants(c, a);
+		join_wants(a);
 		take_wants(c, a);
 		age(c, a);
 	}
