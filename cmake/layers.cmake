@@ -12,8 +12,9 @@
 # layers are ','-separated, "-" for none; the layers it may use are listed
 # whole (what they use too). Lower layers first. "freestanding": no library,
 # only the compiler's freestanding headers. gba_rom is built by
-# cmake/parts/gba_rom.cmake with arm-none-eabi-gcc; cli_gba and cli_view
-# are the commands of the modules vramsim loads (vs_module).
+# cmake/parts/gba_rom.cmake with arm-none-eabi-gcc, ds_rom by
+# cmake/parts/ds_rom.cmake; cli_gba, cli_ds and
+# cli_view are the commands of the modules vramsim loads (vs_module).
 set(VS_LAYERS
   "alloc|alloc|-|freestanding"
   "base|base|-|threads"
@@ -29,8 +30,11 @@ set(VS_LAYERS
   "console_common|console/common|base|-"
   "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba"
   "gba_rom|console/gba/rom|alloc,console_gba|freestanding"
+  "console_ds|console/ds|alloc,base,vram,strategies,trace,engine,capture,console_common|dl"
+  "ds_rom|console/ds/rom|alloc|freestanding"
   "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
+  "cli_ds|cli/ds|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_ds|-"
   "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-")
 
 # vs_layer_get(<name> <out folders> <out uses> <out libraries>)

@@ -73,6 +73,14 @@ START_TEST(bad_scripts_name_their_place)
 		{ "5 A\n", "in.keys:1:3: error: unknown key 'A'" },
 		/* lines ended by CR alone: read as one line, all but the first would be lost */
 		{ "5 a\r6 b\r", "in.keys:1:4: error: carriage return inside a line" },
+		/* the DS stylus: X 0-255, Y 0-191 */
+		{ "5 touch 256,0\n", "in.keys:1:9: error: expected X,Y after touch" },
+		{ "5 touch 10,192\n", "in.keys:1:9: error: expected X,Y after touch" },
+		{ "5 touch 10\n", "in.keys:1:9: error: expected X,Y after touch" },
+		{ "5 touch\n", "in.keys:1:8: error: expected X,Y after touch" },
+		{ "5 touch 1,2x\n", "in.keys:1:12: error: expected a space after touch X,Y" },
+		{ "5 touch 1,2 touch 3,4\n", "in.keys:1:13: error: touch twice in one range" },
+		{ "5 none touch 1,2\n", "in.keys:1:1: error: 'none' with other keys" },
 	};
 	size_t i;
 
@@ -92,6 +100,46 @@ START_TEST(bad_scripts_name_their_place)
 			i, err, cases[i].want);
 		ck_assert_ptr_null(s.ranges);
 	}
+}
+END_TEST
+
+/* The DS's keys x and y and its stylus; a GBA run refuses them with the
+ * place of the first. */
+START_TEST(ds_keys_and_touch)
+{
+	vs_input_script s;
+	const vs_input_range *r;
+	char err[256], names[64];
+
+	ck_assert_msg(parse("0-9 a\n10-19 x y\n300-310 touch 128,96\n311 b touch 0,191 l\n", &s, err, sizeof err)
+		== 0, "%s", err);
+	ck_assert_uint_eq(vs_input_script_keys(&s, 12), VS_KEY_X | VS_KEY_Y);
+	vs_input_keys_name(VS_KEY_X | VS_KEY_Y | VS_KEY_A, names, sizeof names);
+	ck_assert_str_eq(names, "a x y");
+	r = vs_input_script_at(&s, 305);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->keys, 0);
+	ck_assert_uint_eq(r->touch, 1);
+	ck_assert_uint_eq(r->touch_x, 128);
+	ck_assert_uint_eq(r->touch_y, 96);
+	r = vs_input_script_at(&s, 311);
+	ck_assert_uint_eq(r->keys, VS_KEY_B | VS_KEY_L);
+	ck_assert_uint_eq(r->touch_x, 0);
+	ck_assert_uint_eq(r->touch_y, 191);
+	ck_assert_ptr_null(vs_input_script_at(&s, 299));
+	ck_assert_int_eq(vs_input_script_gba_only(&s, "in.keys", err, sizeof err), -1);
+	ck_assert_str_eq(err, "in.keys:2:7: error: a DS key or touch in a GBA run (a GBA has a b select start right "
+		"left up down r l)");
+	vs_input_script_free(&s);
+	/* the first DS word is named even after GBA keys on its line, and
+	 * ranges are sorted by frame, not by line */
+	ck_assert_int_eq(parse("50 a touch 1,1\n10 b y\n", &s, err, sizeof err), 0);
+	ck_assert_int_eq(vs_input_script_gba_only(&s, "in.keys", err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "in.keys:1:6: error:"));
+	vs_input_script_free(&s);
+	ck_assert_int_eq(parse("50 a start\n", &s, err, sizeof err), 0);
+	ck_assert_int_eq(vs_input_script_gba_only(&s, "in.keys", err, sizeof err), 0);
+	vs_input_script_free(&s);
 }
 END_TEST
 
@@ -151,6 +199,7 @@ int main(void)
 	tcase_add_test(tc, keys_by_frame);
 	tcase_add_test(tc, bad_scripts_name_their_place);
 	tcase_add_test(tc, crlf_lines);
+	tcase_add_test(tc, ds_keys_and_touch);
 	tcase_add_test(tc, long_lines_and_many_ranges_are_bounded);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);

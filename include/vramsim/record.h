@@ -66,7 +66,25 @@
  * including this file, VS_REC_PUTS(line) to a statement that prints one
  * NUL-terminated line. Define VS_REC_DISABLE to compile the macros away.
  *
- * Freestanding C99 (only <stdint.h>); each translation unit probes once.
+ * On the Nintendo DS (VS_REC_DS defined, or ARM9, which libnds and BlocksDS
+ * builds of ARM9 code define) the lines go to a ring in main RAM that
+ * `vramsim record GAME.nds` reads after every frame (docs/embedding.md):
+ *
+ *   struct { char magic[8] = "vsRING1\0"; uint32_t self, size, written,
+ *            reserved; uint8_t data[size]; }
+ *
+ * self is the ring's own address, size VS_REC_RING_SIZE (a power of two
+ * from 256 to 1 MiB; 64 KiB unless defined), written the bytes ever
+ * written (mod 2^32); stream byte i is at data[i % size]. Each line goes in
+ * as a trace file holds it, without the prefix, ended by '\n', and written
+ * moves on after its bytes are stored. The ring is one weak symbol
+ * (vs_rec_ring) however many files include this one; its header is
+ * written at the first line, so the loaded program holds no copy of the
+ * magic. More than size bytes in one frame overflow it, and the recording
+ * fails (the host says so): a bigger ring, or fewer lines a frame.
+ *
+ * Freestanding C99 (only <stdint.h>; the DS ring, GCC's weak attribute);
+ * each translation unit probes once.
  */
 #ifndef VRAMSIM_RECORD_H
 #define VRAMSIM_RECORD_H
@@ -76,6 +94,64 @@
 #define VS_REC_NO_AT 0xFFFFFFFFu  /* leave at= out */
 #define VS_REC_FAILED 0xFFFFFFFEu /* the allocator returned nothing: at=none */
 #define VS_REC_PREFIX "@vs "
+
+#if !defined(VS_REC_PUTS) && !defined(VS_REC_DISABLE) && (defined(VS_REC_DS) || defined(ARM9))
+#define VS_REC_RING_ 1
+#endif
+
+#ifdef VS_REC_RING_
+#ifndef VS_REC_RING_SIZE
+#define VS_REC_RING_SIZE 65536u
+#endif
+#if (VS_REC_RING_SIZE) < 256 || (VS_REC_RING_SIZE) > 1048576 || ((VS_REC_RING_SIZE) & ((VS_REC_RING_SIZE) - 1))
+#error "VS_REC_RING_SIZE must be a power of two from 256 to 1048576"
+#endif
+
+/* The DS transport: see "Where the lines go" above. */
+typedef struct vs_rec_ring_t {
+	uint8_t magic[8];
+	uint32_t self;
+	uint32_t size;
+	uint32_t written;
+	uint32_t reserved;
+	uint8_t data[VS_REC_RING_SIZE];
+} vs_rec_ring_t;
+
+__attribute__((weak, aligned(4))) vs_rec_ring_t vs_rec_ring;
+
+/* Writes the header: size and self first, the magic last, byte by byte
+ * (immediate stores, so no copy of the magic sits in the program). */
+static inline void vs_rec_ring_open_(volatile vs_rec_ring_t *r)
+{
+	r->size = VS_REC_RING_SIZE;
+	r->written = 0;
+	r->reserved = 0;
+	r->self = (uint32_t)(uintptr_t)r;
+	r->magic[0] = 'v';
+	r->magic[1] = 's';
+	r->magic[2] = 'R';
+	r->magic[3] = 'I';
+	r->magic[4] = 'N';
+	r->magic[5] = 'G';
+	r->magic[6] = '1';
+	r->magic[7] = 0;
+}
+
+/* One line and its '\n': the bytes, then written. */
+static inline void vs_rec_ring_put_(const char *s)
+{
+	volatile vs_rec_ring_t *r = &vs_rec_ring;
+	uint32_t w, i;
+
+	if (r->self != (uint32_t)(uintptr_t)r)
+		vs_rec_ring_open_(r);
+	w = r->written;
+	for (i = 0; s[i]; i++)
+		r->data[(w + i) & (VS_REC_RING_SIZE - 1u)] = (uint8_t)s[i];
+	r->data[(w + i) & (VS_REC_RING_SIZE - 1u)] = '\n';
+	r->written = w + i + 1u;
+}
+#endif
 
 /* mGBA's debug-log registers. */
 #define VS_MGBA_ENABLE (*(volatile uint16_t *)0x04FFF780)
@@ -92,7 +168,7 @@ static uint8_t vs_rec_state_;
 /* Enables mGBA's debug log; 1 when it answered (always, with VS_REC_PUTS). */
 static inline int vs_mgba_open(void)
 {
-#ifdef VS_REC_PUTS
+#if defined(VS_REC_PUTS) || defined(VS_REC_RING_)
 	vs_rec_state_ = 1;
 #else
 	if (!vs_rec_state_) {
@@ -165,8 +241,10 @@ static inline void vs_rec_start(vs_rec_buf *b)
 
 static inline void vs_rec_emit(vs_rec_buf *b)
 {
-#ifdef VS_REC_PUTS
+#if defined(VS_REC_PUTS)
 	VS_REC_PUTS(b->s);
+#elif defined(VS_REC_RING_)
+	vs_rec_ring_put_(b->s + sizeof VS_REC_PREFIX - 1u);
 #else
 	vs_mgba_print(VS_MGBA_INFO, b->s);
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /* capture.c - vramsim capture: trace format v1 from per-frame hardware state.
  *
- * The frame loop, the delayed output and the summary. What a frame shows is
+ * The frame loop, the header and the summary (the delayed output is
+ * capture_out.c's). What a frame shows is
  * read in capture_obj.c (OAM and OBJ VRAM) and capture_bg.c (BG control,
  * maps and tiles). See docs/capture.md.
  */
@@ -53,160 +54,47 @@ static int map2d_of(const vs_gba_frame *f)
 	return !((f->io[VS_IO_DISPCNT] >> 6) & 1);
 }
 
-uint32_t cap_fnv(uint32_t h, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
-int cap_all_zero(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
 /* ---- buffered output ---------------------------------------------------- */
-
-static void text_vadd(vs_capture *c, cap_text *t, const char *fmt, va_list ap)
-{
-	va_list again;
-	int n;
-
-	va_copy(again, ap);
-	n = vsnprintf(t->s ? t->s + t->len : NULL, t->cap - t->len, fmt, ap);
-	if (n >= 0 && (size_t)n >= t->cap - t->len) {
-		size_t cap = t->cap * 2 > t->len + (size_t)n + 1 ? t->cap * 2 : t->len + (size_t)n + 256;
-		char *s = realloc(t->s, cap);
-		if (s) {
-			t->s = s;
-			t->cap = cap;
-			n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, again);
-		} else {
-			n = -1;
-		}
-	}
-	va_end(again);
-	if (n < 0)
-		c->failed = 1;
-	else
-		t->len += (size_t)n;
-}
-
-static void text_add(vs_capture *c, cap_text *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	text_vadd(c, t, fmt, ap);
-	va_end(ap);
-}
-
-/* The bucket of a frame still buffered: inference never dates an event
- * before the oldest one, nor after the frame being read. */
-static cap_bucket *bucket(vs_capture *c, uint64_t frame)
-{
-	if (frame < c->flushed)
-		frame = c->flushed;
-	if (frame > c->frame)
-		frame = c->frame;
-	return &c->ring[frame % (c->delay + 1u)];
-}
 
 void cap_alloc(vs_capture *c, uint64_t frame, int arena, uint64_t id, const vs_request *rq, const char *tag,
 	uint32_t at)
 {
-	cap_text *t = &bucket(c, frame)->allocs;
-	char req[64];
-
-	vs_request_describe(rq, req, sizeof req);
-	text_add(c, t, "alloc %llu%s%s %s", (unsigned long long)id, c->opt.obj && c->opt.bg ? " " : "",
-		c->opt.obj && c->opt.bg ? arena_names[arena] : "", req);
-	if (rq->shape == VS_REQ_TILE && rq->u.tile.cb1)
-		text_add(c, t, " cb=%u", (unsigned)rq->u.tile.cb1 - 1u);
-	text_add(c, t, " tag=%s at=0x%x\n", tag, (unsigned)at);
+	cap_out_alloc(&c->o, frame, c->opt.obj && c->opt.bg ? arena_names[arena] : NULL, id, rq, tag, at);
 }
 
 void cap_free(vs_capture *c, uint64_t frame, uint64_t id)
 {
-	text_add(c, &bucket(c, frame)->frees, "free %llu\n", (unsigned long long)id);
+	cap_out_free(&c->o, frame, id);
 }
 
 /* A comment in the current frame, before its events. */
 void cap_comment(vs_capture *c, const char *fmt, ...)
 {
-	cap_text *t = &bucket(c, c->frame)->frees;
 	va_list ap;
 
-	text_add(c, t, "# capture: frame %llu: ", (unsigned long long)c->frame);
 	va_start(ap, fmt);
-	text_vadd(c, t, fmt, ap);
+	cap_out_vcomment(&c->o, fmt, ap);
 	va_end(ap);
-	text_add(c, t, "\n");
 }
 
 static void write_header(vs_capture *c, int any);
 
 static void flush_one(vs_capture *c)
 {
-	cap_bucket *b = &c->ring[c->flushed % (c->delay + 1u)];
-
 	/* Until a frame is shown the arenas' mode is not known: frames of
 	 * forced blank (they infer nothing) are counted, not written. */
 	if (!c->header_written) {
-		if (!b->frees.len && !b->allocs.len) {
+		if (cap_out_oldest_empty(&c->o)) {
 			c->held++;
-			c->flushed++;
+			c->o.flushed++;
 			return;
 		}
 		write_header(c, c->started);
 	}
-
-	if (b->frees.len)
-		fwrite(b->frees.s, 1, b->frees.len, c->out);
-	if (b->allocs.len)
-		fwrite(b->allocs.s, 1, b->allocs.len, c->out);
-	fputs("frame\n", c->out);
-	b->frees.len = 0;
-	b->allocs.len = 0;
-	c->flushed++;
-	if (ferror(c->out))
-		c->failed = 1;
+	cap_out_flush_one(&c->o);
 }
 
 /* ---- header and summary -------------------------------------------------- */
-
-/* The caller's comment lines; bytes a trace may not hold become '?'. */
-static void put_comment_block(FILE *out, const char *text)
-{
-	const char *p = text;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n"), i;
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (n) {
-			if (*p != '#')
-				fputs("# ", out);
-			for (i = 0; i < n; i++) {
-				unsigned char ch = (unsigned char)p[i];
-				fputc(ch == '\t' || (ch >= 0x20 && ch < 0x7F) ? ch : '?', out);
-			}
-			fputc('\n', out);
-		}
-		p += strcspn(p, "\n");
-		if (*p)
-			p++;
-	}
-}
 
 static void put_arena(FILE *out, const char *name, const char *kind, unsigned mode, int map2d)
 {
@@ -250,7 +138,7 @@ static void settle_mapping(vs_capture *c, int map2d)
  * before them), so that the mapping can wait for the first sprites. */
 static void write_header(vs_capture *c, int any)
 {
-	FILE *out = c->out;
+	FILE *out = c->o.out;
 	unsigned mode = c->st.first_mode, arena_mode = mode <= 5 ? mode : 0;
 	int map2d;
 
@@ -258,7 +146,7 @@ static void write_header(vs_capture *c, int any)
 	map2d = c->st.obj_2d;
 	c->header_written = 1;
 	fputs("vramsim-trace 1\n", out);
-	put_comment_block(out, c->header);
+	cap_out_comment_block(out, c->header);
 	fprintf(out, "# capture: grace=%u lookback=%u%s\n", (unsigned)c->opt.grace, (unsigned)c->opt.lookback,
 		c->opt.sheet ? " sheet" : "");
 	if (!any)
@@ -276,7 +164,7 @@ static void write_header(vs_capture *c, int any)
 	for (; c->held; c->held--)
 		fputs("frame\n", out);
 	if (ferror(out))
-		c->failed = 1;
+		c->o.failed = 1;
 }
 
 /* Changes of what the whole display does, noted in the trace. */
@@ -355,7 +243,7 @@ static void summary_bg(vs_capture *c, FILE *out)
 
 static void summary(vs_capture *c)
 {
-	FILE *out = c->out;
+	FILE *out = c->o.out;
 	const vs_capture_stats *s = &c->st;
 
 	fprintf(out, "# capture summary: %llu frames, %llu changed mid-frame (sampled at VBlank), %llu "
@@ -396,13 +284,14 @@ vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *h
 	if (!c)
 		goto oom;
 	c->opt = *o;
-	c->out = out;
-	c->delay = o->grace > o->lookback ? o->grace : o->lookback;
-	c->ring = calloc(c->delay + 1u, sizeof *c->ring);
+	if (cap_out_init(&c->o, out, o->grace > o->lookback ? o->grace : o->lookback)) {
+		free(c);
+		goto oom;
+	}
 	c->header = header_comment ? strdup(header_comment) : NULL;
 	c->bg = o->bg ? cap_bg_new() : NULL;
 	c->next_id = 1;
-	if (!c->ring || (header_comment && !c->header) || (o->bg && !c->bg)) {
+	if ((header_comment && !c->header) || (o->bg && !c->bg)) {
 		vs_capture_free(c);
 		goto oom;
 	}
@@ -416,7 +305,7 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 {
 	int readable;
 
-	if (c->failed || c->finished)
+	if (c->o.failed || c->finished)
 		return -1;
 	if (!c->started && !cap_blank(f))
 		start(c, cap_mode(f), map2d_of(f));
@@ -430,28 +319,28 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_bg_frame(c, f);
 	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;
-	if (!c->header_written && c->started && c->flushed + c->delay <= c->frame)
+	if (!c->header_written && c->started && c->o.flushed + c->o.delay <= c->o.frame)
 		write_header(c, 1);
-	while (c->flushed + c->delay <= c->frame && !c->failed)
+	while (c->o.flushed + c->o.delay <= c->o.frame && !c->o.failed)
 		flush_one(c);
-	c->frame++;
-	return c->failed ? -1 : 0;
+	c->o.frame++;
+	return c->o.failed ? -1 : 0;
 }
 
 int vs_capture_finish(vs_capture *c)
 {
-	if (c->failed || c->finished)
+	if (c->o.failed || c->finished)
 		return -1;
 	if (!c->header_written)
 		write_header(c, c->started);
-	while (c->flushed < c->frame && !c->failed)
+	while (c->o.flushed < c->o.frame && !c->o.failed)
 		flush_one(c);
 	c->finished = 1;
 	cap_obj_live_count(c);
 	summary(c);
-	if (fflush(c->out) || ferror(c->out))
-		c->failed = 1;
-	return c->failed ? -1 : 0;
+	if (fflush(c->o.out) || ferror(c->o.out))
+		c->o.failed = 1;
+	return c->o.failed ? -1 : 0;
 }
 
 void vs_capture_stats_get(const vs_capture *c, vs_capture_stats *s)
@@ -461,15 +350,9 @@ void vs_capture_stats_get(const vs_capture *c, vs_capture_stats *s)
 
 void vs_capture_free(vs_capture *c)
 {
-	uint32_t i;
-
 	if (!c)
 		return;
-	for (i = 0; c->ring && i <= c->delay; i++) {
-		free(c->ring[i].frees.s);
-		free(c->ring[i].allocs.s);
-	}
-	free(c->ring);
+	cap_out_fini(&c->o);
 	free(c->header);
 	cap_bg_free(c->bg);
 	free(c);

@@ -137,7 +137,7 @@ static uint32_t unit_rom(vs_capture *c, const vs_gba_frame *f, uint32_t unit, in
 
 static void ref_end(vs_capture *c, cell *x)
 {
-	cap_free(c, c->frame, x->id);
+	cap_free(c, c->o.frame, x->id);
 	c->bg->refs[x->unit][x->bpp8]--;
 	c->bg->live--;
 	c->st.bg_frees++;
@@ -167,7 +167,7 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 	b->live++;
 	c->st.bg_refs++;
 	snprintf(tag, sizeof tag, "bg%d-tiles", n);
-	cap_alloc(c, c->frame, CAP_ARENA_BG, x->id, &rq, tag, BG_BASE + w->unit * 32u);
+	cap_alloc(c, c->o.frame, CAP_ARENA_BG, x->id, &rq, tag, BG_BASE + w->unit * 32u);
 }
 
 /* A cell on screen: the RAM tile its map entry names, and that tile's
@@ -310,7 +310,7 @@ static void layer_drop(vs_capture *c, layer *l)
 		if (l->cell[i].id)
 			ref_end(c, &l->cell[i]);
 	if (l->map_id) {
-		cap_free(c, c->frame, l->map_id);
+		cap_free(c, c->o.frame, l->map_id);
 		memset(c->bg->mapped + l->map_unit, 0, l->map_units);
 	}
 	l->map_id = 0;
@@ -346,7 +346,7 @@ static void layer_map(vs_capture *c, layer *l, int n)
 	l->map_units = (uint16_t)(bytes / 32u);
 	memset(c->bg->mapped + l->map_unit, 1, l->map_units);
 	snprintf(tag, sizeof tag, "bg%d", n);
-	cap_alloc(c, c->frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
+	cap_alloc(c, c->o.frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
 	c->st.bg_maps++;
 }
 

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* capture_impl.h - what capture.c, capture_obj.c and capture_bg.c share.
- *
- * Events are not written as they are inferred: each goes into the bucket of
- * the frame it is dated at (an allocation can be dated back to the upload of
- * its tiles, a free to the first frame its range went unshown), and a
- * bucket is written, frees first, once no later inference can reach it.
+ * Events go out through the delayed output of capture_out_int.h.
  */
 #ifndef VS_CAPTURE_IMPL_H
 #define VS_CAPTURE_IMPL_H
@@ -13,23 +9,13 @@
 #include <stdio.h>
 
 #include "capture/capture.h"
+#include "capture_out_int.h"
 #include "vram/request.h"
 
 #define CAP_OBJ_TILES 1024u
 #define CAP_OBJ_VRAM 0x10000u   /* OBJ tiles in vs_gba_frame.vram */
 #define CAP_OAM_ENTRIES 128u
 #define CAP_SEGS (CAP_OAM_ENTRIES * 8u) /* a 2D sprite wrapping past column 31 is up to 8 runs */
-
-typedef struct cap_text {
-	char *s;
-	size_t len, cap;
-} cap_text;
-
-/* One frame's events, written frees first so that a range freed and taken
- * again in the same frame replays without overlap. */
-typedef struct cap_bucket {
-	cap_text frees, allocs;
-} cap_bucket;
 
 /* Tiles shown this frame: rows of w tiles, each 32 after the one above (a
  * 2D sprite's rectangle), or with one row a run of w tiles (a 1D sprite, a
@@ -81,16 +67,12 @@ typedef struct cap_bg cap_bg;
 
 struct vs_capture {
 	vs_capture_options opt;
-	FILE *out;
+	cap_out o;           /* the frame being read (o.frame), the buffered output */
 	char *header;
-	int started, finished, failed;
+	int started, finished;
 	int header_written;
 	int map_known;       /* the obj arena's mapping (st.obj_2d) is settled */
-	uint64_t frame;      /* the frame being inferred (0-based) */
-	uint64_t flushed;    /* frames written so far */
-	uint32_t delay;      /* frames a bucket waits */
 	uint64_t held;       /* blank frames flushed before the header: written after it */
-	cap_bucket *ring;    /* delay + 1 buckets */
 	uint64_t next_id;
 	unsigned mode;       /* display mode of the previous frame */
 	int map2d;           /* OBJ mapping of the previous frame */
@@ -107,8 +89,6 @@ void cap_alloc(vs_capture *c, uint64_t frame, int arena, uint64_t id, const vs_r
 	uint32_t at);
 void cap_free(vs_capture *c, uint64_t frame, uint64_t id);
 void cap_comment(vs_capture *c, const char *fmt, ...);
-uint32_t cap_fnv(uint32_t h, const uint8_t *p, size_t n);
-int cap_all_zero(const uint8_t *p, size_t n);
 
 /* Display state of a frame. */
 unsigned cap_mode(const vs_gba_frame *f);

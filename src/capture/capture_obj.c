@@ -41,7 +41,7 @@ static void diff_tiles(vs_capture *c, const vs_gba_frame *f)
 		o->changed[t] = memcmp(tile_data(f, t), c->prev + CAP_OBJ_VRAM + t * 32u, 32) != 0;
 		if (!o->changed[t])
 			continue;
-		o->written[t] = c->frame + 1;
+		o->written[t] = c->o.frame + 1;
 		o->nchanged++;
 		if (t < lo)
 			lo = t;
@@ -50,7 +50,7 @@ static void diff_tiles(vs_capture *c, const vs_gba_frame *f)
 	if (o->nchanged > BIG_UPLOAD) {
 		o->big_lo = (uint16_t)lo;
 		o->big_hi = (uint16_t)hi;
-		o->big_frame = c->frame;
+		o->big_frame = c->o.frame;
 	}
 }
 
@@ -91,7 +91,7 @@ static uint32_t live_tiles(const cap_live *l, uint16_t *out)
 static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_t *tiles, uint32_t n)
 {
 	const cap_obj *o = &c->obj;
-	uint64_t d = c->frame, lo = c->frame > c->opt.lookback ? c->frame - c->opt.lookback : 0;
+	uint64_t d = c->o.frame, lo = c->o.frame > c->opt.lookback ? c->o.frame - c->opt.lookback : 0;
 	uint16_t own[CAP_OBJ_TILES];
 	uint32_t i, nown = seg_tiles(s, own);
 
@@ -103,7 +103,7 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 	for (i = 0; i < nown; i++)
 		if (o->freed[own[i]] && o->freed[own[i]] - 1 > d)
 			d = o->freed[own[i]] - 1;
-	return d < c->flushed ? c->flushed : d;
+	return d < c->o.flushed ? c->o.flushed : d;
 }
 
 static void seg_tag(const vs_gba_frame *f, const uint16_t *tiles, uint32_t n, char *tag, size_t len)
@@ -136,7 +136,7 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 	cap_obj *o = &c->obj;
 	uint16_t tiles[CAP_OBJ_TILES];
 	uint32_t n = src_tiles(s, tiles), slot, i, r;
-	uint64_t d = sheet ? c->frame : upload_date(c, s, tiles, n);
+	uint64_t d = sheet ? c->o.frame : upload_date(c, s, tiles, n);
 	vs_request rq;
 	cap_live *l;
 	char tag[16];
@@ -163,7 +163,7 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 	for (r = 0; r < l->nids; r++)
 		cap_alloc(c, d, CAP_ARENA_OBJ, c->next_id++, &rq, tag, OBJ_BASE + (s->start + r * 32u) * 32u);
 	c->st.obj_allocs += l->nids;
-	c->st.dated_back += d < c->frame;
+	c->st.dated_back += d < c->o.frame;
 	c->st.sheets += (uint64_t)sheet;
 }
 
@@ -172,12 +172,12 @@ static void obj_end(vs_capture *c, uint32_t slot)
 {
 	cap_obj *o = &c->obj;
 	cap_live *l = &o->live[slot];
-	uint64_t d = l->misses ? l->first_unref : c->frame;
+	uint64_t d = l->misses ? l->first_unref : c->o.frame;
 	uint16_t tiles[CAP_OBJ_TILES];
 	uint32_t i, n = live_tiles(l, tiles);
 
-	if (d < c->flushed)
-		d = c->flushed;
+	if (d < c->o.flushed)
+		d = c->o.flushed;
 	for (i = 0; i < l->nids; i++)
 		cap_free(c, d, l->id + i);
 	for (i = 0; i < n; i++) {
@@ -241,7 +241,7 @@ static void age(vs_capture *c)
 			continue;
 		}
 		if (l->misses++ == 0)
-			l->first_unref = c->frame;
+			l->first_unref = c->o.frame;
 		if (l->misses >= c->opt.grace)
 			obj_end(c, slot);
 	}
@@ -613,7 +613,7 @@ static int reuses(const vs_capture *c, const cap_live *l, const cap_seg *s)
 {
 	const cap_obj *o = &c->obj;
 	uint16_t tiles[CAP_OBJ_TILES];
-	uint64_t last = c->frame > l->misses ? c->frame - 1 - l->misses : 0;
+	uint64_t last = c->o.frame > l->misses ? c->o.frame - 1 - l->misses : 0;
 	uint32_t n, i;
 
 	if (l->exact || l->sheet)

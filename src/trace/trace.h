@@ -129,6 +129,9 @@ const char *vs_trace_tag_name(const vs_trace_reader *r, uint32_t tag);
  * written gives the same header and events. Return 0, or -1 on I/O error. */
 int vs_trace_write_header(FILE *fp, const vs_trace_header *h);
 int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev);
+/* Arena i's line alone (a writer that puts comments between the version
+ * line and the arenas, as capture does). */
+int vs_trace_write_arena(FILE *fp, const vs_trace_header *h, int i);
 
 /* Index of an arena by name, or -1. */
 int vs_trace_arena_index(const vs_trace_header *h, const char *name);

@@ -81,6 +81,12 @@ static void write_arena(FILE *fp, const vs_trace_header *h, int i)
 	fputc('\n', fp);
 }
 
+int vs_trace_write_arena(FILE *fp, const vs_trace_header *h, int i)
+{
+	write_arena(fp, h, i);
+	return ferror(fp) ? -1 : 0;
+}
+
 /* The heaps line and the search lists. */
 static void write_heaps(FILE *fp, const vs_trace_header *h)
 {

@@ -42,7 +42,9 @@ static const vs_cli_cmd command = {
 	"OAM and VRAM: sprites' tile ranges in OBJ VRAM, screen maps and tile references\n"
 	"in BG VRAM, each at the game's own address. The game needs no change. Replay the\n"
 	"trace with --strategy recorded for the game's own placement. The rules and what\n"
-	"capture cannot know: docs/capture.md.\n",
+	"capture cannot know: docs/capture.md. A DS ROM (named *.nds, or with a DS\n"
+	"cartridge header) runs on the DeSmuME libretro core instead:\n"
+	"'vramsim capture GAME.nds --help'.\n",
 	options,
 	"exit: 0 captured, 2 bad usage, not a GBA ROM, unreadable input script or\n"
 	"savestate, the game crashed, or no emulator. Nothing is left at TRACE on error.\n",
@@ -158,6 +160,11 @@ int vs_cmd_capture(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "-o TRACE is required");
 	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
+		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
 	}
 	vs_capture_options_default(&o);

@@ -42,7 +42,9 @@ static const vs_cli_cmd command = {
 	CMD, "record GAME.gba --frames N [--input SCRIPT] [--state FILE] -o TRACE [--log]",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
 	"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
-	"standard output). The trace is then read back and checked.\n",
+	"standard output). The trace is then read back and checked. A DS ROM (named\n"
+	"*.nds, or with a DS cartridge header) runs on the DeSmuME libretro core instead:\n"
+	"'vramsim record GAME.nds --help'.\n",
 	options,
 	"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a GBA ROM, unreadable input\n"
@@ -147,6 +149,11 @@ int vs_cmd_record(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "-o TRACE is required");
 	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
+		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
 	}
 	play.frames = (uint32_t)frames;

@@ -14,8 +14,9 @@
 #define LINE_MAX_BYTES 4096
 
 static const char *const key_names[] = {
-	"a", "b", "select", "start", "right", "left", "up", "down", "r", "l"
+	"a", "b", "select", "start", "right", "left", "up", "down", "r", "l", "x", "y"
 };
+#define KEY_LIST "a b x y select start right left up down r l, touch X,Y, or none"
 #define NKEYS (sizeof key_names / sizeof key_names[0])
 
 typedef struct reader {
@@ -59,6 +60,32 @@ static int frame_number(reader *rd, const char *s, size_t col, const char **end,
 	return 0;
 }
 
+/* "X,Y" after touch: X 0-255, Y 0-191 (the touch screen's pixels). */
+static int touch_point(reader *rd, const char *text, const char *p, size_t len, vs_input_range *r)
+{
+	unsigned v[2] = { 0, 0 }, limit[2] = { 255, 191 };
+	size_t i = 0;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		size_t digits = 0;
+
+		while (i < len && p[i] >= '0' && p[i] <= '9' && digits < 4) {
+			v[k] = v[k] * 10 + (unsigned)(p[i++] - '0');
+			digits++;
+		}
+		if (!digits || v[k] > limit[k] || (k == 0 && (i >= len || p[i++] != ',')))
+			return fail(rd, (size_t)(p - text) + 1, "expected X,Y after touch (X 0-255, Y 0-191, "
+				"the touch screen's pixels)");
+	}
+	if (i != len)
+		return fail(rd, (size_t)(p - text + (ptrdiff_t)i) + 1, "expected a space after touch X,Y");
+	r->touch = 1;
+	r->touch_x = (uint8_t)v[0];
+	r->touch_y = (uint8_t)v[1];
+	return 0;
+}
+
 static int key_bit(const char *word, size_t len)
 {
 	size_t k;
@@ -91,29 +118,42 @@ static int parse_line(reader *rd, const char *text, vs_input_range *r)
 	if (*end && *end != ' ' && *end != '\t')
 		return fail(rd, (size_t)(end - text) + 1, "expected a space after the frames");
 	r->keys = 0;
+	r->touch = r->touch_x = r->touch_y = 0;
+	r->ds_col = 0;
 	p = end;
 	for (;;) {
-		size_t len;
+		size_t len, col;
 		int k;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*p)
 			break;
 		len = strcspn(p, " \t");
+		col = (size_t)(p - text) + 1;
 		k = key_bit(p, len);
-		if (len == 4 && memcmp(p, "none", 4) == 0)
+		if (len == 4 && memcmp(p, "none", 4) == 0) {
 			none = 1;
-		else if (k < 0)
-			return fail(rd, (size_t)(p - text) + 1,
-				"unknown key '%.*s' (a b select start right left up down r l, or none)",
-				(int)(len > 32 ? 32 : len), p);
-		else
+		} else if (len == 5 && memcmp(p, "touch", 5) == 0) {
+			if (r->touch)
+				return fail(rd, col, "touch twice in one range");
+			while (p[len] == ' ' || p[len] == '\t')
+				len++;
+			p += len;
+			len = strcspn(p, " \t");
+			if (touch_point(rd, text, p, len, r))
+				return -1;
+		} else if (k < 0) {
+			return fail(rd, col, "unknown key '%.*s' (" KEY_LIST ")", (int)(len > 32 ? 32 : len), p);
+		} else {
 			r->keys |= (uint16_t)(1u << k);
+		}
+		if (!r->ds_col && (r->touch || (r->keys & ~VS_KEY_GBA_MASK)))
+			r->ds_col = (uint16_t)col;
 		p += len;
 	}
-	if (!r->keys && !none)
+	if (!r->keys && !r->touch && !none)
 		return fail(rd, strlen(text) + 1, "no keys after the frames (write 'none' to hold nothing)");
-	if (r->keys && none)
+	if ((r->keys || r->touch) && none)
 		return fail(rd, 1, "'none' with other keys");
 	return 0;
 }
@@ -243,7 +283,7 @@ int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t
 	return rc;
 }
 
-uint16_t vs_input_script_keys(const vs_input_script *s, uint32_t frame)
+const vs_input_range *vs_input_script_at(const vs_input_script *s, uint32_t frame)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -254,7 +294,30 @@ uint16_t vs_input_script_keys(const vs_input_script *s, uint32_t frame)
 		else
 			hi = mid;
 	}
-	return lo < s->n && s->ranges[lo].first <= frame ? s->ranges[lo].keys : 0;
+	return lo < s->n && s->ranges[lo].first <= frame ? &s->ranges[lo] : NULL;
+}
+
+uint16_t vs_input_script_keys(const vs_input_script *s, uint32_t frame)
+{
+	const vs_input_range *r = vs_input_script_at(s, frame);
+
+	return r ? r->keys : 0;
+}
+
+int vs_input_script_gba_only(const vs_input_script *s, const char *name, char *err, size_t errlen)
+{
+	const vs_input_range *first = NULL;
+	reader rd = { name, 0, err, errlen };
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->ranges[i].ds_col && (!first || s->ranges[i].line < first->line))
+			first = &s->ranges[i];
+	if (!first)
+		return 0;
+	rd.line = first->line;
+	return fail(&rd, first->ds_col, "a DS key or touch in a GBA run (a GBA has a b select start right left "
+		"up down r l)");
 }
 
 void vs_input_keys_name(uint16_t keys, char *buf, size_t len)

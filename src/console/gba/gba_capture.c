@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/capture_file.h"
 #include "console/gba/gba_emu.h"
 
 static const char *base_name(const char *path)
@@ -29,51 +30,6 @@ static void header_text(vs_gba_emu *e, const char *rom, const vs_gba_play *play,
 		n += snprintf(buf + n, len - (size_t)n, " input=%zu ranges", play->input->n);
 	if (n > 0 && (size_t)n < len && play->state)
 		snprintf(buf + n, len - (size_t)n, " state=%s", base_name(play->state));
-}
-
-/* Copies the trace from tmp to out with the summary capture writes at the
- * end moved up, before the first arena line: a reader sees at once how
- * well the rules fitted (a sprite sheet, changes mid-frame). */
-static int copy_summary_first(FILE *tmp, FILE *out)
-{
-	char *line = NULL, *summary = NULL;
-	size_t cap = 0, slen = 0;
-	ssize_t n;
-	int placed = 0, rc = 0;
-	static const char mark[] = "# capture summary:";
-
-	rewind(tmp);
-	while ((n = getline(&line, &cap, tmp)) > 0) {
-		char *ns;
-
-		if (strncmp(line, mark, sizeof mark - 1) != 0)
-			continue;
-		if (!(ns = realloc(summary, slen + (size_t)n + 1))) {
-			rc = -1;
-			break;
-		}
-		summary = ns;
-		memcpy(summary + slen, line, (size_t)n + 1);
-		slen += (size_t)n;
-	}
-	rewind(tmp);
-	while (rc == 0 && (n = getline(&line, &cap, tmp)) > 0) {
-		if (strncmp(line, mark, sizeof mark - 1) == 0)
-			continue;
-		if (!placed && strncmp(line, "arena ", 6) == 0) {
-			if (slen)
-				fwrite(summary, 1, slen, out);
-			placed = 1;
-		}
-		fwrite(line, 1, (size_t)n, out);
-	}
-	if (!placed && slen)
-		fwrite(summary, 1, slen, out);
-	free(line);
-	free(summary);
-	if (ferror(tmp) || ferror(out))
-		rc = -1;
-	return rc;
 }
 
 int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
@@ -109,7 +65,7 @@ int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_op
 		if (play->progress && (i & 63u) == 63u)
 			play->progress(play->progress_ud, i + 1, play->frames);
 	}
-	if (vs_capture_finish(c) < 0 || copy_summary_first(tmp, out) < 0)
+	if (vs_capture_finish(c) < 0 || vs_capture_file_summary_first(tmp, out) < 0)
 		goto write_error;
 	if (stats)
 		vs_capture_stats_get(c, stats);

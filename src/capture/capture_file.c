@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Zlib */
+/* capture_file.c - the summary of a written capture moved to its top (capture_file.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture_file.h"
+
+int vs_capture_file_summary_first(FILE *tmp, FILE *out)
+{
+	char *line = NULL, *summary = NULL;
+	size_t cap = 0, slen = 0;
+	ssize_t n;
+	int placed = 0, rc = 0;
+	static const char mark[] = "# capture summary:";
+
+	rewind(tmp);
+	while ((n = getline(&line, &cap, tmp)) > 0) {
+		char *ns;
+
+		if (strncmp(line, mark, sizeof mark - 1) != 0)
+			continue;
+		if (!(ns = realloc(summary, slen + (size_t)n + 1))) {
+			rc = -1;
+			break;
+		}
+		summary = ns;
+		memcpy(summary + slen, line, (size_t)n + 1);
+		slen += (size_t)n;
+	}
+	rewind(tmp);
+	while (rc == 0 && (n = getline(&line, &cap, tmp)) > 0) {
+		if (strncmp(line, mark, sizeof mark - 1) == 0)
+			continue;
+		if (!placed && strncmp(line, "arena ", 6) == 0) {
+			if (slen)
+				fwrite(summary, 1, slen, out);
+			placed = 1;
+		}
+		fwrite(line, 1, (size_t)n, out);
+	}
+	if (!placed && slen)
+		fwrite(summary, 1, slen, out);
+	free(line);
+	free(summary);
+	if (ferror(tmp) || ferror(out))
+		rc = -1;
+	return rc;
+}

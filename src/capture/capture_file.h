@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Zlib */
+/* capture_file.h - what a capture command does with the trace a capture
+ * wrote (GBA: console/gba/gba_capture.c, DS: console/ds/ds_capture.c). */
+#ifndef VRAMSIM_CAPTURE_FILE_H
+#define VRAMSIM_CAPTURE_FILE_H
+
+#include <stdio.h>
+
+/* Copies the trace from tmp to out with the summary capture writes at the
+ * end (its "# capture summary:" lines) moved up, before the first arena
+ * line: a reader sees at once how well the rules fitted. Returns 0, or -1
+ * on a read or write error or no memory. */
+int vs_capture_file_summary_first(FILE *tmp, FILE *out);
+
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: Zlib */
+/* ds_cmds.h - the commands of the ds module (vramsim-ds.so). */
+#ifndef VS_CLI_DS_CMDS_H
+#define VS_CLI_DS_CMDS_H
+
+/* `vramsim record GAME.nds` (cmd_record.c). */
+int vs_cmd_ds_record(int argc, char **argv);
+/* `vramsim capture GAME.nds` (cmd_capture.c). */
+int vs_cmd_ds_capture(int argc, char **argv);
+
+#endif

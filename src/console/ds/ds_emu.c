@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Zlib */
+/* ds_emu.c - playing a DS game: the ROM checked, the savestate it starts
+ * from, the input of each frame, the state read after it (see ds_emu.h). */
+#include "console/ds/ds_emu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "console/ds/ds_core.h"
+#include "console/ds/ds_int.h"
+
+struct vs_ds_emu {
+	vs_ds_core *core;
+	uint8_t *rom;
+	size_t rom_size;
+	vs_ds_rom_info info;
+	vs_ds_frame *frame;
+	vs_ds_state state;
+	const uint8_t *state_buf; /* the core's, where state points into */
+};
+
+/* A savestate names its ROM by a copy of the header and the size. */
+static int check_state_rom(const vs_ds_emu *e, const vs_ds_state *st, const char *path, char *err, size_t errlen)
+{
+	vs_ds_rom_info other;
+
+	if (memcmp(st->rom_header, e->rom, VS_DS_HEADER_BYTES) == 0 && st->rom_size == e->rom_size)
+		return 0;
+	vs_ds_rom_names(st->rom_header, &other);
+	snprintf(err, errlen, "%s: a savestate of another ROM (\"%s\" %s, %u bytes; this ROM is \"%s\" %s, %zu bytes)",
+		path, other.title, other.code, (unsigned)st->rom_size, e->info.title, e->info.code, e->rom_size);
+	vs_text_escape_in_place(err, errlen);
+	return -1;
+}
+
+static int load_state(vs_ds_emu *e, const char *path, char *err, size_t errlen)
+{
+	size_t size;
+	uint8_t *buf = vs_ds_file_read(path, VS_DS_STATE_MAX, "not a DeSmuME savestate", &size, err, errlen);
+	vs_ds_state st;
+	char why[512];
+	int rc = -1;
+
+	if (!buf)
+		return -1;
+	if (vs_ds_state_parse(buf, size, NULL, &st, why, sizeof why) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		vs_text_escape_in_place(err, errlen);
+	} else if (check_state_rom(e, &st, path, err, errlen) == 0) {
+		if (!e->core)
+			rc = 0; /* checked before the emulator starts; loaded after */
+		else if (vs_ds_core_unserialize(e->core, buf, st.length, why, sizeof why) < 0)
+			snprintf(err, errlen, "%s: %s", path, why);
+		else
+			rc = 0;
+	}
+	free(buf);
+	return rc;
+}
+
+vs_ds_emu *vs_ds_play_open(const char *rom, const vs_ds_play *play, char *err, size_t errlen)
+{
+	vs_ds_emu *e = calloc(1, sizeof *e);
+
+	if (!e || !(e->frame = calloc(1, sizeof *e->frame))) {
+		free(e);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* What can be refused is refused before the emulator starts. */
+	e->rom = vs_ds_rom_load(rom, &e->rom_size, &e->info, err, errlen);
+	if (!e->rom || (play->state && load_state(e, play->state, err, errlen) < 0))
+		goto fail;
+	e->core = vs_ds_core_open(rom, err, errlen);
+	if (!e->core || (play->state && load_state(e, play->state, err, errlen) < 0))
+		goto fail;
+	return e;
+fail:
+	vs_ds_emu_close(e);
+	return NULL;
+}
+
+void vs_ds_emu_close(vs_ds_emu *e)
+{
+	if (!e)
+		return;
+	vs_ds_core_close(e->core);
+	free(e->rom);
+	free(e->frame);
+	free(e);
+}
+
+void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame)
+{
+	const vs_input_range *r = play->input ? vs_input_script_at(play->input, frame) : NULL;
+
+	if (r)
+		vs_ds_core_set_input(e->core, r->keys, r->touch, r->touch_x, r->touch_y);
+	else
+		vs_ds_core_set_input(e->core, 0, 0, 0, 0);
+}
+
+void vs_ds_emu_run(vs_ds_emu *e)
+{
+	vs_ds_core_run(e->core);
+}
+
+int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
+{
+	size_t size;
+	const uint8_t *buf = vs_ds_core_serialize(e->core, &size, err, errlen);
+	char why[512];
+
+	if (!buf)
+		return -1;
+	e->state_buf = buf;
+	if (vs_ds_state_parse(buf, size, e->frame, &e->state, why, sizeof why) < 0) {
+		snprintf(err, errlen, "frame %u: the emulator's own savestate cannot be read: %s", (unsigned)frame, why);
+		return -1;
+	}
+	/* retro_run returns at the end of VBlank (line 262) while the program
+	 * runs; once it has quit or powered off, the core returns at once,
+	 * stuck at the line where it stopped. */
+	if (e->frame->vcount != VS_DS_VCOUNT_END) {
+		if (frame == 0)
+			snprintf(err, errlen, "frame 0: the program never ran a whole frame (the emulator stopped at "
+				"VCOUNT %u, not %u): it quit at once, or does not run on this DeSmuME",
+				(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
+		else
+			snprintf(err, errlen, "frame %u: the program stopped (the frame ended at VCOUNT %u, not %u): it "
+				"quit (many homebrew programs quit on START) or turned the console off", (unsigned)frame,
+				(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
+		return -1;
+	}
+	return 0;
+}
+
+int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char *err, size_t errlen)
+{
+	vs_ds_emu_input(e, play, frame);
+	vs_ds_emu_run(e);
+	return vs_ds_emu_snapshot(e, frame, err, errlen);
+}
+
+const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e)
+{
+	return e->frame;
+}
+
+const uint8_t *vs_ds_emu_main_ram(const vs_ds_emu *e)
+{
+	return e->state.main_ram;
+}
+
+const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e)
+{
+	return &e->info;
+}
+
+const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len)
+{
+	*len = e->state.length;
+	return e->state_buf;
+}

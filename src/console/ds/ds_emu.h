@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: Zlib */
+/* ds_emu.h - plays a Nintendo DS game headless for `record` and `capture`.
+ *
+ * On top of ds_core.h (the DeSmuME libretro core, one per process): the
+ * ROM is checked before the emulator starts (ds_rom.h), a savestate may be
+ * loaded first, each frame gets the keys and touch of an input script, and
+ * after each frame the emulator's savestate is read into a vs_ds_frame and
+ * main RAM (ds_state.h). A program that stops (it quit, or turned the
+ * console off: the frame no longer ends at VCOUNT 262) ends the run with an
+ * error naming the frame. This is what the DS capture feeder builds on.
+ */
+#ifndef VRAMSIM_DS_EMU_H
+#define VRAMSIM_DS_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture/capture_ds.h"
+#include "capture/ds_frame.h"
+#include "console/common/input_script.h"
+#include "console/ds/ds_rom.h"
+#include "console/ds/ds_state.h"
+
+#define VS_DS_VCOUNT_END 262u /* where every frame of a running program ends */
+
+typedef struct vs_ds_emu vs_ds_emu;
+
+/* How a game is played. */
+typedef struct vs_ds_play {
+	uint32_t frames;              /* frames to run */
+	const vs_input_script *input; /* keys and touch per frame, or NULL for none */
+	const char *state;            /* DeSmuME savestate to start from, or NULL for power-on */
+	/* Optional (NULL): called now and then with the frames played so far. */
+	void (*progress)(void *ud, uint32_t done, uint32_t frames);
+	void *progress_ud;
+} vs_ds_play;
+
+/* Checks the ROM, starts the emulator and loads play->state. NULL with
+ * err: not a DS ROM (the reason), no emulator core (names the package),
+ * another emulator open in this process, a savestate that is not one, is
+ * truncated, or was made with another ROM. */
+vs_ds_emu *vs_ds_play_open(const char *rom, const vs_ds_play *play, char *err, size_t errlen);
+void vs_ds_emu_close(vs_ds_emu *e);
+
+/* Plays frame number `frame` (0: the first): sets its keys and touch, runs
+ * it and reads the state. 0, or -1 with err ("frame N: ..."): the program
+ * stopped, the state could not be read. */
+int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char *err, size_t errlen);
+
+/* The last frame read, main RAM (VS_DS_MAIN_RAM_BYTES from 0x02000000) at
+ * its end, and the ROM. Valid until the next frame or close. */
+const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e);
+const uint8_t *vs_ds_emu_main_ram(const vs_ds_emu *e);
+const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e);
+/* The savestate that frame was read from, as retro_serialize wrote it (a
+ * file of it is a --state), and its length. */
+const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len);
+
+/* The steps of vs_ds_play_frame, apart (to measure them): the input of a
+ * frame, one frame of emulation alone, and the state read after it. */
+void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame);
+void vs_ds_emu_run(vs_ds_emu *e);
+int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen);
+
+/* ---- record (include/vramsim/record.h's DS ring, ds_ring.h) ---------------- */
+
+typedef struct vs_ds_recorder {
+	uint64_t lines, bytes; /* trace lines and bytes written */
+	uint32_t ring;         /* where the ring was found; 0 if never */
+	uint32_t ring_frame;   /* the frame it was found after */
+	size_t partial;        /* bytes of a last line left without '\n' (not written) */
+} vs_ds_recorder;
+
+/* Plays the ROM and writes the trace lines its ring carries to out.
+ * Returns 0, or -1 with err (unreadable ROM or savestate, the program
+ * stopped, the ring overflowed or broke, write error). */
+int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recorder *rec, char *err,
+	size_t errlen);
+
+/* ---- capture (capture/capture_ds.h) ------------------------------------------ */
+
+/* Plays the ROM and writes the trace DS capture infers from its frames to
+ * out, the ROM's title, game code and SHA-256 and the summary at its top;
+ * the counts in stats when not NULL. Returns 0, or -1 with err (unreadable
+ * ROM or savestate, the program stopped, write error). */
+int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_capture_options *o, FILE *out,
+	vs_ds_capture_stats *stats, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: Zlib */
+/* ds_state.c - a bounds-checked walk of a DeSmuME savestate (see
+ * ds_state.h). Chunk ids and tags are DeSmuME's (src/saves.cpp and the
+ * SFORMAT tables it names, libretro/desmume2015 at 2fb4b68); the offsets
+ * inside the ARM9 I/O page are GBATEK's. */
+#include "console/ds/ds_state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "console/common/input_script.h"
+
+#define HEADER_BYTES 32u
+#define END_CHUNK 0xFFFFFFFFu
+#define CHUNK_3D_LIST 91u
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* The tagged entries read: which chunk, which tag, how many bytes. */
+enum {
+	T_WRAM, T_IO9, T_PALETTE, T_OAM, T_LCDC, T_VCOUNT, T_P0, T_P1, T_P2, T_P3, T_P4, T_P5, T_IO7, T_MR3D,
+	T_GCTL, T_GTFM, T_GTPA, T_GINF, T_GRSZ, NTAGS
+};
+
+typedef struct want {
+	uint32_t chunk;
+	char tag[5];
+	uint32_t bytes;   /* exact size */
+	int required;
+	const char *what; /* for messages */
+} want;
+
+static const want wanted[NTAGS] = {
+	[T_WRAM] = { 4, "WRAM", VS_DS_MAIN_RAM_BYTES, 1, "main RAM" },
+	[T_IO9] = { 4, "9REG", 0x2000, 1, "the ARM9 I/O registers" },
+	[T_PALETTE] = { 4, "VMEM", VS_DS_PALETTE_BYTES, 1, "palette RAM" },
+	[T_OAM] = { 4, "OAMS", VS_DS_OAM_BYTES, 1, "OAM" },
+	[T_LCDC] = { 4, "LCDM", VS_DS_LCDC_BYTES, 1, "the VRAM banks" },
+	[T_VCOUNT] = { 5, "_VCT", 4, 1, "VCOUNT" },
+	[T_P0] = { 5, "_P00", 1, 1, "POWCNT1" },
+	[T_P1] = { 5, "_P01", 1, 1, "POWCNT1" },
+	[T_P2] = { 5, "_P02", 1, 1, "POWCNT1" },
+	[T_P3] = { 5, "_P03", 1, 1, "POWCNT1" },
+	[T_P4] = { 5, "_P04", 1, 1, "POWCNT1" },
+	[T_P5] = { 5, "_P05", 1, 1, "POWCNT1" },
+	[T_IO7] = { 60, "M7RG", 0x10000, 0, "the ARM7 I/O registers" },
+	[T_MR3D] = { 60, "MR3D", 4, 0, "DISP3DCNT" },
+	[T_GCTL] = { 90, "GCTL", 4, 0, "DISP3DCNT" },
+	[T_GTFM] = { 90, "GTFM", 4, 0, "TEXIMAGE_PARAM" },
+	[T_GTPA] = { 90, "GTPA", 4, 0, "PLTT_BASE" },
+	[T_GINF] = { 130, "GINF", 0x200, 1, "the ROM's header" },
+	[T_GRSZ] = { 130, "GRSZ", 4, 1, "the ROM's size" },
+};
+
+typedef struct walk {
+	const uint8_t *at[NTAGS];
+	const uint8_t *list;  /* chunk 91 */
+	uint32_t list_size;
+	char *err;
+	size_t errlen;
+} walk;
+
+static int fail(walk *w, const char *msg, uint64_t off)
+{
+	snprintf(w->err, w->errlen, "%s at byte %llu", msg, (unsigned long long)off);
+	return -1;
+}
+
+/* The tags of one tagged chunk: data[0..size) at file offset base. */
+static int walk_tags(walk *w, uint32_t chunk, const uint8_t *data, uint32_t size, uint64_t base)
+{
+	uint32_t pos = 0;
+	int i;
+
+	while (pos < size) {
+		uint64_t bytes;
+
+		if (size - pos < 12)
+			return fail(w, "not a DeSmuME savestate: a tag's header runs past its chunk", base + pos);
+		bytes = (uint64_t)le32(data + pos + 4) * le32(data + pos + 8);
+		if (bytes > size - pos - 12)
+			return fail(w, "not a DeSmuME savestate: a tag's data runs past its chunk", base + pos);
+		for (i = 0; i < NTAGS; i++)
+			if (wanted[i].chunk == chunk && memcmp(wanted[i].tag, data + pos, 4) == 0) {
+				if (bytes != wanted[i].bytes) {
+					char msg[160];
+
+					snprintf(msg, sizeof msg, "not a savestate of this DeSmuME: %s (tag %s) is %llu bytes, "
+						"not %u", wanted[i].what, wanted[i].tag, (unsigned long long)bytes,
+						(unsigned)wanted[i].bytes);
+					return fail(w, msg, base + pos);
+				}
+				w->at[i] = data + pos + 12;
+			}
+		pos += 12 + (uint32_t)bytes;
+	}
+	return 0;
+}
+
+static int is_tagged(uint32_t chunk)
+{
+	return chunk == 4 || chunk == 5 || chunk == 60 || chunk == 90 || chunk == 130;
+}
+
+static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
+{
+	if (size < HEADER_BYTES || memcmp(buf, "DeSmuME SState\0", 16) != 0) {
+		snprintf(w->err, w->errlen, "not a DeSmuME savestate (it does not start with \"DeSmuME SState\"): "
+			"a savestate of another emulator?");
+		return -1;
+	}
+	if (le32(buf + 16) != VS_DS_STATE_VERSION) {
+		snprintf(w->err, w->errlen, "a DeSmuME savestate of version %u; this DeSmuME (0.9.11) writes and "
+			"reads version %u", (unsigned)le32(buf + 16), VS_DS_STATE_VERSION);
+		return -1;
+	}
+	if (le32(buf + 28) != 0xFFFFFFFFu) {
+		snprintf(w->err, w->errlen, "a compressed DeSmuME savestate: save it uncompressed (as the libretro "
+			"core does)");
+		return -1;
+	}
+	*len = le32(buf + 24);
+	if (*len < HEADER_BYTES + 4 || *len > size) {
+		snprintf(w->err, w->errlen, "truncated: the savestate says it is %u bytes, there are %zu",
+			(unsigned)*len, size);
+		return -1;
+	}
+	return 0;
+}
+
+static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
+{
+	uint32_t pos = HEADER_BYTES;
+
+	for (;;) {
+		uint32_t id, size;
+
+		if (len - pos < 4)
+			return fail(w, "truncated: the savestate ends before its end marker", pos);
+		id = le32(buf + pos);
+		if (id == END_CHUNK)
+			return 0;
+		if (len - pos < 8 || le32(buf + pos + 4) > len - pos - 8)
+			return fail(w, "truncated: a chunk runs past the end of the savestate", pos);
+		size = le32(buf + pos + 4);
+		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
+			return -1;
+		if (id == CHUNK_3D_LIST) {
+			w->list = buf + pos + 8;
+			w->list_size = size;
+		}
+		pos += 8 + size;
+	}
+}
+
+/* Chunk 91: u32 version (4), s32 vertex count, 39 bytes each, s32 polygon
+ * count, 36 bytes each: u32 type (3 or 4), u16 vertex indexes[4], u32
+ * POLYGON_ATTR, TEXIMAGE_PARAM, PLTT_BASE, viewport, f32 min/max y. */
+static int read_polys(walk *w, vs_ds_frame *f)
+{
+	const uint8_t *p = w->list;
+	uint32_t size = w->list_size, pos, nverts, npolys, i;
+
+	f->polys_n = f->polys_total = 0;
+	if (!p)
+		return 0;
+	if (size < 8 || le32(p) != 4)
+		return 0; /* another list version: no polygons rather than guesses */
+	nverts = le32(p + 4);
+	pos = 8 + nverts * 39;
+	if (nverts > (size - 8) / 39 || size - pos < 4 || (npolys = le32(p + pos)) > (size - pos - 4) / 36) {
+		snprintf(w->err, w->errlen, "not a DeSmuME savestate: the 3D list (chunk 91) runs past its chunk");
+		return -1;
+	}
+	pos += 4;
+	f->polys_total = npolys;
+	for (i = 0; i < npolys && i < VS_DS_POLYS_MAX; i++) {
+		const uint8_t *q = p + pos + 36u * i;
+		vs_ds_poly *out = &f->polys[i];
+
+		out->vertices = (uint8_t)(le32(q) == 4 ? 4 : 3);
+		out->poly_attr = le32(q + 12);
+		out->tex_param = le32(q + 16);
+		out->tex_palette = le32(q + 20);
+	}
+	f->polys_n = i;
+	return 0;
+}
+
+static void fill_frame(const walk *w, vs_ds_frame *f)
+{
+	const uint8_t *io = w->at[T_IO9];
+	uint16_t keyinput = le16(io + 0x130), extkeyin = w->at[T_IO7] ? le16(w->at[T_IO7] + 0x136) : 0xFFFF;
+	int e, i;
+
+	for (i = 0; i < 7; i++)
+		f->vramcnt[i] = io[0x240 + i];
+	f->vramcnt[7] = io[0x248];
+	f->vramcnt[8] = io[0x249];
+	for (e = 0; e < 2; e++) {
+		f->dispcnt[e] = le32(io + 0x1000u * (unsigned)e);
+		for (i = 0; i < 4; i++)
+			f->bgcnt[e][i] = le16(io + 0x1000u * (unsigned)e + 8 + 2 * (unsigned)i);
+	}
+	/* POWCNT1 lives in chunk 5 as one flag a bit: LCD, 2D A, 3D render,
+	 * 3D geometry, 2D B, display swap (bits 0 1 2 3 9 15). */
+	f->powcnt1 = (uint16_t)((w->at[T_P0][0] ? 1u : 0) | (w->at[T_P1][0] ? 2u : 0) | (w->at[T_P2][0] ? 4u : 0)
+		| (w->at[T_P3][0] ? 8u : 0) | (w->at[T_P4][0] ? 0x200u : 0) | (w->at[T_P5][0] ? 0x8000u : 0));
+	f->disp3dcnt = (uint16_t)(w->at[T_MR3D] ? le32(w->at[T_MR3D]) : w->at[T_GCTL] ? le32(w->at[T_GCTL]) : 0);
+	f->teximage_param = w->at[T_GTFM] ? le32(w->at[T_GTFM]) : 0;
+	f->pltt_base = w->at[T_GTPA] ? le32(w->at[T_GTPA]) : 0;
+	/* KEYINPUT (ARM9) and EXTKEYIN (ARM7, X and Y) hold 0 for a key held. */
+	f->keys = (uint16_t)((~keyinput & 0x3FFu) | (~extkeyin & 1u ? VS_KEY_X : 0) | (~extkeyin & 2u ? VS_KEY_Y : 0));
+	f->vcount = (uint16_t)le32(w->at[T_VCOUNT]);
+	memcpy(f->oam, w->at[T_OAM], VS_DS_OAM_BYTES);
+	memcpy(f->palette, w->at[T_PALETTE], VS_DS_PALETTE_BYTES);
+	memcpy(f->lcdc, w->at[T_LCDC], VS_DS_LCDC_BYTES);
+}
+
+int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen)
+{
+	walk w;
+	uint32_t len;
+	int i;
+
+	memset(&w, 0, sizeof w);
+	w.err = err;
+	w.errlen = errlen;
+	memset(st, 0, sizeof *st);
+	if (check_header(&w, buf, size, &len) < 0 || walk_chunks(&w, buf, len) < 0)
+		return -1;
+	for (i = 0; i < NTAGS; i++)
+		if (wanted[i].required && !w.at[i]) {
+			snprintf(err, errlen, "not a savestate of this DeSmuME: %s (chunk %u, tag %s) is missing",
+				wanted[i].what, (unsigned)wanted[i].chunk, wanted[i].tag);
+			return -1;
+		}
+	if (f) {
+		if (read_polys(&w, f) < 0)
+			return -1;
+		fill_frame(&w, f);
+	}
+	st->main_ram = w.at[T_WRAM];
+	st->rom_header = w.at[T_GINF];
+	st->rom_size = le32(w.at[T_GRSZ]);
+	st->length = len;
+	return 0;
+}
