@@ -142,8 +142,9 @@ static void make_header(unsigned char *h, const char *title, const char *code, u
 static int parse_addr(const char *text, const char *what, uint32_t *addr)
 {
 	if (vs_option_number(text, 0x02000000u, 0x03FFFFFFu, addr) || (*addr & 3u)) {
-		fprintf(stderr, "vs_ndspack: %s address \"%s\": a word-aligned address in RAM (0x02000000-0x03FFFFFF)\n",
-			what, text);
+		fprintf(stderr,
+			"vs_ndspack: %s address \"%s\": a word-aligned address in RAM (0x02000000-0x03FFFFFF)\n", what,
+			text);
 		return -1;
 	}
 	return 0;

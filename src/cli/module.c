@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* module.c - commands in modules, loaded with dlopen when one of them runs.
  *
- * `cycles` and `record` need libmgba, `view` needs SDL2. Each group is a
- * shared object (vramsim-gba.so, vramsim-view.so) holding its commands and
+ * `cycles` and `record` need libmgba, `view` needs SDL2, `record` of a DS
+ * ROM the DeSmuME core. Each group is a shared object (vramsim-gba.so,
+ * vramsim-view.so, vramsim-ds.so) holding its commands and
  * all they use, so vramsim starts without loading either library, and its
  * other commands work where they are missing. A module is looked for in
  * $VRAMSIM_MODULE_DIR when that is set, else beside the executable (the
@@ -45,8 +46,8 @@ typedef struct module {
 static const module modules[] = {
 	{ "gba", VS_MODULE_GBA, "vramsim-gba.so", "libmgba", "libmgba-dev" },
 	{ "view", VS_MODULE_VIEW, "vramsim-view.so", "SDL2", "libsdl2-dev" },
-	/* built always: the DS emulator core is loaded when a DS ROM runs */
-	{ "ds", VS_MODULE_DS, "vramsim-ds.so", "its own module", "nothing more (rebuild)" },
+	/* built always: it loads the DS emulator core itself when a DS ROM runs */
+	{ "ds", VS_MODULE_DS, "vramsim-ds.so", "the DeSmuME libretro core at run time", "libretro-desmume" },
 };
 
 enum { NMODULES = sizeof modules / sizeof modules[0] };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 uint16_t vs_rom_kind_crc16(const void *data, size_t len)
 {
@@ -33,10 +34,15 @@ int vs_rom_kind_file(const char *path)
 {
 	uint8_t head[VS_ROM_KIND_HEAD];
 	size_t n = strlen(path), got;
+	struct stat st;
 	FILE *fp;
 
 	if (n > 4 && strcasecmp(path + n - 4, ".nds") == 0)
 		return VS_ROM_KIND_DS;
+	/* only a regular file is read: the bytes of a pipe (an input script
+	 * given as <(...)) belong to whoever reads it next */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return VS_ROM_KIND_UNKNOWN;
 	fp = fopen(path, "rb");
 	if (!fp)
 		return VS_ROM_KIND_UNKNOWN;

@@ -22,8 +22,9 @@ enum { VS_ROM_KIND_UNKNOWN = 0, VS_ROM_KIND_GBA = 1, VS_ROM_KIND_DS = 2 };
 uint16_t vs_rom_kind_crc16(const void *data, size_t len);
 /* VS_ROM_KIND_* from the first len bytes of an image. */
 int vs_rom_kind_of(const uint8_t *head, size_t len);
-/* The same for a file: its name (*.nds) or its first bytes; UNKNOWN when
- * it cannot be read. */
+/* The same for a file: its name (*.nds) or, for a regular file, its first
+ * bytes; UNKNOWN when it is not one or cannot be read (a pipe is never
+ * read: its bytes are for the command). */
 int vs_rom_kind_file(const char *path);
 
 #endif

@@ -123,6 +123,28 @@ static const struct { const char *name; size_t off; } symbols[] = {
 #undef SYM
 };
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_dir(char *dir)
+{
+	if (dir[0])
+		nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	dir[0] = '\0';
+}
+
+/* A program that exits with an emulator open (exit() after an error, a
+ * test's failed check) leaves no folder behind either. */
+static void remove_at_exit(void)
+{
+	if (current)
+		remove_dir(current->dir);
+}
+
 /* dlopen once: the core is C++ with static state; unloading it is not safe. */
 static int load_core(char *err, size_t errlen)
 {
@@ -155,6 +177,7 @@ static int load_core(char *err, size_t errlen)
 		return -1;
 	}
 	core_handle = h;
+	atexit(remove_at_exit);
 	return 0;
 }
 
@@ -320,13 +343,6 @@ static int make_dir(vs_ds_core *c, char *err, size_t errlen)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	remove(path);
-	return 0;
-}
-
 vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 {
 	struct retro_game_info game = { NULL, NULL, 0, NULL };
@@ -397,8 +413,7 @@ void vs_ds_core_close(vs_ds_core *c)
 			api.unload_game();
 		quiet_end(c);
 	}
-	if (c->dir[0])
-		nftw(c->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	remove_dir(c->dir);
 	if (c->devnull >= 0)
 		close(c->devnull);
 	free(c->state);

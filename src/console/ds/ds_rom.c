@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/text.h"
 #include "console/common/rom_kind.h"
@@ -122,14 +123,16 @@ uint8_t *vs_ds_file_read(const char *path, size_t max, const char *what, size_t 
 {
 	FILE *fp = fopen(path, "rb");
 	uint8_t *buf = NULL;
-	long len;
+	struct stat st;
+	long len = 0;
 
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		vs_text_escape_in_place(err, errlen);
 		return NULL;
 	}
-	if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0)
+	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || fseek(fp, 0, SEEK_END) != 0
+		|| (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0)
 		snprintf(err, errlen, "%s: cannot read: not a regular file", path);
 	else if ((unsigned long)len > max)
 		snprintf(err, errlen, "%s: %s: larger than %zu MiB", path, what, max >> 20);
