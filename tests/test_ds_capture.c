@@ -306,7 +306,7 @@ static int64_t replay_with(const ct *t, const vs_strategy *s, uint64_t *diags)
 	checks = (int64_t)vs_replay_check_total(x.r);
 	if (diags)
 		*diags = vs_replay_diag_total(x.r);
-	if (checks && !s)
+	if ((checks || vs_replay_diag_total(x.r)) && !s)
 		fprintf(stderr, "%s\n%s\n", x.msgs, t->text);
 	vs_test_replay_close(&x);
 	return checks;
@@ -333,13 +333,17 @@ static int abcd_steady(const ct *t)
 }
 
 /* Strategies that take their banks from their library's own setup, not
- * the arena's (docs/ds-homebrew.md): NightFox's Lib's 3D sprites bank B as
- * texture slot 1; Nitro Engine banks A-D for textures and E for palettes;
- * libnds videoGL all of A-D for textures (but those locked) and E first for
+ * the arena's (docs/ds-homebrew.md): NightFox's Lib bank B (engine A) and D
+ * (engine B) whole for sprites, and bank B as texture slot 1 for its 3D
+ * sprites; Nitro Engine banks A-D for textures and E for palettes; libnds
+ * videoGL all of A-D for textures (but those locked) and E first for
  * palettes. On a trace mapped otherwise, or changing those banks, they
  * place where no bank maps, as the library would. */
 static int exempt(const ct *t, const vs_strategy *s)
 {
+	if (strcmp(s->name, "nflib-sprite") == 0)
+		return (vs_trace_arena_index(&t->h, "obj-a") >= 0 && !bank_steady(t, "obj-a", B, -1)) ||
+			(vs_trace_arena_index(&t->h, "obj-b") >= 0 && !bank_steady(t, "obj-b", D, -1));
 	if (strcmp(s->name, "nflib-sprite3d") == 0)
 		return !bank_steady(t, "tex", B, 1);
 	if (strcmp(s->name, "nitro-engine-tex") == 0 || strcmp(s->name, "libnds-tex") == 0)
@@ -661,6 +665,27 @@ START_TEST(bank_change_frees_first)
 }
 END_TEST
 
+/* Two banks over the same bytes of an arena (the hardware mixes them): the
+ * arena line keeps the first, which capture reads, and says so. */
+START_TEST(banks_over_each_other)
+{
+	ct t;
+
+	ct_open(&t, NULL);
+	t.f->vramcnt[A] = 0x81;
+	t.f->vramcnt[B] = 0x81;
+	t.f->vramcnt[E] = 0x81;
+	t.f->dispcnt[0] = D_ON | D_BG(0);
+	t.f->bgcnt[0][0] = 1u << 2;
+	run_and_check(&t, 3);
+	ck_assert_ptr_nonnull(strstr(t.text, "# capture: bank B maps the same bytes of arena bg-a as bank A"));
+	ck_assert_ptr_nonnull(strstr(t.text, "# capture: bank E maps the same bytes of arena bg-a as bank A"));
+	ck_assert_ptr_nonnull(strstr(t.text, "\narena bg-a ds-bg\n"));
+	must_alloc(&t, "bg-a", 0x06000000u);
+	ct_free(&t);
+}
+END_TEST
+
 /* ---- 3D --------------------------------------------------------------------------- */
 
 /* Textures and palettes from the polygon list: offset, size and format
@@ -764,7 +789,9 @@ static void scribble(vs_rng *g, uint8_t *p, size_t n, unsigned spans, size_t max
  * anything). */
 START_TEST(random_frames_replay_clean)
 {
-	vs_rng g = { 0xd5ca0000u + (uint64_t)_i };
+	/* 39 and 58 once dated an allocation before an `init` of its arena */
+	static const unsigned seeds[] = { 0, 1, 2, 3, 4, 5, 32, 39, 58 };
+	vs_rng g = { 0xd5ca0000u + (uint64_t)seeds[_i] };
 	vs_ds_capture_options o;
 	unsigned n, i;
 	uint64_t diags = 0;
@@ -845,11 +872,12 @@ int main(void)
 	tcase_add_test(tc, bg_text_layers_and_extended_palettes);
 	tcase_add_test(tc, bg_affine_extended_and_bitmap);
 	tcase_add_test(tc, bank_change_frees_first);
+	tcase_add_test(tc, banks_over_each_other);
 	tcase_add_test(tc, textures_from_the_polygon_list);
 	tcase_add_test(tc, texture_mapping_off_and_joined);
 	tcase_add_test(tc, bad_options_refused);
 	tcase_add_test(tc, nothing_mapped);
-	tcase_add_loop_test(whole, random_frames_replay_clean, 0, 3);
+	tcase_add_loop_test(whole, random_frames_replay_clean, 0, 9);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, whole);
 	return vs_test_main(s);

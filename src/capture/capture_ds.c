@@ -92,6 +92,35 @@ static int header_due(vs_ds_capture *c, const vs_ds_frame *f)
 	return any;
 }
 
+/* The arena as its line may declare it: a trace refuses two banks over the
+ * same bytes of one arena (the hardware mixes them), so a bank over one
+ * before it is left out, and said so; capture reads the first, as
+ * cap_ds_arena_map does. */
+static vs_arena_decl declarable(FILE *out, const vs_arena_decl *d)
+{
+	vs_arena_decl x = *d;
+	uint32_t off[VS_DS_BANKS], len[VS_DS_BANKS];
+	unsigned b, k;
+
+	for (b = 0; b < VS_DS_BANKS; b++) {
+		if (x.ds_bank_slot[b] == VS_BANK_UNMAPPED)
+			continue;
+		if (vs_ds_bank_range(&x, b, x.ds_bank_slot[b], &off[b], &len[b], NULL, 0)) {
+			x.ds_bank_slot[b] = VS_BANK_UNMAPPED;
+			continue;
+		}
+		for (k = 0; k < b; k++) {
+			if (x.ds_bank_slot[k] == VS_BANK_UNMAPPED || off[b] >= off[k] + len[k] || off[k] >= off[b] + len[b])
+				continue;
+			fprintf(out, "# capture: bank %c maps the same bytes of arena %s as bank %c (the hardware mixes them): "
+				"left out of its line\n", 'A' + (int)b, x.name, 'A' + (int)k);
+			x.ds_bank_slot[b] = VS_BANK_UNMAPPED;
+			break;
+		}
+	}
+	return x;
+}
+
 static void write_header(vs_ds_capture *c, const vs_ds_frame *f)
 {
 	FILE *out = c->o.out;
@@ -115,7 +144,7 @@ static void write_header(vs_ds_capture *c, const vs_ds_frame *f)
 		fprintf(out, ", DISPCNT A %08x B %08x\n", (unsigned)f->dispcnt[0], (unsigned)f->dispcnt[1]);
 		for (i = 0; i < VS_DS_CAP_ARENAS; i++)
 			if (c->ar[i].on)
-				h.arenas[h.narenas++] = c->ar[i].decl;
+				h.arenas[h.narenas++] = declarable(out, &c->ar[i].decl);
 	}
 	for (i = 0; i < (unsigned)h.narenas; i++)
 		vs_trace_write_arena(out, &h, (int)i);
@@ -174,6 +203,7 @@ static void bank_change(vs_ds_capture *c, unsigned bank, uint8_t v)
 		}
 		if (cap_ds_arena_map(a, c->vramcnt, c->o.frame)) {
 			cap_ds_arena_end_all(c, a);
+			a->floor = c->o.frame;
 			lost |= 1u << i;
 		}
 	}

@@ -69,6 +69,7 @@ typedef struct cap_ds_arena {
 	cap_ds_want *want;
 	uint32_t nwant, want_cap;
 	uint64_t *since;        /* per unit: the frame its bank last changed; nothing on it is dated before */
+	uint64_t floor;         /* the frame of the arena's last `init`: nothing is dated before */
 	vs_ds_capture_counts *st;
 } cap_ds_arena;
 

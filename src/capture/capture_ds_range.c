@@ -395,8 +395,8 @@ static uint32_t inside_one(cap_ds_arena *a, const cap_ds_fp *fp)
 }
 
 /* Rule 7: the earliest change of its data within `lookback` frames, but
- * not before its units were last freed nor before their bank joined the
- * arena. */
+ * not before its units were last freed, nor before their bank joined the
+ * arena, nor before the arena's last `init` (which drops everything). */
 static uint64_t upload_date(const vs_ds_capture *c, const cap_ds_arena *a, const uint32_t *units, uint32_t n)
 {
 	uint64_t d = c->o.frame, lo = c->o.frame > c->opt.lookback ? c->o.frame - c->opt.lookback : 0;
@@ -413,6 +413,8 @@ static uint64_t upload_date(const vs_ds_capture *c, const cap_ds_arena *a, const
 		if (a->since[units[i]] > d)
 			d = a->since[units[i]];
 	}
+	if (d < a->floor)
+		d = a->floor;
 	return d < c->o.flushed ? c->o.flushed : d;
 }
 

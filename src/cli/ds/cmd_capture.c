@@ -141,7 +141,7 @@ int vs_cmd_ds_capture(int argc, char **argv)
 	vs_progress pg;
 	vs_ds_capture_options o;
 	vs_ds_capture_stats st;
-	char err[1024], tmp[1024];
+	char err[1024];
 	FILE *fp;
 	int rc, ok;
 
@@ -174,7 +174,7 @@ int vs_cmd_ds_capture(int argc, char **argv)
 		play.progress = on_progress;
 		play.progress_ud = &pg;
 	}
-	fp = vs_cli_out_open(a.out, tmp, sizeof tmp);
+	fp = vs_cli_out_open(a.out, 0);
 	if (!fp) {
 		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
@@ -184,7 +184,7 @@ int vs_cmd_ds_capture(int argc, char **argv)
 	if (!ok)
 		fprintf(stderr, "vramsim capture: %s\n", err);
 	vs_input_script_free(&script);
-	if (vs_cli_out_close(fp, a.out, tmp, ok) || !ok)
+	if (vs_cli_out_close(fp, ok) || !ok)
 		return VS_EXIT_USAGE;
 	if (!a.quiet)
 		report(a.rom, &st);

@@ -2,11 +2,12 @@
 /* cmd_record.c - `vramsim record GAME.nds`: run a DS game headless on the
  * DeSmuME libretro core and write the trace it sends through
  * include/vramsim/record.h's ring in main RAM (docs/capture.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "base/out_file.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/ds/ds_cmds.h"
@@ -82,34 +83,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
-/* Reads the written trace back: the game may send nonsense. */
-static int check_trace(const char *path)
-{
-	char err[1024];
-	vs_trace_reader *rd = vs_trace_open(path, err, sizeof err);
-	vs_event ev;
-	int rc;
-
-	if (!rd) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	while ((rc = vs_trace_next(rd, &ev)) > 0)
-		;
-	if (rc < 0)
-		fprintf(stderr, "%s\n", vs_trace_error(rd));
-	vs_trace_close(rd);
-	return rc;
-}
-
-/* Only a regular file can be read back (not '-', a FIFO, a device). */
-static int is_file(const char *path)
-{
-	struct stat st;
-
-	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static void on_progress(void *ud, uint32_t done, uint32_t frames)
 {
 	vs_progress_update(ud, done, frames, done);
@@ -133,8 +106,6 @@ static int report(const record_args *a, const vs_ds_play *play, const vs_ds_reco
 		fprintf(stderr, "vramsim record: %s sent no trace lines in %u frames\n", a->rom, (unsigned)play->frames);
 		return VS_EXIT_CHECK;
 	}
-	if (is_file(a->out) && check_trace(a->out) < 0)
-		return VS_EXIT_CHECK;
 	return VS_EXIT_OK;
 }
 
@@ -145,9 +116,9 @@ int vs_cmd_ds_record(int argc, char **argv)
 	vs_ds_play play;
 	vs_ds_recorder rec;
 	vs_progress pg;
-	char err[1024], tmp[1024];
+	char err[1024];
 	FILE *fp;
-	int rc, ok;
+	int rc, ok, malformed;
 
 	memset(&a, 0, sizeof a);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
@@ -171,9 +142,15 @@ int vs_cmd_ds_record(int argc, char **argv)
 		play.progress = on_progress;
 		play.progress_ud = &pg;
 	}
-	fp = vs_cli_out_open(a.out, tmp, sizeof tmp);
+	/* the output is made once, from what was recorded and checked */
+	if (vs_out_check(a.out, err, sizeof err) != 0)
+		fp = NULL;
+	else if (!(fp = tmpfile()))
+		snprintf(err, sizeof err, "cannot make a temporary file: %s", strerror(errno));
 	if (!fp) {
+		fprintf(stderr, "vramsim record: %s\n", err);
 		vs_input_script_free(&script);
+		vs_progress_end(&pg);
 		return VS_EXIT_USAGE;
 	}
 	ok = vs_ds_record(a.rom, &play, fp, &rec, err, sizeof err) == 0;
@@ -181,7 +158,11 @@ int vs_cmd_ds_record(int argc, char **argv)
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
 	vs_input_script_free(&script);
-	if (vs_cli_out_close(fp, a.out, tmp, ok) || !ok)
+	malformed = ok ? vs_cli_record_write(fp, a.out, rec.ring && rec.lines) : -1;
+	fclose(fp);
+	if (malformed < 0)
 		return VS_EXIT_USAGE;
+	rc = report(&a, &play, &rec);
+	return rc == VS_EXIT_OK && malformed ? VS_EXIT_CHECK : rc;
 	return report(&a, &play, &rec);
 }

@@ -52,49 +52,6 @@ static const vs_cli_cmd command = {
 	gba_status, 0
 };
 
-/* Reads the recorded trace through (the game may print nonsense) from the
- * start of fp, an unnamed temporary file: never from the output, which may
- * be a FIFO nobody writes again. 0 well formed, -1 not (said why). */
-static int check_trace(FILE *fp, const char *out)
-{
-	char err[1024];
-	vs_trace_reader *rd;
-	vs_event ev;
-	int rc;
-
-	rewind(fp);
-	if (!(rd = vs_trace_open_stream(fp, out, err, sizeof err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	while ((rc = vs_trace_next(rd, &ev)) > 0)
-		;
-	if (rc < 0)
-		fprintf(stderr, "%s\n", vs_trace_error(rd));
-	vs_trace_close(rd);
-	return rc < 0 ? -1 : 0;
-}
-
-/* Copies the recorded trace to the output. 0, or -1 (said why). */
-static int write_out(FILE *tmp, const char *out)
-{
-	char buf[65536];
-	size_t n;
-	FILE *fp = vs_cli_out_open(out, 0);
-	int ok = 1;
-
-	if (!fp)
-		return -1;
-	rewind(tmp);
-	while (ok && (n = fread(buf, 1, sizeof buf, tmp)) > 0)
-		ok = fwrite(buf, 1, n, fp) == n;
-	if (ferror(tmp)) {
-		fprintf(stderr, "vramsim record: cannot read the recorded trace back: %s\n", strerror(errno));
-		ok = 0;
-	}
-	return vs_cli_out_close(fp, ok) || !ok ? -1 : 0;
-}
-
 typedef struct record_args {
 	const char *rom, *out, *input, *state;
 	uint64_t frames;
@@ -178,8 +135,8 @@ int vs_cmd_record(int argc, char **argv)
 		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
 		ok = 0;
 	}
-	checked = ok && rec.lines ? check_trace(fp, out) : 0;
-	if (!ok || write_out(fp, out) != 0) {
+	checked = ok ? vs_cli_record_write(fp, out, rec.lines > 0) : -1;
+	if (checked < 0) {
 		fclose(fp);
 		return VS_EXIT_USAGE;
 	}
@@ -195,7 +152,7 @@ int vs_cmd_record(int argc, char **argv)
 			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned long long)frames);
 		return VS_EXIT_CHECK;
 	}
-	if (checked < 0)
+	if (checked > 0)
 		return VS_EXIT_CHECK;
 	return VS_EXIT_OK;
 }
