@@ -13,6 +13,7 @@
  * output path (an old file there kept). Skipped without the core
  * (Debian: libretro-desmume; $VRAMSIM_DESMUME_CORE).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,40 @@ START_TEST(test_exit_removes_folder)
 }
 END_TEST
 
+/* Nor does Ctrl-C (or SIGTERM) with the emulator open: the folder and the
+ * core's save file in it go, and the process dies of the signal. */
+START_TEST(test_signal_removes_folder)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	const char *tmp = vs_test_path("sigdir"), *rom = rom_file("vsloop", loop_code, 1, NULL);
+	size_t i;
+
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	setenv("TMPDIR", tmp, 1);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		vs_ds_play play;
+		pid_t pid;
+		int status;
+		memset(&play, 0, sizeof play);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			vs_ds_emu *e;
+			signal(sigs[i], SIG_DFL);
+			e = vs_ds_play_open(rom, &play, err, sizeof err);
+			if (!e || entries(tmp) != 1 || vs_ds_play_frame(e, &play, 0, err, sizeof err) != 0)
+				_exit(3);
+			raise(sigs[i]);
+			_exit(4);
+		}
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i], "status %d", status);
+		ck_assert_int_eq(entries(tmp), 0);
+	}
+	rmdir(tmp);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ds_emu");
@@ -363,6 +398,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_no_core);
 	tcase_add_test(tc, test_exit_removes_folder);
+	tcase_add_test(tc, test_signal_removes_folder);
 	suite_add_tcase(s, tc);
 	tc = vs_test_tcase_apart(s, "record", NULL);
 	tcase_add_test(tc, test_record_ring);

@@ -32,10 +32,22 @@ static vs_out_file *tracked[TRACKED_MAX];
 static volatile sig_atomic_t handlers_set;
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
+#define SCRATCH_MAX 4
+static struct scratch {
+	char dir[512], file[768];
+} scratch[SCRATCH_MAX];
+
 /* Runs in a signal handler: only async-signal-safe calls. */
 static void clean_up(int sig)
 {
 	int i;
+
+	for (i = 0; i < SCRATCH_MAX; i++) {
+		if (scratch[i].file[0])
+			unlink(scratch[i].file);
+		if (scratch[i].dir[0])
+			rmdir(scratch[i].dir);
+	}
 
 	for (i = 0; i < TRACKED_MAX; i++) {
 		vs_out_file *f = tracked[i];
@@ -72,6 +84,41 @@ static void set_handlers(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(cleanup_signals[i], &sa, NULL);
 	}
+}
+
+int vs_out_scratch_add(const char *dir, const char *file)
+{
+	sigset_t all, old;
+	int i, done = -1;
+
+	if (strlen(dir) >= sizeof scratch[0].dir || (file && strlen(file) >= sizeof scratch[0].file))
+		return -1;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < SCRATCH_MAX && done < 0; i++) {
+		if (scratch[i].dir[0])
+			continue;
+		snprintf(scratch[i].file, sizeof scratch[i].file, "%s", file ? file : "");
+		snprintf(scratch[i].dir, sizeof scratch[i].dir, "%s", dir);
+		done = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!done)
+		set_handlers();
+	return done;
+}
+
+void vs_out_scratch_remove(const char *dir)
+{
+	sigset_t all, old;
+	int i;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < SCRATCH_MAX; i++)
+		if (scratch[i].dir[0] && strcmp(scratch[i].dir, dir) == 0)
+			scratch[i].dir[0] = scratch[i].file[0] = '\0';
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Adds or removes f with the signals blocked, so the handler never sees a

@@ -72,4 +72,11 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen);
 /* Closes and removes whatever of the n files is not committed. */
 void vs_out_abort(vs_out_file *f, int n);
 
+/* A scratch folder of the run (an emulator's save folder) that a signal
+ * removes too, with the one file known to be in it (NULL: none). 0, or -1
+ * when more than a few are kept at once or a path is too long. */
+int vs_out_scratch_add(const char *dir, const char *file);
+/* The folder is gone (removed by its owner): forget it. */
+void vs_out_scratch_remove(const char *dir);
+
 #endif

@@ -8,6 +8,7 @@
  * build (0.9.11+git20160819, libretro/desmume2015 at 2fb4b68).
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, realpath */
+#include "base/out_file.h"
 #include "console/ds/ds_core.h"
 
 #include <dlfcn.h>
@@ -132,8 +133,10 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 static void remove_dir(char *dir)
 {
-	if (dir[0])
+	if (dir[0]) {
 		nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+		vs_out_scratch_remove(dir);
+	}
 	dir[0] = '\0';
 }
 
@@ -370,6 +373,15 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 	current = c;
 	if (make_dir(c, err, errlen) < 0)
 		goto fail;
+	{
+		/* Ctrl-C removes the folder too: the core's save file in it is
+		 * named after the ROM (NAME.nds: NAME.dsv) */
+		char dsv[PATH_MAX + 8];
+		const char *base = strrchr(full, '/') ? strrchr(full, '/') + 1 : full, *dot = strrchr(base, '.');
+		int n = snprintf(dsv, sizeof dsv, "%s/%.*s.dsv", c->dir, (int)(dot ? (size_t)(dot - base) : strlen(base)),
+			base);
+		vs_out_scratch_add(c->dir, n > 0 && (size_t)n < sizeof dsv ? dsv : NULL);
+	}
 	quiet_begin(c);
 	api.set_environment(environment);
 	api.set_video_refresh(on_video);
