@@ -128,6 +128,17 @@ START_TEST(exit_codes)
 		ck_assert_msg(strstr(err, "named.trace:3: error: arena 'obj' names unknown strategy 'nope'") != NULL, "%s",
 			err);
 	}
+	{
+		/* an init line's options are the trace's strategy's, as options= are;
+		 * another strategy, or the command line's options, stay as set up */
+		const char *in = vs_test_file(5, "init.trace", "vramsim-trace 1\narena obj gba-obj\n"
+			"alloc 1 sprite 16x16 4bpp\ninit obj bogus=1\nalloc 2 sprite 16x16 4bpp\ninit obj\n"
+			"alloc 3 sprite 16x16 4bpp\n");
+		ck_assert_int_eq(cli("replay %s", in), 2);
+		ck_assert_msg(strstr(err, "init.trace:4: error: strategy 'gba-obj-map' refused init") != NULL, "%s", err);
+		ck_assert_int_eq(cli("replay %s --strategy gba-obj-first-fit", in), 0);
+		ck_assert_int_eq(cli("replay %s --strategy gba-obj-compact:budget=7", in), 0);
+	}
 	ck_assert_int_eq(cli("validate %s", misuse), 0);
 	ck_assert_ptr_nonnull(strstr(out, "valid trace, version 1, 1 arena, 2 events"));
 }

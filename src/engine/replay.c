@@ -129,13 +129,17 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	}
 	/* A trace's options= belong to the strategy it names (or, naming none,
 	 * to the kind's default); another strategy starts with none. */
-	if (!(opts && *opts)) {
+	{
 		const char *hint = h->strategy[i][0] ? h->strategy[i] : "";
 		const vs_strategy *owner = *hint ? vs_strategy_find(hint) : vs_strategy_default_for(&h->arenas[i]);
-		opts = owner == s ? h->options[i] : "";
-		from_trace = owner == s && h->options_col[i];
+		ar->takes_trace_options = owner == s; /* its `init` lines' options too */
+		if (!(opts && *opts)) {
+			opts = owner == s ? h->options[i] : "";
+			from_trace = owner == s && h->options_col[i];
+		}
 	}
 	snprintf(ar->options, sizeof ar->options, "%s", opts);
+	snprintf(ar->setup_options, sizeof ar->setup_options, "%s", opts);
 	if (vs_arena_init(&ar->arena, &h->arenas[i], why, sizeof why)) {
 		snprintf(err, errlen, "%s: %s", vs_trace_name(r->rd), why);
 		return -1;

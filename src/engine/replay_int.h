@@ -69,6 +69,9 @@ typedef struct arena_run {
 	const vs_strategy *strat;
 	void *state;
 	char options[VS_OPTIONS_MAX];
+	char setup_options[VS_OPTIONS_MAX]; /* the arena's options at setup: an `init` line without
+	                                     * its own (or with the trace's, for another strategy) keeps them */
+	int takes_trace_options;           /* the strategy is the one the trace's options are for */
 	vs_metrics m;
 	struct saved_state *saves;
 	vs_extent *held;       /* what strategy->held reported last */

@@ -234,7 +234,10 @@ int vs_replay_do_init(vs_replay *r, int a)
 	if (ar->strat->fini)
 		ar->strat->fini(ar->state);
 	memset(ar->state, 0, ar->strat->state_size ? ar->strat->state_size : 1);
-	snprintf(ar->options, sizeof ar->options, "%s", r->ev.options ? r->ev.options : "");
+	/* the line's options, as a trace's options=, belong to the trace's
+	 * strategy: another one, or a line without any, keeps the arena's own */
+	snprintf(ar->options, sizeof ar->options, "%s", r->ev.options && *r->ev.options && ar->takes_trace_options ?
+		r->ev.options : ar->setup_options);
 	if (ar->strat->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, sizeof why)) {
 		snprintf(r->err, sizeof r->err, "%s:%llu: error: strategy '%s' refused init of arena '%s': %s",
 			vs_trace_name(r->rd), (unsigned long long)r->ev.line, ar->strat->name, ar->arena.decl.name,
