@@ -47,7 +47,7 @@ static const vs_cli_cmd command = {
 	"Runs the DS ROM GAME.nds headless on the DeSmuME libretro core (no window, no\n"
 	"BIOS or firmware files) and writes the trace lines the game sends through\n"
 	"include/vramsim/record.h's ring in main RAM to TRACE ('-' for standard output).\n"
-	"The trace is then read back and checked. A GBA ROM goes to libmgba instead.\n",
+	"It is checked as a trace before it is written. A GBA ROM goes to libmgba instead.\n",
 	options,
 	"exit: 0 recorded a well-formed trace, 1 the game sent no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a DS ROM, unreadable input\n"

@@ -42,7 +42,7 @@ static const vs_cli_cmd command = {
 	CMD, "record GAME.gba --frames N [--input SCRIPT] [--state FILE] -o TRACE [--log]",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
 	"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
-	"standard output). The trace is then read back and checked. A DS ROM (named\n"
+	"standard output), checked as a trace before it is written. A DS ROM (named\n"
 	"*.nds, or with a DS cartridge header) runs on the DeSmuME libretro core instead:\n"
 	"'vramsim record GAME.nds --help'.\n",
 	options,
