@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "support.h"
 #include "console/gba/gba_emu.h"
@@ -117,6 +118,29 @@ START_TEST(test_bad_scripts)
 	both_refuse(DEMO_ROM, extra, "capture-cli-overlap.input:2:");
 	snprintf(extra, sizeof extra, "--input '%s'", tmp_path("no-such.input"));
 	both_refuse(DEMO_ROM, extra, "no-such.input");
+}
+END_TEST
+
+/* A write that fails (a file size limit standing for a full disk) names
+ * the file that could not be written and why, and leaves no output. */
+START_TEST(test_write_fails)
+{
+	const char *trace = tmp_path("limited.trace"), *e = tmp_path("limited.err");
+	char cmd[2048], *said;
+	int st;
+
+	remove(trace);
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 20; '%s' capture '%s' --frames 600 -o '%s' 2>'%s'",
+		VS_VRAMSIM, DEMO_ROM, trace, e);
+	st = system(cmd);
+	said = vs_test_slurp(e);
+	ck_assert_ptr_nonnull(said);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d: %s", st, said);
+	ck_assert_msg(strstr(said, "cannot write the capture's unnamed temporary file") && strstr(said, "File too large"),
+		"%s", said);
+	ck_assert(!vs_test_exists(trace));
+	free(said);
+	remove(e);
 }
 END_TEST
 
@@ -258,6 +282,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_crashing_roms);
 	tcase_add_test(tc, test_keys_reach_keyinput);
 	tcase_add_test(demo, test_bad_scripts);
+	tcase_add_test(demo, test_write_fails);
 	tcase_add_test(demo, test_savestates);
 	tcase_add_test(demo, test_input_and_determinism);
 	suite_add_tcase(s, tc);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* capture_file.c - the summary of a written capture moved to its top (capture_file.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,4 +48,17 @@ int vs_capture_file_summary_first(FILE *tmp, FILE *out)
 	if (ferror(tmp) || ferror(out))
 		rc = -1;
 	return rc;
+}
+
+void vs_capture_file_write_error(FILE *out, char *err, size_t errlen)
+{
+	int e = errno;
+	const char *why = e ? strerror(e) : "a write failed";
+
+	/* tmpfile() makes its file in the system's folder (/tmp with glibc),
+	 * whatever TMPDIR says */
+	if (out && ferror(out))
+		snprintf(err, errlen, "writing the trace failed: %s", why);
+	else
+		snprintf(err, errlen, "cannot write the capture's unnamed temporary file (tmpfile(), /tmp): %s", why);
 }

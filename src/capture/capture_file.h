@@ -12,4 +12,9 @@
  * on a read or write error or no memory. */
 int vs_capture_file_summary_first(FILE *tmp, FILE *out);
 
+/* The message for a capture whose writing failed, with errno's reason:
+ * the output (out's error flag is set) or the unnamed temporary file the
+ * capture is written to first. */
+void vs_capture_file_write_error(FILE *out, char *err, size_t errlen);
+
 #endif

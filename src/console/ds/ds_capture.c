@@ -3,6 +3,7 @@
  * ROM, hands the video hardware at the end of every frame to the DS capture
  * inference (src/capture/capture_ds.c) and writes the trace with the ROM
  * named at its top. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_captu
 		return -1;
 	header_text(vs_ds_emu_rom(e), rom, play, header, sizeof header);
 	if (!(tmp = tmpfile())) {
-		snprintf(err, errlen, "no temporary file for the capture");
+		snprintf(err, errlen, "cannot make a temporary file for the capture: %s", strerror(errno));
 		goto done;
 	}
 	if (!(c = vs_ds_capture_new(o, tmp, header, err, errlen)))
@@ -67,7 +68,7 @@ int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_captu
 	rc = 0;
 	goto done;
 write_error:
-	snprintf(err, errlen, "error writing the trace (disk full?)");
+	vs_capture_file_write_error(out, err, errlen);
 done:
 	vs_ds_capture_free(c);
 	if (tmp)

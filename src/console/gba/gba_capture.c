@@ -48,7 +48,7 @@ int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_op
 		return -1;
 	header_text(e, rom, play, header, sizeof header);
 	if (!(f = malloc(sizeof *f)) || !(tmp = tmpfile())) {
-		snprintf(err, errlen, "no memory or no temporary file for the capture");
+		snprintf(err, errlen, "%s", f ? "cannot make a temporary file for the capture" : "out of memory");
 		goto done;
 	}
 	if (!(c = vs_capture_new(o, tmp, header, err, errlen)))
@@ -72,7 +72,7 @@ int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_op
 	rc = 0;
 	goto done;
 write_error:
-	snprintf(err, errlen, "error writing the trace (disk full?)");
+	vs_capture_file_write_error(out, err, errlen);
 done:
 	vs_capture_free(c);
 	if (tmp)
