@@ -321,8 +321,12 @@ static void shooter_start(scene *c)
 
 static int finish(FILE *out, char *err, size_t errlen)
 {
+	int before = errno; /* a write that failed earlier left its reason there */
+
+	errno = 0;
 	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "writing the trace: %s", strerror(errno));
+		snprintf(err, errlen, "writing the trace: %s", errno ? strerror(errno) : before ? strerror(before) :
+			"a write failed");
 		return -1;
 	}
 	return 0;

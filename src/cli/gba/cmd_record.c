@@ -131,10 +131,6 @@ int vs_cmd_record(int argc, char **argv)
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
 	vs_input_script_free(&script);
-	if (ok && fflush(fp) != 0) {
-		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
-		ok = 0;
-	}
 	checked = ok ? vs_cli_record_write(fp, out, rec.lines > 0) : -1;
 	if (checked < 0) {
 		fclose(fp);
