@@ -26,6 +26,8 @@
  *   VS_REC_TILE_CB(id, "bg", "lvl", rom, 8, 2, a);    // "tile 12 8bpp cb=2": character base 2 (0-15)
  *   VS_REC_EXTPAL(id, "xpal", "sky", 256, off);       // "pltt 256 at=0x00002000": an extended palette at its offset
  *   VS_REC_TEX_AT(id, "tex", "hero", 64, 64, "16c", off); // a texture at a texture-space offset (libnds)
+ *   VS_REC_PLTT_AT(id, "pal", "hero", 16, 0, off);    // "pltt 16 at=...": a texture palette at its offset
+ *   VS_REC_REALLOC_PLTT_AT(id, "pal", "hero", 4, 1, off); // "realloc ... pltt 4 4c at=...": one replaced
  *   VS_REC_REALLOC_TEX(id, "tex", "hero", 64, 32, "16c", off); // "realloc 7 tex tex 64x32 16c at=...":
  *                                                     //   glTexImage2D again on a bound texture
  *   VS_REC_REALLOC(id, "obj", "hud", 2048, a);        // "realloc 8 obj 2048 at=..."
@@ -435,14 +437,14 @@ static inline void vs_rec_tex_(const char *verb, uint32_t id, const char *arena,
 	vs_rec_emit(&b);
 }
 
-static inline void vs_rec_pltt_(uint32_t id, const char *arena, const char *tag, uint32_t colours, int four,
-	uint32_t at)
+static inline void vs_rec_pltt_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t colours,
+	int four, uint32_t at)
 {
 	vs_rec_buf b;
 
 	if (!vs_mgba_open())
 		return;
-	vs_rec_head_(&b, "alloc ", id, arena);
+	vs_rec_head_(&b, verb, id, arena);
 	vs_rec_str(&b, "pltt ");
 	vs_rec_dec(&b, colours);
 	if (four)
@@ -529,6 +531,8 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) ((void)0)
 #define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) ((void)0)
 #define VS_REC_EXTPAL(id, arena, tag, colours, at) ((void)0)
+#define VS_REC_PLTT_AT(id, arena, tag, colours, four, at) ((void)0)
+#define VS_REC_REALLOC_PLTT_AT(id, arena, tag, colours, four, at) ((void)0)
 #define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) ((void)0)
 #define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) ((void)0)
 #define VS_REC_REALLOC(id, arena, tag, size, at) ((void)0)
@@ -552,10 +556,14 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) \
 	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), vs_rec_key_at_(key))
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) \
-	vs_rec_pltt_((id), (arena), (tag), (colours), (four), vs_rec_key_at_(key))
+	vs_rec_pltt_("alloc ", (id), (arena), (tag), (colours), (four), vs_rec_key_at_(key))
 #define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) \
 	vs_rec_tile_cb_((id), (arena), (tag), (rom), (bpp), (cb), (at))
-#define VS_REC_EXTPAL(id, arena, tag, colours, at) vs_rec_pltt_((id), (arena), (tag), (colours), 0, (at))
+#define VS_REC_EXTPAL(id, arena, tag, colours, at) vs_rec_pltt_("alloc ", (id), (arena), (tag), (colours), 0, (at))
+#define VS_REC_PLTT_AT(id, arena, tag, colours, four, at) \
+	vs_rec_pltt_("alloc ", (id), (arena), (tag), (colours), (four), (at))
+#define VS_REC_REALLOC_PLTT_AT(id, arena, tag, colours, four, at) \
+	vs_rec_pltt_("realloc ", (id), (arena), (tag), (colours), (four), (at))
 #define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) \
 	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), (at))
 #define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) \
