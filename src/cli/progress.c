@@ -95,3 +95,15 @@ int vs_progress_replay(vs_replay *r, uint64_t until, const char *what, int quiet
 	vs_progress_end(&pg);
 	return rc;
 }
+
+void vs_progress_start_frames(vs_progress *p, const char *what, int quiet)
+{
+	vs_progress_start(p, what, quiet);
+	p->runs = 1;
+	p->unit = "frames";
+}
+
+void vs_progress_frames(void *p, uint32_t done, uint32_t frames)
+{
+	vs_progress_update(p, done, frames, done);
+}

@@ -19,6 +19,12 @@ void vs_progress_start(vs_progress *p, const char *what, int quiet);
 void vs_progress_update(vs_progress *p, uint64_t done, uint64_t total, uint64_t events);
 void vs_progress_end(vs_progress *p);
 
+/* An emulator's run (record, capture): counts frames. vs_progress_start_frames
+ * starts p; vs_progress_frames is the callback a play description takes, with
+ * p as its data. */
+void vs_progress_start_frames(vs_progress *p, const char *what, int quiet);
+void vs_progress_frames(void *p, uint32_t done, uint32_t frames);
+
 /* vs_replay_run with a progress line (what: the command's name). */
 int vs_progress_replay(vs_replay *r, uint64_t until, const char *what, int quiet);
 

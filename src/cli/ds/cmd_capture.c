@@ -128,11 +128,6 @@ static void report(const char *rom, const vs_ds_capture_stats *s)
 			(unsigned long long)(s->frames - s->held - s->list_frames), (unsigned long long)(s->frames - s->held));
 }
 
-static void on_progress(void *ud, uint32_t done, uint32_t frames)
-{
-	vs_progress_update(ud, done, frames, done);
-}
-
 int vs_cmd_ds_capture(int argc, char **argv)
 {
 	capture_args a;
@@ -167,11 +162,9 @@ int vs_cmd_ds_capture(int argc, char **argv)
 	play.frames = (uint32_t)a.frames;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
-	vs_progress_start(&pg, CMD, a.quiet);
-	pg.runs = 1;
-	pg.unit = "frames";
+	vs_progress_start_frames(&pg, CMD, a.quiet);
 	if (pg.on) {
-		play.progress = on_progress;
+		play.progress = vs_progress_frames;
 		play.progress_ud = &pg;
 	}
 	fp = vs_cli_out_open(a.out, 0);

@@ -83,11 +83,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
-static void on_progress(void *ud, uint32_t done, uint32_t frames)
-{
-	vs_progress_update(ud, done, frames, done);
-}
-
 static int report(const record_args *a, const vs_ds_play *play, const vs_ds_recorder *rec)
 {
 	if (rec->partial)
@@ -135,11 +130,9 @@ int vs_cmd_ds_record(int argc, char **argv)
 	play.frames = a.frames ? (uint32_t)a.frames : DEFAULT_FRAMES;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
-	vs_progress_start(&pg, CMD, a.quiet);
-	pg.runs = 1;
-	pg.unit = "frames";
+	vs_progress_start_frames(&pg, CMD, a.quiet);
 	if (pg.on) {
-		play.progress = on_progress;
+		play.progress = vs_progress_frames;
 		play.progress_ud = &pg;
 	}
 	/* the output is made once, from what was recorded and checked */

@@ -131,11 +131,6 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 			"on tile 0 as the hardware draws it\n", (unsigned)s->zero_entries_max);
 }
 
-static void on_progress(void *ud, uint32_t done, uint32_t frames)
-{
-	vs_progress_update(ud, done, frames, done);
-}
-
 int vs_cmd_capture(int argc, char **argv)
 {
 	capture_args a;
@@ -177,11 +172,9 @@ int vs_cmd_capture(int argc, char **argv)
 	play.frames = (uint32_t)a.frames;
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
-	vs_progress_start(&pg, "capture", a.quiet);
-	pg.runs = 1;
-	pg.unit = "frames";
+	vs_progress_start_frames(&pg, "capture", a.quiet);
 	if (pg.on) {
-		play.progress = on_progress;
+		play.progress = vs_progress_frames;
 		play.progress_ud = &pg;
 	}
 	fp = vs_cli_out_open(a.out, 0);
