@@ -28,20 +28,6 @@ static const vs_cli_opt options[] = {
 	{ NULL, 0, NULL, NULL }
 };
 
-static void ds_status(FILE *fp, int part)
-{
-	char err[512];
-
-	if (part != 1)
-		return;
-	fprintf(fp, "\nneeds: the DeSmuME libretro core at run time (Debian: %s), from\n"
-		"$VRAMSIM_DESMUME_CORE or %s: ", VS_DS_CORE_PACKAGE, vs_ds_core_path());
-	if (vs_ds_core_available(err, sizeof err) == 0)
-		fprintf(fp, "found.\n");
-	else
-		fprintf(fp, "not loadable:\n%s\n", err);
-}
-
 static const vs_cli_cmd command = {
 	CMD, "capture GAME.nds --frames N [--input SCRIPT] [--state FILE] [--grace N] [--lookback N] -o TRACE",
 	"Runs the DS ROM GAME.nds headless on the DeSmuME libretro core (no window, no\n"
@@ -57,7 +43,7 @@ static const vs_cli_cmd command = {
 	"exit: 0 captured, 2 bad usage, not a DS ROM, unreadable input script or\n"
 	"savestate (or one of another ROM), the program stopped, or no emulator core.\n"
 	"Nothing is left at TRACE on error.\n",
-	ds_status, 0
+	vs_ds_cli_status, 0
 };
 
 typedef struct capture_args {

@@ -28,20 +28,6 @@ static const vs_cli_opt options[] = {
 	{ NULL, 0, NULL, NULL }
 };
 
-static void ds_status(FILE *fp, int part)
-{
-	char err[512];
-
-	if (part != 1)
-		return;
-	fprintf(fp, "\nneeds: the DeSmuME libretro core at run time (Debian: %s), from\n"
-		"$VRAMSIM_DESMUME_CORE or %s: ", VS_DS_CORE_PACKAGE, vs_ds_core_path());
-	if (vs_ds_core_available(err, sizeof err) == 0)
-		fprintf(fp, "found.\n");
-	else
-		fprintf(fp, "not loadable:\n%s\n", err);
-}
-
 static const vs_cli_cmd command = {
 	CMD, "record GAME.nds -o TRACE [--frames N] [--input SCRIPT] [--state FILE] [--quiet]",
 	"Runs the DS ROM GAME.nds headless on the DeSmuME libretro core (no window, no\n"
@@ -53,7 +39,7 @@ static const vs_cli_cmd command = {
 	"one (the file is kept to look at), 2 bad usage, not a DS ROM, unreadable input\n"
 	"script or savestate (or one of another ROM), the program stopped, the ring\n"
 	"overflowed, or no emulator core (nothing is left at TRACE).\n",
-	ds_status, 0
+	vs_ds_cli_status, 0
 };
 
 typedef struct record_args {

@@ -3,9 +3,15 @@
 #ifndef VS_CLI_DS_CMDS_H
 #define VS_CLI_DS_CMDS_H
 
+#include <stdio.h>
+
 /* `vramsim record GAME.nds` (cmd_record.c). */
 int vs_cmd_ds_record(int argc, char **argv);
 /* `vramsim capture GAME.nds` (cmd_capture.c). */
 int vs_cmd_ds_capture(int argc, char **argv);
+
+/* The commands' --help part 1: where the core is looked for, and whether
+ * it loads (module_ds.c). */
+void vs_ds_cli_status(FILE *fp, int part);
 
 #endif

@@ -9,6 +9,21 @@
 #include "cli/cli.h"
 #include "cli/module.h"
 #include "cli/ds/ds_cmds.h"
+#include "console/ds/ds_core.h"
+
+void vs_ds_cli_status(FILE *fp, int part)
+{
+	char err[512];
+
+	if (part != 1)
+		return;
+	fprintf(fp, "\nneeds: the DeSmuME libretro core at run time (Debian: %s), from\n"
+		"$VRAMSIM_DESMUME_CORE or %s: ", VS_DS_CORE_PACKAGE, vs_ds_core_path());
+	if (vs_ds_core_available(err, sizeof err) == 0)
+		fprintf(fp, "found.\n");
+	else
+		fprintf(fp, "not loadable:\n%s\n", err);
+}
 
 int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 {
