@@ -80,10 +80,3 @@ const char *vs_in_path(dev_t dev, ino_t ino)
 	pthread_mutex_unlock(&lock);
 	return path;
 }
-
-int vs_in_rereadable(FILE *fp)
-{
-	struct stat st;
-
-	return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
-}

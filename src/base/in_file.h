@@ -19,8 +19,5 @@ FILE *vs_in_open(const char *path, const char *mode);
 /* The path an input of this run was opened by, when the file dev/ino is
  * one; NULL when it is not. */
 const char *vs_in_path(dev_t dev, ino_t ino);
-/* Whether fp, opened by vs_in_open, can be read a second time from the
- * start: a regular file can, a pipe or a terminal cannot. */
-int vs_in_rereadable(FILE *fp);
 
 #endif

@@ -234,6 +234,20 @@ static int check_recorded(FILE *fp, const char *out)
 	return rc < 0 ? -1 : 0;
 }
 
+FILE *vs_cli_record_open(const char *out)
+{
+	char err[1024 + VS_OUT_PATH_MAX];
+	FILE *fp;
+
+	if (vs_out_check(out, err, sizeof err) != 0) {
+		fprintf(stderr, "vramsim record: %s\n", err);
+		return NULL;
+	}
+	if (!(fp = tmpfile()))
+		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
+	return fp;
+}
+
 int vs_cli_record_write(FILE *tmp, const char *out, int check)
 {
 	char buf[65536];

@@ -2,12 +2,10 @@
 /* cmd_record.c - `vramsim record GAME.nds`: run a DS game headless on the
  * DeSmuME libretro core and write the trace it sends through
  * include/vramsim/record.h's ring in main RAM (docs/capture.md). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/out_file.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/ds/ds_cmds.h"
@@ -122,12 +120,7 @@ int vs_cmd_ds_record(int argc, char **argv)
 		play.progress_ud = &pg;
 	}
 	/* the output is made once, from what was recorded and checked */
-	if (vs_out_check(a.out, err, sizeof err) != 0)
-		fp = NULL;
-	else if (!(fp = tmpfile()))
-		snprintf(err, sizeof err, "cannot make a temporary file: %s", strerror(errno));
-	if (!fp) {
-		fprintf(stderr, "vramsim record: %s\n", err);
+	if (!(fp = vs_cli_record_open(a.out))) {
 		vs_input_script_free(&script);
 		vs_progress_end(&pg);
 		return VS_EXIT_USAGE;

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_record.c - `vramsim record`: run a GBA game headless in libmgba and
  * write the trace it prints through include/vramsim/record.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/out_file.h"
 #include "cli/cli.h"
 #include "console/gba/gba_emu.h"
 
@@ -117,13 +115,7 @@ int vs_cmd_record(int argc, char **argv)
 	play.input = a.input ? &script : NULL;
 	play.state = a.state;
 	/* the output is made once, from what was recorded and checked */
-	if (vs_out_check(out, err, sizeof err) != 0) {
-		fprintf(stderr, "vramsim record: %s\n", err);
-		vs_input_script_free(&script);
-		return VS_EXIT_USAGE;
-	}
-	if (!(fp = tmpfile())) {
-		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
+	if (!(fp = vs_cli_record_open(out))) {
 		vs_input_script_free(&script);
 		return VS_EXIT_USAGE;
 	}
