@@ -47,7 +47,8 @@ const char *__lsan_default_suppressions(void)
 }
 
 /* The same for the vramsim processes a test starts: added to what the
- * environment asks for already (tools/check sets ASAN_OPTIONS). */
+ * environment asks for already (cmake/flags.cmake sets ASAN_OPTIONS for
+ * every test of a sanitizer tree). */
 static inline void ds_demo_sanitizer_env(void)
 {
 	static char asan[1024], lsan[1024];
