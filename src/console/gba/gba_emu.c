@@ -20,6 +20,9 @@
 #include "base/compiler_hints.h"
 #include "console/common/sha256.h"
 
+/* vs_gba_emu_video hands the buffer out as 4 bytes a pixel */
+typedef char vs_color_is_32_bits[sizeof(color_t) == 4 ? 1 : -1];
+
 /* Faults, as libmgba reports them: a callback, or only a log line. */
 enum { FAULT_CRASH = 1, FAULT_ILLEGAL = 2, FAULT_STOP = 4 };
 
@@ -497,6 +500,14 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 	memcpy(f->oam, e->oam, sizeof f->oam);
 	memcpy(f->vram, e->vram, sizeof f->vram);
 	f->changed_mid_frame = (uint8_t)changed;
+}
+
+const uint8_t *vs_gba_emu_video(const vs_gba_emu *e, unsigned *w, unsigned *h)
+{
+	/* libmgba's 32-bit colour (color_t without COLOR_16_BIT) keeps red in
+	 * the low byte: R, G, B, X in memory on a little-endian host */
+	e->core->desiredVideoDimensions(e->core, w, h);
+	return (const uint8_t *)e->video;
 }
 
 uint32_t vs_gba_emu_frames(const vs_gba_emu *e)

@@ -93,6 +93,10 @@ void vs_gba_emu_rom_info(const vs_gba_emu *e, vs_gba_rom_info *info);
  * were drawn. */
 void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f);
 
+/* The picture of the last frame run: *w x *h pixels (240 x 160), rows top
+ * to bottom, 4 bytes each: red, green, blue and one unused. */
+const uint8_t *vs_gba_emu_video(const vs_gba_emu *e, unsigned *w, unsigned *h);
+
 /* How a game is played for `record` and `capture`. */
 typedef struct vs_gba_play {
 	uint32_t frames;              /* frames to run */
@@ -175,5 +179,10 @@ int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *oth
  * (unreadable ROM or savestate, the program faulted, write error). */
 int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
 	vs_capture_stats *stats, char *err, size_t errlen);
+/* The header comment vs_gba_capture gives the trace (vs_capture_new's
+ * header_comment): the ROM's name, title, game code and SHA-256, and the
+ * run's frames, input ranges and savestate as play says. Its last line is
+ * the run's ("capture: frames=N ..."). */
+void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len);
 
 #endif
