@@ -10,7 +10,12 @@
  *    are the script's up to there and the player's after;
  *  - a ROM that crashes mid-session: the session says at which frame, and
  *    the trace and keys up to it are written whole and replay as above;
- *  - a savestate saved in the session starts another where it was.
+ *  - a savestate saved in the session starts another where it was;
+ *  - `vramsim play` in its window, headless (SDL's dummy driver) with a
+ *    script of keys: the trace and keys it writes on exit, and `vramsim
+ *    capture --input` of those keys writes the same trace; an input script
+ *    played back and taken over in the window; what it refuses (no
+ *    display, a DS ROM, a bad key map) with exit 2.
  */
 #include <check.h>
 #include <stdio.h>
@@ -286,6 +291,112 @@ START_TEST(test_savestate)
 }
 END_TEST
 
+/* ---- the command, in its window -------------------------------------------- */
+
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
+
+static char out[16384], err[16384];
+
+/* The frames a keys file says to capture ("--frames N" in its comment). */
+static unsigned keys_frames(const char *keys)
+{
+	char *k = vs_test_slurp(keys), *at;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(k);
+	at = strstr(k, "--frames ");
+	ck_assert_ptr_nonnull(at);
+	ck_assert_int_eq(sscanf(at, "--frames %u", &n), 1);
+	free(k);
+	return n;
+}
+
+/* `capture --input KEYS` of a played session writes its trace again. */
+static void recaptured(const char *trace, const char *keys)
+{
+	const char *again = vs_test_path("again.trace");
+	char *a, *b;
+
+	ck_assert_msg(cli("capture '%s' --frames %u --input '%s' -o '%s' --quiet", DEMO_ROM, keys_frames(keys), keys,
+		again) == 0, "%s", err);
+	a = vs_test_slurp(trace);
+	b = vs_test_slurp(again);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(strcmp(a, b) == 0, "capture --input of the keys play wrote gives another trace");
+	free(a);
+	free(b);
+}
+
+START_TEST(test_window_session)
+{
+	const char *script = vs_test_file(1, "play-window.script",
+		"wait 20\nkeydown Return\nwait 3\nkeyup Return\nwait 30\nkeydown Right\nwait 40\nkey x\nwait 30\n"
+		"keyup Right\nkey space\nexpect title demo.gba\nkey .\nkey .\n"
+		"screenshot %s\nkey space\nkeydown Left\nwait 20\nkeyup Left\nquit\n");
+	const char *trace = vs_test_path("window.trace"), *keys = vs_test_path("window.keys");
+	const char *shot = vs_test_path("window.png"), *log = vs_test_path("window.log");
+	char *k, *logged, sc[1024];
+
+	/* the screenshot path goes into the script */
+	snprintf(sc, sizeof sc, vs_test_slurp(script), shot);
+	script = vs_test_file(2, "play-window2.script", sc);
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	ck_assert_msg(cli("play '%s' -s gba-obj-compact --script '%s' -o '%s' --keys-out '%s' --log '%s'", DEMO_ROM,
+		script, trace, keys, log) == 0, "%s", err);
+	ck_assert(vs_test_exists(shot));
+	k = vs_test_slurp(keys);
+	/* the keys at the frames the script pressed them, the two steps paused */
+	ck_assert_ptr_nonnull(strstr(k, " start\n"));
+	ck_assert_ptr_nonnull(strstr(k, " a right\n"));
+	ck_assert_ptr_nonnull(strstr(k, " left\n"));
+	free(k);
+	logged = vs_test_slurp(log);
+	ck_assert_ptr_nonnull(strstr(logged, "game frames in"));
+	free(logged);
+	recaptured(trace, keys);
+}
+END_TEST
+
+START_TEST(test_window_input_take_over)
+{
+	const char *input = vs_test_file(0, "play-window.input", "60-63 start\n100-300 right\n");
+	const char *script = vs_test_file(1, "play-take.script", "wait 150\nkeydown z\nwait 10\nkeyup z\nwait 10\n"
+		"quit\n");
+	const char *trace = vs_test_path("take.trace"), *keys = vs_test_path("take.keys");
+	char *k;
+
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	ck_assert_msg(cli("play '%s' --input '%s' --script '%s' -o '%s' --keys-out '%s' --log /dev/null", DEMO_ROM,
+		input, script, trace, keys) == 0, "%s", err);
+	k = vs_test_slurp(keys);
+	/* the script's keys until b was pressed, then b alone: right stopped */
+	ck_assert_ptr_nonnull(strstr(k, "\n60-63 start\n100-"));
+	ck_assert_msg(strstr(k, " right\n") && strstr(k, " b\n") && !strstr(k, "300 right"), "%s", k);
+	free(k);
+	recaptured(trace, keys);
+}
+END_TEST
+
+START_TEST(test_window_refusals)
+{
+	const char *bad_map = vs_test_file(0, "play-bad.keys", "# mine\na = X\nstart = Nokey\n");
+	const char *trace = vs_test_path("refused.trace");
+
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	ck_assert_int_eq(cli("play '%s' --script /dev/null --keymap '%s' -o '%s'", DEMO_ROM, bad_map, trace), 2);
+	ck_assert_msg(strstr(err, "play-bad.keys:3:9: error: unknown key 'Nokey'") != NULL, "%s", err);
+	ck_assert_int_eq(cli("play '%s/ds/demo.nds' --script /dev/null", VS_BINARY_DIR), 2);
+	ck_assert_msg(strstr(err, "the DS is not supported by play yet") != NULL, "%s", err);
+	unsetenv("SDL_VIDEODRIVER");
+	unsetenv("DISPLAY");
+	setenv("WAYLAND_DISPLAY", "", 1);
+	ck_assert_int_eq(cli("play '%s' -o '%s'", DEMO_ROM, trace), 2);
+	ck_assert_msg(strstr(err, "vramsim play: no display") != NULL, "%s", err);
+	ck_assert(!vs_test_exists(trace));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("play");
@@ -297,5 +408,9 @@ int main(void)
 	tcase_add_test(tc, test_crash_keeps_the_session);
 	tcase_add_test(tc, test_savestate);
 	suite_add_tcase(s, tc);
+	tc = vs_test_tcase_apart(s, "window", NULL);
+	tcase_add_test(tc, test_window_session);
+	tcase_add_test(tc, test_window_input_take_over);
+	tcase_add_test(tc, test_window_refusals);
 	return vs_test_main(s);
 }

@@ -8,3 +8,8 @@ if(NOT TARGET vs_console_gba)
   return()
 endif()
 vs_layer(play)
+if(NOT TARGET vs_viewer)
+  return()
+endif()
+vs_module(play LIBS vs_viewer vs_play PkgConfig::SDL2)
+
