@@ -252,7 +252,7 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 
 	if (!p->chart_img.px || p->chart_img.w != p->chart.w || p->chart_img.h != p->chart.h ||
 		p->chart_img_arena != v->chart_arena ||
-		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) ||
+		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) || (v->live && v->sc) ||
 			SDL_TICKS_PASSED(SDL_GetTicks(), p->chart_img_time + 500)))) {
 		vs_image_fini(&p->chart_img);
 		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))

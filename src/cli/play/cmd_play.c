@@ -31,11 +31,11 @@ enum { O_INPUT = VS_CLI_LONG, O_STATE, O_STATES, O_KEYS_OUT, O_KEYMAP, O_SCALE, 
 	O_GRACE, O_SHEET, O_ARENAS };
 
 static const vs_cli_opt options[] = {
-	{ "strategy", 's', "SPEC", "a strategy placing the same requests in a second column, as\n"
+	{ "strategy", 's', "SPEC", "a strategy placing the same requests in a second column, as "
 		"in 'vramsim view' (-s gba-obj-compact: OBJ; -s obj=A,bg=B)" },
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
 	{ "output", 'o', "TRACE", "write the session's trace here on exit" },
-	{ "keys-out", O_KEYS_OUT, "FILE", "write the keys the game got here on exit: an input script\n"
+	{ "keys-out", O_KEYS_OUT, "FILE", "write the keys the game got here on exit: an input script "
 		"that 'vramsim capture --input' replays to the same trace" },
 	{ "input", O_INPUT, "SCRIPT", "play these keys back; a key pressed takes over from there" },
 	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM" },
@@ -49,7 +49,7 @@ static const vs_cli_opt options[] = {
 	{ "script", O_SCRIPT, "FILE", "scripted window input, a game frame per line (tests)" },
 	{ "log", O_LOG, "FILE", "timings and script output (default standard output)" },
 	{ "shots", O_SHOTS, "DIR", "where screenshots go (default .)" },
-	{ "quiet", 'q', NULL, "do not print diagnostics" },
+	{ "quiet", 'q', NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
 };
 
