@@ -5,7 +5,8 @@
  *    frame: the trace the session writes is the one `capture --input` of
  *    the keys it writes gives, byte for byte (vs_gba_capture, which the
  *    command runs), and a timeline following the live trace as it grew
- *    recorded the same events as one reading the written trace;
+ *    recorded the same events as one reading the written trace; the same
+ *    for the session written half way while it went on (the write key);
  *  - an input script plays until the player takes over: the keys written
  *    are the script's up to there and the player's after;
  *  - a ROM that crashes mid-session: the session says at which frame, and
@@ -126,6 +127,7 @@ static vs_timeline *timeline_of(const char *trace, int follow)
 START_TEST(test_session_is_a_capture)
 {
 	const char *trace = vs_test_path("play.trace"), *keys = vs_test_path("play.keys");
+	const char *mid = vs_test_path("mid.trace"), *mid_keys = vs_test_path("mid.keys");
 	vs_play *p = open_session(DEMO_ROM, NULL, NULL);
 	vs_timeline *live = NULL, *whole;
 	uint64_t seen = 0;
@@ -134,6 +136,9 @@ START_TEST(test_session_is_a_capture)
 	int rc;
 
 	for (i = 0; i < FRAMES; i++) {
+		/* written half way (the write key) while the session goes on */
+		if (i == FRAMES / 2)
+			ck_assert_msg(vs_play_write(p, mid, mid_keys, err, sizeof err) == 0, "%s", err);
 		ck_assert_uint_eq(vs_play_next_keys(p, demo_keys(i)), demo_keys(i));
 		ck_assert_msg(vs_play_frame(p, demo_keys(i), err, sizeof err) == 0, "frame %u: %s", i, err);
 		if (!live && vs_play_live_ready(p))
@@ -171,6 +176,7 @@ START_TEST(test_session_is_a_capture)
 	vs_timeline_free(live);
 	vs_timeline_free(whole);
 	same_as_capture(DEMO_ROM, trace, keys, NULL, FRAMES);
+	same_as_capture(DEMO_ROM, mid, mid_keys, NULL, FRAMES / 2);
 	{
 		char *k = vs_test_slurp(keys);
 		ck_assert_ptr_nonnull(strstr(k, "\n40-43 start\n90-119 right\n120-125 a right\n126-179 right\n200-259 left\n"));
@@ -361,7 +367,7 @@ END_TEST
 START_TEST(test_window_input_take_over)
 {
 	const char *input = vs_test_file(0, "play-window.input", "60-63 start\n100-300 right\n");
-	const char *script = vs_test_file(1, "play-take.script", "wait 150\nkeydown z\nwait 10\nkeyup z\nwait 10\n"
+	const char *script = vs_test_file(1, "play-take.script", "wait 150\nkeydown z\nwait 10\nkeyup z\nkey F6\nwait 10\n"
 		"quit\n");
 	const char *trace = vs_test_path("take.trace"), *keys = vs_test_path("take.keys");
 	char *k;

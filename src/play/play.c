@@ -259,21 +259,15 @@ static void run_line(vs_play *p, char *buf, size_t len)
 	snprintf(buf, len, "# %s", last ? last + 1 : text);
 }
 
-int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
+/* Writes the finished capture in `trace_text` to trace_path and the keys
+ * to keys_path (either NULL: not written), both or neither. */
+static int write_files(vs_play *p, FILE *trace_text, const char *trace_path, const char *keys_path, char *err,
+	size_t errlen)
 {
 	vs_out_file out[2];
 	char line[600];
 	int n = 0, ok = 1, i;
 
-	if (p->finished) {
-		snprintf(err, errlen, "the session is already written");
-		return -1;
-	}
-	p->finished = 1;
-	if (vs_capture_finish(p->c) < 0) {
-		live_error(p, err, errlen);
-		return -1;
-	}
 	run_line(p, line, sizeof line);
 	if (trace_path && vs_out_open(&out[n++], trace_path, err, errlen) < 0)
 		return -1;
@@ -281,8 +275,11 @@ int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, ch
 		vs_out_abort(out, n - 1);
 		return -1;
 	}
-	if (trace_path && vs_capture_file_finish(p->live, out[0].fp, line) < 0) {
-		vs_capture_file_write_error(out[0].fp, err, errlen);
+	if (trace_path && vs_capture_file_finish(trace_text, out[0].fp, line) < 0) {
+		if (ferror(out[0].fp))
+			vs_capture_file_write_error(out[0].fp, err, errlen);
+		else
+			snprintf(err, errlen, "reading the session's trace back failed: %s", strerror(errno));
 		ok = 0;
 	}
 	if (keys_path)
@@ -295,4 +292,69 @@ int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, ch
 		return -1;
 	}
 	return vs_out_commit(out, n, err, errlen) < 0 ? -1 : 0;
+}
+
+int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
+{
+	if (p->finished) {
+		snprintf(err, errlen, "the session is already written");
+		return -1;
+	}
+	p->finished = 1;
+	if (vs_capture_finish(p->c) < 0) {
+		live_error(p, err, errlen);
+		return -1;
+	}
+	return write_files(p, p->live, trace_path, keys_path, err, errlen);
+}
+
+/* The live trace so far copied into a fresh temporary file. */
+static FILE *live_copy(vs_play *p)
+{
+	FILE *tmp = tmpfile();
+	char buf[1 << 16];
+	off_t end = ftello(p->live);
+	size_t n;
+
+	if (!tmp || end < 0 || fflush(p->live) || fseeko(p->live, 0, SEEK_SET))
+		goto fail;
+	while ((n = fread(buf, 1, sizeof buf, p->live)) > 0)
+		if (fwrite(buf, 1, n, tmp) != n)
+			goto fail;
+	/* the capture writes on at the end */
+	if (ferror(p->live) || fseeko(p->live, 0, SEEK_END) || ftello(p->live) != end)
+		goto fail;
+	return tmp;
+fail:
+	fseeko(p->live, 0, SEEK_END);
+	if (tmp)
+		fclose(tmp);
+	return NULL;
+}
+
+int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
+{
+	FILE *tmp;
+	vs_capture *c;
+	int rc = -1;
+
+	if (p->finished) {
+		snprintf(err, errlen, "the session is already written");
+		return -1;
+	}
+	if (!(tmp = live_copy(p))) {
+		snprintf(err, errlen, "cannot copy the live trace %s: %s", p->path, strerror(errno));
+		return -1;
+	}
+	/* the capture as it stands, finished in the copy: what finishing now
+	 * would write, while the session goes on */
+	if (!(c = vs_capture_copy(p->c, tmp)))
+		snprintf(err, errlen, "out of memory");
+	else if (vs_capture_finish(c) < 0)
+		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
+	else
+		rc = write_files(p, tmp, trace_path, keys_path, err, errlen);
+	vs_capture_free(c);
+	fclose(tmp);
+	return rc;
 }

@@ -69,5 +69,8 @@ int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen);
  * trace_path and the keys as an input script to keys_path (either NULL: not
  * written), whole, both or neither (base/out_file.h). 0, or -1 with err. */
 int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen);
+/* The same without ending the session: the trace and keys of the frames so
+ * far, as vs_play_finish would write them now; the game goes on. */
+int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen);
 
 #endif

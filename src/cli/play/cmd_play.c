@@ -62,9 +62,10 @@ static const vs_cli_cmd command = {
 	"late: capture's delay). With -s a second column shows another strategy placing\n"
 	"the same requests. Keys (docs/play.md): arrows, x a, z b, Return start,\n"
 	"Backspace select, a l, s r; space pause, . one frame, Tab fast forward, F5\n"
-	"savestate; q quit. Game controllers work through SDL's mapping. On exit the\n"
-	"trace (-o) and the keys (--keys-out) are written; 'vramsim capture GAME.gba\n"
-	"--frames N --input KEYS' writes the same trace byte for byte.\n",
+	"savestate, F6 write the files now; q quit. Game controllers work through SDL's\n"
+	"mapping. On exit the trace (-o) and the keys (--keys-out) are written;\n"
+	"'vramsim capture GAME.gba --frames N --input KEYS' writes the same trace byte\n"
+	"for byte.\n",
 	options,
 	"Headless: SDL_VIDEODRIVER=dummy with --script. A DS ROM is not supported yet.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
@@ -85,7 +86,7 @@ typedef struct live {
 	vs_play *p;
 	play_input in;
 	play_keymap map;
-	const char *rom, *states;
+	const char *rom, *states, *out, *keys_out;
 	double acc;
 	int paused, steps;
 	char message[VS_OUT_PATH_MAX + 1100]; /* why the game stopped, a savestate written, a write that failed */
@@ -160,6 +161,20 @@ static void save_state(live *l)
 		snprintf(l->message, sizeof l->message, "savestate written: %s (vramsim play --state)", path);
 }
 
+/* The write key: -o and --keys-out as they would be on exit now. */
+static void write_now(live *l)
+{
+	char err[1024];
+
+	if (!l->out && !l->keys_out)
+		snprintf(l->message, sizeof l->message, "nothing to write: no -o TRACE or --keys-out FILE");
+	else if (vs_play_write(l->p, l->out, l->keys_out, err, sizeof err) < 0)
+		snprintf(l->message, sizeof l->message, "writing: %s", err);
+	else
+		snprintf(l->message, sizeof l->message, "written at frame %u: %s%s%s", vs_play_frames(l->p),
+			l->out ? l->out : "", l->out && l->keys_out ? ", " : "", l->keys_out ? l->keys_out : "");
+}
+
 static int live_event(void *ud, const union SDL_Event *e)
 {
 	live *l = ud;
@@ -176,6 +191,8 @@ static int live_event(void *ud, const union SDL_Event *e)
 		l->paused = 1, l->steps++;
 	else if (action == PLAY_SAVESTATE)
 		save_state(l);
+	else if (action == PLAY_WRITE)
+		write_now(l);
 	return took;
 }
 
@@ -516,6 +533,8 @@ static int play(play_args *a, vs_viewer_opts *vo, vs_input_script *script)
 	l.cpu0 = clock();
 	l.rom = a->rom;
 	l.states = a->states;
+	l.out = a->out;
+	l.keys_out = a->keys_out;
 	if ((rc = checks(a, script)) >= 0 || (rc = open_session(a, &l, script)) >= 0)
 		return rc;
 	rc = preroll(&l);

@@ -10,7 +10,7 @@
 #include "cli/play/play_keys.h"
 #include "console/common/input_script.h"
 
-static const char *const action_names[PLAY_ACTIONS] = { "pause", "step", "fast", "savestate" };
+static const char *const action_names[PLAY_ACTIONS] = { "pause", "step", "fast", "savestate", "write" };
 
 void play_keymap_default(play_keymap *m)
 {
@@ -18,7 +18,7 @@ void play_keymap_default(play_keymap *m)
 	static const SDL_Keycode gba[PLAY_GBA_KEYS] = {
 		SDLK_x, SDLK_z, SDLK_BACKSPACE, SDLK_RETURN, SDLK_RIGHT, SDLK_LEFT, SDLK_UP, SDLK_DOWN, SDLK_s, SDLK_a
 	};
-	static const SDL_Keycode act[PLAY_ACTIONS] = { SDLK_SPACE, SDLK_PERIOD, SDLK_TAB, SDLK_F5 };
+	static const SDL_Keycode act[PLAY_ACTIONS] = { SDLK_SPACE, SDLK_PERIOD, SDLK_TAB, SDLK_F5, SDLK_F6 };
 	int i;
 
 	memset(m, 0, sizeof *m);
@@ -94,7 +94,7 @@ static int read_line(play_keymap *m, char *s, const char *path, int line, char *
 	*p++ = '\0';
 	if (!(slot = slots_of(m, name)))
 		return bad(err, errlen, path, line, (size_t)(name - s), "'%s' is not a GBA key (a b select start right "
-			"left up down r l) or an action (pause step fast savestate)", name);
+			"left up down r l) or an action (pause step fast savestate write)", name);
 	memset(slot, 0, sizeof(SDL_Keycode) * PLAY_BINDINGS);
 	while (*(p += strspn(p, " \t"))) {
 		SDL_Keycode k;

@@ -16,6 +16,7 @@ enum {
 	PLAY_STEP,      /* one frame forward, paused */
 	PLAY_FAST,      /* fast forward while held */
 	PLAY_SAVESTATE, /* write a savestate */
+	PLAY_WRITE,     /* write -o and --keys-out now */
 	PLAY_ACTIONS
 };
 
@@ -31,7 +32,7 @@ typedef struct play_keymap {
 void play_keymap_default(play_keymap *m);
 /* Reads a key map file over m: lines `NAME = KEY [KEY...]`, NAME a GBA key
  * (a b select start right left up down r l) or an action (pause step fast
- * savestate), KEY as SDL names keys ("X", "Return", "Left", "F5"); '#'
+ * savestate write), KEY as SDL names keys ("X", "Return", "Left", "F5"); '#'
  * starts a comment. A name given replaces its default keys. 0, or -1 with
  * "file:line:col: error: ..." in err. */
 int play_keymap_load(play_keymap *m, const char *path, char *err, size_t errlen);
