@@ -12,6 +12,7 @@
  *  - a ROM that crashes mid-session: the session says at which frame, and
  *    the trace and keys up to it are written whole and replay as above;
  *  - a savestate saved in the session starts another where it was;
+ *  - sound kept, a frame's samples each frame, leaves the trace as it is;
  *  - `vramsim play` in its window, headless (SDL's dummy driver) with a
  *    script of keys: the trace and keys it writes on exit, and `vramsim
  *    capture --input` of those keys writes the same trace; an input script
@@ -46,7 +47,8 @@ static uint16_t demo_keys(uint32_t i)
 	return 0;
 }
 
-static vs_play *open_session(const char *rom, const char *state, const vs_input_script *input)
+static vs_play *open_session_audio(const char *rom, const char *state, const vs_input_script *input,
+	unsigned audio_rate)
 {
 	vs_play_opts o;
 	vs_play *p;
@@ -56,10 +58,16 @@ static vs_play *open_session(const char *rom, const char *state, const vs_input_
 	o.rom = rom;
 	o.state = state;
 	o.input = input;
+	o.audio_rate = audio_rate;
 	vs_capture_options_default(&o.capture);
 	p = vs_play_open(&o, err, sizeof err);
 	ck_assert_msg(p != NULL, "%s", err);
 	return p;
+}
+
+static vs_play *open_session(const char *rom, const char *state, const vs_input_script *input)
+{
+	return open_session_audio(rom, state, input, 0);
 }
 
 /* `capture GAME --frames N --input KEYS [--state STATE]` in process, as the
@@ -182,6 +190,38 @@ START_TEST(test_session_is_a_capture)
 		ck_assert_ptr_nonnull(strstr(k, "\n40-43 start\n90-119 right\n120-125 a right\n126-179 right\n200-259 left\n"));
 		free(k);
 	}
+}
+END_TEST
+
+/* Sound kept: 48,000 samples a second come out, a frame's worth each
+ * frame, and the trace is the same as without. */
+START_TEST(test_audio)
+{
+	static int16_t buf[2 * 4096];
+	const char *trace = vs_test_path("audio.trace"), *keys = vs_test_path("audio.keys");
+	vs_play *p = open_session_audio(DEMO_ROM, NULL, NULL, 48000);
+	char err[1024];
+	size_t total = 0, n;
+	uint32_t i;
+
+	for (i = 0; i < 120; i++) {
+		ck_assert_int_eq(vs_play_frame(p, demo_keys(i), err, sizeof err), 0);
+		n = vs_play_audio(p, buf, 4096);
+		/* the first frame's sound starts with the machine, part way */
+		HOT_ASSERT(i == 0 ? n > 0 && n < 900 : n >= 795 && n <= 815, "frame %u: %zu samples", i, n);
+		total += i ? n : 0;
+	}
+	/* 48,000 a second at the console's 59.7275 frames: 803.65 a frame */
+	ck_assert_uint_ge(total, 119 * 800);
+	ck_assert_uint_le(total, 119 * 807);
+	finish(p, trace, keys);
+	vs_play_close(p);
+	same_as_capture(DEMO_ROM, trace, keys, NULL, 120);
+	/* without sound asked for, none */
+	p = open_session(DEMO_ROM, NULL, NULL);
+	ck_assert_int_eq(vs_play_frame(p, 0, err, sizeof err), 0);
+	ck_assert_uint_eq(vs_play_audio(p, buf, 4096), 0);
+	vs_play_close(p);
 }
 END_TEST
 
@@ -373,8 +413,10 @@ START_TEST(test_window_input_take_over)
 	char *k;
 
 	setenv("SDL_VIDEODRIVER", "dummy", 1);
-	ck_assert_msg(cli("play '%s' --input '%s' --script '%s' -o '%s' --keys-out '%s' --log /dev/null", DEMO_ROM,
-		input, script, trace, keys) == 0, "%s", err);
+	/* with sound, to a device that plays nothing */
+	setenv("SDL_AUDIODRIVER", "dummy", 1);
+	ck_assert_msg(cli("play '%s' --audio --input '%s' --script '%s' -o '%s' --keys-out '%s' --log /dev/null",
+		DEMO_ROM, input, script, trace, keys) == 0, "%s", err);
 	k = vs_test_slurp(keys);
 	/* the script's keys until b was pressed, then b alone: right stopped */
 	ck_assert_ptr_nonnull(strstr(k, "\n60-63 start\n100-"));
@@ -411,6 +453,7 @@ int main(void)
 	vs_test_require(vs_test_rom_missing("demo.gba", NULL));
 	tcase_add_test(tc, test_session_is_a_capture);
 	tcase_add_test(tc, test_take_over);
+	tcase_add_test(tc, test_audio);
 	tcase_add_test(tc, test_crash_keeps_the_session);
 	tcase_add_test(tc, test_savestate);
 	suite_add_tcase(s, tc);

@@ -94,6 +94,8 @@ vs_play *vs_play_open(const vs_play_opts *o, char *err, size_t errlen)
 	p->e = vs_gba_play_open(o->rom, &start, err, errlen);
 	if (!p->e || make_live(p, err, errlen) < 0)
 		goto fail;
+	if (o->audio_rate)
+		vs_gba_emu_keep_audio(p->e, o->audio_rate);
 	header(p, 0, 0, text, sizeof text);
 	p->c = vs_capture_new(&o->capture, p->live, text, err, errlen);
 	if (!p->c)
@@ -189,6 +191,11 @@ int vs_play_live_ready(const vs_play *p)
 const uint8_t *vs_play_screen(const vs_play *p, unsigned *w, unsigned *h)
 {
 	return vs_gba_emu_video(p->e, w, h);
+}
+
+size_t vs_play_audio(vs_play *p, int16_t *buf, size_t max)
+{
+	return vs_gba_emu_audio(p->e, buf, max);
 }
 
 int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen)

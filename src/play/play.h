@@ -28,6 +28,7 @@ typedef struct vs_play_opts {
 	const char *state;            /* mGBA savestate to start from, or NULL */
 	const vs_input_script *input; /* keys played back until taken over, or NULL */
 	vs_capture_options capture;   /* as `capture` takes them */
+	unsigned audio_rate;          /* sound kept at this many samples a second (0: none) */
 } vs_play_opts;
 
 /* Opens the ROM (and the savestate) and starts the capture into a fresh
@@ -60,6 +61,10 @@ int vs_play_live_ready(const vs_play *p);
 
 /* The game's last picture: *w x *h pixels of 4 bytes, R, G, B, unused. */
 const uint8_t *vs_play_screen(const vs_play *p, unsigned *w, unsigned *h);
+
+/* Up to max stereo samples of sound (audio_rate) since the last call, left
+ * and right interleaved in buf; returns how many (0 without audio_rate). */
+size_t vs_play_audio(vs_play *p, int16_t *buf, size_t max);
 
 /* Writes the machine's state as an mGBA savestate (what --state reads),
  * whole or not at all. 0, or -1 with err. */

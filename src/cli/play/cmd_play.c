@@ -28,7 +28,7 @@
 #define PREROLL_MAX 3600u   /* frames the game may show nothing before the window gives up */
 
 enum { O_INPUT = VS_CLI_LONG, O_STATE, O_STATES, O_KEYS_OUT, O_KEYMAP, O_SCALE, O_SIZE, O_SCRIPT, O_LOG, O_SHOTS,
-	O_GRACE, O_SHEET, O_ARENAS };
+	O_GRACE, O_SHEET, O_ARENAS, O_AUDIO };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "a strategy placing the same requests in a second column, as "
@@ -41,6 +41,7 @@ static const vs_cli_opt options[] = {
 	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM" },
 	{ "states", O_STATES, "DIR", "where the savestate key writes (default .)" },
 	{ "keymap", O_KEYMAP, "FILE", "the key map (default ~/.config/vramsim/play-keys if there)" },
+	{ "audio", O_AUDIO, NULL, "play the game's sound (off by default)" },
 	{ "scale", O_SCALE, "N", "draw the game at N times its size (1-8; default: what fits)" },
 	{ "size", O_SIZE, "WxH", "window size (default 1280x800)" },
 	{ "grace", O_GRACE, "N", "capture's grace, in frames (1-600, default 3)" },
@@ -55,8 +56,8 @@ static const vs_cli_opt options[] = {
 
 static const vs_cli_cmd command = {
 	CMD, "play GAME.gba [-s STRATEGY]... [-o TRACE] [--keys-out FILE] [--input SCRIPT] [--state FILE]",
-	"Plays GAME.gba in a window (libmgba, at the console's 59.73 frames a second, no\n"
-	"sound) beside the viewer's live maps of its OBJ and BG VRAM: who owns each tile\n"
+	"Plays GAME.gba in a window (libmgba, at the console's 59.73 frames a second,\n"
+	"sound with --audio) beside the viewer's live maps of its OBJ and BG VRAM: who owns each tile\n"
 	"now, the heatmap, live bytes, largest free run and fragmentation, failures.\n"
 	"What the maps show is capture's inference, run as the game plays (a few frames\n"
 	"late: capture's delay). With -s a second column shows another strategy placing\n"
@@ -76,7 +77,7 @@ static const vs_cli_cmd command = {
 typedef struct play_args {
 	const char *rom, *out, *keys_out, *input, *state, *states, *keymap, *log_path;
 	uint64_t scale, grace;
-	int sheet, quiet, obj, bg;
+	int sheet, quiet, obj, bg, audio;
 	vs_cli_choices cs;
 	vs_viewer_opts *vo;
 } play_args;
@@ -91,6 +92,8 @@ typedef struct live {
 	int paused, steps;
 	char message[VS_OUT_PATH_MAX + 1100]; /* why the game stopped, a savestate written, a write that failed */
 	int failed;          /* the session could not be written */
+	int audio;           /* --audio: 1 asked for, 2 playing, -1 no device */
+	SDL_AudioDeviceID dev;
 	clock_t cpu0;        /* CPU time when the session opened */
 } live;
 
@@ -133,6 +136,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_LOG: a->log_path = p->arg; return -1;
 	case O_SHOTS: a->vo->shot_dir = p->arg; return -1;
 	case O_SHEET: a->sheet = 1; return -1;
+	case O_AUDIO: a->audio = 1; return -1;
 	case 'q': a->quiet = 1; return -1;
 	case O_ARENAS: return take_arenas(a, p->arg);
 	case O_SCALE: return vs_cli_uint(p, 1, 8, &a->scale) ? VS_EXIT_USAGE : -1;
@@ -219,6 +223,36 @@ static int frames_due(live *l, double dt)
 	return n;
 }
 
+#define AUDIO_RATE 48000
+#define AUDIO_AHEAD (AUDIO_RATE / 8) /* samples queued at most: an eighth of a second late */
+
+/* The sound of the frames just run to the audio device, opened the first
+ * time (SDL has started by then). A device that cannot open is said once. */
+static void play_audio(live *l)
+{
+	static int16_t buf[2 * 4096];
+	size_t n = vs_play_audio(l->p, buf, 4096);
+	SDL_AudioSpec want, have;
+
+	if (l->audio == 1) {
+		memset(&want, 0, sizeof want);
+		want.freq = AUDIO_RATE;
+		want.format = AUDIO_S16SYS;
+		want.channels = 2;
+		want.samples = 1024;
+		if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0 || !(l->dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0))) {
+			snprintf(l->message, sizeof l->message, "no sound: %s", SDL_GetError());
+			l->audio = -1;
+			return;
+		}
+		SDL_PauseAudioDevice(l->dev, 0);
+		l->audio = 2;
+	}
+	/* fast forward and a slow window drop sound rather than fall behind */
+	if (l->audio == 2 && n && SDL_GetQueuedAudioSize(l->dev) < AUDIO_AHEAD * 4u)
+		SDL_QueueAudio(l->dev, buf, (Uint32)(n * 4));
+}
+
 static int live_tick(void *ud, double dt)
 {
 	live *l = ud;
@@ -233,6 +267,8 @@ static int live_tick(void *ud, double dt)
 			return -1;
 		}
 	}
+	if (l->audio > 0)
+		play_audio(l);
 	if (rc == 1)
 		snprintf(l->message, sizeof l->message, "the game stopped: %s", vs_play_fault(l->p));
 	return rc;
@@ -270,8 +306,12 @@ static int preroll(live *l)
 	uint32_t i;
 	int rc = 0;
 
-	for (i = 0; i < PREROLL_MAX && rc == 0 && !vs_play_live_ready(l->p); i++)
+	static int16_t silence[2 * 4096];
+
+	for (i = 0; i < PREROLL_MAX && rc == 0 && !vs_play_live_ready(l->p); i++) {
 		rc = vs_play_frame(l->p, 0, err, sizeof err);
+		vs_play_audio(l->p, silence, 4096); /* before the window: not played */
+	}
 	if (rc < 0) {
 		fprintf(stderr, "vramsim play: %s\n", err);
 		return VS_EXIT_USAGE;
@@ -464,6 +504,8 @@ static int open_session(play_args *a, live *l, vs_input_script *script)
 	po.capture.sheet = a->sheet;
 	po.capture.obj = a->obj;
 	po.capture.bg = a->bg;
+	po.audio_rate = a->audio ? AUDIO_RATE : 0;
+	l->audio = a->audio;
 	if (!(l->p = vs_play_open(&po, err, sizeof err))) {
 		fprintf(stderr, "vramsim play: %s\n", err);
 		return VS_EXIT_USAGE;

@@ -72,6 +72,13 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 /* Writes the machine's state as an mGBA savestate file (mGBA opens it).
  * -1 with err on failure. */
 int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen);
+/* Sound (vramsim play --audio): from now on each frame's samples are kept,
+ * at rate samples a second, instead of dropped; take them with
+ * vs_gba_emu_audio after every frame or few. */
+void vs_gba_emu_keep_audio(vs_gba_emu *e, unsigned rate);
+/* Up to max stereo samples kept so far, left and right interleaved, into
+ * buf (2 * max values); returns how many. */
+size_t vs_gba_emu_audio(vs_gba_emu *e, int16_t *buf, size_t max);
 /* Why the program can no longer run (it jumped outside memory, executed an
  * undefined instruction, turned the console off with the BIOS Stop call),
  * with the frame; NULL while it runs. Once set, no more frames run. */
