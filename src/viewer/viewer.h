@@ -21,7 +21,7 @@ union SDL_Event;
 typedef struct vs_viewer_live {
 	void *ud;
 	int screen_w, screen_h;  /* the game's picture, in pixels */
-	int scale;               /* drawn at this integer scale (0: the largest that fits, 1-4) */
+	int scale;               /* drawn at this integer scale (0: the largest up to 4 that fits) */
 	/* Before each window frame: runs the game for dt seconds (dt < 0: one
 	 * frame, for scripted runs), writing the trace. 0 to go on, 1 when the
 	 * game stopped (its last picture stays), -1 on an error (the window
