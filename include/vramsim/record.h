@@ -34,6 +34,8 @@
  *   VS_REC_VRAMCNT('B', 0x89);                        // "vramcnt B 0x89": VRAMCNT_B written
  *   VS_REC_LOCK('A');  VS_REC_UNLOCK('A');            // "lock A", "unlock A" (glLockVRAMBank)
  *   VS_REC_MOVE(id, a);                               // "move 7 to=0x06010000": the game moved it, whole
+ *   VS_REC_FRAME();                                   // "frame"
+ *   VS_REC_LINE("save level1");                       // any statement, as text
  *
  * A game on the NITRO-System (NNS_Gfd) VRAM managers records each call of
  * NNS_GfdAllocTexVram(size, is4x4comp, opt) and NNS_GfdAllocPlttVram(size,
@@ -41,17 +43,16 @@
  * the id (textures 0x1KKKKKKKK, palettes 0x2KKKKKKKK, so the two never
  * meet), and the frees name the key the game passes:
  *
- *   VS_REC_NNS_TEX("tex", size, is4x4comp, opt, key);  // "alloc 0x1000c0010 tex 3072 at=0x00000080"
+ *   VS_REC_NNS_TEX("tex", size, is4x4comp, opt, key);  // "alloc 0x100c00010 tex 3072 at=0x00000080"
  *   VS_REC_NNS_PLTT("pal", size, is4pltt, opt, key);   // "alloc 0x200040002 pal pltt 16 4c opt=1 at=..."
- *   VS_REC_NNS_FREE_TEX(key);  VS_REC_NNS_FREE_PLTT(key); // "free 0x1000c0010"; nothing for the error key 0
+ *   VS_REC_NNS_FREE_TEX(key);  VS_REC_NNS_FREE_PLTT(key); // "free 0x100c00010"; nothing for the error key 0
  *
  * The size written is the key's (the request rounded as the managers
  * round it: 16 bytes for textures, 8 for palettes, 0 as the smallest);
  * a 4x4 texture is "tex WxH 4x4" when its texel bytes are one texture's
- * (16 x a power of two), else "tex N 4x4", which a trace reader that takes
- * 4x4 textures by size only reads (docs/embedding.md).
- *   VS_REC_FRAME();                                   // "frame"
- *   VS_REC_LINE("save level1");                       // any statement, as text
+ * (16 x a power of two), else "tex N 4x4", which this version's trace
+ * reader refuses: it takes 4x4 textures by their dimensions only
+ * (docs/embedding.md).
  *
  * The address a is what the game's allocator returned: VS_REC_FAILED when it
  * returned nothing (the line says at=none, and the replay fails the request
