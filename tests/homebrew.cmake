@@ -11,8 +11,8 @@
 # Without the variable the test says so, and ctest reports it skipped
 # (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
 # ctest runs it as SHARDS tests, NAME.SHARD, each taking every SHARDS-th ROM
-# from the SHARD-th (about 2 s of CPU a GBA ROM, 12 s a DS one: a folder of
-# 18 would take too long for one test's timeout).
+# from the SHARD-th (about 2 s of CPU a GBA ROM, 10 to 25 s a DS one: a
+# folder of 18 would take too long for one test's timeout).
 # VRAMSIM, OUT, SHARD, SHARDS; EXT (gba, the default, or nds).
 if(NOT DEFINED EXT)
   set(EXT gba)
