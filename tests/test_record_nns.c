@@ -6,10 +6,11 @@
  * (docs/embedding.md). Here the game is our own reproduction of the
  * managers (src/alloc/nns_*.c) called through its entry points as
  * NNS_GfdAllocTexVram and the others call the pointers: each macro's line
- * is checked as text, and a recording of a few hundred random calls
- * replays under the nns-* strategies with every placement the game's
- * (no divergence, the same failures) and under `recorded` with no
- * integrity error.
+ * is checked as text, and a recording of a few hundred random calls, on
+ * the linked-list managers and on the frame managers with a state saved
+ * and restored, replays under the nns-* strategies of its managers with
+ * every placement the game's (no divergence, the same failures) and under
+ * `recorded` with no integrity error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,100 @@ START_TEST(a_recording_replays_under_the_nns_managers_with_the_games_keys)
 }
 END_TEST
 
+/* The frame managers (all four slots, bank E's 64 KiB): frees give nothing
+ * back, the game saves both managers' state early and goes back to it later
+ * (NNS_GfdGetFrm*VramState, NNS_GfdSetFrm*VramState), recorded as `save`
+ * and `restore` of the arenas; the keys made since the save are dropped
+ * with the state, as the game drops them. Returns the failures. */
+static unsigned record_frame_game(nns_gfd_ctx *g, unsigned seed)
+{
+	nns_tex_key tex[32] = { 0 };
+	nns_pltt_key pal[32] = { 0 };
+	unsigned born[32] = { 0 }, failures = 0, i, k;
+	nns_frm_tex_state ts;
+	nns_frm_pltt_state ps;
+
+	srand(seed);
+	nns_gfd_init(g, 0);
+	ck_assert(nns_frm_tex_init(g, 4, true));
+	ck_assert(nns_frm_pltt_init(g, 0x10000u, true));
+	reset_lines();
+	VS_REC_BEGIN();
+	VS_REC_ARENA("tex", "ds-tex", "banks=A0B1C2D3");
+	VS_REC_ARENA("pal", "ds-pltt", "banks=E0");
+	for (i = 0; i < 300; i++) {
+		k = (unsigned)rand() % 32u;
+		if (i == 60) {
+			nns_frm_tex_get_state(g, &ts);
+			nns_frm_pltt_get_state(g, &ps);
+			VS_REC_LINE("save level tex");
+			VS_REC_LINE("save level pal");
+		} else if (i == 200) {
+			nns_frm_tex_set_state(g, &ts);
+			nns_frm_pltt_set_state(g, &ps);
+			VS_REC_LINE("restore level tex");
+			VS_REC_LINE("restore level pal");
+			for (k = 0; k < 32; k++)
+				if (born[k] > 60)
+					tex[k] = pal[k] = 0;
+		} else if (tex[k]) {
+			VS_REC_NNS_FREE_TEX(tex[k]);
+			ck_assert_int_eq(nns_gfd_free_tex(g, tex[k]), 0);
+			VS_REC_NNS_FREE_PLTT(pal[k]);
+			if (pal[k])
+				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
+			tex[k] = pal[k] = 0;
+		} else {
+			bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
+			uint32_t sz = is4x4 ? 16u << rand() % 11 : (uint32_t)rand() % 0x6000u;
+			uint32_t psz = (uint32_t)rand() % 0x400u, opt = (uint32_t)rand() % 2u;
+
+			tex[k] = nns_gfd_alloc_tex(g, sz, is4x4, 0);
+			VS_REC_NNS_TEX("tex", sz, is4x4, 0, tex[k]);
+			pal[k] = nns_gfd_alloc_pltt(g, psz, is4pltt, opt);
+			VS_REC_NNS_PLTT("pal", psz, is4pltt, opt, pal[k]);
+			failures += !tex[k] + !pal[k];
+			born[k] = i;
+			if (!tex[k] && pal[k]) {
+				VS_REC_NNS_FREE_PLTT(pal[k]);
+				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
+				pal[k] = 0;
+			}
+		}
+		if (i % 8 == 7)
+			VS_REC_FRAME();
+	}
+	return failures;
+}
+
+START_TEST(a_frame_manager_game_replays_with_its_keys)
+{
+	nns_gfd_ctx *g = malloc(NNS_GFD_CTX_BYTES(1));
+	unsigned failures;
+	const char *text;
+	FILE *fp;
+	vs_replay *r;
+
+	ck_assert_ptr_nonnull(g);
+	failures = record_frame_game(g, 7);
+	ck_assert_uint_gt(failures, 0);
+	text = trace_text();
+	ck_assert_ptr_nonnull(strstr(text, "\nrestore level tex\n"));
+	r = replay(&fp, text, "nns-frm-tex", "nns-frm-pltt");
+	ck_assert_uint_eq(vs_replay_diag_count(r, VS_DIAG_DIVERGENCE), 0);
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	ck_assert_uint_eq(vs_replay_metrics(r, 0)->failures + vs_replay_metrics(r, 1)->failures, failures);
+	vs_replay_free(r);
+	fclose(fp);
+	r = replay(&fp, text, "recorded", "recorded");
+	ck_assert_uint_eq(vs_replay_check_total(r), 0);
+	ck_assert_uint_eq(vs_replay_diag_total(r), 0);
+	vs_replay_free(r);
+	fclose(fp);
+	free(g);
+}
+END_TEST
+
 /* A divergence is seen: the same recording under the frame managers
  * places elsewhere (so the test above can fail). */
 START_TEST(another_manager_diverges)
@@ -223,6 +318,7 @@ int main(void)
 
 	tcase_add_test(tc, nns_macros_write_their_lines);
 	tcase_add_test(tc, a_recording_replays_under_the_nns_managers_with_the_games_keys);
+	tcase_add_test(tc, a_frame_manager_game_replays_with_its_keys);
 	tcase_add_test(tc, another_manager_diverges);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
