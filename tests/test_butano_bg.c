@@ -4,9 +4,11 @@
  * Each rule is pinned on a short sequence worked out by hand from
  * butano/src/bn_bg_blocks_manager.cpp (GValiente/butano; "L123" is a line
  * at tag 21.7.1). Blocks are 2 KiB; a 4bpp tile set of 64 tiles is one
- * block. Then the strategy through the replay, and the trace syntax it
- * needs (tiles, cells) under the other BG strategies. */
+ * block. Then the strategy through the replay, the trace syntax it needs
+ * (tiles, cells) under the other BG strategies, and both Butano managers
+ * on the emulated GBA (`vramsim cycles`). */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -495,10 +497,62 @@ START_TEST(trace_syntax)
 }
 END_TEST
 
+/* ---- on the emulated GBA ----------------------------------------------------- */
+
+static char out[16384], err[4096];
+#define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
+
+/* `vramsim cycles`: every placement the GBA's build of the allocator makes
+ * (Thumb in ROM and ARM in IWRAM) equals the host replay's, hits and
+ * frames (Butano's update) included. */
+static void equal_on_gba(const char *trace, const char *strategy)
+{
+	int rc = cli("cycles %s --strategy %s --code both", trace, strategy);
+
+	ck_assert_msg(rc == 0, "%s %s: exit %d\n%.1500s%.1500s", trace, strategy, rc, out, err);
+	ck_assert_ptr_nonnull(strstr(out, "allocator code ARM in IWRAM"));
+	ck_assert_msg(strstr(out, "placements: the GBA's equal the host replay's") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "\nframe "));
+	ck_assert_ptr_nonnull(strstr(out, "\nfree "));
+}
+
+START_TEST(cycles_butano_sprite_tiles_equal_host)
+{
+	equal_on_gba(VS_SOURCE_DIR "/traces/gba-sprite-churn-1.trace", "butano-sprite-tiles:version=20,items=16");
+	equal_on_gba(VS_SOURCE_DIR "/traces/gba-level-change-2.trace", "butano-sprite-tiles:graphics=raw");
+	/* mode 4: the bitmap BG's first half */
+	equal_on_gba(VS_SOURCE_DIR "/traces/gba-bitmap-racer-1.trace", "butano-sprite-tiles:compressed=1");
+}
+END_TEST
+
+START_TEST(cycles_butano_bg_blocks_equal_host)
+{
+	static const char *const options[] = { "", ":version=17,offset=0", ":graphics=raw",
+		":graphics=each,items=8,version=20,compressed=1" };
+	const char *path = vs_test_path("scenes-%d.trace", 2);
+	size_t k;
+
+	ck_assert_int_eq(cli("gen bg-scenes --seed 2 -o %s", path), 0);
+	for (k = 0; k < sizeof options / sizeof options[0]; k++) {
+		char strategy[64];
+
+		snprintf(strategy, sizeof strategy, "butano-bg-blocks%s", options[k]);
+		equal_on_gba(path, strategy);
+	}
+	remove(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("butano_bg");
 	TCase *tc = tcase_create("core");
+	TCase *roms = vs_test_tcase_apart(s, "cycles_roms",
+		vs_test_rom_missing("cycles-thumb.gba", "cycles-arm.gba", NULL));
+
+	tcase_set_timeout(roms, 120);
+	tcase_add_test(roms, cycles_butano_sprite_tiles_equal_host);
+	tcase_add_test(roms, cycles_butano_bg_blocks_equal_host);
 
 	tcase_add_test(tc, tiles_at_the_start_maps_at_the_back);
 	tcase_add_test(tc, padding_to_a_charblock);

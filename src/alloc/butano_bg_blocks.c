@@ -387,6 +387,10 @@ void butano_bgb_update(butano_bgb *a)
 	unsigned end = end_of(a), before_prev = end, prev = 0, i;
 
 	a->nreleased = 0;
+	a->delay_commit = 0;
+	/* L3050: nothing waits, nothing to walk (check_commit is for uploads) */
+	if (!a->to_remove_blocks)
+		return;
 	a->to_remove_blocks = 0;
 	for (i = a->items[0].next; i != end; i = a->items[i].next) {
 		butano_bgb_item *it = &a->items[i];
@@ -407,5 +411,4 @@ void butano_bgb_update(butano_bgb *a)
 		before_prev = prev;
 		prev = i;
 	}
-	a->delay_commit = 0;
 }
