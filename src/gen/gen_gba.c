@@ -1001,8 +1001,8 @@ static const vs_generator generators[] = {
 		vs_gen_boss_fight, 3600, { 3328, 3269, 35, 28512, 1 } },
 	{ "bitmap-racer", "a mode 4 racer in 16 KiB of OBJ VRAM: opponents change size with distance",
 		vs_gen_bitmap_racer, 3600, { 1209, 1185, 6, 15360, 6 } },
-	{ "bg-scenes", "BG tile sets and maps uploaded whole (Butano's BG blocks): scenes of one to three BGs, "
-		"a dialog box, levels coming back", vs_gen_bg_scenes, 3600, { 56, 48, 10, 33792, 0 } },
+	{ "bg-scenes", "BG tile sets and maps uploaded whole (butano-bg-blocks): scene changes, a dialog box",
+		vs_gen_bg_scenes, 3600, { 56, 48, 10, 33792, 0 } },
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
 		"restore of the base state per level", vs_gen_ds_levels, 2400, { 205, 88, 23, 123888, 0 } },
 	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000, { 1517, 1471, 13, 349984, 48 } },
