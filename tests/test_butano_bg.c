@@ -309,6 +309,67 @@ START_TEST(compressed_data_skips_waiting_items)
 }
 END_TEST
 
+/* The books after every step of random sequences: the items cover the 32
+ * blocks in address order without gap, the pool count is the list's, and
+ * from 18.4.0 the counters are the sums of the free and waiting items
+ * (before, they only drift the way rule 12 says: free short for good,
+ * waiting over until the update). */
+static void same_books(unsigned step)
+{
+	unsigned i, next = 0, n = 0, free_sum = 0, wait_sum = 0;
+
+	for (i = a.items[0].next; i != a.max_items + 1u; i = a.items[i].next) {
+		ck_assert_msg(a.items[i].start == next && a.items[i].blocks > 0, "step %u: item %u at %u, expected %u",
+			step, i, a.items[i].start, next);
+		next += a.items[i].blocks;
+		free_sum += a.items[i].status == BUTANO_BGB_FREE ? a.items[i].blocks : 0u;
+		wait_sum += a.items[i].status == BUTANO_BGB_TO_REMOVE ? a.items[i].blocks : 0u;
+		n++;
+	}
+	ck_assert_uint_eq(next, 32);
+	ck_assert_uint_eq(n, a.max_items - a.nspare);
+	if (a.version >= 18) {
+		ck_assert_int_eq(a.free_blocks, (int)free_sum);
+		ck_assert_int_eq(a.to_remove_blocks, (int)wait_sum);
+	} else {
+		ck_assert_int_le(a.free_blocks, (int)free_sum);
+		ck_assert_int_le(a.free_blocks + a.to_remove_blocks, (int)(free_sum + wait_sum));
+	}
+}
+
+START_TEST(random_sequences_keep_the_books)
+{
+	static const unsigned versions[3] = { 17, 18, 21 };
+	vs_rng rng = { 0x6b62u + (unsigned)_i };
+	int live[64], nlive = 0, id, found;
+	unsigned step, k;
+
+	butano_bgb_init(&a, versions[_i % 3], _i < 3 ? 16u : 6u);
+	for (step = 0; step < 4000; step++) {
+		unsigned op = vs_rng_below(&rng, 10);
+		butano_bgb_req r;
+		if (op < 5 && nlive < 64) {
+			unsigned kind = vs_rng_below(&rng, 4), data = 1u + vs_rng_below(&rng, 12);
+			if (kind == BUTANO_BGB_MAP)
+				r = map(data, 32u << vs_rng_below(&rng, 2), 32u << vs_rng_below(&rng, 2));
+			else
+				r = tiles(data, 1u + vs_rng_below(&rng, kind == BUTANO_BGB_AFFINE_TILES_OFFSET ? 8 : 6), (int)kind);
+			r.compressed = (uint8_t)vs_rng_below(&rng, 2);
+			id = op == 4 ? butano_bgb_allocate(&a, &r) : butano_bgb_create(&a, &r, &found);
+			if (id > 0)
+				live[nlive++] = id;
+		} else if (op < 9 && nlive) {
+			k = vs_rng_below(&rng, (uint32_t)nlive);
+			ck_assert_int_ge(butano_bgb_decrease_usages(&a, live[k]), 0);
+			live[k] = live[--nlive];
+		} else {
+			butano_bgb_update(&a);
+		}
+		same_books(step);
+	}
+}
+END_TEST
+
 /* ---- through the replay -------------------------------------------------- */
 
 static vs_replay *play(vs_test_replay *x, const char *strategy, const char *text, const char *options)
@@ -563,6 +624,7 @@ int main(void)
 	tcase_add_test(tc, item_limit);
 	tcase_add_test(tc, padding_on_a_waiting_item);
 	tcase_add_test(tc, compressed_data_skips_waiting_items);
+	tcase_add_loop_test(tc, random_sequences_keep_the_books, 0, 6);
 	tcase_add_test(tc, replay_shares_waits_and_flushes);
 	tcase_add_test(tc, options_and_arenas);
 	tcase_add_test(tc, trace_syntax);
