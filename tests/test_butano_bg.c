@@ -457,6 +457,32 @@ START_TEST(replay_shares_waits_and_flushes)
 }
 END_TEST
 
+/* Rule 11 through the replay: the revived padding is handed out for all of
+ * the data, over what was placed after it: an integrity error (what the game
+ * shows), and its release at the frame finds the record it kept. */
+START_TEST(replay_reports_the_revived_padding)
+{
+	vs_test_replay x;
+	vs_replay_config cfg;
+	char err[512];
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find("butano-bg-blocks");
+	ck_assert_msg(vs_test_replay_open(&x, "vramsim-trace 1\narena bg gba-bg\n"
+		"alloc 1 tiles 64 4bpp tag=a\n"            /* block 0 */
+		"alloc 2 tiles 960 4bpp tag=b\n"           /* 1-15 */
+		"free 2\n"
+		"alloc 3 tiles 256 8bpp affine tag=c\n"    /* 1 + 8 passes 8: padding 1-7 (b waits on), 8-15 */
+		"alloc 4 tiles 960 4bpp tag=b\n"           /* b again: the padding at 1 */
+		"free 4\nframe\n", "r.trace", &cfg, err, sizeof err) != NULL, "%s", err);
+	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+	ck_assert_int_eq(offset_of(x.r, 3), 8 * 2048);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 1);
+	ck_assert_msg(strstr(x.msgs, "overlap") != NULL && strstr(x.msgs, "released") == NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
 START_TEST(options_and_arenas)
 {
 	const vs_strategy *s = vs_strategy_find("butano-bg-blocks");
@@ -626,6 +652,7 @@ int main(void)
 	tcase_add_test(tc, compressed_data_skips_waiting_items);
 	tcase_add_loop_test(tc, random_sequences_keep_the_books, 0, 6);
 	tcase_add_test(tc, replay_shares_waits_and_flushes);
+	tcase_add_test(tc, replay_reports_the_revived_padding);
 	tcase_add_test(tc, options_and_arenas);
 	tcase_add_test(tc, trace_syntax);
 	suite_add_tcase(s, tc);
