@@ -154,7 +154,7 @@ static int req_map(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 }
 
 /* tiles N 4bpp|8bpp [affine]: a tile set uploaded whole (Butano's
- * bg_tiles_ptr), N tiles of that depth; at most BG VRAM's 64 KiB */
+ * regular_bg_tiles_ptr), N tiles of that depth; at most BG VRAM's 64 KiB */
 static int req_tiles(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 {
 	uint32_t count;
