@@ -146,6 +146,28 @@ START_TEST(exact_then_smallest_in_address_order)
 }
 END_TEST
 
+/* L1231-1238: the smallest is chosen by the item's whole size, its padding
+ * only deciding whether the request fits: a padded range that is smaller
+ * wins over a larger one that needs none. */
+START_TEST(smallest_by_whole_size_padding_aside)
+{
+	int x2, x4;
+
+	butano_bgb_init(&a, 21, 16);
+	(void)create(tiles(1, 1, 0));        /* 0 */
+	x2 = create(tiles(2, 10, 0));        /* 1-10 */
+	(void)create(tiles(3, 5, 0));        /* 11-15 */
+	x4 = create(tiles(4, 12, 0));        /* 16-27 */
+	(void)create(tiles(5, 4, 0));        /* 28-31: full */
+	ck_assert_int_eq(a.free_blocks, 0);
+	(void)butano_bgb_decrease_usages(&a, x2);
+	(void)butano_bgb_decrease_usages(&a, x4);
+	butano_bgb_update(&a);
+	/* 1-10 (10, padding 7) beats 16-27 (12, no padding) */
+	ck_assert_uint_eq(start_of(create(tiles(6, 2, BUTANO_BGB_TILES_NO_OFFSET))), 8);
+}
+END_TEST
+
 /* L1197-1214, L1254-1259: a waiting item of exactly the request (with its
  * padding) is taken for other data first; when nothing fits, every
  * waiting item is freed and the request tried again, and allocate fails
@@ -644,6 +666,7 @@ int main(void)
 	tcase_add_test(tc, tiles_at_the_start_maps_at_the_back);
 	tcase_add_test(tc, padding_to_a_charblock);
 	tcase_add_test(tc, exact_then_smallest_in_address_order);
+	tcase_add_test(tc, smallest_by_whole_size_padding_aside);
 	tcase_add_test(tc, waiting_exact_first_then_the_flush);
 	tcase_add_test(tc, data_shared_used_or_waiting);
 	tcase_add_test(tc, update_merges_forward_then_back);
