@@ -652,6 +652,25 @@ START_TEST(cycles_butano_bg_blocks_equal_host)
 }
 END_TEST
 
+/* The GBA's request carries a tag in 16 bits: the 65,536th distinct tag (the
+ * most a trace may have) stops the run with exit 2 naming its line. */
+START_TEST(cycles_tag_past_16_bits)
+{
+	vs_test_text t = { 0 };
+	const char *path;
+	unsigned i;
+
+	vs_test_put(&t, "vramsim-trace 1\narena bg gba-bg\n");
+	for (i = 1; i <= 65536u; i++)
+		vs_test_put(&t, "alloc %u tiles 64 4bpp tag=t%u\nfree %u\n", i, i, i);
+	path = vs_test_file(0, "many-tags.trace", t.s);
+	free(t.s);
+	ck_assert_int_eq(cli("cycles %s --strategy butano-bg-blocks", path), 2);
+	ck_assert_msg(strstr(err, "line 131073: tag number 65536 does not fit the GBA's request") != NULL, "%s", err);
+	remove(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("butano_bg");
@@ -662,6 +681,7 @@ int main(void)
 	tcase_set_timeout(roms, 120);
 	tcase_add_test(roms, cycles_butano_sprite_tiles_equal_host);
 	tcase_add_test(roms, cycles_butano_bg_blocks_equal_host);
+	tcase_add_test(roms, cycles_tag_past_16_bits);
 
 	tcase_add_test(tc, tiles_at_the_start_maps_at_the_back);
 	tcase_add_test(tc, padding_to_a_charblock);
