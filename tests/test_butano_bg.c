@@ -367,7 +367,7 @@ START_TEST(random_sequences_keep_the_books)
 	unsigned step, k;
 
 	butano_bgb_init(&a, versions[_i % 3], _i < 3 ? 16u : 6u);
-	for (step = 0; step < 4000; step++) {
+	for (step = 0; step < 2500; step++) {
 		unsigned op = vs_rng_below(&rng, 10);
 		butano_bgb_req r;
 		if (op < 5 && nlive < 64) {
