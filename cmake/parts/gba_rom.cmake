@@ -104,6 +104,8 @@ set(VS_GBA_CYCLES_ALLOC
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c
   ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles_split.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/butano_sprite_tiles.c
+  ${PROJECT_SOURCE_DIR}/src/alloc/butano_bg_blocks.c
   ${VS_GBA_SRC}/cycles_noop.c)
 set(_thumb_objs)
 set(_arm_objs)

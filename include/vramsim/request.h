@@ -18,7 +18,9 @@ typedef enum vs_req_shape {
 	VS_REQ_TILE,      /* GBA or DS BG tile by ROM index and bpp */
 	VS_REQ_BGMAP,     /* GBA BG map: text or affine, size field 0-3 */
 	VS_REQ_TEX,       /* DS texture: format, width, height */
-	VS_REQ_PLTT       /* DS palette: colours, 4-colour flag */
+	VS_REQ_PLTT,      /* DS palette: colours, 4-colour flag */
+	VS_REQ_TILESET,   /* GBA BG: a set of N tiles at one depth, uploaded whole */
+	VS_REQ_CELLS      /* GBA BG map of W x H cells, text or affine */
 } vs_req_shape;
 
 typedef enum vs_dir {
@@ -50,6 +52,9 @@ typedef struct vs_request {
 		struct { uint8_t affine, size; } bgmap;            /* size field 0-3 */
 		struct { uint8_t format; uint16_t width, height; } tex;
 		struct { uint16_t colours; uint8_t four; } pltt;   /* four: for 4-colour textures */
+		/* count tiles of bpp 4 or 8 (affine: 8bpp, for an affine BG) */
+		struct { uint16_t count; uint8_t bpp, affine; } tileset;
+		struct { uint16_t width, height; uint8_t affine; } cells; /* 2 bytes a text cell, 1 affine */
 	} u;
 	uint32_t tag;      /* interned owner tag (see vs_tags in trace.h); 0 = none */
 	/* What the game's own allocator answered (at= in a trace), so a replay

@@ -61,6 +61,11 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
  * change size with distance, with roadside props, items and dust. */
 int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
 
+/* BG scenes for a manager of whole tile sets and maps (Butano's BG
+ * blocks): `tiles N BPP` and `cells WxH` per BG, a dialog box now and then,
+ * every BG swapped at a scene change; the arena names butano-bg-blocks. */
+int vs_gen_bg_scenes(FILE *out, const vs_gen_opts *o, char *err, size_t errlen);
+
 /* What a generator's default trace (seed 1, default frames and options)
  * holds, as `gen --help` states it; test_gba_gen regenerates each trace
  * and checks these, so the help cannot go stale. */

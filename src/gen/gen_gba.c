@@ -876,6 +876,118 @@ done:
 	return rc;
 }
 
+/* ---- BG scenes: whole tile sets and maps (Butano's BG blocks) -----------
+ *
+ * A game whose backgrounds are each a tile set and a map uploaded whole,
+ * as Butano's regular_bg_ptr and affine_bg_ptr do: a scene holds one to
+ * three regular BGs (two may share a tile set) and now and then an affine
+ * one; a dialog box (a font's tiles and a 32x32 map) comes and goes inside
+ * a scene. At a scene change every BG goes (each map before its tiles, as a
+ * map holds its tile set) and the next scene's come in the same frame.
+ * Scenes are drawn from six levels, so a level comes back with the same
+ * data (the same tags). A scene stays within 24 of the 32 blocks of 2 KiB. */
+
+#define BG_LEVELS 6
+#define BG_MAX 8 /* live allocations of a scene: 4 BGs of two each */
+
+typedef struct bg_scene {
+	FILE *out;
+	gen_rng r;
+	uint64_t next_id;
+	uint64_t live[BG_MAX + 2];
+	unsigned nlive;
+	uint64_t dialog[2];   /* the dialog box's map and tiles; 0: none */
+} bg_scene;
+
+static uint64_t bg_alloc_line(bg_scene *c, const char *request, unsigned level, unsigned bg)
+{
+	uint64_t id = ++c->next_id;
+
+	fprintf(c->out, "alloc %llu %s tag=lv%u-bg%u\n", (unsigned long long)id, request, level, bg);
+	return id;
+}
+
+/* A level's BGs, the same for every visit (its own random stream). */
+static void bg_load_scene(bg_scene *c, uint64_t seed, unsigned level)
+{
+	static const char *const maps[4] = { "cells 32x32", "cells 64x32", "cells 32x64", "cells 64x64" };
+	static const uint8_t map_blocks[4] = { 1, 2, 2, 4 };
+	gen_rng r = { seed * 31u + level };
+	unsigned nbg = gen_rng_between(&r, 1, 3), b, blocks = 0, tiles = 0, m, shared, add;
+	int eight = 0;
+	char rq[48];
+
+	c->nlive = 0;
+	for (b = 0; b < nbg; b++) {
+		/* the second BG draws from the first's tiles now and then */
+		shared = b == 1 && gen_rng_chance(&r, 30, 100);
+		if (!shared) {
+			eight = gen_rng_chance(&r, 25, 100);
+			tiles = gen_rng_between(&r, 2, eight ? 10 : 20) * 32u;
+		}
+		m = gen_rng_below(&r, 4);
+		add = (shared ? 0u : (tiles * (eight ? 64u : 32u) + 2047u) / 2048u) + map_blocks[m];
+		if (blocks + add > 20u)
+			break;
+		blocks += add;
+		snprintf(rq, sizeof rq, "tiles %u %ubpp", tiles, eight ? 8u : 4u);
+		c->live[c->nlive++] = bg_alloc_line(c, rq, level, shared ? 0 : b);
+		c->live[c->nlive++] = bg_alloc_line(c, maps[m], level, b);
+	}
+	if (gen_rng_chance(&r, 30, 100) && blocks + 4u <= 22u) {
+		snprintf(rq, sizeof rq, "tiles %u 8bpp affine", gen_rng_between(&r, 2, 8) * 32u);
+		c->live[c->nlive++] = bg_alloc_line(c, rq, level, 3);
+		c->live[c->nlive++] = bg_alloc_line(c, "cells 32x32 affine", level, 3);
+	}
+}
+
+/* Frees the live BGs, each map before the tiles it holds. */
+static void bg_clear(bg_scene *c)
+{
+	unsigned i;
+
+	for (i = c->nlive; i >= 2; i -= 2) {
+		fprintf(c->out, "free %llu\n", (unsigned long long)c->live[i - 1]);
+		fprintf(c->out, "free %llu\n", (unsigned long long)c->live[i - 2]);
+	}
+	c->nlive = 0;
+	if (c->dialog[0]) {
+		fprintf(c->out, "free %llu\nfree %llu\n", (unsigned long long)c->dialog[0],
+			(unsigned long long)c->dialog[1]);
+		c->dialog[0] = 0;
+	}
+}
+
+int vs_gen_bg_scenes(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
+{
+	bg_scene c;
+	uint32_t frames = o->frames ? o->frames : 3600, f, next_scene = 0, dialog_until = 0;
+
+	memset(&c, 0, sizeof c);
+	c.out = out;
+	c.r.s = o->seed;
+	fputs("vramsim-trace 1\narena bg gba-bg strategy=butano-bg-blocks\n", out);
+	for (f = 0; f < frames; f++) {
+		if (f == next_scene) {
+			bg_clear(&c);
+			bg_load_scene(&c, o->seed, gen_rng_below(&c.r, BG_LEVELS));
+			next_scene = f + gen_rng_between(&c.r, 300, 900);
+			dialog_until = 0;
+		} else if (c.dialog[0] && f == dialog_until) {
+			fprintf(out, "free %llu\nfree %llu\n", (unsigned long long)c.dialog[0], (unsigned long long)c.dialog[1]);
+			c.dialog[0] = 0;
+		} else if (!c.dialog[0] && gen_rng_chance(&c.r, 1, 150)) {
+			c.dialog[1] = ++c.next_id;
+			fprintf(out, "alloc %llu tiles 96 4bpp tag=font\n", (unsigned long long)c.dialog[1]);
+			c.dialog[0] = ++c.next_id;
+			fprintf(out, "alloc %llu cells 32x32 tag=dialog\n", (unsigned long long)c.dialog[0]);
+			dialog_until = f + gen_rng_between(&c.r, 60, 240);
+		}
+		fputs("frame\n", out);
+	}
+	return finish(out, err, errlen);
+}
+
 /* ---- registry --------------------------------------------------------- */
 
 static const vs_generator generators[] = {
@@ -889,6 +1001,8 @@ static const vs_generator generators[] = {
 		vs_gen_boss_fight, 3600, { 3328, 3269, 35, 28512, 1 } },
 	{ "bitmap-racer", "a mode 4 racer in 16 KiB of OBJ VRAM: opponents change size with distance",
 		vs_gen_bitmap_racer, 3600, { 1209, 1185, 6, 15360, 6 } },
+	{ "bg-scenes", "BG tile sets and maps uploaded whole (butano-bg-blocks): scene changes, a dialog box",
+		vs_gen_bg_scenes, 3600, { 56, 48, 10, 33792, 0 } },
 	{ "ds-levels", "DS level loads (4x4 terrain, 16/256-colour characters, A3I5 effects, direct UI, palettes), "
 		"restore of the base state per level", vs_gen_ds_levels, 2400, { 205, 88, 23, 123888, 0 } },
 	{ "ds-stream", "DS open-world texture and palette streaming churn", vs_gen_ds_stream, 2000, { 1517, 1471, 13, 349984, 48 } },

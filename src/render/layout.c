@@ -106,7 +106,7 @@ uint32_t vs_colour_live(const vs_live *l, vs_colour_by by, uint64_t now)
 		return VS_RGB_UNTAGGED;
 	if (by == VS_COLOUR_BPP) {
 		unsigned bpp = l->req.shape == VS_REQ_SPRITE ? l->req.u.sprite.bpp : l->req.shape == VS_REQ_TILE ?
-			l->req.u.tile.bpp : 0;
+			l->req.u.tile.bpp : l->req.shape == VS_REQ_TILESET ? l->req.u.tileset.bpp : 0;
 		return bin_colour[bpp == 4 ? 0 : bpp == 8 ? 2 : 4];
 	}
 	if (by == VS_COLOUR_TAG)
@@ -537,7 +537,7 @@ static void cell_of(painter *pt, const vs_layout_panel *p, uint32_t cell, cellin
 	l = pt->src->owner ? pt->src->owner(pt->src->ud, ci->owner) : NULL;
 	ci->colour = pt->src->colour_by ? vs_colour_live(l, pt->src->colour_by, pt->src->event) :
 		colour_of_tag(pt, l ? l->req.tag : 0);
-	ci->is_map = l && l->req.shape == VS_REQ_BGMAP;
+	ci->is_map = l && (l->req.shape == VS_REQ_BGMAP || l->req.shape == VS_REQ_CELLS);
 }
 
 static void paint_cell(vs_image *im, int x0, int y0, int w, int h, const cellinfo *ci, int px0, int py0)

@@ -49,7 +49,7 @@ static int parse_bpp(const tok *t)
 
 static int unknown_request(vs_trace_reader *r, const tok *t)
 {
-	return vs_trace_fail(r, t->col, "unknown request '%.*s' (N, bytes, sprite, tile, map, tex, pltt)",
+	return vs_trace_fail(r, t->col, "unknown request '%.*s' (N, bytes, sprite, tile, tiles, map, cells, tex, pltt)",
 		(int)t->len, t->s);
 }
 
@@ -153,6 +153,51 @@ static int req_map(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 	return 3;
 }
 
+/* tiles N 4bpp|8bpp [affine]: a tile set uploaded whole (Butano's
+ * regular_bg_tiles_ptr), N tiles of that depth; at most BG VRAM's 64 KiB */
+static int req_tiles(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	uint32_t count;
+	unsigned bpp;
+
+	if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "tile count", 0, &count))
+		return -1;
+	if (!(bpp = (unsigned)parse_bpp(&t[2])))
+		return vs_trace_fail(r, t[2].col, "tiles: expected 4bpp or 8bpp, got '%.*s'", (int)t[2].len, t[2].s);
+	if (count == 0 || count > (bpp == 4 ? 2048u : 1024u))
+		return vs_trace_fail(r, t[1].col, "tiles: %u %ubpp tiles do not fit in BG VRAM (1-%u)", (unsigned)count,
+			bpp, bpp == 4 ? 2048u : 1024u);
+	rq->shape = VS_REQ_TILESET;
+	rq->u.tileset.count = (uint16_t)count;
+	rq->u.tileset.bpp = (uint8_t)bpp;
+	if (n < 4 || !tok_is(&t[3], "affine"))
+		return 3;
+	if (bpp != 8 || count > 256)
+		return vs_trace_fail(r, t[3].col, "tiles: an affine BG draws 1-256 8bpp tiles");
+	rq->u.tileset.affine = 1;
+	return 4;
+}
+
+/* cells WxH [affine]: a map of W x H cells (2 bytes each, 1 affine); at
+ * most BG VRAM's 64 KiB */
+static int req_cells(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
+{
+	unsigned w, h;
+	int affine = n >= 3 && tok_is(&t[2], "affine");
+
+	if (parse_dims(&t[1], &w, &h) || w == 0 || h == 0)
+		return vs_trace_fail(r, t[1].col, "cells: expected WxH (cells across and down), got '%.*s'", (int)t[1].len,
+			t[1].s);
+	if ((uint32_t)w * h * (affine ? 1u : 2u) > 0x10000u)
+		return vs_trace_fail(r, t[1].col, "cells: a %ux%u %s map does not fit in BG VRAM (64 KiB)", w, h,
+			affine ? "affine" : "text");
+	rq->shape = VS_REQ_CELLS;
+	rq->u.cells.width = (uint16_t)w;
+	rq->u.cells.height = (uint16_t)h;
+	rq->u.cells.affine = (uint8_t)affine;
+	return affine ? 3 : 2;
+}
+
 /* tex WxH FORMAT */
 static int req_tex(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 {
@@ -221,6 +266,8 @@ static const struct req_kind {
 	{ NAME("tile"), BG_ARENAS, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
 	{ NAME("map"), BG_ARENAS, 3, "map: expected 'map text|affine WxH'", req_map },
 	{ NAME("tex"), VS_ARENA_BIT(VS_ARENA_DS_TEX), 3, "tex: expected 'tex WxH FORMAT'", req_tex },
+	{ NAME("tiles"), VS_ARENA_BIT(VS_ARENA_GBA_BG), 3, "tiles: expected 'tiles N 4bpp|8bpp [affine]'", req_tiles },
+	{ NAME("cells"), VS_ARENA_BIT(VS_ARENA_GBA_BG), 2, "cells: expected 'cells WxH [affine]'", req_cells },
 	{ NAME("pltt"), PLTT_ARENAS, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
 };
 #define NREQ_KINDS (sizeof req_kinds / sizeof req_kinds[0])

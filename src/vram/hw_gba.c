@@ -99,15 +99,21 @@ int vs_hw_gba_bg_check(const vs_arena_decl *a, const vs_request *rq, uint32_t of
 		snprintf(why, whylen, "BG data at 0x%x is not on a 32-byte boundary", (unsigned)off);
 		return -1;
 	}
-	if ((rq->shape == VS_REQ_TILE || rq->shape == VS_REQ_BGMAP) && a->gba_mode >= 3) {
+	if ((rq->shape == VS_REQ_TILE || rq->shape == VS_REQ_BGMAP || rq->shape == VS_REQ_TILESET ||
+		rq->shape == VS_REQ_CELLS) && a->gba_mode >= 3) {
 		snprintf(why, whylen, "bitmap mode %u has no tiled backgrounds: no place for a BG %s",
-			(unsigned)a->gba_mode, rq->shape == VS_REQ_TILE ? "tile" : "map");
+			(unsigned)a->gba_mode, rq->shape == VS_REQ_TILE || rq->shape == VS_REQ_TILESET ? "tile" : "map");
+		return -1;
+	}
+	/* a tile set: its tiles numbered from a charblock, 8bpp ones in 64 bytes */
+	if (rq->shape == VS_REQ_TILESET && rq->u.tileset.bpp == 8 && off % 64) {
+		snprintf(why, whylen, "8bpp BG tiles at 0x%x are not on a 64-byte tile", (unsigned)off);
 		return -1;
 	}
 	if (rq->shape == VS_REQ_TILE)
 		return vs_hw_gba_bg_tile_reach(rq->u.tile.cb1 ? rq->u.tile.cb1 - 1u : VS_GBA_CHARBLOCK_ANY,
 			rq->u.tile.bpp, rq->u.tile.affine, off, len, why, whylen);
-	if (rq->shape == VS_REQ_BGMAP) {
+	if (rq->shape == VS_REQ_BGMAP || rq->shape == VS_REQ_CELLS) {
 		if (off % VS_GBA_SCREENBLOCK_BYTES) {
 			snprintf(why, whylen, "BG map at 0x%x is not on a 2 KiB screenblock boundary", (unsigned)off);
 			return -1;

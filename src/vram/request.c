@@ -122,6 +122,12 @@ int vs_request_derive_size(vs_request *rq)
 	case VS_REQ_PLTT:
 		n = (uint32_t)rq->u.pltt.colours * 2;
 		break;
+	case VS_REQ_TILESET:
+		n = (uint32_t)rq->u.tileset.count * (rq->u.tileset.bpp == 4 ? 32u : rq->u.tileset.bpp == 8 ? 64u : 0u);
+		break;
+	case VS_REQ_CELLS:
+		n = (uint32_t)rq->u.cells.width * rq->u.cells.height * (rq->u.cells.affine ? 1u : 2u);
+		break;
 	}
 	if (n == 0)
 		return -1;
@@ -154,6 +160,12 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 	case VS_REQ_PLTT:
 		return snprintf(buf, len, "pltt %u%s", (unsigned)rq->u.pltt.colours,
 			rq->u.pltt.four && rq->u.pltt.colours != 4 ? " 4c" : "");
+	case VS_REQ_TILESET:
+		return snprintf(buf, len, "tiles %u %ubpp%s", (unsigned)rq->u.tileset.count, (unsigned)rq->u.tileset.bpp,
+			rq->u.tileset.affine ? " affine" : "");
+	case VS_REQ_CELLS:
+		return snprintf(buf, len, "cells %ux%u%s", (unsigned)rq->u.cells.width, (unsigned)rq->u.cells.height,
+			rq->u.cells.affine ? " affine" : "");
 	case VS_REQ_BYTES:
 	default:
 		return snprintf(buf, len, "%u", (unsigned)rq->size);

@@ -3,9 +3,11 @@
 # Prints the per-strategy cycles table of docs/on-target.md: every GBA
 # strategy that can manage each trace's arena, Thumb in ROM and ARM in IWRAM.
 # usage: tools/demo-rom/cycles-table.sh build/vramsim traces/gba-*.trace traces/obj-quickstart.trace
+# STRATEGIES="a b" measures those instead (docs/on-target.md's Butano table).
 vramsim=$1; shift
 for t in "$@"; do
-  if grep -q '^arena [^ ]* gba-bg' "$t"; then s="gba-bg-tiles gba-bg-tiles-split"
+  if [ -n "$STRATEGIES" ]; then s=$STRATEGIES
+  elif grep -q '^arena [^ ]* gba-bg' "$t"; then s="gba-bg-tiles gba-bg-tiles-split"
   else s="gba-obj-map gba-obj-first-fit gba-obj-best-fit-end gba-obj-buddy gba-obj-snug gba-obj-ends"; fi
   for st in $s; do
     "$vramsim" cycles "$t" --strategy "$st" --code both 2>/dev/null | awk -v t="$(basename "$t" .trace)" -v s="$st" '

@@ -48,6 +48,16 @@
  *    program fills each new sprite's tiles with a pattern of its request
  *    number and checks the bytes of every sprite it moved, and of every live
  *    one at a reset and at the end (VS_GBA_E_BYTES when one differs).
+ *  - butano-sprite-tiles: param[0] = version | items << 8 | graphics << 20
+ *    (VS_BUTANO_GRAPHICS_*) | compressed << 22 | bitmap mode << 23 (a
+ *    reset's arg likewise); alloc arg = tag (the graphics word, 16 bits) |
+ *    tiles << 16; result = first tile | VS_GBA_BG_HIT when the graphics were
+ *    loaded already. A free answers the uses left; a frame request calls
+ *    update.
+ *  - butano-bg-blocks: param[0] = version | items << 8 | graphics << 16 |
+ *    compressed << 18 | offset allowed << 19; alloc arg = tag |
+ *    vs_gba_bgb_desc << 16; result = first block | VS_GBA_BG_HIT; frees
+ *    and frames as butano-sprite-tiles.
  * Failed allocations answer VS_GBA_NONE. */
 enum {
 	VS_GBA_STRAT_GBA_OBJ_MAP = 1,
@@ -58,7 +68,9 @@ enum {
 	VS_GBA_STRAT_GBA_BG_TILES = 6,
 	VS_GBA_STRAT_GBA_BG_TILES_SPLIT = 7,
 	VS_GBA_STRAT_GBA_OBJ_ENDS = 8,
-	VS_GBA_STRAT_GBA_OBJ_COMPACT = 9
+	VS_GBA_STRAT_GBA_OBJ_COMPACT = 9,
+	VS_GBA_STRAT_BUTANO_SPRITE_TILES = 10,
+	VS_GBA_STRAT_BUTANO_BG_BLOCKS = 11
 };
 
 /* Results the program answers per request: two for an allocator that moves
@@ -76,6 +88,19 @@ static inline uint32_t vs_gba_digest(uint32_t h, uint32_t slot, uint32_t start)
 
 #define VS_GBA_BG_MAP 0x80000000u /* arg/result: a map of screenblocks */
 #define VS_GBA_BG_HIT 0x40000000u /* result: the tile was already loaded */
+
+/* butano-bg-blocks' request (16 bits): a tile set of t32 32-byte tiles
+ * (bits 0-11), 8bpp (12), affine (13); or a map (bit 15) of w x h cells in
+ * steps of 16 (bits 0-3, 4-7), affine (8). */
+#define VS_GBA_BGB_MAP 0x8000u
+static inline uint32_t vs_gba_bgb_tiles_desc(uint32_t t32, uint32_t bpp8, uint32_t affine)
+{
+	return (t32 & 0xFFFu) | (bpp8 ? 1u : 0u) << 12 | (affine ? 1u : 0u) << 13;
+}
+static inline uint32_t vs_gba_bgb_map_desc(uint32_t w, uint32_t h, uint32_t affine)
+{
+	return VS_GBA_BGB_MAP | (w / 16u & 15u) | (h / 16u & 15u) << 4 | (affine ? 1u : 0u) << 8;
+}
 
 /* Request operations. */
 enum {

@@ -22,6 +22,7 @@
 #include "console/gba/gba_cycles_host.h"
 #include "strategies/strategies.h"
 #include "strategies/gba/strat_gba.h" /* the adapters' request arithmetic, shared */
+#include "strategies/gba/strat_butano.h"
 
 /* ---- allocators the cycles ROM carries -------------------------------- */
 
@@ -29,7 +30,8 @@ struct vs_gba_cycles_target {
 	const char *name;   /* host strategy name */
 	uint32_t id;        /* VS_GBA_STRAT_* */
 	/* The target argument for a request; 0 when the host adapter refuses
-	 * the request without calling the allocator (nothing to time). */
+	 * the request without calling the allocator (nothing to time), -1
+	 * when the request cannot be sent. */
 	int (*encode)(const vs_request *rq, uint32_t *arg);
 	/* Init parameters, read from the host strategy's state after init. */
 	void (*params)(const void *host_state, uint32_t param[4]);
@@ -40,6 +42,11 @@ struct vs_gba_cycles_target {
 	/* 1 for an allocator that moves sprites (gba-obj-compact): frame
 	 * requests, and a second result per request (the digest and the moves) */
 	int moves;
+	/* 1 for an allocator that acts once a frame (Butano's update) */
+	int frames;
+	/* Whether the host's last alloc was a hit, from its strategy's state
+	 * (NULL: the replay's record says so) */
+	int (*host_hit)(const void *host_state);
 };
 
 static int objmap_encode(const vs_request *rq, uint32_t *arg)
@@ -128,7 +135,7 @@ static int bg_encode(const vs_request *rq, uint32_t *arg)
 {
 	unsigned n;
 
-	if (rq->shape == VS_REQ_BGMAP) {
+	if (rq->shape == VS_REQ_BGMAP || rq->shape == VS_REQ_CELLS) {
 		n = vs_gba_map_blocks(rq);
 		if (n == 0)
 			return 0;
@@ -166,16 +173,127 @@ static int bg_hit(uint32_t value)
 	return !(value & VS_GBA_BG_MAP) && (value & VS_GBA_BG_HIT);
 }
 
+/* Butano's managers: the request's tag is its data word, sent in 16 bits
+ * (-1 past that: the GBA cannot be given it); what the adapters refuse
+ * never reaches the allocator. */
+static int butano_tag(const vs_request *rq, uint32_t *arg)
+{
+	if (rq->tag > 0xFFFFu)
+		return -1;
+	*arg = rq->tag;
+	return 1;
+}
+
+/* as strat_butano_sprite_tiles.c: 1-64 4bpp tiles, 2-128 8bpp, powers of
+ * two; no alignment past a tile */
+static int bst_encode(const vs_request *rq, uint32_t *arg)
+{
+	uint32_t t = (rq->size + VS_GBA_TILE_BYTES - 1u) / VS_GBA_TILE_BYTES;
+	int bpp8 = rq->shape == VS_REQ_SPRITE && rq->u.sprite.bpp == 8;
+
+	if (!t || (t & (t - 1u)) || t > (bpp8 || rq->shape != VS_REQ_SPRITE ? 128u : 64u) || (bpp8 && t < 2u) ||
+		rq->align > VS_GBA_TILE_BYTES)
+		return 0;
+	if (butano_tag(rq, arg) < 0)
+		return -1;
+	*arg |= t << 16;
+	return 1;
+}
+
+static void bst_params(const void *st, uint32_t param[4])
+{
+	const vs_butano_st_state *s = st;
+
+	param[0] = s->version | (uint32_t)s->max_items << 8 | (uint32_t)s->graphics << 20 |
+		(uint32_t)s->compressed << 22 | (uint32_t)s->bitmap << 23;
+}
+
+static int bst_host_hit(const void *st)
+{
+	return ((const vs_butano_st_state *)st)->found;
+}
+
+/* as strat_butano_bg_blocks.c: tile sets and maps of cells (or of
+ * pixels), as Butano takes them; blocks of 2 KiB, no more alignment */
+static int bgb_encode(const vs_request *rq, uint32_t *arg)
+{
+	static const uint16_t text_w[4] = { 32, 64, 32, 64 }, text_h[4] = { 32, 32, 64, 64 };
+	static const uint16_t aff[4] = { 16, 32, 64, 128 };
+	butano_bgb_req r;
+	unsigned w, h, affine, t32;
+
+	if (rq->align > BUTANO_BGB_BLOCK_BYTES)
+		return 0;
+	if (rq->shape == VS_REQ_TILESET) {
+		t32 = rq->u.tileset.count * (rq->u.tileset.bpp == 8 ? 2u : 1u);
+		if (butano_bgb_tiles_req(&r, t32, rq->u.tileset.bpp == 8, rq->u.tileset.affine, 1))
+			return 0;
+		if (butano_tag(rq, arg) < 0)
+			return -1;
+		*arg |= vs_gba_bgb_tiles_desc(t32, rq->u.tileset.bpp == 8, rq->u.tileset.affine) << 16;
+		return 1;
+	}
+	if (rq->shape == VS_REQ_CELLS) {
+		w = rq->u.cells.width;
+		h = rq->u.cells.height;
+		affine = rq->u.cells.affine;
+	} else if (rq->shape == VS_REQ_BGMAP) {
+		affine = rq->u.bgmap.affine;
+		w = affine ? aff[rq->u.bgmap.size & 3] : text_w[rq->u.bgmap.size & 3];
+		h = affine ? w : text_h[rq->u.bgmap.size & 3];
+	} else {
+		return 0;
+	}
+	if (butano_bgb_map_req(&r, w, h, (int)affine))
+		return 0;
+	if (butano_tag(rq, arg) < 0)
+		return -1;
+	*arg |= vs_gba_bgb_map_desc(w, h, affine) << 16;
+	return 1;
+}
+
+static void bgb_params(const void *st, uint32_t param[4])
+{
+	const vs_butano_bgb_state *s = st;
+
+	param[0] = s->version | (uint32_t)s->max_items << 8 | (uint32_t)s->graphics << 16 |
+		(uint32_t)s->compressed << 18 | (uint32_t)s->offset << 19;
+}
+
+static int bgb_host_hit(const void *st)
+{
+	return ((const vs_butano_bgb_state *)st)->found;
+}
+
+static uint32_t block_offset(uint32_t value)
+{
+	return (value & 0xFFu) * BUTANO_BGB_BLOCK_BYTES;
+}
+
+static uint32_t bst_offset(uint32_t value)
+{
+	return (value & 0xFFFFu) * VS_GBA_TILE_BYTES;
+}
+
+static int butano_hit(uint32_t value)
+{
+	return (value & VS_GBA_BG_HIT) != 0;
+}
+
 static const vs_gba_cycles_target targets[] = {
-	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, tile_offset, NULL, 0 },
-	{ "gba-obj-first-fit", VS_GBA_STRAT_GBA_OBJ_FIRST_FIT, obj_encode, ff_params, tile_offset, NULL, 0 },
-	{ "gba-obj-best-fit-end", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL, 0 },
-	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL, 0 },
-	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL, 0 },
-	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL, 0 },
-	{ "gba-obj-compact", VS_GBA_STRAT_GBA_OBJ_COMPACT, obj_encode, compact_params, compact_offset, NULL, 1 },
-	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit, 0 },
-	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit, 0 },
+	{ "gba-obj-map", VS_GBA_STRAT_GBA_OBJ_MAP, objmap_encode, objmap_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-first-fit", VS_GBA_STRAT_GBA_OBJ_FIRST_FIT, obj_encode, ff_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-best-fit-end", VS_GBA_STRAT_GBA_OBJ_BEST_FIT, obj_encode, bf_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-buddy", VS_GBA_STRAT_GBA_OBJ_BUDDY, obj_encode, buddy_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-snug", VS_GBA_STRAT_GBA_OBJ_SNUG, obj_encode, snug_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-ends", VS_GBA_STRAT_GBA_OBJ_ENDS, obj_encode, ends_params, tile_offset, NULL, 0, 0, NULL },
+	{ "gba-obj-compact", VS_GBA_STRAT_GBA_OBJ_COMPACT, obj_encode, compact_params, compact_offset, NULL, 1, 0, NULL },
+	{ "gba-bg-tiles", VS_GBA_STRAT_GBA_BG_TILES, bg_encode, bg_params, bg_offset, bg_hit, 0, 0, NULL },
+	{ "gba-bg-tiles-split", VS_GBA_STRAT_GBA_BG_TILES_SPLIT, bg_encode, split_params, bg_offset, bg_hit, 0, 0, NULL },
+	{ "butano-sprite-tiles", VS_GBA_STRAT_BUTANO_SPRITE_TILES, bst_encode, bst_params, bst_offset, butano_hit, 0,
+		1, bst_host_hit },
+	{ "butano-bg-blocks", VS_GBA_STRAT_BUTANO_BG_BLOCKS, bgb_encode, bgb_params, block_offset, butano_hit, 0, 1,
+		bgb_host_hit },
 };
 
 const vs_gba_cycles_target *vs_gba_cycles_target_find(const char *strategy)
@@ -402,11 +520,16 @@ static void on_alloc(vs_gba_cycles_list *l, vs_replay *r, const vs_outcome *o)
 {
 	const vs_event *ev = o->ev;
 	uint32_t arg;
-	int slot;
+	int slot, enc, shared;
 
 	if (ev->arena != l->arena || (!o->failed && !o->live))
 		return; /* another arena, or misuse the strategy never saw */
-	if (!l->t->encode(&ev->req, &arg)) {
+	if ((enc = l->t->encode(&ev->req, &arg)) <= 0) {
+		if (enc < 0) {
+			snprintf(l->err, sizeof l->err, "line %llu: tag number %u does not fit the GBA's request (at most "
+				"65535 tags)", (unsigned long long)ev->line, (unsigned)ev->req.tag);
+			l->failed = 1;
+		}
 		l->skipped++;
 		return;
 	}
@@ -419,8 +542,9 @@ static void on_alloc(vs_gba_cycles_list *l, vs_replay *r, const vs_outcome *o)
 	}
 	/* a hit joins the existing record (refs > 1); a record made from a
 	 * shared placement (BG tile 0, never loaded) is one too */
-	add(l, r, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset,
-		!o->failed && (o->live->refs > 1 || o->live->pl.shared));
+	shared = !o->failed && (l->t->host_hit ? l->t->host_hit(vs_replay_strategy_state(r, l->arena)) :
+		o->live->refs > 1 || o->live->pl.shared);
+	add(l, r, VS_GBA_OP_ALLOC, (uint16_t)slot, arg, ev, o->failed ? VS_GBA_NONE : o->live->pl.offset, shared);
 }
 
 /* A reset or an init: the GBA re-initialises with the parameters the
@@ -448,7 +572,7 @@ void vs_gba_cycles_observe(void *ud, vs_replay *r, const vs_outcome *o)
 	switch (ev->type) {
 	case VS_EV_FRAME:
 		/* the strategy's frame call belongs to the frame it ends */
-		if (l->t->moves)
+		if (l->t->moves || l->t->frames)
 			add(l, r, VS_GBA_OP_FRAME, 0, 0, ev, 0, 0);
 		l->frames++;
 		return;

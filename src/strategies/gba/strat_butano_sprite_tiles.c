@@ -10,18 +10,15 @@
  * waiting item. */
 #include <string.h>
 
-#include "vramsim/alloc/butano_sprite_tiles.h"
 #include "strategies/strategies.h"
+#include "strat_butano.h"
 #include "strat_gba.h"
 #include "base/options.h"
 
-enum { GRAPHICS_TAG, GRAPHICS_EACH, GRAPHICS_RAW };
+enum { GRAPHICS_TAG = VS_BUTANO_GRAPHICS_TAG, GRAPHICS_EACH = VS_BUTANO_GRAPHICS_EACH,
+	GRAPHICS_RAW = VS_BUTANO_GRAPHICS_RAW };
 
-typedef struct state {
-	butano_st a;
-	uint8_t version, graphics, compressed, bitmap;
-	uint16_t max_items;
-} state;
+typedef vs_butano_st_state state;
 
 /* A bitmap BG (Butano 21 on) takes tiles 0-511 before any sprite, as
  * bn::bgs_manager::create does for a bitmap BG (allocate_first_half). */
@@ -102,6 +99,7 @@ static int bst_alloc(void *st, const vs_request *rq, vs_placement *out)
 	int found = 0, id, rc = tiles_of(rq, &n);
 
 	s->a.nreleased = 0;
+	s->found = 0;
 	if (rc != VS_OK)
 		return rc;
 	if (rq->align > VS_GBA_TILE_BYTES)
@@ -117,6 +115,7 @@ static int bst_alloc(void *st, const vs_request *rq, vs_placement *out)
 	vs_placement_simple(out, (uint32_t)s->a.items[id].start * VS_GBA_TILE_BYTES, n * VS_GBA_TILE_BYTES,
 		(uint32_t)id);
 	out->shared = (uint8_t)found;
+	s->found = (uint8_t)found;
 	return VS_OK;
 }
 

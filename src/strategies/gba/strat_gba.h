@@ -296,10 +296,12 @@ static VS_ALWAYS_INLINE int vs_gba_bg_alloc(const vs_gba_bg_calls *c, void *st, 
 	unsigned n;
 
 	/* tiles sit on their own size, maps on 2 KiB screenblocks: no more */
-	if (rq->align > (rq->shape == VS_REQ_BGMAP ? VS_GBA_SB_BYTES : rq->shape == VS_REQ_TILE ?
-		rq->u.tile.bpp * 8u : 0u))
+	if (rq->align > (rq->shape == VS_REQ_BGMAP || rq->shape == VS_REQ_CELLS ? VS_GBA_SB_BYTES :
+		rq->shape == VS_REQ_TILE ? rq->u.tile.bpp * 8u : 0u))
 		return VS_ERR_UNSUPPORTED;
-	if (rq->shape == VS_REQ_BGMAP) {
+	/* a map of cells takes screenblocks as a map does; a tile set (no ROM
+	 * index to count references by) is for managers of whole sets */
+	if (rq->shape == VS_REQ_BGMAP || rq->shape == VS_REQ_CELLS) {
 		n = vs_gba_map_blocks(rq);
 		if (n == 0 || (sb = c->map_alloc(st, n)) < 0)
 			return VS_ERR_NOSPACE;

@@ -13,6 +13,7 @@ extern const vs_strategy vs_strat_gba_obj_compact;
 extern const vs_strategy vs_strat_butano_sprite_tiles;
 extern const vs_strategy vs_strat_gba_bg_tiles;
 extern const vs_strategy vs_strat_gba_bg_tiles_split;
+extern const vs_strategy vs_strat_butano_bg_blocks;
 
 const vs_strategy *const vs_strategies_gba[] = {
 	&vs_strat_gba_obj_map,
@@ -26,5 +27,6 @@ const vs_strategy *const vs_strategies_gba[] = {
 	&vs_strat_butano_sprite_tiles,
 	&vs_strat_gba_bg_tiles,
 	&vs_strat_gba_bg_tiles_split,
+	&vs_strat_butano_bg_blocks,
 	NULL
 };

@@ -25,6 +25,8 @@
 #include "vramsim/alloc/gba_bg_tiles.h"
 #include "vramsim/alloc/gba_bg_tiles_split.h"
 #include "vramsim/alloc/gba_obj_compact.h"
+#include "vramsim/alloc/butano_sprite_tiles.h"
+#include "vramsim/alloc/butano_bg_blocks.h"
 #include "vramsim/sprite_handles.h"
 
 #ifndef VS_GBA_CODE
@@ -66,6 +68,8 @@ static union {
 static union {
 	gba_bg_tiles shared;
 	gba_bg_tiles_split split;
+	butano_st st;  /* Butano keeps its managers' static_data in EWRAM too */
+	butano_bgb bgb;
 } bg __attribute__((section(".ewram_bss")));
 static uint32_t slots[VS_GBA_SLOTS] __attribute__((section(".ewram_bss")));
 /* gba-obj-compact: the request number each live slot's tiles were filled
@@ -644,6 +648,129 @@ static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *r
 	live_check(m, blk->count);
 }
 
+/* ---- Butano's managers ------------------------------------------------------
+ * The tag is the data word (graphics=tag), none (each: never shared), or
+ * the request is an allocate (raw); the options ride in param[0]
+ * (gba_cycles.h). A hit answers VS_GBA_BG_HIT beside the start. */
+#define BUTANO_RESULT(id, start, found) \
+	((id) < 0 ? VS_GBA_NONE : (uint32_t)(start) | ((found) ? VS_GBA_BG_HIT : 0u))
+
+/* butano_st_create takes five arguments: called through this wrapper of
+ * four (the calibrated shape), whose own call is part of the cycles. */
+static __attribute__((noinline)) int bst_create(butano_st *a, uint32_t data, uint32_t n_compressed, int *found)
+{
+	return butano_st_create(a, data, (uint16_t)n_compressed, (int)(n_compressed >> 16), found);
+}
+
+static void bst_start(butano_st *a, uint32_t p)
+{
+	butano_st_init(a, p & 0xFFu, (p >> 8) & 0x7FFu);
+	if (p >> 23 & 1u)
+		(void)butano_st_allocate_first_half(a);
+}
+
+static void run_butano_st(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc, p = blk->param[0];
+	butano_st *a = &bg.st;
+	int id, rc, found = 0, *fp = &found;
+
+	bst_start(a, p);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i), graphics = p >> 20 & 3u;
+		uint32_t data = graphics == 0 ? rq[i].arg & 0xFFFFu : 0u, nc = rq[i].arg >> 16 | (p >> 22 & 1u) << 16;
+		uint16_t n = (uint16_t)(rq[i].arg >> 16);
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			found = 0;
+			if (graphics == 2)
+				TIMED(id, cyc, butano_st_allocate(a, n), a, n);
+			else
+				TIMED4(id, cyc, bst_create(a, data, nc, fp), a, data, nc, fp);
+			slots[slot] = (uint32_t)id;
+			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc, graphics == 2 ? over2 : over4);
+			break;
+		case VS_GBA_OP_FREE:
+			id = (int)slots[slot];
+			TIMED(rc, cyc, butano_st_decrease_usages(a, id), a, id);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_RESET:
+			p = rq[i].arg;
+			TIMED(rc, cyc, (bst_start(a, p), 0), a, p);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_FRAME:
+			TIMED(rc, cyc, (butano_st_update(a), 0), a, a);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
+/* The request a desc stands for (vs_gba_bgb_desc), outside the timed
+ * call as the game's item already holds it; -1 for none. */
+static int bgb_decode(uint32_t arg, uint32_t p, butano_bgb_req *r)
+{
+	uint32_t d = arg >> 16;
+	int rc;
+
+	if (d & VS_GBA_BGB_MAP)
+		rc = butano_bgb_map_req(r, (d & 15u) * 16u, (d >> 4 & 15u) * 16u, (int)(d >> 8 & 1u));
+	else
+		rc = butano_bgb_tiles_req(r, d & 0xFFFu, (int)(d >> 12 & 1u), (int)(d >> 13 & 1u), (int)(p >> 19 & 1u));
+	r->data = (p >> 16 & 3u) == 0 ? arg & 0xFFFFu : 0u;
+	r->compressed = (uint8_t)(p >> 18 & 1u);
+	return rc;
+}
+
+static void run_butano_bgb(const vs_gba_req_block *blk, const vs_gba_req *rq)
+{
+	uint32_t i, cyc, p = blk->param[0];
+	butano_bgb *a = &bg.bgb;
+	butano_bgb_req r, *rp = &r;
+	int id, rc, found = 0, *fp = &found;
+
+	butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu);
+	for (i = 0; i < blk->count; i++) {
+		uint32_t slot = check_slot(rq, i);
+
+		switch (rq[i].op) {
+		case VS_GBA_OP_ALLOC:
+			found = 0;
+			if (bgb_decode(rq[i].arg, p, rp) != 0)
+				fail(VS_GBA_E_OP, i);
+			if ((p >> 16 & 3u) == 2u)
+				TIMED(id, cyc, butano_bgb_allocate(a, rp), a, rp);
+			else
+				TIMED3(id, cyc, butano_bgb_create(a, rp, fp), a, rp, fp);
+			slots[slot] = (uint32_t)id;
+			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc,
+				(p >> 16 & 3u) == 2u ? over2 : over3);
+			break;
+		case VS_GBA_OP_FREE:
+			id = (int)slots[slot];
+			TIMED(rc, cyc, butano_bgb_decrease_usages(a, id), a, id);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_RESET:
+			p = rq[i].arg;
+			TIMED(rc, cyc, (butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu), 0), a, p);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		case VS_GBA_OP_FRAME:
+			TIMED(rc, cyc, (butano_bgb_update(a), 0), a, a);
+			emit((uint32_t)rc, cyc, over2);
+			break;
+		default:
+			emit(0, 0, 0);
+		}
+	}
+}
+
 /* States the conditions of the run in mGBA's log (nothing on hardware). */
 static void greet(uint32_t waitcnt)
 {
@@ -728,6 +855,12 @@ int main(void)
 		break;
 	case VS_GBA_STRAT_GBA_BG_TILES_SPLIT:
 		run_gba_bg_tiles_split(blk, rq);
+		break;
+	case VS_GBA_STRAT_BUTANO_SPRITE_TILES:
+		run_butano_st(blk, rq);
+		break;
+	case VS_GBA_STRAT_BUTANO_BG_BLOCKS:
+		run_butano_bgb(blk, rq);
 		break;
 	default:
 		fail(VS_GBA_E_STRATEGY, 0);
