@@ -176,7 +176,7 @@ static int identify(vs_out_file *f, char *err, size_t errlen)
 		return say(err, errlen, f->path, strerror(errno));
 	f->id_dev = st.st_dev;
 	f->id_ino = st.st_ino;
-	snprintf(f->id_name, sizeof f->id_name, "%s", name);
+	memcpy(f->id_name, name, strlen(name) + 1); /* fits: checked above */
 	return 0;
 }
 
