@@ -54,6 +54,9 @@ struct cap_bg {
 	uint32_t live;                  /* live tile references */
 	uint32_t refs[UNITS][2];        /* live references per RAM tile and depth */
 	uint8_t mapped[UNITS];          /* RAM tiles a live map allocation holds */
+	uint8_t held64[UNITS];          /* the references at this RAM tile share one 64-byte record: the
+	                                 * first was 8bpp (the zero tile, joined by 4bpp ones), so the
+	                                 * replay holds the next RAM tile too while any of them lives */
 	uint32_t memo[UNITS][2];        /* identity of a RAM tile this frame */
 	uint32_t memo_stamp[UNITS][2];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
@@ -137,8 +140,12 @@ static uint32_t unit_rom(vs_capture *c, const vs_gba_frame *f, uint32_t unit, in
 
 static void ref_end(vs_capture *c, cell *x)
 {
+	uint32_t *refs = c->bg->refs[x->unit];
+
 	cap_free(c, c->o.frame, x->id);
-	c->bg->refs[x->unit][x->bpp8]--;
+	refs[x->bpp8]--;
+	if (!refs[0] && !refs[1])
+		c->bg->held64[x->unit] = 0;
 	c->bg->live--;
 	c->st.bg_frees++;
 	x->id = 0;
@@ -163,6 +170,8 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 	x->unit = w->unit;
 	x->bpp8 = l->bpp8;
 	c->st.bg_hits += b->refs[w->unit][l->bpp8] > 0;
+	if (!b->refs[w->unit][0] && !b->refs[w->unit][1])
+		b->held64[w->unit] = l->bpp8;
 	b->refs[w->unit][l->bpp8]++;
 	b->live++;
 	c->st.bg_refs++;
@@ -279,7 +288,8 @@ static int layer_kind(unsigned dispcnt, int n)
 /* Rule 5: VRAM one allocation holds is not given to another. A tile at
  * one depth overlaps the other depth's tiles around it (an 8bpp tile is two
  * RAM tiles); a map holds its screenblocks. The all-transparent tile is
- * one tile at both depths at one address, as tile managers keep it. */
+ * one tile at both depths at one address, as tile managers keep it: loaded
+ * first at 8bpp it holds both RAM tiles as long as any layer uses it. */
 static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int bpp8, uint32_t rom)
 {
 	const cap_bg *b = c->bg;
@@ -289,13 +299,16 @@ static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int b
 		shared0 = cap_all_zero(f->vram + unit * 32u, other ? 64u : 32u);
 	if (bpp8)
 		return b->mapped[unit] || b->mapped[unit + 1] || (b->refs[unit][0] && !shared0) || b->refs[unit + 1][0];
-	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && b->refs[unit - 1][1]);
+	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && (b->refs[unit - 1][1] ||
+		b->held64[unit - 1]));
 }
 
 static int units_taken(const cap_bg *b, uint32_t unit, uint32_t n)
 {
 	uint32_t u;
 
+	if (unit > 0 && b->held64[unit - 1])
+		return 1;
 	for (u = unit; u < unit + n; u++)
 		if (b->mapped[u] || b->refs[u][0] || b->refs[u][1])
 			return 1;

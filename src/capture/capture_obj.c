@@ -309,9 +309,17 @@ static void sheet_run(vs_capture *c, const vs_gba_frame *f, uint32_t lo, uint32_
 	obj_new(c, f, &s, 1);
 }
 
+static int bitmap_mode(unsigned mode)
+{
+	return mode >= 3 && mode <= 5;
+}
+
+/* In a bitmap mode OBJ tiles 0-511 are the frame buffer's: what is drawn
+ * there is a picture, not a sheet (and the hardware draws no sprite from
+ * it), whether the frame or the arenas are in a bitmap mode. */
 static void sheet_uploads(vs_capture *c, const vs_gba_frame *f)
 {
-	uint32_t t = 0, lo, hi;
+	uint32_t t = bitmap_mode(cap_mode(f)) || (c->started && bitmap_mode(c->st.first_mode)) ? 512u : 0u, lo, hi;
 
 	while (next_run(&c->obj, &t, &lo, &hi))
 		sheet_run(c, f, lo, hi);
