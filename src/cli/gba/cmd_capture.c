@@ -46,8 +46,9 @@ static const vs_cli_cmd command = {
 	"cartridge header) runs on the DeSmuME libretro core instead:\n"
 	"'vramsim capture GAME.nds --help'.\n",
 	options,
-	"exit: 0 captured, 2 bad usage, not a GBA ROM, unreadable input script or\n"
-	"savestate, the game crashed, or no emulator. Nothing is left at TRACE on error.\n",
+	"exit: 0 captured, 1 no frame showed anything (the trace is written), 2 bad\n"
+	"usage, not a GBA ROM, unreadable input script or savestate, the game crashed\n"
+	"or never reached a new frame, or no emulator. Nothing is left at TRACE on 2.\n",
 	gba_status, 0
 };
 
@@ -126,6 +127,15 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 		fprintf(stderr, "vramsim capture: note: the game seems to load whole sprite sheets "
 			"(%llu tile switches inside one upload); --sheet treats a sheet as one allocation\n",
 			(unsigned long long)s->sheet_switches);
+	if (s->partial_overlaps || s->merged)
+		fprintf(stderr, "vramsim capture: note: %llu sprites overlapped a live one other than inside it and %llu "
+			"ranges were joined in a frame: those are written as the ranges the game showed, not its calls\n",
+			(unsigned long long)s->partial_overlaps, (unsigned long long)s->merged);
+	if (s->bg_conflicts || s->bg_map_clipped)
+		fprintf(stderr, "vramsim capture: note: %llu map cells or maps on VRAM another allocation holds at another "
+			"depth or as a map were not referenced, %llu maps were cut at the end of the BG area (a trace holds "
+			"VRAM once: docs/capture.md, BG rule 5)\n", (unsigned long long)s->bg_conflicts,
+			(unsigned long long)s->bg_map_clipped);
 	if (s->zero_entries_max)
 		fprintf(stderr, "vramsim capture: note: up to %u all-zero OAM entries a frame, each an 8x8 sprite "
 			"on tile 0 as the hardware draws it\n", (unsigned)s->zero_entries_max);
@@ -191,5 +201,12 @@ int vs_cmd_capture(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	if (!a.quiet)
 		report(a.rom, &st, a.sheet);
+	/* a trace of nothing is no capture of the game: say so, and fail */
+	if (st.blank_frames == st.frames) {
+		fprintf(stderr, "vramsim capture: %s: none of the %llu frames showed anything (all force-blanked): the "
+			"trace holds no allocation; run more frames, or start later with --input or --state\n", a.rom,
+			(unsigned long long)st.frames);
+		return VS_EXIT_CHECK;
+	}
 	return VS_EXIT_OK;
 }
