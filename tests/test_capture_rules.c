@@ -97,6 +97,60 @@ START_TEST(zero_tile_shared_by_depths)
 }
 END_TEST
 
+/* The affine walk, a cell at a time, finds exactly the cells the hardware
+ * samples pixel by pixel: random rotations, scales, reference points, map
+ * sizes, with and without wraparound, every cell naming its own tile. */
+START_TEST(affine_cells_as_sampled)
+{
+	vs_rng g = { 0xaff1e000u + (uint64_t)_i };
+	static uint8_t hit[128 * 128];
+	unsigned round;
+
+	for (round = 0; round < 8; round++) {
+		unsigned size = vs_rng_below(&g, 4), wrap = vs_rng_below(&g, 2), cells = (16u << size) * (16u << size);
+		int64_t side = 128 << size, pa, pb, pc, pd, x0, y0, px, py;
+		uint32_t i, want = 0, io = VS_IO_BG2PA;
+		ct t;
+
+		bg_open(&t, 1);
+		bg_on(t.f, 2, 0, 0, size, wrap << 13);
+		for (i = 0; i < cells && i < 256; i++)
+			t.f->vram[i] = (uint8_t)i;           /* cell i names tile i, all zero: ROM tile 0 */
+		for (i = 0; i < 8; i++)
+			t.f->io[io + i] = (uint16_t)vs_rng_next(&g);
+		t.f->io[io + 5] &= 0x0FFF;
+		t.f->io[io + 7] &= 0x0FFF;
+		if (round % 2)                            /* small steps: many pixels a cell */
+			for (i = 0; i < 4; i++)
+				t.f->io[io + i] = (uint16_t)(int16_t)((int)vs_rng_below(&g, 1024) - 512);
+		pa = (int16_t)t.f->io[io], pb = (int16_t)t.f->io[io + 1];
+		pc = (int16_t)t.f->io[io + 2], pd = (int16_t)t.f->io[io + 3];
+		x0 = (int32_t)((t.f->io[io + 4] | (uint32_t)t.f->io[io + 5] << 16) << 4) >> 4; /* 28 bits, signed */
+		y0 = (int32_t)((t.f->io[io + 6] | (uint32_t)t.f->io[io + 7] << 16) << 4) >> 4;
+		memset(hit, 0, sizeof hit);
+		for (py = 0; py < 160; py++)
+			for (px = 0; px < 240; px++) {
+				int64_t sx = x0 + pa * px + pb * py, sy = y0 + pc * px + pd * py;
+				int64_t mx = sx >= 0 ? sx / 256 : -((-sx + 255) / 256), my = sy >= 0 ? sy / 256 : -((-sy + 255) / 256);
+				if (wrap) {
+					mx &= side - 1;
+					my &= side - 1;
+				} else if (mx < 0 || my < 0 || mx >= side || my >= side) {
+					continue;
+				}
+				i = (uint32_t)((my / 8) * (side / 8) + mx / 8);
+				want += !hit[i];
+				hit[i] = 1;
+			}
+		ct_run(&t, 1);
+		ck_assert_msg(t.st.bg_refs + t.st.bg_conflicts == want, "round %u: %llu references (%llu on VRAM held "
+			"otherwise), %u cells sampled", round, (unsigned long long)t.st.bg_refs,
+			(unsigned long long)t.st.bg_conflicts, (unsigned)want);
+		ct_free(&t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("capture_rules");
@@ -105,6 +159,7 @@ int main(void)
 	tcase_add_test(tc, odd_8bpp_tile_in_1d);
 	tcase_add_test(tc, sheet_in_bitmap_mode);
 	tcase_add_test(tc, zero_tile_shared_by_depths);
+	tcase_add_loop_test(tc, affine_cells_as_sampled, 0, 4);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -317,7 +317,6 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_obj_frame(c, f, readable);
 	if (c->opt.bg && readable)
 		cap_bg_frame(c, f);
-	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;
 	if (!c->header_written && c->started && c->o.flushed + c->o.delay <= c->o.frame)
 		write_header(c, 1);

@@ -79,7 +79,8 @@ struct vs_capture {
 	vs_capture_stats st;
 	cap_obj obj;
 	cap_bg *bg;
-	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first) */
+	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first): OBJ tiles
+	                                  * only, each copied when it changes (capture_obj.c) */
 };
 
 enum { CAP_ARENA_OBJ = 0, CAP_ARENA_BG = 1 };

@@ -38,9 +38,11 @@ static void diff_tiles(vs_capture *c, const vs_gba_frame *f)
 
 	o->nchanged = 0;
 	for (t = 0; t < CAP_OBJ_TILES; t++) {
-		o->changed[t] = memcmp(tile_data(f, t), c->prev + CAP_OBJ_VRAM + t * 32u, 32) != 0;
+		uint8_t *was = c->prev + CAP_OBJ_VRAM + t * 32u;
+		o->changed[t] = memcmp(tile_data(f, t), was, 32) != 0;
 		if (!o->changed[t])
 			continue;
+		memcpy(was, tile_data(f, t), 32);
 		o->written[t] = c->o.frame + 1;
 		o->nchanged++;
 		if (t < lo)

@@ -499,12 +499,12 @@ static int shown_differs(vs_gba_emu *e, const shown *s)
 void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 {
 	shown ref;
-	uint32_t start = vs_gba_emu_frames(e), i;
+	uint32_t start = vs_gba_emu_frames(e), i, line, last = 0x100u;
 	int have_ref = 0, changed = 0;
 
 	if (!e->fault[0]) {
 		/* Run in libmgba's small steps (a few per line) to see the
-		 * visible lines: VCOUNT 0-159. */
+		 * visible lines: VCOUNT 0-159, compared once a line. */
 		uint64_t t0 = cycles_now(e), steps = 0;
 
 		enter(e);
@@ -512,8 +512,12 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 			if (cycles_now(e) - t0 >= STUCK_CYCLES || steps++ >= STUCK_STEPS)
 				break;
 			e->core->runLoop(e->core);
-			if ((e->core->rawRead16(e->core, 0x04000006u, -1) & 0xFFu) >= 160u || changed)
+			if (changed)
 				continue;
+			line = e->core->rawRead16(e->core, 0x04000006u, -1) & 0xFFu;
+			if (line >= 160u || line == last)
+				continue;
+			last = line;
 			if (!have_ref) {
 				read_shown(e, &ref);
 				have_ref = 1;
