@@ -60,6 +60,10 @@ struct cap_bg {
 	                                 * replay holds the next RAM tile too while any of them lives */
 	uint32_t memo[UNITS][2];        /* identity of a RAM tile this frame */
 	uint32_t memo_stamp[UNITS][2];
+	/* the bytes each depth's memo was taken from: a RAM tile unchanged
+	 * since keeps its identity without a lookup */
+	uint8_t memo_ok[UNITS][2];
+	uint8_t memo_bytes[2][VS_GBA_BG_BYTES];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
 	uint32_t *slot;
 	uint8_t *data;
@@ -130,10 +134,19 @@ static uint32_t unit_rom(vs_capture *c, const vs_gba_frame *f, uint32_t unit, in
 {
 	cap_bg *b = c->bg;
 
-	if (b->memo_stamp[unit][bpp8] != b->stamp) {
-		b->memo_stamp[unit][bpp8] = b->stamp;
-		b->memo[unit][bpp8] = rom_of(c, f->vram + unit * 32u, bpp8 ? 64u : 32u);
-	}
+	const uint8_t *p = f->vram + unit * 32u;
+	uint8_t *kept = b->memo_bytes[bpp8] + unit * 32u;
+	unsigned bytes = bpp8 ? 64u : 32u;
+
+	if (b->memo_stamp[unit][bpp8] == b->stamp)
+		return b->memo[unit][bpp8];
+	b->memo_stamp[unit][bpp8] = b->stamp;
+	if (b->memo_ok[unit][bpp8] && memcmp(p, kept, bytes) == 0)
+		return b->memo[unit][bpp8];
+	b->memo[unit][bpp8] = rom_of(c, p, bytes);
+	/* graphics past the table are looked up (and counted) every frame */
+	b->memo_ok[unit][bpp8] = b->memo[unit][bpp8] != ROM_NONE;
+	memcpy(kept, p, bytes);
 	return b->memo[unit][bpp8];
 }
 
