@@ -151,6 +151,122 @@ START_TEST(affine_cells_as_sampled)
 }
 END_TEST
 
+/* ---- an engine's view (docs/capture.md) ------------------------------------- */
+
+static void engine_open(ct *t, int keep_hidden, int uploads, int alloc_first)
+{
+	vs_capture_options o = opts(1, 0);
+
+	o.keep_hidden = keep_hidden;
+	o.uploads = uploads;
+	o.alloc_first = alloc_first;
+	ct_open(t, D_OBJ | D_1D, &o);
+}
+
+/* --keep-hidden: a sprite hidden at frame 3 keeps its tiles until the game
+ * writes them at 12 (freed there); without it, freed at 3. */
+START_TEST(keep_hidden_until_overwritten)
+{
+	int keep;
+
+	for (keep = 0; keep < 2; keep++) {
+		const ev *a;
+		ct t;
+
+		engine_open(&t, keep, 0, 0);
+		obj(t.f, 0, 8, 0, 1, 0);
+		obj_tiles(t.f, 8, 4, 30);
+		ct_frames(&t, 3);
+		vs_test_oam_hide(t.f, 0);
+		ct_frames(&t, 9);
+		obj_tiles(t.f, 10, 1, 31);
+		ct_run(&t, 4);
+		a = must_alloc(&t, OBJ0 + 8 * 32);
+		ck_assert_int_eq(freed_at(&t, a->id), keep ? 12 : 3);
+		ck_assert_int_eq(strstr(t.text, "lookback=4 keep-hidden\n") != NULL, keep);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --uploads: graphics uploaded long before they are shown are allocated at
+ * the upload, once even when it spans two frames, and never before the
+ * last free on their tiles. */
+START_TEST(uploads_date_allocations)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		const ev *a, *b;
+		ct t;
+
+		engine_open(&t, 0, up, 0);
+		obj_tiles(t.f, 16, 2, 40);     /* a 16x16 sprite's tiles, half at frame 0 */
+		ct_frames(&t, 1);
+		obj_tiles(t.f, 18, 2, 41);     /* the other half at 1 */
+		ct_frames(&t, 19);
+		obj(t.f, 0, 16, 0, 1, 0);      /* shown from 20 to 29 */
+		ct_frames(&t, 10);
+		vs_test_oam_hide(t.f, 0);      /* freed at 30 */
+		ct_frames(&t, 4);
+		obj_tiles(t.f, 16, 4, 42);     /* new graphics there at 34, shown at 50 */
+		ct_frames(&t, 16);
+		obj(t.f, 0, 16, 0, 1, 0);
+		ct_run(&t, 3);
+		a = must_alloc(&t, OBJ0 + 16 * 32);
+		ck_assert_int_eq(a->frame, up ? 0 : 20);
+		ck_assert_int_eq(freed_at(&t, a->id), 30);
+		ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 2);
+		b = &t.v[t.n - 1];
+		ck_assert_int_eq(b->type, VS_EV_ALLOC);
+		ck_assert_int_eq(b->frame, up ? 34 : 50);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --alloc-first: in the frame where sprite A goes and B comes, B's alloc
+ * line comes before A's free; C, on tiles freed that frame, after it. */
+START_TEST(alloc_first_order)
+{
+	int first;
+
+	for (first = 0; first < 2; first++) {
+		const char *fa, *fb, *fc;
+		char want[64];
+		ct t;
+
+		engine_open(&t, 0, 0, first);
+		obj(t.f, 0, 0, 0, 1, 0);        /* A: tiles 0-3 */
+		obj(t.f, 1, 100, 0, 1, 0);      /* D: tiles 100-103 */
+		obj_tiles(t.f, 0, 4, 50);
+		obj_tiles(t.f, 100, 4, 51);
+		ct_frames(&t, 5);
+		vs_test_oam_hide(t.f, 0);       /* A goes at 5 (free dated 5) */
+		vs_test_oam_hide(t.f, 1);       /* D goes at 5 */
+		obj(t.f, 2, 40, 0, 1, 0);       /* B comes at 5, elsewhere */
+		obj_tiles(t.f, 40, 4, 52);
+		ct_frames(&t, 1);
+		obj(t.f, 3, 100, 0, 0, 0);      /* C: 8x8 on D's first tile, rewritten: D freed at 5, C at 6 */
+		obj_tiles(t.f, 100, 1, 53);
+		ct_run(&t, 6);
+		fa = strstr(t.text, "free 1\n");
+		snprintf(want, sizeof want, "alloc 3 sprite 16x16");
+		fb = strstr(t.text, want);
+		ck_assert_ptr_nonnull(fa);
+		ck_assert_ptr_nonnull(fb);
+		ck_assert_int_eq(fb < fa, first);
+		fc = strstr(t.text, "alloc 4 sprite 8x8");
+		ck_assert_ptr_nonnull(fc);
+		ck_assert(fc > strstr(t.text, "free 2\n"));
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("capture_rules");
@@ -160,6 +276,9 @@ int main(void)
 	tcase_add_test(tc, sheet_in_bitmap_mode);
 	tcase_add_test(tc, zero_tile_shared_by_depths);
 	tcase_add_loop_test(tc, affine_cells_as_sampled, 0, 4);
+	tcase_add_test(tc, keep_hidden_until_overwritten);
+	tcase_add_test(tc, uploads_date_allocations);
+	tcase_add_test(tc, alloc_first_order);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

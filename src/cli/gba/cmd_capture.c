@@ -11,7 +11,8 @@
 
 #define CMD "capture"
 
-enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_SHEET, O_ARENAS, O_QUIET };
+enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_SHEET, O_ARENAS, O_QUIET, O_KEEP_HIDDEN, O_UPLOADS,
+	O_ALLOC_FIRST };
 
 static const vs_cli_opt options[] = {
 	{ "frames", O_FRAMES, "N", "frames to run and capture (60 a second)" },
@@ -20,6 +21,9 @@ static const vs_cli_opt options[] = {
 	{ "grace", O_GRACE, "N", "frames (1-600) a sprite may go unshown before its\ntiles count as freed (default 3)" },
 	{ "sheet", O_SHEET, NULL, "the game loads whole sprite sheets: an upload is one allocation" },
 	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to write (default both)" },
+	{ "keep-hidden", O_KEEP_HIDDEN, NULL, "an engine's view: a sprite not shown keeps its tiles\nuntil they are overwritten" },
+	{ "uploads", O_UPLOADS, NULL, "an engine's view: a sprite is allocated at the first\nupload of its tiles, up to 600 frames before it is shown" },
+	{ "alloc-first", O_ALLOC_FIRST, NULL, "an engine's view: in a frame, new sprites come before\nthe frees (but on tiles freed that frame)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
 	{ "quiet", O_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
@@ -36,7 +40,8 @@ static void gba_status(FILE *fp, int part)
 }
 
 static const vs_cli_cmd command = {
-	CMD, "capture GAME.gba --frames N [--input SCRIPT] [--state FILE] [--grace N] [--sheet] -o TRACE",
+	CMD, "capture GAME.gba --frames N [--input SCRIPT] [--state FILE] [--grace N] [--sheet] [--keep-hidden]\n"
+	"       [--uploads] [--alloc-first] -o TRACE",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) and writes the allocation\n"
 	"trace its video memory shows, inferred at every VBlank from the display registers,\n"
 	"OAM and VRAM: sprites' tile ranges in OBJ VRAM, screen maps and tile references\n"
@@ -55,7 +60,7 @@ static const vs_cli_cmd command = {
 typedef struct capture_args {
 	const char *rom, *out, *input, *state;
 	uint64_t frames, grace;
-	int sheet, quiet, obj, bg;
+	int sheet, quiet, obj, bg, keep_hidden, uploads, alloc_first;
 } capture_args;
 
 static int take_arenas(capture_args *a, const char *s)
@@ -92,6 +97,15 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_ARENAS:
 		return take_arenas(a, p->arg);
+	case O_KEEP_HIDDEN:
+		a->keep_hidden = 1;
+		return -1;
+	case O_UPLOADS:
+		a->uploads = 1;
+		return -1;
+	case O_ALLOC_FIRST:
+		a->alloc_first = 1;
+		return -1;
 	case O_QUIET:
 		a->quiet = 1;
 		return -1;
@@ -176,6 +190,9 @@ int vs_cmd_capture(int argc, char **argv)
 	if (a.grace)
 		o.grace = (uint32_t)a.grace;
 	o.sheet = a.sheet;
+	o.keep_hidden = a.keep_hidden;
+	o.uploads = a.uploads;
+	o.alloc_first = a.alloc_first;
 	o.obj = a.obj;
 	o.bg = a.bg;
 	memset(&play, 0, sizeof play);
