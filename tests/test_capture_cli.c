@@ -307,7 +307,7 @@ START_TEST(test_input_and_determinism)
 	snprintf(args, sizeof args, "capture '%s' --frames 10 --arenas sprites -o '%s'", DEMO_ROM, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
 	ck_assert_ptr_nonnull(strstr(err, "--arenas takes obj, bg or obj,bg"));
-	snprintf(args, sizeof args, "capture '%s' --frames 30 --arenas bg -o '%s'", DEMO_ROM, a);
+	snprintf(args, sizeof args, "capture '%s' --frames 120 --arenas bg -o '%s'", DEMO_ROM, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	snprintf(args, sizeof args, "grep -q '^arena obj' '%s'", a);
 	ck_assert_int_ne(system(args), 0);
