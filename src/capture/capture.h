@@ -114,7 +114,8 @@ vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *h
  * frame's events (the arenas take the mode of the first frame not
  * force-blanked, and the obj arena the OBJ mapping of the first frame that
  * shows sprites; blank frames before it are counted and written after the
- * header); events are written max(grace, lookback) frames late.
+ * header); events are written max(grace, lookback) frames late (with
+ * uploads, VS_CAPTURE_WINDOW_MAX).
  * Returns 0, or -1 on a write error or no memory (the capture is then
  * spent). */
 int vs_capture_frame(vs_capture *c, const vs_gba_frame *f);
