@@ -199,6 +199,50 @@ START_TEST(test_savestates)
 }
 END_TEST
 
+/* A savestate libmgba accepts whose video event lies 2^31 cycles away (its
+ * "next event" at 0x1F4 of mGBA's GBASerializedState, include/mgba/internal/
+ * gba/serialize.h) never reaches a new frame: both commands give up after
+ * a few frames' cycles, naming the frame, instead of running for minutes. */
+START_TEST(test_state_never_ends_a_frame)
+{
+	static const uint32_t loop[] = { 0xEAFFFFFEu };
+	const char *rom = tiny_rom("stuck.gba", loop, 1), *state = tmp_path("stuck.ss");
+	char e_msg[512], extra[1024];
+	unsigned char b[4] = { 0xFF, 0xFF, 0xFF, 0x7F };
+	vs_gba_emu *e;
+	FILE *fp;
+
+	e = vs_gba_emu_open_file(rom, e_msg, sizeof e_msg);
+	ck_assert_msg(e != NULL, "%s", e_msg);
+	vs_gba_emu_run_frames(e, 2);
+	ck_assert_int_eq(vs_gba_emu_save_state(e, state, e_msg, sizeof e_msg), 0);
+	vs_gba_emu_close(e);
+	fp = fopen(state, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 0x1F4, SEEK_SET), 0);
+	ck_assert_uint_eq(fwrite(b, 1, 4, fp), 4);
+	fclose(fp);
+	snprintf(extra, sizeof extra, "--state '%s'", state);
+	both_refuse(rom, extra, "frame 2: no new frame after");
+}
+END_TEST
+
+/* A ROM that never shows a frame (force-blanked from reset) is no capture
+ * of a game: the trace is written, and the command says so and exits 1. */
+START_TEST(test_never_shown)
+{
+	static const uint32_t loop[] = { 0xEAFFFFFEu };
+	const char *rom = tiny_rom("blank.gba", loop, 1), *trace = tmp_path("blank.trace");
+	char args[2048];
+
+	snprintf(args, sizeof args, "capture '%s' --frames 30 -o '%s'", rom, trace);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "none of the 30 frames showed anything") != NULL, "%s", err);
+	ck_assert(vs_test_exists(trace));
+	remove(trace);
+}
+END_TEST
+
 /* Keys from a script reach the hardware's KEYINPUT (0 bits held) on the
  * frames the script names. */
 START_TEST(test_keys_reach_keyinput)
@@ -263,7 +307,7 @@ START_TEST(test_input_and_determinism)
 	snprintf(args, sizeof args, "capture '%s' --frames 10 --arenas sprites -o '%s'", DEMO_ROM, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
 	ck_assert_ptr_nonnull(strstr(err, "--arenas takes obj, bg or obj,bg"));
-	snprintf(args, sizeof args, "capture '%s' --frames 30 --arenas bg -o '%s'", DEMO_ROM, a);
+	snprintf(args, sizeof args, "capture '%s' --frames 120 --arenas bg -o '%s'", DEMO_ROM, a);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 0);
 	snprintf(args, sizeof args, "grep -q '^arena obj' '%s'", a);
 	ck_assert_int_ne(system(args), 0);
@@ -281,6 +325,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_not_a_rom);
 	tcase_add_test(tc, test_crashing_roms);
 	tcase_add_test(tc, test_keys_reach_keyinput);
+	tcase_add_test(tc, test_state_never_ends_a_frame);
+	tcase_add_test(tc, test_never_shown);
 	tcase_add_test(demo, test_bad_scripts);
 	tcase_add_test(demo, test_write_fails);
 	tcase_add_test(demo, test_savestates);

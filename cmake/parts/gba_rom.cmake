@@ -21,6 +21,11 @@ if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   vs_layer(console_gba)
   target_include_directories(vs_console_gba SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
   vs_module(gba LIBS vs_console_gba)
+  # What capture costs over the bare emulation (docs/capture.md, "Cost"): run
+  # by hand, never by ctest: build/vs_gba_bench GAME.gba [FRAMES] [ROUNDS]
+  add_executable(vs_gba_bench ${PROJECT_SOURCE_DIR}/tools/gba_bench.c)
+  target_include_directories(vs_gba_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(vs_gba_bench PRIVATE vs_console_gba vs_sim vs_flags)
 else()
   message(WARNING "libmgba not found (mgba/core/core.h, libmgba) or VS_WITH_GBA=OFF: no gba module; "
                   "`vramsim cycles` and `vramsim record` say so and exit 2. Install libmgba-dev.")

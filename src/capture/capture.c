@@ -59,7 +59,13 @@ static int map2d_of(const vs_gba_frame *f)
 void cap_alloc(vs_capture *c, uint64_t frame, int arena, uint64_t id, const vs_request *rq, const char *tag,
 	uint32_t at)
 {
-	cap_out_alloc(&c->o, frame, c->opt.obj && c->opt.bg ? arena_names[arena] : NULL, id, rq, tag, at);
+	cap_alloc_in(c, CAP_PART_ALLOCS, frame, arena, id, rq, tag, at);
+}
+
+void cap_alloc_in(vs_capture *c, int part, uint64_t frame, int arena, uint64_t id, const vs_request *rq,
+	const char *tag, uint32_t at)
+{
+	cap_out_alloc_in(&c->o, part, frame, c->opt.obj && c->opt.bg ? arena_names[arena] : NULL, id, rq, tag, at);
 }
 
 void cap_free(vs_capture *c, uint64_t frame, uint64_t id)
@@ -147,8 +153,9 @@ static void write_header(vs_capture *c, int any)
 	c->header_written = 1;
 	fputs("vramsim-trace 1\n", out);
 	cap_out_comment_block(out, c->header);
-	fprintf(out, "# capture: grace=%u lookback=%u%s\n", (unsigned)c->opt.grace, (unsigned)c->opt.lookback,
-		c->opt.sheet ? " sheet" : "");
+	fprintf(out, "# capture: grace=%u lookback=%u%s%s%s%s\n", (unsigned)c->opt.grace, (unsigned)c->opt.lookback,
+		c->opt.sheet ? " sheet" : "", c->opt.keep_hidden ? " keep-hidden" : "", c->opt.uploads ? " uploads" : "",
+		c->opt.alloc_first ? " alloc-first" : "");
 	if (!any)
 		fputs("# capture: no frame showed anything (none, or all in forced blank)\n", out);
 	else
@@ -284,7 +291,8 @@ vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *h
 	if (!c)
 		goto oom;
 	c->opt = *o;
-	if (cap_out_init(&c->o, out, o->grace > o->lookback ? o->grace : o->lookback)) {
+	if (cap_out_init(&c->o, out, o->uploads ? VS_CAPTURE_WINDOW_MAX : o->grace > o->lookback ? o->grace :
+		o->lookback)) {
 		free(c);
 		goto oom;
 	}
@@ -317,7 +325,6 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_obj_frame(c, f, readable);
 	if (c->opt.bg && readable)
 		cap_bg_frame(c, f);
-	memcpy(c->prev, f->vram, sizeof c->prev);
 	c->st.frames++;
 	if (!c->header_written && c->started && c->o.flushed + c->o.delay <= c->o.frame)
 		write_header(c, 1);

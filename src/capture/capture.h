@@ -45,6 +45,14 @@ typedef struct vs_capture_options {
 	uint32_t lookback; /* frames an upload may precede its first use (0-600, default 4) */
 	int sheet;         /* an upload is one allocation; OAM ranges inside it are not */
 	int obj, bg;       /* which arenas to write (default both) */
+	/* An engine's view (docs/capture.md, "Options for an engine's view"), all
+	 * off by default: */
+	int keep_hidden;   /* an unshown sprite keeps its tiles until they are overwritten */
+	int uploads;       /* a new OBJ allocation is dated at the first upload of its tiles since they
+	                    * were last freed, up to VS_CAPTURE_WINDOW_MAX frames back (the output waits
+	                    * that long) */
+	int alloc_first;   /* in a frame, OBJ allocations come before the frees, but for those on tiles
+	                    * freed in that frame (engines create the new sprite, then drop the old) */
 } vs_capture_options;
 
 void vs_capture_options_default(vs_capture_options *o);
@@ -106,7 +114,8 @@ vs_capture *vs_capture_new(const vs_capture_options *o, FILE *out, const char *h
  * frame's events (the arenas take the mode of the first frame not
  * force-blanked, and the obj arena the OBJ mapping of the first frame that
  * shows sprites; blank frames before it are counted and written after the
- * header); events are written max(grace, lookback) frames late.
+ * header); events are written max(grace, lookback) frames late (with
+ * uploads, VS_CAPTURE_WINDOW_MAX).
  * Returns 0, or -1 on a write error or no memory (the capture is then
  * spent). */
 int vs_capture_frame(vs_capture *c, const vs_gba_frame *f);

@@ -42,6 +42,7 @@ typedef struct layer {
 	uint64_t map_id;
 	uint16_t map_unit, map_units; /* the map allocation's RAM tiles */
 	cell cell[CELLS];
+	uint64_t live[CELLS / 64u]; /* a bit a cell with a live reference: the frame's walks skip the rest */
 	uint32_t seen[CELLS];  /* stamp of the frame the cell was last on screen */
 	uint16_t at[CELLS];    /* its index in want */
 	want want[CELLS];
@@ -54,8 +55,15 @@ struct cap_bg {
 	uint32_t live;                  /* live tile references */
 	uint32_t refs[UNITS][2];        /* live references per RAM tile and depth */
 	uint8_t mapped[UNITS];          /* RAM tiles a live map allocation holds */
+	uint8_t held64[UNITS];          /* the references at this RAM tile share one 64-byte record: the
+	                                 * first was 8bpp (the zero tile, joined by 4bpp ones), so the
+	                                 * replay holds the next RAM tile too while any of them lives */
 	uint32_t memo[UNITS][2];        /* identity of a RAM tile this frame */
 	uint32_t memo_stamp[UNITS][2];
+	/* the bytes each depth's memo was taken from: a RAM tile unchanged
+	 * since keeps its identity without a lookup */
+	uint8_t memo_ok[UNITS][2];
+	uint8_t memo_bytes[2][VS_GBA_BG_BYTES];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
 	uint32_t *slot;
 	uint8_t *data;
@@ -145,19 +153,51 @@ static uint32_t unit_rom(vs_capture *c, const vs_gba_frame *f, uint32_t unit, in
 {
 	cap_bg *b = c->bg;
 
-	if (b->memo_stamp[unit][bpp8] != b->stamp) {
-		b->memo_stamp[unit][bpp8] = b->stamp;
-		b->memo[unit][bpp8] = rom_of(c, f->vram + unit * 32u, bpp8 ? 64u : 32u);
-	}
+	const uint8_t *p = f->vram + unit * 32u;
+	uint8_t *kept = b->memo_bytes[bpp8] + unit * 32u;
+	unsigned bytes = bpp8 ? 64u : 32u;
+
+	if (b->memo_stamp[unit][bpp8] == b->stamp)
+		return b->memo[unit][bpp8];
+	b->memo_stamp[unit][bpp8] = b->stamp;
+	if (b->memo_ok[unit][bpp8] && memcmp(p, kept, bytes) == 0)
+		return b->memo[unit][bpp8];
+	b->memo[unit][bpp8] = rom_of(c, p, bytes);
+	/* graphics past the table are looked up (and counted) every frame */
+	b->memo_ok[unit][bpp8] = b->memo[unit][bpp8] != ROM_NONE;
+	memcpy(kept, p, bytes);
 	return b->memo[unit][bpp8];
 }
 
 /* ---- references --------------------------------------------------------------- */
 
-static void ref_end(vs_capture *c, cell *x)
+/* The first cell from `from` on with a live reference, or CELLS. */
+static uint32_t next_live(const layer *l, uint32_t from)
 {
+	uint32_t w = from / 64u;
+	uint64_t bits;
+
+	if (from >= CELLS)
+		return CELLS;
+	bits = l->live[w] & (~(uint64_t)0 << (from % 64u));
+	while (!bits) {
+		if (++w == CELLS / 64u)
+			return CELLS;
+		bits = l->live[w];
+	}
+	return w * 64u + (uint32_t)__builtin_ctzll(bits);
+}
+
+static void ref_end(vs_capture *c, layer *l, uint32_t cellno)
+{
+	cell *x = &l->cell[cellno];
+	uint32_t *refs = c->bg->refs[x->unit];
+
+	l->live[cellno / 64u] &= ~((uint64_t)1 << (cellno % 64u));
 	cap_free(c, c->o.frame, x->id);
-	c->bg->refs[x->unit][x->bpp8]--;
+	refs[x->bpp8]--;
+	if (!refs[0] && !refs[1])
+		c->bg->held64[x->unit] = 0;
 	c->bg->live--;
 	c->st.bg_frees++;
 	x->id = 0;
@@ -178,10 +218,13 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 	rq.u.tile.affine = l->kind == KIND_AFFINE;
 	vs_request_derive_size(&rq);
 	x->id = c->next_id++;
+	l->live[w->cell / 64u] |= (uint64_t)1 << (w->cell % 64u);
 	x->rom = w->rom;
 	x->unit = w->unit;
 	x->bpp8 = l->bpp8;
 	c->st.bg_hits += b->refs[w->unit][l->bpp8] > 0;
+	if (!b->refs[w->unit][0] && !b->refs[w->unit][1])
+		b->held64[w->unit] = l->bpp8;
 	b->refs[w->unit][l->bpp8]++;
 	b->live++;
 	c->st.bg_refs++;
@@ -249,22 +292,41 @@ static int64_t floor8(int64_t v)
 	return v >= 0 ? v >> 8 : ~((~v) >> 8);
 }
 
-/* Affine: the cells the transform samples, pixel by pixel as the hardware
- * does (x = X + PA*px + PB*py, y = Y + PC*px + PD*py, 8 fraction bits);
- * outside the map a pixel is transparent unless the layer wraps. */
+/* Pixels, stepping d from s (8 fraction bits), before s leaves its 8-pixel
+ * cell (2048 units): at least 1. */
+static int64_t run_in_cell(int64_t s, int64_t d)
+{
+	int64_t lo = (s >= 0 ? s >> 11 : ~((~s) >> 11)) * 2048;
+
+	if (d > 0)
+		return (lo + 2048 - s + d - 1) / d;
+	if (d < 0)
+		return (s - lo) / -d + 1;
+	return 240;
+}
+
+/* Affine: the cells the transform samples, as the hardware does pixel by
+ * pixel (x = X + PA*px + PB*py, y = Y + PC*px + PD*py, 8 fraction bits);
+ * outside the map a pixel is transparent unless the layer wraps. The
+ * pixels of a line that stay in one cell sample it alike (the map's edges
+ * and wraps are cell edges), so a line is walked a cell at a time. */
 static void affine_cells(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
 {
-	unsigned io = n == 2 ? VS_IO_BG2PA : VS_IO_BG3PA, px, py;
+	unsigned io = n == 2 ? VS_IO_BG2PA : VS_IO_BG3PA, py;
 	int64_t pa = (int16_t)f->io[io], pb = (int16_t)f->io[io + 1], pc = (int16_t)f->io[io + 2];
 	int64_t pd = (int16_t)f->io[io + 3], x0 = ref_point(f, io + 4), y0 = ref_point(f, io + 6);
-	int64_t size = 128 << l->size, cols = size / 8;
+	int64_t size = 128 << l->size, cols = size / 8, px, k, ky;
 	int wrap = (f->io[VS_IO_BG0CNT + n] >> 13) & 1;
 
 	for (py = 0; py < 160; py++) {
 		int64_t sx = x0 + pb * py, sy = y0 + pd * py;
-		for (px = 0; px < 240; px++, sx += pa, sy += pc) {
+		for (px = 0; px < 240; px += k, sx += k * pa, sy += k * pc) {
 			int64_t mx = floor8(sx), my = floor8(sy);
 			uint32_t cellno;
+			k = run_in_cell(sx, pa);
+			ky = run_in_cell(sy, pc);
+			k = ky < k ? ky : k;
+			k = 240 - px < k ? 240 - px : k;
 			if (wrap) {
 				mx &= size - 1;
 				my &= size - 1;
@@ -298,7 +360,8 @@ static int layer_kind(unsigned dispcnt, int n)
 /* Rule 5: VRAM one allocation holds is not given to another. A tile at
  * one depth overlaps the other depth's tiles around it (an 8bpp tile is two
  * RAM tiles); a map holds its screenblocks. The all-transparent tile is
- * one tile at both depths at one address, as tile managers keep it. */
+ * one tile at both depths at one address, as tile managers keep it: loaded
+ * first at 8bpp it holds both RAM tiles as long as any layer uses it. */
 static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int bpp8, uint32_t rom)
 {
 	const cap_bg *b = c->bg;
@@ -308,13 +371,16 @@ static int tile_taken(vs_capture *c, const vs_gba_frame *f, uint32_t unit, int b
 		shared0 = cap_all_zero(f->vram + unit * 32u, other ? 64u : 32u);
 	if (bpp8)
 		return b->mapped[unit] || b->mapped[unit + 1] || (b->refs[unit][0] && !shared0) || b->refs[unit + 1][0];
-	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && b->refs[unit - 1][1]);
+	return b->mapped[unit] || (b->refs[unit][1] && !shared0) || (unit > 0 && (b->refs[unit - 1][1] ||
+		b->held64[unit - 1]));
 }
 
 static int units_taken(const cap_bg *b, uint32_t unit, uint32_t n)
 {
 	uint32_t u;
 
+	if (unit > 0 && b->held64[unit - 1])
+		return 1;
 	for (u = unit; u < unit + n; u++)
 		if (b->mapped[u] || b->refs[u][0] || b->refs[u][1])
 			return 1;
@@ -325,9 +391,8 @@ static void layer_drop(vs_capture *c, layer *l)
 {
 	uint32_t i;
 
-	for (i = 0; i < CELLS; i++)
-		if (l->cell[i].id)
-			ref_end(c, &l->cell[i]);
+	for (i = next_live(l, 0); i < CELLS; i = next_live(l, i + 1))
+		ref_end(c, l, i);
 	if (l->map_id) {
 		cap_free(c, c->o.frame, l->map_id);
 		memset(c->bg->mapped + l->map_unit, 0, l->map_units);
@@ -403,20 +468,18 @@ static void layer_ends(vs_capture *c, layer *l)
 {
 	uint32_t i;
 
-	for (i = 0; i < CELLS; i++) {
+	for (i = next_live(l, 0); i < CELLS; i = next_live(l, i + 1)) {
 		cell *x = &l->cell[i];
 		const want *w;
-		if (!x->id)
-			continue;
 		if (l->seen[i] != c->bg->stamp) {
-			ref_end(c, x);
+			ref_end(c, l, i);
 			continue;
 		}
 		w = &l->want[l->at[i]];
 		if (w->ok && w->unit == x->unit && x->bpp8 == l->bpp8 && w->rom == x->rom)
 			continue;
 		c->st.bg_streamed += w->ok && w->unit == x->unit && x->bpp8 == l->bpp8;
-		ref_end(c, x);
+		ref_end(c, l, i);
 	}
 }
 

@@ -51,6 +51,7 @@ typedef struct cap_obj {
 	uint16_t owner[CAP_OBJ_TILES];    /* live slot + 1 holding the tile, 0 none */
 	uint64_t written[CAP_OBJ_TILES];  /* frame + 1 of the tile's last change, 0 never */
 	uint64_t freed[CAP_OBJ_TILES];    /* frame + 1 of the last free that covered it */
+	uint64_t fresh[CAP_OBJ_TILES];    /* frame + 1 of its first change since that free, 0 none */
 	uint8_t changed[CAP_OBJ_TILES];   /* changed this frame */
 	uint32_t nchanged;
 	cap_seg seg[CAP_SEGS];
@@ -79,7 +80,8 @@ struct vs_capture {
 	vs_capture_stats st;
 	cap_obj obj;
 	cap_bg *bg;
-	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first) */
+	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first): OBJ tiles
+	                                  * only, each copied when it changes (capture_obj.c) */
 };
 
 enum { CAP_ARENA_OBJ = 0, CAP_ARENA_BG = 1 };
@@ -87,6 +89,9 @@ enum { CAP_ARENA_OBJ = 0, CAP_ARENA_BG = 1 };
 /* capture.c: output */
 void cap_alloc(vs_capture *c, uint64_t frame, int arena, uint64_t id, const vs_request *rq, const char *tag,
 	uint32_t at);
+/* The same into a part of the frame (CAP_PART_ALLOCS, or CAP_PART_EARLY: before its frees). */
+void cap_alloc_in(vs_capture *c, int part, uint64_t frame, int arena, uint64_t id, const vs_request *rq,
+	const char *tag, uint32_t at);
 void cap_free(vs_capture *c, uint64_t frame, uint64_t id);
 void cap_comment(vs_capture *c, const char *fmt, ...);
 

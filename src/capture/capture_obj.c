@@ -38,10 +38,14 @@ static void diff_tiles(vs_capture *c, const vs_gba_frame *f)
 
 	o->nchanged = 0;
 	for (t = 0; t < CAP_OBJ_TILES; t++) {
-		o->changed[t] = memcmp(tile_data(f, t), c->prev + CAP_OBJ_VRAM + t * 32u, 32) != 0;
+		uint8_t *was = c->prev + CAP_OBJ_VRAM + t * 32u;
+		o->changed[t] = memcmp(tile_data(f, t), was, 32) != 0;
 		if (!o->changed[t])
 			continue;
+		memcpy(was, tile_data(f, t), 32);
 		o->written[t] = c->o.frame + 1;
+		if (!o->fresh[t])
+			o->fresh[t] = c->o.frame + 1;
 		o->nchanged++;
 		if (t < lo)
 			lo = t;
@@ -96,8 +100,10 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 	uint32_t i, nown = seg_tiles(s, own);
 
 	for (i = 0; i < n; i++) {
-		uint64_t w = o->written[tiles[i]];
-		if (w && w - 1 >= lo && w - 1 < d)
+		/* with uploads: the first write since the tile was freed, as far
+		 * back as the output waits */
+		uint64_t w = c->opt.uploads ? o->fresh[tiles[i]] : o->written[tiles[i]];
+		if (w && (c->opt.uploads || w - 1 >= lo) && w - 1 < d)
 			d = w - 1;
 	}
 	for (i = 0; i < nown; i++)
@@ -131,6 +137,18 @@ static void seg_request(const vs_capture *c, const cap_seg *s, vs_request *rq)
 	}
 }
 
+/* Whether a free dated at frame d covered one of the tiles: an allocation
+ * on them comes after the frame's frees, whatever the order asked for. */
+static int freed_on(const cap_obj *o, const uint16_t *tiles, uint32_t n, uint64_t d)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (o->freed[tiles[i]] == d + 1)
+			return 1;
+	return 0;
+}
+
 static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int sheet)
 {
 	cap_obj *o = &c->obj;
@@ -161,7 +179,8 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 	 * or from the other mapping) go one row at a time, as runs of bytes */
 	l->nids = (uint8_t)(rq.shape == VS_REQ_SPRITE ? 1u : s->rows);
 	for (r = 0; r < l->nids; r++)
-		cap_alloc(c, d, CAP_ARENA_OBJ, c->next_id++, &rq, tag, OBJ_BASE + (s->start + r * 32u) * 32u);
+		cap_alloc_in(c, c->opt.alloc_first && !freed_on(o, tiles, n, d) ? CAP_PART_EARLY : CAP_PART_ALLOCS, d,
+			CAP_ARENA_OBJ, c->next_id++, &rq, tag, OBJ_BASE + (s->start + r * 32u) * 32u);
 	c->st.obj_allocs += l->nids;
 	c->st.dated_back += d < c->o.frame;
 	c->st.sheets += (uint64_t)sheet;
@@ -181,9 +200,12 @@ static void obj_end(vs_capture *c, uint32_t slot)
 	for (i = 0; i < l->nids; i++)
 		cap_free(c, d, l->id + i);
 	for (i = 0; i < n; i++) {
+		uint64_t w = o->written[tiles[i]];
 		o->owner[tiles[i]] = 0;
 		if (o->freed[tiles[i]] < d + 1)
 			o->freed[tiles[i]] = d + 1;
+		/* an upload from the free on is the next allocation's */
+		o->fresh[tiles[i]] = w && w - 1 >= d ? w : 0;
 	}
 	l->used = 0;
 	c->st.obj_frees += l->nids;
@@ -226,6 +248,26 @@ static void end_doomed(vs_capture *c)
 			obj_end(c, slot);
 }
 
+/* keep_hidden: an unshown sprite keeps its tiles while none of them was
+ * written since it was last shown (an engine hides a sprite without
+ * releasing it); once one is, it is freed at that write. */
+static int kept_hidden(const vs_capture *c, cap_live *l)
+{
+	uint16_t tiles[CAP_OBJ_TILES];
+	uint32_t i, n = live_tiles(l, tiles);
+	uint64_t last = 0; /* frame + 1 of the last write since */
+
+	for (i = 0; i < n; i++) {
+		uint64_t w = c->obj.written[tiles[i]];
+		if (w && w - 1 >= l->first_unref && w > last)
+			last = w;
+	}
+	if (!last)
+		return 1;
+	l->first_unref = last - 1;
+	return 0;
+}
+
 static void age(vs_capture *c)
 {
 	uint32_t slot;
@@ -242,7 +284,7 @@ static void age(vs_capture *c)
 		}
 		if (l->misses++ == 0)
 			l->first_unref = c->o.frame;
-		if (l->misses >= c->opt.grace)
+		if (l->misses >= c->opt.grace && !(c->opt.keep_hidden && kept_hidden(c, l)))
 			obj_end(c, slot);
 	}
 }
@@ -309,9 +351,17 @@ static void sheet_run(vs_capture *c, const vs_gba_frame *f, uint32_t lo, uint32_
 	obj_new(c, f, &s, 1);
 }
 
+static int bitmap_mode(unsigned mode)
+{
+	return mode >= 3 && mode <= 5;
+}
+
+/* In a bitmap mode OBJ tiles 0-511 are the frame buffer's: what is drawn
+ * there is a picture, not a sheet (and the hardware draws no sprite from
+ * it), whether the frame or the arenas are in a bitmap mode. */
 static void sheet_uploads(vs_capture *c, const vs_gba_frame *f)
 {
-	uint32_t t = 0, lo, hi;
+	uint32_t t = bitmap_mode(cap_mode(f)) || (c->started && bitmap_mode(c->st.first_mode)) ? 512u : 0u, lo, hi;
 
 	while (next_run(&c->obj, &t, &lo, &hi))
 		sheet_run(c, f, lo, hi);

@@ -20,6 +20,7 @@ void cap_out_fini(cap_out *o)
 	uint32_t i;
 
 	for (i = 0; o->ring && i <= o->delay; i++) {
+		free(o->ring[i].early.s);
 		free(o->ring[i].frees.s);
 		free(o->ring[i].banks.s);
 		free(o->ring[i].allocs.s);
@@ -92,7 +93,8 @@ static cap_text *part_of(cap_out *o, uint64_t frame, int part)
 	if (frame > o->frame)
 		frame = o->frame;
 	b = &o->ring[frame % (o->delay + 1u)];
-	return part == CAP_PART_FREES ? &b->frees : part == CAP_PART_BANKS ? &b->banks : &b->allocs;
+	return part == CAP_PART_FREES ? &b->frees : part == CAP_PART_BANKS ? &b->banks :
+		part == CAP_PART_EARLY ? &b->early : &b->allocs;
 }
 
 void cap_out_add(cap_out *o, uint64_t frame, int part, const char *fmt, ...)
@@ -104,17 +106,23 @@ void cap_out_add(cap_out *o, uint64_t frame, int part, const char *fmt, ...)
 	va_end(ap);
 }
 
-void cap_out_alloc(cap_out *o, uint64_t frame, const char *arena, uint64_t id, const vs_request *rq, const char *tag,
-	uint32_t at)
+void cap_out_alloc_in(cap_out *o, int part, uint64_t frame, const char *arena, uint64_t id, const vs_request *rq,
+	const char *tag, uint32_t at)
 {
 	char req[64];
 
 	vs_request_describe(rq, req, sizeof req);
-	cap_out_add(o, frame, CAP_PART_ALLOCS, "alloc %llu%s%s %s", (unsigned long long)id, arena ? " " : "",
+	cap_out_add(o, frame, part, "alloc %llu%s%s %s", (unsigned long long)id, arena ? " " : "",
 		arena ? arena : "", req);
 	if (rq->shape == VS_REQ_TILE && rq->u.tile.cb1)
-		cap_out_add(o, frame, CAP_PART_ALLOCS, " cb=%u", (unsigned)rq->u.tile.cb1 - 1u);
-	cap_out_add(o, frame, CAP_PART_ALLOCS, " tag=%s at=0x%x\n", tag, (unsigned)at);
+		cap_out_add(o, frame, part, " cb=%u", (unsigned)rq->u.tile.cb1 - 1u);
+	cap_out_add(o, frame, part, " tag=%s at=0x%x\n", tag, (unsigned)at);
+}
+
+void cap_out_alloc(cap_out *o, uint64_t frame, const char *arena, uint64_t id, const vs_request *rq, const char *tag,
+	uint32_t at)
+{
+	cap_out_alloc_in(o, CAP_PART_ALLOCS, frame, arena, id, rq, tag, at);
 }
 
 void cap_out_free(cap_out *o, uint64_t frame, uint64_t id)
@@ -144,7 +152,7 @@ int cap_out_oldest_empty(const cap_out *o)
 {
 	const cap_bucket *b = &o->ring[o->flushed % (o->delay + 1u)];
 
-	return !b->frees.len && !b->banks.len && !b->allocs.len;
+	return !b->early.len && !b->frees.len && !b->banks.len && !b->allocs.len;
 }
 
 static void put_text(cap_out *o, cap_text *t)
@@ -158,6 +166,7 @@ void cap_out_flush_one(cap_out *o)
 {
 	cap_bucket *b = &o->ring[o->flushed % (o->delay + 1u)];
 
+	put_text(o, &b->early);
 	put_text(o, &b->frees);
 	put_text(o, &b->banks);
 	put_text(o, &b->allocs);

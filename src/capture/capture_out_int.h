@@ -27,10 +27,10 @@ typedef struct cap_text {
  * again in the same frame replays without overlap, and memory a bank change
  * takes away is free before the change. */
 typedef struct cap_bucket {
-	cap_text frees, banks, allocs;
+	cap_text early, frees, banks, allocs; /* early: allocations that come before the frees */
 } cap_bucket;
 
-enum { CAP_PART_FREES, CAP_PART_BANKS, CAP_PART_ALLOCS };
+enum { CAP_PART_FREES, CAP_PART_BANKS, CAP_PART_ALLOCS, CAP_PART_EARLY };
 
 typedef struct cap_out {
 	FILE *out;
@@ -55,6 +55,9 @@ void cap_out_add(cap_out *o, uint64_t frame, int part, const char *fmt, ...) __a
 /* `alloc ID [ARENA] REQUEST [cb=N] tag=TAG at=ADDR` (arena NULL: none). */
 void cap_out_alloc(cap_out *o, uint64_t frame, const char *arena, uint64_t id, const vs_request *rq, const char *tag,
 	uint32_t at);
+/* The same into part CAP_PART_ALLOCS or CAP_PART_EARLY (before the frees). */
+void cap_out_alloc_in(cap_out *o, int part, uint64_t frame, const char *arena, uint64_t id, const vs_request *rq,
+	const char *tag, uint32_t at);
 void cap_out_free(cap_out *o, uint64_t frame, uint64_t id);
 /* `# capture: frame N: ...` in the frame being read, before its events. */
 void cap_out_comment(cap_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -11,7 +11,8 @@
 
 #define CMD "capture"
 
-enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_SHEET, O_ARENAS, O_QUIET };
+enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_SHEET, O_ARENAS, O_QUIET, O_KEEP_HIDDEN, O_UPLOADS,
+	O_ALLOC_FIRST };
 
 static const vs_cli_opt options[] = {
 	{ "frames", O_FRAMES, "N", "frames to run and capture (60 a second)" },
@@ -20,6 +21,9 @@ static const vs_cli_opt options[] = {
 	{ "grace", O_GRACE, "N", "frames (1-600) a sprite may go unshown before its\ntiles count as freed (default 3)" },
 	{ "sheet", O_SHEET, NULL, "the game loads whole sprite sheets: an upload is one allocation" },
 	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to write (default both)" },
+	{ "keep-hidden", O_KEEP_HIDDEN, NULL, "an engine's view: a sprite not shown keeps its tiles\nuntil they are overwritten" },
+	{ "uploads", O_UPLOADS, NULL, "an engine's view: a sprite is allocated at the first\nupload of its tiles, up to 600 frames before it is shown" },
+	{ "alloc-first", O_ALLOC_FIRST, NULL, "an engine's view: in a frame, new sprites come before\nthe frees (but on tiles freed that frame)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
 	{ "quiet", O_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
@@ -36,7 +40,8 @@ static void gba_status(FILE *fp, int part)
 }
 
 static const vs_cli_cmd command = {
-	CMD, "capture GAME.gba --frames N [--input SCRIPT] [--state FILE] [--grace N] [--sheet] -o TRACE",
+	CMD, "capture GAME.gba --frames N [--input SCRIPT] [--state FILE] [--grace N] [--sheet] [--keep-hidden]\n"
+	"       [--uploads] [--alloc-first] -o TRACE",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) and writes the allocation\n"
 	"trace its video memory shows, inferred at every VBlank from the display registers,\n"
 	"OAM and VRAM: sprites' tile ranges in OBJ VRAM, screen maps and tile references\n"
@@ -46,15 +51,16 @@ static const vs_cli_cmd command = {
 	"cartridge header) runs on the DeSmuME libretro core instead:\n"
 	"'vramsim capture GAME.nds --help'.\n",
 	options,
-	"exit: 0 captured, 2 bad usage, not a GBA ROM, unreadable input script or\n"
-	"savestate, the game crashed, or no emulator. Nothing is left at TRACE on error.\n",
+	"exit: 0 captured, 1 no frame showed anything (the trace is written), 2 bad\n"
+	"usage, not a GBA ROM, unreadable input script or savestate, the game crashed\n"
+	"or never reached a new frame, or no emulator. Nothing is left at TRACE on 2.\n",
 	gba_status, 0
 };
 
 typedef struct capture_args {
 	const char *rom, *out, *input, *state;
 	uint64_t frames, grace;
-	int sheet, quiet, obj, bg;
+	int sheet, quiet, obj, bg, keep_hidden, uploads, alloc_first;
 } capture_args;
 
 static int take_arenas(capture_args *a, const char *s)
@@ -91,6 +97,15 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_ARENAS:
 		return take_arenas(a, p->arg);
+	case O_KEEP_HIDDEN:
+		a->keep_hidden = 1;
+		return -1;
+	case O_UPLOADS:
+		a->uploads = 1;
+		return -1;
+	case O_ALLOC_FIRST:
+		a->alloc_first = 1;
+		return -1;
 	case O_QUIET:
 		a->quiet = 1;
 		return -1;
@@ -126,6 +141,15 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 		fprintf(stderr, "vramsim capture: note: the game seems to load whole sprite sheets "
 			"(%llu tile switches inside one upload); --sheet treats a sheet as one allocation\n",
 			(unsigned long long)s->sheet_switches);
+	if (s->partial_overlaps || s->merged)
+		fprintf(stderr, "vramsim capture: note: %llu sprites overlapped a live one other than inside it and %llu "
+			"ranges were joined in a frame: those are written as the ranges the game showed, not its calls\n",
+			(unsigned long long)s->partial_overlaps, (unsigned long long)s->merged);
+	if (s->bg_conflicts || s->bg_map_clipped)
+		fprintf(stderr, "vramsim capture: note: %llu map cells or maps on VRAM another allocation holds at another "
+			"depth or as a map were not referenced, %llu maps were cut at the end of the BG area (a trace holds "
+			"VRAM once: docs/capture.md, BG rule 5)\n", (unsigned long long)s->bg_conflicts,
+			(unsigned long long)s->bg_map_clipped);
 	if (s->zero_entries_max)
 		fprintf(stderr, "vramsim capture: note: up to %u all-zero OAM entries a frame, each an 8x8 sprite "
 			"on tile 0 as the hardware draws it\n", (unsigned)s->zero_entries_max);
@@ -166,6 +190,9 @@ int vs_cmd_capture(int argc, char **argv)
 	if (a.grace)
 		o.grace = (uint32_t)a.grace;
 	o.sheet = a.sheet;
+	o.keep_hidden = a.keep_hidden;
+	o.uploads = a.uploads;
+	o.alloc_first = a.alloc_first;
 	o.obj = a.obj;
 	o.bg = a.bg;
 	memset(&play, 0, sizeof play);
@@ -191,5 +218,12 @@ int vs_cmd_capture(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	if (!a.quiet)
 		report(a.rom, &st, a.sheet);
+	/* a trace of nothing is no capture of the game: say so, and fail */
+	if (st.blank_frames == st.frames) {
+		fprintf(stderr, "vramsim capture: %s: none of the %llu frames showed anything (all force-blanked): the "
+			"trace holds no allocation; run more frames, or start later with --input or --state\n", a.rom,
+			(unsigned long long)st.frames);
+		return VS_EXIT_CHECK;
+	}
 	return VS_EXIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <mgba/core/core.h>
 #include <mgba/core/log.h>
 #include <mgba/core/serialize.h>
+#include <mgba/core/timing.h>
 #include <mgba-util/vfs.h>
 
 #include "base/compiler_hints.h"
@@ -321,19 +322,48 @@ static void drop_audio(vs_gba_emu *e)
 	}
 }
 
-/* One frame, unless the program faulted. Returns 1 if it ran. */
+/* A frame that does not end within this many cycles never will: the
+ * machine's video state is broken (a savestate libmgba accepted with a
+ * video event that never comes). A frame is VS_GBA_FRAME_CYCLES. */
+#define STUCK_CYCLES (4u * VS_GBA_FRAME_CYCLES)
+/* Steps of libmgba's run loop a frame may take, whatever the cycles say
+ * (a frame takes a few thousand: a few per line, more with timers). */
+#define STUCK_STEPS 2000000u
+
+static uint64_t cycles_now(const vs_gba_emu *e)
+{
+	return mTimingGlobalTime(e->core->timing);
+}
+
+/* Names the frame that never ended, once, and stops the emulator. */
+static void note_stuck(vs_gba_emu *e, uint32_t frame, uint64_t cycles)
+{
+	if (!e->fault[0])
+		snprintf(e->fault, sizeof e->fault, "frame %u: no new frame after %llu cycles (%.1f frames' worth): the "
+			"machine's video never reaches VBlank (a damaged savestate?); stopped there", (unsigned)frame,
+			(unsigned long long)cycles, (double)cycles / VS_GBA_FRAME_CYCLES);
+}
+
+/* One frame, unless the program faulted. Returns 1 if it ran. libmgba's
+ * runFrame gives up after a frame's cycles and more; a frame not ended
+ * by STUCK_CYCLES stops the run. */
 static int run_one(vs_gba_emu *e)
 {
 	uint32_t frame = vs_gba_emu_frames(e);
+	uint64_t t0 = cycles_now(e), steps = 0;
 
 	if (e->fault[0])
 		return 0;
 	enter(e);
-	e->core->runFrame(e->core);
+	while (vs_gba_emu_frames(e) == frame && !e->faults && cycles_now(e) - t0 < STUCK_CYCLES &&
+		steps++ < STUCK_STEPS / 1000u)
+		e->core->runFrame(e->core);
 	drop_audio(e);
 	leave(e);
 	note_fault(e, frame);
-	return 1;
+	if (vs_gba_emu_frames(e) == frame && !e->fault[0])
+		note_stuck(e, frame, cycles_now(e) - t0);
+	return !e->fault[0] || vs_gba_emu_frames(e) != frame;
 }
 
 uint32_t vs_gba_emu_run_frames(vs_gba_emu *e, uint32_t n)
@@ -511,17 +541,25 @@ static int shown_differs(vs_gba_emu *e, const shown *s)
 void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 {
 	shown ref;
-	uint32_t start = vs_gba_emu_frames(e), i;
+	uint32_t start = vs_gba_emu_frames(e), i, line, last = 0x100u;
 	int have_ref = 0, changed = 0;
 
 	if (!e->fault[0]) {
 		/* Run in libmgba's small steps (a few per line) to see the
-		 * visible lines: VCOUNT 0-159. */
+		 * visible lines: VCOUNT 0-159, compared once a line. */
+		uint64_t t0 = cycles_now(e), steps = 0;
+
 		enter(e);
 		while (vs_gba_emu_frames(e) == start && !e->faults) {
+			if (cycles_now(e) - t0 >= STUCK_CYCLES || steps++ >= STUCK_STEPS)
+				break;
 			e->core->runLoop(e->core);
-			if ((e->core->rawRead16(e->core, 0x04000006u, -1) & 0xFFu) >= 160u || changed)
+			if (changed)
 				continue;
+			line = e->core->rawRead16(e->core, 0x04000006u, -1) & 0xFFu;
+			if (line >= 160u || line == last)
+				continue;
+			last = line;
 			if (!have_ref) {
 				read_shown(e, &ref);
 				have_ref = 1;
@@ -532,6 +570,8 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 		drop_audio(e);
 		leave(e);
 		note_fault(e, start);
+		if (vs_gba_emu_frames(e) == start)
+			note_stuck(e, start, cycles_now(e) - t0);
 	}
 	/* Write-only registers (scroll) read back as libmgba keeps them. */
 	for (i = 0; i < VS_GBA_IO_HALFWORDS; i++)

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_capture_rules.c - capture's promises on crafted frames: what the
+ * hardware allows is inferred so that the trace replays under `recorded`
+ * with no integrity error (an 8bpp sprite on an odd tile in 1D mapping,
+ * --sheet in a bitmap mode, the all-zero tile shared by a 4bpp and an 8bpp
+ * layer), and the engine-view options of docs/capture.md, a test a rule.
+ */
+#include "capture_ct.h"
+
+/* Replayed under `recorded`: no integrity error, no diagnostic. */
+static void replays_clean(const ct *t)
+{
+	outcome o = replay_recorded(t, 1);
+
+	if (o.checks || o.diags) {
+		FILE *fp = fopen("capture_rules_failed.trace", "w");
+		if (fp) {
+			fwrite(t->text, 1, t->len, fp);
+			fclose(fp);
+		}
+	}
+	ck_assert_msg(o.checks == 0 && o.diags == 0, "%llu checks, %llu diagnostics (the trace: "
+		"capture_rules_failed.trace)", (unsigned long long)o.checks, (unsigned long long)o.diags);
+}
+
+/* 1D mapping takes an 8bpp sprite's whole tile number: one after a 4bpp
+ * 8x8 sprite starts on an odd tile, and draws right. */
+START_TEST(odd_8bpp_tile_in_1d)
+{
+	const ev *a;
+	ct t;
+
+	obj_open(&t, 3, 0);
+	obj(t.f, 0, 0, 0, 0, 0);        /* 8x8 4bpp: tile 0 */
+	obj(t.f, 1, 1, 0, 1, A_8BPP);   /* 16x16 8bpp: tiles 1-8 */
+	obj_tiles(t.f, 0, 9, 5);
+	ct_run(&t, 2);
+	a = must_alloc(&t, OBJ0 + 32);
+	ck_assert_int_eq(a->req.shape, VS_REQ_SPRITE);
+	ck_assert_uint_eq(a->req.size, 256);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* In a bitmap mode the frame buffer lies on OBJ tiles 0-511: drawing it is
+ * no sprite sheet upload. */
+START_TEST(sheet_in_bitmap_mode)
+{
+	size_t i;
+	ct t;
+	vs_capture_options o = opts(1, 0);
+
+	o.sheet = 1;
+	ct_open(&t, 3 | D_OBJ | D_1D, &o);
+	ct_frames(&t, 1);
+	fill(t.f->vram + 0x10000, 0x2C00, 9);  /* mode 3's frame buffer runs to 0x12C00: tiles 0-351 */
+	obj_tiles(t.f, 600, 16, 10);           /* a sheet above the floor */
+	obj(t.f, 0, 600, 0, 1, 0);
+	ct_frames(&t, 2);
+	fill(t.f->vram + 0x10000, 0x2C00, 11); /* the next picture */
+	ct_run(&t, 2);
+	for (i = 0; i < t.n; i++)
+		if (t.v[i].type == VS_EV_ALLOC)
+			ck_assert_uint_ge(t.v[i].req.at, OBJ0 + 512 * 32);
+	ck_assert_ptr_nonnull(must_alloc(&t, OBJ0 + 600 * 32));
+	ck_assert_uint_eq(t.st.sheets, 1);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* The all-zero tile is one tile at both depths: an 8bpp and a 4bpp layer on
+ * the same charblock naming tile 0. The 8bpp layer comes first, the 4bpp
+ * one shares its tile 0 and also names tile 1 (the zero 8bpp tile's second
+ * half), then the 8bpp layer goes, and comes back. */
+START_TEST(zero_tile_shared_by_depths)
+{
+	vs_capture_options o = opts(0, 1);
+	ct t;
+
+	ct_open(&t, 0, &o);
+	bg_on(t.f, 2, 0, 28, 0, 0x80);       /* 8bpp, every cell tile 0 */
+	ct_frames(&t, 1);
+	bg_on(t.f, 1, 0, 30, 0, 0);          /* 4bpp, every cell tile 0 */
+	text_cell(t.f, 30, 3, 3, 1);         /* and one tile 1 */
+	ct_frames(&t, 2);
+	t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BG(2);
+	ct_frames(&t, 2);
+	t.f->io[VS_IO_DISPCNT] |= (uint16_t)D_BG(2);
+	ct_frames(&t, 2);
+	t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BG(1);
+	ct_frames(&t, 2);
+	ct_close(&t);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* The affine walk, a cell at a time, finds exactly the cells the hardware
+ * samples pixel by pixel: random rotations, scales, reference points, map
+ * sizes, with and without wraparound, every cell naming its own tile. */
+START_TEST(affine_cells_as_sampled)
+{
+	vs_rng g = { 0xaff1e000u + (uint64_t)_i };
+	static uint8_t hit[128 * 128];
+	unsigned round;
+
+	for (round = 0; round < 8; round++) {
+		unsigned size = vs_rng_below(&g, 4), wrap = vs_rng_below(&g, 2), cells = (16u << size) * (16u << size);
+		int64_t side = 128 << size, pa, pb, pc, pd, x0, y0, px, py;
+		uint32_t i, want = 0, io = VS_IO_BG2PA;
+		ct t;
+
+		bg_open(&t, 1);
+		bg_on(t.f, 2, 0, 0, size, wrap << 13);
+		for (i = 0; i < cells && i < 256; i++)
+			t.f->vram[i] = (uint8_t)i;           /* cell i names tile i, all zero: ROM tile 0 */
+		for (i = 0; i < 8; i++)
+			t.f->io[io + i] = (uint16_t)vs_rng_next(&g);
+		t.f->io[io + 5] &= 0x0FFF;
+		t.f->io[io + 7] &= 0x0FFF;
+		if (round % 2)                            /* small steps: many pixels a cell */
+			for (i = 0; i < 4; i++)
+				t.f->io[io + i] = (uint16_t)(int16_t)((int)vs_rng_below(&g, 1024) - 512);
+		pa = (int16_t)t.f->io[io], pb = (int16_t)t.f->io[io + 1];
+		pc = (int16_t)t.f->io[io + 2], pd = (int16_t)t.f->io[io + 3];
+		x0 = (int32_t)((t.f->io[io + 4] | (uint32_t)t.f->io[io + 5] << 16) << 4) >> 4; /* 28 bits, signed */
+		y0 = (int32_t)((t.f->io[io + 6] | (uint32_t)t.f->io[io + 7] << 16) << 4) >> 4;
+		memset(hit, 0, sizeof hit);
+		for (py = 0; py < 160; py++)
+			for (px = 0; px < 240; px++) {
+				int64_t sx = x0 + pa * px + pb * py, sy = y0 + pc * px + pd * py;
+				int64_t mx = sx >= 0 ? sx / 256 : -((-sx + 255) / 256), my = sy >= 0 ? sy / 256 : -((-sy + 255) / 256);
+				if (wrap) {
+					mx &= side - 1;
+					my &= side - 1;
+				} else if (mx < 0 || my < 0 || mx >= side || my >= side) {
+					continue;
+				}
+				i = (uint32_t)((my / 8) * (side / 8) + mx / 8);
+				want += !hit[i];
+				hit[i] = 1;
+			}
+		ct_run(&t, 1);
+		ck_assert_msg(t.st.bg_refs + t.st.bg_conflicts == want, "round %u: %llu references (%llu on VRAM held "
+			"otherwise), %u cells sampled", round, (unsigned long long)t.st.bg_refs,
+			(unsigned long long)t.st.bg_conflicts, (unsigned)want);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* ---- an engine's view (docs/capture.md) ------------------------------------- */
+
+static void engine_open(ct *t, int keep_hidden, int uploads, int alloc_first)
+{
+	vs_capture_options o = opts(1, 0);
+
+	o.keep_hidden = keep_hidden;
+	o.uploads = uploads;
+	o.alloc_first = alloc_first;
+	ct_open(t, D_OBJ | D_1D, &o);
+}
+
+/* --keep-hidden: a sprite hidden at frame 3 keeps its tiles until the game
+ * writes them at 12 (freed there); without it, freed at 3. */
+START_TEST(keep_hidden_until_overwritten)
+{
+	int keep;
+
+	for (keep = 0; keep < 2; keep++) {
+		const ev *a;
+		ct t;
+
+		engine_open(&t, keep, 0, 0);
+		obj(t.f, 0, 8, 0, 1, 0);
+		obj_tiles(t.f, 8, 4, 30);
+		ct_frames(&t, 3);
+		vs_test_oam_hide(t.f, 0);
+		ct_frames(&t, 9);
+		obj_tiles(t.f, 10, 1, 31);
+		ct_run(&t, 4);
+		a = must_alloc(&t, OBJ0 + 8 * 32);
+		ck_assert_int_eq(freed_at(&t, a->id), keep ? 12 : 3);
+		ck_assert_int_eq(strstr(t.text, "lookback=4 keep-hidden\n") != NULL, keep);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --uploads: graphics uploaded long before they are shown are allocated at
+ * the upload, once even when it spans two frames, and never before the
+ * last free on their tiles. */
+START_TEST(uploads_date_allocations)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		const ev *a, *b;
+		ct t;
+
+		engine_open(&t, 0, up, 0);
+		obj_tiles(t.f, 16, 2, 40);     /* a 16x16 sprite's tiles, half at frame 0 */
+		ct_frames(&t, 1);
+		obj_tiles(t.f, 18, 2, 41);     /* the other half at 1 */
+		ct_frames(&t, 19);
+		obj(t.f, 0, 16, 0, 1, 0);      /* shown from 20 to 29 */
+		ct_frames(&t, 10);
+		vs_test_oam_hide(t.f, 0);      /* freed at 30 */
+		ct_frames(&t, 4);
+		obj_tiles(t.f, 16, 4, 42);     /* new graphics there at 34, shown at 50 */
+		ct_frames(&t, 16);
+		obj(t.f, 0, 16, 0, 1, 0);
+		ct_run(&t, 3);
+		a = must_alloc(&t, OBJ0 + 16 * 32);
+		ck_assert_int_eq(a->frame, up ? 0 : 20);
+		ck_assert_int_eq(freed_at(&t, a->id), 30);
+		ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 2);
+		b = &t.v[t.n - 1];
+		ck_assert_int_eq(b->type, VS_EV_ALLOC);
+		ck_assert_int_eq(b->frame, up ? 34 : 50);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --alloc-first: in the frame where sprite A goes and B comes, B's alloc
+ * line comes before A's free; C, on tiles freed that frame, after it. */
+START_TEST(alloc_first_order)
+{
+	int first;
+
+	for (first = 0; first < 2; first++) {
+		const char *fa, *fb, *fc;
+		char want[64];
+		ct t;
+
+		engine_open(&t, 0, 0, first);
+		obj(t.f, 0, 0, 0, 1, 0);        /* A: tiles 0-3 */
+		obj(t.f, 1, 100, 0, 1, 0);      /* D: tiles 100-103 */
+		obj_tiles(t.f, 0, 4, 50);
+		obj_tiles(t.f, 100, 4, 51);
+		ct_frames(&t, 5);
+		vs_test_oam_hide(t.f, 0);       /* A goes at 5 (free dated 5) */
+		vs_test_oam_hide(t.f, 1);       /* D goes at 5 */
+		obj(t.f, 2, 40, 0, 1, 0);       /* B comes at 5, elsewhere */
+		obj_tiles(t.f, 40, 4, 52);
+		ct_frames(&t, 1);
+		obj(t.f, 3, 100, 0, 0, 0);      /* C: 8x8 on D's first tile, rewritten: D freed at 5, C at 6 */
+		obj_tiles(t.f, 100, 1, 53);
+		ct_run(&t, 6);
+		fa = strstr(t.text, "free 1\n");
+		snprintf(want, sizeof want, "alloc 3 sprite 16x16");
+		fb = strstr(t.text, want);
+		ck_assert_ptr_nonnull(fa);
+		ck_assert_ptr_nonnull(fb);
+		ck_assert_int_eq(fb < fa, first);
+		fc = strstr(t.text, "alloc 4 sprite 8x8");
+		ck_assert_ptr_nonnull(fc);
+		ck_assert(fc > strstr(t.text, "free 2\n"));
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("capture_rules");
+	TCase *tc = tcase_create("promises");
+
+	tcase_add_test(tc, odd_8bpp_tile_in_1d);
+	tcase_add_test(tc, sheet_in_bitmap_mode);
+	tcase_add_test(tc, zero_tile_shared_by_depths);
+	tcase_add_loop_test(tc, affine_cells_as_sampled, 0, 4);
+	tcase_add_test(tc, keep_hidden_until_overwritten);
+	tcase_add_test(tc, uploads_date_allocations);
+	tcase_add_test(tc, alloc_first_order);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}
