@@ -149,9 +149,11 @@ vs_replay *vs_cli_cycles_open(const vs_cli_cycles_ask *a, vs_cycles_list *l, con
 	size_t nt, vs_replay_config *cfg, char opts[][VS_OPTIONS_MAX])
 {
 	char err[1024];
+	const char *arena = a->arena;
 	const vs_trace_header *h;
 	vs_trace_reader *rd;
 	vs_replay *r;
+	int i;
 
 	vs_replay_config_default(cfg);
 	if (!(rd = vs_trace_open(a->path, err, sizeof err))) {
@@ -170,9 +172,13 @@ vs_replay *vs_cli_cycles_open(const vs_cli_cycles_ask *a, vs_cycles_list *l, con
 	}
 	cfg->observer = vs_cycles_observe;
 	cfg->observer_ud = l;
+	/* --strategy alone measures the first arena it was given to */
+	for (i = 0; !arena && a->strategy && i < h->narenas; i++)
+		if (cfg->strategy[i])
+			arena = h->arenas[i].name;
 	if (!(r = vs_replay_new(rd, cfg, err, sizeof err)))
 		fprintf(stderr, "vramsim cycles: %s\n", err);
-	else if (vs_cycles_list_aim(l, r, a->arena, t, nt) < 0) {
+	else if (vs_cycles_list_aim(l, r, arena, t, nt) < 0) {
 		no_build(a, h, r, t, nt);
 		vs_replay_free(r);
 		r = NULL;
