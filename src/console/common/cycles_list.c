@@ -196,6 +196,7 @@ int vs_cycles_list_aim(vs_cycles_list *l, vs_replay *r, const char *arena, const
 		if (s && (l->t = vs_cycles_target_in(t, n, s->name)) != NULL) {
 			l->arena = i;
 			l->t->params(vs_replay_strategy_state(r, i), l->param);
+			memcpy(l->now, l->param, sizeof l->now);
 			break;
 		}
 	}
@@ -300,8 +301,39 @@ static void on_reset(vs_cycles_list *l, vs_replay *r, const vs_event *ev)
 		l->failed = 1;
 		return;
 	}
+	memcpy(l->now, param, sizeof l->now);
 	map_clear(l->slots);
 	add(l, r, VS_CYCLES_OP_RESET, ev->type == VS_EV_INIT ? VS_CYCLES_F_INIT : 0, 0, (uint32_t)arg, ev, 0, 0);
+}
+
+/* A realloc of a live id the strategy does not take whole: the replay
+ * frees it, then allocates (two outcomes of one event), as a game would. */
+static void on_realloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o)
+{
+	int slot;
+
+	if (l->realloc_freed != o->event && o->live && o->ev->arena == l->arena &&
+		(slot = map_take(l->slots, o->ev->id)) >= 0) {
+		l->realloc_freed = o->event;
+		add(l, r, VS_CYCLES_OP_FREE, 0, (uint16_t)slot, 0, o->ev, 0, 0);
+		return;
+	}
+	on_alloc(l, r, o);
+}
+
+/* A bank mapped or locked: the strategies measured take no call for it,
+ * but one whose set-up follows the banks (the space it manages) would be
+ * set up otherwise on the console. */
+static void on_banks(vs_cycles_list *l, vs_replay *r, const vs_event *ev)
+{
+	uint32_t param[4] = { 0, 0, 0, 0 };
+
+	l->t->params(vs_replay_strategy_state(r, l->arena), param);
+	if (memcmp(param, l->now, sizeof param) == 0)
+		return;
+	snprintf(l->err, sizeof l->err, "line %llu: %s changes the strategy's set-up: not measured on the console "
+		"yet", (unsigned long long)ev->line, vs_trace_event_name(ev->type));
+	l->failed = 1;
 }
 
 void vs_cycles_observe(void *ud, vs_replay *r, const vs_outcome *o)
@@ -321,6 +353,14 @@ void vs_cycles_observe(void *ud, vs_replay *r, const vs_outcome *o)
 		return;
 	case VS_EV_ALLOC:
 		on_alloc(l, r, o);
+		return;
+	case VS_EV_REALLOC:
+		on_realloc(l, r, o);
+		return;
+	case VS_EV_VRAMCNT:
+	case VS_EV_LOCK:
+	case VS_EV_UNLOCK:
+		on_banks(l, r, ev);
 		return;
 	case VS_EV_FREE:
 		if (ev->arena != l->arena || !o->live || (slot = map_take(l->slots, ev->id)) < 0)

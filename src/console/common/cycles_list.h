@@ -86,6 +86,8 @@ struct vs_cycles_list {
 	uint32_t param[4];   /* init parameters, from the host state before the replay */
 	uint32_t (*sets)[4]; /* parameter sets of the resets and inits (param_sets targets) */
 	uint32_t nsets, sets_cap;
+	uint32_t now[4];     /* the parameters the strategy holds now */
+	uint64_t realloc_freed; /* the realloc event whose free was taken */
 	int failed;          /* the list cannot be measured: err says why */
 	char err[512];
 };
