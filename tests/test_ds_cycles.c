@@ -2,7 +2,7 @@
 /* test_ds_cycles.c - `vramsim cycles` of DS traces: the cycles program
  * (src/console/ds/rom/ds_cycles9.c) run in DeSmuME.
  *  - every DS strategy with a DS build, on a short trace of its arena
- *    with allocations, frees, failures, a reset and an init: the DS's
+ *    with allocations, frees, failures, reallocs, a reset and an init: the DS's
  *    placement after every call equals the host replay's, every call is
  *    timed, and a changed answer is found where it is;
  *  - the command, routed to the ds module by its trace: the tables and
@@ -28,16 +28,19 @@ static char out[1 << 16], err[1 << 16];
 
 #define TEX_TRACE "vramsim-trace 1\narena tex ds-tex banks=A0B1C2\n" \
 	"alloc 1 tex tex 64x64 256c\nalloc 2 tex tex 32x32 4x4\nalloc 3 tex tex 128x128 16c\nfree 2\n" \
-	"alloc 4 tex tex 16x16 4c dir=low\nframe\nfree 1\nalloc 5 tex tex 64x32 256c\n" \
+	"alloc 4 tex tex 16x16 4c dir=low\nframe\nrealloc 3 tex tex 64x64 16c\nrealloc 30 tex tex 16x16 16c\n" \
+	"free 1\nalloc 5 tex tex 64x32 256c\n" \
 	"alloc 6 tex tex 1024x1024 256c\nreset tex\nalloc 7 tex tex 32x32 16c\nalloc 8 tex tex 8x8 4x4\n" \
 	"frame\nfree 7\nalloc 9 tex tex 256x256 256c\n"
 #define PLTT_TRACE "vramsim-trace 1\narena pal ds-pltt banks=E0\n" \
 	"alloc 1 pal pltt 256\nalloc 2 pal pltt 4\nalloc 3 pal pltt 16 dir=low\nalloc 4 pal pltt 16\nfree 2\n" \
-	"frame\nalloc 5 pal pltt 8 4c\nfree 3\nalloc 6 pal pltt 40000\nreset pal\nalloc 7 pal pltt 256\n" \
+	"frame\nalloc 5 pal pltt 8 4c\nrealloc 1 pal pltt 16\nfree 3\nalloc 6 pal pltt 40000\nreset pal\n" \
+	"alloc 7 pal pltt 256\n" \
 	"alloc 8 pal pltt 4 dir=low\nfree 7\nalloc 9 pal pltt 64\n"
 #define OBJ_TRACE "vramsim-trace 1\narena obj ds-obj banks=A0 boundary=128\n" \
 	"alloc 1 obj sprite 32x32 8bpp\nalloc 2 obj sprite 8x16 4bpp\nalloc 3 obj sprite 64x64 4bpp\n" \
-	"free 2\nframe\nalloc 4 obj sprite 16x16 8bpp\nalloc 5 obj sprite 8x8 4bpp\nfree 1\n" \
+	"free 2\nframe\nrealloc 3 obj sprite 32x32 4bpp\nalloc 4 obj sprite 16x16 8bpp\nalloc 5 obj sprite 8x8 4bpp\n" \
+	"free 1\n" \
 	"alloc 6 obj sprite 64x64 8bpp\nreset obj\nalloc 7 obj sprite 32x16 4bpp\nfree 7\nalloc 8 obj sprite 16x8 8bpp\n"
 
 /* Each strategy with its trace, an init line for it, the request of the
@@ -46,13 +49,15 @@ static const struct {
 	const char *strategy, *trace, *init, *more;
 	unsigned calls;
 } runs[] = {
-	{ "nns-lnk-tex", TEX_TRACE, "init tex size=0x40000 size4x4=0 blocks=8\n", "tex tex 32x32 16c", 17 },
-	{ "nns-frm-tex", TEX_TRACE, "init tex slots=2\n", "tex tex 32x32 16c", 17 },
-	{ "ds-tex-pair", TEX_TRACE, "init tex\n", "tex tex 32x32 16c", 17 },
-	{ "nns-lnk-pltt", PLTT_TRACE, "init pal size=0x8000 blocks=4\n", "pal pltt 16", 17 },
-	{ "nns-frm-pltt", PLTT_TRACE, "init pal size=0x4000\n", "pal pltt 16", 17 },
-	{ "ds-pltt-split", PLTT_TRACE, "init pal\n", "pal pltt 16", 17 },
-	{ "libnds-sprite", OBJ_TRACE, "init obj mapping=1d-64\n", "obj sprite 16x16 4bpp", 16 },
+	{ "nns-lnk-tex", TEX_TRACE, "init tex size=0x40000 size4x4=0 blocks=8\n", "tex tex 32x32 16c", 20 },
+	{ "nns-frm-tex", TEX_TRACE, "init tex slots=2\n", "tex tex 32x32 16c", 20 },
+	{ "ds-tex-pair", TEX_TRACE, "init tex\n", "tex tex 32x32 16c", 20 },
+	{ "nns-lnk-pltt", PLTT_TRACE, "init pal size=0x8000 blocks=4\n", "pal pltt 16", 19 },
+	{ "nns-frm-pltt", PLTT_TRACE, "init pal size=0x4000\n", "pal pltt 16", 19 },
+	{ "ds-pltt-split", PLTT_TRACE, "init pal\n", "pal pltt 16", 19 },
+	{ "libnds-sprite", OBJ_TRACE, "init obj mapping=1d-64\n", "obj sprite 16x16 4bpp", 18 },
+	{ "nitro-engine-tex", TEX_TRACE, "init tex banks=ab textures=4\n", "tex tex 32x32 16c", 20 },
+	{ "nitro-engine-pltt", PLTT_TRACE, "init pal palettes=3\n", "pal pltt 16", 19 },
 };
 
 #define NRUNS (sizeof runs / sizeof runs[0])
@@ -77,8 +82,8 @@ START_TEST(test_command)
 	ds_demo_sanitizer_env();
 	rc = cli("cycles %s", trace);
 	ck_assert_msg(rc == 0, "exit %d\n%s%s", rc, out, err);
-	ck_assert_msg(strstr(out, "arena tex (ds-tex), strategy nns-lnk-tex, 17 calls measured") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "placements: the DS's equal the host replay's (17 calls)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "arena tex (ds-tex), strategy nns-lnk-tex, 20 calls measured") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "placements: the DS's equal the host replay's (20 calls)") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "ARM946E-S") && strstr(out, "\nalloc ") && strstr(out, "\nfree ") &&
 		strstr(out, "\nreset ") && strstr(out, "worst frame: after marker"), "%s", out);
 }
@@ -185,8 +190,8 @@ START_TEST(test_errors)
 
 	ds_demo_sanitizer_env();
 	/* a DS strategy the program does not carry */
-	ck_assert_int_eq(cli("cycles %s -s nitro-engine-tex", trace), 2);
-	ck_assert_msg(strstr(err, "nitro-engine-tex has no DS build yet (DS builds: nns-lnk-tex,") != NULL, "%s", err);
+	ck_assert_int_eq(cli("cycles %s -s libnds-tex", trace), 2);
+	ck_assert_msg(strstr(err, "libnds-tex has no DS build yet (DS builds: nns-lnk-tex,") != NULL, "%s", err);
 	ck_assert_int_eq(cli("cycles %s --arena nope", trace), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no arena 'nope'"));
 	/* DS help */

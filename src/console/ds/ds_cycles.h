@@ -48,7 +48,13 @@
  *  - libnds-sprite: set {mapping, fixes}; alloc arg = pixels, flags = the
  *    colour format (LIBNDS_COLOR_*); result = the byte offset. While the
  *    model is hung the program answers VS_CYCLES_NONE uncalled, as the
- *    host adapter does. */
+ *    host adapter does.
+ *  - nitro-engine-tex: set {max textures, bank flags, execution mode,
+ *    fixes} (NE_TextureSystemReset's); alloc arg = format | width << 4 |
+ *    height << 16 (NE_MaterialTexLoad), or with VS_DS_CYC_F_BYTES the bytes;
+ *    nitro-engine-pltt: set {max palettes}; alloc arg = colours
+ *    (NE_PaletteLoad). Result = the offset from VRAM_A (VRAM_E); a reset
+ *    resets the system with the set it was initialised with. */
 enum {
 	VS_DS_CYC_NNS_LNK_TEX = 1,
 	VS_DS_CYC_NNS_LNK_PLTT = 2,
@@ -56,11 +62,14 @@ enum {
 	VS_DS_CYC_NNS_FRM_PLTT = 4,
 	VS_DS_CYC_DS_TEX_PAIR = 5,
 	VS_DS_CYC_DS_PLTT_SPLIT = 6,
-	VS_DS_CYC_LIBNDS_SPRITE = 7
+	VS_DS_CYC_LIBNDS_SPRITE = 7,
+	VS_DS_CYC_NE_TEX = 8,
+	VS_DS_CYC_NE_PLTT = 9
 };
 
 #define VS_DS_CYC_F_4X4 0x01u
 #define VS_DS_CYC_F_LOW 0x02u
+#define VS_DS_CYC_F_BYTES 0x04u
 
 /* Management blocks the NITRO-System linked-list managers get (the host
  * adapters' MAX_BLOCKS). */

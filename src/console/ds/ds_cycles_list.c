@@ -6,6 +6,7 @@
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
 #include "vramsim/alloc/libnds_sprite.h"
+#include "vramsim/alloc/nitro_engine_vram.h"
 #include "vramsim/alloc/nns_gfd.h"
 #include "console/ds/ds_cycles_host.h"
 #include "strategies/ds/strat_ds.h" /* the adapters' request arithmetic, shared */
@@ -139,6 +140,63 @@ static void sprite_params(const void *st, uint32_t param[4])
 	param[1] = o->fixes;
 }
 
+/* ---- Nitro Engine ---------------------------------------------------------------- */
+
+/* A texture as the adapter loads it (strat_nitro_engine.c): from its
+ * format and dimensions, or plain bytes. */
+static int ne_tex_encode(const void *st, const vs_request *rq, uint32_t *arg, uint8_t *flags)
+{
+	uint32_t bytes;
+	bool is4x4;
+
+	(void)st;
+	if (vs_ds_tex_request(rq, &bytes, &is4x4) != VS_OK)
+		return 0;
+	if (rq->shape != VS_REQ_TEX) {
+		*arg = bytes;
+		*flags = VS_DS_CYC_F_BYTES;
+		return 1;
+	}
+	if (rq->u.tex.format > 0xFu || rq->u.tex.width > 0xFFFu)
+		return 0; /* beyond any texture: not in the trace format */
+	*arg = rq->u.tex.format | (uint32_t)rq->u.tex.width << 4 | (uint32_t)rq->u.tex.height << 16;
+	return 1;
+}
+
+/* The adapter's state begins with the system's (ne_vram_tex, ne_vram_pltt):
+ * the reset parameters that rebuild it as it is. The banks left after the
+ * reset, reset in single-3D mode (which drops none); none left (C and D
+ * dropped in dual-3D mode) is C and D given where they are dropped again. */
+static void ne_tex_params(const void *st, uint32_t param[4])
+{
+	const ne_vram_tex *t = st;
+
+	param[0] = t->max;
+	param[1] = t->banks;
+	param[2] = NE_VRAM_MODE_SINGLE;
+	param[3] = t->fix;
+	if (!t->banks) {
+		param[1] = NE_VRAM_BANK_C | NE_VRAM_BANK_D;
+		param[2] = t->fix & NE_VRAM_FIX_MODE ? NE_VRAM_MODE_DUAL : NE_VRAM_MODE_INIT;
+	}
+}
+
+static int ne_pltt_encode(const void *st, const vs_request *rq, uint32_t *arg, uint8_t *flags)
+{
+	bool four;
+
+	(void)st, (void)flags;
+	if (vs_ds_pltt_request(rq, arg, &four) != VS_OK)
+		return 0;
+	*arg = (uint16_t)(*arg >> 1); /* NE_PaletteLoadSize: a u16 count of colours */
+	return 1;
+}
+
+static void ne_pltt_params(const void *st, uint32_t param[4])
+{
+	param[0] = ((const ne_vram_pltt *)st)->max;
+}
+
 /* name, id, encode, params, offset, hit, after, results, frames, param_sets */
 static const vs_cycles_target targets[] = {
 	{ "nns-lnk-tex", VS_DS_CYC_NNS_LNK_TEX, tex_encode, lnk_tex_params, key_offset, NULL, NULL, 1, 0, 1 },
@@ -149,6 +207,8 @@ static const vs_cycles_target targets[] = {
 	{ "ds-pltt-split", VS_DS_CYC_DS_PLTT_SPLIT, pltt_encode, pltt_split_params, addr_offset, NULL, NULL, 1, 0,
 		1 },
 	{ "libnds-sprite", VS_DS_CYC_LIBNDS_SPRITE, sprite_encode, sprite_params, addr_offset, NULL, NULL, 1, 0, 1 },
+	{ "nitro-engine-tex", VS_DS_CYC_NE_TEX, ne_tex_encode, ne_tex_params, addr_offset, NULL, NULL, 1, 0, 1 },
+	{ "nitro-engine-pltt", VS_DS_CYC_NE_PLTT, ne_pltt_encode, ne_pltt_params, addr_offset, NULL, NULL, 1, 0, 1 },
 };
 
 #define NTARGETS (sizeof targets / sizeof targets[0])

@@ -18,6 +18,8 @@
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
 #include "vramsim/alloc/libnds_sprite.h"
+#include "vramsim/alloc/nitro_engine_alloc.h"
+#include "vramsim/alloc/nitro_engine_vram.h"
 #include "vramsim/alloc/nns_gfd.h"
 
 int main(void);
@@ -46,7 +48,11 @@ static union {
 	ds_tex_pair tex_pair;
 	ds_pltt_split pltt_split;
 	libnds_sprite sprite;
+	ne_vram_tex ne_tex;
+	ne_vram_pltt ne_pltt;
 } st __attribute__((aligned(8)));
+/* Nitro Engine's reset parameters, kept for its resets. */
+static uint32_t ne_set[4];
 /* Each live handle, and what its free needs besides (a size). */
 static uint32_t slots[VS_DS_CYC_SLOTS][2];
 /* Timing overhead of an empty call with 2, 3 and 4 arguments. */
@@ -374,6 +380,75 @@ static void run_sprite(uint32_t strategy, uint32_t first, uint32_t count)
 	}
 }
 
+/* ---- Nitro Engine's texture and palette systems ------------------------------------ */
+
+static int ne_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	uint32_t k;
+
+	for (k = 0; k < 4; k++)
+		ne_set[k] = p[k];
+	if (strategy == VS_DS_CYC_NE_TEX)
+		return ne_vram_tex_reset(&st.ne_tex, (int)p[0], p[1], (int)p[2], p[3], NE_ALLOC_CHUNKS) == 0;
+	return ne_vram_pltt_reset(&st.ne_pltt, (int)p[0], NE_ALLOC_CHUNKS) == 0;
+}
+
+static void ne_reset(uint32_t strategy)
+{
+	if (strategy == VS_DS_CYC_NE_TEX)
+		(void)ne_vram_tex_reset(&st.ne_tex, (int)ne_set[0], ne_set[1], (int)ne_set[2], ne_set[3],
+			NE_ALLOC_CHUNKS);
+	else
+		(void)ne_vram_pltt_reset(&st.ne_pltt, (int)ne_set[0], NE_ALLOC_CHUNKS);
+}
+
+/* One allocation: the texture (palette) slot taken, or NE_VRAM_NO_SLOT. */
+static uint16_t ne_load(uint32_t strategy, uint32_t arg, uint32_t flags)
+{
+	if (strategy == VS_DS_CYC_NE_PLTT)
+		return ne_vram_pltt_load(&st.ne_pltt, (uint16_t)arg);
+	if (flags & VS_DS_CYC_F_BYTES)
+		return ne_vram_tex_load_bytes(&st.ne_tex, arg, false);
+	return ne_vram_tex_load(&st.ne_tex, arg & 0xFu, (int)((arg >> 4) & 0xFFFu), (int)(arg >> 16));
+}
+
+static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	int tex = strategy == VS_DS_CYC_NE_TEX;
+	uint32_t i, cyc, arg, flags;
+	uint16_t slot16;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first);
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			arg = rq->arg;
+			flags = rq->flags;
+			TIMED3(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
+			slots[slot][0] = slot16;
+			answer(i, slot16 == NE_VRAM_NO_SLOT ? VS_CYCLES_NONE : tex ?
+				ne_vram_tex_offset(&st.ne_tex, slot16) : ne_vram_pltt_offset(&st.ne_pltt, slot16), cyc, over3);
+			break;
+		case VS_CYCLES_OP_FREE:
+			slot16 = (uint16_t)slots[slot][0];
+			if (tex)
+				TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
+			else
+				TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
+			answer(i, (uint32_t)rc, cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, ne_reset(strategy), ne_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
 /* ---- the mailbox ----------------------------------------------------------------- */
 
 /* Initialises the allocator with parameter set 0 (untimed). */
@@ -396,6 +471,10 @@ static void start(uint32_t strategy)
 	case VS_DS_CYC_LIBNDS_SPRITE:
 		ok = sprite_init(strategy, p);
 		break;
+	case VS_DS_CYC_NE_TEX:
+	case VS_DS_CYC_NE_PLTT:
+		ok = ne_init(strategy, p);
+		break;
 	default:
 		fail(VS_DS_CYC_E_STRATEGY, 0);
 		return;
@@ -415,6 +494,10 @@ static void run_chunk(uint32_t strategy, uint32_t first, uint32_t count)
 		break;
 	case VS_DS_CYC_LIBNDS_SPRITE:
 		run_sprite(strategy, first, count);
+		break;
+	case VS_DS_CYC_NE_TEX:
+	case VS_DS_CYC_NE_PLTT:
+		run_ne(strategy, first, count);
 		break;
 	default:
 		run_nns(strategy, first, count);
