@@ -25,7 +25,7 @@
 #define VS_DS_CYC_MAGIC 0x43445356u   /* "VSDC" */
 #define VS_DS_CYC_VERSION 1u
 #define VS_DS_CYC_MAILBOX 0x02200000u /* 2 MiB into main RAM, above the program */
-#define VS_DS_CYC_CHUNK 32768u        /* requests a chunk */
+#define VS_DS_CYC_CHUNK 8192u         /* requests a chunk */
 #define VS_DS_CYC_SLOTS 4096u         /* live handles the program keeps */
 #define VS_DS_CYC_SETS 256u           /* parameter sets: the first init's, then the resets' */
 
