@@ -36,6 +36,10 @@ if(VS_SANITIZE)
   # report ends the process, the trap is reported with its stack.
   set(VS_SAN_ENV "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:handle_sigill=1"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  # The same without LeakSanitizer, for the few tests named in
+  # tests/CMakeLists.txt (VS_NO_LEAK_SCAN) whose processes boot an emulator.
+  set(VS_SAN_ENV_NO_LEAKS "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_sigill=1"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
   # A Debug build optimises at -O1, the level ASan recommends: several
   # times faster than -O0, and still without NDEBUG, so assert() checks.
   # GCC's flow-based warnings are unreliable on instrumented code (its

@@ -35,7 +35,9 @@ set(VS_LAYERS
   "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
   "cli_ds|cli/ds|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_ds|-"
-  "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-")
+  "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-"
+  "play|play|alloc,base,vram,strategies,trace,engine,capture,console_common,console_gba|-"
+  "cli_play|cli/play|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer,console_gba,play|SDL2")
 
 # vs_layer_get(<name> <out folders> <out uses> <out libraries>)
 function(vs_layer_get name dirs_out uses_out libs_out)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* ds_demo_run.h - what the tests that run the DS demo ROM in DeSmuME's
- * libretro core share (test_ds_demo_record, test_ds_demo_vram,
- * test_ds_demo_capture): how many frames to run, and, in the sanitizer
+ * libretro core share (test_ds_demo, test_ds_demo_cli): how many frames to run, and, in the sanitizer
  * tree, the core's own defects kept out of the reports.
  *
  * The core is not instrumented, but AddressSanitizer sees its heap: at exit

@@ -1,25 +1,38 @@
 # SPDX-License-Identifier: Zlib
-# homebrew.cmake - `vramsim capture` on GBA ROMs nobody on the project
-# wrote, run by ctest as capture_homebrew when $VRAMSIM_HOMEBREW_DIR names a
-# folder of them (ROMs are never committed: docs/capture.md says where the
-# ones we use come from). For every NAME.gba there, with NAME.input as its
-# input script when present:
+# homebrew.cmake - `vramsim capture` on GBA or DS ROMs nobody on the project
+# wrote, run by ctest as capture_homebrew (GBA: $VRAMSIM_HOMEBREW_DIR) and
+# capture_homebrew_ds (DS: $VRAMSIM_DS_HOMEBREW_DIR) when the variable names
+# a folder of them (ROMs are never committed: docs/capture.md says where the
+# ones we use come from). For every NAME.gba (NAME.nds with -DEXT=nds) there,
+# with NAME.input as its input script when present:
 #  - capture 1800 frames: exit 0, a trace;
 #  - `compare` on it: exit 0, so the game's own placement (recorded) and
 #    every strategy that takes the arenas replay with no integrity error.
 # Without the variable the test says so, and ctest reports it skipped
 # (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
-# ctest runs it as SHARDS tests, capture_homebrew.SHARD, each taking every
-# SHARDS-th ROM from the SHARD-th (about 2 s of CPU a ROM: a folder of 18
-# would take too long for one test's timeout).
-# VRAMSIM, OUT, SHARD, SHARDS.
-if(NOT DEFINED ENV{VRAMSIM_HOMEBREW_DIR})
-  message(STATUS "capture_homebrew: skipped: set VRAMSIM_HOMEBREW_DIR to a folder of GBA ROMs to run it")
+# ctest runs it as SHARDS tests, NAME.SHARD, each taking every SHARDS-th ROM
+# from the SHARD-th (about 2 s of CPU a GBA ROM, 10 to 25 s a DS one: a
+# folder of 18 would take too long for one test's timeout).
+# VRAMSIM, OUT, SHARD, SHARDS; EXT (gba, the default, or nds).
+if(NOT DEFINED EXT)
+  set(EXT gba)
+endif()
+if(EXT STREQUAL "nds")
+  set(var VRAMSIM_DS_HOMEBREW_DIR)
+  set(test capture_homebrew_ds)
+  set(what "DS ROMs")
+else()
+  set(var VRAMSIM_HOMEBREW_DIR)
+  set(test capture_homebrew)
+  set(what "GBA ROMs")
+endif()
+if(NOT DEFINED ENV{${var}})
+  message(STATUS "${test}: skipped: set ${var} to a folder of ${what} to run it")
   return()
 endif()
-file(GLOB roms "$ENV{VRAMSIM_HOMEBREW_DIR}/*.gba")
+file(GLOB roms "$ENV{${var}}/*.${EXT}")
 if(NOT roms)
-  message(FATAL_ERROR "capture_homebrew: no .gba file in $ENV{VRAMSIM_HOMEBREW_DIR}")
+  message(FATAL_ERROR "${test}: no .${EXT} file in $ENV{${var}}")
 endif()
 file(MAKE_DIRECTORY ${OUT})
 set(failed 0)
@@ -56,8 +69,8 @@ foreach(rom ${roms})
   endif()
 endforeach()
 if(failed)
-  message(FATAL_ERROR "capture_homebrew: ${failed} ROMs failed")
+  message(FATAL_ERROR "${test}: ${failed} ROMs failed")
 endif()
 if(mine EQUAL 0)
-  message(STATUS "capture_homebrew: skipped: no ROM falls to shard ${SHARD} of ${SHARDS}")
+  message(STATUS "${test}: skipped: no ROM falls to shard ${SHARD} of ${SHARDS}")
 endif()

@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: Zlib */
 /* ds_bench.c - what a frame of a DS game costs on the DeSmuME libretro
- * core: emulation alone, then with the savestate taken (retro_serialize)
- * and read into a vs_ds_frame as record and capture do, then the reading
- * alone (vs_ds_state_parse of the last state, again and again).
+ * core, phase by phase, FRAMES frames each (after 60 to get past the
+ * game's start-up):
+ *  1. emulation alone (retro_run);
+ *  2. emulation and the savestate (retro_serialize) walked into a
+ *     vs_ds_frame, as record and capture take it after every frame;
+ *  3. the same and DS capture's inference on every frame, the trace going
+ *     to /dev/null: what `vramsim capture GAME.nds` costs a frame;
+ * then, on the last savestate, again and again: the walk alone
+ * (vs_ds_state_parse), and one memcpy of the savestate's bytes (the least
+ * any copy of the whole state costs: retro_serialize makes two, the core's
+ * own buffer and ours).
  *
  *   build/vs_ds_bench GAME.nds [FRAMES]      (FRAMES a phase, default 600)
  *
- * The game first runs 60 frames to get past its start-up. CPU time of this
- * process (user + system) per frame, in milliseconds. */
+ * CPU time of this process (user + system) per frame, in milliseconds, and
+ * capture's cost as a multiple of emulation's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "capture/capture_ds.h"
 #include "console/ds/ds_emu.h"
 
 static double cpu_ms(void)
@@ -23,19 +32,42 @@ static double cpu_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* Phases 2 and 3 from frame `at`: emulation and snapshot, and capture when
+ * c is not NULL. Returns CPU ms a frame, or a negative number on error. */
+static double run_phase(vs_ds_emu *e, vs_ds_capture *c, uint32_t at, uint32_t frames, char *err, size_t errlen)
+{
+	double t0 = cpu_ms();
+	uint32_t i;
+
+	for (i = 0; i < frames; i++) {
+		vs_ds_emu_run(e);
+		if (vs_ds_emu_snapshot(e, at + i, err, errlen) < 0)
+			return -1;
+		if (c && vs_ds_capture_frame(c, vs_ds_emu_frame(e)) < 0) {
+			snprintf(err, errlen, "capture failed at frame %u", (unsigned)(at + i));
+			return -1;
+		}
+	}
+	return (cpu_ms() - t0) / frames;
+}
+
 int main(int argc, char **argv)
 {
 	vs_ds_play play;
 	vs_ds_emu *e;
-	uint32_t frames = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 600, i, at = 0;
-	double t0, run, snap, parse;
+	vs_ds_capture *c = NULL;
+	uint32_t frames = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 600, i;
+	double t0, run, snap, capture, parse, copy;
 	const uint8_t *st;
 	vs_ds_frame *f = malloc(sizeof *f);
 	vs_ds_state info;
 	char err[1024];
+	uint8_t *dst = NULL;
+	FILE *null = fopen("/dev/null", "w");
 	size_t len;
+	int rc = 2;
 
-	if (argc < 2 || !frames) {
+	if (argc < 2 || !frames || !f || !null) {
 		fprintf(stderr, "usage: vs_ds_bench GAME.nds [FRAMES]\n");
 		return 2;
 	}
@@ -47,32 +79,41 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < 60; i++)
 		vs_ds_emu_run(e);
-	at = 60;
 	t0 = cpu_ms();
 	for (i = 0; i < frames; i++)
 		vs_ds_emu_run(e);
 	run = (cpu_ms() - t0) / frames;
-	t0 = cpu_ms();
-	for (i = 0; i < frames; i++) {
-		vs_ds_emu_run(e);
-		if (vs_ds_emu_snapshot(e, at + frames + i, err, sizeof err) < 0) {
-			fprintf(stderr, "vs_ds_bench: %s\n", err);
-			vs_ds_emu_close(e);
-			free(f);
-			return 2;
-		}
-	}
-	snap = (cpu_ms() - t0) / frames;
+	snap = run_phase(e, NULL, 60 + frames, frames, err, sizeof err);
+	if (snap < 0 || !(c = vs_ds_capture_new(NULL, null, NULL, err, sizeof err)))
+		goto done;
+	capture = run_phase(e, c, 60 + 2 * frames, frames, err, sizeof err);
+	if (capture < 0 || vs_ds_capture_finish(c) < 0)
+		goto done;
 	st = vs_ds_emu_savestate(e, &len);
 	t0 = cpu_ms();
-	for (i = 0; i < frames && f; i++)
+	for (i = 0; i < frames; i++)
 		if (vs_ds_state_parse(st, len, f, &info, err, sizeof err) < 0)
-			break;
+			goto done;
 	parse = (cpu_ms() - t0) / frames;
-	printf("%s: %u frames a phase; CPU ms a frame: emulation %.3f (%.0f fps), with serialize and parse %.3f "
-		"(%.0f fps); the parse alone %.3f; savestate %zu bytes\n", argv[1], (unsigned)frames, run, 1e3 / run,
-		snap, 1e3 / snap, parse, len);
+	if (!(dst = malloc(len)))
+		goto done;
+	t0 = cpu_ms();
+	for (i = 0; i < frames; i++) {
+		memcpy(dst, st, len);
+		__asm__ volatile("" : : "r"(dst) : "memory"); /* the copy is not optimised away */
+	}
+	copy = (cpu_ms() - t0) / frames;
+	printf("%s: %u frames a phase; CPU ms a frame: emulation %.3f (%.0f fps); with the savestate walked %.3f; "
+		"with capture %.3f (%.2fx emulation); the walk alone %.3f; one memcpy of the savestate's %zu bytes "
+		"%.3f\n", argv[1], (unsigned)frames, run, 1e3 / run, snap, capture, capture / run, parse, len, copy);
+	rc = 0;
+done:
+	if (rc)
+		fprintf(stderr, "vs_ds_bench: %s\n", err);
+	vs_ds_capture_free(c);
 	vs_ds_emu_close(e);
+	fclose(null);
+	free(dst);
 	free(f);
-	return 0;
+	return rc;
 }

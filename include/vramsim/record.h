@@ -37,6 +37,23 @@
  *   VS_REC_FRAME();                                   // "frame"
  *   VS_REC_LINE("save level1");                       // any statement, as text
  *
+ * A game on the NITRO-System (NNS_Gfd) VRAM managers records each call of
+ * NNS_GfdAllocTexVram(size, is4x4comp, opt) and NNS_GfdAllocPlttVram(size,
+ * is4pltt, opt) with its arguments and the key it returned; the key is
+ * the id (textures 0x1KKKKKKKK, palettes 0x2KKKKKKKK, so the two never
+ * meet), and the frees name the key the game passes:
+ *
+ *   VS_REC_NNS_TEX("tex", size, is4x4comp, opt, key);  // "alloc 0x100c00010 tex 3072 at=0x00000080"
+ *   VS_REC_NNS_PLTT("pal", size, is4pltt, opt, key);   // "alloc 0x200040002 pal pltt 16 4c opt=1 at=..."
+ *   VS_REC_NNS_FREE_TEX(key);  VS_REC_NNS_FREE_PLTT(key); // "free 0x100c00010"; nothing for the error key 0
+ *
+ * The size written is the key's (the request rounded as the managers
+ * round it: 16 bytes for textures, 8 for palettes, 0 as the smallest);
+ * a 4x4 texture is "tex WxH 4x4" when its texel bytes are one texture's
+ * (16 x a power of two), else "tex N 4x4", which this version's trace
+ * reader refuses: it takes 4x4 textures by their dimensions only
+ * (docs/embedding.md).
+ *
  * The address a is what the game's allocator returned: VS_REC_FAILED when it
  * returned nothing (the line says at=none, and the replay fails the request
  * as the game did), VS_REC_NO_AT to leave at= out. For the DS macros the
@@ -453,6 +470,120 @@ static inline void vs_rec_pltt_(const char *verb, uint32_t id, const char *arena
 	vs_rec_emit(&b);
 }
 
+/* "0xNKKKKKKKK": the NNS macros' ids, kind N 1 (texture) or 2 (palette)
+ * above the 32 bits of the key K */
+static inline void vs_rec_nns_id_(vs_rec_buf *b, uint32_t kind, uint32_t key)
+{
+	static const char digits[] = "0123456789abcdef";
+	char t[12];
+	int i;
+
+	t[0] = '0';
+	t[1] = 'x';
+	t[2] = digits[kind & 15u];
+	for (i = 0; i < 8; i++)
+		t[3 + i] = digits[(key >> (28 - 4 * i)) & 15u];
+	t[11] = 0;
+	vs_rec_str(b, t);
+}
+
+/* The size an NNS manager takes for a request: rounded up to its unit, a
+ * request of 0 as one unit (NNSi_GfdGetTexKeyRoundupSize and the palette's) */
+static inline uint32_t vs_rec_nns_round_(uint32_t size, uint32_t unit)
+{
+	return size ? (size + unit - 1u) & ~(unit - 1u) : unit;
+}
+
+/* NNS_GfdAllocTexVram(size, is4x4comp, opt) returned key: "alloc 0x1KEY
+ * [ARENA] N|tex WxH 4x4|tex N 4x4 [opt=OPT] at=ADDR|none" */
+static inline void vs_rec_nns_tex_(const char *arena, uint32_t size, int is4x4comp, uint32_t opt, uint32_t key)
+{
+	vs_rec_buf b;
+	uint32_t bytes = key ? ((key >> 16) & 0x7FFFu) << 4 : vs_rec_nns_round_(size, 16u);
+	uint32_t w = 8, h = 8;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_start(&b);
+	vs_rec_str(&b, "alloc ");
+	vs_rec_nns_id_(&b, 1u, key);
+	vs_rec_str(&b, " ");
+	if (arena) {
+		vs_rec_str(&b, arena);
+		vs_rec_str(&b, " ");
+	}
+	if (is4x4comp) {
+		/* one texture of w x h texels holds w * h / 4 bytes */
+		while (w * h / 4u < bytes && h <= 1024u) {
+			if (w < h)
+				w *= 2u;
+			else
+				h *= 2u;
+		}
+		vs_rec_str(&b, "tex ");
+		if (w * h / 4u == bytes && h <= 1024u)
+			vs_rec_dims_(&b, w, h);
+		else
+			vs_rec_dec(&b, bytes);
+		vs_rec_str(&b, " 4x4");
+	} else {
+		vs_rec_dec(&b, bytes);
+	}
+	if (opt) {
+		vs_rec_str(&b, " opt=");
+		vs_rec_dec(&b, opt);
+	}
+	vs_rec_alloc_keys_(&b, (const char *)0, key ? (key & 0xFFFFu) << 3 : VS_REC_FAILED);
+	vs_rec_emit(&b);
+}
+
+/* NNS_GfdAllocPlttVram(size, is4pltt, opt) returned key: "alloc 0x2KEY
+ * [ARENA] pltt N [4c]|8 [opt=OPT] at=ADDR|none" (8 bytes of a palette
+ * not for 4-colour textures are bytes: "pltt 4" means a 4-colour one) */
+static inline void vs_rec_nns_pltt_(const char *arena, uint32_t size, int is4pltt, uint32_t opt, uint32_t key)
+{
+	vs_rec_buf b;
+	uint32_t bytes = key ? (key >> 16) << 3 : vs_rec_nns_round_(size, 8u);
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_start(&b);
+	vs_rec_str(&b, "alloc ");
+	vs_rec_nns_id_(&b, 2u, key);
+	vs_rec_str(&b, " ");
+	if (arena) {
+		vs_rec_str(&b, arena);
+		vs_rec_str(&b, " ");
+	}
+	if (!is4pltt && bytes == 8u) {
+		vs_rec_str(&b, "8");
+	} else {
+		vs_rec_str(&b, "pltt ");
+		vs_rec_dec(&b, bytes / 2u);
+		if (is4pltt)
+			vs_rec_str(&b, " 4c");
+	}
+	if (opt) {
+		vs_rec_str(&b, " opt=");
+		vs_rec_dec(&b, opt);
+	}
+	vs_rec_alloc_keys_(&b, (const char *)0, key ? (key & 0xFFFFu) << 3 : VS_REC_FAILED);
+	vs_rec_emit(&b);
+}
+
+/* NNS_GfdFree*Vram(key): "free 0xNKEY"; the error key 0 allocated nothing */
+static inline void vs_rec_nns_free_(uint32_t kind, uint32_t key)
+{
+	vs_rec_buf b;
+
+	if (!key || !vs_mgba_open())
+		return;
+	vs_rec_start(&b);
+	vs_rec_str(&b, "free ");
+	vs_rec_nns_id_(&b, kind, key);
+	vs_rec_emit(&b);
+}
+
 /* "vramcnt B 0x89", "lock B", "unlock B": bank a letter 'A'-'I' */
 static inline void vs_rec_bank_(const char *verb, char bank, int value)
 {
@@ -543,6 +674,10 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_MOVE(id, to) ((void)0)
 #define VS_REC_FRAME() ((void)0)
 #define VS_REC_LINE(text) ((void)0)
+#define VS_REC_NNS_TEX(arena, size, is4x4comp, opt, key) ((void)0)
+#define VS_REC_NNS_PLTT(arena, size, is4pltt, opt, key) ((void)0)
+#define VS_REC_NNS_FREE_TEX(key) ((void)0)
+#define VS_REC_NNS_FREE_PLTT(key) ((void)0)
 #else
 #define VS_REC_BEGIN() vs_rec_line_("vramsim-trace 1")
 #define VS_REC_ARENA(name, kind, keys) vs_rec_arena_((name), (kind), (keys))
@@ -576,6 +711,12 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_MOVE(id, to) vs_rec_move_((id), (to))
 #define VS_REC_FRAME() vs_rec_line_("frame")
 #define VS_REC_LINE(text) vs_rec_line_(text)
+#define VS_REC_NNS_TEX(arena, size, is4x4comp, opt, key) \
+	vs_rec_nns_tex_((arena), (uint32_t)(size), (is4x4comp) != 0, (uint32_t)(opt), (uint32_t)(key))
+#define VS_REC_NNS_PLTT(arena, size, is4pltt, opt, key) \
+	vs_rec_nns_pltt_((arena), (uint32_t)(size), (is4pltt) != 0, (uint32_t)(opt), (uint32_t)(key))
+#define VS_REC_NNS_FREE_TEX(key) vs_rec_nns_free_(1u, (uint32_t)(key))
+#define VS_REC_NNS_FREE_PLTT(key) vs_rec_nns_free_(2u, (uint32_t)(key))
 #endif
 
 #endif

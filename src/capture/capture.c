@@ -348,6 +348,23 @@ void vs_capture_stats_get(const vs_capture *c, vs_capture_stats *s)
 	*s = c->st;
 }
 
+vs_capture *vs_capture_copy(const vs_capture *c, FILE *out)
+{
+	vs_capture *d = malloc(sizeof *d);
+
+	if (!d)
+		return NULL;
+	memcpy(d, c, sizeof *d);
+	d->header = NULL;
+	d->bg = NULL;
+	if (cap_out_copy(&d->o, &c->o, out) || (c->header && !(d->header = strdup(c->header))) ||
+		(c->bg && !(d->bg = cap_bg_copy(c->bg)))) {
+		vs_capture_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 void vs_capture_free(vs_capture *c)
 {
 	if (!c)

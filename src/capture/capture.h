@@ -114,6 +114,10 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f);
  * live at the end stay live. Returns 0 or -1 as vs_capture_frame. */
 int vs_capture_finish(vs_capture *c);
 void vs_capture_stats_get(const vs_capture *c, vs_capture_stats *s);
+/* A copy of c that writes to out from here on (what c wrote is c's): a
+ * capture finished where it stands while c goes on (vramsim play's write
+ * key). NULL when out of memory. */
+vs_capture *vs_capture_copy(const vs_capture *c, FILE *out);
 void vs_capture_free(vs_capture *c);
 
 #endif

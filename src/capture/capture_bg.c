@@ -73,6 +73,25 @@ cap_bg *cap_bg_new(void)
 	return b;
 }
 
+cap_bg *cap_bg_copy(const cap_bg *b)
+{
+	cap_bg *d = malloc(sizeof *d);
+
+	if (!d)
+		return NULL;
+	memcpy(d, b, sizeof *d);
+	d->slot = malloc(ROM_SLOTS * sizeof *d->slot);
+	d->data = b->data ? malloc((size_t)b->cap * 65u) : NULL;
+	if (!d->slot || (b->data && !d->data)) {
+		cap_bg_free(d);
+		return NULL;
+	}
+	memcpy(d->slot, b->slot, ROM_SLOTS * sizeof *d->slot);
+	if (b->data)
+		memcpy(d->data, b->data, (size_t)b->cap * 65u);
+	return d;
+}
+
 void cap_bg_free(cap_bg *b)
 {
 	if (!b)

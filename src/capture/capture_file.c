@@ -10,6 +10,20 @@
 
 int vs_capture_file_summary_first(FILE *tmp, FILE *out)
 {
+	return vs_capture_file_finish(tmp, out, NULL);
+}
+
+/* A line of the header (before the first arena line) that run_line
+ * replaces: the one starting as run_line does up to its first '='. */
+static int replaced(const char *line, const char *run_line, int placed)
+{
+	const char *eq = run_line ? strchr(run_line, '=') : NULL;
+
+	return eq && !placed && strncmp(line, run_line, (size_t)(eq - run_line)) == 0;
+}
+
+int vs_capture_file_finish(FILE *tmp, FILE *out, const char *run_line)
+{
 	char *line = NULL, *summary = NULL;
 	size_t cap = 0, slen = 0;
 	ssize_t n;
@@ -38,6 +52,11 @@ int vs_capture_file_summary_first(FILE *tmp, FILE *out)
 			if (slen)
 				fwrite(summary, 1, slen, out);
 			placed = 1;
+		}
+		if (replaced(line, run_line, placed)) {
+			fprintf(out, "%s\n", run_line);
+			run_line = NULL;
+			continue;
 		}
 		fwrite(line, 1, (size_t)n, out);
 	}

@@ -102,6 +102,7 @@ void cap_obj_live_count(vs_capture *c);
 /* capture_bg.c */
 cap_bg *cap_bg_new(void);
 void cap_bg_free(cap_bg *b);
+cap_bg *cap_bg_copy(const cap_bg *b);
 void cap_bg_frame(vs_capture *c, const vs_gba_frame *f);
 
 #endif

@@ -28,6 +28,34 @@ void cap_out_fini(cap_out *o)
 	o->ring = NULL;
 }
 
+static int text_copy(cap_text *d, const cap_text *s)
+{
+	*d = *s;
+	d->s = s->s ? malloc(s->cap) : NULL;
+	if (s->s && !d->s) {
+		d->len = d->cap = 0;
+		return -1;
+	}
+	if (s->s)
+		memcpy(d->s, s->s, s->len);
+	return 0;
+}
+
+int cap_out_copy(cap_out *d, const cap_out *s, FILE *out)
+{
+	uint32_t i;
+	int rc = 0;
+
+	d->out = out;
+	d->ring = calloc(s->delay + 1u, sizeof *d->ring);
+	if (!d->ring)
+		return -1;
+	for (i = 0; i <= s->delay && rc == 0; i++)
+		rc = text_copy(&d->ring[i].frees, &s->ring[i].frees) | text_copy(&d->ring[i].banks, &s->ring[i].banks) |
+			text_copy(&d->ring[i].allocs, &s->ring[i].allocs);
+	return rc;
+}
+
 static void text_vadd(cap_out *o, cap_text *t, const char *fmt, va_list ap)
 {
 	va_list again;

@@ -44,6 +44,9 @@ typedef struct cap_out {
 /* Returns 0, or -1 when out of memory. */
 int cap_out_init(cap_out *o, FILE *out, uint32_t delay);
 void cap_out_fini(cap_out *o);
+/* d (a byte copy of s) gets buckets of its own and writes to out. 0, or
+ * -1 when out of memory (d is then left for cap_out_fini). */
+int cap_out_copy(cap_out *d, const cap_out *s, FILE *out);
 
 /* Text added to part (CAP_PART_*) of the bucket of a frame still buffered:
  * a frame before the oldest goes to the oldest, one after the frame being

@@ -31,6 +31,9 @@
 #ifndef VS_MODULE_DS
 #define VS_MODULE_DS 0
 #endif
+#ifndef VS_MODULE_PLAY
+#define VS_MODULE_PLAY 0
+#endif
 #ifndef VS_MODULE_RELDIR
 #define VS_MODULE_RELDIR "../lib/vramsim"
 #endif
@@ -46,6 +49,7 @@ typedef struct module {
 static const module modules[] = {
 	{ "gba", VS_MODULE_GBA, "vramsim-gba.so", "libmgba", "libmgba-dev" },
 	{ "view", VS_MODULE_VIEW, "vramsim-view.so", "SDL2", "libsdl2-dev" },
+	{ "play", VS_MODULE_PLAY, "vramsim-play.so", "SDL2 and libmgba", "libsdl2-dev and libmgba-dev" },
 	/* built always: it loads the DS emulator core itself when a DS ROM runs */
 	{ "ds", VS_MODULE_DS, "vramsim-ds.so", "the DeSmuME libretro core at run time", "libretro-desmume" },
 };

@@ -112,6 +112,11 @@ const vs_trace_header *vs_trace_header_of(const vs_trace_reader *r);
  * last event); after an error its fields may be half written. */
 int vs_trace_next(vs_trace_reader *r, vs_event *ev);
 const char *vs_trace_error(const vs_trace_reader *r);
+/* Follow mode (on 1), for a trace another part of the program is still
+ * writing (vramsim play): at the end of what is written vs_trace_next
+ * returns 0 and a later call reads on from there; a last line without its
+ * newline is kept until it is whole. With on 0 the end is the end again. */
+void vs_trace_follow(vs_trace_reader *r, int on);
 const char *vs_trace_name(const vs_trace_reader *r);
 uint64_t vs_trace_line(const vs_trace_reader *r);
 void vs_trace_close(vs_trace_reader *r);

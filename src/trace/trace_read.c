@@ -99,6 +99,14 @@ static int next_line(vs_trace_reader *r, char **s, size_t *len)
 					r->line++;
 					return vs_trace_fail(r, 1, "read error: %s", strerror(errno));
 				}
+				if (r->follow) {
+					/* a writer is still at it: a line without its
+					 * newline is not whole yet; read again later.
+					 * The block moved: its sentinel goes after it */
+					clearerr(r->fp);
+					r->buf[r->end] = '\0';
+					return 0;
+				}
 				r->eof = 1;
 			}
 			r->end += got;
@@ -394,6 +402,15 @@ VS_NOINLINE int vs_trace_next_slow(vs_trace_reader *r, vs_event *ev)
 			return vs_trace_parse_event(r, t, nt, ev) ? -1 : 1;
 		/* a blank line or a comment: the full path reads on (it reads
 		 * a line as the fast path would) */
+	}
+}
+
+void vs_trace_follow(vs_trace_reader *r, int on)
+{
+	r->follow = on;
+	if (on) {
+		r->eof = 0;
+		clearerr(r->fp);
 	}
 }
 

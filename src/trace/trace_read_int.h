@@ -35,6 +35,7 @@ struct vs_trace_reader {
 	FILE *fp;
 	int own_fp;
 	int eof;
+	int follow;         /* vs_trace_follow: the end is "no more yet" */
 	char name[256];
 	char *buf;          /* holds at least one whole line; buf[end] is '\n' */
 	size_t cap, start, end;

@@ -109,7 +109,8 @@ static void push(SDL_Event *e)
 	SDL_PushEvent(e);
 }
 
-static void push_key(viewer *v, SDL_Keycode key, Uint16 mod)
+/* A key pressed (down 1), released (down 0) or both (down -1). */
+static void push_key_as(viewer *v, SDL_Keycode key, Uint16 mod, int down)
 {
 	SDL_Event e;
 
@@ -120,10 +121,17 @@ static void push_key(viewer *v, SDL_Keycode key, Uint16 mod)
 	e.key.keysym.sym = key;
 	e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
 	e.key.keysym.mod = mod;
-	push(&e);
+	if (down != 0)
+		push(&e);
 	e.type = SDL_KEYUP;
 	e.key.state = SDL_RELEASED;
-	push(&e);
+	if (down <= 0)
+		push(&e);
+}
+
+static void push_key(viewer *v, SDL_Keycode key, Uint16 mod)
+{
+	push_key_as(v, key, mod, -1);
 }
 
 static void push_text(viewer *v, const char *text)
@@ -368,6 +376,18 @@ static int run_key(cmd_args *a)
 	if (key == SDLK_UNKNOWN)
 		return fail(a->v, a->sc, "unknown key '%s'", p);
 	push_key(a->v, key, mod);
+	return 1;
+}
+
+/* keydown NAME / keyup NAME: a key held over frames (vramsim play's game
+ * keys). */
+static int run_key_hold(cmd_args *a)
+{
+	SDL_Keycode key = SDL_GetKeyFromName(a->w[1]);
+
+	if (key == SDLK_UNKNOWN)
+		return fail(a->v, a->sc, "unknown key '%s'", a->w[1]);
+	push_key_as(a->v, key, 0, strcmp(a->w[0], "keydown") == 0);
 	return 1;
 }
 
@@ -645,6 +665,8 @@ typedef struct cmd_spec {
 static const cmd_spec commands[] = {
 	{ "wait", NULL, 1, 1, run_wait },
 	{ "key", NULL, 1, MAX_WORDS - 1, run_key },
+	{ "keydown", NULL, 1, 1, run_key_hold },
+	{ "keyup", NULL, 1, 1, run_key_hold },
 	{ "text", NULL, 1, 1, run_text },
 	{ "move", NULL, 2, 2, run_move },
 	{ "wheel", NULL, 1, 2, run_wheel },

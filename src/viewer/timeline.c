@@ -52,6 +52,7 @@ typedef struct side {
 	vs_timeline *h;
 	int index;
 	vs_replay *r;
+	vs_trace_reader *rd; /* the replay's (vs_timeline_follow) */
 	vs_history *hs;  /* the renderer's samples for charts */
 	int stopped;
 	/* the observer's note about the event being replayed */
@@ -86,6 +87,7 @@ struct vs_timeline {
 	side s[VS_VIEW_MAX_SIDES];
 	uint64_t recorded, at;
 	int complete, oom;
+	int follow;      /* vs_timeline_follow */
 	uint64_t total_units, ck_units, ck_events;
 	vs_tl_event *ev;
 	size_t capev;
@@ -306,6 +308,7 @@ vs_timeline *vs_timeline_open(const char *trace, int nsides, const vs_replay_con
 
 		s->h = h;
 		s->index = i;
+		s->rd = rd;
 		if (!rd)
 			goto fail;
 		s->hs = vs_history_new(0, 0);
@@ -517,6 +520,16 @@ static void trim(vs_timeline *h)
 	}
 }
 
+static int all_stopped(const vs_timeline *h)
+{
+	int i;
+
+	for (i = 0; i < h->nsides; i++)
+		if (!h->s[i].stopped)
+			return 0;
+	return 1;
+}
+
 int vs_timeline_record(vs_timeline *h, uint64_t n)
 {
 	uint64_t k;
@@ -538,11 +551,13 @@ int vs_timeline_record(vs_timeline *h, uint64_t n)
 			rc = vs_replay_step(s->r);
 			if (vs_replay_events(s->r) > before)
 				advanced = 1;
-			if (rc <= 0)
+			if (rc < 0 || (rc == 0 && !h->follow))
 				s->stopped = rc < 0 ? 2 : 1;
 		}
 		if (h->oom)
 			return -1;
+		if (!advanced && h->follow && !all_stopped(h))
+			return 2; /* all that is written is recorded: more may come */
 		if (!advanced) {
 			for (i = 0; i < h->nsides; i++)
 				if (vs_history_finish(h->s[i].hs, h->s[i].r))
@@ -557,6 +572,16 @@ int vs_timeline_record(vs_timeline *h, uint64_t n)
 		}
 	}
 	return h->complete ? 0 : 1;
+}
+
+void vs_timeline_follow(vs_timeline *h, int on)
+{
+	int i;
+
+	h->follow = on;
+	for (i = 0; i < h->nsides; i++)
+		if (!h->s[i].stopped)
+			vs_trace_follow(h->s[i].rd, on);
 }
 
 int vs_timeline_complete(const vs_timeline *h)

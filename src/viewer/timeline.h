@@ -58,8 +58,14 @@ vs_timeline *vs_timeline_open(const char *trace, int nsides, const vs_replay_con
 void vs_timeline_free(vs_timeline *h);
 
 /* Records up to n more events on every side. Returns 1 while more remain,
- * 0 once the trace is done (or every side stopped), -1 out of memory. */
+ * 0 once the trace is done (or every side stopped), -1 out of memory, and
+ * in follow mode 2 when every event written so far is recorded. */
 int vs_timeline_record(vs_timeline *h, uint64_t n);
+/* Follow mode (on 1) for a trace still being written (vramsim play: the
+ * capture's trace as it grows): its end is "no more yet" (see
+ * vs_trace_follow) until follow mode is turned off once the writer is
+ * done; the next vs_timeline_record then reads to the end and completes. */
+void vs_timeline_follow(vs_timeline *h, int on);
 int vs_timeline_complete(const vs_timeline *h);
 /* Events recorded so far (all sides have them). */
 uint64_t vs_timeline_recorded(const vs_timeline *h);

@@ -196,22 +196,52 @@ void draw_text_fit(viewer *v, int x, int y, const char *s, uint32_t rgba, int ma
 
 static void draw_top(viewer *v)
 {
-	char buf[512], rec[96] = "";
+	char buf[512], rec[96] = "", live[256];
 	uint64_t at = vs_timeline_at(v->tl);
 	const vs_tl_event *ev = vs_timeline_event(v->tl, at);
 
-	if (!vs_timeline_complete(v->tl))
-		snprintf(rec, sizeof rec, "  recording %llu/~%llu", (unsigned long long)vs_timeline_recorded(v->tl),
-			(unsigned long long)v->est_events);
-	snprintf(buf, sizeof buf, "%s  event %llu/%llu  frame %llu  line %u%s%s  %s %g ev/s%s   ? help",
+	if (v->live) {
+		/* the game's state instead of the trace's playing speed */
+		v->live->status(v->live->ud, live, sizeof live);
+	} else {
+		if (!vs_timeline_complete(v->tl))
+			snprintf(rec, sizeof rec, "  recording %llu/~%llu", (unsigned long long)vs_timeline_recorded(v->tl),
+				(unsigned long long)v->est_events);
+		snprintf(live, sizeof live, "%s %g ev/s%s", v->playing ? "playing" : "paused", view_speed(v), rec);
+	}
+	snprintf(buf, sizeof buf, "%s  event %llu/%llu  frame %llu  line %u%s%s  %s   ? help",
 		v->trace_name, (unsigned long long)at, (unsigned long long)view_total(v),
 		(unsigned long long)vs_timeline_frame_at(v->tl, at), ev ? (unsigned)ev->line : 0,
-		ev ? " " : "", ev ? vs_trace_event_name((vs_event_type)ev->type) : "", v->playing ? "playing" : "paused",
-		view_speed(v), rec);
+		ev ? " " : "", ev ? vs_trace_event_name((vs_event_type)ev->type) : "", live);
 	if (ev && ev->type == VS_EV_COUNT)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (stopped)");
 	if (region_begin(v, &v->top_g, v->top, hash_text(buf, VS_RGB_TEXT), RGB_PANEL))
 		draw_text_fit(v, 8, 4, buf, VS_RGB_TEXT, v->W - 16);
+}
+
+/* The game's picture (live mode), scaled by whole pixels; it changes most
+ * frames, so it is drawn and sent every frame. */
+static void draw_game(viewer *v)
+{
+	const uint8_t *src = v->live->screen(v->live->ud);
+	int sw = v->live->screen_w, k = v->game_scale, x, y;
+	int w = v->game.x + v->game.w > v->W ? v->W - v->game.x : v->game.w;
+	int h = v->game.y + v->game.h > v->H ? v->H - v->game.y : v->game.h;
+
+	if (!src || w <= 0 || h <= 0)
+		return;
+	for (y = 0; y < h; y++) {
+		const uint8_t *row = src + (size_t)(y / k) * (size_t)sw * 4;
+		uint8_t *out = v->canvas.px + ((size_t)(v->game.y + y) * (size_t)v->W + (size_t)v->game.x) * 4;
+		for (x = 0; x < w; x++, out += 4) {
+			const uint8_t *px = row + (size_t)(x / k) * 4;
+			out[0] = px[0];
+			out[1] = px[1];
+			out[2] = px[2];
+			out[3] = 0xFF;
+		}
+	}
+	add_dirty(v, v->game);
 }
 
 /* The chart from its cache, and the cursor at the current event. */
@@ -222,7 +252,7 @@ static void draw_chart(viewer *v, side_pane *p, const vs_history *hs, uint64_t a
 
 	if (!p->chart_img.px || p->chart_img.w != p->chart.w || p->chart_img.h != p->chart.h ||
 		p->chart_img_arena != v->chart_arena ||
-		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) ||
+		(p->chart_img_events != rec && (vs_timeline_complete(v->tl) || (v->live && v->sc) ||
 			SDL_TICKS_PASSED(SDL_GetTicks(), p->chart_img_time + 500)))) {
 		vs_image_fini(&p->chart_img);
 		if (vs_image_init(&p->chart_img, p->chart.w, p->chart.h, VS_RGB_BG))
@@ -491,7 +521,9 @@ static void draw_status(viewer *v)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", s ? " / " : "", n);
 		}
 	}
-	snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", v->live ?
+		"   game: arrows x z Return Backspace a s; space pause, . a frame, Tab fast, F5 savestate; f failure, "
+		"l list, End: now, q quit" :
 		"   space play, arrows step, f next failure, l failure list, g go to frame, / find, z zoom, ? help");
 	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 		draw_text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
@@ -623,6 +655,8 @@ void draw_compose(viewer *v, int force)
 		v->damage[v->ndamage++] = v->hover_box;
 	}
 	draw_top(v);
+	if (v->live)
+		draw_game(v);
 	for (s = 0; s < v->nsides; s++)
 		draw_side(v, s);
 	draw_legend(v);

@@ -444,6 +444,9 @@ static void on_window(viewer *v, const SDL_WindowEvent *w)
 
 void input_event(viewer *v, const SDL_Event *e)
 {
+	/* live mode: the game's keys first, but not what a prompt types */
+	if (v->live && !v->prompt && !v->help && v->live->event(v->live->ud, e))
+		return;
 	switch (e->type) {
 	case SDL_QUIT:
 		v->quit = 1;

@@ -15,9 +15,30 @@ static int line_height(int ts)
 	return VS_FONT_H * ts + 2;
 }
 
+/* Live mode: the game's picture in a column at the left, at the given
+ * scale or the largest (up to 4) that leaves the views three fifths of the
+ * width. Returns the column's width (0: no game). */
+static int live_column(viewer *v, int pad, int y, int h)
+{
+	int sw, sh, k;
+
+	v->game = rect_make(0, 0, 0, 0);
+	if (!v->live)
+		return 0;
+	sw = v->live->screen_w;
+	sh = v->live->screen_h;
+	k = v->live->scale;
+	if (k <= 0)
+		for (k = 4; k > 1 && (sw * k > v->W * 2 / 5 || sh * k > h); k--)
+			;
+	v->game_scale = k;
+	v->game = rect_make(pad, y, sw * k, sh * k);
+	return pad + sw * k;
+}
+
 static void relayout(viewer *v)
 {
-	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per;
+	int pad = 8, s, a, y, colw, content_y, content_h, maps_h, per, x0;
 
 	v->ts = v->W >= 2200 && v->H >= 1300 ? 2 : 1; /* the 8x13 font reads at 1:1; 2x on a big window */
 	v->lh = line_height(v->ts);
@@ -27,7 +48,8 @@ static void relayout(viewer *v)
 	v->legend = rect_make(pad, v->timeline.y - v->lh - 6, v->W - 2 * pad, v->lh + 2);
 	content_y = v->top.h + 4;
 	content_h = v->legend.y - 4 - content_y;
-	colw = (v->W - pad * (v->nsides + 1)) / v->nsides;
+	x0 = live_column(v, pad, content_y, content_h);
+	colw = (v->W - x0 - pad * (v->nsides + 1)) / v->nsides;
 	v->cramped = 0;
 	v->redraw_all = 1;
 	v->show_all = 1;
@@ -35,7 +57,7 @@ static void relayout(viewer *v)
 	per = v->narenas ? maps_h / v->narenas : maps_h;
 	for (s = 0; s < v->nsides; s++) {
 		side_pane *p = &v->sp[s];
-		int x = pad + s * (colw + pad);
+		int x = x0 + pad + s * (colw + pad);
 		p->col = rect_make(x, content_y, colw, content_h);
 		p->label = rect_make(x, content_y, colw, v->lh);
 		y = content_y + v->lh + 2;

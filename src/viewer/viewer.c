@@ -215,6 +215,28 @@ static void play(viewer *v, double dt)
 		view_seek(v, at + n);
 }
 
+void view_live_tick(viewer *v, double dt)
+{
+	uint64_t before = vs_timeline_recorded(v->tl), at = vs_timeline_at(v->tl);
+	int rc = 0;
+
+	if (!v->live_ended) {
+		rc = v->live->tick(v->live->ud, dt);
+		if (rc < 0) {
+			v->quit = 3;
+			return;
+		}
+		v->live_ended = rc == 1;
+	}
+	while ((rc = vs_timeline_record(v->tl, 4096)) == 1)
+		;
+	if (rc < 0)
+		view_say(v, "out of memory while recording");
+	/* the cursor at the newest event follows the game */
+	if (at == before && vs_timeline_recorded(v->tl) != at)
+		view_seek(v, vs_timeline_recorded(v->tl));
+}
+
 static void report_times(viewer *v)
 {
 	view_log(v, "frames %llu: compose mean %.2f ms, p99 %.2f ms, max %.2f ms; whole frame mean %.2f ms, p99 %.2f ms",
@@ -246,7 +268,12 @@ static void loop(viewer *v)
 		SDL_Event e;
 
 		last = t0;
-		if (scripted) {
+		if (scripted && v->live) {
+			/* a game frame per window frame, the script's input first */
+			dt = 1.0 / 60.0;
+			if (!script_step(v, v->sc))
+				break;
+		} else if (scripted) {
 			/* deterministic: the script starts once all is recorded and
 			 * every frame is 1/60 s */
 			dt = 1.0 / 60.0;
@@ -256,7 +283,7 @@ static void loop(viewer *v)
 			} else if (!script_step(v, v->sc)) {
 				break;
 			}
-		} else if (!vs_timeline_complete(v->tl)) {
+		} else if (!v->live && !vs_timeline_complete(v->tl)) {
 			if (record_some(v, v->playing ? 6.0 : 10.0) < 0) {
 				view_say(v, "out of memory while recording");
 				v->playing = 0;
@@ -268,6 +295,11 @@ static void loop(viewer *v)
 		}
 		if (v->quit)
 			break;
+		if (v->live) {
+			view_live_tick(v, scripted ? -1.0 : dt);
+			if (v->quit)
+				break;
+		}
 		play(v, dt);
 		layout_follow(v);
 		/* nothing moves: leave the last picture up (half a second at most,
@@ -328,7 +360,7 @@ static void set_title(viewer *v)
 			snprintf(t + strlen(t), sizeof t - strlen(t), "%s", vs_replay_strategy(r, a)->name);
 		}
 	}
-	snprintf(t + strlen(t), sizeof t - strlen(t), " - vramsim view");
+	snprintf(t + strlen(t), sizeof t - strlen(t), " - %s", v->o->title ? v->o->title : "vramsim view");
 	vs_text_escape_in_place(t, sizeof t);
 	SDL_SetWindowTitle(v->win, t);
 }
@@ -343,7 +375,7 @@ static int set(const char *name)
 /* Without a script nobody drives the viewer but a person at a window: with
  * nothing to show it on, say so instead of running unseen. Before SDL
  * starts: the default driver and no X11 or Wayland display. */
-static int no_display(const vs_viewer_opts *o, char *err, size_t errlen)
+int vs_viewer_no_display(const vs_viewer_opts *o, char *err, size_t errlen)
 {
 #if !defined(_WIN32) && !defined(__APPLE__) && !defined(__ANDROID__)
 	if (!o->script && !set("SDL_VIDEODRIVER") && !set("DISPLAY") && !set("WAYLAND_DISPLAY")) {
@@ -386,6 +418,9 @@ static int open_window(viewer *v, char *err, size_t errlen)
 	}
 	if (invisible_driver(o, err, errlen))
 		return 2;
+	/* game controllers for the game; none is no error */
+	if (o->live && SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0)
+		view_log(v, "no game controllers: %s", SDL_GetError());
 	v->win = SDL_CreateWindow("vramsim view", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, w, h,
 		SDL_WINDOW_RESIZABLE);
 	if (!v->win) {
@@ -403,6 +438,10 @@ static int exit_code(const viewer *v, char *err, size_t errlen)
 {
 	if (v->quit == 2) {
 		snprintf(err, errlen, "out of memory on resize");
+		return 2;
+	}
+	if (v->quit == 3) {
+		snprintf(err, errlen, "the game's session failed");
 		return 2;
 	}
 	if (v->shot_failed) {
@@ -448,7 +487,7 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	int rc;
 
 	memset(v, 0, sizeof *v);
-	if (no_display(o, err, errlen))
+	if (vs_viewer_no_display(o, err, errlen))
 		return 2;
 	v->o = o;
 	v->log = o->log ? o->log : stdout;
@@ -456,7 +495,7 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	v->speed_i = DEFAULT_SPEED;
 	v->hover_side = -1;
 	base = strrchr(o->trace, '/');
-	snprintf(v->trace_name, sizeof v->trace_name, "%s", base ? base + 1 : o->trace);
+	snprintf(v->trace_name, sizeof v->trace_name, "%s", o->name ? o->name : base ? base + 1 : o->trace);
 	if (o->script) {
 		v->sc = script_load(o->script, err, errlen);
 		if (!v->sc)
@@ -468,7 +507,11 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		return 2;
 	}
 	v->narenas = vs_timeline_arena_count(v->tl);
-	v->est_events = count_lines(o->trace);
+	v->live = o->live;
+	if (v->live)
+		vs_timeline_follow(v->tl, 1);
+	else
+		v->est_events = count_lines(o->trace);
 	rc = open_window(v, err, errlen);
 	if (!rc) {
 		SDL_StartTextInput();

@@ -5,10 +5,36 @@
 #ifndef VRAMSIM_VIEWER_H
 #define VRAMSIM_VIEWER_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "engine/replay.h"
 #include "viewer/timeline.h"
+
+union SDL_Event;
+
+/* Live mode (vramsim play, docs/play.md): a game runs beside the views and
+ * the trace grows while the window is open. The timeline follows the trace
+ * (vs_timeline_follow); the cursor stays at the newest event while it is
+ * there, and can be moved back to look (End follows again). */
+typedef struct vs_viewer_live {
+	void *ud;
+	int screen_w, screen_h;  /* the game's picture, in pixels */
+	int scale;               /* drawn at this integer scale (0: the largest up to 4 that fits) */
+	/* Before each window frame: runs the game for dt seconds (dt < 0: one
+	 * frame, for scripted runs), writing the trace. 0 to go on, 1 when the
+	 * game stopped (its last picture stays), -1 on an error (the window
+	 * closes; the message is the source's to give). */
+	int (*tick)(void *ud, double dt);
+	/* The picture: screen_w x screen_h pixels of R, G, B and one unused byte. */
+	const uint8_t *(*screen)(void *ud);
+	/* An input event offered to the game before the viewer (keys, game
+	 * controllers): 1 when the game took it. */
+	int (*event)(void *ud, const union SDL_Event *e);
+	/* The game's part of the top line (frame, paused, keys, ...). */
+	void (*status)(void *ud, char *buf, size_t len);
+} vs_viewer_live;
 
 typedef struct vs_viewer_opts {
 	const char *trace;
@@ -29,7 +55,16 @@ typedef struct vs_viewer_opts {
 	/* Tests: each frame is also drawn in full and compared with the
 	 * incremental one; a difference is logged and makes the run return 1. */
 	int check_redraw;
+	/* vramsim play: the game beside the views; NULL for a trace on disk.
+	 * The trace (above) is the one the game's capture writes as it runs. */
+	const vs_viewer_live *live;
+	const char *title;                   /* the window title's last part (NULL: "vramsim view") */
+	const char *name;                    /* what the trace is called (NULL: its file's name) */
 } vs_viewer_opts;
+
+/* 1 with a message in err when there is no display to show the window on
+ * and no script to drive it (what vs_viewer_run checks first), else 0. */
+int vs_viewer_no_display(const vs_viewer_opts *o, char *err, size_t errlen);
 
 /* Opens the window and runs until closed. Returns 0, 1 when a script
  * `expect` failed, 2 on error (message in err). */

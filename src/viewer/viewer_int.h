@@ -87,6 +87,11 @@ typedef struct viewer {
 	int ts, lh;           /* text scale, line height (view_layout.c: the one place) */
 
 	vs_rect top, legend, timeline, status;
+	/* live mode (vs_viewer_opts.live): the game's picture, and its state */
+	const vs_viewer_live *live;
+	vs_rect game;
+	int game_scale;
+	int live_ended;       /* the game stopped: no more ticks */
 	side_pane sp[VS_VIEW_MAX_SIDES];
 	int chart_arena;
 
@@ -200,6 +205,11 @@ double view_speed(const viewer *v); /* events a second */
 void view_step_to(viewer *v, uint64_t e);
 /* One step faster (d 1) or slower (d -1). */
 void view_speed_change(viewer *v, int d);
+
+/* viewer.c: live mode. */
+/* Runs the game for dt seconds (dt < 0: one frame) and records what the
+ * trace gained; the cursor at the newest event stays there. */
+void view_live_tick(viewer *v, double dt);
 
 /* view_layout.c: where things are in the window. */
 /* A canvas of w x h (clamped) and the regions laid out on it; -1 when out

@@ -16,6 +16,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -382,6 +385,15 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 			base);
 		vs_out_scratch_add(c->dir, n > 0 && (size_t)n < sizeof dsv ? dsv : NULL);
 	}
+#ifdef __GLIBC__
+	/* retro_serialize builds its ~11 MB state in a buffer the core
+	 * allocates, grows and frees on every call: glibc would map each of
+	 * those blocks fresh and unmap it at the free, so every frame faulted
+	 * its pages in again. From the heap, and never trimmed, they stay
+	 * mapped from one frame to the next (docs/performance.md). */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 	quiet_begin(c);
 	api.set_environment(environment);
 	api.set_video_refresh(on_video);

@@ -17,7 +17,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void header_text(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len)
+void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len)
 {
 	vs_gba_rom_info info;
 	int n;
@@ -46,7 +46,7 @@ int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_op
 	e = vs_gba_play_open(rom, play, err, errlen);
 	if (!e)
 		return -1;
-	header_text(e, rom, play, header, sizeof header);
+	vs_gba_capture_header(e, rom, play, header, sizeof header);
 	if (!(f = malloc(sizeof *f)) || !(tmp = tmpfile())) {
 		snprintf(err, errlen, "%s", f ? "cannot make a temporary file for the capture" : "out of memory");
 		goto done;

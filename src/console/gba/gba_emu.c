@@ -20,6 +20,9 @@
 #include "base/compiler_hints.h"
 #include "console/common/sha256.h"
 
+/* vs_gba_emu_video hands the buffer out as 4 bytes a pixel */
+typedef char vs_color_is_32_bits[sizeof(color_t) == 4 ? 1 : -1];
+
 /* Faults, as libmgba reports them: a callback, or only a log line. */
 enum { FAULT_CRASH = 1, FAULT_ILLEGAL = 2, FAULT_STOP = 4 };
 
@@ -39,6 +42,7 @@ struct vs_gba_emu {
 	char fault[384];       /* set once: vs_gba_emu_fault */
 	char state_note[160];  /* libmgba's complaint while loading a state */
 	const uint8_t *oam, *vram; /* libmgba's own memory, little-endian on every host */
+	unsigned audio_rate;   /* vs_gba_emu_keep_audio: samples kept at this rate, 0 dropped */
 };
 
 /* mGBA's debug level bit (1 << n) back to the n the program wrote. */
@@ -307,6 +311,8 @@ static void drop_audio(vs_gba_emu *e)
 {
 	int ch;
 
+	if (e->audio_rate)
+		return; /* vs_gba_emu_audio takes it */
 	for (ch = 0; ch < 2; ch++) {
 		struct blip_t *b = e->core->getAudioChannel(e->core, ch);
 
@@ -356,6 +362,42 @@ int vs_gba_emu_run_until(vs_gba_emu *e, vs_gba_stop_fn stop, void *ud, uint32_t 
 const char *vs_gba_emu_fault(const vs_gba_emu *e)
 {
 	return e->fault[0] ? e->fault : NULL;
+}
+
+/* Samples a frame holds at most, with room: 48,000 a second is 804 a frame. */
+#define AUDIO_BUFFER 4096u
+
+void vs_gba_emu_keep_audio(vs_gba_emu *e, unsigned rate)
+{
+	int ch;
+
+	e->audio_rate = rate;
+	e->core->setAudioBufferSize(e->core, AUDIO_BUFFER);
+	for (ch = 0; ch < 2; ch++) {
+		struct blip_t *b = e->core->getAudioChannel(e->core, ch);
+
+		if (b) {
+			blip_clear(b);
+			blip_set_rates(b, e->core->frequency(e->core), rate);
+		}
+	}
+}
+
+size_t vs_gba_emu_audio(vs_gba_emu *e, int16_t *buf, size_t max)
+{
+	struct blip_t *l = e->core->getAudioChannel(e->core, 0), *r = e->core->getAudioChannel(e->core, 1);
+	int n;
+
+	if (!e->audio_rate || !l || !r)
+		return 0;
+	n = blip_samples_avail(l);
+	if (blip_samples_avail(r) < n)
+		n = blip_samples_avail(r);
+	if ((size_t)n > max)
+		n = (int)max;
+	blip_read_samples(l, buf, n, 1);
+	blip_read_samples(r, buf + 1, n, 1);
+	return (size_t)n;
 }
 
 void vs_gba_emu_set_keys(vs_gba_emu *e, uint16_t keys)
@@ -497,6 +539,14 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 	memcpy(f->oam, e->oam, sizeof f->oam);
 	memcpy(f->vram, e->vram, sizeof f->vram);
 	f->changed_mid_frame = (uint8_t)changed;
+}
+
+const uint8_t *vs_gba_emu_video(const vs_gba_emu *e, unsigned *w, unsigned *h)
+{
+	/* libmgba's 32-bit colour (color_t without COLOR_16_BIT) keeps red in
+	 * the low byte: R, G, B, X in memory on a little-endian host */
+	e->core->desiredVideoDimensions(e->core, w, h);
+	return (const uint8_t *)e->video;
 }
 
 uint32_t vs_gba_emu_frames(const vs_gba_emu *e)

@@ -72,6 +72,13 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 /* Writes the machine's state as an mGBA savestate file (mGBA opens it).
  * -1 with err on failure. */
 int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen);
+/* Sound (vramsim play --audio): from now on each frame's samples are kept,
+ * at rate samples a second, instead of dropped; take them with
+ * vs_gba_emu_audio after every frame or few. */
+void vs_gba_emu_keep_audio(vs_gba_emu *e, unsigned rate);
+/* Up to max stereo samples kept so far, left and right interleaved, into
+ * buf (2 * max values); returns how many. */
+size_t vs_gba_emu_audio(vs_gba_emu *e, int16_t *buf, size_t max);
 /* Why the program can no longer run (it jumped outside memory, executed an
  * undefined instruction, turned the console off with the BIOS Stop call),
  * with the frame; NULL while it runs. Once set, no more frames run. */
@@ -92,6 +99,10 @@ void vs_gba_emu_rom_info(const vs_gba_emu *e, vs_gba_rom_info *info);
  * when DISPCNT, a BGxCNT or OAM changed while the frame's visible lines
  * were drawn. */
 void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f);
+
+/* The picture of the last frame run: *w x *h pixels (240 x 160), rows top
+ * to bottom, 4 bytes each: red, green, blue and one unused. */
+const uint8_t *vs_gba_emu_video(const vs_gba_emu *e, unsigned *w, unsigned *h);
 
 /* How a game is played for `record` and `capture`. */
 typedef struct vs_gba_play {
@@ -175,5 +186,10 @@ int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *oth
  * (unreadable ROM or savestate, the program faulted, write error). */
 int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
 	vs_capture_stats *stats, char *err, size_t errlen);
+/* The header comment vs_gba_capture gives the trace (vs_capture_new's
+ * header_comment): the ROM's name, title, game code and SHA-256, and the
+ * run's frames, input ranges and savestate as play says. Its last line is
+ * the run's ("capture: frames=N ..."). */
+void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len);
 
 #endif
