@@ -99,3 +99,27 @@ set(VS_DS_DEMO_ROM ${VS_DS_OUT}/demo.nds)
 if(TARGET vs_console_ds)
   add_dependencies(vs_console_ds vs_ds_rom_demo)
 endif()
+
+# The cycles program (ds_cycles9.c, protocol src/console/ds/ds_cycles.h):
+# `vramsim cycles` of a DS trace replays the host's allocator calls in it.
+# It carries the DS strategies' allocators that the demo does not build.
+list(APPEND _vs_ds_headers ${PROJECT_SOURCE_DIR}/src/console/ds/ds_cycles.h
+  ${PROJECT_SOURCE_DIR}/src/console/common/cycles_proto.h)
+vs_ds_object(_ds_cycles ${VS_DS_SRC}/ds_cycles9.c ds_cycles9.o ${VS_DS9_CFLAGS})
+set(_ds_cycles_objs ${_ds_cycles})
+foreach(a libnds_sprite nns_gfd nns_lnk nns_lnk_tex nns_lnk_pltt nns_frm_tex nns_frm_pltt)
+  list(APPEND _ds_cycles_objs ${VS_DS_OUT}/obj/${a}.o)
+endforeach()
+foreach(a ds_tex_pair ds_pltt_split nitro_engine_alloc nitro_engine_vram)
+  vs_ds_object(o ${PROJECT_SOURCE_DIR}/src/alloc/${a}.c ${a}.o ${VS_DS9_CFLAGS})
+  list(APPEND _ds_cycles_objs ${o})
+endforeach()
+vs_ds_rom(cycles VS-CYCLES VSCY ${_ds_cycles_objs})
+# The ds module finds it in ds/ beside itself: in the build tree and
+# installed (lib/vramsim/); programs linking the driver in the build tree
+# (tests) at the build tree's path. VRAMSIM_DS_ROM_DIR overrides both.
+install(FILES ${VS_DS_OUT}/cycles.nds DESTINATION ${VS_MODULE_INSTALL_DIR}/ds)
+if(TARGET vs_console_ds)
+  target_compile_definitions(vs_console_ds PRIVATE VS_DS_ROM_DIR="${VS_DS_OUT}")
+  add_dependencies(vs_console_ds vs_ds_rom_cycles)
+endif()

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_cycles.h"
 #include "console/common/rom_kind.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,7 +39,7 @@ static const command commands[] = {
 	{ "report", vs_cmd_report, "write one self-contained HTML report: comparison, pictures, failures, tags", NULL },
 	{ "gen", vs_cmd_gen, "write a generated workload trace (GBA sprites and scrolling, DS levels and streaming, RAM heap churn)", NULL },
 	{ "import", vs_cmd_import, "turn a malloc-lab .rep trace (CS:APP, CMU) into a vramsim trace", NULL },
-	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba); compare placements", "gba" },
+	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba) or DS (DeSmuME); compare placements", "gba" },
 	{ "record", NULL, "run a GBA or DS ROM headless; write the trace it prints via record.h", "gba" },
 	{ "capture", NULL, "run any GBA or DS ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
 	{ "play", NULL, "play a GBA ROM in a window beside its live VRAM maps; keep the session as a capture", "play" },
@@ -194,11 +195,14 @@ static int cmd_complete(int argc, char **argv)
 }
 
 /* record and capture run a DS ROM (by its header, or named *.nds) in the
- * ds module, anything else in the gba module. */
+ * ds module, anything else in the gba module; cycles measures a DS trace
+ * in the ds module (cli_cycles.h). */
 static const char *rom_module(const command *c, int argc, char **argv)
 {
 	int i, operands = 0;
 
+	if (strcmp(c->name, "cycles") == 0)
+		return vs_cli_cycles_module(argc, argv);
 	if (strcmp(c->name, "record") != 0 && strcmp(c->name, "capture") != 0)
 		return c->module;
 	for (i = 1; i < argc; i++) {

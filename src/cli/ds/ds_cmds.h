@@ -9,6 +9,8 @@
 int vs_cmd_ds_record(int argc, char **argv);
 /* `vramsim capture GAME.nds` (cmd_capture.c). */
 int vs_cmd_ds_capture(int argc, char **argv);
+/* `vramsim cycles DS.trace` (cmd_cycles.c). */
+int vs_cmd_ds_cycles(int argc, char **argv);
 
 /* The commands' --help part 1: where the core is looked for, and whether
  * it loads (module_ds.c). */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* module_ds.c - the ds module (vramsim-ds.so): `vramsim record` and
- * `capture` of a DS ROM, on the DeSmuME libretro core the driver loads
- * with dlopen (src/console/ds). vramsim hands a command here when its ROM
- * is a DS ROM (src/console/common/rom_kind.h). */
+ * `capture` of a DS ROM, and `cycles` of a DS trace, on the DeSmuME
+ * libretro core the driver loads with dlopen (src/console/ds). vramsim
+ * hands a command here when its ROM is a DS ROM (src/console/common/
+ * rom_kind.h), or its trace a DS trace (src/cli/cli_cycles.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "cli/module.h"
 #include "cli/ds/ds_cmds.h"
 #include "console/ds/ds_core.h"
+#include "console/ds/ds_cycles_host.h"
 
 void vs_ds_cli_status(FILE *fp, int part)
 {
@@ -27,7 +29,12 @@ void vs_ds_cli_status(FILE *fp, int part)
 
 int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 {
-	(void)dir;
+	char roms[4096];
+
+	if (snprintf(roms, sizeof roms, "%s/ds", dir) < (int)sizeof roms)
+		vs_ds_set_rom_dir(roms);
+	if (strcmp(cmd, "cycles") == 0)
+		return vs_cmd_ds_cycles(argc, argv);
 	if (strcmp(cmd, "record") == 0)
 		return vs_cmd_ds_record(argc, argv);
 	if (strcmp(cmd, "capture") == 0)

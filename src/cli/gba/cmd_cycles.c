@@ -19,6 +19,7 @@
 
 #include "base/in_file.h"
 #include "cli/cli.h"
+#include "cli/cli_cycles.h"
 #include "console/gba/gba_cycles_host.h"
 #include "vram/arena.h"
 
@@ -29,37 +30,6 @@ int vs_cmd_cycles(int argc, char **argv);
 static double share(double cycles, uint32_t of)
 {
 	return 100.0 * cycles / of;
-}
-
-static void print_ops(const vs_gba_cycles_list *l, const vs_gba_result *res)
-{
-	vs_gba_cycles_op ops[4];
-	int i, n = vs_gba_cycles_ops(l, res, ops);
-
-	if (n < 0)
-		return;
-	printf("%-6s %8s %9s %9s %9s %9s %11s %11s\n", "op", "calls", "mean", "median", "p99", "max",
-		"mean/frame", "max/frame");
-	for (i = 0; i < n; i++)
-		printf("%-6s %8u %9.0f %9u %9u %9u %10.3f%% %10.3f%%\n", ops[i].name, (unsigned)ops[i].calls,
-			ops[i].mean, (unsigned)ops[i].median, (unsigned)ops[i].p99, (unsigned)ops[i].max,
-			share(ops[i].mean, VS_GBA_FRAME_CYCLES), share(ops[i].max, VS_GBA_FRAME_CYCLES));
-}
-
-static void print_frames(const vs_gba_cycles_list *l, const vs_gba_result *res)
-{
-	vs_gba_cycles_frame w;
-
-	if (!l->frames) {
-		printf("frames: the trace has no frame markers\n");
-		return;
-	}
-	vs_gba_cycles_worst_frame(l, res, &w);
-	printf("frames: %u markers; worst frame: after marker %u (its first call at line %llu): %llu "
-		"allocator cycles = %.2f%% of a frame (%u cycles), %.2f%% of VBlank (%u cycles)\n",
-		(unsigned)l->frames, (unsigned)w.frame, (unsigned long long)w.line, (unsigned long long)w.cycles,
-		share((double)w.cycles, VS_GBA_FRAME_CYCLES), VS_GBA_FRAME_CYCLES,
-		share((double)w.cycles, VS_GBA_VBLANK_CYCLES), VS_GBA_VBLANK_CYCLES);
 }
 
 /* One row of the moves table: calls, mean, median, max, max / VBlank and
@@ -95,50 +65,6 @@ static void print_moves(const vs_gba_cycles_list *l, const vs_gba_result *mres, 
 		moves_row("frame", &m.frame);
 }
 
-/* "the alloc of id 7", "the frame": request i for a message. */
-static const char *what_call(const vs_gba_cycles_list *l, uint32_t i, char *buf, size_t len)
-{
-	static const char *const what[] = { "nop", "alloc", "free", "reset", "frame" };
-	uint8_t op = l->rq[i].op;
-
-	if (op == VS_GBA_OP_ALLOC || op == VS_GBA_OP_FREE)
-		snprintf(buf, len, "the %s of id %llu", what[op], (unsigned long long)l->calls[i].id);
-	else
-		snprintf(buf, len, "the %s", op < 5 ? what[op] : "request");
-	return buf;
-}
-
-/* An address in the arena for a message, or "nothing (failed)". */
-static const char *where(char *buf, size_t len, const vs_arena_decl *a, uint32_t offset, int hit)
-{
-	if (offset == VS_GBA_NONE)
-		snprintf(buf, len, "nothing (failed)");
-	else
-		snprintf(buf, len, "0x%08x%s", (unsigned)(a->base + offset), hit ? " (a hit)" : "");
-	return buf;
-}
-
-/* Names the first ten allocations the GBA placed (or hit) otherwise than
- * the host. Returns how many did. */
-static uint32_t report_diffs(const vs_gba_cycles_list *l, const vs_gba_result *res, const char *trace,
-	const vs_arena_decl *a)
-{
-	uint32_t i, got, bad = 0;
-	int hit;
-
-	for (i = vs_gba_cycles_next_diff(l, res, 0, &got, &hit); i < l->n;
-		i = vs_gba_cycles_next_diff(l, res, i + 1, &got, &hit)) {
-		char g[48], h[48];
-
-		if (bad++ >= 10)
-			continue;
-		fprintf(stderr, "%s:%llu: error: id %llu: the GBA placed it at %s, the host at %s\n", trace,
-			(unsigned long long)l->calls[i].line, (unsigned long long)l->calls[i].id,
-			where(g, sizeof g, a, got, hit), where(h, sizeof h, a, l->calls[i].expect, l->calls[i].shared));
-	}
-	return bad;
-}
-
 /* Names the first ten requests after which the GBA's sprites sit elsewhere
  * than the host's. Returns how many there are. */
 static uint32_t report_moved_diffs(const vs_gba_cycles_list *l, const vs_gba_result *mres, const char *trace)
@@ -153,7 +79,7 @@ static uint32_t report_moved_diffs(const vs_gba_cycles_list *l, const vs_gba_res
 			continue;
 		fprintf(stderr, "%s:%llu: error: after %s (and its %u moves on the host), the GBA's sprites "
 			"sit elsewhere than the host's\n", trace, (unsigned long long)l->calls[i].line,
-			what_call(l, i, w, sizeof w), (unsigned)l->calls[i].nmoves);
+			vs_cli_cycles_what(l, i, w, sizeof w), (unsigned)l->calls[i].nmoves);
 	}
 	return bad;
 }
@@ -205,7 +131,10 @@ static const vs_cli_cmd command = {
 	"apart from the calls, checks the bytes of every sprite moved, and must leave\n"
 	"every sprite where the host's replay has it after each call. The moves' cycles\n"
 	"per call and per frame are printed beside the cost model's (4 cycles a word\n"
-	"and 64 a move), with DMA3's cost per word as measured at start-up.\n",
+	"and 64 a move), with DMA3's cost per word as measured at start-up.\n"
+	"\n"
+	"A DS trace (its arenas all DS ones, or a DS strategy or arena named) is\n"
+	"measured on an emulated DS instead: 'vramsim cycles DS.trace --help'.\n",
 	options,
 	"exit: 0 measured and equal, 1 the GBA's placements differ from the host's or a\n"
 	"check failed, 2 bad usage, a malformed trace, no emulator or no ROM.\n",
@@ -264,29 +193,6 @@ static int parse(int argc, char **argv, cycles_opts *o)
 	return o->path ? -1 : vs_cli_usage_error(CMD, "no trace given");
 }
 
-/* Applies --strategy (one choice; --arena names its arena) to cfg: 0, or
- * a usage error's exit status. */
-static int choose(const cycles_opts *o, const vs_trace_header *h, vs_replay_config *cfg,
-	char opts[][VS_OPTIONS_MAX])
-{
-	vs_cli_choices cs;
-	char err[1024];
-	int rc;
-
-	if (!o->strategy)
-		return 0;
-	memset(&cs, 0, sizeof cs);
-	rc = vs_cli_choices_add(CMD, &cs, o->strategy) || vs_cli_choices_split(CMD, &cs) ? VS_EXIT_USAGE : 0;
-	if (!rc && cs.n != 1)
-		rc = vs_cli_usage_error(CMD, "--strategy %s: one strategy at a time", o->strategy);
-	if (!rc && o->arena && !cs.v[0].arena[0])
-		snprintf(cs.v[0].arena, sizeof cs.v[0].arena, "%s", o->arena);
-	if (!rc && vs_cli_apply_choices(cs.v, 1, h, cfg, opts, err, sizeof err))
-		rc = vs_cli_usage_error(CMD, "%s", err);
-	vs_cli_choices_free(&cs);
-	return rc;
-}
-
 /* Says why measuring failed: a check on the GBA (exit 1) or no run. */
 static int measure_failed(const vs_gba_cycles_list *l, const vs_gba_cycles_info *info, const char *trace,
 	const char *err)
@@ -304,11 +210,11 @@ static int measure_failed(const vs_gba_cycles_list *l, const vs_gba_cycles_info 
 	else
 		fprintf(stderr, "%s:%llu: error: after %s, a sprite's bytes in the GBA's VRAM are not those "
 			"written before it moved\n", trace, (unsigned long long)l->calls[info->error_index].line,
-			what_call(l, info->error_index, w, sizeof w));
+			vs_cli_cycles_what(l, info->error_index, w, sizeof w));
 	return VS_EXIT_CHECK;
 }
 
-static int run_code(const vs_gba_cycles_list *l, int code, const char *trace, const vs_arena_decl *a,
+static int run_code(const vs_cli_cycles_ask *ask, const vs_gba_cycles_list *l, int code, const vs_arena_decl *a,
 	uint32_t max_frames)
 {
 	char err[1024];
@@ -317,7 +223,7 @@ static int run_code(const vs_gba_cycles_list *l, int code, const char *trace, co
 	vs_gba_cycles_info info;
 
 	if (vs_gba_cycles_measure(l, code, max_frames, &res, &info, err, sizeof err))
-		return measure_failed(l, &info, trace, err);
+		return measure_failed(l, &info, ask->path, err);
 	printf("\nGBA: ARM7TDMI at 16.78 MHz, %s, WAITCNT=0x%04x, timing overhead %u/%u/%u cycles "
 		"(2/3/4-argument call) subtracted; %u frames emulated\n",
 		info.code == VS_GBA_CODE_ARM_IWRAM ? "allocator code ARM in IWRAM" : "allocator code Thumb in ROM",
@@ -328,13 +234,13 @@ static int run_code(const vs_gba_cycles_list *l, int code, const char *trace, co
 		free(res);
 		return VS_EXIT_USAGE;
 	}
-	print_ops(l, res);
-	print_frames(l, res);
+	vs_cli_cycles_print_ops(l, res, VS_GBA_FRAME_CYCLES);
+	vs_cli_cycles_print_frames(l, res, "cycles", VS_GBA_FRAME_CYCLES, VS_GBA_VBLANK_CYCLES);
 	if (mres)
 		print_moves(l, mres, &info);
-	bad = report_diffs(l, res, trace, a);
+	bad = vs_cli_cycles_report_diffs(ask, l, res, a);
 	if (mres)
-		bad += report_moved_diffs(l, mres, trace);
+		bad += report_moved_diffs(l, mres, ask->path);
 	if (bad)
 		printf("placements: %u of the GBA's allocations differ from the host replay\n", (unsigned)bad);
 	else
@@ -367,91 +273,18 @@ static int roms_missing(const cycles_opts *o)
 	return 0;
 }
 
-/* Says that no arena of the replay can be measured: the one asked for,
- * or any. */
-static void no_gba_build(const cycles_opts *o, const vs_trace_header *h, vs_replay *r)
-{
-	const vs_strategy *s = o->arena ? vs_replay_strategy(r, vs_trace_arena_index(h, o->arena)) : NULL;
-	char list[256];
-
-	vs_gba_cycles_target_list(list, sizeof list);
-	if (o->strategy || s)
-		fprintf(stderr, "vramsim cycles: %s has no GBA build yet (GBA builds: %s)\n",
-			s ? s->name : o->strategy, list);
-	else
-		fprintf(stderr, "vramsim cycles: no arena of %s uses a strategy with a GBA build (%s); "
-			"choose one with --strategy\n", o->path, list);
-}
-
-/* Opens the trace and the replay that builds the list l while it runs,
- * aimed at the arena to measure. NULL after saying why. cfg and opts
- * outlive the replay. */
-static vs_replay *open_replay(const cycles_opts *o, vs_gba_cycles_list **l, vs_replay_config *cfg,
-	char opts[][VS_OPTIONS_MAX])
-{
-	char err[1024];
-	const vs_trace_header *h;
-	vs_trace_reader *rd;
-	vs_replay *r;
-
-	vs_replay_config_default(cfg);
-	if (!(rd = vs_trace_open(o->path, err, sizeof err))) {
-		fprintf(stderr, "%s\n", err);
-		return NULL;
-	}
-	h = vs_trace_header_of(rd);
-	if (o->arena && vs_trace_arena_index(h, o->arena) < 0) {
-		vs_trace_close(rd);
-		vs_cli_usage_error(CMD, "the trace has no arena '%s'", o->arena);
-		return NULL;
-	}
-	if (choose(o, h, cfg, opts)) {
-		vs_trace_close(rd);
-		return NULL;
-	}
-	if (!(*l = vs_gba_cycles_list_new())) {
-		vs_trace_close(rd);
-		fprintf(stderr, "vramsim cycles: out of memory\n");
-		return NULL;
-	}
-	cfg->observer = vs_gba_cycles_observe;
-	cfg->observer_ud = *l;
-	if (!(r = vs_replay_new(rd, cfg, err, sizeof err)))
-		fprintf(stderr, "vramsim cycles: %s\n", err);
-	else if (vs_gba_cycles_list_aim(*l, r, o->arena) < 0) {
-		no_gba_build(o, h, r);
-		vs_replay_free(r);
-		r = NULL;
-	}
-	if (!r)
-		vs_gba_cycles_list_free(*l);
-	return r;
-}
-
 /* Replays the trace on the host, then the calls on the GBA for each code
  * placement asked for. Returns the exit status. */
-static int measure(const cycles_opts *o, const vs_gba_cycles_list *l, vs_replay *r)
+static int measure(const cycles_opts *o, const vs_cli_cycles_ask *ask, vs_gba_cycles_list *l, vs_replay *r)
 {
-	const vs_arena *a = vs_replay_arena(r, l->arena);
-	int i, rc = vs_replay_run(r, 0), status = VS_EXIT_OK;
+	const vs_arena *a;
+	int i, status = vs_cli_cycles_replay(ask, l, r);
 
-	if (rc < 0 || l->failed) {
-		fprintf(stderr, "%s%s%s\n", rc < 0 ? vs_replay_error(r) : o->path, rc < 0 ? "" : ": error: ",
-			rc < 0 ? "" : l->err);
-		return VS_EXIT_USAGE;
-	}
-	printf("cycles %s: arena %s (%s), strategy %s, %u calls measured", o->path, a->decl.name,
-		vs_arena_kind_name(a->decl.kind), vs_gba_cycles_target_name(l->t), (unsigned)l->n);
-	if (l->skipped)
-		printf(" (%u requests the strategy refused without a call)", (unsigned)l->skipped);
-	printf("\n");
-	if (vs_replay_check_total(r)) {
-		fprintf(stderr, "vramsim cycles: the host replay failed %llu integrity checks\n",
-			(unsigned long long)vs_replay_check_total(r));
-		status = VS_EXIT_CHECK;
-	}
+	if (status == VS_EXIT_USAGE)
+		return status;
+	a = vs_replay_arena(r, l->arena);
 	for (i = o->code_lo; i <= o->code_hi; i++) {
-		int s = run_code(l, i, o->path, &a->decl, o->max_frames);
+		int s = run_code(ask, l, i, &a->decl, o->max_frames);
 
 		if (s > status)
 			status = s;
@@ -464,8 +297,11 @@ static int measure(const cycles_opts *o, const vs_gba_cycles_list *l, vs_replay 
 int vs_cmd_cycles(int argc, char **argv)
 {
 	cycles_opts o;
+	vs_cli_cycles_ask ask;
 	vs_replay_config cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
+	const vs_cycles_target *t;
+	size_t nt;
 	vs_gba_cycles_list *l;
 	vs_replay *r;
 	int rc;
@@ -474,10 +310,18 @@ int vs_cmd_cycles(int argc, char **argv)
 		return rc;
 	if (roms_missing(&o))
 		return VS_EXIT_USAGE;
-	if (!(r = open_replay(&o, &l, &cfg, opts)))
+	if (!(l = vs_gba_cycles_list_new())) {
+		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
-	rc = measure(&o, l, r);
+	}
+	ask.path = o.path;
+	ask.arena = o.arena;
+	ask.strategy = o.strategy;
+	ask.console = "GBA";
+	t = vs_gba_cycles_targets(&nt);
+	r = vs_cli_cycles_open(&ask, l, t, nt, &cfg, opts);
+	rc = r ? measure(&o, &ask, l, r) : VS_EXIT_USAGE;
 	vs_replay_free(r);
-	vs_gba_cycles_list_free(l);
+	vs_cycles_list_free(l);
 	return rc;
 }

@@ -18,6 +18,8 @@ struct vs_ds_emu {
 	vs_ds_frame *frame;
 	vs_ds_state state;
 	const uint8_t *state_buf; /* the core's, where state points into */
+	uint8_t *patch;           /* a savestate to load back (vs_ds_emu_write_main_ram) */
+	size_t patch_cap;
 };
 
 /* A savestate names its ROM by a copy of the header and the size. */
@@ -86,6 +88,7 @@ void vs_ds_emu_close(vs_ds_emu *e)
 	if (!e)
 		return;
 	vs_ds_core_close(e->core);
+	free(e->patch);
 	free(e->rom);
 	free(e->frame);
 	free(e);
@@ -141,6 +144,36 @@ int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char 
 	vs_ds_emu_input(e, play, frame);
 	vs_ds_emu_run(e);
 	return vs_ds_emu_snapshot(e, frame, err, errlen);
+}
+
+int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size_t len, char *err, size_t errlen)
+{
+	size_t at;
+
+	if (!e->state_buf || !e->state.main_ram) {
+		snprintf(err, errlen, "no frame has run yet: nothing to write main RAM into");
+		return -1;
+	}
+	if (addr < VS_DS_MAIN_RAM_BASE || addr - VS_DS_MAIN_RAM_BASE > VS_DS_MAIN_RAM_BYTES ||
+		len > VS_DS_MAIN_RAM_BYTES - (addr - VS_DS_MAIN_RAM_BASE)) {
+		snprintf(err, errlen, "0x%08x+%zu is not in main RAM", (unsigned)addr, len);
+		return -1;
+	}
+	if (e->patch_cap < e->state.length) {
+		uint8_t *p = realloc(e->patch, e->state.length);
+
+		if (!p) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		e->patch = p;
+		e->patch_cap = e->state.length;
+	}
+	/* the core's savestate buffer is reused by its next serialize: a copy */
+	memcpy(e->patch, e->state_buf, e->state.length);
+	at = (size_t)(e->state.main_ram - e->state_buf) + (addr - VS_DS_MAIN_RAM_BASE);
+	memcpy(e->patch + at, data, len);
+	return vs_ds_core_unserialize(e->core, e->patch, e->state.length, err, errlen);
 }
 
 const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e)

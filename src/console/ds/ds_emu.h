@@ -57,6 +57,13 @@ const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e);
  * file of it is a --state), and its length. */
 const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len);
 
+/* Writes len bytes into main RAM at addr (0x02000000 + offset) of the
+ * machine, between frames: the savestate last read (vs_ds_emu_snapshot)
+ * with those bytes changed, loaded back. What vs_ds_emu_main_ram shows
+ * stays as read until the next frame. 0, or -1 with err (no frame read
+ * yet, outside main RAM, the core refused the state). */
+int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size_t len, char *err, size_t errlen);
+
 /* The steps of vs_ds_play_frame, apart (to measure them): the input of a
  * frame, one frame of emulation alone, and the state read after it. */
 void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame);

@@ -16,13 +16,15 @@
 
 #include <stdint.h>
 
+#include "console/common/cycles_proto.h"
+
 #define VS_GBA_REQ_MAGIC 0x51525356u    /* "VSRQ" */
 #define VS_GBA_MB_MAGIC 0x424D5356u     /* "VSMB" */
 #define VS_GBA_PROTO_VERSION 3u
 #define VS_GBA_MAILBOX_ADDR 0x02000000u
 #define VS_GBA_RESULT_CAP 16384u        /* results per chunk */
 #define VS_GBA_SLOTS 4096u              /* live handles the program keeps */
-#define VS_GBA_NONE 0xFFFFFFFFu         /* failed allocation */
+#define VS_GBA_NONE VS_CYCLES_NONE       /* failed allocation */
 #define VS_GBA_ROM_ALIGN 256u
 
 /* Allocators the program carries (request block `strategy`), with their
@@ -102,22 +104,17 @@ static inline uint32_t vs_gba_bgb_map_desc(uint32_t w, uint32_t h, uint32_t affi
 	return VS_GBA_BGB_MAP | (w / 16u & 15u) | (h / 16u & 15u) << 4 | (affine ? 1u : 0u) << 8;
 }
 
-/* Request operations. */
+/* Requests, results and their operations: the same on every console
+ * (console/common/cycles_proto.h). */
+typedef vs_cycles_req vs_gba_req;
+typedef vs_cycles_result vs_gba_result;
 enum {
-	VS_GBA_OP_NOP = 0,
-	VS_GBA_OP_ALLOC = 1, /* arg: the allocator's size argument; result into slot */
-	VS_GBA_OP_FREE = 2,  /* frees the handle held in slot */
-	VS_GBA_OP_RESET = 3, /* re-initialises the allocator (timed too); arg: param[0] to
-	                      * re-initialise with (used by gba-bg-tiles-split) */
-	VS_GBA_OP_FRAME = 4  /* a frame boundary (only for allocators that move sprites) */
+	VS_GBA_OP_NOP = VS_CYCLES_OP_NOP,
+	VS_GBA_OP_ALLOC = VS_CYCLES_OP_ALLOC,
+	VS_GBA_OP_FREE = VS_CYCLES_OP_FREE,
+	VS_GBA_OP_RESET = VS_CYCLES_OP_RESET, /* arg: param[0] to re-initialise with (gba-bg-tiles-split) */
+	VS_GBA_OP_FRAME = VS_CYCLES_OP_FRAME
 };
-
-typedef struct vs_gba_req {
-	uint8_t op;
-	uint8_t flags;
-	uint16_t slot;
-	uint32_t arg;
-} vs_gba_req;
 
 /* Appended to the ROM, followed by `count` vs_gba_req. */
 typedef struct vs_gba_req_block {
@@ -150,11 +147,6 @@ enum {
 
 /* Code placement (mailbox `code`). */
 enum { VS_GBA_CODE_THUMB_ROM = 0, VS_GBA_CODE_ARM_IWRAM = 1 };
-
-typedef struct vs_gba_result {
-	uint32_t value;  /* alloc: the allocator's result (VS_GBA_NONE on failure); free: its return */
-	uint32_t cycles; /* CPU cycles of the call, timing overhead subtracted */
-} vs_gba_result;
 
 typedef struct vs_gba_mailbox {
 	uint32_t magic;       /* VS_GBA_MB_MAGIC once the program runs */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_cycles_stats.c - what the GBA answered to a `vramsim cycles` request
- * list: runs the list on the cycles ROM, then summarises the cycles per
- * operation and per frame, the moves' cycles beside the cost model, and
- * finds where the GBA's placements differ from the host's. */
+ * list: runs the list on the cycles ROM, then summarises the moves' cycles
+ * beside the cost model and finds where the GBA's sprites sit otherwise
+ * than the host's (the rest of the statistics: console/common/
+ * cycles_list.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 int vs_gba_cycles_measure(const vs_gba_cycles_list *l, int code, uint32_t max_frames, vs_gba_result **res,
 	vs_gba_cycles_info *info, char *err, size_t errlen)
 {
-	uint32_t strategy = vs_gba_cycles_target_id(l->t);
+	uint32_t strategy = l->t->id;
 	char rom[1024];
 
 	*res = NULL;
@@ -37,7 +38,7 @@ int vs_gba_cycles_split(const vs_gba_cycles_list *l, vs_gba_result *res, vs_gba_
 	uint32_t i;
 
 	*mres = NULL;
-	if (VS_GBA_RESULTS_PER_REQ(vs_gba_cycles_target_id(l->t)) != 2)
+	if (l->t->results != 2)
 		return 0;
 	/* the call's result, then its moves': split them */
 	*mres = malloc((l->n ? l->n : 1) * sizeof **mres);
@@ -50,82 +51,7 @@ int vs_gba_cycles_split(const vs_gba_cycles_list *l, vs_gba_result *res, vs_gba_
 	return 0;
 }
 
-/* ---- statistics ----------------------------------------------------------- */
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of sorted v[0..n). */
-static uint32_t rank(const uint32_t *v, uint32_t n, uint32_t pct)
-{
-	uint64_t k = ((uint64_t)n * pct + 99) / 100;
-
-	return v[k ? k - 1 : 0];
-}
-
-int vs_gba_cycles_ops(const vs_gba_cycles_list *l, const vs_gba_result *res, vs_gba_cycles_op ops[4])
-{
-	static const struct { uint8_t op; const char *name; } kinds[] = {
-		{ VS_GBA_OP_ALLOC, "alloc" }, { VS_GBA_OP_FREE, "free" }, { VS_GBA_OP_RESET, "reset" },
-		{ VS_GBA_OP_FRAME, "frame" }
-	};
-	uint32_t *v = malloc((l->n ? l->n : 1) * sizeof *v);
-	size_t k;
-	int found = 0;
-
-	if (!v)
-		return -1;
-	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		uint32_t n = 0, i;
-		uint64_t sum = 0;
-
-		for (i = 0; i < l->n; i++)
-			if (l->rq[i].op == kinds[k].op) {
-				v[n++] = res[i].cycles;
-				sum += res[i].cycles;
-			}
-		if (!n)
-			continue;
-		qsort(v, n, sizeof *v, cmp_u32);
-		ops[found].name = kinds[k].name;
-		ops[found].calls = n;
-		ops[found].mean = (double)sum / n;
-		ops[found].median = rank(v, n, 50);
-		ops[found].p99 = rank(v, n, 99);
-		ops[found++].max = v[n - 1];
-	}
-	free(v);
-	return found;
-}
-
-void vs_gba_cycles_worst_frame(const vs_gba_cycles_list *l, const vs_gba_result *res, vs_gba_cycles_frame *w)
-{
-	uint64_t cur = 0, line = 0;
-	uint32_t i, f = 0;
-
-	memset(w, 0, sizeof *w);
-	for (i = 0; i <= l->n; i++) {
-		if (i == l->n || l->calls[i].frame != f) {
-			if (cur > w->cycles) {
-				w->cycles = cur;
-				w->frame = f;
-				w->line = line;
-			}
-			if (i == l->n)
-				break;
-			f = l->calls[i].frame;
-			line = l->calls[i].line;
-			cur = 0;
-		}
-		if (i == 0)
-			line = l->calls[0].line;
-		cur += res[i].cycles;
-	}
-}
+/* ---- the moves ----------------------------------------------------------- */
 
 /* One row of the moves table from the measured cycles v and the model's
  * for the same moves, n of each (v comes back sorted). */
@@ -143,10 +69,10 @@ static void moves_row(vs_gba_cycles_moves_row *row, uint32_t *v, const uint32_t 
 		if (model[i] > mmax)
 			mmax = model[i];
 	}
-	qsort(v, n, sizeof *v, cmp_u32);
+	vs_cycles_sort(v, n);
 	row->n = n;
 	row->mean = (double)sum / n;
-	row->median = rank(v, n, 50);
+	row->median = vs_cycles_rank(v, n, 50);
 	row->max = v[n - 1];
 	row->model_mean = (double)msum / n;
 	row->model_max = mmax;
@@ -224,20 +150,7 @@ int vs_gba_cycles_moves_of(const vs_gba_cycles_list *l, const vs_gba_result *mre
 	return 0;
 }
 
-/* ---- the GBA's placements against the host's -------------------------------- */
-
-uint32_t vs_gba_cycles_next_diff(const vs_gba_cycles_list *l, const vs_gba_result *res, uint32_t i,
-	uint32_t *got, int *hit)
-{
-	for (; i < l->n; i++) {
-		if (l->rq[i].op != VS_GBA_OP_ALLOC)
-			continue;
-		*got = vs_gba_cycles_target_offset(l->t, res[i].value, hit);
-		if (*got != l->calls[i].expect || (*got != VS_GBA_NONE && *hit != l->calls[i].shared))
-			return i;
-	}
-	return l->n;
-}
+/* ---- the GBA's sprites against the host's --------------------------------- */
 
 uint32_t vs_gba_cycles_next_moved_diff(const vs_gba_cycles_list *l, const vs_gba_result *mres, uint32_t i)
 {

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: Zlib */
+/* ds_cycles9.c - the "cycles" DS program, ARM9 side: replays the host's
+ * request chunks through one allocator and times every call.
+ *
+ * The protocol is console/ds/ds_cycles.h: chunks of requests come into the
+ * mailbox in main RAM, one result per request goes back beside them. A
+ * call is timed with timer 0 at prescaler F/1 (33.513982 MHz, half the
+ * ARM9's clock) cascading into timer 1: a 32-bit count from the write that
+ * starts timer 0 to the write that stops it. The cost of timing an empty
+ * function with the same number of arguments is measured at start-up and
+ * subtracted, so a result is what the call itself costs. The allocator
+ * code runs from main RAM, uncached (crt9.S leaves the protection unit and
+ * the caches off), as the rest of the program.
+ */
+#include <stdint.h>
+
+#include "console/ds/ds_cycles.h"
+#include "vramsim/alloc/ds_pltt_split.h"
+#include "vramsim/alloc/ds_tex_pair.h"
+#include "vramsim/alloc/libnds_sprite.h"
+#include "vramsim/alloc/nitro_engine_alloc.h"
+#include "vramsim/alloc/nitro_engine_vram.h"
+#include "vramsim/alloc/nns_gfd.h"
+
+int main(void);
+
+/* Timers 0 and 1 (GBATEK "DS Timers"): as the GBA's, at the DS's bus clock. */
+#define REG_TM0CNT_L (*(volatile uint16_t *)0x04000100)
+#define REG_TM0CNT_H (*(volatile uint16_t *)0x04000102)
+#define REG_TM1CNT_L (*(volatile uint16_t *)0x04000104)
+#define REG_TM1CNT_H (*(volatile uint16_t *)0x04000106)
+#define TM_ENABLE 0x0080u
+#define TM_CASCADE 0x0004u
+
+#define MB ((volatile vs_ds_cyc_mailbox *)VS_DS_CYC_MAILBOX)
+
+typedef char mailbox_layout_check[__builtin_offsetof(vs_ds_cyc_mailbox, sets) == VS_DS_CYC_OFF_SETS &&
+	__builtin_offsetof(vs_ds_cyc_mailbox, rq) == VS_DS_CYC_OFF_RQ &&
+	__builtin_offsetof(vs_ds_cyc_mailbox, res) == VS_DS_CYC_OFF_RES &&
+	sizeof(vs_ds_cyc_mailbox) == VS_DS_CYC_BYTES ? 1 : -1];
+
+extern char __bss_end[];
+
+/* The allocator's state, as a game keeps it: in main RAM. */
+static union {
+	nns_gfd_ctx nns;
+	uint8_t nns_bytes[NNS_GFD_CTX_BYTES(VS_DS_CYC_NNS_BLOCKS)];
+	ds_tex_pair tex_pair;
+	ds_pltt_split pltt_split;
+	libnds_sprite sprite;
+	ne_vram_tex ne_tex;
+	ne_vram_pltt ne_pltt;
+} st __attribute__((aligned(8)));
+/* Nitro Engine's reset parameters, kept for its resets. */
+static uint32_t ne_set[4];
+/* Each live handle, and what its free needs besides (a size). */
+static uint32_t slots[VS_DS_CYC_SLOTS][2];
+/* Timing overhead of an empty call with 2, 3 and 4 arguments. */
+static uint32_t over2, over3, over4;
+
+static inline void timer_start(void)
+{
+	REG_TM0CNT_H = 0;
+	REG_TM1CNT_H = 0;
+	REG_TM0CNT_L = 0;
+	REG_TM1CNT_L = 0;
+	REG_TM1CNT_H = TM_ENABLE | TM_CASCADE;
+	REG_TM0CNT_H = TM_ENABLE;
+}
+
+static inline uint32_t timer_stop(void)
+{
+	uint32_t lo, hi;
+
+	REG_TM0CNT_H = 0;
+	lo = REG_TM0CNT_L;
+	hi = REG_TM1CNT_L;
+	return hi << 16 | lo;
+}
+
+/* Times `call`, storing its value in res and the raw ticks in cyc. The
+ * empty asm keeps the argument loads before the timer starts. */
+#define TIMED(res, cyc, call, a, b) do { \
+	__asm__ volatile("" : : "r"(a), "r"(b) : "memory"); \
+	timer_start(); \
+	(res) = (call); \
+	(cyc) = timer_stop(); \
+} while (0)
+#define TIMED3(res, cyc, call, a, b, c) do { \
+	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory"); \
+	timer_start(); \
+	(res) = (call); \
+	(cyc) = timer_stop(); \
+} while (0)
+#define TIMED4(res, cyc, call, a, b, c, d) do { \
+	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c), "r"(d) : "memory"); \
+	timer_start(); \
+	(res) = (call); \
+	(cyc) = timer_stop(); \
+} while (0)
+
+/* Empty functions of each shape the allocators' entry points have, kept
+ * out of line (noipa: no inlining, no cloning) so that timing one costs
+ * what timing a real call costs besides its body. */
+__attribute__((noipa)) static uint32_t noop2(void *s, uint32_t a)
+{
+	(void)s;
+	return a;
+}
+
+__attribute__((noipa)) static uint32_t noop3(void *s, uint32_t a, uint32_t b)
+{
+	(void)s, (void)b;
+	return a;
+}
+
+__attribute__((noipa)) static uint32_t noop4(void *s, uint32_t a, uint32_t b, uint32_t c)
+{
+	(void)s, (void)b, (void)c;
+	return a;
+}
+
+static void fail(uint32_t error, uint32_t index)
+{
+	MB->error = error;
+	MB->error_index = index;
+	MB->state = VS_DS_CYC_ST_ERROR;
+	for (;;)
+		;
+}
+
+/* The fewest ticks an empty call costs, of 16 tries. */
+static void calibrate(void)
+{
+	uint32_t i, cyc, r;
+	void *s = &st;
+
+	over2 = over3 = over4 = 0xFFFFFFFFu;
+	for (i = 0; i < 16; i++) {
+		uint32_t a = i, b = i + 1, c = i + 2;
+
+		TIMED(r, cyc, noop2(s, a), s, a);
+		if (cyc < over2)
+			over2 = cyc;
+		TIMED3(r, cyc, noop3(s, a, b), s, a, b);
+		if (cyc < over3)
+			over3 = cyc;
+		TIMED4(r, cyc, noop4(s, a, b, c), s, a, b, c);
+		if (cyc < over4)
+			over4 = cyc;
+		(void)r;
+	}
+}
+
+static inline void answer(uint32_t i, uint32_t value, uint32_t cyc, uint32_t overhead)
+{
+	MB->res[i].value = value;
+	MB->res[i].cycles = cyc > overhead ? cyc - overhead : 0;
+}
+
+/* Request i's slot, checked. */
+static uint32_t slot_of(const volatile vs_cycles_req *rq, uint32_t i, uint32_t first)
+{
+	if (rq->slot >= VS_DS_CYC_SLOTS)
+		fail(VS_DS_CYC_E_SLOT, first + i);
+	if (rq->op > VS_CYCLES_OP_FRAME)
+		fail(VS_DS_CYC_E_OP, first + i);
+	return rq->slot;
+}
+
+/* The parameter set a reset request names (set arg + 1), checked. */
+static const volatile uint32_t *set_of(uint32_t arg, uint32_t index)
+{
+	if (arg + 1 >= MB->nsets || arg + 1 >= VS_DS_CYC_SETS)
+		fail(VS_DS_CYC_E_SET, index);
+	return MB->sets[arg + 1];
+}
+
+/* ---- the NITRO-System managers ---------------------------------------------- */
+
+/* Installs the manager from parameter set p, untimed or timed by the
+ * caller; 0 when it refuses them. */
+static int nns_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	nns_gfd_ctx *g = &st.nns;
+
+	switch (strategy) {
+	case VS_DS_CYC_NNS_LNK_TEX:
+		nns_gfd_init(g, VS_DS_CYC_NNS_BLOCKS);
+		return nns_lnk_tex_init(g, p[0], p[1], 0, (uint16_t)p[2], true);
+	case VS_DS_CYC_NNS_LNK_PLTT:
+		nns_gfd_init(g, VS_DS_CYC_NNS_BLOCKS);
+		return nns_lnk_pltt_init(g, p[0], 0, (uint16_t)p[1], true);
+	case VS_DS_CYC_NNS_FRM_TEX:
+		nns_gfd_init(g, 0);
+		return nns_frm_tex_init(g, (uint16_t)p[0], true);
+	default:
+		nns_gfd_init(g, 0);
+		return nns_frm_pltt_init(g, p[0], true);
+	}
+}
+
+static void nns_reset(uint32_t strategy)
+{
+	nns_gfd_ctx *g = &st.nns;
+
+	switch (strategy) {
+	case VS_DS_CYC_NNS_LNK_TEX:
+		nns_lnk_tex_reset(g);
+		break;
+	case VS_DS_CYC_NNS_LNK_PLTT:
+		nns_lnk_pltt_reset(g);
+		break;
+	case VS_DS_CYC_NNS_FRM_TEX:
+		nns_frm_tex_reset(g);
+		break;
+	default:
+		nns_frm_pltt_reset(g);
+	}
+}
+
+/* A reset request of any allocator: the manager's reset, or (an init) its
+ * set-up with new parameters; timed alike. */
+#define RESET_OR_INIT(i, rq, cyc, reset_call, init_call) do { \
+	uint32_t r_; \
+	if ((rq)->flags & VS_CYCLES_F_INIT) { \
+		const volatile uint32_t *p_ = set_of((rq)->arg, first + (i)); \
+		TIMED(r_, cyc, (uint32_t)(init_call), strategy, p_); \
+		if (!r_) \
+			fail(VS_DS_CYC_E_INIT, first + (i)); \
+	} else { \
+		TIMED(r_, cyc, ((reset_call), 1u), strategy, strategy); \
+	} \
+	answer(i, 0, cyc, over2); \
+} while (0)
+
+static void run_nns(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	nns_gfd_ctx *g = &st.nns;
+	int tex = strategy == VS_DS_CYC_NNS_LNK_TEX || strategy == VS_DS_CYC_NNS_FRM_TEX;
+	uint32_t i, cyc, key;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first), bytes = rq->arg;
+		bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
+		uint32_t opt = rq->flags & VS_DS_CYC_F_LOW ? NNS_GFD_ALLOC_FROM_LOW : NNS_GFD_ALLOC_FROM_HIGH;
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			if (tex)
+				TIMED4(key, cyc, nns_gfd_alloc_tex(g, bytes, four, opt), g, bytes, four, opt);
+			else
+				TIMED4(key, cyc, nns_gfd_alloc_pltt(g, bytes, four, opt), g, bytes, four, opt);
+			slots[slot][0] = key;
+			answer(i, key ? key : VS_CYCLES_NONE, cyc, over4);
+			break;
+		case VS_CYCLES_OP_FREE:
+			key = slots[slot][0];
+			if (tex)
+				TIMED(rc, cyc, nns_gfd_free_tex(g, key), g, key);
+			else
+				TIMED(rc, cyc, nns_gfd_free_pltt(g, key), g, key);
+			answer(i, (uint32_t)rc, cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, nns_reset(strategy), nns_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
+/* ---- vramsim's own bitmap managers ------------------------------------------------ */
+
+static int pair_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	if (strategy == VS_DS_CYC_DS_TEX_PAIR)
+		ds_tex_pair_init(&st.tex_pair, (uint8_t)p[0]);
+	else
+		ds_pltt_split_init(&st.pltt_split, (uint8_t)p[0]);
+	return 1;
+}
+
+static void pair_reset(uint32_t strategy)
+{
+	if (strategy == VS_DS_CYC_DS_TEX_PAIR)
+		ds_tex_pair_reset(&st.tex_pair);
+	else
+		ds_pltt_split_reset(&st.pltt_split);
+}
+
+static void run_pair(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	ds_tex_pair *t = &st.tex_pair;
+	ds_pltt_split *s = &st.pltt_split;
+	int tex = strategy == VS_DS_CYC_DS_TEX_PAIR;
+	uint32_t i, cyc, addr, size;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first), bytes = rq->arg;
+		bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			if (tex)
+				TIMED3(addr, cyc, ds_tex_pair_alloc(t, bytes, four), t, bytes, four);
+			else
+				TIMED3(addr, cyc, ds_pltt_split_alloc(s, bytes, four), s, bytes, four);
+			slots[slot][0] = addr;
+			/* the free gives back what the allocation took, as the adapter's */
+			slots[slot][1] = (tex ? ds_tex_pair_size(bytes, four) : ds_pltt_split_size(bytes)) |
+				(four ? 0x80000000u : 0u);
+			answer(i, addr, cyc, over3);
+			break;
+		case VS_CYCLES_OP_FREE:
+			addr = slots[slot][0];
+			size = slots[slot][1] & 0x7FFFFFFFu;
+			four = (slots[slot][1] >> 31) != 0;
+			if (tex)
+				TIMED4(rc, cyc, ds_tex_pair_free(t, addr, size, four), t, addr, size, four);
+			else
+				TIMED3(rc, cyc, ds_pltt_split_free(s, addr, size), s, addr, size);
+			answer(i, (uint32_t)rc, cyc, tex ? over4 : over3);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, pair_reset(strategy), pair_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
+/* ---- libnds's oamAllocateGfx ------------------------------------------------------ */
+
+static int sprite_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	(void)strategy;
+	libnds_sprite_init(&st.sprite, p[0], p[1]);
+	return 1;
+}
+
+static void run_sprite(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	libnds_sprite *o = &st.sprite;
+	uint32_t i, cyc, off;
+	int32_t idx;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first), pixels = rq->arg, fmt = rq->flags;
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			if (o->hung) { /* the adapter refuses without a call: the DS froze there */
+				answer(i, VS_CYCLES_NONE, 0, 0);
+				break;
+			}
+			TIMED3(idx, cyc, libnds_sprite_alloc(o, pixels, fmt), o, pixels, fmt);
+			slots[slot][0] = idx < 0 ? 0 : (uint32_t)idx << o->step;
+			answer(i, idx < 0 ? VS_CYCLES_NONE : slots[slot][0], cyc, over3);
+			break;
+		case VS_CYCLES_OP_FREE:
+			off = slots[slot][0];
+			TIMED(rc, cyc, libnds_sprite_free(o, off), o, off);
+			answer(i, (uint32_t)rc, cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, libnds_sprite_reset(o), sprite_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
+/* ---- Nitro Engine's texture and palette systems ------------------------------------ */
+
+static int ne_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	uint32_t k;
+
+	for (k = 0; k < 4; k++)
+		ne_set[k] = p[k];
+	if (strategy == VS_DS_CYC_NE_TEX)
+		return ne_vram_tex_reset(&st.ne_tex, (int)p[0], p[1], (int)p[2], p[3], NE_ALLOC_CHUNKS) == 0;
+	return ne_vram_pltt_reset(&st.ne_pltt, (int)p[0], NE_ALLOC_CHUNKS) == 0;
+}
+
+static void ne_reset(uint32_t strategy)
+{
+	if (strategy == VS_DS_CYC_NE_TEX)
+		(void)ne_vram_tex_reset(&st.ne_tex, (int)ne_set[0], ne_set[1], (int)ne_set[2], ne_set[3],
+			NE_ALLOC_CHUNKS);
+	else
+		(void)ne_vram_pltt_reset(&st.ne_pltt, (int)ne_set[0], NE_ALLOC_CHUNKS);
+}
+
+/* One allocation: the texture (palette) slot taken, or NE_VRAM_NO_SLOT. */
+static uint16_t ne_load(uint32_t strategy, uint32_t arg, uint32_t flags)
+{
+	if (strategy == VS_DS_CYC_NE_PLTT)
+		return ne_vram_pltt_load(&st.ne_pltt, (uint16_t)arg);
+	if (flags & VS_DS_CYC_F_BYTES)
+		return ne_vram_tex_load_bytes(&st.ne_tex, arg, false);
+	return ne_vram_tex_load(&st.ne_tex, arg & 0xFu, (int)((arg >> 4) & 0xFFFu), (int)(arg >> 16));
+}
+
+static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	int tex = strategy == VS_DS_CYC_NE_TEX;
+	uint32_t i, cyc, arg, flags;
+	uint16_t slot16;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first);
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			arg = rq->arg;
+			flags = rq->flags;
+			TIMED3(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
+			slots[slot][0] = slot16;
+			answer(i, slot16 == NE_VRAM_NO_SLOT ? VS_CYCLES_NONE : tex ?
+				ne_vram_tex_offset(&st.ne_tex, slot16) : ne_vram_pltt_offset(&st.ne_pltt, slot16), cyc, over3);
+			break;
+		case VS_CYCLES_OP_FREE:
+			slot16 = (uint16_t)slots[slot][0];
+			if (tex)
+				TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
+			else
+				TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
+			answer(i, (uint32_t)rc, cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, ne_reset(strategy), ne_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
+/* ---- the mailbox ----------------------------------------------------------------- */
+
+/* Initialises the allocator with parameter set 0 (untimed). */
+static void start(uint32_t strategy)
+{
+	const volatile uint32_t *p = MB->sets[0];
+	int ok;
+
+	switch (strategy) {
+	case VS_DS_CYC_NNS_LNK_TEX:
+	case VS_DS_CYC_NNS_LNK_PLTT:
+	case VS_DS_CYC_NNS_FRM_TEX:
+	case VS_DS_CYC_NNS_FRM_PLTT:
+		ok = nns_init(strategy, p);
+		break;
+	case VS_DS_CYC_DS_TEX_PAIR:
+	case VS_DS_CYC_DS_PLTT_SPLIT:
+		ok = pair_init(strategy, p);
+		break;
+	case VS_DS_CYC_LIBNDS_SPRITE:
+		ok = sprite_init(strategy, p);
+		break;
+	case VS_DS_CYC_NE_TEX:
+	case VS_DS_CYC_NE_PLTT:
+		ok = ne_init(strategy, p);
+		break;
+	default:
+		fail(VS_DS_CYC_E_STRATEGY, 0);
+		return;
+	}
+	if (!ok)
+		fail(VS_DS_CYC_E_INIT, 0);
+}
+
+static void run_chunk(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	if (count > VS_DS_CYC_CHUNK)
+		fail(VS_DS_CYC_E_CHUNK, first);
+	switch (strategy) {
+	case VS_DS_CYC_DS_TEX_PAIR:
+	case VS_DS_CYC_DS_PLTT_SPLIT:
+		run_pair(strategy, first, count);
+		break;
+	case VS_DS_CYC_LIBNDS_SPRITE:
+		run_sprite(strategy, first, count);
+		break;
+	case VS_DS_CYC_NE_TEX:
+	case VS_DS_CYC_NE_PLTT:
+		run_ne(strategy, first, count);
+		break;
+	default:
+		run_nns(strategy, first, count);
+	}
+}
+
+int main(void)
+{
+	volatile vs_ds_cyc_mailbox *mb = MB;
+	uint32_t strategy = 0;
+
+	mb->magic = 0;
+	mb->version = VS_DS_CYC_VERSION;
+	mb->state = VS_DS_CYC_ST_BOOT;
+	mb->error = VS_DS_CYC_E_NONE;
+	mb->taken = 0;
+	mb->go = 0;
+	if ((uintptr_t)__bss_end > VS_DS_CYC_MAILBOX)
+		fail(VS_DS_CYC_E_LAYOUT, 0);
+	calibrate();
+	mb->overhead2 = over2;
+	mb->overhead3 = over3;
+	mb->overhead4 = over4;
+	mb->state = VS_DS_CYC_ST_READY;
+	mb->magic = VS_DS_CYC_MAGIC;
+	for (;;) {
+		uint32_t go;
+
+		while ((go = mb->go) == mb->taken)
+			;
+		if (mb->taken == 0) {
+			strategy = mb->strategy;
+			start(strategy);
+		}
+		run_chunk(strategy, mb->first, mb->count);
+		if (mb->last)
+			mb->state = VS_DS_CYC_ST_DONE;
+		mb->taken = go;
+	}
+}
