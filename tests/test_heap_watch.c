@@ -309,6 +309,28 @@ START_TEST(own_heaps_same_as_full_bytes)
 }
 END_TEST
 
+/* --full-bytes on the command line: accepted by replay, compare and render,
+ * the same results on a heap trace, and --no-checks still wins. */
+START_TEST(full_bytes_option)
+{
+	static char out[2][65536], err[4096];
+	const char *trace = VS_SOURCE_DIR "/traces/heap-malloclab-mix.trace";
+
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err, "replay %s --json", trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err, "replay %s --json --full-bytes", trace), 0);
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err,
+		"compare %s -s heap-tlsf -s heap-buddy -f csv --no-timing", trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err,
+		"compare %s -s heap-tlsf -s heap-buddy -f csv --no-timing --full-bytes", trace), 0);
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err, "replay %s --no-checks --full-bytes",
+		trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err, "render --help"), 0);
+	ck_assert_msg(strstr(out[1], "--full-bytes") != NULL, "%s", out[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("heap_watch");
@@ -321,6 +343,7 @@ int main(void)
 	tcase_add_test(tc, full_bytes_find_every_fault_at_free);
 	tcase_add_test(tc, plugin_cannot_claim_seen_stores);
 	tcase_add_test(tc, own_heaps_same_as_full_bytes);
+	tcase_add_test(tc, full_bytes_option);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }
