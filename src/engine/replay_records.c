@@ -165,15 +165,21 @@ static void inner_granules(const rec *x, uint32_t *g0, uint32_t *g1)
 		*g1 = *g0;
 }
 
-/* Sets (on) or clears bits [g0, g1) of the watch's map. */
+/* Sets (on) or clears bits [g0, g1) of the watch's map (g0 < g1): the
+ * words between the two ends whole. */
 static void set_granules(uint64_t *bits, uint32_t g0, uint32_t g1, int on)
 {
-	while (g0 < g1) {
-		uint32_t w = g0 / 64, n = g1 - g0 < 64 - g0 % 64 ? g1 - g0 : 64 - g0 % 64;
-		uint64_t m = (n == 64 ? ~0ull : ((1ull << n) - 1)) << (g0 % 64);
-		bits[w] = on ? bits[w] | m : bits[w] & ~m;
-		g0 += n;
-	}
+	uint32_t w0 = g0 / 64, w1 = (g1 - 1) / 64, w;
+	uint64_t first = ~0ull << (g0 % 64), last = ~0ull >> (63 - (g1 - 1) % 64);
+
+	if (w0 == w1)
+		first &= last;
+	bits[w0] = on ? bits[w0] | first : bits[w0] & ~first;
+	if (w0 == w1)
+		return;
+	for (w = w0 + 1; w < w1; w++)
+		bits[w] = on ? ~0ull : 0;
+	bits[w1] = on ? bits[w1] | last : bits[w1] & ~last;
 }
 
 int vs_replay_watch_init(arena_run *ar)

@@ -83,6 +83,11 @@ typedef struct heap_watch {
 /* One per thread: the replays of `compare -j` run side by side. */
 extern __thread heap_watch *heap_watch_now;
 
+static inline int heap_watch_live(const heap_watch *w, uint32_t g)
+{
+	return (int)(w->live[g / 64u] >> (g % 64u) & 1u);
+}
+
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 {
 	heap_watch *w = heap_watch_now;
@@ -94,14 +99,17 @@ static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 	off = (uintptr_t)p - w->base;
 	if (off >= w->size)
 		return; /* not the watched memory (a heap's own state) */
+	g = (uint32_t)off / HEAP_WATCH_GRANULE;
 	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
-	for (g = (uint32_t)off / HEAP_WATCH_GRANULE; g <= last; g++) {
-		if (w->live[g / 64u] >> (g % 64u) & 1u) {
-			if (!w->hits++)
-				w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
+	if (!heap_watch_live(w, g)) {
+		/* a word's store is in one granule unless it straddles two */
+		for (g++; g <= last && !heap_watch_live(w, g); g++)
+			;
+		if (g > last)
 			return;
-		}
 	}
+	if (!w->hits++)
+		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
 }
 #else
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
