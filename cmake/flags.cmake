@@ -59,6 +59,8 @@ endif()
 
 add_library(vs_flags INTERFACE)
 target_compile_options(vs_flags INTERFACE ${VS_WARN} ${VS_SAN_COMPILE})
+# The heaps' stores into their arena are seen by the replay (heap_common.h)
+target_compile_definitions(vs_flags INTERFACE HEAP_WATCH_STORES)
 target_link_options(vs_flags INTERFACE ${VS_SAN_LINK})
 
 # Tests: prototypes are not asked of a suite's own functions, and messages
@@ -66,4 +68,5 @@ target_link_options(vs_flags INTERFACE ${VS_SAN_LINK})
 add_library(vs_test_flags INTERFACE)
 target_compile_options(vs_test_flags INTERFACE ${VS_WARN} -Wno-missing-prototypes -Wno-format-truncation
   ${VS_SAN_COMPILE})
+target_compile_definitions(vs_test_flags INTERFACE HEAP_WATCH_STORES)
 target_link_options(vs_test_flags INTERFACE ${VS_SAN_LINK})

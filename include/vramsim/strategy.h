@@ -91,7 +91,14 @@ enum {
 	VS_STRAT_REALLOC = 1u << 5,
 	/* moves live allocations inside its free too (NightFox's Lib compacts
 	 * there): the replay reads moves() after a free as well */
-	VS_STRAT_FREE_MOVES = 1u << 6
+	VS_STRAT_FREE_MOVES = 1u << 6,
+	/* every store it makes into the arena's bytes goes through the heaps'
+	 * store helper (heap_st32 / heap_watch_store in
+	 * vramsim/alloc/heap_common.h) compiled into vramsim itself, so the
+	 * replay sees each one: the byte check is then kept by those stores
+	 * and each allocation's edges, not by all its bytes (check_bytes in
+	 * replay.h). For vramsim's own heaps; a plug-in leaves it unset. */
+	VS_STRAT_STORES_SEEN = 1u << 7
 };
 
 typedef struct vs_strategy {

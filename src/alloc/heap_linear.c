@@ -27,9 +27,11 @@ int heap_linear_alloc(heap_linear *l, uint8_t *m, uint32_t size, uint32_t align,
 	p = heap_align_up(l->top, align);
 	if (p == HEAP_NIL || p > l->size || l->size - p < size)
 		return HEAP_NOSPACE;
-	if (l->fill)
+	if (l->fill) {
+		heap_watch_store(m + l->top, p + size - l->top);
 		for (i = l->top; i < p + size; i++)
 			m[i] = HEAP_LINEAR_FILL;
+	}
 	out->offset = p;
 	out->granted = size;
 	out->block_offset = l->top;

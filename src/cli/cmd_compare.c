@@ -20,7 +20,7 @@
 
 enum {
 	O_OUT = VS_CLI_LONG, O_NO_TIMING, O_BUDGETS, O_WRITE_BASELINE, O_BASELINE, O_TOLERANCE, O_MISSING_FAILS,
-	O_NO_CHECKS, O_CHANGES_ONLY, O_TIMING, O_MAX /* O_MAX + k: the budget of kind k */
+	O_NO_CHECKS, O_CHANGES_ONLY, O_TIMING, O_FULL_BYTES, O_MAX /* O_MAX + k: the budget of kind k */
 };
 
 static const vs_cli_opt options[] = {
@@ -50,6 +50,8 @@ static const vs_cli_opt options[] = {
 		"pull-request comment; implies --no-timing unless --timing" },
 	{ NULL, 0, NULL, "other:" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "full-bytes", O_FULL_BYTES, NULL, "write and compare every byte of every allocation, also for the "
+		"heaps whose stores the replay sees (slower; docs/heaps.md, Checks)" },
 	{ "verbose", 'v', NULL, "print every replay diagnostic (standard error)" },
 	{ NULL, 0, NULL, NULL }
 };
@@ -303,6 +305,10 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = o->cfg.check_rules = 0;
+		return -1;
+	case O_FULL_BYTES:
+		if (o->cfg.check_bytes) /* --no-checks wins */
+			o->cfg.check_bytes = VS_BYTES_FULL;
 		return -1;
 	case 'v':
 		o->verbose = 1;

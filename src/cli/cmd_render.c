@@ -23,7 +23,7 @@
 
 enum {
 	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
-	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY, O_FROM, O_TO
+	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY, O_FROM, O_TO, O_FULL_BYTES
 };
 
 static const vs_cli_opt options[] = {
@@ -59,6 +59,8 @@ static const vs_cli_opt options[] = {
 	{ "colour-by", O_COLOUR_BY, "tag|size|age|bpp", "what an allocation's colour says: its tag (default), its "
 		"size, its age in events, or its depth (4bpp, 8bpp)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "full-bytes", O_FULL_BYTES, NULL, "write and compare every byte of every allocation, also for the "
+		"heaps whose stores the replay sees (slower; docs/heaps.md, Checks)" },
 	{ "quiet", 'q', NULL, "do not print diagnostics" },
 	{ "time", O_TIME, NULL, "print how long each step took to stderr" },
 	{ NULL, 0, NULL, NULL }
@@ -88,7 +90,7 @@ typedef struct render_opts {
 	const char *arena;
 	vs_heat_mode heat;
 	int columns, rows;
-	int no_checks, quiet, timing;
+	int no_checks, full_bytes, quiet, timing;
 	int at_given;     /* how many of --at, --frame, --peak... */
 	int whole;        /* RAM arenas whole, not cropped to their high-water mark */
 	int colour_by;    /* vs_colour_by */
@@ -135,6 +137,8 @@ static vs_replay *open_side(const render_opts *o, int side, vs_history *hs, char
 	int i;
 
 	vs_replay_config_default(&cfg);
+	if (o->full_bytes)
+		cfg.check_bytes = VS_BYTES_FULL;
 	if (o->no_checks) {
 		cfg.check_bytes = 0;
 		cfg.check_rules = 0;
@@ -476,6 +480,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_NO_CHECKS:
 		o->no_checks = 1;
+		return -1;
+	case O_FULL_BYTES:
+		o->full_bytes = 1;
 		return -1;
 	case O_WHOLE:
 		o->whole = 1;

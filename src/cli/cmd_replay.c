@@ -11,7 +11,7 @@
 
 #define CMD "replay"
 
-enum { O_AT = VS_CLI_LONG, O_DUMP, O_JSON, O_STRICT, O_NO_CHECKS, O_EVENTS, O_SERIES };
+enum { O_AT = VS_CLI_LONG, O_DUMP, O_JSON, O_STRICT, O_NO_CHECKS, O_EVENTS, O_SERIES, O_FULL_BYTES };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies, a comma list of NAME[:OPTS] (every arena "
@@ -33,6 +33,8 @@ static const vs_cli_opt options[] = {
 		"failures, bytes loaded" },
 	{ "strict", O_STRICT, NULL, "make every diagnostic fatal (exit 1)" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
+	{ "full-bytes", O_FULL_BYTES, NULL, "write and compare every byte of every allocation, also for the "
+		"heaps whose stores the replay sees (slower; docs/heaps.md, Checks)" },
 	{ "quiet", 'q', NULL, "do not print diagnostics, only count them, nor progress (shown on a terminal "
 		"after a second)" },
 	{ NULL, 0, NULL, NULL }
@@ -100,6 +102,10 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = 0;
 		o->cfg.check_rules = 0;
+		return -1;
+	case O_FULL_BYTES:
+		if (o->cfg.check_bytes) /* --no-checks wins */
+			o->cfg.check_bytes = VS_BYTES_FULL;
 		return -1;
 	case 'q':
 		o->cfg.message = quiet_message;

@@ -153,6 +153,16 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 	why[0] = '\0';
 	ar->bytes = r->cfg.check_bytes == VS_BYTES_ALWAYS ||
 		(r->cfg.check_bytes && !(s->flags & VS_STRAT_NO_MEM));
+#ifdef HEAP_WATCH_STORES
+	/* its stores seen (moves would have to carry the watch along: none
+	 * of the strategies that say so moves) */
+	ar->seen = ar->bytes && r->cfg.check_bytes == VS_BYTES_CHECKED && (s->flags & VS_STRAT_STORES_SEEN) &&
+		!s->moves && !(s->flags & VS_STRAT_NEEDS_AT);
+	if (ar->seen && vs_replay_watch_init(ar)) {
+		snprintf(err, errlen, "out of memory for the watch over arena '%s'", h->arenas[i].name);
+		return -1;
+	}
+#endif
 	if (s->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, sizeof why)) {
 		char at[600] = "";
 		if (from_trace) /* the trace's own options=: said at their place */
@@ -245,6 +255,7 @@ void vs_replay_free(vs_replay *r)
 			ar->strat->fini(ar->state);
 		free(ar->state);
 		vs_replay_free_saves(ar);
+		vs_replay_watch_fini(ar);
 		free(ar->held);
 		free(ar->spare);
 		vs_arena_fini(&ar->arena);

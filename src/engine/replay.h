@@ -154,7 +154,7 @@ typedef void (*vs_message_fn)(void *ud, const char *line);
  * Front ends that seek (the viewer) record these as deltas. */
 typedef void (*vs_mark_fn)(void *ud, int arena, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
 
-enum { VS_BYTES_OFF = 0, VS_BYTES_CHECKED = 1, VS_BYTES_ALWAYS = 2 };
+enum { VS_BYTES_OFF = 0, VS_BYTES_CHECKED = 1, VS_BYTES_ALWAYS = 2, VS_BYTES_FULL = 3 };
 
 typedef struct vs_replay_config {
 	/* per arena index: strategy (NULL: the trace's hint, else the kind's
@@ -167,9 +167,14 @@ typedef struct vs_replay_config {
 	 * (the default) writes them only where someone besides the replay can
 	 * change them: a strategy given the arena's bytes. For one with
 	 * VS_STRAT_NO_MEM the ownership checks already prove them unchanged,
-	 * and the arena's bytes stay zero. VS_BYTES_ALWAYS writes and compares
-	 * them for every strategy (for code that reads vs_replay_arena's
-	 * bytes); VS_BYTES_OFF (0) never. */
+	 * and the arena's bytes stay zero. For one with VS_STRAT_STORES_SEEN
+	 * only each allocation's edges are written, the bytes before its first
+	 * and after its last 64-byte granule (HEAP_WATCH_GRANULE), and the
+	 * strategy's stores into the granules between are caught as they are
+	 * made (docs/heaps.md, Checks). VS_BYTES_FULL writes and compares every
+	 * byte for every strategy given the arena's bytes (`--full-bytes`);
+	 * VS_BYTES_ALWAYS for every strategy (for code that reads
+	 * vs_replay_arena's bytes); VS_BYTES_OFF (0) never. */
 	int check_bytes;
 	int check_rules;     /* hardware placement rules (default on) */
 	int max_messages;    /* messages printed per kind before going quiet (0: 20) */
@@ -201,7 +206,8 @@ const vs_trace_header *vs_replay_header(const vs_replay *r);
 const vs_trace_reader *vs_replay_reader(const vs_replay *r);
 int vs_replay_arena_count(const vs_replay *r);
 /* Arena i: its ownership map, and its bytes (which hold the live
- * allocations' data where check_bytes wrote them: see above). */
+ * allocations' data where check_bytes wrote them, only their edges where
+ * the strategy's stores are seen: see above). */
 const vs_arena *vs_replay_arena(const vs_replay *r, int i);
 const vs_strategy *vs_replay_strategy(const vs_replay *r, int i);
 void *vs_replay_strategy_state(vs_replay *r, int i);

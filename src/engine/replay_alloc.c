@@ -301,7 +301,7 @@ static int add_rec(vs_replay *r, int a, uint32_t h, const vs_placement *pl, cons
 		if (!x->taken)
 			vs_replay_mark_rec(r, x, h, 0);
 		if (ar->bytes)
-			vs_replay_write_bytes(&ar->arena, x);
+			vs_replay_write_bytes(ar, x);
 	}
 	ar->m.allocs++;
 	ar->cur_loaded += x->pub.pl.granted;
@@ -392,7 +392,7 @@ int vs_replay_do_alloc(vs_replay *r)
 		if ((ar->strat->flags & VS_STRAT_NEEDS_AT) && !ev->req.has_at)
 			return needs_at(r, ar);
 		memset(&pl, 0, sizeof pl);
-		status = ar->strat->alloc(ar->state, &ev->req, &pl);
+		status = vs_replay_strat_alloc(r, a, &ev->req, &pl);
 		if (ar->strat->released && vs_replay_apply_released(r, a))
 			return -1;
 		vs_replay_refresh_held(r, a);
@@ -450,7 +450,7 @@ int vs_replay_do_free(vs_replay *r)
 	if (x->pub.refs > 1) {
 		/* one release of shared data: the strategy counts it too */
 		x->pub.refs--;
-		status = ar->strat->free(ar->state, &x->pub.pl);
+		status = vs_replay_strat_free(r, (int)x->pub.arena, &x->pub.pl);
 		vs_replay_refresh_held(r, (int)x->pub.arena);
 		if (status < 0 && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
@@ -459,12 +459,13 @@ int vs_replay_do_free(vs_replay *r)
 		return 0;
 	}
 	r->released = 1; /* the last reference: whatever the strategy says, the game let go */
-	if (!x->pub.broken && !x->detached && ar->bytes && (bad = vs_replay_verify_bytes(&ar->arena, x)) >= 0)
+	if (!x->pub.broken && !x->detached && ar->bytes && (bad = vs_replay_verify_bytes(ar, x)) >= 0)
 		vs_replay_check_fail(r, (int)x->pub.arena, VS_CHECK_BYTES,
 			"id %llu (allocated at line %llu): byte at 0x%x changed before its free",
 			(unsigned long long)x->pub.id, (unsigned long long)x->pub.line,
 			(unsigned)(ar->arena.decl.base + vs_hw_footprint_at(&x->fp, (uint32_t)bad)));
-	status = r->realloc_held ? VS_OK : ar->strat->free(ar->state, &x->pub.pl);
+	vs_replay_unwatch(ar, x); /* the strategy's free may write into it now */
+	status = r->realloc_held ? VS_OK : vs_replay_strat_free(r, (int)x->pub.arena, &x->pub.pl);
 	if (x->detached) {
 		vs_live gone = x->pub; /* observers see the arena after the free */
 		if (status < 0 && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,

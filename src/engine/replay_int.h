@@ -44,6 +44,7 @@ typedef struct rec {
 	uint8_t in_use;
 	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
 	uint8_t taken;         /* check_placement marked it already (vs_arena_take) */
+	uint8_t watched;       /* its inner granules are set in its arena's watch (stores seen) */
 } rec;
 
 /* id table entry: handle 0 = empty slot, FAILED_HANDLE = failed allocation */
@@ -85,6 +86,9 @@ typedef struct arena_run {
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 	uint8_t bytes;         /* allocations' bytes are written, moved and compared (check_bytes) */
+	uint8_t seen;          /* the strategy's stores are watched: of those bytes, only the edges */
+	heap_watch watch;      /* with seen: the granules inside live data, and what hit them */
+	uint64_t *live_bits;   /* watch.live */
 	uint8_t frag_known;    /* m.frag is worked out from m.free_bytes and m.largest_free */
 	uint8_t stranded;      /* allocations live on memory a DS bank took away: frees re-reserve it */
 } arena_run;
@@ -159,8 +163,16 @@ int vs_replay_prune_ids(vs_replay *r);
 uint32_t vs_replay_rec_new(vs_replay *r);
 void vs_replay_rec_release(vs_replay *r, uint32_t h);
 void vs_replay_drop_rec(vs_replay *r, uint32_t h);
-void vs_replay_write_bytes(vs_arena *a, const rec *x);
-int64_t vs_replay_verify_bytes(const vs_arena *a, const rec *x);
+void vs_replay_write_bytes(arena_run *ar, rec *x);
+int64_t vs_replay_verify_bytes(const arena_run *ar, const rec *x);
+/* The arena's watch over its strategy's stores (arena_run seen): set up,
+ * and let go. 0, or -1 out of memory. */
+int vs_replay_watch_init(arena_run *ar);
+void vs_replay_watch_fini(arena_run *ar);
+/* A record's data is no longer watched (it is being freed or dropped). */
+void vs_replay_unwatch(arena_run *ar, rec *x);
+/* The strategy of arena a stored into live data during its call: reported. */
+void vs_replay_stores_hit(vs_replay *r, int a, const char *call);
 void vs_replay_mark_oom(const vs_replay *r);
 void vs_replay_mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner,
 	vs_unit_kind kind);
@@ -183,6 +195,44 @@ static inline void vs_replay_mark(const vs_replay *r, int ai, uint32_t off, uint
 		vs_replay_mark_told(r, ai, off, len, owner, kind);
 	else if (vs_arena_mark((vs_arena *)&r->ar[ai].arena, off, len, owner, kind))
 		vs_replay_mark_oom(r);
+}
+
+/* Strategy calls, with the arena's stores watched when they can be
+ * (VS_STRAT_STORES_SEEN): a store into live data is reported after the call. */
+static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *rq, vs_placement *pl)
+{
+	arena_run *ar = &r->ar[a];
+
+#ifdef HEAP_WATCH_STORES
+	if (ar->seen) {
+		int status;
+		heap_watch_now = &ar->watch;
+		status = ar->strat->alloc(ar->state, rq, pl);
+		heap_watch_now = NULL;
+		if (ar->watch.hits)
+			vs_replay_stores_hit(r, a, "alloc");
+		return status;
+	}
+#endif
+	return ar->strat->alloc(ar->state, rq, pl);
+}
+
+static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *pl)
+{
+	arena_run *ar = &r->ar[a];
+
+#ifdef HEAP_WATCH_STORES
+	if (ar->seen) {
+		int status;
+		heap_watch_now = &ar->watch;
+		status = ar->strat->free(ar->state, pl);
+		heap_watch_now = NULL;
+		if (ar->watch.hits)
+			vs_replay_stores_hit(r, a, "free");
+		return status;
+	}
+#endif
+	return ar->strat->free(ar->state, pl);
 }
 
 /* ---- replay_held.c -------------------------------------------------------- */

@@ -146,11 +146,135 @@ static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i,
 	return -1;
 }
 
-/* A 2D sprite's data goes row by row into its rectangle. */
-void vs_replay_write_bytes(vs_arena *a, const rec *x)
+/* ---- the watch over a strategy's stores ----------------------------------
+ * Where the strategy's stores are seen (arena_run seen), a record's data is
+ * its inner granules (HEAP_WATCH_GRANULE bytes, each wholly inside the
+ * data), whose bits in the arena's watch make a store there a hit, and its
+ * edges, the bytes before the first granule and after the last, which are
+ * written and compared as every byte is otherwise. A store into the data
+ * is then seen as it is made, or found at the free by the edges' bytes. */
+
+/* Granules [*g0, *g1) lie wholly inside x's data (none when equal). */
+static void inner_granules(const rec *x, uint32_t *g0, uint32_t *g1)
 {
+	uint32_t start = x->pub.pl.offset, end = start + vs_replay_data_bytes(x);
+
+	*g0 = (uint32_t)(((uint64_t)start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE);
+	*g1 = end / HEAP_WATCH_GRANULE;
+	if (*g1 < *g0)
+		*g1 = *g0;
+}
+
+/* Sets (on) or clears bits [g0, g1) of the watch's map (g0 < g1): the
+ * words between the two ends whole. */
+static void set_granules(uint64_t *bits, uint32_t g0, uint32_t g1, int on)
+{
+	uint32_t w0 = g0 / 64, w1 = (g1 - 1) / 64, w;
+	uint64_t first = ~0ull << (g0 % 64), last = ~0ull >> (63 - (g1 - 1) % 64);
+
+	if (w0 == w1)
+		first &= last;
+	bits[w0] = on ? bits[w0] | first : bits[w0] & ~first;
+	if (w0 == w1)
+		return;
+	for (w = w0 + 1; w < w1; w++)
+		bits[w] = on ? ~0ull : 0;
+	bits[w1] = on ? bits[w1] | last : bits[w1] & ~last;
+}
+
+int vs_replay_watch_init(arena_run *ar)
+{
+	uint32_t size = ar->arena.decl.size, granules = (uint32_t)(((uint64_t)size + HEAP_WATCH_GRANULE - 1) /
+		HEAP_WATCH_GRANULE);
+
+	ar->live_bits = calloc((size_t)granules / 64 + 1, sizeof *ar->live_bits);
+	if (!ar->live_bits)
+		return -1;
+	memset(&ar->watch, 0, sizeof ar->watch);
+	ar->watch.base = (uintptr_t)ar->arena.bytes;
+	ar->watch.size = size;
+	ar->watch.live = ar->live_bits;
+	return 0;
+}
+
+void vs_replay_watch_fini(arena_run *ar)
+{
+	free(ar->live_bits);
+	ar->live_bits = NULL;
+	ar->seen = 0;
+}
+
+void vs_replay_unwatch(arena_run *ar, rec *x)
+{
+	uint32_t g0, g1;
+
+	if (!x->watched)
+		return;
+	inner_granules(x, &g0, &g1);
+	set_granules(ar->live_bits, g0, g1, 0);
+	x->watched = 0;
+}
+
+VS_NOINLINE void vs_replay_stores_hit(vs_replay *r, int a, const char *call)
+{
+	arena_run *ar = &r->ar[a];
+	heap_watch *w = &ar->watch;
+	uint32_t owner = vs_arena_owner_at(&ar->arena, w->first / ar->arena.decl.unit);
+	char more[64] = "";
+
+	if (w->hits > 1)
+		snprintf(more, sizeof more, " (and %u more stores into live data)", (unsigned)(w->hits - 1));
+	if (owner != VS_OWNER_NONE && owner <= r->slab_len && r->slab[owner - 1].in_use)
+		vs_replay_check_fail(r, a, VS_CHECK_BYTES, "its %s wrote at 0x%x, inside the data of id %llu "
+			"(allocated at line %llu)%s", call, (unsigned)(ar->arena.decl.base + w->first),
+			(unsigned long long)r->slab[owner - 1].pub.id, (unsigned long long)r->slab[owner - 1].pub.line, more);
+	else
+		vs_replay_check_fail(r, a, VS_CHECK_BYTES, "its %s wrote at 0x%x, inside live data%s", call,
+			(unsigned)(ar->arena.decl.base + w->first), more);
+	w->hits = 0;
+}
+
+/* The edges of x's data written (the inner granules watched instead): 1,
+ * or 0 when x is written whole. */
+static int write_edges(arena_run *ar, rec *x)
+{
+	uint32_t start = x->pub.pl.offset, n = vs_replay_data_bytes(x), g0, g1, head, tail;
+
+	if (!ar->seen || x->fp.stride || x->ntied)
+		return 0;
+	inner_granules(x, &g0, &g1);
+	if (g0 == g1)
+		return 0;
+	head = g0 * HEAP_WATCH_GRANULE - start;
+	tail = g1 * HEAP_WATCH_GRANULE - start;
+	fill_pattern(x, ar->arena.bytes + start, 0, head);
+	fill_pattern(x, ar->arena.bytes + start + tail, tail, n - tail);
+	set_granules(ar->live_bits, g0, g1, 1);
+	x->watched = 1;
+	return 1;
+}
+
+/* As find_pattern_change over the edges of a watched record. */
+static int64_t verify_edges(const arena_run *ar, const rec *x)
+{
+	uint32_t start = x->pub.pl.offset, n = vs_replay_data_bytes(x), g0, g1, tail;
+	int64_t bad;
+
+	inner_granules(x, &g0, &g1);
+	tail = g1 * HEAP_WATCH_GRANULE - start;
+	bad = find_pattern_change(x, ar->arena.bytes + start, 0, g0 * HEAP_WATCH_GRANULE - start);
+	return bad >= 0 ? bad : find_pattern_change(x, ar->arena.bytes + start + tail, tail, n - tail);
+}
+
+/* A 2D sprite's data goes row by row into its rectangle. */
+void vs_replay_write_bytes(arena_run *ar, rec *x)
+{
+	vs_arena *a = &ar->arena;
 	uint8_t *p = a->bytes + x->pub.pl.offset;
 	uint32_t n = vs_replay_data_bytes(x), i;
+
+	if (write_edges(ar, x))
+		return;
 
 	/* 32-bit writes land everywhere in VRAM; store as such. */
 	if (x->fp.stride && x->fp.row_bytes) {
@@ -165,10 +289,14 @@ void vs_replay_write_bytes(vs_arena *a, const rec *x)
 }
 
 /* Index (in data order) of the first byte that differs, or -1. */
-int64_t vs_replay_verify_bytes(const vs_arena *a, const rec *x)
+int64_t vs_replay_verify_bytes(const arena_run *ar, const rec *x)
 {
+	const vs_arena *a = &ar->arena;
 	const uint8_t *p = a->bytes + x->pub.pl.offset;
 	uint32_t n = vs_replay_data_bytes(x), i;
+
+	if (x->watched)
+		return verify_edges(ar, x);
 
 	if (x->fp.stride && x->fp.row_bytes) {
 		for (i = 0; i < n; i += x->fp.row_bytes) {
@@ -260,6 +388,7 @@ void vs_replay_drop_rec(vs_replay *r, uint32_t h)
 			if (ar->detached[j] == h)
 				ar->detached[j] = 0;
 	} else {
+		vs_replay_unwatch(ar, x);
 		if (!x->pub.broken)
 			vs_replay_unmark_rec(r, x);
 		if (x->pub.retained)

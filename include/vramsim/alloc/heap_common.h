@@ -10,7 +10,8 @@
  * Words in the region are read and written byte by byte, little-endian, as
  * the ARM consoles store them, whatever the host.
  *
- * Freestanding: only <stdint.h>.
+ * Freestanding: only <stdint.h>. Every store into the region goes through
+ * heap_st32 or heap_watch_store (below), so a replay can watch them.
  */
 #ifndef VRAMSIM_ALLOC_HEAP_COMMON_H
 #define VRAMSIM_ALLOC_HEAP_COMMON_H
@@ -60,8 +61,67 @@ static inline uint32_t heap_ld32(const uint8_t *m, uint32_t o)
 	return (uint32_t)m[o] | (uint32_t)m[o + 1] << 8 | (uint32_t)m[o + 2] << 16 | (uint32_t)m[o + 3] << 24;
 }
 
+/* ---- watched stores --------------------------------------------------------
+ * Every store a heap makes into the memory it manages goes through
+ * heap_st32 or heap_watch_store. A host build with HEAP_WATCH_STORES defined
+ * (vramsim's own) lets the replay see them: while heap_watch_now points at a
+ * watch, a store into a 64-byte granule that lies wholly inside a live
+ * allocation's data is counted there, with the first such byte. The replay
+ * checks the granules' edges by their bytes (docs/heaps.md, Checks). Without
+ * the define (the consoles' builds) the stores are plain. */
+#define HEAP_WATCH_GRANULE 64u
+
+typedef struct heap_watch {
+	uintptr_t base;       /* the memory watched, as an address */
+	uint32_t size;
+	const uint64_t *live; /* bit g: granule g is inside one live allocation's data */
+	uint32_t hits;        /* stores seen there since the replay last looked */
+	uint32_t first;       /* offset of the first byte of the first of them */
+} heap_watch;
+
+#ifdef HEAP_WATCH_STORES
+/* One per thread: the replays of `compare -j` run side by side. */
+extern __thread heap_watch *heap_watch_now;
+
+static inline int heap_watch_live(const heap_watch *w, uint32_t g)
+{
+	return (int)(w->live[g / 64u] >> (g % 64u) & 1u);
+}
+
+static inline void heap_watch_store(const uint8_t *p, uint32_t n)
+{
+	heap_watch *w = heap_watch_now;
+	uintptr_t off;
+	uint32_t g, last;
+
+	if (!w || !n)
+		return;
+	off = (uintptr_t)p - w->base;
+	if (off >= w->size)
+		return; /* not the watched memory (a heap's own state) */
+	g = (uint32_t)off / HEAP_WATCH_GRANULE;
+	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
+	if (!heap_watch_live(w, g)) {
+		/* a word's store is in one granule unless it straddles two */
+		for (g++; g <= last && !heap_watch_live(w, g); g++)
+			;
+		if (g > last)
+			return;
+	}
+	if (!w->hits++)
+		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
+}
+#else
+static inline void heap_watch_store(const uint8_t *p, uint32_t n)
+{
+	(void)p;
+	(void)n;
+}
+#endif
+
 static inline void heap_st32(uint8_t *m, uint32_t o, uint32_t v)
 {
+	heap_watch_store(m + o, 4u);
 	m[o] = (uint8_t)v;
 	m[o + 1] = (uint8_t)(v >> 8);
 	m[o + 2] = (uint8_t)(v >> 16);

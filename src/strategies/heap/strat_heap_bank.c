@@ -107,7 +107,7 @@ const vs_strategy vs_strat_heap_bank = {
 	.summary = "orx memory bank: fixed cells in segments of N, each segment with a header and a bit map "
 		"(cell=,per=,grow=no)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
-	.flags = VS_STRAT_RELOCATABLE,
+	.flags = VS_STRAT_STORES_SEEN | VS_STRAT_RELOCATABLE,
 	.state_size = sizeof(bank_st),
 	.init = bank_init,
 	.alloc = bank_alloc,

@@ -100,7 +100,7 @@ const vs_strategy vs_strat_heap_linear = {
 	.summary = "scratch allocator from 'Game From Zero: Part 2': bump, reset, mark/roll back (save/restore), 0xAA "
 		"fill",
 	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
-	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE,
+	.flags = VS_STRAT_STORES_SEEN | VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE,
 	.state_size = sizeof(linear_st),
 	.init = linear_init,
 	.alloc = linear_alloc,

@@ -218,6 +218,7 @@ const vs_strategy vs_strat_heap_manager = {
 	.summary = "The Simpsons: Hit & Run's heap manager: static/tracking/Doug Lea heaps carved from the arena; "
 		"opt= names the allocator (hN=KIND/SIZE,setup=shar,small=,default=)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_STORES_SEEN,
 	.state_size = sizeof(mgr_st),
 	.init = mgr_init,
 	.alloc = mgr_alloc,

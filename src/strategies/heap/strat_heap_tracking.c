@@ -121,6 +121,7 @@ const vs_strategy vs_strat_heap_tracking = {
 	.summary = "TrackingHeap (The Simpsons: Hit & Run): a record table at the arena start, first fit between "
 		"records (records=)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_STORES_SEEN,
 	.state_size = sizeof(trk_st),
 	.init = trk_init,
 	.alloc = trk_alloc,

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_heap_watch.c - the byte check of heaps whose stores the replay sees
+ * (VS_STRAT_STORES_SEEN): a deliberately broken heap that writes its
+ * headers over live blocks, or hands out overlapping ones, is still
+ * reported, by its stores, by the blocks' edges, or by the full-byte mode;
+ * and vramsim's own heaps read the same in that mode as with every byte
+ * written. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "engine/replay.h"
+#include "strategies/registry.h"
+#include "vramsim/alloc/heap_common.h"
+
+/* ---- a broken heap -------------------------------------------------------
+ * A bump heap with an 8-byte header (size, magic) before each payload,
+ * written with heap_st32 as vramsim's heaps write theirs. Its faults: */
+enum {
+	BH_CORRECT,   /* none */
+	BH_INNER,     /* alloc writes its header into the middle of the last block's data */
+	BH_EDGE,      /* alloc writes its header over the last block's last 4 bytes */
+	BH_OVERLAP,   /* hands out the last block again */
+	BH_FREE_LINK  /* free writes a link into the middle of the next block's data */
+};
+
+typedef struct bh_state {
+	uint8_t *mem;
+	uint32_t size, next, last, mode;
+} bh_state;
+
+#define BH_HEAD 8u
+#define BH_MAGIC 0xB10Cu
+
+static int bh_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
+{
+	bh_state *s = st;
+
+	(void)err;
+	(void)errlen;
+	s->mem = mem;
+	s->size = a->size;
+	s->mode = (uint32_t)atoi(options);
+	s->next = 0;
+	s->last = HEAP_NIL;
+	return 0;
+}
+
+static int bh_alloc(void *st, const vs_request *rq, vs_placement *pl)
+{
+	bh_state *s = st;
+	uint32_t n = (rq->size + 7u) & ~7u, b = s->next;
+
+	if (s->mode == BH_OVERLAP && s->last != HEAP_NIL)
+		b = s->last;
+	if (n > s->size || s->size - b - BH_HEAD < n)
+		return VS_ERR_NOSPACE;
+	if (s->mode == BH_INNER && s->last != HEAP_NIL)
+		heap_st32(s->mem, s->last + BH_HEAD + 128u, n); /* must be a block of 192 bytes or more */
+	if (s->mode == BH_EDGE && s->last != HEAP_NIL)
+		heap_st32(s->mem, b - 4u, n);
+	heap_st32(s->mem, b, n);
+	heap_st32(s->mem, b + 4u, BH_MAGIC);
+	memset(pl, 0, sizeof *pl);
+	pl->block_offset = b;
+	pl->block_size = BH_HEAD + n;
+	pl->offset = b + BH_HEAD;
+	pl->granted = n;
+	s->last = b;
+	if (b + BH_HEAD + n > s->next)
+		s->next = b + BH_HEAD + n;
+	return VS_OK;
+}
+
+static int bh_free(void *st, const vs_placement *pl)
+{
+	bh_state *s = st;
+	uint32_t after = pl->block_offset + pl->block_size;
+
+	heap_st32(s->mem, pl->block_offset + 4u, 0); /* its own header: fine */
+	if (s->mode == BH_FREE_LINK && after + BH_HEAD + 256u <= s->next)
+		heap_st32(s->mem, after + BH_HEAD + 128u, pl->block_offset);
+	return VS_OK;
+}
+
+static void bh_reset(void *st)
+{
+	bh_state *s = st;
+
+	s->next = 0;
+	s->last = HEAP_NIL;
+}
+
+static void bh_walk(void *st, vs_extent_fn fn, void *ud)
+{
+	bh_state *s = st;
+
+	if (s->next < s->size)
+		fn(ud, s->next, s->size - s->next);
+}
+
+static const vs_strategy broken_heap = {
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-broken-heap",
+	.summary = "a bump heap with deliberate faults",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.flags = VS_STRAT_STORES_SEEN,
+	.state_size = sizeof(bh_state),
+	.init = bh_init,
+	.alloc = bh_alloc,
+	.free = bh_free,
+	.reset = bh_reset,
+	.walk_free = bh_walk
+};
+
+/* The same heap not saying its stores are seen, as a plug-in: every byte. */
+static const vs_strategy broken_heap_unseen = {
+	.abi = VS_STRATEGY_ABI,
+	.name = "test-broken-heap-unseen",
+	.summary = "a bump heap with deliberate faults, stores unseen",
+	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
+	.state_size = sizeof(bh_state),
+	.init = bh_init,
+	.alloc = bh_alloc,
+	.free = bh_free,
+	.reset = bh_reset,
+	.walk_free = bh_walk
+};
+
+/* Replays events over a 64 KiB ram arena with s in fault mode `mode` and
+ * check_bytes `bytes`; the messages in x->msgs, the replay in x->r. */
+static void run_broken(vs_test_replay *x, const vs_strategy *s, int mode, int bytes, const char *events)
+{
+	char text[2048], err[512], opts[16];
+	vs_replay_config cfg;
+
+	snprintf(text, sizeof text, "vramsim-trace 1\narena heap ram size=64K\n%s", events);
+	snprintf(opts, sizeof opts, "%d", mode);
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = s;
+	cfg.options[0] = opts;
+	cfg.check_bytes = bytes;
+	ck_assert_msg(vs_test_replay_open(x, text, "t", &cfg, err, sizeof err) != NULL, "%s", err);
+	ck_assert_int_eq(vs_replay_run(x->r, 0), 0);
+}
+
+/* An event list: ids 1-3 of 1,000 bytes, then their frees. */
+static const char three[] = "alloc 1 1000\nalloc 2 1000\nalloc 3 1000\nfree 1\nfree 2\nfree 3\n";
+
+START_TEST(correct_heap_passes_unwritten_inside)
+{
+	vs_test_replay x;
+	const vs_arena *a;
+	int full;
+
+	for (full = 0; full < 2; full++) {
+		run_broken(&x, &broken_heap, BH_CORRECT, full ? VS_BYTES_FULL : VS_BYTES_CHECKED,
+			"alloc 1 1000\nalloc 2 1000\nfree 1\n");
+		ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+		ck_assert_str_eq(x.msgs, "");
+		/* id 2's data is [1016, 2016): byte 1500 is inside a granule, byte 1020 an edge */
+		a = vs_replay_arena(x.r, 0);
+		ck_assert_msg((a->bytes[1500] != 0) == full, "full %d: byte 1500 is 0x%02x", full, a->bytes[1500]);
+		ck_assert_uint_ne(a->bytes[1020] | a->bytes[1021] | a->bytes[1022] | a->bytes[1023], 0);
+		vs_test_replay_close(&x);
+	}
+#ifdef HEAP_WATCH_STORES
+	ck_assert_ptr_null(heap_watch_now); /* the watch is off between calls */
+#endif
+}
+END_TEST
+
+START_TEST(store_inside_live_data_seen_at_once)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, BH_INNER, VS_BYTES_CHECKED, three);
+	/* alloc 2 writes into id 1 and alloc 3 into id 2: both seen as made */
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 2);
+	ck_assert_msg(strstr(x.msgs, "t:4: error: integrity: bytes changed: event 2, strategy test-broken-heap: "
+		"its alloc wrote at 0x88, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "inside the data of id 2 (allocated at line 4)") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+
+	run_broken(&x, &broken_heap, BH_FREE_LINK, VS_BYTES_CHECKED, three);
+	/* free 1 writes into id 2, free 2 into id 3 */
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
+	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
+		"its free wrote at 0x478, inside the data of id 2 (allocated at line 4)") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+START_TEST(store_over_an_edge_found_at_free)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, BH_EDGE, VS_BYTES_CHECKED, three);
+	/* the header of id 2 over id 1's last bytes, of id 3 over id 2's */
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 2);
+	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
+		"id 1 (allocated at line 3): byte at 0x3ec changed before its free") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+START_TEST(overlapping_blocks_reported)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, BH_OVERLAP, VS_BYTES_CHECKED, "alloc 1 1000\nalloc 2 1000\n");
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_OVERLAP), 1);
+	ck_assert_msg(strstr(x.msgs, "id 2 at 0x8 overlaps id 1 (trace line 3) at 0x0") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+/* Unseen stores (a plug-in) and --full-bytes: every byte, found at the free. */
+START_TEST(full_bytes_find_every_fault_at_free)
+{
+	static const int modes[] = { BH_INNER, BH_EDGE, BH_FREE_LINK };
+	vs_test_replay x;
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		for (k = 0; k < 2; k++) {
+			run_broken(&x, k ? &broken_heap : &broken_heap_unseen, modes[i],
+				k ? VS_BYTES_FULL : VS_BYTES_CHECKED, three);
+			ck_assert_msg(vs_replay_check_count(x.r, VS_CHECK_BYTES) == 2, "mode %d, %d: %s", modes[i], k,
+				x.msgs);
+			ck_assert_msg(strstr(x.msgs, "changed before its free") != NULL, "%s", x.msgs);
+			ck_assert_msg(strstr(x.msgs, "wrote at") == NULL, "%s", x.msgs);
+			vs_test_replay_close(&x);
+		}
+	}
+}
+END_TEST
+
+/* A plug-in cannot claim its stores are seen: its copy of the store
+ * helper is not the one the replay watches. */
+START_TEST(plugin_cannot_claim_seen_stores)
+{
+	char err[256];
+
+	ck_assert_int_ne(vs_strategy_register(&broken_heap, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "unknown flags 0x80") != NULL, "%s", err);
+}
+END_TEST
+
+/* vramsim's own heaps over heap churn: with their stores watched and only
+ * the edges written, the same metrics, checks and events as with every
+ * byte written, and no check failing. */
+START_TEST(own_heaps_same_as_full_bytes)
+{
+	static const char *const heaps[] = { "heap-dlmalloc", "heap-tlsf", "heap-first-fit", "heap-next-fit",
+		"heap-best-fit", "heap-buddy", "heap-tracking", "heap-pow2-pools", "heap-bank", "heap-linear",
+		"heap-manager" };
+	vs_test_text t = { 0 };
+	vs_rng rng = { 7 };
+	uint64_t live[64];
+	unsigned nlive = 0, id = 1, i;
+	size_t h;
+
+	vs_test_put(&t, "vramsim-trace 1\narena heap ram size=1M\n");
+	for (i = 0; i < 3000; i++) {
+		if (nlive == 64 || (nlive && vs_rng_below(&rng, 2))) {
+			unsigned k = vs_rng_below(&rng, nlive);
+			vs_test_put(&t, "free %llu\n", (unsigned long long)live[k]);
+			live[k] = live[--nlive];
+		} else {
+			vs_test_put(&t, "alloc %u %u\n", id, 1u + vs_rng_below(&rng, 1u << (3 + vs_rng_below(&rng, 12))));
+			live[nlive++] = id++;
+		}
+	}
+	for (h = 0; h < sizeof heaps / sizeof heaps[0]; h++) {
+		vs_metrics m[2];
+		uint64_t checks[2], events[2];
+		int full;
+
+		for (full = 0; full < 2; full++) {
+			vs_test_replay x;
+			vs_replay_config cfg;
+			char err[512];
+
+			vs_replay_config_default(&cfg);
+			cfg.strategy[0] = vs_strategy_find(heaps[h]);
+			ck_assert_ptr_nonnull(cfg.strategy[0]);
+			ck_assert(cfg.strategy[0]->flags & VS_STRAT_STORES_SEEN);
+			cfg.check_bytes = full ? VS_BYTES_FULL : VS_BYTES_CHECKED;
+			ck_assert_msg(vs_test_replay_open(&x, t.s, "churn", &cfg, err, sizeof err) != NULL, "%s", err);
+			ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+			m[full] = *vs_replay_metrics(x.r, 0);
+			checks[full] = vs_replay_check_total(x.r);
+			events[full] = vs_replay_events(x.r);
+			vs_test_replay_close(&x);
+		}
+		ck_assert_msg(checks[0] == 0 && checks[1] == 0, "%s: %llu and %llu checks failed", heaps[h],
+			(unsigned long long)checks[0], (unsigned long long)checks[1]);
+		ck_assert_uint_eq(events[0], events[1]);
+		ck_assert_msg(memcmp(&m[0], &m[1], sizeof m[0]) == 0, "%s: metrics differ", heaps[h]);
+		ck_assert_uint_gt(m[0].allocs, 100);
+	}
+	free(t.s);
+}
+END_TEST
+
+/* --full-bytes on the command line: accepted by replay, compare and render,
+ * the same results on a heap trace, and --no-checks still wins. */
+START_TEST(full_bytes_option)
+{
+	static char out[2][65536], err[4096];
+	const char *trace = VS_SOURCE_DIR "/traces/heap-malloclab-mix.trace";
+
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err, "replay %s --json", trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err, "replay %s --json --full-bytes", trace), 0);
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err,
+		"compare %s -s heap-tlsf -s heap-buddy -f csv --no-timing", trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err,
+		"compare %s -s heap-tlsf -s heap-buddy -f csv --no-timing --full-bytes", trace), 0);
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_int_eq(vs_test_cli(out[0], sizeof out[0], err, sizeof err, "replay %s --no-checks --full-bytes",
+		trace), 0);
+	ck_assert_int_eq(vs_test_cli(out[1], sizeof out[1], err, sizeof err, "render --help"), 0);
+	ck_assert_msg(strstr(out[1], "--full-bytes") != NULL, "%s", out[1]);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("heap_watch");
+	TCase *tc = tcase_create("watch");
+
+	tcase_add_test(tc, correct_heap_passes_unwritten_inside);
+	tcase_add_test(tc, store_inside_live_data_seen_at_once);
+	tcase_add_test(tc, store_over_an_edge_found_at_free);
+	tcase_add_test(tc, overlapping_blocks_reported);
+	tcase_add_test(tc, full_bytes_find_every_fault_at_free);
+	tcase_add_test(tc, plugin_cannot_claim_seen_stores);
+	tcase_add_test(tc, own_heaps_same_as_full_bytes);
+	tcase_add_test(tc, full_bytes_option);
+	suite_add_tcase(s, tc);
+	return vs_test_main(s);
+}
