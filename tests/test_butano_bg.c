@@ -666,7 +666,7 @@ START_TEST(cycles_tag_past_16_bits)
 	path = vs_test_file(0, "many-tags.trace", t.s);
 	free(t.s);
 	ck_assert_int_eq(cli("cycles %s --strategy butano-bg-blocks", path), 2);
-	ck_assert_msg(strstr(err, "line 131073: tag number 65536 does not fit the GBA's request") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "line 131073: tag number 65536 does not fit the console's request") != NULL, "%s", err);
 	remove(path);
 }
 END_TEST
