@@ -199,16 +199,24 @@ static void ne_pltt_params(const void *st, uint32_t param[4])
 
 /* name, id, encode, params, offset, hit, after, results, frames, param_sets */
 static const vs_cycles_target targets[] = {
-	{ "nns-lnk-tex", VS_DS_CYC_NNS_LNK_TEX, tex_encode, lnk_tex_params, key_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "nns-lnk-pltt", VS_DS_CYC_NNS_LNK_PLTT, pltt_encode, lnk_pltt_params, key_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "nns-frm-tex", VS_DS_CYC_NNS_FRM_TEX, tex_encode, frm_tex_params, key_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "nns-frm-pltt", VS_DS_CYC_NNS_FRM_PLTT, pltt_encode, frm_pltt_params, key_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "ds-tex-pair", VS_DS_CYC_DS_TEX_PAIR, tex_encode, tex_pair_params, addr_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "ds-pltt-split", VS_DS_CYC_DS_PLTT_SPLIT, pltt_encode, pltt_split_params, addr_offset, NULL, NULL, 1, 0,
-		1, NULL },
-	{ "libnds-sprite", VS_DS_CYC_LIBNDS_SPRITE, sprite_encode, sprite_params, addr_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "nitro-engine-tex", VS_DS_CYC_NE_TEX, ne_tex_encode, ne_tex_params, addr_offset, NULL, NULL, 1, 0, 1, NULL },
-	{ "nitro-engine-pltt", VS_DS_CYC_NE_PLTT, ne_pltt_encode, ne_pltt_params, addr_offset, NULL, NULL, 1, 0, 1, NULL },
+	{ .name = "nns-lnk-tex", .id = VS_DS_CYC_NNS_LNK_TEX, .encode = tex_encode, .params = lnk_tex_params,
+		.offset = key_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nns-lnk-pltt", .id = VS_DS_CYC_NNS_LNK_PLTT, .encode = pltt_encode, .params = lnk_pltt_params,
+		.offset = key_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nns-frm-tex", .id = VS_DS_CYC_NNS_FRM_TEX, .encode = tex_encode, .params = frm_tex_params,
+		.offset = key_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nns-frm-pltt", .id = VS_DS_CYC_NNS_FRM_PLTT, .encode = pltt_encode, .params = frm_pltt_params,
+		.offset = key_offset, .results = 1, .param_sets = 1 },
+	{ .name = "ds-tex-pair", .id = VS_DS_CYC_DS_TEX_PAIR, .encode = tex_encode, .params = tex_pair_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1 },
+	{ .name = "ds-pltt-split", .id = VS_DS_CYC_DS_PLTT_SPLIT, .encode = pltt_encode, .params = pltt_split_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1 },
+	{ .name = "libnds-sprite", .id = VS_DS_CYC_LIBNDS_SPRITE, .encode = sprite_encode, .params = sprite_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nitro-engine-tex", .id = VS_DS_CYC_NE_TEX, .encode = ne_tex_encode, .params = ne_tex_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nitro-engine-pltt", .id = VS_DS_CYC_NE_PLTT, .encode = ne_pltt_encode, .params = ne_pltt_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1 },
 };
 
 #define NTARGETS (sizeof targets / sizeof targets[0])
