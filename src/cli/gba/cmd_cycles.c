@@ -142,7 +142,7 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct cycles_opts {
-	const char *path, *arena, *strategy;
+	vs_cli_cycles_ask ask;
 	int code_lo, code_hi;
 	uint32_t max_frames;
 } cycles_opts;
@@ -155,10 +155,10 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 	switch (c) {
 	case 's':
-		o->strategy = p->arg;
+		o->ask.strategy = p->arg;
 		return -1;
 	case O_ARENA:
-		o->arena = p->arg;
+		o->ask.arena = p->arg;
 		return -1;
 	case O_CODE:
 		if (strcmp(p->arg, "thumb") == 0)
@@ -176,9 +176,9 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		o->max_frames = (uint32_t)v;
 		return -1;
 	}
-	if (o->path)
-		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->path, p->arg);
-	o->path = p->arg;
+	if (o->ask.path)
+		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->ask.path, p->arg);
+	o->ask.path = p->arg;
 	return -1;
 }
 
@@ -187,10 +187,11 @@ static int parse(int argc, char **argv, cycles_opts *o)
 	int rc;
 
 	memset(o, 0, sizeof *o);
+	o->ask.console = "GBA";
 	o->code_lo = o->code_hi = VS_GBA_CODE_THUMB_ROM;
 	if ((rc = vs_cli_parse(&command, argc, argv, take, o)) >= 0)
 		return rc;
-	return o->path ? -1 : vs_cli_usage_error(CMD, "no trace given");
+	return o->ask.path ? -1 : vs_cli_usage_error(CMD, "no trace given");
 }
 
 /* Says why measuring failed: a check on the GBA (exit 1) or no run. */
@@ -275,8 +276,9 @@ static int roms_missing(const cycles_opts *o)
 
 /* Replays the trace on the host, then the calls on the GBA for each code
  * placement asked for. Returns the exit status. */
-static int measure(const cycles_opts *o, const vs_cli_cycles_ask *ask, vs_gba_cycles_list *l, vs_replay *r)
+static int measure(const cycles_opts *o, vs_gba_cycles_list *l, vs_replay *r)
 {
+	const vs_cli_cycles_ask *ask = &o->ask;
 	const vs_arena *a;
 	int i, status = vs_cli_cycles_replay(ask, l, r);
 
@@ -297,7 +299,6 @@ static int measure(const cycles_opts *o, const vs_cli_cycles_ask *ask, vs_gba_cy
 int vs_cmd_cycles(int argc, char **argv)
 {
 	cycles_opts o;
-	vs_cli_cycles_ask ask;
 	vs_replay_config cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
 	const vs_cycles_target *t;
@@ -314,13 +315,9 @@ int vs_cmd_cycles(int argc, char **argv)
 		fprintf(stderr, "vramsim cycles: out of memory\n");
 		return VS_EXIT_USAGE;
 	}
-	ask.path = o.path;
-	ask.arena = o.arena;
-	ask.strategy = o.strategy;
-	ask.console = "GBA";
 	t = vs_gba_cycles_targets(&nt);
-	r = vs_cli_cycles_open(&ask, l, t, nt, &cfg, opts);
-	rc = r ? measure(&o, &ask, l, r) : VS_EXIT_USAGE;
+	r = vs_cli_cycles_open(&o.ask, l, t, nt, &cfg, opts);
+	rc = r ? measure(&o, l, r) : VS_EXIT_USAGE;
 	vs_replay_free(r);
 	vs_cycles_list_free(l);
 	return rc;
