@@ -411,22 +411,49 @@ void vs_test_replay_close(vs_test_replay *x)
 	x->in = NULL;
 }
 
-typedef struct live_where { uint64_t id; int arena; } live_where;
+vs_replay *vs_test_replay_run(vs_test_replay *x, const char *strategy, const char *text, const char *options)
+{
+	char err[512];
+	vs_replay_config cfg;
+
+	vs_replay_config_default(&cfg);
+	cfg.strategy[0] = vs_strategy_find(strategy);
+	cfg.options[0] = options;
+	ck_assert_msg(cfg.strategy[0] != NULL, "no strategy %s", strategy);
+	ck_assert_msg(vs_test_replay_open(x, text, "b.trace", &cfg, err, sizeof err) != NULL, "%s", err);
+	x->rc = vs_replay_run(x->r, 0);
+	ck_assert_msg(x->rc == 0, "%s", vs_replay_error(x->r));
+	ck_assert_msg(vs_replay_check_total(x->r) == 0, "%s", x->msgs);
+	return x->r;
+}
+
+typedef struct live_where { uint64_t id; int arena; long offset; } live_where;
 
 static void find_live(void *ud, const vs_live *l)
 {
 	live_where *w = ud;
 
-	if (l->id == w->id)
-		w->arena = (int)l->arena;
+	if (l->id != w->id)
+		return;
+	w->arena = (int)l->arena;
+	if (!l->retained)
+		w->offset = (long)l->pl.offset;
 }
 
 int vs_test_arena_of(vs_replay *r, uint64_t id)
 {
-	live_where w = { id, -1 };
+	live_where w = { id, -1, -1 };
 
 	vs_replay_live_walk(r, find_live, &w);
 	return w.arena;
+}
+
+long vs_test_offset_of(vs_replay *r, uint64_t id)
+{
+	live_where w = { id, -1, -1 };
+
+	vs_replay_live_walk(r, find_live, &w);
+	return w.offset;
 }
 
 static vs_request shaped(vs_req_shape shape)

@@ -130,8 +130,16 @@ vs_replay *vs_test_replay_open(vs_test_replay *x, const char *text, const char *
 	char *err, size_t errlen);
 void vs_test_replay_close(vs_test_replay *x);
 
+/* Replays text (trace "b.trace") with strategy and its options on the first
+ * arena, whole, into x; a reader or replay error or an integrity failure
+ * fails the test. Returns x->r (close x after). */
+vs_replay *vs_test_replay_run(vs_test_replay *x, const char *strategy, const char *text, const char *options);
+
 /* The arena a live allocation is in, or -1 when id is not live. */
 int vs_test_arena_of(vs_replay *r, uint64_t id);
+/* Its offset in the arena, or -1 when it is not live (or only retained,
+ * its strategy keeping the bytes after the trace freed it). */
+long vs_test_offset_of(vs_replay *r, uint64_t id);
 
 /* Requests as the trace reader makes them, size derived from the shape: a
  * GBA sprite (OAM shape 0-2, size field 0-3), a BG tile reference (ROM

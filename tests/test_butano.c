@@ -437,46 +437,12 @@ END_TEST
 
 /* ---- through the replay -------------------------------------------------- */
 
-static vs_replay *play(vs_test_replay *x, const char *text, const char *options)
-{
-	char err[512];
-	vs_replay_config cfg;
-
-	vs_replay_config_default(&cfg);
-	cfg.strategy[0] = vs_strategy_find("butano-sprite-tiles");
-	cfg.options[0] = options;
-	ck_assert_ptr_nonnull(cfg.strategy[0]);
-	ck_assert_msg(vs_test_replay_open(x, text, "b.trace", &cfg, err, sizeof err) != NULL, "%s", err);
-	x->rc = vs_replay_run(x->r, 0);
-	ck_assert_msg(x->rc == 0, "%s", vs_replay_error(x->r));
-	ck_assert_msg(vs_replay_check_total(x->r) == 0, "%s", x->msgs);
-	return x->r;
-}
-
-typedef struct find_id { uint64_t id; long offset; } find_id;
-
-static void note_live(void *ud, const vs_live *l)
-{
-	find_id *f = ud;
-
-	if (l->id == f->id && !l->retained)
-		f->offset = (long)l->pl.offset;
-}
-
-static long offset_of(vs_replay *r, uint64_t id)
-{
-	find_id f = { id, -1 };
-
-	vs_replay_live_walk(r, note_live, &f);
-	return f.offset;
-}
-
 START_TEST(replay_shares_by_tag_and_waits_for_the_frame)
 {
 	vs_test_replay x;
 	const vs_metrics *mt;
 
-	play(&x, "vramsim-trace 1\narena obj gba-obj\n"
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 sprite 32x32 4bpp tag=hero\n"   /* 16 tiles at 1008 */
 		"alloc 2 sprite 32x32 4bpp tag=hero\n"   /* the same graphics */
 		"alloc 3 sprite 16x16 4bpp tag=coin\n"   /* 4 tiles at 1004 */
@@ -488,17 +454,17 @@ START_TEST(replay_shares_by_tag_and_waits_for_the_frame)
 		"alloc 6 sprite 16x16 4bpp tag=gem\n", "");
 	mt = vs_replay_metrics(x.r, 0);
 	ck_assert_uint_eq(mt->shared_hits, 2);
-	ck_assert_int_eq(offset_of(x.r, 5), 1008 * 32);
-	ck_assert_int_eq(offset_of(x.r, 6), 1004 * 32);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 5), 1008 * 32);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 6), 1004 * 32);
 	ck_assert_uint_eq(mt->retained_bytes, 0);
 	ck_assert_ptr_null(strstr(x.msgs, "released"));
 	vs_test_replay_close(&x);
 
 	/* version=20: from the start; a freed sprite is kept (retained) until
 	 * the frame */
-	play(&x, "vramsim-trace 1\narena obj gba-obj\n"
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 sprite 32x32 4bpp tag=a\nalloc 2 sprite 8x8 4bpp tag=b\nfree 1\n", "version=20");
-	ck_assert_int_eq(offset_of(x.r, 2), 16 * 32);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 2), 16 * 32);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->retained_bytes, 512);
 	vs_test_replay_close(&x);
 }
@@ -511,7 +477,7 @@ START_TEST(replay_flushes_and_refuses_what_butano_cannot_do)
 
 	/* 8 sprites of 128 tiles fill VRAM; one freed waits; a 64-tile one
 	 * flushes it and lands at its end */
-	play(&x, "vramsim-trace 1\narena obj gba-obj\n"
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 sprite 64x64 8bpp tag=a\nalloc 2 sprite 64x64 8bpp tag=b\nalloc 3 sprite 64x64 8bpp tag=c\n"
 		"alloc 4 sprite 64x64 8bpp tag=d\nalloc 5 sprite 64x64 8bpp tag=e\nalloc 6 sprite 64x64 8bpp tag=f\n"
 		"alloc 7 sprite 64x64 8bpp tag=g\nalloc 8 sprite 64x64 8bpp tag=h\nfree 3\n"
@@ -520,18 +486,18 @@ START_TEST(replay_flushes_and_refuses_what_butano_cannot_do)
 		"alloc 11 96\n"                          /* 3 tiles: Butano asserts */
 		"alloc 12 64 align=256\n", "");         /* no alignment in Butano */
 	mt = vs_replay_metrics(x.r, 0);
-	ck_assert_int_eq(offset_of(x.r, 9), (5 * 128 + 64) * 32);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 9), (5 * 128 + 64) * 32);
 	ck_assert_uint_eq(mt->retained_bytes, 0);
 	ck_assert_uint_eq(mt->fail[VS_FAIL_INVALID], 1);
 	ck_assert_uint_eq(mt->fail[VS_FAIL_UNSUPPORTED], 1);
 	vs_test_replay_close(&x);
 
 	/* graphics=raw: allocate never reuses or flushes a waiting item */
-	play(&x, "vramsim-trace 1\narena obj gba-obj\n"
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
 		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
 		"alloc 8 4096\nfree 1\nalloc 9 4096\nframe\nalloc 10 4096\n", "graphics=raw");
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
-	ck_assert_int_eq(offset_of(x.r, 10), 7 * 4096);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
 	vs_test_replay_close(&x);
 }
 END_TEST

@@ -394,46 +394,12 @@ END_TEST
 
 /* ---- through the replay -------------------------------------------------- */
 
-static vs_replay *play(vs_test_replay *x, const char *strategy, const char *text, const char *options)
-{
-	char err[512];
-	vs_replay_config cfg;
-
-	vs_replay_config_default(&cfg);
-	cfg.strategy[0] = vs_strategy_find(strategy);
-	cfg.options[0] = options;
-	ck_assert_ptr_nonnull(cfg.strategy[0]);
-	ck_assert_msg(vs_test_replay_open(x, text, "b.trace", &cfg, err, sizeof err) != NULL, "%s", err);
-	x->rc = vs_replay_run(x->r, 0);
-	ck_assert_msg(x->rc == 0, "%s", vs_replay_error(x->r));
-	ck_assert_msg(vs_replay_check_total(x->r) == 0, "%s", x->msgs);
-	return x->r;
-}
-
-typedef struct find_id { uint64_t id; long offset; } find_id;
-
-static void note_live(void *ud, const vs_live *l)
-{
-	find_id *f = ud;
-
-	if (l->id == f->id && !l->retained)
-		f->offset = (long)l->pl.offset;
-}
-
-static long offset_of(vs_replay *r, uint64_t id)
-{
-	find_id f = { id, -1 };
-
-	vs_replay_live_walk(r, note_live, &f);
-	return f.offset;
-}
-
 START_TEST(replay_shares_waits_and_flushes)
 {
 	vs_test_replay x;
 	const vs_metrics *mt;
 
-	play(&x, "butano-bg-blocks", "vramsim-trace 1\narena bg gba-bg\n"
+	vs_test_replay_run(&x, "butano-bg-blocks", "vramsim-trace 1\narena bg gba-bg\n"
 		"alloc 1 tiles 128 4bpp tag=sky\n"       /* 2 blocks at 0 */
 		"alloc 2 cells 32x32 tag=sky\n"          /* 1 block at 2: inside charblock 0, front */
 		"alloc 3 tiles 128 4bpp tag=sky\n"       /* the same tiles */
@@ -445,16 +411,16 @@ START_TEST(replay_shares_waits_and_flushes)
 		"alloc 7 tiles 64 4bpp tag=cloud\n", ""); /* smallest larger: 0-1 */
 	mt = vs_replay_metrics(x.r, 0);
 	ck_assert_uint_eq(mt->shared_hits, 2);
-	ck_assert_int_eq(offset_of(x.r, 5), 2 * 2048);
-	ck_assert_int_eq(offset_of(x.r, 4), 3 * 2048);
-	ck_assert_int_eq(offset_of(x.r, 6), 7 * 2048);
-	ck_assert_int_eq(offset_of(x.r, 7), 0);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 5), 2 * 2048);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 4), 3 * 2048);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 6), 7 * 2048);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 7), 0);
 	ck_assert_uint_eq(mt->retained_bytes, 0);
 	vs_test_replay_close(&x);
 
 	/* a freed set is kept (retained) until the frame; what Butano has no
 	 * call for is unsupported, what it asserts on invalid */
-	play(&x, "butano-bg-blocks", "vramsim-trace 1\narena bg gba-bg\n"
+	vs_test_replay_run(&x, "butano-bg-blocks", "vramsim-trace 1\narena bg gba-bg\n"
 		"alloc 1 tiles 64 4bpp tag=a\nfree 1\n"
 		"alloc 2 tile 5 4bpp\nalloc 3 cells 20x20\nalloc 4 cells 128x64\n"
 		"alloc 5 tiles 2048 4bpp\nalloc 6 tiles 64 4bpp align=4096\n", "");
@@ -466,15 +432,15 @@ START_TEST(replay_shares_waits_and_flushes)
 
 	/* the same trace under the other BG strategies: maps of cells take
 	 * screenblocks, tile sets are refused (unsupported) */
-	play(&x, "gba-bg-tiles", "vramsim-trace 1\narena bg gba-bg\n"
+	vs_test_replay_run(&x, "gba-bg-tiles", "vramsim-trace 1\narena bg gba-bg\n"
 		"alloc 1 cells 32x32\nalloc 2 cells 64x32\nalloc 3 tiles 64 4bpp\n", "");
 	mt = vs_replay_metrics(x.r, 0);
 	ck_assert_uint_eq(mt->fail[VS_FAIL_UNSUPPORTED], 1);
-	ck_assert_int_ge(offset_of(x.r, 2), 0);
+	ck_assert_int_ge(vs_test_offset_of(x.r, 2), 0);
 	vs_test_replay_close(&x);
-	play(&x, "recorded", "vramsim-trace 1\narena bg gba-bg\n"
+	vs_test_replay_run(&x, "recorded", "vramsim-trace 1\narena bg gba-bg\n"
 		"alloc 1 tiles 64 4bpp at=0x06000000\nalloc 2 cells 32x32 affine at=0x0600f800\n", "");
-	ck_assert_int_eq(offset_of(x.r, 2), 0xf800);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 2), 0xf800);
 	vs_test_replay_close(&x);
 }
 END_TEST
@@ -498,7 +464,7 @@ START_TEST(replay_reports_the_revived_padding)
 		"alloc 4 tiles 960 4bpp tag=b\n"           /* b again: the padding at 1 */
 		"free 4\nframe\n", "r.trace", &cfg, err, sizeof err) != NULL, "%s", err);
 	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
-	ck_assert_int_eq(offset_of(x.r, 3), 8 * 2048);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 3), 8 * 2048);
 	ck_assert_uint_eq(vs_replay_check_total(x.r), 1);
 	ck_assert_msg(strstr(x.msgs, "overlap") != NULL && strstr(x.msgs, "released") == NULL, "%s", x.msgs);
 	vs_test_replay_close(&x);
