@@ -19,47 +19,11 @@
 #include "support.h"
 #include "engine/replay.h"
 
-static char lines[1 << 16];
-static size_t nlines;
-
-static void put_line(const char *s)
-{
-	int n = snprintf(lines + nlines, sizeof lines - nlines, "%s\n", s);
-
-	ck_assert(n > 0 && nlines + (size_t)n < sizeof lines);
-	nlines += (size_t)n;
-}
-
-#define VS_REC_PUTS(line) put_line(line)
-#include "vramsim/record.h"
+#include "record_sink.h"
 #include "vramsim/alloc/nns_gfd.h"
 #include "strategies/registry.h"
 
 #define BLOCKS 64u
-
-/* The lines without their prefix, as the recorder writes them. */
-static char *trace_text(void)
-{
-	static char text[sizeof lines];
-	const char *p = lines;
-	size_t n = 0;
-
-	while (*p) {
-		ck_assert_msg(strncmp(p, VS_REC_PREFIX, 4) == 0, "no prefix: %s", p);
-		p += 4;
-		while (*p && *p != '\n')
-			text[n++] = *p++;
-		text[n++] = *p ? *p++ : '\n';
-	}
-	text[n] = 0;
-	return text;
-}
-
-static void reset_lines(void)
-{
-	nlines = 0;
-	lines[0] = 0;
-}
 
 START_TEST(nns_macros_write_their_lines)
 {
