@@ -267,6 +267,144 @@ START_TEST(alloc_first_order)
 }
 END_TEST
 
+/* ---- --uploads on BG VRAM ----------------------------------------------------- */
+
+#define BG0_AT 0x06000000u
+
+static void bg_uploads_open(ct *t, int uploads)
+{
+	vs_capture_options o = opts(0, 1);
+
+	o.uploads = uploads;
+	ct_open(t, 0, &o);
+}
+
+/* The k-th alloc at an address, in trace order, or NULL. */
+static const ev *nth_alloc_at(const ct *t, uint32_t at, int k)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].type == VS_EV_ALLOC && t->v[i].req.at == at && k-- == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+static int nth_alloc_frame(const ct *t, uint32_t at, int k)
+{
+	const ev *a = nth_alloc_at(t, at, k);
+
+	ck_assert_msg(a != NULL, "no allocation %d at 0x%x", k, (unsigned)at);
+	return a->frame;
+}
+
+/* --uploads, BG: tile 5 uploaded at 0 and its map cell written at 2 are
+ * shown at 10: the RAM tile's reference is dated 0, the map 2 (the zero
+ * tile, never written, 10). Shown again at 30 after a free at 20, tile 5
+ * is dated at its new upload (24) and the unchanged map at 30; a second
+ * cell naming tile 5 at 40 shares the live tile and is not dated back. */
+START_TEST(bg_uploads_date_tiles_and_maps)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		uint32_t tile5 = BG0_AT + 5 * 32, map = BG0_AT + 28 * 2048;
+		ct t;
+
+		bg_uploads_open(&t, up);
+		bg_tile(t.f, 0, 5, 32, 60);
+		ct_frames(&t, 2);
+		text_cell(t.f, 28, 3, 3, 5);
+		ct_frames(&t, 8);
+		bg_on(t.f, 0, 0, 28, 0, 0);                   /* shown 10-19 */
+		ct_frames(&t, 10);
+		t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BG(0); /* freed at 20 */
+		ct_frames(&t, 4);
+		bg_tile(t.f, 0, 5, 32, 61);                   /* new graphics at 24 */
+		ct_frames(&t, 6);
+		t.f->io[VS_IO_DISPCNT] |= (uint16_t)D_BG(0);  /* shown again at 30 */
+		ct_frames(&t, 10);
+		text_cell(t.f, 28, 4, 3, 5);                  /* a second cell on tile 5 at 40 */
+		ct_run(&t, 2);
+		ck_assert_int_eq(nth_alloc_frame(&t, tile5, 0), up ? 0 : 10);
+		ck_assert_int_eq(nth_alloc_frame(&t, tile5, 1), up ? 24 : 30);
+		ck_assert_int_eq(nth_alloc_frame(&t, tile5, 2), 40);
+		ck_assert_ptr_null(nth_alloc_at(&t, tile5, 3));
+		ck_assert_int_eq(nth_alloc_frame(&t, map, 0), up ? 2 : 10);
+		ck_assert_int_eq(nth_alloc_frame(&t, map, 1), 30);
+		ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT, 0), 10);
+		ck_assert_int_eq(must_alloc(&t, map)->req.shape, VS_REQ_BGMAP);
+		ck_assert_uint_eq(t.st.bg_refs_dated, up ? 2 : 0);
+		ck_assert_uint_eq(t.st.bg_maps_dated, up ? 1 : 0);
+		ck_assert_int_eq(strstr(t.text, "maps dated back to their upload") != NULL, up);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --uploads, BG: an 8bpp tile is dated at the first change of either of
+ * its RAM tiles (halves written at 1 and 2: dated 1), and never before the
+ * last free on them: 8bpp tile 4 is RAM tiles 8 and 9; 9 was written at 0,
+ * but 8 was a 4bpp layer's until 20, so tile 4 shown at 30 is dated 20. */
+START_TEST(bg_uploads_not_before_free)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		ct t;
+
+		bg_uploads_open(&t, up);
+		bg_tile(t.f, 0, 9, 32, 70);
+		ct_frames(&t, 1);
+		bg_tile(t.f, 0, 20, 32, 71);                  /* 8bpp tile 10, first half at 1 */
+		ct_frames(&t, 1);
+		bg_tile(t.f, 0, 21, 32, 72);                  /* second half at 2 */
+		ct_frames(&t, 1);
+		bg_tile(t.f, 0, 8, 32, 73);                   /* 4bpp tile 8 at 3 */
+		text_cell(t.f, 28, 0, 0, 8);
+		ct_frames(&t, 7);
+		bg_on(t.f, 0, 0, 28, 0, 0);                   /* BG0 shows tile 8, 10-19 */
+		ct_frames(&t, 10);
+		t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BG(0);
+		ct_frames(&t, 10);
+		text_cell(t.f, 30, 0, 0, 4);
+		text_cell(t.f, 30, 1, 0, 10);
+		bg_on(t.f, 1, 0, 30, 0, 0x80);                /* BG1, 8bpp, from 30 */
+		ct_run(&t, 5);
+		ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT + 8 * 32, 0), up ? 3 : 10);
+		ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT + 8 * 32, 1), up ? 20 : 30);
+		ck_assert_int_eq(nth_alloc_at(&t, BG0_AT + 8 * 32, 1)->req.u.tile.bpp, 8);
+		ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT + 20 * 32, 0), up ? 1 : 30);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* --uploads, BG: what a bitmap mode draws over the tiles is a picture, not
+ * an upload. Tile 5 gets bytes in mode 3 frames (3-6); back in mode 0, a
+ * cell naming it at 7 is dated 7, not 3. */
+START_TEST(bg_uploads_not_from_pictures)
+{
+	ct t;
+
+	bg_uploads_open(&t, 1);
+	bg_on(t.f, 0, 0, 28, 0, 0);                       /* mode 0, every cell on the zero tile */
+	ct_frames(&t, 3);
+	t.f->io[VS_IO_DISPCNT] = (uint16_t)(3 | D_BG(2)); /* a bitmap picture, 3-6 */
+	fill(t.f->vram, 0x4000, 80);
+	ct_frames(&t, 4);
+	t.f->io[VS_IO_DISPCNT] = 0;
+	bg_on(t.f, 0, 0, 28, 0, 0);
+	text_cell(t.f, 28, 2, 2, 5);
+	ct_run(&t, 3);
+	ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT + 5 * 32, 0), 7);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("capture_rules");
@@ -279,6 +417,9 @@ int main(void)
 	tcase_add_test(tc, keep_hidden_until_overwritten);
 	tcase_add_test(tc, uploads_date_allocations);
 	tcase_add_test(tc, alloc_first_order);
+	tcase_add_test(tc, bg_uploads_date_tiles_and_maps);
+	tcase_add_test(tc, bg_uploads_not_before_free);
+	tcase_add_test(tc, bg_uploads_not_from_pictures);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -242,6 +242,9 @@ static void summary_bg(vs_capture *c, FILE *out)
 	fprintf(out, "# capture summary: BG: %u distinct tiles (ROM indices), %llu lookups past %u, %llu cells "
 		"past the 64 KiB BG area\n", (unsigned)s->rom_tiles, (unsigned long long)s->rom_overflow,
 		VS_CAPTURE_ROM_MAX, (unsigned long long)s->bg_past_end);
+	if (c->opt.uploads)
+		fprintf(out, "# capture summary: BG: %llu tile references and %llu maps dated back to their upload\n",
+			(unsigned long long)s->bg_refs_dated, (unsigned long long)s->bg_maps_dated);
 	if (s->bg_map_clipped || s->bg_conflicts)
 		fprintf(out, "# capture summary: BG: %llu maps cut at the end of the BG area, %llu cells or maps on VRAM "
 			"another allocation holds at another depth or as a map (not referenced)\n",
@@ -323,6 +326,8 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 	readable = cap_readable(c, f);
 	if (c->opt.obj)
 		cap_obj_frame(c, f, readable);
+	if (c->opt.bg && c->opt.uploads)
+		cap_bg_uploads(c, f);
 	if (c->opt.bg && readable)
 		cap_bg_frame(c, f);
 	c->st.frames++;

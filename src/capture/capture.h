@@ -48,9 +48,9 @@ typedef struct vs_capture_options {
 	/* An engine's view (docs/capture.md, "Options for an engine's view"), all
 	 * off by default: */
 	int keep_hidden;   /* an unshown sprite keeps its tiles until they are overwritten */
-	int uploads;       /* a new OBJ allocation is dated at the first upload of its tiles since they
-	                    * were last freed, up to VS_CAPTURE_WINDOW_MAX frames back (the output waits
-	                    * that long) */
+	int uploads;       /* a new OBJ allocation, a BG map and a RAM tile's first reference are dated
+	                    * at the first upload of their VRAM since it was last freed, up to
+	                    * VS_CAPTURE_WINDOW_MAX frames back (the output waits that long) */
 	int alloc_first;   /* in a frame, OBJ allocations come before the frees, but for those on tiles
 	                    * freed in that frame (engines create the new sprite, then drop the old) */
 } vs_capture_options;
@@ -97,6 +97,8 @@ typedef struct vs_capture_stats {
 	uint64_t bg_conflicts;     /* cells and maps on VRAM another allocation holds otherwise (a tile
 	                            * at the other depth, a map), not referenced (summed) */
 	uint32_t bg_refs_max;      /* live tile references after one frame, at most */
+	uint64_t bg_refs_dated;    /* uploads: tile references dated back to the upload of their RAM tile */
+	uint64_t bg_maps_dated;    /* uploads: maps dated back to the upload of their screenblocks */
 	uint32_t rom_tiles;        /* distinct tile graphics given a ROM index */
 	uint64_t rom_overflow;     /* lookups of graphics past VS_CAPTURE_ROM_MAX, all given one index */
 } vs_capture_stats;

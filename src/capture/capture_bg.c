@@ -5,7 +5,8 @@
  * is a reference to the RAM tile it names, made when the cell comes into
  * view and ended when it leaves, when the map entry changes or when the RAM
  * tile gets other graphics. A tile's identity is its data: equal data is
- * one ROM index wherever it is loaded.
+ * one ROM index wherever it is loaded. With --uploads a RAM tile's first
+ * reference, and a map, are dated back to the upload of their bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,9 @@ struct cap_bg {
 	 * since keeps its identity without a lookup */
 	uint8_t memo_ok[UNITS][2];
 	uint8_t memo_bytes[2][VS_GBA_BG_BYTES];
+	/* --uploads, a RAM tile each: frame + 1 of its last change, of its
+	 * first change since it was last freed, and of that free (0: none) */
+	uint64_t written[UNITS], fresh[UNITS], freed[UNITS];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
 	uint32_t *slot;
 	uint8_t *data;
@@ -188,6 +192,64 @@ static uint32_t next_live(const layer *l, uint32_t from)
 	return w * 64u + (uint32_t)__builtin_ctzll(bits);
 }
 
+/* ---- uploads (--uploads) -------------------------------------------------------- */
+
+/* Notes the RAM tiles the game changed since the previous frame, blank
+ * frames included (games upload under forced blank). What a bitmap mode
+ * draws is a picture, not an upload: it dates nothing. */
+void cap_bg_uploads(vs_capture *c, const vs_gba_frame *f)
+{
+	cap_bg *b = c->bg;
+	int picture = cap_mode(f) >= 3 && cap_mode(f) <= 5;
+	uint32_t u;
+
+	for (u = 0; u < UNITS; u++) {
+		uint8_t *was = c->prev + u * 32u;
+		if (memcmp(f->vram + u * 32u, was, 32) == 0)
+			continue;
+		memcpy(was, f->vram + u * 32u, 32);
+		b->written[u] = c->o.frame + 1;
+		if (picture)
+			b->fresh[u] = 0;
+		else if (!b->fresh[u])
+			b->fresh[u] = c->o.frame + 1;
+	}
+}
+
+/* The RAM tiles from unit on are freed now: an upload from here on is
+ * the next allocation's. */
+static void units_freed(vs_capture *c, uint32_t unit, uint32_t n)
+{
+	cap_bg *b = c->bg;
+	uint32_t u;
+
+	for (u = unit; u < unit + n && u < UNITS; u++) {
+		b->freed[u] = c->o.frame + 1;
+		b->fresh[u] = b->written[u] == c->o.frame + 1 ? b->written[u] : 0;
+	}
+}
+
+/* The frame an allocation of RAM tiles unit .. unit + n - 1 made now is
+ * dated at: without --uploads this one; with it, the first change of its
+ * tiles since they were last freed, but not before that free nor before
+ * the oldest frame still buffered. */
+static uint64_t upload_date(const vs_capture *c, uint32_t unit, uint32_t n)
+{
+	const cap_bg *b = c->bg;
+	uint64_t d = c->o.frame;
+	uint32_t u;
+
+	if (!c->opt.uploads)
+		return d;
+	for (u = unit; u < unit + n && u < UNITS; u++)
+		if (b->fresh[u] && b->fresh[u] - 1 < d)
+			d = b->fresh[u] - 1;
+	for (u = unit; u < unit + n && u < UNITS; u++)
+		if (b->freed[u] && b->freed[u] - 1 > d)
+			d = b->freed[u] - 1;
+	return d < c->o.flushed ? c->o.flushed : d;
+}
+
 static void ref_end(vs_capture *c, layer *l, uint32_t cellno)
 {
 	cell *x = &l->cell[cellno];
@@ -196,6 +258,10 @@ static void ref_end(vs_capture *c, layer *l, uint32_t cellno)
 	l->live[cellno / 64u] &= ~((uint64_t)1 << (cellno % 64u));
 	cap_free(c, c->o.frame, x->id);
 	refs[x->bpp8]--;
+	/* the last reference gone frees the RAM tile (both, at 8bpp or for
+	 * the zero tile's 64-byte record) */
+	if (!refs[0] && !refs[1])
+		units_freed(c, x->unit, x->bpp8 || c->bg->held64[x->unit] ? 2u : 1u);
 	if (!refs[0] && !refs[1])
 		c->bg->held64[x->unit] = 0;
 	c->bg->live--;
@@ -207,6 +273,9 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 {
 	cap_bg *b = c->bg;
 	cell *x = &l->cell[w->cell];
+	int first = !b->refs[w->unit][0] && !b->refs[w->unit][1];
+	/* a RAM tile's first reference is its allocation; the others share it */
+	uint64_t d = first ? upload_date(c, w->unit, l->bpp8 ? 2u : 1u) : c->o.frame;
 	vs_request rq;
 	char tag[24];
 
@@ -229,7 +298,8 @@ static void ref_new(vs_capture *c, layer *l, int n, const want *w)
 	b->live++;
 	c->st.bg_refs++;
 	snprintf(tag, sizeof tag, "bg%d-tiles", n);
-	cap_alloc(c, c->o.frame, CAP_ARENA_BG, x->id, &rq, tag, BG_BASE + w->unit * 32u);
+	c->st.bg_refs_dated += d < c->o.frame;
+	cap_alloc(c, d, CAP_ARENA_BG, x->id, &rq, tag, BG_BASE + w->unit * 32u);
 }
 
 /* A cell on screen: the RAM tile its map entry names, and that tile's
@@ -396,6 +466,7 @@ static void layer_drop(vs_capture *c, layer *l)
 	if (l->map_id) {
 		cap_free(c, c->o.frame, l->map_id);
 		memset(c->bg->mapped + l->map_unit, 0, l->map_units);
+		units_freed(c, l->map_unit, l->map_units);
 	}
 	l->map_id = 0;
 }
@@ -406,6 +477,7 @@ static void layer_drop(vs_capture *c, layer *l)
 static void layer_map(vs_capture *c, layer *l, int n)
 {
 	uint32_t start = l->sbb * VS_GBA_SCREENBLOCK_BYTES, bytes;
+	uint64_t d;
 	vs_request rq;
 	char tag[24];
 
@@ -430,7 +502,9 @@ static void layer_map(vs_capture *c, layer *l, int n)
 	l->map_units = (uint16_t)(bytes / 32u);
 	memset(c->bg->mapped + l->map_unit, 1, l->map_units);
 	snprintf(tag, sizeof tag, "bg%d", n);
-	cap_alloc(c, c->o.frame, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
+	d = upload_date(c, l->map_unit, l->map_units);
+	c->st.bg_maps_dated += d < c->o.frame;
+	cap_alloc(c, d, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
 	c->st.bg_maps++;
 }
 

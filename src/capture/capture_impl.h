@@ -80,8 +80,9 @@ struct vs_capture {
 	vs_capture_stats st;
 	cap_obj obj;
 	cap_bg *bg;
-	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first): OBJ tiles
-	                                  * only, each copied when it changes (capture_obj.c) */
+	uint8_t prev[VS_GBA_VRAM_BYTES]; /* VRAM at the previous frame (zero before the first): OBJ tiles,
+	                                  * and with --uploads BG VRAM, each tile copied when it changes
+	                                  * (capture_obj.c, capture_bg.c) */
 };
 
 enum { CAP_ARENA_OBJ = 0, CAP_ARENA_BG = 1 };
@@ -109,5 +110,7 @@ cap_bg *cap_bg_new(void);
 void cap_bg_free(cap_bg *b);
 cap_bg *cap_bg_copy(const cap_bg *b);
 void cap_bg_frame(vs_capture *c, const vs_gba_frame *f);
+/* --uploads: every frame, blank or not, before cap_bg_frame */
+void cap_bg_uploads(vs_capture *c, const vs_gba_frame *f);
 
 #endif
