@@ -28,6 +28,10 @@ START_TEST(each_macro_writes_its_line)
 	VS_REC_TILE(11, "bg", "level", 12, 8, 0x06004040u);
 	VS_REC_TILE_DATA(12, "bg", NULL, 3, 4, 0x06000020u, px);
 	VS_REC_MAP(13, "bg", "bg0", 1, 128, 128, 0x0600f800u);
+	VS_REC_TILES(17, "bg", "sky", 96, 4, 0, 0x06000000u);
+	VS_REC_TILES(18, NULL, NULL, 40, 8, 1, VS_REC_FAILED);
+	VS_REC_CELLS(19, "bg", "sky", 64, 32, 0, 0x0600f000u);
+	VS_REC_CELLS(20, "bg", "ring", 16, 16, 2, VS_REC_NO_AT); /* any nonzero: affine */
 	VS_REC_TEX(14, "tex", "hero", 64, 32, "16c", 0x00400010u | (1024u / 16u) << 16);
 	VS_REC_TEX(15, "tex", "hero", 64, 32, "16c", 0);
 	VS_REC_PLTT(16, "pal", "hero", 4, 1, 0x00010002u);
@@ -43,6 +47,10 @@ START_TEST(each_macro_writes_its_line)
 		"alloc 12 bg tile 3 4bpp at=0x06000020 data=12ab"
 		"000000000000000000000000000000000000000000000000000000000000\n"
 		"alloc 13 bg map affine 128x128 tag=bg0 at=0x0600f800\n"
+		"alloc 17 bg tiles 96 4bpp tag=sky at=0x06000000\n"
+		"alloc 18 tiles 40 8bpp affine at=none\n"
+		"alloc 19 bg cells 64x32 tag=sky at=0x0600f000\n"
+		"alloc 20 bg cells 16x16 affine tag=ring\n"
 		"alloc 14 tex tex 64x32 16c tag=hero at=0x00000080\n"
 		"alloc 15 tex tex 64x32 16c tag=hero at=none\n"
 		"alloc 16 pal pltt 4 4c tag=hero at=0x00000010\n"
@@ -214,6 +222,77 @@ START_TEST(a_ds_recording_replays_as_the_game_placed)
 }
 END_TEST
 
+/* A Butano scene wrapped as docs/embedding.md shows: bn_bg_blocks_manager's
+ * items recorded from their first use to their last (a tile set a second
+ * map uses is not recorded again). A regular BG's tile set and map, a
+ * second map on that tile set, an affine BG; at frame 1 the first map goes,
+ * and the affine BG, whose tile set is created again before the frame ends
+ * (Butano takes the waiting item back); at frame 2 the second map and with
+ * it the tile set; at 3 a new tile set. Placed where butano-bg-blocks places
+ * it, the recording replays under it with no divergence and no failure,
+ * and under `recorded` clean. */
+static void bg_scene(const uint32_t *at, int frees)
+{
+	reset_lines();
+	VS_REC_BEGIN();
+	VS_REC_ARENA("bg", "gba-bg", "mode=1");
+	VS_REC_TILES(1, "bg", "sky", 96, 4, 0, at[1]);
+	VS_REC_CELLS(2, "bg", "sky", 32, 32, 0, at[2]);
+	VS_REC_CELLS(3, "bg", "sea", 64, 32, 0, at[3]);
+	VS_REC_TILES(4, "bg", "ring", 40, 8, 1, at[4]);
+	VS_REC_CELLS(5, "bg", "ring", 32, 32, 1, at[5]);
+	VS_REC_FRAME();
+	if (!frees)
+		return;
+	VS_REC_FREE(2);
+	VS_REC_FREE(5);
+	VS_REC_FREE(4);
+	VS_REC_TILES(4, "bg", "ring", 40, 8, 1, at[4]);
+	VS_REC_FRAME();
+	VS_REC_FREE(3);
+	VS_REC_FREE(1);
+	VS_REC_FRAME();
+	VS_REC_TILES(6, "bg", "sand", 200, 4, 0, at[6]);
+}
+
+START_TEST(butano_bg_calls_replay_under_its_model)
+{
+	uint32_t at[7], i;
+	vs_test_replay x;
+	const vs_metrics *m;
+
+	for (i = 0; i < 7; i++)
+		at[i] = VS_REC_NO_AT;
+	bg_scene(at, 0);
+	vs_test_replay_run(&x, "butano-bg-blocks", trace_text(), "");
+	for (i = 1; i <= 5; i++) {
+		long off = vs_test_offset_of(x.r, i);
+		ck_assert_msg(off >= 0, "id %u not placed", (unsigned)i);
+		at[i] = 0x06000000u + (uint32_t)off;
+	}
+	vs_test_replay_close(&x);
+	bg_scene(at, 1);
+	vs_test_replay_run(&x, "butano-bg-blocks", trace_text(), "");
+	at[6] = 0x06000000u + (uint32_t)vs_test_offset_of(x.r, 6);
+	vs_test_replay_close(&x);
+
+	bg_scene(at, 1);
+	ck_assert_ptr_nonnull(strstr(trace_text(), "alloc 4 bg tiles 40 8bpp affine tag=ring at=0x0"));
+	ck_assert_ptr_nonnull(strstr(trace_text(), "alloc 5 bg cells 32x32 affine tag=ring at=0x0"));
+	vs_test_replay_run(&x, "butano-bg-blocks", trace_text(), "");
+	m = vs_replay_metrics(x.r, 0);
+	ck_assert_uint_eq(m->failures, 0);
+	ck_assert_uint_eq(m->shared_hits, 1); /* the waiting tile set taken back */
+	ck_assert_uint_eq(m->live_count, 2);
+	ck_assert_uint_eq(vs_replay_diag_total(x.r), 0);
+	vs_test_replay_close(&x);
+	vs_test_replay_run(&x, "recorded", trace_text(), "");
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	ck_assert_uint_eq(vs_replay_diag_total(x.r), 0);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("record_h");
@@ -223,6 +302,7 @@ int main(void)
 	tcase_add_test(tc, a_recording_replays_as_the_game_placed);
 	tcase_add_test(tc, ds_macros_write_their_lines);
 	tcase_add_test(tc, a_ds_recording_replays_as_the_game_placed);
+	tcase_add_test(tc, butano_bg_calls_replay_under_its_model);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

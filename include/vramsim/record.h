@@ -15,6 +15,8 @@
  *   VS_REC_TILE(id, "bg", "level", rom, 4, a);        // "alloc 9 bg tile 12 4bpp at=... tag=level"
  *   VS_REC_TILE_DATA(id, "bg", "level", rom, 4, a, p);// the same, with data= the tile's 32 (64) bytes at p
  *   VS_REC_MAP(id, "bg", "bg0", 0, 256, 256, a);      // "alloc 10 bg map text 256x256 at=..." (1: affine)
+ *   VS_REC_TILES(id, "bg", "sky", 96, 4, 0, a);       // "alloc 11 bg tiles 96 4bpp at=...": a tile set, whole
+ *   VS_REC_CELLS(id, "bg", "sky", 32, 32, 0, a);      // "alloc 12 bg cells 32x32 at=...": a map, whole (1: affine)
  *   VS_REC_TEX(id, "tex", "hero", 64, 64, "16c", key);// a DS texture; key: the NNSGfdTexKey returned
  *   VS_REC_PLTT(id, "pal", "hero", 16, 0, key);       // a DS palette; key: the NNSGfdPlttKey (1: 4-colour)
  *   VS_REC_FREE(id);                                  // "free 7"
@@ -429,6 +431,44 @@ static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, 
 	vs_rec_emit(&b);
 }
 
+/* A tile set of n tiles uploaded whole (Butano's regular_bg_tiles_ptr,
+ * affine_bg_tiles_ptr): "tiles N 4bpp|8bpp [affine]"; n counts tiles of
+ * the depth (64 bytes at 8bpp) */
+static inline void vs_rec_tiles_(uint32_t id, const char *arena, const char *tag, uint32_t n, uint32_t bpp,
+	int affine, uint32_t at)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "tiles ");
+	vs_rec_dec(&b, n);
+	vs_rec_bpp_(&b, bpp);
+	if (affine)
+		vs_rec_str(&b, " affine");
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
+/* A map of w x h cells uploaded whole (Butano's regular_bg_map_ptr,
+ * affine_bg_map_ptr): "cells WxH [affine]" */
+static inline void vs_rec_cells_(uint32_t id, const char *arena, const char *tag, uint32_t w, uint32_t h,
+	int affine, uint32_t at)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_alloc_head_(&b, id, arena);
+	vs_rec_str(&b, "cells ");
+	vs_rec_dims_(&b, w, h);
+	if (affine)
+		vs_rec_str(&b, " affine");
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
 /* The address in a NITRO-System texture or palette key (bits 0-15 in
  * 8-byte units); the error key 0 is a failed call. */
 static inline uint32_t vs_rec_key_at_(uint32_t key)
@@ -658,6 +698,8 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_TILE(id, arena, tag, rom, bpp, at) ((void)0)
 #define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) ((void)0)
 #define VS_REC_MAP(id, arena, tag, affine, w, h, at) ((void)0)
+#define VS_REC_TILES(id, arena, tag, n, bpp, affine, at) ((void)0)
+#define VS_REC_CELLS(id, arena, tag, w, h, affine, at) ((void)0)
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) ((void)0)
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) ((void)0)
 #define VS_REC_TILE_CB(id, arena, tag, rom, bpp, cb, at) ((void)0)
@@ -688,6 +730,10 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_TILE_DATA(id, arena, tag, rom, bpp, at, data) \
 	vs_rec_tile_((id), (arena), (tag), (rom), (bpp), (at), (data))
 #define VS_REC_MAP(id, arena, tag, affine, w, h, at) vs_rec_map_((id), (arena), (tag), (affine), (w), (h), (at))
+#define VS_REC_TILES(id, arena, tag, n, bpp, affine, at) \
+	vs_rec_tiles_((id), (arena), (tag), (n), (bpp), (affine) != 0, (at))
+#define VS_REC_CELLS(id, arena, tag, w, h, affine, at) \
+	vs_rec_cells_((id), (arena), (tag), (w), (h), (affine) != 0, (at))
 #define VS_REC_TEX(id, arena, tag, w, h, format, key) \
 	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), vs_rec_key_at_(key))
 #define VS_REC_PLTT(id, arena, tag, colours, four, key) \
