@@ -260,10 +260,10 @@ static void ref_end(vs_capture *c, layer *l, uint32_t cellno)
 	refs[x->bpp8]--;
 	/* the last reference gone frees the RAM tile (both, at 8bpp or for
 	 * the zero tile's 64-byte record) */
-	if (!refs[0] && !refs[1])
+	if (!refs[0] && !refs[1]) {
 		units_freed(c, x->unit, x->bpp8 || c->bg->held64[x->unit] ? 2u : 1u);
-	if (!refs[0] && !refs[1])
 		c->bg->held64[x->unit] = 0;
+	}
 	c->bg->live--;
 	c->st.bg_frees++;
 	x->id = 0;
