@@ -38,6 +38,8 @@ typedef struct vs_viewer_live {
 	 * window is laid out: its top left corner in window pixels and its
 	 * scale (the mouse on the DS touch screen). */
 	void (*placed)(void *ud, int x, int y, int scale);
+	/* The game's keys for the bottom line (NULL: the GBA's defaults). */
+	const char *keys_hint;
 } vs_viewer_live;
 
 typedef struct vs_viewer_opts {

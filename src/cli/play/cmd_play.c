@@ -578,6 +578,8 @@ static int run_window(play_args *a, vs_viewer_opts *vo, live *l)
 	src.event = live_event;
 	src.status = live_status;
 	src.placed = live_placed;
+	if (vs_play_has_touch(l->p))
+		src.keys_hint = "arrows x z d c Return Backspace a s, the mouse on the touch screen";
 	l->in.touch_screen = vs_play_has_touch(l->p);
 	vo->live = &src;
 	vo->trace = vs_play_live_path(l->p);
