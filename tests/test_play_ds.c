@@ -42,16 +42,16 @@ static vs_play_input demo_input(uint32_t i)
 {
 	vs_play_input in = { 0, 0, 0, 0 };
 
-	if (i >= 5 && i < 9)
+	if (i >= 2 && i < 5)
 		in.keys = VS_KEY_X;
-	if (i >= 12 && i < 30) {
+	if (i >= 7 && i < 17) {
 		in.touch = 1;
-		in.x = (uint8_t)(40 + 4 * (i - 12));
-		in.y = (uint8_t)(150 - (i - 12));
+		in.x = (uint8_t)(40 + 4 * (i - 7));
+		in.y = (uint8_t)(150 - (i - 7));
 	}
-	if (i >= 20 && i < 26)
+	if (i >= 12 && i < 15)
 		in.keys |= VS_KEY_A | VS_KEY_RIGHT;
-	if (i >= 34 && i < 40)
+	if (i >= 20 && i < 24)
 		in.keys = VS_KEY_Y | VS_KEY_L;
 	return in;
 }
@@ -124,8 +124,8 @@ START_TEST(test_session_is_a_capture)
 	ck_assert_str_eq(vs_play_console_name(p), "DS");
 	ck_assert(vs_play_has_touch(p));
 	ck_assert(vs_play_fps(p) > 59.82 && vs_play_fps(p) < 59.83);
-	for (i = 0; i < 50; i++) {
-		if (i == 25)
+	for (i = 0; i < 28; i++) {
+		if (i == 14)
 			ck_assert_msg(vs_play_write(p, mid, mid_keys, err, sizeof err) == 0, "%s", err);
 		in = demo_input(i);
 		next = vs_play_next_input(p, &in);
@@ -141,11 +141,11 @@ START_TEST(test_session_is_a_capture)
 	finish(p, trace, keys);
 	vs_play_close(p);
 	k = vs_test_slurp(keys);
-	ck_assert_msg(strstr(k, "\n5-8 x\n12 touch 40,150\n13 touch 44,149\n") && strstr(k, "\n20 a right touch 72,142\n")
-		&& strstr(k, "\n34-39 l y\n"), "%s", k);
+	ck_assert_msg(strstr(k, "\n2-4 x\n7 touch 40,150\n8 touch 44,149\n") && strstr(k, "\n12 a right touch 60,145\n")
+		&& strstr(k, "\n20-23 l y\n"), "%s", k);
 	free(k);
-	same_as_capture(ROM, trace, keys, NULL, 50);
-	same_as_capture(ROM, mid, mid_keys, NULL, 25);
+	same_as_capture(ROM, trace, keys, NULL, 28);
+	same_as_capture(ROM, mid, mid_keys, NULL, 14);
 }
 END_TEST
 
@@ -161,22 +161,22 @@ START_TEST(test_savestate)
 	/* none before a frame ran */
 	ck_assert_int_eq(vs_play_save_state(p, state, err, sizeof err), -1);
 	ck_assert(!vs_test_exists(state));
-	for (i = 0; i < 15; i++) {
+	for (i = 0; i < 8; i++) {
 		in = demo_input(i);
 		ck_assert_int_eq(vs_play_frame(p, &in, err, sizeof err), 0);
 	}
 	ck_assert_msg(vs_play_save_state(p, state, err, sizeof err) == 0, "%s", err);
 	vs_play_close(p);
 	p = open_session(ROM, state);
-	for (i = 0; i < 15; i++) {
-		in = demo_input(i + 15);
+	for (i = 0; i < 8; i++) {
+		in = demo_input(i + 8);
 		ck_assert_int_eq(vs_play_frame(p, &in, err, sizeof err), 0);
 	}
 	finish(p, trace, keys);
 	vs_play_close(p);
-	same_as_capture(ROM, trace, keys, state, 15);
+	same_as_capture(ROM, trace, keys, state, 8);
 	t = vs_test_slurp(trace);
-	ck_assert_msg(strstr(t, "# capture: frames=15 input=") && strstr(t, "play.dst\n"), "%.400s", t);
+	ck_assert_msg(strstr(t, "# capture: frames=8 input=") && strstr(t, "play.dst\n"), "%.400s", t);
 	free(t);
 }
 END_TEST
