@@ -7,7 +7,8 @@
  *    (vs_ds_emu_capture, which the command runs), and so is the session
  *    written half way while it went on (the write key);
  *  - a savestate saved in the session (DeSmuME's) starts another where it
- *    was, and `capture --state` of it agrees;
+ *    was, and `capture --state` of it agrees; that one plays an input
+ *    script of keys and the stylus until the player takes over;
  *  - a program that stops mid-session: the session says at which frame,
  *    and the trace and input up to it replay as above;
  *  - `vramsim play GAME.nds` in its window, headless (SDL's dummy driver),
@@ -56,7 +57,7 @@ static vs_play_input demo_input(uint32_t i)
 	return in;
 }
 
-static vs_play *open_session(const char *rom, const char *state)
+static vs_play *open_session_input(const char *rom, const char *state, const vs_input_script *input)
 {
 	vs_play_opts o;
 	vs_play *p;
@@ -65,10 +66,16 @@ static vs_play *open_session(const char *rom, const char *state)
 	memset(&o, 0, sizeof o);
 	o.rom = rom;
 	o.state = state;
+	o.input = input;
 	vs_capture_options_default(&o.capture);
 	p = vs_play_open(&o, err, sizeof err);
 	ck_assert_msg(p != NULL, "%s", err);
 	return p;
+}
+
+static vs_play *open_session(const char *rom, const char *state)
+{
+	return open_session_input(rom, state, NULL);
 }
 
 /* `capture GAME.nds --frames N --input KEYS [--state STATE]` in process,
@@ -149,10 +156,14 @@ START_TEST(test_session_is_a_capture)
 }
 END_TEST
 
+/* A savestate starts a second session, which an input script of keys and
+ * the stylus plays until the player takes over. */
 START_TEST(test_savestate)
 {
 	const char *state = vs_test_path("play.dst"), *trace = vs_test_path("state.trace");
 	const char *keys = vs_test_path("state.keys");
+	const char *input = vs_test_file(0, "play-ds.input", "1-3 x touch 200,10\n4-7 b\n");
+	vs_input_script script = { NULL, 0 };
 	vs_play *p = open_session(ROM, NULL);
 	vs_play_input in;
 	char err[1024], *t;
@@ -167,13 +178,22 @@ START_TEST(test_savestate)
 	}
 	ck_assert_msg(vs_play_save_state(p, state, err, sizeof err) == 0, "%s", err);
 	vs_play_close(p);
-	p = open_session(ROM, state);
+	ck_assert_msg(vs_input_script_load(input, &script, err, sizeof err) == 0, "%s", err);
+	p = open_session_input(ROM, state, &script);
 	for (i = 0; i < 8; i++) {
+		/* the player's input is unheard until taking over at 5 */
+		if (i == 5)
+			vs_play_take_over(p);
 		in = demo_input(i + 8);
 		ck_assert_int_eq(vs_play_frame(p, &in, err, sizeof err), 0);
 	}
 	finish(p, trace, keys);
 	vs_play_close(p);
+	vs_input_script_free(&script);
+	t = vs_test_slurp(keys);
+	ck_assert_msg(strstr(t, "\n1-3 x touch 200,10\n4 b\n5 a right touch 64,144\n6 a right touch 68,143\n"
+		"7 touch 72,142\n") != NULL, "%s", t);
+	free(t);
 	same_as_capture(ROM, trace, keys, state, 8);
 	t = vs_test_slurp(trace);
 	ck_assert_msg(strstr(t, "# capture: frames=8 input=") && strstr(t, "play.dst\n"), "%.400s", t);
