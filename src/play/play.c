@@ -139,13 +139,15 @@ vs_play_input vs_play_next_input(const vs_play *p, const vs_play_input *in)
 		}
 	} else {
 		next.keys = in->keys;
-		if (in->touch && p->con->touch) {
+		if (in->touch) {
 			next.touch = 1;
 			next.x = in->x;
 			next.y = in->y > 191 ? 191 : in->y;
 		}
 	}
 	next.keys &= p->con->keys;
+	if (!p->con->touch)
+		next.touch = next.x = next.y = 0;
 	return next;
 }
 

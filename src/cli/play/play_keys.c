@@ -222,7 +222,8 @@ void play_input_placed(play_input *in, int x, int y, int scale)
  * when the point is on it. */
 static int touch_point(play_input *in, int x, int y, uint8_t *tx, uint8_t *ty)
 {
-	int px = (x - in->gx) / in->gk, py = (y - in->gy) / in->gk - 192;
+	int k = in->gk > 0 ? in->gk : 1; /* not placed yet: no event comes before the window is laid out */
+	int px = (x - in->gx) / k, py = (y - in->gy) / k - 192;
 	int on = x >= in->gx && y >= in->gy && px < 256 && py >= 0 && py < 192;
 
 	*tx = (uint8_t)(px < 0 ? 0 : px > 255 ? 255 : px);
