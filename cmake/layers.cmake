@@ -36,7 +36,7 @@ set(VS_LAYERS
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
   "cli_ds|cli/ds|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_ds|-"
   "cli_view|cli/view|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer|-"
-  "play|play|alloc,base,vram,strategies,trace,engine,capture,console_common,console_gba|-"
+  "play|play|alloc,base,vram,strategies,trace,engine,capture,console_common,console_gba,console_ds|-"
   "cli_play|cli/play|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,viewer,console_gba,play|SDL2")
 
 # vs_layer_get(<name> <out folders> <out uses> <out libraries>)

@@ -17,7 +17,7 @@
  *    script of keys: the trace and keys it writes on exit, and `vramsim
  *    capture --input` of those keys writes the same trace; an input script
  *    played back and taken over in the window; what it refuses (no
- *    display, a DS ROM, a bad key map) with exit 2.
+ *    display, a bad key map) with exit 2. The DS: test_play_ds.c.
  */
 #include <check.h>
 #include <stdio.h>
@@ -45,6 +45,16 @@ static uint16_t demo_keys(uint32_t i)
 	if (i >= 200 && i < 260)
 		return VS_KEY_LEFT;
 	return 0;
+}
+
+/* The player's input of keys alone. */
+static const vs_play_input *keys_in(uint16_t keys)
+{
+	static vs_play_input in;
+
+	in.keys = keys;
+	in.touch = in.x = in.y = 0;
+	return &in;
 }
 
 static vs_play *open_session_audio(const char *rom, const char *state, const vs_input_script *input,
@@ -147,8 +157,8 @@ START_TEST(test_session_is_a_capture)
 		/* written half way (the write key) while the session goes on */
 		if (i == FRAMES / 2)
 			ck_assert_msg(vs_play_write(p, mid, mid_keys, err, sizeof err) == 0, "%s", err);
-		ck_assert_uint_eq(vs_play_next_keys(p, demo_keys(i)), demo_keys(i));
-		ck_assert_msg(vs_play_frame(p, demo_keys(i), err, sizeof err) == 0, "frame %u: %s", i, err);
+		ck_assert_uint_eq(vs_play_next_input(p, keys_in(demo_keys(i))).keys, demo_keys(i));
+		ck_assert_msg(vs_play_frame(p, keys_in(demo_keys(i)), err, sizeof err) == 0, "frame %u: %s", i, err);
 		if (!live && vs_play_live_ready(p))
 			live = timeline_of(vs_play_live_path(p), 1);
 		if (live) {
@@ -205,7 +215,7 @@ START_TEST(test_audio)
 	uint32_t i;
 
 	for (i = 0; i < 120; i++) {
-		ck_assert_int_eq(vs_play_frame(p, demo_keys(i), err, sizeof err), 0);
+		ck_assert_int_eq(vs_play_frame(p, keys_in(demo_keys(i)), err, sizeof err), 0);
 		n = vs_play_audio(p, buf, 4096);
 		/* the first frame's sound starts with the machine, part way */
 		HOT_ASSERT(i == 0 ? n > 0 && n < 900 : n >= 795 && n <= 815, "frame %u: %zu samples", i, n);
@@ -219,7 +229,7 @@ START_TEST(test_audio)
 	same_as_capture(DEMO_ROM, trace, keys, NULL, 120);
 	/* without sound asked for, none */
 	p = open_session(DEMO_ROM, NULL, NULL);
-	ck_assert_int_eq(vs_play_frame(p, 0, err, sizeof err), 0);
+	ck_assert_int_eq(vs_play_frame(p, keys_in(0), err, sizeof err), 0);
 	ck_assert_uint_eq(vs_play_audio(p, buf, 4096), 0);
 	vs_play_close(p);
 }
@@ -241,7 +251,7 @@ START_TEST(test_take_over)
 		if (i == 55)
 			vs_play_take_over(p);
 		ck_assert_int_eq(vs_play_scripted(p), i < 55);
-		ck_assert_int_eq(vs_play_frame(p, VS_KEY_B, err, sizeof err), 0);
+		ck_assert_int_eq(vs_play_frame(p, keys_in(VS_KEY_B), err, sizeof err), 0);
 	}
 	finish(p, trace, keys);
 	vs_play_close(p);
@@ -293,12 +303,12 @@ START_TEST(test_crash_keeps_the_session)
 	uint32_t i;
 
 	for (i = 0; i < 20; i++)
-		ck_assert_int_eq(vs_play_frame(p, 0, err, sizeof err), 0);
-	ck_assert_int_eq(vs_play_frame(p, VS_KEY_A, err, sizeof err), 1);
+		ck_assert_int_eq(vs_play_frame(p, keys_in(0), err, sizeof err), 0);
+	ck_assert_int_eq(vs_play_frame(p, keys_in(VS_KEY_A), err, sizeof err), 1);
 	ck_assert_ptr_nonnull(vs_play_fault(p));
 	ck_assert_msg(strstr(vs_play_fault(p), "frame 20: the program crashed") != NULL, "%s", vs_play_fault(p));
 	/* nothing more runs */
-	ck_assert_int_eq(vs_play_frame(p, 0, err, sizeof err), 1);
+	ck_assert_int_eq(vs_play_frame(p, keys_in(0), err, sizeof err), 1);
 	ck_assert_uint_eq(vs_play_frames(p), 20);
 	finish(p, trace, keys);
 	vs_play_close(p);
@@ -315,12 +325,12 @@ START_TEST(test_savestate)
 	uint32_t i;
 
 	for (i = 0; i < 60; i++)
-		ck_assert_int_eq(vs_play_frame(p, demo_keys(i), err, sizeof err), 0);
+		ck_assert_int_eq(vs_play_frame(p, keys_in(demo_keys(i)), err, sizeof err), 0);
 	ck_assert_msg(vs_play_save_state(p, state, err, sizeof err) == 0, "%s", err);
 	vs_play_close(p);
 	p = open_session(DEMO_ROM, state, NULL);
 	for (i = 0; i < 60; i++)
-		ck_assert_int_eq(vs_play_frame(p, demo_keys(i + 60), err, sizeof err), 0);
+		ck_assert_int_eq(vs_play_frame(p, keys_in(demo_keys(i + 60)), err, sizeof err), 0);
 	finish(p, trace, keys);
 	vs_play_close(p);
 	same_as_capture(DEMO_ROM, trace, keys, state, 60);
@@ -431,8 +441,6 @@ START_TEST(test_window_refusals)
 	setenv("SDL_VIDEODRIVER", "dummy", 1);
 	ck_assert_int_eq(cli("play '%s' --script /dev/null --keymap '%s' -o '%s'", DEMO_ROM, bad_map, trace), 2);
 	ck_assert_msg(strstr(err, "play-bad.keys:3:9: error: unknown key 'Nokey'") != NULL, "%s", err);
-	ck_assert_int_eq(cli("play '%s/ds/demo.nds' --script /dev/null", VS_BINARY_DIR), 2);
-	ck_assert_msg(strstr(err, "the DS is not supported by play yet") != NULL, "%s", err);
 	unsetenv("SDL_VIDEODRIVER");
 	unsetenv("DISPLAY");
 	setenv("WAYLAND_DISPLAY", "", 1);

@@ -97,6 +97,10 @@ int vs_ds_capture_frame(vs_ds_capture *c, const vs_ds_frame *f);
 /* Writes the frames still buffered and a summary in comments; allocations
  * live at the end stay live. Returns 0 or -1 as vs_ds_capture_frame. */
 int vs_ds_capture_finish(vs_ds_capture *c);
+/* A copy of c that writes to out from here on (what c wrote is c's): a
+ * capture finished early while c goes on (vramsim play). NULL when out of
+ * memory. */
+vs_ds_capture *vs_ds_capture_copy(const vs_ds_capture *c, FILE *out);
 void vs_ds_capture_stats_get(const vs_ds_capture *c, vs_ds_capture_stats *s);
 void vs_ds_capture_free(vs_ds_capture *c);
 

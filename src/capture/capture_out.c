@@ -52,7 +52,7 @@ int cap_out_copy(cap_out *d, const cap_out *s, FILE *out)
 	if (!d->ring)
 		return -1;
 	for (i = 0; i <= s->delay && rc == 0; i++)
-		rc = text_copy(&d->ring[i].frees, &s->ring[i].frees) | text_copy(&d->ring[i].banks, &s->ring[i].banks) |
+		rc = text_copy(&d->ring[i].early, &s->ring[i].early) | text_copy(&d->ring[i].frees, &s->ring[i].frees) | text_copy(&d->ring[i].banks, &s->ring[i].banks) |
 			text_copy(&d->ring[i].allocs, &s->ring[i].allocs);
 	return rc;
 }

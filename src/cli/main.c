@@ -42,7 +42,7 @@ static const command commands[] = {
 	{ "cycles", NULL, "time each allocator call on an emulated GBA (libmgba) or DS (DeSmuME); compare placements", "gba" },
 	{ "record", NULL, "run a GBA or DS ROM headless; write the trace it prints via record.h", "gba" },
 	{ "capture", NULL, "run any GBA or DS ROM headless; infer its VRAM allocation trace from what it shows", "gba" },
-	{ "play", NULL, "play a GBA ROM in a window beside its live VRAM maps; keep the session as a capture", "play" },
+	{ "play", NULL, "play a GBA or DS ROM in a window beside its live VRAM maps; keep the session as a capture", "play" },
 	{ "help", NULL, "describe vramsim, or a command: 'vramsim help COMMAND'", NULL },
 };
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Zlib */
-/* play.c - a GBA game played live, its session kept as a capture (play.h).
+/* play.c - a game played live, its session kept as a capture (play.h).
  *
- * The frame loop is vs_gba_capture's (console/gba/gba_capture.c): keys set,
- * one frame run to its VBlank snapshot, the snapshot to vs_capture_frame.
- * So the trace is the one `capture --input KEYS` writes for the keys the
- * session kept. Only its header's run line ("capture: frames=N input=K
+ * The console's part (play_console.h: play_gba.c, play_ds.c) is the frame
+ * loop of its `capture`: input set, one frame run, its snapshot to the
+ * console's capture inference. So the trace is the one `capture --input
+ * KEYS` writes for the input the session kept. Here, for both: the input
+ * frame by frame, the live trace, the files at the end. Only its header's run line ("capture: frames=N input=K
  * ranges") is not known before the end: the live trace says frames=0, and
  * the trace written at the end says what the run was.
  */
@@ -18,17 +19,17 @@
 #include "base/grow.h"
 #include "base/out_file.h"
 #include "capture/capture_file.h"
-#include "console/gba/gba_emu.h"
+#include "console/common/rom_kind.h"
 #include "play/play.h"
+#include "play/play_console.h"
 
 struct vs_play {
 	vs_play_opts o;
-	vs_gba_emu *e;
-	vs_capture *c;
-	vs_gba_frame *f;
+	const vs_play_console *con;
+	play_machine *m;
 	FILE *live;               /* the capture's trace as it grows */
 	char dir[512], path[600]; /* the temporary folder and the live trace in it */
-	uint16_t *keys;           /* the keys of every frame run */
+	vs_play_input *keys;      /* the input of every frame run */
 	size_t nkeys, capkeys;
 	int scripted;             /* the input script plays */
 	int finished;
@@ -62,43 +63,23 @@ static int make_live(vs_play *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* The capture's header as `capture` writes it for a run of frames with
- * nranges input ranges. */
-static void header(vs_play *p, uint32_t frames, size_t nranges, char *buf, size_t len)
-{
-	vs_input_script keys = { NULL, nranges };
-	vs_gba_play run;
-
-	memset(&run, 0, sizeof run);
-	run.frames = frames;
-	run.input = &keys;
-	run.state = p->o.state;
-	vs_gba_capture_header(p->e, p->o.rom, &run, buf, len);
-}
-
 vs_play *vs_play_open(const vs_play_opts *o, char *err, size_t errlen)
 {
 	vs_play *p = calloc(1, sizeof *p);
-	vs_gba_play start;
 	char text[512];
 
-	if (!p || !(p->f = malloc(sizeof *p->f))) {
-		free(p);
+	if (!p) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	p->o = *o;
 	p->scripted = o->input != NULL;
-	memset(&start, 0, sizeof start);
-	start.state = o->state;
-	p->e = vs_gba_play_open(o->rom, &start, err, errlen);
-	if (!p->e || make_live(p, err, errlen) < 0)
+	p->con = vs_rom_kind_file(o->rom) == VS_ROM_KIND_DS ? &vs_play_ds : &vs_play_gba;
+	p->m = p->con->open(o, err, errlen);
+	if (!p->m || make_live(p, err, errlen) < 0)
 		goto fail;
-	if (o->audio_rate)
-		vs_gba_emu_keep_audio(p->e, o->audio_rate);
-	header(p, 0, 0, text, sizeof text);
-	p->c = vs_capture_new(&o->capture, p->live, text, err, errlen);
-	if (!p->c)
+	p->con->header(p->m, 0, 0, text, sizeof text);
+	if (p->con->capture_start(p->m, p->live, text, err, errlen) < 0)
 		goto fail;
 	return p;
 fail:
@@ -110,7 +91,8 @@ void vs_play_close(vs_play *p)
 {
 	if (!p)
 		return;
-	vs_capture_free(p->c);
+	if (p->m)
+		p->con->close(p->m);
 	if (p->live)
 		fclose(p->live);
 	if (p->path[0])
@@ -119,17 +101,54 @@ void vs_play_close(vs_play *p)
 		rmdir(p->dir);
 		vs_out_scratch_remove(p->dir);
 	}
-	vs_gba_emu_close(p->e);
 	free(p->keys);
-	free(p->f);
 	free(p);
 }
 
-uint16_t vs_play_next_keys(const vs_play *p, uint16_t keys)
+const char *vs_play_console_name(const vs_play *p)
 {
-	if (p->scripted)
-		return vs_input_script_keys(p->o.input, (uint32_t)p->nkeys);
-	return keys & VS_KEY_GBA_MASK;
+	return p->con->name;
+}
+
+double vs_play_fps(const vs_play *p)
+{
+	return p->con->fps;
+}
+
+uint16_t vs_play_key_mask(const vs_play *p)
+{
+	return p->con->keys;
+}
+
+int vs_play_has_touch(const vs_play *p)
+{
+	return p->con->touch;
+}
+
+vs_play_input vs_play_next_input(const vs_play *p, const vs_play_input *in)
+{
+	vs_play_input next = { 0, 0, 0, 0 };
+	const vs_input_range *r;
+
+	if (p->scripted) {
+		if ((r = vs_input_script_at(p->o.input, (uint32_t)p->nkeys)) != NULL) {
+			next.keys = r->keys;
+			next.touch = r->touch;
+			next.x = r->touch ? r->touch_x : 0;
+			next.y = r->touch ? r->touch_y : 0;
+		}
+	} else {
+		next.keys = in->keys;
+		if (in->touch) {
+			next.touch = 1;
+			next.x = in->x;
+			next.y = in->y > 191 ? 191 : in->y;
+		}
+	}
+	next.keys &= p->con->keys;
+	if (!p->con->touch)
+		next.touch = next.x = next.y = 0;
+	return next;
 }
 
 void vs_play_take_over(vs_play *p)
@@ -142,9 +161,11 @@ int vs_play_scripted(const vs_play *p)
 	return p->scripted;
 }
 
-int vs_play_frame(vs_play *p, uint16_t keys, char *err, size_t errlen)
+int vs_play_frame(vs_play *p, const vs_play_input *in, char *err, size_t errlen)
 {
-	uint16_t held = vs_play_next_keys(p, keys);
+	vs_play_input held = vs_play_next_input(p, in);
+	char why[400];
+	int rc;
 
 	if (p->fault[0] || p->finished)
 		return 1;
@@ -152,15 +173,14 @@ int vs_play_frame(vs_play *p, uint16_t keys, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	vs_gba_emu_set_keys(p->e, held);
-	vs_gba_emu_frame_snapshot(p->e, p->f);
-	if (vs_gba_emu_fault(p->e)) {
-		snprintf(p->fault, sizeof p->fault, "%s: %s", p->o.rom, vs_gba_emu_fault(p->e));
+	rc = p->con->frame(p->m, &held, (uint32_t)p->nkeys, why, sizeof why);
+	if (rc == 1) {
+		snprintf(p->fault, sizeof p->fault, "%s: %s", p->o.rom, why);
 		return 1;
 	}
 	p->keys[p->nkeys++] = held;
 	/* whole frames reach the file for the reader that follows it */
-	if (vs_capture_frame(p->c, p->f) < 0 || fflush(p->live)) {
+	if (rc < 0 || fflush(p->live)) {
 		live_error(p, err, errlen);
 		return -1;
 	}
@@ -190,62 +210,71 @@ int vs_play_live_ready(const vs_play *p)
 
 const uint8_t *vs_play_screen(const vs_play *p, unsigned *w, unsigned *h)
 {
-	return vs_gba_emu_video(p->e, w, h);
+	return p->con->video(p->m, w, h);
 }
 
 size_t vs_play_audio(vs_play *p, int16_t *buf, size_t max)
 {
-	return vs_gba_emu_audio(p->e, buf, max);
+	return p->con->audio ? p->con->audio(p->m, buf, max) : 0;
 }
 
 int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen)
 {
-	char tmp[VS_OUT_PATH_MAX + 32];
-
-	/* libmgba writes the file itself: beside it first, then renamed */
-	if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -1;
-	}
-	if (vs_gba_emu_save_state(p->e, tmp, err, errlen) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return p->con->save_state(p->m, path, err, errlen);
 }
 
 /* ---- the end: the trace and the keys -------------------------------------- */
 
-/* Ranges of frames holding the same keys (none: no range). */
+static int same_input(const vs_play_input *a, const vs_play_input *b)
+{
+	return a->keys == b->keys && a->touch == b->touch && a->x == b->x && a->y == b->y;
+}
+
+static int any_input(const vs_play_input *a)
+{
+	return a->keys || a->touch;
+}
+
+/* Ranges of frames holding the same input (none: no range). */
 static size_t count_ranges(const vs_play *p)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nkeys; i++)
-		if (p->keys[i] && (i == 0 || p->keys[i - 1] != p->keys[i]))
+		if (any_input(&p->keys[i]) && (i == 0 || !same_input(&p->keys[i - 1], &p->keys[i])))
 			n++;
 	return n;
+}
+
+/* A range's input as the script names it: "right a", "touch 12,40",
+ * "a touch 12,40". */
+static void input_name(const vs_play_input *in, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (in->keys) {
+		vs_input_keys_name(in->keys, buf, len);
+		n = strlen(buf);
+	}
+	if (in->touch)
+		snprintf(buf + n, len - n, "%stouch %u,%u", n ? " " : "", (unsigned)in->x, (unsigned)in->y);
 }
 
 static void write_keys(const vs_play *p, FILE *fp)
 {
 	size_t i = 0, j;
-	char names[96];
+	char names[128];
 
 	fprintf(fp, "# keys of a vramsim play session: %zu frames of %s%s%s\n", p->nkeys, p->o.rom,
 		p->o.state ? " from the savestate " : " from power-on", p->o.state ? p->o.state : "");
 	fprintf(fp, "# replay: vramsim capture GAME --frames %zu --input THIS%s\n", p->nkeys,
 		p->o.state ? " --state STATE" : "");
 	while (i < p->nkeys) {
-		for (j = i; j + 1 < p->nkeys && p->keys[j + 1] == p->keys[i]; j++)
+		for (j = i; j + 1 < p->nkeys && same_input(&p->keys[j + 1], &p->keys[i]); j++)
 			;
-		if (p->keys[i]) {
-			vs_input_keys_name(p->keys[i], names, sizeof names);
+		if (any_input(&p->keys[i])) {
+			input_name(&p->keys[i], names, sizeof names);
 			if (j > i)
 				fprintf(fp, "%zu-%zu %s\n", i, j, names);
 			else
@@ -261,7 +290,7 @@ static void run_line(vs_play *p, char *buf, size_t len)
 	char text[512];
 	const char *last;
 
-	header(p, (uint32_t)p->nkeys, count_ranges(p), text, sizeof text);
+	p->con->header(p->m, (uint32_t)p->nkeys, count_ranges(p), text, sizeof text);
 	last = strrchr(text, '\n');
 	snprintf(buf, len, "# %s", last ? last + 1 : text);
 }
@@ -308,7 +337,7 @@ int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, ch
 		return -1;
 	}
 	p->finished = 1;
-	if (vs_capture_finish(p->c) < 0) {
+	if (p->con->capture_finish(p->m) < 0) {
 		live_error(p, err, errlen);
 		return -1;
 	}
@@ -342,7 +371,6 @@ fail:
 int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
 {
 	FILE *tmp;
-	vs_capture *c;
 	int rc = -1;
 
 	if (p->finished) {
@@ -355,13 +383,8 @@ int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, cha
 	}
 	/* the capture as it stands, finished in the copy: what finishing now
 	 * would write, while the session goes on */
-	if (!(c = vs_capture_copy(p->c, tmp)))
-		snprintf(err, errlen, "out of memory");
-	else if (vs_capture_finish(c) < 0)
-		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
-	else
+	if (p->con->capture_finish_copy(p->m, tmp, err, errlen) == 0)
 		rc = write_files(p, tmp, trace_path, keys_path, err, errlen);
-	vs_capture_free(c);
 	fclose(tmp);
 	return rc;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
-/* play.h - a GBA game played live, its session kept as a capture
+/* play.h - a GBA or DS game played live, its session kept as a capture
  * (`vramsim play`, docs/play.md). No window: the window is the viewer's
  * (viewer/viewer.h, live mode), and tests drive a session headless.
  *
- * Each frame runs the game with the keys held, hands its VBlank snapshot
- * to the capture inference (capture/capture.h) exactly as `vramsim capture`
- * does, and keeps the keys. The capture's trace grows in a temporary file
+ * Each frame runs the game with the keys (and on the DS the stylus) held,
+ * hands the frame's snapshot to the console's capture inference
+ * (capture/capture.h, capture/capture_ds.h) exactly as `vramsim capture`
+ * does, and keeps the input. The capture's trace grows in a temporary file
  * (vs_play_live_path) that the viewer reads in follow mode while the game
  * runs: what it shows at frame N is what capture wrote up to frame N, late
  * by the capture's delay (max(grace, lookback) frames). At the end the
@@ -22,29 +23,46 @@
 #include "console/common/input_script.h"
 
 typedef struct vs_play vs_play;
+typedef struct vs_play_console vs_play_console;
 
 typedef struct vs_play_opts {
 	const char *rom;
-	const char *state;            /* mGBA savestate to start from, or NULL */
+	const char *state;            /* savestate to start from (mGBA's, DeSmuME's), or NULL */
 	const vs_input_script *input; /* keys played back until taken over, or NULL */
-	vs_capture_options capture;   /* as `capture` takes them */
-	unsigned audio_rate;          /* sound kept at this many samples a second (0: none) */
+	vs_capture_options capture;   /* as `capture` takes them (the DS: grace and lookback) */
+	unsigned audio_rate;          /* sound kept at this many samples a second (0: none; GBA only) */
 } vs_play_opts;
 
-/* Opens the ROM (and the savestate) and starts the capture into a fresh
- * temporary file. NULL with err. */
+/* A frame's input: VS_KEY_* bits and the stylus on the DS touch screen
+ * at (x, y) when touch is 1. */
+typedef struct vs_play_input {
+	uint16_t keys;
+	uint8_t touch, x, y;
+} vs_play_input;
+
+/* Opens the ROM (and the savestate) on the emulator of its console (a DS
+ * ROM by its header: the DS, else the GBA) and starts the capture into a
+ * fresh temporary file. NULL with err. */
 vs_play *vs_play_open(const vs_play_opts *o, char *err, size_t errlen);
 /* Closes everything and removes the temporary file. */
 void vs_play_close(vs_play *p);
 
-/* Runs one frame. The keys held are the input script's while it plays (see
- * vs_play_take_over), else `keys` (VS_KEY_* bits). Returns 0, 1 when the
- * game faulted in this frame (it is not captured; the session ends there:
- * vs_play_fault says why and at which frame), -1 when the capture could
- * not be written or memory ran out (err). */
-int vs_play_frame(vs_play *p, uint16_t keys, char *err, size_t errlen);
-/* The keys the next frame holds when the player gives `keys`. */
-uint16_t vs_play_next_keys(const vs_play *p, uint16_t keys);
+/* The console: its name ("GBA", "DS"), frames a second, VS_KEY_* bits,
+ * whether it has a touch screen. */
+const char *vs_play_console_name(const vs_play *p);
+double vs_play_fps(const vs_play *p);
+uint16_t vs_play_key_mask(const vs_play *p);
+int vs_play_has_touch(const vs_play *p);
+
+/* Runs one frame. The input is the input script's while it plays (see
+ * vs_play_take_over), else the player's `in` (keys the console lacks and a
+ * touch without a touch screen dropped). Returns 0, 1 when the game
+ * faulted or stopped in this frame (it is not captured; the session ends
+ * there: vs_play_fault says why and at which frame), -1 when the capture
+ * could not be written or memory ran out (err). */
+int vs_play_frame(vs_play *p, const vs_play_input *in, char *err, size_t errlen);
+/* The input the next frame holds when the player gives `in`. */
+vs_play_input vs_play_next_input(const vs_play *p, const vs_play_input *in);
 /* The player takes over from the input script from the next frame on. */
 void vs_play_take_over(vs_play *p);
 /* 1 while the input script plays. */
@@ -59,15 +77,17 @@ const char *vs_play_fault(const vs_play *p);
 const char *vs_play_live_path(const vs_play *p);
 int vs_play_live_ready(const vs_play *p);
 
-/* The game's last picture: *w x *h pixels of 4 bytes, R, G, B, unused. */
+/* The game's last picture: *w x *h pixels of 4 bytes, R, G, B, unused (the
+ * DS: both screens, the top one above the touch screen). */
 const uint8_t *vs_play_screen(const vs_play *p, unsigned *w, unsigned *h);
 
 /* Up to max stereo samples of sound (audio_rate) since the last call, left
- * and right interleaved in buf; returns how many (0 without audio_rate). */
+ * and right interleaved in buf; returns how many (0 without audio_rate, or
+ * on the DS, whose sound is not kept). */
 size_t vs_play_audio(vs_play *p, int16_t *buf, size_t max);
 
-/* Writes the machine's state as an mGBA savestate (what --state reads),
- * whole or not at all. 0, or -1 with err. */
+/* Writes the machine's state as a savestate of its emulator (mGBA's,
+ * DeSmuME's: what --state reads), whole or not at all. 0, or -1 with err. */
 int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen);
 
 /* Ends the capture (no frame runs after it) and writes the trace to

@@ -303,13 +303,19 @@ static int coords(char *const *w, int *x, int *y)
 	return 1;
 }
 
-/* X Y, or timeline E: where the timeline shows event E. */
+/* X Y; timeline E: where the timeline shows event E; game X Y: the
+ * middle of pixel (X, Y) of the game's picture (vramsim play). */
 static int point(viewer *v, char *const *w, int *x, int *y)
 {
 	long long e;
 
 	if (strcmp(w[0], "timeline") == 0 && number(w[1], 0, EVENT_MAX, &e)) {
 		layout_timeline_point(v, (uint64_t)e, x, y);
+		return 1;
+	}
+	if (strcmp(w[0], "game") == 0 && v->live && coords(w + 1, x, y)) {
+		*x = v->game.x + *x * v->game_scale + v->game_scale / 2;
+		*y = v->game.y + *y * v->game_scale + v->game_scale / 2;
 		return 1;
 	}
 	return coords(w, x, y);
@@ -451,6 +457,19 @@ static int run_click(cmd_args *a)
 	push_motion(a->v, x, y, 0);
 	push_button(a->v, x, y, 1);
 	push_button(a->v, x, y, 0);
+	return 1;
+}
+
+/* mousedown POINT / mouseup POINT: the left button held over frames
+ * (vramsim play's touch screen). */
+static int run_mouse_hold(cmd_args *a)
+{
+	int x, y;
+
+	if (!point(a->v, a->w + 1, &x, &y))
+		return 0;
+	push_motion(a->v, x, y, a->w[0][5] == 'u');
+	push_button(a->v, x, y, a->w[0][5] == 'd');
 	return 1;
 }
 
@@ -668,11 +687,13 @@ static const cmd_spec commands[] = {
 	{ "keydown", NULL, 1, 1, run_key_hold },
 	{ "keyup", NULL, 1, 1, run_key_hold },
 	{ "text", NULL, 1, 1, run_text },
-	{ "move", NULL, 2, 2, run_move },
+	{ "move", NULL, 2, 3, run_move },
+	{ "mousedown", NULL, 2, 3, run_mouse_hold },
+	{ "mouseup", NULL, 2, 3, run_mouse_hold },
 	{ "wheel", NULL, 1, 2, run_wheel },
 	{ "frame", NULL, 1, 1, run_frame },
 	{ "find", NULL, 1, 1, run_find },
-	{ "click", NULL, 2, 2, run_click },
+	{ "click", NULL, 2, 3, run_click },
 	{ "drag", NULL, 3, 4, run_drag },
 	{ "locate", "failure", 1, 1, run_locate_failure },
 	{ "locate", NULL, 3, 3, run_locate },

@@ -521,10 +521,13 @@ static void draw_status(viewer *v)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", s ? " / " : "", n);
 		}
 	}
-	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", v->live ?
-		"   game: arrows x z Return Backspace a s; space pause, . a frame, Tab fast, F5 savestate; f failure, "
-		"l list, End: now, q quit" :
-		"   space play, arrows step, f next failure, l failure list, g go to frame, / find, z zoom, ? help");
+	if (v->live)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   game: %s; space pause, . a frame, Tab fast, F5 "
+			"savestate; f failure, l list, End: now, q quit", v->live->keys_hint ? v->live->keys_hint :
+			"arrows x z Return Backspace a s");
+	else
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", "   space play, arrows step, f next failure, "
+			"l failure list, g go to frame, / find, z zoom, ? help");
 	if (region_begin(v, &v->status_g, v->status, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 		draw_text_fit(v, v->status.x, v->status.y + 2, buf, VS_RGB_DIM, v->status.w);
 }

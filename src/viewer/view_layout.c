@@ -33,6 +33,8 @@ static int live_column(viewer *v, int pad, int y, int h)
 			;
 	v->game_scale = k;
 	v->game = rect_make(pad, y, sw * k, sh * k);
+	if (v->live->placed)
+		v->live->placed(v->live->ud, pad, y, k);
 	return pad + sw * k;
 }
 

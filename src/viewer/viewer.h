@@ -34,6 +34,12 @@ typedef struct vs_viewer_live {
 	int (*event)(void *ud, const union SDL_Event *e);
 	/* The game's part of the top line (frame, paused, keys, ...). */
 	void (*status)(void *ud, char *buf, size_t len);
+	/* Optional (NULL): where the picture is drawn, told each time the
+	 * window is laid out: its top left corner in window pixels and its
+	 * scale (the mouse on the DS touch screen). */
+	void (*placed)(void *ud, int x, int y, int scale);
+	/* The game's keys for the bottom line (NULL: the GBA's defaults). */
+	const char *keys_hint;
 } vs_viewer_live;
 
 typedef struct vs_viewer_opts {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* cmd_play.c - `vramsim play`: a GBA game in a window beside its live VRAM
- * maps, the session kept as a capture (docs/play.md).
+/* cmd_play.c - `vramsim play`: a GBA or DS game in a window beside its live
+ * VRAM maps, the session kept as a capture (docs/play.md).
  *
  * The game and its capture are the play session's (play/play.h); the
  * window is the viewer's in live mode (viewer/viewer.h), following the
@@ -23,7 +23,6 @@
 #include "viewer/viewer.h"
 
 #define CMD "play"
-#define GBA_FPS 59.7275     /* 16.78 MHz / 280,896 cycles a frame */
 #define FAST 4              /* fast forward: frames per frame */
 #define PREROLL_MAX 3600u   /* frames the game may show nothing before the window gives up */
 
@@ -38,15 +37,15 @@ static const vs_cli_opt options[] = {
 	{ "keys-out", O_KEYS_OUT, "FILE", "write the keys the game got here on exit: an input script "
 		"that 'vramsim capture --input' replays to the same trace" },
 	{ "input", O_INPUT, "SCRIPT", "play these keys back; a key pressed takes over from there" },
-	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM" },
+	{ "state", O_STATE, "FILE", "start from this savestate of the ROM (mGBA's; DeSmuME's for a DS ROM)" },
 	{ "states", O_STATES, "DIR", "where the savestate key writes (default .)" },
 	{ "keymap", O_KEYMAP, "FILE", "the key map (default ~/.config/vramsim/play-keys if there)" },
-	{ "audio", O_AUDIO, NULL, "play the game's sound (off by default)" },
+	{ "audio", O_AUDIO, NULL, "play the game's sound (off by default; GBA only)" },
 	{ "scale", O_SCALE, "N", "draw the game at N times its size (1-8; default: what fits)" },
 	{ "size", O_SIZE, "WxH", "window size (default 1280x800)" },
 	{ "grace", O_GRACE, "N", "capture's grace, in frames (1-600, default 3)" },
-	{ "sheet", O_SHEET, NULL, "capture: the game loads whole sprite sheets" },
-	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to capture (default both)" },
+	{ "sheet", O_SHEET, NULL, "capture: the game loads whole sprite sheets (GBA only)" },
+	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to capture (default both; GBA only)" },
 	{ "script", O_SCRIPT, "FILE", "scripted window input, a game frame per line (tests)" },
 	{ "log", O_LOG, "FILE", "timings and script output (default standard output)" },
 	{ "shots", O_SHOTS, "DIR", "where screenshots go (default .)" },
@@ -55,29 +54,33 @@ static const vs_cli_opt options[] = {
 };
 
 static const vs_cli_cmd command = {
-	CMD, "play GAME.gba [-s STRATEGY]... [-o TRACE] [--keys-out FILE] [--input SCRIPT] [--state FILE]",
+	CMD, "play GAME.gba|GAME.nds [-s STRATEGY]... [-o TRACE] [--keys-out FILE] [--input SCRIPT] [--state FILE]",
 	"Plays GAME.gba in a window (libmgba, at the console's 59.73 frames a second,\n"
 	"sound with --audio) beside the viewer's live maps of its OBJ and BG VRAM: who owns each tile\n"
 	"now, the heatmap, live bytes, largest free run and fragmentation, failures.\n"
+	"GAME.nds plays on DeSmuME (Debian's libretro-desmume, 59.83 frames a second,\n"
+	"no sound): both screens, the touch screen below, beside the DS arenas capture\n"
+	"writes (each engine's OBJ, BG and extended palettes, textures, texture palettes).\n"
 	"What the maps show is capture's inference, run as the game plays (a few frames\n"
 	"late: capture's delay). With -s a second column shows another strategy placing\n"
 	"the same requests. Keys (docs/play.md): arrows, x a, z b, Return start,\n"
-	"Backspace select, a l, s r; space pause, . one frame, Tab fast forward, F5\n"
-	"savestate, F6 write the files now; q quit. Game controllers work through SDL's\n"
-	"mapping. On exit the trace (-o) and the keys (--keys-out) are written;\n"
-	"'vramsim capture GAME.gba --frames N --input KEYS' writes the same trace byte\n"
-	"for byte.\n",
+	"Backspace select, a l, s r, d x, c y (DS); the mouse on the touch screen is the\n"
+	"stylus; space pause, . one frame, Tab fast forward, F5 savestate, F6 write the\n"
+	"files now; q quit. Game controllers work through SDL's mapping. On exit the\n"
+	"trace (-o) and the keys (--keys-out) are written; 'vramsim capture GAME --frames\n"
+	"N --input KEYS' writes the same trace byte for byte.\n",
 	options,
-	"Headless: SDL_VIDEODRIVER=dummy with --script. A DS ROM is not supported yet.\n"
+	"Headless: SDL_VIDEODRIVER=dummy with --script.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
-	"display, the game crashed (the trace and keys up to the crash are written).\n",
+	"display, no emulator core, the game crashed or quit (the trace and keys up to\n"
+	"it are written).\n",
 	NULL, 0
 };
 
 typedef struct play_args {
 	const char *rom, *out, *keys_out, *input, *state, *states, *keymap, *log_path;
 	uint64_t scale, grace;
-	int sheet, quiet, obj, bg, audio;
+	int sheet, quiet, obj, bg, audio, arenas;
 	vs_cli_choices cs;
 	vs_viewer_opts *vo;
 } play_args;
@@ -138,7 +141,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	case O_SHEET: a->sheet = 1; return -1;
 	case O_AUDIO: a->audio = 1; return -1;
 	case 'q': a->quiet = 1; return -1;
-	case O_ARENAS: return take_arenas(a, p->arg);
+	case O_ARENAS: a->arenas = 1; return take_arenas(a, p->arg);
 	case O_SCALE: return vs_cli_uint(p, 1, 8, &a->scale) ? VS_EXIT_USAGE : -1;
 	case O_GRACE: return vs_cli_uint(p, 1, VS_CAPTURE_WINDOW_MAX, &a->grace) ? VS_EXIT_USAGE : -1;
 	case O_SIZE:
@@ -158,7 +161,9 @@ static void save_state(live *l)
 	const char *base = strrchr(l->rom, '/') ? strrchr(l->rom, '/') + 1 : l->rom;
 	int n = (int)strcspn(base, ".");
 
-	snprintf(path, sizeof path, "%s/%.*s-%u.ss", l->states ? l->states : ".", n, base, vs_play_frames(l->p));
+	/* mGBA's savestates are .ss files, DeSmuME's .dst */
+	snprintf(path, sizeof path, "%s/%.*s-%u.%s", l->states ? l->states : ".", n, base, vs_play_frames(l->p),
+		vs_play_has_touch(l->p) ? "dst" : "ss");
 	if (vs_play_save_state(l->p, path, err, sizeof err) < 0)
 		snprintf(l->message, sizeof l->message, "savestate: %s", err);
 	else
@@ -212,7 +217,7 @@ static int frames_due(live *l, double dt)
 	}
 	if (dt < 0)
 		return l->in.fast ? FAST : 1;
-	l->acc += dt * GBA_FPS * (l->in.fast ? FAST : 1);
+	l->acc += dt * vs_play_fps(l->p) * (l->in.fast ? FAST : 1);
 	n = (int)l->acc;
 	l->acc -= n;
 	/* a window that stalled does not make the game rush to catch up */
@@ -260,7 +265,8 @@ static int live_tick(void *ud, double dt)
 	char err[1024];
 
 	while (n-- > 0 && rc == 0) {
-		rc = vs_play_frame(l->p, play_input_frame(&l->in), err, sizeof err);
+		vs_play_input in = play_input_frame(&l->in);
+		rc = vs_play_frame(l->p, &in, err, sizeof err);
 		if (rc < 0) {
 			snprintf(l->message, sizeof l->message, "%s", err);
 			l->failed = 1;
@@ -281,12 +287,21 @@ static const uint8_t *live_screen(void *ud)
 	return vs_play_screen(((live *)ud)->p, &w, &h);
 }
 
+static void live_placed(void *ud, int x, int y, int scale)
+{
+	play_input_placed(&((live *)ud)->in, x, y, scale);
+}
+
 static void live_status(void *ud, char *buf, size_t len)
 {
 	live *l = ud;
-	char keys[96];
+	char keys[128];
+	size_t n;
 
 	vs_input_keys_name(l->in.held, keys, sizeof keys);
+	n = strlen(keys);
+	if (l->in.touching)
+		snprintf(keys + n, sizeof keys - n, " touch %u,%u", (unsigned)l->in.tx, (unsigned)l->in.ty);
 	if (l->message[0]) {
 		snprintf(buf, len, "game frame %u  %s", vs_play_frames(l->p), l->message);
 		return;
@@ -302,14 +317,14 @@ static void live_status(void *ud, char *buf, size_t len)
  * out): a frame shown, plus capture's delay. 0, or 2 with the message said. */
 static int preroll(live *l)
 {
+	static int16_t silence[2 * 4096];
+	const vs_play_input none = { 0, 0, 0, 0 };
 	char err[1024];
 	uint32_t i;
 	int rc = 0;
 
-	static int16_t silence[2 * 4096];
-
 	for (i = 0; i < PREROLL_MAX && rc == 0 && !vs_play_live_ready(l->p); i++) {
-		rc = vs_play_frame(l->p, 0, err, sizeof err);
+		rc = vs_play_frame(l->p, &none, err, sizeof err);
 		vs_play_audio(l->p, silence, 4096); /* before the window: not played */
 	}
 	if (rc < 0) {
@@ -428,7 +443,7 @@ static void cpu_report(const live *l, FILE *fp)
 		return;
 	fps = vs_play_frames(l->p) / cpu;
 	fprintf(fp, "play: %u game frames in %.2f s of CPU: %.0f frames a second, %.1fx the console's %.2f\n",
-		vs_play_frames(l->p), cpu, fps, fps / GBA_FPS, GBA_FPS);
+		vs_play_frames(l->p), cpu, fps, fps / vs_play_fps(l->p), vs_play_fps(l->p));
 }
 
 /* The window, with its log when asked for. Returns the viewer's 0, 1 or 2. */
@@ -516,12 +531,15 @@ static int open_session(play_args *a, live *l, vs_input_script *script)
 static int checks(play_args *a, vs_input_script *script)
 {
 	char err[1024];
+	int ds;
 
 	if (!a->rom)
 		return vs_cli_usage_error(CMD, "no ROM given");
-	if (vs_rom_kind_file(a->rom) == VS_ROM_KIND_DS)
-		return vs_cli_usage_error(CMD, "%s: a DS ROM: the DS is not supported by play yet (capture and record "
-			"run DS ROMs)", a->rom);
+	ds = vs_rom_kind_file(a->rom) == VS_ROM_KIND_DS;
+	if (ds && (a->sheet || a->arenas || a->audio))
+		return vs_cli_usage_error(CMD, "%s: a DS ROM: %s is for a GBA ROM (DS capture has no sheet rule, writes "
+			"every DS arena, and play keeps no DS sound)", a->rom, a->sheet ? "--sheet" : a->arenas ? "--arenas" :
+			"--audio");
 	if (vs_viewer_no_display(a->vo, err, sizeof err)) {
 		fprintf(stderr, "vramsim play: %s\n", err);
 		return VS_EXIT_USAGE;
@@ -532,7 +550,7 @@ static int checks(play_args *a, vs_input_script *script)
 		return VS_EXIT_USAGE;
 	}
 	if (a->input && (vs_input_script_load(a->input, script, err, sizeof err) < 0 ||
-		vs_input_script_gba_only(script, a->input, err, sizeof err) < 0)) {
+		(!ds && vs_input_script_gba_only(script, a->input, err, sizeof err) < 0))) {
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
 	}
@@ -559,6 +577,10 @@ static int run_window(play_args *a, vs_viewer_opts *vo, live *l)
 	src.screen = live_screen;
 	src.event = live_event;
 	src.status = live_status;
+	src.placed = live_placed;
+	if (vs_play_has_touch(l->p))
+		src.keys_hint = "arrows x z d c Return Backspace a s, the mouse on the touch screen";
+	l->in.touch_screen = vs_play_has_touch(l->p);
 	vo->live = &src;
 	vo->trace = vs_play_live_path(l->p);
 	vo->title = "vramsim play";

@@ -14,16 +14,18 @@ static const char *const action_names[PLAY_ACTIONS] = { "pause", "step", "fast",
 
 void play_keymap_default(play_keymap *m)
 {
-	/* bit k of KEYINPUT: a b select start right left up down r l */
-	static const SDL_Keycode gba[PLAY_GBA_KEYS] = {
-		SDLK_x, SDLK_z, SDLK_BACKSPACE, SDLK_RETURN, SDLK_RIGHT, SDLK_LEFT, SDLK_UP, SDLK_DOWN, SDLK_s, SDLK_a
+	/* bit k of KEYINPUT: a b select start right left up down r l; then
+	 * the DS's x y */
+	static const SDL_Keycode keys[PLAY_KEYS] = {
+		SDLK_x, SDLK_z, SDLK_BACKSPACE, SDLK_RETURN, SDLK_RIGHT, SDLK_LEFT, SDLK_UP, SDLK_DOWN, SDLK_s, SDLK_a,
+		SDLK_d, SDLK_c
 	};
 	static const SDL_Keycode act[PLAY_ACTIONS] = { SDLK_SPACE, SDLK_PERIOD, SDLK_TAB, SDLK_F5, SDLK_F6 };
 	int i;
 
 	memset(m, 0, sizeof *m);
-	for (i = 0; i < PLAY_GBA_KEYS; i++)
-		m->gba[i][0] = gba[i];
+	for (i = 0; i < PLAY_KEYS; i++)
+		m->key[i][0] = keys[i];
 	for (i = 0; i < PLAY_ACTIONS; i++)
 		m->action[i][0] = act[i];
 }
@@ -46,17 +48,17 @@ const char *play_keymap_default_path(char *buf, size_t len)
 	return buf;
 }
 
-/* The keys a name binds: a GBA key's or an action's; NULL when the name is
- * neither. */
+/* The keys a name binds: a console key's or an action's; NULL when the
+ * name is neither. */
 static SDL_Keycode *slots_of(play_keymap *m, const char *name)
 {
 	char key[16];
 	int i;
 
-	for (i = 0; i < PLAY_GBA_KEYS; i++) {
+	for (i = 0; i < PLAY_KEYS; i++) {
 		vs_input_keys_name((uint16_t)(1u << i), key, sizeof key);
 		if (strcmp(name, key) == 0)
-			return m->gba[i];
+			return m->key[i];
 	}
 	for (i = 0; i < PLAY_ACTIONS; i++)
 		if (strcmp(name, action_names[i]) == 0)
@@ -93,8 +95,8 @@ static int read_line(play_keymap *m, char *s, const char *path, int line, char *
 		return bad(err, errlen, path, line, (size_t)(p - s), "expected NAME = KEY, got '%s'", name);
 	*p++ = '\0';
 	if (!(slot = slots_of(m, name)))
-		return bad(err, errlen, path, line, (size_t)(name - s), "'%s' is not a GBA key (a b select start right "
-			"left up down r l) or an action (pause step fast savestate write)", name);
+		return bad(err, errlen, path, line, (size_t)(name - s), "'%s' is not a key (a b select start right "
+			"left up down r l x y) or an action (pause step fast savestate write)", name);
 	memset(slot, 0, sizeof(SDL_Keycode) * PLAY_BINDINGS);
 	while (*(p += strspn(p, " \t"))) {
 		SDL_Keycode k;
@@ -157,8 +159,8 @@ static int bound(const SDL_Keycode *slot, SDL_Keycode k)
 	return 0;
 }
 
-/* A GBA key's bit from a controller button (SDL's mapping names buttons
- * by an Xbox pad's places), 0 for none. */
+/* A key's bit from a controller button (SDL's mapping names buttons by an
+ * Xbox pad's places; they go by name: SDL's X is the DS's X), 0 for none. */
 static uint16_t button_key(Uint8 b)
 {
 	switch (b) {
@@ -172,6 +174,8 @@ static uint16_t button_key(Uint8 b)
 	case SDL_CONTROLLER_BUTTON_DPAD_DOWN: return VS_KEY_DOWN;
 	case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER: return VS_KEY_R;
 	case SDL_CONTROLLER_BUTTON_LEFTSHOULDER: return VS_KEY_L;
+	case SDL_CONTROLLER_BUTTON_X: return VS_KEY_X;
+	case SDL_CONTROLLER_BUTTON_Y: return VS_KEY_Y;
 	default: return 0;
 	}
 }
@@ -191,8 +195,8 @@ static int key_event(play_input *in, const SDL_KeyboardEvent *k, int *action)
 {
 	int down = k->type == SDL_KEYDOWN, i;
 
-	for (i = 0; i < PLAY_GBA_KEYS; i++)
-		if (bound(in->map->gba[i], k->keysym.sym)) {
+	for (i = 0; i < PLAY_KEYS; i++)
+		if (bound(in->map->key[i], k->keysym.sym)) {
 			set_key(in, (uint16_t)(1u << i), down);
 			return 1;
 		}
@@ -207,10 +211,63 @@ static int key_event(play_input *in, const SDL_KeyboardEvent *k, int *action)
 	return 0;
 }
 
+void play_input_placed(play_input *in, int x, int y, int scale)
+{
+	in->gx = x;
+	in->gy = y;
+	in->gk = scale > 0 ? scale : 1;
+}
+
+/* The touch screen's pixel under window point (x, y), clamped to it; 1
+ * when the point is on it. */
+static int touch_point(play_input *in, int x, int y, uint8_t *tx, uint8_t *ty)
+{
+	int k = in->gk > 0 ? in->gk : 1; /* not placed yet: no event comes before the window is laid out */
+	int px = (x - in->gx) / k, py = (y - in->gy) / k - 192;
+	int on = x >= in->gx && y >= in->gy && px < 256 && py >= 0 && py < 192;
+
+	*tx = (uint8_t)(px < 0 ? 0 : px > 255 ? 255 : px);
+	*ty = (uint8_t)(py < 0 ? 0 : py > 191 ? 191 : py);
+	return on;
+}
+
+/* The left button on the touch screen is the stylus: down on it, dragged
+ * (clamped to its edges), up. Elsewhere the mouse is the viewer's. */
+static int mouse_event(play_input *in, const SDL_Event *e)
+{
+	uint8_t x, y;
+
+	if (!in->touch_screen)
+		return 0;
+	if (e->type == SDL_MOUSEBUTTONDOWN && e->button.button == SDL_BUTTON_LEFT) {
+		if (!touch_point(in, e->button.x, e->button.y, &x, &y))
+			return 0;
+		in->touching = in->touch_tapped = in->pressed = 1;
+		in->tx = x, in->ty = y;
+		return 1;
+	}
+	if (!in->touching)
+		return 0;
+	if (e->type == SDL_MOUSEMOTION) {
+		touch_point(in, e->motion.x, e->motion.y, &in->tx, &in->ty);
+		return 1;
+	}
+	if (e->type == SDL_MOUSEBUTTONUP && e->button.button == SDL_BUTTON_LEFT) {
+		touch_point(in, e->button.x, e->button.y, &in->tx, &in->ty);
+		in->touching = 0;
+		return 1;
+	}
+	return 0;
+}
+
 int play_input_event(play_input *in, const SDL_Event *e, int *action)
 {
 	*action = -1;
 	switch (e->type) {
+	case SDL_MOUSEBUTTONDOWN:
+	case SDL_MOUSEBUTTONUP:
+	case SDL_MOUSEMOTION:
+		return mouse_event(in, e);
 	case SDL_KEYDOWN:
 	case SDL_KEYUP:
 		/* with ctrl or alt held a key is the viewer's */
@@ -230,10 +287,15 @@ int play_input_event(play_input *in, const SDL_Event *e, int *action)
 	}
 }
 
-uint16_t play_input_frame(play_input *in)
+vs_play_input play_input_frame(play_input *in)
 {
-	uint16_t keys = in->held | in->tapped;
+	vs_play_input next;
 
+	next.keys = in->held | in->tapped;
+	next.touch = (uint8_t)(in->touching || in->touch_tapped);
+	next.x = in->tx;
+	next.y = in->ty;
 	in->tapped = 0;
-	return keys;
+	in->touch_tapped = 0;
+	return next;
 }

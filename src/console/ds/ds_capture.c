@@ -18,7 +18,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void header_text(const vs_ds_rom_info *info, const char *rom, const vs_ds_play *play, char *buf,
+void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_ds_play *play, char *buf,
 	size_t len)
 {
 	int n;
@@ -44,7 +44,7 @@ int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_captu
 	e = vs_ds_play_open(rom, play, err, errlen);
 	if (!e)
 		return -1;
-	header_text(vs_ds_emu_rom(e), rom, play, header, sizeof header);
+	vs_ds_capture_header(vs_ds_emu_rom(e), rom, play, header, sizeof header);
 	if (!(tmp = tmpfile())) {
 		snprintf(err, errlen, "cannot make a temporary file for the capture: %s", strerror(errno));
 		goto done;

@@ -105,6 +105,8 @@ struct vs_ds_core {
 	int touch;
 	int16_t touch_x, touch_y; /* in libretro pointer units */
 	char log[256];           /* the core's last warning or error */
+	uint8_t *video;          /* the last picture as R, G, B, unused (vs_ds_core_keep_video), or NULL */
+	unsigned video_w, video_h;
 };
 
 static core_api api;
@@ -264,9 +266,31 @@ static bool environment(unsigned cmd, void *data)
 	}
 }
 
+/* The picture, kept only when asked for (vramsim play): RGB565 rows of
+ * `pitch` bytes, both screens stacked. NULL data repeats the last one. */
 static void on_video(const void *data, unsigned width, unsigned height, size_t pitch)
 {
-	(void)data, (void)width, (void)height, (void)pitch;
+	unsigned x, y;
+
+	if (!current || !current->video || !data)
+		return;
+	if (width > VS_DS_VIDEO_W)
+		width = VS_DS_VIDEO_W;
+	if (height > VS_DS_VIDEO_H)
+		height = VS_DS_VIDEO_H;
+	for (y = 0; y < height; y++) {
+		const uint16_t *row = (const uint16_t *)((const uint8_t *)data + (size_t)y * pitch);
+		uint8_t *out = current->video + (size_t)y * width * 4u;
+		for (x = 0; x < width; x++, out += 4) {
+			unsigned v = row[x];
+			out[0] = (uint8_t)(((v >> 11) & 31u) * 255u / 31u);
+			out[1] = (uint8_t)(((v >> 5) & 63u) * 255u / 63u);
+			out[2] = (uint8_t)((v & 31u) * 255u / 31u);
+			out[3] = 0;
+		}
+	}
+	current->video_w = width;
+	current->video_h = height;
 }
 
 static void on_sample(int16_t left, int16_t right)
@@ -441,6 +465,7 @@ void vs_ds_core_close(vs_ds_core *c)
 	if (c->devnull >= 0)
 		close(c->devnull);
 	free(c->state);
+	free(c->video);
 	if (current == c)
 		current = NULL;
 	free(c);
@@ -461,6 +486,22 @@ void vs_ds_core_set_input(vs_ds_core *c, uint16_t keys, int touch, unsigned x, u
 	 * middle of pixel (x, 192 + y). */
 	c->touch_x = (int16_t)((int32_t)x * 256 + 128 - 32768);
 	c->touch_y = (int16_t)(((int32_t)(192 + y) * 2 + 1) * 65536 / (2 * 384) - 32768);
+}
+
+int vs_ds_core_keep_video(vs_ds_core *c)
+{
+	if (!c->video && !(c->video = calloc((size_t)VS_DS_VIDEO_W * VS_DS_VIDEO_H, 4)))
+		return -1;
+	c->video_w = VS_DS_VIDEO_W;
+	c->video_h = VS_DS_VIDEO_H;
+	return 0;
+}
+
+const uint8_t *vs_ds_core_video(const vs_ds_core *c, unsigned *w, unsigned *h)
+{
+	*w = c->video ? c->video_w : 0;
+	*h = c->video ? c->video_h : 0;
+	return c->video;
 }
 
 void vs_ds_core_run(vs_ds_core *c)

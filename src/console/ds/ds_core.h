@@ -35,6 +35,14 @@ void vs_ds_core_close(vs_ds_core *c);
 /* What the next frames read: VS_KEY_* bits (input_script.h, x and y
  * included) and the stylus on the touch screen (x 0-255, y 0-191). */
 void vs_ds_core_set_input(vs_ds_core *c, uint16_t keys, int touch, unsigned x, unsigned y);
+/* The picture (vramsim play): both screens, the top one above, each
+ * 256 x 192. Kept from the next frame on once asked for (it costs a
+ * conversion a frame); -1 when out of memory. vs_ds_core_video gives
+ * *w x *h pixels of R, G, B, unused, or NULL when not kept. */
+#define VS_DS_VIDEO_W 256u
+#define VS_DS_VIDEO_H 384u
+int vs_ds_core_keep_video(vs_ds_core *c);
+const uint8_t *vs_ds_core_video(const vs_ds_core *c, unsigned *w, unsigned *h);
 /* Runs one frame: retro_run, which returns at the end of VBlank. */
 void vs_ds_core_run(vs_ds_core *c);
 /* The machine's state as retro_serialize writes it (a DeSmuME savestate);

@@ -176,6 +176,16 @@ int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size
 	return vs_ds_core_unserialize(e->core, e->patch, e->state.length, err, errlen);
 }
 
+int vs_ds_emu_keep_video(vs_ds_emu *e)
+{
+	return vs_ds_core_keep_video(e->core);
+}
+
+const uint8_t *vs_ds_emu_video(const vs_ds_emu *e, unsigned *w, unsigned *h)
+{
+	return vs_ds_core_video(e->core, w, h);
+}
+
 const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e)
 {
 	return e->frame;

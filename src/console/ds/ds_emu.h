@@ -57,6 +57,12 @@ const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e);
  * file of it is a --state), and its length. */
 const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len);
 
+/* The picture of the frames run from now on (vramsim play): both screens,
+ * the top one above, *w x *h (256 x 384) pixels of R, G, B, unused. Keep
+ * returns -1 when out of memory; video NULL before keep. */
+int vs_ds_emu_keep_video(vs_ds_emu *e);
+const uint8_t *vs_ds_emu_video(const vs_ds_emu *e, unsigned *w, unsigned *h);
+
 /* Writes len bytes into main RAM at addr (0x02000000 + offset) of the
  * machine, between frames: the savestate last read (vs_ds_emu_snapshot)
  * with those bytes changed, loaded back. What vs_ds_emu_main_ram shows
@@ -93,5 +99,11 @@ int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recor
  * ROM or savestate, the program stopped, write error). */
 int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_capture_options *o, FILE *out,
 	vs_ds_capture_stats *stats, char *err, size_t errlen);
+/* The comment vs_ds_emu_capture puts at the top of the trace of a run of
+ * the ROM (its path, its header's info), its last line the run line
+ * "capture: frames=N[ input=K ranges][ state=FILE]"; vramsim play writes
+ * the same. */
+void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_ds_play *play, char *buf,
+	size_t len);
 
 #endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Zlib */
+/* play_gba.c - the GBA's part of a play session (play_console.h): libmgba
+ * and the GBA capture, in vs_gba_capture's frame loop
+ * (console/gba/gba_capture.c): keys set, one frame run to its VBlank
+ * snapshot, the snapshot to vs_capture_frame. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/out_file.h"
+#include "console/gba/gba_emu.h"
+#include "play/play_console.h"
+
+struct play_machine {
+	vs_play_opts o;
+	vs_gba_emu *e;
+	vs_capture *c;
+	vs_gba_frame f;
+};
+
+static void gba_close(play_machine *m)
+{
+	vs_capture_free(m->c);
+	vs_gba_emu_close(m->e);
+	free(m);
+}
+
+static play_machine *gba_open(const vs_play_opts *o, char *err, size_t errlen)
+{
+	play_machine *m = calloc(1, sizeof *m);
+	vs_gba_play start;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	m->o = *o;
+	memset(&start, 0, sizeof start);
+	start.state = o->state;
+	if (!(m->e = vs_gba_play_open(o->rom, &start, err, errlen))) {
+		gba_close(m);
+		return NULL;
+	}
+	if (o->audio_rate)
+		vs_gba_emu_keep_audio(m->e, o->audio_rate);
+	return m;
+}
+
+static void gba_header(play_machine *m, uint32_t frames, size_t nranges, char *buf, size_t len)
+{
+	vs_input_script keys = { NULL, nranges };
+	vs_gba_play run;
+
+	memset(&run, 0, sizeof run);
+	run.frames = frames;
+	run.input = &keys;
+	run.state = m->o.state;
+	vs_gba_capture_header(m->e, m->o.rom, &run, buf, len);
+}
+
+static int gba_capture_start(play_machine *m, FILE *out, const char *header, char *err, size_t errlen)
+{
+	m->c = vs_capture_new(&m->o.capture, out, header, err, errlen);
+	return m->c ? 0 : -1;
+}
+
+static int gba_frame(play_machine *m, const vs_play_input *in, uint32_t frame, char *fault, size_t len)
+{
+	(void)frame;
+	vs_gba_emu_set_keys(m->e, in->keys);
+	vs_gba_emu_frame_snapshot(m->e, &m->f);
+	if (vs_gba_emu_fault(m->e)) {
+		snprintf(fault, len, "%s", vs_gba_emu_fault(m->e));
+		return 1;
+	}
+	return vs_capture_frame(m->c, &m->f) < 0 ? -1 : 0;
+}
+
+static int gba_capture_finish(play_machine *m)
+{
+	return vs_capture_finish(m->c);
+}
+
+static int gba_capture_finish_copy(play_machine *m, FILE *out, char *err, size_t errlen)
+{
+	vs_capture *c = vs_capture_copy(m->c, out);
+	int rc = -1;
+
+	if (!c)
+		snprintf(err, errlen, "out of memory");
+	else if (vs_capture_finish(c) < 0)
+		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
+	else
+		rc = 0;
+	vs_capture_free(c);
+	return rc;
+}
+
+static const uint8_t *gba_video(const play_machine *m, unsigned *w, unsigned *h)
+{
+	return vs_gba_emu_video(m->e, w, h);
+}
+
+static size_t gba_audio(play_machine *m, int16_t *buf, size_t max)
+{
+	return vs_gba_emu_audio(m->e, buf, max);
+}
+
+static int gba_save_state(play_machine *m, const char *path, char *err, size_t errlen)
+{
+	char tmp[VS_OUT_PATH_MAX + 32];
+
+	/* libmgba writes the file itself: beside it first, then renamed */
+	if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	if (vs_gba_emu_save_state(m->e, tmp, err, errlen) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+const vs_play_console vs_play_gba = {
+	.name = "GBA",
+	.fps = 59.7275, /* 16.78 MHz / 280,896 cycles a frame */
+	.keys = VS_KEY_GBA_MASK,
+	.touch = 0,
+	.state_kind = "an mGBA savestate",
+	.open = gba_open,
+	.close = gba_close,
+	.header = gba_header,
+	.capture_start = gba_capture_start,
+	.frame = gba_frame,
+	.capture_finish = gba_capture_finish,
+	.capture_finish_copy = gba_capture_finish_copy,
+	.video = gba_video,
+	.audio = gba_audio,
+	.save_state = gba_save_state,
+};
