@@ -27,6 +27,7 @@ typedef struct nf_strat {
 	uint32_t origin;          /* the address at arena offset 0 */
 	uint32_t max;             /* NF's max: mode * 1024, or 131072 for 3D */
 	uint32_t lo, hi;          /* the bank NF maps, as arena offsets (where blocks may be parked) */
+	uint8_t bank_b_slot1;     /* 3D: bank B is texture slot 1, as NF_Init3dSpriteSys maps it */
 	uint32_t seen[NFLIB_SPRITE_IDS_MAX]; /* offset the replay has for each live id, else NONE */
 	uint32_t defrags_seen;    /* m.defrags when the moves were last planned */
 	uint32_t nmv;
@@ -95,10 +96,10 @@ static int nf3d_init(void *st, const vs_arena_decl *a, const char *options, uint
 	unsigned flags = NFLIB_3D;
 
 	(void)mem;
-	(void)a;
 	if (vs_option_check(options, known, err, errlen) || fixed_option(options, &flags, err, errlen))
 		return -1;
 	s->origin = NFLIB_BASE_3D - VS_DS_TEX_SLOT; /* LCDC bank A's address: texture offset 0 */
+	s->bank_b_slot1 = a->ds_bank_slot[1] == 1;
 	s->lo = VS_DS_TEX_SLOT;
 	s->hi = 2u * VS_DS_TEX_SLOT;
 	s->max = NFLIB_3D_BYTES;
@@ -179,7 +180,20 @@ static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
 		return rc;
 	if (is4x4)
 		return VS_ERR_UNSUPPORTED; /* NF's 3D sprites are 256-colour textures */
+	/* NF places in bank B whatever the game maps (NF_Init3dSpriteSys maps it
+	 * itself, nf_sprite3d.c): where the trace has no bank B at slot 1 (the
+	 * bank is the game's for something else) the texture has no place. */
+	if (!((nf_strat *)st)->bank_b_slot1)
+		return VS_ERR_RULE;
 	return nf_place(st, bytes, out);
+}
+
+/* Bank B written: texture slot 1 again, or gone (VRAMCNT_B: enable, MST 3
+ * with bit 2 ignored, OFS 1; GBATEK "DS Memory Control - VRAM"). */
+static void nf3d_vramcnt(void *st, unsigned bank, uint8_t value)
+{
+	if (bank == 1)
+		((nf_strat *)st)->bank_b_slot1 = (value & 0x9Bu) == 0x8Bu;
 }
 
 static int nf_free(void *st, const vs_placement *pl)
@@ -299,5 +313,6 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves
+	.moves = nf_moves,
+	.vramcnt = nf3d_vramcnt
 };
