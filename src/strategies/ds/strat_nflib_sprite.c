@@ -157,35 +157,48 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 	return VS_OK;
 }
 
-static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
+int vs_nflib_request(const void *st, const vs_request *rq, uint32_t *bytes)
 {
-	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
-	if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
-		return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
-	/* "When using mode 128, 8x8 pixels sprites can't be used" (NF_InitSpriteSys's
-	 * documentation): a sprite of fewer bytes than the mode's boundary */
-	if (rq->shape == VS_REQ_SPRITE && rq->size % (((nf_strat *)st)->max / 1024u))
-		return VS_ERR_UNSUPPORTED;
-	return nf_place(st, rq->size, out);
-}
-
-static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
-{
-	uint32_t bytes;
+	const nf_strat *s = st;
 	bool is4x4;
-	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
+	int rc;
 
-	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
-	if (rc != VS_OK)
+	if (!(s->m.flags & NFLIB_3D)) {
+		if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
+			return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
+		/* "When using mode 128, 8x8 pixels sprites can't be used" (NF_InitSpriteSys's
+		 * documentation): a sprite of fewer bytes than the mode's boundary */
+		if (rq->shape == VS_REQ_SPRITE && rq->size % (s->max / 1024u))
+			return VS_ERR_UNSUPPORTED;
+		*bytes = rq->size;
+		return VS_OK;
+	}
+	if ((rc = vs_ds_tex_request(rq, bytes, &is4x4)) != VS_OK)
 		return rc;
 	if (is4x4)
 		return VS_ERR_UNSUPPORTED; /* NF's 3D sprites are 256-colour textures */
 	/* NF places in bank B whatever the game maps (NF_Init3dSpriteSys maps it
 	 * itself, nf_sprite3d.c): where the trace has no bank B at slot 1 (the
 	 * bank is the game's for something else) the texture has no place. */
-	if (!((nf_strat *)st)->bank_b_slot1)
-		return VS_ERR_RULE;
-	return nf_place(st, bytes, out);
+	return s->bank_b_slot1 ? VS_OK : VS_ERR_RULE;
+}
+
+const nflib_sprite *vs_nflib_books(const void *st, uint32_t *origin, uint32_t *max)
+{
+	const nf_strat *s = st;
+
+	*origin = s->origin;
+	*max = s->max;
+	return &s->m;
+}
+
+static int nf_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	uint32_t bytes;
+	int rc = vs_nflib_request(st, rq, &bytes);
+
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
+	return rc != VS_OK ? rc : nf_place(st, bytes, out);
 }
 
 /* Bank B written: texture slot 1 again, or gone (VRAMCNT_B: enable, MST 3
@@ -289,7 +302,7 @@ const vs_strategy vs_strat_nflib_sprite = {
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf2d_init,
-	.alloc = nf2d_alloc,
+	.alloc = nf_alloc,
 	.free = nf_free,
 	.reset = nf_reset,
 	.walk_free = nf_walk,
@@ -307,7 +320,7 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf3d_init,
-	.alloc = nf3d_alloc,
+	.alloc = nf_alloc,
 	.free = nf_free,
 	.reset = nf_reset,
 	.walk_free = nf_walk,
