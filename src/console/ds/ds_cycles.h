@@ -52,7 +52,8 @@
  *    host adapter does.
  *  - nitro-engine-tex: set {max textures, bank flags, execution mode,
  *    fixes} (NE_TextureSystemReset's); alloc arg = format | width << 4 |
- *    height << 16 (NE_MaterialTexLoad), or with VS_DS_CYC_F_BYTES the bytes;
+ *    height << 16 (NE_MaterialTexLoad), or with VS_DS_CYC_F_BYTES the bytes
+ *    (with VS_DS_CYC_F_4X4: a 4x4 block's texel bytes);
  *    nitro-engine-pltt: set {max palettes}; alloc arg = colours
  *    (NE_PaletteLoad). Result = the offset from VRAM_A (VRAM_E); a reset
  *    resets the system with the set it was initialised with.

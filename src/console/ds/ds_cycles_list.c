@@ -154,9 +154,11 @@ static int ne_tex_encode(const void *st, const vs_request *rq, uint32_t *arg, ui
 	(void)st;
 	if (vs_ds_tex_request(rq, &bytes, &is4x4) != VS_OK)
 		return 0;
-	if (rq->shape != VS_REQ_TEX) {
+	if (rq->shape != VS_REQ_TEX || !rq->u.tex.width) {
+		if (is4x4 && bytes % 16u)
+			return 0; /* refused by the adapter uncalled */
 		*arg = bytes;
-		*flags = VS_DS_CYC_F_BYTES;
+		*flags = (uint8_t)(VS_DS_CYC_F_BYTES | (is4x4 ? VS_DS_CYC_F_4X4 : 0));
 		return 1;
 	}
 	if (rq->u.tex.format > 0xFu || rq->u.tex.width > 0xFFFu)

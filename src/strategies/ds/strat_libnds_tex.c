@@ -210,6 +210,8 @@ int vs_libnds_tex_request(const vs_request *rq, unsigned *type, unsigned *sx, un
 	*bytes = 0;
 	switch (rq->shape) {
 	case VS_REQ_TEX:
+		if (!rq->u.tex.width)
+			return VS_ERR_UNSUPPORTED; /* `tex N 4x4`: glTexImage2D takes one texture's dimensions */
 		*type = rq->u.tex.format;
 		*sx = size_field(rq->u.tex.width);
 		*sy = size_field(rq->u.tex.height);

@@ -147,11 +147,16 @@ static int tex_alloc(void *st, const vs_request *rq, vs_placement *out)
 
 	if (rc != VS_OK)
 		return rc;
-	/* NE sizes a texture from its dimensions (any height) */
-	if (rq->shape == VS_REQ_TEX)
+	/* NE sizes a texture from its dimensions (any height); a 4x4 block by
+	 * its size (`tex N 4x4`) goes to the search NE_MaterialTex4x4Load runs
+	 * once it has the size (ne_alloc_compressed_tex), which only ever sees
+	 * a texture's, a multiple of 16 */
+	if (rq->shape == VS_REQ_TEX && rq->u.tex.width)
 		slot = ne_vram_tex_load(&s->t, rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
+	else if (is4x4 && bytes % 16u)
+		return VS_ERR_UNSUPPORTED;
 	else
-		slot = ne_vram_tex_load_bytes(&s->t, bytes, false);
+		slot = ne_vram_tex_load_bytes(&s->t, bytes, is4x4);
 	if (slot == NE_VRAM_NO_SLOT)
 		return fail_status(s->t.fail);
 	/* the texel chunk is the allocation: 4x4 sizes are multiples of 16,

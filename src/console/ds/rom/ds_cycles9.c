@@ -417,7 +417,7 @@ static uint16_t ne_load(uint32_t strategy, uint32_t arg, uint32_t flags)
 	if (strategy == VS_DS_CYC_NE_PLTT)
 		return ne_vram_pltt_load(&st.ne_pltt, (uint16_t)arg);
 	if (flags & VS_DS_CYC_F_BYTES)
-		return ne_vram_tex_load_bytes(&st.ne_tex, arg, false);
+		return ne_vram_tex_load_bytes(&st.ne_tex, arg, (flags & VS_DS_CYC_F_4X4) != 0);
 	return ne_vram_tex_load(&st.ne_tex, arg & 0xFu, (int)((arg >> 4) & 0xFFFu), (int)(arg >> 16));
 }
 
