@@ -908,11 +908,12 @@ START_TEST(bad_tex4x4_without_bank_b)
 		ck_assert_uint_eq(vs_replay_check_total(r), 0);
 		vs_test_replay_close(&x);
 	}
-	/* placed there: by the game, or by Nitro Engine told of bank B (its
-	 * banks=abcd) when the trace does not map it */
+	/* placed there: by the game, or by Nitro Engine told of bank B
+	 * (banks=abcd: the game passed it) when the trace does not map it */
 	for (i = 0; i < 2; i++) {
 		vs_test_replay x;
-		vs_replay *r = play(&x, i ? V "arena tex ds-tex banks=A0C2D3\nalloc 1 tex 64x64 4x4\n" :
+		vs_replay *r = play(&x, i ? V "arena tex ds-tex banks=A0C2D3 strategy=nitro-engine-tex options=banks:abcd\n"
+			"alloc 1 tex 64x64 4x4\n" :
 			V "arena tex ds-tex banks=A0C2D3\nalloc 1 tex 64x64 4x4 at=0\n",
 			i ? vs_strategy_find("nitro-engine-tex") : NULL);
 		want_msg(&x, 3, RULE, "id 1 at 0x0: 4x4 texture needs its index data in slot 1, which no bank maps");

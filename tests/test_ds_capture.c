@@ -772,6 +772,40 @@ START_TEST(texture_mapping_off_and_joined)
 }
 END_TEST
 
+/* 4x4 textures overlapping in a frame are one block of 4x4 texel data
+ * (`tex N 4x4`, a model's 4x4 textures uploaded at once), its index data in
+ * slot 1 with it; in slot 2 the same, its index data in slot 1's upper half. */
+START_TEST(tex4x4_block_joined)
+{
+	const ev *x;
+	ct t;
+
+	ct_open(&t, NULL);
+	t.f->vramcnt[A] = 0x83;            /* slot 0 */
+	t.f->vramcnt[B] = 0x8B;            /* slot 1: the index data */
+	t.f->vramcnt[C] = 0x93;            /* slot 2 */
+	t.f->dispcnt[0] = D_ON | D_3D | D_BG(0);
+	fill(t.f, A, 0x1000, 0x280, 21);
+	fill(t.f, C, 0x800, 0x300, 22);
+	poly(t.f, 0, tex_param(0x1000, 2, 2, 5), 0);  /* 32x32 4x4: [0x1000, 0x1100) */
+	poly(t.f, 1, tex_param(0x1080, 2, 3, 5), 0);  /* 32x64 4x4: [0x1080, 0x1280) */
+	poly(t.f, 2, tex_param(0x40800, 3, 2, 5), 0); /* 64x32 4x4 in slot 2: [0x40800, 0x40a00) */
+	poly(t.f, 3, tex_param(0x40900, 2, 3, 5), 0); /* 32x64: [0x40900, 0x40b00) */
+	run_and_check(&t, 4);
+	x = must_alloc(&t, "tex", 0x1000);
+	ck_assert_int_eq(x->req.shape, VS_REQ_TEX);
+	ck_assert_uint_eq(x->req.u.tex.format, VS_TEX_4X4);
+	ck_assert_uint_eq(x->req.u.tex.width, 0);
+	ck_assert_uint_eq(x->req.size, 0x280);
+	x = must_alloc(&t, "tex", 0x40800);
+	ck_assert_uint_eq(x->req.u.tex.width, 0);
+	ck_assert_uint_eq(x->req.size, 0x300);
+	ck_assert_msg(strstr(t.text, " tex 640 4x4 ") && strstr(t.text, " tex 768 4x4 "), "%s", t.text);
+	ck_assert_uint_eq(t.st.arena[VS_DS_CAP_TEX].merged, 2u * 4u); /* two joins a frame */
+	ct_free(&t);
+}
+END_TEST
+
 /* ---- the whole ------------------------------------------------------------------- */
 
 static void scribble(vs_rng *g, uint8_t *p, size_t n, unsigned spans, size_t maxlen)
@@ -875,6 +909,7 @@ int main(void)
 	tcase_add_test(tc, banks_over_each_other);
 	tcase_add_test(tc, textures_from_the_polygon_list);
 	tcase_add_test(tc, texture_mapping_off_and_joined);
+	tcase_add_test(tc, tex4x4_block_joined);
 	tcase_add_test(tc, bad_options_refused);
 	tcase_add_test(tc, nothing_mapped);
 	tcase_add_loop_test(whole, random_frames_replay_clean, 0, 9);

@@ -43,6 +43,27 @@ static char out[1 << 16], err[1 << 16];
 	"free 1\n" \
 	"alloc 6 obj sprite 64x64 8bpp\nreset obj\nalloc 7 obj sprite 32x16 4bpp\nfree 7\nalloc 8 obj sprite 16x8 8bpp\n"
 
+/* NightFox's Lib, mode 64: the free of id 2 leaves 8 KiB fragmented
+ * against 15 KiB in a row, and NF compacts (moves) inside it. */
+#define NF_TRACE "vramsim-trace 1\narena obj ds-obj banks=B0 boundary=64\n" \
+	"alloc 1 obj 8192\nalloc 2 obj 8192\nalloc 3 obj sprite 32x32 8bpp\nalloc 4 obj 8192\nalloc 5 obj 8192\n" \
+	"alloc 6 obj 8192\nalloc 7 obj 8192\nfree 2\nframe\nalloc 8 obj sprite 16x16 8bpp\nfree 4\n" \
+	"alloc 9 obj sprite 8x8 4bpp\nrealloc 5 obj 4096\nfree 1\nalloc 10 obj 65536\nreset obj\n" \
+	"alloc 11 obj 2048\nalloc 12 obj sprite 64x64 8bpp\n"
+/* libnds: reallocs taken whole (in place, moved, failed: the name goes),
+ * a lock, and bank D leaving and coming back, each a bank request. */
+#define LGL_TEX_TRACE "vramsim-trace 1\narena tex ds-tex\n" \
+	"alloc 1 tex tex 64x64 256c\nalloc 2 tex tex 32x32 4x4\nalloc 3 tex tex 128x128 16c\nfree 2\n" \
+	"alloc 4 tex 3000\nframe\nrealloc 3 tex tex 64x64 16c\nrealloc 3 tex tex 256x256 256c\n" \
+	"realloc 30 tex tex 16x16 16c\nlock A\nalloc 5 tex tex 64x32 256c\nunlock A\nfree 1\n" \
+	"vramcnt D 0x80\nalloc 6 tex tex 1024x512 256c\nvramcnt D 0x9b\nrealloc 4 tex tex 1024x1024 256c\n" \
+	"reset tex\nalloc 7 tex tex 32x32 16c\nalloc 8 tex tex 8x8 4x4\nframe\nfree 7\nalloc 9 tex tex 256x256 256c\n"
+#define LGL_PLTT_TRACE "vramsim-trace 1\narena pal ds-pltt banks=E0\n" \
+	"alloc 1 pal pltt 256\nalloc 2 pal pltt 4\nalloc 3 pal pltt 16\nfree 2\nframe\nalloc 5 pal pltt 8 4c\n" \
+	"realloc 1 pal pltt 16\nrealloc 1 pal pltt 4\nlock E\nalloc 6 pal pltt 16\nunlock E\n" \
+	"alloc 11 pal pltt 40000\nfree 3\nreset pal\nalloc 7 pal pltt 256\nalloc 8 pal pltt 4\nfree 7\n" \
+	"alloc 9 pal pltt 64\n"
+
 /* Each strategy with its trace, an init line for it, the request of the
  * calls after it, and the calls the list must hold. */
 static const struct {
@@ -58,6 +79,10 @@ static const struct {
 	{ "libnds-sprite", OBJ_TRACE, "init obj mapping=1d-64\n", "obj sprite 16x16 4bpp", 18 },
 	{ "nitro-engine-tex", TEX_TRACE, "init tex banks=ab textures=4\n", "tex tex 32x32 16c", 20 },
 	{ "nitro-engine-pltt", PLTT_TRACE, "init pal palettes=3\n", "pal pltt 16", 19 },
+	{ "nflib-sprite", NF_TRACE, "init obj mode=128\n", "obj 1024", 21 },
+	{ "nflib-sprite3d", TEX_TRACE, "init tex fixed=yes\n", "tex tex 32x32 256c", 17 },
+	{ "libnds-tex", LGL_TEX_TRACE, "init tex variant=blocksds\n", "tex tex 32x32 16c", 25 },
+	{ "libnds-pltt", LGL_PLTT_TRACE, "init pal fixed=yes\n", "pal pltt 16", 21 },
 };
 
 #define NRUNS (sizeof runs / sizeof runs[0])
@@ -126,7 +151,7 @@ START_TEST(test_each_strategy)
 		vs_cycles_list *l = host_list(k, text_of(k), &x);
 		vs_cycles_result *res;
 		vs_ds_cycles_info info;
-		uint32_t i, got, first_ok = l->n, resets = 0;
+		uint32_t i, got, first_ok = l->n, first_free = l->n, resets = 0, banks = 0, reallocs = 0;
 		int hit;
 
 		ck_assert_msg(l->n == runs[k].calls, "%s: %u calls", runs[k].strategy, l->n);
@@ -139,6 +164,13 @@ START_TEST(test_each_strategy)
 				ck_assert_uint_gt(res[i].cycles, 0);
 				resets++;
 			}
+			if (l->rq[i].op == VS_CYCLES_OP_BANK) {
+				ck_assert_uint_eq(res[i].cycles, 0); /* a register write: untimed */
+				banks++;
+			}
+			if (l->rq[i].op == VS_CYCLES_OP_FREE && first_free == l->n)
+				first_free = i;
+			reallocs += l->rq[i].op == VS_CYCLES_OP_ALLOC && (l->rq[i].flags & VS_CYCLES_F_REALLOC);
 			if (l->rq[i].op != VS_CYCLES_OP_ALLOC || l->calls[i].expect == VS_CYCLES_NONE)
 				continue;
 			/* every allocation costs something, and less than a frame */
@@ -148,6 +180,20 @@ START_TEST(test_each_strategy)
 				first_ok = i;
 		}
 		ck_assert_uint_eq(resets, 2); /* the reset and the init */
+		/* libnds: the lock, the unlock and two VRAMCNT writes (or one lock
+		 * and unlock) reach the DS; its reallocs of live ids are taken whole
+		 * (textures 3, the last failing; palettes 2) */
+		ck_assert_uint_eq(banks, l->t->banks ? (strstr(runs[k].trace, "vramcnt") ? 4u : 2u) : 0u);
+		ck_assert_uint_eq(reallocs, l->t->banks ? (strstr(runs[k].trace, "vramcnt") ? 3u : 2u) : 0u);
+		/* NightFox's Lib: where its graphics sit after a free (its
+		 * compaction), the DS's digest equal to the host's, and a change
+		 * found there */
+		if (l->t->free_digest) {
+			ck_assert_uint_lt(first_free, l->n);
+			res[first_free].value ^= 1;
+			ck_assert_uint_eq(vs_cycles_next_diff(l, res, 0, &got, &hit), first_free);
+			res[first_free].value ^= 1;
+		}
 		ck_assert(info.overhead2 > 0 && info.overhead4 >= info.overhead2);
 		ck_assert_uint_eq(info.chunks, 1);
 		/* an answer changed is found at its request */
@@ -191,9 +237,11 @@ START_TEST(test_errors)
 	const char *trace = vs_test_file(0, "ds-cycles.trace", text_of(0));
 
 	ds_demo_sanitizer_env();
-	/* a DS strategy the program does not carry */
-	ck_assert_int_eq(cli("cycles %s -s libnds-tex", trace), 2);
-	ck_assert_msg(strstr(err, "libnds-tex has no DS build yet (DS builds: nns-lnk-tex,") != NULL, "%s", err);
+	/* an arena whose strategy the program does not carry */
+	ck_assert_int_eq(cli("cycles %s", vs_test_file(1, "ds-cycles-bg.trace", "vramsim-trace 1\narena bg ds-bg\n"
+		"alloc 1 bg tile 1 4bpp\n")), 2);
+	ck_assert_msg(strstr(err, "uses a strategy with a DS build (nns-lnk-tex,") && strstr(err, "libnds-pltt)"),
+		"%s", err);
 	ck_assert_int_eq(cli("cycles %s --arena nope", trace), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no arena 'nope'"));
 	/* DS help */

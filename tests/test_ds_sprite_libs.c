@@ -724,6 +724,7 @@ START_TEST(strat_nflib)
 		d.kind = VS_ARENA_DS_TEX;
 		d.size = 0x80000u;
 		d.unit = 8;
+		d.ds_bank_slot[1] = 1; /* bank B as texture slot 1, as NF_Init3dSpriteSys maps it */
 	}
 	st = calloc(1, s->state_size);
 	ck_assert_int_ne(s->init(st, &d, _i ? "mode=64" : "mode=96", NULL, err, sizeof err), 0);

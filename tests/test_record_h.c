@@ -124,6 +124,7 @@ START_TEST(ds_macros_write_their_lines)
 	VS_REC_EXTPAL(5, "xpal", "sky", 256, 0x2000u);
 	VS_REC_TEX_AT(6, "tex", "hero", 64, 64, "16c", 0x800u);
 	VS_REC_REALLOC_TEX(6, "tex", "hero", 64, 32, "4x4", VS_REC_FAILED);
+	VS_REC_TEX4X4_AT(9, "tex", "level", 3072, 0x40000u);
 	VS_REC_PLTT_AT(8, "pal", "hero", 16, 0, 0x40u);
 	VS_REC_REALLOC_PLTT_AT(8, "pal", NULL, 4, 1, 0x18u);
 	VS_REC_REALLOC(7, NULL, "hud", 2048, 0x06401000u);
@@ -140,6 +141,7 @@ START_TEST(ds_macros_write_their_lines)
 		"alloc 5 xpal pltt 256 tag=sky at=0x00002000\n"
 		"alloc 6 tex tex 64x64 16c tag=hero at=0x00000800\n"
 		"realloc 6 tex tex 64x32 4x4 tag=hero at=none\n"
+		"alloc 9 tex tex 3072 4x4 tag=level at=0x00040000\n"
 		"alloc 8 pal pltt 16 tag=hero at=0x00000040\n"
 		"realloc 8 pal pltt 4 4c at=0x00000018\n"
 		"realloc 7 2048 tag=hud at=0x06401000\n"

@@ -82,6 +82,13 @@ static vs_replay *replay(FILE **fp, const char *text, const char *tex, const cha
 	return r;
 }
 
+/* A 4x4 request's texel bytes: one texture's (16 x a power of two, `tex
+ * WxH 4x4`), or a block of several, any size (`tex N 4x4`). */
+static uint32_t tex4x4_size(void)
+{
+	return rand() % 2 ? 16u << rand() % 11 : 1u + (uint32_t)rand() % 0x3000u;
+}
+
 /* The game: the linked-list managers over slots 0-3 (slot 0 for 4x4
  * texels, as nns-lnk-tex sets up 512 KiB) and the 64 KiB of bank E,
  * BLOCKS management blocks each. Random loads and unloads, every call
@@ -113,7 +120,7 @@ static unsigned record_game(nns_gfd_ctx *g, unsigned seed)
 			/* a model's texture block: any size, or the texels of one
 			 * 4x4 texture; and its palettes, some for 4-colour ones */
 			bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
-			uint32_t sz = is4x4 ? 16u << rand() % 11 : (uint32_t)rand() % 0x9000u;
+			uint32_t sz = is4x4 ? tex4x4_size() : (uint32_t)rand() % 0x9000u;
 			uint32_t psz = (uint32_t)rand() % 0x600u, opt = (uint32_t)rand() % 2u;
 
 			tex[k] = nns_gfd_alloc_tex(g, sz, is4x4, 0);
@@ -133,6 +140,20 @@ static unsigned record_game(nns_gfd_ctx *g, unsigned seed)
 	return failures;
 }
 
+/* Lines asking for 4x4 texel data by its size: "tex N 4x4" with no 'x' in N. */
+static unsigned by_size_4x4(const char *text)
+{
+	const char *p = text;
+	unsigned n = 0;
+
+	while ((p = strstr(p, " tex tex ")) != NULL) {
+		const char *end = strchr(p + 9, ' ');
+		p += 9;
+		n += end && memchr(p, 'x', (size_t)(end - p)) == NULL && strncmp(end, " 4x4", 4) == 0;
+	}
+	return n;
+}
+
 START_TEST(a_recording_replays_under_the_nns_managers_with_the_games_keys)
 {
 	nns_gfd_ctx *g = malloc(NNS_GFD_CTX_BYTES(2 * BLOCKS));
@@ -146,6 +167,7 @@ START_TEST(a_recording_replays_under_the_nns_managers_with_the_games_keys)
 		failures = record_game(g, seed);
 		ck_assert_uint_gt(failures, 0); /* the space runs out now and then */
 		text = trace_text();
+		ck_assert_uint_gt(by_size_4x4(text), 5); /* blocks of several 4x4 textures */
 		r = replay(&fp, text, "nns-lnk-tex", "nns-lnk-pltt");
 		ck_assert_uint_eq(vs_replay_diag_count(r, VS_DIAG_DIVERGENCE), 0);
 		ck_assert_uint_eq(vs_replay_check_total(r), 0);
@@ -208,7 +230,7 @@ static unsigned record_frame_game(nns_gfd_ctx *g, unsigned seed)
 			tex[k] = pal[k] = 0;
 		} else {
 			bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
-			uint32_t sz = is4x4 ? 16u << rand() % 11 : (uint32_t)rand() % 0x6000u;
+			uint32_t sz = is4x4 ? tex4x4_size() : (uint32_t)rand() % 0x6000u;
 			uint32_t psz = (uint32_t)rand() % 0x400u, opt = (uint32_t)rand() % 2u;
 
 			tex[k] = nns_gfd_alloc_tex(g, sz, is4x4, 0);

@@ -28,6 +28,8 @@
  *   VS_REC_TILE_CB(id, "bg", "lvl", rom, 8, 2, a);    // "tile 12 8bpp cb=2": character base 2 (0-15)
  *   VS_REC_EXTPAL(id, "xpal", "sky", 256, off);       // "pltt 256 at=0x00002000": an extended palette at its offset
  *   VS_REC_TEX_AT(id, "tex", "hero", 64, 64, "16c", off); // a texture at a texture-space offset (libnds)
+ *   VS_REC_TEX4X4_AT(id, "tex", "level", 3072, off);  // "alloc 7 tex tex 3072 4x4 tag=level at=...":
+ *                                                     //   4x4 texel data of several textures at once
  *   VS_REC_PLTT_AT(id, "pal", "hero", 16, 0, off);    // "pltt 16 at=...": a texture palette at its offset
  *   VS_REC_REALLOC_PLTT_AT(id, "pal", "hero", 4, 1, off); // "realloc ... pltt 4 4c at=...": one replaced
  *   VS_REC_REALLOC_TEX(id, "tex", "hero", 64, 32, "16c", off); // "realloc 7 tex tex 64x32 16c at=...":
@@ -52,9 +54,8 @@
  * The size written is the key's (the request rounded as the managers
  * round it: 16 bytes for textures, 8 for palettes, 0 as the smallest);
  * a 4x4 texture is "tex WxH 4x4" when its texel bytes are one texture's
- * (16 x a power of two), else "tex N 4x4", which this version's trace
- * reader refuses: it takes 4x4 textures by their dimensions only
- * (docs/embedding.md).
+ * (16 x a power of two), else "tex N 4x4": the 4x4 textures of a block
+ * uploaded at once (docs/embedding.md).
  *
  * The address a is what the game's allocator returned: VS_REC_FAILED when it
  * returned nothing (the line says at=none, and the replay fails the request
@@ -494,6 +495,21 @@ static inline void vs_rec_tex_(const char *verb, uint32_t id, const char *arena,
 	vs_rec_emit(&b);
 }
 
+/* "alloc ID [ARENA] tex N 4x4 [tag=T] at=A": 4x4 texel data by its size */
+static inline void vs_rec_tex4x4_(uint32_t id, const char *arena, const char *tag, uint32_t bytes, uint32_t at)
+{
+	vs_rec_buf b;
+
+	if (!vs_mgba_open())
+		return;
+	vs_rec_head_(&b, "alloc ", id, arena);
+	vs_rec_str(&b, "tex ");
+	vs_rec_dec(&b, bytes);
+	vs_rec_str(&b, " 4x4");
+	vs_rec_alloc_keys_(&b, tag, at);
+	vs_rec_emit(&b);
+}
+
 static inline void vs_rec_pltt_(const char *verb, uint32_t id, const char *arena, const char *tag, uint32_t colours,
 	int four, uint32_t at)
 {
@@ -707,6 +723,7 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 #define VS_REC_PLTT_AT(id, arena, tag, colours, four, at) ((void)0)
 #define VS_REC_REALLOC_PLTT_AT(id, arena, tag, colours, four, at) ((void)0)
 #define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) ((void)0)
+#define VS_REC_TEX4X4_AT(id, arena, tag, bytes, at) ((void)0)
 #define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) ((void)0)
 #define VS_REC_REALLOC(id, arena, tag, size, at) ((void)0)
 #define VS_REC_VRAMCNT(bank, value) ((void)0)
@@ -747,6 +764,8 @@ static inline void vs_rec_arena_(const char *name, const char *kind, const char 
 	vs_rec_pltt_("realloc ", (id), (arena), (tag), (colours), (four), (at))
 #define VS_REC_TEX_AT(id, arena, tag, w, h, format, at) \
 	vs_rec_tex_("alloc ", (id), (arena), (tag), (w), (h), (format), (at))
+#define VS_REC_TEX4X4_AT(id, arena, tag, bytes, at) \
+	vs_rec_tex4x4_((id), (arena), (tag), (uint32_t)(bytes), (at))
 #define VS_REC_REALLOC_TEX(id, arena, tag, w, h, format, at) \
 	vs_rec_tex_("realloc ", (id), (arena), (tag), (w), (h), (format), (at))
 #define VS_REC_REALLOC(id, arena, tag, size, at) vs_rec_bytes_("realloc ", (id), (arena), (tag), (size), (at))

@@ -34,6 +34,8 @@ enum {
 	VS_TEX_A3I5 = 1, VS_TEX_4C = 2, VS_TEX_16C = 3, VS_TEX_256C = 4,
 	VS_TEX_4X4 = 5, VS_TEX_A5I3 = 6, VS_TEX_DIRECT = 7
 };
+/* The most 4x4 texel data one request holds: one texture slot (0 or 2). */
+#define VS_TEX_4X4_MAX_BYTES 0x20000u
 
 /* OAM shapes. */
 enum { VS_OBJ_SQUARE = 0, VS_OBJ_WIDE = 1, VS_OBJ_TALL = 2 };
@@ -50,6 +52,8 @@ typedef struct vs_request {
 		 * affine: for an affine BG (tile numbers 0-255, 8bpp) */
 		struct { uint32_t rom; uint8_t bpp, cb1, affine; } tile;
 		struct { uint8_t affine, size; } bgmap;            /* size field 0-3 */
+		/* width and height 0: a 4x4 texture given by its texel bytes
+		 * (size; `tex N 4x4`), several textures uploaded as one block */
 		struct { uint8_t format; uint16_t width, height; } tex;
 		struct { uint16_t colours; uint8_t four; } pltt;   /* four: for 4-colour textures */
 		/* count tiles of bpp 4 or 8 (affine: 8bpp, for an affine BG) */

@@ -301,6 +301,38 @@ static void fp_span(cap_ds_arena *a, const cap_ds_fp *fp, uint32_t *lo, uint32_t
 	}
 }
 
+/* A want that is a 4x4 texture: one (typed), or 4x4 textures joined (3). */
+static int is_4x4(const cap_ds_want *w)
+{
+	return (w->typed == 1 || w->typed == 3) && w->rq.shape == VS_REQ_TEX && w->rq.u.tex.format == VS_TEX_4X4;
+}
+
+/* 4x4 textures overlapping in a frame: the texel data over both, when it
+ * lies in slot 0 or 2, is one block of 4x4 textures uploaded at once (a
+ * model's, NNS_GfdAllocTexVram(N, TRUE, opt)): `tex N 4x4`, its index data
+ * where the hardware reads it (0x20000 + offset / 2; slot 2: 0x30000 +
+ * (offset - 0x40000) / 2) tied. 1 when r became that block. */
+static int join_4x4(const cap_ds_arena *a, cap_ds_want *r, const cap_ds_want *w)
+{
+	uint32_t slot = 0x20000u / a->unit, lo, hi, s;
+
+	if (!is_4x4(r) || !is_4x4(w) || r->fp.rows != 1 || w->fp.rows != 1)
+		return 0;
+	lo = r->fp.start < w->fp.start ? r->fp.start : w->fp.start;
+	hi = r->fp.start + r->fp.w > w->fp.start + w->fp.w ? r->fp.start + r->fp.w : w->fp.start + w->fp.w;
+	s = lo / slot;
+	if ((s != 0 && s != 2) || (hi - 1u) / slot != s)
+		return 0;
+	r->fp.start = lo;
+	r->fp.w = hi - lo;
+	r->fp.tie = (s ? 0x30000u : 0x20000u) / a->unit + (lo - s * slot) / 2u;
+	r->fp.tie_w = (hi - lo + 1u) / 2u;
+	r->rq.u.tex.width = r->rq.u.tex.height = 0;
+	r->rq.size = (hi - lo) * a->unit;
+	r->typed = 3;
+	return 1;
+}
+
 /* A group with a footprint holding all its units is that footprint (the
  * others are nested in it); any other group becomes the run from its first
  * unit to its last, in bytes. Returns 1 when a run was made (it may meet
@@ -324,7 +356,10 @@ static int resolve_groups(cap_ds_arena *a)
 		root = uf_find(a->want, i);
 		if (root != i) {
 			cap_ds_want *r = &a->want[root];
-			if (r->size < r->own || r->typed == 2) {
+			if ((r->size < r->own || r->typed >= 2) && join_4x4(a, r, w)) {
+				a->st->merged++;
+				joined = 1;
+			} else if (r->size < r->own || r->typed >= 2) {
 				/* not a container: stretch the root over both */
 				uint32_t lo = r->fp.start, hi = lo + 1;
 				fp_span(a, &r->fp, &lo, &hi);
@@ -345,7 +380,18 @@ static int resolve_groups(cap_ds_arena *a)
 		cap_ds_want *w = &a->want[i];
 		if (uf_find(a->want, i) != i)
 			continue;
-		if (w->typed == 2) {
+		if (w->typed == 3) {
+			w->typed = 1;
+			w->size = w->fp.w + w->fp.tie_w;
+			if (!fp_mapped(a, &w->fp, a->scratch)) {
+				a->st->unmapped++;
+				continue;
+			}
+			if (!allowed(a, &w->rq, w->fp.start)) {
+				a->st->refused++;
+				continue;
+			}
+		} else if (w->typed == 2) {
 			w->typed = 0;
 			w->size = w->fp.w;
 			b = bytes_rq(a, w->fp.w);

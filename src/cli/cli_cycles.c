@@ -249,13 +249,13 @@ void vs_cli_cycles_print_frames(const vs_cycles_list *l, const vs_cycles_result 
 
 const char *vs_cli_cycles_what(const vs_cycles_list *l, uint32_t i, char *buf, size_t len)
 {
-	static const char *const what[] = { "nop", "alloc", "free", "reset", "frame" };
+	static const char *const what[] = { "nop", "alloc", "free", "reset", "frame", "bank write" };
 	uint8_t op = l->rq[i].op;
 
 	if (op == VS_CYCLES_OP_ALLOC || op == VS_CYCLES_OP_FREE)
 		snprintf(buf, len, "the %s of id %llu", what[op], (unsigned long long)l->calls[i].id);
 	else
-		snprintf(buf, len, "the %s", op < 5 ? what[op] : "request");
+		snprintf(buf, len, "the %s", op <= VS_CYCLES_OP_BANK ? what[op] : "request");
 	return buf;
 }
 
@@ -281,6 +281,12 @@ uint32_t vs_cli_cycles_report_diffs(const vs_cli_cycles_ask *a, const vs_cycles_
 
 		if (bad++ >= 10)
 			continue;
+		if (l->rq[i].op == VS_CYCLES_OP_FREE) {
+			fprintf(stderr, "%s:%llu: error: after the free of id %llu, the %s's allocations sit elsewhere than "
+				"the host's (digest 0x%08x, the host's 0x%08x)\n", a->path, (unsigned long long)l->calls[i].line,
+				(unsigned long long)l->calls[i].id, a->console, (unsigned)got, (unsigned)l->calls[i].digest);
+			continue;
+		}
 		fprintf(stderr, "%s:%llu: error: id %llu: the %s placed it at %s, the host at %s\n", a->path,
 			(unsigned long long)l->calls[i].line, (unsigned long long)l->calls[i].id, a->console,
 			where(g, sizeof g, decl, got, hit),

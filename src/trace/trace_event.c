@@ -198,20 +198,46 @@ static int req_cells(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 	return affine ? 3 : 2;
 }
 
-/* tex WxH FORMAT */
+/* tex N 4x4: a 4x4 texture's texel data by its size (NNS_GfdAllocTexVram(N,
+ * TRUE, opt): the 4x4 textures of a model's texture block at once), which
+ * lies in slot 0 or 2, its index data half as large in slot 1 */
+static int req_tex_bytes(vs_trace_reader *r, const tok *t, unsigned format, vs_request *rq)
+{
+	uint32_t bytes;
+
+	if (vs_trace_num32(r, t[1].s, t[1].len, t[1].col, "texture bytes", 1, &bytes))
+		return -1;
+	if (format != VS_TEX_4X4)
+		return vs_trace_fail(r, t[1].col, "tex: a size in bytes is for 4x4 textures ('tex N 4x4'); a texture of "
+			"format %s is 'tex WxH %s' (or 'bytes N')", vs_request_tex_format_name(format),
+			vs_request_tex_format_name(format));
+	if (bytes == 0 || bytes > VS_TEX_4X4_MAX_BYTES)
+		return vs_trace_fail(r, t[1].col, "tex: %u bytes of 4x4 texel data do not fit in one texture slot "
+			"(1-131072)", (unsigned)bytes);
+	rq->shape = VS_REQ_TEX;
+	rq->u.tex.format = VS_TEX_4X4;
+	rq->size = bytes;
+	return 3;
+}
+
+/* tex WxH FORMAT, or tex N 4x4 */
 static int req_tex(vs_trace_reader *r, const tok *t, int n, vs_request *rq)
 {
 	unsigned w, h, format;
 	char f[16];
+	/* a size: no 'x', or a 0x number */
+	int by_size = !memchr(t[1].s, 'x', t[1].len) || (t[1].len > 2 && t[1].s[0] == '0' && (t[1].s[1] | 0x20) == 'x');
 
 	(void)n;
-	if (parse_dims(&t[1], &w, &h))
-		return vs_trace_fail(r, t[1].col, "tex: expected WxH, got '%.*s'", (int)t[1].len, t[1].s);
+	if (!by_size && parse_dims(&t[1], &w, &h))
+		return vs_trace_fail(r, t[1].col, "tex: expected WxH or a size, got '%.*s'", (int)t[1].len, t[1].s);
 	memcpy(f, t[2].s, t[2].len < 15 ? t[2].len : 15);
 	f[t[2].len < 15 ? t[2].len : 15] = '\0';
 	if (t[2].len > 15 || vs_request_tex_format_parse(f, &format))
 		return vs_trace_fail(r, t[2].col, "tex: unknown format '%.*s' (a3i5 4c 16c 256c 4x4 a5i3 direct)",
 			(int)t[2].len, t[2].s);
+	if (by_size)
+		return req_tex_bytes(r, t, format, rq);
 	if (!vs_request_tex_bytes(format, w, h))
 		return vs_trace_fail(r, t[1].col, "tex: %ux%u is not a texture size (8 to 1024, powers of two)", w, h);
 	rq->shape = VS_REQ_TEX;
@@ -265,7 +291,7 @@ static const struct req_kind {
 	{ NAME("sprite"), OBJ_ARENAS, 3, "sprite: expected 'sprite WxH 4bpp|8bpp'", req_sprite },
 	{ NAME("tile"), BG_ARENAS, 3, "tile: expected 'tile ROM 4bpp|8bpp'", req_tile },
 	{ NAME("map"), BG_ARENAS, 3, "map: expected 'map text|affine WxH'", req_map },
-	{ NAME("tex"), VS_ARENA_BIT(VS_ARENA_DS_TEX), 3, "tex: expected 'tex WxH FORMAT'", req_tex },
+	{ NAME("tex"), VS_ARENA_BIT(VS_ARENA_DS_TEX), 3, "tex: expected 'tex WxH FORMAT' or 'tex N 4x4'", req_tex },
 	{ NAME("tiles"), VS_ARENA_BIT(VS_ARENA_GBA_BG), 3, "tiles: expected 'tiles N 4bpp|8bpp [affine]'", req_tiles },
 	{ NAME("cells"), VS_ARENA_BIT(VS_ARENA_GBA_BG), 2, "cells: expected 'cells WxH [affine]'", req_cells },
 	{ NAME("pltt"), PLTT_ARENAS, 2, "pltt: expected 'pltt N [4c]'", req_pltt },
@@ -547,8 +573,11 @@ static int alloc_arena(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 
 	ev->arena = arena_by_tok(h, &t[2]);
 	/* With one arena its name is optional, and may also be a request
-	 * keyword ("tex"): it is the arena only when a request follows. */
-	if (ev->arena >= 0 && h->narenas == 1 && !(nt > 3 && starts_request(&t[3])))
+	 * keyword ("tex"): it is the arena only when a request follows. A
+	 * number followed by a word that is not a key (`tex 3072 4x4`) is the
+	 * rest of the keyword's request: after plain bytes only keys come. */
+	if (ev->arena >= 0 && h->narenas == 1 && (!(nt > 3 && starts_request(&t[3])) ||
+		(req_keyword(&t[2]) && !req_keyword(&t[3]) && nt > 4 && !memchr(t[4].s, '=', t[4].len))))
 		ev->arena = -1;
 	if (ev->arena >= 0)
 		return 3;

@@ -117,6 +117,8 @@ int vs_request_derive_size(vs_request *rq)
 		n = vs_request_bgmap_bytes(rq->u.bgmap.affine, rq->u.bgmap.size);
 		break;
 	case VS_REQ_TEX:
+		if (!rq->u.tex.width && rq->u.tex.format == VS_TEX_4X4) /* by its size */
+			return rq->size && rq->size <= VS_TEX_4X4_MAX_BYTES ? 0 : -1;
 		n = vs_request_tex_bytes(rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
 		break;
 	case VS_REQ_PLTT:
@@ -155,6 +157,8 @@ int vs_request_describe(const vs_request *rq, char *buf, size_t len)
 			(rq->u.bgmap.affine ? aff : text)[rq->u.bgmap.size & 3]);
 	}
 	case VS_REQ_TEX:
+		if (!rq->u.tex.width)
+			return snprintf(buf, len, "tex %u %s", (unsigned)rq->size, vs_request_tex_format_name(rq->u.tex.format));
 		return snprintf(buf, len, "tex %ux%u %s", (unsigned)rq->u.tex.width, (unsigned)rq->u.tex.height,
 			vs_request_tex_format_name(rq->u.tex.format));
 	case VS_REQ_PLTT:

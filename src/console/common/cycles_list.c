@@ -243,7 +243,7 @@ static void add(vs_cycles_list *l, vs_replay *r, uint8_t op, uint8_t flags, uint
 		l->t->after(l, r);
 }
 
-static void on_alloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o)
+static void on_alloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o, int realloc_slot)
 {
 	const vs_event *ev = o->ev;
 	uint32_t arg = 0;
@@ -261,10 +261,18 @@ static void on_alloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o)
 		l->skipped++;
 		return;
 	}
-	slot = (int)SCRATCH(l->slots);
+	slot = realloc_slot >= 0 ? realloc_slot : (int)SCRATCH(l->slots);
+	if (realloc_slot >= 0)
+		flags |= VS_CYCLES_F_REALLOC;
+	/* a realloc's id comes back to the slot it left: the top of the spare stack */
 	if (!o->failed && (slot = map_put(l->slots, ev->id)) < 0) {
 		snprintf(l->err, sizeof l->err, "line %llu: more than %u live allocations",
 			(unsigned long long)ev->line, (unsigned)SCRATCH(l->slots));
+		l->failed = 1;
+		return;
+	}
+	if (realloc_slot >= 0 && slot != realloc_slot) {
+		snprintf(l->err, sizeof l->err, "line %llu: the realloc's handle slot moved", (unsigned long long)ev->line);
 		l->failed = 1;
 		return;
 	}
@@ -313,8 +321,11 @@ static void on_reset(vs_cycles_list *l, vs_replay *r, const vs_event *ev)
 	add(l, r, VS_CYCLES_OP_RESET, ev->type == VS_EV_INIT ? VS_CYCLES_F_INIT : 0, 0, (uint32_t)arg, ev, 0, 0);
 }
 
-/* A realloc of a live id the strategy does not take whole: the replay
- * frees it, then allocates (two outcomes of one event), as a game would. */
+/* A realloc of a live id: the replay frees it, then allocates (two
+ * outcomes of one event). A strategy that does not take it whole was
+ * called for both, as a game would; one that does (has_prev) was called
+ * once, at the second, with the old handle, which its request finds in
+ * the slot the id had. */
 static void on_realloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o)
 {
 	int slot;
@@ -322,10 +333,12 @@ static void on_realloc(vs_cycles_list *l, vs_replay *r, const vs_outcome *o)
 	if (l->realloc_freed != o->event && o->live && o->ev->arena == l->arena &&
 		(slot = map_take(l->slots, o->ev->id)) >= 0) {
 		l->realloc_freed = o->event;
-		add(l, r, VS_CYCLES_OP_FREE, 0, (uint16_t)slot, 0, o->ev, 0, 0);
+		l->realloc_slot = slot;
+		if (!o->ev->req.has_prev)
+			add(l, r, VS_CYCLES_OP_FREE, 0, (uint16_t)slot, 0, o->ev, 0, 0);
 		return;
 	}
-	on_alloc(l, r, o);
+	on_alloc(l, r, o, l->realloc_freed == o->event && o->ev->req.has_prev ? l->realloc_slot : -1);
 }
 
 /* A bank mapped or locked: the strategies measured take no call for it,
@@ -336,6 +349,14 @@ static void on_banks(vs_cycles_list *l, vs_replay *r, const vs_event *ev)
 	uint32_t param[4] = { 0, 0, 0, 0 };
 
 	l->t->params(vs_replay_strategy_state(r, l->arena), param);
+	if (l->t->banks) {
+		/* the allocator reads the registers: the console writes them too */
+		memcpy(l->now, param, sizeof l->now);
+		add(l, r, VS_CYCLES_OP_BANK, 0, 0, VS_CYCLES_BANK(ev->bank, ev->vramcnt, ev->type == VS_EV_VRAMCNT ?
+			VS_CYCLES_BANK_VRAMCNT : ev->type == VS_EV_LOCK ? VS_CYCLES_BANK_LOCK : VS_CYCLES_BANK_UNLOCK),
+			ev, 0, 0);
+		return;
+	}
 	if (memcmp(param, l->now, sizeof param) == 0)
 		return;
 	snprintf(l->err, sizeof l->err, "line %llu: %s changes the strategy's set-up: not measured on the console "
@@ -359,7 +380,7 @@ void vs_cycles_observe(void *ud, vs_replay *r, const vs_outcome *o)
 		l->frames++;
 		return;
 	case VS_EV_ALLOC:
-		on_alloc(l, r, o);
+		on_alloc(l, r, o, -1);
 		return;
 	case VS_EV_REALLOC:
 		on_realloc(l, r, o);
@@ -476,6 +497,11 @@ uint32_t vs_cycles_next_diff(const vs_cycles_list *l, const vs_cycles_result *re
 	int *hit)
 {
 	for (; i < l->n; i++) {
+		if (l->rq[i].op == VS_CYCLES_OP_FREE && l->t->free_digest && res[i].value != l->calls[i].digest) {
+			*got = res[i].value;
+			*hit = 0;
+			return i;
+		}
 		if (l->rq[i].op != VS_CYCLES_OP_ALLOC)
 			continue;
 		*got = vs_cycles_target_offset(l->t, res[i].value, hit);

@@ -50,6 +50,14 @@ typedef struct vs_cycles_target {
 	 * (NULL: the replay's record says so: Butano's managers share data the
 	 * replay records as new allocations) */
 	int (*host_hit)(const void *host_state);
+	/* 1: a free's answer is the digest of every live allocation's place
+	 * after it (allocators that move in their frees), compared with
+	 * vs_cycles_call.digest, which after sets */
+	uint8_t free_digest;
+	/* 1: bank writes and locks become VS_CYCLES_OP_BANK requests
+	 * (allocators that read the bank registers); 0: one that changes the
+	 * strategy's set-up stops the list */
+	uint8_t banks;
 } vs_cycles_target;
 
 /* The target named name in the table t[0..n), or NULL. */
@@ -93,6 +101,7 @@ struct vs_cycles_list {
 	uint32_t nsets, sets_cap;
 	uint32_t now[4];     /* the parameters the strategy holds now */
 	uint64_t realloc_freed; /* the realloc event whose free was taken */
+	int realloc_slot;    /* its slot, when the strategy takes the realloc whole */
 	int failed;          /* the list cannot be measured: err says why */
 	char err[512];
 };
@@ -143,7 +152,8 @@ void vs_cycles_worst_frame(const vs_cycles_list *l, const vs_cycles_result *res,
 /* The first allocation from request i on whose console placement (or,
  * for the tile managers, whether it was a hit) differs from the host's:
  * its index, with the console's arena offset (VS_CYCLES_NONE: failed) and
- * hit; l->n when none does. */
+ * hit; l->n when none does. With free_digest, also the first free after
+ * which the console's allocations sit elsewhere (*got: its digest). */
 uint32_t vs_cycles_next_diff(const vs_cycles_list *l, const vs_cycles_result *res, uint32_t i, uint32_t *got,
 	int *hit);
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "console/common/cycles_proto.h"
+#include "vramsim/alloc/nflib_sprite.h"
 
 #define VS_DS_CYC_MAGIC 0x43445356u   /* "VSDC" */
 #define VS_DS_CYC_VERSION 1u
@@ -51,10 +52,28 @@
  *    host adapter does.
  *  - nitro-engine-tex: set {max textures, bank flags, execution mode,
  *    fixes} (NE_TextureSystemReset's); alloc arg = format | width << 4 |
- *    height << 16 (NE_MaterialTexLoad), or with VS_DS_CYC_F_BYTES the bytes;
+ *    height << 16 (NE_MaterialTexLoad), or with VS_DS_CYC_F_BYTES the bytes
+ *    (with VS_DS_CYC_F_4X4: a 4x4 block's texel bytes);
  *    nitro-engine-pltt: set {max palettes}; alloc arg = colours
  *    (NE_PaletteLoad). Result = the offset from VRAM_A (VRAM_E); a reset
- *    resets the system with the set it was initialised with. */
+ *    resets the system with the set it was initialised with.
+ *  - nflib-sprite, nflib-sprite3d: set {base, max, flags, origin}
+ *    (nflib_sprite_init's, and the address of arena offset 0); alloc arg =
+ *    bytes, the graphics id the lowest free (NF_VramSpriteGfx's `vram`, as
+ *    the adapter gives it); result = address - origin; no free id or books
+ *    broken: VS_CYCLES_NONE uncalled, as the adapter. A free's result is
+ *    vs_ds_digest over every live id's (id, address - origin) in id order:
+ *    NF compacts inside its free.
+ *  - libnds-tex: set {variant | fixed << 8, VRAMCNT A-D, E-H (a byte each,
+ *    A lowest), I | texture locks << 8 | palette locks << 16}; alloc arg =
+ *    type | size_x << 4 | size_y << 8 (glTexImage2D's), or with
+ *    VS_DS_CYC_F_BYTES the bytes; libnds-pltt: the same set, alloc arg =
+ *    colours (glColorTableEXT's width), VS_DS_CYC_F_4X4 for a 4-colour
+ *    palette. With VS_CYCLES_F_REALLOC the slot's texture name is uploaded
+ *    again (glTexImage2D, glColorTableEXT on the bound texture). Result =
+ *    the offset from VRAM_A (PLTT_BASE's address); a free is
+ *    glDeleteTextures, a reset glResetTextures; bank requests
+ *    (VS_CYCLES_OP_BANK) write VRAMCNT or lock a bank in the model. */
 enum {
 	VS_DS_CYC_NNS_LNK_TEX = 1,
 	VS_DS_CYC_NNS_LNK_PLTT = 2,
@@ -64,8 +83,32 @@ enum {
 	VS_DS_CYC_DS_PLTT_SPLIT = 6,
 	VS_DS_CYC_LIBNDS_SPRITE = 7,
 	VS_DS_CYC_NE_TEX = 8,
-	VS_DS_CYC_NE_PLTT = 9
+	VS_DS_CYC_NE_PLTT = 9,
+	VS_DS_CYC_NFLIB_SPRITE = 10,
+	VS_DS_CYC_NFLIB_SPRITE3D = 11,
+	VS_DS_CYC_LIBNDS_TEX = 12,
+	VS_DS_CYC_LIBNDS_PLTT = 13
 };
+
+/* The digest of where an allocator that moves holds its allocations:
+ * h = vs_ds_digest(vs_ds_digest(h, id), offset) for each, from
+ * VS_DS_DIGEST_INIT (FNV-1a's constants, a word at a time). */
+#define VS_DS_DIGEST_INIT 2166136261u
+static inline uint32_t vs_ds_digest(uint32_t h, uint32_t word)
+{
+	return (h ^ word) * 16777619u;
+}
+
+/* NightFox's Lib's: every graphics id in use and its offset, both sides. */
+static inline uint32_t vs_ds_nflib_digest(const nflib_sprite *m, uint32_t origin)
+{
+	uint32_t h = VS_DS_DIGEST_INIT, k;
+
+	for (k = 0; k < m->ids; k++)
+		if (m->inuse[k])
+			h = vs_ds_digest(vs_ds_digest(h, k), m->addr[k] - origin);
+	return h;
+}
 
 #define VS_DS_CYC_F_4X4 0x01u
 #define VS_DS_CYC_F_LOW 0x02u

@@ -5,7 +5,9 @@
  * builds while the host replays. */
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
+#include "vramsim/alloc/libnds_gl.h"
 #include "vramsim/alloc/libnds_sprite.h"
+#include "vramsim/alloc/nflib_sprite.h"
 #include "vramsim/alloc/nitro_engine_vram.h"
 #include "vramsim/alloc/nns_gfd.h"
 #include "console/ds/ds_cycles_host.h"
@@ -152,9 +154,11 @@ static int ne_tex_encode(const void *st, const vs_request *rq, uint32_t *arg, ui
 	(void)st;
 	if (vs_ds_tex_request(rq, &bytes, &is4x4) != VS_OK)
 		return 0;
-	if (rq->shape != VS_REQ_TEX) {
+	if (rq->shape != VS_REQ_TEX || !rq->u.tex.width) {
+		if (is4x4 && bytes % 16u)
+			return 0; /* refused by the adapter uncalled */
 		*arg = bytes;
-		*flags = VS_DS_CYC_F_BYTES;
+		*flags = (uint8_t)(VS_DS_CYC_F_BYTES | (is4x4 ? VS_DS_CYC_F_4X4 : 0));
 		return 1;
 	}
 	if (rq->u.tex.format > 0xFu || rq->u.tex.width > 0xFFFu)
@@ -197,6 +201,76 @@ static void ne_pltt_params(const void *st, uint32_t param[4])
 	param[0] = ((const ne_vram_pltt *)st)->max;
 }
 
+/* ---- NightFox's Lib ---------------------------------------------------------------- */
+
+/* Bytes, as the adapter asks NF for them (strat_nflib_sprite.c); what it
+ * refuses before any call is not sent. */
+static int nf_encode(const void *st, const vs_request *rq, uint32_t *arg, uint8_t *flags)
+{
+	(void)flags;
+	return vs_nflib_request(st, rq, arg) == VS_OK;
+}
+
+static void nf_params(const void *st, uint32_t param[4])
+{
+	uint32_t origin, max;
+	const nflib_sprite *m = vs_nflib_books(st, &origin, &max);
+
+	param[0] = m->base;
+	param[1] = max;
+	param[2] = m->flags;
+	param[3] = origin;
+}
+
+/* Where the host's NF holds every graphic after a free (its compaction). */
+static void nf_after(vs_cycles_list *l, vs_replay *r)
+{
+	uint32_t origin, max;
+	const nflib_sprite *m = vs_nflib_books(vs_replay_strategy_state(r, l->arena), &origin, &max);
+
+	if (l->rq[l->n - 1].op == VS_CYCLES_OP_FREE)
+		l->calls[l->n - 1].digest = vs_ds_nflib_digest(m, origin);
+}
+
+/* ---- libnds videoGL ------------------------------------------------------------- */
+
+static int lgl_tex_encode(const void *st, const vs_request *rq, uint32_t *arg, uint8_t *flags)
+{
+	unsigned type, sx, sy;
+	uint32_t bytes;
+
+	(void)st;
+	if (vs_libnds_tex_request(rq, &type, &sx, &sy, &bytes) != VS_OK)
+		return 0;
+	*arg = bytes ? bytes : type | sx << 4 | sy << 8;
+	*flags = bytes ? VS_DS_CYC_F_BYTES : 0;
+	return 1;
+}
+
+static int lgl_pltt_encode(const void *st, const vs_request *rq, uint32_t *arg, uint8_t *flags)
+{
+	int four;
+
+	(void)st;
+	if (vs_libnds_pltt_request(rq, arg, &four) != VS_OK)
+		return 0;
+	*flags = four ? VS_DS_CYC_F_4X4 : 0;
+	return 1;
+}
+
+/* Variant, fixes and the registers as the model holds them. */
+static void lgl_params(const void *st, uint32_t param[4])
+{
+	const libnds_gl *g = st;
+	unsigned b;
+
+	param[0] = g->variant | (uint32_t)g->fixed << 8;
+	param[1] = param[2] = 0;
+	for (b = 0; b < 8; b++)
+		param[1 + b / 4] |= (uint32_t)g->regs.vramcnt[b] << 8 * (b % 4);
+	param[3] = g->regs.vramcnt[8] | (uint32_t)g->regs.lock[0] << 8 | (uint32_t)g->regs.lock[1] << 16;
+}
+
 /* name, id, encode, params, offset, hit, after, results, frames, param_sets */
 static const vs_cycles_target targets[] = {
 	{ .name = "nns-lnk-tex", .id = VS_DS_CYC_NNS_LNK_TEX, .encode = tex_encode, .params = lnk_tex_params,
@@ -217,6 +291,14 @@ static const vs_cycles_target targets[] = {
 		.offset = addr_offset, .results = 1, .param_sets = 1 },
 	{ .name = "nitro-engine-pltt", .id = VS_DS_CYC_NE_PLTT, .encode = ne_pltt_encode, .params = ne_pltt_params,
 		.offset = addr_offset, .results = 1, .param_sets = 1 },
+	{ .name = "nflib-sprite", .id = VS_DS_CYC_NFLIB_SPRITE, .encode = nf_encode, .params = nf_params,
+		.offset = addr_offset, .after = nf_after, .results = 1, .param_sets = 1, .free_digest = 1 },
+	{ .name = "nflib-sprite3d", .id = VS_DS_CYC_NFLIB_SPRITE3D, .encode = nf_encode, .params = nf_params,
+		.offset = addr_offset, .after = nf_after, .results = 1, .param_sets = 1, .free_digest = 1 },
+	{ .name = "libnds-tex", .id = VS_DS_CYC_LIBNDS_TEX, .encode = lgl_tex_encode, .params = lgl_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1, .banks = 1 },
+	{ .name = "libnds-pltt", .id = VS_DS_CYC_LIBNDS_PLTT, .encode = lgl_pltt_encode, .params = lgl_params,
+		.offset = addr_offset, .results = 1, .param_sets = 1, .banks = 1 },
 };
 
 #define NTARGETS (sizeof targets / sizeof targets[0])

@@ -25,6 +25,22 @@ struct nns_gfd_ctx;
 int vs_ds_nns_tex_alloc(struct nns_gfd_ctx *g, const vs_request *rq, vs_placement *out);
 int vs_ds_nns_pltt_alloc(struct nns_gfd_ctx *g, const vs_request *rq, vs_placement *out);
 
+/* NightFox's Lib (strat_nflib_sprite.c, both adapters' state): the bytes a
+ * request asks NF for, VS_OK, or the status the adapter refuses it with
+ * before any call (its shape; the 3D one without bank B at slot 1). NF's
+ * books with where arena offset 0 lies and NF's max (the cycles program's
+ * set-up). */
+struct nflib_sprite;
+int vs_nflib_request(const void *st, const vs_request *rq, uint32_t *bytes);
+const struct nflib_sprite *vs_nflib_books(const void *st, uint32_t *origin, uint32_t *max);
+
+/* libnds videoGL (strat_libnds_tex.c, strat_libnds_pltt.c): a texture
+ * request as glTexImage2D's type and size fields, or (bytes != 0) plain
+ * bytes given as an 8 bpp texture; a palette request as glColorTableEXT's
+ * width in colours and the 4-colour flag. VS_OK or the refusal. */
+int vs_libnds_tex_request(const vs_request *rq, unsigned *type, unsigned *sx, unsigned *sy, uint32_t *bytes);
+int vs_libnds_pltt_request(const vs_request *rq, uint32_t *width, int *four);
+
 /* Bytes of texture (palette) space mapped contiguously from address 0. */
 uint32_t vs_ds_tex_mapped_bytes(const vs_arena_decl *a);
 uint32_t vs_ds_pltt_mapped_bytes(const vs_arena_decl *a);

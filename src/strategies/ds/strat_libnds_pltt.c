@@ -7,6 +7,7 @@
  * glColorTableEXT again, which frees the old palette before it searches.
  * Options: variant=devkitpro|blocksds, fixed=yes|no. */
 #include "strat_libnds.h"
+#include "strat_ds.h"
 #include "strategies/strategies.h"
 
 #define PAL_NODES LIBNDS_GL_PAL_NODES
@@ -30,7 +31,7 @@ static int pltt_init(void *st, const vs_arena_decl *a, const char *options, uint
 /* Colours and the 4-colour flag. libnds aligns palettes to 16 bytes (8 for
  * 4-colour ones) and takes a colour count: plain bytes round up to a
  * colour. */
-static int pltt_request(const vs_request *rq, uint32_t *width, int *four)
+int vs_libnds_pltt_request(const vs_request *rq, uint32_t *width, int *four)
 {
 	uint32_t bytes;
 
@@ -86,7 +87,7 @@ static int pltt_alloc(void *st, const vs_request *rq, vs_placement *out)
 	libnds_gl *g = st;
 	const libnds_gl_palette *p;
 	uint32_t width;
-	int four, name, rc = pltt_request(rq, &width, &four);
+	int four, name, rc = vs_libnds_pltt_request(rq, &width, &four);
 
 	if (rc != VS_OK)
 		return rc;

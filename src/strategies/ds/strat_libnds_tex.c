@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "strat_libnds.h"
+#include "strat_ds.h"
 #include "strategies/strategies.h"
 #include "base/options.h"
 #include "base/text.h"
@@ -202,13 +203,15 @@ static unsigned size_field(unsigned pixels)
 /* Format (TEXIMAGE_PARAM numbering = GL_TEXTURE_TYPE_ENUM) and sizes, or
  * bytes for a plain-byte request (given to the allocator as an 8 bpp
  * texture of that many bytes). */
-static int tex_request(const vs_request *rq, unsigned *type, unsigned *sx, unsigned *sy, uint32_t *bytes)
+int vs_libnds_tex_request(const vs_request *rq, unsigned *type, unsigned *sx, unsigned *sy, uint32_t *bytes)
 {
 	if (rq->align > 8)
 		return VS_ERR_UNSUPPORTED; /* libnds aligns textures to 8 bytes, no more */
 	*bytes = 0;
 	switch (rq->shape) {
 	case VS_REQ_TEX:
+		if (!rq->u.tex.width)
+			return VS_ERR_UNSUPPORTED; /* `tex N 4x4`: glTexImage2D takes one texture's dimensions */
 		*type = rq->u.tex.format;
 		*sx = size_field(rq->u.tex.width);
 		*sy = size_field(rq->u.tex.height);
@@ -228,7 +231,7 @@ static int tex_alloc(void *st, const vs_request *rq, vs_placement *out)
 	const libnds_gl_texture *t;
 	unsigned type = 0, sx = 0, sy = 0;
 	uint32_t bytes;
-	int name, rc = tex_request(rq, &type, &sx, &sy, &bytes), ok;
+	int name, rc = vs_libnds_tex_request(rq, &type, &sx, &sy, &bytes), ok;
 
 	if (rc != VS_OK)
 		return rc;

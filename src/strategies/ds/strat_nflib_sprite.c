@@ -27,6 +27,7 @@ typedef struct nf_strat {
 	uint32_t origin;          /* the address at arena offset 0 */
 	uint32_t max;             /* NF's max: mode * 1024, or 131072 for 3D */
 	uint32_t lo, hi;          /* the bank NF maps, as arena offsets (where blocks may be parked) */
+	uint8_t bank_b_slot1;     /* 3D: bank B is texture slot 1, as NF_Init3dSpriteSys maps it */
 	uint32_t seen[NFLIB_SPRITE_IDS_MAX]; /* offset the replay has for each live id, else NONE */
 	uint32_t defrags_seen;    /* m.defrags when the moves were last planned */
 	uint32_t nmv;
@@ -95,10 +96,10 @@ static int nf3d_init(void *st, const vs_arena_decl *a, const char *options, uint
 	unsigned flags = NFLIB_3D;
 
 	(void)mem;
-	(void)a;
 	if (vs_option_check(options, known, err, errlen) || fixed_option(options, &flags, err, errlen))
 		return -1;
 	s->origin = NFLIB_BASE_3D - VS_DS_TEX_SLOT; /* LCDC bank A's address: texture offset 0 */
+	s->bank_b_slot1 = a->ds_bank_slot[1] == 1;
 	s->lo = VS_DS_TEX_SLOT;
 	s->hi = 2u * VS_DS_TEX_SLOT;
 	s->max = NFLIB_3D_BYTES;
@@ -156,30 +157,56 @@ static int nf_place(nf_strat *s, uint32_t bytes, vs_placement *out)
 	return VS_OK;
 }
 
-static int nf2d_alloc(void *st, const vs_request *rq, vs_placement *out)
+int vs_nflib_request(const void *st, const vs_request *rq, uint32_t *bytes)
 {
-	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
-	if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
-		return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
-	/* "When using mode 128, 8x8 pixels sprites can't be used" (NF_InitSpriteSys's
-	 * documentation): a sprite of fewer bytes than the mode's boundary */
-	if (rq->shape == VS_REQ_SPRITE && rq->size % (((nf_strat *)st)->max / 1024u))
-		return VS_ERR_UNSUPPORTED;
-	return nf_place(st, rq->size, out);
-}
-
-static int nf3d_alloc(void *st, const vs_request *rq, vs_placement *out)
-{
-	uint32_t bytes;
+	const nf_strat *s = st;
 	bool is4x4;
-	int rc = vs_ds_tex_request(rq, &bytes, &is4x4);
+	int rc;
 
-	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
-	if (rc != VS_OK)
+	if (!(s->m.flags & NFLIB_3D)) {
+		if ((rq->shape != VS_REQ_SPRITE || rq->u.sprite.bpp != 8) && rq->shape != VS_REQ_BYTES)
+			return VS_ERR_UNSUPPORTED; /* NF's sprites are 256-colour (nf_sprite256) */
+		/* "When using mode 128, 8x8 pixels sprites can't be used" (NF_InitSpriteSys's
+		 * documentation): a sprite of fewer bytes than the mode's boundary */
+		if (rq->shape == VS_REQ_SPRITE && rq->size % (s->max / 1024u))
+			return VS_ERR_UNSUPPORTED;
+		*bytes = rq->size;
+		return VS_OK;
+	}
+	if ((rc = vs_ds_tex_request(rq, bytes, &is4x4)) != VS_OK)
 		return rc;
 	if (is4x4)
 		return VS_ERR_UNSUPPORTED; /* NF's 3D sprites are 256-colour textures */
-	return nf_place(st, bytes, out);
+	/* NF places in bank B whatever the game maps (NF_Init3dSpriteSys maps it
+	 * itself, nf_sprite3d.c): where the trace has no bank B at slot 1 (the
+	 * bank is the game's for something else) the texture has no place. */
+	return s->bank_b_slot1 ? VS_OK : VS_ERR_RULE;
+}
+
+const nflib_sprite *vs_nflib_books(const void *st, uint32_t *origin, uint32_t *max)
+{
+	const nf_strat *s = st;
+
+	*origin = s->origin;
+	*max = s->max;
+	return &s->m;
+}
+
+static int nf_alloc(void *st, const vs_request *rq, vs_placement *out)
+{
+	uint32_t bytes;
+	int rc = vs_nflib_request(st, rq, &bytes);
+
+	((nf_strat *)st)->nmv = 0; /* NF moves nothing here */
+	return rc != VS_OK ? rc : nf_place(st, bytes, out);
+}
+
+/* Bank B written: texture slot 1 again, or gone (VRAMCNT_B: enable, MST 3
+ * with bit 2 ignored, OFS 1; GBATEK "DS Memory Control - VRAM"). */
+static void nf3d_vramcnt(void *st, unsigned bank, uint8_t value)
+{
+	if (bank == 1)
+		((nf_strat *)st)->bank_b_slot1 = (value & 0x9Bu) == 0x8Bu;
 }
 
 static int nf_free(void *st, const vs_placement *pl)
@@ -275,7 +302,7 @@ const vs_strategy vs_strat_nflib_sprite = {
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf2d_init,
-	.alloc = nf2d_alloc,
+	.alloc = nf_alloc,
 	.free = nf_free,
 	.reset = nf_reset,
 	.walk_free = nf_walk,
@@ -293,11 +320,12 @@ const vs_strategy vs_strat_nflib_sprite3d = {
 	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_FREE_MOVES,
 	.state_size = sizeof(nf_strat),
 	.init = nf3d_init,
-	.alloc = nf3d_alloc,
+	.alloc = nf_alloc,
 	.free = nf_free,
 	.reset = nf_reset,
 	.walk_free = nf_walk,
 	.dump = nf_dump,
 	.ram = nf_ram,
-	.moves = nf_moves
+	.moves = nf_moves,
+	.vramcnt = nf3d_vramcnt
 };

@@ -3,7 +3,8 @@
  * palette VRAM allocators (nitro_engine_vram.h; docs/ds-homebrew.md).
  *
  * nitro-engine-tex options: banks= (letters of A-D, NE_TextureSystemReset's
- * bank flags; default abcd as NE_Init3D passes), mode=init|single|dual (the
+ * bank flags; default: those of A-D the arena maps at their own slots, which
+ * is abcd, NE_Init3D's, for the default arena), mode=init|single|dual (the
  * execution mode during that reset; init: inside NE_Init3D, which is what
  * drops C and D), textures= (max_textures, 0 = default 128), fixed=yes|no.
  * nitro-engine-pltt options: palettes= (max_palettes, 0 = default 64). */
@@ -83,6 +84,21 @@ static int read_mode(const char *options, int *mode, char *err, size_t errlen)
 	return -1;
 }
 
+/* The banks of A-D the arena maps at their own slot (A at 0 ... D at 3).
+ * Nitro Engine maps the banks it is given itself and places by LCDC
+ * address, bank X as slot X: a game whose texture slots are not those
+ * (the demo's bank A alone, bank B busy as OBJ VRAM) passes the banks it
+ * has, or its textures land in slots the hardware does not map. */
+static unsigned arena_banks(const vs_arena_decl *a)
+{
+	unsigned b, banks = 0;
+
+	for (b = 0; b < 4; b++)
+		if (a->ds_bank_slot[b] == b)
+			banks |= 1u << b;
+	return banks;
+}
+
 static int tex_init(void *st, const vs_arena_decl *a, const char *options, uint8_t *mem, char *err, size_t errlen)
 {
 	static const char *const known[] = { "banks", "mode", "textures", "fixed", NULL };
@@ -90,9 +106,8 @@ static int tex_init(void *st, const vs_arena_decl *a, const char *options, uint8
 	uint32_t max = 0;
 	int fixed = 0;
 
-	(void)a;
 	(void)mem;
-	s->banks = 0xFu;
+	s->banks = arena_banks(a);
 	s->mode = NE_VRAM_MODE_INIT;
 	if (vs_option_check(options, known, err, errlen) || read_banks(options, &s->banks, err, errlen) ||
 		read_mode(options, &s->mode, err, errlen) || read_yes_no(options, "fixed", &fixed, err, errlen) ||
@@ -132,11 +147,16 @@ static int tex_alloc(void *st, const vs_request *rq, vs_placement *out)
 
 	if (rc != VS_OK)
 		return rc;
-	/* NE sizes a texture from its dimensions (any height) */
-	if (rq->shape == VS_REQ_TEX)
+	/* NE sizes a texture from its dimensions (any height); a 4x4 block by
+	 * its size (`tex N 4x4`) goes to the search NE_MaterialTex4x4Load runs
+	 * once it has the size (ne_alloc_compressed_tex), which only ever sees
+	 * a texture's, a multiple of 16 */
+	if (rq->shape == VS_REQ_TEX && rq->u.tex.width)
 		slot = ne_vram_tex_load(&s->t, rq->u.tex.format, rq->u.tex.width, rq->u.tex.height);
+	else if (is4x4 && bytes % 16u)
+		return VS_ERR_UNSUPPORTED;
 	else
-		slot = ne_vram_tex_load_bytes(&s->t, bytes, false);
+		slot = ne_vram_tex_load_bytes(&s->t, bytes, is4x4);
 	if (slot == NE_VRAM_NO_SLOT)
 		return fail_status(s->t.fail);
 	/* the texel chunk is the allocation: 4x4 sizes are multiples of 16,

@@ -17,7 +17,9 @@
 #include "console/ds/ds_cycles.h"
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
+#include "vramsim/alloc/libnds_gl.h"
 #include "vramsim/alloc/libnds_sprite.h"
+#include "vramsim/alloc/nflib_sprite.h"
 #include "vramsim/alloc/nitro_engine_alloc.h"
 #include "vramsim/alloc/nitro_engine_vram.h"
 #include "vramsim/alloc/nns_gfd.h"
@@ -50,7 +52,14 @@ static union {
 	libnds_sprite sprite;
 	ne_vram_tex ne_tex;
 	ne_vram_pltt ne_pltt;
+	nflib_sprite nf;
+	/* libnds videoGL with the adapters' node pools: textures' (and the
+	 * palettes' unused two), or palettes' */
+	uint8_t lgl_tex[LIBNDS_GL_BYTES(LIBNDS_GL_TEX_NODES, 2)];
+	uint8_t lgl_pltt[LIBNDS_GL_BYTES(2, LIBNDS_GL_PAL_NODES)];
 } st __attribute__((aligned(8)));
+/* NightFox's Lib's max and where arena offset 0 lies. */
+static uint32_t nf_max, nf_origin;
 /* Nitro Engine's reset parameters, kept for its resets. */
 static uint32_t ne_set[4];
 /* Each live handle, and what its free needs besides (a size). */
@@ -163,7 +172,7 @@ static uint32_t slot_of(const volatile vs_cycles_req *rq, uint32_t i, uint32_t f
 {
 	if (rq->slot >= VS_DS_CYC_SLOTS)
 		fail(VS_DS_CYC_E_SLOT, first + i);
-	if (rq->op > VS_CYCLES_OP_FRAME)
+	if (rq->op > VS_CYCLES_OP_BANK)
 		fail(VS_DS_CYC_E_OP, first + i);
 	return rq->slot;
 }
@@ -408,7 +417,7 @@ static uint16_t ne_load(uint32_t strategy, uint32_t arg, uint32_t flags)
 	if (strategy == VS_DS_CYC_NE_PLTT)
 		return ne_vram_pltt_load(&st.ne_pltt, (uint16_t)arg);
 	if (flags & VS_DS_CYC_F_BYTES)
-		return ne_vram_tex_load_bytes(&st.ne_tex, arg, false);
+		return ne_vram_tex_load_bytes(&st.ne_tex, arg, (flags & VS_DS_CYC_F_4X4) != 0);
 	return ne_vram_tex_load(&st.ne_tex, arg & 0xFu, (int)((arg >> 4) & 0xFFFu), (int)(arg >> 16));
 }
 
@@ -449,6 +458,203 @@ static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
 	}
 }
 
+/* ---- NightFox's Lib's sprite and 3D sprite graphics ------------------------------------ */
+
+static int nf_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	(void)strategy;
+	nf_max = p[1];
+	nf_origin = p[3];
+	nflib_sprite_init(&st.nf, p[0], p[1], p[2]);
+	return 1;
+}
+
+static void run_nf(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	nflib_sprite *m = &st.nf;
+	uint32_t i, cyc, id, bytes;
+	int64_t addr;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first);
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			/* the game's graphics id: the lowest free, as the adapter gives it */
+			for (id = 0; id < m->ids && m->inuse[id]; id++)
+				;
+			bytes = rq->arg;
+			if (m->broken || id == m->ids || !bytes) { /* the adapter refuses these uncalled */
+				answer(i, VS_CYCLES_NONE, 0, 0);
+				break;
+			}
+			TIMED3(addr, cyc, nflib_sprite_alloc(m, (uint16_t)id, bytes), m, id, bytes);
+			slots[slot][0] = id;
+			answer(i, addr < 0 ? VS_CYCLES_NONE : (uint32_t)addr - nf_origin, cyc, over3);
+			break;
+		case VS_CYCLES_OP_FREE:
+			id = slots[slot][0];
+			TIMED(rc, cyc, nflib_sprite_free(m, (uint16_t)id), m, id);
+			(void)rc;
+			/* NF may have compacted: where every graphic is now */
+			answer(i, vs_ds_nflib_digest(m, nf_origin), cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, nflib_sprite_init(m, m->base, nf_max, m->flags), nf_init(strategy, p_));
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
+/* ---- libnds videoGL's textures and palettes ------------------------------------------ */
+
+static libnds_gl *lgl(uint32_t strategy)
+{
+	return (libnds_gl *)(void *)(strategy == VS_DS_CYC_LIBNDS_TEX ? st.lgl_tex : st.lgl_pltt);
+}
+
+static int lgl_init(uint32_t strategy, const volatile uint32_t *p)
+{
+	int tex = strategy == VS_DS_CYC_LIBNDS_TEX;
+	libnds_vb_regs regs;
+	unsigned b;
+
+	for (b = 0; b < 8; b++)
+		regs.vramcnt[b] = (uint8_t)(p[1 + b / 4] >> 8 * (b % 4));
+	regs.vramcnt[8] = (uint8_t)p[3];
+	regs.lock[0] = (uint8_t)(p[3] >> 8);
+	regs.lock[1] = (uint8_t)(p[3] >> 16);
+	libnds_gl_init(lgl(strategy), (int)(p[0] & 0xFFu), (int)((p[0] >> 8) & 0xFFu), tex ? LIBNDS_GL_TEX_NODES : 2,
+		tex ? 2 : LIBNDS_GL_PAL_NODES, &regs);
+	return 1;
+}
+
+/* What a game does for one texture, as the adapter (strat_libnds_tex.c):
+ * glGenTextures (or, for a realloc, the bound name again), glBindTexture,
+ * glTexImage2D, and glDeleteTextures when that fails. The offset, or
+ * VS_CYCLES_NONE. */
+__attribute__((noinline)) static uint32_t lgl_tex_upload(libnds_gl *g, uint32_t arg, uint32_t flags, int *name)
+{
+	int ok;
+
+	if (flags & VS_CYCLES_F_REALLOC) {
+		if (!libnds_gl_texture_of(g, *name))
+			return VS_CYCLES_NONE;
+	} else if (!libnds_gl_gen_textures(g, 1, name))
+		return VS_CYCLES_NONE;
+	libnds_gl_bind_texture(g, *name);
+	ok = flags & VS_DS_CYC_F_BYTES ? libnds_gl_tex_image_bytes(g, LIBNDS_GL_RGB256, arg) :
+		libnds_gl_tex_image_2d(g, arg & 0xFu, (arg >> 4) & 0xFu, (arg >> 8) & 0xFu);
+	if (!ok) {
+		libnds_gl_delete_textures(g, 1, name);
+		return VS_CYCLES_NONE;
+	}
+	return libnds_gl_texture_of(g, *name)->vram_addr - LIBNDS_VRAM_A;
+}
+
+/* The texture format a palette's stand-in texture gets (strat_libnds_pltt.c). */
+static uint32_t stand_in_format(int four)
+{
+	return (uint32_t)(four ? LIBNDS_GL_RGB4 : LIBNDS_GL_RGB256) << 26;
+}
+
+/* A palette, as the adapter (strat_libnds_pltt.c): a texture name of its
+ * own given the format (or, for a realloc, the same name, given a new one
+ * when it changes between 4 colours and more), then glColorTableEXT;
+ * glDeleteTextures when that fails. PLTT_BASE's offset, or VS_CYCLES_NONE. */
+__attribute__((noinline)) static uint32_t lgl_pltt_upload(libnds_gl *g, uint32_t width, uint32_t flags, int *name)
+{
+	int four = (flags & VS_DS_CYC_F_4X4) != 0, fresh = 1;
+	const libnds_gl_texture *t;
+	const libnds_gl_palette *p;
+
+	if (flags & VS_CYCLES_F_REALLOC) {
+		if (!(t = libnds_gl_texture_of(g, *name)))
+			return VS_CYCLES_NONE;
+		libnds_gl_bind_texture(g, *name);
+		fresh = (t->tex_format & (7u << 26)) != stand_in_format(four);
+		if (fresh)
+			libnds_gl_delete_textures(g, 1, name);
+	}
+	if (fresh) {
+		if (!libnds_gl_gen_textures(g, 1, name))
+			return VS_CYCLES_NONE;
+		libnds_gl_bind_texture(g, *name);
+		libnds_gl_tex_parameter(g, stand_in_format(four));
+	}
+	if (!libnds_gl_color_table(g, width)) {
+		libnds_gl_delete_textures(g, 1, name);
+		return VS_CYCLES_NONE;
+	}
+	p = libnds_gl_palette_of(g, libnds_gl_texture_of(g, *name)->pal_index);
+	return (uint32_t)p->addr << p->shift;
+}
+
+/* glDeleteTextures of a name the model holds (the adapter's free). */
+__attribute__((noinline)) static int lgl_delete(libnds_gl *g, int name)
+{
+	if (!libnds_gl_texture_of(g, name))
+		return -1;
+	libnds_gl_delete_textures(g, 1, &name);
+	return 0;
+}
+
+/* A bank request: VRAMCNT written, or glLockVRAMBank / glUnlockVRAMBank. */
+static void lgl_bank(libnds_gl *g, uint32_t arg)
+{
+	unsigned bank = arg & 0xFFu, kind = arg >> 16;
+
+	if (kind == VS_CYCLES_BANK_VRAMCNT)
+		libnds_gl_vramcnt(g, bank, (uint8_t)(arg >> 8));
+	else
+		(void)libnds_gl_lock_bank(g, bank, kind == VS_CYCLES_BANK_LOCK);
+}
+
+static void run_lgl(uint32_t strategy, uint32_t first, uint32_t count)
+{
+	libnds_gl *g = lgl(strategy);
+	int tex = strategy == VS_DS_CYC_LIBNDS_TEX, name;
+	uint32_t i, cyc, value, arg, flags;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		const volatile vs_cycles_req *rq = &MB->rq[i];
+		uint32_t slot = slot_of(rq, i, first);
+
+		switch (rq->op) {
+		case VS_CYCLES_OP_ALLOC:
+			arg = rq->arg;
+			flags = rq->flags;
+			name = (int)slots[slot][0]; /* a realloc's: the name uploaded again */
+			if (tex)
+				TIMED4(value, cyc, lgl_tex_upload(g, arg, flags, &name), g, arg, flags, &name);
+			else
+				TIMED4(value, cyc, lgl_pltt_upload(g, arg, flags, &name), g, arg, flags, &name);
+			slots[slot][0] = (uint32_t)name;
+			answer(i, value, cyc, over4);
+			break;
+		case VS_CYCLES_OP_FREE:
+			name = (int)slots[slot][0];
+			TIMED(rc, cyc, lgl_delete(g, name), g, name);
+			answer(i, (uint32_t)rc, cyc, over2);
+			break;
+		case VS_CYCLES_OP_RESET:
+			RESET_OR_INIT(i, rq, cyc, libnds_gl_reset_textures(g), lgl_init(strategy, p_));
+			break;
+		case VS_CYCLES_OP_BANK:
+			lgl_bank(g, rq->arg);
+			answer(i, 0, 0, 0); /* a register write, no call of the library's */
+			break;
+		default:
+			answer(i, 0, 0, 0);
+		}
+	}
+}
+
 /* ---- the mailbox ----------------------------------------------------------------- */
 
 /* Initialises the allocator with parameter set 0 (untimed). */
@@ -475,6 +681,14 @@ static void start(uint32_t strategy)
 	case VS_DS_CYC_NE_PLTT:
 		ok = ne_init(strategy, p);
 		break;
+	case VS_DS_CYC_NFLIB_SPRITE:
+	case VS_DS_CYC_NFLIB_SPRITE3D:
+		ok = nf_init(strategy, p);
+		break;
+	case VS_DS_CYC_LIBNDS_TEX:
+	case VS_DS_CYC_LIBNDS_PLTT:
+		ok = lgl_init(strategy, p);
+		break;
 	default:
 		fail(VS_DS_CYC_E_STRATEGY, 0);
 		return;
@@ -498,6 +712,14 @@ static void run_chunk(uint32_t strategy, uint32_t first, uint32_t count)
 	case VS_DS_CYC_NE_TEX:
 	case VS_DS_CYC_NE_PLTT:
 		run_ne(strategy, first, count);
+		break;
+	case VS_DS_CYC_NFLIB_SPRITE:
+	case VS_DS_CYC_NFLIB_SPRITE3D:
+		run_nf(strategy, first, count);
+		break;
+	case VS_DS_CYC_LIBNDS_TEX:
+	case VS_DS_CYC_LIBNDS_PLTT:
+		run_lgl(strategy, first, count);
 		break;
 	default:
 		run_nns(strategy, first, count);
