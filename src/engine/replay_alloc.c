@@ -79,12 +79,17 @@ static int check_placement(vs_replay *r, int a, rec *x)
 		u = -1;
 		for (i = 0; u < 0 && i < x->fp.rows; i++)
 			u = vs_arena_first_taken(&ar->arena, x->fp.offset + i * x->fp.stride, x->fp.row_bytes);
-	} else if (!x->ntied && !r->cfg.on_mark && pl->block_offset == pl->offset &&
-		pl->block_size == pl->granted && pl->granted == vs_replay_data_bytes(x)) {
-		/* the usual allocation, all data: checked and marked in one
-		 * look-up (an observer of marks gets them from mark_rec) */
-		u = vs_arena_take(&ar->arena, pl->offset, pl->granted, (uint32_t)(x - r->slab) + 1, VS_UNIT_DATA);
-		x->taken = u == -1;
+	} else if (!x->ntied && !r->cfg.on_mark) {
+		/* checked and marked in one look-up: a block all data as data,
+		 * else (a heap's, with its header and slack) as overhead, its
+		 * data and slack marked over it after (an observer of marks gets
+		 * them from mark_rec) */
+		int whole = pl->block_offset == pl->offset && pl->block_size == pl->granted &&
+			pl->granted == vs_replay_data_bytes(x);
+
+		u = vs_arena_take(&ar->arena, pl->block_offset, pl->block_size, (uint32_t)(x - r->slab) + 1,
+			whole ? VS_UNIT_DATA : VS_UNIT_OVERHEAD);
+		x->taken = u != -1 ? TAKEN_NOT : whole ? TAKEN_ALL : TAKEN_BLOCK;
 		if (u == -2)
 			u = -1; /* no memory for the map: mark_rec says so */
 	} else {
@@ -298,7 +303,9 @@ static int add_rec(vs_replay *r, int a, uint32_t h, const vs_placement *pl, cons
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
 	} else {
-		if (!x->taken)
+		if (x->taken == TAKEN_BLOCK)
+			vs_replay_mark_grant(r, x, h);
+		else if (x->taken == TAKEN_NOT)
 			vs_replay_mark_rec(r, x, h, 0);
 		if (ar->bytes)
 			vs_replay_write_bytes(ar, x);

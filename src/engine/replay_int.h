@@ -32,6 +32,9 @@
 #define FAILED_RING 65536u
 #define MAX_TIED 2
 
+/* What check_placement marked of a record (rec.taken). */
+enum { TAKEN_NOT = 0, TAKEN_ALL, TAKEN_BLOCK /* the block as overhead: data and slack still to mark */ };
+
 typedef struct rec {
 	vs_live pub;
 	uint64_t seq;          /* allocation order within the replay */
@@ -43,7 +46,7 @@ typedef struct rec {
 	uint32_t next_free;    /* slab free list (when not in use) */
 	uint8_t in_use;
 	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
-	uint8_t taken;         /* check_placement marked it already (vs_arena_take) */
+	uint8_t taken;         /* what check_placement marked already (vs_arena_take): TAKEN_* */
 	uint8_t watched;       /* its inner granules are set in its arena's watch (stores seen) */
 } rec;
 
@@ -177,6 +180,8 @@ void vs_replay_mark_oom(const vs_replay *r);
 void vs_replay_mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner,
 	vs_unit_kind kind);
 void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained);
+/* The slack and data of a record whose block is marked overhead. */
+void vs_replay_mark_grant(const vs_replay *r, const rec *x, uint32_t h);
 void vs_replay_unmark_rec(const vs_replay *r, const rec *x);
 
 /* Bytes of data a record writes: the request, at most what was granted. */

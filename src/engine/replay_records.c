@@ -330,6 +330,15 @@ VS_NOINLINE void vs_replay_mark_told(const vs_replay *r, int ai, uint32_t off, u
 		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
 }
 
+void vs_replay_mark_grant(const vs_replay *r, const rec *x, uint32_t h)
+{
+	const vs_placement *pl = &x->pub.pl;
+	uint32_t size = vs_replay_data_bytes(x);
+
+	vs_replay_mark(r, (int)x->pub.arena, pl->offset + size, pl->granted - size, h, VS_UNIT_SLACK);
+	vs_replay_mark(r, (int)x->pub.arena, pl->offset, size, h, VS_UNIT_DATA);
+}
+
 void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
 {
 	const vs_placement *pl = &x->pub.pl;
@@ -354,8 +363,7 @@ void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retain
 		uint32_t grant_end = pl->offset + pl->granted, block_end = pl->block_offset + pl->block_size;
 		vs_replay_mark(r, ai, pl->block_offset, pl->offset - pl->block_offset, h, VS_UNIT_OVERHEAD);
 		vs_replay_mark(r, ai, grant_end, block_end - grant_end, h, VS_UNIT_OVERHEAD);
-		vs_replay_mark(r, ai, pl->offset + size, pl->granted - size, h, VS_UNIT_SLACK);
-		vs_replay_mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
+		vs_replay_mark_grant(r, x, h);
 	}
 	for (i = 0; i < x->ntied; i++)
 		vs_replay_mark(r, ai, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
