@@ -394,12 +394,15 @@ static Suite *suite(void)
 	/* each `vramsim record` boots the core (about 0.7 s of CPU): the cases
 	 * that run it most are tests of their own */
 	tcase_add_test(tc, test_runs_with_input);
-	tcase_add_test(tc, test_record_in_process);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_no_core);
 	tcase_add_test(tc, test_exit_removes_folder);
 	tcase_add_test(tc, test_signal_removes_folder);
 	suite_add_tcase(s, tc);
+	/* the driver opened, run, recorded from and closed in this process: the
+	 * one case the sanitizer tree scans for leaks (tests/CMakeLists.txt) */
+	tc = vs_test_tcase_apart(s, "leaks", NULL);
+	tcase_add_test(tc, test_record_in_process);
 	tc = vs_test_tcase_apart(s, "record", NULL);
 	tcase_add_test(tc, test_record_ring);
 	tc = vs_test_tcase_apart(s, "stops", NULL);
