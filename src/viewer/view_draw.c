@@ -379,7 +379,7 @@ static void draw_side(viewer *v, int s)
 	if (v->narenas) {
 		snprintf(buf, sizeof buf, "%s: live bytes, largest free, fragmentation%s",
 			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, layout_many(v) ?
-			" (Tab or click a strip: map it)" : v->narenas > 1 ? " (Tab: next arena)" : "");
+			(v->live ? " (click a strip: map it)" : " (Tab or click a strip: map it)") : v->narenas > 1 ? " (Tab: next arena)" : "");
 		if (region_begin(v, &p->chart_title_g, p->chart_title, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 			draw_text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
 		if (p->chart.w > 40 && p->chart.h > 30)
