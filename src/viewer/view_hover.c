@@ -114,8 +114,12 @@ static void shortened_label(viewer *v, const arena_pane *ap, uint32_t u)
 
 	for (i = 0; i < ap->L.npanels && v->nhover < VIEW_HOVER_LINES; i++) {
 		const vs_layout_panel *p = &ap->L.panel[i];
-		if (u >= p->unit0 && u - p->unit0 < p->nunits && strcmp(p->label, ap->full_label[i]) != 0)
-			snprintf(v->hover[v->nhover++], sizeof v->hover[0], "in %s", ap->full_label[i]);
+		char full[sizeof ap->full_label[i]];
+		if (u < p->unit0 || u - p->unit0 >= p->nunits || strcmp(p->label, ap->full_label[i]) == 0)
+			continue;
+		/* a copy: the label and the hover lines are both in *v */
+		memcpy(full, ap->full_label[i], sizeof full);
+		snprintf(v->hover[v->nhover++], sizeof v->hover[0], "in %s", full);
 	}
 }
 

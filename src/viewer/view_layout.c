@@ -144,9 +144,11 @@ static void fit_labels(arena_pane *ap)
 	for (i = 0; i < ap->L.npanels; i++) {
 		vs_layout_panel *p = &ap->L.panel[i];
 		int room = label_room(&ap->L, i, ap->map.w);
-		snprintf(ap->full_label[i], sizeof ap->full_label[i], "%s", p->label);
+		char full[sizeof p->label];
+		memcpy(full, p->label, sizeof full);
+		memcpy(ap->full_label[i], full, sizeof full);
 		for (k = 0; vs_image_text_width(p->label, 1) > room && k < 4; k++)
-			label_form(ap->full_label[i], k + 1, p->label, sizeof p->label);
+			label_form(full, k + 1, p->label, sizeof p->label);
 	}
 }
 

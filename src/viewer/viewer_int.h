@@ -40,7 +40,7 @@ typedef struct arena_pane {
 	int compact;     /* shown as a one-row strip (many arenas: not the one in focus) */
 	/* the panels' labels as the renderer made them, before shortening to
 	 * fit (the hover names a shortened one in full) */
-	char full_label[VS_LAYOUT_MAX_PANELS][40];
+	char full_label[VS_LAYOUT_MAX_PANELS][sizeof ((vs_layout_panel *)0)->label];
 	region title_g;
 	/* the map's runs and hover cell last drawn: the map is drawn again
 	 * only when one of them changed */
