@@ -136,10 +136,11 @@ static void label_form(const char *full, int k, char *out, size_t len)
 
 /* Panel labels cut to forms that fit before the next label (DS banks sit
  * side by side in narrow panels); the full ones are kept for the hover.
- * Labels that fit are left as they are. */
+ * Labels that fit are left as they are, and so are the GBA's, whose
+ * pictures (tests, docs) stay as they were. */
 static void fit_labels(arena_pane *ap)
 {
-	int i, k;
+	int i, k, gba = ap->L.kind == VS_ARENA_GBA_OBJ || ap->L.kind == VS_ARENA_GBA_BG;
 
 	for (i = 0; i < ap->L.npanels; i++) {
 		vs_layout_panel *p = &ap->L.panel[i];
@@ -147,7 +148,7 @@ static void fit_labels(arena_pane *ap)
 		char full[sizeof p->label];
 		memcpy(full, p->label, sizeof full);
 		memcpy(ap->full_label[i], full, sizeof full);
-		for (k = 0; vs_image_text_width(p->label, 1) > room && k < 4; k++)
+		for (k = 0; !gba && vs_image_text_width(p->label, 1) > room && k < 4; k++)
 			label_form(full, k + 1, p->label, sizeof p->label);
 	}
 }
