@@ -587,6 +587,13 @@ static int run_screenshot(cmd_args *a)
 	return 1;
 }
 
+/* layout: where the panes and panel labels are, in the log. */
+static int run_layout(cmd_args *a)
+{
+	layout_report(a->v);
+	return 1;
+}
+
 static int run_print(cmd_args *a)
 {
 	char buf[2048];
@@ -702,6 +709,7 @@ static const cmd_spec commands[] = {
 	{ "resize", NULL, 2, 2, run_resize },
 	{ "screenshot", NULL, 1, 1, run_screenshot },
 	{ "print", NULL, 0, 0, run_print },
+	{ "layout", NULL, 0, 0, run_layout },
 	{ "expect", "hover", 0, ANY_WORDS, run_expect_hover },
 	{ "expect", "title", 0, ANY_WORDS, run_expect_title },
 	{ "expect", "range", 2, 2, run_expect_range },

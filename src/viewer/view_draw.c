@@ -378,7 +378,8 @@ static void draw_side(viewer *v, int s)
 	}
 	if (v->narenas) {
 		snprintf(buf, sizeof buf, "%s: live bytes, largest free, fragmentation%s",
-			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, v->narenas > 1 ? " (Tab: next arena)" : "");
+			vs_timeline_arena(v->tl, s, v->chart_arena)->decl.name, layout_many(v) ?
+			(v->live ? " (click a strip: map it)" : " (Tab or click a strip: map it)") : v->narenas > 1 ? " (Tab: next arena)" : "");
 		if (region_begin(v, &p->chart_title_g, p->chart_title, hash_text(buf, VS_RGB_DIM), VS_RGB_BG))
 			draw_text_fit(v, p->chart_title.x, p->chart_title.y + 1, buf, VS_RGB_DIM, p->chart_title.w);
 		if (p->chart.w > 40 && p->chart.h > 30)
@@ -592,7 +593,7 @@ static const char *const help_lines[] = {
 	"page up / down   100 events back / forward (x10 with shift)",
 	"home / end       start / end of the trace",
 	"f / shift+f      next / previous failure (either side)",
-	"tab              chart the next arena",
+	"tab              chart the next arena (more than two: and map it in full)",
 	"z / shift+z      zoom the timeline in / out (around the cursor)",
 	", / .            pan a zoomed timeline back / forward (shift: a page)",
 	"w                the whole trace on the timeline again",

@@ -5,6 +5,7 @@
  * box by draw_compose (view_draw.c).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "viewer_int.h"
 #include "vram/request.h"
@@ -106,6 +107,22 @@ static void owner_extent(const vs_arena *a, uint32_t u, uint32_t *first, uint32_
 	*count = hi - lo + 1;
 }
 
+/* A panel label shortened to fit (view_layout.c) is named here in full. */
+static void shortened_label(viewer *v, const arena_pane *ap, uint32_t u)
+{
+	int i;
+
+	for (i = 0; i < ap->L.npanels && v->nhover < VIEW_HOVER_LINES; i++) {
+		const vs_layout_panel *p = &ap->L.panel[i];
+		char full[sizeof ap->full_label[i]];
+		if (u < p->unit0 || u - p->unit0 >= p->nunits || strcmp(p->label, ap->full_label[i]) == 0)
+			continue;
+		/* a copy: the label and the hover lines are both in *v */
+		memcpy(full, ap->full_label[i], sizeof full);
+		snprintf(v->hover[v->nhover++], sizeof v->hover[0], "in %s", full);
+	}
+}
+
 void hover_update(viewer *v)
 {
 	int s, a;
@@ -161,6 +178,7 @@ void hover_update(viewer *v)
 				snprintf(v->hover[v->nhover++], sizeof v->hover[0], "age %llu events (event %u)  allocated at trace line %u",
 					(unsigned long long)(vs_timeline_at(v->tl) - al->event), (unsigned)al->event, (unsigned)al->line);
 			}
+			shortened_label(v, ap, (uint32_t)u);
 			return;
 		}
 	}

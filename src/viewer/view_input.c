@@ -298,7 +298,7 @@ static void other_key(viewer *v, const SDL_Keysym *k)
 		break;
 	case SDLK_TAB:
 		if (v->narenas)
-			v->chart_arena = (v->chart_arena + 1) % v->narenas;
+			layout_focus(v, (v->chart_arena + 1) % v->narenas);
 		break;
 	case SDLK_s:
 	case SDLK_F12:
@@ -377,6 +377,23 @@ static void seek_at_mouse(viewer *v)
 /* A press: the left button on a row of the failure list goes there; on
  * the timeline or a chart it seeks and starts a drag. Any other button
  * (or any press while the help is up) closes the help. */
+/* A click on an arena shown as a strip (its title or strip) gives it the
+ * full map. Returns 1 when it did. */
+static int focus_at_mouse(viewer *v)
+{
+	int s, a;
+
+	for (s = 0; s < v->nsides; s++)
+		for (a = 0; a < v->narenas; a++) {
+			const arena_pane *ap = &v->sp[s].ar[a];
+			if (ap->compact && (rect_inside(ap->title, v->mx, v->my) || rect_inside(ap->map, v->mx, v->my))) {
+				layout_focus(v, a);
+				return 1;
+			}
+		}
+	return 0;
+}
+
 static void on_press(viewer *v, const SDL_MouseButtonEvent *b)
 {
 	int s;
@@ -389,6 +406,8 @@ static void on_press(viewer *v, const SDL_MouseButtonEvent *b)
 		return;
 	}
 	if (fails_click(v))
+		return;
+	if (focus_at_mouse(v))
 		return;
 	if (on_timeline(v))
 		v->dragging = 1;

@@ -37,6 +37,10 @@ typedef struct arena_pane {
 	vs_rect map;     /* where the layout is drawn */
 	vs_layout L;
 	int ok;          /* the layout fits */
+	int compact;     /* shown as a one-row strip (many arenas: not the one in focus) */
+	/* the panels' labels as the renderer made them, before shortening to
+	 * fit (the hover names a shortened one in full) */
+	char full_label[VS_LAYOUT_MAX_PANELS][sizeof ((vs_layout_panel *)0)->label];
 	region title_g;
 	/* the map's runs and hover cell last drawn: the map is drawn again
 	 * only when one of them changed */
@@ -231,6 +235,16 @@ int layout_time_x(viewer *v, uint64_t e);
 uint64_t layout_time_event(viewer *v, int x);
 /* Where the timeline shows an event (window pixels). */
 void layout_timeline_point(viewer *v, uint64_t event, int *x, int *y);
+/* The arena charted, and with more than two arenas the one whose full map
+ * is shown (the others are strips). */
+void layout_focus(viewer *v, int arena);
+/* More than two arenas: the others are strips (docs/viewer.md). */
+int layout_many(const viewer *v);
+/* Writes where each arena's pane is (the part its layout takes, in the
+ * box it has) and each panel label to the log ("pane S A NAME
+ * map|strip|none X Y W H in BOXW BOXH", "label S A X Y W H TEXT"; the
+ * script's layout command). */
+void layout_report(viewer *v);
 
 /* view_draw.c: composing a frame into the canvas. */
 /* Draws the frame: the regions whose inputs changed (listed in v->dirty),
