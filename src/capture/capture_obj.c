@@ -790,34 +790,24 @@ static int in_tiles(const cap_tiles *m, uint32_t t)
 	return (m->bits[t / 32u] >> (t % 32u)) & 1u;
 }
 
-/* An unseen upload not yet written gives up the tiles sprites show; what
- * is left of it stays, as runs of its own from the same upload date. */
-static void upload_carve(vs_capture *c, uint32_t slot, const cap_tiles *shown)
+/* An unseen upload not yet written is let go with no trace: the sprites
+ * shown on it take their tiles, dated at their upload (rule 7 with
+ * --uploads), and the frame's last step finds what is left as runs of
+ * their own, dated at their upload too. */
+static void upload_release(vs_capture *c, uint32_t slot)
 {
 	cap_obj *o = &c->obj;
-	cap_live was = o->live[slot];
-	uint32_t t, lo = 0, end = (uint32_t)was.start + was.w;
-	int in = 0;
+	cap_live *l = &o->live[slot];
+	uint32_t t;
 
-	for (t = was.start; t < end; t++)
+	for (t = l->start; t < (uint32_t)l->start + l->w; t++)
 		o->owner[t] = 0;
-	o->live[slot].used = 0;
+	l->used = 0;
 	c->st.unseen_taken++;
-	for (t = was.start; t <= end; t++) {
-		int keep = t < end && !in_tiles(shown, t);
-		if (keep && !in) {
-			in = 1;
-			lo = t;
-		} else if (!keep && in) {
-			upload_new(c, lo, t, was.date);
-			in = 0;
-		}
-	}
 }
 
 /* Sprites shown on unseen uploads, before the ranges are taken. One not
- * yet written gives up the shown tiles, and the sprite is dated at their
- * upload (rule 7 with --uploads). One already written (older than the
+ * yet written is let go (upload_release). One already written (older than the
  * output waits) is handed over to a sprite showing exactly its range, and
  * is that sprite's allocation from then on; any other sprite on it ends
  * it, and is allocated from this frame. */
@@ -853,7 +843,7 @@ static void uploads_taken(vs_capture *c)
 		for (t = l->start; t < (uint32_t)l->start + l->w && !in_tiles(&shown, t); t++)
 			;
 		if (t < (uint32_t)l->start + l->w)
-			upload_carve(c, slot, &shown);
+			upload_release(c, slot);
 	}
 }
 
