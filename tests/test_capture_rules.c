@@ -267,6 +267,195 @@ START_TEST(alloc_first_order)
 }
 END_TEST
 
+/* ---- --uploads: uploads never shown ------------------------------------------ */
+
+/* The allocation at a tile, checked to be an unseen upload: bytes of n tiles. */
+static const ev *unseen_at(const ct *t, unsigned tile, unsigned n)
+{
+	const ev *a = must_alloc(t, OBJ0 + tile * 32u);
+
+	ck_assert_int_eq(a->req.shape, VS_REQ_BYTES);
+	ck_assert_uint_eq(a->req.size, n * 32u);
+	return a;
+}
+
+/* 16 tiles uploaded at 2 under forced blank and never shown are an
+ * allocation from 2, live to the end; a sprite's tiles uploaded at 5 and
+ * shown at 6 are the sprite's, dated 5. Without --uploads: no trace of the
+ * 16 tiles. */
+START_TEST(uploads_never_shown_allocated)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		const ev *a, *b;
+		ct t;
+
+		engine_open(&t, 0, up, 0);
+		t.f->io[VS_IO_DISPCNT] |= D_BLANK;
+		ct_frames(&t, 2);
+		obj_tiles(t.f, 0, 16, 90);
+		ct_frames(&t, 3);
+		t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BLANK;
+		obj_tiles(t.f, 16, 4, 91);
+		ct_frames(&t, 1);
+		obj(t.f, 0, 16, 0, 1, 0);
+		ct_run(&t, 4);
+		b = must_alloc(&t, OBJ0 + 16 * 32);
+		ck_assert_int_eq(b->req.shape, VS_REQ_SPRITE);
+		ck_assert_int_eq(b->frame, 5);
+		ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 1 + up);
+		ck_assert_uint_eq(t.st.unseen, (unsigned)up);
+		if (up) {
+			a = unseen_at(&t, 0, 16);
+			ck_assert_int_eq(a->frame, 2);
+			ck_assert_int_eq(freed_at(&t, a->id), -1);
+			ck_assert_ptr_nonnull(strstr(t.text, "1 uploads no sprite showed allocated from their upload"));
+		} else {
+			ck_assert_ptr_null(alloc_at(&t, OBJ0));
+		}
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* An upload's extent: the run of tiles written in one frame outside live
+ * allocations, cut by an owned range (a shown sprite on 4-7, rewritten in
+ * place: its own), an unchanged tile (9) and an all-zero tile (14, written
+ * zero over the bytes of frame 0: a clear). Frame 10 writes 0-8, 10-13, 14
+ * (zero), 15-16: the runs 0-3, 8, 10-13 and 15-16. */
+START_TEST(uploads_extent_cut)
+{
+	ct t;
+
+	engine_open(&t, 0, 1, 0);
+	obj_tiles(t.f, 4, 4, 92);
+	obj_tiles(t.f, 14, 1, 93);
+	obj(t.f, 0, 4, 0, 1, 0);
+	ct_frames(&t, 10);
+	obj_tiles(t.f, 0, 9, 94);
+	obj_tiles(t.f, 10, 4, 95);
+	memset(t.f->vram + 0x10000 + 14 * 32, 0, 32);
+	obj_tiles(t.f, 15, 2, 96);
+	ct_run(&t, 3);
+	ck_assert_int_eq(unseen_at(&t, 0, 4)->frame, 10);
+	ck_assert_int_eq(unseen_at(&t, 8, 1)->frame, 10);
+	ck_assert_int_eq(unseen_at(&t, 10, 4)->frame, 10);
+	ck_assert_int_eq(unseen_at(&t, 15, 2)->frame, 10);
+	ck_assert_int_eq(freed_at(&t, must_alloc(&t, OBJ0 + 4 * 32)->id), -1);
+	/* tile 14 alone, written at 0, was an upload of its own until the clear */
+	ck_assert_int_eq(freed_at(&t, unseen_at(&t, 14, 1)->id), 10);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 6);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* An unseen upload ends when any of its tiles is written: A (0-7, at 2)
+ * when 2-3 get new bytes at 10 (which are the next upload, from 10), B
+ * (20-23, at 2) when 22-23 are cleared at 12 (no upload). */
+START_TEST(uploads_end_when_overwritten)
+{
+	const ev *a, *b;
+	ct t;
+
+	engine_open(&t, 0, 1, 0);
+	ct_frames(&t, 2);
+	obj_tiles(t.f, 0, 8, 97);
+	obj_tiles(t.f, 20, 4, 98);
+	ct_frames(&t, 8);
+	obj_tiles(t.f, 2, 2, 99);
+	ct_frames(&t, 2);
+	memset(t.f->vram + 0x10000 + 22 * 32, 0, 64);
+	ct_run(&t, 3);
+	a = unseen_at(&t, 0, 8);
+	b = unseen_at(&t, 20, 4);
+	ck_assert_int_eq(a->frame, 2);
+	ck_assert_int_eq(freed_at(&t, a->id), 10);
+	ck_assert_int_eq(b->frame, 2);
+	ck_assert_int_eq(freed_at(&t, b->id), 12);
+	ck_assert_int_eq(unseen_at(&t, 2, 2)->frame, 10);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 3);
+	ck_assert_uint_eq(t.st.unseen_ended, 2);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* A sprite shown on an unseen upload takes its tiles, dated at the upload:
+ * all of it (tiles 0-3 at 2, a 16x16 sprite on them at 10: one sprite
+ * allocation from 2) or part of it (tiles 8-23 at 2, a 16x16 sprite on
+ * 12-15 at 10: the sprite from 2, and 8-11 and 16-23 each a run from 2). */
+START_TEST(uploads_taken_by_sprites)
+{
+	const ev *a, *b;
+	ct t;
+
+	engine_open(&t, 0, 1, 0);
+	ct_frames(&t, 2);
+	obj_tiles(t.f, 0, 4, 100);
+	obj_tiles(t.f, 8, 16, 101);
+	ct_frames(&t, 8);
+	obj(t.f, 0, 0, 0, 1, 0);
+	obj(t.f, 1, 12, 0, 1, 0);
+	ct_run(&t, 3);
+	a = must_alloc(&t, OBJ0);
+	b = must_alloc(&t, OBJ0 + 12 * 32);
+	ck_assert_int_eq(a->req.shape, VS_REQ_SPRITE);
+	ck_assert_int_eq(b->req.shape, VS_REQ_SPRITE);
+	ck_assert_int_eq(a->frame, 2);
+	ck_assert_int_eq(b->frame, 2);
+	ck_assert_int_eq(unseen_at(&t, 8, 4)->frame, 2);
+	ck_assert_int_eq(unseen_at(&t, 16, 8)->frame, 2);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 4);
+	ck_assert_int_eq(count(&t, VS_EV_FREE, -1), 0);
+	ck_assert_uint_eq(t.st.unseen_taken, 2);
+	replays_clean(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* An unseen upload older than the output waits (600 frames) is written;
+ * shown later, it is handed over to a sprite showing exactly its range
+ * (no new allocation: the sprite holds it, and frees it when it goes), and
+ * ended by a sprite showing only part of it (freed then, the sprite from
+ * then on). */
+START_TEST(uploads_written_then_shown)
+{
+	int exact;
+
+	for (exact = 0; exact < 2; exact++) {
+		const ev *a, *b;
+		ct t;
+
+		engine_open(&t, 0, 1, 0);
+		ct_frames(&t, 2);
+		obj_tiles(t.f, 0, 4, 102);
+		ct_frames(&t, 698);
+		obj(t.f, 0, 0, 0, exact ? 1 : 0, 0);  /* 16x16 on all four tiles, or 8x8 on the first */
+		ct_frames(&t, 5);
+		vs_test_oam_hide(t.f, 0);
+		ct_run(&t, 5);
+		a = unseen_at(&t, 0, 4);
+		ck_assert_int_eq(a->frame, 2);
+		ck_assert_int_eq(freed_at(&t, a->id), exact ? 705 : 700);
+		ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), exact ? 1 : 2);
+		if (!exact) {
+			b = &t.v[t.n - 1];
+			while (b->type != VS_EV_ALLOC)
+				b--;
+			ck_assert_int_eq(b->req.shape, VS_REQ_SPRITE);
+			ck_assert_int_eq(b->frame, 700);
+			ck_assert_int_eq(freed_at(&t, b->id), 705);
+		}
+		ck_assert_uint_eq(t.st.unseen_handed, (unsigned)exact);
+		replays_clean(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
 /* ---- --uploads on BG VRAM ----------------------------------------------------- */
 
 #define BG0_AT 0x06000000u
@@ -417,6 +606,11 @@ int main(void)
 	tcase_add_test(tc, keep_hidden_until_overwritten);
 	tcase_add_test(tc, uploads_date_allocations);
 	tcase_add_test(tc, alloc_first_order);
+	tcase_add_test(tc, uploads_never_shown_allocated);
+	tcase_add_test(tc, uploads_extent_cut);
+	tcase_add_test(tc, uploads_end_when_overwritten);
+	tcase_add_test(tc, uploads_taken_by_sprites);
+	tcase_add_test(tc, uploads_written_then_shown);
 	tcase_add_test(tc, bg_uploads_date_tiles_and_maps);
 	tcase_add_test(tc, bg_uploads_not_before_free);
 	tcase_add_test(tc, bg_uploads_not_from_pictures);

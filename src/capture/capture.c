@@ -89,6 +89,10 @@ static void flush_one(vs_capture *c)
 {
 	/* Until a frame is shown the arenas' mode is not known: frames of
 	 * forced blank (they infer nothing) are counted, not written. */
+	/* not before the arenas are known: an upload dated in the force-blanked
+	 * frames before is written at the oldest frame then */
+	if (c->opt.obj && c->opt.uploads && (c->started || c->header_written))
+		cap_obj_commit_uploads(c);
 	if (!c->header_written) {
 		if (cap_out_oldest_empty(&c->o)) {
 			c->held++;
@@ -219,6 +223,11 @@ static void summary_obj(vs_capture *c, FILE *out)
 		"shape 3\n", (unsigned long long)s->partial_overlaps, (unsigned long long)s->reused,
 		(unsigned long long)s->nested, (unsigned long long)s->merged,
 		(unsigned long long)s->clipped, (unsigned long long)s->below_floor, (unsigned long long)s->bad_shape);
+	if (c->opt.uploads)
+		fprintf(out, "# capture summary: OBJ: %llu uploads no sprite showed allocated from their upload (%llu "
+			"ended by an overwrite or a clear, %llu shown whole later); %llu taken by sprites shown on them\n",
+			(unsigned long long)s->unseen, (unsigned long long)s->unseen_ended,
+			(unsigned long long)s->unseen_handed, (unsigned long long)s->unseen_taken);
 	if (s->obj_2d || s->mapping_changes)
 		fprintf(out, "# capture summary: OBJ: %llu 2D sprites wrapping past column 31 (a run of tiles per row)\n",
 			(unsigned long long)s->wrapped);

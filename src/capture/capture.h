@@ -82,6 +82,12 @@ typedef struct vs_capture_stats {
 	uint64_t reused;           /* allocations ended by a smaller range shown inside them, on tiles the
 	                            * game wrote since they were last shown themselves */
 	uint64_t dated_back;       /* allocations dated back to the upload of their tiles */
+	uint64_t unseen;           /* uploads: runs uploaded outside every live allocation and written as
+	                            * allocations of their own (no sprite took them while buffered) */
+	uint64_t unseen_ended;     /* of them, ended by an overwrite or a clear */
+	uint64_t unseen_handed;    /* of them, shown whole later: the sprite's allocation from then on */
+	uint64_t unseen_taken;     /* runs a sprite took tiles from before they were written (the sprite is
+	                            * dated at their upload; the rest stays a run of its own) */
 	uint32_t zero_entries_max; /* all-zero OAM entries in one frame, at most */
 	uint64_t sheets;           /* sheet allocations (sheet option) */
 	uint64_t sheet_switches;   /* OAM tile switches inside one large upload (without the option) */

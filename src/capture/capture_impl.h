@@ -39,6 +39,13 @@ typedef struct cap_live {
 	uint16_t start, w, rows;
 	uint8_t nids, used, sheet, shown, doomed;
 	uint8_t exact;         /* this frame shows its own range (not only ranges inside it) */
+	/* --uploads: a run of tiles uploaded outside every live allocation and
+	 * not shown (yet): allocated from `date`; its alloc line (bytes, tag from
+	 * `hash`) waits until it is ended or its date is about to be written
+	 * (`out`), so that a sprite shown on it can still take its tiles */
+	uint8_t upload, out;
+	uint32_t hash;
+	uint64_t date;
 } cap_live;
 
 /* A set of OBJ tiles, a bit each. */
@@ -104,6 +111,9 @@ int cap_readable(vs_capture *c, const vs_gba_frame *f);
 /* capture_obj.c */
 void cap_obj_frame(vs_capture *c, const vs_gba_frame *f, int readable);
 void cap_obj_live_count(vs_capture *c);
+/* --uploads: writes the unseen uploads dated at the oldest buffered frame,
+ * before it is flushed */
+void cap_obj_commit_uploads(vs_capture *c);
 
 /* capture_bg.c */
 cap_bg *cap_bg_new(void);

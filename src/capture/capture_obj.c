@@ -112,13 +112,18 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 	return d < c->o.flushed ? c->o.flushed : d;
 }
 
+static void tag_of(uint32_t h, char *tag, size_t len)
+{
+	snprintf(tag, len, "g%06x", (unsigned)((h ^ (h >> 24)) & 0xFFFFFFu));
+}
+
 static void seg_tag(const vs_gba_frame *f, const uint16_t *tiles, uint32_t n, char *tag, size_t len)
 {
 	uint32_t h = 2166136261u, i;
 
 	for (i = 0; i < n; i++)
 		h = cap_fnv(h, tile_data(f, tiles[i]), 32);
-	snprintf(tag, len, "g%06x", (unsigned)((h ^ (h >> 24)) & 0xFFFFFFu));
+	tag_of(h, tag, len);
 }
 
 /* A whole sprite of the arena's own mapping is a sprite request (in a 2D
@@ -186,6 +191,25 @@ static void obj_new(vs_capture *c, const vs_gba_frame *f, const cap_seg *s, int 
 	c->st.sheets += (uint64_t)sheet;
 }
 
+/* --uploads: an unseen upload's alloc line, bytes from its upload date. */
+static void upload_write(vs_capture *c, cap_live *l)
+{
+	vs_request rq;
+	char tag[16];
+
+	if (l->out)
+		return;
+	memset(&rq, 0, sizeof rq);
+	rq.size = l->w * 32u;
+	tag_of(l->hash, tag, sizeof tag);
+	l->id = c->next_id++;
+	l->out = 1;
+	cap_alloc(c, l->date, CAP_ARENA_OBJ, l->id, &rq, tag, OBJ_BASE + l->start * 32u);
+	c->st.obj_allocs++;
+	c->st.unseen++;
+	c->st.dated_back += l->date < c->o.frame;
+}
+
 /* Rule 4: a free is dated at the first frame its range went unshown. */
 static void obj_end(vs_capture *c, uint32_t slot)
 {
@@ -197,6 +221,10 @@ static void obj_end(vs_capture *c, uint32_t slot)
 
 	if (d < c->o.flushed)
 		d = c->o.flushed;
+	if (l->upload) {
+		upload_write(c, l);
+		c->st.unseen_ended++;
+	}
 	for (i = 0; i < l->nids; i++)
 		cap_free(c, d, l->id + i);
 	for (i = 0; i < n; i++) {
@@ -274,7 +302,7 @@ static void age(vs_capture *c)
 
 	for (slot = 0; slot < CAP_OBJ_TILES; slot++) {
 		cap_live *l = &c->obj.live[slot];
-		if (!l->used || l->sheet)
+		if (!l->used || l->sheet || l->upload)
 			continue;
 		l->exact = 0;
 		if (l->shown) {
@@ -716,19 +744,170 @@ static void take_ranges(vs_capture *c, const vs_gba_frame *f)
 	}
 }
 
+/* ---- uploads never shown (--uploads) ---------------------------------------- */
+
+/* A run of tiles lo..hi-1 that no live allocation owns becomes an unseen
+ * upload from `date`, tagged from its data as a sprite on it would be. */
+static void upload_new(vs_capture *c, uint32_t lo, uint32_t hi, uint64_t date)
+{
+	cap_obj *o = &c->obj;
+	uint32_t slot, t, h = 2166136261u;
+	cap_live *l;
+
+	for (slot = 0; o->live[slot].used; slot++)
+		;
+	l = &o->live[slot];
+	memset(l, 0, sizeof *l);
+	l->start = (uint16_t)lo;
+	l->w = (uint16_t)(hi - lo);
+	l->rows = 1;
+	l->nids = 1;
+	l->used = 1;
+	l->upload = 1;
+	l->date = date < c->o.flushed ? c->o.flushed : date;
+	for (t = lo; t < hi; t++) {
+		h = cap_fnv(h, c->prev + CAP_OBJ_VRAM + t * 32u, 32);
+		o->owner[t] = (uint16_t)(slot + 1);
+	}
+	l->hash = h;
+}
+
+/* The frame's first step: a write into an unseen upload ends it, dated at
+ * the write (what was written is the next upload's). */
+static void uploads_overwritten(vs_capture *c)
+{
+	cap_obj *o = &c->obj;
+	uint32_t t;
+
+	for (t = 0; t < CAP_OBJ_TILES; t++)
+		if (o->changed[t] && o->owner[t] && o->live[o->owner[t] - 1].upload)
+			o->live[o->owner[t] - 1].doomed = 1;
+	end_doomed(c);
+}
+
+static int in_tiles(const cap_tiles *m, uint32_t t)
+{
+	return (m->bits[t / 32u] >> (t % 32u)) & 1u;
+}
+
+/* An unseen upload not yet written is let go with no trace: the sprites
+ * shown on it take their tiles, dated at their upload (rule 7 with
+ * --uploads), and the frame's last step finds what is left as runs of
+ * their own, dated at their upload too. */
+static void upload_release(vs_capture *c, uint32_t slot)
+{
+	cap_obj *o = &c->obj;
+	cap_live *l = &o->live[slot];
+	uint32_t t;
+
+	for (t = l->start; t < (uint32_t)l->start + l->w; t++)
+		o->owner[t] = 0;
+	l->used = 0;
+	c->st.unseen_taken++;
+}
+
+/* Sprites shown on unseen uploads, before the ranges are taken. One not
+ * yet written is let go (upload_release). One already written (older than the
+ * output waits) is handed over to a sprite showing exactly its range, and
+ * is that sprite's allocation from then on; any other sprite on it ends
+ * it, and is allocated from this frame. */
+static void uploads_taken(vs_capture *c)
+{
+	cap_obj *o = &c->obj;
+	uint16_t tiles[CAP_OBJ_TILES];
+	cap_tiles shown;
+	uint32_t i, k, n, slot, t;
+
+	memset(&shown, 0, sizeof shown);
+	for (i = 0; i < o->nseg; i++) {
+		const cap_seg *s = &o->seg[i];
+		n = seg_tiles(s, tiles);
+		for (k = 0; k < n; k++) {
+			cap_live *l = o->owner[tiles[k]] ? &o->live[o->owner[tiles[k]] - 1] : NULL;
+			shown.bits[tiles[k] / 32u] |= 1u << (tiles[k] % 32u);
+			if (!l || !l->upload || !l->out || l->doomed)
+				continue;
+			if (l->start == s->start && l->w == s->w && l->rows == s->rows) {
+				l->upload = 0;
+				c->st.unseen_handed++;
+			} else {
+				l->doomed = 1;
+			}
+		}
+	}
+	end_doomed(c);
+	for (slot = 0; slot < CAP_OBJ_TILES; slot++) {
+		const cap_live *l = &o->live[slot];
+		if (!l->used || !l->upload)
+			continue;
+		for (t = l->start; t < (uint32_t)l->start + l->w && !in_tiles(&shown, t); t++)
+			;
+		if (t < (uint32_t)l->start + l->w)
+			upload_release(c, slot);
+	}
+}
+
+/* The frame's last step: tiles no live allocation owns that were written
+ * since their last free are an upload no sprite shows. Runs of them, cut
+ * by owned, unwritten and all-zero tiles (a clear is no upload), each
+ * become an unseen upload dated at their earliest write. In a bitmap mode
+ * tiles 0-511 hold the picture, which is no upload either. */
+static void uploads_found(vs_capture *c, const vs_gba_frame *f)
+{
+	cap_obj *o = &c->obj;
+	uint32_t floor = bitmap_mode(cap_mode(f)) || (c->started && bitmap_mode(c->st.first_mode)) ? 512u : 0u;
+	uint32_t t, lo = 0;
+	uint64_t date = 0;
+	int in = 0;
+
+	for (t = 0; t <= CAP_OBJ_TILES; t++) {
+		int loose = t < CAP_OBJ_TILES && !o->owner[t] && o->fresh[t];
+		if (loose && (t < floor || cap_all_zero(c->prev + CAP_OBJ_VRAM + t * 32u, 32))) {
+			o->fresh[t] = 0;
+			loose = 0;
+		}
+		if (loose && (!in || o->fresh[t] - 1 < date))
+			date = o->fresh[t] - 1;
+		if (loose && !in) {
+			in = 1;
+			lo = t;
+		} else if (!loose && in) {
+			upload_new(c, lo, t, date);
+			in = 0;
+		}
+	}
+}
+
+void cap_obj_commit_uploads(vs_capture *c)
+{
+	uint32_t slot;
+
+	for (slot = 0; slot < CAP_OBJ_TILES; slot++) {
+		cap_live *l = &c->obj.live[slot];
+		if (l->used && l->upload && !l->out && l->date <= c->o.flushed)
+			upload_write(c, l);
+	}
+}
+
 void cap_obj_frame(vs_capture *c, const vs_gba_frame *f, int readable)
 {
 	diff_tiles(c, f);
+	if (c->opt.uploads)
+		uploads_overwritten(c);
 	if (c->opt.sheet)
 		sheet_uploads(c, f);
 	/* a blank screen or an OBJ layer switched off shows nothing, and so
-	 * says nothing about what the game holds */
-	if (!readable || !(f->io[VS_IO_DISPCNT] & 0x1000u))
-		return;
-	collect(c, f);
-	merge_segs(c, !((f->io[VS_IO_DISPCNT] >> 6) & 1));
-	if (c->opt.sheet)
-		drop_in_sheets(&c->obj);
-	take_ranges(c, f);
-	age(c);
+	 * says nothing about what the game holds (but uploads go on) */
+	if (readable && (f->io[VS_IO_DISPCNT] & 0x1000u)) {
+		collect(c, f);
+		merge_segs(c, !((f->io[VS_IO_DISPCNT] >> 6) & 1));
+		if (c->opt.sheet)
+			drop_in_sheets(&c->obj);
+		if (c->opt.uploads)
+			uploads_taken(c);
+		take_ranges(c, f);
+		age(c);
+	}
+	if (c->opt.uploads)
+		uploads_found(c, f);
 }
