@@ -5,6 +5,7 @@
  * frame run, the state read after it, to vs_ds_capture_frame. The player's
  * input of a frame is handed to the driver as an input script of one
  * range, the way a script's range reaches it in `capture`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ static int ds_capture_finish_copy(play_machine *m, FILE *out, char *err, size_t 
 	if (!c)
 		snprintf(err, errlen, "out of memory");
 	else if (vs_ds_capture_finish(c) < 0)
-		snprintf(err, errlen, "cannot write a temporary file (tmpfile())");
+		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
 	else
 		rc = 0;
 	vs_ds_capture_free(c);

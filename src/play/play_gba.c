@@ -3,12 +3,10 @@
  * and the GBA capture, in vs_gba_capture's frame loop
  * (console/gba/gba_capture.c): keys set, one frame run to its VBlank
  * snapshot, the snapshot to vs_capture_frame. */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/out_file.h"
 #include "console/gba/gba_emu.h"
@@ -109,25 +107,20 @@ static size_t gba_audio(play_machine *m, int16_t *buf, size_t max)
 	return vs_gba_emu_audio(m->e, buf, max);
 }
 
+/* libmgba writes the file itself, by name: into the temporary file that
+ * base/out_file.h made beside the path (removed on failure or Ctrl-C),
+ * which the commit then renames onto it. */
 static int gba_save_state(play_machine *m, const char *path, char *err, size_t errlen)
 {
-	char tmp[VS_OUT_PATH_MAX + 32];
+	vs_out_file out;
+	int ok;
 
-	/* libmgba writes the file itself: beside it first, then renamed */
-	if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-		snprintf(err, errlen, "%s: path too long", path);
+	if (vs_out_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
-	if (vs_gba_emu_save_state(m->e, tmp, err, errlen) < 0) {
-		unlink(tmp);
+	ok = vs_gba_emu_save_state(m->e, out.tmp[0] ? out.tmp : out.path, err, errlen) == 0;
+	if (vs_out_finish(&out, ok, err, errlen) < 0)
 		return -1;
-	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return vs_out_commit(&out, 1, err, errlen) < 0 ? -1 : 0;
 }
 
 const vs_play_console vs_play_gba = {
