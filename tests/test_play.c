@@ -29,6 +29,7 @@
 #include "console/common/input_script.h"
 #include "console/gba/gba_emu.h"
 #include "play/play.h"
+#include "play_session.h"
 #include "viewer/timeline.h"
 
 #define DEMO_ROM vs_test_rom("demo.gba")
@@ -57,27 +58,9 @@ static const vs_play_input *keys_in(uint16_t keys)
 	return &in;
 }
 
-static vs_play *open_session_audio(const char *rom, const char *state, const vs_input_script *input,
-	unsigned audio_rate)
-{
-	vs_play_opts o;
-	vs_play *p;
-	char err[1024];
-
-	memset(&o, 0, sizeof o);
-	o.rom = rom;
-	o.state = state;
-	o.input = input;
-	o.audio_rate = audio_rate;
-	vs_capture_options_default(&o.capture);
-	p = vs_play_open(&o, err, sizeof err);
-	ck_assert_msg(p != NULL, "%s", err);
-	return p;
-}
-
 static vs_play *open_session(const char *rom, const char *state, const vs_input_script *input)
 {
-	return open_session_audio(rom, state, input, 0);
+	return play_session(rom, state, input, 0);
 }
 
 /* `capture GAME --frames N --input KEYS [--state STATE]` in process, as the
@@ -102,22 +85,10 @@ static char *capture_of(const char *rom, const char *keys, const char *state, ui
 	return text;
 }
 
-static void finish(vs_play *p, const char *trace, const char *keys)
-{
-	char err[1024];
-
-	ck_assert_msg(vs_play_finish(p, trace, keys, err, sizeof err) == 0, "%s", err);
-}
-
 static void same_as_capture(const char *rom, const char *trace, const char *keys, const char *state,
 	uint32_t frames)
 {
-	char *played = vs_test_slurp(trace), *captured = capture_of(rom, keys, state, frames);
-
-	ck_assert_ptr_nonnull(played);
-	ck_assert_msg(strcmp(played, captured) == 0, "the session's trace differs from capture --input of its keys");
-	free(played);
-	free(captured);
+	play_same_as(trace, capture_of(rom, keys, state, frames));
 }
 
 static void no_message(void *ud, const char *line)
@@ -175,7 +146,7 @@ START_TEST(test_session_is_a_capture)
 	ck_assert_uint_gt(seen, 100);
 	ck_assert_uint_eq(vs_play_frames(p), FRAMES);
 	ck_assert_ptr_null(vs_play_fault(p));
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	/* the end of the live trace: the frames capture still held */
 	vs_timeline_follow(live, 0);
 	while ((rc = vs_timeline_record(live, 4096)) == 1)
@@ -209,7 +180,7 @@ START_TEST(test_audio)
 {
 	static int16_t buf[2 * 4096];
 	const char *trace = vs_test_path("audio.trace"), *keys = vs_test_path("audio.keys");
-	vs_play *p = open_session_audio(DEMO_ROM, NULL, NULL, 48000);
+	vs_play *p = play_session(DEMO_ROM, NULL, NULL, 48000);
 	char err[1024];
 	size_t total = 0, n;
 	uint32_t i;
@@ -224,7 +195,7 @@ START_TEST(test_audio)
 	/* 48,000 a second at the console's 59.7275 frames: 803.65 a frame */
 	ck_assert_uint_ge(total, 119 * 800);
 	ck_assert_uint_le(total, 119 * 807);
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	same_as_capture(DEMO_ROM, trace, keys, NULL, 120);
 	/* without sound asked for, none */
@@ -253,7 +224,7 @@ START_TEST(test_take_over)
 		ck_assert_int_eq(vs_play_scripted(p), i < 55);
 		ck_assert_int_eq(vs_play_frame(p, keys_in(VS_KEY_B), err, sizeof err), 0);
 	}
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	k = vs_test_slurp(keys);
 	ck_assert_ptr_nonnull(strstr(k, "\n10-30 right\n50-54 a\n55-79 b\n"));
@@ -310,7 +281,7 @@ START_TEST(test_crash_keeps_the_session)
 	/* nothing more runs */
 	ck_assert_int_eq(vs_play_frame(p, keys_in(0), err, sizeof err), 1);
 	ck_assert_uint_eq(vs_play_frames(p), 20);
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	same_as_capture(rom, trace, keys, NULL, 20);
 }
@@ -331,7 +302,7 @@ START_TEST(test_savestate)
 	p = open_session(DEMO_ROM, state, NULL);
 	for (i = 0; i < 60; i++)
 		ck_assert_int_eq(vs_play_frame(p, keys_in(demo_keys(i + 60)), err, sizeof err), 0);
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	same_as_capture(DEMO_ROM, trace, keys, state, 60);
 	{
@@ -352,37 +323,6 @@ END_TEST
 #define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 static char out[16384], err[16384];
-
-/* The frames a keys file says to capture ("--frames N" in its comment). */
-static unsigned keys_frames(const char *keys)
-{
-	char *k = vs_test_slurp(keys), *at;
-	unsigned n = 0;
-
-	ck_assert_ptr_nonnull(k);
-	at = strstr(k, "--frames ");
-	ck_assert_ptr_nonnull(at);
-	ck_assert_int_eq(sscanf(at, "--frames %u", &n), 1);
-	free(k);
-	return n;
-}
-
-/* `capture --input KEYS` of a played session writes its trace again. */
-static void recaptured(const char *trace, const char *keys)
-{
-	const char *again = vs_test_path("again.trace");
-	char *a, *b;
-
-	ck_assert_msg(cli("capture '%s' --frames %u --input '%s' -o '%s' --quiet", DEMO_ROM, keys_frames(keys), keys,
-		again) == 0, "%s", err);
-	a = vs_test_slurp(trace);
-	b = vs_test_slurp(again);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_ptr_nonnull(b);
-	ck_assert_msg(strcmp(a, b) == 0, "capture --input of the keys play wrote gives another trace");
-	free(a);
-	free(b);
-}
 
 START_TEST(test_window_session)
 {
@@ -407,7 +347,7 @@ START_TEST(test_window_session)
 	logged = vs_test_slurp(log);
 	ck_assert_ptr_nonnull(strstr(logged, "game frames in"));
 	free(logged);
-	recaptured(trace, keys);
+	play_recaptured(DEMO_ROM, trace, keys);
 }
 END_TEST
 
@@ -429,7 +369,7 @@ START_TEST(test_window_input_take_over)
 	ck_assert_ptr_nonnull(strstr(k, "\n60-63 start\n100-"));
 	ck_assert_msg(strstr(k, " right\n") && strstr(k, " b\n") && !strstr(k, "300 right"), "%s", k);
 	free(k);
-	recaptured(trace, keys);
+	play_recaptured(DEMO_ROM, trace, keys);
 }
 END_TEST
 

@@ -33,6 +33,7 @@
 #include "ds_demo_run.h"
 #include "ds_test_rom.h"
 #include "play/play.h"
+#include "play_session.h"
 
 #define ROM DS_DEMO_ROM
 #define PLAY_MODULE VS_BINARY_DIR "/vramsim-play.so"
@@ -59,23 +60,12 @@ static vs_play_input demo_input(uint32_t i)
 
 static vs_play *open_session_input(const char *rom, const char *state, const vs_input_script *input)
 {
-	vs_play_opts o;
-	vs_play *p;
-	char err[1024];
-
-	memset(&o, 0, sizeof o);
-	o.rom = rom;
-	o.state = state;
-	o.input = input;
-	vs_capture_options_default(&o.capture);
-	p = vs_play_open(&o, err, sizeof err);
-	ck_assert_msg(p != NULL, "%s", err);
-	return p;
+	return play_session(rom, state, input, 0);
 }
 
 static vs_play *open_session(const char *rom, const char *state)
 {
-	return open_session_input(rom, state, NULL);
+	return play_session(rom, state, NULL, 0);
 }
 
 /* `capture GAME.nds --frames N --input KEYS [--state STATE]` in process,
@@ -103,19 +93,7 @@ static char *capture_of(const char *rom, const char *keys, const char *state, ui
 static void same_as_capture(const char *rom, const char *trace, const char *keys, const char *state,
 	uint32_t frames)
 {
-	char *played = vs_test_slurp(trace), *captured = capture_of(rom, keys, state, frames);
-
-	ck_assert_ptr_nonnull(played);
-	ck_assert_msg(strcmp(played, captured) == 0, "the session's trace differs from capture --input of its keys");
-	free(played);
-	free(captured);
-}
-
-static void finish(vs_play *p, const char *trace, const char *keys)
-{
-	char err[1024];
-
-	ck_assert_msg(vs_play_finish(p, trace, keys, err, sizeof err) == 0, "%s", err);
+	play_same_as(trace, capture_of(rom, keys, state, frames));
 }
 
 START_TEST(test_session_is_a_capture)
@@ -145,7 +123,7 @@ START_TEST(test_session_is_a_capture)
 	ck_assert_uint_eq(w, 256);
 	ck_assert_uint_eq(h, 384);
 	ck_assert_ptr_null(vs_play_fault(p));
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	k = vs_test_slurp(keys);
 	ck_assert_msg(strstr(k, "\n2-4 x\n7 touch 40,150\n8 touch 44,149\n") && strstr(k, "\n12 a right touch 60,145\n")
@@ -187,7 +165,7 @@ START_TEST(test_savestate)
 		in = demo_input(i + 8);
 		ck_assert_int_eq(vs_play_frame(p, &in, err, sizeof err), 0);
 	}
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	vs_play_close(p);
 	vs_input_script_free(&script);
 	t = vs_test_slurp(keys);
@@ -231,7 +209,7 @@ START_TEST(test_stop_keeps_the_session)
 	ck_assert_msg(strstr(vs_play_fault(p), "the program stopped") != NULL, "%s", vs_play_fault(p));
 	/* nothing more runs */
 	ck_assert_int_eq(vs_play_frame(p, &in, err, sizeof err), 1);
-	finish(p, trace, keys);
+	play_finish(p, trace, keys);
 	frames = vs_play_frames(p);
 	vs_play_close(p);
 	same_as_capture(rom, trace, keys, NULL, frames);
@@ -243,20 +221,6 @@ END_TEST
 #define cli(...) vs_test_cli(out, sizeof out, err, sizeof err, __VA_ARGS__)
 
 static char out[16384], err[16384];
-
-/* The frames a keys file says to capture ("--frames N" in its comment). */
-static unsigned keys_frames(const char *keys)
-{
-	char *k = vs_test_slurp(keys), *at;
-	unsigned n = 0;
-
-	ck_assert_ptr_nonnull(k);
-	at = strstr(k, "--frames ");
-	ck_assert_ptr_nonnull(at);
-	ck_assert_int_eq(sscanf(at, "--frames %u", &n), 1);
-	free(k);
-	return n;
-}
 
 /* How many files in dir are named demo-N.dst, N a frame. */
 static int one_dst(const char *dir)
@@ -277,11 +241,11 @@ static int one_dst(const char *dir)
 START_TEST(test_window_session)
 {
 	const char *trace = vs_test_path("window.trace"), *keys = vs_test_path("window.keys");
-	const char *again = vs_test_path("again.trace"), *states = vs_test_path("states");
+	const char *states = vs_test_path("states");
 	const char *script = vs_test_file(0, "play-ds.script", "wait 8\nkeydown d\nwait 3\nkeyup d\n"
 		"mousedown game 30 250\nwait 4\nmove game 60 270\nwait 4\nmouseup game 90 290\n"
 		"key c\nmousedown game 10 10\nkey F5\nwait 4\nmouseup game 10 10\nexpect title demo.nds\nquit\n");
-	char *k, *a, *b;
+	char *k;
 
 	setenv("SDL_VIDEODRIVER", "dummy", 1);
 	ck_assert_int_eq(mkdir(states, 0700), 0);
@@ -293,15 +257,7 @@ START_TEST(test_window_session)
 	ck_assert_msg(strstr(k, " x\n") && strstr(k, " touch 30,58\n") && strstr(k, " touch 60,78\n") &&
 		strstr(k, " y\n") && !strstr(k, "touch 10,"), "%s", k);
 	free(k);
-	ck_assert_msg(cli("capture '%s' --frames %u --input '%s' -o '%s' --quiet", ROM, keys_frames(keys), keys, again)
-		== 0, "%s", err);
-	a = vs_test_slurp(trace);
-	b = vs_test_slurp(again);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_ptr_nonnull(b);
-	ck_assert_msg(strcmp(a, b) == 0, "capture --input of the keys play wrote gives another trace");
-	free(a);
-	free(b);
+	play_recaptured(ROM, trace, keys);
 	/* F5: a DeSmuME savestate named after the frame */
 	ck_assert_int_eq(one_dst(states), 1);
 }
