@@ -350,9 +350,7 @@ static inline void vs_rec_sprite_(uint32_t id, const char *arena, const char *ta
 		return;
 	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, "sprite ");
-	vs_rec_dec(&b, w);
-	vs_rec_str(&b, "x");
-	vs_rec_dec(&b, h);
+	vs_rec_dims_(&b, w, h);
 	vs_rec_str(&b, bpp == 8 ? " 8bpp" : bpp == 16 ? " bmp" : " 4bpp");
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
@@ -425,9 +423,7 @@ static inline void vs_rec_map_(uint32_t id, const char *arena, const char *tag, 
 		return;
 	vs_rec_alloc_head_(&b, id, arena);
 	vs_rec_str(&b, affine ? "map affine " : "map text ");
-	vs_rec_dec(&b, w);
-	vs_rec_str(&b, "x");
-	vs_rec_dec(&b, h);
+	vs_rec_dims_(&b, w, h);
 	vs_rec_alloc_keys_(&b, tag, at);
 	vs_rec_emit(&b);
 }
