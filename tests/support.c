@@ -13,6 +13,7 @@
 #include "trace/trace.h"
 #include "strategies/registry.h"
 #include "vram/request.h"
+#include "render/png.h"
 
 /* The TCases vs_test_tcase_apart made, and what each lacks (NULL: nothing). */
 static struct { const char *name, *missing; } needing[8];
@@ -550,4 +551,14 @@ void vs_test_oam_obj(vs_gba_frame *f, unsigned i, unsigned tile, unsigned shape,
 void vs_test_oam_hide(vs_gba_frame *f, unsigned i)
 {
 	vs_test_put16(f->oam + i * 8, 0x0200); /* attr0 bit 9 without bit 8 */
+}
+
+vs_image vs_test_png(const char *path)
+{
+	char err[512];
+	vs_image im;
+
+	memset(&im, 0, sizeof im);
+	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
+	return im;
 }

@@ -10,6 +10,7 @@
 
 #include "capture/capture.h"
 #include "engine/replay.h"
+#include "render/image.h"
 
 /* Runs a suite, prints check's summary, returns the process exit code:
  * failure if a case failed, else VS_TEST_SKIP if a case it was asked to run
@@ -104,6 +105,9 @@ char *vs_test_slurp(const char *path);
 /* A stream's whole content from its start (flushed first), NUL-ended (free
  * it); len, when not NULL, gets its length. */
 char *vs_test_slurp_stream(FILE *fp, size_t *len);
+/* The PNG at path, read whole (the case fails when it cannot be); the
+ * caller frees its pixels. */
+vs_image vs_test_png(const char *path);
 
 /* Reads trace text and writes it back in canonical form into buf (NUL-ended,
  * cut at cap); a trace the reader refuses fails the test. */

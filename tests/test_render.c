@@ -14,7 +14,6 @@
 #include "vram/arena.h"
 #include "render/history.h"
 #include "render/picture.h"
-#include "render/png.h"
 #include "render/window.h"
 
 #define PIC_MARGIN 10 /* picture.c's margin: the heatmap rect starts there */
@@ -38,11 +37,6 @@ static const char *out_path(const char *name)
 
 #define cli(...) vs_test_cli(outbuf, sizeof outbuf, errbuf, sizeof errbuf, __VA_ARGS__)
 
-static void read_png(const char *path, vs_image *im)
-{
-	char err[512];
-	ck_assert_msg(vs_png_read(path, im, err, sizeof err) == 0, "%s", err);
-}
 
 static void quiet(void *ud, const char *line)
 {
@@ -114,7 +108,7 @@ START_TEST(occupancy_sprite_cells)
 
 	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind occupancy -o %s", trace, png), 0);
 	ck_assert(strstr(outbuf, "wrote") != NULL);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	ylim = first_row_of_legend(&im);
 	n = bbox(&im, hero, ylim, &x0, &y0, &x1, &y1);
 	/* 4 cells of 12x12 pixels and the 3 one-pixel gaps between them, closed
@@ -147,7 +141,7 @@ START_TEST(occupancy_bitmap_mode_reserved)
 	int x0, y0, x1, y1, n, x, y, ylim;
 
 	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind occupancy -o %s", trace, png), 0);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	ylim = first_row_of_legend(&im);
 	n = bbox(&im, hero, ylim, &x0, &y0, &x1, &y1);
 	ck_assert_int_eq(n, 12 * 12);
@@ -203,7 +197,7 @@ START_TEST(heatmap_failure_tick)
 	ck_assert_uint_eq(f[0], 9);
 
 	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind heatmap -o %s", trace, png), 0);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	/* the failure tick: the only column of failure-red pixels outside the legend */
 	for (x = 0; x < im.w; x++) {
 		int red = 0;
@@ -277,8 +271,8 @@ START_TEST(side_by_side)
 	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --kind chart -o %s", trace, one), 0);
 	ck_assert_int_eq(cli("render %s --strategy gba-obj-first-fit --strategy gba-obj-buddy --kind chart -o %s",
 		trace, png), 0);
-	read_png(one, &a);
-	read_png(png, &b);
+	a = vs_test_png(one);
+	b = vs_test_png(png);
 	/* the left half of the pair is the single picture, pixel for pixel */
 	ck_assert_int_eq(b.w, 2 * a.w + 2);
 	ck_assert_int_eq(b.h, a.h);
@@ -578,18 +572,18 @@ START_TEST(empty_end_and_ram_crop)
 	int x0, y0, x1, y1;
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", t, out_path("empty-peak.png")), 0);
-	read_png(out_path("empty-peak.png"), &im);
+	im = vs_test_png(out_path("empty-peak.png"));
 	ck_assert_int_eq(bbox(&im, vs_colour_tag_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1) > 0, 1);
 	vs_image_fini(&im);
 	ck_assert_int_eq(cli("render '%s' --kind occupancy --end -o '%s' -q", t, out_path("empty-end.png")), 0);
-	read_png(out_path("empty-end.png"), &im);
+	im = vs_test_png(out_path("empty-end.png"));
 	ck_assert_int_eq(bbox(&im, vs_colour_tag_id(1), first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	vs_image_fini(&im);
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", ram, out_path("ram-crop.png")), 0);
 	ck_assert_int_eq(cli("render '%s' --kind occupancy --whole -o '%s' -q", ram, out_path("ram-whole.png")), 0);
-	read_png(out_path("ram-crop.png"), &im);
-	read_png(out_path("ram-whole.png"), &whole);
+	im = vs_test_png(out_path("ram-crop.png"));
+	whole = vs_test_png(out_path("ram-whole.png"));
 	/* the same two allocations, drawn over more cells where less is shown */
 	ck_assert_int_gt(bbox(&whole, vs_colour_tag_id(2), first_row_of_legend(&whole), &x0, &y0, &x1, &y1), 0);
 	ck_assert_int_gt(bbox(&im, vs_colour_tag_id(2), first_row_of_legend(&im), &x0, &y0, &x1, &y1),
@@ -655,14 +649,14 @@ START_TEST(colour_by)
 	ck_assert_int_eq(vs_colour_by_parse("colour"), -1);
 
 	ck_assert_int_eq(cli("render '%s' --kind occupancy --colour-by bpp -o '%s' -q", t, out_path("cb.png")), 0);
-	read_png(out_path("cb.png"), &im);
+	im = vs_test_png(out_path("cb.png"));
 	ck_assert_int_gt(bbox(&im, c4, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	ck_assert_int_gt(bbox(&im, vs_colour_live(&big, VS_COLOUR_BPP, 0), first_row_of_legend(&im), &x0, &y0, &x1,
 		&y1), 0);
 	vs_image_fini(&im);
 	/* by tag the two are one colour: the 4bpp colour is gone */
 	ck_assert_int_eq(cli("render '%s' --kind occupancy -o '%s' -q", t, out_path("cb-tag.png")), 0);
-	read_png(out_path("cb-tag.png"), &im);
+	im = vs_test_png(out_path("cb-tag.png"));
 	ck_assert_int_eq(bbox(&im, c4, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	vs_image_fini(&im);
 	ck_assert_int_eq(cli("render '%s' --colour-by %s -o x.png", t, "shade"), 2);
@@ -763,7 +757,7 @@ static void time_labels(const char *png, vs_image *im, char *first, char *last, 
 {
 	int px, pw, bottom;
 
-	read_png(png, im);
+	*im = vs_test_png(png);
 	plot_of_png(im, &px, &pw, &bottom);
 	read_text(im, px, bottom + 3, VS_RGB_DIM, first, n);
 	read_text(im, px + pw - 10 * VS_FONT_W, bottom + 3, VS_RGB_DIM, last, n);
@@ -939,19 +933,19 @@ START_TEST(window_occupancy)
 
 	/* the peak inside frames 2-3 is "late" alone (event 20): 16 tiles in a row */
 	ck_assert_int_eq(cli("render %s --kind occupancy --peak --from f:2 --to f:3 -q -o %s", trace, png), 0);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	ck_assert_int_eq(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	ck_assert_int_eq(bbox(&im, late, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 16 * 12 * 12 + 15 * 12);
 	vs_image_fini(&im);
 	/* the window's end (event 22) is empty: its peak again, not the trace's */
 	ck_assert_int_eq(cli("render %s --kind occupancy --from f:2 --to f:3 -q -o %s", trace, png), 0);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	ck_assert_int_eq(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	ck_assert_int_gt(bbox(&im, late, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 0);
 	vs_image_fini(&im);
 	/* events 1-8: its end is full of "early" */
 	ck_assert_int_eq(cli("render %s --kind occupancy --to 8 -q -o %s", trace, png), 0);
-	read_png(png, &im);
+	im = vs_test_png(png);
 	ck_assert_int_gt(bbox(&im, early, first_row_of_legend(&im), &x0, &y0, &x1, &y1), 1024 * 12 * 12 - 1);
 	vs_image_fini(&im);
 	ck_assert_int_eq(cli("render %s --kind occupancy --from 19 --at 9 -q -o x.png", trace), 2);

@@ -15,7 +15,6 @@
 #include "viewer/viewer.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
-#include "render/png.h"
 
 /* Events: 1 frame; 2 player 64x64 4bpp (64 tiles); 3 enemy 64x64 8bpp
  * (128 tiles); 4 frame; 5 free player; 6 frame; 7-13 seven more 8bpp
@@ -134,13 +133,10 @@ static void located(const char *log, int side, int64_t unit, int *x, int *y)
 
 static vs_image shot(const char *name)
 {
-	char path[1024], err[256];
-	vs_image im;
+	char path[1024];
 
 	snprintf(path, sizeof path, "%s/%s", VS_BINARY_DIR, name);
-	memset(&im, 0, sizeof im);
-	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
-	return im;
+	return vs_test_png(path);
 }
 
 START_TEST(scripted_session)
@@ -475,7 +471,7 @@ START_TEST(screenshot_key)
 	ck_assert_msg(p != NULL, "%s", text);
 	ck_assert_int_eq(sscanf(p, "screenshot %1023s", path), 1);
 	ck_assert_ptr_nonnull(strstr(path, "vramsim-view-"));
-	ck_assert_int_eq(vs_png_read(path, &im, err, sizeof err), 0);
+	im = vs_test_png(path);
 	ck_assert_int_eq(im.w, 800);
 	ck_assert_int_eq(im.h, 600);
 	vs_image_fini(&im);

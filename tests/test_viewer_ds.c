@@ -16,7 +16,6 @@
 #include "viewer/viewer.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
-#include "render/png.h"
 
 #define TRACE VS_SOURCE_DIR "/traces/captured/ds-demo-capture.trace"
 #define NARENAS 6
@@ -177,13 +176,10 @@ static char *run(int nsides, int w, int h, const char *script)
 
 static vs_image shot(const char *name)
 {
-	char path[1024], err[256];
-	vs_image im;
+	char path[1024];
 
 	snprintf(path, sizeof path, "%s/%s", VS_BINARY_DIR, name);
-	memset(&im, 0, sizeof im);
-	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
-	return im;
+	return vs_test_png(path);
 }
 
 /* The default size, one side: each arena in focus in turn (Tab), all drawn;
