@@ -89,6 +89,43 @@ static uint32_t tex4x4_size(void)
 	return rand() % 2 ? 16u << rand() % 11 : 1u + (uint32_t)rand() % 0x3000u;
 }
 
+/* One model unloaded: its texture, then its palette (none when its load
+ * gave up), each call recorded beside it. */
+static void unload_model(nns_gfd_ctx *g, nns_tex_key *tex, nns_pltt_key *pal)
+{
+	VS_REC_NNS_FREE_TEX(*tex);
+	ck_assert_int_eq(nns_gfd_free_tex(g, *tex), 0);
+	VS_REC_NNS_FREE_PLTT(*pal);
+	if (*pal)
+		ck_assert_int_eq(nns_gfd_free_pltt(g, *pal), 0);
+	*tex = *pal = 0;
+}
+
+/* One model loaded: its texture block, of any size under max_tex bytes or
+ * the texels of 4x4 textures; its palette, under max_pltt bytes, some for
+ * 4-colour textures. A load without its texture gives up: its palette goes
+ * too. Returns the calls that failed. */
+static unsigned load_model(nns_gfd_ctx *g, nns_tex_key *tex, nns_pltt_key *pal, uint32_t max_tex,
+	uint32_t max_pltt)
+{
+	bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
+	uint32_t sz = is4x4 ? tex4x4_size() : (uint32_t)rand() % max_tex;
+	uint32_t psz = (uint32_t)rand() % max_pltt, opt = (uint32_t)rand() % 2u;
+	unsigned failures;
+
+	*tex = nns_gfd_alloc_tex(g, sz, is4x4, 0);
+	VS_REC_NNS_TEX("tex", sz, is4x4, 0, *tex);
+	*pal = nns_gfd_alloc_pltt(g, psz, is4pltt, opt);
+	VS_REC_NNS_PLTT("pal", psz, is4pltt, opt, *pal);
+	failures = !*tex + !*pal;
+	if (!*tex && *pal) {
+		VS_REC_NNS_FREE_PLTT(*pal);
+		ck_assert_int_eq(nns_gfd_free_pltt(g, *pal), 0);
+		*pal = 0;
+	}
+	return failures;
+}
+
 /* The game: the linked-list managers over slots 0-3 (slot 0 for 4x4
  * texels, as nns-lnk-tex sets up 512 KiB) and the 64 KiB of bank E,
  * BLOCKS management blocks each. Random loads and unloads, every call
@@ -109,31 +146,10 @@ static unsigned record_game(nns_gfd_ctx *g, unsigned seed)
 	VS_REC_ARENA("pal", "ds-pltt", "banks=E0");
 	for (i = 0; i < 400; i++) {
 		k = (unsigned)rand() % 32u;
-		if (tex[k]) {
-			VS_REC_NNS_FREE_TEX(tex[k]);
-			ck_assert_int_eq(nns_gfd_free_tex(g, tex[k]), 0);
-			VS_REC_NNS_FREE_PLTT(pal[k]);
-			if (pal[k])
-				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
-			tex[k] = pal[k] = 0;
-		} else {
-			/* a model's texture block: any size, or the texels of one
-			 * 4x4 texture; and its palettes, some for 4-colour ones */
-			bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
-			uint32_t sz = is4x4 ? tex4x4_size() : (uint32_t)rand() % 0x9000u;
-			uint32_t psz = (uint32_t)rand() % 0x600u, opt = (uint32_t)rand() % 2u;
-
-			tex[k] = nns_gfd_alloc_tex(g, sz, is4x4, 0);
-			VS_REC_NNS_TEX("tex", sz, is4x4, 0, tex[k]);
-			pal[k] = nns_gfd_alloc_pltt(g, psz, is4pltt, opt);
-			VS_REC_NNS_PLTT("pal", psz, is4pltt, opt, pal[k]);
-			failures += !tex[k] + !pal[k];
-			if (!tex[k] && pal[k]) { /* the load gives up: its palette goes too */
-				VS_REC_NNS_FREE_PLTT(pal[k]);
-				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
-				pal[k] = 0;
-			}
-		}
+		if (tex[k])
+			unload_model(g, &tex[k], &pal[k]);
+		else
+			failures += load_model(g, &tex[k], &pal[k], 0x9000u, 0x600u);
 		if (i % 8 == 7)
 			VS_REC_FRAME();
 	}
@@ -222,28 +238,10 @@ static unsigned record_frame_game(nns_gfd_ctx *g, unsigned seed)
 				if (born[k] > 60)
 					tex[k] = pal[k] = 0;
 		} else if (tex[k]) {
-			VS_REC_NNS_FREE_TEX(tex[k]);
-			ck_assert_int_eq(nns_gfd_free_tex(g, tex[k]), 0);
-			VS_REC_NNS_FREE_PLTT(pal[k]);
-			if (pal[k])
-				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
-			tex[k] = pal[k] = 0;
+			unload_model(g, &tex[k], &pal[k]);
 		} else {
-			bool is4x4 = rand() % 4 == 0, is4pltt = rand() % 4 == 0;
-			uint32_t sz = is4x4 ? tex4x4_size() : (uint32_t)rand() % 0x6000u;
-			uint32_t psz = (uint32_t)rand() % 0x400u, opt = (uint32_t)rand() % 2u;
-
-			tex[k] = nns_gfd_alloc_tex(g, sz, is4x4, 0);
-			VS_REC_NNS_TEX("tex", sz, is4x4, 0, tex[k]);
-			pal[k] = nns_gfd_alloc_pltt(g, psz, is4pltt, opt);
-			VS_REC_NNS_PLTT("pal", psz, is4pltt, opt, pal[k]);
-			failures += !tex[k] + !pal[k];
+			failures += load_model(g, &tex[k], &pal[k], 0x6000u, 0x400u);
 			born[k] = i;
-			if (!tex[k] && pal[k]) {
-				VS_REC_NNS_FREE_PLTT(pal[k]);
-				ck_assert_int_eq(nns_gfd_free_pltt(g, pal[k]), 0);
-				pal[k] = 0;
-			}
 		}
 		if (i % 8 == 7)
 			VS_REC_FRAME();
