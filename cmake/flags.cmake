@@ -10,6 +10,7 @@
 #  VS_UBSAN_MESSAGES  with VS_SANITIZE: UBSan's runtime and its messages
 #               instead of a trap (off: faster, see below)
 #  VS_FUZZ      libFuzzer's coverage, with the same sanitizers (clang)
+#  VS_USE_LLD   link with LLVM's ld.lld when it is installed (on)
 set(VS_WARN -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes)
 if(VS_WERROR)
   list(APPEND VS_WARN -Werror)
@@ -57,11 +58,22 @@ if(VS_FUZZ)
   list(APPEND VS_SAN_LINK -fsanitize=address,undefined)
 endif()
 
+# LLVM's linker when it is installed: a tree links about a hundred programs
+# (the suites), and ld.lld takes a fraction of GNU ld's time for each
+# (docs/developing.md, "Test suite time"). Not for the programs linked with
+# GCC's link-time optimisation (vs_lto), which needs GNU ld's plugin.
+option(VS_USE_LLD "Link with ld.lld when it is installed (not the LTO links)" ON)
+find_program(VS_LLD ld.lld)
+set(VS_LINKER)
+if(VS_USE_LLD AND VS_LLD AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  set(VS_LINKER "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:VS_LTO_LINK>>>:-fuse-ld=lld>")
+endif()
+
 add_library(vs_flags INTERFACE)
 target_compile_options(vs_flags INTERFACE ${VS_WARN} ${VS_SAN_COMPILE})
 # The heaps' stores into their arena are seen by the replay (heap_common.h)
 target_compile_definitions(vs_flags INTERFACE HEAP_WATCH_STORES)
-target_link_options(vs_flags INTERFACE ${VS_SAN_LINK})
+target_link_options(vs_flags INTERFACE ${VS_SAN_LINK} ${VS_LINKER})
 
 # Tests: prototypes are not asked of a suite's own functions, and messages
 # built in tests may be cut (that is never what a test checks).
@@ -69,4 +81,4 @@ add_library(vs_test_flags INTERFACE)
 target_compile_options(vs_test_flags INTERFACE ${VS_WARN} -Wno-missing-prototypes -Wno-format-truncation
   ${VS_SAN_COMPILE})
 target_compile_definitions(vs_test_flags INTERFACE HEAP_WATCH_STORES)
-target_link_options(vs_test_flags INTERFACE ${VS_SAN_LINK})
+target_link_options(vs_test_flags INTERFACE ${VS_SAN_LINK} ${VS_LINKER})

@@ -23,6 +23,26 @@ set(VS_DS_SRC ${PROJECT_SOURCE_DIR}/src/console/ds/rom)
 vs_layer_root(ds_rom VS_DS_ROOT _vs_ds_rom_src)
 set(VS_DS_OUT ${PROJECT_BINARY_DIR}/ds)
 file(MAKE_DIRECTORY ${VS_DS_OUT}/obj)
+set(VS_DS_DEMO_ROM ${VS_DS_OUT}/demo.nds)
+# Building the DS driver builds the demo and the cycles program, as the GBA's
+# does its ROMs: the tests that run them link the driver. The ds module finds
+# the cycles program in ds/ beside itself: in the build tree and installed
+# (lib/vramsim/); programs linking the driver in the build tree (tests) at
+# the build tree's path. VRAMSIM_DS_ROM_DIR overrides both.
+install(FILES ${VS_DS_OUT}/cycles.nds DESTINATION ${VS_MODULE_INSTALL_DIR}/ds)
+if(TARGET vs_console_ds)
+  target_compile_definitions(vs_console_ds PRIVATE VS_DS_ROM_DIR="${VS_DS_OUT}")
+  add_dependencies(vs_console_ds vs_ds_rom_demo vs_ds_rom_cycles)
+endif()
+# The host tool that writes the cartridge header and packs both binaries.
+add_executable(vs_ndspack ${PROJECT_SOURCE_DIR}/tools/ndspack.c)
+target_link_libraries(vs_ndspack PRIVATE vs_sim vs_flags)
+if(VS_ROMS_FROM)
+  vs_roms_from(ds vs_ds_roms)
+  add_custom_target(vs_ds_rom_demo DEPENDS vs_ds_roms)
+  add_custom_target(vs_ds_rom_cycles DEPENDS vs_ds_roms)
+  return()
+endif()
 execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
   OUTPUT_VARIABLE _vs_arm_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
 # The ARM9 runs ARM code from main RAM (Thumb saves little there and the
@@ -35,9 +55,6 @@ set(VS_DS7_CFLAGS -mcpu=arm7tdmi -marm -Wall -Werror)
 file(GLOB _vs_ds_headers CONFIGURE_DEPENDS ${VS_DS_SRC}/*.h
   ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
 
-# The host tool that writes the cartridge header and packs both binaries.
-add_executable(vs_ndspack ${PROJECT_SOURCE_DIR}/tools/ndspack.c)
-target_link_libraries(vs_ndspack PRIVATE vs_sim vs_flags)
 
 # vs_ds_object(<out var> <source> <object name> <flags...>)
 function(vs_ds_object var src obj)
@@ -93,12 +110,6 @@ foreach(a libnds_sprite gba_obj_first_fit nns_gfd nns_lnk nns_lnk_tex nns_lnk_pl
   list(APPEND _ds_demo_objs ${o})
 endforeach()
 vs_ds_rom(demo VRAMSIM-DEMO VSDM ${_ds_demo_objs})
-set(VS_DS_DEMO_ROM ${VS_DS_OUT}/demo.nds)
-# Building the DS driver builds the demo, as the GBA's does its ROMs: the
-# tests that run it link the driver.
-if(TARGET vs_console_ds)
-  add_dependencies(vs_console_ds vs_ds_rom_demo)
-endif()
 
 # The cycles program (ds_cycles9.c, protocol src/console/ds/ds_cycles.h):
 # `vramsim cycles` of a DS trace replays the host's allocator calls in it.
@@ -115,11 +126,3 @@ foreach(a ds_tex_pair ds_pltt_split nitro_engine_alloc nitro_engine_vram nflib_s
   list(APPEND _ds_cycles_objs ${o})
 endforeach()
 vs_ds_rom(cycles VS-CYCLES VSCY ${_ds_cycles_objs})
-# The ds module finds it in ds/ beside itself: in the build tree and
-# installed (lib/vramsim/); programs linking the driver in the build tree
-# (tests) at the build tree's path. VRAMSIM_DS_ROM_DIR overrides both.
-install(FILES ${VS_DS_OUT}/cycles.nds DESTINATION ${VS_MODULE_INSTALL_DIR}/ds)
-if(TARGET vs_console_ds)
-  target_compile_definitions(vs_console_ds PRIVATE VS_DS_ROM_DIR="${VS_DS_OUT}")
-  add_dependencies(vs_console_ds vs_ds_rom_cycles)
-endif()

@@ -53,6 +53,20 @@ set(VS_GBA_SRC ${PROJECT_SOURCE_DIR}/src/console/gba/rom)
 vs_layer_root(gba_rom VS_GBA_ROOT _vs_gba_rom_src)
 set(VS_GBA_OUT ${PROJECT_BINARY_DIR}/gba)
 file(MAKE_DIRECTORY ${VS_GBA_OUT})
+# The gba module finds the cycles ROMs in gba/ beside itself: in the build
+# tree (both at its top) and installed (lib/vramsim/). Programs linking the
+# driver in the build tree (tests) find them at the build tree's path.
+# VRAMSIM_GBA_ROM_DIR overrides both.
+install(FILES ${VS_GBA_OUT}/cycles-thumb.gba ${VS_GBA_OUT}/cycles-arm.gba
+  DESTINATION ${VS_MODULE_INSTALL_DIR}/gba)
+if(TARGET vs_console_gba)
+  target_compile_definitions(vs_console_gba PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}")
+  add_dependencies(vs_console_gba vs_gba_roms)
+endif()
+if(VS_ROMS_FROM)
+  vs_roms_from(gba vs_gba_roms)
+  return()
+endif()
 execute_process(COMMAND ${VS_ARM_GCC} -print-file-name=include
   OUTPUT_VARIABLE _vs_arm_inc OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
@@ -134,25 +148,14 @@ vs_gba_rom(skew/cycles-thumb ${_cyc_skew} ${_thumb_objs})
 
 get_property(_vs_roms GLOBAL PROPERTY VS_GBA_ROMS)
 add_custom_target(vs_gba_roms ALL DEPENDS ${_vs_roms})
-# The gba module finds the cycles ROMs in gba/ beside itself: in the build
-# tree (both at its top) and installed (lib/vramsim/). Programs linking the
-# driver in the build tree (tests) find them at the build tree's path.
-# VRAMSIM_GBA_ROM_DIR overrides both.
-install(FILES ${VS_GBA_OUT}/cycles-thumb.gba ${VS_GBA_OUT}/cycles-arm.gba
-  DESTINATION ${VS_MODULE_INSTALL_DIR}/gba)
-if(TARGET vs_console_gba)
-  target_compile_definitions(vs_console_gba PRIVATE VS_GBA_ROM_DIR="${VS_GBA_OUT}")
-  add_dependencies(vs_console_gba vs_gba_roms)
-endif()
 
 # The demo ROM (tools/demo-rom): a scripted side-scroller with sprites that
 # records its own trace with include/vramsim/record.h (OBJ allocation map and
 # BG tile manager); test_gba_emu_record uses it.
 vs_gba_object(_demo ${PROJECT_SOURCE_DIR}/tools/demo-rom/demo.c demo.o -mthumb)
-vs_gba_object(_demo_objmap ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_map.c demo-gba_obj_map.o -mthumb)
-vs_gba_object(_demo_bgt ${PROJECT_SOURCE_DIR}/src/alloc/gba_bg_tiles.c demo-gba_bg_tiles.o -mthumb)
-vs_gba_object(_demo_compact ${PROJECT_SOURCE_DIR}/src/alloc/gba_obj_compact.c demo-gba_obj_compact.o -mthumb)
-vs_gba_rom(demo ${_demo} ${_demo_objmap} ${_demo_bgt} ${_demo_compact})
+# its allocators are the cycles program's Thumb objects (the same flags)
+vs_gba_rom(demo ${_demo} ${VS_GBA_OUT}/obj/gba_obj_map.o ${VS_GBA_OUT}/obj/gba_bg_tiles.o
+  ${VS_GBA_OUT}/obj/gba_obj_compact.o)
 add_custom_target(vs_gba_demo_rom ALL DEPENDS ${VS_GBA_OUT}/demo.gba)
 if(TARGET vs_console_gba)
   add_dependencies(vs_console_gba vs_gba_demo_rom)
