@@ -91,10 +91,15 @@ fail:
 	return NULL;
 }
 
+/* The last emulator's note, kept past its close (vs_ds_emu_last_note). */
+static char last_note[300];
+
 void vs_ds_emu_close(vs_ds_emu *e)
 {
 	if (!e)
 		return;
+	if (e->direct_tried)
+		snprintf(last_note, sizeof last_note, "%s", e->direct ? "" : e->note);
 	vs_ds_core_close(e->core);
 	vs_ds_direct_free(e->direct);
 	free(e->patch);
@@ -292,6 +297,11 @@ const uint8_t *vs_ds_emu_savestate(vs_ds_emu *e, size_t *len)
 const char *vs_ds_emu_read_note(const vs_ds_emu *e)
 {
 	return e->direct_tried && !e->direct ? e->note : NULL;
+}
+
+const char *vs_ds_emu_last_note(void)
+{
+	return last_note[0] ? last_note : NULL;
 }
 
 int vs_ds_emu_direct_check(vs_ds_emu *e, char *err, size_t errlen)

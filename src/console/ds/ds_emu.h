@@ -97,6 +97,9 @@ vs_ds_read_counts vs_ds_emu_counts(const vs_ds_emu *e);
 /* After the first frame: NULL when the emulator's memory is read
  * directly, else why not (the savestate is read every frame). */
 const char *vs_ds_emu_read_note(const vs_ds_emu *e);
+/* The same of the last emulator closed in this process that ran a frame
+ * (what `vramsim capture` reports after vs_ds_emu_capture). */
+const char *vs_ds_emu_last_note(void);
 /* Compares what is read directly with a savestate taken now, byte for
  * byte (tests). 0, or -1 with err (also when nothing is read directly). */
 int vs_ds_emu_direct_check(vs_ds_emu *e, char *err, size_t errlen);
