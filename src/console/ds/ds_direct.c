@@ -54,6 +54,14 @@
 
 #define WINDOW 64u /* bytes of main RAM searched for */
 
+#if defined(__SANITIZE_ADDRESS__)
+/* AddressSanitizer's allocator serves the core's malloc too; its public
+ * interface (compiler-rt, include/sanitizer/allocator_interface.h) says
+ * which blocks are its and their sizes. */
+int __sanitizer_get_ownership(const volatile void *p);
+size_t __sanitizer_get_allocated_size(const volatile void *p);
+#endif
+
 typedef struct block {
 	uint32_t chunk;
 	char tag[5];
@@ -327,8 +335,20 @@ NOT_INSTRUMENTED static uint64_t word_at(uintptr_t a)
 	return *(const volatile uint64_t *)a;
 }
 
+/* Whether the block at a is malloc's, of polylists' size. */
+NOT_INSTRUMENTED static int is_lists_block(uintptr_t a)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return __sanitizer_get_ownership((const void *)a) && __sanitizer_get_allocated_size((const void *)a) == LISTS_BYTES;
+#else
+	uint64_t chunk = word_at(a - 8) & ~(uint64_t)7;
+
+	return chunk == CHUNK_HEAP || chunk == CHUNK_MAPPED;
+#endif
+}
+
 /* polylists: a pointer in the core's globals to a block of exactly its
- * size (glibc's chunk header says so) whose counts are possible and one of
+ * size (glibc's chunk header says so, or AddressSanitizer's allocator) whose counts are possible and one of
  * whose lists is the savestate's. The one such block, or 0. */
 NOT_INSTRUMENTED static uintptr_t find_lists(const maps *m, const vs_ds_frame *f)
 {
@@ -339,7 +359,7 @@ NOT_INSTRUMENTED static uintptr_t find_lists(const maps *m, const vs_ds_frame *f
 		uintptr_t a;
 
 		for (a = (m->core[s].lo + 7u) & ~(uintptr_t)7; a + 8 <= m->core[s].hi; a += 8) {
-			uint64_t v, chunk;
+			uint64_t v;
 			int32_t c0, c1;
 
 			if (a % m->page == 0 && !page_in(m, s, a)) {
@@ -349,8 +369,7 @@ NOT_INSTRUMENTED static uintptr_t find_lists(const maps *m, const vs_ds_frame *f
 			v = word_at(a);
 			if (!v || (v & 15u) || v == found || !inside(m->readable, m->n_readable, (uintptr_t)v - 8, LISTS_BYTES + 8))
 				continue;
-			chunk = word_at((uintptr_t)v - 8) & ~(uint64_t)7;
-			if (chunk != CHUNK_HEAP && chunk != CHUNK_MAPPED)
+			if (!is_lists_block((uintptr_t)v))
 				continue;
 			c0 = s32_at((const uint8_t *)(uintptr_t)v + LIST_COUNT);
 			c1 = s32_at((const uint8_t *)(uintptr_t)v + LIST_BYTES + LIST_COUNT);
