@@ -128,6 +128,13 @@ static int push(span **v, size_t *n, uintptr_t lo, uintptr_t hi)
 	return 0;
 }
 
+static void free_maps(maps *m)
+{
+	free(m->readable);
+	free(m->core);
+	free(m->resident);
+}
+
 static int read_resident(maps *m, char *why, size_t whylen)
 {
 	size_t i, pages = 0, at = 0;
@@ -184,14 +191,11 @@ static int read_maps(maps *m, char *why, size_t whylen)
 		snprintf(why, whylen, "out of memory");
 	else if (!m->n_core)
 		snprintf(why, whylen, "no writable mapping of %s in /proc/self/maps", core);
-	return rc < 0 || !m->n_core ? -1 : read_resident(m, why, whylen);
-}
-
-static void free_maps(maps *m)
-{
-	free(m->readable);
-	free(m->core);
-	free(m->resident);
+	if (rc < 0 || !m->n_core || read_resident(m, why, whylen) < 0) {
+		free_maps(m);
+		return -1;
+	}
+	return 0;
 }
 
 /* The residency byte of the page of `a` in span s. */
@@ -348,8 +352,8 @@ NOT_INSTRUMENTED static int is_lists_block(uintptr_t a)
 }
 
 /* polylists: a pointer in the core's globals to a block of exactly its
- * size (glibc's chunk header says so, or AddressSanitizer's allocator) whose counts are possible and one of
- * whose lists is the savestate's. The one such block, or 0. */
+ * size (is_lists_block) whose counts are possible and one of whose lists
+ * is the savestate's. The one such block, or 0. */
 NOT_INSTRUMENTED static uintptr_t find_lists(const maps *m, const vs_ds_frame *f)
 {
 	uintptr_t found = 0;

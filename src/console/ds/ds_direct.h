@@ -11,8 +11,9 @@
  * the state's main RAM and of its `nds` fields, and every block the
  * layouts below derive from them is compared byte for byte with the
  * savestate. The layouts are DeSmuME's (desmume/src/MMU.h, NDSSystem.h,
- * gfx3d.h, libretro/desmume2015 at 2fb4b68); another build of the core
- * does not match, and the caller keeps to the savestate.
+ * gfx3d.h, libretro/desmume2015 at 2fb4b68); the lists' block is sized by
+ * glibc's malloc or AddressSanitizer's. Another build of the core or
+ * another C library does not match, and the caller keeps to the savestate.
  */
 #ifndef VRAMSIM_DS_DIRECT_H
 #define VRAMSIM_DS_DIRECT_H
