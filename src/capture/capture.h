@@ -50,7 +50,8 @@ typedef struct vs_capture_options {
 	int keep_hidden;   /* an unshown sprite keeps its tiles until they are overwritten */
 	int uploads;       /* a new OBJ allocation, a BG map and a RAM tile's first reference are dated
 	                    * at the first upload of their VRAM since it was last freed, up to
-	                    * VS_CAPTURE_WINDOW_MAX frames back (the output waits that long) */
+	                    * VS_CAPTURE_WINDOW_MAX frames back (the output waits that long); OBJ and
+	                    * BG uploads nothing shows are allocations of their own */
 	int alloc_first;   /* in a frame, OBJ allocations come before the frees, but for those on tiles
 	                    * freed in that frame (engines create the new sprite, then drop the old) */
 } vs_capture_options;
