@@ -402,7 +402,7 @@ int vs_replay_do_alloc(vs_replay *r)
 		status = vs_replay_strat_alloc(r, a, &ev->req, &pl);
 		if (ar->strat->released && vs_replay_apply_released(r, a))
 			return -1;
-		vs_replay_refresh_held(r, a);
+		vs_replay_refresh_held_call(r, a);
 		if (status >= 0)
 			break;
 	}
@@ -458,7 +458,7 @@ int vs_replay_do_free(vs_replay *r)
 		/* one release of shared data: the strategy counts it too */
 		x->pub.refs--;
 		status = vs_replay_strat_free(r, (int)x->pub.arena, &x->pub.pl);
-		vs_replay_refresh_held(r, (int)x->pub.arena);
+		vs_replay_refresh_held_call(r, (int)x->pub.arena);
 		if (status < 0 && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
@@ -479,7 +479,7 @@ int vs_replay_do_free(vs_replay *r)
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		vs_replay_drop_rec(r, h);
-		vs_replay_refresh_held(r, (int)gone.arena);
+		vs_replay_refresh_held_call(r, (int)gone.arena);
 		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
@@ -508,12 +508,12 @@ int vs_replay_do_free(vs_replay *r)
 			return -1;
 		if (ar->stranded)
 			vs_replay_rereserve(r, (int)(ar - r->ar));
-		vs_replay_refresh_held(r, (int)(ar - r->ar));
+		vs_replay_refresh_held_call(r, (int)(ar - r->ar));
 		vs_replay_refresh_metrics(ar);
 		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
-	vs_replay_refresh_held(r, (int)(ar - r->ar));
+	vs_replay_refresh_held_call(r, (int)(ar - r->ar));
 	vs_replay_refresh_metrics(ar);
 	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 	return 0;

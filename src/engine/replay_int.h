@@ -253,6 +253,14 @@ static inline void vs_replay_refresh_held(vs_replay *r, int a)
 		vs_replay_refresh_held_list(r, a);
 }
 
+/* After an alloc or free call: not asked of a strategy whose held extents
+ * those calls never change (VS_STRAT_HELD_FIXED, most heaps). */
+static inline void vs_replay_refresh_held_call(vs_replay *r, int a)
+{
+	if (r->ar[a].strat->held && !(r->ar[a].strat->flags & VS_STRAT_HELD_FIXED))
+		vs_replay_refresh_held_list(r, a);
+}
+
 /* ---- replay_alloc.c, replay_moves.c, replay_states.c: the events ---------- */
 
 int vs_replay_do_alloc(vs_replay *r);
