@@ -615,11 +615,53 @@ static VS_NOINLINE int tree_set_any(vs_ownmap *m, uint32_t t, uint32_t i, uint32
 	return 0;
 }
 
+/* A free of whole runs [first, end) from entry i of leaf t, a few runs
+ * long (a heap block's header, data, slack and tail): the runs and the
+ * free runs beside them become one free run, in one move of the leaf's
+ * tail. 0 when the range is not that (the general way then). */
+static int leaf_free_runs(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end)
+{
+	om_node *x = &N(t);
+	uint32_t a = i, b = i, s = first, e = end, j;
+
+	if (x->e[i].key != first)
+		return 0;
+	while (x->e[b].key + x->e[b].len < end)
+		if (++b == x->n || b > i + 4)
+			return 0;
+	if (x->e[b].key + x->e[b].len != end)
+		return 0;
+	if (a > 0 && x->e[a - 1].kind == VS_UNIT_FREE)
+		s = x->e[--a].key;
+	if (b + 1 < x->n && x->e[b + 1].kind == VS_UNIT_FREE) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+	}
+	for (j = a; j <= b; j++)
+		account(m, x->e[j].len, x->e[j].kind, -1);
+	shift(x, b + 1, a + 1);
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = VS_OWNER_NONE;
+	x->e[a].kind = VS_UNIT_FREE;
+	account(m, e - s, VS_UNIT_FREE, +1);
+	/* only free runs went, into a longer one */
+	if (e - s > x->maxfree) {
+		x->maxfree = e - s;
+		lift(m, t);
+	}
+	leaf_done(m, t, a);
+	return 1;
+}
+
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
 {
 	uint32_t t, i, k = (uint32_t)kind;
 
 	t = find(m, first, &i);
+	if (kind == VS_UNIT_FREE && end > N(t).e[i].key + N(t).e[i].len && end <= leaf_end(&N(t)) &&
+		leaf_free_runs(m, t, i, first, end))
+		return 0;
 	if (end <= N(t).e[i].key + N(t).e[i].len) {
 		if (same(&N(t), i, owner, k))
 			return 0; /* already so */
