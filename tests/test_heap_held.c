@@ -477,6 +477,57 @@ START_TEST(bank_segments_follow)
 }
 END_TEST
 
+/* ---- when the replay asks ------------------------------------------------ */
+
+static unsigned held_asked;
+static void (*dl_held_fn)(void *st, vs_extent_fn fn, void *ud);
+
+static void counting_held(void *st, vs_extent_fn fn, void *ud)
+{
+	held_asked++;
+	dl_held_fn(st, fn, ud);
+}
+
+/* heap-dlmalloc's table registered again with a held that counts its
+ * calls, with and without VS_STRAT_HELD_FIXED: without it held is asked
+ * after every alloc and free, with it only at init, reset and restore. */
+START_TEST(held_fixed_is_asked_only_when_it_can_change)
+{
+	static vs_strategy asked, fixed;
+	static const char text[] = "vramsim-trace 1\narena heap ram size=65536\nsave s\n"
+		"alloc 1 100\nalloc 2 200\nfree 1\nalloc 3 50\nrestore s\nalloc 4 10\nfree 4\nreset\n";
+	const vs_strategy *dl = vs_strategy_find("heap-dlmalloc");
+	char err[256];
+	unsigned i, count[2];
+
+	ck_assert_ptr_nonnull(dl);
+	ck_assert(dl->flags & VS_STRAT_HELD_FIXED);
+	dl_held_fn = dl->held;
+	asked = *dl;
+	asked.name = "test-dl-asked";
+	asked.flags &= ~(uint32_t)(VS_STRAT_STORES_SEEN | VS_STRAT_HELD_FIXED); /* a plug-in's table */
+	asked.held = counting_held;
+	fixed = asked;
+	fixed.name = "test-dl-fixed";
+	fixed.flags |= VS_STRAT_HELD_FIXED;
+	ck_assert_msg(vs_strategy_register(&asked, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(vs_strategy_register(&fixed, err, sizeof err) == 0, "%s", err);
+	for (i = 0; i < 2; i++) {
+		run x;
+
+		held_asked = 0;
+		replay_text(&x, text, i ? "test-dl-fixed" : "test-dl-asked", "");
+		count[i] = held_asked;
+		check_accounting(&x, "counted");
+		finish(&x);
+	}
+	/* both at init, restore and reset; without the flag after each of
+	 * the six allocs and frees too */
+	ck_assert_uint_ge(count[1], 3);
+	ck_assert_uint_eq(count[0], count[1] + 6);
+}
+END_TEST
+
 /* The bundled heap traces replay clean under every heap strategy, and the
  * arena is accounted to the byte at the end. */
 START_TEST(bundled_traces)
@@ -524,6 +575,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_overheads);
 	tcase_add_test(tc, bank_segments_follow);
+	tcase_add_test(tc, held_fixed_is_asked_only_when_it_can_change);
 	tcase_add_loop_test(tc, bundled_traces, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
