@@ -236,7 +236,8 @@ typedef struct outcome {
 	uint64_t checks, overlaps, diags, frames;
 } outcome;
 
-static inline outcome replay_recorded(const ct *t, int check_bytes)
+/* Under a strategy (with options, or NULL) for every arena. */
+static inline outcome replay_under(const ct *t, const char *strategy, const char *options, int check_bytes)
 {
 	vs_replay_config cfg;
 	vs_trace_reader *rd;
@@ -248,8 +249,9 @@ static inline outcome replay_recorded(const ct *t, int check_bytes)
 	rd = vs_trace_open_stream(in, "capture", err, sizeof err);
 	ck_assert_msg(rd != NULL, "%s", err);
 	vs_replay_config_default(&cfg);
-	cfg.strategy[0] = cfg.strategy[1] = vs_strategy_find("recorded");
-	ck_assert_ptr_nonnull(cfg.strategy[0]);
+	cfg.strategy[0] = cfg.strategy[1] = vs_strategy_find(strategy);
+	cfg.options[0] = cfg.options[1] = options;
+	ck_assert_msg(cfg.strategy[0] != NULL, "no strategy %s", strategy);
 	cfg.message = quiet;
 	cfg.check_bytes = check_bytes;
 	rp = vs_replay_new(rd, &cfg, err, sizeof err);
@@ -262,6 +264,11 @@ static inline outcome replay_recorded(const ct *t, int check_bytes)
 	vs_replay_free(rp);
 	fclose(in);
 	return out;
+}
+
+static inline outcome replay_recorded(const ct *t, int check_bytes)
+{
+	return replay_under(t, "recorded", NULL, check_bytes);
 }
 
 static inline void bg_on(vs_gba_frame *f, unsigned n, unsigned cb, unsigned sbb, unsigned size, unsigned flags)

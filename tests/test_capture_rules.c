@@ -594,6 +594,265 @@ START_TEST(bg_uploads_not_from_pictures)
 }
 END_TEST
 
+/* ---- --uploads: BG uploads no layer shows -------------------------------------------- */
+
+/* Replayed under `recorded` clean, and under every BG strategy with no
+ * integrity error (they refuse what they cannot place: failures, not
+ * errors). */
+static void replays_clean_bg(const ct *t)
+{
+	static const char *const strat[][2] = {{"gba-bg-tiles", NULL}, {"gba-bg-tiles-split", NULL},
+		{"butano-bg-blocks", NULL}, {"butano-bg-blocks", "version=10"}};
+	size_t i;
+
+	replays_clean(t);
+	for (i = 0; i < sizeof strat / sizeof strat[0]; i++)
+		ck_assert_msg(replay_under(t, strat[i][0], strat[i][1], 1).checks == 0, "%s: integrity error", strat[i][0]);
+}
+
+/* n RAM tiles of new bytes from unit on. */
+static void bg_units(vs_gba_frame *f, unsigned unit, unsigned n, unsigned seed)
+{
+	fill(f->vram + unit * 32u, n * 32u, seed);
+}
+
+/* A BG run at a RAM tile (BG0_AT + unit * 32), of a request kind and bytes. */
+static const ev *bg_run_at(const ct *t, unsigned unit, vs_req_shape shape, unsigned bytes)
+{
+	const ev *a = must_alloc(t, BG0_AT + unit * 32u);
+
+	ck_assert_int_eq(a->req.shape, shape);
+	ck_assert_uint_eq(a->req.size, bytes);
+	return a;
+}
+
+/* BG0 (4bpp, charblock 0, map at screen block 28) and BG1 (8bpp, charblock
+ * 1, map at 26) shown from 0, on the zero tile. */
+static void two_layers(ct *t)
+{
+	bg_on(t->f, 0, 0, 28, 0, 0);
+	bg_on(t->f, 1, 1, 26, 0, 0x80);
+}
+
+/* Uploads at 2 that no layer shows are allocations from 2, live to the end,
+ * of the kind the registers tell: RAM tiles 10-17 only BG0 reaches (tiles
+ * 8 4bpp), 1100-1103 only BG1 (tiles 2 8bpp), 1201-1203 only BG1 but not on
+ * a 64-byte tile (bytes), 600-603 both (bytes). Without --uploads: none. */
+START_TEST(bg_uploads_never_shown_allocated)
+{
+	int up;
+
+	for (up = 0; up < 2; up++) {
+		const ev *a;
+		ct t;
+
+		bg_uploads_open(&t, up);
+		two_layers(&t);
+		ct_frames(&t, 2);
+		bg_units(t.f, 10, 8, 110);
+		bg_units(t.f, 600, 4, 111);
+		bg_units(t.f, 1100, 4, 112);
+		bg_units(t.f, 1201, 3, 113);
+		ct_run(&t, 5);
+		ck_assert_uint_eq(t.st.bg_unseen, up ? 4u : 0u);
+		if (!up) {
+			ck_assert_ptr_null(alloc_at(&t, BG0_AT + 10 * 32));
+			ct_free(&t);
+			continue;
+		}
+		a = bg_run_at(&t, 10, VS_REQ_TILESET, 8 * 32);
+		ck_assert_int_eq(a->req.u.tileset.count, 8);
+		ck_assert_int_eq(a->req.u.tileset.bpp, 4);
+		ck_assert_int_eq(a->frame, 2);
+		ck_assert_int_eq(freed_at(&t, a->id), -1);
+		a = bg_run_at(&t, 1100, VS_REQ_TILESET, 4 * 32);
+		ck_assert_int_eq(a->req.u.tileset.count, 2);
+		ck_assert_int_eq(a->req.u.tileset.bpp, 8);
+		ck_assert_int_eq(bg_run_at(&t, 1201, VS_REQ_BYTES, 3 * 32)->frame, 2);
+		ck_assert_int_eq(bg_run_at(&t, 600, VS_REQ_BYTES, 4 * 32)->frame, 2);
+		ck_assert_uint_eq(t.st.bg_unseen_tilesets, 2);
+		ck_assert_ptr_nonnull(strstr(t.text, "4 uploads no layer showed allocated from their upload (2 tile sets"));
+		replays_clean_bg(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
+/* An upload's extent: RAM tiles written at 10 outside live allocations,
+ * cut by one a reference holds (5, shown since 0), an unchanged one (9)
+ * and an all-zero one (12, cleared at 10: the run it was from 0 ends).
+ * Frame 10 writes 2-4, 6-8, 10-11, 12 (zero) and 13-14. */
+START_TEST(bg_uploads_extent_cut)
+{
+	ct t;
+
+	bg_uploads_open(&t, 1);
+	bg_on(t.f, 0, 0, 28, 0, 0);
+	bg_units(t.f, 5, 1, 120);
+	text_cell(t.f, 28, 0, 0, 5);
+	bg_units(t.f, 12, 1, 121);
+	ct_frames(&t, 10);
+	bg_units(t.f, 2, 3, 122);
+	bg_units(t.f, 6, 3, 123);
+	bg_units(t.f, 10, 2, 124);
+	memset(t.f->vram + 12 * 32, 0, 32);
+	bg_units(t.f, 13, 2, 125);
+	ct_run(&t, 3);
+	ck_assert_int_eq(bg_run_at(&t, 2, VS_REQ_TILESET, 3 * 32)->frame, 10);
+	ck_assert_int_eq(bg_run_at(&t, 6, VS_REQ_TILESET, 3 * 32)->frame, 10);
+	ck_assert_int_eq(bg_run_at(&t, 10, VS_REQ_TILESET, 2 * 32)->frame, 10);
+	ck_assert_int_eq(bg_run_at(&t, 13, VS_REQ_TILESET, 2 * 32)->frame, 10);
+	ck_assert_int_eq(freed_at(&t, bg_run_at(&t, 12, VS_REQ_TILESET, 32)->id), 10);
+	ck_assert_int_eq(freed_at(&t, must_alloc(&t, BG0_AT + 5 * 32)->id), -1);
+	ck_assert_uint_eq(t.st.bg_unseen, 5);
+	replays_clean_bg(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* Screen blocks a BGxCNT names (BG1, not shown: 256x256 at block 30; BG2,
+ * not shown: 512x256 at 20-21) go whole, zero entries and all: one cell
+ * written in block 30 at 2 is a `cells 32x32` from 2, cells in 20 and 21 a
+ * `cells 64x32`. Block 31, which no BGxCNT names, is RAM tiles: the one
+ * written is 32 bytes. A block written all zero is no upload. */
+START_TEST(bg_uploads_map_blocks)
+{
+	const ev *a;
+	ct t;
+
+	bg_uploads_open(&t, 1);
+	bg_on(t.f, 0, 0, 28, 0, 0);
+	t.f->io[VS_IO_BG0CNT + 1] = (uint16_t)(30u << 8);
+	t.f->io[VS_IO_BG0CNT + 2] = (uint16_t)(20u << 8 | 1u << 14);
+	ct_frames(&t, 2);
+	text_cell(t.f, 30, 4, 4, 7);
+	text_cell(t.f, 20, 1, 0, 8);
+	text_cell(t.f, 21, 1, 31, 9);
+	text_cell(t.f, 31, 0, 0, 10);
+	ct_run(&t, 4);
+	a = bg_run_at(&t, 30 * 64, VS_REQ_CELLS, 2048);
+	ck_assert_int_eq(a->req.u.cells.width, 32);
+	ck_assert_int_eq(a->frame, 2);
+	a = bg_run_at(&t, 20 * 64, VS_REQ_CELLS, 4096);
+	ck_assert_int_eq(a->req.u.cells.width, 64);
+	ck_assert_int_eq(a->req.u.cells.height, 32);
+	ck_assert_int_eq(bg_run_at(&t, 31 * 64, VS_REQ_BYTES, 32)->frame, 2);
+	ck_assert_uint_eq(t.st.bg_unseen_maps, 2);
+	ck_assert_int_eq(count(&t, VS_EV_ALLOC, -1), 3 + 1 + 600); /* BG0's map and 600 cells on the zero tile */
+	replays_clean_bg(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* A run ends when any of its RAM tiles is written: A (10-17, at 2) when
+ * 12-13 get new bytes at 10 (the next upload, from 10), B (20-23, at 2)
+ * when 22-23 are cleared at 12 (no upload). */
+START_TEST(bg_uploads_end_when_overwritten)
+{
+	const ev *a, *b;
+	ct t;
+
+	bg_uploads_open(&t, 1);
+	bg_on(t.f, 0, 0, 28, 0, 0);
+	ct_frames(&t, 2);
+	bg_units(t.f, 10, 8, 130);
+	bg_units(t.f, 20, 4, 131);
+	ct_frames(&t, 8);
+	bg_units(t.f, 12, 2, 132);
+	ct_frames(&t, 2);
+	memset(t.f->vram + 22 * 32, 0, 64);
+	ct_run(&t, 3);
+	a = bg_run_at(&t, 10, VS_REQ_TILESET, 8 * 32);
+	b = bg_run_at(&t, 20, VS_REQ_TILESET, 4 * 32);
+	ck_assert_int_eq(freed_at(&t, a->id), 10);
+	ck_assert_int_eq(freed_at(&t, b->id), 12);
+	ck_assert_int_eq(bg_run_at(&t, 12, VS_REQ_TILESET, 2 * 32)->frame, 10);
+	ck_assert_uint_eq(t.st.bg_unseen, 3);
+	ck_assert_uint_eq(t.st.bg_unseen_ended, 2);
+	replays_clean_bg(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* A layer shown on a run not yet written takes what it uses, dated at the
+ * upload: RAM tiles 10-17 at 2, a cell on tile 12 at 10: the reference from
+ * 2, and 10-11 and 13-17 each a run from 2; BG1's map at block 30,
+ * uploaded at 2, shown at 10: the map from 2, the run never written. */
+START_TEST(bg_uploads_taken_by_layers)
+{
+	const ev *a;
+	ct t;
+
+	bg_uploads_open(&t, 1);
+	bg_on(t.f, 0, 0, 28, 0, 0);
+	t.f->io[VS_IO_BG0CNT + 1] = (uint16_t)(30u << 8);
+	ct_frames(&t, 2);
+	bg_units(t.f, 10, 8, 140);
+	text_cell(t.f, 30, 2, 2, 12);
+	ct_frames(&t, 8);
+	text_cell(t.f, 28, 1, 1, 12);
+	t.f->io[VS_IO_DISPCNT] |= (uint16_t)D_BG(1);
+	ct_run(&t, 3);
+	a = must_alloc(&t, BG0_AT + 12 * 32);
+	ck_assert_int_eq(a->req.shape, VS_REQ_TILE);
+	ck_assert_int_eq(a->frame, 2);
+	ck_assert_int_eq(bg_run_at(&t, 10, VS_REQ_TILESET, 2 * 32)->frame, 2);
+	ck_assert_int_eq(bg_run_at(&t, 13, VS_REQ_TILESET, 5 * 32)->frame, 2);
+	a = must_alloc(&t, BG0_AT + 30 * 2048);
+	ck_assert_int_eq(a->req.shape, VS_REQ_BGMAP);
+	ck_assert_int_eq(a->frame, 2);
+	ck_assert_uint_eq(t.st.bg_unseen, 2);
+	ck_assert_uint_eq(t.st.bg_unseen_taken, 2);
+	replays_clean_bg(&t);
+	ct_free(&t);
+}
+END_TEST
+
+/* A run older than the output waits (600 frames) is written. Shown later,
+ * one a map fills exactly is handed over (no new allocation: the map holds
+ * it and frees it when the layer goes); a map over more (512x256 on blocks
+ * 30-31) ends it then and is allocated from then, and so does a tile
+ * reference on a run of RAM tiles (10-13), whatever its extent. */
+START_TEST(bg_uploads_written_then_shown)
+{
+	int exact;
+
+	for (exact = 0; exact < 2; exact++) {
+		const ev *a, *b, *m;
+		ct t;
+
+		bg_uploads_open(&t, 1);
+		bg_on(t.f, 0, 0, 28, 0, 0);
+		t.f->io[VS_IO_BG0CNT + 1] = (uint16_t)(30u << 8);
+		ct_frames(&t, 2);
+		text_cell(t.f, 30, 2, 2, 1);
+		bg_units(t.f, 10, 4, 150);
+		ct_frames(&t, 698);
+		bg_on(t.f, 1, 0, 30, exact ? 0 : 1, 0);
+		text_cell(t.f, 28, 0, 0, 10);
+		ct_frames(&t, 5);
+		t.f->io[VS_IO_DISPCNT] &= (uint16_t)~D_BG(1);
+		ct_run(&t, 5);
+		a = bg_run_at(&t, 30 * 64, VS_REQ_CELLS, 2048);
+		ck_assert_int_eq(a->frame, 2);
+		ck_assert_int_eq(freed_at(&t, a->id), exact ? 705 : 700);
+		m = nth_alloc_at(&t, BG0_AT + 30 * 2048, 1);
+		ck_assert_int_eq(m != NULL, !exact);
+		if (m) {
+			ck_assert_int_eq(m->req.shape, VS_REQ_BGMAP);
+			ck_assert_int_eq(m->frame, 700);
+			ck_assert_int_eq(freed_at(&t, m->id), 705);
+		}
+		b = bg_run_at(&t, 10, VS_REQ_TILESET, 4 * 32);
+		ck_assert_int_eq(freed_at(&t, b->id), 700);
+		ck_assert_int_eq(nth_alloc_frame(&t, BG0_AT + 10 * 32, 1), 700);
+		ck_assert_uint_eq(t.st.bg_unseen_handed, (unsigned)exact);
+		replays_clean_bg(&t);
+		ct_free(&t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("capture_rules");
@@ -614,6 +873,12 @@ int main(void)
 	tcase_add_test(tc, bg_uploads_date_tiles_and_maps);
 	tcase_add_test(tc, bg_uploads_not_before_free);
 	tcase_add_test(tc, bg_uploads_not_from_pictures);
+	tcase_add_test(tc, bg_uploads_never_shown_allocated);
+	tcase_add_test(tc, bg_uploads_extent_cut);
+	tcase_add_test(tc, bg_uploads_map_blocks);
+	tcase_add_test(tc, bg_uploads_end_when_overwritten);
+	tcase_add_test(tc, bg_uploads_taken_by_layers);
+	tcase_add_test(tc, bg_uploads_written_then_shown);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

@@ -209,8 +209,29 @@ static uint32_t rand_size(vs_rng *r, uint32_t max)
 	return v > max ? max : v;
 }
 
+/* The extents held reports, folded into one number in the order given. */
+static int fold_extent(void *ud, uint32_t off, uint32_t size)
+{
+	uint64_t *h = ud;
+
+	*h = (*h ^ off) * 0x100000001b3ull;
+	*h = (*h ^ size) * 0x100000001b3ull;
+	return 0;
+}
+
+static uint64_t held_sig(const vs_strategy *s, void *st)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (s->held)
+		s->held(st, fold_extent, &h);
+	return h;
+}
+
 /* Writes a trace of about steps events and a shadow replay of it: frees name
- * only ids whose allocation succeeded in the shadow. */
+ * only ids whose allocation succeeded in the shadow. A strategy that says
+ * alloc and free never change its held extents (VS_STRAT_HELD_FIXED, so the
+ * replay stops asking after them) is held to it after every call. */
 static char *make_trace(const held_case *hc, uint32_t seed, int steps)
 {
 	const vs_strategy *s = vs_strategy_find(hc->name);
@@ -222,6 +243,7 @@ static char *make_trace(const held_case *hc, uint32_t seed, int steps)
 	char err[256], *text = NULL;
 	size_t len = 0, n = 0;
 	uint32_t next_id = 1;
+	uint64_t fixed;
 	FILE *out = open_memstream(&text, &len);
 	int i;
 
@@ -229,14 +251,20 @@ static char *make_trace(const held_case *hc, uint32_t seed, int steps)
 	vs_arena_decl_default(&d, VS_ARENA_RAM);
 	d.size = hc->size;
 	ck_assert_msg(s->init(st, &d, hc->options, mem, err, sizeof err) == 0, "%s", err);
+	fixed = held_sig(s, st);
 	fprintf(out, "vramsim-trace 1\narena heap ram size=%u\n", (unsigned)hc->size);
 	for (i = 0; i < steps; i++) {
 		uint32_t k = vs_rng_below(&rng, 1000);
+
+		if ((s->flags & VS_STRAT_HELD_FIXED) && k)
+			ck_assert_msg(held_sig(s, st) == fixed, "%s: held extents changed by an alloc or free "
+				"(step %d), and it says they never do (VS_STRAT_HELD_FIXED)", s->name, i);
 
 		if (k == 0) {
 			/* now and then everything goes */
 			fprintf(out, "reset\n");
 			s->reset(st);
+			fixed = held_sig(s, st);
 			n = 0;
 		} else if (n && k < 480) {
 			size_t j = vs_rng_below(&rng, (uint32_t)n);
@@ -302,6 +330,25 @@ START_TEST(random_traces_account_every_byte)
 {
 	run_case(&cases[_i], 1u + (uint32_t)_i, 6000);
 	run_case(&cases[_i], 101u + (uint32_t)_i, 3000);
+}
+END_TEST
+
+/* Every strategy that says its held extents are fixed has its case above,
+ * where make_trace holds it to that. */
+START_TEST(held_fixed_strategies_are_checked)
+{
+	size_t i, j;
+
+	for (i = 0; i < vs_strategy_count(); i++) {
+		const vs_strategy *s = vs_strategy_at(i);
+		int found = 0;
+
+		if (!(s->flags & VS_STRAT_HELD_FIXED))
+			continue;
+		for (j = 0; j < sizeof cases / sizeof cases[0]; j++)
+			found |= strcmp(cases[j].name, s->name) == 0;
+		ck_assert_msg(found, "%s sets VS_STRAT_HELD_FIXED and has no case in test_heap_held", s->name);
+	}
 }
 END_TEST
 
@@ -430,6 +477,57 @@ START_TEST(bank_segments_follow)
 }
 END_TEST
 
+/* ---- when the replay asks ------------------------------------------------ */
+
+static unsigned held_asked;
+static void (*dl_held_fn)(void *st, vs_extent_fn fn, void *ud);
+
+static void counting_held(void *st, vs_extent_fn fn, void *ud)
+{
+	held_asked++;
+	dl_held_fn(st, fn, ud);
+}
+
+/* heap-dlmalloc's table registered again with a held that counts its
+ * calls, with and without VS_STRAT_HELD_FIXED: without it held is asked
+ * after every alloc and free, with it only at init, reset and restore. */
+START_TEST(held_fixed_is_asked_only_when_it_can_change)
+{
+	static vs_strategy asked, fixed;
+	static const char text[] = "vramsim-trace 1\narena heap ram size=65536\nsave s\n"
+		"alloc 1 100\nalloc 2 200\nfree 1\nalloc 3 50\nrestore s\nalloc 4 10\nfree 4\nreset\n";
+	const vs_strategy *dl = vs_strategy_find("heap-dlmalloc");
+	char err[256];
+	unsigned i, count[2];
+
+	ck_assert_ptr_nonnull(dl);
+	ck_assert(dl->flags & VS_STRAT_HELD_FIXED);
+	dl_held_fn = dl->held;
+	asked = *dl;
+	asked.name = "test-dl-asked";
+	asked.flags &= ~(uint32_t)(VS_STRAT_STORES_SEEN | VS_STRAT_HELD_FIXED); /* a plug-in's table */
+	asked.held = counting_held;
+	fixed = asked;
+	fixed.name = "test-dl-fixed";
+	fixed.flags |= VS_STRAT_HELD_FIXED;
+	ck_assert_msg(vs_strategy_register(&asked, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(vs_strategy_register(&fixed, err, sizeof err) == 0, "%s", err);
+	for (i = 0; i < 2; i++) {
+		run x;
+
+		held_asked = 0;
+		replay_text(&x, text, i ? "test-dl-fixed" : "test-dl-asked", "");
+		count[i] = held_asked;
+		check_accounting(&x, "counted");
+		finish(&x);
+	}
+	/* both at init, restore and reset; without the flag after each of
+	 * the six allocs and frees too */
+	ck_assert_uint_ge(count[1], 3);
+	ck_assert_uint_eq(count[0], count[1] + 6);
+}
+END_TEST
+
 /* The bundled heap traces replay clean under every heap strategy, and the
  * arena is accounted to the byte at the end. */
 START_TEST(bundled_traces)
@@ -471,11 +569,13 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, random_traces_account_every_byte, 0, (int)(sizeof cases / sizeof *cases));
+	tcase_add_test(tc, held_fixed_strategies_are_checked);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cases");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_overheads);
 	tcase_add_test(tc, bank_segments_follow);
+	tcase_add_test(tc, held_fixed_is_asked_only_when_it_can_change);
 	tcase_add_loop_test(tc, bundled_traces, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Zlib */
 /* test_replay_block_marks.c - a heap block's marks in the ownership map.
  *
- * Without a mark observer the replay checks and marks a heap block in one
- * look-up (the block as overhead, its data and slack over it); with one it
- * marks the pieces one by one so the observer sees each. Both must leave the
- * same map, run for run: the same trace of heap churn is replayed both ways
+ * The replay checks and marks a heap block in one look-up (its header,
+ * data, slack and tail: vs_arena_take_block, held to the old three calls by
+ * test_take_block); with a mark observer it then tells the observer each
+ * piece. Both must leave the same map, run for run, and the observer must
+ * hear of marks: the same trace of heap churn is replayed both ways
  * through several heaps, the maps compared at several points, and every live
  * block checked to be its header and padding as overhead, its requested
  * bytes as data and the rest of its grant as slack.

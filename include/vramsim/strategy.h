@@ -98,7 +98,12 @@ enum {
 	 * replay sees each one: the byte check is then kept by those stores
 	 * and each allocation's edges, not by all its bytes (check_bytes in
 	 * replay.h). For vramsim's own heaps; a plug-in leaves it unset. */
-	VS_STRAT_STORES_SEEN = 1u << 7
+	VS_STRAT_STORES_SEEN = 1u << 7,
+	/* what held reports never changes in an alloc or free call (a heap's
+	 * control block and end, fixed by init): the replay asks held after
+	 * init, reset, restore and a bank's remap, not after each alloc and
+	 * free as it does without the flag. */
+	VS_STRAT_HELD_FIXED = 1u << 8
 };
 
 typedef struct vs_strategy {

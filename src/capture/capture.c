@@ -93,6 +93,8 @@ static void flush_one(vs_capture *c)
 	 * frames before is written at the oldest frame then */
 	if (c->opt.obj && c->opt.uploads && (c->started || c->header_written))
 		cap_obj_commit_uploads(c);
+	if (c->opt.bg && c->opt.uploads && (c->started || c->header_written))
+		cap_bg_commit_uploads(c);
 	if (!c->header_written) {
 		if (cap_out_oldest_empty(&c->o)) {
 			c->held++;
@@ -251,9 +253,16 @@ static void summary_bg(vs_capture *c, FILE *out)
 	fprintf(out, "# capture summary: BG: %u distinct tiles (ROM indices), %llu lookups past %u, %llu cells "
 		"past the 64 KiB BG area\n", (unsigned)s->rom_tiles, (unsigned long long)s->rom_overflow,
 		VS_CAPTURE_ROM_MAX, (unsigned long long)s->bg_past_end);
-	if (c->opt.uploads)
+	if (c->opt.uploads) {
 		fprintf(out, "# capture summary: BG: %llu tile references and %llu maps dated back to their upload\n",
 			(unsigned long long)s->bg_refs_dated, (unsigned long long)s->bg_maps_dated);
+		fprintf(out, "# capture summary: BG: %llu uploads no layer showed allocated from their upload (%llu tile "
+			"sets, %llu maps, the rest bytes; %llu ended by an overwrite, a clear or a layer on part of them, %llu "
+			"shown whole later); %llu taken by layers shown on them\n", (unsigned long long)s->bg_unseen,
+			(unsigned long long)s->bg_unseen_tilesets, (unsigned long long)s->bg_unseen_maps,
+			(unsigned long long)s->bg_unseen_ended, (unsigned long long)s->bg_unseen_handed,
+			(unsigned long long)s->bg_unseen_taken);
+	}
 	if (s->bg_map_clipped || s->bg_conflicts)
 		fprintf(out, "# capture summary: BG: %llu maps cut at the end of the BG area, %llu cells or maps on VRAM "
 			"another allocation holds at another depth or as a map (not referenced)\n",
@@ -339,6 +348,8 @@ int vs_capture_frame(vs_capture *c, const vs_gba_frame *f)
 		cap_bg_uploads(c, f);
 	if (c->opt.bg && readable)
 		cap_bg_frame(c, f);
+	if (c->opt.bg && c->opt.uploads)
+		cap_bg_runs_found(c, f);
 	c->st.frames++;
 	if (!c->header_written && c->started && c->o.flushed + c->o.delay <= c->o.frame)
 		write_header(c, 1);

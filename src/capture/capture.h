@@ -50,7 +50,8 @@ typedef struct vs_capture_options {
 	int keep_hidden;   /* an unshown sprite keeps its tiles until they are overwritten */
 	int uploads;       /* a new OBJ allocation, a BG map and a RAM tile's first reference are dated
 	                    * at the first upload of their VRAM since it was last freed, up to
-	                    * VS_CAPTURE_WINDOW_MAX frames back (the output waits that long) */
+	                    * VS_CAPTURE_WINDOW_MAX frames back (the output waits that long); OBJ and
+	                    * BG uploads nothing shows are allocations of their own */
 	int alloc_first;   /* in a frame, OBJ allocations come before the frees, but for those on tiles
 	                    * freed in that frame (engines create the new sprite, then drop the old) */
 } vs_capture_options;
@@ -105,6 +106,13 @@ typedef struct vs_capture_stats {
 	uint32_t bg_refs_max;      /* live tile references after one frame, at most */
 	uint64_t bg_refs_dated;    /* uploads: tile references dated back to the upload of their RAM tile */
 	uint64_t bg_maps_dated;    /* uploads: maps dated back to the upload of their screenblocks */
+	uint64_t bg_unseen;        /* uploads: runs of BG VRAM uploaded outside every live allocation and
+	                            * written as allocations of their own (no layer took them while buffered) */
+	uint64_t bg_unseen_tilesets; /* of them, written as tile sets (`tiles N`) */
+	uint64_t bg_unseen_maps;   /* of them, written as maps (`cells WxH`) */
+	uint64_t bg_unseen_ended;  /* of them, ended by an overwrite, a clear or a layer shown on part of them */
+	uint64_t bg_unseen_handed; /* of them, shown whole later: the map's or the tile's allocation from then on */
+	uint64_t bg_unseen_taken;  /* runs a layer took RAM tiles from before they were written */
 	uint32_t rom_tiles;        /* distinct tile graphics given a ROM index */
 	uint64_t rom_overflow;     /* lookups of graphics past VS_CAPTURE_ROM_MAX, all given one index */
 } vs_capture_stats;

@@ -24,6 +24,23 @@
 
 enum { KIND_OFF = 0, KIND_TEXT, KIND_AFFINE };
 
+/* --uploads: what an upload no layer shows holds, as far as the registers
+ * say (docs/capture.md): a text layer's screen blocks (RUN_MAP + the
+ * layer), tiles a shown layer of one depth can reach, or plain bytes. */
+enum { RUN_NONE = 0, RUN_BYTES, RUN_TILES4, RUN_TILES8, RUN_AFFINE, RUN_MAP };
+
+/* --uploads: an upload of RAM tiles lo .. lo + n - 1 no layer shows, an
+ * allocation from `date`; its alloc line waits until it ends or its date
+ * is about to be written (`out`), so that a layer shown on it can still
+ * take it whole or in part. */
+typedef struct bg_run {
+	uint64_t id, date;
+	uint32_t hash;
+	uint16_t lo, n;
+	uint8_t used, out, kind;
+	uint8_t map_size; /* RUN_MAP: BGxCNT size bits of the map it fills exactly, or 0xFF */
+} bg_run;
+
 typedef struct cell {
 	uint64_t id;     /* live reference, 0 none */
 	uint32_t rom;
@@ -68,6 +85,12 @@ struct cap_bg {
 	/* --uploads, a RAM tile each: frame + 1 of its last change, of its
 	 * first change since it was last freed, and of that free (0: none) */
 	uint64_t written[UNITS], fresh[UNITS], freed[UNITS];
+	bg_run run[UNITS];
+	uint16_t run_of[UNITS];         /* run slot + 1 holding the RAM tile, 0 none */
+	/* the frame's text maps by BGxCNT (shown or not), for RUN_MAP */
+	uint16_t map_lo[4], map_hi[4];
+	uint8_t map_size[4];
+	uint8_t run_kind[UNITS];
 	/* ROM identities: data by index (1-based), open-addressed by hash */
 	uint32_t *slot;
 	uint8_t *data;
@@ -194,6 +217,8 @@ static uint32_t next_live(const layer *l, uint32_t from)
 
 /* ---- uploads (--uploads) -------------------------------------------------------- */
 
+static void runs_overwritten(vs_capture *c);
+
 /* Notes the RAM tiles the game changed since the previous frame, blank
  * frames included (games upload under forced blank). What a bitmap mode
  * draws is a picture, not an upload: it dates nothing. */
@@ -214,6 +239,7 @@ void cap_bg_uploads(vs_capture *c, const vs_gba_frame *f)
 		else if (!b->fresh[u])
 			b->fresh[u] = c->o.frame + 1;
 	}
+	runs_overwritten(c);
 }
 
 /* The RAM tiles from unit on are freed now: an upload from here on is
@@ -248,6 +274,133 @@ static uint64_t upload_date(const vs_capture *c, uint32_t unit, uint32_t n)
 		if (b->freed[u] && b->freed[u] - 1 > d)
 			d = b->freed[u] - 1;
 	return d < c->o.flushed ? c->o.flushed : d;
+}
+
+/* ---- uploads no layer shows (--uploads) ------------------------------------------ */
+
+/* Whether a live allocation holds the RAM tile: a map, a reference (an
+ * 8bpp one holds the next RAM tile too, as does the zero tile's 64-byte
+ * record), or a run. */
+static int unit_owned(const cap_bg *b, uint32_t u)
+{
+	return b->mapped[u] || b->refs[u][0] || b->refs[u][1] || b->run_of[u] ||
+		(u > 0 && (b->refs[u - 1][1] || b->held64[u - 1]));
+}
+
+/* A run's request: its kind where the registers told it and the request
+ * can say it (a text map's cells, a tile set of whole tiles), else bytes. */
+static void run_request(const bg_run *r, vs_request *rq)
+{
+	static const uint8_t cols[4] = {32, 64, 32, 64}, rows[4] = {32, 32, 64, 64};
+	unsigned pairs = r->lo % 2u == 0 && r->n % 2u == 0, size = r->map_size == 0xFF ? 0 : r->map_size;
+
+	memset(rq, 0, sizeof *rq);
+	rq->size = r->n * 32u;
+	if (r->kind >= RUN_MAP && (r->map_size != 0xFF || r->n == 64u)) {
+		rq->shape = VS_REQ_CELLS;
+		rq->u.cells.width = cols[size];
+		rq->u.cells.height = rows[size];
+	} else if ((r->kind == RUN_TILES4 && r->n <= 2048u) || (r->kind == RUN_TILES8 && pairs && r->n <= 2048u) ||
+		(r->kind == RUN_AFFINE && pairs && r->n <= 512u)) {
+		rq->shape = VS_REQ_TILESET;
+		rq->u.tileset.bpp = r->kind == RUN_TILES4 ? 4 : 8;
+		rq->u.tileset.count = (uint16_t)(r->kind == RUN_TILES4 ? r->n : r->n / 2u);
+		rq->u.tileset.affine = r->kind == RUN_AFFINE;
+	}
+	if (rq->shape != VS_REQ_BYTES)
+		vs_request_derive_size(rq);
+}
+
+static void run_write(vs_capture *c, bg_run *r)
+{
+	vs_request rq;
+	char tag[16];
+
+	if (r->out)
+		return;
+	run_request(r, &rq);
+	cap_data_tag(r->hash, tag, sizeof tag);
+	r->id = c->next_id++;
+	r->out = 1;
+	cap_alloc(c, r->date, CAP_ARENA_BG, r->id, &rq, tag, BG_BASE + r->lo * 32u);
+	c->st.bg_unseen++;
+	c->st.bg_unseen_tilesets += rq.shape == VS_REQ_TILESET;
+	c->st.bg_unseen_maps += rq.shape == VS_REQ_CELLS;
+}
+
+static void run_drop(cap_bg *b, uint32_t slot)
+{
+	bg_run *r = &b->run[slot];
+
+	memset(b->run_of + r->lo, 0, r->n * sizeof *b->run_of);
+	r->used = 0;
+}
+
+/* Overwritten, cleared, or met otherwise than whole once written: the run
+ * ends in this frame; what was written is the next upload's. */
+static void run_end(vs_capture *c, uint32_t slot)
+{
+	bg_run *r = &c->bg->run[slot];
+
+	run_write(c, r);
+	cap_free(c, c->o.frame, r->id);
+	run_drop(c->bg, slot);
+	units_freed(c, r->lo, r->n);
+	c->st.bg_unseen_ended++;
+}
+
+/* A map or a tile reference about to be made on RAM tiles lo .. lo + n - 1:
+ * the runs there make way. One whose line is not written yet is let go
+ * with no trace: the new allocation is dated at the upload of its own RAM
+ * tiles, and the rest is found again at the frame's end. A written one of
+ * exactly a map's extent (`whole`) is handed over: its id is returned, the
+ * map's from now on. Any other written one ends in this frame, and the new
+ * allocation begins then: a tile reference is never handed a run, since
+ * later references to the same RAM tile share it as `tile` requests, which
+ * a run's line is not. */
+static uint64_t runs_meet(vs_capture *c, uint32_t lo, uint32_t n, int whole)
+{
+	cap_bg *b = c->bg;
+	uint32_t u;
+
+	for (u = lo; u < lo + n && u < UNITS; u++) {
+		uint32_t slot = b->run_of[u];
+		bg_run *r = slot ? &b->run[slot - 1] : NULL;
+		if (!r)
+			continue;
+		if (!r->out) {
+			run_drop(b, slot - 1);
+			c->st.bg_unseen_taken++;
+		} else if (whole && r->lo == lo && r->n == n) {
+			run_drop(b, slot - 1);
+			c->st.bg_unseen_handed++;
+			return r->id;
+		} else {
+			run_end(c, slot - 1);
+		}
+	}
+	return 0;
+}
+
+/* The frame's first step: a write into a run ends it. */
+static void runs_overwritten(vs_capture *c)
+{
+	cap_bg *b = c->bg;
+	uint32_t u;
+
+	for (u = 0; u < UNITS; u++)
+		if (b->run_of[u] && b->written[u] == c->o.frame + 1)
+			run_end(c, b->run_of[u] - 1u);
+}
+
+void cap_bg_commit_uploads(vs_capture *c)
+{
+	cap_bg *b = c->bg;
+	uint32_t slot;
+
+	for (slot = 0; slot < UNITS; slot++)
+		if (b->run[slot].used && !b->run[slot].out && b->run[slot].date <= c->o.flushed)
+			run_write(c, &b->run[slot]);
 }
 
 static void ref_end(vs_capture *c, layer *l, uint32_t cellno)
@@ -477,7 +630,7 @@ static void layer_drop(vs_capture *c, layer *l)
 static void layer_map(vs_capture *c, layer *l, int n)
 {
 	uint32_t start = l->sbb * VS_GBA_SCREENBLOCK_BYTES, bytes;
-	uint64_t d;
+	uint64_t d, handed;
 	vs_request rq;
 	char tag[24];
 
@@ -497,15 +650,18 @@ static void layer_map(vs_capture *c, layer *l, int n)
 		c->st.bg_conflicts++;
 		return;
 	}
-	l->map_id = c->next_id++;
+	handed = runs_meet(c, start / 32u, bytes / 32u, 1);
+	l->map_id = handed ? handed : c->next_id++;
 	l->map_unit = (uint16_t)(start / 32u);
 	l->map_units = (uint16_t)(bytes / 32u);
 	memset(c->bg->mapped + l->map_unit, 1, l->map_units);
+	c->st.bg_maps++;
+	if (handed)
+		return;
 	snprintf(tag, sizeof tag, "bg%d", n);
 	d = upload_date(c, l->map_unit, l->map_units);
 	c->st.bg_maps_dated += d < c->o.frame;
 	cap_alloc(c, d, CAP_ARENA_BG, l->map_id, &rq, tag, BG_BASE + start);
-	c->st.bg_maps++;
 }
 
 /* Rule 2: the map is reallocated when its kind, size or screenblock
@@ -565,10 +721,12 @@ static void layer_begins(vs_capture *c, const vs_gba_frame *f, layer *l, int n)
 		const want *w = &l->want[i];
 		if (!w->ok || l->cell[w->cell].id)
 			continue;
-		if (tile_taken(c, f, w->unit, l->bpp8, w->rom))
+		if (tile_taken(c, f, w->unit, l->bpp8, w->rom)) {
 			c->st.bg_conflicts++;
-		else
+		} else {
+			runs_meet(c, w->unit, l->bpp8 ? 2u : 1u, 0);
 			ref_new(c, l, n, w);
+		}
 	}
 }
 
@@ -590,4 +748,111 @@ void cap_bg_frame(vs_capture *c, const vs_gba_frame *f)
 		layer_begins(c, f, &b->l[n], n);
 	if (b->live > c->st.bg_refs_max)
 		c->st.bg_refs_max = b->live;
+}
+
+/* ---- runs found (--uploads) ----------------------------------------------------- */
+
+/* The kind of every RAM tile by this frame's registers. A BGxCNT the game
+ * set (not zero) of a text layer the mode has, shown or not, names its
+ * map's screen blocks; tiles a shown layer can reach from its character
+ * base are of its depth when no shown layer of another depth reaches them. */
+static void run_kinds(vs_capture *c, const vs_gba_frame *f, uint8_t *kind)
+{
+	cap_bg *b = c->bg;
+	unsigned dispcnt = f->io[VS_IO_DISPCNT];
+	uint8_t depth[UNITS];
+	uint32_t u;
+	int n;
+
+	memset(depth, 0, sizeof depth);
+	for (n = 0; n < 4; n++) {
+		unsigned cnt = f->io[VS_IO_BG0CNT + n], size = cnt >> 14;
+		int shown = layer_kind(dispcnt, n);
+		uint32_t lo = ((cnt >> 8) & 31u) * 64u, hi = lo + (size == 0 ? 1u : size == 3 ? 4u : 2u) * 64u;
+		uint32_t base = ((cnt >> 2) & 3u) * (VS_GBA_CHARBLOCK_BYTES / 32u);
+		uint32_t reach = shown == KIND_AFFINE ? 512u : cnt & 0x80u ? 2048u : 1024u;
+		uint8_t bit = shown == KIND_AFFINE ? 4u : cnt & 0x80u ? 2u : 1u;
+		b->map_hi[n] = 0;
+		if (layer_kind(dispcnt | 0xF00u, n) == KIND_TEXT && cnt) {
+			b->map_lo[n] = (uint16_t)lo;
+			b->map_hi[n] = (uint16_t)(hi < UNITS ? hi : UNITS);
+			b->map_size[n] = (uint8_t)(hi <= UNITS ? size : 0xFFu);
+		}
+		for (u = base; shown && u < base + reach && u < UNITS; u++)
+			depth[u] |= bit;
+	}
+	for (u = 0; u < UNITS; u++)
+		kind[u] = depth[u] == 1 ? RUN_TILES4 : depth[u] == 2 ? RUN_TILES8 : depth[u] == 4 ? RUN_AFFINE : RUN_BYTES;
+	for (n = 0; n < 4; n++)
+		for (u = b->map_lo[n]; u < b->map_hi[n]; u++)
+			kind[u] = (uint8_t)(RUN_MAP + n);
+}
+
+static void run_found(vs_capture *c, uint32_t lo, uint32_t hi, uint64_t date)
+{
+	cap_bg *b = c->bg;
+	uint32_t slot, u, h = 2166136261u;
+	bg_run *r;
+
+	for (slot = 0; b->run[slot].used; slot++)
+		;
+	r = &b->run[slot];
+	memset(r, 0, sizeof *r);
+	r->lo = (uint16_t)lo;
+	r->n = (uint16_t)(hi - lo);
+	r->used = 1;
+	r->kind = b->run_kind[lo];
+	r->date = date < c->o.flushed ? c->o.flushed : date;
+	r->map_size = 0xFF;
+	if (r->kind >= RUN_MAP && lo == b->map_lo[r->kind - RUN_MAP] && hi == b->map_hi[r->kind - RUN_MAP])
+		r->map_size = b->map_size[r->kind - RUN_MAP];
+	for (u = lo; u < hi; u++) {
+		h = cap_fnv(h, c->prev + u * 32u, 32);
+		b->run_of[u] = (uint16_t)(slot + 1);
+	}
+	r->hash = h;
+}
+
+/* The frame's last step: RAM tiles no live allocation owns that were
+ * written since their last free are an upload no layer shows. Tiles go a
+ * RAM tile at a time (an all-zero one is a clear, no upload); a map's
+ * screen blocks go whole (its zero entries are data; a block all zero is a
+ * clear, and one a live allocation holds part of is none). Runs are cut
+ * where the kind changes. Pictures of a bitmap mode are no upload. */
+void cap_bg_runs_found(vs_capture *c, const vs_gba_frame *f)
+{
+	cap_bg *b = c->bg;
+	uint64_t first[UNITS], d;
+	uint32_t u, k;
+	int own;
+
+	if ((cap_mode(f) >= 3 && cap_mode(f) <= 5) || (c->started && c->st.first_mode >= 3 && c->st.first_mode <= 5))
+		return;
+	run_kinds(c, f, b->run_kind);
+	for (u = 0; u < UNITS; u++) {
+		first[u] = 0;
+		if (b->run_kind[u] >= RUN_MAP || unit_owned(b, u) || !b->fresh[u])
+			continue;
+		if (cap_all_zero(c->prev + u * 32u, 32))
+			b->fresh[u] = 0;
+		else
+			first[u] = b->fresh[u];
+	}
+	for (u = 0; u < UNITS; u += 64u) {
+		if (b->run_kind[u] < RUN_MAP)
+			continue;
+		for (k = u, d = 0, own = 0; k < u + 64u; k++) {
+			own |= unit_owned(b, k);
+			if (b->fresh[k] && (!d || b->fresh[k] < d))
+				d = b->fresh[k];
+		}
+		if (own || !d)
+			continue;
+		if (cap_all_zero(c->prev + u * 32u, VS_GBA_SCREENBLOCK_BYTES))
+			memset(b->fresh + u, 0, 64u * sizeof *b->fresh);
+		else
+			for (k = u; k < u + 64u; k++)
+				first[k] = d;
+	}
+	cap_runs(c, first, b->run_kind, UNITS, run_found);
 }

@@ -115,6 +115,16 @@ void cap_obj_live_count(vs_capture *c);
  * before it is flushed */
 void cap_obj_commit_uploads(vs_capture *c);
 
+/* capture_runs.c (--uploads): calls found(c, lo, hi, date) for every run
+ * of loose units lo..hi-1, dated at the earliest first[] among them.
+ * first[u]: frame + 1 of unit u's first change since it was last freed
+ * when no live allocation owns it and it is an upload (not a clear), else
+ * 0. kind (or NULL): a run is cut where it changes. */
+typedef void cap_run_fn(vs_capture *c, uint32_t lo, uint32_t hi, uint64_t date);
+void cap_runs(vs_capture *c, const uint64_t *first, const uint8_t *kind, uint32_t n, cap_run_fn *found);
+/* The tag of graphics from the FNV-1a hash of their bytes: g and six hex digits. */
+void cap_data_tag(uint32_t h, char *tag, size_t len);
+
 /* capture_bg.c */
 cap_bg *cap_bg_new(void);
 void cap_bg_free(cap_bg *b);
@@ -122,5 +132,10 @@ cap_bg *cap_bg_copy(const cap_bg *b);
 void cap_bg_frame(vs_capture *c, const vs_gba_frame *f);
 /* --uploads: every frame, blank or not, before cap_bg_frame */
 void cap_bg_uploads(vs_capture *c, const vs_gba_frame *f);
+/* --uploads: every frame, after cap_bg_frame: uploads no layer shows
+ * become allocations of their own */
+void cap_bg_runs_found(vs_capture *c, const vs_gba_frame *f);
+/* --uploads: writes the BG runs dated at the oldest buffered frame */
+void cap_bg_commit_uploads(vs_capture *c);
 
 #endif

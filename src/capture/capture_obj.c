@@ -112,18 +112,13 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 	return d < c->o.flushed ? c->o.flushed : d;
 }
 
-static void tag_of(uint32_t h, char *tag, size_t len)
-{
-	snprintf(tag, len, "g%06x", (unsigned)((h ^ (h >> 24)) & 0xFFFFFFu));
-}
-
 static void seg_tag(const vs_gba_frame *f, const uint16_t *tiles, uint32_t n, char *tag, size_t len)
 {
 	uint32_t h = 2166136261u, i;
 
 	for (i = 0; i < n; i++)
 		h = cap_fnv(h, tile_data(f, tiles[i]), 32);
-	tag_of(h, tag, len);
+	cap_data_tag(h, tag, len);
 }
 
 /* A whole sprite of the arena's own mapping is a sprite request (in a 2D
@@ -201,7 +196,7 @@ static void upload_write(vs_capture *c, cap_live *l)
 		return;
 	memset(&rq, 0, sizeof rq);
 	rq.size = l->w * 32u;
-	tag_of(l->hash, tag, sizeof tag);
+	cap_data_tag(l->hash, tag, sizeof tag);
 	l->id = c->next_id++;
 	l->out = 1;
 	cap_alloc(c, l->date, CAP_ARENA_OBJ, l->id, &rq, tag, OBJ_BASE + l->start * 32u);
@@ -856,26 +851,16 @@ static void uploads_found(vs_capture *c, const vs_gba_frame *f)
 {
 	cap_obj *o = &c->obj;
 	uint32_t floor = bitmap_mode(cap_mode(f)) || (c->started && bitmap_mode(c->st.first_mode)) ? 512u : 0u;
-	uint32_t t, lo = 0;
-	uint64_t date = 0;
-	int in = 0;
+	uint64_t first[CAP_OBJ_TILES];
+	uint32_t t;
 
-	for (t = 0; t <= CAP_OBJ_TILES; t++) {
-		int loose = t < CAP_OBJ_TILES && !o->owner[t] && o->fresh[t];
-		if (loose && (t < floor || cap_all_zero(c->prev + CAP_OBJ_VRAM + t * 32u, 32))) {
+	for (t = 0; t < CAP_OBJ_TILES; t++) {
+		int loose = !o->owner[t] && o->fresh[t];
+		if (loose && (t < floor || cap_all_zero(c->prev + CAP_OBJ_VRAM + t * 32u, 32)))
 			o->fresh[t] = 0;
-			loose = 0;
-		}
-		if (loose && (!in || o->fresh[t] - 1 < date))
-			date = o->fresh[t] - 1;
-		if (loose && !in) {
-			in = 1;
-			lo = t;
-		} else if (!loose && in) {
-			upload_new(c, lo, t, date);
-			in = 0;
-		}
+		first[t] = loose ? o->fresh[t] : 0;
 	}
+	cap_runs(c, first, NULL, CAP_OBJ_TILES, upload_new);
 }
 
 void cap_obj_commit_uploads(vs_capture *c)

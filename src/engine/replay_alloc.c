@@ -79,17 +79,18 @@ static int check_placement(vs_replay *r, int a, rec *x)
 		u = -1;
 		for (i = 0; u < 0 && i < x->fp.rows; i++)
 			u = vs_arena_first_taken(&ar->arena, x->fp.offset + i * x->fp.stride, x->fp.row_bytes);
-	} else if (!x->ntied && !r->cfg.on_mark) {
+	} else if (!x->ntied) {
 		/* checked and marked in one look-up: a block all data as data,
-		 * else (a heap's, with its header and slack) as overhead, its
-		 * data and slack marked over it after (an observer of marks gets
-		 * them from mark_rec) */
-		int whole = pl->block_offset == pl->offset && pl->block_size == pl->granted &&
-			pl->granted == vs_replay_data_bytes(x);
+		 * else (a heap's) its header, data, slack and tail as mark_rec
+		 * marks them (an observer of marks is told of them after) */
+		uint32_t h = (uint32_t)(x - r->slab) + 1, size = vs_replay_data_bytes(x);
 
-		u = vs_arena_take(&ar->arena, pl->block_offset, pl->block_size, (uint32_t)(x - r->slab) + 1,
-			whole ? VS_UNIT_DATA : VS_UNIT_OVERHEAD);
-		x->taken = u != -1 ? TAKEN_NOT : whole ? TAKEN_ALL : TAKEN_BLOCK;
+		if (pl->block_offset == pl->offset && pl->block_size == pl->granted && pl->granted == size)
+			u = vs_arena_take(&ar->arena, pl->offset, size, h, VS_UNIT_DATA);
+		else
+			u = vs_arena_take_block(&ar->arena, pl->block_offset, pl->block_size, pl->offset, size,
+				pl->granted, h);
+		x->taken = u == -1 ? TAKEN_ALL : TAKEN_NOT;
 		if (u == -2)
 			u = -1; /* no memory for the map: mark_rec says so */
 	} else {
@@ -303,10 +304,10 @@ static int add_rec(vs_replay *r, int a, uint32_t h, const vs_placement *pl, cons
 	if (check_placement(r, a, x)) {
 		x->pub.broken = 1;
 	} else {
-		if (x->taken == TAKEN_BLOCK)
-			vs_replay_mark_grant(r, x, h);
-		else if (x->taken == TAKEN_NOT)
+		if (x->taken == TAKEN_NOT)
 			vs_replay_mark_rec(r, x, h, 0);
+		else if (r->cfg.on_mark)
+			vs_replay_tell_rec(r, x, h);
 		if (ar->bytes)
 			vs_replay_write_bytes(ar, x);
 	}
@@ -402,7 +403,7 @@ int vs_replay_do_alloc(vs_replay *r)
 		status = vs_replay_strat_alloc(r, a, &ev->req, &pl);
 		if (ar->strat->released && vs_replay_apply_released(r, a))
 			return -1;
-		vs_replay_refresh_held(r, a);
+		vs_replay_refresh_held_call(r, a);
 		if (status >= 0)
 			break;
 	}
@@ -458,7 +459,7 @@ int vs_replay_do_free(vs_replay *r)
 		/* one release of shared data: the strategy counts it too */
 		x->pub.refs--;
 		status = vs_replay_strat_free(r, (int)x->pub.arena, &x->pub.pl);
-		vs_replay_refresh_held(r, (int)x->pub.arena);
+		vs_replay_refresh_held_call(r, (int)x->pub.arena);
 		if (status < 0 && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s refused to release id %llu: %s", ar->strat->name,
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
@@ -479,7 +480,7 @@ int vs_replay_do_free(vs_replay *r)
 			(unsigned long long)ev->id, vs_strategy_status_name(status)))
 			return -1;
 		vs_replay_drop_rec(r, h);
-		vs_replay_refresh_held(r, (int)gone.arena);
+		vs_replay_refresh_held_call(r, (int)gone.arena);
 		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
@@ -508,12 +509,12 @@ int vs_replay_do_free(vs_replay *r)
 			return -1;
 		if (ar->stranded)
 			vs_replay_rereserve(r, (int)(ar - r->ar));
-		vs_replay_refresh_held(r, (int)(ar - r->ar));
+		vs_replay_refresh_held_call(r, (int)(ar - r->ar));
 		vs_replay_refresh_metrics(ar);
 		vs_replay_notify(r, status, 0, VS_FAIL_OOM, &gone);
 		return 0;
 	}
-	vs_replay_refresh_held(r, (int)(ar - r->ar));
+	vs_replay_refresh_held_call(r, (int)(ar - r->ar));
 	vs_replay_refresh_metrics(ar);
 	vs_replay_notify(r, status, 0, VS_FAIL_OOM, &x->pub);
 	return 0;

@@ -33,7 +33,7 @@
 #define MAX_TIED 2
 
 /* What check_placement marked of a record (rec.taken). */
-enum { TAKEN_NOT = 0, TAKEN_ALL, TAKEN_BLOCK /* the block as overhead: data and slack still to mark */ };
+enum { TAKEN_NOT = 0, TAKEN_ALL /* header, data, slack and tail, as mark_rec marks them */ };
 
 typedef struct rec {
 	vs_live pub;
@@ -180,8 +180,9 @@ void vs_replay_mark_oom(const vs_replay *r);
 void vs_replay_mark_told(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner,
 	vs_unit_kind kind);
 void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained);
-/* The slack and data of a record whose block is marked overhead. */
-void vs_replay_mark_grant(const vs_replay *r, const rec *x, uint32_t h);
+/* The marks vs_replay_mark_rec makes of a live record told to the
+ * observer (on_mark) alone: check_placement took the block whole. */
+void vs_replay_tell_rec(const vs_replay *r, const rec *x, uint32_t h);
 void vs_replay_unmark_rec(const vs_replay *r, const rec *x);
 
 /* Bytes of data a record writes: the request, at most what was granted. */
@@ -250,6 +251,14 @@ uint32_t vs_replay_stretch_end(const vs_arena *A, uint32_t u, uint32_t last, uin
 static inline void vs_replay_refresh_held(vs_replay *r, int a)
 {
 	if (r->ar[a].strat->held)
+		vs_replay_refresh_held_list(r, a);
+}
+
+/* After an alloc or free call: not asked of a strategy whose held extents
+ * those calls never change (VS_STRAT_HELD_FIXED, most heaps). */
+static inline void vs_replay_refresh_held_call(vs_replay *r, int a)
+{
+	if (r->ar[a].strat->held && !(r->ar[a].strat->flags & VS_STRAT_HELD_FIXED))
 		vs_replay_refresh_held_list(r, a);
 }
 

@@ -330,16 +330,23 @@ VS_NOINLINE void vs_replay_mark_told(const vs_replay *r, int ai, uint32_t off, u
 		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
 }
 
-void vs_replay_mark_grant(const vs_replay *r, const rec *x, uint32_t h)
-{
-	const vs_placement *pl = &x->pub.pl;
-	uint32_t size = vs_replay_data_bytes(x);
+typedef void (*mark_fn)(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner,
+	vs_unit_kind kind);
 
-	vs_replay_mark(r, (int)x->pub.arena, pl->offset + size, pl->granted - size, h, VS_UNIT_SLACK);
-	vs_replay_mark(r, (int)x->pub.arena, pl->offset, size, h, VS_UNIT_DATA);
+static void mark_one(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	vs_replay_mark(r, ai, off, len, owner, kind);
 }
 
-void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
+static void tell_one(const vs_replay *r, int ai, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind)
+{
+	if (len)
+		r->cfg.on_mark(r->cfg.mark_ud, ai, off, len, owner, kind);
+}
+
+/* A live record's marks, each made by fn: its rows (a 2D sprite), or its
+ * block's pieces, then the units tied to it. */
+static void rec_marks(const vs_replay *r, const rec *x, uint32_t h, int retained, mark_fn fn)
 {
 	const vs_placement *pl = &x->pub.pl;
 	int ai = (int)x->pub.arena;
@@ -348,25 +355,37 @@ void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retain
 	if (x->fp.stride) {
 		/* a 2D sprite is its rectangle, every row data: no slack between */
 		for (i = 0; i < x->fp.rows; i++)
-			vs_replay_mark(r, ai, x->fp.offset + i * x->fp.stride, x->fp.row_bytes, h,
+			fn(r, ai, x->fp.offset + i * x->fp.stride, x->fp.row_bytes, h,
 				retained ? VS_UNIT_RETAINED : VS_UNIT_DATA);
 		return;
 	}
 	if (retained) {
-		vs_replay_mark(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
+		fn(r, ai, pl->block_offset, pl->block_size, h, VS_UNIT_RETAINED);
 	} else if (pl->block_offset == pl->offset && pl->block_size == size && pl->granted == size) {
-		vs_replay_mark(r, ai, pl->offset, size, h, VS_UNIT_DATA);
+		fn(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	} else {
 		/* each unit once: what the block has around the grant is overhead,
 		 * the grant past the data slack; in that order, so a unit shared
-		 * at a boundary ends as data before slack before overhead */
+		 * at a boundary ends as data before slack before overhead (as
+		 * vs_arena_take_block leaves it) */
 		uint32_t grant_end = pl->offset + pl->granted, block_end = pl->block_offset + pl->block_size;
-		vs_replay_mark(r, ai, pl->block_offset, pl->offset - pl->block_offset, h, VS_UNIT_OVERHEAD);
-		vs_replay_mark(r, ai, grant_end, block_end - grant_end, h, VS_UNIT_OVERHEAD);
-		vs_replay_mark_grant(r, x, h);
+		fn(r, ai, pl->block_offset, pl->offset - pl->block_offset, h, VS_UNIT_OVERHEAD);
+		fn(r, ai, grant_end, block_end - grant_end, h, VS_UNIT_OVERHEAD);
+		fn(r, ai, pl->offset + size, pl->granted - size, h, VS_UNIT_SLACK);
+		fn(r, ai, pl->offset, size, h, VS_UNIT_DATA);
 	}
 	for (i = 0; i < x->ntied; i++)
-		vs_replay_mark(r, ai, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
+		fn(r, ai, x->tied_off[i], x->tied_len[i], h, retained ? VS_UNIT_RETAINED : VS_UNIT_INDEX);
+}
+
+void vs_replay_mark_rec(const vs_replay *r, const rec *x, uint32_t h, int retained)
+{
+	rec_marks(r, x, h, retained, mark_one);
+}
+
+void vs_replay_tell_rec(const vs_replay *r, const rec *x, uint32_t h)
+{
+	rec_marks(r, x, h, 0, tell_one);
 }
 
 void vs_replay_unmark_rec(const vs_replay *r, const rec *x)

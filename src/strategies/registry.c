@@ -163,7 +163,7 @@ static int name_ok(const char *name)
 static int check(const vs_strategy *s, char *err, size_t errlen)
 {
 	const uint32_t known_flags = VS_STRAT_RELOCATABLE | VS_STRAT_NATIVE_STATE | VS_STRAT_NEEDS_AT | VS_STRAT_OBJ_2D |
-		VS_STRAT_NO_MEM | VS_STRAT_REALLOC | VS_STRAT_FREE_MOVES;
+		VS_STRAT_NO_MEM | VS_STRAT_REALLOC | VS_STRAT_FREE_MOVES | VS_STRAT_HELD_FIXED;
 	char shown[96];
 
 	if (!s || s->abi < VS_STRATEGY_ABI_OLDEST || s->abi > VS_STRATEGY_ABI) {

@@ -295,6 +295,59 @@ int64_t vs_arena_take(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, v
 	return unit_range(a, off, len, &first, &end) ? -1 : vs_ownmap_take_range(a->own, first, end, owner, kind);
 }
 
+/* Piece [first, end) of kind k added to p after the n there, when not empty. */
+static void add_piece(vs_own_run *p, uint32_t *n, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind k)
+{
+	if (end <= first)
+		return;
+	p[*n].first = first;
+	p[*n].count = end - first;
+	p[*n].owner = owner;
+	p[*n].kind = k;
+	++*n;
+}
+
+/* The block taken, then its slack and data marked, one call each: a grant
+ * outside its block, which the replay refuses before it takes anything. */
+static int64_t take_block_marks(vs_arena *a, uint32_t block_off, uint32_t block_len, uint32_t data_off,
+	uint32_t data_len, uint32_t granted, uint32_t owner)
+{
+	int64_t u = vs_arena_take(a, block_off, block_len, owner, VS_UNIT_OVERHEAD);
+
+	if (u == -1 && granted > data_len &&
+		vs_arena_mark(a, data_off + data_len, granted - data_len, owner, VS_UNIT_SLACK))
+		u = -2;
+	if (u == -1 && vs_arena_mark(a, data_off, data_len, owner, VS_UNIT_DATA))
+		u = -2;
+	return u;
+}
+
+int64_t vs_arena_take_block(vs_arena *a, uint32_t block_off, uint32_t block_len, uint32_t data_off,
+	uint32_t data_len, uint32_t granted, uint32_t owner)
+{
+	uint32_t b0, b1, d0 = 0, d1 = 0, s0 = 0, s1 = 0, np = 0;
+	int data, slack;
+	vs_own_run p[4];
+
+	if (unit_range(a, block_off, block_len, &b0, &b1))
+		return -1;
+	data = !unit_range(a, data_off, data_len, &d0, &d1);
+	slack = granted > data_len && !unit_range(a, data_off + data_len, granted - data_len, &s0, &s1);
+	if (!data) /* the slack alone, or the block all overhead */
+		d0 = d1 = slack ? s0 : b1;
+	if (!slack) /* nothing past the data */
+		s0 = s1 = d1;
+	/* the slack starts in the data's last unit or after it, and the data
+	 * in the slack's first or before: data, then slack past the data */
+	if (d0 < b0 || s1 > b1 || s0 < d0 || s1 < d1)
+		return take_block_marks(a, block_off, block_len, data_off, data_len, granted, owner);
+	add_piece(p, &np, b0, d0, owner, VS_UNIT_OVERHEAD);
+	add_piece(p, &np, d0, d1, owner, VS_UNIT_DATA);
+	add_piece(p, &np, d1, s1, owner, VS_UNIT_SLACK);
+	add_piece(p, &np, s1, b1, owner, VS_UNIT_OVERHEAD);
+	return vs_ownmap_take_runs(a->own, p, np);
+}
+
 int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len)
 {
 	uint32_t first, end;

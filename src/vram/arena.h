@@ -71,6 +71,14 @@ int64_t vs_arena_first_taken(const vs_arena *a, uint32_t off, uint32_t len);
  * no memory for the map (nothing changed). An empty range is -1; marking
  * free units VS_UNIT_FREE changes nothing. */
 int64_t vs_arena_take(vs_arena *a, uint32_t off, uint32_t len, uint32_t owner, vs_unit_kind kind);
+/* A heap block taken in one look-up: as vs_arena_take of the block
+ * [block_off, +block_len) as VS_UNIT_OVERHEAD, then vs_arena_mark of the
+ * grant past the data [data_off + data_len, data_off + granted) as
+ * VS_UNIT_SLACK and of the data [data_off, +data_len) as VS_UNIT_DATA
+ * leave the map (a unit two pieces share ends as the later one), with the
+ * same returns as vs_arena_take. The grant lies inside the block. */
+int64_t vs_arena_take_block(vs_arena *a, uint32_t block_off, uint32_t block_len, uint32_t data_off,
+	uint32_t data_len, uint32_t granted, uint32_t owner);
 void vs_arena_free_stats(const vs_arena *a, vs_free_stats *out);
 
 /* Reading the map, by unit (not byte), each O(log runs) as runs; per unit

@@ -615,11 +615,53 @@ static VS_NOINLINE int tree_set_any(vs_ownmap *m, uint32_t t, uint32_t i, uint32
 	return 0;
 }
 
+/* A free of whole runs [first, end) from entry i of leaf t, a few runs
+ * long (a heap block's header, data, slack and tail): the runs and the
+ * free runs beside them become one free run, in one move of the leaf's
+ * tail. 0 when the range is not that (the general way then). */
+static int leaf_free_runs(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end)
+{
+	om_node *x = &N(t);
+	uint32_t a = i, b = i, s = first, e = end, j;
+
+	if (x->e[i].key != first)
+		return 0;
+	while (x->e[b].key + x->e[b].len < end)
+		if (++b == x->n || b > i + 4)
+			return 0;
+	if (x->e[b].key + x->e[b].len != end)
+		return 0;
+	if (a > 0 && x->e[a - 1].kind == VS_UNIT_FREE)
+		s = x->e[--a].key;
+	if (b + 1 < x->n && x->e[b + 1].kind == VS_UNIT_FREE) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+	}
+	for (j = a; j <= b; j++)
+		account(m, x->e[j].len, x->e[j].kind, -1);
+	shift(x, b + 1, a + 1);
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = VS_OWNER_NONE;
+	x->e[a].kind = VS_UNIT_FREE;
+	account(m, e - s, VS_UNIT_FREE, +1);
+	/* only free runs went, into a longer one */
+	if (e - s > x->maxfree) {
+		x->maxfree = e - s;
+		lift(m, t);
+	}
+	leaf_done(m, t, a);
+	return 1;
+}
+
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
 {
 	uint32_t t, i, k = (uint32_t)kind;
 
 	t = find(m, first, &i);
+	if (kind == VS_UNIT_FREE && end > N(t).e[i].key + N(t).e[i].len && end <= leaf_end(&N(t)) &&
+		leaf_free_runs(m, t, i, first, end))
+		return 0;
 	if (end <= N(t).e[i].key + N(t).e[i].len) {
 		if (same(&N(t), i, owner, k))
 			return 0; /* already so */
@@ -652,6 +694,85 @@ int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t own
 		return -1;
 	}
 	return vs_owntree_set(m, first, end, owner, kind) ? -2 : -1;
+}
+
+/* Whether a piece put at entry i of leaf t in place of the free run there
+ * (lo and hi: the units that run keeps below and above the pieces) would
+ * join an equal run beside it: first is the first piece, last the last. */
+static int would_join(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, const vs_own_run *first,
+	const vs_own_run *last)
+{
+	const om_node *x = &N(t);
+
+	if (!lo && (i > 0 ? same(x, i - 1, first->owner, (uint32_t)first->kind) :
+		x->prev && same(&N(x->prev), N(x->prev).n - 1, first->owner, (uint32_t)first->kind)))
+		return 1;
+	return !hi && (i + 1 < x->n ? same(x, i + 1, last->owner, (uint32_t)last->kind) :
+		x->next && same(&N(x->next), 0, last->owner, (uint32_t)last->kind));
+}
+
+/* The pieces taken as a take of them all as the first piece's kind and a
+ * mark of each other one, with the nodes those may split into reserved
+ * first, so that it fails untouched or goes through. */
+static VS_NOINLINE int64_t take_runs_slow(vs_ownmap *m, const vs_own_run *p, uint32_t np)
+{
+	uint32_t j, end = p[np - 1].first + p[np - 1].count;
+	int64_t u;
+
+	if (reserve(m, np * (m->height + 3)))
+		return -2;
+	u = vs_owntree_take(m, p[0].first, end, p[0].owner, p[0].kind);
+	for (j = 1; u == -1 && j < np; j++)
+		(void)vs_owntree_set(m, p[j].first, p[j].first + p[j].count, p[j].owner, p[j].kind);
+	return u;
+}
+
+int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
+{
+	uint32_t first = p[0].first, end = p[np - 1].first + p[np - 1].count, t, i, e, lo, hi, n, a, j;
+	om_node *x;
+	om_ent old;
+
+	t = find(m, first, &i);
+	x = &N(t);
+	if (x->e[i].kind != VS_UNIT_FREE)
+		return first;
+	e = x->e[i].key + x->e[i].len;
+	if (e < end)
+		return e; /* runs are maximal: the one after a free run is taken */
+	old = x->e[i];
+	lo = first - old.key;
+	hi = e - end;
+	n = (lo > 0) + np + (hi > 0);
+	if (x->n - 1 + n > OM_B || would_join(m, t, i, lo, hi, &p[0], &p[np - 1]))
+		return take_runs_slow(m, p, np);
+	account(m, old.len, VS_UNIT_FREE, -1);
+	shift(x, i + 1, i + n);
+	a = i;
+	if (lo) {
+		x->e[a++].len = lo; /* still old's key, owner and kind */
+		account(m, lo, VS_UNIT_FREE, +1);
+	}
+	for (j = 0; j < np; j++, a++) {
+		x->e[a].key = p[j].first;
+		x->e[a].len = p[j].count;
+		x->e[a].ref = p[j].owner;
+		x->e[a].kind = (uint32_t)p[j].kind;
+		account(m, p[j].count, (uint32_t)p[j].kind, +1);
+	}
+	if (hi) {
+		x->e[a].key = end;
+		x->e[a].len = hi;
+		x->e[a].ref = VS_OWNER_NONE;
+		x->e[a].kind = VS_UNIT_FREE;
+		account(m, hi, VS_UNIT_FREE, +1);
+	}
+	/* the leaf's first unit stays; its longest free run can only go */
+	if (old.len == x->maxfree)
+		fix(m, t);
+	m->hint = t;
+	m->hslot = i + (lo > 0);
+	return -1;
 }
 
 int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end)

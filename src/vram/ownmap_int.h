@@ -72,6 +72,13 @@ int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int f
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end);
+/* The take of pieces p[0..np): np at most 4, in address order, touching,
+ * none empty or free, no two neighbours of one owner and kind, inside the
+ * map. When every unit they cover is free each gets its owner and kind (a
+ * heap block's header, data, slack and tail in one look-up) and -1 is
+ * returned; else the first unit taken, nothing changed; -2 when out of
+ * memory, nothing changed. */
+int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np);
 
 /* A mark, a take and a look-up of units [first, end), already clipped to
  * the map and not empty, sent to the map's form: vs_ownmap_* (once it has
@@ -95,6 +102,19 @@ static inline int64_t vs_ownmap_take_range(vs_ownmap *m, uint32_t first, uint32_
 	if (kind == VS_UNIT_FREE)
 		owner = VS_OWNER_NONE;
 	return m->u ? vs_ownunits_take(m->u, first, end, owner, kind) : vs_owntree_take(m, first, end, owner, kind);
+}
+
+static inline int64_t vs_ownmap_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
+{
+	uint32_t j;
+	int64_t u;
+
+	if (!m->u)
+		return vs_owntree_take_runs(m, p, np);
+	u = vs_ownunits_take(m->u, p[0].first, p[np - 1].first + p[np - 1].count, p[0].owner, p[0].kind);
+	for (j = 1; u == -1 && j < np; j++)
+		vs_ownunits_set(m->u, p[j].first, p[j].first + p[j].count, p[j].owner, p[j].kind);
+	return u;
 }
 
 static inline int64_t vs_ownmap_first_taken_range(const vs_ownmap *m, uint32_t first, uint32_t end)

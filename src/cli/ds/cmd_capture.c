@@ -167,5 +167,7 @@ int vs_cmd_ds_capture(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	if (!a.quiet)
 		report(a.rom, &st);
+	if (!a.quiet && vs_ds_emu_last_note())
+		fprintf(stderr, "vramsim capture: note: %s\n", vs_ds_emu_last_note());
 	return VS_EXIT_OK;
 }

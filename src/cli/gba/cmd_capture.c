@@ -22,7 +22,7 @@ static const vs_cli_opt options[] = {
 	{ "sheet", O_SHEET, NULL, "the game loads whole sprite sheets: an upload is one allocation" },
 	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to write (default both)" },
 	{ "keep-hidden", O_KEEP_HIDDEN, NULL, "an engine's view: a sprite not shown keeps its tiles\nuntil they are overwritten" },
-	{ "uploads", O_UPLOADS, NULL, "an engine's view: a sprite, BG map or BG tile is\nallocated at the first upload of its VRAM, up to 600\nframes before it is shown; OBJ uploads no sprite\nshows are allocations of their own" },
+	{ "uploads", O_UPLOADS, NULL, "an engine's view: a sprite, BG map or BG tile is\nallocated at the first upload of its VRAM, up to 600\nframes before it is shown; OBJ and BG uploads nothing\nshows are allocations of their own" },
 	{ "alloc-first", O_ALLOC_FIRST, NULL, "an engine's view: in a frame, new sprites come before\nthe frees (but on tiles freed that frame)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
 	{ "quiet", O_QUIET, NULL, "print nothing but errors" },

@@ -3,11 +3,13 @@
  * from, the input of each frame, the state read after it (see ds_emu.h). */
 #include "console/ds/ds_emu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
 #include "console/ds/ds_core.h"
+#include "console/ds/ds_direct.h"
 #include "console/ds/ds_int.h"
 
 struct vs_ds_emu {
@@ -20,6 +22,12 @@ struct vs_ds_emu {
 	const uint8_t *state_buf; /* the core's, where state points into */
 	uint8_t *patch;           /* a savestate to load back (vs_ds_emu_write_main_ram) */
 	size_t patch_cap;
+	int state_fresh;          /* state_buf was taken after the last frame run */
+	const uint8_t *main_ram;  /* the savestate's, or the machine's own (direct) */
+	vs_ds_direct *direct;     /* the machine's memory, once found; NULL: the savestate every frame */
+	int direct_tried;
+	char note[300];           /* why the savestate is read every frame */
+	vs_ds_read_counts counts;
 };
 
 /* A savestate names its ROM by a copy of the header and the size. */
@@ -83,11 +91,17 @@ fail:
 	return NULL;
 }
 
+/* The last emulator's note, kept past its close (vs_ds_emu_last_note). */
+static char last_note[300];
+
 void vs_ds_emu_close(vs_ds_emu *e)
 {
 	if (!e)
 		return;
+	if (e->direct_tried)
+		snprintf(last_note, sizeof last_note, "%s", e->direct ? "" : e->note);
 	vs_ds_core_close(e->core);
+	vs_ds_direct_free(e->direct);
 	free(e->patch);
 	free(e->rom);
 	free(e->frame);
@@ -107,9 +121,30 @@ void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame)
 void vs_ds_emu_run(vs_ds_emu *e)
 {
 	vs_ds_core_run(e->core);
+	e->state_fresh = 0;
 }
 
-int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
+/* retro_run returns at the end of VBlank (line 262) while the program
+ * runs; once it has quit or powered off, the core returns at once, stuck
+ * at the line where it stopped. */
+static int check_running(const vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
+{
+	if (e->frame->vcount == VS_DS_VCOUNT_END)
+		return 0;
+	if (frame == 0)
+		snprintf(err, errlen, "frame 0: the program never ran a whole frame (the emulator stopped at "
+			"VCOUNT %u, not %u): it quit at once, or does not run on this DeSmuME",
+			(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
+	else
+		snprintf(err, errlen, "frame %u: the program stopped (the frame ended at VCOUNT %u, not %u): it "
+			"quit (many homebrew programs quit on START) or turned the console off", (unsigned)frame,
+			(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
+	return -1;
+}
+
+/* The savestate of the machine as it is now, walked into f (when not
+ * NULL) and e->state. */
+static int take_state(vs_ds_emu *e, vs_ds_frame *f, uint32_t frame, char *err, size_t errlen)
 {
 	size_t size;
 	const uint8_t *buf = vs_ds_core_serialize(e->core, &size, err, errlen);
@@ -118,24 +153,55 @@ int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
 	if (!buf)
 		return -1;
 	e->state_buf = buf;
-	if (vs_ds_state_parse(buf, size, e->frame, &e->state, why, sizeof why) < 0) {
+	e->state_fresh = 0;
+	if (vs_ds_state_parse(buf, size, f, &e->state, why, sizeof why) < 0) {
 		snprintf(err, errlen, "frame %u: the emulator's own savestate cannot be read: %s", (unsigned)frame, why);
 		return -1;
 	}
-	/* retro_run returns at the end of VBlank (line 262) while the program
-	 * runs; once it has quit or powered off, the core returns at once,
-	 * stuck at the line where it stopped. */
-	if (e->frame->vcount != VS_DS_VCOUNT_END) {
-		if (frame == 0)
-			snprintf(err, errlen, "frame 0: the program never ran a whole frame (the emulator stopped at "
-				"VCOUNT %u, not %u): it quit at once, or does not run on this DeSmuME",
-				(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
-		else
-			snprintf(err, errlen, "frame %u: the program stopped (the frame ended at VCOUNT %u, not %u): it "
-				"quit (many homebrew programs quit on START) or turned the console off", (unsigned)frame,
-				(unsigned)e->frame->vcount, VS_DS_VCOUNT_END);
+	e->state_fresh = 1;
+	return 0;
+}
+
+int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
+{
+	if (take_state(e, e->frame, frame, err, errlen) < 0)
 		return -1;
+	e->main_ram = e->state.main_ram;
+	e->counts.state++;
+	return check_running(e, frame, err, errlen);
+}
+
+/* After the first savestate: where the machine's memory is, unless
+ * VRAMSIM_DS_READ says otherwise (docs/developing.md: a test hook). */
+static void find_direct(vs_ds_emu *e)
+{
+	const char *mode = getenv("VRAMSIM_DS_READ");
+	char why[256];
+
+	e->direct_tried = 1;
+	if (mode && strcmp(mode, "savestate") == 0) {
+		snprintf(e->note, sizeof e->note, "VRAMSIM_DS_READ=savestate: the savestate is read every frame");
+		return;
 	}
+	e->direct = vs_ds_direct_find(e->state_buf, e->state.length, mode && strcmp(mode, "miss") == 0, why,
+		sizeof why);
+	if (!e->direct)
+		snprintf(e->note, sizeof e->note, "%s: the savestate is read every frame (slower)", why);
+}
+
+int vs_ds_emu_read(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
+{
+	if (e->direct && vs_ds_direct_lists_empty(e->direct)) {
+		vs_ds_direct_read(e->direct, e->frame);
+		e->main_ram = vs_ds_direct_main_ram(e->direct);
+		e->state_fresh = 0;
+		e->counts.direct++;
+		return check_running(e, frame, err, errlen);
+	}
+	if (vs_ds_emu_snapshot(e, frame, err, errlen) < 0)
+		return -1;
+	if (!e->direct_tried)
+		find_direct(e);
 	return 0;
 }
 
@@ -143,7 +209,20 @@ int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char 
 {
 	vs_ds_emu_input(e, play, frame);
 	vs_ds_emu_run(e);
-	return vs_ds_emu_snapshot(e, frame, err, errlen);
+	return vs_ds_emu_read(e, frame, err, errlen);
+}
+
+/* The savestate of this moment, taken now when the last frame was read
+ * without one. */
+static int fresh_state(vs_ds_emu *e, char *err, size_t errlen)
+{
+	if (e->state_fresh)
+		return 0;
+	if (!e->state_buf) {
+		snprintf(err, errlen, "no frame has run yet");
+		return -1;
+	}
+	return take_state(e, NULL, 0, err, errlen);
 }
 
 int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size_t len, char *err, size_t errlen)
@@ -154,6 +233,8 @@ int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size
 		snprintf(err, errlen, "no frame has run yet: nothing to write main RAM into");
 		return -1;
 	}
+	if (fresh_state(e, err, errlen) < 0)
+		return -1;
 	if (addr < VS_DS_MAIN_RAM_BASE || addr - VS_DS_MAIN_RAM_BASE > VS_DS_MAIN_RAM_BYTES ||
 		len > VS_DS_MAIN_RAM_BYTES - (addr - VS_DS_MAIN_RAM_BASE)) {
 		snprintf(err, errlen, "0x%08x+%zu is not in main RAM", (unsigned)addr, len);
@@ -173,6 +254,7 @@ int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size
 	memcpy(e->patch, e->state_buf, e->state.length);
 	at = (size_t)(e->state.main_ram - e->state_buf) + (addr - VS_DS_MAIN_RAM_BASE);
 	memcpy(e->patch + at, data, len);
+	e->state_fresh = 0;
 	return vs_ds_core_unserialize(e->core, e->patch, e->state.length, err, errlen);
 }
 
@@ -193,7 +275,7 @@ const vs_ds_frame *vs_ds_emu_frame(const vs_ds_emu *e)
 
 const uint8_t *vs_ds_emu_main_ram(const vs_ds_emu *e)
 {
-	return e->state.main_ram;
+	return e->main_ram;
 }
 
 const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e)
@@ -201,8 +283,39 @@ const vs_ds_rom_info *vs_ds_emu_rom(const vs_ds_emu *e)
 	return &e->info;
 }
 
-const uint8_t *vs_ds_emu_savestate(const vs_ds_emu *e, size_t *len)
+const uint8_t *vs_ds_emu_savestate(vs_ds_emu *e, size_t *len)
 {
+	char err[512];
+
+	*len = 0;
+	if (fresh_state(e, err, sizeof err) < 0)
+		return NULL;
 	*len = e->state.length;
 	return e->state_buf;
+}
+
+const char *vs_ds_emu_read_note(const vs_ds_emu *e)
+{
+	return e->direct_tried && !e->direct ? e->note : NULL;
+}
+
+const char *vs_ds_emu_last_note(void)
+{
+	return last_note[0] ? last_note : NULL;
+}
+
+int vs_ds_emu_direct_check(vs_ds_emu *e, char *err, size_t errlen)
+{
+	if (!e->direct) {
+		snprintf(err, errlen, "the emulator's memory is not read directly%s%s", e->note[0] ? ": " : "", e->note);
+		return -1;
+	}
+	if (fresh_state(e, err, errlen) < 0)
+		return -1;
+	return vs_ds_direct_check(e->direct, e->state_buf, e->state.length, err, errlen);
+}
+
+vs_ds_read_counts vs_ds_emu_counts(const vs_ds_emu *e)
+{
+	return e->counts;
 }

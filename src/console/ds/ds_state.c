@@ -62,6 +62,10 @@ static const want wanted[NTAGS] = {
 
 typedef struct walk {
 	const uint8_t *at[NTAGS];
+	uint32_t q_chunk;     /* one more tag asked for (vs_ds_state_tag), or chunk 0 */
+	const char *q_tag;
+	uint32_t q_bytes;
+	const uint8_t *q_at;
 	const uint8_t *list;  /* chunk 91 */
 	uint32_t list_size;
 	char *err;
@@ -100,6 +104,8 @@ static int walk_tags(walk *w, uint32_t chunk, const uint8_t *data, uint32_t size
 				}
 				w->at[i] = data + pos + 12;
 			}
+		if (w->q_chunk == chunk && bytes == w->q_bytes && memcmp(w->q_tag, data + pos, 4) == 0)
+			w->q_at = data + pos + 12;
 		pos += 12 + (uint32_t)bytes;
 	}
 	return 0;
@@ -195,10 +201,10 @@ static int read_polys(walk *w, vs_ds_frame *f)
 	return 0;
 }
 
-static void fill_frame(const walk *w, vs_ds_frame *f)
+void vs_ds_state_fill_video(const vs_ds_video_src *s, vs_ds_frame *f)
 {
-	const uint8_t *io = w->at[T_IO9];
-	uint16_t keyinput = le16(io + 0x130), extkeyin = w->at[T_IO7] ? le16(w->at[T_IO7] + 0x136) : 0xFFFF;
+	const uint8_t *io = s->io9;
+	uint16_t keyinput = le16(io + 0x130), extkeyin = s->io7 ? le16(s->io7 + 0x136) : 0xFFFF;
 	int e, i;
 
 	for (i = 0; i < 7; i++)
@@ -210,19 +216,35 @@ static void fill_frame(const walk *w, vs_ds_frame *f)
 		for (i = 0; i < 4; i++)
 			f->bgcnt[e][i] = le16(io + 0x1000u * (unsigned)e + 8 + 2 * (unsigned)i);
 	}
-	/* POWCNT1 lives in chunk 5 as one flag a bit: LCD, 2D A, 3D render,
-	 * 3D geometry, 2D B, display swap (bits 0 1 2 3 9 15). */
-	f->powcnt1 = (uint16_t)((w->at[T_P0][0] ? 1u : 0) | (w->at[T_P1][0] ? 2u : 0) | (w->at[T_P2][0] ? 4u : 0)
-		| (w->at[T_P3][0] ? 8u : 0) | (w->at[T_P4][0] ? 0x200u : 0) | (w->at[T_P5][0] ? 0x8000u : 0));
+	/* POWCNT1 is kept as one flag a bit: LCD, 2D A, 3D render, 3D
+	 * geometry, 2D B, display swap (bits 0 1 2 3 9 15). */
+	f->powcnt1 = (uint16_t)((s->power[0][0] ? 1u : 0) | (s->power[1][0] ? 2u : 0) | (s->power[2][0] ? 4u : 0)
+		| (s->power[3][0] ? 8u : 0) | (s->power[4][0] ? 0x200u : 0) | (s->power[5][0] ? 0x8000u : 0));
+	/* KEYINPUT (ARM9) and EXTKEYIN (ARM7, X and Y) hold 0 for a key held. */
+	f->keys = (uint16_t)((~keyinput & 0x3FFu) | (~extkeyin & 1u ? VS_KEY_X : 0) | (~extkeyin & 2u ? VS_KEY_Y : 0));
+	f->vcount = (uint16_t)le32(s->vcount);
+	memcpy(f->oam, s->oam, VS_DS_OAM_BYTES);
+	memcpy(f->palette, s->palette, VS_DS_PALETTE_BYTES);
+	memcpy(f->lcdc, s->lcdc, VS_DS_LCDC_BYTES);
+}
+
+static void fill_frame(const walk *w, vs_ds_frame *f)
+{
+	vs_ds_video_src s;
+	int i;
+
+	s.io9 = w->at[T_IO9];
+	s.io7 = w->at[T_IO7];
+	for (i = 0; i < 6; i++)
+		s.power[i] = w->at[T_P0 + i];
+	s.vcount = w->at[T_VCOUNT];
+	s.oam = w->at[T_OAM];
+	s.palette = w->at[T_PALETTE];
+	s.lcdc = w->at[T_LCDC];
+	vs_ds_state_fill_video(&s, f);
 	f->disp3dcnt = (uint16_t)(w->at[T_MR3D] ? le32(w->at[T_MR3D]) : w->at[T_GCTL] ? le32(w->at[T_GCTL]) : 0);
 	f->teximage_param = w->at[T_GTFM] ? le32(w->at[T_GTFM]) : 0;
 	f->pltt_base = w->at[T_GTPA] ? le32(w->at[T_GTPA]) : 0;
-	/* KEYINPUT (ARM9) and EXTKEYIN (ARM7, X and Y) hold 0 for a key held. */
-	f->keys = (uint16_t)((~keyinput & 0x3FFu) | (~extkeyin & 1u ? VS_KEY_X : 0) | (~extkeyin & 2u ? VS_KEY_Y : 0));
-	f->vcount = (uint16_t)le32(w->at[T_VCOUNT]);
-	memcpy(f->oam, w->at[T_OAM], VS_DS_OAM_BYTES);
-	memcpy(f->palette, w->at[T_PALETTE], VS_DS_PALETTE_BYTES);
-	memcpy(f->lcdc, w->at[T_LCDC], VS_DS_LCDC_BYTES);
 }
 
 int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen)
@@ -253,4 +275,21 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 	st->rom_size = le32(w.at[T_GRSZ]);
 	st->length = len;
 	return 0;
+}
+
+const uint8_t *vs_ds_state_tag(const uint8_t *buf, size_t size, uint32_t chunk, const char *tag, uint32_t bytes)
+{
+	walk w;
+	char err[256];
+	uint32_t len;
+
+	memset(&w, 0, sizeof w);
+	w.err = err;
+	w.errlen = sizeof err;
+	w.q_chunk = chunk;
+	w.q_tag = tag;
+	w.q_bytes = bytes;
+	if (check_header(&w, buf, size, &len) < 0 || walk_chunks(&w, buf, len) < 0)
+		return NULL;
+	return w.q_at;
 }

@@ -35,4 +35,20 @@ typedef struct vs_ds_state {
  * reason in err ("not a DeSmuME savestate: ...", "truncated: ..."). */
 int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen);
 
+/* The data of tag `tag` (4 characters) of tagged chunk `chunk` when it
+ * is exactly `bytes` long; NULL when absent or the state is not one. */
+const uint8_t *vs_ds_state_tag(const uint8_t *buf, size_t size, uint32_t chunk, const char *tag, uint32_t bytes);
+
+/* Where the 2D video hardware of a frame is, in a savestate or in the
+ * emulator's own memory (ds_direct.h): the ARM9 I/O page (0x2000 bytes),
+ * the ARM7 one (0x10000, or NULL: X and Y read as not held), POWCNT1's six
+ * flags (one byte each), VCOUNT (u32), OAM, palettes and the banks. */
+typedef struct vs_ds_video_src {
+	const uint8_t *io9, *io7, *power[6], *vcount, *oam, *palette, *lcdc;
+} vs_ds_video_src;
+
+/* Fills every field of f but the 3D ones (the polygon list, DISP3DCNT,
+ * TEXIMAGE_PARAM, PLTT_BASE), which it leaves as they are. */
+void vs_ds_state_fill_video(const vs_ds_video_src *s, vs_ds_frame *f);
+
 #endif

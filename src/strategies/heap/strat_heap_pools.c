@@ -123,7 +123,7 @@ const vs_strategy vs_strat_heap_pow2_pools = {
 	.name = "heap-pow2-pools",
 	.summary = "power-of-two pools 8-1024 bytes, each a region with a free stack kept apart (split=W/W/...)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_RAM),
-	.flags = VS_STRAT_STORES_SEEN | VS_STRAT_RELOCATABLE,
+	.flags = VS_STRAT_STORES_SEEN | VS_STRAT_RELOCATABLE | VS_STRAT_HELD_FIXED,
 	.state_size = sizeof(pools_st),
 	.init = pools_init,
 	.alloc = pools_alloc,

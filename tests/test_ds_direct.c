@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Zlib */
+/* test_ds_direct.c - the DS driver reads the video hardware straight from
+ * DeSmuME's memory (console/ds/ds_direct.h) and gives what the savestate
+ * gives.
+ *
+ * A 2D ROM made here (engine A sprites changed every 16 frames, no 3D):
+ * after the first frame every frame is read without the savestate; what
+ * is read equals, byte for byte, a savestate taken at the same moment on
+ * several frames; its capture is byte for byte the capture with the
+ * savestate read every frame (VRAMSIM_DS_READ=savestate); with the search
+ * made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls back to
+ * the savestate, and captures the same trace. The DS demo ROM (both
+ * engines and textured 3D, its polygon lists never empty): the savestate
+ * on every frame, the lists found all the same (their polygons are
+ * compared with the savestate's), and the same capture through both paths.
+ *
+ * Skipped without the DeSmuME core; the demo's case without the demo ROM.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "ds_demo_run.h"
+#include "ds_test_rom.h"
+#include "console/ds/ds_core.h"
+#include "capture/capture_ds.h"
+#include "console/ds/ds_emu.h"
+
+/* six changes of the sprites; two under AddressSanitizer, where the
+ * savestate path's runs are ten times slower */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPRITE_FRAMES 40u
+#define LAST_TILE 8u
+#else
+#define SPRITE_FRAMES 100u
+#define LAST_TILE 24u /* 4 * ((frames / 16) % 8) at the 96th line 192 */
+#endif
+/* set-up, 3D, and engine A's sprite churn (every 4th frame) */
+#if defined(__SANITIZE_ADDRESS__)
+#define DEMO_FRAMES 12u
+#else
+#define DEMO_FRAMES 30u
+#endif
+
+/* The 2D program (ARM, assembled with arm-none-eabi-as -mcpu=arm946e-s):
+ * bank A to engine A's OBJ, engine A on with OBJ and 1D tiles, every OAM
+ * entry hidden; then at each line 192 a frame count, and every 16th frame
+ * entry 0 (16x16, 16 colours) on tile 4 * ((frames / 16) % 8), its 128
+ * bytes filled with the count, and entry 1 (8x8, tile 100) shown on every
+ * other change. */
+static const uint32_t sprite_code[] = {
+	0xE59F10B8u, /* ldr r1, =0x04000240 */
+	0xE3A00082u, /* mov r0, #0x82 */
+	0xE5C10000u, /* strb r0, [r1]: VRAMCNT_A */
+	0xE3A01301u, /* mov r1, #0x04000000 */
+	0xE59F00ACu, /* ldr r0, =0x00011010 */
+	0xE5810000u, /* str r0, [r1]: DISPCNT A */
+	0xE3A01407u, /* mov r1, #0x07000000 */
+	0xE3A00C02u, /* mov r0, #0x200 */
+	0xE3A02080u, /* mov r2, #128 */
+	0xE0C100B8u, /* hide: strh r0, [r1], #8 */
+	0xE2522001u, /* subs r2, r2, #1 */
+	0x1AFFFFFCu, /* bne hide */
+	0xE3A05000u, /* mov r5, #0 */
+	0xE59F308Cu, /* ldr r3, =0x04000006 (VCOUNT) */
+	0xE1D300B0u, /* frame: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x1AFFFFFCu, /* bne frame */
+	0xE2855001u, /* add r5, r5, #1 */
+	0xE315000Fu, /* tst r5, #15 */
+	0x1A000017u, /* bne leave */
+	0xE1A06225u, /* lsr r6, r5, #4 */
+	0xE2066007u, /* and r6, r6, #7 */
+	0xE1A06106u, /* lsl r6, r6, #2 */
+	0xE3A01519u, /* mov r1, #0x06400000 */
+	0xE0811286u, /* add r1, r1, r6, lsl #5 */
+	0xE1850805u, /* orr r0, r5, r5, lsl #16 */
+	0xE3A02020u, /* mov r2, #32 */
+	0xE4810004u, /* fill: str r0, [r1], #4 */
+	0xE2522001u, /* subs r2, r2, #1 */
+	0x1AFFFFFCu, /* bne fill */
+	0xE3A01407u, /* mov r1, #0x07000000 */
+	0xE3A00010u, /* mov r0, #16 */
+	0xE1C100B0u, /* strh r0, [r1]: y 16 */
+	0xE59F0040u, /* ldr r0, =0x4020 */
+	0xE1C100B2u, /* strh r0, [r1, #2]: x 32, 16x16 */
+	0xE1C160B4u, /* strh r6, [r1, #4]: the tile */
+	0xE3150010u, /* tst r5, #16 */
+	0x03A00C02u, /* moveq r0, #0x200 */
+	0x13A00030u, /* movne r0, #48 */
+	0xE1C100B8u, /* strh r0, [r1, #8] */
+	0xE3A00040u, /* mov r0, #64 */
+	0xE1C100BAu, /* strh r0, [r1, #10] */
+	0xE3A00064u, /* mov r0, #100 */
+	0xE1C100BCu, /* strh r0, [r1, #12] */
+	0xE1D300B0u, /* leave: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x0AFFFFFCu, /* beq leave */
+	0xEAFFFFDDu, /* b frame */
+	0x04000240u, 0x00011010u, 0x04000006u, 0x00004020u, /* the literals */
+};
+
+static char err[1024];
+
+static const char *sprite_rom(void)
+{
+	static uint8_t rom[DS_TEST_ROM_BYTES];
+	const char *path = vs_test_path("vssprites.nds");
+
+	ds_test_rom_make(rom, "vssprites", sprite_code, sizeof sprite_code / sizeof sprite_code[0], NULL);
+	ck_assert_int_eq(ds_test_write(path, rom, sizeof rom), 0);
+	return path;
+}
+
+/* A run of the ROM's first frames with VRAMSIM_DS_READ set to mode
+ * (NULL: unset), each frame fed to DS capture as `vramsim capture` feeds
+ * it; with `check`, what is read directly is compared with a savestate on
+ * the frames it names (a list ended by 0: frame numbers + 1). The trace
+ * (free it), the frames read each way in *n, the driver's note in note,
+ * and of the last frame VRAMCNT_A and OAM entry 0's tile in last. */
+static char *capture(const char *rom, uint32_t frames, const char *mode, const uint32_t *check,
+	vs_ds_read_counts *n, char *note, size_t notelen, uint8_t last[2])
+{
+	vs_ds_capture *c;
+	vs_ds_play play;
+	vs_ds_emu *e;
+	FILE *out = tmpfile();
+	uint32_t i, k;
+	char *text;
+
+	ck_assert_ptr_nonnull(out);
+	if (mode)
+		setenv("VRAMSIM_DS_READ", mode, 1);
+	else
+		unsetenv("VRAMSIM_DS_READ");
+	memset(&play, 0, sizeof play);
+	play.frames = frames;
+	e = vs_ds_play_open(rom, &play, err, sizeof err);
+	ck_assert_msg(e != NULL, "%s", err);
+	c = vs_ds_capture_new(NULL, out, "test_ds_direct", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	for (i = 0; i < frames; i++) {
+		ck_assert_msg(vs_ds_play_frame(e, &play, i, err, sizeof err) == 0, "%s", err);
+		ck_assert_int_eq(vs_ds_capture_frame(c, vs_ds_emu_frame(e)), 0);
+		for (k = 0; check && check[k]; k++)
+			if (check[k] == i + 1)
+				ck_assert_msg(vs_ds_emu_direct_check(e, err, sizeof err) == 0, "frame %u: %s", i, err);
+	}
+	unsetenv("VRAMSIM_DS_READ");
+	ck_assert_int_eq(vs_ds_capture_finish(c), 0);
+	vs_ds_capture_free(c);
+	*n = vs_ds_emu_counts(e);
+	snprintf(note, notelen, "%s", vs_ds_emu_read_note(e) ? vs_ds_emu_read_note(e) : "");
+	last[0] = vs_ds_emu_frame(e)->vramcnt[0];
+	last[1] = vs_ds_emu_frame(e)->oam[4];
+	vs_ds_emu_close(e);
+	rewind(out);
+	text = vs_test_slurp_stream(out, NULL);
+	fclose(out);
+	ck_assert_ptr_nonnull(text);
+	return text;
+}
+
+/* Before and after changes, and between them (frame numbers + 1). */
+static const uint32_t sprite_checks[] = { 2, 17, 18, 34, SPRITE_FRAMES, 0 };
+
+START_TEST(test_sprites)
+{
+	const char *rom = sprite_rom();
+	vs_ds_read_counts n;
+	char note[300], *direct, *state, *miss;
+	uint8_t last[2];
+
+	direct = capture(rom, SPRITE_FRAMES, NULL, sprite_checks, &n, note, sizeof note, last);
+	ck_assert_msg(note[0] == '\0', "%s", note);
+	/* what capture read of the last frame: bank A, entry 0 on its tile */
+	ck_assert_uint_eq(last[0], 0x82);
+	ck_assert_uint_eq(last[1], LAST_TILE);
+	ck_assert_uint_eq(n.state, 1); /* the first frame's, which the search starts from */
+	ck_assert_uint_eq(n.direct, SPRITE_FRAMES - 1);
+	/* the sprites are in it: allocations on engine A's OBJ, and frees */
+	ck_assert_ptr_nonnull(strstr(direct, "\nalloc "));
+	ck_assert_ptr_nonnull(strstr(direct, "\nfree "));
+	state = capture(rom, SPRITE_FRAMES, "savestate", NULL, &n, note, sizeof note, last);
+	ck_assert_uint_eq(n.state, SPRITE_FRAMES);
+	ck_assert_str_eq(direct, state);
+	/* the search made to fail: the reason, the savestate every frame, the same trace */
+	miss = capture(rom, SPRITE_FRAMES, "miss", NULL, &n, note, sizeof note, last);
+	ck_assert_msg(strstr(note, "MMU struct not found") != NULL, "%s", note);
+	ck_assert_uint_eq(n.state, SPRITE_FRAMES);
+	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_str_eq(miss, state);
+	free(direct);
+	free(state);
+	free(miss);
+	unlink(rom);
+}
+END_TEST
+
+START_TEST(test_demo)
+{
+	static const uint32_t checks[] = { 1, 8, DEMO_FRAMES, 0 };
+	vs_ds_read_counts n;
+	char note[300], *direct, *state;
+	uint8_t last[2];
+
+	direct = capture(DS_DEMO_ROM, DEMO_FRAMES, NULL, checks, &n, note, sizeof note, last);
+	ck_assert_uint_eq(last[0], DS_DEMO_VRAMCNT_A);
+	/* found, the lists' polygons compared with the savestate's; the lists
+	 * hold the demo's quads: the savestate every frame */
+	ck_assert_msg(note[0] == '\0', "%s", note);
+	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_ptr_nonnull(strstr(direct, "\nalloc "));
+	state = capture(DS_DEMO_ROM, DEMO_FRAMES, "savestate", NULL, &n, note, sizeof note, last);
+	ck_assert_str_eq(direct, state);
+	free(direct);
+	free(state);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ds_direct");
+	TCase *tc = tcase_create("direct");
+
+	tcase_add_test(tc, test_sprites);
+	suite_add_tcase(s, tc);
+	tc = vs_test_tcase_apart(s, "demo", access(DS_DEMO_ROM, R_OK) == 0 ? NULL :
+		"the DS demo ROM (" DS_DEMO_ROM "; built with arm-none-eabi-gcc)");
+	tcase_add_test(tc, test_demo);
+	return s;
+}
+
+int main(void)
+{
+	static char why[600];
+
+	if (vs_ds_core_available(why, sizeof why) < 0)
+		vs_test_require(why);
+	return vs_test_main(suite());
+}
