@@ -4,14 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "support.h"
-#include "cli_main.h"
 #include "vramsim/strategy.h"
 #include "trace/trace.h"
 #include "strategies/registry.h"
@@ -210,117 +207,6 @@ static void slurp(const char *path, char *buf, size_t cap)
 	remove(path);
 }
 
-/* Splits args into words as the shell would, for the arguments the suites
- * write: words apart by blanks, quoted with '' or "" (in "", \ escapes " \ $
- * and `). Returns the number of words, or -1 where the shell would do more
- * (an unquoted | & ; < > ( ) $ ` * ? [ ~ # or newline). buf (strlen(args) + 1 bytes) holds the words. */
-static int split_words(const char *args, char *buf, char **argv, int max)
-{
-	int n = 0, inword = 0;
-	char q = 0, *w = buf;
-
-	for (; *args; args++) {
-		char c = *args;
-		if (q == '\'') {
-			if (c == '\'')
-				q = 0;
-			else
-				*w++ = c;
-			continue;
-		}
-		if (q == '"') {
-			if (c == '"')
-				q = 0;
-			else if (c == '\\' && args[1] && strchr("\"\\$`", args[1]))
-				*w++ = *++args;
-			else if (c == '$' || c == '`')
-				return -1;
-			else
-				*w++ = c;
-			continue;
-		}
-		if (c == ' ' || c == '\t') {
-			if (inword) {
-				*w++ = '\0';
-				inword = 0;
-			}
-			continue;
-		}
-		if (strchr("|&;<>()$`*?[~#\n", c))
-			return -1;
-		if (!inword) {
-			if (n == max)
-				return -1;
-			argv[n++] = w;
-			inword = 1;
-		}
-		if (c == '\\') {
-			if (!args[1])
-				return -1;
-			*w++ = *++args;
-		} else if (c == '\'' || c == '"') {
-			q = c;
-		} else {
-			*w++ = c;
-		}
-	}
-	if (q)
-		return -1;
-	*w = '\0';
-	return n;
-}
-
-/* Runs "vramsim ARGS" as a forked child of this process calling the
- * command's entry (src/cli/cli_main.h): the same code as the executable
- * without starting one, which under the sanitizers costs more than most
- * commands (their set-up, and a second leak scan's process). Commands that
- * load a module (an emulator, a window) are started as the executable:
- * a module's libraries may be loaded here already, in another state.
- * Returns the status as vs_test_run_cli does, or -2 when args need the
- * shell. */
-static int run_cli_forked(const char *args, const char *o, const char *e)
-{
-	char *buf = malloc(strlen(args) + 1), *argv[65];
-	int argc, st;
-	pid_t pid;
-
-	ck_assert_ptr_nonnull(buf);
-	argv[0] = VS_VRAMSIM;
-	argc = split_words(args, buf, argv + 1, 63);
-	if (argc < 1 || vs_cli_runs_module(argv[1])) {
-		free(buf);
-		return -2;
-	}
-	argv[argc + 1] = NULL;
-	fflush(NULL); /* nothing buffered here may be written twice */
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int fd[3];
-		fd[0] = open("/dev/null", O_RDONLY);
-		fd[1] = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		fd[2] = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd[0] < 0 || fd[1] < 0 || fd[2] < 0 || dup2(fd[0], 0) < 0 || dup2(fd[1], 1) < 0 || dup2(fd[2], 2) < 0)
-			_exit(126);
-		close(fd[0]);
-		close(fd[1]);
-		close(fd[2]);
-		/* as the executable: its modules beside it, signals as inherited
-		 * from a shell */
-		setenv("VRAMSIM_MODULE_DIR", VS_BINARY_DIR, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGALRM, SIG_DFL);
-		exit(vs_cli_main(argc + 1, argv));
-	}
-	free(buf);
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	if (!WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
-}
-
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
 {
 	char o[512], e[512], *cmd;
@@ -329,12 +215,6 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 
 	snprintf(o, sizeof o, "%s/tests/tmp-%ld-out", VS_BINARY_DIR, (long)getpid());
 	snprintf(e, sizeof e, "%s/tests/tmp-%ld-err", VS_BINARY_DIR, (long)getpid());
-	st = run_cli_forked(args, o, e);
-	if (st != -2) {
-		slurp(o, out, outcap);
-		slurp(e, err, errcap);
-		return st;
-	}
 	/* sized to fit: a command cut short would run something else */
 	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 32;
 	cmd = malloc(len);
