@@ -10,9 +10,11 @@
  * savestate read every frame (VRAMSIM_DS_READ=savestate); with the search
  * made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls back to
  * the savestate, and captures the same trace. The DS demo ROM (both
- * engines and textured 3D, its polygon lists never empty): the savestate
- * on every frame, the lists found all the same (their polygons are
- * compared with the savestate's), and the same capture through both paths.
+ * engines and textured 3D, its polygon lists never empty): its frames read
+ * directly too, all but the first few (which tell which list the savestate
+ * saves); on several frames the frame read, DISP3DCNT, TEXIMAGE_PARAM,
+ * PLTT_BASE and the polygons included, equals the savestate's; the same
+ * capture through both paths, and through the fallback.
  *
  * Skipped without the DeSmuME core; the demo's case without the demo ROM.
  */
@@ -27,6 +29,7 @@
 #include "console/ds/ds_core.h"
 #include "capture/capture_ds.h"
 #include "console/ds/ds_emu.h"
+#include "console/ds/ds_state.h"
 
 /* six changes of the sprites; two under AddressSanitizer, where the
  * savestate path's runs are ten times slower */
@@ -104,6 +107,42 @@ static const uint32_t sprite_code[] = {
 
 static char err[1024];
 
+/* The frame just read equals the one a savestate taken now gives: every
+ * field capture reads, the 3D ones included. */
+static void same_as_savestate(vs_ds_emu *e, uint32_t frame)
+{
+	static vs_ds_frame want;
+	const vs_ds_frame *got = vs_ds_emu_frame(e);
+	vs_ds_state st;
+	const uint8_t *buf;
+	size_t len;
+	uint32_t i;
+
+	buf = vs_ds_emu_savestate(e, &len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(vs_ds_state_parse(buf, len, &want, &st, err, sizeof err), 0);
+	ck_assert_msg(memcmp(got->vramcnt, want.vramcnt, sizeof want.vramcnt) == 0, "frame %u: VRAMCNT", frame);
+	ck_assert_msg(memcmp(got->dispcnt, want.dispcnt, sizeof want.dispcnt) == 0, "frame %u: DISPCNT", frame);
+	ck_assert_msg(memcmp(got->bgcnt, want.bgcnt, sizeof want.bgcnt) == 0, "frame %u: BGCNT", frame);
+	ck_assert_uint_eq(got->powcnt1, want.powcnt1);
+	ck_assert_uint_eq(got->disp3dcnt, want.disp3dcnt);
+	ck_assert_uint_eq(got->teximage_param, want.teximage_param);
+	ck_assert_uint_eq(got->pltt_base, want.pltt_base);
+	ck_assert_uint_eq(got->keys, want.keys);
+	ck_assert_uint_eq(got->vcount, want.vcount);
+	ck_assert_msg(memcmp(got->oam, want.oam, sizeof want.oam) == 0, "frame %u: OAM", frame);
+	ck_assert_msg(memcmp(got->palette, want.palette, sizeof want.palette) == 0, "frame %u: palettes", frame);
+	ck_assert_msg(memcmp(got->lcdc, want.lcdc, sizeof want.lcdc) == 0, "frame %u: VRAM", frame);
+	ck_assert_uint_eq(got->polys_total, want.polys_total);
+	ck_assert_uint_eq(got->polys_n, want.polys_n);
+	for (i = 0; i < want.polys_n; i++) {
+		ck_assert_uint_eq(got->polys[i].vertices, want.polys[i].vertices);
+		ck_assert_uint_eq(got->polys[i].poly_attr, want.polys[i].poly_attr);
+		ck_assert_uint_eq(got->polys[i].tex_param, want.polys[i].tex_param);
+		ck_assert_uint_eq(got->polys[i].tex_palette, want.polys[i].tex_palette);
+	}
+}
+
 static const char *sprite_rom(void)
 {
 	static uint8_t rom[DS_TEST_ROM_BYTES];
@@ -145,8 +184,10 @@ static char *capture(const char *rom, uint32_t frames, const char *mode, const u
 		ck_assert_msg(vs_ds_play_frame(e, &play, i, err, sizeof err) == 0, "%s", err);
 		ck_assert_int_eq(vs_ds_capture_frame(c, vs_ds_emu_frame(e)), 0);
 		for (k = 0; check && check[k]; k++)
-			if (check[k] == i + 1)
+			if (check[k] == i + 1) {
+				same_as_savestate(e, i);
 				ck_assert_msg(vs_ds_emu_direct_check(e, err, sizeof err) == 0, "frame %u: %s", i, err);
+			}
 	}
 	unsetenv("VRAMSIM_DS_READ");
 	ck_assert_int_eq(vs_ds_capture_finish(c), 0);
@@ -201,22 +242,33 @@ END_TEST
 
 START_TEST(test_demo)
 {
-	static const uint32_t checks[] = { 1, 8, DEMO_FRAMES, 0 };
+	static const uint32_t checks[] = { 1, 4, 8, 9, DEMO_FRAMES, 0 };
 	vs_ds_read_counts n;
-	char note[300], *direct, *state;
+	char note[300], *direct, *state, *miss;
 	uint8_t last[2];
 
 	direct = capture(DS_DEMO_ROM, DEMO_FRAMES, NULL, checks, &n, note, sizeof note, last);
 	ck_assert_uint_eq(last[0], DS_DEMO_VRAMCNT_A);
-	/* found, the lists' polygons compared with the savestate's; the lists
-	 * hold the demo's quads: the savestate every frame */
+	/* found; its lists hold the demo's quads on every frame, read directly
+	 * but for the first (the search's) and at most two that tell which of
+	 * the two lists is the one the savestate saves */
 	ck_assert_msg(note[0] == '\0', "%s", note);
-	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_uint_ge(n.state, 1);
+	ck_assert_uint_le(n.state, 3);
+	ck_assert_uint_eq(n.direct, DEMO_FRAMES - n.state);
+	/* textures: the 3D fields were read and used */
 	ck_assert_ptr_nonnull(strstr(direct, "\nalloc "));
+	ck_assert_ptr_nonnull(strstr(direct, "ds-tex"));
 	state = capture(DS_DEMO_ROM, DEMO_FRAMES, "savestate", NULL, &n, note, sizeof note, last);
+	ck_assert_uint_eq(n.state, DEMO_FRAMES);
 	ck_assert_str_eq(direct, state);
+	miss = capture(DS_DEMO_ROM, DEMO_FRAMES, "miss", NULL, &n, note, sizeof note, last);
+	ck_assert_msg(strstr(note, "MMU struct not found") != NULL, "%s", note);
+	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_str_eq(miss, state);
 	free(direct);
 	free(state);
+	free(miss);
 }
 END_TEST
 
