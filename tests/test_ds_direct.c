@@ -11,10 +11,12 @@
  * made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls back to
  * the savestate, and captures the same trace. The DS demo ROM (both
  * engines and textured 3D, its polygon lists never empty): its frames read
- * directly too, all but the first few (which tell which list the savestate
- * saves); on several frames the frame read, DISP3DCNT, TEXIMAGE_PARAM,
- * PLTT_BASE and the polygons included, equals the savestate's; the same
- * capture through both paths, and through the fallback.
+ * directly too, all but the first; on several frames the frame read,
+ * DISP3DCNT, TEXIMAGE_PARAM, PLTT_BASE and the polygons included, equals
+ * the savestate's; the same capture through both paths, and through the
+ * fallback. Past its frame 119, where its two lists first differ, a
+ * savestate tells which one is saved, and the frames after are read
+ * directly again.
  *
  * Skipped without the DeSmuME core; the demo's case without the demo ROM.
  */
@@ -250,8 +252,8 @@ START_TEST(test_demo)
 	direct = capture(DS_DEMO_ROM, DEMO_FRAMES, NULL, checks, &n, note, sizeof note, last);
 	ck_assert_uint_eq(last[0], DS_DEMO_VRAMCNT_A);
 	/* found; its lists hold the demo's quads on every frame, read directly
-	 * but for the first (the search's) and at most two that tell which of
-	 * the two lists is the one the savestate saves */
+	 * but for the first (the search's) and, should the two lists differ,
+	 * at most two that tell which one the savestate saves */
 	ck_assert_msg(note[0] == '\0', "%s", note);
 	ck_assert_uint_ge(n.state, 1);
 	ck_assert_uint_le(n.state, 3);
@@ -272,6 +274,26 @@ START_TEST(test_demo)
 }
 END_TEST
 
+/* The demo's two lists first differ at its frame 119 (its animation):
+ * which one the savestate saves is then told by a savestate, once or
+ * twice, and the frames around it and after, read directly, equal the
+ * savestate's. */
+START_TEST(test_demo_lists_told)
+{
+	static const uint32_t checks[] = { 119, 120, 121, 122, 0 };
+	vs_ds_read_counts n;
+	char note[300], *direct;
+	uint8_t last[2];
+
+	direct = capture(DS_DEMO_ROM, 122, NULL, checks, &n, note, sizeof note, last);
+	ck_assert_msg(note[0] == '\0', "%s", note);
+	ck_assert_uint_ge(n.state, 2);
+	ck_assert_uint_le(n.state, 3);
+	ck_assert_uint_eq(n.direct, 122 - n.state);
+	free(direct);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ds_direct");
@@ -282,6 +304,7 @@ static Suite *suite(void)
 	tc = vs_test_tcase_apart(s, "demo", access(DS_DEMO_ROM, R_OK) == 0 ? NULL :
 		"the DS demo ROM (" DS_DEMO_ROM "; built with arm-none-eabi-gcc)");
 	tcase_add_test(tc, test_demo);
+	tcase_add_test(tc, test_demo_lists_told);
 	return s;
 }
 
