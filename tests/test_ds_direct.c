@@ -14,9 +14,10 @@
  * directly too, all but the first; on several frames the frame read,
  * DISP3DCNT, TEXIMAGE_PARAM, PLTT_BASE and the polygons included, equals
  * the savestate's; the same capture through both paths, and through the
- * fallback. Past its frame 119, where its two lists first differ, a
- * savestate tells which one is saved, and the frames after are read
- * directly again.
+ * fallback. A 3D ROM made here (a triangle whose texture changes every
+ * frame, so that the two lists always differ): a savestate tells which
+ * list is the one saved, once or twice; the others are read directly,
+ * and on five frames equal the savestate's.
  *
  * Skipped without the DeSmuME core; the demo's case without the demo ROM.
  */
@@ -107,7 +108,54 @@ static const uint32_t sprite_code[] = {
 	0x04000240u, 0x00011010u, 0x04000006u, 0x00004020u, /* the literals */
 };
 
+/* The 3D program (assembled likewise): POWCNT1 with both 3D engines on,
+ * DISP3DCNT texture mapping on; then at each line 192 one triangle drawn
+ * with TEXIMAGE_PARAM (format 2, offset the frame count & 7) and PLTT_BASE
+ * (the frame count) of its own, and SWAP_BUFFERS: its two polygon lists
+ * differ on every frame. */
+static const uint32_t triangle_code[] = {
+	0xE59F108Cu, /* start: ldr r1, =0x04000304 */
+	0xE59F008Cu, /* ldr r0, =0x020F */
+	0xE1C100B0u, /* strh r0, [r1] */
+	0xE59F1088u, /* ldr r1, =0x04000060 */
+	0xE3A00001u, /* mov r0, #1 */
+	0xE1C100B0u, /* strh r0, [r1] */
+	0xE3A05000u, /* mov r5, #0 */
+	0xE59F307Cu, /* ldr r3, =0x04000006 */
+	0xE59F407Cu, /* ldr r4, =0x04000400 */
+	0xE1D300B0u, /* frame: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x1AFFFFFCu, /* bne frame */
+	0xE2855001u, /* add r5, r5, #1 */
+	0xE59F006Cu, /* ldr r0, =0x001F00C0 */
+	0xE58400A4u, /* str r0, [r4, #0xA4] */
+	0xE2050007u, /* and r0, r5, #7 */
+	0xE3800302u, /* orr r0, r0, #0x08000000 */
+	0xE58400A8u, /* str r0, [r4, #0xA8] */
+	0xE58450ACu, /* str r5, [r4, #0xAC] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE5840100u, /* str r0, [r4, #0x100] */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00B02u, /* mov r0, #0x800 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00302u, /* mov r0, #0x08000000 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE5840104u, /* str r0, [r4, #0x104] */
+	0xE5840140u, /* str r0, [r4, #0x140] */
+	0xE1D300B0u, /* leave: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x0AFFFFFCu, /* beq leave */
+	0xEAFFFFE3u, /* b frame */
+	0x04000304u, 0x0000020Fu, 0x04000060u, 0x04000006u, 0x04000400u, 0x001F00C0u, /* the literals */
+};
+
 static char err[1024];
+static uint32_t last_polys; /* of the last frame capture() read */
 
 /* The frame just read equals the one a savestate taken now gives: every
  * field capture reads, the 3D ones included. */
@@ -196,6 +244,7 @@ static char *capture(const char *rom, uint32_t frames, const char *mode, const u
 	vs_ds_capture_free(c);
 	*n = vs_ds_emu_counts(e);
 	snprintf(note, notelen, "%s", vs_ds_emu_read_note(e) ? vs_ds_emu_read_note(e) : "");
+	last_polys = vs_ds_emu_frame(e)->polys_n;
 	last[0] = vs_ds_emu_frame(e)->vramcnt[0];
 	last[1] = vs_ds_emu_frame(e)->oam[4];
 	vs_ds_emu_close(e);
@@ -242,6 +291,32 @@ START_TEST(test_sprites)
 }
 END_TEST
 
+/* A triangle whose texture changes every frame: both lists hold one,
+ * different, on every frame; a savestate tells which is the one saved
+ * once or twice, the frames after are read directly, and equal the
+ * savestate's. */
+START_TEST(test_triangle)
+{
+	static const uint32_t checks[] = { 2, 3, 4, 10, 30, 0 };
+	static uint8_t rom[DS_TEST_ROM_BYTES];
+	const char *path = vs_test_path("vstriangle.nds");
+	vs_ds_read_counts n;
+	char note[300], *direct;
+	uint8_t last[2];
+
+	ds_test_rom_make(rom, "vstriangle", triangle_code, sizeof triangle_code / sizeof triangle_code[0], NULL);
+	ck_assert_int_eq(ds_test_write(path, rom, sizeof rom), 0);
+	direct = capture(path, 30, NULL, checks, &n, note, sizeof note, last);
+	ck_assert_msg(note[0] == '\0', "%s", note);
+	ck_assert_uint_eq(last_polys, 1);
+	ck_assert_uint_ge(n.state, 2);
+	ck_assert_uint_le(n.state, 3);
+	ck_assert_uint_eq(n.direct, 30 - n.state);
+	free(direct);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_demo)
 {
 	static const uint32_t checks[] = { 1, 4, 8, 9, DEMO_FRAMES, 0 };
@@ -274,37 +349,17 @@ START_TEST(test_demo)
 }
 END_TEST
 
-/* The demo's two lists first differ at its frame 119 (its animation):
- * which one the savestate saves is then told by a savestate, once or
- * twice, and the frames around it and after, read directly, equal the
- * savestate's. */
-START_TEST(test_demo_lists_told)
-{
-	static const uint32_t checks[] = { 119, 120, 121, 122, 0 };
-	vs_ds_read_counts n;
-	char note[300], *direct;
-	uint8_t last[2];
-
-	direct = capture(DS_DEMO_ROM, 122, NULL, checks, &n, note, sizeof note, last);
-	ck_assert_msg(note[0] == '\0', "%s", note);
-	ck_assert_uint_ge(n.state, 2);
-	ck_assert_uint_le(n.state, 3);
-	ck_assert_uint_eq(n.direct, 122 - n.state);
-	free(direct);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ds_direct");
 	TCase *tc = tcase_create("direct");
 
 	tcase_add_test(tc, test_sprites);
+	tcase_add_test(tc, test_triangle);
 	suite_add_tcase(s, tc);
 	tc = vs_test_tcase_apart(s, "demo", access(DS_DEMO_ROM, R_OK) == 0 ? NULL :
 		"the DS demo ROM (" DS_DEMO_ROM "; built with arm-none-eabi-gcc)");
 	tcase_add_test(tc, test_demo);
-	tcase_add_test(tc, test_demo_lists_told);
 	return s;
 }
 
