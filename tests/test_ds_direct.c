@@ -10,9 +10,14 @@
  * savestate read every frame (VRAMSIM_DS_READ=savestate); with the search
  * made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls back to
  * the savestate, and captures the same trace. The DS demo ROM (both
- * engines and textured 3D, its polygon lists never empty): the savestate
- * on every frame, the lists found all the same (their polygons are
- * compared with the savestate's), and the same capture through both paths.
+ * engines and textured 3D, its polygon lists never empty): its frames read
+ * directly too, all but the first; on several frames the frame read,
+ * DISP3DCNT, TEXIMAGE_PARAM, PLTT_BASE and the polygons included, equals
+ * the savestate's; the same capture through both paths, and through the
+ * fallback. A 3D ROM made here (a triangle whose texture changes every
+ * frame, so that the two lists always differ): a savestate tells which
+ * list is the one saved, once or twice; the others are read directly,
+ * and on five frames equal the savestate's.
  *
  * Skipped without the DeSmuME core; the demo's case without the demo ROM.
  */
@@ -27,6 +32,7 @@
 #include "console/ds/ds_core.h"
 #include "capture/capture_ds.h"
 #include "console/ds/ds_emu.h"
+#include "console/ds/ds_state.h"
 
 /* six changes of the sprites; two under AddressSanitizer, where the
  * savestate path's runs are ten times slower */
@@ -102,7 +108,90 @@ static const uint32_t sprite_code[] = {
 	0x04000240u, 0x00011010u, 0x04000006u, 0x00004020u, /* the literals */
 };
 
+/* The 3D program (assembled likewise): POWCNT1 with both 3D engines on,
+ * DISP3DCNT texture mapping on; then at each line 192 one triangle drawn
+ * with TEXIMAGE_PARAM (format 2, offset the frame count & 7) and PLTT_BASE
+ * (the frame count) of its own, and SWAP_BUFFERS: its two polygon lists
+ * differ on every frame. */
+static const uint32_t triangle_code[] = {
+	0xE59F108Cu, /* start: ldr r1, =0x04000304 */
+	0xE59F008Cu, /* ldr r0, =0x020F */
+	0xE1C100B0u, /* strh r0, [r1] */
+	0xE59F1088u, /* ldr r1, =0x04000060 */
+	0xE3A00001u, /* mov r0, #1 */
+	0xE1C100B0u, /* strh r0, [r1] */
+	0xE3A05000u, /* mov r5, #0 */
+	0xE59F307Cu, /* ldr r3, =0x04000006 */
+	0xE59F407Cu, /* ldr r4, =0x04000400 */
+	0xE1D300B0u, /* frame: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x1AFFFFFCu, /* bne frame */
+	0xE2855001u, /* add r5, r5, #1 */
+	0xE59F006Cu, /* ldr r0, =0x001F00C0 */
+	0xE58400A4u, /* str r0, [r4, #0xA4] */
+	0xE2050007u, /* and r0, r5, #7 */
+	0xE3800302u, /* orr r0, r0, #0x08000000 */
+	0xE58400A8u, /* str r0, [r4, #0xA8] */
+	0xE58450ACu, /* str r5, [r4, #0xAC] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE5840100u, /* str r0, [r4, #0x100] */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00B02u, /* mov r0, #0x800 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00302u, /* mov r0, #0x08000000 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE3A00000u, /* mov r0, #0 */
+	0xE584008Cu, /* str r0, [r4, #0x8C] */
+	0xE5840104u, /* str r0, [r4, #0x104] */
+	0xE5840140u, /* str r0, [r4, #0x140] */
+	0xE1D300B0u, /* leave: ldrh r0, [r3] */
+	0xE35000C0u, /* cmp r0, #192 */
+	0x0AFFFFFCu, /* beq leave */
+	0xEAFFFFE3u, /* b frame */
+	0x04000304u, 0x0000020Fu, 0x04000060u, 0x04000006u, 0x04000400u, 0x001F00C0u, /* the literals */
+};
+
 static char err[1024];
+static uint32_t last_polys; /* of the last frame capture() read */
+
+/* The frame just read equals the one a savestate taken now gives: every
+ * field capture reads, the 3D ones included. */
+static void same_as_savestate(vs_ds_emu *e, uint32_t frame)
+{
+	static vs_ds_frame want;
+	const vs_ds_frame *got = vs_ds_emu_frame(e);
+	vs_ds_state st;
+	const uint8_t *buf;
+	size_t len;
+	uint32_t i;
+
+	buf = vs_ds_emu_savestate(e, &len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(vs_ds_state_parse(buf, len, &want, &st, err, sizeof err), 0);
+	ck_assert_msg(memcmp(got->vramcnt, want.vramcnt, sizeof want.vramcnt) == 0, "frame %u: VRAMCNT", frame);
+	ck_assert_msg(memcmp(got->dispcnt, want.dispcnt, sizeof want.dispcnt) == 0, "frame %u: DISPCNT", frame);
+	ck_assert_msg(memcmp(got->bgcnt, want.bgcnt, sizeof want.bgcnt) == 0, "frame %u: BGCNT", frame);
+	ck_assert_uint_eq(got->powcnt1, want.powcnt1);
+	ck_assert_uint_eq(got->disp3dcnt, want.disp3dcnt);
+	ck_assert_uint_eq(got->teximage_param, want.teximage_param);
+	ck_assert_uint_eq(got->pltt_base, want.pltt_base);
+	ck_assert_uint_eq(got->keys, want.keys);
+	ck_assert_uint_eq(got->vcount, want.vcount);
+	ck_assert_msg(memcmp(got->oam, want.oam, sizeof want.oam) == 0, "frame %u: OAM", frame);
+	ck_assert_msg(memcmp(got->palette, want.palette, sizeof want.palette) == 0, "frame %u: palettes", frame);
+	ck_assert_msg(memcmp(got->lcdc, want.lcdc, sizeof want.lcdc) == 0, "frame %u: VRAM", frame);
+	ck_assert_uint_eq(got->polys_total, want.polys_total);
+	ck_assert_uint_eq(got->polys_n, want.polys_n);
+	for (i = 0; i < want.polys_n; i++) {
+		ck_assert_uint_eq(got->polys[i].vertices, want.polys[i].vertices);
+		ck_assert_uint_eq(got->polys[i].poly_attr, want.polys[i].poly_attr);
+		ck_assert_uint_eq(got->polys[i].tex_param, want.polys[i].tex_param);
+		ck_assert_uint_eq(got->polys[i].tex_palette, want.polys[i].tex_palette);
+	}
+}
 
 static const char *sprite_rom(void)
 {
@@ -145,14 +234,17 @@ static char *capture(const char *rom, uint32_t frames, const char *mode, const u
 		ck_assert_msg(vs_ds_play_frame(e, &play, i, err, sizeof err) == 0, "%s", err);
 		ck_assert_int_eq(vs_ds_capture_frame(c, vs_ds_emu_frame(e)), 0);
 		for (k = 0; check && check[k]; k++)
-			if (check[k] == i + 1)
+			if (check[k] == i + 1) {
+				same_as_savestate(e, i);
 				ck_assert_msg(vs_ds_emu_direct_check(e, err, sizeof err) == 0, "frame %u: %s", i, err);
+			}
 	}
 	unsetenv("VRAMSIM_DS_READ");
 	ck_assert_int_eq(vs_ds_capture_finish(c), 0);
 	vs_ds_capture_free(c);
 	*n = vs_ds_emu_counts(e);
 	snprintf(note, notelen, "%s", vs_ds_emu_read_note(e) ? vs_ds_emu_read_note(e) : "");
+	last_polys = vs_ds_emu_frame(e)->polys_n;
 	last[0] = vs_ds_emu_frame(e)->vramcnt[0];
 	last[1] = vs_ds_emu_frame(e)->oam[4];
 	vs_ds_emu_close(e);
@@ -199,24 +291,61 @@ START_TEST(test_sprites)
 }
 END_TEST
 
+/* A triangle whose texture changes every frame: both lists hold one,
+ * different, on every frame; a savestate tells which is the one saved
+ * once or twice, the frames after are read directly, and equal the
+ * savestate's. */
+START_TEST(test_triangle)
+{
+	static const uint32_t checks[] = { 2, 3, 4, 10, 30, 0 };
+	static uint8_t rom[DS_TEST_ROM_BYTES];
+	const char *path = vs_test_path("vstriangle.nds");
+	vs_ds_read_counts n;
+	char note[300], *direct;
+	uint8_t last[2];
+
+	ds_test_rom_make(rom, "vstriangle", triangle_code, sizeof triangle_code / sizeof triangle_code[0], NULL);
+	ck_assert_int_eq(ds_test_write(path, rom, sizeof rom), 0);
+	direct = capture(path, 30, NULL, checks, &n, note, sizeof note, last);
+	ck_assert_msg(note[0] == '\0', "%s", note);
+	ck_assert_uint_eq(last_polys, 1);
+	ck_assert_uint_ge(n.state, 2);
+	ck_assert_uint_le(n.state, 3);
+	ck_assert_uint_eq(n.direct, 30 - n.state);
+	free(direct);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_demo)
 {
-	static const uint32_t checks[] = { 1, 8, DEMO_FRAMES, 0 };
+	static const uint32_t checks[] = { 1, 4, 8, 9, DEMO_FRAMES, 0 };
 	vs_ds_read_counts n;
-	char note[300], *direct, *state;
+	char note[300], *direct, *state, *miss;
 	uint8_t last[2];
 
 	direct = capture(DS_DEMO_ROM, DEMO_FRAMES, NULL, checks, &n, note, sizeof note, last);
 	ck_assert_uint_eq(last[0], DS_DEMO_VRAMCNT_A);
-	/* found, the lists' polygons compared with the savestate's; the lists
-	 * hold the demo's quads: the savestate every frame */
+	/* found; its lists hold the demo's quads on every frame, read directly
+	 * but for the first (the search's) and, should the two lists differ,
+	 * at most two that tell which one the savestate saves */
 	ck_assert_msg(note[0] == '\0', "%s", note);
-	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_uint_ge(n.state, 1);
+	ck_assert_uint_le(n.state, 3);
+	ck_assert_uint_eq(n.direct, DEMO_FRAMES - n.state);
+	/* textures: the 3D fields were read and used */
 	ck_assert_ptr_nonnull(strstr(direct, "\nalloc "));
+	ck_assert_ptr_nonnull(strstr(direct, "ds-tex"));
 	state = capture(DS_DEMO_ROM, DEMO_FRAMES, "savestate", NULL, &n, note, sizeof note, last);
+	ck_assert_uint_eq(n.state, DEMO_FRAMES);
 	ck_assert_str_eq(direct, state);
+	miss = capture(DS_DEMO_ROM, DEMO_FRAMES, "miss", NULL, &n, note, sizeof note, last);
+	ck_assert_msg(strstr(note, "MMU struct not found") != NULL, "%s", note);
+	ck_assert_uint_eq(n.direct, 0);
+	ck_assert_str_eq(miss, state);
 	free(direct);
 	free(state);
+	free(miss);
 }
 END_TEST
 
@@ -226,6 +355,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("direct");
 
 	tcase_add_test(tc, test_sprites);
+	tcase_add_test(tc, test_triangle);
 	suite_add_tcase(s, tc);
 	tc = vs_test_tcase_apart(s, "demo", access(DS_DEMO_ROM, R_OK) == 0 ? NULL :
 		"the DS demo ROM (" DS_DEMO_ROM "; built with arm-none-eabi-gcc)");

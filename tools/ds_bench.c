@@ -7,8 +7,8 @@
  *  2. emulation and the savestate (retro_serialize) walked into a
  *     vs_ds_frame after every frame: the savestate path;
  *  3. emulation and the frame read as record and capture read it: from
- *     the emulator's memory directly, the savestate only on frames whose
- *     3D polygon lists are not empty: the direct path (the search for that
+ *     the emulator's memory directly, the savestate only on frames that
+ *     memory cannot tell (vs_ds_direct_read): the direct path (the search for that
  *     memory, once, at the end of the start-up, is timed apart);
  *  4. the savestate path and DS capture's inference on every frame, the
  *     trace going to /dev/null;

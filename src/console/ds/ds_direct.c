@@ -31,7 +31,19 @@
 #define MMU_LCDC 0x2014800u
 #define MMU_OAM 0x20D8800u
 #define MMU_IO7 0x20ED0B0u
-#define MMU_END (MMU_IO7 + 0x10000u)
+/* ... ARM7_WIRAM 64 KiB, VRAM_MAP, LCD_VRAM_ADDR, LCDCenable, SWIRAM 32
+ * KiB, 8 unused bytes, ARM9_RW_MODE, DTCMRegion, ITCMRegion, timer,
+ * timerMODE, timerON, timerRUN, timerReload, reg_IME, reg_IE, reg_IF_bits,
+ * reg_IF_pending, reg_DISP3DCNT_bits: DISP3DCNT as the game wrote it (the
+ * I/O page's 0x60 is not written: MMU.cpp, writereg_DISP3DCNT). */
+#define MMU_WIRAM7 (MMU_IO7 + 0x10000u)
+#define MMU_SWIRAM 0x210D162u
+#define MMU_DTCM_AT 0x211516Cu
+#define MMU_TIMERS 0x2115174u
+#define MMU_IE 0x21151FCu
+#define MMU_IF_PENDING 0x211520Cu
+#define MMU_DISP3DCNT 0x2115214u
+#define MMU_END (MMU_DISP3DCNT + 4u)
 
 /* struct NDSSystem (desmume/src/NDSSystem.h): timerCycle at 8, VCount at
  * 72, power1 (six flags, POWCNT1) at 320, power2 at 326. */
@@ -71,6 +83,17 @@ typedef struct block {
 static const block mmu_blocks[] = {
 	{ 4, "WRAM", 0x400000, MMU_MAIN }, { 4, "9REG", 0x2000, MMU_IO9 }, { 4, "VMEM", 0x800, MMU_PALETTE },
 	{ 4, "LCDM", 0xA4000, MMU_LCDC }, { 4, "OAMS", 0x800, MMU_OAM }, { 60, "M7RG", 0x10000, MMU_IO7 },
+	{ 60, "M7WI", 0x10000, MMU_WIRAM7 }, { 60, "MSWI", 0x8000, MMU_SWIRAM }, { 60, "MDTC", 4, MMU_DTCM_AT },
+	{ 60, "MITC", 4, MMU_DTCM_AT + 4 }, { 60, "MTIM", 16, MMU_TIMERS }, { 60, "MIE_", 8, MMU_IE },
+	{ 60, "MIFP", 8, MMU_IF_PENDING }, { 60, "MR3D", 4, MMU_DISP3DCNT },
+};
+
+/* gfx3d.cpp's `static u32 polyAttr, textureFormat, texturePalette,
+ * polyAttrPending`: GCC places them last first, 16 bytes. */
+#define TEX_PARAM 8u
+#define TEX_PLTT 4u
+static const block tex_fields[] = {
+	{ 90, "GPAP", 4, 0 }, { 90, "GTPA", 4, TEX_PLTT }, { 90, "GTFM", 4, TEX_PARAM }, { 90, "GPAT", 4, 12 },
 };
 
 /* The fields of `nds` chunk 5 saves, where the struct has them. */
@@ -87,11 +110,21 @@ static const block nds_fields[] = {
 
 #define N_MMU (sizeof mmu_blocks / sizeof mmu_blocks[0])
 #define N_NDS (sizeof nds_fields / sizeof nds_fields[0])
+#define N_TEX (sizeof tex_fields / sizeof tex_fields[0])
+#define PTRS_MAX 8u   /* words of the core's pointing at a list that are followed */
+#define TEX_TRIES 3u  /* searches for the texture words, when the first fails */
 
 struct vs_ds_direct {
 	const uint8_t *mmu;  /* MMU */
 	const uint8_t *nds;  /* nds */
 	const uint8_t *lists; /* polylists */
+	/* The globals that may be `polylist`, the list the savestate saves:
+	 * every word of the core's data that pointed at one of the two lists
+	 * when found, less those a savestate proved wrong (vs_ds_direct_learn) */
+	const uint8_t *ptrs[PTRS_MAX];
+	unsigned n_ptrs;
+	const uint8_t *tex;   /* textureFormat's group (tex_fields), or NULL: not found yet */
+	unsigned tex_tries;
 	vs_ds_frame *scratch; /* a savestate's frame, to compare the lists with */
 };
 
@@ -249,30 +282,29 @@ NOT_INSTRUMENTED static uint32_t u32_at(const uint8_t *p)
 	return *(const volatile uint32_t *)(const void *)p;
 }
 
-/* Whether one of the two lists at `lists` is the savestate's: its count,
- * and each polygon's type, attributes, texture and palette (POLY: type,
- * vtxFormat, vertIndexes[4], polyAttr, texParam, texPalette, ...). */
-NOT_INSTRUMENTED static int lists_match(const uint8_t *lists, const vs_ds_frame *f)
+/* Whether the list at `list` is the savestate's: its count, and each
+ * polygon's type, attributes, texture and palette (POLY: type, vtxFormat,
+ * vertIndexes[4], polyAttr, texParam, texPalette, ...). */
+NOT_INSTRUMENTED static int list_is(const uint8_t *list, const vs_ds_frame *f)
 {
-	uint32_t k, i;
+	uint32_t i;
 
-	for (k = 0; k < 2; k++) {
-		const uint8_t *list = lists + (size_t)k * LIST_BYTES;
+	if (s32_at(list + LIST_COUNT) != (int32_t)f->polys_total)
+		return 0;
+	for (i = 0; i < f->polys_n; i++) {
+		const uint8_t *p = list + (size_t)i * POLY_BYTES;
+		const vs_ds_poly *q = &f->polys[i];
 
-		if (s32_at(list + LIST_COUNT) != (int32_t)f->polys_total)
-			continue;
-		for (i = 0; i < f->polys_n; i++) {
-			const uint8_t *p = list + (size_t)i * POLY_BYTES;
-			const vs_ds_poly *q = &f->polys[i];
-
-			if (u32_at(p) != (q->vertices == 4 ? 4u : 3u) || u32_at(p + 16) != q->poly_attr
-				|| u32_at(p + 20) != q->tex_param || u32_at(p + 24) != q->tex_palette)
-				break;
-		}
-		if (i == f->polys_n)
-			return 1;
+		if (u32_at(p) != (q->vertices == 4 ? 4u : 3u) || u32_at(p + 16) != q->poly_attr
+			|| u32_at(p + 20) != q->tex_param || u32_at(p + 24) != q->tex_palette)
+			return 0;
 	}
-	return 0;
+	return 1;
+}
+
+static int lists_match(const uint8_t *lists, const vs_ds_frame *f)
+{
+	return list_is(lists, f) || list_is(lists + LIST_BYTES, f);
 }
 
 /* ---- the search ---------------------------------------------------------------- */
@@ -388,6 +420,56 @@ NOT_INSTRUMENTED static uintptr_t find_lists(const maps *m, const vs_ds_frame *f
 	return found;
 }
 
+/* The words of the core's data that point at one of the lists (polylists,
+ * polylist, gfx3d.polylist): how many, up to PTRS_MAX + 1. */
+NOT_INSTRUMENTED static unsigned find_ptrs(const maps *m, vs_ds_direct *d)
+{
+	uintptr_t l0 = (uintptr_t)d->lists, l1 = l0 + LIST_BYTES;
+	unsigned n = 0;
+	size_t s;
+
+	for (s = 0; s < m->n_core && n <= PTRS_MAX; s++) {
+		uintptr_t a;
+
+		for (a = (m->core[s].lo + 7u) & ~(uintptr_t)7; a + 8 <= m->core[s].hi && n <= PTRS_MAX; a += 8) {
+			uint64_t v;
+
+			if (a % m->page == 0 && !page_in(m, s, a)) {
+				a += m->page - 8;
+				continue;
+			}
+			v = word_at(a);
+			if (v != l0 && v != l1)
+				continue;
+			if (n < PTRS_MAX)
+				d->ptrs[n] = (const uint8_t *)a;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The texture words: the 16 bytes of tex_fields, found by their first
+ * word that is not 0 (all 0: not looked for, too common). */
+static const uint8_t *find_tex(const maps *m, const uint8_t *state, size_t len)
+{
+	uint8_t needle[16];
+	size_t i, k;
+
+	for (i = 0; i < N_TEX; i++) {
+		const uint8_t *v = vs_ds_state_tag(state, len, tex_fields[i].chunk, tex_fields[i].tag, 4);
+
+		if (!v)
+			return NULL;
+		memcpy(needle + tex_fields[i].off, v, 4);
+	}
+	for (k = 0; k < 16 && !needle[k] && !needle[k + 1] && !needle[k + 2] && !needle[k + 3]; k += 4)
+		;
+	if (k == 16)
+		return NULL;
+	return find_struct(m, needle + k, 16 - k, k, 16, tex_fields, N_TEX, state, len);
+}
+
 vs_ds_direct *vs_ds_direct_find(const uint8_t *state, size_t len, int miss, char *why, size_t whylen)
 {
 	vs_ds_direct *d = calloc(1, sizeof *d);
@@ -430,6 +512,12 @@ vs_ds_direct *vs_ds_direct_find(const uint8_t *state, size_t len, int miss, char
 	memcpy(needle + 4, old, 4);
 	d->nds = d->mmu ? find_struct(&m, needle, 8, NDS_VCOUNT, NDS_END, nds_fields, N_NDS, state, len) : NULL;
 	d->lists = d->nds ? (const uint8_t *)find_lists(&m, d->scratch) : NULL;
+	if (d->lists && (d->n_ptrs = find_ptrs(&m, d)) > PTRS_MAX)
+		d->n_ptrs = 0; /* too many to tell: the savestate for frames that draw */
+	if (d->lists) {
+		d->tex = find_tex(&m, state, len);
+		d->tex_tries = 1;
+	}
 	free_maps(&m);
 	if (!d->lists) {
 		snprintf(why, whylen, "%s not found in the core's memory (another build of the core?)",
@@ -447,6 +535,51 @@ void vs_ds_direct_free(vs_ds_direct *d)
 	free(d);
 }
 
+NOT_INSTRUMENTED static const uint8_t *ptr_at(const uint8_t *word)
+{
+	return (const uint8_t *)(uintptr_t)word_at((uintptr_t)word);
+}
+
+/* Whether the two lists give the same frame: count, and type, attributes,
+ * texture and palette of each polygon a frame holds. */
+NOT_INSTRUMENTED static int lists_same(const uint8_t *a, const uint8_t *b)
+{
+	int32_t n = s32_at(a + LIST_COUNT);
+	uint32_t i;
+
+	if (n != s32_at(b + LIST_COUNT) || n < 0 || n > (int32_t)POLYS_MAX)
+		return 0;
+	for (i = 0; i < (uint32_t)n && i < VS_DS_POLYS_MAX; i++) {
+		const uint8_t *p = a + (size_t)i * POLY_BYTES, *q = b + (size_t)i * POLY_BYTES;
+
+		if (u32_at(p) != u32_at(q) || u32_at(p + 16) != u32_at(q + 16) || u32_at(p + 20) != u32_at(q + 20)
+			|| u32_at(p + 24) != u32_at(q + 24))
+			return 0;
+	}
+	return 1;
+}
+
+/* The list the savestate would save (`polylist`): the one every word
+ * still followed points at, or either when both give the same frame;
+ * NULL when that cannot be told. */
+static const uint8_t *current_list(const vs_ds_direct *d)
+{
+	const uint8_t *l1 = d->lists + LIST_BYTES;
+	unsigned i, at0 = 0, at1 = 0;
+
+	for (i = 0; i < d->n_ptrs; i++) {
+		const uint8_t *p = ptr_at(d->ptrs[i]);
+
+		at0 += p == d->lists;
+		at1 += p == l1;
+	}
+	if (at0 + at1 != d->n_ptrs || !d->n_ptrs)
+		return NULL;
+	if (!at1 || !at0)
+		return at1 ? l1 : d->lists;
+	return lists_same(d->lists, l1) ? d->lists : NULL;
+}
+
 int vs_ds_direct_check(const vs_ds_direct *d, const uint8_t *state, size_t len, char *why, size_t whylen)
 {
 	vs_ds_state st;
@@ -454,23 +587,55 @@ int vs_ds_direct_check(const vs_ds_direct *d, const uint8_t *state, size_t len, 
 	if (vs_ds_state_parse(state, len, d->scratch, &st, why, whylen) < 0)
 		return -1;
 	if (!blocks_match(mmu_blocks, N_MMU, d->mmu, state, len) || !blocks_match(nds_fields, N_NDS, d->nds, state, len)
-		|| !lists_match(d->lists, d->scratch)) {
+		|| (d->tex && !blocks_match(tex_fields, N_TEX, d->tex, state, len)) || !lists_match(d->lists, d->scratch)
+		|| (current_list(d) && !list_is(current_list(d), d->scratch))) {
 		snprintf(why, whylen, "the emulator's memory no longer matches its savestate");
 		return -1;
 	}
 	return 0;
 }
 
-int vs_ds_direct_lists_empty(const vs_ds_direct *d)
+/* The polygons of the list at `list` into f, as chunk 91 of the savestate
+ * gives them; -1 when its count is not a possible one. */
+NOT_INSTRUMENTED static int read_list(const uint8_t *list, vs_ds_frame *f)
 {
-	return s32_at(d->lists + LIST_COUNT) == 0 && s32_at(d->lists + LIST_BYTES + LIST_COUNT) == 0;
+	int32_t n = s32_at(list + LIST_COUNT);
+	uint32_t i;
+
+	if (n < 0 || n > (int32_t)POLYS_MAX)
+		return -1;
+	f->polys_total = (uint32_t)n;
+	for (i = 0; i < (uint32_t)n && i < VS_DS_POLYS_MAX; i++) {
+		const uint8_t *p = list + (size_t)i * POLY_BYTES;
+		vs_ds_poly *q = &f->polys[i];
+
+		q->vertices = (uint8_t)(u32_at(p) == 4 ? 4 : 3);
+		q->poly_attr = u32_at(p + 16);
+		q->tex_param = u32_at(p + 20);
+		q->tex_palette = u32_at(p + 24);
+	}
+	f->polys_n = i;
+	return 0;
 }
 
-void vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f)
+static uint32_t le32_at(const uint8_t *p)
 {
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f)
+{
+	const uint8_t *list = current_list(d);
+	int empty = s32_at(d->lists + LIST_COUNT) == 0 && s32_at(d->lists + LIST_BYTES + LIST_COUNT) == 0;
 	vs_ds_video_src s;
 	int i;
 
+	if (empty)
+		list = d->lists;
+	/* a list that cannot be told, or texture words not found on a frame
+	 * that draws: the savestate */
+	if (!list || (!d->tex && !empty))
+		return 0;
 	s.io9 = d->mmu + MMU_IO9;
 	s.io7 = d->mmu + MMU_IO7;
 	for (i = 0; i < 6; i++)
@@ -479,8 +644,37 @@ void vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f)
 	s.oam = d->mmu + MMU_OAM;
 	s.palette = d->mmu + MMU_PALETTE;
 	s.lcdc = d->mmu + MMU_LCDC;
+	if (read_list(list, f) < 0)
+		return 0;
 	vs_ds_state_fill_video(&s, f);
-	f->polys_n = f->polys_total = 0;
+	f->disp3dcnt = (uint16_t)le32_at(d->mmu + MMU_DISP3DCNT);
+	if (d->tex) {
+		f->teximage_param = le32_at(d->tex + TEX_PARAM);
+		f->pltt_base = le32_at(d->tex + TEX_PLTT);
+	}
+	return 1;
+}
+
+void vs_ds_direct_learn(vs_ds_direct *d, const uint8_t *state, size_t len, const vs_ds_frame *f)
+{
+	unsigned i, kept = 0;
+	maps m;
+	char why[256];
+
+	/* the words that point at the list that is not the savestate's go */
+	if (!current_list(d) && list_is(d->lists, f) != list_is(d->lists + LIST_BYTES, f)) {
+		const uint8_t *right = list_is(d->lists, f) ? d->lists : d->lists + LIST_BYTES;
+
+		for (i = 0; i < d->n_ptrs; i++)
+			if (ptr_at(d->ptrs[i]) == right)
+				d->ptrs[kept++] = d->ptrs[i];
+		d->n_ptrs = kept;
+	}
+	if (!d->tex && d->tex_tries < TEX_TRIES && f->polys_total && read_maps(&m, why, sizeof why) == 0) {
+		d->tex = find_tex(&m, state, len);
+		d->tex_tries++;
+		free_maps(&m);
+	}
 }
 
 const uint8_t *vs_ds_direct_main_ram(const vs_ds_direct *d)

@@ -3,12 +3,13 @@
  * memory, without a savestate.
  *
  * The core is loaded into this process, and DeSmuME keeps the VRAM banks,
- * OAM, palettes and both I/O pages in one global struct (MMU), POWCNT1 and
+ * OAM, palettes, both I/O pages and DISP3DCNT in one global struct (MMU), POWCNT1 and
  * VCOUNT in another (nds), and the 3D polygon lists in one heap block
  * (polylists): all in memory this process can read. The library is
  * stripped, so they are found by their contents: after a savestate, the
  * core's writable mappings (/proc/self/maps) are searched for a window of
- * the state's main RAM and of its `nds` fields, and every block the
+ * the state's main RAM, of its `nds` fields and of the last texture
+ * parameters given (gfx3d.cpp's statics), and every block the
  * layouts below derive from them is compared byte for byte with the
  * savestate. The layouts are DeSmuME's (desmume/src/MMU.h, NDSSystem.h,
  * gfx3d.h, libretro/desmume2015 at 2fb4b68); the lists' block is sized by
@@ -36,15 +37,19 @@ void vs_ds_direct_free(vs_ds_direct *d);
  * 0, or -1 with what differs in why. */
 int vs_ds_direct_check(const vs_ds_direct *d, const uint8_t *state, size_t len, char *why, size_t whylen);
 
-/* Whether both of DeSmuME's polygon lists are empty: then the savestate's
- * list (the one being built) is empty too, and the frame needs nothing
- * only the savestate holds. */
-int vs_ds_direct_lists_empty(const vs_ds_direct *d);
+/* Fills f as the savestate would: 1. 0 when this frame needs the
+ * savestate: it draws (its polygon lists are not empty) and either which
+ * of the two lists the savestate saves cannot be told yet (they differ,
+ * and more than one of the core's words may be `polylist`) or the words
+ * that hold the last TEXIMAGE_PARAM and PLTT_BASE were not found. On a
+ * frame with empty lists and those words not found, f's TEXIMAGE_PARAM
+ * and PLTT_BASE are left as they are. */
+int vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f);
 
-/* Fills f as the savestate would, but for its 3D fields: the polygon list
- * is set empty (call it when vs_ds_direct_lists_empty), DISP3DCNT,
- * TEXIMAGE_PARAM and PLTT_BASE are left as they are. */
-void vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f);
+/* After a frame read from the savestate (f, from state): what it tells
+ * of which list is `polylist`, and another search for the texture words
+ * when they were not found (a few times at most). */
+void vs_ds_direct_learn(vs_ds_direct *d, const uint8_t *state, size_t len, const vs_ds_frame *f);
 
 /* Main RAM (4 MiB from 0x02000000) as the machine holds it now. */
 const uint8_t *vs_ds_direct_main_ram(const vs_ds_direct *d);

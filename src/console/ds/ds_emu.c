@@ -191,8 +191,7 @@ static void find_direct(vs_ds_emu *e)
 
 int vs_ds_emu_read(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
 {
-	if (e->direct && vs_ds_direct_lists_empty(e->direct)) {
-		vs_ds_direct_read(e->direct, e->frame);
+	if (e->direct && vs_ds_direct_read(e->direct, e->frame)) {
 		e->main_ram = vs_ds_direct_main_ram(e->direct);
 		e->state_fresh = 0;
 		e->counts.direct++;
@@ -202,6 +201,8 @@ int vs_ds_emu_read(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
 		return -1;
 	if (!e->direct_tried)
 		find_direct(e);
+	else if (e->direct)
+		vs_ds_direct_learn(e->direct, e->state_buf, e->state.length, e->frame);
 	return 0;
 }
 

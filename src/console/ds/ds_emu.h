@@ -5,9 +5,10 @@
  * ROM is checked before the emulator starts (ds_rom.h), a savestate may be
  * loaded first, each frame gets the keys and touch of an input script, and
  * after each frame the video hardware is read into a vs_ds_frame and main
- * RAM: straight from the emulator's memory (ds_direct.h) on frames whose 3D
- * polygon lists are empty, from its savestate (ds_state.h) on the others
- * and on every frame when that memory was not found (docs/capture.md). A program that stops (it quit, or turned the
+ * RAM: straight from the emulator's memory (ds_direct.h), from its
+ * savestate (ds_state.h) on the few frames that memory cannot tell (see
+ * vs_ds_direct_read) and on every frame when it was not found
+ * (docs/capture.md). A program that stops (it quit, or turned the
  * console off: the frame no longer ends at VCOUNT 262) ends the run with an
  * error naming the frame. This is what the DS capture feeder builds on.
  */
