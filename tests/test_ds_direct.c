@@ -7,14 +7,13 @@
  * after the first frame every frame is read without the savestate; what
  * is read equals, byte for byte, a savestate taken at the same moment on
  * several frames; its capture is byte for byte the capture with the
- * savestate read every frame (VRAMSIM_DS_READ=savestate); with the search
- * made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls back to
- * the savestate, and captures the same trace. The DS demo ROM (both
- * engines and textured 3D, its polygon lists never empty): its frames read
- * directly too, all but the first; on several frames the frame read,
- * DISP3DCNT, TEXIMAGE_PARAM, PLTT_BASE and the polygons included, equals
- * the savestate's; the same capture through both paths, and through the
- * fallback. A 3D ROM made here (a triangle whose texture changes every
+ * savestate read every frame (VRAMSIM_DS_READ=savestate). The DS demo ROM
+ * (both engines and textured 3D, its polygon lists never empty): its
+ * frames read directly too, all but the first; on several frames the frame
+ * read, DISP3DCNT, TEXIMAGE_PARAM, PLTT_BASE and the polygons included,
+ * equals the savestate's; the same capture through both paths; with the
+ * search made to fail (VRAMSIM_DS_READ=miss) the driver says why, falls
+ * back to the savestate, and captures the same trace. A 3D ROM made here (a triangle whose texture changes every
  * frame, so that the two lists always differ): a savestate tells which
  * list is the one saved, once or twice; the others are read directly,
  * and on five frames equal the savestate's.
@@ -262,7 +261,7 @@ START_TEST(test_sprites)
 {
 	const char *rom = sprite_rom();
 	vs_ds_read_counts n;
-	char note[300], *direct, *state, *miss;
+	char note[300], *direct, *state;
 	uint8_t last[2];
 
 	direct = capture(rom, SPRITE_FRAMES, NULL, sprite_checks, &n, note, sizeof note, last);
@@ -278,15 +277,10 @@ START_TEST(test_sprites)
 	state = capture(rom, SPRITE_FRAMES, "savestate", NULL, &n, note, sizeof note, last);
 	ck_assert_uint_eq(n.state, SPRITE_FRAMES);
 	ck_assert_str_eq(direct, state);
-	/* the search made to fail: the reason, the savestate every frame, the same trace */
-	miss = capture(rom, SPRITE_FRAMES, "miss", NULL, &n, note, sizeof note, last);
-	ck_assert_msg(strstr(note, "MMU struct not found") != NULL, "%s", note);
-	ck_assert_uint_eq(n.state, SPRITE_FRAMES);
-	ck_assert_uint_eq(n.direct, 0);
-	ck_assert_str_eq(miss, state);
+	/* the search made to fail is the demo's case (test_demo): both ROMs
+	 * need the same toolchain, and the fallback does not depend on them */
 	free(direct);
 	free(state);
-	free(miss);
 	unlink(rom);
 }
 END_TEST
