@@ -28,7 +28,7 @@ set(VS_LAYERS
   "render|render|base,vram,strategies,trace,engine|libpng"
   "viewer|viewer|base,vram,strategies,trace,engine,render|SDL2"
   "console_common|console/common|alloc,base,vram,strategies,trace,engine|-"
-  "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba"
+  "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba,dl"
   "gba_rom|console/gba/rom|alloc,console_common,console_gba|freestanding"
   "console_ds|console/ds|alloc,base,vram,strategies,trace,engine,capture,console_common|dl"
   "ds_rom|console/ds/rom|alloc,console_common,console_ds|freestanding"

@@ -17,9 +17,18 @@ if(VS_WITH_GBA AND VS_MGBA_INCLUDE_DIR AND VS_MGBA_LIBRARY)
   message(STATUS "libmgba: ${VS_MGBA_LIBRARY}")
   # The host side of the on-target work, for the module and the tests that
   # run the emulator (their sources include console/gba/gba_emu.h).
-  set(VS_LIB_libmgba ${VS_MGBA_LIBRARY})
+  # The driver loads libmgba with dlopen when the first emulator opens
+  # (gba_emu.c): by its SONAME, which the runtime package installs.
+  execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${VS_MGBA_LIBRARY} OUTPUT_VARIABLE _vs_mgba_dyn ERROR_QUIET)
+  if(_vs_mgba_dyn MATCHES "SONAME +([^\n]+)")
+    set(_vs_mgba_soname ${CMAKE_MATCH_1})
+  else()
+    get_filename_component(_vs_mgba_soname ${VS_MGBA_LIBRARY} REALPATH)
+  endif()
+  set(VS_LIB_libmgba "")
   vs_layer(console_gba)
   target_include_directories(vs_console_gba SYSTEM PRIVATE ${VS_MGBA_INCLUDE_DIR})
+  target_compile_definitions(vs_console_gba PRIVATE VS_MGBA_SONAME="${_vs_mgba_soname}")
   vs_module(gba LIBS vs_console_gba)
   # What capture costs over the bare emulation (docs/capture.md, "Cost"): run
   # by hand, never by ctest: build/vs_gba_bench GAME.gba [FRAMES] [ROUNDS]

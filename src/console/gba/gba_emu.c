@@ -4,6 +4,7 @@
 #include "base/in_file.h"
 #include "console/gba/gba_emu.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -23,6 +24,49 @@
 
 /* vs_gba_emu_video hands the buffer out as 4 bytes a pixel */
 typedef char vs_color_is_32_bits[sizeof(color_t) == 4 ? 1 : -1];
+
+/* libmgba, loaded when the first emulator opens rather than with the
+ * module: the library and the 176 it needs take 0.2 s of CPU to load, which
+ * a command that stops at its usage, its help or its input's errors should
+ * not pay. These are the functions called by name; the rest is the core's
+ * own table. */
+#define VS_MGBA_FUNCS(X) X(mCoreCreate) X(mCoreInitConfig) X(mCoreConfigDeinit) X(mCoreLoadStateNamed) \
+	X(mCoreSaveStateNamed) X(VFileFromConstMemory) X(VFileOpen) X(mLogCategoryName) X(mLogGetContext) \
+	X(mLogSetDefaultLogger) X(mTimingGlobalTime) X(blip_clear) X(blip_read_samples) X(blip_samples_avail) \
+	X(blip_set_rates)
+#define VS_MGBA_POINTER(f) __typeof__(f) *f;
+static struct {
+	void *lib;
+	VS_MGBA_FUNCS(VS_MGBA_POINTER)
+} mgba;
+
+/* Loads libmgba once (never unloaded: the module keeps it to exit). */
+static int load_mgba(char *err, size_t errlen)
+{
+	void *lib, *f;
+
+	if (mgba.lib)
+		return 1;
+	lib = dlopen(VS_MGBA_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		if (err && errlen)
+			snprintf(err, errlen, "libmgba cannot be loaded (%s); install the Debian package libmgba-dev",
+				dlerror());
+		return 0;
+	}
+#define VS_MGBA_FIND(name) \
+	if (!(f = dlsym(lib, #name))) { \
+		if (err && errlen) \
+			snprintf(err, errlen, "%s has no %s: not the libmgba vramsim was built with", VS_MGBA_SONAME, #name); \
+		dlclose(lib); \
+		return 0; \
+	} \
+	memcpy(&mgba.name, &f, sizeof f);
+	VS_MGBA_FUNCS(VS_MGBA_FIND)
+#undef VS_MGBA_FIND
+	mgba.lib = lib;
+	return 1;
+}
 
 /* Faults, as libmgba reports them: a callback, or only a log line. */
 enum { FAULT_CRASH = 1, FAULT_ILLEGAL = 2, FAULT_STOP = 4 };
@@ -68,7 +112,7 @@ static void on_log(struct mLogger *lg, int category, enum mLogLevel level, const
 static void on_log(struct mLogger *lg, int category, enum mLogLevel level, const char *fmt, va_list ap)
 {
 	vs_gba_emu *e = (vs_gba_emu *)(void *)lg;
-	const char *name = mLogCategoryName(category);
+	const char *name = mgba.mLogCategoryName(category);
 	char line[512];
 
 	if (!name)
@@ -115,13 +159,13 @@ static void on_stop(void *ud)
 /* libmgba's logger is process-wide: ours is installed while the core runs. */
 static void enter(vs_gba_emu *e)
 {
-	e->saved_logger = mLogGetContext();
-	mLogSetDefaultLogger(&e->logger);
+	e->saved_logger = mgba.mLogGetContext();
+	mgba.mLogSetDefaultLogger(&e->logger);
 }
 
 static void leave(vs_gba_emu *e)
 {
-	mLogSetDefaultLogger(e->saved_logger);
+	mgba.mLogSetDefaultLogger(e->saved_logger);
 }
 
 static void set_err(char *err, size_t errlen, const char *msg)
@@ -163,6 +207,8 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 		set_err(err, errlen, "not a GBA ROM image: no cartridge header (byte 0xB2 is not 0x96)");
 		return NULL;
 	}
+	if (!load_mgba(err, errlen))
+		return NULL;
 	e = calloc(1, sizeof *e);
 	if (!e || !(e->rom = malloc(size))) {
 		free(e);
@@ -174,13 +220,13 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 	e->logger.log = on_log;
 	e->logger.filter = NULL;
 	enter(e);
-	e->core = mCoreCreate(mPLATFORM_GBA);
+	e->core = mgba.mCoreCreate(mPLATFORM_GBA);
 	if (!e->core || !e->core->init(e->core)) {
 		e->core = NULL; /* half made: not ours to deinit */
 		set_err(err, errlen, "libmgba could not create a GBA core");
 		goto fail;
 	}
-	mCoreInitConfig(e->core, NULL);
+	mgba.mCoreInitConfig(e->core, NULL);
 	e->config = 1;
 	e->core->desiredVideoDimensions(e->core, &w, &h);
 	e->video = calloc((size_t)w * h, sizeof *e->video);
@@ -189,7 +235,7 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 		goto fail;
 	}
 	e->core->setVideoBuffer(e->core, e->video, w);
-	vf = VFileFromConstMemory(e->rom, e->rom_size);
+	vf = mgba.VFileFromConstMemory(e->rom, e->rom_size);
 	if (!vf || !e->core->loadROM(e->core, vf)) {
 		if (vf)
 			vf->close(vf);
@@ -271,7 +317,7 @@ void vs_gba_emu_close(vs_gba_emu *e)
 	if (e->core) {
 		enter(e);
 		if (e->config)
-			mCoreConfigDeinit(&e->core->config);
+			mgba.mCoreConfigDeinit(&e->core->config);
 		e->core->deinit(e->core); /* closes the ROM's VFile, not our bytes */
 		leave(e);
 	}
@@ -318,7 +364,7 @@ static void drop_audio(vs_gba_emu *e)
 		struct blip_t *b = e->core->getAudioChannel(e->core, ch);
 
 		if (b)
-			blip_clear(b);
+			mgba.blip_clear(b);
 	}
 }
 
@@ -332,7 +378,7 @@ static void drop_audio(vs_gba_emu *e)
 
 static uint64_t cycles_now(const vs_gba_emu *e)
 {
-	return mTimingGlobalTime(e->core->timing);
+	return mgba.mTimingGlobalTime(e->core->timing);
 }
 
 /* Names the frame that never ended, once, and stops the emulator. */
@@ -407,8 +453,8 @@ void vs_gba_emu_keep_audio(vs_gba_emu *e, unsigned rate)
 		struct blip_t *b = e->core->getAudioChannel(e->core, ch);
 
 		if (b) {
-			blip_clear(b);
-			blip_set_rates(b, e->core->frequency(e->core), rate);
+			mgba.blip_clear(b);
+			mgba.blip_set_rates(b, e->core->frequency(e->core), rate);
 		}
 	}
 }
@@ -420,13 +466,13 @@ size_t vs_gba_emu_audio(vs_gba_emu *e, int16_t *buf, size_t max)
 
 	if (!e->audio_rate || !l || !r)
 		return 0;
-	n = blip_samples_avail(l);
-	if (blip_samples_avail(r) < n)
-		n = blip_samples_avail(r);
+	n = mgba.blip_samples_avail(l);
+	if (mgba.blip_samples_avail(r) < n)
+		n = mgba.blip_samples_avail(r);
 	if ((size_t)n > max)
 		n = (int)max;
-	blip_read_samples(l, buf, n, 1);
-	blip_read_samples(r, buf + 1, n, 1);
+	mgba.blip_read_samples(l, buf, n, 1);
+	mgba.blip_read_samples(r, buf + 1, n, 1);
 	return (size_t)n;
 }
 
@@ -445,7 +491,7 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	ssize_t size;
 	bool ok;
 
-	vf = VFileOpen(path, O_RDONLY);
+	vf = mgba.VFileOpen(path, O_RDONLY);
 	if (!vf) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
@@ -458,7 +504,7 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	}
 	e->state_note[0] = '\0';
 	enter(e);
-	ok = mCoreLoadStateNamed(e->core, vf, 0);
+	ok = mgba.mCoreLoadStateNamed(e->core, vf, 0);
 	leave(e);
 	vf->close(vf);
 	/* libmgba loads a state of another build of the same game with only a
@@ -473,7 +519,7 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 
 int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t errlen)
 {
-	struct VFile *vf = VFileOpen(path, O_RDWR | O_CREAT | O_TRUNC); /* libmgba maps it */
+	struct VFile *vf = mgba.VFileOpen(path, O_RDWR | O_CREAT | O_TRUNC); /* libmgba maps it */
 	bool ok;
 
 	if (!vf) {
@@ -481,7 +527,7 @@ int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t err
 		return -1;
 	}
 	enter(e);
-	ok = mCoreSaveStateNamed(e->core, vf, 0);
+	ok = mgba.mCoreSaveStateNamed(e->core, vf, 0);
 	leave(e);
 	vf->close(vf);
 	if (!ok) {
