@@ -26,10 +26,10 @@
 typedef char vs_color_is_32_bits[sizeof(color_t) == 4 ? 1 : -1];
 
 /* libmgba, loaded when the first emulator opens rather than with the
- * module: the library and the 176 it needs take 0.2 s of CPU to load, which
- * a command that stops at its usage, its help or its input's errors should
- * not pay. These are the functions called by name; the rest is the core's
- * own table. */
+ * module: the library and the 175 it needs (`ldd`) take 0.2 s of CPU to
+ * load, which a command that stops at its usage, its help or its input's
+ * errors should not pay. These are the functions called by name; the rest
+ * is the core's own table. */
 #define VS_MGBA_FUNCS(X) X(mCoreCreate) X(mCoreInitConfig) X(mCoreConfigDeinit) X(mCoreLoadStateNamed) \
 	X(mCoreSaveStateNamed) X(VFileFromConstMemory) X(VFileOpen) X(mLogCategoryName) X(mLogGetContext) \
 	X(mLogSetDefaultLogger) X(mTimingGlobalTime) X(blip_clear) X(blip_read_samples) X(blip_samples_avail) \
