@@ -127,11 +127,7 @@ function(vs_man_page)
     COMMENT "Man page: vramsim.1 from the help texts" VERBATIM)
   add_custom_target(vs_man ALL DEPENDS ${VS_MAN_PAGE})
 endfunction()
-if(CMAKE_VERSION VERSION_LESS 3.19)
-  vs_man_page()
-else()
-  cmake_language(DEFER CALL vs_man_page)
-endif()
+vs_at_end(vs_man_page)
 
 install(FILES ${VS_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/src/cli/vramsim.bash-completion
