@@ -15,6 +15,7 @@
 
 #include "console/ds/ds_core.h"
 #include "console/ds/ds_state.h"
+#include "console/ds/ds_int.h"
 
 /* Reads of memory the search only believes to be something: a pointer
  * found in the core's globals may lead into another allocator's guard
@@ -618,11 +619,6 @@ NOT_INSTRUMENTED static int read_list(const uint8_t *list, vs_ds_frame *f)
 	return 0;
 }
 
-static uint32_t le32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f)
 {
 	const uint8_t *list = current_list(d);
@@ -647,10 +643,10 @@ int vs_ds_direct_read(const vs_ds_direct *d, vs_ds_frame *f)
 	if (read_list(list, f) < 0)
 		return 0;
 	vs_ds_state_fill_video(&s, f);
-	f->disp3dcnt = (uint16_t)le32_at(d->mmu + MMU_DISP3DCNT);
+	f->disp3dcnt = (uint16_t)vs_ds_le32(d->mmu + MMU_DISP3DCNT);
 	if (d->tex) {
-		f->teximage_param = le32_at(d->tex + TEX_PARAM);
-		f->pltt_base = le32_at(d->tex + TEX_PLTT);
+		f->teximage_param = vs_ds_le32(d->tex + TEX_PARAM);
+		f->pltt_base = vs_ds_le32(d->tex + TEX_PLTT);
 	}
 	return 1;
 }

@@ -9,11 +9,7 @@
 
 #include "base/grow.h"
 #include "console/ds/ds_state.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#include "console/ds/ds_int.h"
 
 void vs_ds_ring_init(vs_ds_ring *r)
 {
@@ -33,9 +29,9 @@ static int header_at(const uint8_t *ram, size_t ram_len, size_t off, uint32_t *s
 
 	if (ram_len - off < VS_DS_RING_HEADER || memcmp(ram + off, VS_DS_RING_MAGIC, 8) != 0)
 		return 0;
-	if (le32(ram + off + 8) != VS_DS_MAIN_RAM_BASE + off)
+	if (vs_ds_le32(ram + off + 8) != VS_DS_MAIN_RAM_BASE + off)
 		return 0; /* a copy of the magic: its self is not where it lies */
-	sz = le32(ram + off + 12);
+	sz = vs_ds_le32(ram + off + 12);
 	if (sz < VS_DS_RING_MIN || sz > VS_DS_RING_MAX || (sz & (sz - 1)) != 0)
 		return 0;
 	if (sz > ram_len - off - VS_DS_RING_HEADER)
@@ -120,7 +116,7 @@ int vs_ds_ring_step(vs_ds_ring *r, const uint8_t *ram, size_t ram_len, uint32_t 
 			(unsigned)r->addr);
 		return -1;
 	}
-	fresh = le32(ram + off + 16) - r->read;
+	fresh = vs_ds_le32(ram + off + 16) - r->read;
 	if (fresh > size) {
 		snprintf(err, errlen, "ring overflowed at frame %u: %u bytes lost (the ring holds %u; make it larger "
 			"or write less a frame)", (unsigned)frame, (unsigned)(fresh - size), (unsigned)size);

@@ -13,11 +13,6 @@
 #include "console/common/sha256.h"
 #include "console/ds/ds_int.h"
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static void ascii(char *out, const uint8_t *in, size_t n)
 {
 	size_t i;
@@ -102,14 +97,14 @@ int vs_ds_rom_check(const uint8_t *h, size_t size, vs_ds_rom_info *info, char *e
 		snprintf(err, errlen, "not a DS ROM: unit code %u (0 NDS, 2 NDS+DSi, 3 DSi)", (unsigned)info->unit);
 		return -1;
 	}
-	info->arm9_offset = le32(h + 0x20);
-	info->arm9_entry = le32(h + 0x24);
-	info->arm9_ram = le32(h + 0x28);
-	info->arm9_size = le32(h + 0x2C);
-	info->arm7_offset = le32(h + 0x30);
-	info->arm7_entry = le32(h + 0x34);
-	info->arm7_ram = le32(h + 0x38);
-	info->arm7_size = le32(h + 0x3C);
+	info->arm9_offset = vs_ds_le32(h + 0x20);
+	info->arm9_entry = vs_ds_le32(h + 0x24);
+	info->arm9_ram = vs_ds_le32(h + 0x28);
+	info->arm9_size = vs_ds_le32(h + 0x2C);
+	info->arm7_offset = vs_ds_le32(h + 0x30);
+	info->arm7_entry = vs_ds_le32(h + 0x34);
+	info->arm7_ram = vs_ds_le32(h + 0x38);
+	info->arm7_size = vs_ds_le32(h + 0x3C);
 	if (check_binary("ARM9", info->arm9_offset, info->arm9_entry, info->arm9_ram, info->arm9_size, size, 0, err,
 		errlen) < 0 || check_binary("ARM7", info->arm7_offset, info->arm7_entry, info->arm7_ram, info->arm7_size,
 		size, 1, err, errlen) < 0)

@@ -9,15 +9,11 @@
 #include <string.h>
 
 #include "console/common/input_script.h"
+#include "console/ds/ds_int.h"
 
 #define HEADER_BYTES 32u
 #define END_CHUNK 0xFFFFFFFFu
 #define CHUNK_3D_LIST 91u
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static uint16_t le16(const uint8_t *p)
 {
@@ -89,7 +85,7 @@ static int walk_tags(walk *w, uint32_t chunk, const uint8_t *data, uint32_t size
 
 		if (size - pos < 12)
 			return fail(w, "not a DeSmuME savestate: a tag's header runs past its chunk", base + pos);
-		bytes = (uint64_t)le32(data + pos + 4) * le32(data + pos + 8);
+		bytes = (uint64_t)vs_ds_le32(data + pos + 4) * vs_ds_le32(data + pos + 8);
 		if (bytes > size - pos - 12)
 			return fail(w, "not a DeSmuME savestate: a tag's data runs past its chunk", base + pos);
 		for (i = 0; i < NTAGS; i++)
@@ -123,17 +119,17 @@ static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 			"a savestate of another emulator?");
 		return -1;
 	}
-	if (le32(buf + 16) != VS_DS_STATE_VERSION) {
+	if (vs_ds_le32(buf + 16) != VS_DS_STATE_VERSION) {
 		snprintf(w->err, w->errlen, "a DeSmuME savestate of version %u; this DeSmuME (0.9.11) writes and "
-			"reads version %u", (unsigned)le32(buf + 16), VS_DS_STATE_VERSION);
+			"reads version %u", (unsigned)vs_ds_le32(buf + 16), VS_DS_STATE_VERSION);
 		return -1;
 	}
-	if (le32(buf + 28) != 0xFFFFFFFFu) {
+	if (vs_ds_le32(buf + 28) != 0xFFFFFFFFu) {
 		snprintf(w->err, w->errlen, "a compressed DeSmuME savestate: save it uncompressed (as the libretro "
 			"core does)");
 		return -1;
 	}
-	*len = le32(buf + 24);
+	*len = vs_ds_le32(buf + 24);
 	if (*len < HEADER_BYTES + 4 || *len > size) {
 		snprintf(w->err, w->errlen, "truncated: the savestate says it is %u bytes, there are %zu",
 			(unsigned)*len, size);
@@ -151,12 +147,12 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 
 		if (len - pos < 4)
 			return fail(w, "truncated: the savestate ends before its end marker", pos);
-		id = le32(buf + pos);
+		id = vs_ds_le32(buf + pos);
 		if (id == END_CHUNK)
 			return 0;
-		if (len - pos < 8 || le32(buf + pos + 4) > len - pos - 8)
+		if (len - pos < 8 || vs_ds_le32(buf + pos + 4) > len - pos - 8)
 			return fail(w, "truncated: a chunk runs past the end of the savestate", pos);
-		size = le32(buf + pos + 4);
+		size = vs_ds_le32(buf + pos + 4);
 		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
 		if (id == CHUNK_3D_LIST) {
@@ -178,11 +174,11 @@ static int read_polys(walk *w, vs_ds_frame *f)
 	f->polys_n = f->polys_total = 0;
 	if (!p)
 		return 0;
-	if (size < 8 || le32(p) != 4)
+	if (size < 8 || vs_ds_le32(p) != 4)
 		return 0; /* another list version: no polygons rather than guesses */
-	nverts = le32(p + 4);
+	nverts = vs_ds_le32(p + 4);
 	pos = 8 + nverts * 39;
-	if (nverts > (size - 8) / 39 || size - pos < 4 || (npolys = le32(p + pos)) > (size - pos - 4) / 36) {
+	if (nverts > (size - 8) / 39 || size - pos < 4 || (npolys = vs_ds_le32(p + pos)) > (size - pos - 4) / 36) {
 		snprintf(w->err, w->errlen, "not a DeSmuME savestate: the 3D list (chunk 91) runs past its chunk");
 		return -1;
 	}
@@ -192,10 +188,10 @@ static int read_polys(walk *w, vs_ds_frame *f)
 		const uint8_t *q = p + pos + 36u * i;
 		vs_ds_poly *out = &f->polys[i];
 
-		out->vertices = (uint8_t)(le32(q) == 4 ? 4 : 3);
-		out->poly_attr = le32(q + 12);
-		out->tex_param = le32(q + 16);
-		out->tex_palette = le32(q + 20);
+		out->vertices = (uint8_t)(vs_ds_le32(q) == 4 ? 4 : 3);
+		out->poly_attr = vs_ds_le32(q + 12);
+		out->tex_param = vs_ds_le32(q + 16);
+		out->tex_palette = vs_ds_le32(q + 20);
 	}
 	f->polys_n = i;
 	return 0;
@@ -212,7 +208,7 @@ void vs_ds_state_fill_video(const vs_ds_video_src *s, vs_ds_frame *f)
 	f->vramcnt[7] = io[0x248];
 	f->vramcnt[8] = io[0x249];
 	for (e = 0; e < 2; e++) {
-		f->dispcnt[e] = le32(io + 0x1000u * (unsigned)e);
+		f->dispcnt[e] = vs_ds_le32(io + 0x1000u * (unsigned)e);
 		for (i = 0; i < 4; i++)
 			f->bgcnt[e][i] = le16(io + 0x1000u * (unsigned)e + 8 + 2 * (unsigned)i);
 	}
@@ -222,7 +218,7 @@ void vs_ds_state_fill_video(const vs_ds_video_src *s, vs_ds_frame *f)
 		| (s->power[3][0] ? 8u : 0) | (s->power[4][0] ? 0x200u : 0) | (s->power[5][0] ? 0x8000u : 0));
 	/* KEYINPUT (ARM9) and EXTKEYIN (ARM7, X and Y) hold 0 for a key held. */
 	f->keys = (uint16_t)((~keyinput & 0x3FFu) | (~extkeyin & 1u ? VS_KEY_X : 0) | (~extkeyin & 2u ? VS_KEY_Y : 0));
-	f->vcount = (uint16_t)le32(s->vcount);
+	f->vcount = (uint16_t)vs_ds_le32(s->vcount);
 	memcpy(f->oam, s->oam, VS_DS_OAM_BYTES);
 	memcpy(f->palette, s->palette, VS_DS_PALETTE_BYTES);
 	memcpy(f->lcdc, s->lcdc, VS_DS_LCDC_BYTES);
@@ -242,9 +238,9 @@ static void fill_frame(const walk *w, vs_ds_frame *f)
 	s.palette = w->at[T_PALETTE];
 	s.lcdc = w->at[T_LCDC];
 	vs_ds_state_fill_video(&s, f);
-	f->disp3dcnt = (uint16_t)(w->at[T_MR3D] ? le32(w->at[T_MR3D]) : w->at[T_GCTL] ? le32(w->at[T_GCTL]) : 0);
-	f->teximage_param = w->at[T_GTFM] ? le32(w->at[T_GTFM]) : 0;
-	f->pltt_base = w->at[T_GTPA] ? le32(w->at[T_GTPA]) : 0;
+	f->disp3dcnt = (uint16_t)(w->at[T_MR3D] ? vs_ds_le32(w->at[T_MR3D]) : w->at[T_GCTL] ? vs_ds_le32(w->at[T_GCTL]) : 0);
+	f->teximage_param = w->at[T_GTFM] ? vs_ds_le32(w->at[T_GTFM]) : 0;
+	f->pltt_base = w->at[T_GTPA] ? vs_ds_le32(w->at[T_GTPA]) : 0;
 }
 
 int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen)
@@ -272,7 +268,7 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 	}
 	st->main_ram = w.at[T_WRAM];
 	st->rom_header = w.at[T_GINF];
-	st->rom_size = le32(w.at[T_GRSZ]);
+	st->rom_size = vs_ds_le32(w.at[T_GRSZ]);
 	st->length = len;
 	return 0;
 }
