@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <SDL.h> /* SDL_Init, SDL_Quit */
+
 #include "base/in_file.h"
 #include "viewer_int.h"
 #include "base/out_file.h"

@@ -4,7 +4,14 @@
 #ifndef VS_VIEWER_INT_H
 #define VS_VIEWER_INT_H
 
-#include <SDL.h>
+/* SDL's parts, not SDL.h: SDL.h also brings SDL_cpuinfo.h and with it
+ * every x86 intrinsic header, most of each viewer file's compile time.
+ * viewer.c, which starts and stops SDL, includes SDL.h itself. */
+#include <SDL_events.h>
+#include <SDL_gamecontroller.h>
+#include <SDL_hints.h>
+#include <SDL_render.h>
+#include <SDL_timer.h>
 
 #include "render/render.h"
 #include "base/compiler_hints.h"

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <SDL.h> /* SDL_InitSubSystem; the audio device */
+
 #include "base/out_file.h"
 #include "cli/cli.h"
 #include "cli/play/cmd_play.h"

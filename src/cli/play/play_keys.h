@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <SDL.h>
+/* SDL's parts, not SDL.h (viewer/viewer_int.h says why) */
+#include <SDL_events.h>
+#include <SDL_gamecontroller.h>
 
 #include "play/play.h"
 
