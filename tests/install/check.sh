@@ -10,8 +10,8 @@
 #   plugin         build the example plug-in with pkg-config vramsim-plugin
 #                  and nothing else, and replay a trace through it with the
 #                  installed vramsim
-#   game_xcompile  compile game.c and the installed allocator sources with
-#                  a game's flags, for the GBA's ARM7TDMI and the DS's ARM9
+#   game_xcompile  compile game.c, and parse the installed allocator sources,
+#                  with a game's flags, for the GBA's ARM7TDMI and the DS's ARM9
 # Environment: BIN (the build tree), SRC (this folder), OUT, LIBDIR, CC,
 # CMAKE, ARM_GCC (empty when missing), SANITIZE (ON when the build is
 # instrumented), TRACE (a trace for `vramsim cycles`), GBA and VIEW (1 when
@@ -100,6 +100,17 @@ game_xcompile)
 	fi
 	S=$P/share/vramsim/alloc
 	inc=$("$ARM_GCC" -print-file-name=include)
+	# The installed allocator sources are src/alloc's, byte for byte, and
+	# xcompile_allocators compiles those for both CPUs with code generation.
+	# What is left to ask here is whether they build from the installed
+	# headers alone, which parsing answers (-fsyntax-only: a third of a
+	# compile's CPU).
+	n=0
+	for f in "$SRC"/../../src/alloc/*.c; do
+		cmp -s "$f" "$S/src/${f##*/}" || fail "$S/src/${f##*/} is not src/alloc/${f##*/}"
+		n=$((n + 1))
+	done
+	[ "$(find "$S/src" -name '*.c' | wc -l)" -eq "$n" ] || fail "$S/src holds other sources than src/alloc's $n"
 	# A game's flags for the GBA's ARM7TDMI, then the DS's ARM9, seeing only
 	# the compiler's own headers, as on a console without a C library.
 	for cpu in "-mcpu=arm7tdmi" "-march=armv5te -mtune=arm946e-s"; do
@@ -108,8 +119,9 @@ game_xcompile)
 		# shellcheck disable=SC2086 # cpu is words
 		set -- $cpu -mthumb -ffreestanding -Os -Wall -Wextra -Werror -std=c99 -nostdinc -isystem "$inc"
 		"$ARM_GCC" "$@" -I"$P/include" -c "$SRC/game.c" -o "$G/game.o"
-		(cd "$G" && "$ARM_GCC" "$@" -I"$S/include" -c "$SRC/game.c" "$S"/src/*.c)
-		echo "install_game_xcompile: $cpu: game.c and $(find "$S/src" -name '*.c' | wc -l) allocator sources built"
+		(cd "$G" && "$ARM_GCC" "$@" -I"$S/include" -c "$SRC/game.c")
+		"$ARM_GCC" "$@" -I"$S/include" -fsyntax-only "$S"/src/*.c
+		echo "install_game_xcompile: $cpu: game.c built, its $n allocator sources parsed"
 	done
 	;;
 *)
