@@ -250,7 +250,7 @@ START_TEST(test_keys_reach_keyinput)
 	static const uint32_t loop[] = { 0xEAFFFFFEu };
 	const char *path = vs_test_file(3, "capture-cli-keyinput.input", "2-3 start\n5 right a l\n");
 	vs_input_script script;
-	vs_gba_play play = { .frames = 8, .input = &script };
+	vs_emu_play play = { .frames = 8, .input = &script };
 	char msg[512];
 	vs_gba_emu *e;
 	uint32_t f;

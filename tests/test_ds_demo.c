@@ -434,7 +434,7 @@ static void check_status(vs_ds_emu *e, uint32_t i)
 static void run(joint *j, vs_test_text *cap)
 {
 	static const uint32_t at[] = { 1, 59, 60, 119, 120, 150, 179, 180, 181, 200, 240, 270, 300, 330 };
-	vs_ds_play play = { frames_run, NULL, NULL, NULL, NULL };
+	vs_emu_play play = { frames_run, NULL, NULL, NULL, NULL };
 	char err[1024], *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);

@@ -212,7 +212,7 @@ static char *capture(const char *rom, uint32_t frames, const char *mode, const u
 	vs_ds_read_counts *n, char *note, size_t notelen, uint8_t last[2])
 {
 	vs_ds_capture *c;
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e;
 	FILE *out = tmpfile();
 	uint32_t i, k;

@@ -97,7 +97,7 @@ START_TEST(test_runs_with_input)
 	const char *rom = rom_file("vsloop", loop_code, 1, NULL);
 	const char *script = vs_test_file(0, "ds.input", "0-3 a x touch 100,50\n4 y\n");
 	vs_input_script s;
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e;
 	const vs_ds_frame *f;
 	uint32_t i;
@@ -163,7 +163,7 @@ END_TEST
  * last line, a program that halts at once. */
 START_TEST(test_record_in_process)
 {
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_recorder rec;
 	FILE *fp = tmpfile();
 	char *got;
@@ -223,7 +223,7 @@ END_TEST
 /* A savestate written by the core after some frames, to a file. */
 static const char *state_file(const char *rom, const char *name, uint32_t frames, size_t *len)
 {
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e;
 	const uint8_t *st;
 	const char *path = vs_test_path("%s", name);
@@ -331,7 +331,7 @@ END_TEST
 START_TEST(test_exit_removes_folder)
 {
 	const char *tmp = vs_test_path("exitdir"), *rom = rom_file("vsloop", loop_code, 1, NULL);
-	vs_ds_play play;
+	vs_emu_play play;
 	pid_t pid;
 	int status;
 
@@ -363,7 +363,7 @@ START_TEST(test_signal_removes_folder)
 	ck_assert_int_eq(mkdir(tmp, 0700), 0);
 	setenv("TMPDIR", tmp, 1);
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		vs_ds_play play;
+		vs_emu_play play;
 		pid_t pid;
 		int status;
 		memset(&play, 0, sizeof play);

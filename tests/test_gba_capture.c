@@ -215,7 +215,7 @@ static void add(cap *t, const vs_event *x, int frame)
  * each event with the frame it is dated at. */
 static void capture(cap *t, int sheet)
 {
-	vs_gba_play play;
+	vs_emu_play play;
 	vs_capture_options o;
 	vs_trace_reader *rd;
 	vs_event x;

@@ -252,7 +252,7 @@ START_TEST(test_record_file)
 {
 	char err[512], path[512], rom[512], cyc[512], *buf;
 	vs_gba_recorder rec;
-	const vs_gba_play play200 = { .frames = 200 }, play3 = { .frames = 3 };
+	const vs_emu_play play200 = { .frames = 200 }, play3 = { .frames = 3 };
 	FILE *fp;
 	long n;
 

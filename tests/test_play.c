@@ -68,7 +68,7 @@ static vs_play *open_session(const char *rom, const char *state, const vs_input_
 static char *capture_of(const char *rom, const char *keys, const char *state, uint32_t frames)
 {
 	vs_input_script script = { NULL, 0 };
-	vs_gba_play play;
+	vs_emu_play play;
 	FILE *tmp = tmpfile();
 	char err[1024], *text;
 

@@ -51,7 +51,7 @@ typedef struct phase_out {
 static int run_phase(const char *rom, int how, int capture, uint32_t frames, phase_out *po, char *err,
 	size_t errlen)
 {
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e;
 	vs_ds_capture *c = NULL;
 	FILE *null = fopen("/dev/null", "w");
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	const uint8_t *st;
 	vs_ds_frame *f = malloc(sizeof *f);
 	vs_ds_state info;
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e = NULL;
 	char err[1024];
 	uint8_t *dst = NULL;

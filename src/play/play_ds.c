@@ -30,7 +30,7 @@ static void ds_close(play_machine *m)
 static play_machine *ds_open(const vs_play_opts *o, char *err, size_t errlen)
 {
 	play_machine *m = calloc(1, sizeof *m);
-	vs_ds_play start;
+	vs_emu_play start;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
@@ -51,7 +51,7 @@ static play_machine *ds_open(const vs_play_opts *o, char *err, size_t errlen)
 static void ds_header(play_machine *m, uint32_t frames, size_t nranges, char *buf, size_t len)
 {
 	vs_input_script keys = { NULL, nranges };
-	vs_ds_play run;
+	vs_emu_play run;
 
 	memset(&run, 0, sizeof run);
 	run.frames = frames;
@@ -75,7 +75,7 @@ static int ds_frame(play_machine *m, const vs_play_input *in, uint32_t frame, ch
 {
 	vs_input_range r;
 	vs_input_script one = { &r, 1 };
-	vs_ds_play run;
+	vs_emu_play run;
 
 	memset(&r, 0, sizeof r);
 	r.first = r.last = frame;

@@ -29,7 +29,7 @@ static void gba_close(play_machine *m)
 static play_machine *gba_open(const vs_play_opts *o, char *err, size_t errlen)
 {
 	play_machine *m = calloc(1, sizeof *m);
-	vs_gba_play start;
+	vs_emu_play start;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
@@ -50,7 +50,7 @@ static play_machine *gba_open(const vs_play_opts *o, char *err, size_t errlen)
 static void gba_header(play_machine *m, uint32_t frames, size_t nranges, char *buf, size_t len)
 {
 	vs_input_script keys = { NULL, nranges };
-	vs_gba_play run;
+	vs_emu_play run;
 
 	memset(&run, 0, sizeof run);
 	run.frames = frames;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/cli_emu.h"
 #include "cli/ds/ds_cmds.h"
 #include "capture/capture.h"
 #include "console/ds/ds_core.h"
@@ -15,16 +15,16 @@
 
 #define CMD "capture"
 
-enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_LOOKBACK, O_QUIET };
+enum { O_GRACE = VS_CLI_EMU_OWN, O_LOOKBACK };
 
 static const vs_cli_opt options[] = {
-	{ "frames", O_FRAMES, "N", "frames to run and capture (60 a second)" },
-	{ "input", O_INPUT, "SCRIPT", "keys and touch, frame by frame (docs/capture.md, 'Input scripts')" },
-	{ "state", O_STATE, "FILE", "start from this DeSmuME savestate of the ROM instead of power-on" },
+	{ "frames", VS_CLI_EMU_FRAMES, "N", "frames to run and capture (60 a second)" },
+	{ "input", VS_CLI_EMU_INPUT, "SCRIPT", "keys and touch, frame by frame (docs/capture.md, 'Input scripts')" },
+	{ "state", VS_CLI_EMU_STATE, "FILE", "start from this DeSmuME savestate of the ROM instead of power-on" },
 	{ "grace", O_GRACE, "N", "frames (1-600) a range may go unshown before it\ncounts as freed (default 3)" },
 	{ "lookback", O_LOOKBACK, "N", "frames (0-600) an upload may come before its first\nuse (default 4)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
-	{ "quiet", O_QUIET, NULL, "print nothing but errors" },
+	{ "quiet", VS_CLI_EMU_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -47,42 +47,23 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct capture_args {
-	const char *rom, *out, *input, *state;
-	uint64_t frames, grace, lookback;
-	int quiet, have_lookback;
+	vs_cli_emu emu; /* first: the shared options */
+	uint64_t grace, lookback;
+	int have_lookback;
 } capture_args;
 
 /* One option or operand: -1 to go on, or an exit status. */
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
 	capture_args *a = ud;
+	int rc = vs_cli_emu_take(&a->emu, p, c);
 
-	switch (c) {
-	case O_FRAMES:
-		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
-	case O_GRACE:
+	if (rc != -2)
+		return rc;
+	if (c == O_GRACE)
 		return vs_cli_uint(p, 1, VS_CAPTURE_WINDOW_MAX, &a->grace) ? VS_EXIT_USAGE : -1;
-	case O_LOOKBACK:
-		a->have_lookback = 1;
-		return vs_cli_uint(p, 0, VS_CAPTURE_WINDOW_MAX, &a->lookback) ? VS_EXIT_USAGE : -1;
-	case O_INPUT:
-		a->input = p->arg;
-		return -1;
-	case O_STATE:
-		a->state = p->arg;
-		return -1;
-	case O_QUIET:
-		a->quiet = 1;
-		return -1;
-	case 'o':
-		a->out = p->arg;
-		return -1;
-	default:
-		if (a->rom)
-			return vs_cli_usage_error(CMD, "one ROM at a time (got '%s' and '%s')", a->rom, p->arg);
-		a->rom = p->arg;
-		return -1;
-	}
+	a->have_lookback = 1; /* O_LOOKBACK */
+	return vs_cli_uint(p, 0, VS_CAPTURE_WINDOW_MAX, &a->lookback) ? VS_EXIT_USAGE : -1;
 }
 
 static void report(const char *rom, const vs_ds_capture_stats *s)
@@ -117,9 +98,6 @@ static void report(const char *rom, const vs_ds_capture_stats *s)
 int vs_cmd_ds_capture(int argc, char **argv)
 {
 	capture_args a;
-	vs_input_script script = { NULL, 0 };
-	vs_ds_play play;
-	vs_progress pg;
 	vs_ds_capture_options o;
 	vs_ds_capture_stats st;
 	char err[1024];
@@ -127,47 +105,30 @@ int vs_cmd_ds_capture(int argc, char **argv)
 	int rc, ok;
 
 	memset(&a, 0, sizeof a);
+	vs_cli_emu_init(&a.emu, CMD);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
-	if (!a.rom)
-		return vs_cli_usage_error(CMD, "no ROM given");
-	if (!a.frames)
-		return vs_cli_usage_error(CMD, "--frames N is required");
-	if (!a.out)
-		return vs_cli_usage_error(CMD, "-o TRACE is required");
-	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return VS_EXIT_USAGE;
-	}
+	if ((rc = vs_cli_emu_begin(&a.emu, 0, 0)) != 0)
+		return rc;
 	vs_ds_capture_options_default(&o);
 	if (a.grace)
 		o.grace = (uint32_t)a.grace;
 	if (a.have_lookback)
 		o.lookback = (uint32_t)a.lookback;
-	memset(&play, 0, sizeof play);
-	play.frames = (uint32_t)a.frames;
-	play.input = a.input ? &script : NULL;
-	play.state = a.state;
-	vs_progress_start_frames(&pg, CMD, a.quiet);
-	if (pg.on) {
-		play.progress = vs_progress_frames;
-		play.progress_ud = &pg;
-	}
-	fp = vs_cli_out_open(a.out, 0);
+	fp = vs_cli_out_open(a.emu.out, 0);
 	if (!fp) {
-		vs_input_script_free(&script);
+		vs_cli_emu_end(&a.emu);
 		return VS_EXIT_USAGE;
 	}
-	ok = vs_ds_emu_capture(a.rom, &play, &o, fp, &st, err, sizeof err) == 0;
-	vs_progress_end(&pg);
+	ok = vs_ds_emu_capture(a.emu.rom, &a.emu.play, &o, fp, &st, err, sizeof err) == 0;
+	vs_cli_emu_end(&a.emu);
 	if (!ok)
 		fprintf(stderr, "vramsim capture: %s\n", err);
-	vs_input_script_free(&script);
 	if (vs_cli_out_close(fp, ok) || !ok)
 		return VS_EXIT_USAGE;
-	if (!a.quiet)
-		report(a.rom, &st);
-	if (!a.quiet && vs_ds_emu_last_note())
+	if (!a.emu.quiet)
+		report(a.emu.rom, &st);
+	if (!a.emu.quiet && vs_ds_emu_last_note())
 		fprintf(stderr, "vramsim capture: note: %s\n", vs_ds_emu_last_note());
 	return VS_EXIT_OK;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/cli_emu.h"
 #include "cli/ds/ds_cmds.h"
 #include "console/ds/ds_core.h"
 #include "console/ds/ds_emu.h"
@@ -15,14 +15,12 @@
 #define CMD "record"
 #define DEFAULT_FRAMES 600u
 
-enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_QUIET };
-
 static const vs_cli_opt options[] = {
-	{ "frames", O_FRAMES, "N", "frames to run (60 a second; default 600)" },
-	{ "input", O_INPUT, "SCRIPT", "keys and touch, frame by frame (docs/capture.md, 'Input scripts')" },
-	{ "state", O_STATE, "FILE", "start from this DeSmuME savestate of the ROM instead of power-on" },
+	{ "frames", VS_CLI_EMU_FRAMES, "N", "frames to run (60 a second; default 600)" },
+	{ "input", VS_CLI_EMU_INPUT, "SCRIPT", "keys and touch, frame by frame (docs/capture.md, 'Input scripts')" },
+	{ "state", VS_CLI_EMU_STATE, "FILE", "start from this DeSmuME savestate of the ROM instead of power-on" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
-	{ "quiet", O_QUIET, NULL, "print nothing but errors" },
+	{ "quiet", VS_CLI_EMU_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -40,49 +38,29 @@ static const vs_cli_cmd command = {
 	vs_ds_cli_status, 0
 };
 
-typedef struct record_args {
-	const char *rom, *out, *input, *state;
-	uint64_t frames;
-	int quiet;
-} record_args;
-
+/* One option or operand: -1 to go on, or an exit status (every option
+ * is a shared one). */
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
-	record_args *a = ud;
-
-	if (c == O_FRAMES)
-		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
-	if (c == 'o')
-		a->out = p->arg;
-	else if (c == O_INPUT)
-		a->input = p->arg;
-	else if (c == O_STATE)
-		a->state = p->arg;
-	else if (c == O_QUIET)
-		a->quiet = 1;
-	else if (a->rom)
-		return vs_cli_usage_error(CMD, "one ROM at a time (got '%s' and '%s')", a->rom, p->arg);
-	else
-		a->rom = p->arg;
-	return -1;
+	return vs_cli_emu_take(ud, p, c);
 }
 
-static int report(const record_args *a, const vs_ds_play *play, const vs_ds_recorder *rec)
+static int report(const vs_cli_emu *a, const vs_ds_recorder *rec)
 {
 	if (rec->partial)
 		fprintf(stderr, "vramsim record: %s: the last %zu bytes the game sent end without a newline: "
 			"an unfinished line, not written\n", a->rom, rec->partial);
 	if (!a->quiet && rec->ring)
 		fprintf(stderr, "vramsim record: %s: %u frames, %llu trace lines (ring at 0x%08X, found after "
-			"frame %u)\n", a->rom, (unsigned)play->frames, (unsigned long long)rec->lines, (unsigned)rec->ring,
+			"frame %u)\n", a->rom, (unsigned)a->play.frames, (unsigned long long)rec->lines, (unsigned)rec->ring,
 			(unsigned)rec->ring_frame);
 	if (!rec->ring) {
 		fprintf(stderr, "vramsim record: %s: no record.h ring in main RAM in %u frames: does the game use "
-			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", a->rom, (unsigned)play->frames);
+			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", a->rom, (unsigned)a->play.frames);
 		return VS_EXIT_CHECK;
 	}
 	if (!rec->lines) {
-		fprintf(stderr, "vramsim record: %s sent no trace lines in %u frames\n", a->rom, (unsigned)play->frames);
+		fprintf(stderr, "vramsim record: %s sent no trace lines in %u frames\n", a->rom, (unsigned)a->play.frames);
 		return VS_EXIT_CHECK;
 	}
 	return VS_EXIT_OK;
@@ -90,51 +68,30 @@ static int report(const record_args *a, const vs_ds_play *play, const vs_ds_reco
 
 int vs_cmd_ds_record(int argc, char **argv)
 {
-	record_args a;
-	vs_input_script script = { NULL, 0 };
-	vs_ds_play play;
+	vs_cli_emu a;
 	vs_ds_recorder rec;
-	vs_progress pg;
 	char err[1024];
 	FILE *fp;
 	int rc, ok, malformed;
 
-	memset(&a, 0, sizeof a);
+	vs_cli_emu_init(&a, CMD);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
-	if (!a.rom)
-		return vs_cli_usage_error(CMD, "no ROM given");
-	if (!a.out)
-		return vs_cli_usage_error(CMD, "-o TRACE is required");
-	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return VS_EXIT_USAGE;
-	}
-	memset(&play, 0, sizeof play);
-	play.frames = a.frames ? (uint32_t)a.frames : DEFAULT_FRAMES;
-	play.input = a.input ? &script : NULL;
-	play.state = a.state;
-	vs_progress_start_frames(&pg, CMD, a.quiet);
-	if (pg.on) {
-		play.progress = vs_progress_frames;
-		play.progress_ud = &pg;
-	}
+	if ((rc = vs_cli_emu_begin(&a, DEFAULT_FRAMES, 0)) != 0)
+		return rc;
 	/* the output is made once, from what was recorded and checked */
 	if (!(fp = vs_cli_record_open(a.out))) {
-		vs_input_script_free(&script);
-		vs_progress_end(&pg);
+		vs_cli_emu_end(&a);
 		return VS_EXIT_USAGE;
 	}
-	ok = vs_ds_record(a.rom, &play, fp, &rec, err, sizeof err) == 0;
-	vs_progress_end(&pg);
+	ok = vs_ds_record(a.rom, &a.play, fp, &rec, err, sizeof err) == 0;
+	vs_cli_emu_end(&a);
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
-	vs_input_script_free(&script);
 	malformed = ok ? vs_cli_record_write(fp, a.out, rec.ring && rec.lines) : -1;
 	fclose(fp);
 	if (malformed < 0)
 		return VS_EXIT_USAGE;
-	rc = report(&a, &play, &rec);
+	rc = report(&a, &rec);
 	return rc == VS_EXIT_OK && malformed ? VS_EXIT_CHECK : rc;
-	return report(&a, &play, &rec);
 }

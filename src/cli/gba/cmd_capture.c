@@ -6,18 +6,17 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/cli_emu.h"
 #include "console/gba/gba_emu.h"
 
 #define CMD "capture"
 
-enum { O_FRAMES = VS_CLI_LONG, O_INPUT, O_STATE, O_GRACE, O_SHEET, O_ARENAS, O_QUIET, O_KEEP_HIDDEN, O_UPLOADS,
-	O_ALLOC_FIRST };
+enum { O_GRACE = VS_CLI_EMU_OWN, O_SHEET, O_ARENAS, O_KEEP_HIDDEN, O_UPLOADS, O_ALLOC_FIRST };
 
 static const vs_cli_opt options[] = {
-	{ "frames", O_FRAMES, "N", "frames to run and capture (60 a second)" },
-	{ "input", O_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
-	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
+	{ "frames", VS_CLI_EMU_FRAMES, "N", "frames to run and capture (60 a second)" },
+	{ "input", VS_CLI_EMU_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
+	{ "state", VS_CLI_EMU_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
 	{ "grace", O_GRACE, "N", "frames (1-600) a sprite may go unshown before its\ntiles count as freed (default 3)" },
 	{ "sheet", O_SHEET, NULL, "the game loads whole sprite sheets: an upload is one allocation" },
 	{ "arenas", O_ARENAS, "obj|bg|obj,bg", "which arenas to write (default both)" },
@@ -25,7 +24,7 @@ static const vs_cli_opt options[] = {
 	{ "uploads", O_UPLOADS, NULL, "an engine's view: a sprite, BG map or BG tile is\nallocated at the first upload of its VRAM, up to 600\nframes before it is shown; OBJ and BG uploads nothing\nshows are allocations of their own" },
 	{ "alloc-first", O_ALLOC_FIRST, NULL, "an engine's view: in a frame, new sprites come before\nthe frees (but on tiles freed that frame)" },
 	{ "output", 'o', "TRACE", "where to write the trace ('-' for standard output)" },
-	{ "quiet", O_QUIET, NULL, "print nothing but errors" },
+	{ "quiet", VS_CLI_EMU_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -58,9 +57,9 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct capture_args {
-	const char *rom, *out, *input, *state;
-	uint64_t frames, grace;
-	int sheet, quiet, obj, bg, keep_hidden, uploads, alloc_first;
+	vs_cli_emu emu; /* first: the shared options */
+	uint64_t grace;
+	int sheet, obj, bg, keep_hidden, uploads, alloc_first;
 } capture_args;
 
 static int take_arenas(capture_args *a, const char *s)
@@ -80,44 +79,29 @@ static int take_arenas(capture_args *a, const char *s)
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
 	capture_args *a = ud;
+	int rc = vs_cli_emu_take(&a->emu, p, c);
 
+	if (rc != -2)
+		return rc;
 	switch (c) {
-	case O_FRAMES:
-		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
 	case O_GRACE:
 		return vs_cli_uint(p, 1, VS_CAPTURE_WINDOW_MAX, &a->grace) ? VS_EXIT_USAGE : -1;
-	case O_INPUT:
-		a->input = p->arg;
-		return -1;
-	case O_STATE:
-		a->state = p->arg;
-		return -1;
-	case O_SHEET:
-		a->sheet = 1;
-		return -1;
 	case O_ARENAS:
 		return take_arenas(a, p->arg);
+	case O_SHEET:
+		a->sheet = 1;
+		break;
 	case O_KEEP_HIDDEN:
 		a->keep_hidden = 1;
-		return -1;
+		break;
 	case O_UPLOADS:
 		a->uploads = 1;
-		return -1;
-	case O_ALLOC_FIRST:
+		break;
+	default: /* O_ALLOC_FIRST */
 		a->alloc_first = 1;
-		return -1;
-	case O_QUIET:
-		a->quiet = 1;
-		return -1;
-	case 'o':
-		a->out = p->arg;
-		return -1;
-	default:
-		if (a->rom)
-			return vs_cli_usage_error(CMD, "one ROM at a time (got '%s' and '%s')", a->rom, p->arg);
-		a->rom = p->arg;
-		return -1;
+		break;
 	}
+	return -1;
 }
 
 static void report(const char *rom, const vs_capture_stats *s, int sheet)
@@ -158,9 +142,6 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 int vs_cmd_capture(int argc, char **argv)
 {
 	capture_args a;
-	vs_input_script script = { NULL, 0 };
-	vs_gba_play play;
-	vs_progress pg;
 	vs_capture_options o;
 	vs_capture_stats st;
 	char err[1024];
@@ -168,24 +149,12 @@ int vs_cmd_capture(int argc, char **argv)
 	int rc, ok;
 
 	memset(&a, 0, sizeof a);
+	vs_cli_emu_init(&a.emu, CMD);
 	a.obj = a.bg = 1;
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
-	if (!a.rom)
-		return vs_cli_usage_error(CMD, "no ROM given");
-	if (!a.frames)
-		return vs_cli_usage_error(CMD, "--frames N is required");
-	if (!a.out)
-		return vs_cli_usage_error(CMD, "-o TRACE is required");
-	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return VS_EXIT_USAGE;
-	}
-	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
-		vs_input_script_free(&script);
-		return VS_EXIT_USAGE;
-	}
+	if ((rc = vs_cli_emu_begin(&a.emu, 0, 1)) != 0)
+		return rc;
 	vs_capture_options_default(&o);
 	if (a.grace)
 		o.grace = (uint32_t)a.grace;
@@ -195,33 +164,23 @@ int vs_cmd_capture(int argc, char **argv)
 	o.alloc_first = a.alloc_first;
 	o.obj = a.obj;
 	o.bg = a.bg;
-	memset(&play, 0, sizeof play);
-	play.frames = (uint32_t)a.frames;
-	play.input = a.input ? &script : NULL;
-	play.state = a.state;
-	vs_progress_start_frames(&pg, "capture", a.quiet);
-	if (pg.on) {
-		play.progress = vs_progress_frames;
-		play.progress_ud = &pg;
-	}
-	fp = vs_cli_out_open(a.out, 0);
+	fp = vs_cli_out_open(a.emu.out, 0);
 	if (!fp) {
-		vs_input_script_free(&script);
+		vs_cli_emu_end(&a.emu);
 		return VS_EXIT_USAGE;
 	}
-	ok = vs_gba_capture(a.rom, &play, &o, fp, &st, err, sizeof err) == 0;
-	vs_progress_end(&pg);
+	ok = vs_gba_capture(a.emu.rom, &a.emu.play, &o, fp, &st, err, sizeof err) == 0;
+	vs_cli_emu_end(&a.emu);
 	if (!ok)
 		fprintf(stderr, "vramsim capture: %s\n", err);
-	vs_input_script_free(&script);
 	if (vs_cli_out_close(fp, ok) || !ok)
 		return VS_EXIT_USAGE;
-	if (!a.quiet)
-		report(a.rom, &st, a.sheet);
+	if (!a.emu.quiet)
+		report(a.emu.rom, &st, a.sheet);
 	/* a trace of nothing is no capture of the game: say so, and fail */
 	if (st.blank_frames == st.frames) {
 		fprintf(stderr, "vramsim capture: %s: none of the %llu frames showed anything (all force-blanked): the "
-			"trace holds no allocation; run more frames, or start later with --input or --state\n", a.rom,
+			"trace holds no allocation; run more frames, or start later with --input or --state\n", a.emu.rom,
 			(unsigned long long)st.frames);
 		return VS_EXIT_CHECK;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_emu.h"
 #include "console/gba/gba_emu.h"
 
 int vs_cmd_record(int argc, char **argv);
@@ -25,19 +26,20 @@ static void gba_status(FILE *fp, int part)
 		"%s", status);
 }
 
-enum { O_FRAMES = VS_CLI_LONG, O_LOG, O_INPUT, O_STATE };
+enum { O_LOG = VS_CLI_EMU_OWN };
 
 static const vs_cli_opt options[] = {
-	{ "frames", O_FRAMES, "N", "frames to run (60 a second)" },
-	{ "input", O_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
-	{ "state", O_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
+	{ "frames", VS_CLI_EMU_FRAMES, "N", "frames to run (60 a second)" },
+	{ "input", VS_CLI_EMU_INPUT, "SCRIPT", "keys to hold, frame by frame (docs/capture.md, 'Input scripts')" },
+	{ "state", VS_CLI_EMU_STATE, "FILE", "start from this mGBA savestate of the ROM instead of power-on" },
 	{ "output", 'o', "TRACE", "where to write the trace" },
 	{ "log", O_LOG, NULL, "print the game's other mGBA debug-log lines on standard error" },
+	{ "quiet", VS_CLI_EMU_QUIET, NULL, "print nothing but errors" },
 	{ NULL, 0, NULL, NULL }
 };
 
 static const vs_cli_cmd command = {
-	CMD, "record GAME.gba --frames N [--input SCRIPT] [--state FILE] -o TRACE [--log]",
+	CMD, "record GAME.gba --frames N [--input SCRIPT] [--state FILE] -o TRACE [--log] [--quiet]",
 	"Runs GAME.gba headless in libmgba (no window, no BIOS) for N frames and writes\n"
 	"the trace lines it prints through include/vramsim/record.h to TRACE ('-' for\n"
 	"standard output), checked as a trace before it is written. A DS ROM (named\n"
@@ -51,8 +53,7 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct record_args {
-	const char *rom, *out, *input, *state;
-	uint64_t frames;
+	vs_cli_emu emu; /* first: the shared options */
 	int log;
 } record_args;
 
@@ -60,87 +61,55 @@ typedef struct record_args {
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
 	record_args *a = ud;
+	int rc = vs_cli_emu_take(&a->emu, p, c);
 
-	if (c == O_FRAMES)
-		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &a->frames) ? VS_EXIT_USAGE : -1;
-	if (c == 'o')
-		a->out = p->arg;
-	else if (c == O_INPUT)
-		a->input = p->arg;
-	else if (c == O_STATE)
-		a->state = p->arg;
-	else if (c == O_LOG)
-		a->log = 1;
-	else if (a->rom)
-		return vs_cli_usage_error(CMD, "one ROM at a time (got '%s' and '%s')", a->rom, p->arg);
-	else
-		a->rom = p->arg;
+	if (rc != -2)
+		return rc;
+	a->log = 1; /* O_LOG */
 	return -1;
 }
 
 int vs_cmd_record(int argc, char **argv)
 {
-	record_args a = { NULL, NULL, NULL, NULL, 0, 0 };
-	vs_input_script script = { NULL, 0 };
-	vs_gba_play play;
-	const char *rom, *out;
-	uint64_t frames;
-	int log, ok, rc, checked;
+	record_args a;
+	const char *rom;
+	int ok, rc, checked;
 	char err[1024];
 	vs_gba_recorder rec;
 	FILE *fp;
 
+	vs_cli_emu_init(&a.emu, CMD);
+	a.log = 0;
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
-	rom = a.rom;
-	out = a.out;
-	frames = a.frames;
-	log = a.log;
-	if (!rom)
-		return vs_cli_usage_error(CMD, "no ROM given");
-	if (!frames)
-		return vs_cli_usage_error(CMD, "--frames N is required");
-	if (!out)
-		return vs_cli_usage_error(CMD, "-o TRACE is required");
-	if (a.input && vs_input_script_load(a.input, &script, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return VS_EXIT_USAGE;
-	}
-	if (a.input && vs_input_script_gba_only(&script, a.input, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err); /* x, y, touch: DS only */
-		vs_input_script_free(&script);
-		return VS_EXIT_USAGE;
-	}
-	play.frames = (uint32_t)frames;
-	play.input = a.input ? &script : NULL;
-	play.state = a.state;
+	if ((rc = vs_cli_emu_begin(&a.emu, 0, 1)) != 0)
+		return rc;
+	rom = a.emu.rom;
 	/* the output is made once, from what was recorded and checked */
-	if (!(fp = vs_cli_record_open(out))) {
-		vs_input_script_free(&script);
+	if (!(fp = vs_cli_record_open(a.emu.out))) {
+		vs_cli_emu_end(&a.emu);
 		return VS_EXIT_USAGE;
 	}
-	ok = vs_gba_record(rom, &play, fp, log ? stderr : NULL, &rec, err, sizeof err) == 0;
+	ok = vs_gba_record(rom, &a.emu.play, fp, a.log ? stderr : NULL, &rec, err, sizeof err) == 0;
+	vs_cli_emu_end(&a.emu);
 	if (!ok)
 		fprintf(stderr, "vramsim record: %s\n", err);
-	vs_input_script_free(&script);
-	checked = ok ? vs_cli_record_write(fp, out, rec.lines > 0) : -1;
-	if (checked < 0) {
-		fclose(fp);
-		return VS_EXIT_USAGE;
-	}
+	checked = ok ? vs_cli_record_write(fp, a.emu.out, rec.lines > 0) : -1;
 	fclose(fp);
-	fprintf(stderr, "vramsim record: %s: %llu frames, %llu trace lines", rom, (unsigned long long)frames,
-		(unsigned long long)rec.lines);
-	if (rec.others)
-		fprintf(stderr, ", %llu other debug lines%s", (unsigned long long)rec.others,
-			log ? "" : " (--log shows them)");
-	fprintf(stderr, "\n");
+	if (checked < 0)
+		return VS_EXIT_USAGE;
+	if (!a.emu.quiet) {
+		fprintf(stderr, "vramsim record: %s: %u frames, %llu trace lines", rom, (unsigned)a.emu.play.frames,
+			(unsigned long long)rec.lines);
+		if (rec.others)
+			fprintf(stderr, ", %llu other debug lines%s", (unsigned long long)rec.others,
+				a.log ? "" : " (--log shows them)");
+		fprintf(stderr, "\n");
+	}
 	if (!rec.lines) {
-		fprintf(stderr, "vramsim record: %s printed no trace lines in %llu frames: does it use "
-			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned long long)frames);
+		fprintf(stderr, "vramsim record: %s printed no trace lines in %u frames: does it use "
+			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned)a.emu.play.frames);
 		return VS_EXIT_CHECK;
 	}
-	if (checked > 0)
-		return VS_EXIT_CHECK;
-	return VS_EXIT_OK;
+	return checked > 0 ? VS_EXIT_CHECK : VS_EXIT_OK;
 }

@@ -18,7 +18,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_ds_play *play, char *buf,
+void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_emu_play *play, char *buf,
 	size_t len)
 {
 	int n;
@@ -31,7 +31,7 @@ void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_
 		snprintf(buf + n, len - (size_t)n, " state=%s", base_name(play->state));
 }
 
-int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_capture_options *o, FILE *out,
+int vs_ds_emu_capture(const char *rom, const vs_emu_play *play, const vs_ds_capture_options *o, FILE *out,
 	vs_ds_capture_stats *stats, char *err, size_t errlen)
 {
 	char header[512], why[512];

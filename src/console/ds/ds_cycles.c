@@ -155,7 +155,7 @@ int vs_ds_cycles_measure(const vs_cycles_list *l, uint32_t max_frames, vs_cycles
 	vs_ds_cycles_info *info, char *err, size_t errlen)
 {
 	char rom[1024];
-	vs_ds_play play;
+	vs_emu_play play;
 	vs_ds_emu *e;
 	run u;
 	uint32_t f;

@@ -69,7 +69,7 @@ static int load_state(vs_ds_emu *e, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-vs_ds_emu *vs_ds_play_open(const char *rom, const vs_ds_play *play, char *err, size_t errlen)
+vs_ds_emu *vs_ds_play_open(const char *rom, const vs_emu_play *play, char *err, size_t errlen)
 {
 	vs_ds_emu *e = calloc(1, sizeof *e);
 
@@ -108,7 +108,7 @@ void vs_ds_emu_close(vs_ds_emu *e)
 	free(e);
 }
 
-void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame)
+void vs_ds_emu_input(vs_ds_emu *e, const vs_emu_play *play, uint32_t frame)
 {
 	const vs_input_range *r = play->input ? vs_input_script_at(play->input, frame) : NULL;
 
@@ -206,7 +206,7 @@ int vs_ds_emu_read(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen)
 	return 0;
 }
 
-int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char *err, size_t errlen)
+int vs_ds_play_frame(vs_ds_emu *e, const vs_emu_play *play, uint32_t frame, char *err, size_t errlen)
 {
 	vs_ds_emu_input(e, play, frame);
 	vs_ds_emu_run(e);

@@ -21,6 +21,7 @@
 
 #include "capture/capture_ds.h"
 #include "capture/ds_frame.h"
+#include "console/common/emu_play.h"
 #include "console/common/input_script.h"
 #include "console/ds/ds_rom.h"
 #include "console/ds/ds_state.h"
@@ -29,27 +30,18 @@
 
 typedef struct vs_ds_emu vs_ds_emu;
 
-/* How a game is played. */
-typedef struct vs_ds_play {
-	uint32_t frames;              /* frames to run */
-	const vs_input_script *input; /* keys and touch per frame, or NULL for none */
-	const char *state;            /* DeSmuME savestate to start from, or NULL for power-on */
-	/* Optional (NULL): called now and then with the frames played so far. */
-	void (*progress)(void *ud, uint32_t done, uint32_t frames);
-	void *progress_ud;
-} vs_ds_play;
 
 /* Checks the ROM, starts the emulator and loads play->state. NULL with
  * err: not a DS ROM (the reason), no emulator core (names the package),
  * another emulator open in this process, a savestate that is not one, is
  * truncated, or was made with another ROM. */
-vs_ds_emu *vs_ds_play_open(const char *rom, const vs_ds_play *play, char *err, size_t errlen);
+vs_ds_emu *vs_ds_play_open(const char *rom, const vs_emu_play *play, char *err, size_t errlen);
 void vs_ds_emu_close(vs_ds_emu *e);
 
 /* Plays frame number `frame` (0: the first): sets its keys and touch, runs
  * it and reads the state (vs_ds_emu_read). 0, or -1 with err ("frame N:
  * ..."): the program stopped, the state could not be read. */
-int vs_ds_play_frame(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame, char *err, size_t errlen);
+int vs_ds_play_frame(vs_ds_emu *e, const vs_emu_play *play, uint32_t frame, char *err, size_t errlen);
 
 /* The last frame read, main RAM (VS_DS_MAIN_RAM_BYTES from 0x02000000) at
  * its end, and the ROM. Valid until the next frame or close. Main RAM read
@@ -85,7 +77,7 @@ int vs_ds_emu_write_main_ram(vs_ds_emu *e, uint32_t addr, const void *data, size
  * read looks for the emulator's memory, unless VRAMSIM_DS_READ is
  * "savestate" (the savestate every frame) or "miss" (the search made to
  * fail): test hooks. */
-void vs_ds_emu_input(vs_ds_emu *e, const vs_ds_play *play, uint32_t frame);
+void vs_ds_emu_input(vs_ds_emu *e, const vs_emu_play *play, uint32_t frame);
 void vs_ds_emu_run(vs_ds_emu *e);
 int vs_ds_emu_read(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen);
 int vs_ds_emu_snapshot(vs_ds_emu *e, uint32_t frame, char *err, size_t errlen);
@@ -117,7 +109,7 @@ typedef struct vs_ds_recorder {
 /* Plays the ROM and writes the trace lines its ring carries to out.
  * Returns 0, or -1 with err (unreadable ROM or savestate, the program
  * stopped, the ring overflowed or broke, write error). */
-int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recorder *rec, char *err,
+int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_recorder *rec, char *err,
 	size_t errlen);
 
 /* ---- capture (capture/capture_ds.h) ------------------------------------------ */
@@ -126,13 +118,13 @@ int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recor
  * out, the ROM's title, game code and SHA-256 and the summary at its top;
  * the counts in stats when not NULL. Returns 0, or -1 with err (unreadable
  * ROM or savestate, the program stopped, write error). */
-int vs_ds_emu_capture(const char *rom, const vs_ds_play *play, const vs_ds_capture_options *o, FILE *out,
+int vs_ds_emu_capture(const char *rom, const vs_emu_play *play, const vs_ds_capture_options *o, FILE *out,
 	vs_ds_capture_stats *stats, char *err, size_t errlen);
 /* The comment vs_ds_emu_capture puts at the top of the trace of a run of
  * the ROM (its path, its header's info), its last line the run line
  * "capture: frames=N[ input=K ranges][ state=FILE]"; vramsim play writes
  * the same. */
-void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_ds_play *play, char *buf,
+void vs_ds_capture_header(const vs_ds_rom_info *info, const char *rom, const vs_emu_play *play, char *buf,
 	size_t len);
 
 #endif

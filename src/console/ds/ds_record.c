@@ -25,7 +25,7 @@ static int write_lines(void *ud, const char *text, size_t len)
 	return fwrite(text, 1, len, s->out) != len;
 }
 
-int vs_ds_record(const char *rom, const vs_ds_play *play, FILE *out, vs_ds_recorder *rec, char *err,
+int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_recorder *rec, char *err,
 	size_t errlen)
 {
 	sink_ctx sink = { out, rec };

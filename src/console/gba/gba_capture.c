@@ -17,7 +17,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len)
+void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_emu_play *play, char *buf, size_t len)
 {
 	vs_gba_rom_info info;
 	int n;
@@ -32,7 +32,7 @@ void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *pl
 		snprintf(buf + n, len - (size_t)n, " state=%s", base_name(play->state));
 }
 
-int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
+int vs_gba_capture(const char *rom, const vs_emu_play *play, const vs_capture_options *o, FILE *out,
 	vs_capture_stats *stats, char *err, size_t errlen)
 {
 	char header[512];

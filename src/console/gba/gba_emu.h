@@ -20,6 +20,7 @@
 
 #include "capture/capture.h"
 #include "console/gba/gba_cycles.h"
+#include "console/common/emu_play.h"
 #include "console/common/input_script.h"
 
 /* Cycles of one frame (228 lines x 1232) and of VBlank (68 lines). */
@@ -104,20 +105,11 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f);
  * to bottom, 4 bytes each: red, green, blue and one unused. */
 const uint8_t *vs_gba_emu_video(const vs_gba_emu *e, unsigned *w, unsigned *h);
 
-/* How a game is played for `record` and `capture`. */
-typedef struct vs_gba_play {
-	uint32_t frames;              /* frames to run */
-	const vs_input_script *input; /* keys per frame, or NULL for none */
-	const char *state;            /* savestate to start from, or NULL for power-on */
-	/* Optional (NULL): called now and then with the frames played so far. */
-	void (*progress)(void *ud, uint32_t done, uint32_t frames);
-	void *progress_ud;
-} vs_gba_play;
 
 /* Opens rom and prepares it as play says (savestate loaded). NULL with err. */
-vs_gba_emu *vs_gba_play_open(const char *rom, const vs_gba_play *play, char *err, size_t errlen);
+vs_gba_emu *vs_gba_play_open(const char *rom, const vs_emu_play *play, char *err, size_t errlen);
 /* Sets the keys play's script holds on frame (0: the first frame played). */
-void vs_gba_play_keys(vs_gba_emu *e, const vs_gba_play *play, uint32_t frame);
+void vs_gba_play_keys(vs_gba_emu *e, const vs_emu_play *play, uint32_t frame);
 
 /* ---- the "cycles" program (src/console/gba/rom/cycles.c) -------------------------
  * Replays a request list through an allocator built for the ARM7TDMI and
@@ -175,7 +167,7 @@ void vs_gba_recorder_attach(vs_gba_recorder *rec, vs_gba_emu *e);
 
 /* Plays the ROM file, writing its trace to out. Returns 0, or -1 with err
  * (unreadable ROM or savestate, the program faulted, write error). */
-int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *other,
+int vs_gba_record(const char *rom, const vs_emu_play *play, FILE *out, FILE *other,
 	vs_gba_recorder *rec, char *err, size_t errlen);
 
 /* ---- capture (vramsim/capture.h) ------------------------------------------- */
@@ -184,12 +176,12 @@ int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *oth
  * out, with the ROM's title, game code, SHA-256 and the options in the
  * header. stats, if not NULL, gets the counts. Returns 0, or -1 with err
  * (unreadable ROM or savestate, the program faulted, write error). */
-int vs_gba_capture(const char *rom, const vs_gba_play *play, const vs_capture_options *o, FILE *out,
+int vs_gba_capture(const char *rom, const vs_emu_play *play, const vs_capture_options *o, FILE *out,
 	vs_capture_stats *stats, char *err, size_t errlen);
 /* The header comment vs_gba_capture gives the trace (vs_capture_new's
  * header_comment): the ROM's name, title, game code and SHA-256, and the
  * run's frames, input ranges and savestate as play says. Its last line is
  * the run's ("capture: frames=N ..."). */
-void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_gba_play *play, char *buf, size_t len);
+void vs_gba_capture_header(vs_gba_emu *e, const char *rom, const vs_emu_play *play, char *buf, size_t len);
 
 #endif

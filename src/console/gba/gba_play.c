@@ -5,7 +5,7 @@
 
 #include "console/gba/gba_emu.h"
 
-vs_gba_emu *vs_gba_play_open(const char *rom, const vs_gba_play *play, char *err, size_t errlen)
+vs_gba_emu *vs_gba_play_open(const char *rom, const vs_emu_play *play, char *err, size_t errlen)
 {
 	vs_gba_emu *e = vs_gba_emu_open_file(rom, err, errlen);
 
@@ -16,7 +16,7 @@ vs_gba_emu *vs_gba_play_open(const char *rom, const vs_gba_play *play, char *err
 	return e;
 }
 
-void vs_gba_play_keys(vs_gba_emu *e, const vs_gba_play *play, uint32_t frame)
+void vs_gba_play_keys(vs_gba_emu *e, const vs_emu_play *play, uint32_t frame)
 {
 	vs_gba_emu_set_keys(e, play->input ? vs_input_script_keys(play->input, frame) : 0);
 }

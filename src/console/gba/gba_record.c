@@ -28,7 +28,7 @@ void vs_gba_recorder_attach(vs_gba_recorder *rec, vs_gba_emu *e)
 	vs_gba_emu_set_log(e, on_line, rec);
 }
 
-int vs_gba_record(const char *rom, const vs_gba_play *play, FILE *out, FILE *other,
+int vs_gba_record(const char *rom, const vs_emu_play *play, FILE *out, FILE *other,
 	vs_gba_recorder *rec, char *err, size_t errlen)
 {
 	vs_gba_emu *e;

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Zlib */
+/* cli_emu.c - the options and run `record` and `capture` share on both
+ * consoles (cli_emu.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_emu.h"
+
+void vs_cli_emu_init(vs_cli_emu *e, const char *cmd)
+{
+	memset(e, 0, sizeof *e);
+	e->cmd = cmd;
+}
+
+int vs_cli_emu_take(vs_cli_emu *e, const vs_cli_parser *p, int c)
+{
+	switch (c) {
+	case VS_CLI_EMU_FRAMES:
+		return vs_cli_uint(p, 1, 0xFFFFFFFFu, &e->frames) ? VS_EXIT_USAGE : -1;
+	case VS_CLI_EMU_INPUT:
+		e->input = p->arg;
+		return -1;
+	case VS_CLI_EMU_STATE:
+		e->state = p->arg;
+		return -1;
+	case VS_CLI_EMU_QUIET:
+		e->quiet = 1;
+		return -1;
+	case 'o':
+		e->out = p->arg;
+		return -1;
+	case VS_CLI_OPERAND:
+		if (e->rom)
+			return vs_cli_usage_error(e->cmd, "one ROM at a time (got '%s' and '%s')", e->rom, p->arg);
+		e->rom = p->arg;
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+int vs_cli_emu_begin(vs_cli_emu *e, uint32_t default_frames, int gba)
+{
+	char err[1024];
+
+	if (!e->rom)
+		return vs_cli_usage_error(e->cmd, "no ROM given");
+	if (!e->frames && !default_frames)
+		return vs_cli_usage_error(e->cmd, "--frames N is required");
+	if (!e->out)
+		return vs_cli_usage_error(e->cmd, "-o TRACE is required");
+	if (e->input && (vs_input_script_load(e->input, &e->script, err, sizeof err) < 0 ||
+		(gba && vs_input_script_gba_only(&e->script, e->input, err, sizeof err) < 0))) {
+		fprintf(stderr, "%s\n", err); /* on a GBA: x, y or touch, which only the DS has */
+		vs_input_script_free(&e->script);
+		return VS_EXIT_USAGE;
+	}
+	e->play.frames = e->frames ? (uint32_t)e->frames : default_frames;
+	e->play.input = e->input ? &e->script : NULL;
+	e->play.state = e->state;
+	vs_progress_start_frames(&e->progress, e->cmd, e->quiet);
+	if (e->progress.on) {
+		e->play.progress = vs_progress_frames;
+		e->play.progress_ud = &e->progress;
+	}
+	return 0;
+}
+
+void vs_cli_emu_end(vs_cli_emu *e)
+{
+	vs_progress_end(&e->progress);
+	vs_input_script_free(&e->script);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Zlib */
+/* cli_emu.h - what `record` and `capture` share on both consoles: the ROM
+ * operand, --frames, --input, --state, -o and --quiet, and the run they
+ * describe (console/common/emu_play.h) with its progress line. Each
+ * command keeps its own option table (the help words differ by console)
+ * and gives these options the keys below. */
+#ifndef VS_CLI_EMU_H
+#define VS_CLI_EMU_H
+
+#include <stdint.h>
+
+#include "cli/cli_opt.h"
+#include "cli/progress.h"
+#include "console/common/emu_play.h"
+#include "console/common/input_script.h"
+
+/* The shared options' keys; a command's own start at VS_CLI_EMU_OWN. */
+enum {
+	VS_CLI_EMU_FRAMES = VS_CLI_LONG, VS_CLI_EMU_INPUT, VS_CLI_EMU_STATE, VS_CLI_EMU_QUIET, VS_CLI_EMU_OWN
+};
+
+typedef struct vs_cli_emu {
+	const char *cmd; /* the command's name, for messages */
+	const char *rom, *out, *input, *state;
+	uint64_t frames;
+	int quiet;
+	/* made by vs_cli_emu_begin */
+	vs_input_script script;
+	vs_emu_play play;
+	vs_progress progress;
+} vs_cli_emu;
+
+/* Starts e for the command cmd (before parsing). */
+void vs_cli_emu_init(vs_cli_emu *e, const char *cmd);
+/* One of the shared options, or the ROM operand: -1 to go on, an exit
+ * status, or -2 when c is none of them (one of the command's own). */
+int vs_cli_emu_take(vs_cli_emu *e, const vs_cli_parser *p, int c);
+/* After parsing: the ROM and -o must be given, and --frames unless
+ * default_frames (its value when absent) is not 0; loads the input script
+ * (with gba, the keys and touch only the DS has are refused) and fills
+ * e->play, with a progress line unless --quiet. 0, or an exit status with
+ * the message printed. */
+int vs_cli_emu_begin(vs_cli_emu *e, uint32_t default_frames, int gba);
+/* Ends the progress line and frees the script (safe after a failed begin). */
+void vs_cli_emu_end(vs_cli_emu *e);
+
+#endif
