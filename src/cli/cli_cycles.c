@@ -103,6 +103,32 @@ const char *vs_cli_cycles_module(int argc, char **argv)
 	return (kinds & DS_KINDS) && !(kinds & GBA_KINDS) ? "ds" : "gba";
 }
 
+int vs_cli_cycles_take(vs_cli_cycles_ask *a, const vs_cli_parser *p, int c)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 's':
+		a->strategy = p->arg;
+		return -1;
+	case VS_CLI_CYCLES_ARENA:
+		a->arena = p->arg;
+		return -1;
+	case VS_CLI_CYCLES_MAX_FRAMES:
+		if (vs_cli_uint(p, 1, 0xFFFFFFFFu, &v))
+			return VS_EXIT_USAGE;
+		a->max_frames = (uint32_t)v;
+		return -1;
+	case VS_CLI_OPERAND:
+		if (a->path)
+			return vs_cli_usage_error("cycles", "one trace at a time (got '%s' and '%s')", a->path, p->arg);
+		a->path = p->arg;
+		return -1;
+	default:
+		return -2;
+	}
+}
+
 /* ---- the replay that builds the list -------------------------------------- */
 
 /* Applies --strategy (one choice; --arena names its arena) to cfg: 0, or

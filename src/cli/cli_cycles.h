@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/cli_opt.h"
 #include "console/common/cycles_list.h"
 #include "engine/replay.h"
 #include "trace/trace.h"
@@ -24,7 +25,15 @@ const char *vs_cli_cycles_module(int argc, char **argv);
 typedef struct vs_cli_cycles_ask {
 	const char *path, *arena, *strategy;
 	const char *console; /* "GBA", "DS": in messages */
+	uint32_t max_frames; /* --max-frames, or 0: the console's default */
 } vs_cli_cycles_ask;
+
+/* The keys of the options both consoles' `cycles` take (-s is 's'); a
+ * console's own start at VS_CLI_CYCLES_OWN. */
+enum { VS_CLI_CYCLES_ARENA = VS_CLI_LONG, VS_CLI_CYCLES_MAX_FRAMES, VS_CLI_CYCLES_OWN };
+/* One of those options or the trace operand into a: -1 to go on, an exit
+ * status, or -2 when c is a console's own option. */
+int vs_cli_cycles_take(vs_cli_cycles_ask *a, const vs_cli_parser *p, int c);
 
 /* Opens the trace in a replay that builds l while it runs, aimed at the
  * arena to measure (the first, or --arena's, whose strategy, or

@@ -43,12 +43,10 @@ static void ds_notes(FILE *fp, int part)
 	}
 }
 
-enum { O_ARENA = VS_CLI_LONG, O_MAX_FRAMES };
-
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "NAME", "the strategy to measure, NAME[:OPTS] (default: the arena's)" },
-	{ "arena", O_ARENA, "NAME", "the arena to measure (default: the first whose strategy has a DS build)" },
-	{ "max-frames", O_MAX_FRAMES, "N", "stop the emulated DS after N frames (default: 300, plus one "
+	{ "arena", VS_CLI_CYCLES_ARENA, "NAME", "the arena to measure (default: the first whose strategy has a DS build)" },
+	{ "max-frames", VS_CLI_CYCLES_MAX_FRAMES, "N", "stop the emulated DS after N frames (default: 300, plus one "
 		"for every 8 calls)" },
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (host side only)" },
 	{ NULL, 0, NULL, NULL }
@@ -75,34 +73,11 @@ static const vs_cli_cmd command = {
 	ds_notes, 0
 };
 
-typedef struct cycles_opts {
-	vs_cli_cycles_ask ask;
-	uint32_t max_frames;
-} cycles_opts;
-
-/* One option or operand into o: -1 to go on, or an exit status. */
+/* One option or operand: -1 to go on, or an exit status (every option is
+ * one both consoles take). */
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
-	cycles_opts *o = ud;
-	uint64_t v;
-
-	switch (c) {
-	case 's':
-		o->ask.strategy = p->arg;
-		return -1;
-	case O_ARENA:
-		o->ask.arena = p->arg;
-		return -1;
-	case O_MAX_FRAMES:
-		if (vs_cli_uint(p, 1, 0xFFFFFFFFu, &v))
-			return VS_EXIT_USAGE;
-		o->max_frames = (uint32_t)v;
-		return -1;
-	}
-	if (o->ask.path)
-		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->ask.path, p->arg);
-	o->ask.path = p->arg;
-	return -1;
+	return vs_cli_cycles_take(ud, p, c);
 }
 
 /* Whether the cycles ROM is missing: 0 when it is there. (A missing core
@@ -127,7 +102,7 @@ static int missing(void)
 }
 
 /* Runs the list on the DS and prints what it answered. */
-static int run_ds(const cycles_opts *o, const vs_cycles_list *l, const vs_arena_decl *a)
+static int run_ds(const vs_cli_cycles_ask *o, const vs_cycles_list *l, const vs_arena_decl *a)
 {
 	char err[1024];
 	vs_cycles_result *res;
@@ -145,7 +120,7 @@ static int run_ds(const cycles_opts *o, const vs_cycles_list *l, const vs_arena_
 		(unsigned)info.frames, (unsigned)info.chunks);
 	vs_cli_cycles_print_ops(l, res, VS_DS_FRAME_TICKS);
 	vs_cli_cycles_print_frames(l, res, "ticks", VS_DS_FRAME_TICKS, VS_DS_VBLANK_TICKS);
-	bad = vs_cli_cycles_report_diffs(&o->ask, l, res, a);
+	bad = vs_cli_cycles_report_diffs(o, l, res, a);
 	if (bad)
 		printf("placements: %u of the DS's allocations differ from the host replay\n", (unsigned)bad);
 	else
@@ -156,7 +131,7 @@ static int run_ds(const cycles_opts *o, const vs_cycles_list *l, const vs_arena_
 
 int vs_cmd_ds_cycles(int argc, char **argv)
 {
-	cycles_opts o;
+	vs_cli_cycles_ask o;
 	vs_replay_config cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
 	const vs_cycles_target *t;
@@ -166,10 +141,10 @@ int vs_cmd_ds_cycles(int argc, char **argv)
 	int rc, s;
 
 	memset(&o, 0, sizeof o);
-	o.ask.console = "DS";
+	o.console = "DS";
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &o)) >= 0)
 		return rc;
-	if (!o.ask.path)
+	if (!o.path)
 		return vs_cli_usage_error(CMD, "no trace given");
 	if (missing())
 		return VS_EXIT_USAGE;
@@ -178,8 +153,8 @@ int vs_cmd_ds_cycles(int argc, char **argv)
 		return VS_EXIT_USAGE;
 	}
 	t = vs_ds_cycles_targets(&nt);
-	r = vs_cli_cycles_open(&o.ask, l, t, nt, &cfg, opts);
-	rc = r ? vs_cli_cycles_replay(&o.ask, l, r) : VS_EXIT_USAGE;
+	r = vs_cli_cycles_open(&o, l, t, nt, &cfg, opts);
+	rc = r ? vs_cli_cycles_replay(&o, l, r) : VS_EXIT_USAGE;
 	if (rc != VS_EXIT_USAGE) {
 		s = run_ds(&o, l, &vs_replay_arena(r, l->arena)->decl);
 		rc = s > rc ? s : rc;

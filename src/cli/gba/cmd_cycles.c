@@ -103,14 +103,14 @@ static void gba_notes(FILE *fp, int part)
 		"%s", list, status);
 }
 
-enum { O_ARENA = VS_CLI_LONG, O_CODE, O_MAX_FRAMES };
+enum { O_CODE = VS_CLI_CYCLES_OWN };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "NAME", "the strategy to measure, NAME[:OPTS] (default: the arena's)" },
-	{ "arena", O_ARENA, "NAME", "the arena to measure (default: the first whose strategy has a GBA build)" },
+	{ "arena", VS_CLI_CYCLES_ARENA, "NAME", "the arena to measure (default: the first whose strategy has a GBA build)" },
 	{ "code", O_CODE, "thumb|arm|both", "Thumb code in ROM (default, as games build), ARM code "
 		"in IWRAM, or both" },
-	{ "max-frames", O_MAX_FRAMES, "N", "stop the emulated GBA after N frames (default: one per "
+	{ "max-frames", VS_CLI_CYCLES_MAX_FRAMES, "N", "stop the emulated GBA after N frames (default: one per "
 		"call, plus 120)" },
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (host side only)" },
 	{ NULL, 0, NULL, NULL }
@@ -142,43 +142,27 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct cycles_opts {
-	vs_cli_cycles_ask ask;
+	vs_cli_cycles_ask ask; /* the options both consoles take */
 	int code_lo, code_hi;
-	uint32_t max_frames;
 } cycles_opts;
 
 /* One option or operand into o: -1 to go on, or an exit status. */
 static int take(void *ud, const vs_cli_parser *p, int c)
 {
 	cycles_opts *o = ud;
-	uint64_t v;
+	int rc = vs_cli_cycles_take(&o->ask, p, c);
 
-	switch (c) {
-	case 's':
-		o->ask.strategy = p->arg;
-		return -1;
-	case O_ARENA:
-		o->ask.arena = p->arg;
-		return -1;
-	case O_CODE:
-		if (strcmp(p->arg, "thumb") == 0)
-			o->code_lo = o->code_hi = VS_GBA_CODE_THUMB_ROM;
-		else if (strcmp(p->arg, "arm") == 0)
-			o->code_lo = o->code_hi = VS_GBA_CODE_ARM_IWRAM;
-		else if (strcmp(p->arg, "both") == 0)
-			o->code_lo = VS_GBA_CODE_THUMB_ROM, o->code_hi = VS_GBA_CODE_ARM_IWRAM;
-		else
-			return vs_cli_usage_error(CMD, "--code: '%s' is not thumb, arm or both", p->arg);
-		return -1;
-	case O_MAX_FRAMES:
-		if (vs_cli_uint(p, 1, 0xFFFFFFFFu, &v))
-			return VS_EXIT_USAGE;
-		o->max_frames = (uint32_t)v;
-		return -1;
-	}
-	if (o->ask.path)
-		return vs_cli_usage_error(CMD, "one trace at a time (got '%s' and '%s')", o->ask.path, p->arg);
-	o->ask.path = p->arg;
+	if (rc != -2)
+		return rc;
+	/* O_CODE */
+	if (strcmp(p->arg, "thumb") == 0)
+		o->code_lo = o->code_hi = VS_GBA_CODE_THUMB_ROM;
+	else if (strcmp(p->arg, "arm") == 0)
+		o->code_lo = o->code_hi = VS_GBA_CODE_ARM_IWRAM;
+	else if (strcmp(p->arg, "both") == 0)
+		o->code_lo = VS_GBA_CODE_THUMB_ROM, o->code_hi = VS_GBA_CODE_ARM_IWRAM;
+	else
+		return vs_cli_usage_error(CMD, "--code: '%s' is not thumb, arm or both", p->arg);
 	return -1;
 }
 
@@ -286,7 +270,7 @@ static int measure(const cycles_opts *o, vs_gba_cycles_list *l, vs_replay *r)
 		return status;
 	a = vs_replay_arena(r, l->arena);
 	for (i = o->code_lo; i <= o->code_hi; i++) {
-		int s = run_code(ask, l, i, &a->decl, o->max_frames);
+		int s = run_code(ask, l, i, &a->decl, ask->max_frames);
 
 		if (s > status)
 			status = s;
