@@ -56,9 +56,14 @@ typedef struct heap_status {
 /* Called for each free extent (offset from base, bytes); non-zero stops. */
 typedef int (*heap_extent_fn)(void *ud, uint32_t offset, uint32_t size);
 
+/* The bytes are read through a pointer to the word, not as m[o + k]: a 32-bit
+ * o + k could wrap, so a compiler must keep four loads; p[k] it may merge into
+ * one where the host allows unaligned words. */
 static inline uint32_t heap_ld32(const uint8_t *m, uint32_t o)
 {
-	return (uint32_t)m[o] | (uint32_t)m[o + 1] << 8 | (uint32_t)m[o + 2] << 16 | (uint32_t)m[o + 3] << 24;
+	const uint8_t *p = m + o;
+
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* ---- watched stores --------------------------------------------------------
@@ -121,11 +126,13 @@ static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 
 static inline void heap_st32(uint8_t *m, uint32_t o, uint32_t v)
 {
-	heap_watch_store(m + o, 4u);
-	m[o] = (uint8_t)v;
-	m[o + 1] = (uint8_t)(v >> 8);
-	m[o + 2] = (uint8_t)(v >> 16);
-	m[o + 3] = (uint8_t)(v >> 24);
+	uint8_t *p = m + o; /* one store where the host allows: see heap_ld32 */
+
+	heap_watch_store(p, 4u);
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
 }
 
 static inline int heap_is_pow2(uint32_t v)
