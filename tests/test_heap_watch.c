@@ -4,7 +4,7 @@
  * headers over live blocks, or hands out overlapping ones, is still
  * reported, by its stores, by the blocks' edges, or by the full-byte mode;
  * and vramsim's own heaps read the same in that mode as with every byte
- * written. */
+ * written; the store helpers answer as their first, plainer forms did. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +331,106 @@ START_TEST(full_bytes_option)
 }
 END_TEST
 
+/* ---- the store helpers against their first forms -------------------------
+ * heap_watch_store as one inline function (before its usual answer was
+ * split from the rest, heap_watch_seen), heap_fls/heap_ffs as loops, and
+ * heap_ld32/heap_st32 a byte at a time: the forms the consoles still use. */
+static void ref_watch_store(heap_watch *w, const uint8_t *p, uint32_t n)
+{
+	uintptr_t off;
+	uint32_t g, last;
+
+	if (!n)
+		return;
+	off = (uintptr_t)p - w->base;
+	if (off >= w->size)
+		return;
+	g = (uint32_t)off / HEAP_WATCH_GRANULE;
+	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
+	if (!(w->live[g / 64u] >> (g % 64u) & 1u)) {
+		for (g++; g <= last && !(w->live[g / 64u] >> (g % 64u) & 1u); g++)
+			;
+		if (g > last)
+			return;
+	}
+	if (!w->hits++)
+		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
+}
+
+static uint32_t ref_fls(uint32_t v)
+{
+	uint32_t n = 0;
+
+	while (v >>= 1)
+		n++;
+	return n;
+}
+
+static uint32_t ref_ffs(uint32_t v)
+{
+	uint32_t n = 0;
+
+	while (!(v & 1u)) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+START_TEST(store_helpers_same_as_first_forms)
+{
+	enum { SIZE = 64 * 100 + 40 }; /* granules past the bitmap's last whole one */
+	static uint8_t mem[SIZE + 64];
+	uint64_t live[2] = { 0 };
+	heap_watch w = { 0 }, ref = { 0 };
+	vs_rng rng = { 27 };
+	uint32_t i, seen = 0;
+
+	for (i = 0; i < 20000; i++) {
+		uint32_t v = vs_rng_next(&rng) >> vs_rng_below(&rng, 32);
+		if (v) {
+			ck_assert_uint_eq(heap_fls(v), ref_fls(v));
+			ck_assert_uint_eq(heap_ffs(v), ref_ffs(v));
+		}
+	}
+	ck_assert_uint_eq(heap_fls(0), ref_fls(0));
+	for (i = 0; i < 32; i++) {
+		ck_assert_uint_eq(heap_fls(1u << i), i);
+		ck_assert_uint_eq(heap_ffs(1u << i), i);
+	}
+	for (i = 0; i < 10000; i++) {
+		uint32_t o = vs_rng_below(&rng, SIZE - 4), v = vs_rng_next(&rng);
+		heap_st32(mem, o, v);
+		ck_assert_uint_eq(mem[o] | mem[o + 1] << 8 | mem[o + 2] << 16 | (uint32_t)mem[o + 3] << 24, v);
+		ck_assert_uint_eq(heap_ld32(mem, o), v);
+	}
+#ifdef HEAP_WATCH_STORES
+	w.base = ref.base = (uintptr_t)mem;
+	w.size = ref.size = SIZE;
+	w.live = ref.live = live;
+	for (i = 0; i < 40000; i++) {
+		uint32_t o = vs_rng_below(&rng, SIZE + 32), n = vs_rng_below(&rng, 4) ? 4u : vs_rng_below(&rng, 200);
+		if (i % 1000 == 0) {
+			seen += ref.hits;
+			live[0] = (uint64_t)vs_rng_next(&rng) << 32 | vs_rng_next(&rng);
+			live[1] = ((uint64_t)vs_rng_next(&rng) << 32 | vs_rng_next(&rng)) & 0x7FFFFFFFFull;
+			w.hits = ref.hits = 0;
+		}
+		if (vs_rng_below(&rng, 2))
+			o &= ~3u; /* heaps store aligned words, mostly */
+		heap_watch_now = &w;
+		heap_watch_store(mem + o, n);
+		heap_watch_now = NULL;
+		ref_watch_store(&ref, mem + o, n);
+		ck_assert_uint_eq(w.hits, ref.hits);
+		if (ref.hits)
+			ck_assert_uint_eq(w.first, ref.first);
+	}
+	ck_assert_uint_gt(seen, 1000); /* the watch did count */
+#endif
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("heap_watch");
@@ -344,6 +444,7 @@ int main(void)
 	tcase_add_test(tc, plugin_cannot_claim_seen_stores);
 	tcase_add_test(tc, own_heaps_same_as_full_bytes);
 	tcase_add_test(tc, full_bytes_option);
+	tcase_add_test(tc, store_helpers_same_as_first_forms);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

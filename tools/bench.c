@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 			remove(path);
 	}
 	printf("\nstrategy: its own alloc and free calls alone, made straight to it (as vs_bench_alloc makes them)\n"
-		"targets: ratio at most 1.5x for obj and bg, 2x for ds-tex, ds-pltt and ram (checksum %llu)\n",
+		"targets: ratio at most 1.5x for obj and bg, 2x for ds-tex and ds-pltt, 3x for ram (checksum %llu)\n",
 		(unsigned long long)(sum & 0xFFFF));
 	return 0;
 }

@@ -56,9 +56,14 @@ typedef struct heap_status {
 /* Called for each free extent (offset from base, bytes); non-zero stops. */
 typedef int (*heap_extent_fn)(void *ud, uint32_t offset, uint32_t size);
 
+/* The bytes are read through a pointer to the word, not as m[o + k]: a 32-bit
+ * o + k could wrap, so a compiler must keep four loads; p[k] it may merge into
+ * one where the host allows unaligned words. */
 static inline uint32_t heap_ld32(const uint8_t *m, uint32_t o)
 {
-	return (uint32_t)m[o] | (uint32_t)m[o + 1] << 8 | (uint32_t)m[o + 2] << 16 | (uint32_t)m[o + 3] << 24;
+	const uint8_t *p = m + o;
+
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* ---- watched stores --------------------------------------------------------
@@ -88,28 +93,23 @@ static inline int heap_watch_live(const heap_watch *w, uint32_t g)
 	return (int)(w->live[g / 64u] >> (g % 64u) & 1u);
 }
 
+/* A store that may count (in a live granule, or over several): in
+ * heap_watch.c, out of the allocators' way. */
+void heap_watch_seen(heap_watch *w, uintptr_t off, uint32_t n);
+
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 {
 	heap_watch *w = heap_watch_now;
 	uintptr_t off;
-	uint32_t g, last;
 
-	if (!w || !n)
+	if (!w)
 		return;
 	off = (uintptr_t)p - w->base;
 	if (off >= w->size)
 		return; /* not the watched memory (a heap's own state) */
-	g = (uint32_t)off / HEAP_WATCH_GRANULE;
-	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
-	if (!heap_watch_live(w, g)) {
-		/* a word's store is in one granule unless it straddles two */
-		for (g++; g <= last && !heap_watch_live(w, g); g++)
-			;
-		if (g > last)
-			return;
-	}
-	if (!w->hits++)
-		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
+	/* the usual store, an aligned word outside live data, ends here */
+	if (off % HEAP_WATCH_GRANULE + n > HEAP_WATCH_GRANULE || heap_watch_live(w, (uint32_t)off / HEAP_WATCH_GRANULE))
+		heap_watch_seen(w, off, n);
 }
 #else
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
@@ -121,11 +121,13 @@ static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 
 static inline void heap_st32(uint8_t *m, uint32_t o, uint32_t v)
 {
-	heap_watch_store(m + o, 4u);
-	m[o] = (uint8_t)v;
-	m[o + 1] = (uint8_t)(v >> 8);
-	m[o + 2] = (uint8_t)(v >> 16);
-	m[o + 3] = (uint8_t)(v >> 24);
+	uint8_t *p = m + o; /* one store where the host allows: see heap_ld32 */
+
+	heap_watch_store(p, 4u);
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
 }
 
 static inline int heap_is_pow2(uint32_t v)
@@ -141,19 +143,32 @@ static inline uint32_t heap_align_up(uint32_t v, uint32_t a)
 	return r < v ? HEAP_NIL : r;
 }
 
+/* The hosts' compilers count bits in one instruction; the loops below are for
+ * the consoles' (the ARM7TDMI has no CLZ), and give the same answers. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#define HEAP_BITS_BUILTIN 1
+#endif
+
 /* Index of the highest set bit (v != 0). */
 static inline uint32_t heap_fls(uint32_t v)
 {
+#ifdef HEAP_BITS_BUILTIN
+	return v ? 31u - (uint32_t)__builtin_clz(v) : 0u; /* the loop gives 0 for 0 */
+#else
 	uint32_t n = 0;
 
 	while (v >>= 1)
 		n++;
 	return n;
+#endif
 }
 
 /* Index of the lowest set bit (v != 0). */
 static inline uint32_t heap_ffs(uint32_t v)
 {
+#ifdef HEAP_BITS_BUILTIN
+	return (uint32_t)__builtin_ctz(v);
+#else
 	uint32_t n = 0;
 
 	while (!(v & 1u)) {
@@ -161,6 +176,7 @@ static inline uint32_t heap_ffs(uint32_t v)
 		n++;
 	}
 	return n;
+#endif
 }
 
 /* ---- boundary tags --------------------------------------------------------
