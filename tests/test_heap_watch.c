@@ -333,8 +333,11 @@ END_TEST
 
 /* ---- the store helpers against their first forms -------------------------
  * heap_watch_store as one inline function (before its usual answer was
- * split from the rest, heap_watch_seen), heap_fls/heap_ffs as loops, and
- * heap_ld32/heap_st32 a byte at a time: the forms the consoles still use. */
+ * split from the rest, heap_watch_seen), the heaps' highest and lowest set
+ * bit (bits.h: one instruction on this host) as loops, and heap_ld32 and
+ * heap_st32 a byte at a time. bits.h's forms for the consoles are checked
+ * on the emulated GBA and DS, whose placements must equal the host's
+ * (`vramsim cycles`). */
 static void ref_watch_store(heap_watch *w, const uint8_t *p, uint32_t n)
 {
 	uintptr_t off;
@@ -389,14 +392,14 @@ START_TEST(store_helpers_same_as_first_forms)
 	for (i = 0; i < 20000; i++) {
 		uint32_t v = vs_rng_next(&rng) >> vs_rng_below(&rng, 32);
 		if (v) {
-			ck_assert_uint_eq(heap_fls(v), ref_fls(v));
-			ck_assert_uint_eq(heap_ffs(v), ref_ffs(v));
+			ck_assert_uint_eq(bits_top32(v), ref_fls(v));
+			ck_assert_uint_eq(bits_ctz32(v), ref_ffs(v));
 		}
 	}
-	ck_assert_uint_eq(heap_fls(0), ref_fls(0));
+	ck_assert_uint_eq(bits_top32(0), ref_fls(0));
 	for (i = 0; i < 32; i++) {
-		ck_assert_uint_eq(heap_fls(1u << i), i);
-		ck_assert_uint_eq(heap_ffs(1u << i), i);
+		ck_assert_uint_eq(bits_top32(1u << i), i);
+		ck_assert_uint_eq(bits_ctz32(1u << i), i);
 	}
 	for (i = 0; i < 10000; i++) {
 		uint32_t o = vs_rng_below(&rng, SIZE - 4), v = vs_rng_next(&rng);

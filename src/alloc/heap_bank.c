@@ -107,7 +107,7 @@ int heap_bank_alloc(heap_bank *b, uint8_t *m, uint32_t size, uint32_t align, hea
 	}
 	if (w == b->map_words)
 		return HEAP_NOSPACE; /* nbfree disagrees with the map: corrupted segment */
-	bit = heap_ffs(~word);
+	bit = bits_ctz32(~word);
 	i = w * 32u + bit;
 	if (i >= b->per)
 		return HEAP_NOSPACE; /* nbfree disagrees with the map: corrupted segment */

@@ -15,7 +15,7 @@ static void set_top(uint8_t *m, uint32_t t) { heap_st32(m, C_TOP, t); }
 
 static uint32_t large_index(uint32_t s)
 {
-	uint32_t f = heap_fls(s);
+	uint32_t f = bits_top32(s);
 
 	return (f - 8u) * 2u + ((s >> (f - 1u)) & 1u);
 }
@@ -121,7 +121,7 @@ static uint32_t best_binned(const uint8_t *m, uint32_t need)
 		uint32_t map = heap_ld32(m, C_SMALLMAP) & (~0u << (need >> 3));
 
 		if (map)
-			return heap_ld32(m, C_SMALL(heap_ffs(map)));
+			return heap_ld32(m, C_SMALL(bits_ctz32(map)));
 		j = 0;
 	} else {
 		j = large_index(need);
@@ -136,7 +136,7 @@ static uint32_t best_binned(const uint8_t *m, uint32_t need)
 		uint32_t map = heap_ld32(m, C_LARGEMAP + 4u * w) & (~0u << (j & 31u));
 
 		if (map)
-			return heap_ld32(m, C_LARGE(w * 32u + heap_ffs(map)));
+			return heap_ld32(m, C_LARGE(w * 32u + bits_ctz32(map)));
 	}
 	return HEAP_NIL;
 }
@@ -269,7 +269,7 @@ void heap_dlmalloc_status(const heap_dlmalloc *h, const uint8_t *m, heap_status 
 			}
 		}
 		if (j == (uint32_t)-1 && heap_ld32(m, C_SMALLMAP)) {
-			uint32_t s = heap_fls(heap_ld32(m, C_SMALLMAP)) * 8u;
+			uint32_t s = bits_top32(heap_ld32(m, C_SMALLMAP)) * 8u;
 			if (s > largest)
 				largest = s;
 		}

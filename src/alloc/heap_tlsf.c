@@ -11,7 +11,7 @@ void heap_tlsf_mapping(uint32_t size, uint32_t *fl, uint32_t *sl)
 		*fl = 0;
 		*sl = size / (SMALL / SL_COUNT);
 	} else {
-		uint32_t f = heap_fls(size);
+		uint32_t f = bits_top32(size);
 
 		*sl = (size >> (f - HEAP_TLSF_SL_LOG2)) ^ SL_COUNT;
 		*fl = f - (HEAP_TLSF_FL_SHIFT - 1u);
@@ -100,7 +100,7 @@ static uint32_t find_suitable(const heap_tlsf *h, const uint8_t *m, uint32_t siz
 	uint32_t fl, sl, slm, flm;
 
 	if (size >= SMALL) {
-		uint32_t r = (1u << (heap_fls(size) - HEAP_TLSF_SL_LOG2)) - 1u;
+		uint32_t r = (1u << (bits_top32(size) - HEAP_TLSF_SL_LOG2)) - 1u;
 
 		if (size + r < size)
 			return HEAP_NIL;
@@ -114,10 +114,10 @@ static uint32_t find_suitable(const heap_tlsf *h, const uint8_t *m, uint32_t siz
 		flm = fl + 1u >= 32u ? 0 : heap_ld32(m, 0) & (~0u << (fl + 1u));
 		if (!flm)
 			return HEAP_NIL;
-		fl = heap_ffs(flm);
+		fl = bits_ctz32(flm);
 		slm = heap_ld32(m, sl_map_at(fl));
 	}
-	sl = heap_ffs(slm);
+	sl = bits_ctz32(slm);
 	return heap_ld32(m, head_at(h, fl, sl));
 }
 
@@ -218,8 +218,8 @@ void heap_tlsf_status(const heap_tlsf *h, const uint8_t *m, heap_status *st)
 	/* The largest block is in the highest non-empty list. */
 	flm = h->epi ? heap_ld32(m, 0) : 0;
 	if (flm) {
-		uint32_t fl = heap_fls(flm);
-		uint32_t sl = heap_fls(heap_ld32(m, sl_map_at(fl)));
+		uint32_t fl = bits_top32(flm);
+		uint32_t sl = bits_top32(heap_ld32(m, sl_map_at(fl)));
 		uint32_t b;
 
 		for (b = heap_ld32(m, head_at(h, fl, sl)); b != HEAP_NIL; b = ht_next(m, b))

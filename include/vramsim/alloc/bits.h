@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /* bits.h - bitmap helpers shared by the allocators that keep a bit per
  * unit (gba_obj_snug.c, gba_obj_ends.c, ds_tex_pair.c, ds_pltt_split.c),
- * and the one popcount of the project (the ownership map's too).
+ * the one popcount of the project (the ownership map's too), and the one
+ * lowest and highest set bit (the heaps' too: heap_common.h).
  * A set bit is a free unit. Words are
  * 32 bits (the ARM7/ARM9 word); every search is a bounded scan over the
  * words plus the free runs met, with no allocation of its own.
@@ -12,14 +13,26 @@
 
 #include <stdint.h>
 
+/* The hosts' compilers count bits in one instruction (the heaps' free-list
+ * maps ask on every call); the consoles' have none (the ARM7TDMI has no
+ * CLZ) and take the portable forms, which give the same answers. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#define BITS_BUILTIN 1
+#endif
+
+/* Index of the lowest set bit (0 for 0). */
 static inline uint32_t bits_ctz32(uint32_t x)
 {
-	/* de Bruijn: no ctz instruction on the ARM7TDMI; x != 0 */
+#ifdef BITS_BUILTIN
+	return x ? (uint32_t)__builtin_ctz(x) : 0u;
+#else
+	/* de Bruijn: no ctz instruction on the ARM7TDMI */
 	static const uint8_t pos[32] = {
 		0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
 		31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
 	};
 	return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
+#endif
 }
 
 /* Set bits of x: the SWAR sum, no table. Not __builtin_popcount: the
@@ -82,16 +95,20 @@ static inline uint32_t bits_next(const uint32_t *w, uint32_t i, uint32_t end, in
 }
 
 /* Highest set bit of x (x != 0): smear it down, keep the top one. */
+/* Index of the highest set bit (0 for 0). */
 static inline uint32_t bits_top32(uint32_t x)
 {
+#ifdef BITS_BUILTIN
+	return x ? 31u - (uint32_t)__builtin_clz(x) : 0u;
+#else
 	x |= x >> 1;
 	x |= x >> 2;
 	x |= x >> 4;
 	x |= x >> 8;
 	x |= x >> 16;
 	return bits_ctz32(x - (x >> 1));
+#endif
 }
-
 /* Highest index in [lo, i) whose bit equals v, or i when there is none. */
 static inline uint32_t bits_prev(const uint32_t *w, uint32_t lo, uint32_t i, int v)
 {

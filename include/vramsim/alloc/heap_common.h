@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "vramsim/alloc/bits.h"
+
 #define HEAP_NIL 0xFFFFFFFFu
 
 /* Result codes, numbered as vs_status so adapters can pass them through. */
@@ -141,42 +143,6 @@ static inline uint32_t heap_align_up(uint32_t v, uint32_t a)
 	uint32_t r = (v + (a - 1)) & ~(a - 1);
 
 	return r < v ? HEAP_NIL : r;
-}
-
-/* The hosts' compilers count bits in one instruction; the loops below are for
- * the consoles' (the ARM7TDMI has no CLZ), and give the same answers. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
-#define HEAP_BITS_BUILTIN 1
-#endif
-
-/* Index of the highest set bit (v != 0). */
-static inline uint32_t heap_fls(uint32_t v)
-{
-#ifdef HEAP_BITS_BUILTIN
-	return v ? 31u - (uint32_t)__builtin_clz(v) : 0u; /* the loop gives 0 for 0 */
-#else
-	uint32_t n = 0;
-
-	while (v >>= 1)
-		n++;
-	return n;
-#endif
-}
-
-/* Index of the lowest set bit (v != 0). */
-static inline uint32_t heap_ffs(uint32_t v)
-{
-#ifdef HEAP_BITS_BUILTIN
-	return (uint32_t)__builtin_ctz(v);
-#else
-	uint32_t n = 0;
-
-	while (!(v & 1u)) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-#endif
 }
 
 /* ---- boundary tags --------------------------------------------------------
