@@ -10,7 +10,8 @@
 # libvs_vram.a and libvs_base.a are linked). OUT: the program to write
 # (default BUILD/butano-check-VERSION). ITEMS=N in the environment sets
 # BN_CFG_SPRITE_TILES_MAX_ITEMS (Butano's default 128). CXX: the host C++
-# compiler (default g++; it needs C++23 as Butano 21 does).
+# compiler (default g++; it needs C++23 as Butano 21 does); CXXFLAGS: more
+# flags (a sanitizer tree's, which its libraries need).
 set -eu
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	echo "usage: $0 BUTANO BUILD [OUT]" >&2
@@ -36,7 +37,8 @@ out=${3:-$build/butano-check-$version}
 # -fpermissive: Butano's items map hashes a pointer as unsigned (32 bits on
 # the GBA), which a 64-bit host refuses without it; -w: Butano's own warnings
 # on a host are not ours to mend.
-${CXX:-g++} -std=c++23 -O1 -fpermissive -w \
+# shellcheck disable=SC2086 # CXXFLAGS is a list of flags
+${CXX:-g++} -std=c++23 -O1 -fpermissive -w ${CXXFLAGS:-} \
 	-DBN_CFG_ASSERT_ENABLED=false -DBN_CFG_LOG_ENABLED=false \
 	-DBN_CFG_SPRITE_TILES_MAX_ITEMS="${ITEMS:-128}" \
 	-I"$here" -I"$bn/include" -I"$bn/src" -I"$src/src" -I"$src/include" \
