@@ -6,10 +6,10 @@
 #   VRAMSIM_BUTANO_SRC=BUTANO tools/butano-check/check.sh BUILD OUT [TRACE...]
 #
 # Builds butano-check against the Butano checkout BUTANO (build.sh), runs it
-# on each TRACE (default: every bundled trace with a gba-obj arena and
-# `vramsim gen` OBJ workloads of seeds 3 and 4) with graphics=tag, each and
-# raw, and compares each placement with butano-sprite-tiles at the checkout's
-# major version (compare.sh). Exit 0: every placement equal; 1: one differs;
+# on each TRACE (default: every bundled trace with a gba-obj arena,
+# `vramsim gen` OBJ workloads of seeds 3 and 4, and flush-limit.trace) with
+# graphics=tag, each and raw, and compares each placement with
+# butano-sprite-tiles at the checkout's major version (compare.sh). Exit 0: every placement equal; 1: one differs;
 # 2: bad usage or a build that failed; 77: VRAMSIM_BUTANO_SRC is not set.
 set -u
 if [ -z "${VRAMSIM_BUTANO_SRC:-}" ]; then
@@ -38,7 +38,8 @@ if [ $# -eq 0 ]; then
 			"$vramsim" gen "$gen" --seed $seed -o "$out/gen-$gen-$seed.trace" || exit 2
 		done
 	done
-	set -- $(grep -l '^arena [^ ]* gba-obj' "$here"/../../traces/*.trace) "$out"/gen-*.trace
+	set -- $(grep -l '^arena [^ ]* gba-obj' "$here"/../../traces/*.trace) "$out"/gen-*.trace \
+		"$here/flush-limit.trace"
 fi
 status=0
 for trace in "$@"; do
