@@ -177,6 +177,36 @@ START_TEST(item_limit)
 }
 END_TEST
 
+/* The limit reached in the retry after a flush (L739-744, then L660): the
+ * flush stays done (the waiting item is free, delay_commit is set), and only
+ * the split is undone. tools/butano-check leaves Butano's own books so after
+ * its assert (docs/butano.md, "Checked against Butano's code"), and the two
+ * agreed on every placement that followed. */
+START_TEST(item_limit_after_a_flush)
+{
+	int g;
+
+	butano_st_init(&a, 21, 3);
+	ck_assert_uint_eq(start_of(create(1, 512)), 512);
+	g = create(2, 256);
+	ck_assert_uint_eq(start_of(g), 256);
+	ck_assert_uint_eq(start_of(create(3, 256)), 0); /* exact: no item taken */
+	ck_assert_uint_eq(a.nspare, 0);
+	ck_assert_int_eq(butano_st_decrease_usages(&a, g), 0);
+	/* nothing free, no waiting item of 8 tiles: flush, then the split of
+	 * 256-511 needs a fourth item */
+	ck_assert_int_eq(create(4, 8), BUTANO_ST_NO_ITEMS);
+	ck_assert_uint_eq(a.nreleased, 1);
+	ck_assert_uint_eq(a.released[0], 256);
+	ck_assert_uint_eq(a.items[g].status, BUTANO_ST_FREE);
+	ck_assert_uint_eq(a.free_tiles, 256);
+	ck_assert_uint_eq(a.to_remove_tiles, 0);
+	ck_assert_uint_eq(a.delay_commit, 1);
+	ck_assert_int_eq(butano_st_allocate(&a, 8), BUTANO_ST_NO_SPACE); /* L753: delay_commit, not the limit */
+	ck_assert_uint_eq(start_of(create(5, 256)), 256);                /* exact fit: no item needed */
+}
+END_TEST
+
 /* 21.0.0 (1eda5035, L983-1040): a bitmap BG takes tiles 0-511 when the
  * first item is free and holds them; sprites go to the end as ever. */
 START_TEST(first_half_for_bitmap_bgs)
@@ -635,6 +665,7 @@ int main(void)
 	tcase_add_test(tc, graphics_shared_used_or_waiting);
 	tcase_add_test(tc, flush_when_nothing_fits);
 	tcase_add_test(tc, item_limit);
+	tcase_add_test(tc, item_limit_after_a_flush);
 	tcase_add_test(tc, first_half_for_bitmap_bgs);
 	tcase_add_test(tc, compressed_graphics_skip_waiting_items);
 	tcase_add_test(tc, matches_the_reference_model);
