@@ -23,6 +23,13 @@
  * includes it. */
 #include "vramsim/record.h"
 
+/* the manager's items: Butano 21 keeps its static data behind data_ref() */
+#ifdef BN_RECORD_DATA_REF
+#define BN_RECORD_ITEMS_ data_ref().items
+#else
+#define BN_RECORD_ITEMS_ data.items
+#endif
+
 namespace bn::sprite_tiles_manager
 {
 namespace
@@ -52,7 +59,7 @@ namespace
             VS_REC_BYTES(0x10000u + rec_failed_++, "obj", t, unsigned(tiles_count) * 32u, VS_REC_FAILED);
             return;
         }
-        const item_type& item = data.items.item(id);
+        const item_type& item = BN_RECORD_ITEMS_.item(id);
         VS_REC_BYTES(unsigned(id), "obj", t, unsigned(item.tiles_count) * 32u,
                      0x06010000u + unsigned(item.start_tile) * 32u);
     }
@@ -60,7 +67,7 @@ namespace
     /* after a create or allocate that returned result: only an item's first use */
     void rec_alloc_(int result, const tile* tiles_data, int tiles_count)
     {
-        if(result < 0 || data.items.item(result).usages == 1)
+        if(result < 0 || BN_RECORD_ITEMS_.item(result).usages == 1)
         {
             rec_item_(result, tiles_data, tiles_count);
         }
@@ -121,7 +128,7 @@ int allocate_optional(int tiles_count, bpp_mode bpp)
 void decrease_usages(int id)
 {
     decrease_usages_unrecorded_(id);
-    if(! data.items.item(id).usages)
+    if(! BN_RECORD_ITEMS_.item(id).usages)
     {
         VS_REC_FREE(unsigned(id));
     }
@@ -129,9 +136,9 @@ void decrease_usages(int id)
 
 void set_tiles_ref(int id, const span<const tile>& tiles_ref, compression_type compression)
 {
-    const tile* old_tiles_data = data.items.item(id).data;
+    const tile* old_tiles_data = BN_RECORD_ITEMS_.item(id).data;
     set_tiles_ref_unrecorded_(id, tiles_ref, compression);
-    if(old_tiles_data != tiles_ref.data() && data.items.item(id).usages)
+    if(old_tiles_data != tiles_ref.data() && BN_RECORD_ITEMS_.item(id).usages)
     {
         VS_REC_LINE("# set_tiles_ref");
         VS_REC_FREE(unsigned(id));

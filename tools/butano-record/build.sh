@@ -7,8 +7,10 @@
 #   tools/butano-record/build.sh REPOS TAG PROGRAM WORK
 #
 # REPOS holds git repositories (clones or mirrors) named butano
-# (GValiente/butano), devkitarm-rules, devkitarm-crtls, grit, mmutil and
-# general-tools (devkitPro/...). TAG: a Butano tag (9.4.1, 18.1.0, 21.7.1).
+# (GValiente/butano), devkitarm-rules, devkitarm-crtls, grit, mmutil,
+# general-tools and, for a Butano that links devkitPro's libmm (-lmm in
+# butano/butano.mak; later ones carry their own maxmod), maxmod
+# (devkitPro/...). TAG: a Butano tag (9.4.1, 18.1.0, 21.7.1).
 # PROGRAM: a program's folder in Butano's repository (examples/sprites,
 # games/butano-fighter). WORK: a scratch folder; it gets a devkitARM-like
 # tree (devkitpro/) whose compilers are Debian's, Butano at TAG (butano-TAG/)
@@ -92,9 +94,17 @@ done
 for f in gba_crt0.s gba_cart.ld gba_mb.ld; do
 	git -C "$repos/devkitarm-crtls" show "HEAD:$f" > "$lib/$f"
 done
-git -C "$repos/devkitarm-crtls" show HEAD:gba.specs | grep -v sync-none > "$lib/gba.specs"
-git -C "$repos/devkitarm-crtls" show HEAD:gba_mb.specs | grep -v sync-none > "$lib/gba_mb.specs"
+# gba.specs without the sync-none.specs only devkitARM's GCC has, and with
+# fake_heap.o: the heap bounds devkitARM's libsysbase holds and its crt0
+# sets, which Debian's newlib lacks (weak: later Butano defines them in
+# hw/src/bn_hw_cstdlib.cpp)
+for f in gba gba_mb; do
+	git -C "$repos/devkitarm-crtls" show "HEAD:$f.specs" | grep -v sync-none |
+		sed 's/^\(gba_crt0%O%s\) /\1 fake_heap%O%s /' > "$lib/$f.specs"
+done
 arm-none-eabi-gcc -x assembler-with-cpp -marm -c "$lib/gba_crt0.s" -o "$lib/gba_crt0.o"
+printf '__attribute__((weak)) char *fake_heap_start;\n__attribute__((weak)) char *fake_heap_end;\n' > "$lib/fake_heap.c"
+arm-none-eabi-gcc -mthumb -O2 -c "$lib/fake_heap.c" -o "$lib/fake_heap.o"
 
 # Butano at TAG: only what the program needs (butano/, common/, the program)
 bn=$work/butano-$tag
@@ -103,6 +113,18 @@ mkdir -p "$bn"
 GIT_INDEX_FILE=$work/butano.index git -C "$repos/butano" --work-tree="$bn" checkout "$tag" -- butano common "$program"
 rm -f "$work/butano.index"
 manager=$bn/butano/src/bn_sprite_tiles_manager.cpp
+# a Butano that links devkitPro's libmm gets maxmod 1.0.14 (2020-07), the
+# release devkitPro shipped until 2022-05
+if grep -q -- '-lmm' "$bn/butano/butano.mak" 2>/dev/null && [ ! -f "$dkp/libgba/lib/libmm.a" ]; then
+	export_tree maxmod "$work/src/maxmod" v1.0.14
+	mkdir -p "$dkp/libgba/lib" "$dkp/libgba/include"
+	for s in "$work"/src/maxmod/source/*.s "$work"/src/maxmod/source_gba/*.s; do
+		arm-none-eabi-gcc -x assembler-with-cpp -DSYS_GBA -DUSE_IWRAM -march=armv4t -mthumb -mthumb-interwork \
+			-I"$work/src/maxmod/asm_include" -I"$work/src/maxmod/include" -c "$s" -o "${s%.s}.o"
+	done
+	arm-none-eabi-ar rcs "$dkp/libgba/lib/libmm.a" "$work"/src/maxmod/source*/*.o
+	cp "$work"/src/maxmod/include/*.h "$dkp/libgba/include/"
+fi
 if [ "${RECORD:-1}" != 0 ]; then
 	# rename the manager's public calls *_unrecorded_ (definitions, and the
 	# flush's own update() call), then wrap them (bn_record_hooks.h)
@@ -110,6 +132,7 @@ if [ "${RECORD:-1}" != 0 ]; then
 		-e 's/^\( *\)update();$/\1update_unrecorded_();/' "$manager"
 	sed -i "0,/^#include \"bn_sprite_tiles_manager.h\"/s||&\n#include \"$here/bn_record_prelude.h\"|" "$manager"
 	grep -q '^int create_new_unrecorded_(' "$manager" && echo '#define BN_RECORD_CREATE_NEW' >> "$manager"
+	grep -q 'static_data& data_ref()' "$manager" && echo '#define BN_RECORD_DATA_REF' >> "$manager"
 	echo "#include \"$here/bn_record_hooks.h\"" >> "$manager"
 	for f in init update create allocate decrease_usages set_tiles_ref; do
 		if ! grep -q "^[a-z]* ${f}_unrecorded_(" "$manager"; then
@@ -120,6 +143,9 @@ if [ "${RECORD:-1}" != 0 ]; then
 fi
 
 cd "$bn/$program"
+# LD with -B: where GCC finds gba.specs, the crt0 and the linker script
+# (devkitARM's GCC has them in its own folders; Butano 9 passes no
+# USERLDFLAGS to the link)
 DEVKITPRO=$dkp DEVKITARM=$dka PATH=$tools:$PATH make -j"${JOBS:-2}" PYTHON=python3 \
-	USERLDFLAGS="-B$lib" USERFLAGS="$(sed -n 's/^USERFLAGS *:= *//p' Makefile) -I$vramsim_include" >&2
+	LD="arm-none-eabi-g++ -B$lib" USERFLAGS="$(sed -n 's/^USERFLAGS *:= *//p' Makefile) -I$vramsim_include" >&2
 echo "$bn/$program/$(basename "$program").gba"
