@@ -140,6 +140,11 @@ if [ "${RECORD:-1}" != 0 ]; then
 			exit 2
 		fi
 	done
+	# the flush inside a create must not write a frame
+	if grep -q '[^_]update();' "$manager"; then
+		echo "$0: $manager: a call of update() left unrenamed" >&2
+		exit 2
+	fi
 fi
 
 cd "$bn/$program"
