@@ -529,6 +529,22 @@ START_TEST(replay_flushes_and_refuses_what_butano_cannot_do)
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
 	ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
 	vs_test_replay_close(&x);
+
+	/* graphics=tag (the default): a request without a tag has no graphics,
+	 * an allocate, as Butano's text sprites (sprite_tiles_ptr::allocate):
+	 * the same as raw; a tagged one is a create and takes the waiting item */
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
+		"alloc 8 4096\nfree 1\nalloc 9 4096\nframe\nalloc 10 4096\n", "");
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
+	vs_test_replay_close(&x);
+	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
+		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
+		"alloc 8 4096\nfree 1\nalloc 9 4096 tag=text\n", "");
+	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 0);
+	ck_assert_int_eq(vs_test_offset_of(x.r, 9), 7 * 4096);
+	vs_test_replay_close(&x);
 }
 END_TEST
 

@@ -11,7 +11,8 @@
 //   butano-check [--graphics tag|each|raw] [--compressed] [--arena NAME] IN.trace OUT.trace
 //
 // Requests: `graphics=tag` (the default) creates graphics named by tag and
-// tile count, as butano-sprite-tiles does; `each` creates graphics of their
+// tile count, as butano-sprite-tiles does, and calls allocate for a request
+// without a tag (no graphics); `each` creates graphics of their
 // own for every request; `raw` calls allocate. --compressed makes the
 // graphics LZ77 (butano-sprite-tiles' compressed=1). `free` is
 // decrease_usages; `frame` is update and then commit, as bn::core::update
@@ -130,12 +131,14 @@ int place(check_run &run, const vs_event &ev, char *why, size_t whylen)
 	bool waiting = stm::bc_data().to_remove_tiles_count != 0;
 
 	std::memcpy(run.books, stm::bc_books(), stm::bc_books_size);
+	// graphics=tag: the tag is the graphics; a request without one has none
+	bool raw = run.graphics == GRAPHICS_RAW || (run.graphics == GRAPHICS_TAG && !ev.req.tag);
 	try {
-		if (run.graphics == GRAPHICS_RAW) {
+		if (raw) {
 			id = stm::allocate_optional(n, bpp);
 		} else {
 			const bn::tile *g;
-			if (run.graphics == GRAPHICS_TAG && ev.req.tag) {
+			if (run.graphics == GRAPHICS_TAG) {
 				auto key = std::make_pair(ev.req.tag, n);
 				auto it = run.graphics_of.find(key);
 				g = it != run.graphics_of.end() ? it->second : (run.graphics_of[key] = new_graphics(run));
@@ -149,7 +152,7 @@ int place(check_run &run, const vs_event &ev, char *why, size_t whylen)
 		}
 		if (id < 0)
 			snprintf(why, whylen, "%s returned -1: no more available VRAM",
-				run.graphics == GRAPHICS_RAW ? "allocate_optional" : "create_optional");
+				raw ? "allocate_optional" : "create_optional");
 	} catch (const bc_stop &stop) {
 		const char *file = std::strrchr(stop.file, '/');
 		// a create that found no room freed every waiting item (update)

@@ -104,7 +104,9 @@ static int bst_alloc(void *st, const vs_request *rq, vs_placement *out)
 		return rc;
 	if (rq->align > VS_GBA_TILE_BYTES)
 		return VS_ERR_UNSUPPORTED; /* Butano places by size alone */
-	if (s->graphics == GRAPHICS_RAW)
+	/* graphics=tag: the tag is the graphics, and a request without one has
+	 * none, as Butano's text sprites (sprite_tiles_ptr::allocate) */
+	if (s->graphics == GRAPHICS_RAW || (s->graphics == GRAPHICS_TAG && !rq->tag))
 		id = butano_st_allocate(&s->a, n);
 	else
 		id = butano_st_create(&s->a, s->graphics == GRAPHICS_TAG ? rq->tag : 0u, n, s->compressed, &found);

@@ -649,8 +649,9 @@ static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *r
 }
 
 /* ---- Butano's managers ------------------------------------------------------
- * The tag is the data word (graphics=tag), none (each: never shared), or
- * the request is an allocate (raw); the options ride in param[0]
+ * The tag is the data word (graphics=tag: no tag is no graphics, an
+ * allocate), none (each: never shared), or the request is an allocate
+ * (raw); the options ride in param[0]
  * (gba_cycles.h). A hit answers VS_GBA_BG_HIT beside the start. */
 #define BUTANO_RESULT(id, start, found) \
 	((id) < 0 ? VS_GBA_NONE : (uint32_t)(start) | ((found) ? VS_GBA_BG_HIT : 0u))
@@ -680,16 +681,17 @@ static void run_butano_st(const vs_gba_req_block *blk, const vs_gba_req *rq)
 		uint32_t slot = check_slot(rq, i), graphics = p >> 20 & 3u;
 		uint32_t data = graphics == 0 ? rq[i].arg & 0xFFFFu : 0u, nc = rq[i].arg >> 16 | (p >> 22 & 1u) << 16;
 		uint16_t n = (uint16_t)(rq[i].arg >> 16);
+		int raw = graphics == 2 || (graphics == 0 && !data);
 
 		switch (rq[i].op) {
 		case VS_GBA_OP_ALLOC:
 			found = 0;
-			if (graphics == 2)
+			if (raw)
 				TIMED(id, cyc, butano_st_allocate(a, n), a, n);
 			else
 				TIMED4(id, cyc, bst_create(a, data, nc, fp), a, data, nc, fp);
 			slots[slot] = (uint32_t)id;
-			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc, graphics == 2 ? over2 : over4);
+			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc, raw ? over2 : over4);
 			break;
 		case VS_GBA_OP_FREE:
 			id = (int)slots[slot];
