@@ -522,29 +522,30 @@ START_TEST(replay_flushes_and_refuses_what_butano_cannot_do)
 	ck_assert_uint_eq(mt->fail[VS_FAIL_UNSUPPORTED], 1);
 	vs_test_replay_close(&x);
 
-	/* graphics=raw: allocate never reuses or flushes a waiting item */
-	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
-		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
-		"alloc 8 4096\nfree 1\nalloc 9 4096\nframe\nalloc 10 4096\n", "graphics=raw");
-	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
-	ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
-	vs_test_replay_close(&x);
+	/* graphics=raw: allocate never reuses or flushes a waiting item; nor,
+	 * under graphics=tag (the default), does a request without a tag: it has
+	 * no graphics, an allocate, as Butano's text sprites
+	 * (sprite_tiles_ptr::allocate). A tagged one is a create and takes the
+	 * waiting item. */
+	{
+#define EIGHT_PAGES "vramsim-trace 1\narena obj gba-obj\nalloc 1 4096\nalloc 2 4096\nalloc 3 4096\n" \
+	"alloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\nalloc 8 4096\nfree 1\n"
+		static const char *const untagged[] = { "graphics=raw", "" };
+		size_t k;
 
-	/* graphics=tag (the default): a request without a tag has no graphics,
-	 * an allocate, as Butano's text sprites (sprite_tiles_ptr::allocate):
-	 * the same as raw; a tagged one is a create and takes the waiting item */
-	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
-		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
-		"alloc 8 4096\nfree 1\nalloc 9 4096\nframe\nalloc 10 4096\n", "");
-	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
-	ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
-	vs_test_replay_close(&x);
-	vs_test_replay_run(&x, "butano-sprite-tiles", "vramsim-trace 1\narena obj gba-obj\n"
-		"alloc 1 4096\nalloc 2 4096\nalloc 3 4096\nalloc 4 4096\nalloc 5 4096\nalloc 6 4096\nalloc 7 4096\n"
-		"alloc 8 4096\nfree 1\nalloc 9 4096 tag=text\n", "");
-	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 0);
-	ck_assert_int_eq(vs_test_offset_of(x.r, 9), 7 * 4096);
-	vs_test_replay_close(&x);
+		for (k = 0; k < sizeof untagged / sizeof untagged[0]; k++) {
+			vs_test_replay_run(&x, "butano-sprite-tiles", EIGHT_PAGES "alloc 9 4096\nframe\nalloc 10 4096\n",
+				untagged[k]);
+			ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 1);
+			ck_assert_int_eq(vs_test_offset_of(x.r, 10), 7 * 4096);
+			vs_test_replay_close(&x);
+		}
+		vs_test_replay_run(&x, "butano-sprite-tiles", EIGHT_PAGES "alloc 9 4096 tag=text\n", "");
+		ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->failures, 0);
+		ck_assert_int_eq(vs_test_offset_of(x.r, 9), 7 * 4096);
+		vs_test_replay_close(&x);
+#undef EIGHT_PAGES
+	}
 }
 END_TEST
 
