@@ -392,20 +392,20 @@ START_TEST(store_helpers_same_as_first_forms)
 	for (i = 0; i < 20000; i++) {
 		uint32_t v = vs_rng_next(&rng) >> vs_rng_below(&rng, 32);
 		if (v) {
-			ck_assert_uint_eq(bits_top32(v), ref_fls(v));
-			ck_assert_uint_eq(bits_ctz32(v), ref_ffs(v));
+			HOT_CMP(bits_top32(v), ==, ref_fls(v));
+			HOT_CMP(bits_ctz32(v), ==, ref_ffs(v));
 		}
 	}
 	ck_assert_uint_eq(bits_top32(0), ref_fls(0));
 	for (i = 0; i < 32; i++) {
-		ck_assert_uint_eq(bits_top32(1u << i), i);
-		ck_assert_uint_eq(bits_ctz32(1u << i), i);
+		HOT_CMP(bits_top32(1u << i), ==, i);
+		HOT_CMP(bits_ctz32(1u << i), ==, i);
 	}
 	for (i = 0; i < 10000; i++) {
 		uint32_t o = vs_rng_below(&rng, SIZE - 4), v = vs_rng_next(&rng);
 		heap_st32(mem, o, v);
-		ck_assert_uint_eq(mem[o] | mem[o + 1] << 8 | mem[o + 2] << 16 | (uint32_t)mem[o + 3] << 24, v);
-		ck_assert_uint_eq(heap_ld32(mem, o), v);
+		HOT_CMP(mem[o] | mem[o + 1] << 8 | mem[o + 2] << 16 | (uint32_t)mem[o + 3] << 24, ==, v);
+		HOT_CMP(heap_ld32(mem, o), ==, v);
 	}
 #ifdef HEAP_WATCH_STORES
 	w.base = ref.base = (uintptr_t)mem;
@@ -425,9 +425,9 @@ START_TEST(store_helpers_same_as_first_forms)
 		heap_watch_store(mem + o, n);
 		heap_watch_now = NULL;
 		ref_watch_store(&ref, mem + o, n);
-		ck_assert_uint_eq(w.hits, ref.hits);
+		HOT_CMP(w.hits, ==, ref.hits);
 		if (ref.hits)
-			ck_assert_uint_eq(w.first, ref.first);
+			HOT_CMP(w.first, ==, ref.first);
 	}
 	ck_assert_uint_gt(seen, 1000); /* the watch did count */
 #endif
