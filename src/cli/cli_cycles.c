@@ -125,7 +125,7 @@ int vs_cli_cycles_take(vs_cli_cycles_ask *a, const vs_cli_parser *p, int c)
 		a->path = p->arg;
 		return -1;
 	default:
-		return -2;
+		return VS_CLI_NOT_SHARED;
 	}
 }
 

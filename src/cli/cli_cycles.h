@@ -32,7 +32,7 @@ typedef struct vs_cli_cycles_ask {
  * console's own start at VS_CLI_CYCLES_OWN. */
 enum { VS_CLI_CYCLES_ARENA = VS_CLI_LONG, VS_CLI_CYCLES_MAX_FRAMES, VS_CLI_CYCLES_OWN };
 /* One of those options or the trace operand into a: -1 to go on, an exit
- * status, or -2 when c is a console's own option. */
+ * status, or VS_CLI_NOT_SHARED (a console's own option). */
 int vs_cli_cycles_take(vs_cli_cycles_ask *a, const vs_cli_parser *p, int c);
 
 /* Opens the trace in a replay that builds l while it runs, aimed at the

@@ -36,7 +36,7 @@ int vs_cli_emu_take(vs_cli_emu *e, const vs_cli_parser *p, int c)
 		e->rom = p->arg;
 		return -1;
 	default:
-		return -2;
+		return VS_CLI_NOT_SHARED;
 	}
 }
 

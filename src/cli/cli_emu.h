@@ -33,7 +33,7 @@ typedef struct vs_cli_emu {
 /* Starts e for the command cmd (before parsing). */
 void vs_cli_emu_init(vs_cli_emu *e, const char *cmd);
 /* One of the shared options, or the ROM operand: -1 to go on, an exit
- * status, or -2 when c is none of them (one of the command's own). */
+ * status, or VS_CLI_NOT_SHARED (one of the command's own). */
 int vs_cli_emu_take(vs_cli_emu *e, const vs_cli_parser *p, int c);
 /* After parsing: the ROM and -o must be given, and --frames unless
  * default_frames (its value when absent) is not 0; loads the input script

@@ -78,6 +78,10 @@ int vs_cli_next(vs_cli_parser *p);
  * go on or an exit status to stop at. Returns -1 when every argument was
  * taken, else the exit status (0 after --help). */
 typedef int vs_cli_take_fn(void *ud, const vs_cli_parser *p, int c);
+/* What a taker of options several commands share (vs_cli_emu_take,
+ * vs_cli_cycles_take) returns for a key that is not one of them: the
+ * command's own take goes on with it. */
+#define VS_CLI_NOT_SHARED (-2)
 int vs_cli_parse(const vs_cli_cmd *cmd, int argc, char **argv, vs_cli_take_fn *take, void *ud);
 
 void vs_cli_help(const vs_cli_cmd *cmd, FILE *fp);

@@ -47,7 +47,7 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct capture_args {
-	vs_cli_emu emu; /* first: the shared options */
+	vs_cli_emu emu; /* the options record and capture share */
 	uint64_t grace, lookback;
 	int have_lookback;
 } capture_args;
@@ -58,7 +58,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	capture_args *a = ud;
 	int rc = vs_cli_emu_take(&a->emu, p, c);
 
-	if (rc != -2)
+	if (rc != VS_CLI_NOT_SHARED)
 		return rc;
 	if (c == O_GRACE)
 		return vs_cli_uint(p, 1, VS_CAPTURE_WINDOW_MAX, &a->grace) ? VS_EXIT_USAGE : -1;

@@ -57,7 +57,7 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct capture_args {
-	vs_cli_emu emu; /* first: the shared options */
+	vs_cli_emu emu; /* the options record and capture share */
 	uint64_t grace;
 	int sheet, obj, bg, keep_hidden, uploads, alloc_first;
 } capture_args;
@@ -81,7 +81,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	capture_args *a = ud;
 	int rc = vs_cli_emu_take(&a->emu, p, c);
 
-	if (rc != -2)
+	if (rc != VS_CLI_NOT_SHARED)
 		return rc;
 	switch (c) {
 	case O_GRACE:

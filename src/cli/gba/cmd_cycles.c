@@ -152,7 +152,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	cycles_opts *o = ud;
 	int rc = vs_cli_cycles_take(&o->ask, p, c);
 
-	if (rc != -2)
+	if (rc != VS_CLI_NOT_SHARED)
 		return rc;
 	/* O_CODE */
 	if (strcmp(p->arg, "thumb") == 0)

@@ -53,7 +53,7 @@ static const vs_cli_cmd command = {
 };
 
 typedef struct record_args {
-	vs_cli_emu emu; /* first: the shared options */
+	vs_cli_emu emu; /* the options record and capture share */
 	int log;
 } record_args;
 
@@ -63,7 +63,7 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	record_args *a = ud;
 	int rc = vs_cli_emu_take(&a->emu, p, c);
 
-	if (rc != -2)
+	if (rc != VS_CLI_NOT_SHARED)
 		return rc;
 	a->log = 1; /* O_LOG */
 	return -1;
