@@ -24,7 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$1 out=$2
 shift 2
 vramsim=$build/vramsim
-mkdir -p "$out" || exit 2
+# the placements go to a folder of their own: in OUT, a second run would
+# take them for generated traces (gen-*.trace) and check them again
+mkdir -p "$out/placed" || exit 2
 check=$("$here/build.sh" "$VRAMSIM_BUTANO_SRC" "$build" "$out/butano-check") || exit 2
 bn=$VRAMSIM_BUTANO_SRC
 [ -d "$bn/butano/include" ] && bn=$bn/butano
@@ -49,9 +51,9 @@ for trace in "$@"; do
 		continue
 	fi
 	for graphics in tag each raw; do
-		placed=$out/$name.$graphics.trace
-		if ! "$check" --graphics $graphics "$trace" "$placed" 2>"$out/$name.$graphics.log"; then
-			echo "$name graphics=$graphics: butano-check failed: $(tail -n 1 "$out/$name.$graphics.log")"
+		placed=$out/placed/$name.$graphics.trace
+		if ! "$check" --graphics $graphics "$trace" "$placed" 2>"$out/placed/$name.$graphics.log"; then
+			echo "$name graphics=$graphics: butano-check failed: $(tail -n 1 "$out/placed/$name.$graphics.log")"
 			status=1
 			continue
 		fi
@@ -59,7 +61,7 @@ for trace in "$@"; do
 		rc=$?
 		[ $rc -gt 1 ] && exit 2
 		[ $rc -eq 1 ] && status=1
-		log=$(sed -n 's/^butano-check: //p' "$out/$name.$graphics.log")
+		log=$(sed -n 's/^butano-check: //p' "$out/placed/$name.$graphics.log")
 		echo "$name graphics=$graphics: $(echo "$result" | tr '\n' ' ')($log)"
 	done
 done
