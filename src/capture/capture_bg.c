@@ -142,7 +142,7 @@ void cap_bg_free(cap_bg *b)
  * its data. 4bpp and 8bpp tiles hash with different seeds. */
 static uint32_t rom_hash(const uint8_t *p, unsigned bytes)
 {
-	return cap_fnv(bytes == 64 ? 0x9dc5811cu : 2166136261u, p, bytes);
+	return cap_fnv(bytes == 64 ? 0x9dc5811cu : CAP_FNV_START, p, bytes);
 }
 
 /* ROM index of a tile's graphics: 0 for the all-transparent tile, else in
@@ -791,7 +791,7 @@ static void run_kinds(vs_capture *c, const vs_gba_frame *f, uint8_t *kind)
 static void run_found(vs_capture *c, uint32_t lo, uint32_t hi, uint64_t date)
 {
 	cap_bg *b = c->bg;
-	uint32_t slot, u, h = 2166136261u;
+	uint32_t slot, u, h = CAP_FNV_START;
 	bg_run *r;
 
 	for (slot = 0; b->run[slot].used; slot++)

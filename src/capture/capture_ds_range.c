@@ -468,7 +468,7 @@ static uint64_t upload_date(const vs_ds_capture *c, const cap_ds_arena *a, const
 static void data_tag(const vs_ds_capture *c, const cap_ds_arena *a, const uint32_t *units, uint32_t n, char *tag,
 	size_t len)
 {
-	uint32_t h = 2166136261u, i;
+	uint32_t h = CAP_FNV_START, i;
 
 	for (i = 0; i < n; i++)
 		h = cap_fnv(h, c->f->lcdc + a->lcdc_of[units[i]], a->unit);

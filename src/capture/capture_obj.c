@@ -114,7 +114,7 @@ static uint64_t upload_date(const vs_capture *c, const cap_seg *s, const uint16_
 
 static void seg_tag(const vs_gba_frame *f, const uint16_t *tiles, uint32_t n, char *tag, size_t len)
 {
-	uint32_t h = 2166136261u, i;
+	uint32_t h = CAP_FNV_START, i;
 
 	for (i = 0; i < n; i++)
 		h = cap_fnv(h, tile_data(f, tiles[i]), 32);
@@ -746,7 +746,7 @@ static void take_ranges(vs_capture *c, const vs_gba_frame *f)
 static void upload_new(vs_capture *c, uint32_t lo, uint32_t hi, uint64_t date)
 {
 	cap_obj *o = &c->obj;
-	uint32_t slot, t, h = 2166136261u;
+	uint32_t slot, t, h = CAP_FNV_START;
 	cap_live *l;
 
 	for (slot = 0; o->live[slot].used; slot++)

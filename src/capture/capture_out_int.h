@@ -72,6 +72,7 @@ void cap_out_flush_one(cap_out *o);
 void cap_out_comment_block(FILE *out, const char *text);
 
 uint32_t cap_fnv(uint32_t h, const uint8_t *p, size_t n);
+#define CAP_FNV_START 2166136261u /* FNV-1a's offset basis: h for the first bytes */
 int cap_all_zero(const uint8_t *p, size_t n);
 
 #endif
