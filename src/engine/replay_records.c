@@ -146,6 +146,55 @@ static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i,
 	return -1;
 }
 
+/* An edge (below) is under a granule: its expected bytes made in a buffer
+ * of whole vectors, then written or compared by the C library's memcpy and
+ * memcmp, not a word at a time (they were most of a heap replay's checks). */
+#define EDGE_BUF (HEAP_WATCH_GRANULE + 16u)
+
+/* The expected bytes from i of x, HEAP_WATCH_GRANULE of them and no
+ * payload among them, at the returned place in buf. */
+static const uint8_t *edge_pattern(const rec *x, uint32_t i, uint8_t buf[EDGE_BUF])
+{
+	uint32_t w = pattern_seed(x) + (i / 4) * PAT_STEP, k;
+
+#ifdef PAT_VEC
+	{
+		const pat_vec step = { 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP };
+		pat_vec v[EDGE_BUF / 16];
+		v[0] = (pat_vec){ w, w + PAT_STEP, w + 2 * PAT_STEP, w + 3 * PAT_STEP };
+		for (k = 1; k < EDGE_BUF / 16; k++) /* unrolled: a known count */
+			v[k] = v[k - 1] + step;
+		memcpy(buf, v, EDGE_BUF);
+	}
+#else
+	for (k = 0; k < EDGE_BUF; k += 4, w += PAT_STEP) {
+		uint32_t v = LE32(w);
+		memcpy(buf + k, &v, 4);
+	}
+#endif
+	return buf + i % 4;
+}
+
+static void fill_edge(const rec *x, uint8_t *dst, uint32_t i, uint32_t n)
+{
+	uint8_t buf[EDGE_BUF];
+
+	if (i < x->payload_len) {
+		fill_pattern(x, dst, i, n);
+		return;
+	}
+	memcpy(dst, edge_pattern(x, i, buf), n);
+}
+
+static int64_t find_edge_change(const rec *x, const uint8_t *src, uint32_t i, uint32_t n)
+{
+	uint8_t buf[EDGE_BUF];
+
+	if (i < x->payload_len || memcmp(src, edge_pattern(x, i, buf), n))
+		return find_pattern_change(x, src, i, n); /* names the byte */
+	return -1;
+}
+
 /* ---- the watch over a strategy's stores ----------------------------------
  * Where the strategy's stores are seen (arena_run seen), a record's data is
  * its inner granules (HEAP_WATCH_GRANULE bytes, each wholly inside the
@@ -247,8 +296,8 @@ static int write_edges(arena_run *ar, rec *x)
 		return 0;
 	head = g0 * HEAP_WATCH_GRANULE - start;
 	tail = g1 * HEAP_WATCH_GRANULE - start;
-	fill_pattern(x, ar->arena.bytes + start, 0, head);
-	fill_pattern(x, ar->arena.bytes + start + tail, tail, n - tail);
+	fill_edge(x, ar->arena.bytes + start, 0, head);
+	fill_edge(x, ar->arena.bytes + start + tail, tail, n - tail);
 	set_granules(ar->live_bits, g0, g1, 1);
 	x->watched = 1;
 	return 1;
@@ -262,8 +311,8 @@ static int64_t verify_edges(const arena_run *ar, const rec *x)
 
 	inner_granules(x, &g0, &g1);
 	tail = g1 * HEAP_WATCH_GRANULE - start;
-	bad = find_pattern_change(x, ar->arena.bytes + start, 0, g0 * HEAP_WATCH_GRANULE - start);
-	return bad >= 0 ? bad : find_pattern_change(x, ar->arena.bytes + start + tail, tail, n - tail);
+	bad = find_edge_change(x, ar->arena.bytes + start, 0, g0 * HEAP_WATCH_GRANULE - start);
+	return bad >= 0 ? bad : find_edge_change(x, ar->arena.bytes + start + tail, tail, n - tail);
 }
 
 /* A 2D sprite's data goes row by row into its rectangle. */
