@@ -5,19 +5,20 @@
 #include "vramsim/alloc/heap_common.h"
 
 #ifdef HEAP_WATCH_STORES
-__thread heap_watch *heap_watch_now;
+__thread heap_watch heap_watch_on;
 
 /* The rest of heap_watch_store: off lies in the watched memory. */
-void heap_watch_seen(heap_watch *w, uintptr_t off, uint32_t n)
+void heap_watch_seen(uintptr_t off, uint32_t n)
 {
+	heap_watch *w = &heap_watch_on;
 	uint32_t g = (uint32_t)off / HEAP_WATCH_GRANULE, last;
 
 	if (!n)
 		return;
 	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
-	if (!heap_watch_live(w, g)) {
+	if (!heap_watch_live(w->live, g)) {
 		/* a word's store is in one granule unless it straddles two */
-		for (g++; g <= last && !heap_watch_live(w, g); g++)
+		for (g++; g <= last && !heap_watch_live(w->live, g); g++)
 			;
 		if (g > last)
 			return;

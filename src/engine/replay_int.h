@@ -203,6 +203,16 @@ static inline void vs_replay_mark(const vs_replay *r, int ai, uint32_t off, uint
 		vs_replay_mark_oom(r);
 }
 
+#ifdef HEAP_WATCH_STORES
+/* The watch of a call ended: what hit it back in the arena's, none in force. */
+static inline void watch_end(arena_run *ar)
+{
+	ar->watch.hits = heap_watch_on.hits;
+	ar->watch.first = heap_watch_on.first;
+	heap_watch_on.size = 0;
+}
+#endif
+
 /* Strategy calls, with the arena's stores watched when they can be
  * (VS_STRAT_STORES_SEEN): a store into live data is reported after the call. */
 static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *rq, vs_placement *pl)
@@ -212,9 +222,9 @@ static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *r
 #ifdef HEAP_WATCH_STORES
 	if (ar->seen) {
 		int status;
-		heap_watch_now = &ar->watch;
+		heap_watch_on = ar->watch;
 		status = ar->strat->alloc(ar->state, rq, pl);
-		heap_watch_now = NULL;
+		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "alloc");
 		return status;
@@ -230,9 +240,9 @@ static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *
 #ifdef HEAP_WATCH_STORES
 	if (ar->seen) {
 		int status;
-		heap_watch_now = &ar->watch;
+		heap_watch_on = ar->watch;
 		status = ar->strat->free(ar->state, pl);
-		heap_watch_now = NULL;
+		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "free");
 		return status;

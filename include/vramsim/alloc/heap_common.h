@@ -71,8 +71,8 @@ static inline uint32_t heap_ld32(const uint8_t *m, uint32_t o)
 /* ---- watched stores --------------------------------------------------------
  * Every store a heap makes into the memory it manages goes through
  * heap_st32 or heap_watch_store. A host build with HEAP_WATCH_STORES defined
- * (vramsim's own) lets the replay see them: while heap_watch_now points at a
- * watch, a store into a 64-byte granule that lies wholly inside a live
+ * (vramsim's own) lets the replay see them: while heap_watch_on is a watch
+ * (size not 0), a store into a 64-byte granule that lies wholly inside a live
  * allocation's data is counted there, with the first such byte. The replay
  * checks the granules' edges by their bytes (docs/heaps.md, Checks). Without
  * the define (the consoles' builds) the stores are plain. */
@@ -87,31 +87,31 @@ typedef struct heap_watch {
 } heap_watch;
 
 #ifdef HEAP_WATCH_STORES
-/* One per thread: the replays of `compare -j` run side by side. */
-extern __thread heap_watch *heap_watch_now;
+/* The watch in force, one per thread (the replays of `compare -j` run side
+ * by side); size 0 when none. The struct itself, not a pointer to one: a
+ * store's test reads its fields straight from thread-local storage, and
+ * must read them again after every store (a byte store may alias them). */
+extern __thread heap_watch heap_watch_on;
 
-static inline int heap_watch_live(const heap_watch *w, uint32_t g)
+static inline int heap_watch_live(const uint64_t *live, uint32_t g)
 {
-	return (int)(w->live[g / 64u] >> (g % 64u) & 1u);
+	return (int)(live[g / 64u] >> (g % 64u) & 1u);
 }
 
-/* A store that may count (in a live granule, or over several): in
- * heap_watch.c, out of the allocators' way. */
-void heap_watch_seen(heap_watch *w, uintptr_t off, uint32_t n);
+/* A store into the watched memory that may count (in a live granule, or
+ * over several): in heap_watch.c, out of the allocators' way. */
+void heap_watch_seen(uintptr_t off, uint32_t n);
 
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 {
-	heap_watch *w = heap_watch_now;
-	uintptr_t off;
+	uintptr_t off = (uintptr_t)p - heap_watch_on.base;
 
-	if (!w)
-		return;
-	off = (uintptr_t)p - w->base;
-	if (off >= w->size)
-		return; /* not the watched memory (a heap's own state) */
+	if (off >= heap_watch_on.size)
+		return; /* no watch, or not the watched memory (a heap's own state) */
 	/* the usual store, an aligned word outside live data, ends here */
-	if (off % HEAP_WATCH_GRANULE + n > HEAP_WATCH_GRANULE || heap_watch_live(w, (uint32_t)off / HEAP_WATCH_GRANULE))
-		heap_watch_seen(w, off, n);
+	if (off % HEAP_WATCH_GRANULE + n > HEAP_WATCH_GRANULE ||
+	    heap_watch_live(heap_watch_on.live, (uint32_t)off / HEAP_WATCH_GRANULE))
+		heap_watch_seen(off, n);
 }
 #else
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
