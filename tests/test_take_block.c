@@ -11,6 +11,11 @@
  * that a new piece meets an equal run beside it, and enough live blocks to
  * fill leaves. After every step the two maps are compared run for run and
  * the new one's tree checked whole.
+ *
+ * The runs form keeps such a block as one entry (ownmap.c, blocks) when its
+ * pieces around the data are short: marks of any range, owner and kind now
+ * and then (cutting into blocks, joining a block's runs, freeing parts of
+ * them) must find it the three or four runs it stands for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +75,7 @@ static void run_unit(uint32_t unit, uint32_t size, uint32_t seed, unsigned steps
 	char err[256];
 	vs_rng rng = { seed };
 	blk *live = calloc(MAXLIVE, sizeof *live);
-	uint32_t nlive = 0, taken = 0, refused = 0, joined_owner = 0;
+	uint32_t nlive = 0, taken = 0, refused = 0, joined_owner = 0, marks = 0, blocks = 0;
 	unsigned step;
 
 	ck_assert_ptr_nonnull(live);
@@ -80,7 +85,26 @@ static void run_unit(uint32_t unit, uint32_t size, uint32_t seed, unsigned steps
 	ck_assert_msg(vs_arena_init(&one, &d, err, sizeof err) == 0, "%s", err);
 	ck_assert_msg(vs_arena_init(&old, &d, err, sizeof err) == 0, "%s", err);
 	for (step = 0; step < steps; step++) {
-		if (nlive && (nlive == MAXLIVE || vs_rng_below(&rng, 100) < 40)) {
+		if (nlive && vs_rng_below(&rng, 100) < 8) {
+			/* any range near a live block, any owner and kind */
+			static const vs_unit_kind kinds[] = { VS_UNIT_FREE, VS_UNIT_DATA, VS_UNIT_SLACK, VS_UNIT_OVERHEAD };
+			const blk *b = &live[vs_rng_below(&rng, nlive)];
+			uint32_t off = b->off + vs_rng_below(&rng, b->len + 1), len = 1 + some(&rng, 2 * b->len);
+			vs_unit_kind k = kinds[vs_rng_below(&rng, 4)];
+			uint32_t owner = k == VS_UNIT_FREE ? VS_OWNER_NONE : vs_rng_below(&rng, 2) ? b->owner :
+				1 + vs_rng_below(&rng, 6);
+			if (vs_rng_below(&rng, 2) && off > unit)
+				off -= vs_rng_below(&rng, off < 64 ? off : 64);
+			if (off >= size)
+				off = size - 1;
+			if (len > size - off)
+				len = size - off;
+			if (one.own && !one.own->u)
+				blocks += one.own->blocks;
+			ck_assert_int_eq(vs_arena_mark(&one, off, len, owner, k), 0);
+			ck_assert_int_eq(vs_arena_mark(&old, off, len, owner, k), 0);
+			marks++;
+		} else if (nlive && (nlive == MAXLIVE || vs_rng_below(&rng, 100) < 40)) {
 			uint32_t i = vs_rng_below(&rng, nlive);
 
 			ck_assert_int_eq(vs_arena_mark(&one, live[i].off, live[i].len, VS_OWNER_NONE, VS_UNIT_FREE), 0);
@@ -88,6 +112,8 @@ static void run_unit(uint32_t unit, uint32_t size, uint32_t seed, unsigned steps
 			live[i] = live[--nlive];
 		} else {
 			uint32_t head = some(&rng, 64), data = some(&rng, 600), slack = some(&rng, 100), tail = some(&rng, 64);
+			if (vs_rng_below(&rng, 16) == 0)
+				slack = some(&rng, 3000); /* past what a block entry holds, now and then */
 			uint32_t blen = head + data + slack + tail, boff, owner = 1 + vs_rng_below(&rng, 6);
 			int64_t u1, u2;
 
@@ -132,6 +158,9 @@ static void run_unit(uint32_t unit, uint32_t size, uint32_t seed, unsigned steps
 	ck_assert_uint_gt(taken, steps / 4);
 	ck_assert_uint_gt(refused, steps / 50);
 	ck_assert_uint_gt(joined_owner, 0);
+	ck_assert_uint_gt(marks, steps / 20);
+	if (unit < 32) /* the runs form: blocks were kept as one entry */
+		ck_assert_uint_gt(blocks, 0);
 	vs_arena_fini(&one);
 	vs_arena_fini(&old);
 	free(live);

@@ -19,6 +19,8 @@
  * a quarter full is joined with a sibling or evened out with it, so the
  * memory is what the live runs need: 16 bytes a run plus the leaves' free
  * room. Free units, free runs and the longest free run are read in O(1).
+ * A heap block taken whole is one entry for its three or four runs
+ * (blocks, below), which every reader still sees as those runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +54,56 @@ typedef struct om_node om_node;
 
 #define N(i) (m->n[i])
 
-static void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
+/* ---- blocks ----------------------------------------------------------------
+ * A heap block taken whole (vs_owntree_take_runs: header, data, slack and
+ * tail of one owner) is one entry whose kind carries the lengths of the
+ * pieces around its data, each under 256 units: OM_BLOCK | header << 8 |
+ * slack << 16 | tail << 24. It is still those three or four runs to every
+ * reader (run_at, unit_at, walk, the run count) and to the maximal-runs
+ * rule; a mark that cuts into one, or that would join one of its pieces,
+ * first turns it back into its runs (explode). One entry where there were
+ * three or four: fewer leaves, shorter moves and searches. */
+#define OM_BLOCK 0x80u
+#define OM_PIECE_MAX 255u
+
+static int is_block(uint32_t k)
 {
+	return (k & OM_BLOCK) != 0;
+}
+
+/* The runs of block entry (key, len, owner, k), in address order: their count. */
+static uint32_t block_runs(uint32_t key, uint32_t len, uint32_t owner, uint32_t k, vs_own_run p[4])
+{
+	uint32_t head = k >> 8 & 0xFF, slack = k >> 16 & 0xFF, tail = k >> 24, n = 0, at = key;
+	uint32_t part[4] = { head, len - head - slack - tail, slack, tail };
+	static const vs_unit_kind kinds[4] = { VS_UNIT_OVERHEAD, VS_UNIT_DATA, VS_UNIT_SLACK, VS_UNIT_OVERHEAD };
+	uint32_t j;
+
+	for (j = 0; j < 4; j++) {
+		if (!part[j])
+			continue;
+		p[n].first = at;
+		p[n].count = part[j];
+		p[n].owner = owner;
+		p[n++].kind = kinds[j];
+		at += part[j];
+	}
+	return n;
+}
+
+/* The runs a block kind stands for (the data and each piece not empty). */
+static uint32_t block_count(uint32_t k)
+{
+	return 1u + ((k >> 8 & 0xFF) != 0) + ((k >> 16 & 0xFF) != 0) + ((k >> 24) != 0);
+}
+
+static VS_ALWAYS_INLINE void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
+{
+	if (is_block(kind)) {
+		m->runs += (uint32_t)sign * block_count(kind);
+		m->blocks += (uint32_t)sign;
+		return;
+	}
 	m->runs += (uint32_t)sign;
 	if (kind == VS_UNIT_FREE) {
 		m->free_units += (uint32_t)sign * len;
@@ -654,11 +704,101 @@ static int leaf_free_runs(vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, 
 	return 1;
 }
 
+/* Block entry i of leaf t back to its runs in place (the run count does
+ * not change: the block counted them). 0, or -1 when out of memory
+ * (nothing changed). */
+static int explode(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	vs_own_run p[4];
+	om_node *x;
+	uint32_t n, j;
+
+	if (N(t).n + 3 > OM_B) {
+		uint32_t key = N(t).e[i].key;
+		if (reserve(m, m->height + 1))
+			return -1;
+		split(m, t);
+		t = find(m, key, &i);
+	}
+	x = &N(t);
+	n = block_runs(x->e[i].key, x->e[i].len, x->e[i].ref, x->e[i].kind, p);
+	shift(x, i + 1, i + n);
+	for (j = 0; j < n; j++) {
+		x->e[i + j].key = p[j].first;
+		x->e[i + j].len = p[j].count;
+		x->e[i + j].ref = p[j].owner;
+		x->e[i + j].kind = (uint32_t)p[j].kind;
+	}
+	m->blocks--;
+	return 0;
+}
+
+/* Before a mark of [first, end) for owner: the block entries it cuts
+ * into, and those of owner's beside it (a piece of theirs could be equal
+ * to the new run), turned back into runs; blocks wholly inside go whole.
+ * 0, or -1 when out of memory. */
+static VS_NOINLINE int explode_around(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner)
+{
+	uint32_t at[4], n = 0, j, t, i;
+
+	at[n++] = first;
+	at[n++] = end - 1;
+	if (owner != VS_OWNER_NONE && first > 0)
+		at[n++] = first - 1;
+	if (owner != VS_OWNER_NONE && end < m->nunits)
+		at[n++] = end;
+	for (j = 0; j < n; j++) {
+		const om_ent *e;
+		t = find(m, at[j], &i);
+		e = &N(t).e[i];
+		if (!is_block(e->kind) || (e->key >= first && e->key + e->len <= end))
+			continue;
+		if ((at[j] < first || at[j] >= end) && e->ref != owner)
+			continue; /* a neighbour of another owner: its runs differ from the new one */
+		if (explode(m, t, i))
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether the entry of leaf t before entry i (when lo is 0) or after it
+ * (when hi is 0), in this leaf or the next, is a block entry of owner's. */
+static int block_beside(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, uint32_t owner)
+{
+	const om_node *x = &N(t);
+	const om_ent *b = NULL, *a = NULL;
+
+	if (!lo)
+		b = i > 0 ? &x->e[i - 1] : x->prev ? &N(x->prev).e[N(x->prev).n - 1] : NULL;
+	if (!hi)
+		a = i + 1 < x->n ? &x->e[i + 1] : x->next ? &N(x->next).e[0] : NULL;
+	return (b && is_block(b->kind) && b->ref == owner) || (a && is_block(a->kind) && a->ref == owner);
+}
+
+/* Whether a mark of [first, end) for owner, starting in entry i of leaf t,
+ * may cut into a block entry or join one's runs: not when it frees the
+ * units of one entry only (a block's free, most frees), else perhaps. */
+static int may_touch_block(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t first, uint32_t end, uint32_t owner)
+{
+	const om_ent *e = &N(t).e[i];
+
+	if (owner != VS_OWNER_NONE || e->key + e->len < end)
+		return 1;
+	return is_block(e->kind) && (e->key != first || e->key + e->len != end);
+}
+
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind)
 {
 	uint32_t t, i, k = (uint32_t)kind;
 
 	t = find(m, first, &i);
+	/* with blocks in the map, those the mark cuts into or may join go
+	 * back to runs first */
+	if (m->blocks && may_touch_block(m, t, i, first, end, owner)) {
+		if (explode_around(m, first, end, owner))
+			return -1;
+		t = find(m, first, &i);
+	}
 	if (kind == VS_UNIT_FREE && end > N(t).e[i].key + N(t).e[i].len && end <= leaf_end(&N(t)) &&
 		leaf_free_runs(m, t, i, first, end))
 		return 0;
@@ -689,7 +829,7 @@ int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t own
 		return e;
 	if (kind == VS_UNIT_FREE)
 		return -1;
-	if (N(t).n + 2 <= OM_B) {
+	if (N(t).n + 2 <= OM_B && !(m->blocks && block_beside(m, t, i, first - N(t).e[i].key, e - end, owner))) {
 		leaf_done(m, t, leaf_one(m, t, i, first, end, owner, (uint32_t)kind));
 		return -1;
 	}
@@ -727,9 +867,35 @@ static VS_NOINLINE int64_t take_runs_slow(vs_ownmap *m, const vs_own_run *p, uin
 	return u;
 }
 
+/* The block kind standing for pieces p[0..np) (ownmap.c, blocks): an
+ * owner's optional header, data, optional slack and optional tail, each
+ * but the data under 256 units; else 0. */
+static uint32_t block_kind(const vs_own_run *p, uint32_t np)
+{
+	uint32_t j = 0, part[3] = { 0, 0, 0 };
+
+	if (np < 2)
+		return 0;
+	if (p[0].kind == VS_UNIT_OVERHEAD)
+		part[0] = p[j++].count;
+	if (p[j].kind != VS_UNIT_DATA)
+		return 0;
+	if (++j < np && p[j].kind == VS_UNIT_SLACK)
+		part[1] = p[j++].count;
+	if (j < np && p[j].kind == VS_UNIT_OVERHEAD)
+		part[2] = p[j++].count;
+	if (j != np || part[0] > OM_PIECE_MAX || part[1] > OM_PIECE_MAX || part[2] > OM_PIECE_MAX)
+		return 0;
+	for (j = 1; j < np; j++)
+		if (p[j].owner != p[0].owner)
+			return 0;
+	return OM_BLOCK | part[0] << 8 | part[1] << 16 | part[2] << 24;
+}
+
 int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
 {
 	uint32_t first = p[0].first, end = p[np - 1].first + p[np - 1].count, t, i, e, lo, hi, n, a, j;
+	uint32_t bk = block_kind(p, np);
 	om_node *x;
 	om_ent old;
 
@@ -743,8 +909,16 @@ int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
 	old = x->e[i];
 	lo = first - old.key;
 	hi = e - end;
-	n = (lo > 0) + np + (hi > 0);
-	if (x->n - 1 + n > OM_B || would_join(m, t, i, lo, hi, &p[0], &p[np - 1]))
+	n = (lo > 0) + (bk ? 1 : np) + (hi > 0);
+	if (x->n - 1 + n > OM_B && bk) {
+		/* a full leaf split first, so the block is still one entry */
+		if (reserve(m, m->height + 1))
+			return -2;
+		split(m, t);
+		return vs_owntree_take_runs(m, p, np);
+	}
+	if (x->n - 1 + n > OM_B || would_join(m, t, i, lo, hi, &p[0], &p[np - 1]) ||
+		(m->blocks && block_beside(m, t, i, lo, hi, p[0].owner)))
 		return take_runs_slow(m, p, np);
 	account(m, old.len, VS_UNIT_FREE, -1);
 	shift(x, i + 1, i + n);
@@ -753,7 +927,14 @@ int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
 		x->e[a++].len = lo; /* still old's key, owner and kind */
 		account(m, lo, VS_UNIT_FREE, +1);
 	}
-	for (j = 0; j < np; j++, a++) {
+	if (bk) {
+		x->e[a].key = first;
+		x->e[a].len = end - first;
+		x->e[a].ref = p[0].owner;
+		x->e[a++].kind = bk;
+		account(m, end - first, bk, +1);
+	}
+	for (j = 0; !bk && j < np; j++, a++) {
 		x->e[a].key = p[j].first;
 		x->e[a].len = p[j].count;
 		x->e[a].ref = p[j].owner;
@@ -798,6 +979,7 @@ void vs_ownmap_clear(vs_ownmap *m)
 	m->spare = 0;
 	m->nspare = 0;
 	m->hint = 0;
+	m->blocks = 0;
 	m->height = 1;
 	m->runs = 1;
 	m->free_units = m->nunits;
@@ -896,6 +1078,25 @@ int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, 
 	return end ? vs_ownmap_mark_range(m, first, end, owner, kind) : 0;
 }
 
+/* The run of entry e holding unit u: the entry, or its block's run there. */
+static void entry_run(const om_ent *e, uint32_t u, vs_own_run *out)
+{
+	vs_own_run p[4];
+	uint32_t n, j;
+
+	if (!is_block(e->kind)) {
+		out->first = e->key;
+		out->count = e->len;
+		out->owner = e->ref;
+		out->kind = (vs_unit_kind)e->kind;
+		return;
+	}
+	n = block_runs(e->key, e->len, e->ref, e->kind, p);
+	for (j = 0; j + 1 < n && u >= p[j].first + p[j].count; j++)
+		;
+	*out = p[j];
+}
+
 int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 {
 	uint32_t t, i;
@@ -905,10 +1106,7 @@ int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
 	if (unit >= m->nunits)
 		return -1;
 	t = find(m, unit, &i);
-	out->first = N(t).e[i].key;
-	out->count = N(t).e[i].len;
-	out->owner = N(t).e[i].ref;
-	out->kind = (vs_unit_kind)N(t).e[i].kind;
+	entry_run(&N(t).e[i], unit, out);
 	return 0;
 }
 
@@ -921,6 +1119,13 @@ int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_uni
 	if (unit >= m->nunits)
 		return -1;
 	t = find(m, unit, &i);
+	if (is_block(N(t).e[i].kind)) {
+		vs_own_run r;
+		entry_run(&N(t).e[i], unit, &r);
+		*owner = r.owner;
+		*kind = r.kind;
+		return 0;
+	}
 	*owner = N(t).e[i].ref;
 	*kind = (vs_unit_kind)N(t).e[i].kind;
 	return 0;
@@ -973,16 +1178,24 @@ int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_
 		if (free_only && !x->maxfree)
 			continue;
 		for (; i < x->n && x->e[i].key < end; i++) {
-			vs_own_run run;
+			vs_own_run p[4];
+			uint32_t n = 1, j;
 			int rc;
 			if (free_only && x->e[i].kind != VS_UNIT_FREE)
 				continue;
-			run.first = x->e[i].key > first ? x->e[i].key : first;
-			run.count = (x->e[i].key + x->e[i].len < end ? x->e[i].key + x->e[i].len : end) - run.first;
-			run.owner = x->e[i].ref;
-			run.kind = (vs_unit_kind)x->e[i].kind;
-			if ((rc = fn(ud, &run)) != 0)
-				return rc;
+			if (is_block(x->e[i].kind))
+				n = block_runs(x->e[i].key, x->e[i].len, x->e[i].ref, x->e[i].kind, p);
+			else
+				entry_run(&x->e[i], x->e[i].key, &p[0]);
+			for (j = 0; j < n && p[j].first < end; j++) {
+				vs_own_run run = p[j];
+				if (run.first + run.count <= first)
+					continue;
+				run.first = p[j].first > first ? p[j].first : first;
+				run.count = (p[j].first + p[j].count < end ? p[j].first + p[j].count : end) - run.first;
+				if ((rc = fn(ud, &run)) != 0)
+					return rc;
+			}
 		}
 	}
 	return 0;
@@ -991,7 +1204,8 @@ int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_
 /* The checks of vs_ownmap_check below one node: returns the number of the
  * first broken rule (negative), else 0; *last is the leaf before. */
 typedef struct om_check {
-	uint32_t last, next_key, runs, free_units, free_runs, hint_seen;
+	uint32_t last, next_key, runs, free_units, free_runs, hint_seen, blocks;
+	uint32_t pk, po; /* kind and owner of the run before (pk 0xFF: none) */
 } om_check;
 
 static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *c)
@@ -1023,20 +1237,34 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 	if (x->prev != c->last || (c->last && N(c->last).next != t))
 		return -7;
 	for (i = 0; i < x->n; i++) {
-		uint32_t pk = i ? x->e[i - 1].kind : c->last ? N(c->last).e[N(c->last).n - 1].kind : 0xFF;
-		uint32_t po = i ? x->e[i - 1].ref : c->last ? N(c->last).e[N(c->last).n - 1].ref : 0;
-		if (x->e[i].key != c->next_key || x->e[i].len == 0)
+		const om_ent *e = &x->e[i];
+		vs_own_run p[4];
+		uint32_t n = 1, j;
+		if (e->key != c->next_key || e->len == 0)
 			return -8;
-		if (pk == x->e[i].kind && po == x->e[i].ref)
-			return -9; /* two equal neighbours: runs not maximal */
-		if (x->e[i].kind == VS_UNIT_FREE && x->e[i].ref != VS_OWNER_NONE)
-			return -10;
-		c->next_key = x->e[i].key + x->e[i].len;
-		c->runs++;
-		if (x->e[i].kind == VS_UNIT_FREE) {
-			c->free_units += x->e[i].len;
-			c->free_runs++;
+		if (is_block(e->kind)) {
+			if ((e->kind & 0xFF) != OM_BLOCK || e->ref == VS_OWNER_NONE ||
+				(e->kind >> 8 & 0xFF) + (e->kind >> 16 & 0xFF) + (e->kind >> 24) >= e->len)
+				return -15; /* a block entry standing for no runs, or for no data */
+			n = block_runs(e->key, e->len, e->ref, e->kind, p);
+			c->blocks++;
+		} else {
+			entry_run(e, e->key, &p[0]);
 		}
+		for (j = 0; j < n; j++) {
+			if (c->pk == (uint32_t)p[j].kind && c->po == p[j].owner)
+				return -9; /* two equal neighbours: runs not maximal */
+			if (p[j].kind == VS_UNIT_FREE && p[j].owner != VS_OWNER_NONE)
+				return -10;
+			c->runs++;
+			if (p[j].kind == VS_UNIT_FREE) {
+				c->free_units += p[j].count;
+				c->free_runs++;
+			}
+			c->pk = (uint32_t)p[j].kind;
+			c->po = p[j].owner;
+		}
+		c->next_key = e->key + e->len;
 	}
 	c->hint_seen |= m->hint == t;
 	c->last = t;
@@ -1045,7 +1273,7 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 
 int vs_ownmap_check(const vs_ownmap *m)
 {
-	om_check c = { 0, 0, 0, 0, 0, 0 };
+	om_check c = { 0, 0, 0, 0, 0, 0, 0, 0xFF, 0 };
 	int rc;
 
 	if (m->u)
@@ -1056,7 +1284,7 @@ int vs_ownmap_check(const vs_ownmap *m)
 		return rc;
 	if (c.next_key != m->nunits || N(c.last).next != 0)
 		return -12;
-	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs)
+	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs || c.blocks != m->blocks)
 		return -13;
 	if (m->hint && !c.hint_seen)
 		return -14;

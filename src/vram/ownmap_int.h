@@ -40,6 +40,7 @@ struct vs_ownmap {
 	uint32_t cap, used, spare;  /* slots allocated, handed out, head of the reuse list (via next) */
 	uint32_t nspare;            /* nodes on the reuse list */
 	uint32_t runs, free_units, free_runs;
+	uint32_t blocks;            /* entries that are a heap block's runs (ownmap.c) */
 	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see above) */
 };
