@@ -8,17 +8,20 @@
  * node holds, for each child, its first unit and its longest free run.
  * Every node also knows its own longest free run and its place in its
  * parent, and leaves are linked in address order. A look-up starts at the
- * run last found or made, else searches its leaf, else descends from the
- * root: a binary search per level, a few cache lines in all, and no
- * branch to mispredict in the searches. Marking a range inside one leaf
- * (most marks) rewrites at most three entries with one move of the
- * leaf's tail; a range over several leaves first folds the units past
- * the leaf into its last run, dropping or trimming the runs there, and is
- * then the same rewrite. A change goes up the tree only while a parent's
- * entry changes. Leaves split when full, and a node a change leaves below
- * a quarter full is joined with a sibling or evened out with it, so the
- * memory is what the live runs need: 16 bytes a run plus the leaves' free
- * room. Free units, free runs and the longest free run are read in O(1).
+ * run last found or made, else searches its leaf, else the leaf a
+ * directory names for the unit's stretch of the map (the leaf last found
+ * there, checked), else descends from the root: a binary search per
+ * level, a few cache lines in all, and no branch to mispredict in the
+ * searches. Marking a range inside one leaf (most marks) rewrites at most
+ * three entries with one move of the leaf's tail; a range over several
+ * leaves first folds the units past the leaf into its last run, dropping
+ * or trimming the runs there, and is then the same rewrite. A change goes
+ * up the tree only while a parent's entry changes. Leaves split when
+ * full, and a node a change leaves below a quarter full is joined with a
+ * sibling or evened out with it, so the memory is what the live runs
+ * need: 16 bytes a run plus the leaves' free room, and from the first
+ * split the directory, 4 bytes for each of at most OM_DIR stretches. Free
+ * units, free runs and the longest free run are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,11 @@
  * leaf; 128 would make a new map's two nodes 4 KiB. */
 #define OM_B 96
 #define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
+/* stretches of units the directory of leaves splits a map into, at most:
+ * 4 KiB a map of more than one leaf, and each leaf of a heap's few
+ * thousand runs (some 40 leaves) spans tens of them, so most look-ups
+ * skip the descent from the root (all but 3.4% on vs_bench's RAM trace) */
+#define OM_DIR 1024
 
 typedef struct om_ent {
 	uint32_t key;  /* first unit of the run, or of the child's runs */
@@ -215,13 +223,31 @@ static uint32_t node_new(vs_ownmap *m, uint8_t leaf)
 	return t;
 }
 
+/* A dropped node holds no entries, so a directory entry still naming it
+ * is seen to be stale (find_slow). */
 static void node_drop(vs_ownmap *m, uint32_t t)
 {
 	if (m->hint == t)
 		m->hint = 0;
+	N(t).n = 0;
 	N(t).next = m->spare;
 	m->spare = t;
 	m->nspare++;
+}
+
+static size_t dir_len(const vs_ownmap *m)
+{
+	return (size_t)((m->nunits - 1) >> m->dir_shift) + 1;
+}
+
+/* The directory, when the first leaf splits. Without memory the map goes
+ * on without it: it only saves descents. */
+static void dir_make(vs_ownmap *m)
+{
+	m->dir_shift = 0;
+	while (((m->nunits - 1) >> m->dir_shift) >= OM_DIR)
+		m->dir_shift++;
+	m->dir = calloc(dir_len(m), sizeof *m->dir);
 }
 
 /* Node t, full, split in two halves; the right half goes in its parent
@@ -231,6 +257,8 @@ static void split(vs_ownmap *m, uint32_t t)
 	uint32_t p = N(t).up, r, s, h = N(t).n / 2;
 
 	if (!p) {
+		if (!m->dir)
+			dir_make(m);
 		p = node_new(m, 0);
 		N(p).n = 1;
 		N(p).e[0].key = N(t).e[0].key;
@@ -350,17 +378,32 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	fix(m, r);
 }
 
+/* t is a leaf in the tree holding u: a node in use, a leaf, not dropped
+ * (node_drop empties it), and u inside its runs. */
+static int leaf_holds(const vs_ownmap *m, uint32_t t, uint32_t u)
+{
+	return t && t < m->used && N(t).leaf && N(t).n && u >= N(t).e[0].key && u < leaf_end(&N(t));
+}
+
 /* The leaf holding u, its entry in *slot, by a search: of the hint's leaf
- * when u is inside it, else a descent from the root. */
+ * when u is inside it, else of the directory's leaf for u's stretch when
+ * u is inside that, else a descent from the root, whose leaf the
+ * directory then keeps for the stretch. */
 static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
 	uint32_t t = m->hint, i;
 
 	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
-		t = m->root;
-		while (!N(t).leaf)
-			t = N(t).e[slot_of(&N(t), u)].ref;
+		uint32_t *d = m->dir ? &m->dir[u >> m->dir_shift] : NULL;
+		t = d ? *d : 0;
+		if (!leaf_holds(m, t, u)) {
+			t = m->root;
+			while (!N(t).leaf)
+				t = N(t).e[slot_of(&N(t), u)].ref;
+			if (d)
+				*d = t;
+		}
 		w->hint = t;
 	}
 	i = slot_of(&N(t), u);
@@ -798,6 +841,8 @@ void vs_ownmap_clear(vs_ownmap *m)
 	m->spare = 0;
 	m->nspare = 0;
 	m->hint = 0;
+	if (m->dir)
+		memset(m->dir, 0, dir_len(m) * sizeof *m->dir);
 	m->height = 1;
 	m->runs = 1;
 	m->free_units = m->nunits;
@@ -868,6 +913,9 @@ vs_ownmap *vs_ownmap_copy(const vs_ownmap *src)
 		return NULL;
 	}
 	memcpy(m->n, src->n, (size_t)src->used * sizeof *m->n);
+	/* the same nodes at the same numbers: the hints hold for the copy */
+	if (src->dir && (m->dir = malloc(dir_len(src) * sizeof *m->dir)) != NULL)
+		memcpy(m->dir, src->dir, dir_len(src) * sizeof *m->dir);
 	return m;
 }
 
@@ -877,6 +925,7 @@ void vs_ownmap_free(vs_ownmap *m)
 		return;
 	vs_ownunits_free(m->u);
 	free(m->n);
+	free(m->dir);
 	free(m);
 }
 
@@ -954,7 +1003,9 @@ uint32_t vs_ownmap_runs(const vs_ownmap *m)
 
 size_t vs_ownmap_bytes(const vs_ownmap *m)
 {
-	return sizeof *m + (m->u ? vs_ownunits_bytes(m->u) : (size_t)m->cap * sizeof *m->n);
+	if (m->u)
+		return sizeof *m + vs_ownunits_bytes(m->u);
+	return sizeof *m + (size_t)m->cap * sizeof *m->n + (m->dir ? dir_len(m) * sizeof *m->dir : 0);
 }
 
 int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
@@ -1046,6 +1097,7 @@ static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *
 int vs_ownmap_check(const vs_ownmap *m)
 {
 	om_check c = { 0, 0, 0, 0, 0, 0 };
+	size_t i;
 	int rc;
 
 	if (m->u)
@@ -1060,5 +1112,8 @@ int vs_ownmap_check(const vs_ownmap *m)
 		return -13;
 	if (m->hint && !c.hint_seen)
 		return -14;
+	for (i = 0; m->dir && i < dir_len(m); i++)
+		if (m->dir[i] >= m->used)
+			return -15; /* a directory entry names no node handed out */
 	return 0;
 }

@@ -8,7 +8,7 @@
  *
  * The runs form's readers (run_at, unit_at, first_taken, walk) take a
  * const map but remember the run they found as the hint for the next
- * look-up, and the per-unit form's stats finds its longest free run again
+ * look-up (and, after a descent, its leaf in the directory), and the per-unit form's stats finds its longest free run again
  * when a mark left it stale: a map is used by one thread at a time
  * everywhere (compare -j gives each replay its own arenas; the viewer
  * copies the maps it keeps), so even reads of one map must not run in
@@ -42,6 +42,11 @@ struct vs_ownmap {
 	uint32_t runs, free_units, free_runs;
 	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see above) */
+	uint32_t *dir;              /* from the first split (NULL without memory: it only saves
+	                             * descents): for each stretch of 1 << dir_shift units, the leaf
+	                             * a descent last found for one of them (a hint, checked before
+	                             * use; 0 none). Readers set it too. */
+	uint32_t dir_shift;
 };
 
 vs_ownunits *vs_ownunits_new(uint32_t nunits);
