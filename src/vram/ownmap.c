@@ -3,25 +3,26 @@
  *
  * A run is a maximal range of units with one owner and one kind: two
  * neighbouring runs always differ, so the free runs are exactly the free
- * extents. The runs sit in address order in the leaves of a B+-tree, up
- * to OM_B a leaf (first unit, length, owner, kind: 16 bytes); an inner
- * node holds, for each child, its first unit and its longest free run.
- * Every node also knows its own longest free run and its place in its
- * parent, and leaves are linked in address order. A look-up starts at the
- * run last found or made, else searches its leaf, else the leaf a
- * directory names for the unit's stretch of the map (the leaf last found
- * there, checked), else descends from the root: a binary search per
- * level, a few cache lines in all, and no branch to mispredict in the
- * searches. Marking a range inside one leaf (most marks) rewrites at most
- * three entries with one move of the leaf's tail; a range over several
- * leaves first folds the units past the leaf into its last run, dropping
- * or trimming the runs there, and is then the same rewrite. A change goes
- * up the tree only while a parent's entry changes. Leaves split when
- * full, and a node a change leaves below a quarter full is joined with a
- * sibling or evened out with it, so the memory is what the live runs
- * need: 16 bytes a run plus the leaves' free room, and from the first
- * split the directory, 4 bytes for each of at most OM_DIR stretches. Free
- * units, free runs and the longest free run are read in O(1).
+ * extents. The runs sit in address order in the leaves of a B+-tree, up to
+ * OM_B a leaf (first unit, length, owner, kind: 16 bytes); an inner node
+ * holds, for each child, its first unit and its longest free run. Every
+ * node also knows its own longest free run and its place in its parent,
+ * and leaves are linked in address order. A look-up starts at the run last
+ * found or made; else it takes the leaf a directory names for the unit's
+ * stretch of the map (the leaf last found there, checked), else descends
+ * from the root, and tries the entry last found in the stretch, else
+ * searches the leaf: a binary search per level, a few cache lines in all,
+ * and no branch to mispredict in the searches. Marking a range inside one
+ * leaf (most marks) rewrites at most three entries with one move of the
+ * leaf's tail; a range over several leaves first folds the units past the
+ * leaf into its last run, dropping or trimming the runs there, and is then
+ * the same rewrite. A change goes up the tree only while a parent's entry
+ * changes. Leaves split when full, and a node a change leaves below a
+ * quarter full is joined with a sibling or evened out with it, so the
+ * memory is what the live runs need: 16 bytes a run plus the leaves' free
+ * room, and from the first split the directory, 8 bytes for each of at
+ * most OM_DIR stretches. Free units, free runs and the longest free run
+ * are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,11 @@
 #define OM_B 96
 #define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
 /* stretches of units the directory of leaves splits a map into, at most:
- * 4 KiB a map of more than one leaf, and each leaf of a heap's few
+ * 8 KiB a map of more than one leaf, and each leaf of a heap's few
  * thousand runs (some 40 leaves) spans tens of them, so most look-ups
- * skip the descent from the root (all but 3.4% on vs_bench's RAM trace) */
+ * skip the descent from the root (all but 3.4% on vs_bench's RAM trace),
+ * and most find their entry where the last look-up in the stretch did
+ * (60% there) */
 #define OM_DIR 1024
 
 typedef struct om_ent {
@@ -57,6 +60,12 @@ struct om_node {
 	uint8_t leaf;
 };
 typedef struct om_node om_node;
+
+/* A directory entry: the leaf and the entry in it last found for a unit of
+ * the stretch; a hint, checked before use (leaf 0: none). */
+struct om_dir {
+	uint32_t leaf, slot;
+};
 
 #define N(i) (m->n[i])
 
@@ -385,28 +394,33 @@ static int leaf_holds(const vs_ownmap *m, uint32_t t, uint32_t u)
 	return t && t < m->used && N(t).leaf && N(t).n && u >= N(t).e[0].key && u < leaf_end(&N(t));
 }
 
-/* The leaf holding u, its entry in *slot, by a search: of the hint's leaf
- * when u is inside it, else of the directory's leaf for u's stretch when
- * u is inside that, else a descent from the root, whose leaf the
- * directory then keeps for the stretch. */
+/* The leaf holding u, its entry in *slot: the hint's leaf when u is
+ * inside it, else the directory's leaf for u's stretch when u is inside
+ * that, else the leaf a descent from the root finds; in it the entry the
+ * directory names when u is inside that run, else the binary search's.
+ * The directory then keeps both for the stretch. */
 static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
+	struct om_dir *d = m->dir ? &m->dir[u >> m->dir_shift] : NULL;
 	uint32_t t = m->hint, i;
 
 	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
-		uint32_t *d = m->dir ? &m->dir[u >> m->dir_shift] : NULL;
-		t = d ? *d : 0;
+		t = d ? d->leaf : 0;
 		if (!leaf_holds(m, t, u)) {
 			t = m->root;
 			while (!N(t).leaf)
 				t = N(t).e[slot_of(&N(t), u)].ref;
-			if (d)
-				*d = t;
 		}
 		w->hint = t;
 	}
-	i = slot_of(&N(t), u);
+	i = d ? d->slot : 0;
+	if (!d || i >= N(t).n || u - N(t).e[i].key >= N(t).e[i].len)
+		i = slot_of(&N(t), u);
+	if (d) {
+		d->leaf = t;
+		d->slot = i;
+	}
 	w->hslot = i;
 	*slot = i;
 	return t;
@@ -1113,7 +1127,7 @@ int vs_ownmap_check(const vs_ownmap *m)
 	if (m->hint && !c.hint_seen)
 		return -14;
 	for (i = 0; m->dir && i < dir_len(m); i++)
-		if (m->dir[i] >= m->used)
+		if (m->dir[i].leaf >= m->used || m->dir[i].slot >= OM_B)
 			return -15; /* a directory entry names no node handed out */
 	return 0;
 }

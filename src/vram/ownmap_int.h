@@ -32,6 +32,7 @@ typedef struct vs_ownunits {
 } vs_ownunits;
 
 struct om_node;
+struct om_dir;
 
 struct vs_ownmap {
 	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
@@ -42,10 +43,10 @@ struct vs_ownmap {
 	uint32_t runs, free_units, free_runs;
 	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see above) */
-	uint32_t *dir;              /* from the first split (NULL without memory: it only saves
-	                             * descents): for each stretch of 1 << dir_shift units, the leaf
-	                             * a descent last found for one of them (a hint, checked before
-	                             * use; 0 none). Readers set it too. */
+	struct om_dir *dir;         /* from the first split (NULL without memory: it only saves
+	                             * descents and searches): for each stretch of 1 << dir_shift
+	                             * units, the leaf and entry last found for one of them (hints,
+	                             * checked before use; leaf 0 none). Readers set it too. */
 	uint32_t dir_shift;
 };
 
