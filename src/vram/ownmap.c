@@ -8,11 +8,11 @@
  * holds, for each child, its first unit and its longest free run. Every
  * node also knows its own longest free run and its place in its parent,
  * and leaves are linked in address order. A look-up starts at the run last
- * found or made; else it takes the leaf a directory names for the unit's
- * stretch of the map (the leaf last found there, checked), else descends
- * from the root, and tries the entry last found in the stretch, else
- * searches the leaf: a binary search per level, a few cache lines in all,
- * and no branch to mispredict in the searches. Marking a range inside one
+ * found or made, then at the run a directory names for the unit's stretch
+ * of the map (the run last found there, checked); else it searches the
+ * leaf of either when the unit is inside it, else descends from the root:
+ * a binary search per level, a few cache lines in all, and no branch to
+ * mispredict in the searches. Marking a range inside one
  * leaf (most marks) rewrites at most three entries with one move of the
  * leaf's tail; a range over several leaves first folds the units past the
  * leaf into its last run, dropping or trimming the runs there, and is then
@@ -387,36 +387,41 @@ static void rebalance(vs_ownmap *m, uint32_t t)
 	fix(m, r);
 }
 
-/* t is a leaf in the tree holding u: a node in use, a leaf, not dropped
- * (node_drop empties it), and u inside its runs. */
-static int leaf_holds(const vs_ownmap *m, uint32_t t, uint32_t u)
+/* t is a leaf in the tree: a node in use, a leaf, not dropped (node_drop
+ * empties it). */
+static int live_leaf(const vs_ownmap *m, uint32_t t)
 {
-	return t && t < m->used && N(t).leaf && N(t).n && u >= N(t).e[0].key && u < leaf_end(&N(t));
+	return t && t < m->used && N(t).leaf && N(t).n;
 }
 
-/* The leaf holding u, its entry in *slot: the hint's leaf when u is
- * inside it, else the directory's leaf for u's stretch when u is inside
- * that, else the leaf a descent from the root finds; in it the entry the
- * directory names when u is inside that run, else the binary search's.
- * The directory then keeps both for the stretch. */
+/* The leaf holding u, its entry in *slot: the directory's leaf and entry
+ * for u's stretch when u is inside that run of a live leaf; else the
+ * hint's leaf when u is inside it, else the directory's leaf when u is
+ * inside that, else the leaf a descent from the root finds, and in it the
+ * binary search's entry, which the directory then keeps for the stretch. */
 static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
 	struct om_dir *d = m->dir ? &m->dir[u >> m->dir_shift] : NULL;
-	uint32_t t = m->hint, i;
+	uint32_t t = d ? d->leaf : 0, i = d ? d->slot : 0;
 
+	if (live_leaf(m, t) && i < N(t).n && u - N(t).e[i].key < N(t).e[i].len) {
+		w->hint = t;
+		w->hslot = i;
+		*slot = i;
+		return t;
+	}
+	t = m->hint;
 	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 		t = d ? d->leaf : 0;
-		if (!leaf_holds(m, t, u)) {
+		if (!live_leaf(m, t) || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 			t = m->root;
 			while (!N(t).leaf)
 				t = N(t).e[slot_of(&N(t), u)].ref;
 		}
 		w->hint = t;
 	}
-	i = d ? d->slot : 0;
-	if (!d || i >= N(t).n || u - N(t).e[i].key >= N(t).e[i].len)
-		i = slot_of(&N(t), u);
+	i = slot_of(&N(t), u);
 	if (d) {
 		d->leaf = t;
 		d->slot = i;
