@@ -12,17 +12,16 @@
  * of the map (the run last found there, checked); else it searches the
  * leaf of either when the unit is inside it, else descends from the root:
  * a binary search per level, a few cache lines in all, and no branch to
- * mispredict in the searches. Marking a range inside one
- * leaf (most marks) rewrites at most three entries with one move of the
- * leaf's tail; a range over several leaves first folds the units past the
- * leaf into its last run, dropping or trimming the runs there, and is then
- * the same rewrite. A change goes up the tree only while a parent's entry
- * changes. Leaves split when full, and a node a change leaves below a
- * quarter full is joined with a sibling or evened out with it, so the
- * memory is what the live runs need: 16 bytes a run plus the leaves' free
- * room, and from the first split the directory, 8 bytes for each of at
- * most OM_DIR stretches. Free units, free runs and the longest free run
- * are read in O(1).
+ * mispredict in the searches. Marking a range inside one leaf (most marks)
+ * rewrites at most three entries with one move of the leaf's tail; a range
+ * over several leaves first folds the units past the leaf into its last
+ * run, dropping or trimming the runs there, and is then the same rewrite.
+ * A change goes up the tree only while a parent's entry changes. Leaves
+ * split when full, and a node a change leaves below a quarter full is
+ * joined with a sibling or evened out with it, so the memory is what the
+ * live runs need: 16 bytes a run plus the leaves' free room, and from the
+ * first split the directory, 8 bytes for each of at most OM_DIR stretches.
+ * Free units, free runs and the longest free run are read in O(1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +38,9 @@
 /* stretches of units the directory of leaves splits a map into, at most:
  * 8 KiB a map of more than one leaf, and each leaf of a heap's few
  * thousand runs (some 40 leaves) spans tens of them, so most look-ups
- * skip the descent from the root (all but 3.4% on vs_bench's RAM trace),
- * and most find their entry where the last look-up in the stretch did
- * (60% there) */
+ * skip the descent from the root (all but 3.3% on vs_bench's RAM trace),
+ * and most find their run where the last look-up in the stretch did (60%
+ * there) */
 #define OM_DIR 1024
 
 typedef struct om_ent {
@@ -250,7 +249,7 @@ static size_t dir_len(const vs_ownmap *m)
 }
 
 /* The directory, when the first leaf splits. Without memory the map goes
- * on without it: it only saves descents. */
+ * on without it: it only saves descents and searches. */
 static void dir_make(vs_ownmap *m)
 {
 	m->dir_shift = 0;

@@ -8,11 +8,12 @@
  *
  * The runs form's readers (run_at, unit_at, first_taken, walk) take a
  * const map but remember the run they found as the hint for the next
- * look-up (and, after a descent, its leaf in the directory), and the per-unit form's stats finds its longest free run again
- * when a mark left it stale: a map is used by one thread at a time
- * everywhere (compare -j gives each replay its own arenas; the viewer
- * copies the maps it keeps), so even reads of one map must not run in
- * two threads at once. */
+ * look-up (and in the directory, for the unit's stretch), and the per-unit
+ * form's stats finds its longest free run again when a mark left it stale:
+ * a map is used by one thread at a time everywhere (compare -j gives each
+ * replay its own arenas; the viewer copies the maps it keeps), so even
+ * reads of one map must not run in two threads at once.
+ */
 #ifndef VRAMSIM_OWNMAP_INT_H
 #define VRAMSIM_OWNMAP_INT_H
 
