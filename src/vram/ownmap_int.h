@@ -8,11 +8,12 @@
  *
  * The runs form's readers (run_at, unit_at, first_taken, walk) take a
  * const map but remember the run they found as the hint for the next
- * look-up, and the per-unit form's stats finds its longest free run again
- * when a mark left it stale: a map is used by one thread at a time
- * everywhere (compare -j gives each replay its own arenas; the viewer
- * copies the maps it keeps), so even reads of one map must not run in
- * two threads at once. */
+ * look-up (and in the directory, for the unit's stretch), and the per-unit
+ * form's stats finds its longest free run again when a mark left it stale:
+ * a map is used by one thread at a time everywhere (compare -j gives each
+ * replay its own arenas; the viewer copies the maps it keeps), so even
+ * reads of one map must not run in two threads at once.
+ */
 #ifndef VRAMSIM_OWNMAP_INT_H
 #define VRAMSIM_OWNMAP_INT_H
 
@@ -32,6 +33,7 @@ typedef struct vs_ownunits {
 } vs_ownunits;
 
 struct om_node;
+struct om_dir;
 
 struct vs_ownmap {
 	vs_ownunits *u;             /* the per-unit form instead, when not NULL */
@@ -43,6 +45,11 @@ struct vs_ownmap {
 	uint32_t blocks;            /* entries that are a heap block's runs (ownmap.c) */
 	uint32_t hint, hslot;       /* the leaf and entry last found or made, hint 0 when none;
 	                             * readers take a const map and still set it (see above) */
+	struct om_dir *dir;         /* from the first split (NULL without memory: it only saves
+	                             * descents and searches): for each stretch of 1 << dir_shift
+	                             * units, the leaf and entry last found for one of them (hints,
+	                             * checked before use; leaf 0 none). Readers set it too. */
+	uint32_t dir_shift;
 };
 
 vs_ownunits *vs_ownunits_new(uint32_t nunits);
