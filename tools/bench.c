@@ -17,9 +17,11 @@
  *        vs_bench N TRACE-OUT --generate-only   (the OBJ churn trace alone)
  *        vs_bench --pass min|0|1|2 TRACE [ROUNDS]   (one pass alone, for perf or callgrind)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "strategy_calls.h"
 #include "gen/gen_ds.h"
@@ -301,8 +303,8 @@ int main(int argc, char **argv)
 		"gen ds-stream, palettes only (nns-lnk-pltt)",
 		"gen heap-churn in 16 MiB (heap-dlmalloc)" };
 	uint64_t n = 300000, sum = 0;
-	const char *keep = NULL, *only = NULL;
-	char path[1024];
+	const char *keep = NULL, *only = NULL, *tmp = getenv("TMPDIR");
+	char path[1024] = "", dir[512];
 	int i, k, round;
 
 	if (argc > 3 && strcmp(argv[3], "--generate-only") == 0) {
@@ -339,6 +341,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* without --keep, the traces go to a folder of our own, not over a
+	 * file of that name where we were started */
+	snprintf(dir, sizeof dir, "%s/vs_bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!keep && !mkdtemp(dir)) {
+		fprintf(stderr, "vs_bench: cannot make a folder in %s: %s\n", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		return 2;
+	}
 	printf("%llu events a trace; CPU time of this process, median of %d rounds\n\n", (unsigned long long)n, ROUNDS);
 	printf("%-8s %9s %10s %10s %10s %10s %10s %8s %12s %8s\n", "arena", "events", "min parse", "reader",
 		"strategy", "no checks", "checks", "ratio", "(rounds)", "Mev/s");
@@ -350,14 +359,14 @@ int main(int argc, char **argv)
 
 		if (only && strcmp(only, kinds[k]) != 0)
 			continue;
-		snprintf(path, sizeof path, "%s/vs_bench-%s.trace", keep ? keep : ".", kinds[k]);
+		snprintf(path, sizeof path, "%s/vs_bench-%s.trace", keep ? keep : dir, kinds[k]);
 		if (generate(k, path, n)) {
 			fprintf(stderr, "vs_bench: cannot write %s\n", path);
-			return 2;
+			break;
 		}
 		if (!(s = strategy_of(path)) || !(calls = sc_record(path, 0, s))) {
 			fprintf(stderr, "vs_bench: %s does not replay\n", path);
-			return 2;
+			break;
 		}
 		for (round = 0; round < ROUNDS; round++) {
 			tp[round] = minimal_parse(path, &sum);
@@ -379,6 +388,13 @@ int main(int argc, char **argv)
 		if (!keep)
 			remove(path);
 	}
+	if (!keep) {
+		if (path[0])
+			remove(path); /* one a failure left */
+		rmdir(dir);
+	}
+	if (k < 5)
+		return 2;
 	printf("\nstrategy: its own alloc and free calls alone, made straight to it (as vs_bench_alloc makes them)\n"
 		"targets: ratio at most 1.5x for obj and bg, 2x for ds-tex and ds-pltt, 3x for ram (checksum %llu)\n",
 		(unsigned long long)(sum & 0xFFFF));
