@@ -276,6 +276,71 @@ static void cmp_edges(void *ud, const vs_live *l)
 	cmp_range(ud, g1 > start ? g1 : start, end);
 }
 
+/* The byte the replay puts at offset i of allocation id's data (no
+ * payload): the pattern word of bytes 4q..4q+3, little-endian (the DS
+ * demo program writes the same, tests/test_ds_demo.c). */
+static uint8_t pattern_byte(uint64_t id, uint32_t i)
+{
+	uint64_t z = id * 0x9E3779B97F4A7C15ull;
+	uint32_t w = ((uint32_t)(z >> 32) ^ (uint32_t)z) + (i / 4) * 0x9E3779B1u;
+
+	return (uint8_t)(w >> (8 * (i % 4)));
+}
+
+typedef struct pattern_cmp {
+	const uint8_t *mem;
+	unsigned compared, differ;
+} pattern_cmp;
+
+/* Every byte the replay wrote of l (its edges; all of a small one) against
+ * the pattern. */
+static void cmp_pattern(void *ud, const vs_live *l)
+{
+	pattern_cmp *c = ud;
+	uint32_t start = l->pl.offset, n = l->req.size < l->pl.granted ? l->req.size : l->pl.granted, i;
+	uint32_t g0 = (start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
+	uint32_t g1 = (start + n) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
+
+	for (i = 0; i < n; i++) {
+		if (start + i >= g0 && start + i < g1)
+			continue; /* an inner granule: watched, not written */
+		c->compared++;
+		c->differ += c->mem[start + i] != pattern_byte(l->id, i);
+	}
+}
+
+/* The bytes the replay writes follow the pattern, at every size from 1 byte
+ * (written whole) to past two granules (edges only), in both modes. */
+START_TEST(written_bytes_follow_the_pattern)
+{
+	vs_test_text t = { 0 };
+	unsigned id, full;
+
+	vs_test_put(&t, "vramsim-trace 1\narena heap ram size=64K\n");
+	for (id = 1; id <= 300; id++)
+		vs_test_put(&t, "alloc %u %u\n", id, id);
+	for (full = 0; full < 2; full++) {
+		vs_test_replay x;
+		vs_replay_config cfg;
+		pattern_cmp c = { 0 };
+		char err[512];
+		vs_replay_config_default(&cfg);
+		cfg.strategy[0] = &broken_heap;
+		cfg.options[0] = "0"; /* BH_CORRECT */
+		cfg.check_bytes = full ? VS_BYTES_FULL : VS_BYTES_CHECKED;
+		ck_assert_msg(vs_test_replay_open(&x, t.s, "t", &cfg, err, sizeof err) != NULL, "%s", err);
+		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
+		ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+		c.mem = vs_replay_arena(x.r, 0)->bytes;
+		vs_replay_live_walk(x.r, cmp_pattern, &c);
+		ck_assert_msg(c.differ == 0, "full %u: %u of %u bytes differ from the pattern", full, c.differ, c.compared);
+		ck_assert_uint_gt(c.compared, 10000);
+		vs_test_replay_close(&x);
+	}
+	free(t.s);
+}
+END_TEST
+
 /* vramsim's own heaps over heap churn: with their stores watched and only
  * the edges written, the same metrics, checks and events as with every
  * byte written, the same bytes at the live allocations' edges, and no
@@ -482,6 +547,7 @@ int main(void)
 	tcase_add_test(tc, full_bytes_find_every_fault_at_free);
 	tcase_add_test(tc, plugin_cannot_claim_seen_stores);
 	tcase_add_test(tc, own_heaps_same_as_full_bytes);
+	tcase_add_test(tc, written_bytes_follow_the_pattern);
 	tcase_add_test(tc, full_bytes_option);
 	tcase_add_test(tc, store_helpers_same_as_first_forms);
 	suite_add_tcase(s, tc);

@@ -146,9 +146,10 @@ static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i,
 	return -1;
 }
 
-/* An edge (below) is under a granule: its expected bytes made in a buffer
- * of whole vectors, then written or compared by the C library's memcpy and
- * memcmp, not a word at a time (they were most of a heap replay's checks). */
+/* An edge (below) is under a granule, and so is a small allocation: its
+ * expected bytes made in a buffer of whole vectors, then written or
+ * compared by the C library's memcpy and memcmp, not a word at a time
+ * (they were most of a heap replay's checks). */
 #define EDGE_BUF (HEAP_WATCH_GRANULE + 16u)
 
 /* The expected bytes from i of x, HEAP_WATCH_GRANULE of them and no
@@ -334,6 +335,10 @@ void vs_replay_write_bytes(arena_run *ar, rec *x)
 	}
 	if (x->fp.stride)
 		p = a->bytes + x->fp.offset;
+	if (n <= HEAP_WATCH_GRANULE) { /* most small blocks: as an edge */
+		fill_edge(x, p, 0, n);
+		return;
+	}
 	fill_pattern(x, p, 0, n);
 }
 
@@ -358,6 +363,8 @@ int64_t vs_replay_verify_bytes(const arena_run *ar, const rec *x)
 	}
 	if (x->fp.stride)
 		p = a->bytes + x->fp.offset;
+	if (n <= HEAP_WATCH_GRANULE)
+		return find_edge_change(x, p, 0, n);
 	return find_pattern_change(x, p, 0, n);
 }
 
