@@ -822,18 +822,32 @@ static VS_NOINLINE int explode_around(vs_ownmap *m, uint32_t first, uint32_t end
 	return 0;
 }
 
-/* Whether the entry of leaf t before entry i (when lo is 0) or after it
- * (when hi is 0), in this leaf or the next, is a block entry of owner's. */
-static int block_beside(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, uint32_t owner)
+/* The entry just before entry i of leaf t (the last of the leaf before
+ * when i is 0), or NULL at the map's start; ent_after likewise. */
+static const om_ent *ent_before(const vs_ownmap *m, uint32_t t, uint32_t i)
 {
 	const om_node *x = &N(t);
-	const om_ent *b = NULL, *a = NULL;
 
-	if (!lo)
-		b = i > 0 ? &x->e[i - 1] : x->prev ? &N(x->prev).e[N(x->prev).n - 1] : NULL;
-	if (!hi)
-		a = i + 1 < x->n ? &x->e[i + 1] : x->next ? &N(x->next).e[0] : NULL;
-	return (b && is_block(b->kind) && b->ref == owner) || (a && is_block(a->kind) && a->ref == owner);
+	return i > 0 ? &x->e[i - 1] : x->prev ? &N(x->prev).e[N(x->prev).n - 1] : NULL;
+}
+
+static const om_ent *ent_after(const vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	const om_node *x = &N(t);
+
+	return i + 1 < x->n ? &x->e[i + 1] : x->next ? &N(x->next).e[0] : NULL;
+}
+
+static int block_of(const om_ent *e, uint32_t owner)
+{
+	return e && is_block(e->kind) && e->ref == owner;
+}
+
+/* Whether the entry before entry i of leaf t (when lo is 0) or after it
+ * (when hi is 0) is a block entry of owner's. */
+static int block_beside(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, uint32_t owner)
+{
+	return (!lo && block_of(ent_before(m, t, i), owner)) || (!hi && block_of(ent_after(m, t, i), owner));
 }
 
 /* Whether a mark of [first, end) for owner, starting in entry i of leaf t,
@@ -903,13 +917,10 @@ int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t own
 static int would_join(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, const vs_own_run *first,
 	const vs_own_run *last)
 {
-	const om_node *x = &N(t);
+	const om_ent *b = lo ? NULL : ent_before(m, t, i), *a = hi ? NULL : ent_after(m, t, i);
 
-	if (!lo && (i > 0 ? same(x, i - 1, first->owner, (uint32_t)first->kind) :
-		x->prev && same(&N(x->prev), N(x->prev).n - 1, first->owner, (uint32_t)first->kind)))
-		return 1;
-	return !hi && (i + 1 < x->n ? same(x, i + 1, last->owner, (uint32_t)last->kind) :
-		x->next && same(&N(x->next), 0, last->owner, (uint32_t)last->kind));
+	return (b && b->ref == first->owner && b->kind == (uint32_t)first->kind) ||
+		(a && a->ref == last->owner && a->kind == (uint32_t)last->kind);
 }
 
 /* The pieces taken as a take of them all as the first piece's kind and a
