@@ -23,95 +23,15 @@
  * first split the directory, 8 bytes for each of at most OM_DIR stretches.
  * Free units, free runs and the longest free run are read in O(1).
  * A heap block taken whole is one entry for its three or four runs
- * (blocks, below), which every reader still sees as those runs.
+ * (blocks, ownmap_tree.h), which every reader still sees as those runs.
+ * The readers and the structure check are in ownmap_read.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/compiler_hints.h"
-#include "ownmap_int.h"
+#include "ownmap_tree.h"
 #include "vram/arena.h"
-
-/* entries a node: 1.5 KiB. With 64, a small map (a DS texture stream's few
- * hundred runs) took more leaves, and more of its look-ups left the last
- * leaf; 128 would make a new map's two nodes 4 KiB. */
-#define OM_B 96
-#define OM_MIN (OM_B / 4) /* fewer, and a node is joined with a sibling */
-/* stretches of units the directory of leaves splits a map into, at most:
- * 8 KiB a map of more than one leaf, and each leaf of a heap's few
- * thousand runs (some 40 leaves) spans tens of them, so most look-ups
- * skip the descent from the root (all but 3.3% on vs_bench's RAM trace),
- * and most find their run where the last look-up in the stretch did (60%
- * there) */
-#define OM_DIR 1024
-
-typedef struct om_ent {
-	uint32_t key;  /* first unit of the run, or of the child's runs */
-	uint32_t len;  /* leaf: run length; inner: the child's longest free run */
-	uint32_t ref;  /* leaf: owner; inner: child node */
-	uint32_t kind; /* leaf: kind */
-} om_ent;
-
-struct om_node {
-	om_ent e[OM_B];
-	uint32_t n;          /* entries in use */
-	uint32_t up, pos;    /* parent (0 at the root), and the entry there */
-	uint32_t prev, next; /* leaves: neighbours in address order, 0 at the ends */
-	uint32_t maxfree;    /* longest free run in this subtree, units */
-	uint8_t leaf;
-};
-typedef struct om_node om_node;
-
-/* A directory entry: the leaf and the entry in it last found for a unit of
- * the stretch; a hint, checked before use (leaf 0: none). */
-struct om_dir {
-	uint32_t leaf, slot;
-};
-
-#define N(i) (m->n[i])
-
-/* ---- blocks ----------------------------------------------------------------
- * A heap block taken whole (vs_owntree_take_runs: header, data, slack and
- * tail of one owner) is one entry whose kind carries the lengths of the
- * pieces around its data, each under 256 units: OM_BLOCK | header << 8 |
- * slack << 16 | tail << 24. It is still those three or four runs to every
- * reader (run_at, unit_at, walk, the run count) and to the maximal-runs
- * rule; a mark that cuts into one, or that would join one of its pieces,
- * first turns it back into its runs (explode). One entry where there were
- * three or four: fewer leaves, shorter moves and searches. */
-#define OM_BLOCK 0x80u
-#define OM_PIECE_MAX 255u
-
-static int is_block(uint32_t k)
-{
-	return (k & OM_BLOCK) != 0;
-}
-
-/* The runs of block entry (key, len, owner, k), in address order: their count. */
-static uint32_t block_runs(uint32_t key, uint32_t len, uint32_t owner, uint32_t k, vs_own_run p[4])
-{
-	uint32_t head = k >> 8 & 0xFF, slack = k >> 16 & 0xFF, tail = k >> 24, n = 0, at = key;
-	uint32_t part[4] = { head, len - head - slack - tail, slack, tail };
-	static const vs_unit_kind kinds[4] = { VS_UNIT_OVERHEAD, VS_UNIT_DATA, VS_UNIT_SLACK, VS_UNIT_OVERHEAD };
-	uint32_t j;
-
-	for (j = 0; j < 4; j++) {
-		if (!part[j])
-			continue;
-		p[n].first = at;
-		p[n].count = part[j];
-		p[n].owner = owner;
-		p[n++].kind = kinds[j];
-		at += part[j];
-	}
-	return n;
-}
-
-/* The runs a block kind stands for (the data and each piece not empty). */
-static uint32_t block_count(uint32_t k)
-{
-	return 1u + ((k >> 8 & 0xFF) != 0) + ((k >> 16 & 0xFF) != 0) + ((k >> 24) != 0);
-}
 
 static VS_ALWAYS_INLINE void account(vs_ownmap *m, uint32_t len, uint32_t kind, int sign)
 {
@@ -125,11 +45,6 @@ static VS_ALWAYS_INLINE void account(vs_ownmap *m, uint32_t len, uint32_t kind, 
 		m->free_units += (uint32_t)sign * len;
 		m->free_runs += (uint32_t)sign;
 	}
-}
-
-static uint32_t leaf_end(const om_node *x)
-{
-	return x->e[x->n - 1].key + x->e[x->n - 1].len;
 }
 
 static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
@@ -169,32 +84,6 @@ static void copy(om_node *d, uint32_t di, const om_node *s, uint32_t si, uint32_
 	memcpy(d->e + di, s->e + si, k * sizeof *d->e);
 }
 
-static uint32_t node_maxfree(const om_node *x)
-{
-	uint32_t i, best = 0;
-
-	if (x->leaf) {
-		/* a mask, not a choice: GCC made the choice a branch, which free
-		 * and taken runs taking turns mispredict; two maxima, so each
-		 * step waits on the one two entries back */
-		uint32_t b2 = 0;
-		for (i = 0; i + 1 < x->n; i += 2) {
-			uint32_t f = x->e[i].len & (0u - (x->e[i].kind == VS_UNIT_FREE));
-			uint32_t g = x->e[i + 1].len & (0u - (x->e[i + 1].kind == VS_UNIT_FREE));
-			best = f > best ? f : best;
-			b2 = g > b2 ? g : b2;
-		}
-		if (i < x->n) {
-			uint32_t f = x->e[i].len & (0u - (x->e[i].kind == VS_UNIT_FREE));
-			best = f > best ? f : best;
-		}
-		best = b2 > best ? b2 : best;
-	} else {
-		for (i = 0; i < x->n; i++)
-			best = x->e[i].len > best ? x->e[i].len : best;
-	}
-	return best;
-}
 
 /* Children that moved into node t, or within it from entry from on,
  * learn their parent and their entry there. */
@@ -291,11 +180,6 @@ static void node_drop(vs_ownmap *m, uint32_t t)
 	N(t).next = m->spare;
 	m->spare = t;
 	m->nspare++;
-}
-
-static size_t dir_len(const vs_ownmap *m)
-{
-	return (size_t)((m->nunits - 1) >> m->dir_shift) + 1;
 }
 
 /* The directory, when the first leaf splits. Without memory the map goes
@@ -504,6 +388,11 @@ static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *
 		}
 	}
 	return find_slow(m, u, slot);
+}
+
+uint32_t vs_owntree_find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
+{
+	return find(m, u, slot);
 }
 
 /* Leaf t's last run stretched to end, which lies in later leaves: their
@@ -1140,237 +1029,9 @@ void vs_ownmap_free(vs_ownmap *m)
 	free(m);
 }
 
-/* The end of units [first, first + count) clipped to the map, or 0 when
- * the range is empty or past it. */
-static uint32_t clip_end(const vs_ownmap *m, uint32_t first, uint32_t count)
-{
-	if (first >= m->nunits || count == 0)
-		return 0;
-	return count > m->nunits - first ? m->nunits : first + count;
-}
-
 int vs_ownmap_set(vs_ownmap *m, uint32_t first, uint32_t count, uint32_t owner, vs_unit_kind kind)
 {
 	uint32_t end = clip_end(m, first, count);
 
 	return end ? vs_ownmap_mark_range(m, first, end, owner, kind) : 0;
-}
-
-/* The run of entry e holding unit u: the entry, or its block's run there. */
-static void entry_run(const om_ent *e, uint32_t u, vs_own_run *out)
-{
-	vs_own_run p[4];
-	uint32_t n, j;
-
-	if (!is_block(e->kind)) {
-		out->first = e->key;
-		out->count = e->len;
-		out->owner = e->ref;
-		out->kind = (vs_unit_kind)e->kind;
-		return;
-	}
-	n = block_runs(e->key, e->len, e->ref, e->kind, p);
-	for (j = 0; j + 1 < n && u >= p[j].first + p[j].count; j++)
-		;
-	*out = p[j];
-}
-
-int vs_ownmap_run_at(const vs_ownmap *m, uint32_t unit, vs_own_run *out)
-{
-	uint32_t t, i;
-
-	if (m->u)
-		return vs_ownunits_run_at(m->u, unit, out);
-	if (unit >= m->nunits)
-		return -1;
-	t = find(m, unit, &i);
-	entry_run(&N(t).e[i], unit, out);
-	return 0;
-}
-
-int vs_ownmap_unit_at(const vs_ownmap *m, uint32_t unit, uint32_t *owner, vs_unit_kind *kind)
-{
-	uint32_t t, i;
-
-	if (m->u)
-		return vs_ownunits_unit_at(m->u, unit, owner, kind);
-	if (unit >= m->nunits)
-		return -1;
-	t = find(m, unit, &i);
-	if (is_block(N(t).e[i].kind)) {
-		vs_own_run r;
-		entry_run(&N(t).e[i], unit, &r);
-		*owner = r.owner;
-		*kind = r.kind;
-		return 0;
-	}
-	*owner = N(t).e[i].ref;
-	*kind = (vs_unit_kind)N(t).e[i].kind;
-	return 0;
-}
-
-int64_t vs_ownmap_first_taken(const vs_ownmap *m, uint32_t first, uint32_t count)
-{
-	uint32_t end = clip_end(m, first, count);
-
-	return end ? vs_ownmap_first_taken_range(m, first, end) : -1;
-}
-
-void vs_ownmap_stats(const vs_ownmap *m, uint32_t *largest, uint32_t *runs, uint32_t *nfree)
-{
-	if (m->u) {
-		vs_ownunits_stats(m->u, largest, runs, nfree);
-		return;
-	}
-	if (largest)
-		*largest = N(m->root).maxfree;
-	if (runs)
-		*runs = m->free_runs;
-	if (nfree)
-		*nfree = m->free_units;
-}
-
-uint32_t vs_ownmap_runs(const vs_ownmap *m)
-{
-	return m->u ? vs_ownunits_runs(m->u) : m->runs;
-}
-
-size_t vs_ownmap_bytes(const vs_ownmap *m)
-{
-	if (m->u)
-		return sizeof *m + vs_ownunits_bytes(m->u);
-	return sizeof *m + (size_t)m->cap * sizeof *m->n + (m->dir ? dir_len(m) * sizeof *m->dir : 0);
-}
-
-int vs_ownmap_walk(const vs_ownmap *m, uint32_t first, uint32_t count, int free_only,
-	int (*fn)(void *ud, const vs_own_run *run), void *ud)
-{
-	uint32_t end, t, i;
-
-	if (m->u)
-		return vs_ownunits_walk(m->u, first, count, free_only, fn, ud);
-	if (first >= m->nunits || count == 0)
-		return 0;
-	end = count > m->nunits - first ? m->nunits : first + count;
-	/* leaf by leaf along the links, skipping leaves without a free run */
-	for (t = find(m, first, &i); t && N(t).e[0].key < end; t = N(t).next, i = 0) {
-		const om_node *x = &N(t);
-		if (free_only && !x->maxfree)
-			continue;
-		for (; i < x->n && x->e[i].key < end; i++) {
-			vs_own_run p[4];
-			uint32_t n = 1, j;
-			int rc;
-			if (free_only && x->e[i].kind != VS_UNIT_FREE)
-				continue;
-			if (is_block(x->e[i].kind))
-				n = block_runs(x->e[i].key, x->e[i].len, x->e[i].ref, x->e[i].kind, p);
-			else
-				entry_run(&x->e[i], x->e[i].key, &p[0]);
-			for (j = 0; j < n && p[j].first < end; j++) {
-				vs_own_run run = p[j];
-				if (run.first + run.count <= first)
-					continue;
-				run.first = p[j].first > first ? p[j].first : first;
-				run.count = (p[j].first + p[j].count < end ? p[j].first + p[j].count : end) - run.first;
-				if ((rc = fn(ud, &run)) != 0)
-					return rc;
-			}
-		}
-	}
-	return 0;
-}
-
-/* The checks of vs_ownmap_check below one node: returns the number of the
- * first broken rule (negative), else 0; *last is the leaf before. */
-typedef struct om_check {
-	uint32_t last, next_key, runs, free_units, free_runs, hint_seen, blocks;
-	uint32_t pk, po; /* kind and owner of the run before (pk 0xFF: none) */
-} om_check;
-
-static int check_node(const vs_ownmap *m, uint32_t t, uint32_t depth, om_check *c)
-{
-	const om_node *x = &N(t);
-	uint32_t i;
-	int rc;
-
-	if (x->n == 0 || x->n > OM_B)
-		return -1;
-	if (x->maxfree != node_maxfree(x))
-		return -2;
-	if (x->e[0].key != c->next_key)
-		return -3; /* the runs do not follow on from the ones before */
-	if (!x->leaf) {
-		if (depth >= m->height)
-			return -4;
-		for (i = 0; i < x->n; i++) {
-			const om_node *y = &N(x->e[i].ref);
-			if (y->up != t || y->pos != i || x->e[i].key != y->e[0].key || x->e[i].len != y->maxfree)
-				return -5;
-			if ((rc = check_node(m, x->e[i].ref, depth + 1, c)) != 0)
-				return rc;
-		}
-		return 0;
-	}
-	if (depth + 1 != m->height)
-		return -6; /* leaves not all at one depth */
-	if (x->prev != c->last || (c->last && N(c->last).next != t))
-		return -7;
-	for (i = 0; i < x->n; i++) {
-		const om_ent *e = &x->e[i];
-		vs_own_run p[4];
-		uint32_t n = 1, j;
-		if (e->key != c->next_key || e->len == 0)
-			return -8;
-		if (is_block(e->kind)) {
-			if ((e->kind & 0xFF) != OM_BLOCK || e->ref == VS_OWNER_NONE ||
-				(e->kind >> 8 & 0xFF) + (e->kind >> 16 & 0xFF) + (e->kind >> 24) >= e->len)
-				return -16; /* a block entry standing for no runs, or for no data */
-			n = block_runs(e->key, e->len, e->ref, e->kind, p);
-			c->blocks++;
-		} else {
-			entry_run(e, e->key, &p[0]);
-		}
-		for (j = 0; j < n; j++) {
-			if (c->pk == (uint32_t)p[j].kind && c->po == p[j].owner)
-				return -9; /* two equal neighbours: runs not maximal */
-			if (p[j].kind == VS_UNIT_FREE && p[j].owner != VS_OWNER_NONE)
-				return -10;
-			c->runs++;
-			if (p[j].kind == VS_UNIT_FREE) {
-				c->free_units += p[j].count;
-				c->free_runs++;
-			}
-			c->pk = (uint32_t)p[j].kind;
-			c->po = p[j].owner;
-		}
-		c->next_key = e->key + e->len;
-	}
-	c->hint_seen |= m->hint == t;
-	c->last = t;
-	return 0;
-}
-
-int vs_ownmap_check(const vs_ownmap *m)
-{
-	om_check c = { 0, 0, 0, 0, 0, 0, 0, 0xFF, 0 };
-	size_t i;
-	int rc;
-
-	if (m->u)
-		return 0;
-	if (N(m->root).up != 0)
-		return -11;
-	if ((rc = check_node(m, m->root, 0, &c)) != 0)
-		return rc;
-	if (c.next_key != m->nunits || N(c.last).next != 0)
-		return -12;
-	if (c.runs != m->runs || c.free_units != m->free_units || c.free_runs != m->free_runs || c.blocks != m->blocks)
-		return -13;
-	if (m->hint && !c.hint_seen)
-		return -14;
-	for (i = 0; m->dir && i < dir_len(m); i++)
-		if (m->dir[i].leaf >= m->used || m->dir[i].slot >= OM_B)
-			return -15; /* a directory entry names no node handed out */
-	return 0;
 }

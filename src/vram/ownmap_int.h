@@ -80,6 +80,9 @@ int vs_ownunits_walk(const vs_ownunits *m, uint32_t first, uint32_t count, int f
 int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, vs_unit_kind kind);
 int64_t vs_owntree_first_taken(const vs_ownmap *m, uint32_t first, uint32_t end);
+/* The leaf holding unit u (< nunits), its entry in *slot (ownmap_tree.h has
+ * the nodes): the look-up the edits use, for the readers in ownmap_read.c. */
+uint32_t vs_owntree_find(const vs_ownmap *m, uint32_t u, uint32_t *slot);
 /* The take of pieces p[0..np): np at most 4, in address order, touching,
  * none empty or free, no two neighbours of one owner and kind, inside the
  * map. When every unit they cover is free each gets its owner and kind (a
