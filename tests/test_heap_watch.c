@@ -252,30 +252,6 @@ START_TEST(plugin_cannot_claim_seen_stores)
 }
 END_TEST
 
-/* The bytes of the live allocations' edges, [start, the first granule) and
- * [the last granule's end, end), of a replay's arena a, against those of
- * the same replay's arena b made with every byte written. */
-typedef struct edge_cmp {
-	const uint8_t *a, *b;
-	unsigned compared, differ;
-} edge_cmp;
-
-static void cmp_range(edge_cmp *c, uint32_t from, uint32_t to)
-{
-	for (; from < to; from++, c->compared++)
-		c->differ += c->a[from] != c->b[from];
-}
-
-static void cmp_edges(void *ud, const vs_live *l)
-{
-	uint32_t start = l->pl.offset, end = start + (l->req.size < l->pl.granted ? l->req.size : l->pl.granted);
-	uint32_t g0 = (start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
-	uint32_t g1 = end / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
-
-	cmp_range(ud, start, g0 < end ? g0 : end);
-	cmp_range(ud, g1 > start ? g1 : start, end);
-}
-
 /* The byte the replay puts at offset i of allocation id's data (no
  * payload): the pattern word of bytes 4q..4q+3, little-endian (the DS
  * demo program writes the same, tests/test_ds_demo.c). */
@@ -287,16 +263,19 @@ static uint8_t pattern_byte(uint64_t id, uint32_t i)
 	return (uint8_t)(w >> (8 * (i % 4)));
 }
 
-typedef struct pattern_cmp {
-	const uint8_t *mem;
+/* The bytes of a replay's arena mem that the replay wrote for a live
+ * allocation with only its edges written: [start, the first granule) and
+ * [the last granule's end, end), each byte once (all of a small one),
+ * against those of the same replay's arena full made with every byte
+ * written, or against the pattern when full is NULL. */
+typedef struct written_cmp {
+	const uint8_t *mem, *full;
 	unsigned compared, differ;
-} pattern_cmp;
+} written_cmp;
 
-/* Every byte the replay wrote of l (its edges; all of a small one) against
- * the pattern. */
-static void cmp_pattern(void *ud, const vs_live *l)
+static void cmp_written(void *ud, const vs_live *l)
 {
-	pattern_cmp *c = ud;
+	written_cmp *c = ud;
 	uint32_t start = l->pl.offset, n = l->req.size < l->pl.granted ? l->req.size : l->pl.granted, i;
 	uint32_t g0 = (start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
 	uint32_t g1 = (start + n) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
@@ -305,7 +284,7 @@ static void cmp_pattern(void *ud, const vs_live *l)
 		if (start + i >= g0 && start + i < g1)
 			continue; /* an inner granule: watched, not written */
 		c->compared++;
-		c->differ += c->mem[start + i] != pattern_byte(l->id, i);
+		c->differ += c->mem[start + i] != (c->full ? c->full[start + i] : pattern_byte(l->id, i));
 	}
 }
 
@@ -322,7 +301,7 @@ START_TEST(written_bytes_follow_the_pattern)
 	for (full = 0; full < 2; full++) {
 		vs_test_replay x;
 		vs_replay_config cfg;
-		pattern_cmp c = { 0 };
+		written_cmp c = { 0 };
 		char err[512];
 		vs_replay_config_default(&cfg);
 		cfg.strategy[0] = &broken_heap;
@@ -332,7 +311,7 @@ START_TEST(written_bytes_follow_the_pattern)
 		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
 		ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 		c.mem = vs_replay_arena(x.r, 0)->bytes;
-		vs_replay_live_walk(x.r, cmp_pattern, &c);
+		vs_replay_live_walk(x.r, cmp_written, &c);
 		ck_assert_msg(c.differ == 0, "full %u: %u of %u bytes differ from the pattern", full, c.differ, c.compared);
 		ck_assert_uint_gt(c.compared, 10000);
 		vs_test_replay_close(&x);
@@ -373,7 +352,7 @@ START_TEST(own_heaps_same_as_full_bytes)
 		vs_metrics m[2];
 		uint64_t checks[2], events[2];
 		vs_test_replay x[2];
-		edge_cmp c = { 0 };
+		written_cmp c = { 0 };
 		int full;
 
 		for (full = 0; full < 2; full++) {
@@ -392,11 +371,12 @@ START_TEST(own_heaps_same_as_full_bytes)
 			checks[full] = vs_replay_check_total(x[full].r);
 			events[full] = vs_replay_events(x[full].r);
 		}
-		c.a = vs_replay_arena(x[0].r, 0)->bytes;
-		c.b = vs_replay_arena(x[1].r, 0)->bytes;
-		vs_replay_live_walk(x[0].r, cmp_edges, &c);
+		c.mem = vs_replay_arena(x[0].r, 0)->bytes;
+		c.full = vs_replay_arena(x[1].r, 0)->bytes;
+		vs_replay_live_walk(x[0].r, cmp_written, &c);
 		ck_assert_msg(c.differ == 0, "%s: %u of %u edge bytes differ", heaps[h], c.differ, c.compared);
-		ck_assert_uint_gt(c.compared, 100);
+		/* heap-bank keeps the fewest live blocks at the end: 67 bytes */
+		ck_assert_uint_gt(c.compared, 50);
 		vs_test_replay_close(&x[0]);
 		vs_test_replay_close(&x[1]);
 		ck_assert_msg(checks[0] == 0 && checks[1] == 0, "%s: %llu and %llu checks failed", heaps[h],
