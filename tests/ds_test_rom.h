@@ -2,7 +2,8 @@
 /* ds_test_rom.h - tiny DS ROM images made by the tests themselves, for the
  * header check and for the emulator: a valid header (GBATEK's layout and
  * CRC-16) around a few hand-assembled ARM instructions, so no toolchain
- * and no ROM file is needed. */
+ * and no ROM file is needed; and the skip of a suite that boots the
+ * emulator where its core is missing. */
 #ifndef VS_DS_TEST_ROM_H
 #define VS_DS_TEST_ROM_H
 
@@ -11,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support.h"
 #include "console/common/rom_kind.h"
+#include "console/ds/ds_core.h"
 
 /* ARM instructions (ARM state, condition "always" unless named). */
 #define ARM_LOOP 0xEAFFFFFEu        /* b .  */
@@ -89,6 +92,16 @@ static inline int ds_test_write(const char *path, const void *data, size_t n)
 	if (fp && fclose(fp) != 0)
 		ok = 0;
 	return ok ? 0 : -1;
+}
+
+/* For a suite whose every case boots DeSmuME: called first in main, skips
+ * it (vs_test_require) when the core cannot be loaded, saying why. */
+static inline void ds_test_require_core(void)
+{
+	static char why[600];
+
+	if (vs_ds_core_available(why, sizeof why) < 0)
+		vs_test_require(why);
 }
 
 #endif

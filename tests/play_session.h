@@ -2,14 +2,19 @@
 /* play_session.h - what the play suites (test_play, test_play_ds) share: a
  * session opened with capture's defaults, finished into a trace and a keys
  * file, and the checks that `capture --input` of those keys writes the same
- * trace. Static functions: each suite includes it once, after support.h
- * and play/play.h. */
+ * trace, in process (the console's capture, by the ROM's kind, as play.c
+ * picks it) or by the command. Static functions: each suite includes it
+ * once, after support.h and play/play.h. */
 #ifndef VS_TESTS_PLAY_SESSION_H
 #define VS_TESTS_PLAY_SESSION_H
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "console/common/rom_kind.h"
+#include "console/ds/ds_emu.h"
+#include "console/gba/gba_emu.h"
 
 static vs_play *play_session(const char *rom, const char *state, const vs_input_script *input,
 	unsigned audio_rate)
@@ -47,6 +52,34 @@ static void play_same_as(const char *trace, char *captured)
 	ck_assert_msg(strcmp(played, captured) == 0, "the session's trace differs from capture --input of its keys");
 	free(played);
 	free(captured);
+}
+
+/* `capture GAME --frames N --input KEYS [--state STATE]` in process, as
+ * the command runs it, writes the session's trace file again. */
+static void play_same_as_capture(const char *rom, const char *trace, const char *keys, const char *state,
+	uint32_t frames)
+{
+	vs_input_script script = { NULL, 0 };
+	vs_emu_play play;
+	FILE *tmp = tmpfile();
+	char err[1024], *text;
+	int rc;
+
+	ck_assert_ptr_nonnull(tmp);
+	ck_assert_msg(vs_input_script_load(keys, &script, err, sizeof err) == 0, "%s", err);
+	memset(&play, 0, sizeof play);
+	play.frames = frames;
+	play.input = &script;
+	play.state = state;
+	if (vs_rom_kind_file(rom) == VS_ROM_KIND_DS)
+		rc = vs_ds_emu_capture(rom, &play, NULL, tmp, NULL, err, sizeof err);
+	else
+		rc = vs_gba_capture(rom, &play, NULL, tmp, NULL, err, sizeof err);
+	ck_assert_msg(rc == 0, "%s", err);
+	text = vs_test_slurp_stream(tmp, NULL);
+	fclose(tmp);
+	vs_input_script_free(&script);
+	play_same_as(trace, text);
 }
 
 /* The frames a keys file says to capture ("--frames N" in its comment). */

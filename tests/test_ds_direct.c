@@ -28,7 +28,6 @@
 #include "support.h"
 #include "ds_demo_run.h"
 #include "ds_test_rom.h"
-#include "console/ds/ds_core.h"
 #include "capture/capture_ds.h"
 #include "console/ds/ds_emu.h"
 #include "console/ds/ds_state.h"
@@ -359,9 +358,6 @@ static Suite *suite(void)
 
 int main(void)
 {
-	static char why[600];
-
-	if (vs_ds_core_available(why, sizeof why) < 0)
-		vs_test_require(why);
+	ds_test_require_core();
 	return vs_test_main(suite());
 }

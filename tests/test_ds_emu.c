@@ -24,7 +24,6 @@
 
 #include "support.h"
 #include "ds_test_rom.h"
-#include "console/ds/ds_core.h"
 #include "console/ds/ds_emu.h"
 
 /* Read by ASan at start-up (nothing without it): the core, run in this
@@ -414,9 +413,6 @@ static Suite *suite(void)
 
 int main(void)
 {
-	static char why[600];
-
-	if (vs_ds_core_available(why, sizeof why) < 0)
-		vs_test_require(why);
+	ds_test_require_core();
 	return vs_test_main(suite());
 }

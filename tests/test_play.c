@@ -63,34 +63,6 @@ static vs_play *open_session(const char *rom, const char *state, const vs_input_
 	return play_session(rom, state, input, 0);
 }
 
-/* `capture GAME --frames N --input KEYS [--state STATE]` in process, as the
- * command runs it: its trace text. */
-static char *capture_of(const char *rom, const char *keys, const char *state, uint32_t frames)
-{
-	vs_input_script script = { NULL, 0 };
-	vs_emu_play play;
-	FILE *tmp = tmpfile();
-	char err[1024], *text;
-
-	ck_assert_ptr_nonnull(tmp);
-	ck_assert_msg(vs_input_script_load(keys, &script, err, sizeof err) == 0, "%s", err);
-	memset(&play, 0, sizeof play);
-	play.frames = frames;
-	play.input = &script;
-	play.state = state;
-	ck_assert_msg(vs_gba_capture(rom, &play, NULL, tmp, NULL, err, sizeof err) == 0, "%s", err);
-	text = vs_test_slurp_stream(tmp, NULL);
-	fclose(tmp);
-	vs_input_script_free(&script);
-	return text;
-}
-
-static void same_as_capture(const char *rom, const char *trace, const char *keys, const char *state,
-	uint32_t frames)
-{
-	play_same_as(trace, capture_of(rom, keys, state, frames));
-}
-
 static void no_message(void *ud, const char *line)
 {
 	(void)ud;
@@ -164,8 +136,8 @@ START_TEST(test_session_is_a_capture)
 		HOT_CMP(vs_timeline_event(whole, i)->type, ==, vs_timeline_event(live, i)->type);
 	vs_timeline_free(live);
 	vs_timeline_free(whole);
-	same_as_capture(DEMO_ROM, trace, keys, NULL, FRAMES);
-	same_as_capture(DEMO_ROM, mid, mid_keys, NULL, FRAMES / 2);
+	play_same_as_capture(DEMO_ROM, trace, keys, NULL, FRAMES);
+	play_same_as_capture(DEMO_ROM, mid, mid_keys, NULL, FRAMES / 2);
 	{
 		char *k = vs_test_slurp(keys);
 		ck_assert_ptr_nonnull(strstr(k, "\n40-43 start\n90-119 right\n120-125 a right\n126-179 right\n200-259 left\n"));
@@ -197,7 +169,7 @@ START_TEST(test_audio)
 	ck_assert_uint_le(total, 119 * 807);
 	play_finish(p, trace, keys);
 	vs_play_close(p);
-	same_as_capture(DEMO_ROM, trace, keys, NULL, 120);
+	play_same_as_capture(DEMO_ROM, trace, keys, NULL, 120);
 	/* without sound asked for, none */
 	p = open_session(DEMO_ROM, NULL, NULL);
 	ck_assert_int_eq(vs_play_frame(p, keys_in(0), err, sizeof err), 0);
@@ -229,7 +201,7 @@ START_TEST(test_take_over)
 	k = vs_test_slurp(keys);
 	ck_assert_ptr_nonnull(strstr(k, "\n10-30 right\n50-54 a\n55-79 b\n"));
 	free(k);
-	same_as_capture(DEMO_ROM, trace, keys, NULL, 80);
+	play_same_as_capture(DEMO_ROM, trace, keys, NULL, 80);
 	vs_input_script_free(&script);
 }
 END_TEST
@@ -283,7 +255,7 @@ START_TEST(test_crash_keeps_the_session)
 	ck_assert_uint_eq(vs_play_frames(p), 20);
 	play_finish(p, trace, keys);
 	vs_play_close(p);
-	same_as_capture(rom, trace, keys, NULL, 20);
+	play_same_as_capture(rom, trace, keys, NULL, 20);
 }
 END_TEST
 
@@ -304,7 +276,7 @@ START_TEST(test_savestate)
 		ck_assert_int_eq(vs_play_frame(p, keys_in(demo_keys(i + 60)), err, sizeof err), 0);
 	play_finish(p, trace, keys);
 	vs_play_close(p);
-	same_as_capture(DEMO_ROM, trace, keys, state, 60);
+	play_same_as_capture(DEMO_ROM, trace, keys, state, 60);
 	{
 		char *t = vs_test_slurp(trace);
 		ck_assert_ptr_nonnull(strstr(t, "# capture: frames=60 input=1 ranges state=" ));

@@ -68,34 +68,6 @@ static vs_play *open_session(const char *rom, const char *state)
 	return play_session(rom, state, NULL, 0);
 }
 
-/* `capture GAME.nds --frames N --input KEYS [--state STATE]` in process,
- * as the command runs it: its trace text. */
-static char *capture_of(const char *rom, const char *keys, const char *state, uint32_t frames)
-{
-	vs_input_script script = { NULL, 0 };
-	vs_emu_play play;
-	FILE *tmp = tmpfile();
-	char err[1024], *text;
-
-	ck_assert_ptr_nonnull(tmp);
-	ck_assert_msg(vs_input_script_load(keys, &script, err, sizeof err) == 0, "%s", err);
-	memset(&play, 0, sizeof play);
-	play.frames = frames;
-	play.input = &script;
-	play.state = state;
-	ck_assert_msg(vs_ds_emu_capture(rom, &play, NULL, tmp, NULL, err, sizeof err) == 0, "%s", err);
-	text = vs_test_slurp_stream(tmp, NULL);
-	fclose(tmp);
-	vs_input_script_free(&script);
-	return text;
-}
-
-static void same_as_capture(const char *rom, const char *trace, const char *keys, const char *state,
-	uint32_t frames)
-{
-	play_same_as(trace, capture_of(rom, keys, state, frames));
-}
-
 START_TEST(test_session_is_a_capture)
 {
 	const char *trace = vs_test_path("ds.trace"), *keys = vs_test_path("ds.keys");
@@ -129,8 +101,8 @@ START_TEST(test_session_is_a_capture)
 	ck_assert_msg(strstr(k, "\n2-4 x\n7 touch 40,150\n8 touch 44,149\n") && strstr(k, "\n12 a right touch 60,145\n")
 		&& strstr(k, "\n20-23 l y\n"), "%s", k);
 	free(k);
-	same_as_capture(ROM, trace, keys, NULL, 28);
-	same_as_capture(ROM, mid, mid_keys, NULL, 14);
+	play_same_as_capture(ROM, trace, keys, NULL, 28);
+	play_same_as_capture(ROM, mid, mid_keys, NULL, 14);
 }
 END_TEST
 
@@ -172,7 +144,7 @@ START_TEST(test_savestate)
 	ck_assert_msg(strstr(t, "\n1-3 x touch 200,10\n4 b\n5 a right touch 64,144\n6 a right touch 68,143\n"
 		"7 touch 72,142\n") != NULL, "%s", t);
 	free(t);
-	same_as_capture(ROM, trace, keys, state, 8);
+	play_same_as_capture(ROM, trace, keys, state, 8);
 	t = vs_test_slurp(trace);
 	ck_assert_msg(strstr(t, "# capture: frames=8 input=") && strstr(t, "play.dst\n"), "%.400s", t);
 	free(t);
@@ -212,7 +184,7 @@ START_TEST(test_stop_keeps_the_session)
 	play_finish(p, trace, keys);
 	frames = vs_play_frames(p);
 	vs_play_close(p);
-	same_as_capture(rom, trace, keys, NULL, frames);
+	play_same_as_capture(rom, trace, keys, NULL, frames);
 }
 END_TEST
 

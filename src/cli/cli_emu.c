@@ -72,3 +72,20 @@ void vs_cli_emu_end(vs_cli_emu *e)
 	vs_progress_end(&e->progress);
 	vs_input_script_free(&e->script);
 }
+
+int vs_cli_emu_capture(vs_cli_emu *e, vs_cli_emu_capture_fn capture, void *ud)
+{
+	char err[1024];
+	FILE *fp = vs_cli_out_open(e->out, 0);
+	int ok;
+
+	if (!fp) {
+		vs_cli_emu_end(e);
+		return VS_EXIT_USAGE;
+	}
+	ok = capture(ud, e, fp, err, sizeof err) == 0;
+	vs_cli_emu_end(e);
+	if (!ok)
+		fprintf(stderr, "vramsim %s: %s\n", e->cmd, err);
+	return vs_cli_out_close(fp, ok) || !ok ? VS_EXIT_USAGE : 0;
+}

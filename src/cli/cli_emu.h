@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Zlib */
 /* cli_emu.h - what `record` and `capture` share on both consoles: the ROM
- * operand, --frames, --input, --state, -o and --quiet, and the run they
- * describe (console/common/emu_play.h) with its progress line. Each
- * command keeps its own option table (the help words differ by console)
- * and gives these options the keys below. */
+ * operand, --frames, --input, --state, -o and --quiet, the run they
+ * describe (console/common/emu_play.h) with its progress line, and
+ * capture's trace written to -o. Each command keeps its own option table
+ * (the help words differ by console) and gives these options the keys
+ * below. */
 #ifndef VS_CLI_EMU_H
 #define VS_CLI_EMU_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/cli_opt.h"
 #include "cli/progress.h"
@@ -43,5 +46,13 @@ int vs_cli_emu_take(vs_cli_emu *e, const vs_cli_parser *p, int c);
 int vs_cli_emu_begin(vs_cli_emu *e, uint32_t default_frames, int gba);
 /* Ends the progress line and frees the script (safe after a failed begin). */
 void vs_cli_emu_end(vs_cli_emu *e);
+
+/* A console's capture of e's run into out, with the command's own options
+ * in ud: 0, or -1 with err. */
+typedef int (*vs_cli_emu_capture_fn)(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen);
+/* After a successful vs_cli_emu_begin: runs capture into -o, written whole
+ * or not at all (vs_cli_out_open), and ends e. 0, or VS_EXIT_USAGE with
+ * the message printed. */
+int vs_cli_emu_capture(vs_cli_emu *e, vs_cli_emu_capture_fn capture, void *ud);
 
 #endif

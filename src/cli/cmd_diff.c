@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "cli_window.h"
 #include "progress.h"
 #include "compare/baseline.h"
 #include "engine/results.h"
@@ -25,7 +26,7 @@
 #define CMD "diff"
 #define SHOWN 20 /* failures listed per side in text */
 
-enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS, O_PNG, O_FROM, O_TO };
+enum { O_TOLERANCE = VS_CLI_LONG, O_MATCH, O_JSON, O_NO_CHECKS, O_PNG };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies as in 'vramsim replay'; with two traces they run both, with one "
@@ -40,9 +41,10 @@ static const vs_cli_opt options[] = {
 	{ "png", O_PNG, "FILE", "write a difference heatmap: each arena's occupancy over time where A and B "
 		"differ (red: more in use in B, blue: more in A; the same: dimmed). Columns are events, so for two "
 		"traces the time axes match only as far as their events do" },
-	{ "from", O_FROM, "N|f:N", "the --png picture from event N, or from frame N (f:N or frame:N), as in "
-		"'vramsim render'; the figures stay those of the whole runs" },
-	{ "to", O_TO, "N|f:N", "the --png picture up to event N, or to the end of frame N (f:N), inclusive" },
+	{ "from", VS_CLI_WINDOW_FROM, "N|f:N", "the --png picture from event N, or from frame N (f:N or "
+		"frame:N), as in 'vramsim render'; the figures stay those of the whole runs" },
+	{ "to", VS_CLI_WINDOW_TO, "N|f:N", "the --png picture up to event N, or to the end of frame N (f:N), "
+		"inclusive" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print replay diagnostics" },
 	{ NULL, 0, NULL, NULL }
@@ -73,11 +75,10 @@ typedef struct diff_opts {
 	const char *path[2];
 	int npaths, json, by_id, match_set;
 	const char *png;
-	const char *from, *to;
+	vs_cli_window window; /* --from, --to */
 	vs_cli_choices cs;
 	vs_replay_config cfg;
 	vs_baseline_tolerance tol[VS_MET_KINDS];
-	vs_window win;
 } diff_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -91,6 +92,8 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	diff_opts *o = ud;
 	char err[256];
 
+	if (vs_cli_window_take(&o->window, p, c) != VS_CLI_NOT_SHARED)
+		return -1;
 	switch (c) {
 	case 's':
 		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
@@ -109,12 +112,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_PNG:
 		o->png = p->arg;
-		return -1;
-	case O_FROM:
-		o->from = p->arg;
-		return -1;
-	case O_TO:
-		o->to = p->arg;
 		return -1;
 	case O_NO_CHECKS:
 		o->cfg.check_bytes = 0;
@@ -159,7 +156,7 @@ static int run_side(const diff_opts *o, side *s, int g)
 		}
 		vs_observer_fn first = cfg.observer;
 		void *first_ud = cfg.observer_ud;
-		vs_history_set_window(s->hs, &o->win);
+		vs_history_set_window(s->hs, &o->window.win);
 		vs_history_attach(s->hs, &cfg);
 		vs_cli_chain_attach(&s->chain, &cfg, first, first_ud);
 	}
@@ -523,10 +520,10 @@ int vs_cmd_diff(int argc, char **argv)
 		status = vs_cli_usage_error(CMD, "no trace given");
 	if (status < 0 && vs_cli_choices_split(CMD, &o.cs))
 		status = VS_EXIT_USAGE;
-	if (status < 0 && (o.from || o.to) && !o.png)
+	if (status < 0 && (o.window.from || o.window.to) && !o.png)
 		status = vs_cli_usage_error(CMD, "--from and --to choose the window of the --png picture: give --png FILE");
-	if (status < 0 && vs_window_parse(&o.win, o.from, o.to, err, sizeof err))
-		status = vs_cli_usage_error(CMD, "%s", err);
+	if (status < 0 && vs_cli_window_parse(&o.window, CMD))
+		status = VS_EXIT_USAGE;
 	if (status >= 0) {
 		vs_cli_choices_free(&o.cs);
 		return status;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_window.h"
 #include "progress.h"
 #include "base/text.h"
 
@@ -23,7 +24,7 @@
 
 enum {
 	O_KIND = VS_CLI_LONG, O_AT, O_FRAME, O_PEAK, O_PEAK_FRAG, O_END, O_ARENA, O_HEAT, O_COLUMNS, O_ROWS,
-	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY, O_FROM, O_TO, O_FULL_BYTES
+	O_NO_CHECKS, O_TIME, O_WHOLE, O_COLOUR_BY, O_FULL_BYTES
 };
 
 static const vs_cli_opt options[] = {
@@ -42,11 +43,11 @@ static const vs_cli_opt options[] = {
 	{ "end", O_END, NULL, "occupancy at the end of the trace (default; when nothing is live there, the "
 		"peak of live bytes unless --end is given)" },
 	{ "arena", O_ARENA, "NAME", "the arena --peak and --peak-frag look at (default: the first)" },
-	{ "from", O_FROM, "N|f:N", "draw from event N, or from frame N (f:N or frame:N; frame N starts at the "
-		"N-th frame statement, frame 0 at the start): the heatmap and chart show the window at full width, "
-		"the occupancy is at its end by default, --peak looks inside it and --at must lie in it" },
-	{ "to", O_TO, "N|f:N", "draw up to event N, or to the end of frame N (f:N), inclusive; the same unit as "
-		"--from" },
+	{ "from", VS_CLI_WINDOW_FROM, "N|f:N", "draw from event N, or from frame N (f:N or frame:N; frame N "
+		"starts at the N-th frame statement, frame 0 at the start): the heatmap and chart show the window at "
+		"full width, the occupancy is at its end by default, --peak looks inside it and --at must lie in it" },
+	{ "to", VS_CLI_WINDOW_TO, "N|f:N", "draw up to event N, or to the end of frame N (f:N), inclusive; the "
+		"same unit as --from" },
 	{ "heat", O_HEAT, "owner|occupancy", "heatmap colour: owner's tag (default) or the "
 		"fraction of each address row in use" },
 	{ "columns", O_COLUMNS, "N", "heatmap/chart time columns kept while replaying (default 1024)" },
@@ -95,8 +96,7 @@ typedef struct render_opts {
 	int whole;        /* RAM arenas whole, not cropped to their high-water mark */
 	int colour_by;    /* vs_colour_by */
 	const char *out;  /* -o */
-	const char *from, *to; /* --from, --to as given */
-	vs_window win;
+	vs_cli_window window; /* --from, --to */
 } render_opts;
 
 typedef struct side_out {
@@ -321,7 +321,7 @@ static int render_side(const render_opts *o, int side, side_out *so)
 		return -1;
 	}
 	vs_history_set_colour_by(hs, (vs_colour_by)o->colour_by);
-	vs_history_set_window(hs, &o->win);
+	vs_history_set_window(hs, &o->window.win);
 	/* pass 1: the whole replay, sampled for heatmap, chart, peaks, failures */
 	r = open_side(o, side, hs, so->strategies, sizeof so->strategies);
 	if (!r) {
@@ -433,6 +433,8 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	render_opts *o = ud;
 	uint64_t v;
 
+	if (vs_cli_window_take(&o->window, p, c) != VS_CLI_NOT_SHARED)
+		return -1;
 	switch (c) {
 	case 's':
 		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
@@ -455,12 +457,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_ARENA:
 		o->arena = p->arg;
-		return -1;
-	case O_FROM:
-		o->from = p->arg;
-		return -1;
-	case O_TO:
-		o->to = p->arg;
 		return -1;
 	case O_HEAT:
 		if (strcmp(p->arg, "owner") != 0 && strcmp(p->arg, "occupancy") != 0)
@@ -564,11 +560,8 @@ static int parse(int argc, char **argv, render_opts *o)
 		return vs_cli_usage_error(CMD, "--at, --frame, --peak and --end choose the occupancy picture's event; "
 			"--kind %s draws the whole replay (or the --from/--to window)", o->kinds == K_HEAT ? "heatmap" :
 			"chart");
-	{
-		char err[512];
-		if (vs_window_parse(&o->win, o->from, o->to, err, sizeof err))
-			return vs_cli_usage_error(CMD, "%s", err);
-	}
+	if (vs_cli_window_parse(&o->window, CMD))
+		return VS_EXIT_USAGE;
 	return vs_cli_choices_split(CMD, &o->cs) ? VS_EXIT_USAGE : -1;
 }
 

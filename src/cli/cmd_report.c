@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_window.h"
 #include "progress.h"
 #include "engine/results.h"
 #include "base/text.h"
@@ -24,7 +25,7 @@
 #define CMD "report"
 #define FAILURES_SHOWN 200
 
-enum { O_TITLE = VS_CLI_LONG, O_NO_CHECKS, O_FROM, O_TO };
+enum { O_TITLE = VS_CLI_LONG, O_NO_CHECKS };
 
 static const vs_cli_opt options[] = {
 	{ "strategy", 's', "SPEC", "strategies as in 'vramsim compare' (the table) and 'vramsim replay' (the "
@@ -33,10 +34,11 @@ static const vs_cli_opt options[] = {
 	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so)" },
 	{ "output", 'o', "FILE", "the HTML file to write (required)" },
 	{ "title", O_TITLE, "TEXT", "the report's title (default 'vramsim report')" },
-	{ "from", O_FROM, "N|f:N", "each trace's pictures from event N, or from frame N (f:N or frame:N), as in "
-		"'vramsim render': the heatmap and chart show the window, the occupancy is at the peak inside it; "
-		"the tables cover the whole trace" },
-	{ "to", O_TO, "N|f:N", "each trace's pictures up to event N, or to the end of frame N (f:N), inclusive" },
+	{ "from", VS_CLI_WINDOW_FROM, "N|f:N", "each trace's pictures from event N, or from frame N (f:N or "
+		"frame:N), as in 'vramsim render': the heatmap and chart show the window, the occupancy is at the peak "
+		"inside it; the tables cover the whole trace" },
+	{ "to", VS_CLI_WINDOW_TO, "N|f:N", "each trace's pictures up to event N, or to the end of frame N (f:N), "
+		"inclusive" },
 	{ "no-checks", O_NO_CHECKS, NULL, "skip byte and hardware-rule checks (faster)" },
 	{ "quiet", 'q', NULL, "do not print replay diagnostics" },
 	{ NULL, 0, NULL, NULL }
@@ -60,8 +62,7 @@ typedef struct report_opts {
 	const char *out, *title;
 	int quiet, no_checks;
 	vs_cli_choices cs;
-	const char *from, *to;
-	vs_window win;
+	vs_cli_window window; /* --from, --to */
 } report_opts;
 
 static void quiet_message(void *ud, const char *line)
@@ -75,6 +76,8 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	report_opts *o = ud;
 	const char **v;
 
+	if (vs_cli_window_take(&o->window, p, c) != VS_CLI_NOT_SHARED)
+		return -1;
 	switch (c) {
 	case 's':
 		return vs_cli_choices_add(CMD, &o->cs, p->arg) ? VS_EXIT_USAGE : -1;
@@ -86,12 +89,6 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 		return -1;
 	case O_NO_CHECKS:
 		o->no_checks = 1;
-		return -1;
-	case O_FROM:
-		o->from = p->arg;
-		return -1;
-	case O_TO:
-		o->to = p->arg;
 		return -1;
 	case 'q':
 		o->quiet = 1;
@@ -385,7 +382,7 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	vs_replay_config_default(&cfg);
 	if (!hs || !x)
 		goto out;
-	vs_history_set_window(hs, &o->win);
+	vs_history_set_window(hs, &o->window.win);
 	vs_results_attach(x, &cfg);
 	{
 		vs_observer_fn first = cfg.observer;
@@ -469,8 +466,8 @@ int vs_cmd_report(int argc, char **argv)
 	for (t = 0; status < 0 && t < o.npaths; t++)
 		if (vs_cli_rereadable(CMD, o.paths[t], "the report reads each trace several times"))
 			status = VS_EXIT_USAGE;
-	if (status < 0 && vs_window_parse(&o.win, o.from, o.to, err, sizeof err))
-		status = vs_cli_usage_error(CMD, "%s", err);
+	if (status < 0 && vs_cli_window_parse(&o.window, CMD))
+		status = VS_EXIT_USAGE;
 	if (status < 0 && vs_cli_choices_split(CMD, &o.cs))
 		status = VS_EXIT_USAGE;
 	if (status < 0) {

@@ -5,9 +5,11 @@
  * loop of its `capture`: input set, one frame run, its snapshot to the
  * console's capture inference. So the trace is the one `capture --input
  * KEYS` writes for the input the session kept. Here, for both: the input
- * frame by frame, the live trace, the files at the end. Only its header's run line ("capture: frames=N input=K
- * ranges") is not known before the end: the live trace says frames=0, and
- * the trace written at the end says what the run was.
+ * frame by frame, the live trace, the files at the end, the capture copied
+ * and finished for a write while the session goes on, the savestate file.
+ * Only its header's run line ("capture: frames=N input=K ranges") is not
+ * known before the end: the live trace says frames=0, and the trace
+ * written at the end says what the run was.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -35,6 +37,19 @@ struct vs_play {
 	int finished;
 	char fault[512];
 };
+
+/* The run a capture header names: frames, input ranges, the savestate. */
+static void header_text(const vs_play *p, uint32_t frames, size_t nranges, char *buf, size_t len)
+{
+	vs_input_script keys = { NULL, nranges };
+	vs_emu_play run;
+
+	memset(&run, 0, sizeof run);
+	run.frames = frames;
+	run.input = &keys;
+	run.state = p->o.state;
+	p->con->header(p->m, &run, buf, len);
+}
 
 static void live_error(const vs_play *p, char *err, size_t errlen)
 {
@@ -66,6 +81,7 @@ static int make_live(vs_play *p, char *err, size_t errlen)
 vs_play *vs_play_open(const vs_play_opts *o, char *err, size_t errlen)
 {
 	vs_play *p = calloc(1, sizeof *p);
+	vs_emu_play start;
 	char text[512];
 
 	if (!p) {
@@ -75,10 +91,12 @@ vs_play *vs_play_open(const vs_play_opts *o, char *err, size_t errlen)
 	p->o = *o;
 	p->scripted = o->input != NULL;
 	p->con = vs_rom_kind_file(o->rom) == VS_ROM_KIND_DS ? &vs_play_ds : &vs_play_gba;
-	p->m = p->con->open(o, err, errlen);
+	memset(&start, 0, sizeof start);
+	start.state = o->state;
+	p->m = p->con->open(o, &start, err, errlen);
 	if (!p->m || make_live(p, err, errlen) < 0)
 		goto fail;
-	p->con->header(p->m, 0, 0, text, sizeof text);
+	header_text(p, 0, 0, text, sizeof text);
 	if (p->con->capture_start(p->m, p->live, text, err, errlen) < 0)
 		goto fail;
 	return p;
@@ -218,9 +236,22 @@ size_t vs_play_audio(vs_play *p, int16_t *buf, size_t max)
 	return p->con->audio ? p->con->audio(p->m, buf, max) : 0;
 }
 
+/* The console writes the state into the temporary file that
+ * base/out_file.h made beside the path (removed on failure or Ctrl-C),
+ * which the commit then renames onto it. */
 int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen)
 {
-	return p->con->save_state(p->m, path, err, errlen);
+	vs_out_file out;
+	int ok;
+
+	if (p->con->state_ready && p->con->state_ready(p->m, err, errlen) < 0)
+		return -1;
+	if (vs_out_open(&out, path, err, errlen) < 0)
+		return -1;
+	ok = p->con->write_state(p->m, out.fp, out.tmp[0] ? out.tmp : out.path, err, errlen) == 0;
+	if (vs_out_finish(&out, ok, err, errlen) < 0)
+		return -1;
+	return vs_out_commit(&out, 1, err, errlen) < 0 ? -1 : 0;
 }
 
 /* ---- the end: the trace and the keys -------------------------------------- */
@@ -290,7 +321,7 @@ static void run_line(vs_play *p, char *buf, size_t len)
 	char text[512];
 	const char *last;
 
-	p->con->header(p->m, (uint32_t)p->nkeys, count_ranges(p), text, sizeof text);
+	header_text(p, (uint32_t)p->nkeys, count_ranges(p), text, sizeof text);
 	last = strrchr(text, '\n');
 	snprintf(buf, len, "# %s", last ? last + 1 : text);
 }
@@ -337,7 +368,7 @@ int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, ch
 		return -1;
 	}
 	p->finished = 1;
-	if (p->con->capture_finish(p->m) < 0) {
+	if (p->con->capture_finish(p->con->capture(p->m)) < 0) {
 		live_error(p, err, errlen);
 		return -1;
 	}
@@ -371,7 +402,8 @@ fail:
 int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
 {
 	FILE *tmp;
-	int rc = -1;
+	void *copy;
+	int copied = 0, rc = -1;
 
 	if (p->finished) {
 		snprintf(err, errlen, "the session is already written");
@@ -383,7 +415,14 @@ int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, cha
 	}
 	/* the capture as it stands, finished in the copy: what finishing now
 	 * would write, while the session goes on */
-	if (p->con->capture_finish_copy(p->m, tmp, err, errlen) == 0)
+	if (!(copy = p->con->capture_copy(p->con->capture(p->m), tmp)))
+		snprintf(err, errlen, "out of memory");
+	else if (p->con->capture_finish(copy) < 0)
+		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
+	else
+		copied = 1;
+	p->con->capture_free(copy);
+	if (copied)
 		rc = write_files(p, tmp, trace_path, keys_path, err, errlen);
 	fclose(tmp);
 	return rc;

@@ -5,12 +5,10 @@
  * frame run, the state read after it, to vs_ds_capture_frame. The player's
  * input of a frame is handed to the driver as an input script of one
  * range, the way a script's range reaches it in `capture`. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/out_file.h"
 #include "console/ds/ds_emu.h"
 #include "play/play_console.h"
 
@@ -27,19 +25,16 @@ static void ds_close(play_machine *m)
 	free(m);
 }
 
-static play_machine *ds_open(const vs_play_opts *o, char *err, size_t errlen)
+static play_machine *ds_open(const vs_play_opts *o, const vs_emu_play *start, char *err, size_t errlen)
 {
 	play_machine *m = calloc(1, sizeof *m);
-	vs_emu_play start;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	m->o = *o;
-	memset(&start, 0, sizeof start);
-	start.state = o->state;
-	if (!(m->e = vs_ds_play_open(o->rom, &start, err, errlen)) || vs_ds_emu_keep_video(m->e) < 0) {
+	if (!(m->e = vs_ds_play_open(o->rom, start, err, errlen)) || vs_ds_emu_keep_video(m->e) < 0) {
 		if (m->e)
 			snprintf(err, errlen, "out of memory");
 		ds_close(m);
@@ -48,16 +43,9 @@ static play_machine *ds_open(const vs_play_opts *o, char *err, size_t errlen)
 	return m;
 }
 
-static void ds_header(play_machine *m, uint32_t frames, size_t nranges, char *buf, size_t len)
+static void ds_header(play_machine *m, const vs_emu_play *run, char *buf, size_t len)
 {
-	vs_input_script keys = { NULL, nranges };
-	vs_emu_play run;
-
-	memset(&run, 0, sizeof run);
-	run.frames = frames;
-	run.input = &keys;
-	run.state = m->o.state;
-	vs_ds_capture_header(vs_ds_emu_rom(m->e), m->o.rom, &run, buf, len);
+	vs_ds_capture_header(vs_ds_emu_rom(m->e), m->o.rom, run, buf, len);
 }
 
 static int ds_capture_start(play_machine *m, FILE *out, const char *header, char *err, size_t errlen)
@@ -91,24 +79,24 @@ static int ds_frame(play_machine *m, const vs_play_input *in, uint32_t frame, ch
 	return vs_ds_capture_frame(m->c, vs_ds_emu_frame(m->e)) < 0 ? -1 : 0;
 }
 
-static int ds_capture_finish(play_machine *m)
+static void *ds_capture(play_machine *m)
 {
-	return vs_ds_capture_finish(m->c);
+	return m->c;
 }
 
-static int ds_capture_finish_copy(play_machine *m, FILE *out, char *err, size_t errlen)
+static void *ds_capture_copy(const void *c, FILE *out)
 {
-	vs_ds_capture *c = vs_ds_capture_copy(m->c, out);
-	int rc = -1;
+	return vs_ds_capture_copy(c, out);
+}
 
-	if (!c)
-		snprintf(err, errlen, "out of memory");
-	else if (vs_ds_capture_finish(c) < 0)
-		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
-	else
-		rc = 0;
+static int ds_capture_finish(void *c)
+{
+	return vs_ds_capture_finish(c);
+}
+
+static void ds_capture_free(void *c)
+{
 	vs_ds_capture_free(c);
-	return rc;
 }
 
 static const uint8_t *ds_video(const play_machine *m, unsigned *w, unsigned *h)
@@ -117,24 +105,26 @@ static const uint8_t *ds_video(const play_machine *m, unsigned *w, unsigned *h)
 }
 
 /* The savestate the last frame was read from is the machine now: what
- * retro_serialize wrote, which --state loads. */
-static int ds_save_state(play_machine *m, const char *path, char *err, size_t errlen)
+ * retro_serialize wrote, which --state loads. None before a frame ran. */
+static int ds_state_ready(play_machine *m, char *err, size_t errlen)
+{
+	size_t len;
+
+	if (vs_ds_emu_savestate(m->e, &len))
+		return 0;
+	snprintf(err, errlen, "no frame has run yet: no state to save");
+	return -1;
+}
+
+static int ds_write_state(play_machine *m, FILE *fp, const char *name, char *err, size_t errlen)
 {
 	size_t len;
 	const uint8_t *state = vs_ds_emu_savestate(m->e, &len);
-	vs_out_file out;
-	int ok;
 
-	if (!state) {
-		snprintf(err, errlen, "no frame has run yet: no state to save");
+	(void)name;
+	if (ds_state_ready(m, err, errlen) < 0)
 		return -1;
-	}
-	if (vs_out_open(&out, path, err, errlen) < 0)
-		return -1;
-	ok = fwrite(state, 1, len, out.fp) == len;
-	if (vs_out_finish(&out, ok, err, errlen) < 0)
-		return -1;
-	return vs_out_commit(&out, 1, err, errlen) < 0 ? -1 : 0;
+	return fwrite(state, 1, len, fp) == len ? 0 : -1;
 }
 
 const vs_play_console vs_play_ds = {
@@ -148,9 +138,12 @@ const vs_play_console vs_play_ds = {
 	.header = ds_header,
 	.capture_start = ds_capture_start,
 	.frame = ds_frame,
+	.capture = ds_capture,
+	.capture_copy = ds_capture_copy,
 	.capture_finish = ds_capture_finish,
-	.capture_finish_copy = ds_capture_finish_copy,
+	.capture_free = ds_capture_free,
 	.video = ds_video,
 	.audio = NULL,
-	.save_state = ds_save_state,
+	.state_ready = ds_state_ready,
+	.write_state = ds_write_state,
 };

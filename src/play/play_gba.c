@@ -3,12 +3,9 @@
  * and the GBA capture, in vs_gba_capture's frame loop
  * (console/gba/gba_capture.c): keys set, one frame run to its VBlank
  * snapshot, the snapshot to vs_capture_frame. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "base/out_file.h"
 #include "console/gba/gba_emu.h"
 #include "play/play_console.h"
 
@@ -26,19 +23,16 @@ static void gba_close(play_machine *m)
 	free(m);
 }
 
-static play_machine *gba_open(const vs_play_opts *o, char *err, size_t errlen)
+static play_machine *gba_open(const vs_play_opts *o, const vs_emu_play *start, char *err, size_t errlen)
 {
 	play_machine *m = calloc(1, sizeof *m);
-	vs_emu_play start;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	m->o = *o;
-	memset(&start, 0, sizeof start);
-	start.state = o->state;
-	if (!(m->e = vs_gba_play_open(o->rom, &start, err, errlen))) {
+	if (!(m->e = vs_gba_play_open(o->rom, start, err, errlen))) {
 		gba_close(m);
 		return NULL;
 	}
@@ -47,16 +41,9 @@ static play_machine *gba_open(const vs_play_opts *o, char *err, size_t errlen)
 	return m;
 }
 
-static void gba_header(play_machine *m, uint32_t frames, size_t nranges, char *buf, size_t len)
+static void gba_header(play_machine *m, const vs_emu_play *run, char *buf, size_t len)
 {
-	vs_input_script keys = { NULL, nranges };
-	vs_emu_play run;
-
-	memset(&run, 0, sizeof run);
-	run.frames = frames;
-	run.input = &keys;
-	run.state = m->o.state;
-	vs_gba_capture_header(m->e, m->o.rom, &run, buf, len);
+	vs_gba_capture_header(m->e, m->o.rom, run, buf, len);
 }
 
 static int gba_capture_start(play_machine *m, FILE *out, const char *header, char *err, size_t errlen)
@@ -77,24 +64,24 @@ static int gba_frame(play_machine *m, const vs_play_input *in, uint32_t frame, c
 	return vs_capture_frame(m->c, &m->f) < 0 ? -1 : 0;
 }
 
-static int gba_capture_finish(play_machine *m)
+static void *gba_capture(play_machine *m)
 {
-	return vs_capture_finish(m->c);
+	return m->c;
 }
 
-static int gba_capture_finish_copy(play_machine *m, FILE *out, char *err, size_t errlen)
+static void *gba_capture_copy(const void *c, FILE *out)
 {
-	vs_capture *c = vs_capture_copy(m->c, out);
-	int rc = -1;
+	return vs_capture_copy(c, out);
+}
 
-	if (!c)
-		snprintf(err, errlen, "out of memory");
-	else if (vs_capture_finish(c) < 0)
-		snprintf(err, errlen, "cannot write a temporary file (tmpfile()): %s", strerror(errno));
-	else
-		rc = 0;
+static int gba_capture_finish(void *c)
+{
+	return vs_capture_finish(c);
+}
+
+static void gba_capture_free(void *c)
+{
 	vs_capture_free(c);
-	return rc;
 }
 
 static const uint8_t *gba_video(const play_machine *m, unsigned *w, unsigned *h)
@@ -107,20 +94,13 @@ static size_t gba_audio(play_machine *m, int16_t *buf, size_t max)
 	return vs_gba_emu_audio(m->e, buf, max);
 }
 
-/* libmgba writes the file itself, by name: into the temporary file that
+/* libmgba writes the file itself, by name: the temporary file that
  * base/out_file.h made beside the path (removed on failure or Ctrl-C),
  * which the commit then renames onto it. */
-static int gba_save_state(play_machine *m, const char *path, char *err, size_t errlen)
+static int gba_write_state(play_machine *m, FILE *fp, const char *name, char *err, size_t errlen)
 {
-	vs_out_file out;
-	int ok;
-
-	if (vs_out_open(&out, path, err, errlen) < 0)
-		return -1;
-	ok = vs_gba_emu_save_state(m->e, out.tmp[0] ? out.tmp : out.path, err, errlen) == 0;
-	if (vs_out_finish(&out, ok, err, errlen) < 0)
-		return -1;
-	return vs_out_commit(&out, 1, err, errlen) < 0 ? -1 : 0;
+	(void)fp;
+	return vs_gba_emu_save_state(m->e, name, err, errlen);
 }
 
 const vs_play_console vs_play_gba = {
@@ -134,9 +114,12 @@ const vs_play_console vs_play_gba = {
 	.header = gba_header,
 	.capture_start = gba_capture_start,
 	.frame = gba_frame,
+	.capture = gba_capture,
+	.capture_copy = gba_capture_copy,
 	.capture_finish = gba_capture_finish,
-	.capture_finish_copy = gba_capture_finish_copy,
+	.capture_free = gba_capture_free,
 	.video = gba_video,
 	.audio = gba_audio,
-	.save_state = gba_save_state,
+	.state_ready = NULL,
+	.write_state = gba_write_state,
 };

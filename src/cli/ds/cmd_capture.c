@@ -50,6 +50,8 @@ typedef struct capture_args {
 	vs_cli_emu emu; /* the options record and capture share */
 	uint64_t grace, lookback;
 	int have_lookback;
+	vs_ds_capture_options o; /* made of the above */
+	vs_ds_capture_stats st;
 } capture_args;
 
 /* One option or operand: -1 to go on, or an exit status. */
@@ -95,14 +97,17 @@ static void report(const char *rom, const vs_ds_capture_stats *s)
 			(unsigned long long)(s->frames - s->held - s->list_frames), (unsigned long long)(s->frames - s->held));
 }
 
+static int capture(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen)
+{
+	capture_args *a = ud;
+
+	return vs_ds_emu_capture(e->rom, &e->play, &a->o, out, &a->st, err, errlen);
+}
+
 int vs_cmd_ds_capture(int argc, char **argv)
 {
 	capture_args a;
-	vs_ds_capture_options o;
-	vs_ds_capture_stats st;
-	char err[1024];
-	FILE *fp;
-	int rc, ok;
+	int rc;
 
 	memset(&a, 0, sizeof a);
 	vs_cli_emu_init(&a.emu, CMD);
@@ -110,24 +115,15 @@ int vs_cmd_ds_capture(int argc, char **argv)
 		return rc;
 	if ((rc = vs_cli_emu_begin(&a.emu, 0, 0)) != 0)
 		return rc;
-	vs_ds_capture_options_default(&o);
+	vs_ds_capture_options_default(&a.o);
 	if (a.grace)
-		o.grace = (uint32_t)a.grace;
+		a.o.grace = (uint32_t)a.grace;
 	if (a.have_lookback)
-		o.lookback = (uint32_t)a.lookback;
-	fp = vs_cli_out_open(a.emu.out, 0);
-	if (!fp) {
-		vs_cli_emu_end(&a.emu);
-		return VS_EXIT_USAGE;
-	}
-	ok = vs_ds_emu_capture(a.emu.rom, &a.emu.play, &o, fp, &st, err, sizeof err) == 0;
-	vs_cli_emu_end(&a.emu);
-	if (!ok)
-		fprintf(stderr, "vramsim capture: %s\n", err);
-	if (vs_cli_out_close(fp, ok) || !ok)
-		return VS_EXIT_USAGE;
+		a.o.lookback = (uint32_t)a.lookback;
+	if ((rc = vs_cli_emu_capture(&a.emu, capture, &a)) != 0)
+		return rc;
 	if (!a.emu.quiet)
-		report(a.emu.rom, &st);
+		report(a.emu.rom, &a.st);
 	if (!a.emu.quiet && vs_ds_emu_last_note())
 		fprintf(stderr, "vramsim capture: note: %s\n", vs_ds_emu_last_note());
 	return VS_EXIT_OK;

@@ -60,6 +60,8 @@ typedef struct capture_args {
 	vs_cli_emu emu; /* the options record and capture share */
 	uint64_t grace;
 	int sheet, obj, bg, keep_hidden, uploads, alloc_first;
+	vs_capture_options o; /* made of the above */
+	vs_capture_stats st;
 } capture_args;
 
 static int take_arenas(capture_args *a, const char *s)
@@ -139,14 +141,17 @@ static void report(const char *rom, const vs_capture_stats *s, int sheet)
 			"on tile 0 as the hardware draws it\n", (unsigned)s->zero_entries_max);
 }
 
+static int capture(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen)
+{
+	capture_args *a = ud;
+
+	return vs_gba_capture(e->rom, &e->play, &a->o, out, &a->st, err, errlen);
+}
+
 int vs_cmd_capture(int argc, char **argv)
 {
 	capture_args a;
-	vs_capture_options o;
-	vs_capture_stats st;
-	char err[1024];
-	FILE *fp;
-	int rc, ok;
+	int rc;
 
 	memset(&a, 0, sizeof a);
 	vs_cli_emu_init(&a.emu, CMD);
@@ -155,33 +160,24 @@ int vs_cmd_capture(int argc, char **argv)
 		return rc;
 	if ((rc = vs_cli_emu_begin(&a.emu, 0, 1)) != 0)
 		return rc;
-	vs_capture_options_default(&o);
+	vs_capture_options_default(&a.o);
 	if (a.grace)
-		o.grace = (uint32_t)a.grace;
-	o.sheet = a.sheet;
-	o.keep_hidden = a.keep_hidden;
-	o.uploads = a.uploads;
-	o.alloc_first = a.alloc_first;
-	o.obj = a.obj;
-	o.bg = a.bg;
-	fp = vs_cli_out_open(a.emu.out, 0);
-	if (!fp) {
-		vs_cli_emu_end(&a.emu);
-		return VS_EXIT_USAGE;
-	}
-	ok = vs_gba_capture(a.emu.rom, &a.emu.play, &o, fp, &st, err, sizeof err) == 0;
-	vs_cli_emu_end(&a.emu);
-	if (!ok)
-		fprintf(stderr, "vramsim capture: %s\n", err);
-	if (vs_cli_out_close(fp, ok) || !ok)
-		return VS_EXIT_USAGE;
+		a.o.grace = (uint32_t)a.grace;
+	a.o.sheet = a.sheet;
+	a.o.keep_hidden = a.keep_hidden;
+	a.o.uploads = a.uploads;
+	a.o.alloc_first = a.alloc_first;
+	a.o.obj = a.obj;
+	a.o.bg = a.bg;
+	if ((rc = vs_cli_emu_capture(&a.emu, capture, &a)) != 0)
+		return rc;
 	if (!a.emu.quiet)
-		report(a.emu.rom, &st, a.sheet);
+		report(a.emu.rom, &a.st, a.sheet);
 	/* a trace of nothing is no capture of the game: say so, and fail */
-	if (st.blank_frames == st.frames) {
+	if (a.st.blank_frames == a.st.frames) {
 		fprintf(stderr, "vramsim capture: %s: none of the %llu frames showed anything (all force-blanked): the "
 			"trace holds no allocation; run more frames, or start later with --input or --state\n", a.emu.rom,
-			(unsigned long long)st.frames);
+			(unsigned long long)a.st.frames);
 		return VS_EXIT_CHECK;
 	}
 	return VS_EXIT_OK;
