@@ -4,16 +4,17 @@
  *
  * The protocol is console/ds/ds_cycles.h: chunks of requests come into the
  * mailbox in main RAM, one result per request goes back beside them. A
- * call is timed with timer 0 at prescaler F/1 (33.513982 MHz, half the
- * ARM9's clock) cascading into timer 1: a 32-bit count from the write that
- * starts timer 0 to the write that stops it. The cost of timing an empty
- * function with the same number of arguments is measured at start-up and
- * subtracted, so a result is what the call itself costs. The allocator
+ * call is timed as the GBA program times it (console/common/rom/rom_timer.h):
+ * timer 0 at prescaler F/1 (33.513982 MHz, half the ARM9's clock)
+ * cascading into timer 1. The cost of timing an empty function with the
+ * same number of arguments is measured at start-up and subtracted, so a
+ * result is what the call itself costs. The allocator
  * code runs from main RAM, uncached (crt9.S leaves the protection unit and
  * the caches off), as the rest of the program.
  */
 #include <stdint.h>
 
+#include "console/common/rom/rom_timer.h"
 #include "console/ds/ds_cycles.h"
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
@@ -25,14 +26,6 @@
 #include "vramsim/alloc/nns_gfd.h"
 
 int main(void);
-
-/* Timers 0 and 1 (GBATEK "DS Timers"): as the GBA's, at the DS's bus clock. */
-#define REG_TM0CNT_L (*(volatile uint16_t *)0x04000100)
-#define REG_TM0CNT_H (*(volatile uint16_t *)0x04000102)
-#define REG_TM1CNT_L (*(volatile uint16_t *)0x04000104)
-#define REG_TM1CNT_H (*(volatile uint16_t *)0x04000106)
-#define TM_ENABLE 0x0080u
-#define TM_CASCADE 0x0004u
 
 #define MB ((volatile vs_ds_cyc_mailbox *)VS_DS_CYC_MAILBOX)
 
@@ -67,47 +60,6 @@ static uint32_t slots[VS_DS_CYC_SLOTS][2];
 /* Timing overhead of an empty call with 2, 3 and 4 arguments. */
 static uint32_t over2, over3, over4;
 
-static inline void timer_start(void)
-{
-	REG_TM0CNT_H = 0;
-	REG_TM1CNT_H = 0;
-	REG_TM0CNT_L = 0;
-	REG_TM1CNT_L = 0;
-	REG_TM1CNT_H = TM_ENABLE | TM_CASCADE;
-	REG_TM0CNT_H = TM_ENABLE;
-}
-
-static inline uint32_t timer_stop(void)
-{
-	uint32_t lo, hi;
-
-	REG_TM0CNT_H = 0;
-	lo = REG_TM0CNT_L;
-	hi = REG_TM1CNT_L;
-	return hi << 16 | lo;
-}
-
-/* Times `call`, storing its value in res and the raw ticks in cyc. The
- * empty asm keeps the argument loads before the timer starts. */
-#define TIMED(res, cyc, call, a, b) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED3(res, cyc, call, a, b, c) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED4(res, cyc, call, a, b, c, d) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c), "r"(d) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-
 /* Empty functions of each shape the allocators' entry points have, kept
  * out of line (noipa: no inlining, no cloning) so that timing one costs
  * what timing a real call costs besides its body. */
@@ -141,30 +93,23 @@ static void fail(uint32_t error, uint32_t index)
 /* The fewest ticks an empty call costs, of 16 tries. */
 static void calibrate(void)
 {
-	uint32_t i, cyc, r;
+	uint32_t i;
 	void *s = &st;
 
 	over2 = over3 = over4 = 0xFFFFFFFFu;
 	for (i = 0; i < 16; i++) {
 		uint32_t a = i, b = i + 1, c = i + 2;
 
-		TIMED(r, cyc, noop2(s, a), s, a);
-		if (cyc < over2)
-			over2 = cyc;
-		TIMED3(r, cyc, noop3(s, a, b), s, a, b);
-		if (cyc < over3)
-			over3 = cyc;
-		TIMED4(r, cyc, noop4(s, a, b, c), s, a, b, c);
-		if (cyc < over4)
-			over4 = cyc;
-		(void)r;
+		VS_ROM_TIMED_FEWEST(over2, noop2(s, a), s, a);
+		VS_ROM_TIMED_FEWEST(over3, noop3(s, a, b), s, a, b);
+		VS_ROM_TIMED_FEWEST(over4, noop4(s, a, b, c), s, a, b, c);
 	}
 }
 
 static inline void answer(uint32_t i, uint32_t value, uint32_t cyc, uint32_t overhead)
 {
 	MB->res[i].value = value;
-	MB->res[i].cycles = cyc > overhead ? cyc - overhead : 0;
+	MB->res[i].cycles = vs_rom_timer_net(cyc, overhead);
 }
 
 /* Request i's slot, checked. */
@@ -234,11 +179,11 @@ static void nns_reset(uint32_t strategy)
 	uint32_t r_; \
 	if ((rq)->flags & VS_CYCLES_F_INIT) { \
 		const volatile uint32_t *p_ = set_of((rq)->arg, first + (i)); \
-		TIMED(r_, cyc, (uint32_t)(init_call), strategy, p_); \
+		VS_ROM_TIMED(r_, cyc, (uint32_t)(init_call), strategy, p_); \
 		if (!r_) \
 			fail(VS_DS_CYC_E_INIT, first + (i)); \
 	} else { \
-		TIMED(r_, cyc, ((reset_call), 1u), strategy, strategy); \
+		VS_ROM_TIMED(r_, cyc, ((reset_call), 1u), strategy, strategy); \
 	} \
 	answer(i, 0, cyc, over2); \
 } while (0)
@@ -259,18 +204,18 @@ static void run_nns(uint32_t strategy, uint32_t first, uint32_t count)
 		switch (rq->op) {
 		case VS_CYCLES_OP_ALLOC:
 			if (tex)
-				TIMED4(key, cyc, nns_gfd_alloc_tex(g, bytes, four, opt), g, bytes, four, opt);
+				VS_ROM_TIMED(key, cyc, nns_gfd_alloc_tex(g, bytes, four, opt), g, bytes, four, opt);
 			else
-				TIMED4(key, cyc, nns_gfd_alloc_pltt(g, bytes, four, opt), g, bytes, four, opt);
+				VS_ROM_TIMED(key, cyc, nns_gfd_alloc_pltt(g, bytes, four, opt), g, bytes, four, opt);
 			slots[slot][0] = key;
 			answer(i, key ? key : VS_CYCLES_NONE, cyc, over4);
 			break;
 		case VS_CYCLES_OP_FREE:
 			key = slots[slot][0];
 			if (tex)
-				TIMED(rc, cyc, nns_gfd_free_tex(g, key), g, key);
+				VS_ROM_TIMED(rc, cyc, nns_gfd_free_tex(g, key), g, key);
 			else
-				TIMED(rc, cyc, nns_gfd_free_pltt(g, key), g, key);
+				VS_ROM_TIMED(rc, cyc, nns_gfd_free_pltt(g, key), g, key);
 			answer(i, (uint32_t)rc, cyc, over2);
 			break;
 		case VS_CYCLES_OP_RESET:
@@ -317,9 +262,9 @@ static void run_pair(uint32_t strategy, uint32_t first, uint32_t count)
 		switch (rq->op) {
 		case VS_CYCLES_OP_ALLOC:
 			if (tex)
-				TIMED3(addr, cyc, ds_tex_pair_alloc(t, bytes, four), t, bytes, four);
+				VS_ROM_TIMED(addr, cyc, ds_tex_pair_alloc(t, bytes, four), t, bytes, four);
 			else
-				TIMED3(addr, cyc, ds_pltt_split_alloc(s, bytes, four), s, bytes, four);
+				VS_ROM_TIMED(addr, cyc, ds_pltt_split_alloc(s, bytes, four), s, bytes, four);
 			slots[slot][0] = addr;
 			/* the free gives back what the allocation took, as the adapter's */
 			slots[slot][1] = (tex ? ds_tex_pair_size(bytes, four) : ds_pltt_split_size(bytes)) |
@@ -331,9 +276,9 @@ static void run_pair(uint32_t strategy, uint32_t first, uint32_t count)
 			size = slots[slot][1] & 0x7FFFFFFFu;
 			four = (slots[slot][1] >> 31) != 0;
 			if (tex)
-				TIMED4(rc, cyc, ds_tex_pair_free(t, addr, size, four), t, addr, size, four);
+				VS_ROM_TIMED(rc, cyc, ds_tex_pair_free(t, addr, size, four), t, addr, size, four);
 			else
-				TIMED3(rc, cyc, ds_pltt_split_free(s, addr, size), s, addr, size);
+				VS_ROM_TIMED(rc, cyc, ds_pltt_split_free(s, addr, size), s, addr, size);
 			answer(i, (uint32_t)rc, cyc, tex ? over4 : over3);
 			break;
 		case VS_CYCLES_OP_RESET:
@@ -371,13 +316,13 @@ static void run_sprite(uint32_t strategy, uint32_t first, uint32_t count)
 				answer(i, VS_CYCLES_NONE, 0, 0);
 				break;
 			}
-			TIMED3(idx, cyc, libnds_sprite_alloc(o, pixels, fmt), o, pixels, fmt);
+			VS_ROM_TIMED(idx, cyc, libnds_sprite_alloc(o, pixels, fmt), o, pixels, fmt);
 			slots[slot][0] = idx < 0 ? 0 : (uint32_t)idx << o->step;
 			answer(i, idx < 0 ? VS_CYCLES_NONE : slots[slot][0], cyc, over3);
 			break;
 		case VS_CYCLES_OP_FREE:
 			off = slots[slot][0];
-			TIMED(rc, cyc, libnds_sprite_free(o, off), o, off);
+			VS_ROM_TIMED(rc, cyc, libnds_sprite_free(o, off), o, off);
 			answer(i, (uint32_t)rc, cyc, over2);
 			break;
 		case VS_CYCLES_OP_RESET:
@@ -436,7 +381,7 @@ static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
 		case VS_CYCLES_OP_ALLOC:
 			arg = rq->arg;
 			flags = rq->flags;
-			TIMED3(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
+			VS_ROM_TIMED(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
 			slots[slot][0] = slot16;
 			answer(i, slot16 == NE_VRAM_NO_SLOT ? VS_CYCLES_NONE : tex ?
 				ne_vram_tex_offset(&st.ne_tex, slot16) : ne_vram_pltt_offset(&st.ne_pltt, slot16), cyc, over3);
@@ -444,9 +389,9 @@ static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
 		case VS_CYCLES_OP_FREE:
 			slot16 = (uint16_t)slots[slot][0];
 			if (tex)
-				TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
+				VS_ROM_TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
 			else
-				TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
+				VS_ROM_TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
 			answer(i, (uint32_t)rc, cyc, over2);
 			break;
 		case VS_CYCLES_OP_RESET:
@@ -490,13 +435,13 @@ static void run_nf(uint32_t strategy, uint32_t first, uint32_t count)
 				answer(i, VS_CYCLES_NONE, 0, 0);
 				break;
 			}
-			TIMED3(addr, cyc, nflib_sprite_alloc(m, (uint16_t)id, bytes), m, id, bytes);
+			VS_ROM_TIMED(addr, cyc, nflib_sprite_alloc(m, (uint16_t)id, bytes), m, id, bytes);
 			slots[slot][0] = id;
 			answer(i, addr < 0 ? VS_CYCLES_NONE : (uint32_t)addr - nf_origin, cyc, over3);
 			break;
 		case VS_CYCLES_OP_FREE:
 			id = slots[slot][0];
-			TIMED(rc, cyc, nflib_sprite_free(m, (uint16_t)id), m, id);
+			VS_ROM_TIMED(rc, cyc, nflib_sprite_free(m, (uint16_t)id), m, id);
 			(void)rc;
 			/* NF may have compacted: where every graphic is now */
 			answer(i, vs_ds_nflib_digest(m, nf_origin), cyc, over2);
@@ -631,15 +576,15 @@ static void run_lgl(uint32_t strategy, uint32_t first, uint32_t count)
 			flags = rq->flags;
 			name = (int)slots[slot][0]; /* a realloc's: the name uploaded again */
 			if (tex)
-				TIMED4(value, cyc, lgl_tex_upload(g, arg, flags, &name), g, arg, flags, &name);
+				VS_ROM_TIMED(value, cyc, lgl_tex_upload(g, arg, flags, &name), g, arg, flags, &name);
 			else
-				TIMED4(value, cyc, lgl_pltt_upload(g, arg, flags, &name), g, arg, flags, &name);
+				VS_ROM_TIMED(value, cyc, lgl_pltt_upload(g, arg, flags, &name), g, arg, flags, &name);
 			slots[slot][0] = (uint32_t)name;
 			answer(i, value, cyc, over4);
 			break;
 		case VS_CYCLES_OP_FREE:
 			name = (int)slots[slot][0];
-			TIMED(rc, cyc, lgl_delete(g, name), g, name);
+			VS_ROM_TIMED(rc, cyc, lgl_delete(g, name), g, name);
 			answer(i, (uint32_t)rc, cyc, over2);
 			break;
 		case VS_CYCLES_OP_RESET:
