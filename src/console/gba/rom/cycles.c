@@ -188,6 +188,14 @@ static void emit(uint32_t value, uint32_t cyc, uint32_t overhead)
 	mb->done = mb->done + 1;
 }
 
+/* Times call, a call of the shape whose overhead is over (over2, over3 or
+ * over4: by its argument count), and answers its value: the pair most
+ * requests come down to. res and cyc are the runner's. */
+#define TIMED_ANSWER(res, over, call, ...) do { \
+	VS_ROM_TIMED(res, cyc, call, __VA_ARGS__); \
+	emit((uint32_t)(res), cyc, over); \
+} while (0)
+
 /* Every runner checks the request and answers NOP, and fails on an unknown
  * operation, the same way. */
 static uint32_t check_slot(const vs_gba_req *rq, uint32_t i)
@@ -218,12 +226,10 @@ static void run_gba_obj_map(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_FREE:
 			arg = (uint16_t)slots[slot];
-			VS_ROM_TIMED(r, cyc, gba_obj_map_free(m, arg), m, arg);
-			emit(r, cyc, over2);
+			TIMED_ANSWER(r, over2, gba_obj_map_free(m, arg), m, arg);
 			break;
 		case VS_GBA_OP_RESET:
-			VS_ROM_TIMED(r, cyc, (gba_obj_map_init(m, first), 0), m, first);
-			emit(r, cyc, over2);
+			TIMED_ANSWER(r, over2, (gba_obj_map_init(m, first), 0), m, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -258,12 +264,10 @@ static void fn(const vs_gba_req_block *blk, const vs_gba_req *rq) \
 		case VS_GBA_OP_FREE: \
 			t = (uint16_t)slots[slot]; \
 			n = (uint16_t)(slots[slot] >> 16); \
-			VS_ROM_TIMED(rc, cyc, prefix##_free(a, t, n), a, t, n); \
-			emit((uint32_t)rc, cyc, over3); \
+			TIMED_ANSWER(rc, over3, prefix##_free(a, t, n), a, t, n); \
 			break; \
 		case VS_GBA_OP_RESET: \
-			VS_ROM_TIMED(rc, cyc, (prefix##_init(a, first), 0), a, first); \
-			emit((uint32_t)rc, cyc, over2); \
+			TIMED_ANSWER(rc, over2, (prefix##_init(a, first), 0), a, first); \
 			break; \
 		default: \
 			emit(0, 0, 0); \
@@ -297,12 +301,10 @@ static void run_gba_obj_bf(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_FREE:
 			item = (int)slots[slot];
-			VS_ROM_TIMED(rc, cyc, gba_obj_bf_free(a, item), a, item);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_bf_free(a, item), a, item);
 			break;
 		case VS_GBA_OP_RESET:
-			VS_ROM_TIMED(rc, cyc, (gba_obj_bf_init(a, first), 0), a, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_bf_init(a, first), 0), a, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -340,12 +342,10 @@ static void run_gba_obj_buddy(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_FREE:
 			t = (uint16_t)slots[slot];
-			VS_ROM_TIMED(rc, cyc, gba_obj_buddy_free(b, t), b, t);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_buddy_free(b, t), b, t);
 			break;
 		case VS_GBA_OP_RESET:
-			VS_ROM_TIMED(rc, cyc, (gba_obj_buddy_init(b, first), 0), b, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_buddy_init(b, first), 0), b, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -413,19 +413,16 @@ static void fn(const vs_gba_req_block *blk, const vs_gba_req *rq) \
 			if (v & VS_GBA_BG_MAP) { \
 				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu; \
 \
-				VS_ROM_TIMED(rc, cyc, prefix##_map_free(m, sb, n), m, sb, n); \
-				emit((uint32_t)rc, cyc, over3); \
+				TIMED_ANSWER(rc, over3, prefix##_map_free(m, sb, n), m, sb, n); \
 			} else { \
 				uint32_t ram = v & 0xFFFFu; /* a tile, or the split's block */ \
 \
-				VS_ROM_TIMED(b, cyc, prefix##_release(m, ram), m, ram); \
-				emit((uint32_t)b, cyc, over2); \
+				TIMED_ANSWER(b, over2, prefix##_release(m, ram), m, ram); \
 			} \
 			break; \
 		case VS_GBA_OP_RESET: \
 			bytes4 = arg; /* an init may change the split */ \
-			VS_ROM_TIMED(rc, cyc, (start(m, bytes4), 0), m, reset_hold); \
-			emit((uint32_t)rc, cyc, over2); \
+			TIMED_ANSWER(rc, over2, (start(m, bytes4), 0), m, reset_hold); \
 			break; \
 		default: \
 			emit(0, 0, 0); \
@@ -535,25 +532,22 @@ static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *r
 			break;
 		case VS_GBA_OP_FREE:
 			t = (uint16_t)slots[slot];
-			VS_ROM_TIMED(rc, cyc, gba_obj_compact_free(m, t), m, t);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_compact_free(m, t), m, t);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		case VS_GBA_OP_RESET:
 			live_check(m, i);
 			first = (uint16_t)rq[i].arg;
 			budget = (uint16_t)(rq[i].arg >> 16);
-			VS_ROM_TIMED(rc, cyc, (gba_obj_compact_init(m, first, budget), 0), m, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_compact_init(m, first, budget), 0), m, first);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		case VS_GBA_OP_FRAME:
 #if VS_GBA_CYCLES_SKEW
-			VS_ROM_TIMED(rc, cyc, (m->nmoves = 0, 0), m, m);
+			TIMED_ANSWER(rc, over2, (m->nmoves = 0, 0), m, m);
 #else
-			VS_ROM_TIMED(rc, cyc, (gba_obj_compact_frame(m), 0), m, m);
+			TIMED_ANSWER(rc, over2, (gba_obj_compact_frame(m), 0), m, m);
 #endif
-			emit((uint32_t)rc, cyc, over2);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		default:
@@ -611,17 +605,14 @@ static void run_butano_st(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_FREE:
 			id = (int)slots[slot];
-			VS_ROM_TIMED(rc, cyc, butano_st_decrease_usages(a, id), a, id);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, butano_st_decrease_usages(a, id), a, id);
 			break;
 		case VS_GBA_OP_RESET:
 			p = rq[i].arg;
-			VS_ROM_TIMED(rc, cyc, (bst_start(a, p), 0), a, p);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (bst_start(a, p), 0), a, p);
 			break;
 		case VS_GBA_OP_FRAME:
-			VS_ROM_TIMED(rc, cyc, (butano_st_update(a), 0), a, a);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_st_update(a), 0), a, a);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -671,17 +662,14 @@ static void run_butano_bgb(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			break;
 		case VS_GBA_OP_FREE:
 			id = (int)slots[slot];
-			VS_ROM_TIMED(rc, cyc, butano_bgb_decrease_usages(a, id), a, id);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, butano_bgb_decrease_usages(a, id), a, id);
 			break;
 		case VS_GBA_OP_RESET:
 			p = rq[i].arg;
-			VS_ROM_TIMED(rc, cyc, (butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu), 0), a, p);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu), 0), a, p);
 			break;
 		case VS_GBA_OP_FRAME:
-			VS_ROM_TIMED(rc, cyc, (butano_bgb_update(a), 0), a, a);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_bgb_update(a), 0), a, a);
 			break;
 		default:
 			emit(0, 0, 0);
