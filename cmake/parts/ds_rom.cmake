@@ -53,7 +53,8 @@ set(VS_DS9_CFLAGS -mcpu=arm946e-s -marm -std=c99 -ffreestanding ${VS_DS_OPT} -g
   -ffunction-sections -fdata-sections)
 set(VS_DS7_CFLAGS -mcpu=arm7tdmi -marm -Wall -Werror)
 file(GLOB _vs_ds_headers CONFIGURE_DEPENDS ${VS_DS_SRC}/*.h
-  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
+  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h
+  ${PROJECT_SOURCE_DIR}/src/console/common/rom/*.h)
 
 
 # vs_ds_object(<out var> <source> <object name> <flags...>)
@@ -115,7 +116,7 @@ vs_ds_rom(demo VRAMSIM-DEMO VSDM ${_ds_demo_objs})
 # `vramsim cycles` of a DS trace replays the host's allocator calls in it.
 # It carries the DS strategies' allocators that the demo does not build.
 list(APPEND _vs_ds_headers ${PROJECT_SOURCE_DIR}/src/console/ds/ds_cycles.h
-  ${PROJECT_SOURCE_DIR}/src/console/common/cycles_proto.h ${PROJECT_SOURCE_DIR}/src/console/common/rom/rom_timer.h)
+  ${PROJECT_SOURCE_DIR}/src/console/common/cycles_proto.h)
 vs_ds_object(_ds_cycles ${VS_DS_SRC}/ds_cycles9.c ds_cycles9.o ${VS_DS9_CFLAGS})
 set(_ds_cycles_objs ${_ds_cycles})
 foreach(a libnds_sprite nns_gfd nns_lnk nns_lnk_tex nns_lnk_pltt nns_frm_tex nns_frm_pltt)
