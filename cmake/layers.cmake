@@ -11,7 +11,8 @@
 # Each row: <name>|<folders>|<layers it may use>|<libraries>. Folders and
 # layers are ','-separated, "-" for none; the layers it may use are listed
 # whole (what they use too). Lower layers first. "freestanding": no library,
-# only the compiler's freestanding headers. gba_rom is built by
+# only the compiler's freestanding headers. console_rom is headers only,
+# what both console ROM programs share; gba_rom is built by
 # cmake/parts/gba_rom.cmake with arm-none-eabi-gcc, ds_rom by
 # cmake/parts/ds_rom.cmake; cli_gba, cli_ds and
 # cli_view are the commands of the modules vramsim loads (vs_module).
@@ -29,9 +30,10 @@ set(VS_LAYERS
   "viewer|viewer|base,vram,strategies,trace,engine,render|SDL2"
   "console_common|console/common|alloc,base,vram,strategies,trace,engine|-"
   "console_gba|console/gba|alloc,base,vram,strategies,trace,engine,capture,console_common|libmgba,dl"
-  "gba_rom|console/gba/rom|alloc,console_common,console_gba|freestanding"
+  "console_rom|console/common/rom|-|freestanding"
+  "gba_rom|console/gba/rom|alloc,console_common,console_rom,console_gba|freestanding"
   "console_ds|console/ds|alloc,base,vram,strategies,trace,engine,capture,console_common|dl"
-  "ds_rom|console/ds/rom|alloc,console_common,console_ds|freestanding"
+  "ds_rom|console/ds/rom|alloc,console_common,console_rom,console_ds|freestanding"
   "cli|cli|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common|cJSON,dl"
   "cli_gba|cli/gba|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_gba|-"
   "cli_ds|cli/ds|base,vram,strategies,trace,engine,capture,compare,gen,render,console_common,cli,console_ds|-"

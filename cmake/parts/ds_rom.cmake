@@ -53,7 +53,8 @@ set(VS_DS9_CFLAGS -mcpu=arm946e-s -marm -std=c99 -ffreestanding ${VS_DS_OPT} -g
   -ffunction-sections -fdata-sections)
 set(VS_DS7_CFLAGS -mcpu=arm7tdmi -marm -Wall -Werror)
 file(GLOB _vs_ds_headers CONFIGURE_DEPENDS ${VS_DS_SRC}/*.h
-  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h)
+  ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h
+  ${PROJECT_SOURCE_DIR}/src/console/common/rom/*.h)
 
 
 # vs_ds_object(<out var> <source> <object name> <flags...>)

@@ -85,7 +85,8 @@ set(VS_GBA_CFLAGS -mcpu=arm7tdmi -std=c99 -ffreestanding ${VS_GBA_OPT} -g
   -ffunction-sections -fdata-sections)
 file(GLOB _vs_gba_headers CONFIGURE_DEPENDS ${VS_GBA_SRC}/*.h ${PROJECT_SOURCE_DIR}/tools/demo-rom/*.h
   ${PROJECT_SOURCE_DIR}/include/vramsim/*.h ${PROJECT_SOURCE_DIR}/include/vramsim/alloc/*.h
-  ${PROJECT_SOURCE_DIR}/src/console/gba/gba_cycles.h ${PROJECT_SOURCE_DIR}/src/console/common/cycles_proto.h)
+  ${PROJECT_SOURCE_DIR}/src/console/gba/gba_cycles.h ${PROJECT_SOURCE_DIR}/src/console/common/cycles_proto.h
+  ${PROJECT_SOURCE_DIR}/src/console/common/rom/*.h)
 
 # vs_gba_object(<out var> <source> <object name> <flags...>)
 function(vs_gba_object var src obj)

@@ -4,16 +4,17 @@
  *
  * The protocol is console/ds/ds_cycles.h: chunks of requests come into the
  * mailbox in main RAM, one result per request goes back beside them. A
- * call is timed with timer 0 at prescaler F/1 (33.513982 MHz, half the
- * ARM9's clock) cascading into timer 1: a 32-bit count from the write that
- * starts timer 0 to the write that stops it. The cost of timing an empty
- * function with the same number of arguments is measured at start-up and
- * subtracted, so a result is what the call itself costs. The allocator
+ * call is timed as the GBA program times it (console/common/rom/rom_timer.h):
+ * timer 0 at prescaler F/1 (33.513982 MHz, half the ARM9's clock)
+ * cascading into timer 1. The cost of timing an empty function with the
+ * same number of arguments is measured at start-up and subtracted, so a
+ * result is what the call itself costs. The allocator
  * code runs from main RAM, uncached (crt9.S leaves the protection unit and
  * the caches off), as the rest of the program.
  */
 #include <stdint.h>
 
+#include "console/common/rom/rom_timer.h"
 #include "console/ds/ds_cycles.h"
 #include "vramsim/alloc/ds_pltt_split.h"
 #include "vramsim/alloc/ds_tex_pair.h"
@@ -25,14 +26,6 @@
 #include "vramsim/alloc/nns_gfd.h"
 
 int main(void);
-
-/* Timers 0 and 1 (GBATEK "DS Timers"): as the GBA's, at the DS's bus clock. */
-#define REG_TM0CNT_L (*(volatile uint16_t *)0x04000100)
-#define REG_TM0CNT_H (*(volatile uint16_t *)0x04000102)
-#define REG_TM1CNT_L (*(volatile uint16_t *)0x04000104)
-#define REG_TM1CNT_H (*(volatile uint16_t *)0x04000106)
-#define TM_ENABLE 0x0080u
-#define TM_CASCADE 0x0004u
 
 #define MB ((volatile vs_ds_cyc_mailbox *)VS_DS_CYC_MAILBOX)
 
@@ -67,47 +60,6 @@ static uint32_t slots[VS_DS_CYC_SLOTS][2];
 /* Timing overhead of an empty call with 2, 3 and 4 arguments. */
 static uint32_t over2, over3, over4;
 
-static inline void timer_start(void)
-{
-	REG_TM0CNT_H = 0;
-	REG_TM1CNT_H = 0;
-	REG_TM0CNT_L = 0;
-	REG_TM1CNT_L = 0;
-	REG_TM1CNT_H = TM_ENABLE | TM_CASCADE;
-	REG_TM0CNT_H = TM_ENABLE;
-}
-
-static inline uint32_t timer_stop(void)
-{
-	uint32_t lo, hi;
-
-	REG_TM0CNT_H = 0;
-	lo = REG_TM0CNT_L;
-	hi = REG_TM1CNT_L;
-	return hi << 16 | lo;
-}
-
-/* Times `call`, storing its value in res and the raw ticks in cyc. The
- * empty asm keeps the argument loads before the timer starts. */
-#define TIMED(res, cyc, call, a, b) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED3(res, cyc, call, a, b, c) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED4(res, cyc, call, a, b, c, d) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c), "r"(d) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-
 /* Empty functions of each shape the allocators' entry points have, kept
  * out of line (noipa: no inlining, no cloning) so that timing one costs
  * what timing a real call costs besides its body. */
@@ -141,30 +93,23 @@ static void fail(uint32_t error, uint32_t index)
 /* The fewest ticks an empty call costs, of 16 tries. */
 static void calibrate(void)
 {
-	uint32_t i, cyc, r;
+	uint32_t i;
 	void *s = &st;
 
 	over2 = over3 = over4 = 0xFFFFFFFFu;
 	for (i = 0; i < 16; i++) {
 		uint32_t a = i, b = i + 1, c = i + 2;
 
-		TIMED(r, cyc, noop2(s, a), s, a);
-		if (cyc < over2)
-			over2 = cyc;
-		TIMED3(r, cyc, noop3(s, a, b), s, a, b);
-		if (cyc < over3)
-			over3 = cyc;
-		TIMED4(r, cyc, noop4(s, a, b, c), s, a, b, c);
-		if (cyc < over4)
-			over4 = cyc;
-		(void)r;
+		VS_ROM_TIMED_FEWEST(over2, noop2(s, a), s, a);
+		VS_ROM_TIMED_FEWEST(over3, noop3(s, a, b), s, a, b);
+		VS_ROM_TIMED_FEWEST(over4, noop4(s, a, b, c), s, a, b, c);
 	}
 }
 
 static inline void answer(uint32_t i, uint32_t value, uint32_t cyc, uint32_t overhead)
 {
 	MB->res[i].value = value;
-	MB->res[i].cycles = cyc > overhead ? cyc - overhead : 0;
+	MB->res[i].cycles = vs_rom_timer_net(cyc, overhead);
 }
 
 /* Request i's slot, checked. */
@@ -183,6 +128,39 @@ static const volatile uint32_t *set_of(uint32_t arg, uint32_t index)
 	if (arg + 1 >= MB->nsets || arg + 1 >= VS_DS_CYC_SETS)
 		fail(VS_DS_CYC_E_SET, index);
 	return MB->sets[arg + 1];
+}
+
+/* ---- the allocator families ---------------------------------------------------
+ * What each family of allocators does with a request: its set-up from a
+ * parameter set (init), an allocation and a free (each times its own direct
+ * call), a reset (RESET_REQUEST) and, for libnds videoGL only, a bank
+ * request. run_chunk walks a chunk, checks each request and answers the
+ * rest the same way for every family. */
+typedef struct family {
+	int (*init)(uint32_t strategy, const volatile uint32_t *p); /* 0 when it refuses p */
+	void (*alloc)(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot);
+	void (*free)(uint32_t strategy, uint32_t i, uint32_t slot);
+	void (*reset)(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t first);
+	void (*bank)(uint32_t strategy, uint32_t arg); /* NULL: none */
+} family;
+
+/* Defines fn, a family's reset request: the manager's reset, or (an init)
+ * its set-up with the parameter set p_ the request names; timed alike.
+ * Stamped out per family so that both timed calls stay direct. */
+#define RESET_REQUEST(fn, reset_call, init_call) \
+static void fn(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t first) \
+{ \
+	uint32_t r_, cyc; \
+\
+	if (rq->flags & VS_CYCLES_F_INIT) { \
+		const volatile uint32_t *p_ = set_of(rq->arg, first + i); \
+		VS_ROM_TIMED(r_, cyc, (uint32_t)(init_call), strategy, p_); \
+		if (!r_) \
+			fail(VS_DS_CYC_E_INIT, first + i); \
+	} else { \
+		VS_ROM_TIMED(r_, cyc, ((reset_call), 1u), strategy, strategy); \
+	} \
+	answer(i, 0, cyc, over2); \
 }
 
 /* ---- the NITRO-System managers ---------------------------------------------- */
@@ -228,59 +206,42 @@ static void nns_reset(uint32_t strategy)
 	}
 }
 
-/* A reset request of any allocator: the manager's reset, or (an init) its
- * set-up with new parameters; timed alike. */
-#define RESET_OR_INIT(i, rq, cyc, reset_call, init_call) do { \
-	uint32_t r_; \
-	if ((rq)->flags & VS_CYCLES_F_INIT) { \
-		const volatile uint32_t *p_ = set_of((rq)->arg, first + (i)); \
-		TIMED(r_, cyc, (uint32_t)(init_call), strategy, p_); \
-		if (!r_) \
-			fail(VS_DS_CYC_E_INIT, first + (i)); \
-	} else { \
-		TIMED(r_, cyc, ((reset_call), 1u), strategy, strategy); \
-	} \
-	answer(i, 0, cyc, over2); \
-} while (0)
+RESET_REQUEST(nns_reset_request, nns_reset(strategy), nns_init(strategy, p_))
 
-static void run_nns(uint32_t strategy, uint32_t first, uint32_t count)
+static int nns_tex(uint32_t strategy)
+{
+	return strategy == VS_DS_CYC_NNS_LNK_TEX || strategy == VS_DS_CYC_NNS_FRM_TEX;
+}
+
+static void nns_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
 	nns_gfd_ctx *g = &st.nns;
-	int tex = strategy == VS_DS_CYC_NNS_LNK_TEX || strategy == VS_DS_CYC_NNS_FRM_TEX;
-	uint32_t i, cyc, key;
+	uint32_t cyc, key, bytes = rq->arg;
+	bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
+	uint32_t opt = rq->flags & VS_DS_CYC_F_LOW ? NNS_GFD_ALLOC_FROM_LOW : NNS_GFD_ALLOC_FROM_HIGH;
+
+	if (nns_tex(strategy))
+		VS_ROM_TIMED(key, cyc, nns_gfd_alloc_tex(g, bytes, four, opt), g, bytes, four, opt);
+	else
+		VS_ROM_TIMED(key, cyc, nns_gfd_alloc_pltt(g, bytes, four, opt), g, bytes, four, opt);
+	slots[slot][0] = key;
+	answer(i, key ? key : VS_CYCLES_NONE, cyc, over4);
+}
+
+static void nns_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	nns_gfd_ctx *g = &st.nns;
+	uint32_t cyc, key = slots[slot][0];
 	int rc;
 
-	for (i = 0; i < count; i++) {
-		const volatile vs_cycles_req *rq = &MB->rq[i];
-		uint32_t slot = slot_of(rq, i, first), bytes = rq->arg;
-		bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
-		uint32_t opt = rq->flags & VS_DS_CYC_F_LOW ? NNS_GFD_ALLOC_FROM_LOW : NNS_GFD_ALLOC_FROM_HIGH;
-
-		switch (rq->op) {
-		case VS_CYCLES_OP_ALLOC:
-			if (tex)
-				TIMED4(key, cyc, nns_gfd_alloc_tex(g, bytes, four, opt), g, bytes, four, opt);
-			else
-				TIMED4(key, cyc, nns_gfd_alloc_pltt(g, bytes, four, opt), g, bytes, four, opt);
-			slots[slot][0] = key;
-			answer(i, key ? key : VS_CYCLES_NONE, cyc, over4);
-			break;
-		case VS_CYCLES_OP_FREE:
-			key = slots[slot][0];
-			if (tex)
-				TIMED(rc, cyc, nns_gfd_free_tex(g, key), g, key);
-			else
-				TIMED(rc, cyc, nns_gfd_free_pltt(g, key), g, key);
-			answer(i, (uint32_t)rc, cyc, over2);
-			break;
-		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, nns_reset(strategy), nns_init(strategy, p_));
-			break;
-		default:
-			answer(i, 0, 0, 0);
-		}
-	}
+	if (nns_tex(strategy))
+		VS_ROM_TIMED(rc, cyc, nns_gfd_free_tex(g, key), g, key);
+	else
+		VS_ROM_TIMED(rc, cyc, nns_gfd_free_pltt(g, key), g, key);
+	answer(i, (uint32_t)rc, cyc, over2);
 }
+
+static const family nns_family = { nns_init, nns_alloc_request, nns_free_request, nns_reset_request, NULL };
 
 /* ---- vramsim's own bitmap managers ------------------------------------------------ */
 
@@ -301,49 +262,42 @@ static void pair_reset(uint32_t strategy)
 		ds_pltt_split_reset(&st.pltt_split);
 }
 
-static void run_pair(uint32_t strategy, uint32_t first, uint32_t count)
+RESET_REQUEST(pair_reset_request, pair_reset(strategy), pair_init(strategy, p_))
+
+static void pair_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
 	ds_tex_pair *t = &st.tex_pair;
 	ds_pltt_split *s = &st.pltt_split;
 	int tex = strategy == VS_DS_CYC_DS_TEX_PAIR;
-	uint32_t i, cyc, addr, size;
-	int rc;
+	uint32_t cyc, addr, bytes = rq->arg;
+	bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
 
-	for (i = 0; i < count; i++) {
-		const volatile vs_cycles_req *rq = &MB->rq[i];
-		uint32_t slot = slot_of(rq, i, first), bytes = rq->arg;
-		bool four = (rq->flags & VS_DS_CYC_F_4X4) != 0;
-
-		switch (rq->op) {
-		case VS_CYCLES_OP_ALLOC:
-			if (tex)
-				TIMED3(addr, cyc, ds_tex_pair_alloc(t, bytes, four), t, bytes, four);
-			else
-				TIMED3(addr, cyc, ds_pltt_split_alloc(s, bytes, four), s, bytes, four);
-			slots[slot][0] = addr;
-			/* the free gives back what the allocation took, as the adapter's */
-			slots[slot][1] = (tex ? ds_tex_pair_size(bytes, four) : ds_pltt_split_size(bytes)) |
-				(four ? 0x80000000u : 0u);
-			answer(i, addr, cyc, over3);
-			break;
-		case VS_CYCLES_OP_FREE:
-			addr = slots[slot][0];
-			size = slots[slot][1] & 0x7FFFFFFFu;
-			four = (slots[slot][1] >> 31) != 0;
-			if (tex)
-				TIMED4(rc, cyc, ds_tex_pair_free(t, addr, size, four), t, addr, size, four);
-			else
-				TIMED3(rc, cyc, ds_pltt_split_free(s, addr, size), s, addr, size);
-			answer(i, (uint32_t)rc, cyc, tex ? over4 : over3);
-			break;
-		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, pair_reset(strategy), pair_init(strategy, p_));
-			break;
-		default:
-			answer(i, 0, 0, 0);
-		}
-	}
+	if (tex)
+		VS_ROM_TIMED(addr, cyc, ds_tex_pair_alloc(t, bytes, four), t, bytes, four);
+	else
+		VS_ROM_TIMED(addr, cyc, ds_pltt_split_alloc(s, bytes, four), s, bytes, four);
+	slots[slot][0] = addr;
+	/* the free gives back what the allocation took, as the adapter's */
+	slots[slot][1] = (tex ? ds_tex_pair_size(bytes, four) : ds_pltt_split_size(bytes)) | (four ? 0x80000000u : 0u);
+	answer(i, addr, cyc, over3);
 }
+
+static void pair_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	ds_tex_pair *t = &st.tex_pair;
+	ds_pltt_split *s = &st.pltt_split;
+	int tex = strategy == VS_DS_CYC_DS_TEX_PAIR, rc;
+	uint32_t cyc, addr = slots[slot][0], size = slots[slot][1] & 0x7FFFFFFFu;
+	bool four = (slots[slot][1] >> 31) != 0;
+
+	if (tex)
+		VS_ROM_TIMED(rc, cyc, ds_tex_pair_free(t, addr, size, four), t, addr, size, four);
+	else
+		VS_ROM_TIMED(rc, cyc, ds_pltt_split_free(s, addr, size), s, addr, size);
+	answer(i, (uint32_t)rc, cyc, tex ? over4 : over3);
+}
+
+static const family pair_family = { pair_init, pair_alloc_request, pair_free_request, pair_reset_request, NULL };
 
 /* ---- libnds's oamAllocateGfx ------------------------------------------------------ */
 
@@ -354,40 +308,36 @@ static int sprite_init(uint32_t strategy, const volatile uint32_t *p)
 	return 1;
 }
 
-static void run_sprite(uint32_t strategy, uint32_t first, uint32_t count)
+RESET_REQUEST(sprite_reset_request, libnds_sprite_reset(&st.sprite), sprite_init(strategy, p_))
+
+static void sprite_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
 	libnds_sprite *o = &st.sprite;
-	uint32_t i, cyc, off;
+	uint32_t cyc, pixels = rq->arg, fmt = rq->flags;
 	int32_t idx;
+
+	(void)strategy;
+	if (o->hung) { /* the adapter refuses without a call: the DS froze there */
+		answer(i, VS_CYCLES_NONE, 0, 0);
+		return;
+	}
+	VS_ROM_TIMED(idx, cyc, libnds_sprite_alloc(o, pixels, fmt), o, pixels, fmt);
+	slots[slot][0] = idx < 0 ? 0 : (uint32_t)idx << o->step;
+	answer(i, idx < 0 ? VS_CYCLES_NONE : slots[slot][0], cyc, over3);
+}
+
+static void sprite_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	libnds_sprite *o = &st.sprite;
+	uint32_t cyc, off = slots[slot][0];
 	int rc;
 
-	for (i = 0; i < count; i++) {
-		const volatile vs_cycles_req *rq = &MB->rq[i];
-		uint32_t slot = slot_of(rq, i, first), pixels = rq->arg, fmt = rq->flags;
-
-		switch (rq->op) {
-		case VS_CYCLES_OP_ALLOC:
-			if (o->hung) { /* the adapter refuses without a call: the DS froze there */
-				answer(i, VS_CYCLES_NONE, 0, 0);
-				break;
-			}
-			TIMED3(idx, cyc, libnds_sprite_alloc(o, pixels, fmt), o, pixels, fmt);
-			slots[slot][0] = idx < 0 ? 0 : (uint32_t)idx << o->step;
-			answer(i, idx < 0 ? VS_CYCLES_NONE : slots[slot][0], cyc, over3);
-			break;
-		case VS_CYCLES_OP_FREE:
-			off = slots[slot][0];
-			TIMED(rc, cyc, libnds_sprite_free(o, off), o, off);
-			answer(i, (uint32_t)rc, cyc, over2);
-			break;
-		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, libnds_sprite_reset(o), sprite_init(strategy, p_));
-			break;
-		default:
-			answer(i, 0, 0, 0);
-		}
-	}
+	(void)strategy;
+	VS_ROM_TIMED(rc, cyc, libnds_sprite_free(o, off), o, off);
+	answer(i, (uint32_t)rc, cyc, over2);
 }
+
+static const family sprite_family = { sprite_init, sprite_alloc_request, sprite_free_request, sprite_reset_request, NULL };
 
 /* ---- Nitro Engine's texture and palette systems ------------------------------------ */
 
@@ -421,42 +371,33 @@ static uint16_t ne_load(uint32_t strategy, uint32_t arg, uint32_t flags)
 	return ne_vram_tex_load(&st.ne_tex, arg & 0xFu, (int)((arg >> 4) & 0xFFFu), (int)(arg >> 16));
 }
 
-static void run_ne(uint32_t strategy, uint32_t first, uint32_t count)
+RESET_REQUEST(ne_reset_request, ne_reset(strategy), ne_init(strategy, p_))
+
+static void ne_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
-	int tex = strategy == VS_DS_CYC_NE_TEX;
-	uint32_t i, cyc, arg, flags;
+	uint32_t cyc, arg = rq->arg, flags = rq->flags;
 	uint16_t slot16;
+
+	VS_ROM_TIMED(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
+	slots[slot][0] = slot16;
+	answer(i, slot16 == NE_VRAM_NO_SLOT ? VS_CYCLES_NONE : strategy == VS_DS_CYC_NE_TEX ?
+		ne_vram_tex_offset(&st.ne_tex, slot16) : ne_vram_pltt_offset(&st.ne_pltt, slot16), cyc, over3);
+}
+
+static void ne_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	uint32_t cyc;
+	uint16_t slot16 = (uint16_t)slots[slot][0];
 	int rc;
 
-	for (i = 0; i < count; i++) {
-		const volatile vs_cycles_req *rq = &MB->rq[i];
-		uint32_t slot = slot_of(rq, i, first);
-
-		switch (rq->op) {
-		case VS_CYCLES_OP_ALLOC:
-			arg = rq->arg;
-			flags = rq->flags;
-			TIMED3(slot16, cyc, ne_load(strategy, arg, flags), strategy, arg, flags);
-			slots[slot][0] = slot16;
-			answer(i, slot16 == NE_VRAM_NO_SLOT ? VS_CYCLES_NONE : tex ?
-				ne_vram_tex_offset(&st.ne_tex, slot16) : ne_vram_pltt_offset(&st.ne_pltt, slot16), cyc, over3);
-			break;
-		case VS_CYCLES_OP_FREE:
-			slot16 = (uint16_t)slots[slot][0];
-			if (tex)
-				TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
-			else
-				TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
-			answer(i, (uint32_t)rc, cyc, over2);
-			break;
-		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, ne_reset(strategy), ne_init(strategy, p_));
-			break;
-		default:
-			answer(i, 0, 0, 0);
-		}
-	}
+	if (strategy == VS_DS_CYC_NE_TEX)
+		VS_ROM_TIMED(rc, cyc, ne_vram_tex_delete(&st.ne_tex, slot16), strategy, slot16);
+	else
+		VS_ROM_TIMED(rc, cyc, ne_vram_pltt_delete(&st.ne_pltt, slot16), strategy, slot16);
+	answer(i, (uint32_t)rc, cyc, over2);
 }
+
+static const family ne_family = { ne_init, ne_alloc_request, ne_free_request, ne_reset_request, NULL };
 
 /* ---- NightFox's Lib's sprite and 3D sprite graphics ------------------------------------ */
 
@@ -469,46 +410,41 @@ static int nf_init(uint32_t strategy, const volatile uint32_t *p)
 	return 1;
 }
 
-static void run_nf(uint32_t strategy, uint32_t first, uint32_t count)
+RESET_REQUEST(nf_reset_request, nflib_sprite_init(&st.nf, st.nf.base, nf_max, st.nf.flags), nf_init(strategy, p_))
+
+static void nf_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
 	nflib_sprite *m = &st.nf;
-	uint32_t i, cyc, id, bytes;
+	uint32_t cyc, id, bytes = rq->arg;
 	int64_t addr;
+
+	(void)strategy;
+	/* the game's graphics id: the lowest free, as the adapter gives it */
+	for (id = 0; id < m->ids && m->inuse[id]; id++)
+		;
+	if (m->broken || id == m->ids || !bytes) { /* the adapter refuses these uncalled */
+		answer(i, VS_CYCLES_NONE, 0, 0);
+		return;
+	}
+	VS_ROM_TIMED(addr, cyc, nflib_sprite_alloc(m, (uint16_t)id, bytes), m, id, bytes);
+	slots[slot][0] = id;
+	answer(i, addr < 0 ? VS_CYCLES_NONE : (uint32_t)addr - nf_origin, cyc, over3);
+}
+
+static void nf_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	nflib_sprite *m = &st.nf;
+	uint32_t cyc, id = slots[slot][0];
 	int rc;
 
-	for (i = 0; i < count; i++) {
-		const volatile vs_cycles_req *rq = &MB->rq[i];
-		uint32_t slot = slot_of(rq, i, first);
-
-		switch (rq->op) {
-		case VS_CYCLES_OP_ALLOC:
-			/* the game's graphics id: the lowest free, as the adapter gives it */
-			for (id = 0; id < m->ids && m->inuse[id]; id++)
-				;
-			bytes = rq->arg;
-			if (m->broken || id == m->ids || !bytes) { /* the adapter refuses these uncalled */
-				answer(i, VS_CYCLES_NONE, 0, 0);
-				break;
-			}
-			TIMED3(addr, cyc, nflib_sprite_alloc(m, (uint16_t)id, bytes), m, id, bytes);
-			slots[slot][0] = id;
-			answer(i, addr < 0 ? VS_CYCLES_NONE : (uint32_t)addr - nf_origin, cyc, over3);
-			break;
-		case VS_CYCLES_OP_FREE:
-			id = slots[slot][0];
-			TIMED(rc, cyc, nflib_sprite_free(m, (uint16_t)id), m, id);
-			(void)rc;
-			/* NF may have compacted: where every graphic is now */
-			answer(i, vs_ds_nflib_digest(m, nf_origin), cyc, over2);
-			break;
-		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, nflib_sprite_init(m, m->base, nf_max, m->flags), nf_init(strategy, p_));
-			break;
-		default:
-			answer(i, 0, 0, 0);
-		}
-	}
+	(void)strategy;
+	VS_ROM_TIMED(rc, cyc, nflib_sprite_free(m, (uint16_t)id), m, id);
+	(void)rc;
+	/* NF may have compacted: where every graphic is now */
+	answer(i, vs_ds_nflib_digest(m, nf_origin), cyc, over2);
 }
+
+static const family nf_family = { nf_init, nf_alloc_request, nf_free_request, nf_reset_request, NULL };
 
 /* ---- libnds videoGL's textures and palettes ------------------------------------------ */
 
@@ -603,9 +539,11 @@ __attribute__((noinline)) static int lgl_delete(libnds_gl *g, int name)
 	return 0;
 }
 
-/* A bank request: VRAMCNT written, or glLockVRAMBank / glUnlockVRAMBank. */
-static void lgl_bank(libnds_gl *g, uint32_t arg)
+/* A bank request: VRAMCNT written, or glLockVRAMBank / glUnlockVRAMBank;
+ * a register write, no call of the library's, so untimed. */
+static void lgl_bank(uint32_t strategy, uint32_t arg)
 {
+	libnds_gl *g = lgl(strategy);
 	unsigned bank = arg & 0xFFu, kind = arg >> 16;
 
 	if (kind == VS_CYCLES_BANK_VRAMCNT)
@@ -614,40 +552,100 @@ static void lgl_bank(libnds_gl *g, uint32_t arg)
 		(void)libnds_gl_lock_bank(g, bank, kind == VS_CYCLES_BANK_LOCK);
 }
 
-static void run_lgl(uint32_t strategy, uint32_t first, uint32_t count)
+RESET_REQUEST(lgl_reset_request, libnds_gl_reset_textures(lgl(strategy)), lgl_init(strategy, p_))
+
+static void lgl_alloc_request(uint32_t strategy, uint32_t i, const volatile vs_cycles_req *rq, uint32_t slot)
 {
 	libnds_gl *g = lgl(strategy);
-	int tex = strategy == VS_DS_CYC_LIBNDS_TEX, name;
-	uint32_t i, cyc, value, arg, flags;
-	int rc;
+	uint32_t cyc, value, arg = rq->arg, flags = rq->flags;
+	int name = (int)slots[slot][0]; /* a realloc's: the name uploaded again */
 
+	if (strategy == VS_DS_CYC_LIBNDS_TEX)
+		VS_ROM_TIMED(value, cyc, lgl_tex_upload(g, arg, flags, &name), g, arg, flags, &name);
+	else
+		VS_ROM_TIMED(value, cyc, lgl_pltt_upload(g, arg, flags, &name), g, arg, flags, &name);
+	slots[slot][0] = (uint32_t)name;
+	answer(i, value, cyc, over4);
+}
+
+static void lgl_free_request(uint32_t strategy, uint32_t i, uint32_t slot)
+{
+	libnds_gl *g = lgl(strategy);
+	uint32_t cyc;
+	int name = (int)slots[slot][0], rc;
+
+	VS_ROM_TIMED(rc, cyc, lgl_delete(g, name), g, name);
+	answer(i, (uint32_t)rc, cyc, over2);
+}
+
+static const family lgl_family = { lgl_init, lgl_alloc_request, lgl_free_request, lgl_reset_request, lgl_bank };
+
+/* ---- the mailbox ----------------------------------------------------------------- */
+
+/* Each strategy's family; NULL for a number the program does not know. */
+static const family *family_of(uint32_t strategy)
+{
+	switch (strategy) {
+	case VS_DS_CYC_NNS_LNK_TEX:
+	case VS_DS_CYC_NNS_LNK_PLTT:
+	case VS_DS_CYC_NNS_FRM_TEX:
+	case VS_DS_CYC_NNS_FRM_PLTT:
+		return &nns_family;
+	case VS_DS_CYC_DS_TEX_PAIR:
+	case VS_DS_CYC_DS_PLTT_SPLIT:
+		return &pair_family;
+	case VS_DS_CYC_LIBNDS_SPRITE:
+		return &sprite_family;
+	case VS_DS_CYC_NE_TEX:
+	case VS_DS_CYC_NE_PLTT:
+		return &ne_family;
+	case VS_DS_CYC_NFLIB_SPRITE:
+	case VS_DS_CYC_NFLIB_SPRITE3D:
+		return &nf_family;
+	case VS_DS_CYC_LIBNDS_TEX:
+	case VS_DS_CYC_LIBNDS_PLTT:
+		return &lgl_family;
+	default:
+		return NULL;
+	}
+}
+
+/* Initialises the allocator with parameter set 0 (untimed). */
+static const family *start(uint32_t strategy)
+{
+	const family *f = family_of(strategy);
+
+	if (!f)
+		fail(VS_DS_CYC_E_STRATEGY, 0);
+	if (!f->init(strategy, MB->sets[0]))
+		fail(VS_DS_CYC_E_INIT, 0);
+	return f;
+}
+
+static void run_chunk(const family *f, uint32_t strategy, uint32_t first, uint32_t count)
+{
+	uint32_t i;
+
+	if (count > VS_DS_CYC_CHUNK)
+		fail(VS_DS_CYC_E_CHUNK, first);
 	for (i = 0; i < count; i++) {
 		const volatile vs_cycles_req *rq = &MB->rq[i];
 		uint32_t slot = slot_of(rq, i, first);
 
 		switch (rq->op) {
 		case VS_CYCLES_OP_ALLOC:
-			arg = rq->arg;
-			flags = rq->flags;
-			name = (int)slots[slot][0]; /* a realloc's: the name uploaded again */
-			if (tex)
-				TIMED4(value, cyc, lgl_tex_upload(g, arg, flags, &name), g, arg, flags, &name);
-			else
-				TIMED4(value, cyc, lgl_pltt_upload(g, arg, flags, &name), g, arg, flags, &name);
-			slots[slot][0] = (uint32_t)name;
-			answer(i, value, cyc, over4);
+			f->alloc(strategy, i, rq, slot);
 			break;
 		case VS_CYCLES_OP_FREE:
-			name = (int)slots[slot][0];
-			TIMED(rc, cyc, lgl_delete(g, name), g, name);
-			answer(i, (uint32_t)rc, cyc, over2);
+			f->free(strategy, i, slot);
 			break;
 		case VS_CYCLES_OP_RESET:
-			RESET_OR_INIT(i, rq, cyc, libnds_gl_reset_textures(g), lgl_init(strategy, p_));
+			f->reset(strategy, i, rq, first);
 			break;
 		case VS_CYCLES_OP_BANK:
-			lgl_bank(g, rq->arg);
-			answer(i, 0, 0, 0); /* a register write, no call of the library's */
+			if (f->bank)
+				f->bank(strategy, rq->arg);
+			answer(i, 0, 0, 0);
 			break;
 		default:
 			answer(i, 0, 0, 0);
@@ -655,80 +653,10 @@ static void run_lgl(uint32_t strategy, uint32_t first, uint32_t count)
 	}
 }
 
-/* ---- the mailbox ----------------------------------------------------------------- */
-
-/* Initialises the allocator with parameter set 0 (untimed). */
-static void start(uint32_t strategy)
-{
-	const volatile uint32_t *p = MB->sets[0];
-	int ok;
-
-	switch (strategy) {
-	case VS_DS_CYC_NNS_LNK_TEX:
-	case VS_DS_CYC_NNS_LNK_PLTT:
-	case VS_DS_CYC_NNS_FRM_TEX:
-	case VS_DS_CYC_NNS_FRM_PLTT:
-		ok = nns_init(strategy, p);
-		break;
-	case VS_DS_CYC_DS_TEX_PAIR:
-	case VS_DS_CYC_DS_PLTT_SPLIT:
-		ok = pair_init(strategy, p);
-		break;
-	case VS_DS_CYC_LIBNDS_SPRITE:
-		ok = sprite_init(strategy, p);
-		break;
-	case VS_DS_CYC_NE_TEX:
-	case VS_DS_CYC_NE_PLTT:
-		ok = ne_init(strategy, p);
-		break;
-	case VS_DS_CYC_NFLIB_SPRITE:
-	case VS_DS_CYC_NFLIB_SPRITE3D:
-		ok = nf_init(strategy, p);
-		break;
-	case VS_DS_CYC_LIBNDS_TEX:
-	case VS_DS_CYC_LIBNDS_PLTT:
-		ok = lgl_init(strategy, p);
-		break;
-	default:
-		fail(VS_DS_CYC_E_STRATEGY, 0);
-		return;
-	}
-	if (!ok)
-		fail(VS_DS_CYC_E_INIT, 0);
-}
-
-static void run_chunk(uint32_t strategy, uint32_t first, uint32_t count)
-{
-	if (count > VS_DS_CYC_CHUNK)
-		fail(VS_DS_CYC_E_CHUNK, first);
-	switch (strategy) {
-	case VS_DS_CYC_DS_TEX_PAIR:
-	case VS_DS_CYC_DS_PLTT_SPLIT:
-		run_pair(strategy, first, count);
-		break;
-	case VS_DS_CYC_LIBNDS_SPRITE:
-		run_sprite(strategy, first, count);
-		break;
-	case VS_DS_CYC_NE_TEX:
-	case VS_DS_CYC_NE_PLTT:
-		run_ne(strategy, first, count);
-		break;
-	case VS_DS_CYC_NFLIB_SPRITE:
-	case VS_DS_CYC_NFLIB_SPRITE3D:
-		run_nf(strategy, first, count);
-		break;
-	case VS_DS_CYC_LIBNDS_TEX:
-	case VS_DS_CYC_LIBNDS_PLTT:
-		run_lgl(strategy, first, count);
-		break;
-	default:
-		run_nns(strategy, first, count);
-	}
-}
-
 int main(void)
 {
 	volatile vs_ds_cyc_mailbox *mb = MB;
+	const family *f = NULL;
 	uint32_t strategy = 0;
 
 	mb->magic = 0;
@@ -752,9 +680,9 @@ int main(void)
 			;
 		if (mb->taken == 0) {
 			strategy = mb->strategy;
-			start(strategy);
+			f = start(strategy);
 		}
-		run_chunk(strategy, mb->first, mb->count);
+		run_chunk(f, strategy, mb->first, mb->count);
 		if (mb->last)
 			mb->state = VS_DS_CYC_ST_DONE;
 		mb->taken = go;

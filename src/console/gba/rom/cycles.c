@@ -4,16 +4,17 @@
  *
  * The request block sits at __rom_end (the host appends it to the ROM
  * image); results go to the mailbox at the start of EWRAM (gba_cycles.h).
- * A call is timed with timer 0 at prescaler 1 cascading into timer 1: a
- * 32-bit count of CPU cycles, from the write that starts timer 0 to the
- * write that stops it. The cost of timing an empty function with the same
- * signature, placed like the allocator code, is measured at start-up and
- * subtracted, so a result is what the call itself costs.
+ * A call is timed as the DS program times it (console/common/rom/rom_timer.h:
+ * timer 0 at prescaler 1, a count of CPU cycles, cascading into timer 1).
+ * The cost of timing an empty function with the same signature, placed
+ * like the allocator code, is measured at start-up and subtracted, so a
+ * result is what the call itself costs.
  */
 #include <stdint.h>
 
 #include "gba_hw.h"
 #include "cycles_noop.h"
+#include "console/common/rom/rom_timer.h"
 #include "console/gba/gba_cycles.h"
 #include "vramsim/record.h"
 #include "vramsim/alloc/gba_obj_map.h"
@@ -79,47 +80,6 @@ static uint32_t fill_key[GBA_OBJ_COMPACT_MAX] __attribute__((section(".ewram_bss
  * empty batch of moves. */
 static uint32_t over2, over3, over4, over_mv;
 
-static inline void timer_start(void)
-{
-	REG_TM0CNT_H = 0;
-	REG_TM1CNT_H = 0;
-	REG_TM0CNT_L = 0;
-	REG_TM1CNT_L = 0;
-	REG_TM1CNT_H = TM_ENABLE | TM_CASCADE;
-	REG_TM0CNT_H = TM_ENABLE;
-}
-
-static inline uint32_t timer_stop(void)
-{
-	uint32_t lo, hi;
-
-	REG_TM0CNT_H = 0;
-	lo = REG_TM0CNT_L;
-	hi = REG_TM1CNT_L;
-	return hi << 16 | lo;
-}
-
-/* Times `call`, storing its value in res and the raw cycles in cyc. The
- * empty asm keeps the argument loads before the timer starts. */
-#define TIMED(res, cyc, call, a, b) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED3(res, cyc, call, a, b, c) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-#define TIMED4(res, cyc, call, a, b, c, d) do { \
-	__asm__ volatile("" : : "r"(a), "r"(b), "r"(c), "r"(d) : "memory"); \
-	timer_start(); \
-	(res) = (call); \
-	(cyc) = timer_stop(); \
-} while (0)
-
 static uint32_t time_moves(const gba_obj_compact_move *mv, uint16_t n);
 
 static void fail(uint32_t error, uint32_t index)
@@ -135,31 +95,23 @@ static void fail(uint32_t error, uint32_t index)
  * each argument count the allocators' entry points use. */
 static void calibrate(void)
 {
-	uint32_t cyc, i;
+	uint32_t i;
 	void *st = &obj;
 	int out;
 
 	over2 = over3 = over4 = 0xFFFFFFFFu;
 	for (i = 0; i < 16; i++) {
-		uint16_t a = (uint16_t)i, b = (uint16_t)(i + 1), r;
+		uint16_t a = (uint16_t)i, b = (uint16_t)(i + 1);
 		uint32_t x = i, y = i + 4;
-		int32_t r4;
 
-		TIMED(r, cyc, vs_noop_ptr_u16(st, a), st, a);
-		(void)r;
-		if (cyc < over2)
-			over2 = cyc;
-		TIMED3(r, cyc, vs_noop_ptr_u16_u16(st, a, b), st, a, b);
-		if (cyc < over3)
-			over3 = cyc;
-		TIMED4(r4, cyc, vs_noop_ptr_u32_u32_ptr(st, x, y, &out), st, x, y, &out);
-		(void)r4;
-		if (cyc < over4)
-			over4 = cyc;
+		VS_ROM_TIMED_FEWEST(over2, vs_noop_ptr_u16(st, a), st, a);
+		VS_ROM_TIMED_FEWEST(over3, vs_noop_ptr_u16_u16(st, a, b), st, a, b);
+		VS_ROM_TIMED_FEWEST(over4, vs_noop_ptr_u32_u32_ptr(st, x, y, &out), st, x, y, &out);
 	}
 	over_mv = 0xFFFFFFFFu;
 	for (i = 0; i < 16; i++) {
-		cyc = time_moves(obj.compact.moves, 0);
+		uint32_t cyc = time_moves(obj.compact.moves, 0);
+
 		if (cyc < over_mv)
 			over_mv = cyc;
 	}
@@ -183,7 +135,7 @@ static uint32_t time_moves(const gba_obj_compact_move *mv, uint16_t n)
 {
 	uint32_t cyc, w;
 
-	TIMED(w, cyc, move_batch(mv, n), mv, n);
+	VS_ROM_TIMED(w, cyc, move_batch(mv, n), mv, n);
 	(void)w;
 	return cyc;
 }
@@ -205,7 +157,7 @@ static void calibrate_dma(uint16_t tiles, uint32_t *vram, uint32_t *rom)
 		cyc = time_moves(&mv, 1) - over_mv;
 		if (cyc < *vram)
 			*vram = cyc;
-		TIMED3(w, cyc, rom_copy(dst, src, words), dst, src, words);
+		VS_ROM_TIMED(w, cyc, rom_copy(dst, src, words), dst, src, words);
 		(void)w;
 		cyc -= over3;
 		if (cyc < *rom)
@@ -231,10 +183,18 @@ static void emit(uint32_t value, uint32_t cyc, uint32_t overhead)
 		mb->state = VS_GBA_ST_RUNNING;
 	}
 	mb->results[n].value = value;
-	mb->results[n].cycles = cyc > overhead ? cyc - overhead : 0;
+	mb->results[n].cycles = vs_rom_timer_net(cyc, overhead);
 	mb->chunk_count = n + 1;
 	mb->done = mb->done + 1;
 }
+
+/* Times call, a call of the shape whose overhead is over (over2, over3 or
+ * over4: by its argument count), and answers its value: the pair most
+ * requests come down to. res and cyc are the runner's. */
+#define TIMED_ANSWER(res, over, call, ...) do { \
+	VS_ROM_TIMED(res, cyc, call, __VA_ARGS__); \
+	emit((uint32_t)(res), cyc, over); \
+} while (0)
 
 /* Every runner checks the request and answers NOP, and fails on an unknown
  * operation, the same way. */
@@ -260,18 +220,16 @@ static void run_gba_obj_map(const vs_gba_req_block *blk, const vs_gba_req *rq)
 
 		switch (rq[i].op) {
 		case VS_GBA_OP_ALLOC:
-			TIMED(r, cyc, gba_obj_map_alloc(m, arg), m, arg);
+			VS_ROM_TIMED(r, cyc, gba_obj_map_alloc(m, arg), m, arg);
 			slots[slot] = r;
 			emit(r == GBA_OBJ_MAP_NONE ? VS_GBA_NONE : (uint32_t)r + VS_GBA_CYCLES_SKEW, cyc, over2);
 			break;
 		case VS_GBA_OP_FREE:
 			arg = (uint16_t)slots[slot];
-			TIMED(r, cyc, gba_obj_map_free(m, arg), m, arg);
-			emit(r, cyc, over2);
+			TIMED_ANSWER(r, over2, gba_obj_map_free(m, arg), m, arg);
 			break;
 		case VS_GBA_OP_RESET:
-			TIMED(r, cyc, (gba_obj_map_init(m, first), 0), m, first);
-			emit(r, cyc, over2);
+			TIMED_ANSWER(r, over2, (gba_obj_map_init(m, first), 0), m, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -299,19 +257,17 @@ static void fn(const vs_gba_req_block *blk, const vs_gba_req *rq) \
 \
 		switch (rq[i].op) { \
 		case VS_GBA_OP_ALLOC: \
-			TIMED3(r, cyc, prefix##_alloc(a, n, al), a, n, al); \
+			VS_ROM_TIMED(r, cyc, prefix##_alloc(a, n, al), a, n, al); \
 			slots[slot] = (uint32_t)r | (uint32_t)n << 16; \
 			emit(r == (none) ? VS_GBA_NONE : r, cyc, over3); \
 			break; \
 		case VS_GBA_OP_FREE: \
 			t = (uint16_t)slots[slot]; \
 			n = (uint16_t)(slots[slot] >> 16); \
-			TIMED3(rc, cyc, prefix##_free(a, t, n), a, t, n); \
-			emit((uint32_t)rc, cyc, over3); \
+			TIMED_ANSWER(rc, over3, prefix##_free(a, t, n), a, t, n); \
 			break; \
 		case VS_GBA_OP_RESET: \
-			TIMED(rc, cyc, (prefix##_init(a, first), 0), a, first); \
-			emit((uint32_t)rc, cyc, over2); \
+			TIMED_ANSWER(rc, over2, (prefix##_init(a, first), 0), a, first); \
 			break; \
 		default: \
 			emit(0, 0, 0); \
@@ -339,18 +295,16 @@ static void run_gba_obj_bf(const vs_gba_req_block *blk, const vs_gba_req *rq)
 
 		switch (rq[i].op) {
 		case VS_GBA_OP_ALLOC:
-			TIMED4(item, cyc, gba_obj_bf_alloc(a, n, al, tp), a, n, al, tp);
+			VS_ROM_TIMED(item, cyc, gba_obj_bf_alloc(a, n, al, tp), a, n, al, tp);
 			slots[slot] = (uint32_t)item;
 			emit(item < 0 ? VS_GBA_NONE : t, cyc, over4);
 			break;
 		case VS_GBA_OP_FREE:
 			item = (int)slots[slot];
-			TIMED(rc, cyc, gba_obj_bf_free(a, item), a, item);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_bf_free(a, item), a, item);
 			break;
 		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_obj_bf_init(a, first), 0), a, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_bf_init(a, first), 0), a, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -382,18 +336,16 @@ static void run_gba_obj_buddy(const vs_gba_req_block *blk, const vs_gba_req *rq)
 		switch (rq[i].op) {
 		case VS_GBA_OP_ALLOC:
 			/* two calls (order, alloc): one call's overhead is subtracted */
-			TIMED3(r, cyc, buddy_alloc(b, n, al), b, n, al);
+			VS_ROM_TIMED(r, cyc, buddy_alloc(b, n, al), b, n, al);
 			slots[slot] = r;
 			emit(r == GBA_OBJ_BUDDY_NONE ? VS_GBA_NONE : r, cyc, over3);
 			break;
 		case VS_GBA_OP_FREE:
 			t = (uint16_t)slots[slot];
-			TIMED(rc, cyc, gba_obj_buddy_free(b, t), b, t);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_buddy_free(b, t), b, t);
 			break;
 		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_obj_buddy_init(b, first), 0), b, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_buddy_init(b, first), 0), b, first);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -403,122 +355,83 @@ static void run_gba_obj_buddy(const vs_gba_req_block *blk, const vs_gba_req *rq)
 
 /* The BG tile managers: a tile reference or a map; a free releases one
  * reference (or gives the map's screenblocks back). The slot keeps the
- * result value. The two drivers are written out, not shared through
- * function pointers or a wrapper: each timed call must be the direct call a
- * game makes, with the overhead measured for it at start-up. */
+ * result value. The driver is stamped out per manager, as
+ * RUN_TILE_ALLOCATOR's: each timed call must be the direct call a game
+ * makes, with the overhead measured for it at start-up. A reset of
+ * gba-bg-tiles-split takes a new split (arg); reset_hold is what its timed
+ * reset holds besides the state, as each manager's init takes it. */
 #define BG_TILE_RESULT(b, loaded) ((b) < 0 ? VS_GBA_NONE : (uint32_t)(b) | ((loaded) ? 0u : VS_GBA_BG_HIT))
 #define BG_MAP_RESULT(sb) ((sb) < 0 ? VS_GBA_NONE : VS_GBA_BG_MAP | (uint32_t)(sb))
 
-static void run_gba_bg_tiles(const vs_gba_req_block *blk, const vs_gba_req *rq)
+/* Each manager's set-up from the split: gba-bg-tiles has none. Inlined,
+ * so the timed reset is the manager's own init call. */
+static inline __attribute__((always_inline)) void bg_tiles_start(gba_bg_tiles *m, uint32_t bytes4)
 {
-	uint32_t i, cyc, v;
-	gba_bg_tiles *m = &bg.shared;
-	int32_t b;
-	int loaded = 0, *lp = &loaded, rc;
-
+	(void)bytes4;
 	gba_bg_tiles_init(m);
-	for (i = 0; i < blk->count; i++) {
-		uint32_t slot = check_slot(rq, i), arg = rq[i].arg;
-
-		switch (rq[i].op) {
-		case VS_GBA_OP_ALLOC:
-			if (arg & VS_GBA_BG_MAP) {
-				unsigned n = arg & 0xFFu;
-
-				TIMED(rc, cyc, gba_bg_tiles_map_alloc(m, n), m, n);
-				v = BG_MAP_RESULT(rc);
-				emit(v, cyc, over2);
-				if (rc >= 0)
-					v |= n << 8; /* the free needs the count */
-			} else {
-				uint32_t rom = arg & 0xFFFFFFu;
-				unsigned bpp = arg >> 24;
-
-				TIMED4(b, cyc, gba_bg_tiles_ref(m, rom, bpp, lp), m, rom, bpp, lp);
-				v = BG_TILE_RESULT(b, loaded);
-				emit(v, cyc, over4);
-			}
-			slots[slot] = v;
-			break;
-		case VS_GBA_OP_FREE:
-			v = slots[slot];
-			if (v & VS_GBA_BG_MAP) {
-				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu;
-
-				TIMED3(rc, cyc, gba_bg_tiles_map_free(m, sb, n), m, sb, n);
-				emit((uint32_t)rc, cyc, over3);
-			} else {
-				uint32_t ram = v & 0xFFFFu;
-
-				TIMED(b, cyc, gba_bg_tiles_release(m, ram), m, ram);
-				emit((uint32_t)b, cyc, over2);
-			}
-			break;
-		case VS_GBA_OP_RESET:
-			TIMED(rc, cyc, (gba_bg_tiles_init(m), 0), m, m);
-			emit((uint32_t)rc, cyc, over2);
-			break;
-		default:
-			emit(0, 0, 0);
-		}
-	}
 }
 
-static void run_gba_bg_tiles_split(const vs_gba_req_block *blk, const vs_gba_req *rq)
+static inline __attribute__((always_inline)) void bg_tiles_split_start(gba_bg_tiles_split *m, uint32_t bytes4)
 {
-	uint32_t i, cyc, v, bytes4 = blk->param[0];
-	gba_bg_tiles_split *m = &bg.split;
-	int32_t b;
-	int loaded = 0, *lp = &loaded, rc;
-
 	gba_bg_tiles_split_init(m, bytes4);
-	for (i = 0; i < blk->count; i++) {
-		uint32_t slot = check_slot(rq, i), arg = rq[i].arg;
-
-		switch (rq[i].op) {
-		case VS_GBA_OP_ALLOC:
-			if (arg & VS_GBA_BG_MAP) {
-				unsigned n = arg & 0xFFu;
-
-				TIMED(rc, cyc, gba_bg_tiles_split_map_alloc(m, n), m, n);
-				v = BG_MAP_RESULT(rc);
-				emit(v, cyc, over2);
-				if (rc >= 0)
-					v |= n << 8; /* the free needs the count */
-			} else {
-				uint32_t rom = arg & 0xFFFFFFu;
-				unsigned bpp = arg >> 24;
-
-				TIMED4(b, cyc, gba_bg_tiles_split_ref(m, rom, bpp, lp), m, rom, bpp, lp);
-				v = BG_TILE_RESULT(b, loaded);
-				emit(v, cyc, over4);
-			}
-			slots[slot] = v;
-			break;
-		case VS_GBA_OP_FREE:
-			v = slots[slot];
-			if (v & VS_GBA_BG_MAP) {
-				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu;
-
-				TIMED3(rc, cyc, gba_bg_tiles_split_map_free(m, sb, n), m, sb, n);
-				emit((uint32_t)rc, cyc, over3);
-			} else {
-				uint32_t blkno = v & 0xFFFFu;
-
-				TIMED(b, cyc, gba_bg_tiles_split_release(m, blkno), m, blkno);
-				emit((uint32_t)b, cyc, over2);
-			}
-			break;
-		case VS_GBA_OP_RESET:
-			bytes4 = arg; /* an init may change the split */
-			TIMED(rc, cyc, (gba_bg_tiles_split_init(m, bytes4), 0), m, bytes4);
-			emit((uint32_t)rc, cyc, over2);
-			break;
-		default:
-			emit(0, 0, 0);
-		}
-	}
 }
+
+#define RUN_BG_TILES(fn, type, field, prefix, start, reset_hold) \
+static void fn(const vs_gba_req_block *blk, const vs_gba_req *rq) \
+{ \
+	uint32_t i, cyc, v, bytes4 = blk->param[0]; \
+	type *m = &bg.field; \
+	int32_t b; \
+	int loaded = 0, *lp = &loaded, rc; \
+\
+	start(m, bytes4); \
+	for (i = 0; i < blk->count; i++) { \
+		uint32_t slot = check_slot(rq, i), arg = rq[i].arg; \
+\
+		switch (rq[i].op) { \
+		case VS_GBA_OP_ALLOC: \
+			if (arg & VS_GBA_BG_MAP) { \
+				unsigned n = arg & 0xFFu; \
+\
+				VS_ROM_TIMED(rc, cyc, prefix##_map_alloc(m, n), m, n); \
+				v = BG_MAP_RESULT(rc); \
+				emit(v, cyc, over2); \
+				if (rc >= 0) \
+					v |= n << 8; /* the free needs the count */ \
+			} else { \
+				uint32_t rom = arg & 0xFFFFFFu; \
+				unsigned bpp = arg >> 24; \
+\
+				VS_ROM_TIMED(b, cyc, prefix##_ref(m, rom, bpp, lp), m, rom, bpp, lp); \
+				v = BG_TILE_RESULT(b, loaded); \
+				emit(v, cyc, over4); \
+			} \
+			slots[slot] = v; \
+			break; \
+		case VS_GBA_OP_FREE: \
+			v = slots[slot]; \
+			if (v & VS_GBA_BG_MAP) { \
+				unsigned sb = v & 0xFFu, n = (v >> 8) & 0xFFu; \
+\
+				TIMED_ANSWER(rc, over3, prefix##_map_free(m, sb, n), m, sb, n); \
+			} else { \
+				uint32_t ram = v & 0xFFFFu; /* a tile, or the split's block */ \
+\
+				TIMED_ANSWER(b, over2, prefix##_release(m, ram), m, ram); \
+			} \
+			break; \
+		case VS_GBA_OP_RESET: \
+			bytes4 = arg; /* an init may change the split */ \
+			TIMED_ANSWER(rc, over2, (start(m, bytes4), 0), m, reset_hold); \
+			break; \
+		default: \
+			emit(0, 0, 0); \
+		} \
+	} \
+}
+
+RUN_BG_TILES(run_gba_bg_tiles, gba_bg_tiles, shared, gba_bg_tiles, bg_tiles_start, m)
+RUN_BG_TILES(run_gba_bg_tiles_split, gba_bg_tiles_split, split, gba_bg_tiles_split, bg_tiles_split_start, bytes4)
 
 /* gba-obj-compact: the allocator that moves sprites. Each request answers
  * the call, then its moves (gba_cycles.h). */
@@ -611,7 +524,7 @@ static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *r
 
 		switch (rq[i].op) {
 		case VS_GBA_OP_ALLOC:
-			TIMED3(r, cyc, gba_obj_compact_alloc(m, n, al), m, n, al);
+			VS_ROM_TIMED(r, cyc, gba_obj_compact_alloc(m, n, al), m, n, al);
 			slots[slot] = r;
 			emit(r == GBA_OBJ_COMPACT_NONE ? VS_GBA_NONE :
 				(uint32_t)gba_obj_compact_start(m, r) | (uint32_t)r << 16, cyc, over3);
@@ -619,25 +532,22 @@ static void run_gba_obj_compact(const vs_gba_req_block *blk, const vs_gba_req *r
 			break;
 		case VS_GBA_OP_FREE:
 			t = (uint16_t)slots[slot];
-			TIMED(rc, cyc, gba_obj_compact_free(m, t), m, t);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, gba_obj_compact_free(m, t), m, t);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		case VS_GBA_OP_RESET:
 			live_check(m, i);
 			first = (uint16_t)rq[i].arg;
 			budget = (uint16_t)(rq[i].arg >> 16);
-			TIMED(rc, cyc, (gba_obj_compact_init(m, first, budget), 0), m, first);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (gba_obj_compact_init(m, first, budget), 0), m, first);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		case VS_GBA_OP_FRAME:
 #if VS_GBA_CYCLES_SKEW
-			TIMED(rc, cyc, (m->nmoves = 0, 0), m, m);
+			TIMED_ANSWER(rc, over2, (m->nmoves = 0, 0), m, m);
 #else
-			TIMED(rc, cyc, (gba_obj_compact_frame(m), 0), m, m);
+			TIMED_ANSWER(rc, over2, (gba_obj_compact_frame(m), 0), m, m);
 #endif
-			emit((uint32_t)rc, cyc, over2);
 			after_call(m, i, GBA_OBJ_COMPACT_NONE);
 			break;
 		default:
@@ -687,25 +597,22 @@ static void run_butano_st(const vs_gba_req_block *blk, const vs_gba_req *rq)
 		case VS_GBA_OP_ALLOC:
 			found = 0;
 			if (raw)
-				TIMED(id, cyc, butano_st_allocate(a, n), a, n);
+				VS_ROM_TIMED(id, cyc, butano_st_allocate(a, n), a, n);
 			else
-				TIMED4(id, cyc, bst_create(a, data, nc, fp), a, data, nc, fp);
+				VS_ROM_TIMED(id, cyc, bst_create(a, data, nc, fp), a, data, nc, fp);
 			slots[slot] = (uint32_t)id;
 			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc, raw ? over2 : over4);
 			break;
 		case VS_GBA_OP_FREE:
 			id = (int)slots[slot];
-			TIMED(rc, cyc, butano_st_decrease_usages(a, id), a, id);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, butano_st_decrease_usages(a, id), a, id);
 			break;
 		case VS_GBA_OP_RESET:
 			p = rq[i].arg;
-			TIMED(rc, cyc, (bst_start(a, p), 0), a, p);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (bst_start(a, p), 0), a, p);
 			break;
 		case VS_GBA_OP_FRAME:
-			TIMED(rc, cyc, (butano_st_update(a), 0), a, a);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_st_update(a), 0), a, a);
 			break;
 		default:
 			emit(0, 0, 0);
@@ -746,26 +653,23 @@ static void run_butano_bgb(const vs_gba_req_block *blk, const vs_gba_req *rq)
 			if (bgb_decode(rq[i].arg, p, rp) != 0)
 				fail(VS_GBA_E_OP, i);
 			if ((p >> 16 & 3u) == 2u)
-				TIMED(id, cyc, butano_bgb_allocate(a, rp), a, rp);
+				VS_ROM_TIMED(id, cyc, butano_bgb_allocate(a, rp), a, rp);
 			else
-				TIMED3(id, cyc, butano_bgb_create(a, rp, fp), a, rp, fp);
+				VS_ROM_TIMED(id, cyc, butano_bgb_create(a, rp, fp), a, rp, fp);
 			slots[slot] = (uint32_t)id;
 			emit(BUTANO_RESULT(id, id < 0 ? 0u : a->items[id].start, found), cyc,
 				(p >> 16 & 3u) == 2u ? over2 : over3);
 			break;
 		case VS_GBA_OP_FREE:
 			id = (int)slots[slot];
-			TIMED(rc, cyc, butano_bgb_decrease_usages(a, id), a, id);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, butano_bgb_decrease_usages(a, id), a, id);
 			break;
 		case VS_GBA_OP_RESET:
 			p = rq[i].arg;
-			TIMED(rc, cyc, (butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu), 0), a, p);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_bgb_init(a, p & 0xFFu, p >> 8 & 0xFFu), 0), a, p);
 			break;
 		case VS_GBA_OP_FRAME:
-			TIMED(rc, cyc, (butano_bgb_update(a), 0), a, a);
-			emit((uint32_t)rc, cyc, over2);
+			TIMED_ANSWER(rc, over2, (butano_bgb_update(a), 0), a, a);
 			break;
 		default:
 			emit(0, 0, 0);
