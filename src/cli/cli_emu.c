@@ -89,3 +89,25 @@ int vs_cli_emu_capture(vs_cli_emu *e, vs_cli_emu_capture_fn capture, void *ud)
 		fprintf(stderr, "vramsim %s: %s\n", e->cmd, err);
 	return vs_cli_out_close(fp, ok) || !ok ? VS_EXIT_USAGE : 0;
 }
+
+int vs_cli_emu_record(vs_cli_emu *e, vs_cli_emu_record_fn record, void *ud)
+{
+	char err[1024];
+	/* the output is made once, from what was recorded and checked */
+	FILE *tmp = vs_cli_record_open(e->out);
+	int sent, malformed;
+
+	if (!tmp) {
+		vs_cli_emu_end(e);
+		return VS_EXIT_USAGE;
+	}
+	sent = record(ud, e, tmp, err, sizeof err);
+	vs_cli_emu_end(e);
+	if (sent < 0)
+		fprintf(stderr, "vramsim %s: %s\n", e->cmd, err);
+	malformed = sent >= 0 ? vs_cli_record_write(tmp, e->out, sent) : -1;
+	fclose(tmp);
+	if (malformed < 0)
+		return VS_EXIT_USAGE;
+	return malformed ? VS_EXIT_CHECK : 0;
+}
