@@ -2,8 +2,8 @@
 /* ds_test_rom.h - tiny DS ROM images made by the tests themselves, for the
  * header check and for the emulator: a valid header (GBATEK's layout and
  * CRC-16) around a few hand-assembled ARM instructions, so no toolchain
- * and no ROM file is needed; and the skip of a suite that boots the
- * emulator where its core is missing. */
+ * and no ROM file is needed; and the skip of a suite, or of a TCase, that
+ * boots the emulator where its core is missing. */
 #ifndef VS_DS_TEST_ROM_H
 #define VS_DS_TEST_ROM_H
 
@@ -94,14 +94,20 @@ static inline int ds_test_write(const char *path, const void *data, size_t n)
 	return ok ? 0 : -1;
 }
 
+/* NULL when DeSmuME's core can be loaded, else why not: the missing of a
+ * TCase apart whose cases boot it (vs_test_tcase_apart). */
+static inline const char *ds_test_core_missing(void)
+{
+	static char why[1200];
+
+	return vs_ds_core_available(why, sizeof why) < 0 ? why : NULL;
+}
+
 /* For a suite whose every case boots DeSmuME: called first in main, skips
  * it (vs_test_require) when the core cannot be loaded, saying why. */
 static inline void ds_test_require_core(void)
 {
-	static char why[600];
-
-	if (vs_ds_core_available(why, sizeof why) < 0)
-		vs_test_require(why);
+	vs_test_require(ds_test_core_missing());
 }
 
 #endif

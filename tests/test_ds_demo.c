@@ -44,8 +44,8 @@
 
 #include "support.h"
 #include "ds_demo_run.h"
+#include "ds_test_rom.h"
 #include "capture/capture_ds.h"
-#include "console/ds/ds_core.h"
 #include "console/ds/ds_emu.h"
 #include "console/ds/ds_ring.h"
 #include "trace/trace.h"
@@ -533,11 +533,10 @@ int main(void)
 {
 	Suite *s = suite_create("ds_demo");
 	TCase *tc = tcase_create("core");
-	char err[1024];
 
 	vs_test_require(vs_test_exists(DS_DEMO_ROM) ? NULL
 		: DS_DEMO_ROM " was not built (install gcc-arm-none-eabi and rebuild)");
-	vs_test_require(vs_ds_core_available(err, sizeof err) == 0 ? NULL : err);
+	ds_test_require_core();
 	tcase_add_test(tc, record_vram_and_capture_agree);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);

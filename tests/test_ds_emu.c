@@ -10,7 +10,8 @@
  * machine (an undefined instruction: DeSmuME stops) ends the run naming the
  * frame; savestates load, and one of another ROM, truncated or of another
  * emulator is refused; bad ROMs and scripts exit 2 and leave nothing at the
- * output path (an old file there kept). Skipped without the core
+ * output path (an old file there kept); the ROM given as the output of
+ * record or capture is refused and kept. Skipped without the core
  * (Debian: libretro-desmume; $VRAMSIM_DESMUME_CORE).
  */
 #include <signal.h>
@@ -154,6 +155,35 @@ START_TEST(test_record_ring)
 	/* on standard output: the trace and nothing of the core's printing */
 	ck_assert_int_eq(cli("record '%s' --frames 2 -o - --quiet", rom), 0);
 	ck_assert_str_eq(out, TRACE_TEXT);
+}
+END_TEST
+
+/* The ROM given as the output of record or capture: refused when the run
+ * would replace it (exit 2), the ROM kept byte for byte. */
+START_TEST(test_output_is_the_rom)
+{
+	static uint8_t want[DS_TEST_ROM_BYTES];
+	const char *rom = rom_file("vsself", loop_code, 1, TRACE_TEXT);
+	int run;
+
+	ds_test_rom_make(want, "vsself", loop_code, 1, TRACE_TEXT);
+	for (run = 0; run < 2; run++) {
+		size_t n = 0;
+		FILE *fp;
+		char *got;
+		int rc = run ? cli("capture '%s' --frames 1 -o '%s'", rom, rom) : cli("record '%s' --frames 1 -o '%s'",
+			rom, rom);
+
+		ck_assert_msg(rc == 2 && strstr(err, "which this run reads") != NULL, "%s: exit %d: %s",
+			run ? "capture" : "record", rc, err);
+		fp = fopen(rom, "rb");
+		ck_assert_ptr_nonnull(fp);
+		got = vs_test_slurp_stream(fp, &n);
+		fclose(fp);
+		ck_assert_msg(n == sizeof want && memcmp(got, want, n) == 0, "%s: the ROM changed (%zu bytes)",
+			run ? "capture" : "record", n);
+		free(got);
+	}
 }
 END_TEST
 
@@ -404,6 +434,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_record_in_process);
 	tc = vs_test_tcase_apart(s, "record", NULL);
 	tcase_add_test(tc, test_record_ring);
+	tcase_add_test(tc, test_output_is_the_rom);
 	tc = vs_test_tcase_apart(s, "stops", NULL);
 	tcase_add_test(tc, test_program_stops);
 	tc = vs_test_tcase_apart(s, "states", NULL);

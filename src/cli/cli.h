@@ -71,15 +71,6 @@ FILE *vs_cli_out_open(const char *path, int may_replace_input);
 /* Finishes fp from vs_cli_out_open: commits it when ok, else removes it.
  * 0, or -1 after printing why. */
 int vs_cli_out_close(FILE *fp, int ok);
-/* record's output: the lines a game sent went to tmp, an unnamed temporary
- * file (never the output itself: a FIFO cannot be read back). With check,
- * they are read through as a trace (a game may send nonsense); then they
- * are copied to out, made once. Returns 0 written, 1 written but malformed,
- * -1 not written (each said on standard error). */
-int vs_cli_record_write(FILE *tmp, const char *out, int check);
-/* The temporary file record writes to, once out is known to be writable:
- * NULL after saying why. */
-FILE *vs_cli_record_open(const char *out);
 /* Several outputs that appear together or not at all: every path is opened
  * (a path given twice is refused) before anything is written, and with
  * vs_cli_outs_close all are committed or none is. 0 or -1, messages

@@ -212,68 +212,6 @@ int vs_cli_out_close(FILE *fp, int ok)
 	return rc;
 }
 
-/* Reads a recorded trace through from the start of fp: 0 well formed, -1
- * not (said why). */
-static int check_recorded(FILE *fp, const char *out)
-{
-	char err[1024];
-	vs_trace_reader *rd;
-	vs_event ev;
-	int rc;
-
-	rewind(fp);
-	if (!(rd = vs_trace_open_stream(fp, out, err, sizeof err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	while ((rc = vs_trace_next(rd, &ev)) > 0)
-		;
-	if (rc < 0)
-		fprintf(stderr, "%s\n", vs_trace_error(rd));
-	vs_trace_close(rd);
-	return rc < 0 ? -1 : 0;
-}
-
-FILE *vs_cli_record_open(const char *out)
-{
-	char err[1024 + VS_OUT_PATH_MAX];
-	FILE *fp;
-
-	if (vs_out_check(out, err, sizeof err) != 0) {
-		fprintf(stderr, "vramsim record: %s\n", err);
-		return NULL;
-	}
-	if (!(fp = tmpfile()))
-		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
-	return fp;
-}
-
-int vs_cli_record_write(FILE *tmp, const char *out, int check)
-{
-	char buf[65536];
-	size_t n;
-	FILE *fp;
-	int ok = 1, malformed = 0;
-
-	if (fflush(tmp) != 0) {
-		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
-		return -1;
-	}
-	malformed = check && check_recorded(tmp, out) != 0;
-	if (!(fp = vs_cli_out_open(out, 0)))
-		return -1;
-	rewind(tmp);
-	while (ok && (n = fread(buf, 1, sizeof buf, tmp)) > 0)
-		ok = fwrite(buf, 1, n, fp) == n;
-	if (ferror(tmp)) {
-		fprintf(stderr, "vramsim record: cannot read the recorded trace back: %s\n", strerror(errno));
-		ok = 0;
-	}
-	if (vs_cli_out_close(fp, ok) || !ok)
-		return -1;
-	return malformed;
-}
-
 int vs_cli_outs_open(vs_out_file *f, const char *const *paths, int n)
 {
 	char err[1024];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* cli_emu.c - the options and run `record` and `capture` share on both
  * consoles (cli_emu.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,4 +89,95 @@ int vs_cli_emu_capture(vs_cli_emu *e, vs_cli_emu_capture_fn capture, void *ud)
 	if (!ok)
 		fprintf(stderr, "vramsim %s: %s\n", e->cmd, err);
 	return vs_cli_out_close(fp, ok) || !ok ? VS_EXIT_USAGE : 0;
+}
+
+/* Reads a recorded trace through from the start of fp: 0 well formed, -1
+ * not (said why). */
+static int check_recorded(FILE *fp, const char *out)
+{
+	char err[1024];
+	vs_trace_reader *rd;
+	vs_event ev;
+	int rc;
+
+	rewind(fp);
+	if (!(rd = vs_trace_open_stream(fp, out, err, sizeof err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	while ((rc = vs_trace_next(rd, &ev)) > 0)
+		;
+	if (rc < 0)
+		fprintf(stderr, "%s\n", vs_trace_error(rd));
+	vs_trace_close(rd);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The temporary file record writes to, once out is known to be writable:
+ * NULL after saying why. */
+static FILE *record_open(const char *out)
+{
+	char err[1024 + VS_OUT_PATH_MAX];
+	FILE *fp;
+
+	if (vs_out_check(out, err, sizeof err) != 0) {
+		fprintf(stderr, "vramsim record: %s\n", err);
+		return NULL;
+	}
+	if (!(fp = tmpfile()))
+		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
+	return fp;
+}
+
+/* The lines a game sent went to tmp, an unnamed temporary file (never the
+ * output itself: a FIFO cannot be read back). With check, they are read
+ * through as a trace (a game may send nonsense); then they are copied to
+ * out, made once. 0 written, 1 written but malformed, -1 not written
+ * (each said on standard error). */
+static int record_write(FILE *tmp, const char *out, int check)
+{
+	char buf[65536];
+	size_t n;
+	FILE *fp;
+	int ok = 1, malformed = 0;
+
+	if (fflush(tmp) != 0) {
+		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
+		return -1;
+	}
+	malformed = check && check_recorded(tmp, out) != 0;
+	if (!(fp = vs_cli_out_open(out, 0)))
+		return -1;
+	rewind(tmp);
+	while (ok && (n = fread(buf, 1, sizeof buf, tmp)) > 0)
+		ok = fwrite(buf, 1, n, fp) == n;
+	if (ferror(tmp)) {
+		fprintf(stderr, "vramsim record: cannot read the recorded trace back: %s\n", strerror(errno));
+		ok = 0;
+	}
+	if (vs_cli_out_close(fp, ok) || !ok)
+		return -1;
+	return malformed;
+}
+
+int vs_cli_emu_record(vs_cli_emu *e, vs_cli_emu_record_fn record, void *ud)
+{
+	char err[1024];
+	/* the output is made once, from what was recorded and checked */
+	FILE *tmp = record_open(e->out);
+	int sent, malformed;
+
+	if (!tmp) {
+		vs_cli_emu_end(e);
+		return VS_EXIT_USAGE;
+	}
+	sent = record(ud, e, tmp, err, sizeof err);
+	vs_cli_emu_end(e);
+	if (sent < 0)
+		fprintf(stderr, "vramsim %s: %s\n", e->cmd, err);
+	malformed = sent >= 0 ? record_write(tmp, e->out, sent) : -1;
+	fclose(tmp);
+	if (malformed < 0)
+		return VS_EXIT_USAGE;
+	return malformed ? VS_EXIT_CHECK : 0;
 }

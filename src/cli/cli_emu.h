@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /* cli_emu.h - what `record` and `capture` share on both consoles: the ROM
  * operand, --frames, --input, --state, -o and --quiet, the run they
- * describe (console/common/emu_play.h) with its progress line, and
- * capture's trace written to -o. Each command keeps its own option table
+ * describe (console/common/emu_play.h) with its progress line, and the
+ * trace each writes to -o. Each command keeps its own option table
  * (the help words differ by console) and gives these options the keys
  * below. */
 #ifndef VS_CLI_EMU_H
@@ -54,5 +54,17 @@ typedef int (*vs_cli_emu_capture_fn)(void *ud, const vs_cli_emu *e, FILE *out, c
  * or not at all (vs_cli_out_open), and ends e. 0, or VS_EXIT_USAGE with
  * the message printed. */
 int vs_cli_emu_capture(vs_cli_emu *e, vs_cli_emu_capture_fn capture, void *ud);
+
+/* A console's record of e's run, with the command's own options and its
+ * recorder in ud: what the game sends goes to out. 1 it sent trace lines
+ * (they are then read through as a trace), 0 it sent none, or -1 with
+ * err. */
+typedef int (*vs_cli_emu_record_fn)(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen);
+/* After a successful vs_cli_emu_begin: runs record into a temporary file
+ * (-o may be a FIFO, which cannot be read back), ends e, and copies what
+ * the game sent to -o, made once. 0 written, VS_EXIT_CHECK written but
+ * not a well-formed trace (kept to look at), or VS_EXIT_USAGE with
+ * nothing at -o; each said on standard error. */
+int vs_cli_emu_record(vs_cli_emu *e, vs_cli_emu_record_fn record, void *ud);
 
 #endif

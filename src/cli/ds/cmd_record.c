@@ -66,32 +66,28 @@ static int report(const vs_cli_emu *a, const vs_ds_recorder *rec)
 	return VS_EXIT_OK;
 }
 
+static int record(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen)
+{
+	vs_ds_recorder *rec = ud;
+
+	if (vs_ds_record(e->rom, &e->play, out, rec, err, errlen) != 0)
+		return -1;
+	return rec->ring && rec->lines;
+}
+
 int vs_cmd_ds_record(int argc, char **argv)
 {
 	vs_cli_emu a;
 	vs_ds_recorder rec;
-	char err[1024];
-	FILE *fp;
-	int rc, ok, malformed;
+	int rc, written;
 
 	vs_cli_emu_init(&a, CMD);
 	if ((rc = vs_cli_parse(&command, argc, argv, take, &a)) >= 0)
 		return rc;
 	if ((rc = vs_cli_emu_begin(&a, DEFAULT_FRAMES, 0)) != 0)
 		return rc;
-	/* the output is made once, from what was recorded and checked */
-	if (!(fp = vs_cli_record_open(a.out))) {
-		vs_cli_emu_end(&a);
-		return VS_EXIT_USAGE;
-	}
-	ok = vs_ds_record(a.rom, &a.play, fp, &rec, err, sizeof err) == 0;
-	vs_cli_emu_end(&a);
-	if (!ok)
-		fprintf(stderr, "vramsim record: %s\n", err);
-	malformed = ok ? vs_cli_record_write(fp, a.out, rec.ring && rec.lines) : -1;
-	fclose(fp);
-	if (malformed < 0)
-		return VS_EXIT_USAGE;
+	if ((written = vs_cli_emu_record(&a, record, &rec)) == VS_EXIT_USAGE)
+		return written;
 	rc = report(&a, &rec);
-	return rc == VS_EXIT_OK && malformed ? VS_EXIT_CHECK : rc;
+	return rc == VS_EXIT_OK ? written : rc; /* written: 0, or VS_EXIT_CHECK (malformed) */
 }

@@ -55,6 +55,7 @@ static const vs_cli_cmd command = {
 typedef struct record_args {
 	vs_cli_emu emu; /* the options record and capture share */
 	int log;
+	vs_gba_recorder rec;
 } record_args;
 
 /* One option or operand: -1 to go on, or an exit status. */
@@ -69,14 +70,20 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
+static int record(void *ud, const vs_cli_emu *e, FILE *out, char *err, size_t errlen)
+{
+	record_args *a = ud;
+
+	if (vs_gba_record(e->rom, &e->play, out, a->log ? stderr : NULL, &a->rec, err, errlen) != 0)
+		return -1;
+	return a->rec.lines > 0;
+}
+
 int vs_cmd_record(int argc, char **argv)
 {
 	record_args a;
 	const char *rom;
-	int ok, rc, checked;
-	char err[1024];
-	vs_gba_recorder rec;
-	FILE *fp;
+	int rc, written;
 
 	vs_cli_emu_init(&a.emu, CMD);
 	a.log = 0;
@@ -85,31 +92,20 @@ int vs_cmd_record(int argc, char **argv)
 	if ((rc = vs_cli_emu_begin(&a.emu, 0, 1)) != 0)
 		return rc;
 	rom = a.emu.rom;
-	/* the output is made once, from what was recorded and checked */
-	if (!(fp = vs_cli_record_open(a.emu.out))) {
-		vs_cli_emu_end(&a.emu);
-		return VS_EXIT_USAGE;
-	}
-	ok = vs_gba_record(rom, &a.emu.play, fp, a.log ? stderr : NULL, &rec, err, sizeof err) == 0;
-	vs_cli_emu_end(&a.emu);
-	if (!ok)
-		fprintf(stderr, "vramsim record: %s\n", err);
-	checked = ok ? vs_cli_record_write(fp, a.emu.out, rec.lines > 0) : -1;
-	fclose(fp);
-	if (checked < 0)
-		return VS_EXIT_USAGE;
+	if ((written = vs_cli_emu_record(&a.emu, record, &a)) == VS_EXIT_USAGE)
+		return written;
 	if (!a.emu.quiet) {
 		fprintf(stderr, "vramsim record: %s: %u frames, %llu trace lines", rom, (unsigned)a.emu.play.frames,
-			(unsigned long long)rec.lines);
-		if (rec.others)
-			fprintf(stderr, ", %llu other debug lines%s", (unsigned long long)rec.others,
+			(unsigned long long)a.rec.lines);
+		if (a.rec.others)
+			fprintf(stderr, ", %llu other debug lines%s", (unsigned long long)a.rec.others,
 				a.log ? "" : " (--log shows them)");
 		fprintf(stderr, "\n");
 	}
-	if (!rec.lines) {
+	if (!a.rec.lines) {
 		fprintf(stderr, "vramsim record: %s printed no trace lines in %u frames: does it use "
 			"include/vramsim/record.h (VS_REC_BEGIN first)?\n", rom, (unsigned)a.emu.play.frames);
 		return VS_EXIT_CHECK;
 	}
-	return checked > 0 ? VS_EXIT_CHECK : VS_EXIT_OK;
+	return written; /* 0, or VS_EXIT_CHECK: malformed, the file kept to look at */
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/in_file.h"
 #include "base/text.h"
 #include "console/common/rom_kind.h"
 #include "console/common/sha256.h"
@@ -116,7 +117,7 @@ int vs_ds_rom_check(const uint8_t *h, size_t size, vs_ds_rom_info *info, char *e
 
 uint8_t *vs_ds_file_read(const char *path, size_t max, const char *what, size_t *size, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = vs_in_open(path, "rb"); /* an input: no output of the run may replace it */
 	uint8_t *buf = NULL;
 	struct stat st;
 	long len = 0;
