@@ -144,6 +144,37 @@ START_TEST(test_write_fails)
 }
 END_TEST
 
+/* An output that is one of the run's inputs (the ROM, the input script, the
+ * savestate) is refused before the run, by any name, and the input kept:
+ * with --frames this large, a refusal only when the trace is written would
+ * run the case past its timeout. */
+START_TEST(test_output_is_an_input)
+{
+	static const char *const cmds[] = { "capture", "record" };
+	const char *rom = tmp_path("self.gba"), *keys = vs_test_file(1, "capture-cli-self.keys", "0 a\n");
+	const char *state = vs_test_file(2, "capture-cli-self.state", "not read: the output is refused first\n");
+	char cmd[2048], other[2048], args[8192];
+	int c, k;
+
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", DEMO_ROM, rom);
+	ck_assert_int_eq(system(cmd), 0);
+	/* the ROM by another name: its folder, then ".", then its name */
+	snprintf(other, sizeof other, "%.*s/.%s", (int)(strrchr(rom, '/') - rom), rom, strrchr(rom, '/'));
+	for (c = 0; c < 2; c++)
+		for (k = 0; k < 4; k++) {
+			const char *input = k == 1 ? keys : k == 2 ? state : rom;
+			snprintf(cmd, sizeof cmd, "cp '%s' '%s.kept'", input, input);
+			ck_assert_int_eq(system(cmd), 0);
+			snprintf(args, sizeof args, "%s '%s' --frames 100000000 --input '%s' --state '%s' -o '%s'", cmds[c],
+				rom, keys, state, k == 3 ? other : input);
+			ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+			ck_assert_msg(strstr(err, "which this run reads") != NULL, "%s: %s", args, err);
+			snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s.kept'", input, input);
+			ck_assert_msg(system(cmd) == 0, "%s: the input changed", args);
+		}
+}
+END_TEST
+
 /* A savestate taken in the demo starts a capture there; one of another ROM,
  * or a file that is not a savestate, is refused. */
 START_TEST(test_savestates)
@@ -330,6 +361,7 @@ static Suite *suite(void)
 	tcase_add_test(demo, test_bad_scripts);
 	tcase_add_test(demo, test_write_fails);
 	tcase_add_test(demo, test_savestates);
+	tcase_add_test(demo, test_output_is_an_input);
 	tcase_add_test(demo, test_input_and_determinism);
 	suite_add_tcase(s, tc);
 	return s;

@@ -350,9 +350,31 @@ START_TEST(test_window_refusals)
 	const char *bad_map = vs_test_file(0, "play-bad.keys", "# mine\na = X\nstart = Nokey\n");
 	const char *trace = vs_test_path("refused.trace");
 
+	/* the script would keep a session going for hours: an output that is an
+	 * input, or both outputs one file, must be refused before it starts */
+	const char *script = vs_test_file(1, "play-long.script", "wait 100000000\nquit\n");
+	const char *rom = vs_test_path("play-self.gba"), *keys = vs_test_path("play-self.keys");
+	char cmd[4096], again[2048];
+	int k;
+
 	setenv("SDL_VIDEODRIVER", "dummy", 1);
 	ck_assert_int_eq(cli("play '%s' --script /dev/null --keymap '%s' -o '%s'", DEMO_ROM, bad_map, trace), 2);
 	ck_assert_msg(strstr(err, "play-bad.keys:3:9: error: unknown key 'Nokey'") != NULL, "%s", err);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && cp '%s' '%s.kept' && cp '%s' '%s.kept'", DEMO_ROM, rom, rom, rom,
+		script, script);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(again, sizeof again, "%.*s/.%s", (int)(strrchr(keys, '/') - keys), keys, strrchr(keys, '/'));
+	for (k = 0; k < 3; k++) {
+		int rc = k == 0 ? cli("play '%s' --script '%s' -o '%s'", rom, script, rom) :
+			k == 1 ? cli("play '%s' --script '%s' --keys-out '%s'", rom, script, script) :
+			cli("play '%s' --script '%s' -o '%s' --keys-out '%s'", rom, script, keys, again);
+		ck_assert_msg(rc == 2 && strstr(err, k < 2 ? "which this run reads" : "another output of this run"),
+			"case %d: exit %d: %s", k, rc, err);
+		ck_assert_msg(strstr(out, "game frames") == NULL, "case %d: the session ran: %s", k, out);
+	}
+	snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s.kept' && cmp -s '%s' '%s.kept'", rom, rom, script, script);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert(!vs_test_exists(keys));
 	unsetenv("SDL_VIDEODRIVER");
 	unsetenv("DISPLAY");
 	setenv("WAYLAND_DISPLAY", "", 1);

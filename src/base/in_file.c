@@ -69,6 +69,21 @@ FILE *vs_in_open(const char *path, const char *mode)
 	return fp;
 }
 
+int vs_in_note(const char *path)
+{
+	struct stat st;
+	int failed;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	pthread_mutex_lock(&lock);
+	failed = remember(st.st_dev, st.st_ino, path) != 0;
+	pthread_mutex_unlock(&lock);
+	if (failed)
+		errno = ENOMEM;
+	return failed ? -1 : 0;
+}
+
 const char *vs_in_path(dev_t dev, ino_t ino)
 {
 	const input *in;

@@ -16,6 +16,11 @@
 /* fopen(path, mode) for reading, remembering the file opened. NULL with
  * errno set as fopen sets it (ENOMEM when it cannot be remembered). */
 FILE *vs_in_open(const char *path, const char *mode);
+/* Remembers path as an input of the run, as vs_in_open would, without
+ * opening it: for an input read later or by a library that takes its name.
+ * From here on no output may replace it. 0 (also for a path that names no
+ * regular file: nothing is read there), or -1 with errno ENOMEM. */
+int vs_in_note(const char *path);
 /* The path an input of this run was opened by, when the file dev/ino is
  * one; NULL when it is not. */
 const char *vs_in_path(dev_t dev, ino_t ino);

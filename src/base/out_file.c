@@ -151,54 +151,77 @@ static void untrack_if_done(vs_out_file *f)
 		set_tracked(f, 0);
 }
 
-/* Fills f's identity from f->target (see out_file.h). */
-static int identify(vs_out_file *f, char *err, size_t errlen)
+/* Which file path names: its own device and inode when it exists (name
+ * ""), else its directory's and its name (see out_file.h). 0, or an errno. */
+static int path_identity(const char *path, dev_t *dev, ino_t *ino, char name_out[256])
 {
 	struct stat st;
 	char dir[VS_OUT_PATH_MAX];
-	const char *slash = strrchr(f->target, '/'), *name = slash ? slash + 1 : f->target;
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 
-	f->id_name[0] = '\0';
-	if (stat(f->target, &st) == 0) {
-		f->id_dev = st.st_dev;
-		f->id_ino = st.st_ino;
+	name_out[0] = '\0';
+	if (stat(path, &st) == 0) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
 		return 0;
 	}
-	if (strlen(name) >= sizeof f->id_name)
-		return say(err, errlen, f->path, strerror(ENAMETOOLONG));
+	if (strlen(name) >= 256)
+		return ENAMETOOLONG;
 	if (!slash)
 		snprintf(dir, sizeof dir, ".");
-	else if (slash == f->target)
+	else if (slash == path)
 		snprintf(dir, sizeof dir, "/");
 	else
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - f->target), f->target);
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
 	if (stat(dir, &st) != 0)
-		return say(err, errlen, f->path, strerror(errno));
-	f->id_dev = st.st_dev;
-	f->id_ino = st.st_ino;
-	memcpy(f->id_name, name, strlen(name) + 1); /* fits: checked above */
+		return errno;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	memcpy(name_out, name, strlen(name) + 1); /* fits: checked above */
 	return 0;
+}
+
+/* Fills f's identity from f->target. */
+static int identify(vs_out_file *f, char *err, size_t errlen)
+{
+	int e = path_identity(f->target, &f->id_dev, &f->id_ino, f->id_name);
+
+	return e ? say(err, errlen, f->path, strerror(e)) : 0;
+}
+
+/* The refusal of output path, which is the file of another output of the
+ * run, named other there. */
+static int say_other(char *err, size_t errlen, const char *path, const char *other)
+{
+	char why[600], shown[512];
+
+	vs_text_escape(shown, sizeof shown, other, strlen(other), 0);
+	snprintf(why, sizeof why, "it is the same file as %s, another output of this run", shown);
+	return say(err, errlen, path, why);
+}
+
+/* The refusal of output path, which is the run's input read by the name input. */
+static int say_input(char *err, size_t errlen, const char *path, const char *input)
+{
+	char why[600], shown[512];
+
+	vs_text_escape(shown, sizeof shown, input, strlen(input), 0);
+	snprintf(why, sizeof why, "it is %s, which this run reads", shown);
+	return say(err, errlen, path, why);
 }
 
 /* Refuses a target that is an input of the run or another output's. */
 static int check_distinct(const vs_out_file *f, char *err, size_t errlen)
 {
-	char why[600], shown[512];
 	const char *input = f->id_name[0] || f->may_replace_input ? NULL : vs_in_path(f->id_dev, f->id_ino);
 	int i;
 
-	if (input) {
-		vs_text_escape(shown, sizeof shown, input, strlen(input), 0);
-		snprintf(why, sizeof why, "it is %s, which this run reads", shown);
-		return say(err, errlen, f->path, why);
-	}
+	if (input)
+		return say_input(err, errlen, f->path, input);
 	for (i = 0; i < TRACKED_MAX; i++) {
 		const vs_out_file *o = tracked[i];
-		if (!o || o == f || o->id_dev != f->id_dev || o->id_ino != f->id_ino || strcmp(o->id_name, f->id_name))
-			continue;
-		vs_text_escape(shown, sizeof shown, o->path, strlen(o->path), 0);
-		snprintf(why, sizeof why, "it is the same file as %s, another output of this run", shown);
-		return say(err, errlen, f->path, why);
+		if (o && o != f && o->id_dev == f->id_dev && o->id_ino == f->id_ino && strcmp(o->id_name, f->id_name) == 0)
+			return say_other(err, errlen, f->path, o->path);
 	}
 	return 0;
 }
@@ -321,7 +344,7 @@ int vs_out_check(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	char dir[VS_OUT_PATH_MAX];
-	const char *slash;
+	const char *slash, *input;
 	size_t len = strlen(path);
 	int regular = 1;
 
@@ -343,6 +366,8 @@ int vs_out_check(const char *path, char *err, size_t errlen)
 		regular = S_ISREG(st.st_mode);
 		if (!regular)
 			return access(path, W_OK) == 0 ? 0 : say(err, errlen, path, strerror(errno));
+		if ((input = vs_in_path(st.st_dev, st.st_ino)) != NULL)
+			return say_input(err, errlen, path, input);
 	} else if (errno != ENOENT) {
 		return say(err, errlen, path, strerror(errno));
 	}
@@ -357,6 +382,18 @@ int vs_out_check(const char *path, char *err, size_t errlen)
 	if (access(dir, W_OK | X_OK) != 0)
 		return say(err, errlen, path, strerror(errno));
 	return 0;
+}
+
+int vs_out_check_apart(const char *a, const char *b, char *err, size_t errlen)
+{
+	dev_t da, db;
+	ino_t ia, ib;
+	char na[256], nb[256];
+
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0 || path_identity(a, &da, &ia, na) ||
+		path_identity(b, &db, &ib, nb) || da != db || ia != ib || strcmp(na, nb) != 0)
+		return 0;
+	return say_other(err, errlen, b, a);
 }
 
 int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)

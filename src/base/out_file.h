@@ -59,9 +59,14 @@ int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen);
  * `vramsim fmt TRACE -o TRACE` rewriting a file in place. */
 int vs_out_open_replacing(vs_out_file *f, const char *path, char *err, size_t errlen);
 /* Whether vs_out_open(path) would be refused, without making or opening
- * anything (a FIFO is not opened): 0, or -1 with err. For a check before
+ * anything (a FIFO is not opened): 0, or -1 with err; an input of the run
+ * is refused once it was opened or noted (in_file.h). For a check before
  * long work; vs_out_open may still fail later. */
 int vs_out_check(const char *path, char *err, size_t errlen);
+/* Whether two outputs of one run, to be opened later, name one file
+ * whatever names they go by (vs_out_open refuses the second then): 0, or
+ * -1 with err naming b. Paths vs_out_check refuses are left to it. */
+int vs_out_check_apart(const char *a, const char *b, char *err, size_t errlen);
 /* Closes f's stream; with ok 0, or when a write failed, the temporary
  * file is removed. Returns 0, or -1 (with a message in err when a write
  * failed). */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/in_file.h"
 #include "cli/cli.h"
 #include "cli/cli_emu.h"
 
@@ -54,6 +55,13 @@ int vs_cli_emu_begin(vs_cli_emu *e, uint32_t default_frames, int gba)
 	if (e->input && (vs_input_script_load(e->input, &e->script, err, sizeof err) < 0 ||
 		(gba && vs_input_script_gba_only(&e->script, e->input, err, sizeof err) < 0))) {
 		fprintf(stderr, "%s\n", err); /* on a GBA: x, y or touch, which only the DS has */
+		vs_input_script_free(&e->script);
+		return VS_EXIT_USAGE;
+	}
+	/* the ROM and the savestate are read later, by the emulator: noted now,
+	 * -o is refused before the run when it would replace one */
+	if (vs_in_note(e->rom) || (e->state && vs_in_note(e->state))) {
+		fprintf(stderr, "vramsim %s: %s\n", e->cmd, strerror(errno));
 		vs_input_script_free(&e->script);
 		return VS_EXIT_USAGE;
 	}

@@ -8,6 +8,7 @@
  * frames before the window opens (until the trace has its header), the
  * clock and the keys while it is open, and the files written at the end.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <SDL.h> /* SDL_InitSubSystem; the audio device */
 
+#include "base/in_file.h"
 #include "base/out_file.h"
 #include "cli/cli.h"
 #include "cli/play/cmd_play.h"
@@ -546,14 +548,22 @@ static int checks(play_args *a, vs_input_script *script)
 		fprintf(stderr, "vramsim play: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
-	if ((a->out && vs_out_check(a->out, err, sizeof err)) || (a->keys_out && vs_out_check(a->keys_out, err,
-		sizeof err))) {
-		fprintf(stderr, "vramsim play: %s\n", err);
-		return VS_EXIT_USAGE;
-	}
 	if (a->input && (vs_input_script_load(a->input, script, err, sizeof err) < 0 ||
 		(!ds && vs_input_script_gba_only(script, a->input, err, sizeof err) < 0))) {
 		fprintf(stderr, "%s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	/* the outputs are written when the session ends: one that would
+	 * replace an input (read later, or by the emulator) or the other
+	 * output is refused now, before anyone plays */
+	if (vs_in_note(a->rom) || (a->state && vs_in_note(a->state)) || (a->keymap && vs_in_note(a->keymap)) ||
+		(a->vo->script && vs_in_note(a->vo->script))) {
+		fprintf(stderr, "vramsim play: %s\n", strerror(errno));
+		return VS_EXIT_USAGE;
+	}
+	if ((a->out && vs_out_check(a->out, err, sizeof err)) || (a->keys_out && vs_out_check(a->keys_out, err,
+		sizeof err)) || (a->out && a->keys_out && vs_out_check_apart(a->out, a->keys_out, err, sizeof err))) {
+		fprintf(stderr, "vramsim play: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
 	return -1;
