@@ -154,11 +154,12 @@ START_TEST(test_session_is_a_capture)
 END_TEST
 
 
-/* Counts down a while (a few frames), then runs an undefined instruction:
- * DeSmuME stops the machine. */
+/* Counts down a while (a few frames: 1M loops, about 4M cycles; each
+ * frame played is played again by the capture), then runs an undefined
+ * instruction: DeSmuME stops the machine. */
 static const char *stopping_rom(void)
 {
-	static const uint32_t code[] = { ARM_MOV_R0_4M, ARM_SUBS_R0_1, ARM_BNE_BACK1, ARM_UDF };
+	static const uint32_t code[] = { 0xE3A00601u /* mov r0, #0x100000 */, ARM_SUBS_R0_1, ARM_BNE_BACK1, ARM_UDF };
 	static uint8_t rom[DS_TEST_ROM_BYTES];
 	const char *path = vs_test_path("stops.nds");
 
