@@ -515,7 +515,11 @@ START_TEST(incremental_redraw)
 	}
 	trace = vs_test_file(0, "viewer-redraw.trace", trace_buf);
 	m += (size_t)snprintf(script + m, sizeof script - m, "key Up\nkey Up\nkey space\n");
-	for (i = 0; i < 150; i++) {
+	/* 60 commands of 16 kinds: every kind at least once (the seed's draws,
+	 * counted: 1 to 7 of each), on the maps, the timeline, the help, the
+	 * failure list and the prompts; every frame is checked, and each costs
+	 * 20 ms of CPU in the sanitizer tree, twice (both modes) */
+	for (i = 0; i < 60; i++) {
 		uint32_t k = vs_rng_below(&rng, 16);
 		if (k < 5)
 			m += (size_t)snprintf(script + m, sizeof script - m, "hover %u 0 %u\n",
@@ -579,7 +583,7 @@ START_TEST(incremental_redraw)
 		ck_assert_int_eq(sscanf(p, "redraw check: %llu of %llu", &bad, &checked), 2);
 		ck_assert_msg(bad == 0, "%s", text);
 		ck_assert_uint_eq(checked, frames);
-		ck_assert_uint_gt(frames, 200);
+		ck_assert_msg(frames > 100, "frames %llu", frames);
 		/* at least the 40 still frames at the end sent nothing */
 		ck_assert_msg(presents + 40 <= frames, "presents %llu of %llu frames", presents, frames);
 		ck_assert_ptr_nonnull(strstr(text, mode == 2 ? "window framebuffer" : "renderer "));

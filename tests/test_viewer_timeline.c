@@ -104,14 +104,16 @@ static void check_against_replay(vs_timeline *h, const char *path, int side, con
 			if (want != VS_OWNER_NONE && want != VS_OWNER_HW && want != VS_OWNER_ALLOC) {
 				const vs_live *l = vs_replay_live_by_owner(r, want);
 				const vs_tl_alloc *al;
-				ck_assert_ptr_nonnull(l);
+				HOT_ASSERT(l != NULL, "side %d event %llu unit %u: owner %u not live", side,
+					(unsigned long long)event, u, want);
 				want = (uint32_t)l->event;
 				al = vs_timeline_alloc(h, want);
-				ck_assert_ptr_nonnull(al);
-				ck_assert_uint_eq(al->id, l->id);
-				ck_assert_uint_eq(al->line, l->line);
-				ck_assert_uint_eq(al->req.size, l->req.size);
-				ck_assert_uint_eq(al->req.tag, l->req.tag);
+				HOT_ASSERT(al != NULL, "side %d event %llu unit %u: no alloc %u in the timeline", side,
+					(unsigned long long)event, u, want);
+				HOT_CMP(al->id, ==, l->id);
+				HOT_CMP(al->line, ==, l->line);
+				HOT_CMP(al->req.size, ==, l->req.size);
+				HOT_CMP(al->req.tag, ==, l->req.tag);
 			}
 			if (vs_arena_owner_at(va, u) != want || vs_arena_kind_at(va, u) != vs_arena_kind_at(ra, u))
 				ck_abort_msg("side %d event %llu arena %d unit %u: view %u/%u, replay %u/%u", side,
@@ -228,8 +230,8 @@ START_TEST(failures_and_frames)
 		ck_assert_uint_eq(nf, sn[s].nfails);
 		ck_assert_msg(nf > 0, "side %d (%s): no failures in the trace", s, vs_replay_strategy(vs_timeline_replay(h, s), 0)->name);
 		for (k = 0; k < nf; k++) {
-			ck_assert_uint_eq(f[k], sn[s].fails[k]);
-			ck_assert_int_ge(vs_timeline_failure(h, s, f[k]), 0);
+			HOT_CMP(f[k], ==, sn[s].fails[k]);
+			HOT_CMP(vs_timeline_failure(h, s, f[k]), >=, 0);
 		}
 	}
 	for (e = 1; e <= n; e++) {
@@ -238,16 +240,16 @@ START_TEST(failures_and_frames)
 			for (k = 0; k < sn[s].nfails; k++)
 				if (sn[s].fails[k] > e && (!want || sn[s].fails[k] < want))
 					want = sn[s].fails[k];
-		ck_assert_uint_eq(vs_timeline_next_failure(h, e), want);
-		ck_assert_uint_eq(vs_timeline_event(h, e)->line, sn[0].lines[e]);
+		HOT_CMP(vs_timeline_next_failure(h, e), ==, want);
+		HOT_CMP(vs_timeline_event(h, e)->line, ==, sn[0].lines[e]);
 		if (vs_timeline_failure(h, 0, e) < 0 && vs_timeline_failure(h, 1, e) < 0)
 			continue;
-		ck_assert_uint_eq(vs_timeline_event(h, e)->type, VS_EV_ALLOC);
+		HOT_CMP(vs_timeline_event(h, e)->type, ==, VS_EV_ALLOC);
 	}
 	for (k = 0; k + 1 < sn[0].nframes; k++) {
-		ck_assert_uint_eq(vs_timeline_next_frame(h, sn[0].frames[k]), sn[0].frames[k + 1]);
-		ck_assert_uint_eq(vs_timeline_prev_frame(h, sn[0].frames[k + 1]), sn[0].frames[k]);
-		ck_assert_uint_eq(vs_timeline_frame_at(h, sn[0].frames[k]), k + 1);
+		HOT_CMP(vs_timeline_next_frame(h, sn[0].frames[k]), ==, sn[0].frames[k + 1]);
+		HOT_CMP(vs_timeline_prev_frame(h, sn[0].frames[k + 1]), ==, sn[0].frames[k]);
+		HOT_CMP(vs_timeline_frame_at(h, sn[0].frames[k]), ==, k + 1);
 	}
 	ck_assert_uint_eq(vs_timeline_next_frame(h, sn[0].frames[sn[0].nframes - 1]), 0);
 	ck_assert_uint_eq(vs_timeline_prev_failure(h, 1), 0);
@@ -334,15 +336,15 @@ START_TEST(find_and_frame_numbers)
 		const vs_tl_alloc *al = vs_timeline_event_alloc(h, e);
 		if (w.type[e] == VS_EV_FRAME) {
 			frames++;
-			ck_assert_uint_eq(vs_timeline_frame_event(h, frames), e);
+			HOT_CMP(vs_timeline_frame_event(h, frames), ==, e);
 		}
 		if ((w.type[e] == VS_EV_ALLOC || w.type[e] == VS_EV_FREE) && w.alloc[e]) {
-			ck_assert_ptr_nonnull(al);
-			ck_assert_uint_eq(al->event, w.alloc[e]);
-			ck_assert_uint_eq(al->id, w.id[e]);
+			HOT_ASSERT(al != NULL, "event %llu: no alloc", (unsigned long long)e);
+			HOT_CMP(al->event, ==, w.alloc[e]);
+			HOT_CMP(al->id, ==, w.id[e]);
 			found++;
 		} else {
-			ck_assert_ptr_null(al);
+			HOT_ASSERT(al == NULL, "event %llu: an alloc", (unsigned long long)e);
 		}
 	}
 	ck_assert_uint_gt(found, 1000);
@@ -355,14 +357,14 @@ START_TEST(find_and_frame_numbers)
 		int by_id = i % 2, dir = i % 4 < 2 ? 1 : -1;
 		uint64_t from = vs_rng_below(&rng, (uint32_t)w.n + 2);
 		k = by_id ? 1 + vs_rng_below(&rng, 1800) : vs_rng_below(&rng, 7);
-		ck_assert_msg(vs_timeline_find(h, from, dir, by_id, k) == brute_find(&w, from, dir, by_id, k),
+		HOT_ASSERT(vs_timeline_find(h, from, dir, by_id, k) == brute_find(&w, from, dir, by_id, k),
 			"find from %llu dir %d %s %llu: %llu, want %llu", (unsigned long long)from, dir, by_id ? "id" : "tag",
 			(unsigned long long)k, (unsigned long long)vs_timeline_find(h, from, dir, by_id, k),
 			(unsigned long long)brute_find(&w, from, dir, by_id, k));
 	}
 	/* stepping through every event of one tag visits what the walk has */
 	for (e = vs_timeline_find(h, 0, 1, 0, 2), k = 0; e; e = vs_timeline_find(h, e, 1, 0, 2), k++)
-		ck_assert_uint_eq(w.tag[e], 2);
+		HOT_CMP(w.tag[e], ==, 2);
 	for (e = 1, found = 0; e <= w.n; e++)
 		found += (w.type[e] == VS_EV_ALLOC || (w.type[e] == VS_EV_FREE && w.alloc[e])) && w.tag[e] == 2;
 	ck_assert_uint_eq(k, found);
