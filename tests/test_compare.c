@@ -456,9 +456,11 @@ START_TEST(budget_file)
 		"ds-stream.trace arena=pal max-peak-frag=0.5\n"
 		"max-peak-live=1M\n");
 	cJSON *o, *b;
+	char *json;
 
-	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s -s %s", trace(QS), trace("ds-stream.trace"), f,
-		PINNED), 1);
+	/* the text on standard output and the JSON from the same run */
+	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s -s %s --out json=%s", trace(QS),
+		trace("ds-stream.trace"), f, PINNED, tmp_path("budgets.json")), 1);
 	ck_assert_msg(strstr(out, "BROKEN traces/obj-quickstart.trace obj gba-obj-best-fit-end: max-high-water 16384, "
 		"actual 32768 (") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "budgets.txt:3)"));
@@ -466,9 +468,12 @@ START_TEST(budget_file)
 	ck_assert_msg(strstr(out, "BROKEN traces/ds-stream.trace pal nns-frm-pltt: max-peak-frag 0.500, actual 0.967 (")
 		!= NULL, "%s", out);
 	ck_assert_int_eq(count(out, "  BROKEN "), 2);
-	ck_assert_int_eq(cli("compare %s %s --no-timing --budgets %s -f json -s %s", trace(QS), trace("ds-stream.trace"),
-		f, PINNED), 1);
-	o = cJSON_Parse(out);
+	json = vs_test_slurp(tmp_path("budgets.json"));
+	ck_assert_ptr_nonnull(json);
+	remove(tmp_path("budgets.json"));
+	o = cJSON_Parse(json);
+	free(json);
+	ck_assert_ptr_nonnull(o);
 	b = cJSON_GetObjectItem(o, "budgets");
 	/* quickstart: 2 limits x n strategies; tex: 1 (nns-lnk-tex); pal: 1 x pal managers; peak live: every row */
 	ck_assert_int_eq((int)cJSON_GetObjectItem(b, "checked")->valuedouble,
@@ -600,13 +605,17 @@ START_TEST(baseline_new_and_missing_rows)
 
 	/* a baseline of two strategies; the run has more: the rest are new */
 	ck_assert_int_eq(cli("compare %s --no-timing -s nns-lnk-tex,nns-lnk-pltt --write-baseline %s", t, base), 0);
-	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", t, base), 0);
+	/* the text on standard output and the JUnit from the same run */
+	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s --out junit=%s", t, base, tmp_path("new.xml")), 0);
 	ck_assert_int_eq(count(out, "  new traces/ds-stream.trace "),
 		managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT) - 2);
 	ck_assert_ptr_nonnull(strstr(out, "not in the baseline"));
-	ck_assert_int_eq(cli("compare %s --no-timing --baseline %s -f junit", t, base), 0);
-	ck_assert_int_eq(count(out, "<skipped message=\"not in the baseline\"/>"),
+	text = vs_test_slurp(tmp_path("new.xml"));
+	ck_assert_ptr_nonnull(text);
+	remove(tmp_path("new.xml"));
+	ck_assert_int_eq(count(text, "<skipped message=\"not in the baseline\"/>"),
 		managers(VS_ARENA_DS_TEX) + managers(VS_ARENA_DS_PLTT) - 2);
+	free(text);
 
 	/* a row the run lacks: reported, fails only with --missing-fails */
 	text = vs_test_slurp(base);
@@ -867,21 +876,33 @@ START_TEST(arena_without_rows_is_said)
 {
 	const char *t = vs_test_file(6, "two.trace", "vramsim-trace 1\narena obj gba-obj\narena bg gba-bg\n"
 		"alloc 1 obj sprite 16x16 4bpp\nalloc 2 bg map text 256x256\n");
+	const char *fmts[] = { "markdown", "json", "junit" };
+	char *text[3];
+	int i;
 
-	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing", t), 0);
+	/* the text on standard output, the other formats from the same run */
+	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing --out markdown=%s --out json=%s --out junit=%s",
+		t, tmp_path("nc.md"), tmp_path("nc.json"), tmp_path("nc.xml")), 0);
 	ck_assert_msg(strstr(out, "not compared: ") && strstr(out, "two.trace bg (gba-bg): none of the strategies given "
 		"manages it"), "%s", out);
 	ck_assert_msg(strstr(out, "result: incomplete (1 arena not compared"), "%s", out);
 	ck_assert_ptr_null(strstr(out, "result: ok"));
-	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f markdown", t), 0);
-	ck_assert_ptr_nonnull(strstr(out, "**result: incomplete"));
-	ck_assert_ptr_nonnull(strstr(out, "- not compared: `"));
-	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f json", t), 0);
-	ck_assert_ptr_nonnull(strstr(out, "\"not_compared\":"));
-	ck_assert_ptr_nonnull(strstr(out, "\"arena\":\t\"bg\""));
-	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit --no-timing -f junit", t), 0);
-	ck_assert_ptr_nonnull(strstr(out, "<testsuite name=\"arenas not compared\" tests=\"1\" failures=\"0\" errors=\"0\" "
-		"skipped=\"1\">"));
+	text[0] = vs_test_slurp(tmp_path("nc.md"));
+	text[1] = vs_test_slurp(tmp_path("nc.json"));
+	text[2] = vs_test_slurp(tmp_path("nc.xml"));
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(text[i] != NULL, "no %s output", fmts[i]);
+	ck_assert_ptr_nonnull(strstr(text[0], "**result: incomplete"));
+	ck_assert_ptr_nonnull(strstr(text[0], "- not compared: `"));
+	ck_assert_ptr_nonnull(strstr(text[1], "\"not_compared\":"));
+	ck_assert_ptr_nonnull(strstr(text[1], "\"arena\":\t\"bg\""));
+	ck_assert_ptr_nonnull(strstr(text[2], "<testsuite name=\"arenas not compared\" tests=\"1\" failures=\"0\" "
+		"errors=\"0\" skipped=\"1\">"));
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	remove(tmp_path("nc.md"));
+	remove(tmp_path("nc.json"));
+	remove(tmp_path("nc.xml"));
 	/* every arena compared: ok, and an empty list */
 	ck_assert_int_eq(cli("compare %s -s gba-obj-first-fit -s gba-bg-tiles --no-timing", t), 0);
 	ck_assert_ptr_nonnull(strstr(out, "result: ok"));
