@@ -27,6 +27,7 @@ size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allo
 #include "support.h"
 #include "compare/compare.h"
 #include "compare/baseline.h"
+#include "compare/budget.h"
 #include "console/common/input_script.h"
 #include "render/render.h"
 #include "engine/replay.h"
@@ -400,22 +401,41 @@ START_TEST(budgets_and_baselines_need_their_marker)
 			"\"metrics\": {}}]}", "needs strings" },
 	};
 	const char *dir = dir_path(), *f = in_dir(dir, 0, "file");
+	char why[2048];
 	size_t i;
 
+	/* Each file read by the loaders compare calls (vs_budget_list_load,
+	 * vs_baseline_load), in this process; compare prints what they say and
+	 * exits 2 whatever it is, which a vramsim run of the first file of
+	 * each kind shows (a run for every file would take that path again). */
 	for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
 		size_t len = strlen(budgets[i].text);
+		vs_budget_list b = { NULL, 0, 0 };
 		if (i == sizeof budgets / sizeof budgets[0] - 1)
 			len = sizeof "vramsim-budgets 1\n* max-failures=1\0x\n" - 1;
 		write_bytes(f, budgets[i].text, len);
-		ck_assert_int_eq(cli("compare %s --no-timing --budgets %s", quickstart(), f), budgets[i].says ? 2 : 0);
+		why[0] = '\0';
+		ck_assert_msg(vs_budget_list_load(&b, f, why, sizeof why) == (budgets[i].says ? -1 : 0), "budget %zu: %s",
+			i, why);
+		vs_budget_list_free(&b);
 		if (budgets[i].says)
+			ck_assert_msg(strstr(why, budgets[i].says) != NULL, "budget %zu: %s", i, why);
+		if (i == 0) {
+			ck_assert_int_eq(cli("compare %s --no-timing --budgets %s", quickstart(), f), 2);
 			ck_assert_msg(strstr(err, budgets[i].says) != NULL, "budget %zu: %s", i, err);
+		}
 	}
 	for (i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+		vs_baseline b;
 		write_bytes(f, bases[i].text, strlen(bases[i].text));
-		ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", quickstart(), f), 2);
-		ck_assert_msg(strstr(err, bases[i].says) != NULL, "baseline %zu: %s", i, err);
-		ck_assert(printable(err));
+		ck_assert_int_eq(vs_baseline_load(&b, f, why, sizeof why), -1);
+		ck_assert_msg(strstr(why, bases[i].says) != NULL, "baseline %zu: %s", i, why);
+		ck_assert(printable(why));
+		if (i == 0) {
+			ck_assert_int_eq(cli("compare %s --no-timing --baseline %s", quickstart(), f), 2);
+			ck_assert_msg(strstr(err, bases[i].says) != NULL, "baseline %zu: %s", i, err);
+			ck_assert(printable(err));
+		}
 	}
 	/* a compare report is a baseline too */
 	ck_assert_int_eq(cli("compare %s --no-timing -f json -o %s", quickstart(), f), 0);
@@ -578,7 +598,10 @@ START_TEST(plugin_tables_loaded)
 		ck_assert_int_eq(cli("strategies --plugin %s", so), 2);
 		ck_assert_msg(strstr(err, tables[i].says) != NULL, "table %zu: %s", i, err);
 		ck_assert_msg(printable(err), "table %zu: %s", i, err);
-		ck_assert_int_eq(cli("replay %s --plugin %s -s plug-ok", quickstart(), so), 2);
+		/* replay loads plug-ins as strategies does and stops the same way
+		 * whichever table is bad: the first bad one shows it */
+		if (i == 1)
+			ck_assert_int_eq(cli("replay %s --plugin %s -s plug-ok", quickstart(), so), 2);
 	}
 	unsetenv("VS_HOSTILE_TABLE");
 }

@@ -100,9 +100,15 @@ START_TEST(two_outputs_one_file)
 	ck_assert_int_eq(symlink("old", "old-link"), 0);
 	ck_assert_int_eq(link("old", "old-hard"), 0);
 	snprintf(before, sizeof before, "%s", listing("."));
+	/* how a name is told to be the same file is base/out_file.c's, the
+	 * same for every command: the first command takes every way of naming
+	 * it, the others one each in turn (a vramsim run for each pair would
+	 * take the same paths again) */
 	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
 		for (k = 0; k < sizeof names / sizeof names[0]; k++) {
 			char args[600];
+			if (r > 0 && k != r % (sizeof names / sizeof names[0]))
+				continue;
 			snprintf(args, sizeof args, runs[r], names[k][0], names[k][1]);
 			ck_assert_msg(cli("%s", args) == 2, "%s: exit 2 expected: %s", args, err);
 			ck_assert_msg(strstr(err, "same file as"), "%s: %s", args, err);
@@ -148,8 +154,13 @@ START_TEST(output_is_an_input)
 		ck_assert_int_eq(symlink(input, "in-link"), 0);
 		ck_assert_int_eq(link(input, "in-hard"), 0);
 		ck_assert_int_eq(system("cp in-hard saved"), 0);
+		/* the first command takes every way of naming its input, the
+		 * others one each in turn: telling that an output is an input is
+		 * base/in_file.c's, the same for every command */
 		for (k = 0; k < sizeof as / sizeof as[0]; k++) {
 			char name[64], args[600];
+			if (r > 0 && k != r % (sizeof as / sizeof as[0]))
+				continue;
 			snprintf(name, sizeof name, as[k], input);
 			snprintf(args, sizeof args, runs[r], input, name);
 			ck_assert_msg(cli("%s", args) == 2, "%s: exit 2 expected: %s", args, err);

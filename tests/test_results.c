@@ -360,23 +360,21 @@ static int unit_fill(void *ud, const vs_own_run *run)
 	unit_map *m = ud;
 	uint32_t i;
 
-	for (i = 0; i < run->count; i++) {
+	for (i = 0; i < run->count; i++)
 		m->owner[run->first + i] = run->owner;
-		m->kind[run->first + i] = (uint8_t)run->kind;
-	}
+	memset(m->kind + run->first, (int)run->kind, run->count);
 	return 0;
 }
 
-static uint64_t model_to_move(const vs_replay *r, int a, uint64_t size)
+/* m: room for the arena's units, filled here (the caller's, kept from one
+ * failure to the next: a fresh million-unit map for each was most of the
+ * suite's time under ASan, in page faults). */
+static uint64_t model_to_move(const vs_replay *r, int a, uint64_t size, unit_map m)
 {
 	const vs_arena *A = vs_replay_arena(r, a);
 	uint64_t n = (size + A->decl.unit - 1) / A->decl.unit, best = VS_MOVE_UNKNOWN, cost = 0, free_units;
 	uint32_t lo = 0, hi = 0, u;
-	unit_map m;
 
-	m.owner = malloc((size_t)A->nunits * sizeof *m.owner);
-	m.kind = malloc(A->nunits);
-	ck_assert(m.owner && m.kind);
 	vs_arena_runs(A, 0, A->nunits, unit_fill, &m);
 	free_units = vs_replay_metrics(r, a)->free_bytes / A->decl.unit;
 	for (u = 0; u < A->nunits; u++) {
@@ -400,8 +398,6 @@ static uint64_t model_to_move(const vs_replay *r, int a, uint64_t size)
 		if (hi - lo == n && cost < best && cost / A->decl.unit <= free_units)
 			best = cost;
 	}
-	free(m.owner);
-	free(m.kind);
 	return best;
 }
 
@@ -427,6 +423,7 @@ START_TEST(what_if_matches_model)
 	vs_test_replay t;
 	vs_replay_config cfg;
 	vs_results *x;
+	unit_map m;
 	uint64_t live[256], seed = 0x9E3779B97F4A7C15ull * (uint64_t)(_i + 1), fails = 0, checked = 0, seen;
 	int n, nlive = 0, id = 1, step, rc = 1;
 
@@ -451,6 +448,9 @@ START_TEST(what_if_matches_model)
 	vs_results_attach(x, &cfg);
 	snprintf(name, sizeof name, "whatif-%d.trace", _i);
 	ck_assert_ptr_nonnull(vs_test_replay_open(&t, trace, name, &cfg, why, sizeof why));
+	m.owner = malloc((size_t)vs_replay_arena(t.r, 0)->nunits * sizeof *m.owner);
+	m.kind = malloc(vs_replay_arena(t.r, 0)->nunits);
+	ck_assert(m.owner && m.kind);
 	while (checked < 25 && (rc = vs_replay_step(t.r)) > 0) {
 		const vs_failure *f;
 		seen = vs_results_failure_total(x);
@@ -460,14 +460,16 @@ START_TEST(what_if_matches_model)
 		f = vs_results_failure(x, vs_results_failure_count(x) - 1);
 		if (f->kind != VS_FAIL_FRAGMENTED)
 			continue;
-		ck_assert_msg(f->to_move == model_to_move(t.r, 0, f->req.size), "%s line %llu: %llu bytes to move, "
+		ck_assert_msg(f->to_move == model_to_move(t.r, 0, f->req.size, m), "%s line %llu: %llu bytes to move, "
 			"the model says %llu", whatif_cases[_i].strategy, (unsigned long long)f->line,
-			(unsigned long long)f->to_move, (unsigned long long)model_to_move(t.r, 0, f->req.size));
+			(unsigned long long)f->to_move, (unsigned long long)model_to_move(t.r, 0, f->req.size, m));
 		checked++;
 	}
 	ck_assert_int_ge(rc, 0);
 	ck_assert_msg(checked == 25, "%s: only %llu fragmentation failures", whatif_cases[_i].strategy,
 		(unsigned long long)checked);
+	free(m.owner);
+	free(m.kind);
 	vs_test_replay_close(&t);
 	vs_results_free(x);
 }

@@ -11,8 +11,10 @@
 #include "vram/request.h"
 #include "vram/arena.h"
 
-/* Reads every event; returns the error text (empty when the trace is valid). */
-static void read_all(const char *path, char *err, size_t errlen, uint64_t *events)
+/* Reads every event; returns the error text (empty when the trace is valid).
+ * Returns 0 when the error (if any) came from reading an event, -1 when
+ * vs_trace_open refused the file. */
+static int read_all(const char *path, char *err, size_t errlen, uint64_t *events)
 {
 	vs_trace_reader *r = vs_trace_open(path, err, errlen);
 	vs_event ev;
@@ -20,13 +22,14 @@ static void read_all(const char *path, char *err, size_t errlen, uint64_t *event
 
 	*events = 0;
 	if (!r)
-		return;
+		return -1;
 	err[0] = '\0';
 	while ((rc = vs_trace_next(r, &ev)) == 1)
 		(*events)++;
 	if (rc < 0)
 		snprintf(err, errlen, "%s", vs_trace_error(r));
 	vs_trace_close(r);
+	return 0;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -39,17 +42,18 @@ static int ends_with(const char *s, const char *suffix)
 START_TEST(malformed_corpus)
 {
 	char dir[512], path[1024], err[1024], line[512], out[4096], errout[4096], args[1200];
-	DIR *d;
-	struct dirent *e;
-	int n = 0;
+	struct dirent **names;
+	int n = 0, i, count, cli_done[2] = { 0, 0 };
 
 	snprintf(dir, sizeof dir, "%s/tests/malformed", VS_SOURCE_DIR);
-	d = opendir(dir);
-	ck_assert_ptr_nonnull(d);
-	while ((e = readdir(d))) {
+	count = scandir(dir, &names, NULL, alphasort);
+	ck_assert_int_ge(count, 0);
+	for (i = 0; i < count; i++) {
+		const struct dirent *e = names[i];
 		FILE *fp;
 		uint64_t events;
 		const char *want;
+		int from_event;
 		if (!ends_with(e->d_name, ".trace"))
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -66,17 +70,26 @@ START_TEST(malformed_corpus)
 			want = line + 10;
 		else
 			ck_abort_msg("%s: first line must be '# expect: ...'", e->d_name);
-		read_all(path, err, sizeof err, &events);
+		from_event = read_all(path, err, sizeof err, &events) == 0;
 		ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strcmp(err + strlen(path), want) == 0,
 			"%s:\n  want %s%s\n  got  %s", e->d_name, path, want, err);
-		/* the command line says the same and exits 2 */
-		snprintf(args, sizeof args, "validate '%s'", path);
-		ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);
-		ck_assert_msg(strstr(errout, want) != NULL, "%s: CLI said %s", e->d_name, errout);
+		/* the command line says the same and exits 2. validate prints the
+		 * reader's message from one of two places (vs_trace_open refused the
+		 * file, or an event): the first file of each kind goes through it,
+		 * a vramsim run for every file would take the same two again */
+		if (!cli_done[from_event]) {
+			snprintf(args, sizeof args, "validate '%s'", path);
+			ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);
+			ck_assert_msg(strstr(errout, want) != NULL, "%s: CLI said %s", e->d_name, errout);
+			cli_done[from_event] = 1;
+		}
 		n++;
 	}
-	closedir(d);
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
 	ck_assert_int_ge(n, 40);
+	ck_assert_msg(cli_done[0] && cli_done[1], "the corpus has files refused at open and at an event");
 }
 END_TEST
 
