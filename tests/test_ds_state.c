@@ -295,6 +295,12 @@ START_TEST(test_state_refused)
 	ds_test_put32(st + 36, 0x7FFFFFF0u);
 	expect_refused(st, o.len, "a chunk runs past the end");
 	ds_test_put32(st + 36, v);
+	/* a tag whose data runs past its chunk, in a chunk nothing is read
+	 * from (chunk 1, the ARM9's: DeSmuME would seek by its size times its
+	 * count in 32 bits, outside the state) */
+	ds_test_put32(st + 48, 0x7FFF0001u);
+	expect_refused(st, o.len, "a tag's data runs past its chunk at byte 40");
+	ds_test_put32(st + 48, 16);
 	/* a tag of another size: not this DeSmuME's layout */
 	memcpy(o.itcm - 12, "OAMS", 4);
 	expect_refused(st, o.len, "OAM (tag OAMS) is 32768 bytes, not 2048");

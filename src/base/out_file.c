@@ -30,7 +30,11 @@ static int say(char *err, size_t errlen, const char *path, const char *why)
 
 static vs_out_file *tracked[TRACKED_MAX];
 static volatile sig_atomic_t handlers_set;
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+/* Ctrl-C and the like, and a crash (an emulator core given a ROM or a
+ * savestate it cannot take may fault inside itself): the process dies of
+ * the signal all the same, without its temporary files. A sanitizer's own
+ * handler for a fault stays (it is not the default). */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 
 #define SCRATCH_MAX 4
 static struct scratch {
@@ -62,6 +66,8 @@ static void clean_up(int sig)
 		if (f->tmp[0])
 			unlink(f->tmp);
 	}
+	/* a fault's signal, raised again, waits until this returns: the
+	 * instruction runs again and dies of it, as without this handler */
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

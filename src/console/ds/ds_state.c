@@ -107,9 +107,20 @@ static int walk_tags(walk *w, uint32_t chunk, const uint8_t *data, uint32_t size
 	return 0;
 }
 
+/* The chunks DeSmuME reads as tagged entries (ReadStateChunk over an
+ * SFORMAT table: writechunks in src/saves.cpp). Each is walked, read from
+ * or not: DeSmuME skips an entry it does not know by its size times its
+ * count, in 32 bits, so one whose data runs past its chunk would send it
+ * reading outside the state (the CPUs' chunks 1 and 2 included). */
 static int is_tagged(uint32_t chunk)
 {
-	return chunk == 4 || chunk == 5 || chunk == 60 || chunk == 90 || chunk == 130;
+	switch (chunk) {
+	case 1: case 2: case 4: case 5: case 60: case 90: case 100: case 110: case 120: case 130:
+	case 160: case 170: case 180:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
