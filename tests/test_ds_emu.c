@@ -270,6 +270,8 @@ static const char *state_file(const char *rom, const char *name, uint32_t frames
 	return path;
 }
 
+static void states_that_stop_the_core(const char *ring, const char *state, size_t len);
+
 START_TEST(test_savestates)
 {
 	const char *ring = rom_file("vsring", loop_code, 1, TRACE_TEXT);
@@ -300,8 +302,84 @@ START_TEST(test_savestates)
 	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", ring, other, trace), 2);
 	ck_assert_msg(strstr(err, "not a DeSmuME savestate") != NULL, "%s", err);
 	assert_old(trace);
+	states_that_stop_the_core(ring, state, len);
 }
 END_TEST
+
+/* The offset of chunk id's data in a savestate (its size in *size). */
+static size_t chunk_at(const uint8_t *st, size_t n, uint32_t id, uint32_t *size)
+{
+	size_t pos = 32;
+
+	while (pos + 8 <= n) {
+		uint32_t c = st[pos] | st[pos + 1] << 8 | st[pos + 2] << 16 | (uint32_t)st[pos + 3] << 24;
+		uint32_t len = st[pos + 4] | st[pos + 5] << 8 | st[pos + 6] << 16 | (uint32_t)st[pos + 7] << 24;
+		if (c == id) {
+			*size = len;
+			return pos + 8;
+		}
+		ck_assert_uint_ne(c, 0xFFFFFFFFu);
+		pos += 8 + len;
+	}
+	ck_abort_msg("no chunk %u", (unsigned)id);
+	return 0;
+}
+
+/* Whether a temporary file of path's (PATH.tmp-PID) is left in its folder. */
+static int temporary_left(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[700], prefix[300];
+	struct dirent *d;
+	DIR *dp;
+	int found = 0;
+
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	snprintf(prefix, sizeof prefix, "%s.tmp-", slash + 1);
+	dp = opendir(dir);
+	ck_assert_ptr_nonnull(dp);
+	while ((d = readdir(dp)) != NULL)
+		found |= strncmp(d->d_name, prefix, strlen(prefix)) == 0;
+	closedir(dp);
+	return found;
+}
+
+/* Savestates DeSmuME takes and then cannot run from, found by mutating
+ * one: the run ends with the frame and exit 2, not a hang or a crash, and
+ * leaves nothing (an old file kept). A timestamp of the hardware's event
+ * scheduler (chunk 51) made huge: the first frame never ends, and the
+ * guard's watchdog (2 s of CPU here) stops it. A cartridge slot's state
+ * whose stream is longer than its chunk (140): DeSmuME would allocate it
+ * whole and die; refused before it starts. */
+static void states_that_stop_the_core(const char *ring, const char *state, size_t len)
+{
+	const char *trace = old_file("guard.trace"), *bad = vs_test_path("bad.dst");
+	size_t at;
+	uint32_t size;
+	uint8_t *st;
+
+	st = (uint8_t *)vs_test_slurp(state);
+	ck_assert_ptr_nonnull(st);
+	at = chunk_at(st, len, 51, &size);
+	ck_assert_uint_gt(size, 233);
+	st[at + 232] = 0xA2;
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	st[at + 232] = 0;
+	setenv("VRAMSIM_EMU_GUARD_CPU", "2", 1);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	unsetenv("VRAMSIM_EMU_GUARD_CPU");
+	ck_assert_msg(strstr(err, "vsring.nds: frame 0: DeSmuME ran 2 s of CPU in one call without returning") != NULL,
+		"%s", err);
+	assert_old(trace);
+	ck_assert(!temporary_left(trace));
+	at = chunk_at(st, len, 140, &size);
+	ds_test_put32(st + at + 8, 0xFFFFFFFFu);
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	ck_assert_msg(strstr(err, "a cartridge slot's state runs past its chunk") != NULL, "%s", err);
+	assert_old(trace);
+	free(st);
+}
 
 START_TEST(test_bad_input)
 {
@@ -440,6 +518,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_program_stops);
 	tc = vs_test_tcase_apart(s, "states", NULL);
 	tcase_add_test(tc, test_savestates);
+
 	return s;
 }
 

@@ -33,8 +33,11 @@ static volatile sig_atomic_t handlers_set;
 /* Ctrl-C and the like, and a crash (an emulator core given a ROM or a
  * savestate it cannot take may fault inside itself): the process dies of
  * the signal all the same, without its temporary files. A sanitizer's own
- * handler for a fault stays (it is not the default). */
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+ * handler for a fault stays (it is not the default). SIGVTALRM is an
+ * emulator guard's watchdog (vs_out_on_fault). */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+	SIGVTALRM };
+static void (*volatile on_fault)(int sig);
 
 #define SCRATCH_MAX 4
 static struct scratch {
@@ -66,6 +69,8 @@ static void clean_up(int sig)
 		if (f->tmp[0])
 			unlink(f->tmp);
 	}
+	if (on_fault && sig != SIGINT && sig != SIGTERM && sig != SIGHUP && sig != SIGPIPE)
+		on_fault(sig); /* does not return */
 	/* a fault's signal, raised again, waits until this returns: the
 	 * instruction runs again and dies of it, as without this handler */
 	signal(sig, SIG_DFL);
@@ -90,6 +95,12 @@ static void set_handlers(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(cleanup_signals[i], &sa, NULL);
 	}
+}
+
+void vs_out_on_fault(void (*fn)(int sig))
+{
+	set_handlers();
+	on_fault = fn;
 }
 
 int vs_out_scratch_add(const char *dir, const char *file)

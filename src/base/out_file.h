@@ -23,9 +23,10 @@
  * No output replaces an input of the run (in_file.h) or is the same file
  * as another output of it, whatever names they go by: files are told
  * apart by device and inode (a file not made yet by its directory's and
- * its name). A run stopped by SIGINT, SIGTERM, SIGHUP or SIGPIPE removes
- * its temporary files, and puts back what a commit under way had replaced,
- * before it dies of the signal.
+ * its name). A run stopped by SIGINT, SIGTERM, SIGHUP or SIGPIPE, or
+ * killed by a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) removes its
+ * temporary files, and puts back what a commit under way had replaced,
+ * before it dies of the signal (a sanitizer's own fault handler stays).
  */
 #ifndef VRAMSIM_OUT_FILE_H
 #define VRAMSIM_OUT_FILE_H
@@ -83,5 +84,12 @@ void vs_out_abort(vs_out_file *f, int n);
 int vs_out_scratch_add(const char *dir, const char *file);
 /* The folder is gone (removed by its owner): forget it. */
 void vs_out_scratch_remove(const char *dir);
+
+/* While code the run does not own is running (an emulator core), a crash
+ * or SIGVTALRM is that code's: fn (not NULL) is called with the signal
+ * after the temporary files are gone, from the signal handler, so it may
+ * only make async-signal-safe calls, and must end the process (_exit).
+ * NULL: back to dying of the signal. Installs the handlers. */
+void vs_out_on_fault(void (*fn)(int sig));
 
 #endif

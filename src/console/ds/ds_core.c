@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "console/common/emu_guard.h"
 #include "console/common/input_script.h"
 
 #ifndef VS_DS_CORE_DEFAULT
@@ -104,6 +105,7 @@ struct vs_ds_core {
 	uint16_t keys;
 	int touch;
 	int16_t touch_x, touch_y; /* in libretro pointer units */
+	uint32_t runs;           /* frames run since the ROM was loaded: the guard's frame number */
 	char log[256];           /* the core's last warning or error */
 	uint8_t *video;          /* the last picture as R, G, B, unused (vs_ds_core_keep_video), or NULL */
 	unsigned video_w, video_h;
@@ -431,7 +433,10 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 	}
 	c->inited = 1;
 	game.path = full;
+	vs_emu_guard_open("DeSmuME", rom_path);
+	vs_emu_guard_enter(0, "loading the ROM");
 	ok = api.load_game(&game);
+	vs_emu_guard_leave();
 	c->state_cap = ok ? api.serialize_size() : 0;
 	quiet_end(c);
 	if (!ok) {
@@ -461,6 +466,7 @@ void vs_ds_core_close(vs_ds_core *c)
 			api.unload_game();
 		quiet_end(c);
 	}
+	vs_emu_guard_close();
 	remove_dir(c->dir);
 	if (c->devnull >= 0)
 		close(c->devnull);
@@ -507,7 +513,9 @@ const uint8_t *vs_ds_core_video(const vs_ds_core *c, unsigned *w, unsigned *h)
 void vs_ds_core_run(vs_ds_core *c)
 {
 	quiet_begin(c);
+	vs_emu_guard_enter(c->runs++, NULL);
 	api.run();
+	vs_emu_guard_leave();
 	quiet_end(c);
 }
 
@@ -516,7 +524,9 @@ const uint8_t *vs_ds_core_serialize(vs_ds_core *c, size_t *size, char *err, size
 	bool ok;
 
 	quiet_begin(c);
+	vs_emu_guard_enter(0, "taking a savestate");
 	ok = api.serialize(c->state, c->state_cap);
+	vs_emu_guard_leave();
 	quiet_end(c);
 	if (!ok) {
 		snprintf(err, errlen, "the DS emulator could not save its state (more than the %zu bytes it allows: "
@@ -533,7 +543,9 @@ int vs_ds_core_unserialize(vs_ds_core *c, const void *data, size_t size, char *e
 
 	c->log[0] = '\0';
 	quiet_begin(c);
+	vs_emu_guard_enter(0, "loading a savestate");
 	ok = api.unserialize(data, size);
+	vs_emu_guard_leave();
 	quiet_end(c);
 	if (!ok) {
 		snprintf(err, errlen, "the DS emulator refused the savestate%s%s%s", c->log[0] ? " (" : "", c->log,

@@ -166,6 +166,10 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 		size = vs_ds_le32(buf + pos + 4);
 		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
+		/* the slots' chunks: a version, the card's id, then a stream of
+		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
+		if ((id == 140 || id == 150) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
+			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
 		if (id == CHUNK_3D_LIST) {
 			w->list = buf + pos + 8;
 			w->list_size = size;
