@@ -20,6 +20,7 @@
 #include <mgba-util/vfs.h>
 
 #include "base/compiler_hints.h"
+#include "console/common/emu_guard.h"
 #include "console/common/sha256.h"
 
 /* vs_gba_emu_video hands the buffer out as 4 bytes a pixel */
@@ -196,6 +197,7 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 	vs_gba_emu *e;
 	struct VFile *vf;
 	unsigned w = 0, h = 0;
+	int ok;
 
 	if (size < 0xC0 || size > 32u * 1024 * 1024) {
 		set_err(err, errlen, "not a GBA ROM image: size must be 192 bytes to 32 MiB");
@@ -236,7 +238,11 @@ vs_gba_emu *vs_gba_emu_open_image(const void *rom, size_t size, char *err, size_
 	}
 	e->core->setVideoBuffer(e->core, e->video, w);
 	vf = mgba.VFileFromConstMemory(e->rom, e->rom_size);
-	if (!vf || !e->core->loadROM(e->core, vf)) {
+	vs_emu_guard_open("libmgba", "the GBA ROM"); /* open_file names it after */
+	vs_emu_guard_enter(0, "loading the ROM");
+	ok = vf && e->core->loadROM(e->core, vf);
+	vs_emu_guard_leave();
+	if (!ok) {
 		if (vf)
 			vf->close(vf);
 		set_err(err, errlen, "libmgba refused the ROM image");
@@ -300,6 +306,8 @@ vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 	}
 	fclose(fp);
 	e = vs_gba_emu_open_image(buf, len, err, errlen);
+	if (e)
+		vs_emu_guard_open("libmgba", path);
 	if (!e && err && errlen) {
 		char msg[256];
 
@@ -321,6 +329,7 @@ void vs_gba_emu_close(vs_gba_emu *e)
 		e->core->deinit(e->core); /* closes the ROM's VFile, not our bytes */
 		leave(e);
 	}
+	vs_emu_guard_close();
 	free(e->video);
 	free(e->rom);
 	free(e);
@@ -401,9 +410,11 @@ static int run_one(vs_gba_emu *e)
 	if (e->fault[0])
 		return 0;
 	enter(e);
+	vs_emu_guard_enter(frame, NULL);
 	while (vs_gba_emu_frames(e) == frame && !e->faults && cycles_now(e) - t0 < STUCK_CYCLES &&
 		steps++ < STUCK_STEPS / 1000u)
 		e->core->runFrame(e->core);
+	vs_emu_guard_leave();
 	drop_audio(e);
 	leave(e);
 	note_fault(e, frame);
@@ -504,7 +515,9 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	}
 	e->state_note[0] = '\0';
 	enter(e);
+	vs_emu_guard_enter(0, "loading the savestate");
 	ok = mgba.mCoreLoadStateNamed(e->core, vf, 0);
+	vs_emu_guard_leave();
 	leave(e);
 	vf->close(vf);
 	/* libmgba loads a state of another build of the same game with only a
@@ -596,6 +609,7 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 		uint64_t t0 = cycles_now(e), steps = 0;
 
 		enter(e);
+		vs_emu_guard_enter(start, NULL);
 		while (vs_gba_emu_frames(e) == start && !e->faults) {
 			if (cycles_now(e) - t0 >= STUCK_CYCLES || steps++ >= STUCK_STEPS)
 				break;
@@ -613,6 +627,7 @@ void vs_gba_emu_frame_snapshot(vs_gba_emu *e, vs_gba_frame *f)
 				changed = 1;
 			}
 		}
+		vs_emu_guard_leave();
 		drop_audio(e);
 		leave(e);
 		note_fault(e, start);
