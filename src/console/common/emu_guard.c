@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* emu_guard.c - a bound and a last word for an emulator core's calls
  * (emu_guard.h). The message is put together in the signal handler from
- * texts made beforehand: only write and _exit there. */
+ * texts made beforehand: only write and the exit system call there. */
 #define _DEFAULT_SOURCE /* syscall */
 #include "console/common/emu_guard.h"
 
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/out_file.h"
+#include "base/text.h"
 
 static char head[600];   /* "vramsim: ROM: " */
 static char emu[64];
@@ -98,8 +99,10 @@ void vs_emu_guard_open(const char *emu_name, const char *rom)
 {
 	const char *env = getenv("VRAMSIM_EMU_GUARD_CPU");
 	long v = env ? strtol(env, NULL, 10) : 0;
+	char shown[512];
 
-	snprintf(head, sizeof head, "vramsim: %s: ", rom);
+	vs_text_escape(shown, sizeof shown, rom, strlen(rom), 0);
+	snprintf(head, sizeof head, "vramsim: %s: ", shown);
 	snprintf(emu, sizeof emu, "%s", emu_name);
 	doing[0] = '\0';
 	limit = v > 0 && v < 3600 ? (unsigned)v : VS_EMU_GUARD_CPU;
