@@ -41,8 +41,9 @@ static const vs_cli_cmd command = {
 	"libmgba instead.\n",
 	options,
 	"exit: 0 captured, 2 bad usage, not a DS ROM, unreadable input script or\n"
-	"savestate (or one of another ROM), the program stopped, or no emulator core.\n"
-	"Nothing is left at TRACE on error.\n",
+	"savestate (or one of another ROM), the program stopped, DeSmuME crashed or\n"
+	"hung on it (10 s of CPU in one call), or no emulator core. Nothing is left at\n"
+	"TRACE on error.\n",
 	vs_ds_cli_status, 0
 };
 

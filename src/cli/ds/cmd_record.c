@@ -34,7 +34,8 @@ static const vs_cli_cmd command = {
 	"exit: 0 recorded a well-formed trace, 1 the game sent no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a DS ROM, unreadable input\n"
 	"script or savestate (or one of another ROM), the program stopped, the ring\n"
-	"overflowed, or no emulator core (nothing is left at TRACE).\n",
+	"overflowed, DeSmuME crashed or hung on it (10 s of CPU in one call), or no\n"
+	"emulator core (nothing is left at TRACE).\n",
 	vs_ds_cli_status, 0
 };
 

@@ -52,7 +52,8 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 captured, 1 no frame showed anything (the trace is written), 2 bad\n"
 	"usage, not a GBA ROM, unreadable input script or savestate, the game crashed\n"
-	"or never reached a new frame, or no emulator. Nothing is left at TRACE on 2.\n",
+	"or never reached a new frame, libmgba crashed or hung on it, or no emulator.\n"
+	"Nothing is left at TRACE on 2.\n",
 	gba_status, 0
 };
 

@@ -48,7 +48,8 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a GBA ROM, unreadable input\n"
-	"script or savestate, the game crashed, or no emulator (nothing is left at TRACE).\n",
+	"script or savestate, the game crashed, libmgba crashed or hung on it, or no\n"
+	"emulator (nothing is left at TRACE).\n",
 	gba_status, 0
 };
 

@@ -77,7 +77,7 @@ static const vs_cli_cmd command = {
 	"Headless: SDL_VIDEODRIVER=dummy with --script.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
 	"display, no emulator core, the game crashed or quit (the trace and keys up to\n"
-	"it are written).\n",
+	"it are written), the emulator core itself crashed or hung (nothing written).\n",
 	NULL, 0
 };
 
