@@ -35,6 +35,11 @@ static inline void ds_test_put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
+static inline uint32_t ds_test_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* Sets the header checksum after an edit of the header. */
 static inline void ds_test_rom_seal(uint8_t *rom)
 {

@@ -270,50 +270,13 @@ static const char *state_file(const char *rom, const char *name, uint32_t frames
 	return path;
 }
 
-static void states_that_stop_the_core(const char *ring, const char *state, size_t len);
-
-START_TEST(test_savestates)
-{
-	const char *ring = rom_file("vsring", loop_code, 1, TRACE_TEXT);
-	const char *other = rom_file("vsother", loop_code, 1, NULL);
-	const char *trace = old_file("state.trace"), *state, *cut;
-	size_t len;
-	char *got, *bytes;
-
-	state = state_file(ring, "ring.dst", 5, &len);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s' --quiet", ring, state, trace), 0);
-	got = vs_test_slurp(trace);
-	ck_assert_str_eq(got, TRACE_TEXT);
-	free(got);
-	trace = old_file("state.trace");
-	/* of another ROM */
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", other, state, trace), 2);
-	ck_assert_msg(strstr(err, "a savestate of another ROM (\"vsring\" VSTE") != NULL, "%s", err);
-	assert_old(trace);
-	/* truncated */
-	bytes = vs_test_slurp(state);
-	cut = vs_test_path("cut.dst");
-	ck_assert_int_eq(ds_test_write(cut, bytes, len / 2), 0);
-	free(bytes);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", ring, cut, trace), 2);
-	ck_assert_msg(strstr(err, "truncated") != NULL, "%s", err);
-	assert_old(trace);
-	/* of another emulator */
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", ring, other, trace), 2);
-	ck_assert_msg(strstr(err, "not a DeSmuME savestate") != NULL, "%s", err);
-	assert_old(trace);
-	states_that_stop_the_core(ring, state, len);
-}
-END_TEST
-
 /* The offset of chunk id's data in a savestate (its size in *size). */
 static size_t chunk_at(const uint8_t *st, size_t n, uint32_t id, uint32_t *size)
 {
 	size_t pos = 32;
 
 	while (pos + 8 <= n) {
-		uint32_t c = st[pos] | st[pos + 1] << 8 | st[pos + 2] << 16 | (uint32_t)st[pos + 3] << 24;
-		uint32_t len = st[pos + 4] | st[pos + 5] << 8 | st[pos + 6] << 16 | (uint32_t)st[pos + 7] << 24;
+		uint32_t c = ds_test_get32(st + pos), len = ds_test_get32(st + pos + 4);
 		if (c == id) {
 			*size = len;
 			return pos + 8;
@@ -380,6 +343,40 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 	assert_old(trace);
 	free(st);
 }
+
+START_TEST(test_savestates)
+{
+	const char *ring = rom_file("vsring", loop_code, 1, TRACE_TEXT);
+	const char *other = rom_file("vsother", loop_code, 1, NULL);
+	const char *trace = old_file("state.trace"), *state, *cut;
+	size_t len;
+	char *got, *bytes;
+
+	state = state_file(ring, "ring.dst", 5, &len);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s' --quiet", ring, state, trace), 0);
+	got = vs_test_slurp(trace);
+	ck_assert_str_eq(got, TRACE_TEXT);
+	free(got);
+	trace = old_file("state.trace");
+	/* of another ROM */
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", other, state, trace), 2);
+	ck_assert_msg(strstr(err, "a savestate of another ROM (\"vsring\" VSTE") != NULL, "%s", err);
+	assert_old(trace);
+	/* truncated */
+	bytes = vs_test_slurp(state);
+	cut = vs_test_path("cut.dst");
+	ck_assert_int_eq(ds_test_write(cut, bytes, len / 2), 0);
+	free(bytes);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", ring, cut, trace), 2);
+	ck_assert_msg(strstr(err, "truncated") != NULL, "%s", err);
+	assert_old(trace);
+	/* of another emulator */
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 2 -o '%s'", ring, other, trace), 2);
+	ck_assert_msg(strstr(err, "not a DeSmuME savestate") != NULL, "%s", err);
+	assert_old(trace);
+	states_that_stop_the_core(ring, state, len);
+}
+END_TEST
 
 START_TEST(test_bad_input)
 {
@@ -518,7 +515,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_program_stops);
 	tc = vs_test_tcase_apart(s, "states", NULL);
 	tcase_add_test(tc, test_savestates);
-
 	return s;
 }
 

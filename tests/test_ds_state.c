@@ -291,7 +291,7 @@ START_TEST(test_state_refused)
 	expect_refused(st, o.len, "compressed");
 	ds_test_put32(st + 28, 0xFFFFFFFFu);
 	/* the first chunk's size past the end */
-	v = st[36] | st[37] << 8 | st[38] << 16 | (uint32_t)st[39] << 24;
+	v = ds_test_get32(st + 36);
 	ds_test_put32(st + 36, 0x7FFFFFF0u);
 	expect_refused(st, o.len, "a chunk runs past the end");
 	ds_test_put32(st + 36, v);
@@ -453,8 +453,8 @@ static void ring_header(uint8_t *ram, uint32_t off, uint32_t self, uint32_t size
 /* The game's side: stream bytes into the ring, then move written. */
 static void ring_write(uint8_t *ram, uint32_t off, const char *s, size_t n)
 {
-	uint32_t size = ram[off + 12] | ram[off + 13] << 8 | ram[off + 14] << 16 | (uint32_t)ram[off + 15] << 24;
-	uint32_t w = ram[off + 16] | ram[off + 17] << 8 | ram[off + 18] << 16 | (uint32_t)ram[off + 19] << 24;
+	uint32_t size = ds_test_get32(ram + off + 12);
+	uint32_t w = ds_test_get32(ram + off + 16);
 	size_t i;
 
 	for (i = 0; i < n; i++)

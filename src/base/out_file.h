@@ -88,8 +88,10 @@ void vs_out_scratch_remove(const char *dir);
 /* While code the run does not own is running (an emulator core), a crash
  * or SIGVTALRM is that code's: fn (not NULL) is called with the signal
  * after the temporary files are gone, from the signal handler, so it may
- * only make async-signal-safe calls, and must end the process (_exit).
- * NULL: back to dying of the signal. Installs the handlers. */
+ * only make async-signal-safe calls, and must end the process (with the
+ * exit system call: a sanitizer's leak check hooks _exit and would change
+ * the exit code). NULL: back to dying of the signal. Installs the
+ * handlers. */
 void vs_out_on_fault(void (*fn)(int sig));
 
 #endif

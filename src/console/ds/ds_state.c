@@ -14,6 +14,8 @@
 #define HEADER_BYTES 32u
 #define END_CHUNK 0xFFFFFFFFu
 #define CHUNK_3D_LIST 91u
+#define CHUNK_SLOT1 140u
+#define CHUNK_SLOT2 150u
 
 static uint16_t le16(const uint8_t *p)
 {
@@ -168,7 +170,7 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 			return -1;
 		/* the slots' chunks: a version, the card's id, then a stream of
 		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
-		if ((id == 140 || id == 150) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
+		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
 			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
 		if (id == CHUNK_3D_LIST) {
 			w->list = buf + pos + 8;
