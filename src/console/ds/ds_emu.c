@@ -148,7 +148,7 @@ static int take_state(vs_ds_emu *e, vs_ds_frame *f, uint32_t frame, char *err, s
 {
 	size_t size;
 	const uint8_t *buf = vs_ds_core_serialize(e->core, &size, err, errlen);
-	char why[512];
+	char why[256]; /* room for the prefix in a caller's 512 */
 
 	if (!buf)
 		return -1;
