@@ -618,8 +618,7 @@ START_TEST(fast_path_agrees_with_full_path)
 		"vramsim-trace 1\narena tex ds-tex\nalloc 900 tex 8x8 4c tag=player\n",
 		"vramsim-trace 1\narena pal ds-pltt\nalloc 900 pltt 16 tag=player\n",
 		"vramsim-trace 1\narena heap ram size=1M\nalloc 900 8 tag=player\nalloc 901 8 tag=a.b-c_d/e:f\n",
-		"vramsim-trace 1\narena obj gba-obj\narena tex ds-tex\narena heap ram size=64K\n"
-			"alloc 900 heap 8 tag=player\n",
+		"vramsim-trace 1\narena obj gba-obj\narena tex ds-tex\narena heap ram size=64K\nalloc 900 heap 8 tag=player\n",
 		"vramsim-trace 1\narena heap ram size=64K\nheaps\nalloc 900 8 tag=player\n",
 		"vramsim-trace 1\narena sprite gba-obj\nalloc 900 sprite 8x8 4bpp tag=player\n",
 		"vramsim-trace 1\narena tile gba-bg\nalloc 900 tile 1 4bpp\n",

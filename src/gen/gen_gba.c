@@ -179,7 +179,11 @@ static void burst(scene *c, unsigned lo, unsigned hi, unsigned eight_pct)
 
 	for (k = 0; k < n && c->count[K_PARTICLE] < c->particle_cap; k++) {
 		dims d = PICK(&c->r, particle_sizes);
-		spawn(c, K_PARTICLE, d.w, d.h, gen_rng_chance(&c->r, eight_pct, 100) ? 8 : 4, gen_rng_between(&c->r, 8, 40));
+		/* drawn one by one: the order of a call's arguments is the
+		 * compiler's, and the trace must not be (this is GCC's) */
+		uint32_t life = gen_rng_between(&c->r, 8, 40);
+		unsigned bpp = gen_rng_chance(&c->r, eight_pct, 100) ? 8 : 4;
+		spawn(c, K_PARTICLE, d.w, d.h, bpp, life);
 	}
 }
 
@@ -209,8 +213,10 @@ static void expire(scene *c)
 static void spawn_enemy(scene *c)
 {
 	dims d = PICK(&c->r, enemy_sizes);
+	uint32_t life = gen_rng_between(&c->r, 120, 900); /* before the depth, as burst's */
+	unsigned bpp = gen_rng_chance(&c->r, 15, 100) ? 8 : 4;
 
-	spawn(c, K_ENEMY, d.w, d.h, gen_rng_chance(&c->r, 15, 100) ? 8 : 4, gen_rng_between(&c->r, 120, 900));
+	spawn(c, K_ENEMY, d.w, d.h, bpp, life);
 }
 
 /* The player's graphics swap forms: the old one goes, the new one comes,
