@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "strategy_calls.h"
@@ -348,6 +349,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vs_bench: cannot make a folder in %s: %s\n", tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return 2;
 	}
+	if (keep && mkdir(keep, 0777) != 0 && errno != EEXIST) { /* --keep DIR made when missing */
+		fprintf(stderr, "vs_bench: cannot make %s: %s\n", keep, strerror(errno));
+		return 2;
+	}
 	printf("%llu events a trace; CPU time of this process, median of %d rounds\n\n", (unsigned long long)n, ROUNDS);
 	printf("%-8s %9s %10s %10s %10s %10s %10s %8s %12s %8s\n", "arena", "events", "min parse", "reader",
 		"strategy", "no checks", "checks", "ratio", "(rounds)", "Mev/s");
@@ -360,8 +365,9 @@ int main(int argc, char **argv)
 		if (only && strcmp(only, kinds[k]) != 0)
 			continue;
 		snprintf(path, sizeof path, "%s/vs_bench-%s.trace", keep ? keep : dir, kinds[k]);
+		errno = 0;
 		if (generate(k, path, n)) {
-			fprintf(stderr, "vs_bench: cannot write %s\n", path);
+			fprintf(stderr, "vs_bench: cannot write %s: %s\n", path, errno ? strerror(errno) : "the generator failed");
 			break;
 		}
 		if (!(s = strategy_of(path)) || !(calls = sc_record(path, 0, s))) {
