@@ -21,6 +21,7 @@
 #include "support.h"
 #include "base/in_file.h"
 #include "base/out_file.h"
+#include "gen/gen.h"
 
 static char out[65536], err[65536];
 
@@ -311,32 +312,59 @@ START_TEST(fault_hook_has_the_last_word)
 }
 END_TEST
 
-/* Standard output on a full disk: the command fails and says so. */
+/* A run with standard output (or -o) on a full disk: exit 2 and one
+ * message naming the output and the reason, none empty ("vramsim gen: ",
+ * a generator's write error said without a word) and none twice (a
+ * command's own, then main's last check). */
+static void full_disk_said_once(const char *run, const char *output)
+{
+	char cmd[1400], want[128], *said, *at, *line;
+	const char *e = vs_test_path("stderr");
+	int st, times = 0;
+
+	snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>'%s'", VS_VRAMSIM, run, e);
+	st = system(cmd);
+	said = vs_test_slurp(e);
+	ck_assert_ptr_nonnull(said);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: exit 2 expected: %s", run, said);
+	snprintf(want, sizeof want, "cannot write %s: No space left on device\n", output);
+	for (at = said; (at = strstr(at, want)) != NULL; at++)
+		times++;
+	ck_assert_msg(times == 1, "%s: '%s' said %d times: %s", run, want, times, said);
+	for (line = strtok(said, "\n"); line; line = strtok(NULL, "\n"))
+		ck_assert_msg(line[strlen(line) - 1] != ' ' && !strstr(line, "write failed"), "%s: '%s'", run, line);
+	free(said);
+	unlink(e);
+}
+
+/* Standard output on a full disk: the command fails and says so, once;
+ * so does every generator and the importer. */
 START_TEST(stdout_write_fails)
 {
 	static const char *const runs[] = {
-		"replay " TRACE, "compare " TRACE " -s gba-obj-first-fit --no-timing", "fmt " TRACE, "gen sprite-churn", "strategies",
-		"--help", "--version",
+		"replay " TRACE, "compare " TRACE " -s gba-obj-first-fit --no-timing", "fmt " TRACE, "strategies",
+		"--help", "--version", "validate " TRACE, "diff " TRACE " " TRACE, "replay -q --events - " TRACE,
 	};
+	const char *rep = vs_test_file(1, "t.rep", "0\n2\n3\n1\na 0 16\na 1 8\nf 0\n");
+	char run[1200];
 	size_t i;
 
 	if (access("/dev/full", W_OK) != 0) {
 		vs_test_require("/dev/full");
 		return;
 	}
-	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-		char cmd[1400], *said;
-		const char *e = vs_test_path("stderr");
-		int st;
-		snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>'%s'", VS_VRAMSIM, runs[i], e);
-		st = system(cmd);
-		said = vs_test_slurp(e);
-		ck_assert_ptr_nonnull(said);
-		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: exit 2 expected: %s", runs[i], said);
-		ck_assert_msg(strstr(said, "cannot write standard output"), "%s: %s", runs[i], said);
-		free(said);
-		unlink(e);
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++)
+		full_disk_said_once(runs[i], "standard output");
+	for (i = 0; i < vs_generator_count(); i++) {
+		snprintf(run, sizeof run, "gen %s --frames 60", vs_generator_at(i)->name);
+		full_disk_said_once(run, "standard output");
+		snprintf(run, sizeof run, "gen %s --frames 60 -o /dev/full", vs_generator_at(i)->name);
+		full_disk_said_once(run, "/dev/full");
 	}
+	snprintf(run, sizeof run, "import '%s'", rep);
+	full_disk_said_once(run, "standard output");
+	snprintf(run, sizeof run, "import '%s' -o /dev/full", rep);
+	full_disk_said_once(run, "/dev/full");
 }
 END_TEST
 

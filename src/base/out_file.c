@@ -15,11 +15,19 @@
 #include "base/out_file.h"
 #include "base/text.h"
 
+static int stdout_said;
+
+void vs_out_said_stdout(void) { stdout_said = 1; }
+int vs_out_stdout_said(void) { return stdout_said; }
+
 static int say(char *err, size_t errlen, const char *path, const char *why)
 {
 	char shown[512];
 
-	vs_text_escape(shown, sizeof shown, path, strlen(path), 0);
+	if (strcmp(path, "-") == 0)
+		snprintf(shown, sizeof shown, "standard output");
+	else
+		vs_text_escape(shown, sizeof shown, path, strlen(path), 0);
 	snprintf(err, errlen, "cannot write %s: %s", shown, why);
 	return -1;
 }
@@ -424,8 +432,10 @@ int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
 	if (f->fp != stdout && fclose(f->fp) != 0)
 		bad = 1;
 	f->fp = NULL;
-	if (bad)
+	if (bad) {
 		say(err, errlen, f->path, errno ? strerror(errno) : before ? strerror(before) : "a write failed");
+		stdout_said |= strcmp(f->path, "-") == 0;
+	}
 	if ((bad || !ok) && f->tmp[0]) {
 		remove(f->tmp);
 		f->tmp[0] = '\0';

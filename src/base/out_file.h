@@ -78,6 +78,13 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen);
 /* Closes and removes whatever of the n files is not committed. */
 void vs_out_abort(vs_out_file *f, int n);
 
+/* Standard output's lost writes are reported once: vs_out_finish's message
+ * for "-" notes it, as does a caller that reported its own (vs_out_said_
+ * stdout), and the last check of the run (vramsim's main) then stays
+ * quiet. */
+void vs_out_said_stdout(void);
+int vs_out_stdout_said(void);
+
 /* A scratch folder of the run (an emulator's save folder) that a signal
  * removes too, with the one file known to be in it (NULL: none). 0, or -1
  * when more than a few are kept at once or a path is too long. */

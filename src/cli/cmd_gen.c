@@ -271,9 +271,10 @@ int vs_cmd_gen(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "--boundary is for ds-sprites only");
 	if (a.ds.remap && g->run != vs_gen_ds_3d)
 		return vs_cli_usage_error(CMD, "--remap is for ds-3d only");
-	fp = out ? vs_cli_out_open(out, 0) : stdout;
+	fp = vs_cli_out_open(out ? out : "-", 0); /* "-": standard output, whose failure it names */
 	if (!fp)
 		return VS_EXIT_USAGE;
+	err[0] = '\0';
 	if (g->run == vs_gen_heap_churn)
 		rc = vs_gen_heap_churn_with(fp, &a.o, &a.heap, err, sizeof err);
 	else if (g->run == vs_gen_ds_sprites)
@@ -282,9 +283,9 @@ int vs_cmd_gen(int argc, char **argv)
 		rc = vs_gen_ds_3d_with(fp, &a.o, &a.ds, err, sizeof err);
 	else
 		rc = g->run(fp, &a.o, err, sizeof err);
-	if (rc)
+	if (rc && err[0])
 		fprintf(stderr, "vramsim gen: %s\n", err);
-	if (out && vs_cli_out_close(fp, rc == 0))
+	if (vs_cli_out_close(fp, rc == 0))
 		rc = -1;
 	return rc ? VS_EXIT_USAGE : VS_EXIT_OK;
 }

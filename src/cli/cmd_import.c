@@ -167,7 +167,7 @@ int vs_cmd_import(int argc, char **argv)
 	rc = vs_rep_import(in, name, out, &a.opt, &st, err, sizeof err);
 	if (in != stdin)
 		fclose(in);
-	if (rc)
+	if (rc && err[0])
 		fprintf(stderr, "%s\n", err);
 	if (vs_cli_out_close(out, rc == 0) || rc)
 		return VS_EXIT_USAGE;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/out_file.h"
 #include "cli.h"
 #include "cli_cycles.h"
 #include "console/common/rom_kind.h"
@@ -264,8 +265,9 @@ int main(int argc, char **argv)
 	 * closed pipe), as for any other output file */
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "vramsim: cannot write standard output: %s\n",
-			errno ? strerror(errno) : "a write failed");
+		if (!vs_out_stdout_said())
+			fprintf(stderr, "vramsim: cannot write standard output: %s\n",
+				errno ? strerror(errno) : "a write failed");
 		return rc ? rc : VS_EXIT_USAGE;
 	}
 	return rc;

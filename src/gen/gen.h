@@ -33,6 +33,10 @@ typedef struct vs_gen_opts {
 } vs_gen_opts;
 
 void vs_gen_opts_default(vs_gen_opts *o);
+/* A generator's last step: the trace flushed to out. 0, or -1 with err
+ * empty when a write failed (out's own close names the file and says why;
+ * a generator's other errors are messages in err). */
+int vs_gen_flushed(FILE *out, char *err, size_t errlen);
 
 /* Four BG layers (4bpp, 4bpp, 8bpp, 4bpp) scrolling by up to 8 px per frame
  * in any direction at parallax speeds 1, 1, 1/2, 1/4 across their maps:

@@ -99,7 +99,7 @@ int vs_gen_ds_levels(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 		}
 		fputs("frame\n", out);
 	}
-	return ferror(out) ? -1 : 0;
+	return vs_gen_flushed(out, err, errlen);
 }
 
 int vs_gen_ds_stream(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
@@ -136,7 +136,7 @@ int vs_gen_ds_stream(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 		}
 		fputs("frame\n", out);
 	}
-	return ferror(out) ? -1 : 0;
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* ---- ds-3d: a videoGL game ---------------------------------------------- */
@@ -425,11 +425,7 @@ int vs_gen_ds_3d_with(FILE *out, const vs_gen_opts *o, const vs_gen_ds_opts *d, 
 		fputs("frame\n", out);
 	}
 	free(g);
-	if (ferror(out)) {
-		snprintf(err, errlen, "write error");
-		return -1;
-	}
-	return 0;
+	return vs_gen_flushed(out, err, errlen);
 }
 
 int vs_gen_ds_3d(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)

@@ -384,7 +384,6 @@ int vs_gen_ds_sprites_with(FILE *out, const vs_gen_opts *o, const vs_gen_ds_opts
 {
 	uint32_t frames = o->frames ? o->frames : 2400; /* the registry's default */
 	sgen *g;
-	int rc;
 
 	if (d->boundary != 32 && d->boundary != 64 && d->boundary != 128 && d->boundary != 256) {
 		snprintf(err, errlen, "the 1D boundary is 32, 64, 128 or 256 bytes, not %u", (unsigned)d->boundary);
@@ -407,10 +406,7 @@ int vs_gen_ds_sprites_with(FILE *out, const vs_gen_opts *o, const vs_gen_ds_opts
 		fputs("frame\n", out);
 	}
 	free(g);
-	rc = ferror(out) ? -1 : 0;
-	if (rc)
-		snprintf(err, errlen, "write error");
-	return rc;
+	return vs_gen_flushed(out, err, errlen);
 }
 
 int vs_gen_ds_sprites(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)

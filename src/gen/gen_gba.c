@@ -325,17 +325,13 @@ static void shooter_start(scene *c)
 	spawn(c, K_UI, 16, 16, 4, UINT32_MAX);
 }
 
-static int finish(FILE *out, char *err, size_t errlen)
+int vs_gen_flushed(FILE *out, char *err, size_t errlen)
 {
-	int before = errno; /* a write that failed earlier left its reason there */
-
-	errno = 0;
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "writing the trace: %s", errno ? strerror(errno) : before ? strerror(before) :
-			"a write failed");
-		return -1;
-	}
-	return 0;
+	if (fflush(out) == 0 && !ferror(out))
+		return 0;
+	if (errlen)
+		err[0] = '\0';
+	return -1;
 }
 
 int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
@@ -349,7 +345,7 @@ int vs_gen_sprite_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 		churn_frame(&c);
 		fputs("frame\n", out);
 	}
-	return finish(out, err, errlen);
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* The graphics a level needs for its whole length: sets drawn until they
@@ -398,7 +394,7 @@ int vs_gen_level_change(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 		churn_frame(&c);
 		fputs("frame\n", out);
 	}
-	return finish(out, err, errlen);
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* ---- boss fight --------------------------------------------------------- */
@@ -496,7 +492,7 @@ int vs_gen_boss_fight(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 		fire(&c);
 		fputs("frame\n", out);
 	}
-	return finish(out, err, errlen);
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* ---- bitmap mode racer ----------------------------------------------------- */
@@ -565,7 +561,7 @@ int vs_gen_bitmap_racer(FILE *out, const vs_gen_opts *o, char *err, size_t errle
 				spawn(&c, K_PARTICLE, 8, 8, 4, gen_rng_between(&c.r, 8, 24));
 		fputs("frame\n", out);
 	}
-	return finish(out, err, errlen);
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* ---- side-scroller ------------------------------------------------------ */
@@ -874,7 +870,7 @@ move:
 		}
 		fputs("frame\n", out);
 	}
-	rc = finish(out, err, errlen);
+	rc = vs_gen_flushed(out, err, errlen);
 done:
 	for (l = 0; l < VS_GEN_LAYERS; l++)
 		free(L[l].map.cell);
@@ -991,7 +987,7 @@ int vs_gen_bg_scenes(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)
 		}
 		fputs("frame\n", out);
 	}
-	return finish(out, err, errlen);
+	return vs_gen_flushed(out, err, errlen);
 }
 
 /* ---- registry --------------------------------------------------------- */

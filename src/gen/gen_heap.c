@@ -202,7 +202,7 @@ int vs_gen_heap_churn_with(FILE *out, const vs_gen_opts *o, const vs_gen_heap_op
 		fputs("frame\n", out);
 	}
 	free(live.v);
-	return ferror(out) ? -1 : 0;
+	return vs_gen_flushed(out, err, errlen);
 }
 
 int vs_gen_heap_churn(FILE *out, const vs_gen_opts *o, char *err, size_t errlen)

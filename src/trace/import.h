@@ -77,7 +77,8 @@ typedef struct vs_rep_stats {
  * text to out, all of it once the input has been read whole and found
  * good, nothing otherwise. Returns 0, or -1 with
  * "name:line:col: error: ..." in err (a heap larger than VS_REP_MAX_SIZE
- * is such an error, at the line where the trace's peak was reached). */
+ * is such an error, at the line where the trace's peak was reached), or
+ * with err empty when a write to out failed (out's own close says why). */
 int vs_rep_import(FILE *in, const char *name, FILE *out, const vs_rep_options *opt, vs_rep_stats *stats,
 	char *err, size_t errlen);
 
