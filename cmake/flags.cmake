@@ -46,8 +46,10 @@ if(VS_SANITIZE)
   # GCC's flow-based warnings are unreliable on instrumented code (its
   # manual advises against -Werror with sanitizers): here they stay
   # warnings; the normal build, the same sources, keeps them errors.
-  list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-O1> $<$<CONFIG:Debug>:-Wno-error=maybe-uninitialized>
-    $<$<CONFIG:Debug>:-Wno-error=format-truncation>)
+  # (GCC's warnings: clang has neither)
+  set(gcc_debug "$<AND:$<CONFIG:Debug>,$<C_COMPILER_ID:GNU>>")
+  list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-O1> $<${gcc_debug}:-Wno-error=maybe-uninitialized>
+    $<${gcc_debug}:-Wno-error=format-truncation>)
 endif()
 if(VS_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")

@@ -893,6 +893,43 @@ START_TEST(render_and_view_extremes)
 }
 END_TEST
 
+/* A folder given where a file is read, as every kind of input: exit 2 and
+ * a message naming it and the reason (a budget and a baseline said "read
+ * failed", a view script "read error", with no reason). */
+START_TEST(inputs_that_are_folders)
+{
+	static const char *const runs[] = {
+		"replay %s", "validate %s", "fmt %s", "diff %s %s", "import %s", "report %s -o %s/r.html",
+		"compare --budget %s %s", "compare --baseline %s %s", "view --script %s %s", "cycles %s",
+		"record %s.gba --frames 5 -o %s/o.trace", "capture %s.gba --frames 5 -o %s/o.trace",
+		"record %s.nds --frames 5 -o %s/o.trace",
+	};
+	const char *dir = dir_path(), *trace = quickstart();
+	char folder[600], run[2000];
+	size_t i;
+
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		const char *second = strstr(runs[i], "-o") ? dir : trace;
+		int rc;
+		snprintf(folder, sizeof folder, "%s/in", dir);
+		ck_assert_int_eq(mkdir(folder, 0755) == 0 || errno == EEXIST, 1);
+		if (strstr(runs[i], "%s.")) { /* a ROM's name: the folder is called GAME.gba or GAME.nds */
+			snprintf(folder, sizeof folder, "%s/game%s", dir, strstr(runs[i], ".nds") ? ".nds" : ".gba");
+			ck_assert_int_eq(mkdir(folder, 0755) == 0 || errno == EEXIST, 1);
+			snprintf(folder, sizeof folder, "%s/game", dir);
+		}
+		snprintf(run, sizeof run, runs[i], folder, second);
+		rc = cli("%s", run);
+		if (rc == 2 && strstr(err, "without"))
+			continue; /* a module this build does not have */
+		ck_assert_msg(rc == 2, "%s: exit %d: %s", run, rc, err);
+		ck_assert_msg(strstr(err, "Is a directory") || strstr(err, "not a regular file"), "%s: %s", run, err);
+		ck_assert_msg(strstr(err, dir) != NULL, "%s: the folder is not named: %s", run, err);
+	}
+}
+END_TEST
+
 /* After a test that passed: its directory goes (one that failed keeps it). */
 static void remove_dir(void)
 {
@@ -925,6 +962,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unbounded_inputs);
 	tcase_add_test(tc, numbers_and_lengths);
 	tcase_add_test(tc, memory_bounded_by_live_allocations);
+	tcase_add_test(tc, inputs_that_are_folders);
 	tcase_add_test(extremes, render_and_view_extremes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -297,7 +297,7 @@ int vs_baseline_load(vs_baseline *b, const char *path, char *err, size_t errlen)
 			break;
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: error: read failed", path);
+		snprintf(err, errlen, "%s: error: read failed: %s", path, strerror(errno));
 		vs_text_escape_in_place(err, errlen);
 		free(text);
 		fclose(fp);

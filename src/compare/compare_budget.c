@@ -265,7 +265,7 @@ static int budgets_read(vs_budget_list *b, FILE *fp, const char *path, char *err
 			return -1;
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: error: read failed", path);
+		snprintf(err, errlen, "%s: error: read failed: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!seen) {

@@ -90,7 +90,7 @@ script *script_load(const char *path, char *err, size_t errlen)
 		memcpy(sc->line[sc->n++], buf, strlen(buf) + 1);
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
 		goto bad;
 	}
 	fclose(fp);

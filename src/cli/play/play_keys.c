@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* play_keys.c - the key map and the player's input for `vramsim play`
  * (play_keys.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,7 @@ int play_keymap_load(play_keymap *m, const char *path, char *err, size_t errlen)
 	int line = 0, rc = 0;
 
 	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open the key map", path);
+		snprintf(err, errlen, "%s: cannot open the key map: %s", path, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && fgets(buf, sizeof buf, fp)) {
@@ -140,7 +141,7 @@ int play_keymap_load(play_keymap *m, const char *path, char *err, size_t errlen)
 			rc = read_line(m, buf, path, line, err, errlen);
 	}
 	if (rc == 0 && ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
 		rc = -1;
 	}
 	fclose(fp);

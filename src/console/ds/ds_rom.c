@@ -135,7 +135,7 @@ uint8_t *vs_ds_file_read(const char *path, size_t max, const char *what, size_t 
 	else if (!(buf = malloc(len ? (size_t)len : 1)))
 		snprintf(err, errlen, "%s: out of memory", path);
 	else if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(err, errlen, "%s: read error", path);
+		snprintf(err, errlen, "%s: read error: %s", path, ferror(fp) ? strerror(errno) : "it ended early");
 		free(buf);
 		buf = NULL;
 	}

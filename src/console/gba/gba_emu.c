@@ -299,7 +299,7 @@ vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 	}
 	if (ferror(fp)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: read error", path);
+			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
 		free(buf);
 		fclose(fp);
 		return NULL;
