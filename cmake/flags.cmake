@@ -46,10 +46,11 @@ if(VS_SANITIZE)
   # GCC's flow-based warnings are unreliable on instrumented code (its
   # manual advises against -Werror with sanitizers): here they stay
   # warnings; the normal build, the same sources, keeps them errors.
-  # (GCC's warnings: clang has neither)
-  set(gcc_debug "$<AND:$<CONFIG:Debug>,$<C_COMPILER_ID:GNU>>")
-  list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-O1> $<${gcc_debug}:-Wno-error=maybe-uninitialized>
-    $<${gcc_debug}:-Wno-error=format-truncation>)
+  list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-O1>)
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU") # GCC's warnings: clang has neither
+    list(APPEND VS_SAN_COMPILE $<$<CONFIG:Debug>:-Wno-error=maybe-uninitialized>
+      $<$<CONFIG:Debug>:-Wno-error=format-truncation>)
+  endif()
 endif()
 if(VS_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
@@ -81,7 +82,9 @@ target_link_options(vs_flags INTERFACE ${VS_SAN_LINK} ${VS_LINKER})
 # built in tests may be cut (that is never what a test checks; GCC's
 # warning, which clang 14 does not know).
 add_library(vs_test_flags INTERFACE)
-target_compile_options(vs_test_flags INTERFACE ${VS_WARN} -Wno-missing-prototypes
-  $<$<C_COMPILER_ID:GNU>:-Wno-format-truncation> ${VS_SAN_COMPILE})
+target_compile_options(vs_test_flags INTERFACE ${VS_WARN} -Wno-missing-prototypes ${VS_SAN_COMPILE})
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(vs_test_flags INTERFACE -Wno-format-truncation)
+endif()
 target_compile_definitions(vs_test_flags INTERFACE HEAP_WATCH_STORES)
 target_link_options(vs_test_flags INTERFACE ${VS_SAN_LINK} ${VS_LINKER})
