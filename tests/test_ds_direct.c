@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "support.h"
+#include "base/compiler_hints.h"
 #include "ds_demo_run.h"
 #include "ds_test_rom.h"
 #include "capture/capture_ds.h"
@@ -35,7 +36,7 @@
 /* six changes of the sprites; two under AddressSanitizer, where the
  * savestate path's runs are ten times slower (its every frame is an 11 MB
  * savestate: 0.17 s of CPU each) */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 #define SPRITE_FRAMES 18u
 #define LAST_TILE 8u
 #else
@@ -43,7 +44,7 @@
 #define LAST_TILE 24u /* 4 * ((frames / 8) % 8) at the 48th line 192 */
 #endif
 /* set-up, 3D, and engine A's sprite churn (every 4th frame) */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 #define DEMO_FRAMES 12u
 #else
 #define DEMO_FRAMES 30u

@@ -18,7 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "base/compiler_hints.h"
+
+#if defined(VS_ASAN)
 size_t __sanitizer_get_current_allocated_bytes(void); /* libasan (sanitizer/allocator_interface.h) */
 #elif defined(__GLIBC__)
 #include <malloc.h>
@@ -753,7 +755,7 @@ END_TEST
  * peak resident size. */
 static long heap_kib(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 	return (long)(__sanitizer_get_current_allocated_bytes() / 1024);
 #elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 	struct mallinfo2 m = mallinfo2();

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "support.h"
+#include "base/compiler_hints.h"
 #include "base/in_file.h"
 #include "base/out_file.h"
 #include "gen/gen.h"
@@ -237,7 +238,7 @@ static int temporary_appears(const char *dir)
 START_TEST(signals_leave_nothing)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT,
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(VS_ASAN)
 		SIGSEGV, SIGBUS, SIGILL, SIGFPE,
 #endif
 	};
@@ -312,6 +313,49 @@ START_TEST(fault_hook_has_the_last_word)
 }
 END_TEST
 
+/* render's folder for its pictures, made by the run, goes when a signal
+ * stops it before the pictures are in (it stayed behind, empty). */
+START_TEST(render_folder_goes_on_signal)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	const char *dir = folder("render");
+	char trace[700], pics[700];
+	struct stat st;
+	FILE *fp;
+	pid_t pid;
+	int i, status;
+
+	snprintf(trace, sizeof trace, "%s/big.trace", dir);
+	snprintf(pics, sizeof pics, "%s/pics", dir);
+	fp = fopen(trace, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=1M\n", fp);
+	for (i = 1; i <= 400000; i++) /* long enough to be killed mid-replay */
+		fprintf(fp, "alloc %d %d\nfree %d\n", i, 16 + i % 4000, i);
+	ck_assert_int_eq(fclose(fp), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		execl(VS_VRAMSIM, VS_VRAMSIM, "render", trace, "-q", "-o", pics, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 2000 && stat(pics, &st) != 0; i++)
+		nanosleep(&tick, NULL);
+	ck_assert_msg(i < 2000, "render made no folder");
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status)) {
+		ck_assert_int_eq(WTERMSIG(status), SIGTERM);
+		ck_assert_str_eq(listing(dir), "big.trace\nt.trace\n");
+	} else { /* done before the signal came: its pictures are all there */
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+		ck_assert_int_eq(stat(pics, &st), 0);
+	}
+	remove_folder(dir);
+}
+END_TEST
+
 /* A run with standard output (or -o) on a full disk: exit 2 and one
  * message naming the output and the reason, none empty ("vramsim gen: ",
  * a generator's write error said without a word) and none twice (a
@@ -381,6 +425,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, fault_hook_has_the_last_word);
 	tcase_add_test(tc, signals_leave_nothing);
 	tcase_add_test(tc, stdout_write_fails);
+	tcase_add_test(tc, render_folder_goes_on_signal);
 	suite_add_tcase(s, tc);
 	return s;
 }

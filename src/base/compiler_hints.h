@@ -24,4 +24,14 @@
 #define VS_PRINTF(fmt_idx, arg_idx)
 #endif
 
+/* VS_ASAN: built with AddressSanitizer, which GCC says with a macro and
+ * clang with a feature test. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VS_ASAN 1
+#endif
+#endif
+
 #endif

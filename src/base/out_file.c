@@ -57,13 +57,6 @@ static void clean_up(int sig)
 {
 	int i;
 
-	for (i = 0; i < SCRATCH_MAX; i++) {
-		if (scratch[i].file[0])
-			unlink(scratch[i].file);
-		if (scratch[i].dir[0])
-			rmdir(scratch[i].dir);
-	}
-
 	for (i = 0; i < TRACKED_MAX; i++) {
 		vs_out_file *f = tracked[i];
 		if (!f)
@@ -76,6 +69,13 @@ static void clean_up(int sig)
 			unlink(f->backup);
 		if (f->tmp[0])
 			unlink(f->tmp);
+	}
+	/* the folders last: an output folder is empty once its files are gone */
+	for (i = 0; i < SCRATCH_MAX; i++) {
+		if (scratch[i].file[0])
+			unlink(scratch[i].file);
+		if (scratch[i].dir[0])
+			rmdir(scratch[i].dir);
 	}
 	if (on_fault && sig != SIGINT && sig != SIGTERM && sig != SIGHUP && sig != SIGPIPE)
 		on_fault(sig); /* does not return */

@@ -85,11 +85,13 @@ void vs_out_abort(vs_out_file *f, int n);
 void vs_out_said_stdout(void);
 int vs_out_stdout_said(void);
 
-/* A scratch folder of the run (an emulator's save folder) that a signal
- * removes too, with the one file known to be in it (NULL: none). 0, or -1
- * when more than a few are kept at once or a path is too long. */
+/* A folder the run made (an emulator's save folder, the folder render
+ * makes for its pictures) that a signal removes too, once the run's own
+ * files are gone, with the one file known to be in it (NULL: none). 0, or
+ * -1 when more than a few are kept at once or a path is too long. */
 int vs_out_scratch_add(const char *dir, const char *file);
-/* The folder is gone (removed by its owner): forget it. */
+/* The folder is gone (removed by its owner), or is the run's result now:
+ * forget it. */
 void vs_out_scratch_remove(const char *dir);
 
 /* While code the run does not own is running (an emulator core), a crash

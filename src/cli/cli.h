@@ -53,6 +53,9 @@ int vs_cli_choices_split(const char *cmd, vs_cli_choices *cs);
  * (what: "side", "run"). No choices make one empty group. */
 int vs_cli_choices_group(const char *cmd, vs_cli_choices *cs, const vs_trace_header *h, int max, const char *what);
 void vs_cli_choices_free(vs_cli_choices *cs);
+/* Group g's choices once grouped: the first (NULL when there are none) and
+ * their number in *n. */
+const vs_cmp_choice *vs_cli_choices_of(const vs_cli_choices *cs, int g, int *n);
 /* "ARENA=NAME:OPTS,NAME" for n choices. */
 void vs_cli_choices_label(const vs_cmp_choice *v, int n, char *buf, size_t len);
 

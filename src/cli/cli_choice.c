@@ -200,6 +200,12 @@ int vs_cli_choices_group(const char *cmd, vs_cli_choices *cs, const vs_trace_hea
 	return 0;
 }
 
+const vs_cmp_choice *vs_cli_choices_of(const vs_cli_choices *cs, int g, int *n)
+{
+	*n = cs->first ? cs->first[g + 1] - cs->first[g] : 0;
+	return *n ? cs->v + cs->first[g] : NULL; /* no choices: v is NULL, and NULL + 0 is undefined */
+}
+
 int vs_cli_apply_choices(const vs_cmp_choice *v, int n, const vs_trace_header *h, vs_replay_config *cfg,
 	char opts[][VS_OPTIONS_MAX], char *err, size_t errlen)
 {

@@ -133,8 +133,8 @@ static int run_side(const diff_opts *o, side *s, int g)
 	vs_replay_config cfg = o->cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX], err[1024];
 	vs_trace_reader *rd = vs_trace_open(s->path, err, sizeof err);
-	const vs_cmp_choice *v = o->cs.v + (o->cs.first ? o->cs.first[g] : 0);
-	int n = o->cs.first ? o->cs.first[g + 1] - o->cs.first[g] : 0, i;
+	int n, i;
+	const vs_cmp_choice *v = vs_cli_choices_of(&o->cs, g, &n);
 
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_window.h"
 #include "progress.h"
+#include "base/out_file.h"
 #include "base/text.h"
 
 #include "render/render.h"
@@ -134,7 +135,8 @@ static vs_replay *open_side(const render_opts *o, int side, vs_history *hs, char
 	char err[1024];
 	vs_trace_reader *rd;
 	vs_replay *r;
-	int i;
+	const vs_cmp_choice *v;
+	int i, n;
 
 	vs_replay_config_default(&cfg);
 	if (o->full_bytes)
@@ -152,8 +154,8 @@ static vs_replay *open_side(const render_opts *o, int side, vs_history *hs, char
 		fprintf(stderr, "%s\n", err);
 		return NULL;
 	}
-	if (vs_cli_apply_choices(o->cs.v + o->cs.first[side], o->cs.first[side + 1] - o->cs.first[side],
-		vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
+	v = vs_cli_choices_of(&o->cs, side, &n);
+	if (vs_cli_apply_choices(v, n, vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
 		vs_trace_close(rd);
 		vs_cli_usage_error("render", "%s", err);
 		return NULL;
@@ -541,6 +543,9 @@ static int check_output(const char *out, int single, int *made)
 		return VS_EXIT_USAGE;
 	}
 	*made = 1;
+	/* a signal before the pictures are in takes it away again (without a
+	 * slot, a Ctrl-C leaves it empty: nothing worse) */
+	(void)vs_out_scratch_add(out, NULL);
 	return 0;
 }
 
@@ -669,10 +674,14 @@ static int render(render_opts *o, side_out *so)
 			status = VS_EXIT_CHECK;
 	if (o->timing)
 		fprintf(stderr, "render: total %.3f s\n", now() - t0);
+	if (made)
+		vs_out_scratch_remove(o->out); /* the pictures' folder now */
 	return status;
 fail:
-	if (made)
+	if (made) {
+		vs_out_scratch_remove(o->out);
 		rmdir(o->out); /* made for this run, and left empty */
+	}
 	return VS_EXIT_USAGE;
 }
 

@@ -162,8 +162,9 @@ static void print_run(const replay_opts *o, vs_replay *r, const vs_results *x, i
 		free(s);
 	} else {
 		if (o->cs.ngroups > 1) {
-			vs_cli_choices_label(o->cs.v + o->cs.first[g], o->cs.first[g + 1] - o->cs.first[g], label,
-				sizeof label);
+			int n;
+			const vs_cmp_choice *v = vs_cli_choices_of(&o->cs, g, &n);
+			vs_cli_choices_label(v, n, label, sizeof label);
 			fprintf(fp, "%s== run %d of %d: %s\n", g ? "\n" : "", g + 1, o->cs.ngroups, label);
 		}
 		fprintf(fp, "trace %s\n", o->path);
@@ -193,14 +194,13 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 	vs_replay_config cfg = o->cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX];
 	char err[1024];
-	const vs_cmp_choice *v = o->cs.v + o->cs.first[g];
 	vs_replay *r;
 	vs_results *x;
 	vs_out_file out[2];
-	int rc, status, nout = 0, ev_out = -1, se_out = -1;
+	int rc, status, nout = 0, ev_out = -1, se_out = -1, n;
+	const vs_cmp_choice *v = vs_cli_choices_of(&o->cs, g, &n);
 
-	if (vs_cli_apply_choices(v, o->cs.first[g + 1] - o->cs.first[g], vs_trace_header_of(rd), &cfg, opts, err,
-		sizeof err)) {
+	if (vs_cli_apply_choices(v, n, vs_trace_header_of(rd), &cfg, opts, err, sizeof err)) {
 		vs_trace_close(rd);
 		return vs_cli_usage_error(CMD, "%s", err);
 	}

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compiler_hints.h"
 #include "base/out_file.h"
 #include "cli.h"
 #include "cli_cycles.h"
 #include "console/common/rom_kind.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 /* The DS emulator core (C++, loaded by the ds module) deletes with delete
  * what it made with new[]: its bug, and our C code uses neither, so the
  * sanitizer build does not stop a DS run on it. */

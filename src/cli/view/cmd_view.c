@@ -180,8 +180,7 @@ static int set_sides(view_args *a, vs_viewer_opts *vo)
 	vo->nsides = a->cs.ngroups;
 	for (s = 0; s < vo->nsides; s++) {
 		vs_replay_config *cfg = &vo->cfg[s];
-		const vs_cmp_choice *v = a->cs.v + a->cs.first[s];
-		n = a->cs.first[s + 1] - a->cs.first[s];
+		const vs_cmp_choice *v = vs_cli_choices_of(&a->cs, s, &n);
 		vs_replay_config_default(cfg);
 		if (a->quiet)
 			cfg->message = quiet_message;

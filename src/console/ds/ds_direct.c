@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/compiler_hints.h"
 #include "console/ds/ds_core.h"
 #include "console/ds/ds_state.h"
 #include "console/ds/ds_int.h"
@@ -67,7 +68,7 @@
 
 #define WINDOW 64u /* bytes of main RAM searched for */
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 /* AddressSanitizer's allocator serves the core's malloc too; its public
  * interface (compiler-rt, include/sanitizer/allocator_interface.h) says
  * which blocks are its and their sizes. */
@@ -375,7 +376,7 @@ NOT_INSTRUMENTED static uint64_t word_at(uintptr_t a)
 /* Whether the block at a is malloc's, of polylists' size. */
 NOT_INSTRUMENTED static int is_lists_block(uintptr_t a)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VS_ASAN)
 	return __sanitizer_get_ownership((const void *)a) && __sanitizer_get_allocated_size((const void *)a) == LISTS_BYTES;
 #else
 	uint64_t chunk = word_at(a - 8) & ~(uint64_t)7;
