@@ -148,9 +148,12 @@ static int figure(FILE *fp, vs_image *im, const char *alt, const char *caption)
 	char *png = NULL;
 	size_t n = 0;
 	FILE *mem = open_memstream(&png, &n);
-	int rc = -1;
+	int rc = -1, written;
 
-	if (mem && vs_png_write(mem, im) == 0 && fclose(mem) == 0) {
+	written = mem && vs_png_write(mem, im) == 0;
+	if (mem && fclose(mem) != 0) /* closed once, whatever happened */
+		written = 0;
+	if (written) {
 		fputs("<figure><img alt=\"", fp);
 		html(fp, alt);
 		fprintf(fp, "\" width=\"%d\" height=\"%d\" src=\"data:image/png;base64,", im->w, im->h);
@@ -159,8 +162,6 @@ static int figure(FILE *fp, vs_image *im, const char *alt, const char *caption)
 		html(fp, caption);
 		fputs("</figcaption></figure>\n", fp);
 		rc = 0;
-	} else if (mem) {
-		fclose(mem);
 	}
 	free(png);
 	vs_image_fini(im);

@@ -192,9 +192,9 @@ static void sprites_show(const engine_objs *e)
 
 	for (i = 0; i < 128; i++) {
 		volatile uint16_t *o = e->oam + 4 * i;
-		const sprite *s = &e->s[i];
+		const sprite *s = i < SPRITES ? &e->s[i] : NULL; /* no pointer past the array's end */
 
-		if (i >= SPRITES || !s->live) {
+		if (!s || !s->live) {
 			o[0] = 0x0200; /* hidden */
 			continue;
 		}
