@@ -194,11 +194,12 @@ const char *vs_test_file(int slot, const char *name, const char *text)
 
 static void slurp(const char *path, char *buf, size_t cap)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp;
 	size_t n = 0;
 
 	if (cap == 0)
 		return;
+	fp = fopen(path, "rb");
 	if (fp) {
 		n = fread(buf, 1, cap - 1, fp);
 		fclose(fp);
