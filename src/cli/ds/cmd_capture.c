@@ -10,6 +10,7 @@
 #include "cli/cli_emu.h"
 #include "cli/ds/ds_cmds.h"
 #include "capture/capture.h"
+#include "console/common/emu_guard.h"
 #include "console/ds/ds_core.h"
 #include "console/ds/ds_emu.h"
 
@@ -42,7 +43,7 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 captured, 2 bad usage, not a DS ROM, unreadable input script or\n"
 	"savestate (or one of another ROM), the program stopped, DeSmuME crashed or\n"
-	"hung on it (10 s of CPU in one call), or no emulator core. Nothing is left at\n"
+	"hung on it (" VS_EMU_GUARD_CPU_TEXT " s of CPU in one call), or no emulator core. Nothing is left at\n"
 	"TRACE on error.\n",
 	vs_ds_cli_status, 0
 };

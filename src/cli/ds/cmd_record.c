@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cli_emu.h"
 #include "cli/ds/ds_cmds.h"
+#include "console/common/emu_guard.h"
 #include "console/ds/ds_core.h"
 #include "console/ds/ds_emu.h"
 
@@ -34,7 +35,7 @@ static const vs_cli_cmd command = {
 	"exit: 0 recorded a well-formed trace, 1 the game sent no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a DS ROM, unreadable input\n"
 	"script or savestate (or one of another ROM), the program stopped, the ring\n"
-	"overflowed, DeSmuME crashed or hung on it (10 s of CPU in one call), or no\n"
+	"overflowed, DeSmuME crashed or hung on it (" VS_EMU_GUARD_CPU_TEXT " s of CPU in one call), or no\n"
 	"emulator core (nothing is left at TRACE).\n",
 	vs_ds_cli_status, 0
 };

@@ -23,6 +23,10 @@
 #include <stdint.h>
 
 #define VS_EMU_GUARD_CPU 10 /* seconds: a DS frame takes milliseconds, tens under a sanitizer */
+/* The same as text, for the commands' help ("10"). */
+#define VS_EMU_GUARD_TEXT_(x) #x
+#define VS_EMU_GUARD_TEXT(x) VS_EMU_GUARD_TEXT_(x)
+#define VS_EMU_GUARD_CPU_TEXT VS_EMU_GUARD_TEXT(VS_EMU_GUARD_CPU)
 
 /* The names the messages give: the emulator ("DeSmuME") and the ROM. */
 void vs_emu_guard_open(const char *emu, const char *rom);
