@@ -238,13 +238,8 @@ int heap_dlmalloc_free(heap_dlmalloc *h, uint8_t *m, uint32_t payload)
 
 void heap_dlmalloc_walk_free(const heap_dlmalloc *h, const uint8_t *m, heap_extent_fn fn, void *ud)
 {
-	uint32_t b;
-
-	if (h->epi == 0)
-		return;
-	for (b = h->first; b < h->epi; b += ht_size(m, b))
-		if (!(ht_head(m, b) & HT_CINUSE) && fn(ud, b, ht_size(m, b)))
-			return;
+	if (h->epi)
+		ht_walk_free(m, h->first, h->epi, fn, ud);
 }
 
 void heap_dlmalloc_status(const heap_dlmalloc *h, const uint8_t *m, heap_status *st)

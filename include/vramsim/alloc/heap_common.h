@@ -259,4 +259,15 @@ static inline uint32_t ht_check_live(const uint8_t *m, uint32_t first, uint32_t 
 	return b;
 }
 
+/* The free blocks of a boundary-tagged region [first, epi) in address
+ * order, walked by their heads, until fn returns non-zero. */
+static inline void ht_walk_free(const uint8_t *m, uint32_t first, uint32_t epi, heap_extent_fn fn, void *ud)
+{
+	uint32_t b;
+
+	for (b = first; b < epi; b += ht_size(m, b))
+		if (!(ht_head(m, b) & HT_CINUSE) && fn(ud, b, ht_size(m, b)))
+			return;
+}
+
 #endif
