@@ -17,7 +17,6 @@
 
 static int stdout_said;
 
-void vs_out_said_stdout(void) { stdout_said = 1; }
 int vs_out_stdout_said(void) { return stdout_said; }
 
 static int say(char *err, size_t errlen, const char *path, const char *why)

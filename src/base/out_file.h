@@ -78,11 +78,8 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen);
 /* Closes and removes whatever of the n files is not committed. */
 void vs_out_abort(vs_out_file *f, int n);
 
-/* Standard output's lost writes are reported once: vs_out_finish's message
- * for "-" notes it, as does a caller that reported its own (vs_out_said_
- * stdout), and the last check of the run (vramsim's main) then stays
- * quiet. */
-void vs_out_said_stdout(void);
+/* Whether vs_out_finish has said that writes to "-" (standard output) were
+ * lost: the last check of the run (vramsim's main) then says it no more. */
 int vs_out_stdout_said(void);
 
 /* A folder the run made (an emulator's save folder, the folder render
