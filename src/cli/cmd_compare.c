@@ -502,6 +502,8 @@ static int run(compare_opts *o)
 		status = unusable(&res) ? VS_EXIT_USAGE : report(o, &res, &base);
 		vs_cmp_result_free(&res);
 	}
+	o->cfg.progress = NULL; /* pg goes with this frame */
+	o->cfg.progress_ud = NULL;
 	vs_baseline_free(&base);
 	return status;
 }
