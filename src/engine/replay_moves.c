@@ -154,9 +154,17 @@ int vs_replay_apply_moves(vs_replay *r, int a)
 
 	n = ar->strat->moves(ar->state, small, 16);
 	if (n > 16) {
-		if (!(v = malloc(n * sizeof *v)))
+		size_t cap = n;
+		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
 			return vs_replay_out_of_memory(r);
-		n = ar->strat->moves(ar->state, v, n);
+		n = ar->strat->moves(ar->state, v, cap);
+		/* more than it was given room for, and more than it said: only what it wrote is read */
+		if (n > cap && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s reported %zu moves, then %zu when given room for "
+			"them: the first %zu are carried out", ar->strat->name, cap, n, cap)) {
+			free(v);
+			return -1;
+		}
+		n = n > cap ? cap : n;
 	}
 	for (i = 0; i < n; i++) {
 		if (!(h = move_target(r, a, &v[i], up, nup, &j)))
