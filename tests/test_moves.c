@@ -179,6 +179,18 @@ static size_t sl_moves(void *st, vs_move *out, size_t max)
 	return s->nmv;
 }
 
+/* Keeps nothing; mode 8 says it let go of one block more than there is
+ * room for, every time (offset 0, which holds none of its kept blocks). */
+static size_t sl_released(void *st, uint32_t *out, size_t max)
+{
+	slide *s = st;
+
+	if (s->mode != 8)
+		return 0;
+	memset(out, 0, max * sizeof *out);
+	return max + 1;
+}
+
 static void sl_frame(void *st)
 {
 	slide *s = st;
@@ -199,7 +211,8 @@ static const vs_strategy slide_strategy = {
 	.reset = sl_reset,
 	.walk_free = sl_walk,
 	.moves = sl_moves,
-	.frame = sl_frame
+	.frame = sl_frame,
+	.released = sl_released
 };
 
 typedef struct run {
@@ -336,6 +349,10 @@ START_TEST(wrong_moves_are_caught)
 	start(&x, t, &slide_strategy, "7");
 	vs_replay_run(x.r, 0);
 	ck_assert_msg(strstr(x.msgs, "test-slide reported 17 moves, then 18 when given room for them"), "%s", x.msgs);
+	finish(&x);
+	start(&x, t, &slide_strategy, "8"); /* the same of released() */
+	vs_replay_run(x.r, 0);
+	ck_assert_msg(strstr(x.msgs, "test-slide reported 65 released blocks, then 66"), "%s", x.msgs);
 	finish(&x);
 	/* through RAM, honestly: clean, and each move's bytes go out and back */
 	start(&x, t, &slide_strategy, "4");

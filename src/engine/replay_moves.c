@@ -229,10 +229,17 @@ int vs_replay_apply_released(vs_replay *r, int a)
 	int rc = 0;
 
 	if (n > 64) {
-		v = malloc(n * sizeof *v);
-		if (!v)
+		size_t cap = n;
+		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
 			return vs_replay_out_of_memory(r);
-		n = ar->strat->released(ar->state, v, n);
+		n = ar->strat->released(ar->state, v, cap);
+		/* as moves(): never read past what it had room to write */
+		if (n > cap && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s reported %zu released blocks, then %zu when given "
+			"room for them: the first %zu are dropped", ar->strat->name, cap, n, cap)) {
+			free(v);
+			return -1;
+		}
+		n = n > cap ? cap : n;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		owner = v[i] < ar->arena.decl.size ? vs_arena_owner_at(&ar->arena, v[i] / ar->arena.decl.unit) :
