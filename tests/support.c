@@ -563,3 +563,25 @@ vs_image vs_test_png(const char *path)
 	ck_assert_msg(vs_png_read(path, &im, err, sizeof err) == 0, "%s", err);
 	return im;
 }
+
+void vs_test_core_crash(int on)
+{
+	static char was[1024];
+	static int had;
+	char asan[1100];
+
+	if (on) {
+		const char *a = getenv("ASAN_OPTIONS");
+		had = a != NULL;
+		snprintf(was, sizeof was, "%s", a ? a : "");
+		snprintf(asan, sizeof asan, "%s%shandle_segv=0", was, was[0] ? ":" : "");
+		setenv("ASAN_OPTIONS", asan, 1);
+		setenv("VRAMSIM_EMU_GUARD_FAULT", "2", 1);
+		return;
+	}
+	if (had)
+		setenv("ASAN_OPTIONS", was, 1);
+	else
+		unsetenv("ASAN_OPTIONS");
+	unsetenv("VRAMSIM_EMU_GUARD_FAULT");
+}

@@ -99,6 +99,10 @@ uint32_t vs_rng_below(vs_rng *r, uint32_t n);
 /* normal, or longer when VRAMSIM_SOAK is set (the soak target); a quarter
  * of normal (at least 1) in a sanitizer build. */
 unsigned vs_test_soak(unsigned normal, unsigned longer);
+/* With on, the vramsim runs that follow crash inside the emulator core's
+ * call of frame 2 (emu_guard.h's test hook), AddressSanitizer leaving the
+ * fault to the guard; with 0, back as before. */
+void vs_test_core_crash(int on);
 
 /* A file's whole content, NUL-ended (free it). */
 char *vs_test_slurp(const char *path);

@@ -423,6 +423,14 @@ START_TEST(record_exit_codes)
 	ck_assert_int_eq(cli("cycles %s --arena bg", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "arena bg (gba-bg), strategy gba-bg-tiles"));
 	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));
+	/* libmgba crashing inside a frame: the guard's last word, exit 2, the
+	 * trace from before untouched and no temporary file beside it */
+	vs_test_core_crash(1);
+	ck_assert_int_eq(cli("record %s --frames 5 -o %s", vs_test_rom("demo.gba"), path), 2);
+	vs_test_core_crash(0);
+	ck_assert_msg(strstr(err, "demo.gba: frame 2: libmgba crashed (SIGSEGV): a ROM or savestate it cannot run")
+		!= NULL, "%s", err);
+	ck_assert_int_eq(cli("replay %s", path), 0);
 	/* a ROM that prints no trace (the cycles ROM greets, nothing more) */
 	ck_assert_int_eq(cli("record %s --frames 3 -o %s --quiet", vs_test_rom("cycles-thumb.gba"), path), 1);
 	ck_assert_ptr_nonnull(strstr(err, "printed no trace lines")); /* a failure is said even when quiet */

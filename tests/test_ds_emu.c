@@ -335,6 +335,14 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 		"%s", err);
 	assert_old(trace);
 	ck_assert(!temporary_left(trace));
+	/* DeSmuME crashing inside a frame's call (the guard's test hook) */
+	vs_test_core_crash(1);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 5 -o '%s'", ring, state, trace), 2);
+	vs_test_core_crash(0);
+	ck_assert_msg(strstr(err, "vsring.nds: frame 2: DeSmuME crashed (SIGSEGV): a ROM or savestate it cannot run")
+		!= NULL, "%s", err);
+	assert_old(trace);
+	ck_assert(!temporary_left(trace));
 	at = chunk_at(st, len, 140, &size);
 	ds_test_put32(st + at + 8, 0xFFFFFFFFu);
 	ck_assert_int_eq(ds_test_write(bad, st, len), 0);

@@ -21,6 +21,7 @@ static char emu[64];
 static char doing[700];  /* what a call not in a frame does, or "" */
 static volatile uint32_t at_frame;
 static unsigned limit;    /* seconds of CPU a call, 0 before the first open */
+static long fault_at = -1; /* VRAMSIM_EMU_GUARD_FAULT: the frame whose call faults (tests) */
 
 static size_t put(char *buf, size_t n, size_t cap, const char *s)
 {
@@ -97,10 +98,11 @@ static void last_word(int sig)
 
 void vs_emu_guard_open(const char *emu_name, const char *rom)
 {
-	const char *env = getenv("VRAMSIM_EMU_GUARD_CPU");
+	const char *env = getenv("VRAMSIM_EMU_GUARD_CPU"), *fault = getenv("VRAMSIM_EMU_GUARD_FAULT");
 	long v = env ? strtol(env, NULL, 10) : 0;
 	char shown[512];
 
+	fault_at = fault && *fault ? strtol(fault, NULL, 10) : -1;
 	vs_text_escape(shown, sizeof shown, rom, strlen(rom), 0);
 	snprintf(head, sizeof head, "vramsim: %s: ", shown);
 	snprintf(emu, sizeof emu, "%s", emu_name);
@@ -128,6 +130,8 @@ void vs_emu_guard_enter(uint32_t frame, const char *what)
 		doing[0] = '\0';
 	vs_out_on_fault(last_word);
 	watchdog(limit);
+	if (!what && fault_at >= 0 && frame == (uint32_t)fault_at)
+		raise(SIGSEGV); /* the test hook: as a crash inside the core's call */
 }
 
 void vs_emu_guard_leave(void)

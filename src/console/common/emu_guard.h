@@ -14,8 +14,10 @@
  *    environment's VRAMSIM_EMU_GUARD_CPU, for tests) with "...: EMU ran
  *    S s of CPU in one call without returning: ...";
  * temporary outputs removed first (base/out_file.h), exit 2. Under
- * AddressSanitizer a fault is the sanitizer's to report. One emulator at a
- * time: the guard is the process's.
+ * AddressSanitizer a fault is the sanitizer's to report (unless its
+ * handle_segv=0). One emulator at a time: the guard is the process's.
+ * For tests, VRAMSIM_EMU_GUARD_FAULT=N raises SIGSEGV inside the guard of
+ * frame N's call, as a core that crashed there would.
  */
 #ifndef VRAMSIM_EMU_GUARD_H
 #define VRAMSIM_EMU_GUARD_H
