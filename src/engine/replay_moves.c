@@ -139,6 +139,20 @@ static uint32_t move_target(vs_replay *r, int a, const vs_move *v, const lifted_
 	return h;
 }
 
+/* A strategy's list (moves, released blocks) asked for again with room for
+ * the cap it said there were: an answer of more still is the strategy's
+ * bug, and only what it had room to write is read. 0 with *n at most cap,
+ * or -1 when strict ends the replay. */
+static int asked_again(vs_replay *r, int a, const char *what, size_t cap, size_t *n)
+{
+	if (*n > cap && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s reported %zu %s, then %zu when given room for them: "
+		"only the first %zu are read", r->ar[a].strat->name, cap, what, *n, cap))
+		return -1;
+	if (*n > cap)
+		*n = cap;
+	return 0;
+}
+
 /* Carries out the moves arena a's strategy reports, in order. A move the
  * books cannot follow is an integrity error and ends the list: the map
  * no longer matches the strategy's. A block left in RAM at the end is
@@ -158,13 +172,10 @@ int vs_replay_apply_moves(vs_replay *r, int a)
 		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
 			return vs_replay_out_of_memory(r);
 		n = ar->strat->moves(ar->state, v, cap);
-		/* more than it was given room for, and more than it said: only what it wrote is read */
-		if (n > cap && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s reported %zu moves, then %zu when given room for "
-			"them: the first %zu are carried out", ar->strat->name, cap, n, cap)) {
+		if (asked_again(r, a, "moves", cap, &n)) {
 			free(v);
 			return -1;
 		}
-		n = n > cap ? cap : n;
 	}
 	for (i = 0; i < n; i++) {
 		if (!(h = move_target(r, a, &v[i], up, nup, &j)))
@@ -233,13 +244,10 @@ int vs_replay_apply_released(vs_replay *r, int a)
 		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
 			return vs_replay_out_of_memory(r);
 		n = ar->strat->released(ar->state, v, cap);
-		/* as moves(): never read past what it had room to write */
-		if (n > cap && vs_replay_diag(r, VS_DIAG_STRATEGY, "%s reported %zu released blocks, then %zu when given "
-			"room for them: the first %zu are dropped", ar->strat->name, cap, n, cap)) {
+		if (asked_again(r, a, "released blocks", cap, &n)) {
 			free(v);
 			return -1;
 		}
-		n = n > cap ? cap : n;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		owner = v[i] < ar->arena.decl.size ? vs_arena_owner_at(&ar->arena, v[i] / ar->arena.decl.unit) :
