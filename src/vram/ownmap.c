@@ -231,6 +231,7 @@ static void split(vs_ownmap *m, uint32_t t)
 	shift(&N(p), s + 1, s + 2);
 	N(p).e[s + 1].ref = r;
 	N(p).e[s + 1].key = N(r).e[0].key;
+	N(p).e[s + 1].len = 0; /* set by fix(r) below; lift reads it first */
 	adopt(m, p, s + 1);
 	fix(m, t);
 	fix(m, r);
