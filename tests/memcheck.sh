@@ -1,10 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Zlib
-# memcheck.sh BIN SRC - the commonest commands under valgrind's memcheck (a
-# few seconds: one of each kind of work, the map's splits and joins among
-# them): a
-# read of memory never written (which AddressSanitizer does not look for)
-# fails the test. Skipped where valgrind is not installed.
+# memcheck.sh BIN SRC - the commonest commands under valgrind's memcheck,
+# one of each kind of work (a few seconds; the ownership map's splits and
+# joins among them): a read of memory never written, which AddressSanitizer
+# does not look for, fails the test. Skipped without valgrind.
 set -u
 BIN=$1
 SRC=$2
