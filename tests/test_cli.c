@@ -334,6 +334,23 @@ START_TEST(help_lists_every_option)
 }
 END_TEST
 
+/* An option every command has means the same everywhere, and has the same
+ * short form: --quiet is -q (record and capture had only the long one). */
+START_TEST(quiet_is_q_everywhere)
+{
+	static const char *const cmds[] = { "replay", "diff", "render", "view", "report", "record", "record x.nds",
+		"capture", "capture x.nds", "play" };
+	size_t i;
+
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		if (cli("%s --help", cmds[i]) != 0)
+			continue; /* a module this build has not */
+		if (strstr(out, "--quiet"))
+			ck_assert_msg(strstr(out, "-q, --quiet") != NULL, "%s --help: --quiet without -q", cmds[i]);
+	}
+}
+END_TEST
+
 /* A comma list and repeated --strategy name the same choices. */
 START_TEST(strategy_lists)
 {
@@ -557,6 +574,7 @@ int main(void)
 	tcase_add_test(tc, did_you_mean);
 	tcase_add_test(help, help_command);
 	tcase_add_test(help, help_lists_every_option);
+	tcase_add_test(help, quiet_is_q_everywhere);
 	tcase_add_test(tc, strategy_lists);
 	tcase_add_test(tc, replay_two_runs);
 	tcase_add_test(tc, number_ranges);

@@ -17,9 +17,11 @@
 #include "console/common/emu_play.h"
 #include "console/common/input_script.h"
 
-/* The shared options' keys; a command's own start at VS_CLI_EMU_OWN. */
+/* The shared options' keys; a command's own start at VS_CLI_EMU_OWN.
+ * --quiet is -q too, as in every command that has it. */
 enum {
-	VS_CLI_EMU_FRAMES = VS_CLI_LONG, VS_CLI_EMU_INPUT, VS_CLI_EMU_STATE, VS_CLI_EMU_QUIET, VS_CLI_EMU_OWN
+	VS_CLI_EMU_FRAMES = VS_CLI_LONG, VS_CLI_EMU_INPUT, VS_CLI_EMU_STATE, VS_CLI_EMU_OWN,
+	VS_CLI_EMU_QUIET = 'q'
 };
 
 typedef struct vs_cli_emu {
