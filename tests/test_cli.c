@@ -334,20 +334,45 @@ START_TEST(help_lists_every_option)
 }
 END_TEST
 
-/* An option every command has means the same everywhere, and has the same
- * short form: --quiet is -q (record and capture had only the long one). */
-START_TEST(quiet_is_q_everywhere)
+/* An option of several commands has the same short form in each (--quiet
+ * is -q, --strategy -s: record and capture had no -q, import no -s), read
+ * from every command's --help. */
+START_TEST(options_same_short_form_everywhere)
 {
-	static const char *const cmds[] = { "replay", "diff", "render", "view", "report", "record", "record x.nds",
-		"capture", "capture x.nds", "play" };
-	size_t i;
+	static const char *const cmds[] = { "replay", "validate", "fmt", "strategies", "diff", "compare", "render",
+		"view", "report", "gen", "import", "cycles", "record", "record x.nds", "capture", "capture x.nds", "play" };
+	static struct { char name[40]; char shortf; const char *cmd; } seen[200];
+	size_t i, n = 0, k;
 
 	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char *line, *save = NULL;
 		if (cli("%s --help", cmds[i]) != 0)
 			continue; /* a module this build has not */
-		if (strstr(out, "--quiet"))
-			ck_assert_msg(strstr(out, "-q, --quiet") != NULL, "%s --help: --quiet without -q", cmds[i]);
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char shortf = 0, name[40];
+			const char *p = line + strspn(line, " ");
+			if (p == line)
+				continue; /* option lines are indented */
+			if (p[0] == '-' && p[1] != '-' && p[2] == ',' && p[3] == ' ') {
+				shortf = p[1];
+				p += 4;
+			}
+			if (p[0] != '-' || p[1] != '-' || sscanf(p + 2, "%39[a-z0-9-]", name) != 1)
+				continue;
+			for (k = 0; k < n && strcmp(seen[k].name, name) != 0; k++)
+				;
+			if (k == n) {
+				ck_assert_uint_lt(n, sizeof seen / sizeof seen[0]);
+				snprintf(seen[n].name, sizeof seen[n].name, "%s", name);
+				seen[n].shortf = shortf;
+				seen[n++].cmd = cmds[i];
+				continue;
+			}
+			ck_assert_msg(seen[k].shortf == shortf, "--%s: '%c' in %s, '%c' in %s", name,
+				seen[k].shortf ? seen[k].shortf : ' ', seen[k].cmd, shortf ? shortf : ' ', cmds[i]);
+		}
 	}
+	ck_assert_uint_gt(n, 20); /* the help was read */
 }
 END_TEST
 
@@ -574,7 +599,7 @@ int main(void)
 	tcase_add_test(tc, did_you_mean);
 	tcase_add_test(help, help_command);
 	tcase_add_test(help, help_lists_every_option);
-	tcase_add_test(help, quiet_is_q_everywhere);
+	tcase_add_test(help, options_same_short_form_everywhere);
 	tcase_add_test(tc, strategy_lists);
 	tcase_add_test(tc, replay_two_runs);
 	tcase_add_test(tc, number_ranges);

@@ -13,7 +13,7 @@ int vs_cmd_import(int argc, char **argv);
 
 #define CMD "import"
 
-enum { O_SIZE = VS_CLI_LONG, O_ARENA, O_STRATEGY, O_REALLOC, O_HEADER };
+enum { O_SIZE = VS_CLI_LONG, O_ARENA, O_REALLOC, O_HEADER, O_STRATEGY = 's' /* -s, as everywhere */ };
 
 static const vs_cli_opt options[] = {
 	{ "output", 'o', "TRACE", "write the trace there (default: standard output)" },
