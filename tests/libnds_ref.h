@@ -265,6 +265,11 @@ static inline uint32_t rv_allocate_special(ref_vb *r, uint32_t addr, uint32_t si
 		return 0; /* the examine result stays */
 	}
 	old = r->run[i];
+	/* the model's nodes, one a free run or live block, end where its pool
+	 * does (libnds mallocs as it goes): a carve needing more is refused,
+	 * the examine result kept */
+	if (r->cap - (r->n + (r->count - 1 - r->sp)) < (uint32_t)(addr > old.a) + (addr + size < old.b))
+		return 0;
 	memmove(&r->run[i], &r->run[i + 1], (r->n - i - 1) * sizeof r->run[0]);
 	r->n--;
 	if (addr + size < old.b) {
