@@ -424,7 +424,8 @@ int vs_rep_import(FILE *in, const char *name, FILE *out, const vs_rep_options *o
 		st->arena_size = st->size_given ? opt->size : (uint32_t)st->need;
 		write_trace(out, name, &s, opt);
 		if (ferror(out)) { /* no line of the input to blame: the output's close names it and the reason */
-			err[0] = '\0';
+			if (errlen)
+				err[0] = '\0';
 			rc = -1;
 		}
 	}

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_emu.h"
+#include "console/common/emu_guard.h"
 #include "console/gba/gba_emu.h"
 
 #define CMD "capture"
@@ -52,8 +53,8 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 captured, 1 no frame showed anything (the trace is written), 2 bad\n"
 	"usage, not a GBA ROM, unreadable input script or savestate, the game crashed\n"
-	"or never reached a new frame, libmgba crashed or hung on it, or no emulator.\n"
-	"Nothing is left at TRACE on 2.\n",
+	"or never reached a new frame, libmgba crashed or hung on it (" VS_EMU_GUARD_CPU_TEXT " s of CPU in one\n"
+	"call), or no emulator. Nothing is left at TRACE on 2.\n",
 	gba_status, 0
 };
 

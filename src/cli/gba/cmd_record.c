@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_emu.h"
+#include "console/common/emu_guard.h"
 #include "console/gba/gba_emu.h"
 
 int vs_cmd_record(int argc, char **argv);
@@ -48,8 +49,8 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 recorded a well-formed trace, 1 the game printed no trace or a malformed\n"
 	"one (the file is kept to look at), 2 bad usage, not a GBA ROM, unreadable input\n"
-	"script or savestate, the game crashed, libmgba crashed or hung on it, or no\n"
-	"emulator (nothing is left at TRACE).\n",
+	"script or savestate, the game crashed, libmgba crashed or hung on it (" VS_EMU_GUARD_CPU_TEXT " s of\n"
+	"CPU in one call), or no emulator (nothing is left at TRACE).\n",
 	gba_status, 0
 };
 
