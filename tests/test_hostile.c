@@ -906,21 +906,21 @@ START_TEST(inputs_that_are_folders)
 		"record %s.gba --frames 5 -o %s/o.trace", "capture %s.gba --frames 5 -o %s/o.trace",
 		"record %s.nds --frames 5 -o %s/o.trace",
 	};
+	static const char *const folders[] = { "in", "game.gba", "game.nds" };
 	const char *dir = dir_path(), *trace = quickstart();
 	char folder[600], run[2000];
 	size_t i;
 
+	for (i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+		snprintf(folder, sizeof folder, "%s/%s", dir, folders[i]);
+		ck_assert_int_eq(mkdir(folder, 0755), 0);
+	}
 	setenv("SDL_VIDEODRIVER", "dummy", 1);
 	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
 		const char *second = strstr(runs[i], "-o") ? dir : trace;
 		int rc;
-		snprintf(folder, sizeof folder, "%s/in", dir);
-		ck_assert_int_eq(mkdir(folder, 0755) == 0 || errno == EEXIST, 1);
-		if (strstr(runs[i], "%s.")) { /* a ROM's name: the folder is called GAME.gba or GAME.nds */
-			snprintf(folder, sizeof folder, "%s/game%s", dir, strstr(runs[i], ".nds") ? ".nds" : ".gba");
-			ck_assert_int_eq(mkdir(folder, 0755) == 0 || errno == EEXIST, 1);
-			snprintf(folder, sizeof folder, "%s/game", dir);
-		}
+		/* a ROM's name ends in .gba or .nds: those runs get folder game */
+		snprintf(folder, sizeof folder, "%s/%s", dir, strstr(runs[i], "%s.") ? "game" : "in");
 		snprintf(run, sizeof run, runs[i], folder, second);
 		rc = cli("%s", run);
 		if (rc == 2 && strstr(err, "without"))
