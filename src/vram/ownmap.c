@@ -801,16 +801,20 @@ int64_t vs_owntree_take(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t own
 	return vs_owntree_set(m, first, end, owner, kind) ? -2 : -1;
 }
 
-/* Whether a piece put at entry i of leaf t in place of the free run there
- * (lo and hi: the units that run keeps below and above the pieces) would
- * join an equal run beside it: first is the first piece, last the last. */
-static int would_join(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi, const vs_own_run *first,
-	const vs_own_run *last)
+/* Whether pieces p[0..np) put at entry i of leaf t in place of the free run
+ * there (lo and hi: the units that run keeps below and above the pieces)
+ * would join an equal run beside them, or sit beside a block entry of the
+ * first piece's owner (whose runs could equal them: block entries exist
+ * only while m->blocks counts them). One look at each neighbour. */
+static VS_ALWAYS_INLINE int would_join(const vs_ownmap *m, uint32_t t, uint32_t i, uint32_t lo, uint32_t hi,
+	const vs_own_run *p, uint32_t np)
 {
 	const om_ent *b = lo ? NULL : ent_before(m, t, i), *a = hi ? NULL : ent_after(m, t, i);
+	const vs_own_run *last = &p[np - 1];
 
-	return (b && b->ref == first->owner && b->kind == (uint32_t)first->kind) ||
-		(a && a->ref == last->owner && a->kind == (uint32_t)last->kind);
+	return (b && b->ref == p[0].owner && (b->kind == (uint32_t)p[0].kind || is_block(b->kind))) ||
+		(a && ((a->ref == last->owner && a->kind == (uint32_t)last->kind) ||
+			(is_block(a->kind) && a->ref == p[0].owner)));
 }
 
 /* The pieces taken as a take of them all as the first piece's kind and a
@@ -879,8 +883,7 @@ int64_t vs_owntree_take_runs(vs_ownmap *m, const vs_own_run *p, uint32_t np)
 		split(m, t);
 		return vs_owntree_take_runs(m, p, np);
 	}
-	if (x->n - 1 + n > OM_B || would_join(m, t, i, lo, hi, &p[0], &p[np - 1]) ||
-		(m->blocks && block_beside(m, t, i, lo, hi, p[0].owner)))
+	if (x->n - 1 + n > OM_B || would_join(m, t, i, lo, hi, p, np))
 		return take_runs_slow(m, p, np);
 	account(m, old.len, VS_UNIT_FREE, -1);
 	shift(x, i + 1, i + n);
