@@ -54,8 +54,12 @@ static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
 
 /* The last entry whose key is <= u (x->e[0].key <= u). The first step
  * leaves a power of two of entries to search, p, at the front or the
- * back; then halving steps of a known count. No early exit, so the
- * compiler makes the choices conditional moves: no branch to miss. */
+ * back; then halving steps of a known count, unrolled from p's case (each
+ * step a compare and a conditional move: no loop counter). No early
+ * exit, so the compiler makes the choices conditional moves: no branch to
+ * miss but the one on p, which follows the leaf's size. */
+#define OM_STEP(q) i = x->e[i + (q)].key <= u ? i + (q) : i
+typedef char om_b_under_128[OM_B < 128 ? 1 : -1]; /* slot_of's steps start at 32 at most */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
 	uint32_t n = x->n, p = 1u << (31 - __builtin_clz(n)), i;
@@ -63,10 +67,19 @@ static uint32_t slot_of(const om_node *x, uint32_t u)
 	/* the answer is in [n - p, n) when that entry is <= u, else in [0, p)
 	 * (n - p <= p) */
 	i = x->e[n - p].key <= u ? n - p : 0;
-	for (p /= 2; p; p /= 2)
-		i = x->e[i + p].key <= u ? i + p : i;
+	switch (p) {
+	default: /* OM_B is under 128 */
+	case 64: OM_STEP(32); /* fall through */
+	case 32: OM_STEP(16); /* fall through */
+	case 16: OM_STEP(8); /* fall through */
+	case 8: OM_STEP(4); /* fall through */
+	case 4: OM_STEP(2); /* fall through */
+	case 2: OM_STEP(1); /* fall through */
+	case 1: break;
+	}
 	return i;
 }
+#undef OM_STEP
 
 /* Entries [from, n) moved to start at to; n follows. */
 static void shift(om_node *x, uint32_t from, uint32_t to)
@@ -328,24 +341,17 @@ static int live_leaf(const vs_ownmap *m, uint32_t t)
 	return t && t < m->used && N(t).leaf && N(t).n;
 }
 
-/* The leaf holding u, its entry in *slot: the directory's leaf and entry
- * for u's stretch when u is inside that run of a live leaf; else the
- * hint's leaf when u is inside it, else the directory's leaf when u is
- * inside that, else the leaf a descent from the root finds, and in it the
- * binary search's entry, which the directory then keeps for the stretch. */
+/* The leaf holding u, its entry in *slot, when find's two guesses missed:
+ * the hint's leaf when u is inside it, else the directory's leaf for u's
+ * stretch when u is inside that, else the leaf a descent from the root
+ * finds; in it the binary search's entry, which the directory then keeps
+ * for the stretch. */
 static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
 	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
 	struct om_dir *d = m->dir ? &m->dir[u >> m->dir_shift] : NULL;
-	uint32_t t = d ? d->leaf : 0, i = d ? d->slot : 0;
+	uint32_t t = m->hint, i;
 
-	if (live_leaf(m, t) && i < N(t).n && u - N(t).e[i].key < N(t).e[i].len) {
-		w->hint = t;
-		w->hslot = i;
-		*slot = i;
-		return t;
-	}
-	t = m->hint;
 	if (!t || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
 		t = d ? d->leaf : 0;
 		if (!live_leaf(m, t) || u < N(t).e[0].key || u >= leaf_end(&N(t))) {
@@ -365,17 +371,35 @@ static VS_NOINLINE uint32_t find_slow(const vs_ownmap *m, uint32_t u, uint32_t *
 	return t;
 }
 
-/* The leaf holding u, its entry in *slot. The search starts at the run
- * last found or made (a placement check's look-up, then the allocation's
- * marks, come one after the other; the heatmap's samples go up the map):
- * that run or the next, in line, else find_slow. What it finds becomes
- * the hint: the one write a reader makes, to a map only its own thread
- * uses (ownmap_int.h). The entry is checked, never trusted: a hint left
- * by a mark that moved entries is still a live leaf, or 0. */
+/* The leaf holding u, its entry in *slot. First the directory's leaf and
+ * entry for u's stretch (the run last found there: a heap's free finds the
+ * run its allocation made), when that entry is still u's in a leaf (a
+ * directory entry always names a node handed out, and node 0 and a
+ * dropped node are no leaf with entries); then the run last found or made
+ * (a placement check's look-up, then the allocation's marks, come one
+ * after the other; the heatmap's samples go up the map): that run or the
+ * next, in line; else find_slow. What it finds becomes the hint: the one
+ * write a reader makes, to a map only its own thread uses (ownmap_int.h).
+ * The entry is checked, never trusted: a hint left by a mark that moved
+ * entries is still a live leaf, or 0. */
 static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *slot)
 {
-	uint32_t t = m->hint, i = m->hslot;
+	vs_ownmap *w = (vs_ownmap *)m; /* no map is made const: only its readers see it so */
+	uint32_t t, i;
 
+	if (m->dir) {
+		const struct om_dir *d = &m->dir[u >> m->dir_shift];
+		const om_node *x = &N(d->leaf);
+		i = d->slot;
+		if (x->leaf && i < x->n && u - x->e[i].key < x->e[i].len) {
+			w->hint = t = d->leaf;
+			w->hslot = i;
+			*slot = i;
+			return t;
+		}
+	}
+	t = m->hint;
+	i = m->hslot;
 	if (t) {
 		const om_node *x = &N(t);
 		if (i < x->n && u - x->e[i].key < x->e[i].len) {
@@ -383,7 +407,7 @@ static VS_ALWAYS_INLINE uint32_t find(const vs_ownmap *m, uint32_t u, uint32_t *
 			return t;
 		}
 		if (i + 1 < x->n && u - x->e[i + 1].key < x->e[i + 1].len) {
-			((vs_ownmap *)m)->hslot = ++i;
+			w->hslot = ++i;
 			*slot = i;
 			return t;
 		}
