@@ -620,6 +620,49 @@ static VS_ALWAYS_INLINE void leaf_done(vs_ownmap *m, uint32_t t, uint32_t i)
 		rebalance(m, t);
 }
 
+/* A free of exactly entry i of leaf t, a taken run or a block entry (a
+ * heap block's free: most frees), when the leaf has room for two more
+ * entries (as leaf_one asks, so the tree is the same as leaf_one's would
+ * be): the entry and the free runs beside it in the leaf become one free
+ * run, in at most one move of the leaf's tail. What leaf_one and leaf_done
+ * do, without the checks such a free does not need: nothing is kept below
+ * or above it, no block is cut into or joined (free runs have no owner),
+ * and the counts change by what is known here. */
+static VS_ALWAYS_INLINE void free_entry(vs_ownmap *m, uint32_t t, uint32_t i)
+{
+	om_node *x = &N(t);
+	uint32_t a = i, b = i, s = x->e[i].key, len = x->e[i].len, e = s + len, k = x->e[i].kind, gone;
+
+	if (i > 0 && x->e[i - 1].kind == VS_UNIT_FREE)
+		s = x->e[--a].key;
+	if (i + 1 < x->n && x->e[i + 1].kind == VS_UNIT_FREE) {
+		b++;
+		e = x->e[b].key + x->e[b].len;
+	}
+	gone = b - a; /* free runs joined into the new one */
+	if (is_block(k)) {
+		m->runs -= block_count(k);
+		m->blocks--;
+	} else {
+		m->runs--;
+	}
+	m->runs += 1 - gone;
+	m->free_runs += 1 - gone;
+	m->free_units += len;
+	if (b != a)
+		shift(x, b + 1, a + 1);
+	x->e[a].key = s;
+	x->e[a].len = e - s;
+	x->e[a].ref = VS_OWNER_NONE;
+	x->e[a].kind = VS_UNIT_FREE;
+	/* the leaf's first unit stays; its longest free run can only grow */
+	if (e - s > x->maxfree) {
+		x->maxfree = e - s;
+		lift(m, t);
+	}
+	leaf_done(m, t, a);
+}
+
 /* Any other mark: until the range is inside one leaf with room for two
  * more runs (absorb's joins and splits move runs between leaves: look
  * again); the nodes a split may take are reserved first, so a mark either
@@ -781,6 +824,11 @@ int vs_owntree_set(vs_ownmap *m, uint32_t first, uint32_t end, uint32_t owner, v
 	uint32_t t, i, k = (uint32_t)kind;
 
 	t = find(m, first, &i);
+	if (kind == VS_UNIT_FREE && owner == VS_OWNER_NONE && N(t).e[i].key == first &&
+		N(t).e[i].key + N(t).e[i].len == end && N(t).e[i].kind != VS_UNIT_FREE && N(t).n + 2 <= OM_B) {
+		free_entry(m, t, i);
+		return 0;
+	}
 	/* with blocks in the map, those the mark cuts into or may join go
 	 * back to runs first */
 	if (m->blocks && may_touch_block(m, t, i, first, end, owner)) {
