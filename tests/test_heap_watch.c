@@ -2,9 +2,10 @@
 /* test_heap_watch.c - the byte check of heaps whose stores the replay sees
  * (VS_STRAT_STORES_SEEN): a deliberately broken heap that writes its
  * headers over live blocks, or hands out overlapping ones, is still
- * reported, by its stores, by the blocks' edges, or by the full-byte mode;
- * and vramsim's own heaps read the same in that mode as with every byte
- * written; the store helpers answer as their first, plainer forms did. */
+ * reported, by its stores (whichever byte of the data they write) or by
+ * the full-byte mode; vramsim's own heaps read the same in that mode as
+ * with every byte written; the store helpers answer as their first,
+ * plainer forms did. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,9 @@ enum {
 	BH_INNER,     /* alloc writes its header into the middle of the last block's data */
 	BH_EDGE,      /* alloc writes its header over the last block's last 4 bytes */
 	BH_OVERLAP,   /* hands out the last block again */
-	BH_FREE_LINK  /* free writes a link into the middle of the next block's data */
+	BH_FREE_LINK, /* free writes a link into the middle of the next block's data */
+	BH_HEAD_EDGE, /* alloc writes over the last block's first 4 bytes */
+	BH_FREE_BACK  /* free writes into the middle of the block before it */
 };
 
 typedef struct bh_state {
@@ -61,6 +64,8 @@ static int bh_alloc(void *st, const vs_request *rq, vs_placement *pl)
 		heap_st32(s->mem, s->last + BH_HEAD + 128u, n); /* must be a block of 192 bytes or more */
 	if (s->mode == BH_EDGE && s->last != HEAP_NIL)
 		heap_st32(s->mem, b - 4u, n);
+	if (s->mode == BH_HEAD_EDGE && s->last != HEAP_NIL)
+		heap_st32(s->mem, s->last + BH_HEAD, n);
 	heap_st32(s->mem, b, n);
 	heap_st32(s->mem, b + 4u, BH_MAGIC);
 	memset(pl, 0, sizeof *pl);
@@ -82,6 +87,8 @@ static int bh_free(void *st, const vs_placement *pl)
 	heap_st32(s->mem, pl->block_offset + 4u, 0); /* its own header: fine */
 	if (s->mode == BH_FREE_LINK && after + BH_HEAD + 256u <= s->next)
 		heap_st32(s->mem, after + BH_HEAD + 128u, pl->block_offset);
+	if (s->mode == BH_FREE_BACK && pl->block_offset >= 256u)
+		heap_st32(s->mem, pl->block_offset - 128u, pl->block_offset);
 	return VS_OK;
 }
 
@@ -149,7 +156,7 @@ static void run_broken(vs_test_replay *x, const vs_strategy *s, int mode, int by
 /* An event list: ids 1-3 of 1,000 bytes, then their frees. */
 static const char three[] = "alloc 1 1000\nalloc 2 1000\nalloc 3 1000\nfree 1\nfree 2\nfree 3\n";
 
-START_TEST(correct_heap_passes_unwritten_inside)
+START_TEST(correct_heap_passes_data_unwritten)
 {
 	vs_test_replay x;
 	const vs_arena *a;
@@ -160,10 +167,12 @@ START_TEST(correct_heap_passes_unwritten_inside)
 			"alloc 1 1000\nalloc 2 1000\nfree 1\n");
 		ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 		ck_assert_str_eq(x.msgs, "");
-		/* id 2's data is [1016, 2016): byte 1500 is inside a granule, byte 1020 an edge */
+		/* id 2's data is [1016, 2016): byte 1500 inside a granule, bytes
+		 * 1020-1023 in its first, written only with every byte checked */
 		a = vs_replay_arena(x.r, 0);
 		ck_assert_msg((a->bytes[1500] != 0) == full, "full %d: byte 1500 is 0x%02x", full, a->bytes[1500]);
-		ck_assert_uint_ne(a->bytes[1020] | a->bytes[1021] | a->bytes[1022] | a->bytes[1023], 0);
+		ck_assert_msg((a->bytes[1020] | a->bytes[1021] | a->bytes[1022] | a->bytes[1023]) ? full : !full,
+			"full %d", full);
 		vs_test_replay_close(&x);
 	}
 #ifdef HEAP_WATCH_STORES
@@ -194,7 +203,9 @@ START_TEST(store_inside_live_data_seen_at_once)
 }
 END_TEST
 
-START_TEST(store_over_an_edge_found_at_free)
+/* The data's first and last granules, shared with headers: a store on
+ * one of their live bytes is seen as it is made, one beside them is not. */
+START_TEST(store_over_an_edge_seen_at_once)
 {
 	vs_test_replay x;
 
@@ -202,8 +213,36 @@ START_TEST(store_over_an_edge_found_at_free)
 	/* the header of id 2 over id 1's last bytes, of id 3 over id 2's */
 	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
 	ck_assert_uint_eq(vs_replay_check_total(x.r), 2);
+	ck_assert_msg(strstr(x.msgs, "t:4: error: integrity: bytes changed: event 2, strategy test-broken-heap: "
+		"its alloc wrote at 0x3ec, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
+	ck_assert_msg(strstr(x.msgs, "changed before its free") == NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+
+	run_broken(&x, &broken_heap, BH_HEAD_EDGE, VS_BYTES_CHECKED, three);
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
+	ck_assert_msg(strstr(x.msgs, "t:4: error: integrity: bytes changed: event 2, strategy test-broken-heap: "
+		"its alloc wrote at 0x8, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+
+	/* the headers' own stores beside the data, in the same granules: none */
+	run_broken(&x, &broken_heap, BH_CORRECT, VS_BYTES_CHECKED, "alloc 1 61\nalloc 2 3\nalloc 3 100\nfree 2\n"
+		"alloc 4 5\nfree 1\nfree 3\nfree 4\n");
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+/* The frees through which a restore drops the allocations made since its
+ * save are watched too: one writing into an older block is seen there. */
+START_TEST(store_in_a_restore_seen)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, BH_FREE_BACK, VS_BYTES_CHECKED,
+		"alloc 1 1000\nsave s\nalloc 2 1000\nrestore s\nfree 1\n");
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 1);
 	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
-		"id 1 (allocated at line 3): byte at 0x3ec changed before its free") != NULL, "%s", x.msgs);
+		"its free wrote at 0x370, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
 	vs_test_replay_close(&x);
 }
 END_TEST
@@ -222,7 +261,7 @@ END_TEST
 /* Unseen stores (a plug-in) and --full-bytes: every byte, found at the free. */
 START_TEST(full_bytes_find_every_fault_at_free)
 {
-	static const int modes[] = { BH_INNER, BH_EDGE, BH_FREE_LINK };
+	static const int modes[] = { BH_INNER, BH_EDGE, BH_FREE_LINK, BH_HEAD_EDGE };
 	vs_test_replay x;
 	size_t i;
 	int k;
@@ -263,13 +302,11 @@ static uint8_t pattern_byte(uint64_t id, uint32_t i)
 	return (uint8_t)(w >> (8 * (i % 4)));
 }
 
-/* The bytes of a replay's arena mem that the replay wrote for a live
- * allocation with only its edges written: [start, the first granule) and
- * [the last granule's end, end), each byte once (all of a small one),
- * against those of the same replay's arena full made with every byte
- * written, or against the pattern when full is NULL. */
+/* The bytes of a live allocation's data in a replay's arena mem, against
+ * the pattern (full) or against zero (nothing written). */
 typedef struct written_cmp {
-	const uint8_t *mem, *full;
+	const uint8_t *mem;
+	int full;
 	unsigned compared, differ;
 } written_cmp;
 
@@ -277,19 +314,16 @@ static void cmp_written(void *ud, const vs_live *l)
 {
 	written_cmp *c = ud;
 	uint32_t start = l->pl.offset, n = l->req.size < l->pl.granted ? l->req.size : l->pl.granted, i;
-	uint32_t g0 = (start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
-	uint32_t g1 = (start + n) / HEAP_WATCH_GRANULE * HEAP_WATCH_GRANULE;
 
 	for (i = 0; i < n; i++) {
-		if (start + i >= g0 && start + i < g1)
-			continue; /* an inner granule: watched, not written */
 		c->compared++;
-		c->differ += c->mem[start + i] != (c->full ? c->full[start + i] : pattern_byte(l->id, i));
+		c->differ += c->mem[start + i] != (c->full ? pattern_byte(l->id, i) : 0);
 	}
 }
 
 /* The bytes the replay writes follow the pattern, at every size from 1 byte
- * (written whole) to past two granules (edges only), in both modes. */
+ * to past two granules, with every byte checked; with the stores seen it
+ * writes none (the broken heap in its correct mode writes only headers). */
 START_TEST(written_bytes_follow_the_pattern)
 {
 	vs_test_text t = { 0 };
@@ -311,20 +345,20 @@ START_TEST(written_bytes_follow_the_pattern)
 		ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
 		ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 		c.mem = vs_replay_arena(x.r, 0)->bytes;
+		c.full = (int)full;
 		vs_replay_live_walk(x.r, cmp_written, &c);
-		ck_assert_msg(c.differ == 0, "full %u: %u of %u bytes differ from the pattern", full, c.differ, c.compared);
-		ck_assert_uint_gt(c.compared, 10000);
+		ck_assert_msg(c.differ == 0, "full %u: %u of %u bytes differ", full, c.differ, c.compared);
+		ck_assert_uint_eq(c.compared, 300 * 301 / 2);
 		vs_test_replay_close(&x);
 	}
 	free(t.s);
 }
 END_TEST
 
-/* vramsim's own heaps over heap churn: with their stores watched and only
- * the edges written, the same metrics, checks and events as with every
- * byte written, the same bytes at the live allocations' edges, and no
- * check failing. heap-linear with align=1 puts the edges at every offset
- * from a pattern word. */
+/* vramsim's own heaps over heap churn: with their stores watched and no
+ * byte written, the same metrics, checks and events as with every byte
+ * written, and no check failing. heap-linear with align=1 puts the data's
+ * ends at every offset of a granule. */
 START_TEST(own_heaps_same_as_full_bytes)
 {
 	static const char *const heaps[] = { "heap-dlmalloc", "heap-tlsf", "heap-first-fit", "heap-next-fit",
@@ -371,11 +405,11 @@ START_TEST(own_heaps_same_as_full_bytes)
 			checks[full] = vs_replay_check_total(x[full].r);
 			events[full] = vs_replay_events(x[full].r);
 		}
-		c.mem = vs_replay_arena(x[0].r, 0)->bytes;
-		c.full = vs_replay_arena(x[1].r, 0)->bytes;
-		vs_replay_live_walk(x[0].r, cmp_written, &c);
-		ck_assert_msg(c.differ == 0, "%s: %u of %u edge bytes differ", heaps[h], c.differ, c.compared);
-		/* heap-bank keeps the fewest live blocks at the end: 67 bytes */
+		/* the full run's live data all the pattern: its check had them all */
+		c.mem = vs_replay_arena(x[1].r, 0)->bytes;
+		c.full = 1;
+		vs_replay_live_walk(x[1].r, cmp_written, &c);
+		ck_assert_msg(c.differ == 0, "%s: %u of %u bytes differ", heaps[h], c.differ, c.compared);
 		ck_assert_uint_gt(c.compared, 50);
 		vs_test_replay_close(&x[0]);
 		vs_test_replay_close(&x[1]);
@@ -412,32 +446,25 @@ START_TEST(full_bytes_option)
 END_TEST
 
 /* ---- the store helpers against their first forms -------------------------
- * heap_watch_store as one inline function (before its usual answer was
- * split from the rest, heap_watch_seen), the heaps' highest and lowest set
- * bit (bits.h: one instruction on this host) as loops, and heap_ld32 and
- * heap_st32 a byte at a time. bits.h's forms for the consoles are checked
- * on the emulated GBA and DS, whose placements must equal the host's
- * (`vramsim cycles`). */
+ * heap_watch_store as a byte at a time (is each byte a live one?), the
+ * heaps' highest and lowest set bit (bits.h: one instruction on this host)
+ * as loops, and heap_ld32 and heap_st32 a byte at a time. bits.h's forms
+ * for the consoles are checked on the emulated GBA and DS, whose placements
+ * must equal the host's (`vramsim cycles`). */
 static void ref_watch_store(heap_watch *w, const uint8_t *p, uint32_t n)
 {
-	uintptr_t off;
-	uint32_t g, last;
+	uintptr_t off = (uintptr_t)p - w->base;
+	uint32_t i;
 
-	if (!n)
-		return;
-	off = (uintptr_t)p - w->base;
-	if (off >= w->size)
-		return;
-	g = (uint32_t)off / HEAP_WATCH_GRANULE;
-	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
-	if (!(w->live[g / 64u] >> (g % 64u) & 1u)) {
-		for (g++; g <= last && !(w->live[g / 64u] >> (g % 64u) & 1u); g++)
-			;
-		if (g > last)
+	for (i = 0; i < n && off < w->size && off + i < w->size; i++) {
+		uint32_t b = (uint32_t)off + i, g = b / HEAP_WATCH_GRANULE;
+		if ((w->live[g / 64u] >> (g % 64u) & 1u) &&
+		    (!w->part[g] || (w->part[g] >> (b % HEAP_WATCH_GRANULE) & 1u))) {
+			if (!w->hits++)
+				w->first = b;
 			return;
+		}
 	}
-	if (!w->hits++)
-		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
 }
 
 static uint32_t ref_fls(uint32_t v)
@@ -464,7 +491,7 @@ START_TEST(store_helpers_same_as_first_forms)
 {
 	enum { SIZE = 64 * 100 + 40 }; /* granules past the bitmap's last whole one */
 	static uint8_t mem[SIZE + 64];
-	uint64_t live[2] = { 0 };
+	uint64_t live[2] = { 0 }, part[SIZE / 64 + 1] = { 0 };
 	heap_watch w = { 0 }, ref = { 0 };
 	vs_rng rng = { 27 };
 	uint32_t i, seen = 0;
@@ -488,15 +515,23 @@ START_TEST(store_helpers_same_as_first_forms)
 		HOT_CMP(heap_ld32(mem, o), ==, v);
 	}
 #ifdef HEAP_WATCH_STORES
+	uint32_t g;
+
 	w.base = ref.base = (uintptr_t)mem;
 	w.size = ref.size = SIZE;
 	w.live = ref.live = live;
+	w.part = ref.part = part;
 	for (i = 0; i < 40000; i++) {
 		uint32_t o = vs_rng_below(&rng, SIZE + 32), n = vs_rng_below(&rng, 4) ? 4u : vs_rng_below(&rng, 200);
 		if (i % 1000 == 0) {
 			seen += ref.hits;
 			live[0] = (uint64_t)vs_rng_next(&rng) << 32 | vs_rng_next(&rng);
 			live[1] = ((uint64_t)vs_rng_next(&rng) << 32 | vs_rng_next(&rng)) & 0x7FFFFFFFFull;
+			/* a granule in four partly live: a run of bytes, from either end or inside */
+			for (g = 0; g < SIZE / 64 + 1; g++) {
+				uint32_t lo = vs_rng_below(&rng, 64), hi = lo + 1 + vs_rng_below(&rng, 64 - lo);
+				part[g] = vs_rng_below(&rng, 4) ? 0 : (hi - lo == 64 ? ~0ull : ((1ull << (hi - lo)) - 1)) << lo;
+			}
 			w.hits = ref.hits = 0;
 		}
 		if (vs_rng_below(&rng, 2))
@@ -520,9 +555,10 @@ int main(void)
 	Suite *s = suite_create("heap_watch");
 	TCase *tc = tcase_create("watch");
 
-	tcase_add_test(tc, correct_heap_passes_unwritten_inside);
+	tcase_add_test(tc, correct_heap_passes_data_unwritten);
 	tcase_add_test(tc, store_inside_live_data_seen_at_once);
-	tcase_add_test(tc, store_over_an_edge_found_at_free);
+	tcase_add_test(tc, store_over_an_edge_seen_at_once);
+	tcase_add_test(tc, store_in_a_restore_seen);
 	tcase_add_test(tc, overlapping_blocks_reported);
 	tcase_add_test(tc, full_bytes_find_every_fault_at_free);
 	tcase_add_test(tc, plugin_cannot_claim_seen_stores);

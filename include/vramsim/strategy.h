@@ -95,8 +95,8 @@ enum {
 	/* every store it makes into the arena's bytes goes through the heaps'
 	 * store helper (heap_st32 / heap_watch_store in
 	 * vramsim/alloc/heap_common.h) compiled into vramsim itself, so the
-	 * replay sees each one: the byte check is then kept by those stores
-	 * and each allocation's edges, not by all its bytes (check_bytes in
+	 * replay sees each one: the byte check is then kept by those stores,
+	 * and no byte of the allocations is written (check_bytes in
 	 * replay.h). For vramsim's own heaps; a plug-in leaves it unset. */
 	VS_STRAT_STORES_SEEN = 1u << 7,
 	/* what held reports never changes in an alloc or free call (a heap's

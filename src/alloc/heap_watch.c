@@ -7,24 +7,38 @@
 #ifdef HEAP_WATCH_STORES
 __thread heap_watch heap_watch_on;
 
-/* The rest of heap_watch_store: off lies in the watched memory. */
+/* Bytes [lo, hi) of a granule as a mask (lo < hi <= 64). */
+static uint64_t granule_bytes(uint32_t lo, uint32_t hi)
+{
+	return (hi - lo == 64u ? ~0ull : (1ull << (hi - lo)) - 1u) << lo;
+}
+
+/* The rest of heap_watch_store: off lies in the watched memory. The store
+ * counts when a byte it writes is live data: in a live granule, all of it,
+ * or one of the bytes part names. */
 void heap_watch_seen(uintptr_t off, uint32_t n)
 {
 	heap_watch *w = &heap_watch_on;
-	uint32_t g = (uint32_t)off / HEAP_WATCH_GRANULE, last;
+	uint64_t end = (uint64_t)off + n < w->size ? (uint64_t)off + n : w->size;
+	uint32_t g = (uint32_t)off / HEAP_WATCH_GRANULE;
 
-	if (!n)
+	for (; (uint64_t)g * HEAP_WATCH_GRANULE < end; g++) {
+		uint32_t at = g * HEAP_WATCH_GRANULE, lo, hi, b;
+		uint64_t hit;
+		if (!heap_watch_live(w->live, g))
+			continue;
+		lo = at > off ? 0u : (uint32_t)off - at;
+		hi = end - at < HEAP_WATCH_GRANULE ? (uint32_t)(end - at) : HEAP_WATCH_GRANULE;
+		hit = granule_bytes(lo, hi);
+		if (w->part[g])
+			hit &= w->part[g];
+		if (!hit)
+			continue;
+		b = (uint32_t)hit ? bits_ctz32((uint32_t)hit) : 32u + bits_ctz32((uint32_t)(hit >> 32));
+		if (!w->hits++)
+			w->first = at + b;
 		return;
-	last = (uint32_t)(off + n - 1u < w->size ? off + n - 1u : w->size - 1u) / HEAP_WATCH_GRANULE;
-	if (!heap_watch_live(w->live, g)) {
-		/* a word's store is in one granule unless it straddles two */
-		for (g++; g <= last && !heap_watch_live(w->live, g); g++)
-			;
-		if (g > last)
-			return;
 	}
-	if (!w->hits++)
-		w->first = g * HEAP_WATCH_GRANULE > off ? g * HEAP_WATCH_GRANULE : (uint32_t)off;
 }
 #else
 /* ISO C wants something in a translation unit */

@@ -168,10 +168,8 @@ typedef struct vs_replay_config {
 	 * change them: a strategy given the arena's bytes. For one with
 	 * VS_STRAT_NO_MEM the ownership checks already prove them unchanged,
 	 * and the arena's bytes stay zero. For one with VS_STRAT_STORES_SEEN
-	 * only each allocation's edges are written, the bytes before its first
-	 * and after its last 64-byte granule (HEAP_WATCH_GRANULE), and the
-	 * strategy's stores into the granules between are caught as they are
-	 * made (docs/heaps.md, Checks). VS_BYTES_FULL writes and compares every
+	 * none are written: the strategy's stores into live data are caught as
+	 * they are made (docs/heaps.md, Checks). VS_BYTES_FULL writes and compares every
 	 * byte for every strategy given the arena's bytes (`--full-bytes`);
 	 * VS_BYTES_ALWAYS for every strategy (for code that reads
 	 * vs_replay_arena's bytes); VS_BYTES_OFF (0) never. */
@@ -206,8 +204,8 @@ const vs_trace_header *vs_replay_header(const vs_replay *r);
 const vs_trace_reader *vs_replay_reader(const vs_replay *r);
 int vs_replay_arena_count(const vs_replay *r);
 /* Arena i: its ownership map, and its bytes (which hold the live
- * allocations' data where check_bytes wrote them, only their edges where
- * the strategy's stores are seen: see above). */
+ * allocations' data where check_bytes wrote them, none of it where the
+ * strategy's stores are seen: see above). */
 const vs_arena *vs_replay_arena(const vs_replay *r, int i);
 const vs_strategy *vs_replay_strategy(const vs_replay *r, int i);
 void *vs_replay_strategy_state(vs_replay *r, int i);

@@ -47,7 +47,7 @@ typedef struct rec {
 	uint8_t in_use;
 	uint8_t detached;      /* a hit on data the strategy holds itself: no map, no metrics */
 	uint8_t taken;         /* what check_placement marked already (vs_arena_take): TAKEN_* */
-	uint8_t watched;       /* its inner granules are set in its arena's watch (stores seen) */
+	uint8_t watched;       /* its data is in its arena's watch (stores seen) */
 } rec;
 
 /* id table entry: handle 0 = empty slot, FAILED_HANDLE = failed allocation */
@@ -89,9 +89,10 @@ typedef struct arena_run {
 	uint64_t alloc_units;  /* units owned by VS_OWNER_ALLOC, kept as they change */
 	int held_clean;        /* held extents disjoint, inside, every unit theirs: changes go as deltas */
 	uint8_t bytes;         /* allocations' bytes are written, moved and compared (check_bytes) */
-	uint8_t seen;          /* the strategy's stores are watched: of those bytes, only the edges */
-	heap_watch watch;      /* with seen: the granules inside live data, and what hit them */
+	uint8_t seen;          /* the strategy's stores are watched: those bytes are not written */
+	heap_watch watch;      /* with seen: the granules with live data, and what hit them */
 	uint64_t *live_bits;   /* watch.live */
+	uint64_t *part_masks;  /* watch.part */
 	uint8_t frag_known;    /* m.frag is worked out from m.free_bytes and m.largest_free */
 	uint8_t stranded;      /* allocations live on memory a DS bank took away: frees re-reserve it */
 } arena_run;

@@ -197,22 +197,17 @@ static int64_t find_edge_change(const rec *x, const uint8_t *src, uint32_t i, ui
 }
 
 /* ---- the watch over a strategy's stores ----------------------------------
- * Where the strategy's stores are seen (arena_run seen), a record's data is
- * its inner granules (HEAP_WATCH_GRANULE bytes, each wholly inside the
- * data), whose bits in the arena's watch make a store there a hit, and its
- * edges, the bytes before the first granule and after the last, which are
- * written and compared as every byte is otherwise. A store into the data
- * is then seen as it is made, or found at the free by the edges' bytes. */
+ * Where the strategy's stores are seen (arena_run seen), no byte of a
+ * record's data is written: the arena's watch holds all of it, a bit per
+ * granule (HEAP_WATCH_GRANULE bytes) with live data, and for a granule the
+ * data fills only partly (a record's first and last, shared with a header
+ * or a neighbour's data) the mask of its live bytes. A store into the data
+ * is seen as it is made, whichever byte it writes. */
 
-/* Granules [*g0, *g1) lie wholly inside x's data (none when equal). */
-static void inner_granules(const rec *x, uint32_t *g0, uint32_t *g1)
+/* Bytes [lo, hi) of a granule as a mask (lo < hi <= HEAP_WATCH_GRANULE). */
+static uint64_t granule_bytes(uint32_t lo, uint32_t hi)
 {
-	uint32_t start = x->pub.pl.offset, end = start + vs_replay_data_bytes(x);
-
-	*g0 = (uint32_t)(((uint64_t)start + HEAP_WATCH_GRANULE - 1) / HEAP_WATCH_GRANULE);
-	*g1 = end / HEAP_WATCH_GRANULE;
-	if (*g1 < *g0)
-		*g1 = *g0;
+	return (hi - lo == 64u ? ~0ull : (1ull << (hi - lo)) - 1u) << lo;
 }
 
 /* Sets (on) or clears bits [g0, g1) of the watch's map (g0 < g1): the
@@ -232,36 +227,74 @@ static void set_granules(uint64_t *bits, uint32_t g0, uint32_t g1, int on)
 	bits[w1] = on ? bits[w1] | last : bits[w1] & ~last;
 }
 
+/* Bytes of granule g watched (on) or not: the granule is live while any
+ * of its bytes are. */
+static void watch_part(arena_run *ar, uint32_t g, uint64_t bytes, int on)
+{
+	uint64_t *p = &ar->part_masks[g];
+
+	if (on) {
+		*p |= bytes;
+		ar->live_bits[g / 64] |= 1ull << (g % 64);
+	} else if (!(*p &= ~bytes)) {
+		ar->live_bits[g / 64] &= ~(1ull << (g % 64));
+	}
+}
+
+/* Data [start, end), not empty, watched (on) or not: the granules it
+ * fills whole by their bits, its first and last by their bytes. */
+static void watch_data(arena_run *ar, uint32_t start, uint32_t end, int on)
+{
+	uint32_t g0 = start / HEAP_WATCH_GRANULE, g1 = (end - 1) / HEAP_WATCH_GRANULE;
+	uint32_t lo = start % HEAP_WATCH_GRANULE, hi = end - g1 * HEAP_WATCH_GRANULE;
+
+	if (g0 == g1) {
+		watch_part(ar, g0, granule_bytes(lo, hi), on);
+		return;
+	}
+	if (lo)
+		watch_part(ar, g0++, granule_bytes(lo, HEAP_WATCH_GRANULE), on);
+	if (hi < HEAP_WATCH_GRANULE)
+		watch_part(ar, g1--, granule_bytes(0, hi), on);
+	if (g0 <= g1)
+		set_granules(ar->live_bits, g0, g1 + 1, on);
+}
+
 int vs_replay_watch_init(arena_run *ar)
 {
 	uint32_t size = ar->arena.decl.size, granules = (uint32_t)(((uint64_t)size + HEAP_WATCH_GRANULE - 1) /
 		HEAP_WATCH_GRANULE);
 
+	/* the masks take 8 bytes a granule, an eighth of the arena's bytes:
+	 * zeroed pages, touched only where partly live granules lie */
 	ar->live_bits = calloc((size_t)granules / 64 + 1, sizeof *ar->live_bits);
-	if (!ar->live_bits)
+	ar->part_masks = calloc(granules, sizeof *ar->part_masks);
+	if (!ar->live_bits || !ar->part_masks) {
+		vs_replay_watch_fini(ar);
 		return -1;
+	}
 	memset(&ar->watch, 0, sizeof ar->watch);
 	ar->watch.base = (uintptr_t)ar->arena.bytes;
 	ar->watch.size = size;
 	ar->watch.live = ar->live_bits;
+	ar->watch.part = ar->part_masks;
 	return 0;
 }
 
 void vs_replay_watch_fini(arena_run *ar)
 {
 	free(ar->live_bits);
+	free(ar->part_masks);
 	ar->live_bits = NULL;
+	ar->part_masks = NULL;
 	ar->seen = 0;
 }
 
 void vs_replay_unwatch(arena_run *ar, rec *x)
 {
-	uint32_t g0, g1;
-
 	if (!x->watched)
 		return;
-	inner_granules(x, &g0, &g1);
-	set_granules(ar->live_bits, g0, g1, 0);
+	watch_data(ar, x->pub.pl.offset, x->pub.pl.offset + vs_replay_data_bytes(x), 0);
 	x->watched = 0;
 }
 
@@ -284,36 +317,21 @@ VS_NOINLINE void vs_replay_stores_hit(vs_replay *r, int a, const char *call)
 	w->hits = 0;
 }
 
-/* The edges of x's data written (the inner granules watched instead): 1,
- * or 0 when x is written whole. */
-static int write_edges(arena_run *ar, rec *x)
+/* x's data watched instead of written (its payload written, for those who
+ * read the arena's bytes): 1, or 0 when x is written whole. */
+static int watch_rec(arena_run *ar, rec *x)
 {
-	uint32_t start = x->pub.pl.offset, n = vs_replay_data_bytes(x), g0, g1, head, tail;
+	uint32_t n = vs_replay_data_bytes(x);
 
 	if (!ar->seen || x->fp.stride || x->ntied)
 		return 0;
-	inner_granules(x, &g0, &g1);
-	if (g0 == g1)
-		return 0;
-	head = g0 * HEAP_WATCH_GRANULE - start;
-	tail = g1 * HEAP_WATCH_GRANULE - start;
-	fill_edge(x, ar->arena.bytes + start, 0, head);
-	fill_edge(x, ar->arena.bytes + start + tail, tail, n - tail);
-	set_granules(ar->live_bits, g0, g1, 1);
-	x->watched = 1;
+	if (n) {
+		if (x->payload_len)
+			memcpy(ar->arena.bytes + x->pub.pl.offset, x->payload, x->payload_len < n ? x->payload_len : n);
+		watch_data(ar, x->pub.pl.offset, x->pub.pl.offset + n, 1);
+		x->watched = 1;
+	}
 	return 1;
-}
-
-/* As find_pattern_change over the edges of a watched record. */
-static int64_t verify_edges(const arena_run *ar, const rec *x)
-{
-	uint32_t start = x->pub.pl.offset, n = vs_replay_data_bytes(x), g0, g1, tail;
-	int64_t bad;
-
-	inner_granules(x, &g0, &g1);
-	tail = g1 * HEAP_WATCH_GRANULE - start;
-	bad = find_edge_change(x, ar->arena.bytes + start, 0, g0 * HEAP_WATCH_GRANULE - start);
-	return bad >= 0 ? bad : find_edge_change(x, ar->arena.bytes + start + tail, tail, n - tail);
 }
 
 /* A 2D sprite's data goes row by row into its rectangle. */
@@ -323,7 +341,7 @@ void vs_replay_write_bytes(arena_run *ar, rec *x)
 	uint8_t *p = a->bytes + x->pub.pl.offset;
 	uint32_t n = vs_replay_data_bytes(x), i;
 
-	if (write_edges(ar, x))
+	if (watch_rec(ar, x))
 		return;
 
 	/* 32-bit writes land everywhere in VRAM; store as such. */
@@ -350,7 +368,7 @@ int64_t vs_replay_verify_bytes(const arena_run *ar, const rec *x)
 	uint32_t n = vs_replay_data_bytes(x), i;
 
 	if (x->watched)
-		return verify_edges(ar, x);
+		return -1; /* every store into it was seen as it was made */
 
 	if (x->fp.stride && x->fp.row_bytes) {
 		for (i = 0; i < n; i += x->fp.row_bytes) {

@@ -98,8 +98,9 @@ static int drop_since(vs_replay *r, int a, uint64_t seq, int via_strategy)
 		if (via_strategy && !x->pub.retained) {
 			uint32_t k;
 			int st = VS_OK;
+			vs_replay_unwatch(ar, x); /* its free may write into it */
 			for (k = 0; k < x->pub.refs; k++)
-				st = ar->strat->free(ar->state, &x->pub.pl);
+				st = vs_replay_strat_free(r, a, &x->pub.pl);
 			if (st == VS_RETAINED) {
 				/* the strategy keeps it (a static heap): it stays held */
 				vs_replay_account(ar, x, -1);

@@ -72,18 +72,21 @@ static inline uint32_t heap_ld32(const uint8_t *m, uint32_t o)
  * Every store a heap makes into the memory it manages goes through
  * heap_st32 or heap_watch_store. A host build with HEAP_WATCH_STORES defined
  * (vramsim's own) lets the replay see them: while heap_watch_on is a watch
- * (size not 0), a store into a 64-byte granule that lies wholly inside a live
- * allocation's data is counted there, with the first such byte. The replay
- * checks the granules' edges by their bytes (docs/heaps.md, Checks). Without
- * the define (the consoles' builds) the stores are plain. */
+ * (size not 0), a store into a live allocation's data is counted, with the
+ * first byte of it that is. The watch is a bit per 64-byte granule, set when
+ * any byte of the granule is live data, and for a granule only partly so
+ * the mask of its bytes that are (docs/heaps.md, Checks). Without the
+ * define (the consoles' builds) the stores are plain. */
 #define HEAP_WATCH_GRANULE 64u
 
 typedef struct heap_watch {
 	uintptr_t base;       /* the memory watched, as an address */
 	uint32_t size;
-	const uint64_t *live; /* bit g: granule g is inside one live allocation's data */
+	const uint64_t *live; /* bit g: granule g holds live data */
+	const uint64_t *part; /* for a live granule g, bit b of part[g]: its byte b is live data; all of them
+	                       * when part[g] is 0 (a granule inside one allocation's data) */
 	uint32_t hits;        /* stores seen there since the replay last looked */
-	uint32_t first;       /* offset of the first byte of the first of them */
+	uint32_t first;       /* offset of the first live byte the first of them wrote */
 } heap_watch;
 
 #ifdef HEAP_WATCH_STORES
@@ -105,12 +108,21 @@ void heap_watch_seen(uintptr_t off, uint32_t n);
 static inline void heap_watch_store(const uint8_t *p, uint32_t n)
 {
 	uintptr_t off = (uintptr_t)p - heap_watch_on.base;
+	uint32_t g;
+	uint64_t part;
 
-	if (off >= heap_watch_on.size)
+	if (off >= heap_watch_on.size || !n)
 		return; /* no watch, or not the watched memory (a heap's own state) */
+	if (off % HEAP_WATCH_GRANULE + n > HEAP_WATCH_GRANULE) {
+		heap_watch_seen(off, n); /* over two granules, or more */
+		return;
+	}
 	/* the usual store, an aligned word outside live data, ends here */
-	if (off % HEAP_WATCH_GRANULE + n > HEAP_WATCH_GRANULE ||
-	    heap_watch_live(heap_watch_on.live, (uint32_t)off / HEAP_WATCH_GRANULE))
+	g = (uint32_t)off / HEAP_WATCH_GRANULE;
+	if (!heap_watch_live(heap_watch_on.live, g))
+		return;
+	part = heap_watch_on.part[g];
+	if (!part || (part >> (off % HEAP_WATCH_GRANULE) & ((2ull << (n - 1u)) - 1u)))
 		heap_watch_seen(off, n);
 }
 #else
