@@ -7,12 +7,6 @@
 #ifdef HEAP_WATCH_STORES
 __thread heap_watch heap_watch_on;
 
-/* Bytes [lo, hi) of a granule as a mask (lo < hi <= 64). */
-static uint64_t granule_bytes(uint32_t lo, uint32_t hi)
-{
-	return (hi - lo == 64u ? ~0ull : (1ull << (hi - lo)) - 1u) << lo;
-}
-
 /* The rest of heap_watch_store: off lies in the watched memory. The store
  * counts when a byte it writes is live data: in a live granule, all of it,
  * or one of the bytes part names. */
@@ -29,7 +23,7 @@ void heap_watch_seen(uintptr_t off, uint32_t n)
 			continue;
 		lo = at > off ? 0u : (uint32_t)off - at;
 		hi = end - at < HEAP_WATCH_GRANULE ? (uint32_t)(end - at) : HEAP_WATCH_GRANULE;
-		hit = granule_bytes(lo, hi);
+		hit = heap_watch_bytes(lo, hi);
 		if (w->part[g])
 			hit &= w->part[g];
 		if (!hit)

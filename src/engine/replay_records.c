@@ -204,12 +204,6 @@ static int64_t find_edge_change(const rec *x, const uint8_t *src, uint32_t i, ui
  * or a neighbour's data) the mask of its live bytes. A store into the data
  * is seen as it is made, whichever byte it writes. */
 
-/* Bytes [lo, hi) of a granule as a mask (lo < hi <= HEAP_WATCH_GRANULE). */
-static uint64_t granule_bytes(uint32_t lo, uint32_t hi)
-{
-	return (hi - lo == 64u ? ~0ull : (1ull << (hi - lo)) - 1u) << lo;
-}
-
 /* Sets (on) or clears bits [g0, g1) of the watch's map (g0 < g1): the
  * words between the two ends whole. */
 static void set_granules(uint64_t *bits, uint32_t g0, uint32_t g1, int on)
@@ -249,13 +243,13 @@ static void watch_data(arena_run *ar, uint32_t start, uint32_t end, int on)
 	uint32_t lo = start % HEAP_WATCH_GRANULE, hi = end - g1 * HEAP_WATCH_GRANULE;
 
 	if (g0 == g1) {
-		watch_part(ar, g0, granule_bytes(lo, hi), on);
+		watch_part(ar, g0, heap_watch_bytes(lo, hi), on);
 		return;
 	}
 	if (lo)
-		watch_part(ar, g0++, granule_bytes(lo, HEAP_WATCH_GRANULE), on);
+		watch_part(ar, g0++, heap_watch_bytes(lo, HEAP_WATCH_GRANULE), on);
 	if (hi < HEAP_WATCH_GRANULE)
-		watch_part(ar, g1--, granule_bytes(0, hi), on);
+		watch_part(ar, g1--, heap_watch_bytes(0, hi), on);
 	if (g0 <= g1)
 		set_granules(ar->live_bits, g0, g1 + 1, on);
 }

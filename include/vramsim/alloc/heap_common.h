@@ -89,6 +89,12 @@ typedef struct heap_watch {
 	uint32_t first;       /* offset of the first live byte the first of them wrote */
 } heap_watch;
 
+/* Bytes [lo, hi) of a granule as a mask of heap_watch's part (lo < hi <= 64). */
+static inline uint64_t heap_watch_bytes(uint32_t lo, uint32_t hi)
+{
+	return (hi - lo == 64u ? ~0ull : (1ull << (hi - lo)) - 1u) << lo;
+}
+
 #ifdef HEAP_WATCH_STORES
 /* The watch in force, one per thread (the replays of `compare -j` run side
  * by side); size 0 when none. The struct itself, not a pointer to one: a
