@@ -333,15 +333,16 @@ START_TEST(random_traces_account_every_byte)
 }
 END_TEST
 
-/* Every strategy that says its held extents are fixed has its case above,
- * where make_trace holds it to that. */
+/* Every strategy that says its held extents are fixed is held to it: a
+ * heap by its case above, where make_trace checks it after every call, a
+ * BG tile strategy by bg_held_fixed_same_as_asked below. */
 START_TEST(held_fixed_strategies_are_checked)
 {
 	size_t i, j;
 
 	for (i = 0; i < vs_strategy_count(); i++) {
 		const vs_strategy *s = vs_strategy_at(i);
-		int found = 0;
+		int found = (s->arenas & VS_ARENA_BIT(VS_ARENA_GBA_BG)) != 0;
 
 		if (!(s->flags & VS_STRAT_HELD_FIXED))
 			continue;
@@ -349,6 +350,61 @@ START_TEST(held_fixed_strategies_are_checked)
 			found |= strcmp(cases[j].name, s->name) == 0;
 		ck_assert_msg(found, "%s sets VS_STRAT_HELD_FIXED and has no case in test_heap_held", s->name);
 	}
+}
+END_TEST
+
+/* A BG tile strategy that says its held extents are fixed: the bundled BG
+ * traces give the same metrics, checks and events through it as through a
+ * copy without the flag, which the replay asks after every call. */
+START_TEST(bg_held_fixed_same_as_asked)
+{
+	static const char *const traces[] = { "gba-side-scroller-1", "gba-side-scroller-2", "gba-demo-capture" };
+	size_t i, t;
+	int checked = 0;
+
+	for (i = 0; i < vs_strategy_count(); i++) {
+		const vs_strategy *s = vs_strategy_at(i);
+		vs_strategy asked;
+
+		if (!(s->flags & VS_STRAT_HELD_FIXED) || !(s->arenas & VS_ARENA_BIT(VS_ARENA_GBA_BG)))
+			continue;
+		asked = *s;
+		asked.flags &= ~(uint32_t)VS_STRAT_HELD_FIXED;
+		for (t = 0; t < sizeof traces / sizeof traces[0]; t++) {
+			char path[1024], *text;
+			vs_test_replay x[2];
+			int k, a, n;
+
+			snprintf(path, sizeof path, "%s/traces/%s.trace", VS_SOURCE_DIR, traces[t]);
+			text = vs_test_slurp(path);
+			for (k = 0; k < 2; k++) {
+				vs_replay_config cfg;
+				char err[512];
+
+				vs_replay_config_default(&cfg);
+				/* the BG arenas' kinds from a first open, then the strategy on each */
+				ck_assert_msg(vs_test_replay_open(&x[k], text, traces[t], &cfg, err, sizeof err) != NULL, "%s", err);
+				n = vs_replay_arena_count(x[k].r);
+				for (a = 0; a < n; a++)
+					if (vs_replay_arena(x[k].r, a)->decl.kind == VS_ARENA_GBA_BG)
+						cfg.strategy[a] = k ? &asked : s;
+				vs_test_replay_close(&x[k]);
+				ck_assert_msg(vs_test_replay_open(&x[k], text, traces[t], &cfg, err, sizeof err) != NULL, "%s", err);
+				ck_assert_int_eq(vs_replay_run(x[k].r, 0), 0);
+			}
+			for (a = 0; a < n; a++)
+				ck_assert_msg(memcmp(vs_replay_metrics(x[0].r, a), vs_replay_metrics(x[1].r, a),
+					sizeof(vs_metrics)) == 0, "%s on %s: arena %d's metrics differ", s->name, traces[t], a);
+			ck_assert_uint_eq(vs_replay_check_total(x[0].r), vs_replay_check_total(x[1].r));
+			ck_assert_uint_eq(vs_replay_diag_total(x[0].r), vs_replay_diag_total(x[1].r));
+			ck_assert_uint_eq(vs_replay_events(x[0].r), vs_replay_events(x[1].r));
+			vs_test_replay_close(&x[0]);
+			vs_test_replay_close(&x[1]);
+			free(text);
+			checked++;
+		}
+	}
+	ck_assert_int_ge(checked, 6); /* gba-bg-tiles and gba-bg-tiles-split, three traces each */
 }
 END_TEST
 
@@ -570,6 +626,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, random_traces_account_every_byte, 0, (int)(sizeof cases / sizeof *cases));
 	tcase_add_test(tc, held_fixed_strategies_are_checked);
+	tcase_add_test(tc, bg_held_fixed_same_as_asked);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cases");
 	tcase_set_timeout(tc, 60);

@@ -119,7 +119,7 @@ const vs_strategy vs_strat_gba_bg_tiles = {
 	.summary = "BG tile manager from 'Gameboy Advance Resource Management': ROM<->RAM maps, refcounts as free "
 		"lists, O(1)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
-	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_HELD_FIXED,
 	.state_size = sizeof(gba_bg_tiles),
 	.init = bgt_init,
 	.alloc = bgt_alloc,

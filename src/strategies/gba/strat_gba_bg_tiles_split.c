@@ -103,7 +103,7 @@ const vs_strategy vs_strat_gba_bg_tiles_split = {
 	.summary = "simpler scheme from 'Gameboy Advance Resource Management': separate 4bpp and 8bpp tile managers "
 		"(bytes4=, rom=)",
 	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_BG),
-	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM,
+	.flags = VS_STRAT_RELOCATABLE | VS_STRAT_NO_MEM | VS_STRAT_HELD_FIXED,
 	.state_size = sizeof(gba_bg_tiles_split),
 	.init = bgs_init,
 	.alloc = bgs_alloc,
