@@ -313,45 +313,64 @@ START_TEST(fault_hook_has_the_last_word)
 }
 END_TEST
 
+/* Writes a trace of n alloc-free pairs in a 1 MiB heap to path. */
+static void write_churn(const char *path, int n)
+{
+	FILE *fp = fopen(path, "w");
+	int i;
+
+	ck_assert_ptr_nonnull(fp);
+	fputs("vramsim-trace 1\narena heap ram size=1M\n", fp);
+	for (i = 1; i <= n; i++)
+		fprintf(fp, "alloc %d %d\nfree %d\n", i, 16 + i % 4000, i);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
 /* render's folder for its pictures, made by the run, goes when a signal
- * stops it before the pictures are in (it stayed behind, empty). */
+ * stops it before the pictures are in (it stayed behind, empty). The run
+ * is stopped (SIGSTOP) as soon as its folder is there, then sent SIGTERM
+ * and let go on, so the signal always lands mid-run; a run that finished
+ * before it could be stopped is tried again on a trace twice as long. */
 START_TEST(render_folder_goes_on_signal)
 {
-	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	struct timespec tick = { 0, 1000 * 1000 };
 	const char *dir = folder("render");
 	char trace[700], pics[700];
 	struct stat st;
-	FILE *fp;
-	pid_t pid;
-	int i, status;
+	int n, i, status = 0;
 
 	snprintf(trace, sizeof trace, "%s/big.trace", dir);
 	snprintf(pics, sizeof pics, "%s/pics", dir);
-	fp = fopen(trace, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs("vramsim-trace 1\narena heap ram size=1M\n", fp);
-	for (i = 1; i <= 400000; i++) /* long enough to be killed mid-replay */
-		fprintf(fp, "alloc %d %d\nfree %d\n", i, 16 + i % 4000, i);
-	ck_assert_int_eq(fclose(fp), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		signal(SIGTERM, SIG_DFL);
-		execl(VS_VRAMSIM, VS_VRAMSIM, "render", trace, "-q", "-o", pics, (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 2000 && stat(pics, &st) != 0; i++)
-		nanosleep(&tick, NULL);
-	ck_assert_msg(i < 2000, "render made no folder");
-	kill(pid, SIGTERM);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	if (WIFSIGNALED(status)) {
-		ck_assert_int_eq(WTERMSIG(status), SIGTERM);
-		ck_assert_str_eq(listing(dir), "big.trace\nt.trace\n");
-	} else { /* done before the signal came: its pictures are all there */
-		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	for (n = 100000; n <= 800000; n *= 2) {
+		pid_t pid;
+
+		write_churn(trace, n);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			signal(SIGTERM, SIG_DFL);
+			execl(VS_VRAMSIM, VS_VRAMSIM, "render", trace, "-q", "-o", pics, (char *)NULL);
+			_exit(127);
+		}
+		for (i = 0; i < 10000 && stat(pics, &st) != 0; i++)
+			nanosleep(&tick, NULL);
+		ck_assert_msg(i < 10000, "render made no folder");
+		kill(pid, SIGSTOP);
+		ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
+		if (WIFSTOPPED(status)) {
+			kill(pid, SIGTERM);
+			kill(pid, SIGCONT);
+			ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+			ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status %d", status);
+			ck_assert_str_eq(listing(dir), "big.trace\nt.trace\n");
+			break;
+		}
+		/* done before it could be stopped: its pictures are all there */
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
 		ck_assert_int_eq(stat(pics, &st), 0);
+		remove_folder(pics);
 	}
+	ck_assert_msg(n <= 800000, "render always finished before it could be stopped");
 	remove_folder(dir);
 }
 END_TEST
