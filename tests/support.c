@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* support.c - shared helpers for the check-based suites. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,24 @@ int vs_test_exists(const char *path)
 	struct stat st;
 
 	return lstat(path, &st) == 0;
+}
+
+int vs_test_temporary_left(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[1024], prefix[512];
+	struct dirent *d;
+	DIR *dp;
+	int found = 0;
+
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	snprintf(prefix, sizeof prefix, "%s.tmp-", slash ? slash + 1 : path);
+	dp = opendir(dir);
+	ck_assert_ptr_nonnull(dp);
+	while ((d = readdir(dp)) != NULL)
+		found |= strncmp(d->d_name, prefix, strlen(prefix)) == 0;
+	closedir(dp);
+	return found;
 }
 
 const char *vs_test_file(int slot, const char *name, const char *text)

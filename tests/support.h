@@ -65,6 +65,10 @@ const char *vs_test_path(const char *fmt, ...) __attribute__((format(printf, 1, 
 /* 1 when something is at path: a file, a folder, a link (even dangling). */
 int vs_test_exists(const char *path);
 
+/* 1 when a temporary file of path's (PATH.tmp-PID, as an output is written
+ * before it takes its name) is left in path's folder. */
+int vs_test_temporary_left(const char *path);
+
 /* Runs the vramsim executable with arguments (a shell-quoted string);
  * captures stdout and stderr (each truncated to cap bytes) and returns the
  * exit status, or -1 if it did not exit normally. */

@@ -372,7 +372,7 @@ END_TEST
 
 START_TEST(record_exit_codes)
 {
-	char path[1024];
+	char path[1024], *before, *after;
 	FILE *fp;
 	char head[128] = "";
 
@@ -425,11 +425,19 @@ START_TEST(record_exit_codes)
 	ck_assert_ptr_nonnull(strstr(out, "placements: the GBA's equal the host replay's"));
 	/* libmgba crashing inside a frame: the guard's last word, exit 2, the
 	 * trace from before untouched and no temporary file beside it */
+	before = vs_test_slurp(path);
+	ck_assert_ptr_nonnull(before);
 	vs_test_core_crash(1);
 	ck_assert_int_eq(cli("record %s --frames 5 -o %s", vs_test_rom("demo.gba"), path), 2);
 	vs_test_core_crash(0);
 	ck_assert_msg(strstr(err, "demo.gba: frame 2: libmgba crashed (SIGSEGV): a ROM or savestate it cannot run")
 		!= NULL, "%s", err);
+	after = vs_test_slurp(path);
+	ck_assert_ptr_nonnull(after);
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+	ck_assert(!vs_test_temporary_left(path));
 	ck_assert_int_eq(cli("replay %s", path), 0);
 	/* a ROM that prints no trace (the cycles ROM greets, nothing more) */
 	ck_assert_int_eq(cli("record %s --frames 3 -o %s --quiet", vs_test_rom("cycles-thumb.gba"), path), 1);

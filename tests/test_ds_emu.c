@@ -288,25 +288,6 @@ static size_t chunk_at(const uint8_t *st, size_t n, uint32_t id, uint32_t *size)
 	return 0;
 }
 
-/* Whether a temporary file of path's (PATH.tmp-PID) is left in its folder. */
-static int temporary_left(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[700], prefix[300];
-	struct dirent *d;
-	DIR *dp;
-	int found = 0;
-
-	snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-	snprintf(prefix, sizeof prefix, "%s.tmp-", slash + 1);
-	dp = opendir(dir);
-	ck_assert_ptr_nonnull(dp);
-	while ((d = readdir(dp)) != NULL)
-		found |= strncmp(d->d_name, prefix, strlen(prefix)) == 0;
-	closedir(dp);
-	return found;
-}
-
 /* Savestates DeSmuME takes and then cannot run from, found by mutating
  * one: the run ends with the frame and exit 2, not a hang or a crash, and
  * leaves nothing (an old file kept). A timestamp of the hardware's event
@@ -334,7 +315,7 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 	ck_assert_msg(strstr(err, "vsring.nds: frame 0: DeSmuME ran 2 s of CPU in one call without returning") != NULL,
 		"%s", err);
 	assert_old(trace);
-	ck_assert(!temporary_left(trace));
+	ck_assert(!vs_test_temporary_left(trace));
 	/* DeSmuME crashing inside a frame's call (the guard's test hook) */
 	vs_test_core_crash(1);
 	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 5 -o '%s'", ring, state, trace), 2);
@@ -342,7 +323,7 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 	ck_assert_msg(strstr(err, "vsring.nds: frame 2: DeSmuME crashed (SIGSEGV): a ROM or savestate it cannot run")
 		!= NULL, "%s", err);
 	assert_old(trace);
-	ck_assert(!temporary_left(trace));
+	ck_assert(!vs_test_temporary_left(trace));
 	at = chunk_at(st, len, 140, &size);
 	ds_test_put32(st + at + 8, 0xFFFFFFFFu);
 	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
