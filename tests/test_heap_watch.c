@@ -26,7 +26,8 @@ enum {
 	BH_OVERLAP,   /* hands out the last block again */
 	BH_FREE_LINK, /* free writes a link into the middle of the next block's data */
 	BH_HEAD_EDGE, /* alloc writes over the last block's first 4 bytes */
-	BH_FREE_BACK  /* free writes into the middle of the block before it */
+	BH_FREE_BACK, /* free writes into the middle of the block before it */
+	BH_SAME       /* alloc writes into the middle of the last block's data the word that is there */
 };
 
 typedef struct bh_state {
@@ -66,6 +67,8 @@ static int bh_alloc(void *st, const vs_request *rq, vs_placement *pl)
 		heap_st32(s->mem, b - 4u, n);
 	if (s->mode == BH_HEAD_EDGE && s->last != HEAP_NIL)
 		heap_st32(s->mem, s->last + BH_HEAD, n);
+	if (s->mode == BH_SAME && s->last != HEAP_NIL)
+		heap_st32(s->mem, s->last + BH_HEAD + 128u, heap_ld32(s->mem, s->last + BH_HEAD + 128u));
 	heap_st32(s->mem, b, n);
 	heap_st32(s->mem, b + 4u, BH_MAGIC);
 	memset(pl, 0, sizeof *pl);
@@ -243,6 +246,22 @@ START_TEST(store_in_a_restore_seen)
 	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 1);
 	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
 		"its free wrote at 0x370, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+END_TEST
+
+/* A store of the bytes already there: seen by the store check, not by the
+ * full one, which compares bytes. */
+START_TEST(store_of_the_same_bytes)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, BH_SAME, VS_BYTES_CHECKED, three);
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
+	ck_assert_msg(strstr(x.msgs, "its alloc wrote at 0x88, inside the data of id 1") != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+	run_broken(&x, &broken_heap, BH_SAME, VS_BYTES_FULL, three);
+	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 	vs_test_replay_close(&x);
 }
 END_TEST
@@ -559,6 +578,7 @@ int main(void)
 	tcase_add_test(tc, store_inside_live_data_seen_at_once);
 	tcase_add_test(tc, store_over_an_edge_seen_at_once);
 	tcase_add_test(tc, store_in_a_restore_seen);
+	tcase_add_test(tc, store_of_the_same_bytes);
 	tcase_add_test(tc, overlapping_blocks_reported);
 	tcase_add_test(tc, full_bytes_find_every_fault_at_free);
 	tcase_add_test(tc, plugin_cannot_claim_seen_stores);
