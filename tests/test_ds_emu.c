@@ -294,12 +294,14 @@ static size_t chunk_at(const uint8_t *st, size_t n, uint32_t id, uint32_t *size)
  * scheduler (chunk 51) made huge: the first frame never ends, and the
  * guard's watchdog (2 s of CPU here) stops it. A cartridge slot's state
  * whose stream is longer than its chunk (140): DeSmuME would allocate it
- * whole and die; refused before it starts. */
+ * whole and die; refused before it starts. The MMU's chunk (61) with a
+ * firmware or a backup chip's buffer larger than the chunk: DeSmuME would
+ * overflow its heap or allocate it whole; refused before it starts. */
 static void states_that_stop_the_core(const char *ring, const char *state, size_t len)
 {
 	const char *trace = old_file("guard.trace"), *bad = vs_test_path("bad.dst");
 	size_t at;
-	uint32_t size;
+	uint32_t size, keep;
 	uint8_t *st;
 
 	st = (uint8_t *)vs_test_slurp(state);
@@ -322,6 +324,34 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 	vs_test_core_crash(0);
 	ck_assert_msg(strstr(err, "vsring.nds: frame 2: DeSmuME crashed (SIGSEGV): a ROM or savestate it cannot run")
 		!= NULL, "%s", err);
+	assert_old(trace);
+	ck_assert(!vs_test_temporary_left(trace));
+	/* the MMU's chunk (61): DeSmuME gives the firmware as many bytes as the
+	 * chunk has and reads the size it is told (an overflow of its heap,
+	 * which AddressSanitizer saw and which crashed it), and allocates the
+	 * backup chip's buffers whole; refused before it starts */
+	at = chunk_at(st, len, 61, &size);
+	ck_assert_uint_gt(size, 2612);
+	ck_assert_uint_eq(ds_test_get32(st + at + 2607), 0x40000u); /* the firmware's size */
+	keep = ds_test_get32(st + at + 2608);
+	ds_test_put32(st + at + 2608, 0xFFFFFFFFu);
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	ds_test_put32(st + at + 2608, keep);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	ck_assert_msg(strstr(err, "bad.dst: not a DeSmuME savestate: the firmware's size in the MMU's chunk (61) is not "
+		"what the chunk holds at byte ") != NULL, "%s", err);
+	assert_old(trace);
+	keep = ds_test_get32(st + at + 28);
+	ds_test_put32(st + at + 28, 0x7FFFFFF0u); /* the backup chip's first buffer */
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	ds_test_put32(st + at + 28, keep);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	ck_assert_msg(strstr(err, "the backup chip's memory runs past the MMU's chunk (61)") != NULL, "%s", err);
+	ds_test_put32(st + at, 7u); /* an older MMU state's layout */
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	ds_test_put32(st + at, 8u);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	ck_assert_msg(strstr(err, "the MMU's state (chunk 61) is of another version") != NULL, "%s", err);
 	assert_old(trace);
 	ck_assert(!vs_test_temporary_left(trace));
 	at = chunk_at(st, len, 140, &size);

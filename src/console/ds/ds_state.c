@@ -13,6 +13,7 @@
 
 #define HEADER_BYTES 32u
 #define END_CHUNK 0xFFFFFFFFu
+#define CHUNK_MMU 61u
 #define CHUNK_3D_LIST 91u
 #define CHUNK_SLOT1 140u
 #define CHUNK_SLOT2 150u
@@ -125,6 +126,50 @@ static int is_tagged(uint32_t chunk)
 	}
 }
 
+/* Chunk 61, the MMU's own state (mmu_savestate in src/saves.cpp), as this
+ * DeSmuME writes and reads it: u32 version 8; the backup chip's state
+ * (BackupDevice::load_state in src/mc.cpp, version 5: six u32 fields, two
+ * buffers of u32 length and bytes, then 14 bytes); then 2,556 bytes of
+ * fixed state (the GX status and the eight DMA controllers at version 1,
+ * the fetch units, the ARM9's two cache controllers, sqrt, div, the DSi
+ * touch screen controller); then the firmware, u32 size and its bytes, to
+ * the chunk's end. DeSmuME allocates each buffer whole, and gives the
+ * firmware as many bytes as the chunk has but reads the size it is told:
+ * a size past the chunk overflows DeSmuME's heap, so the layout is
+ * checked whole before the state is loaded. */
+#define MMU_VERSION 8u
+#define MMU_BACKUP_VERSION 5u
+#define MMU_BACKUP_FIXED 47u  /* the backup chip's state without its two buffers */
+#define MMU_FIXED 2556u       /* from the GX status to the firmware's size */
+#define MMU_DMA_BYTES 57u     /* a DMA controller's state, version 1 */
+
+static int check_mmu(walk *w, const uint8_t *p, uint32_t size, uint64_t base)
+{
+	uint64_t n1, n2, end, fw;
+	uint32_t i;
+
+	if (size < 8 || vs_ds_le32(p) != MMU_VERSION || vs_ds_le32(p + 4) != MMU_BACKUP_VERSION)
+		return fail(w, "not a savestate of this DeSmuME: the MMU's state (chunk 61) is of another version", base);
+	if (size < 4u + 32u || (n1 = vs_ds_le32(p + 4 + 24)) > size - 4u - 32u ||
+	    (n2 = vs_ds_le32(p + 4 + 28 + n1)) > size - 4u - 32u - n1)
+		return fail(w, "not a DeSmuME savestate: the backup chip's memory runs past the MMU's chunk (61)", base);
+	end = 4u + MMU_BACKUP_FIXED + n1 + n2; /* the GX status */
+	if (end + MMU_FIXED + 4u > size)
+		return fail(w, "not a DeSmuME savestate: the MMU's chunk (61) ends before its firmware", base);
+	if (vs_ds_le32(p + end) != 1u)
+		return fail(w, "not a savestate of this DeSmuME: the GX status in chunk 61 is of another version", base + end);
+	for (i = 0; i < 8; i++)
+		if (vs_ds_le32(p + end + 9u + MMU_DMA_BYTES * i) != 1u)
+			return fail(w, "not a savestate of this DeSmuME: a DMA controller in chunk 61 is of another version",
+				base + end + 9u + MMU_DMA_BYTES * i);
+	end += MMU_FIXED;
+	fw = vs_ds_le32(p + end);
+	if (fw != size - end - 4u)
+		return fail(w, "not a DeSmuME savestate: the firmware's size in the MMU's chunk (61) is not what the chunk "
+			"holds", base + end);
+	return 0;
+}
+
 static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 {
 	if (size < HEADER_BYTES || memcmp(buf, "DeSmuME SState\0", 16) != 0) {
@@ -172,6 +217,8 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
 		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
 			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
+		if (id == CHUNK_MMU && check_mmu(w, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
+			return -1;
 		if (id == CHUNK_3D_LIST) {
 			w->list = buf + pos + 8;
 			w->list_size = size;
