@@ -212,10 +212,37 @@ START_TEST(test_state_polys_cut)
 	ck_assert_msg(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(f->polys_n, VS_DS_POLYS_MAX);
 	ck_assert_uint_eq(f->polys_total, VS_DS_POLYS_MAX + 5);
-	/* a vertex count past the chunk */
+	/* a vertex count past the chunk, read for a frame or to be loaded */
 	ds_test_put32(o.list + 4, 0x7FFFFFFFu);
 	ck_assert_int_eq(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "the 3D list (chunk 91) runs past its chunk"));
+	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "the 3D list (chunk 91) runs past its chunk"));
+	free(f);
+	free(st);
+}
+END_TEST
+
+/* DeSmuME reads the 3D list's entries into lists of 20,000 polygons and
+ * 80,000 vertices: a state with more, inside its chunk, is refused before
+ * it writes past them; as many is taken. */
+START_TEST(test_state_polys_past_desmume)
+{
+	built o;
+	uint8_t *st = build_state(&o, 20001);
+	vs_ds_frame *f = frame_new();
+	vs_ds_state info;
+	char err[512];
+
+	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the 3D list (chunk 91) holds 2 vertices and 20001 polygons, more than DeSmuME's "
+		"lists (80000 and 20000)") != NULL, "%s", err);
+	ck_assert_int_eq(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err), -1);
+	free(st);
+	st = build_state(&o, 20000);
+	ck_assert_msg(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(f->polys_total, 20000);
 	free(f);
 	free(st);
 }
@@ -579,6 +606,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_state_fields);
 	tcase_add_test(tc, test_state_polys_cut);
+	tcase_add_test(tc, test_state_polys_past_desmume);
 	tcase_add_test(tc, test_state_truncated);
 	tcase_add_test(tc, test_state_refused);
 	tcase_add_test(tc, test_rom_header);

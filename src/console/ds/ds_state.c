@@ -229,23 +229,52 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 
 /* Chunk 91: u32 version (4), s32 vertex count, 39 bytes each, s32 polygon
  * count, 36 bytes each: u32 type (3 or 4), u16 vertex indexes[4], u32
- * POLYGON_ATTR, TEXIMAGE_PARAM, PLTT_BASE, viewport, f32 min/max y. */
-static int read_polys(walk *w, vs_ds_frame *f)
+ * POLYGON_ATTR, TEXIMAGE_PARAM, PLTT_BASE, viewport, f32 min/max y.
+ * DeSmuME (gfx3d_loadstate, for version 1 on, unless the chunk is 8 bytes)
+ * reads the counts and then as many entries into lists of fixed size, so
+ * a count past its list (POLYLIST_SIZE 20,000 polygons, four times as many
+ * vertices, in src/gfx3d.h) would write past them: refused, as is a count
+ * past the chunk. Returns -1 with the reason in w->err, else 0 with the
+ * polygons' place in *polys (0 when the lists are of another version,
+ * read by nobody here). */
+#define LIST_POLYS_MAX 20000u
+#define LIST_VERTS_MAX (4u * LIST_POLYS_MAX)
+
+static int check_3d_list(walk *w, uint32_t *polys)
 {
 	const uint8_t *p = w->list;
-	uint32_t size = w->list_size, pos, nverts, npolys, i;
+	uint32_t size = w->list_size, version, nverts, npolys, pos;
 
-	f->polys_n = f->polys_total = 0;
-	if (!p)
+	*polys = 0;
+	if (!p || size == 8 || size < 4 || (version = vs_ds_le32(p)) < 1)
 		return 0;
-	if (size < 8 || vs_ds_le32(p) != 4)
-		return 0; /* another list version: no polygons rather than guesses */
-	nverts = vs_ds_le32(p + 4);
-	pos = 8 + nverts * 39;
-	if (nverts > (size - 8) / 39 || size - pos < 4 || (npolys = vs_ds_le32(p + pos)) > (size - pos - 4) / 36) {
+	if (size < 8 || (nverts = vs_ds_le32(p + 4)) > (size - 8) / 39 || size - 8 - nverts * 39 < 4 ||
+	    (npolys = vs_ds_le32(p + 8 + nverts * 39)) > (size - 12 - nverts * 39) / 36) {
 		snprintf(w->err, w->errlen, "not a DeSmuME savestate: the 3D list (chunk 91) runs past its chunk");
 		return -1;
 	}
+	if (nverts > LIST_VERTS_MAX || npolys > LIST_POLYS_MAX) {
+		snprintf(w->err, w->errlen, "not a DeSmuME savestate: the 3D list (chunk 91) holds %u vertices and %u "
+			"polygons, more than DeSmuME's lists (%u and %u)", (unsigned)nverts, (unsigned)npolys,
+			(unsigned)LIST_VERTS_MAX, (unsigned)LIST_POLYS_MAX);
+		return -1;
+	}
+	pos = 8 + nverts * 39;
+	*polys = version == 4 ? pos : 0; /* another version: no polygons rather than guesses */
+	return 0;
+}
+
+static int read_polys(walk *w, vs_ds_frame *f)
+{
+	const uint8_t *p = w->list;
+	uint32_t pos, npolys, i;
+
+	f->polys_n = f->polys_total = 0;
+	if (check_3d_list(w, &pos) < 0)
+		return -1;
+	if (!pos)
+		return 0;
+	npolys = vs_ds_le32(p + pos);
 	pos += 4;
 	f->polys_total = npolys;
 	for (i = 0; i < npolys && i < VS_DS_POLYS_MAX; i++) {
@@ -310,7 +339,7 @@ static void fill_frame(const walk *w, vs_ds_frame *f)
 int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen)
 {
 	walk w;
-	uint32_t len;
+	uint32_t len, polys;
 	int i;
 
 	memset(&w, 0, sizeof w);
@@ -329,6 +358,8 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 		if (read_polys(&w, f) < 0)
 			return -1;
 		fill_frame(&w, f);
+	} else if (check_3d_list(&w, &polys) < 0) {
+		return -1; /* a state to load: its lists are DeSmuME's to read */
 	}
 	st->main_ram = w.at[T_WRAM];
 	st->rom_header = w.at[T_GINF];
