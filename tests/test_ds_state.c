@@ -223,6 +223,26 @@ START_TEST(test_state_polys_cut)
 }
 END_TEST
 
+/* Chunk 101: DeSmuME reads nothing of it, not even its size, and goes on
+ * from its data as chunks; refused. */
+START_TEST(test_state_chunk_101)
+{
+	built o;
+	uint8_t *st = build_state(&o, 1);
+	vs_ds_state info;
+	char err[512];
+	size_t pos = 32;
+
+	while (ds_test_get32(st + pos) != 3)
+		pos += 8 + ds_test_get32(st + pos + 4);
+	ck_assert_msg(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	ds_test_put32(st + pos, 101);
+	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "a chunk 101, whose data DeSmuME would read as chunks") != NULL, "%s", err);
+	free(st);
+}
+END_TEST
+
 /* DeSmuME reads the 3D list's entries into lists of 20,000 polygons and
  * 80,000 vertices: a state with more, inside its chunk, is refused before
  * it writes past them; as many is taken. */
@@ -607,6 +627,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_state_fields);
 	tcase_add_test(tc, test_state_polys_cut);
 	tcase_add_test(tc, test_state_polys_past_desmume);
+	tcase_add_test(tc, test_state_chunk_101);
 	tcase_add_test(tc, test_state_truncated);
 	tcase_add_test(tc, test_state_refused);
 	tcase_add_test(tc, test_rom_header);

@@ -14,6 +14,7 @@
 #define HEADER_BYTES 32u
 #define END_CHUNK 0xFFFFFFFFu
 #define CHUNK_MMU 61u
+#define CHUNK_MOVIE_RAW 101u
 #define CHUNK_3D_LIST 91u
 #define CHUNK_SLOT1 140u
 #define CHUNK_SLOT2 150u
@@ -211,6 +212,13 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 		if (len - pos < 8 || vs_ds_le32(buf + pos + 4) > len - pos - 8)
 			return fail(w, "truncated: a chunk runs past the end of the savestate", pos);
 		size = vs_ds_le32(buf + pos + 4);
+		/* DeSmuME takes chunk 101 (a movie's, which it no longer writes)
+		 * as nothing, not even its size, and reads on from its data as
+		 * chunks of their own: a state to be read one way here and another
+		 * there */
+		if (id == CHUNK_MOVIE_RAW)
+			return fail(w, "not a savestate of this DeSmuME: a chunk 101, whose data DeSmuME would read as "
+				"chunks", pos);
 		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
 		/* the slots' chunks: a version, the card's id, then a stream of
