@@ -89,8 +89,9 @@ static uint8_t *build_state(built *o, uint32_t npolys)
 	chunk_begin(&b, 1);
 	tag(&b, "9REG", 4, 16); /* the ARM9's registers: not the I/O page of chunk 4 */
 	chunk_end(&b);
-	chunk_begin(&b, 3); /* raw */
+	chunk_begin(&b, 3); /* raw: CP15, 496 bytes in this DeSmuME */
 	put(&b, "rawrawraw", 9);
+	put(&b, NULL, 496 - 9);
 	chunk_end(&b);
 	chunk_begin(&b, 4);
 	o->itcm = tag(&b, "ITCM", 1, 0x8000);
@@ -128,7 +129,7 @@ static uint8_t *build_state(built *o, uint32_t npolys)
 		ds_test_put32(poly + 20, 3);
 		put(&b, poly, sizeof poly);
 	}
-	put(&b, NULL, 100);
+	put(&b, NULL, 4252); /* matrix stacks, GX FIFO state, light caches */
 	chunk_end(&b);
 	chunk_begin(&b, 130);
 	o->ginf = tag(&b, "GINF", 1, 0x200);
@@ -223,22 +224,77 @@ START_TEST(test_state_polys_cut)
 }
 END_TEST
 
-/* Chunk 101: DeSmuME reads nothing of it, not even its size, and goes on
- * from its data as chunks; refused. */
-START_TEST(test_state_chunk_101)
+/* The offset of chunk id's header in st (it must be there). */
+static size_t chunk_pos(const uint8_t *st, uint32_t id)
 {
+	size_t pos = 32;
+
+	while (ds_test_get32(st + pos) != id) {
+		ck_assert_uint_ne(ds_test_get32(st + pos), 0xFFFFFFFFu);
+		pos += 8 + ds_test_get32(st + pos + 4);
+	}
+	return pos;
+}
+
+/* st (of *len bytes, STATE_CAP allocated) with n bytes of data put at the
+ * end of chunk id's, or before the end marker as a new chunk id when
+ * fresh: the chunk's size and the state's length follow. */
+static void grow_chunk(uint8_t *st, size_t *len, uint32_t id, const void *data, uint32_t n, int fresh)
+{
+	size_t at = fresh ? *len - 4 : chunk_pos(st, id), end = fresh ? at : at + 8 + ds_test_get32(st + at + 4);
+	uint32_t head = fresh ? 8 : 0;
+
+	ck_assert_uint_le(*len + n + head, STATE_CAP);
+	memmove(st + end + head + n, st + end, *len - end);
+	if (fresh) {
+		ds_test_put32(st + at, id);
+		ds_test_put32(st + at + 4, 0);
+	}
+	memcpy(st + end + head, data, n);
+	ds_test_put32(st + at + 4, ds_test_get32(st + at + 4) + n);
+	*len += n + head;
+	ds_test_put32(st + 24, (uint32_t)*len);
+}
+
+/* DeSmuME's loaders of the chunks it reads with its own code take what they
+ * parse, not the chunk's size, and read on from there as chunks: a state
+ * whose chunk holds more than that (or a chunk 101, of which DeSmuME takes
+ * nothing) would be read one way here and another there; refused. */
+START_TEST(test_state_chunk_sizes)
+{
+	static const uint8_t four[4], slot[20] = { 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0 };
 	built o;
 	uint8_t *st = build_state(&o, 1);
 	vs_ds_state info;
 	char err[512];
-	size_t pos = 32;
+	size_t len = o.len;
 
-	while (ds_test_get32(st + pos) != 3)
-		pos += 8 + ds_test_get32(st + pos + 4);
-	ck_assert_msg(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err) == 0, "%s", err);
-	ds_test_put32(st + pos, 101);
-	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	ds_test_put32(st + chunk_pos(st, 3), 101);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "a chunk 101, whose data DeSmuME would read as chunks") != NULL, "%s", err);
+	ds_test_put32(st + chunk_pos(st, 101), 3);
+	grow_chunk(st, &len, 3, four, 4, 0);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "chunk 3 is 500 bytes, not 496 (DeSmuME would read the rest as chunks of their "
+		"own)") != NULL, "%s", err);
+	free(st);
+
+	st = build_state(&o, 1);
+	len = o.len;
+	grow_chunk(st, &len, 91, four, 4, 0);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is 4382 bytes, not 4378") != NULL, "%s", err);
+	free(st);
+
+	/* a slot's state: version, id, a stream of 4 bytes; then 4 more */
+	st = build_state(&o, 1);
+	len = o.len;
+	grow_chunk(st, &len, 140, slot, 16, 1);
+	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	grow_chunk(st, &len, 140, four, 4, 0);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "a cartridge slot's state is shorter than its chunk") != NULL, "%s", err);
 	free(st);
 }
 END_TEST
@@ -627,7 +683,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_state_fields);
 	tcase_add_test(tc, test_state_polys_cut);
 	tcase_add_test(tc, test_state_polys_past_desmume);
-	tcase_add_test(tc, test_state_chunk_101);
+	tcase_add_test(tc, test_state_chunk_sizes);
 	tcase_add_test(tc, test_state_truncated);
 	tcase_add_test(tc, test_state_refused);
 	tcase_add_test(tc, test_rom_header);

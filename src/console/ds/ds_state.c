@@ -171,6 +171,25 @@ static int check_mmu(walk *w, const uint8_t *p, uint32_t size, uint64_t base)
 	return 0;
 }
 
+/* DeSmuME's loaders of the chunks it reads with code of its own take what
+ * they parse, not the chunk's size: a chunk longer than that would have the
+ * rest read as chunks of their own, past this walk. The chunks of fixed
+ * size, at the sizes this DeSmuME writes them (CP15, the system's
+ * scheduler and input, the GPU's frame buffers, the SPU, the microphone);
+ * the MMU's, the 3D lists and the slots' are checked by their layout.
+ * 0 for a chunk of none of these. */
+static uint32_t raw_size(uint32_t id)
+{
+	switch (id) {
+	case 3: return 496;
+	case 51: return 481;
+	case 7: return 196644;
+	case 8: return 1084;
+	case 81: return 4;
+	default: return 0;
+	}
+}
+
 static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 {
 	if (size < HEADER_BYTES || memcmp(buf, "DeSmuME SState\0", 16) != 0) {
@@ -221,10 +240,20 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 				"chunks", pos);
 		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
+		if (raw_size(id) && size != raw_size(id)) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "not a savestate of this DeSmuME: chunk %u is %u bytes, not %u (DeSmuME "
+				"would read the rest as chunks of their own)", (unsigned)id, (unsigned)size,
+				(unsigned)raw_size(id));
+			return fail(w, msg, pos);
+		}
 		/* the slots' chunks: a version, the card's id, then a stream of
 		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
 		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
 			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
+		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && vs_ds_le32(buf + pos + 16) != size - 12)
+			return fail(w, "not a savestate of this DeSmuME: a cartridge slot's state is shorter than its chunk "
+				"(DeSmuME would read the rest as chunks of their own)", pos);
 		if (id == CHUNK_MMU && check_mmu(w, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
 		if (id == CHUNK_3D_LIST) {
@@ -238,25 +267,31 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 /* Chunk 91: u32 version (4), s32 vertex count, 39 bytes each, s32 polygon
  * count, 36 bytes each: u32 type (3 or 4), u16 vertex indexes[4], u32
  * POLYGON_ATTR, TEXIMAGE_PARAM, PLTT_BASE, viewport, f32 min/max y.
- * DeSmuME (gfx3d_loadstate, for version 1 on, unless the chunk is 8 bytes)
- * reads the counts and then as many entries into lists of fixed size, so
- * a count past its list (POLYLIST_SIZE 20,000 polygons, four times as many
- * vertices, in src/gfx3d.h) would write past them: refused, as is a count
- * past the chunk. Returns -1 with the reason in w->err, else 0 with the
- * polygons' place in *polys (0 when the lists are of another version,
- * read by nobody here). */
+ * DeSmuME (gfx3d_loadstate) reads the counts and then as many entries into
+ * lists of fixed size, so a count past its list (POLYLIST_SIZE 20,000
+ * polygons, four times as many vertices, in src/gfx3d.h) would write past
+ * them: refused, as is a count past the chunk, a version other than the
+ * one this DeSmuME writes, and a chunk longer than what DeSmuME reads of
+ * it (raw_size). Returns -1 with the reason in w->err, else 0 with the
+ * polygons' place in *polys (0 without a chunk 91). */
 #define LIST_POLYS_MAX 20000u
 #define LIST_VERTS_MAX (4u * LIST_POLYS_MAX)
+#define LIST_FIXED 4252u /* after the lists: the matrix stacks, the GX FIFO's state, the light caches */
 
 static int check_3d_list(walk *w, uint32_t *polys)
 {
 	const uint8_t *p = w->list;
-	uint32_t size = w->list_size, version, nverts, npolys, pos;
+	uint32_t size = w->list_size, nverts, npolys, expect;
 
 	*polys = 0;
-	if (!p || size == 8 || size < 4 || (version = vs_ds_le32(p)) < 1)
+	if (!p)
 		return 0;
-	if (size < 8 || (nverts = vs_ds_le32(p + 4)) > (size - 8) / 39 || size - 8 - nverts * 39 < 4 ||
+	if (size < 12 || vs_ds_le32(p) != 4) {
+		snprintf(w->err, w->errlen, "not a savestate of this DeSmuME: the 3D list (chunk 91) is of another "
+			"version");
+		return -1;
+	}
+	if ((nverts = vs_ds_le32(p + 4)) > (size - 8) / 39 || size - 8 - nverts * 39 < 4 ||
 	    (npolys = vs_ds_le32(p + 8 + nverts * 39)) > (size - 12 - nverts * 39) / 36) {
 		snprintf(w->err, w->errlen, "not a DeSmuME savestate: the 3D list (chunk 91) runs past its chunk");
 		return -1;
@@ -267,8 +302,13 @@ static int check_3d_list(walk *w, uint32_t *polys)
 			(unsigned)LIST_VERTS_MAX, (unsigned)LIST_POLYS_MAX);
 		return -1;
 	}
-	pos = 8 + nverts * 39;
-	*polys = version == 4 ? pos : 0; /* another version: no polygons rather than guesses */
+	expect = 12 + nverts * 39 + npolys * 36 + LIST_FIXED;
+	if (size != expect) {
+		snprintf(w->err, w->errlen, "not a savestate of this DeSmuME: the 3D list (chunk 91) is %u bytes, not %u "
+			"(DeSmuME would read the rest as chunks of their own)", (unsigned)size, (unsigned)expect);
+		return -1;
+	}
+	*polys = 8 + nverts * 39;
 	return 0;
 }
 
