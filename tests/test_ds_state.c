@@ -287,6 +287,22 @@ START_TEST(test_state_chunk_sizes)
 	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is 4382 bytes, not 4378") != NULL, "%s", err);
 	free(st);
 
+	/* two 3D lists: DeSmuME reads both, so each is checked, not the last alone */
+	st = build_state(&o, 1);
+	len = o.len;
+	{
+		uint8_t *copy = malloc(4378);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, o.list, 4378);
+		grow_chunk(st, &len, 91, copy, 4378, 1);
+		free(copy);
+	}
+	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	ds_test_put32(o.list, 3);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is of another version") != NULL, "%s", err);
+	free(st);
+
 	/* a slot's state: version, id, a stream of 4 bytes; then 4 more */
 	st = build_state(&o, 1);
 	len = o.len;

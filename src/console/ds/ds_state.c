@@ -216,54 +216,6 @@ static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 	return 0;
 }
 
-static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
-{
-	uint32_t pos = HEADER_BYTES;
-
-	for (;;) {
-		uint32_t id, size;
-
-		if (len - pos < 4)
-			return fail(w, "truncated: the savestate ends before its end marker", pos);
-		id = vs_ds_le32(buf + pos);
-		if (id == END_CHUNK)
-			return 0;
-		if (len - pos < 8 || vs_ds_le32(buf + pos + 4) > len - pos - 8)
-			return fail(w, "truncated: a chunk runs past the end of the savestate", pos);
-		size = vs_ds_le32(buf + pos + 4);
-		/* DeSmuME takes chunk 101 (a movie's, which it no longer writes)
-		 * as nothing, not even its size, and reads on from its data as
-		 * chunks of their own: a state to be read one way here and another
-		 * there */
-		if (id == CHUNK_MOVIE_RAW)
-			return fail(w, "not a savestate of this DeSmuME: a chunk 101, whose data DeSmuME would read as "
-				"chunks", pos);
-		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
-			return -1;
-		if (raw_size(id) && size != raw_size(id)) {
-			char msg[200];
-			snprintf(msg, sizeof msg, "not a savestate of this DeSmuME: chunk %u is %u bytes, not %u (DeSmuME "
-				"would read the rest as chunks of their own)", (unsigned)id, (unsigned)size,
-				(unsigned)raw_size(id));
-			return fail(w, msg, pos);
-		}
-		/* the slots' chunks: a version, the card's id, then a stream of
-		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
-		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
-			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
-		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && vs_ds_le32(buf + pos + 16) != size - 12)
-			return fail(w, "not a savestate of this DeSmuME: a cartridge slot's state is shorter than its chunk "
-				"(DeSmuME would read the rest as chunks of their own)", pos);
-		if (id == CHUNK_MMU && check_mmu(w, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
-			return -1;
-		if (id == CHUNK_3D_LIST) {
-			w->list = buf + pos + 8;
-			w->list_size = size;
-		}
-		pos += 8 + size;
-	}
-}
-
 /* Chunk 91: u32 version (4), s32 vertex count, 39 bytes each, s32 polygon
  * count, 36 bytes each: u32 type (3 or 4), u16 vertex indexes[4], u32
  * POLYGON_ATTR, TEXIMAGE_PARAM, PLTT_BASE, viewport, f32 min/max y.
@@ -310,6 +262,58 @@ static int check_3d_list(walk *w, uint32_t *polys)
 	}
 	*polys = 8 + nverts * 39;
 	return 0;
+}
+
+static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
+{
+	uint32_t pos = HEADER_BYTES;
+
+	for (;;) {
+		uint32_t id, size;
+
+		if (len - pos < 4)
+			return fail(w, "truncated: the savestate ends before its end marker", pos);
+		id = vs_ds_le32(buf + pos);
+		if (id == END_CHUNK)
+			return 0;
+		if (len - pos < 8 || vs_ds_le32(buf + pos + 4) > len - pos - 8)
+			return fail(w, "truncated: a chunk runs past the end of the savestate", pos);
+		size = vs_ds_le32(buf + pos + 4);
+		/* DeSmuME takes chunk 101 (a movie's, which it no longer writes)
+		 * as nothing, not even its size, and reads on from its data as
+		 * chunks of their own: a state to be read one way here and another
+		 * there */
+		if (id == CHUNK_MOVIE_RAW)
+			return fail(w, "not a savestate of this DeSmuME: a chunk 101, whose data DeSmuME would read as "
+				"chunks", pos);
+		if (is_tagged(id) && walk_tags(w, id, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
+			return -1;
+		if (raw_size(id) && size != raw_size(id)) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "not a savestate of this DeSmuME: chunk %u is %u bytes, not %u (DeSmuME "
+				"would read the rest as chunks of their own)", (unsigned)id, (unsigned)size,
+				(unsigned)raw_size(id));
+			return fail(w, msg, pos);
+		}
+		/* the slots' chunks: a version, the card's id, then a stream of
+		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
+		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
+			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
+		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && vs_ds_le32(buf + pos + 16) != size - 12)
+			return fail(w, "not a savestate of this DeSmuME: a cartridge slot's state is shorter than its chunk "
+				"(DeSmuME would read the rest as chunks of their own)", pos);
+		if (id == CHUNK_MMU && check_mmu(w, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
+			return -1;
+		if (id == CHUNK_3D_LIST) {
+			uint32_t polys;
+			/* each one: DeSmuME reads every chunk 91 it meets */
+			w->list = buf + pos + 8;
+			w->list_size = size;
+			if (check_3d_list(w, &polys) < 0)
+				return -1;
+		}
+		pos += 8 + size;
+	}
 }
 
 static int read_polys(walk *w, vs_ds_frame *f)
@@ -387,7 +391,7 @@ static void fill_frame(const walk *w, vs_ds_frame *f)
 int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_state *st, char *err, size_t errlen)
 {
 	walk w;
-	uint32_t len, polys;
+	uint32_t len;
 	int i;
 
 	memset(&w, 0, sizeof w);
@@ -406,8 +410,6 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 		if (read_polys(&w, f) < 0)
 			return -1;
 		fill_frame(&w, f);
-	} else if (check_3d_list(&w, &polys) < 0) {
-		return -1; /* a state to load: its lists are DeSmuME's to read */
 	}
 	st->main_ram = w.at[T_WRAM];
 	st->rom_header = w.at[T_GINF];
