@@ -129,7 +129,8 @@ static uint8_t *build_state(built *o, uint32_t npolys)
 		ds_test_put32(poly + 20, 3);
 		put(&b, poly, sizeof poly);
 	}
-	put(&b, NULL, 4252); /* matrix stacks, GX FIFO state, light caches */
+	put(&b, NULL, 4252); /* matrix stacks, GX FIFO state (version 2), light caches */
+	ds_test_put32(b.p + b.n - 4252 + 4112, 2);
 	chunk_end(&b);
 	chunk_begin(&b, 130);
 	o->ginf = tag(&b, "GINF", 1, 0x200);
@@ -301,6 +302,25 @@ START_TEST(test_state_chunk_sizes)
 	ds_test_put32(o.list, 3);
 	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is of another version") != NULL, "%s", err);
+	free(st);
+
+	/* a coordinate matrix stack's position past its 31 matrices, the GX
+	 * FIFO's state of another version */
+	st = build_state(&o, 1);
+	len = o.len;
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 68, 31);
+	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 68, 32);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "a matrix stack's position in the 3D state (chunk 91) is past its stack") != NULL,
+		"%s", err);
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 68, 0);
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 2056, 0xFFFFFFFFu); /* -1 */
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 2056, 0);
+	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 4112, 1);
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the GX FIFO's state in chunk 91 is of another version") != NULL, "%s", err);
 	free(st);
 
 	/* a slot's state: version, id, a stream of 4 bytes; then 4 more */

@@ -229,6 +229,16 @@ static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 #define LIST_POLYS_MAX 20000u
 #define LIST_VERTS_MAX (4u * LIST_POLYS_MAX)
 #define LIST_FIXED 4252u /* after the lists: the matrix stacks, the GX FIFO's state, the light caches */
+/* In those, from the lists' end: the four matrix stacks (projection, of 1
+ * matrix; coordinates and directions, of 31; texture, of 1), each a s32
+ * position and its 4-byte entries, 16 a matrix; then the GX FIFO's state,
+ * u32 version 2 and two words; then the light caches. DeSmuME pushes a
+ * coordinate or direction matrix at entry position * 16 before it wraps
+ * the position: one past the stack would write past it. */
+#define LIST_STACK1 68u     /* the coordinate stack's position */
+#define LIST_STACK2 2056u   /* the direction stack's */
+#define LIST_STACK_MAX 31u
+#define LIST_GXF 4112u      /* the GX FIFO state's version */
 
 static int check_3d_list(walk *w, uint32_t *polys)
 {
@@ -258,6 +268,17 @@ static int check_3d_list(walk *w, uint32_t *polys)
 	if (size != expect) {
 		snprintf(w->err, w->errlen, "not a savestate of this DeSmuME: the 3D list (chunk 91) is %u bytes, not %u "
 			"(DeSmuME would read the rest as chunks of their own)", (unsigned)size, (unsigned)expect);
+		return -1;
+	}
+	expect -= LIST_FIXED; /* the lists' end */
+	if (vs_ds_le32(p + expect + LIST_STACK1) > LIST_STACK_MAX || vs_ds_le32(p + expect + LIST_STACK2) > LIST_STACK_MAX) {
+		snprintf(w->err, w->errlen, "not a DeSmuME savestate: a matrix stack's position in the 3D state (chunk 91) "
+			"is past its stack (DeSmuME would write past it at the next push)");
+		return -1;
+	}
+	if (vs_ds_le32(p + expect + LIST_GXF) != 2) {
+		snprintf(w->err, w->errlen, "not a savestate of this DeSmuME: the GX FIFO's state in chunk 91 is of "
+			"another version");
 		return -1;
 	}
 	*polys = 8 + nverts * 39;
