@@ -323,6 +323,31 @@ START_TEST(test_state_chunk_sizes)
 	ck_assert_msg(strstr(err, "the GX FIFO's state in chunk 91 is of another version") != NULL, "%s", err);
 	free(st);
 
+	/* the FIFOs' indexes: DeSmuME stores at buf[tail] before it wraps it */
+	{
+		uint8_t tl[13] = { 'F', '0', 'T', 'L', 1, 0, 0, 0, 1, 0, 0, 0, 15 };
+		uint8_t ta[16] = { 'G', 'F', 'T', 'A', 4, 0, 0, 0, 1, 0, 0, 0 };
+		st = build_state(&o, 1);
+		len = o.len;
+		grow_chunk(st, &len, 60, tl, sizeof tl, 1);
+		ds_test_put32(ta + 12, 199999);
+		grow_chunk(st, &len, 90, ta, sizeof ta, 0);
+		ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
+		st[chunk_pos(st, 60) + 8 + 12] = 16;
+		ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, "an IPC FIFO's tail (chunk 60, tag F0TL) is 16, past its buffer's 15 (DeSmuME "
+			"would write past it)") != NULL, "%s", err);
+		st[chunk_pos(st, 60) + 8 + 12] = 0;
+		{
+			size_t at = chunk_pos(st, 90), end = at + 8 + ds_test_get32(st + at + 4);
+			ck_assert_int_eq(memcmp(st + end - 16, "GFTA", 4), 0);
+			ds_test_put32(st + end - 4, 200000);
+		}
+		ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, "the GX FIFO's tail (chunk 90, tag GFTA) is 200000") != NULL, "%s", err);
+		free(st);
+	}
+
 	/* a slot's state: version, id, a stream of 4 bytes; then 4 more */
 	st = build_state(&o, 1);
 	len = o.len;

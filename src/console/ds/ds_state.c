@@ -27,7 +27,10 @@ static uint16_t le16(const uint8_t *p)
 /* The tagged entries read: which chunk, which tag, how many bytes. */
 enum {
 	T_WRAM, T_IO9, T_PALETTE, T_OAM, T_LCDC, T_VCOUNT, T_P0, T_P1, T_P2, T_P3, T_P4, T_P5, T_IO7, T_MR3D,
-	T_GCTL, T_GTFM, T_GTPA, T_GINF, T_GRSZ, NTAGS
+	T_GCTL, T_GTFM, T_GTPA, T_GINF, T_GRSZ,
+	/* indexes DeSmuME writes at before it wraps them: checked (below) */
+	T_F0TH, T_F0TL, T_F0SZ, T_F1TH, T_F1TL, T_F1SZ, T_FDHD, T_FDTL, T_GFHE, T_GFTA, T_GFSZ, T_GPHE, T_GPTA,
+	T_GPSZ, T_GTVC, NTAGS
 };
 
 typedef struct want {
@@ -36,6 +39,7 @@ typedef struct want {
 	uint32_t bytes;   /* exact size */
 	int required;
 	const char *what; /* for messages */
+	uint32_t max;     /* an index's largest value (0: not an index) */
 } want;
 
 static const want wanted[NTAGS] = {
@@ -58,6 +62,27 @@ static const want wanted[NTAGS] = {
 	[T_GTPA] = { 90, "GTPA", 4, 0, "PLTT_BASE" },
 	[T_GINF] = { 130, "GINF", 0x200, 1, "the ROM's header" },
 	[T_GRSZ] = { 130, "GRSZ", 4, 1, "the ROM's size" },
+	/* the IPC FIFOs (16 words), the display capture FIFO (0x6000 words),
+	 * the GX FIFO (200,000 entries: HACK_GXIFO_SIZE in src/FIFO.h), the GX
+	 * pipe (4) and the vertex being built (map[4] in src/gfx3d.cpp):
+	 * DeSmuME stores at buf[tail] (and reads at buf[head]) before it wraps
+	 * the index, so a state's index past its buffer would have it write
+	 * past it at the next use */
+	[T_F0TH] = { 60, "F0TH", 1, 0, "an IPC FIFO's head", 15 },
+	[T_F0TL] = { 60, "F0TL", 1, 0, "an IPC FIFO's tail", 15 },
+	[T_F0SZ] = { 60, "F0SZ", 1, 0, "an IPC FIFO's size", 16 },
+	[T_F1TH] = { 60, "F1TH", 1, 0, "an IPC FIFO's head", 15 },
+	[T_F1TL] = { 60, "F1TL", 1, 0, "an IPC FIFO's tail", 15 },
+	[T_F1SZ] = { 60, "F1SZ", 1, 0, "an IPC FIFO's size", 16 },
+	[T_FDHD] = { 60, "FDHD", 4, 0, "the display FIFO's head", 0x5FFF },
+	[T_FDTL] = { 60, "FDTL", 4, 0, "the display FIFO's tail", 0x5FFF },
+	[T_GFHE] = { 90, "GFHE", 4, 0, "the GX FIFO's head", 199999 },
+	[T_GFTA] = { 90, "GFTA", 4, 0, "the GX FIFO's tail", 199999 },
+	[T_GFSZ] = { 90, "GFSZ", 4, 0, "the GX FIFO's size", 200000 },
+	[T_GPHE] = { 90, "GPHE", 1, 0, "the GX pipe's head", 3 },
+	[T_GPTA] = { 90, "GPTA", 1, 0, "the GX pipe's tail", 3 },
+	[T_GPSZ] = { 90, "GPSZ", 1, 0, "the GX pipe's size", 4 },
+	[T_GTVC] = { 90, "GTVC", 4, 0, "the vertex being built's count", 3 },
 };
 
 typedef struct walk {
@@ -421,6 +446,15 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 	memset(st, 0, sizeof *st);
 	if (check_header(&w, buf, size, &len) < 0 || walk_chunks(&w, buf, len) < 0)
 		return -1;
+	for (i = 0; i < NTAGS; i++) {
+		uint32_t v = !w.at[i] ? 0 : wanted[i].bytes == 1 ? w.at[i][0] : vs_ds_le32(w.at[i]);
+		if (wanted[i].max && v > wanted[i].max) {
+			snprintf(err, errlen, "not a DeSmuME savestate: %s (chunk %u, tag %s) is %u, past its buffer's %u "
+				"(DeSmuME would write past it)", wanted[i].what, (unsigned)wanted[i].chunk, wanted[i].tag,
+				(unsigned)v, (unsigned)wanted[i].max);
+			return -1;
+		}
+	}
 	for (i = 0; i < NTAGS; i++)
 		if (wanted[i].required && !w.at[i]) {
 			snprintf(err, errlen, "not a savestate of this DeSmuME: %s (chunk %u, tag %s) is missing",
