@@ -146,54 +146,59 @@ static int64_t find_pattern_change(const rec *x, const uint8_t *src, uint32_t i,
 	return -1;
 }
 
-/* An edge (below) is under a granule, and so is a small allocation: its
- * expected bytes made in a buffer of whole vectors, then written or
- * compared by the C library's memcpy and memcmp, not a word at a time
- * (they were most of a heap replay's checks). */
-#define EDGE_BUF (HEAP_WATCH_GRANULE + 16u)
+/* A small allocation (most of a heap's): its expected bytes made in a
+ * buffer of whole vectors, then written or compared by the C library's
+ * memcpy and memcmp, not a word at a time. */
+#define SMALL_BYTES 64u
+#define SMALL_BUF (SMALL_BYTES + 16u)
 
-/* The expected bytes from i of x, HEAP_WATCH_GRANULE of them and no
- * payload among them, at the returned place in buf. */
-static const uint8_t *edge_pattern(const rec *x, uint32_t i, uint8_t buf[EDGE_BUF])
+/* The expected bytes of x from its start, SMALL_BYTES of them and no
+ * payload among them, in buf. */
+static void small_pattern(const rec *x, uint8_t buf[SMALL_BUF])
 {
-	uint32_t w = pattern_seed(x) + (i / 4) * PAT_STEP, k;
+	uint32_t w = pattern_seed(x), k;
 
 #ifdef PAT_VEC
 	{
 		const pat_vec step = { 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP, 4 * PAT_STEP };
-		pat_vec v[EDGE_BUF / 16];
+		pat_vec v[SMALL_BUF / 16];
 		v[0] = (pat_vec){ w, w + PAT_STEP, w + 2 * PAT_STEP, w + 3 * PAT_STEP };
-		for (k = 1; k < EDGE_BUF / 16; k++) /* unrolled: a known count */
+		for (k = 1; k < SMALL_BUF / 16; k++) /* unrolled: a known count */
 			v[k] = v[k - 1] + step;
-		memcpy(buf, v, EDGE_BUF);
+		memcpy(buf, v, SMALL_BUF);
 	}
 #else
-	for (k = 0; k < EDGE_BUF; k += 4, w += PAT_STEP) {
+	for (k = 0; k < SMALL_BUF; k += 4, w += PAT_STEP) {
 		uint32_t v = LE32(w);
 		memcpy(buf + k, &v, 4);
 	}
 #endif
-	return buf + i % 4;
 }
 
-static void fill_edge(const rec *x, uint8_t *dst, uint32_t i, uint32_t n)
+/* The n bytes (at most SMALL_BYTES) of x written at dst. */
+static void fill_small(const rec *x, uint8_t *dst, uint32_t n)
 {
-	uint8_t buf[EDGE_BUF];
+	uint8_t buf[SMALL_BUF];
 
-	if (i < x->payload_len) {
-		fill_pattern(x, dst, i, n);
+	if (x->payload_len) {
+		fill_pattern(x, dst, 0, n);
 		return;
 	}
-	memcpy(dst, edge_pattern(x, i, buf), n);
+	small_pattern(x, buf);
+	memcpy(dst, buf, n);
 }
 
-static int64_t find_edge_change(const rec *x, const uint8_t *src, uint32_t i, uint32_t n)
+/* As find_pattern_change for the n bytes (at most SMALL_BYTES) of x at src. */
+static int64_t find_small_change(const rec *x, const uint8_t *src, uint32_t n)
 {
-	uint8_t buf[EDGE_BUF];
+	uint8_t buf[SMALL_BUF];
 
-	if (i < x->payload_len || memcmp(src, edge_pattern(x, i, buf), n))
-		return find_pattern_change(x, src, i, n); /* names the byte */
-	return -1;
+	if (!x->payload_len) {
+		small_pattern(x, buf);
+		if (!memcmp(src, buf, n))
+			return -1;
+	}
+	return find_pattern_change(x, src, 0, n); /* names the byte */
 }
 
 /* ---- the watch over a strategy's stores ----------------------------------
@@ -347,8 +352,8 @@ void vs_replay_write_bytes(arena_run *ar, rec *x)
 	}
 	if (x->fp.stride)
 		p = a->bytes + x->fp.offset;
-	if (n <= HEAP_WATCH_GRANULE) { /* most small blocks: as an edge */
-		fill_edge(x, p, 0, n);
+	if (n <= SMALL_BYTES) {
+		fill_small(x, p, n);
 		return;
 	}
 	fill_pattern(x, p, 0, n);
@@ -375,8 +380,8 @@ int64_t vs_replay_verify_bytes(const arena_run *ar, const rec *x)
 	}
 	if (x->fp.stride)
 		p = a->bytes + x->fp.offset;
-	if (n <= HEAP_WATCH_GRANULE)
-		return find_edge_change(x, p, 0, n);
+	if (n <= SMALL_BYTES)
+		return find_small_change(x, p, n);
 	return find_pattern_change(x, p, 0, n);
 }
 
