@@ -54,12 +54,8 @@ static int same(const om_node *x, uint32_t i, uint32_t owner, uint32_t k)
 
 /* The last entry whose key is <= u (x->e[0].key <= u). The first step
  * leaves a power of two of entries to search, p, at the front or the
- * back; then halving steps of a known count, unrolled from p's case (each
- * step a compare and a conditional move: no loop counter). No early
- * exit, so the compiler makes the choices conditional moves: no branch to
- * miss but the one on p, which follows the leaf's size. */
-#define OM_STEP(q) i = x->e[i + (q)].key <= u ? i + (q) : i
-typedef char om_b_under_128[OM_B < 128 ? 1 : -1]; /* slot_of's steps start at 32 at most */
+ * back; then halving steps of a known count. No early exit, so the
+ * compiler makes the choices conditional moves: no branch to miss. */
 static uint32_t slot_of(const om_node *x, uint32_t u)
 {
 	uint32_t n = x->n, p = 1u << (31 - __builtin_clz(n)), i;
@@ -67,19 +63,10 @@ static uint32_t slot_of(const om_node *x, uint32_t u)
 	/* the answer is in [n - p, n) when that entry is <= u, else in [0, p)
 	 * (n - p <= p) */
 	i = x->e[n - p].key <= u ? n - p : 0;
-	switch (p) {
-	default: /* OM_B is under 128 */
-	case 64: OM_STEP(32); /* fall through */
-	case 32: OM_STEP(16); /* fall through */
-	case 16: OM_STEP(8); /* fall through */
-	case 8: OM_STEP(4); /* fall through */
-	case 4: OM_STEP(2); /* fall through */
-	case 2: OM_STEP(1); /* fall through */
-	case 1: break;
-	}
+	for (p /= 2; p; p /= 2)
+		i = x->e[i + p].key <= u ? i + p : i;
 	return i;
 }
-#undef OM_STEP
 
 /* Entries [from, n) moved to start at to; n follows. */
 static void shift(om_node *x, uint32_t from, uint32_t to)
