@@ -91,8 +91,7 @@ typedef struct walk {
 	const char *q_tag;
 	uint32_t q_bytes;
 	const uint8_t *q_at;
-	const uint8_t *list;  /* chunk 91 */
-	uint32_t list_size;
+	const uint8_t *polys; /* the polygons' count in the last chunk 91 (checked), or NULL */
 	char *err;
 	size_t errlen;
 } walk;
@@ -249,8 +248,8 @@ static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
  * polygons, four times as many vertices, in src/gfx3d.h) would write past
  * them: refused, as is a count past the chunk, a version other than the
  * one this DeSmuME writes, and a chunk longer than what DeSmuME reads of
- * it (raw_size). Returns -1 with the reason in w->err, else 0 with the
- * polygons' place in *polys (0 without a chunk 91). */
+ * it (raw_size). The chunk's data is p[0..size): -1 with the reason in
+ * w->err, else 0 with w->polys at its polygons' count. */
 #define LIST_POLYS_MAX 20000u
 #define LIST_VERTS_MAX (4u * LIST_POLYS_MAX)
 #define LIST_FIXED 4252u /* after the lists: the matrix stacks, the GX FIFO's state, the light caches */
@@ -265,14 +264,10 @@ static int check_header(walk *w, const uint8_t *buf, size_t size, uint32_t *len)
 #define LIST_STACK_MAX 31u
 #define LIST_GXF 4112u      /* the GX FIFO state's version */
 
-static int check_3d_list(walk *w, uint32_t *polys)
+static int check_3d_list(walk *w, const uint8_t *p, uint32_t size)
 {
-	const uint8_t *p = w->list;
-	uint32_t size = w->list_size, nverts, npolys, expect;
+	uint32_t nverts, npolys, expect;
 
-	*polys = 0;
-	if (!p)
-		return 0;
 	if (size < 12 || vs_ds_le32(p) != 4) {
 		snprintf(w->err, w->errlen, "not a savestate of this DeSmuME: the 3D list (chunk 91) is of another "
 			"version");
@@ -306,7 +301,7 @@ static int check_3d_list(walk *w, uint32_t *polys)
 			"another version");
 		return -1;
 	}
-	*polys = 8 + nverts * 39;
+	w->polys = p + 8 + nverts * 39;
 	return 0;
 }
 
@@ -343,40 +338,34 @@ static int walk_chunks(walk *w, const uint8_t *buf, uint32_t len)
 		}
 		/* the slots' chunks: a version, the card's id, then a stream of
 		 * its own length, which DeSmuME allocates whole (s_slot1_loadstate) */
-		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12))
-			return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
-		if ((id == CHUNK_SLOT1 || id == CHUNK_SLOT2) && vs_ds_le32(buf + pos + 16) != size - 12)
-			return fail(w, "not a savestate of this DeSmuME: a cartridge slot's state is shorter than its chunk "
-				"(DeSmuME would read the rest as chunks of their own)", pos);
+		if (id == CHUNK_SLOT1 || id == CHUNK_SLOT2) {
+			if (size < 12 || vs_ds_le32(buf + pos + 16) > size - 12)
+				return fail(w, "not a DeSmuME savestate: a cartridge slot's state runs past its chunk", pos);
+			if (vs_ds_le32(buf + pos + 16) != size - 12)
+				return fail(w, "not a savestate of this DeSmuME: a cartridge slot's state is shorter than its "
+					"chunk (DeSmuME would read the rest as chunks of their own)", pos);
+		}
 		if (id == CHUNK_MMU && check_mmu(w, buf + pos + 8, size, (uint64_t)pos + 8) < 0)
 			return -1;
-		if (id == CHUNK_3D_LIST) {
-			uint32_t polys;
-			/* each one: DeSmuME reads every chunk 91 it meets */
-			w->list = buf + pos + 8;
-			w->list_size = size;
-			if (check_3d_list(w, &polys) < 0)
-				return -1;
-		}
+		/* each one: DeSmuME reads every chunk 91 it meets */
+		if (id == CHUNK_3D_LIST && check_3d_list(w, buf + pos + 8, size) < 0)
+			return -1;
 		pos += 8 + size;
 	}
 }
 
-static int read_polys(walk *w, vs_ds_frame *f)
+/* The polygons of the chunk 91 the walk checked (none without one). */
+static void read_polys(const walk *w, vs_ds_frame *f)
 {
-	const uint8_t *p = w->list;
-	uint32_t pos, npolys, i;
+	uint32_t npolys, i;
 
 	f->polys_n = f->polys_total = 0;
-	if (check_3d_list(w, &pos) < 0)
-		return -1;
-	if (!pos)
-		return 0;
-	npolys = vs_ds_le32(p + pos);
-	pos += 4;
+	if (!w->polys)
+		return;
+	npolys = vs_ds_le32(w->polys);
 	f->polys_total = npolys;
 	for (i = 0; i < npolys && i < VS_DS_POLYS_MAX; i++) {
-		const uint8_t *q = p + pos + 36u * i;
+		const uint8_t *q = w->polys + 4 + 36u * i;
 		vs_ds_poly *out = &f->polys[i];
 
 		out->vertices = (uint8_t)(vs_ds_le32(q) == 4 ? 4 : 3);
@@ -385,7 +374,6 @@ static int read_polys(walk *w, vs_ds_frame *f)
 		out->tex_palette = vs_ds_le32(q + 20);
 	}
 	f->polys_n = i;
-	return 0;
 }
 
 void vs_ds_state_fill_video(const vs_ds_video_src *s, vs_ds_frame *f)
@@ -462,8 +450,7 @@ int vs_ds_state_parse(const uint8_t *buf, size_t size, vs_ds_frame *f, vs_ds_sta
 			return -1;
 		}
 	if (f) {
-		if (read_polys(&w, f) < 0)
-			return -1;
+		read_polys(&w, f);
 		fill_frame(&w, f);
 	}
 	st->main_ram = w.at[T_WRAM];
