@@ -159,6 +159,18 @@ static void run_broken(vs_test_replay *x, const vs_strategy *s, int mode, int by
 /* An event list: ids 1-3 of 1,000 bytes, then their frees. */
 static const char three[] = "alloc 1 1000\nalloc 2 1000\nalloc 3 1000\nfree 1\nfree 2\nfree 3\n";
 
+/* Events replayed with the broken heap in mode, its stores watched: count
+ * byte checks failed, and a message saying want. */
+static void expect_stores_seen(int mode, const char *events, unsigned count, const char *want)
+{
+	vs_test_replay x;
+
+	run_broken(&x, &broken_heap, mode, VS_BYTES_CHECKED, events);
+	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), count);
+	ck_assert_msg(strstr(x.msgs, want) != NULL, "%s", x.msgs);
+	vs_test_replay_close(&x);
+}
+
 START_TEST(correct_heap_passes_data_unwritten)
 {
 	vs_test_replay x;
@@ -197,12 +209,9 @@ START_TEST(store_inside_live_data_seen_at_once)
 	ck_assert_msg(strstr(x.msgs, "inside the data of id 2 (allocated at line 4)") != NULL, "%s", x.msgs);
 	vs_test_replay_close(&x);
 
-	run_broken(&x, &broken_heap, BH_FREE_LINK, VS_BYTES_CHECKED, three);
 	/* free 1 writes into id 2, free 2 into id 3 */
-	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
-	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
-		"its free wrote at 0x478, inside the data of id 2 (allocated at line 4)") != NULL, "%s", x.msgs);
-	vs_test_replay_close(&x);
+	expect_stores_seen(BH_FREE_LINK, three, 2, "t:6: error: integrity: bytes changed: event 4, strategy "
+		"test-broken-heap: its free wrote at 0x478, inside the data of id 2 (allocated at line 4)");
 }
 END_TEST
 
@@ -221,11 +230,8 @@ START_TEST(store_over_an_edge_seen_at_once)
 	ck_assert_msg(strstr(x.msgs, "changed before its free") == NULL, "%s", x.msgs);
 	vs_test_replay_close(&x);
 
-	run_broken(&x, &broken_heap, BH_HEAD_EDGE, VS_BYTES_CHECKED, three);
-	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
-	ck_assert_msg(strstr(x.msgs, "t:4: error: integrity: bytes changed: event 2, strategy test-broken-heap: "
-		"its alloc wrote at 0x8, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
-	vs_test_replay_close(&x);
+	expect_stores_seen(BH_HEAD_EDGE, three, 2, "t:4: error: integrity: bytes changed: event 2, strategy "
+		"test-broken-heap: its alloc wrote at 0x8, inside the data of id 1 (allocated at line 3)");
 
 	/* the headers' own stores beside the data, in the same granules: none */
 	run_broken(&x, &broken_heap, BH_CORRECT, VS_BYTES_CHECKED, "alloc 1 61\nalloc 2 3\nalloc 3 100\nfree 2\n"
@@ -239,14 +245,9 @@ END_TEST
  * save are watched too: one writing into an older block is seen there. */
 START_TEST(store_in_a_restore_seen)
 {
-	vs_test_replay x;
-
-	run_broken(&x, &broken_heap, BH_FREE_BACK, VS_BYTES_CHECKED,
-		"alloc 1 1000\nsave s\nalloc 2 1000\nrestore s\nfree 1\n");
-	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 1);
-	ck_assert_msg(strstr(x.msgs, "t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: "
-		"its free wrote at 0x370, inside the data of id 1 (allocated at line 3)") != NULL, "%s", x.msgs);
-	vs_test_replay_close(&x);
+	expect_stores_seen(BH_FREE_BACK, "alloc 1 1000\nsave s\nalloc 2 1000\nrestore s\nfree 1\n", 1,
+		"t:6: error: integrity: bytes changed: event 4, strategy test-broken-heap: its free wrote at 0x370, "
+		"inside the data of id 1 (allocated at line 3)");
 }
 END_TEST
 
@@ -256,10 +257,7 @@ START_TEST(store_of_the_same_bytes)
 {
 	vs_test_replay x;
 
-	run_broken(&x, &broken_heap, BH_SAME, VS_BYTES_CHECKED, three);
-	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_BYTES), 2);
-	ck_assert_msg(strstr(x.msgs, "its alloc wrote at 0x88, inside the data of id 1") != NULL, "%s", x.msgs);
-	vs_test_replay_close(&x);
+	expect_stores_seen(BH_SAME, three, 2, "its alloc wrote at 0x88, inside the data of id 1");
 	run_broken(&x, &broken_heap, BH_SAME, VS_BYTES_FULL, three);
 	ck_assert_uint_eq(vs_replay_check_total(x.r), 0);
 	vs_test_replay_close(&x);
