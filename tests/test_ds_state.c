@@ -150,6 +150,16 @@ static vs_ds_frame *frame_new(void)
 	return f;
 }
 
+/* A walk of st that fails saying why. */
+static void expect_refused(uint8_t *st, size_t len, const char *why)
+{
+	vs_ds_state info;
+	char err[512];
+
+	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, why) != NULL, "expected '%s' in: %s", why, err);
+}
+
 START_TEST(test_state_fields)
 {
 	built o;
@@ -218,8 +228,7 @@ START_TEST(test_state_polys_cut)
 	ds_test_put32(o.list + 4, 0x7FFFFFFFu);
 	ck_assert_int_eq(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "the 3D list (chunk 91) runs past its chunk"));
-	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
-	ck_assert_ptr_nonnull(strstr(err, "the 3D list (chunk 91) runs past its chunk"));
+	expect_refused(st, o.len, "the 3D list (chunk 91) runs past its chunk");
 	free(f);
 	free(st);
 }
@@ -272,20 +281,17 @@ START_TEST(test_state_chunk_sizes)
 
 	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
 	ds_test_put32(st + chunk_pos(st, 3), 101);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "a chunk 101, whose data DeSmuME would read as chunks") != NULL, "%s", err);
+	expect_refused(st, len, "a chunk 101, whose data DeSmuME would read as chunks");
 	ds_test_put32(st + chunk_pos(st, 101), 3);
 	grow_chunk(st, &len, 3, four, 4, 0);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "chunk 3 is 500 bytes, not 496 (DeSmuME would read the rest as chunks of their "
-		"own)") != NULL, "%s", err);
+	expect_refused(st, len, "chunk 3 is 500 bytes, not 496 (DeSmuME would read the rest as chunks of their "
+		"own)");
 	free(st);
 
 	st = build_state(&o, 1);
 	len = o.len;
 	grow_chunk(st, &len, 91, four, 4, 0);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is 4382 bytes, not 4378") != NULL, "%s", err);
+	expect_refused(st, len, "the 3D list (chunk 91) is 4382 bytes, not 4378");
 	free(st);
 
 	/* two 3D lists: DeSmuME reads both, so each is checked, not the last alone */
@@ -300,8 +306,7 @@ START_TEST(test_state_chunk_sizes)
 	}
 	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
 	ds_test_put32(o.list, 3);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "the 3D list (chunk 91) is of another version") != NULL, "%s", err);
+	expect_refused(st, len, "the 3D list (chunk 91) is of another version");
 	free(st);
 
 	/* a coordinate matrix stack's position past its 31 matrices, the GX
@@ -319,8 +324,7 @@ START_TEST(test_state_chunk_sizes)
 	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
 	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 2056, 0);
 	ds_test_put32(o.list + 12 + 2 * 39 + 36 + 4112, 1);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "the GX FIFO's state in chunk 91 is of another version") != NULL, "%s", err);
+	expect_refused(st, len, "the GX FIFO's state in chunk 91 is of another version");
 	free(st);
 
 	/* the FIFOs' indexes: DeSmuME stores at buf[tail] before it wraps it */
@@ -334,17 +338,15 @@ START_TEST(test_state_chunk_sizes)
 		grow_chunk(st, &len, 90, ta, sizeof ta, 0);
 		ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
 		st[chunk_pos(st, 60) + 8 + 12] = 16;
-		ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-		ck_assert_msg(strstr(err, "an IPC FIFO's tail (chunk 60, tag F0TL) is 16, past its buffer's 15 (DeSmuME "
-			"would write past it)") != NULL, "%s", err);
+		expect_refused(st, len, "an IPC FIFO's tail (chunk 60, tag F0TL) is 16, past its buffer's 15 (DeSmuME "
+			"would write past it)");
 		st[chunk_pos(st, 60) + 8 + 12] = 0;
 		{
 			size_t at = chunk_pos(st, 90), end = at + 8 + ds_test_get32(st + at + 4);
 			ck_assert_int_eq(memcmp(st + end - 16, "GFTA", 4), 0);
 			ds_test_put32(st + end - 4, 200000);
 		}
-		ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-		ck_assert_msg(strstr(err, "the GX FIFO's tail (chunk 90, tag GFTA) is 200000") != NULL, "%s", err);
+		expect_refused(st, len, "the GX FIFO's tail (chunk 90, tag GFTA) is 200000");
 		free(st);
 	}
 
@@ -354,8 +356,7 @@ START_TEST(test_state_chunk_sizes)
 	grow_chunk(st, &len, 140, slot, 16, 1);
 	ck_assert_msg(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err) == 0, "%s", err);
 	grow_chunk(st, &len, 140, four, 4, 0);
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "a cartridge slot's state is shorter than its chunk") != NULL, "%s", err);
+	expect_refused(st, len, "a cartridge slot's state is shorter than its chunk");
 	free(st);
 }
 END_TEST
@@ -371,9 +372,8 @@ START_TEST(test_state_polys_past_desmume)
 	vs_ds_state info;
 	char err[512];
 
-	ck_assert_int_eq(vs_ds_state_parse(st, o.len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "the 3D list (chunk 91) holds 2 vertices and 20001 polygons, more than DeSmuME's "
-		"lists (80000 and 20000)") != NULL, "%s", err);
+	expect_refused(st, o.len, "the 3D list (chunk 91) holds 2 vertices and 20001 polygons, more than DeSmuME's "
+		"lists (80000 and 20000)");
 	ck_assert_int_eq(vs_ds_state_parse(st, o.len, f, &info, err, sizeof err), -1);
 	free(st);
 	st = build_state(&o, 20000);
@@ -429,15 +429,6 @@ START_TEST(test_state_truncated)
 	free(st);
 }
 END_TEST
-
-static void expect_refused(uint8_t *st, size_t len, const char *why)
-{
-	vs_ds_state info;
-	char err[512];
-
-	ck_assert_int_eq(vs_ds_state_parse(st, len, NULL, &info, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, why) != NULL, "expected '%s' in: %s", why, err);
-}
 
 START_TEST(test_state_refused)
 {
