@@ -288,6 +288,22 @@ static size_t chunk_at(const uint8_t *st, size_t n, uint32_t id, uint32_t *size)
 	return 0;
 }
 
+/* The savestate st with the word at off set to v (put back after) as
+ * bad, refused before DeSmuME starts: exit 2, why said, the old trace
+ * kept. */
+static void word_refused(const char *ring, uint8_t *st, size_t len, size_t off, uint32_t v, const char *bad,
+	const char *trace, const char *why)
+{
+	uint32_t keep = ds_test_get32(st + off);
+
+	ds_test_put32(st + off, v);
+	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
+	ds_test_put32(st + off, keep);
+	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
+	ck_assert_msg(strstr(err, why) != NULL, "%s", err);
+	assert_old(trace);
+}
+
 /* Savestates DeSmuME takes and then cannot run from, found by mutating
  * one: the run ends with the frame and exit 2, not a hang or a crash, and
  * leaves nothing (an old file kept). A timestamp of the hardware's event
@@ -301,7 +317,7 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 {
 	const char *trace = old_file("guard.trace"), *bad = vs_test_path("bad.dst");
 	size_t at;
-	uint32_t size, keep;
+	uint32_t size;
 	uint8_t *st;
 
 	st = (uint8_t *)vs_test_slurp(state);
@@ -333,33 +349,15 @@ static void states_that_stop_the_core(const char *ring, const char *state, size_
 	at = chunk_at(st, len, 61, &size);
 	ck_assert_uint_gt(size, 2612);
 	ck_assert_uint_eq(ds_test_get32(st + at + 2607), 0x40000u); /* the firmware's size */
-	keep = ds_test_get32(st + at + 2608);
-	ds_test_put32(st + at + 2608, 0xFFFFFFFFu);
-	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
-	ds_test_put32(st + at + 2608, keep);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
-	ck_assert_msg(strstr(err, "bad.dst: not a DeSmuME savestate: the firmware's size in the MMU's chunk (61) is not "
-		"what the chunk holds at byte ") != NULL, "%s", err);
-	assert_old(trace);
-	keep = ds_test_get32(st + at + 28);
-	ds_test_put32(st + at + 28, 0x7FFFFFF0u); /* the backup chip's first buffer */
-	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
-	ds_test_put32(st + at + 28, keep);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
-	ck_assert_msg(strstr(err, "the backup chip's memory runs past the MMU's chunk (61)") != NULL, "%s", err);
-	ds_test_put32(st + at, 7u); /* an older MMU state's layout */
-	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
-	ds_test_put32(st + at, 8u);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
-	ck_assert_msg(strstr(err, "the MMU's state (chunk 61) is of another version") != NULL, "%s", err);
-	assert_old(trace);
+	word_refused(ring, st, len, at + 2608, 0xFFFFFFFFu, bad, trace, "bad.dst: not a DeSmuME savestate: the firmware's "
+		"size in the MMU's chunk (61) is not what the chunk holds at byte ");
+	word_refused(ring, st, len, at + 28, 0x7FFFFFF0u, bad, trace, /* the backup chip's first buffer */
+		"the backup chip's memory runs past the MMU's chunk (61)");
+	word_refused(ring, st, len, at, 7u, bad, trace, /* an older MMU state's layout */
+		"the MMU's state (chunk 61) is of another version");
 	ck_assert(!vs_test_temporary_left(trace));
 	at = chunk_at(st, len, 140, &size);
-	ds_test_put32(st + at + 8, 0xFFFFFFFFu);
-	ck_assert_int_eq(ds_test_write(bad, st, len), 0);
-	ck_assert_int_eq(cli("record '%s' --state '%s' --frames 3 -o '%s'", ring, bad, trace), 2);
-	ck_assert_msg(strstr(err, "a cartridge slot's state runs past its chunk") != NULL, "%s", err);
-	assert_old(trace);
+	word_refused(ring, st, len, at + 8, 0xFFFFFFFFu, bad, trace, "a cartridge slot's state runs past its chunk");
 	free(st);
 }
 
