@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /* support.c - shared helpers for the check-based suites. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,54 @@
 #include "strategies/registry.h"
 #include "vram/request.h"
 #include "render/png.h"
+
+/* The process vs_test_main runs in: the temporary files of its cases (each
+ * case a child of it, with a pid of its own) are named after it, so that
+ * it can remove them all once every case has passed. */
+static long run_pid;
+
+/* buf gets VS_BINARY_DIR/tests/tmp-RUN-PID-, the start of every temporary
+ * path: RUN for the clean-up, PID so that each case starts with none. */
+static int temporary_prefix(char *buf, size_t cap)
+{
+	long pid = (long)getpid();
+
+	return snprintf(buf, cap, "%s/tests/tmp-%ld-%ld-", VS_BINARY_DIR, run_pid ? run_pid : pid, pid);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* The files and folders of this run under tests/ removed (all passed), or
+ * said to be kept for a look. */
+static void temporaries_done(int keep)
+{
+	char dir[1024], prefix[64], path[1400];
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(dir, sizeof dir, "%s/tests", VS_BINARY_DIR);
+	snprintf(prefix, sizeof prefix, "tmp-%ld-", run_pid);
+	if (keep) {
+		printf("temporary files kept: %s/%s*\n", dir, prefix);
+		return;
+	}
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL)
+		if (strncmp(d->d_name, prefix, strlen(prefix)) == 0) {
+			snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
+			nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		}
+	closedir(dp);
+}
 
 /* The TCases vs_test_tcase_apart made, and what each lacks (NULL: nothing). */
 static struct { const char *name, *missing; } needing[8];
@@ -86,10 +136,12 @@ int vs_test_main(Suite *s)
 	fflush(stdout);
 	if (skipped && only && *only)
 		return VS_TEST_SKIP; /* the one case asked for cannot run */
+	run_pid = (long)getpid();
 	sr = srunner_create(s);
 	srunner_run_tagged(sr, NULL, NULL, NULL, exclude[0] ? exclude : NULL, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	temporaries_done(failed != 0);
 	return failed ? EXIT_FAILURE : skipped ? VS_TEST_SKIP : EXIT_SUCCESS;
 }
 
@@ -166,7 +218,7 @@ const char *vs_test_path(const char *fmt, ...)
 	int n;
 
 	slot = (slot + 1) % 8;
-	n = snprintf(paths[slot], sizeof paths[slot], "%s/tests/tmp-%ld-", VS_BINARY_DIR, (long)getpid());
+	n = temporary_prefix(paths[slot], sizeof paths[slot]);
 	va_start(ap, fmt);
 	vsnprintf(paths[slot] + n, sizeof paths[slot] - (size_t)n, fmt, ap);
 	va_end(ap);
@@ -201,9 +253,10 @@ int vs_test_temporary_left(const char *path)
 const char *vs_test_file(int slot, const char *name, const char *text)
 {
 	static char paths[8][512];
+	int n = temporary_prefix(paths[slot & 7], sizeof paths[0]);
 	FILE *fp;
 
-	snprintf(paths[slot & 7], sizeof paths[0], "%s/tests/tmp-%ld-%s", VS_BINARY_DIR, (long)getpid(), name);
+	snprintf(paths[slot & 7] + n, sizeof paths[0] - (size_t)n, "%s", name);
 	fp = fopen(paths[slot & 7], "wb");
 	ck_assert_ptr_nonnull(fp);
 	fputs(text, fp);
@@ -230,11 +283,12 @@ static void slurp(const char *path, char *buf, size_t cap)
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap)
 {
 	char o[512], e[512], *cmd;
+	int no = temporary_prefix(o, sizeof o), ne = temporary_prefix(e, sizeof e);
 	size_t len;
 	int st;
 
-	snprintf(o, sizeof o, "%s/tests/tmp-%ld-out", VS_BINARY_DIR, (long)getpid());
-	snprintf(e, sizeof e, "%s/tests/tmp-%ld-err", VS_BINARY_DIR, (long)getpid());
+	snprintf(o + no, sizeof o - (size_t)no, "out");
+	snprintf(e + ne, sizeof e - (size_t)ne, "err");
 	/* sized to fit: a command cut short would run something else */
 	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 32;
 	cmd = malloc(len);

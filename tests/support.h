@@ -57,9 +57,12 @@ const char *vs_test_program(const char *name);
 const char *vs_test_file(int slot, const char *name, const char *text);
 
 /* A path in the build tree's tests/ folder, its name formatted as printf
- * does after "tmp-PID-": one suite's cases may run in two ctest tests at
- * once (vs_test_tcase_apart). Static storage: eight slots, reused in
- * turn. */
+ * does after "tmp-RUN-PID-" (RUN: the suite's process, PID: the case's):
+ * one suite's cases may run in two ctest tests at once
+ * (vs_test_tcase_apart), and a case check forks starts with none of them.
+ * vs_test_main removes the run's when every case has passed, and keeps
+ * them (saying so) when one failed. Static storage: eight slots, reused
+ * in turn. */
 const char *vs_test_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* 1 when something is at path: a file, a folder, a link (even dangling). */

@@ -534,7 +534,7 @@ START_TEST(small_defects)
 		FILE *fp;
 		ck_assert_ptr_nonnull(text);
 		for (i = 0; i < 2; i++) {
-			snprintf(path, sizeof path, "%s/tests/tmp-%ld-%s.trace", VS_BINARY_DIR, (long)getpid(), g[i].gen);
+			snprintf(path, sizeof path, "%s", vs_test_path("%s.trace", g[i].gen));
 			ck_assert_int_eq(cli("gen %s -o %s", g[i].gen, path), 0);
 			fp = fopen(path, "rb");
 			ck_assert_ptr_nonnull(fp);
@@ -548,7 +548,7 @@ START_TEST(small_defects)
 		free(text);
 	}
 
-	snprintf(dir, sizeof dir, "%s/tests/tmp-%ld-render", VS_BINARY_DIR, (long)getpid());
+	snprintf(dir, sizeof dir, "%s", vs_test_path("render"));
 	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
 	ck_assert_int_eq(system(cmd), 0);
 	/* -o x.jpg is no directory to make: refused, nothing made */

@@ -273,7 +273,7 @@ START_TEST(replay_imported)
 	vs_rep_options opt = { 0, NULL, NULL, VS_REP_HEADER_AUTO };
 	size_t i;
 
-	snprintf(path, sizeof path, "%s/tests/tmp-%ld-short.trace", VS_BINARY_DIR, (long)getpid());
+	snprintf(path, sizeof path, "%s", vs_test_path("short.trace"));
 	in = fopen(VS_SOURCE_DIR "/tests/data/heap-short.rep", "rb");
 	out = fopen(path, "wb");
 	ck_assert_ptr_nonnull(in);
@@ -391,7 +391,7 @@ START_TEST(command)
 	const char *bad = vs_test_file(2, "bad.rep", "0\n50\n2\n0\na 1 4\na 7 \n");
 	const char *extra = vs_test_file(3, "extra.rep", "1\n2\n1\n0\na 0 8\nf 0\n");
 
-	snprintf(target, sizeof target, "%s/tests/tmp-%ld-cmd.trace", VS_BINARY_DIR, (long)getpid());
+	snprintf(target, sizeof target, "%s", vs_test_path("cmd.trace"));
 	remove(target);
 	snprintf(args, sizeof args, "import '%s' -o '%s'", bad, target);
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, errout, sizeof errout), 2);

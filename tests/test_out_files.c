@@ -36,7 +36,7 @@ static const char *folder(const char *name)
 	static char dir[600];
 	char cmd[1400];
 
-	snprintf(dir, sizeof dir, "%s/tests/tmp-%ld-files-%s", VS_BINARY_DIR, (long)getpid(), name);
+	snprintf(dir, sizeof dir, "%s", vs_test_path("files-%s", name));
 	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%s' '%s/t.trace'", dir, dir, TRACE, dir);
 	ck_assert_int_eq(system(cmd), 0);
 	return dir;
