@@ -110,26 +110,33 @@ void vs_out_on_fault(void (*fn)(int sig))
 	on_fault = fn;
 }
 
-int vs_out_scratch_add(const char *dir, const char *file)
+int vs_out_scratch_make(char *dir, int unique, const char *name)
 {
 	sigset_t all, old;
-	int i, done = -1;
+	int i, rc, e;
 
-	if (strlen(dir) >= sizeof scratch[0].dir || (file && strlen(file) >= sizeof scratch[0].file))
-		return -1;
+	set_handlers();
+	/* made and kept in one stretch no signal enters: a signal between the
+	 * two left the folder behind */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	for (i = 0; i < SCRATCH_MAX && done < 0; i++) {
-		if (scratch[i].dir[0])
+	rc = unique ? (mkdtemp(dir) ? 0 : -1) : mkdir(dir, 0777);
+	e = errno;
+	for (i = 0; rc == 0 && i < SCRATCH_MAX; i++) {
+		struct scratch *sc = &scratch[i];
+		int n;
+		if (sc->dir[0])
 			continue;
-		snprintf(scratch[i].file, sizeof scratch[i].file, "%s", file ? file : "");
-		snprintf(scratch[i].dir, sizeof scratch[i].dir, "%s", dir);
-		done = 0;
+		n = snprintf(sc->file, sizeof sc->file, "%s%s%s", name ? dir : "", name ? "/" : "", name ? name : "");
+		if (strlen(dir) < sizeof sc->dir && n >= 0 && (size_t)n < sizeof sc->file)
+			snprintf(sc->dir, sizeof sc->dir, "%s", dir);
+		else
+			sc->file[0] = '\0'; /* too long to keep: a signal leaves it, as when no slot is free */
+		break;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!done)
-		set_handlers();
-	return done;
+	errno = e;
+	return rc;
 }
 
 void vs_out_scratch_remove(const char *dir)

@@ -82,11 +82,13 @@ void vs_out_abort(vs_out_file *f, int n);
  * lost: the last check of the run (vramsim's main) then says it no more. */
 int vs_out_stdout_said(void);
 
-/* A folder the run made (an emulator's save folder, the folder render
- * makes for its pictures) that a signal removes too, once the run's own
- * files are gone, with the one file known to be in it (NULL: none). 0, or
- * -1 when more than a few are kept at once or a path is too long. */
-int vs_out_scratch_add(const char *dir, const char *file);
+/* Makes a folder for the run (an emulator's save folder, the folder render
+ * makes for its pictures) that a signal removes, with the one file named
+ * name in it (NULL: none), once the run's own files are gone: dir as it is
+ * (mode 0777), or when unique, a mkdtemp template that becomes the name.
+ * Made and noted with every signal held off, so no signal can leave it
+ * behind. 0, or -1 with errno as mkdir's or mkdtemp's. */
+int vs_out_scratch_make(char *dir, int unique, const char *name);
 /* The folder is gone (removed by its owner), or is the run's result now:
  * forget it. */
 void vs_out_scratch_remove(const char *dir);

@@ -518,6 +518,7 @@ static int file_like(const char *path)
  * set in made, so a run that writes nothing can take it away again). */
 static int check_output(const char *out, int single, int *made)
 {
+	char dir[4096];
 	struct stat st;
 
 	*made = 0;
@@ -536,16 +537,18 @@ static int check_output(const char *out, int single, int *made)
 		return vs_cli_usage_error(CMD, "-o %s: no such directory, and a name with an extension is not made "
 			"into one: render writes PNG (-o NAME.png with one --kind), or give a directory (end a new "
 			"one's name in '/' when it holds a dot)", out);
-	if (mkdir(out, 0777) != 0) {
+	if (strlen(out) >= sizeof dir) {
+		fprintf(stderr, "vramsim render: -o: the directory's name is too long\n");
+		return VS_EXIT_USAGE;
+	}
+	memcpy(dir, out, strlen(out) + 1);
+	if (vs_out_scratch_make(dir, 0, NULL) != 0) {
 		char shown[512];
 		vs_text_escape(shown, sizeof shown, out, strlen(out), 0);
 		fprintf(stderr, "vramsim render: cannot make directory %s: %s\n", shown, strerror(errno));
 		return VS_EXIT_USAGE;
 	}
-	*made = 1;
-	/* a signal before the pictures are in takes it away again (without a
-	 * slot, a Ctrl-C leaves it empty: nothing worse) */
-	(void)vs_out_scratch_add(out, NULL);
+	*made = 1; /* a signal before the pictures are in takes it away again */
 	return 0;
 }
 

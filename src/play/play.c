@@ -62,14 +62,14 @@ static int make_live(vs_play *p, char *err, size_t errlen)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if (snprintf(p->dir, sizeof p->dir, "%s/vramsim-play-XXXXXX", tmp) >= (int)sizeof p->dir || !mkdtemp(p->dir)) {
+	/* Ctrl-C removes it too */
+	if (snprintf(p->dir, sizeof p->dir, "%s/vramsim-play-XXXXXX", tmp) >= (int)sizeof p->dir ||
+		vs_out_scratch_make(p->dir, 1, "live.trace") != 0) {
 		snprintf(err, errlen, "cannot make a temporary folder in %s: %s", tmp, strerror(errno));
 		p->dir[0] = '\0';
 		return -1;
 	}
 	snprintf(p->path, sizeof p->path, "%s/live.trace", p->dir);
-	/* Ctrl-C removes it too */
-	vs_out_scratch_add(p->dir, p->path);
 	p->live = fopen(p->path, "w+");
 	if (!p->live) {
 		snprintf(err, errlen, "cannot write %s: %s", p->path, strerror(errno));

@@ -360,14 +360,19 @@ static void quiet_end(vs_ds_core *c)
 
 /* ---- open and close --------------------------------------------------------- */
 
-static int make_dir(vs_ds_core *c, char *err, size_t errlen)
+static int make_dir(vs_ds_core *c, const char *rom, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
+	const char *base = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, *dot = strrchr(base, '.');
+	char dsv[PATH_MAX + 8];
+	int n = snprintf(dsv, sizeof dsv, "%.*s.dsv", (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
 
 	if (!tmp || tmp[0] != '/')
 		tmp = "/tmp"; /* the core needs an absolute path */
+	/* Ctrl-C removes the folder too, with the core's save file in it
+	 * (named after the ROM: NAME.nds saves NAME.dsv) */
 	if (snprintf(c->dir, sizeof c->dir, "%s/vramsim-ds-XXXXXX", tmp) >= (int)sizeof c->dir
-		|| !mkdtemp(c->dir)) {
+		|| vs_out_scratch_make(c->dir, 1, n > 0 && (size_t)n < sizeof dsv ? dsv : NULL) != 0) {
 		snprintf(err, errlen, "cannot make a temporary directory in %s: %s", tmp, strerror(errno));
 		c->dir[0] = '\0';
 		return -1;
@@ -400,17 +405,8 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 	c->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	c->saved_out = -1;
 	current = c;
-	if (make_dir(c, err, errlen) < 0)
+	if (make_dir(c, full, err, errlen) < 0)
 		goto fail;
-	{
-		/* Ctrl-C removes the folder too: the core's save file in it is
-		 * named after the ROM (NAME.nds: NAME.dsv) */
-		char dsv[PATH_MAX + 8];
-		const char *base = strrchr(full, '/') ? strrchr(full, '/') + 1 : full, *dot = strrchr(base, '.');
-		int n = snprintf(dsv, sizeof dsv, "%s/%.*s.dsv", c->dir, (int)(dot ? (size_t)(dot - base) : strlen(base)),
-			base);
-		vs_out_scratch_add(c->dir, n > 0 && (size_t)n < sizeof dsv ? dsv : NULL);
-	}
 #ifdef __GLIBC__
 	/* retro_serialize builds its ~11 MB state in a buffer the core
 	 * allocates, grows and frees on every call: glibc would map each of
