@@ -834,6 +834,27 @@ START_TEST(memory_bounded_by_live_allocations)
 		ck_assert_int_eq(cli("validate %s", t), 2);
 		ck_assert_msg(strstr(err, "tags.trace:131075:") && strstr(err, "more than 65536 distinct tags"), "%s", err);
 	}
+	/* distinct state names too (each save keeps a state): 4096 of them
+	 * saved over and over replay, one more is refused at its column */
+	{
+		const char *dir = dir_path(), *t = in_dir(dir, 0, "states.trace");
+		FILE *tf = fopen(t, "w");
+		ck_assert_ptr_nonnull(tf);
+		fputs("vramsim-trace 1\narena r ram size=1M\nalloc 1 64\n", tf);
+		for (i = 0; i < 40000; i++)
+			fprintf(tf, "save s%d\n", i % 4096);
+		fputs("alloc 2 64\nrestore s7\nfree 2\n", tf); /* id 2 went with the restore */
+		fclose(tf);
+		ck_assert_int_eq(cli("replay %s", t), 0);
+		ck_assert_msg(strstr(out, "free of id 2, which is not live") || strstr(err, "free of id 2, which is not live"),
+			"%s%s", out, err);
+		tf = fopen(t, "a");
+		ck_assert_ptr_nonnull(tf);
+		fputs("save another-name\n", tf);
+		fclose(tf);
+		ck_assert_int_eq(cli("validate %s", t), 2);
+		ck_assert_msg(strstr(err, "states.trace:40007:6: error: more than 4096 distinct state names"), "%s", err);
+	}
 }
 END_TEST
 

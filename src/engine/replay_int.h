@@ -77,7 +77,8 @@ typedef struct arena_run {
 	                                     * its own (or with the trace's, for another strategy) keeps them */
 	int takes_trace_options;           /* the strategy is the one the trace's options are for */
 	vs_metrics m;
-	struct saved_state *saves;
+	struct saved_state **saves;        /* by state name id (vs_event's state), NULL where none */
+	uint32_t nsaves;
 	vs_extent *held;       /* what strategy->held reported last */
 	uint32_t nheld, held_cap;
 	vs_extent *spare;      /* the list asked into next: no allocation per event */

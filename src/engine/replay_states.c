@@ -7,47 +7,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "replay_int.h"
 
+/* An arena's saves sit at their names' ids (the trace reader's, bounded by
+ * VS_STATE_DISTINCT_MAX): a save or restore finds its own at once. */
 typedef struct saved_state {
-	char name[VS_STATE_NAME_MAX];
 	uint64_t seq;
 	void *blob;      /* strategy's own state, or NULL */
-	struct saved_state *next;
 } saved_state;
 
 void vs_replay_free_saves(arena_run *ar)
 {
-	while (ar->saves) {
-		saved_state *n = ar->saves->next;
-		free(ar->saves->blob);
-		free(ar->saves);
-		ar->saves = n;
+	uint32_t i;
+
+	for (i = 0; i < ar->nsaves; i++) {
+		if (ar->saves[i])
+			free(ar->saves[i]->blob);
+		free(ar->saves[i]);
 	}
+	free(ar->saves);
+	ar->saves = NULL;
+	ar->nsaves = 0;
 }
 
-static saved_state *find_save(arena_run *ar, const char *name)
+static saved_state *find_save(arena_run *ar, uint32_t state)
 {
-	saved_state *s;
-
-	for (s = ar->saves; s; s = s->next)
-		if (strcmp(s->name, name) == 0)
-			return s;
-	return NULL;
+	return state < ar->nsaves ? ar->saves[state] : NULL;
 }
 
 int vs_replay_do_save(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
-	saved_state *s = find_save(ar, r->ev.name);
+	uint32_t id = r->ev.state, n = ar->nsaves;
+	saved_state *s = find_save(ar, id);
 
 	if (!s) {
-		s = calloc(1, sizeof *s);
-		if (!s)
+		if (id >= n) {
+			if (vs_grow_u32(&ar->saves, sizeof *ar->saves, &ar->nsaves, (size_t)id + 1, 8))
+				return -1;
+			memset(ar->saves + n, 0, (ar->nsaves - n) * sizeof *ar->saves);
+		}
+		if (!(s = ar->saves[id] = calloc(1, sizeof *s)))
 			return -1;
-		snprintf(s->name, sizeof s->name, "%s", r->ev.name);
-		s->next = ar->saves;
-		ar->saves = s;
 	}
 	s->seq = r->seq;
 	if ((ar->strat->flags & VS_STRAT_NATIVE_STATE) && ar->strat->save) {
@@ -186,7 +188,7 @@ static void unzero(vs_replay *r, int a)
 int vs_replay_do_restore(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
-	saved_state *s = find_save(ar, r->ev.name);
+	saved_state *s = find_save(ar, r->ev.state);
 	int native = (ar->strat->flags & VS_STRAT_NATIVE_STATE) && ar->strat->restore;
 
 	if (!s) {

@@ -20,6 +20,7 @@
 #define VS_TAG_MAX 64
 #define VS_TAG_DISTINCT_MAX 65536u     /* distinct tags in one trace */
 #define VS_STATE_NAME_MAX 64
+#define VS_STATE_DISTINCT_MAX 4096u    /* distinct save and restore names in one trace */
 #define VS_OPTIONS_MAX 256
 #define VS_TRACE_MAX_SEARCH 8     /* search lists ("anywhere in level") */
 #define VS_SEARCH_LEN_MAX 8       /* arenas in one search list */
@@ -57,6 +58,7 @@ typedef struct vs_event {
 	const uint8_t *data;    /* alloc: payload bytes, or NULL */
 	uint32_t data_len;
 	const char *name;       /* save / restore: state name */
+	uint32_t state;         /* save / restore: the name's id, 1 up to VS_STATE_DISTINCT_MAX */
 	const char *options;    /* init: "key=value,..." ("" for none) */
 	/* With `heaps` routing on: alloc names a route (an arena index, or
 	 * VS_ROUTE_SEARCH0 + a search list) or -1 for the top of the heap

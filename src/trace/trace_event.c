@@ -376,7 +376,7 @@ static int key_tag(vs_trace_reader *r, const kv *k, vs_event *ev, const vs_arena
 	ev->tag = r->tag;
 	if (!ev->req.tag)
 		ev->req.tag = vs_trace_intern_tag(r, k->v, k->vl);
-	if (ev->req.tag == TAGS_FULL)
+	if (ev->req.tag == NAMES_FULL)
 		return vs_trace_fail(r, k->vcol, "more than %u distinct tags: a tag names a kind of allocation "
 			"(player, enemy), not each one", (unsigned)VS_TAG_DISTINCT_MAX);
 	if (!ev->req.tag)
@@ -668,9 +668,13 @@ static int read_state(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	if (!name_ok(t[1].s, t[1].len, VS_STATE_NAME_MAX))
 		return vs_trace_fail(r, t[1].col, "state name '%.*s' must be 1-63 letters, digits or _-./:",
 			(int)t[1].len, t[1].s);
-	memcpy(r->state, t[1].s, t[1].len);
-	r->state[t[1].len] = '\0';
-	ev->name = r->state;
+	ev->state = vs_trace_intern(&r->states, t[1].s, t[1].len, VS_STATE_DISTINCT_MAX);
+	if (ev->state == NAMES_FULL)
+		return vs_trace_fail(r, t[1].col, "more than %u distinct state names: a state names a point to come "
+			"back to (a level, a scene), not each save", (unsigned)VS_STATE_DISTINCT_MAX);
+	if (!ev->state)
+		return vs_trace_fail(r, t[1].col, "out of memory for state names");
+	ev->name = r->states.names[ev->state];
 	if (nt == 3 && (ev->arena = arena_by_tok(&r->hdr, &t[2])) < 0)
 		return vs_trace_fail(r, t[2].col, "unknown arena '%.*s'", (int)t[2].len, t[2].s);
 	return 0;

@@ -282,7 +282,7 @@ static VS_NOINLINE uint32_t fast_tag_name(const vs_trace_reader *r, const char *
 	len = (size_t)(p - s);
 	if (len == 0 || len >= VS_TAG_MAX)
 		return 0;
-	if ((i = tag_probe(r, hsh, s, len)) != 0)
+	if ((i = names_probe(&r->tags, hsh, s, len)) != 0)
 		*pp = p;
 	return i;
 }
@@ -376,7 +376,7 @@ static VS_ALWAYS_INLINE int fast_done(vs_trace_reader *r, vs_event *ev, vs_event
 	ev->type = type;
 	ev->line = ++r->line;
 	ev->arena = arena;
-	ev->tag = r->tag_names[ev->req.tag];
+	ev->tag = r->tags.names[ev->req.tag];
 	ev->data = NULL;
 	ev->data_len = 0;
 	ev->name = NULL;

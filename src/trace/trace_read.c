@@ -314,6 +314,29 @@ int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, 
 
 /* ---- open / next / close ----------------------------------------------- */
 
+/* An empty table: id 0 is the empty name. 0, or -1 out of memory. */
+static int names_init(name_table *t)
+{
+	t->cap = 64;
+	t->hash_cap = 128;
+	t->names = calloc(t->cap, sizeof *t->names);
+	t->hash = calloc(t->hash_cap, sizeof *t->hash);
+	if (!t->names || !t->hash)
+		return -1;
+	t->n = 1;
+	return (t->names[0] = calloc(1, 1)) ? 0 : -1;
+}
+
+static void names_free(name_table *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->hash);
+}
+
 vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, size_t errlen)
 {
 	vs_trace_reader *r = calloc(1, sizeof *r);
@@ -329,16 +352,11 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
 		r->buf[0] = '\0'; /* the fast path's sentinel */
-	r->tags_cap = 64;
-	r->tag_names = calloc(r->tags_cap, sizeof *r->tag_names);
-	r->hash_cap = 128;
-	r->tag_hash = calloc(r->hash_cap, sizeof *r->tag_hash);
-	if (!r->buf || !r->tag_names || !r->tag_hash || !(r->tag_names[0] = calloc(1, 1))) {
+	if (!r->buf || names_init(&r->tags) || names_init(&r->states)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		vs_trace_close(r);
 		return NULL;
 	}
-	r->ntags = 1;
 	if (vs_trace_read_header(r)) {
 		snprintf(err, errlen, "%s", r->err);
 		vs_trace_close(r);
@@ -421,16 +439,12 @@ uint64_t vs_trace_line(const vs_trace_reader *r) { return r->line; }
 
 void vs_trace_close(vs_trace_reader *r)
 {
-	uint32_t i;
-
 	if (!r)
 		return;
 	if (r->own_fp && r->fp)
 		fclose(r->fp);
-	for (i = 0; i < r->ntags; i++)
-		free(r->tag_names[i]);
-	free(r->tag_names);
-	free(r->tag_hash);
+	names_free(&r->tags);
+	names_free(&r->states);
 	free(r->buf);
 	free(r->data);
 	free(r->pending);
@@ -452,55 +466,59 @@ static uint32_t hash_str(const char *s, size_t len)
 /* The id of tag s if it was seen before, else 0. */
 uint32_t vs_trace_find_tag(const vs_trace_reader *r, const char *s, size_t len)
 {
-	return tag_probe(r, hash_str(s, len), s, len);
+	return names_probe(&r->tags, hash_str(s, len), s, len);
 }
 
-uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len)
+uint32_t vs_trace_intern(name_table *t, const char *s, size_t len, uint32_t max)
 {
 	uint32_t h = hash_str(s, len), i, id;
 
-	for (i = h & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
-		const char *n = r->tag_names[r->tag_hash[i]];
-		if (strlen(n) == len && memcmp(n, s, len) == 0)
-			return r->tag_hash[i];
-	}
+	if ((id = names_probe(t, h, s, len)) != 0)
+		return id;
 	/* names live as long as the reader: a bound keeps memory bounded */
-	if (r->ntags > VS_TAG_DISTINCT_MAX)
-		return TAGS_FULL;
-	if (r->ntags == r->tags_cap) {
-		char **nn = realloc(r->tag_names, 2 * r->tags_cap * sizeof *nn);
+	if (t->n > max)
+		return NAMES_FULL;
+	if (t->n == t->cap) {
+		char **nn = realloc(t->names, 2 * t->cap * sizeof *nn);
 		if (!nn)
 			return 0;
-		r->tag_names = nn;
-		r->tags_cap *= 2;
+		t->names = nn;
+		t->cap *= 2;
 	}
-	if (2 * (r->ntags + 1) > r->hash_cap) {
-		uint32_t ncap = r->hash_cap * 2, j;
+	if (2 * (t->n + 1) > t->hash_cap) {
+		uint32_t ncap = t->hash_cap * 2, j;
 		uint32_t *nh = calloc(ncap, sizeof *nh);
 		if (!nh)
 			return 0;
-		for (j = 1; j < r->ntags; j++) {
-			const char *n = r->tag_names[j];
+		for (j = 1; j < t->n; j++) {
+			const char *n = t->names[j];
 			uint32_t k = hash_str(n, strlen(n)) & (ncap - 1);
 			while (nh[k])
 				k = (k + 1) & (ncap - 1);
 			nh[k] = j;
 		}
-		free(r->tag_hash);
-		r->tag_hash = nh;
-		r->hash_cap = ncap;
-		for (i = h & (ncap - 1); r->tag_hash[i]; i = (i + 1) & (ncap - 1))
-			;
+		free(t->hash);
+		t->hash = nh;
+		t->hash_cap = ncap;
 	}
-	id = r->ntags;
-	r->tag_names[id] = malloc(len + 1);
-	if (!r->tag_names[id])
+	for (i = h & (t->hash_cap - 1); t->hash[i]; i = (i + 1) & (t->hash_cap - 1))
+		;
+	id = t->n;
+	t->names[id] = malloc(len + 1);
+	if (!t->names[id])
 		return 0;
-	memcpy(r->tag_names[id], s, len);
-	r->tag_names[id][len] = '\0';
-	r->ntags++;
-	r->tag_hash[i] = id;
-	if (len <= 8 && name_ok(s, len, 9)) {
+	memcpy(t->names[id], s, len);
+	t->names[id][len] = '\0';
+	t->n++;
+	t->hash[i] = id;
+	return id;
+}
+
+uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len)
+{
+	uint32_t id = vs_trace_intern(&r->tags, s, len, VS_TAG_DISTINCT_MAX);
+
+	if (id && id != NAMES_FULL && len <= 8 && name_ok(s, len, 9)) {
 		char b[8] = { 0 };
 		memcpy(b, s, len);
 		r->tag_word[tag_slot(word8(b))].word = word8(b);
@@ -509,7 +527,7 @@ uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len)
 	return id;
 }
 
-uint32_t vs_trace_tag_count(const vs_trace_reader *r) { return r->ntags; }
+uint32_t vs_trace_tag_count(const vs_trace_reader *r) { return r->tags.n; }
 
 uint64_t vs_trace_bytes_read(const vs_trace_reader *r) { return r->bytes_in; }
 
@@ -522,5 +540,5 @@ uint64_t vs_trace_size(const vs_trace_reader *r)
 
 const char *vs_trace_tag_name(const vs_trace_reader *r, uint32_t tag)
 {
-	return tag < r->ntags ? r->tag_names[tag] : "";
+	return tag < r->tags.n ? r->tags.names[tag] : "";
 }

@@ -22,7 +22,17 @@
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
 #define MAX_TOK 32 /* tokens on one line */
-#define TAGS_FULL UINT32_MAX /* vs_trace_intern_tag: VS_TAG_DISTINCT_MAX reached */
+#define NAMES_FULL UINT32_MAX /* vs_trace_intern: the table's bound reached */
+
+/* Names the reader keeps for the whole trace (tags, states), each an id
+ * from 1: open addressing over them. A bound on how many keeps memory
+ * bounded however long the trace. */
+typedef struct name_table {
+	char **names;   /* index = id; [0] = "" */
+	uint32_t n, cap;
+	uint32_t *hash; /* slots hold an id, 0 = empty */
+	uint32_t hash_cap;
+} name_table;
 
 /* A token of a line, cut in place by the full path. */
 typedef struct tok {
@@ -66,17 +76,13 @@ struct vs_trace_reader {
 	vs_arena_kind req_kind; /* the arena kind of the request being read */
 	/* event storage */
 	char tag[VS_TAG_MAX];
-	char state[VS_STATE_NAME_MAX];
 	char options[VS_OPTIONS_MAX];
 	uint8_t *data;
-	/* interned tags: open addressing over names */
-	char **tag_names;   /* index = tag id; [0] = "" */
-	uint32_t ntags, tags_cap;
-	uint32_t *tag_hash; /* slots hold tag id, 0 = empty */
-	uint32_t hash_cap;
+	name_table tags;   /* alloc's tag= */
+	name_table states; /* save's and restore's NAME */
 	/* tags of 1 to 7 name bytes by their bytes as one word (little-endian,
 	 * zero above the name), for fast_tag; id 0 = empty, a clash keeps the
-	 * newer and the older is found through tag_hash */
+	 * newer and the older is found through tags' hash */
 	struct { uint64_t word; uint32_t id; } tag_word[64];
 };
 
@@ -100,19 +106,19 @@ static inline uint32_t tag_slot(uint64_t w)
 	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 58);
 }
 
-/* The id of tag s (no NUL in it: the reader rejects those) whose
- * hash_str is h, if it was seen before, else 0. */
-static inline uint32_t tag_probe(const vs_trace_reader *r, uint32_t h, const char *s, size_t len)
+/* The id of name s (no NUL in it: the reader rejects those) whose
+ * hash_str is h, if t has it, else 0. */
+static inline uint32_t names_probe(const name_table *t, uint32_t h, const char *s, size_t len)
 {
 	uint32_t i;
 
-	for (i = h & (r->hash_cap - 1); r->tag_hash[i]; i = (i + 1) & (r->hash_cap - 1)) {
-		const char *n = r->tag_names[r->tag_hash[i]];
+	for (i = h & (t->hash_cap - 1); t->hash[i]; i = (i + 1) & (t->hash_cap - 1)) {
+		const char *n = t->names[t->hash[i]];
 		size_t k = 0;
 		while (k < len && n[k] == s[k]) /* stops at n's NUL: s has none */
 			k++;
 		if (k == len && n[len] == '\0')
-			return r->tag_hash[i];
+			return t->hash[i];
 	}
 	return 0;
 }
@@ -207,9 +213,12 @@ int vs_trace_num32(vs_trace_reader *r, const char *s, size_t len, uint32_t col, 
 	int suffix, uint32_t *out);
 /* The next line with tokens: 1, 0 at the end, -1 on error. */
 int vs_trace_next_statement(vs_trace_reader *r, tok *t, int *nt);
-/* A tag's id if it was seen before, else 0; vs_trace_intern_tag adds it
- * (0: out of memory, TAGS_FULL: too many). */
+/* A tag's id if it was seen before, else 0. */
 uint32_t vs_trace_find_tag(const vs_trace_reader *r, const char *s, size_t len);
+/* Name s's id in t, added when new (0: out of memory, NAMES_FULL: t holds
+ * max names already). */
+uint32_t vs_trace_intern(name_table *t, const char *s, size_t len, uint32_t max);
+/* A new tag's id, as vs_trace_intern, and the word fast_tag finds it by. */
 uint32_t vs_trace_intern_tag(vs_trace_reader *r, const char *s, size_t len);
 
 /* trace_event.c: the event a line's tokens state; 0 or -1. */
