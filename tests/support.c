@@ -290,10 +290,12 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 	snprintf(o + no, sizeof o - (size_t)no, "out");
 	snprintf(e + ne, sizeof e - (size_t)ne, "err");
 	/* sized to fit: a command cut short would run something else */
-	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 32;
+	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(o) + strlen(e) + 48;
 	cmd = malloc(len);
 	ck_assert_ptr_nonnull(cmd);
-	snprintf(cmd, len, "%s %s >'%s' 2>'%s' </dev/null", VS_VRAMSIM, args, o, e);
+	/* the shell's own redirections first: a redirection in args (`>&-`)
+	 * is then the command's last word on that descriptor */
+	snprintf(cmd, len, "exec >'%s' 2>'%s' </dev/null; %s %s", o, e, VS_VRAMSIM, args);
 	st = system(cmd);
 	free(cmd);
 	slurp(o, out, outcap);
@@ -321,6 +323,27 @@ int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *
 	rc = vs_test_run_cli(args, out, outcap, err, errcap);
 	free(args);
 	return rc;
+}
+
+int vs_test_count(const char *text, const char *needle)
+{
+	size_t len = strlen(needle);
+	int n = 0;
+
+	for (; (text = strstr(text, needle)) != NULL; text += len)
+		n++;
+	return n;
+}
+
+int vs_test_count_lines(const char *text, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	const char *p;
+	int n = 0;
+
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += strncmp(p, prefix, len) == 0;
+	return n;
 }
 
 void vs_test_put(vs_test_text *t, const char *fmt, ...)

@@ -72,7 +72,8 @@ int vs_test_exists(const char *path);
  * before it takes its name) is left in path's folder. */
 int vs_test_temporary_left(const char *path);
 
-/* Runs the vramsim executable with arguments (a shell-quoted string);
+/* Runs the vramsim executable with arguments (a shell-quoted string, which
+ * may end in redirections of its own: `>&-` closes standard output);
  * captures stdout and stderr (each truncated to cap bytes) and returns the
  * exit status, or -1 if it did not exit normally. */
 int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_t errcap);
@@ -81,6 +82,11 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
  * sizeof err, __VA_ARGS__), with out and err the suite's arrays. */
 int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* How many times needle is in text (not overlapping), and how many of
+ * text's lines begin with prefix. */
+int vs_test_count(const char *text, const char *needle);
+int vs_test_count_lines(const char *text, const char *prefix);
 
 /* A growing text buffer, for traces a test generates: vs_test_put appends
  * as printf does; s is NUL-ended (free it). */

@@ -141,6 +141,21 @@ START_TEST(test_write_fails)
 	ck_assert(!vs_test_exists(trace));
 	free(said);
 	remove(e);
+	/* standard output closed or full: said once, exit 2 (record's trace
+	 * went into its own spool and it exited 0, before; a failure said by
+	 * the module was said again by vramsim) */
+	{
+		const char *const cmds[] = { "record", "capture" };
+		size_t i;
+		for (i = 0; i < 2; i++) {
+			ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "%s '%s' --frames 60 -o - >&-", cmds[i],
+				DEMO_ROM), 2);
+			ck_assert_msg(vs_test_count(err, "cannot write standard output: Bad file descriptor") == 1, "%s", err);
+			ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "%s '%s' --frames 60 -o - >/dev/full",
+				cmds[i], DEMO_ROM), 2);
+			ck_assert_msg(vs_test_count(err, "cannot write standard output") == 1, "%s", err);
+		}
+	}
 }
 END_TEST
 

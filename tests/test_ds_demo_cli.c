@@ -435,6 +435,18 @@ START_TEST(bad_input_leaves_no_trace)
 	free(kept);
 	remove(bad);
 	remove(trace);
+	/* standard output closed or full: said once, exit 2 (the trace went
+	 * into a file of the run's own that took its number, exit 0, before) */
+	{
+		const char *const cmds[] = { "record", "capture" };
+		size_t i;
+		for (i = 0; i < 2; i++) {
+			ck_assert_int_eq(cli("%s '%s' --frames 10 -o - >&-", cmds[i], ROM), 2);
+			ck_assert_msg(vs_test_count(err, "cannot write standard output: Bad file descriptor") == 1, "%s", err);
+			ck_assert_int_eq(cli("%s '%s' --frames 10 -o - >/dev/full", cmds[i], ROM), 2);
+			ck_assert_msg(vs_test_count(err, "cannot write standard output") == 1, "%s", err);
+		}
+	}
 }
 END_TEST
 

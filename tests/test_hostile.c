@@ -858,6 +858,31 @@ START_TEST(memory_bounded_by_live_allocations)
 }
 END_TEST
 
+/* A standard stream the caller closed (`>&-`, `<&-`): its use fails, said
+ * once, exit 2; no file the run opens takes its number (an output landing
+ * in the run's own spool or trace, exit 0, before). */
+START_TEST(closed_standard_streams)
+{
+	const char *trace = VS_SOURCE_DIR "/traces/obj-quickstart.trace";
+	const char *rep = vs_test_file(0, "s.rep", "20000\n2\n3\n1\na 0 100\na 1 200\nf 0\n");
+	const struct { const char *cmd, *in; } writes[] = { { "fmt %s -o -", trace }, { "replay %s --events - -q", trace },
+		{ "gen side-scroller --frames 20 -o -%s", "" }, { "import %s -o -", rep },
+		{ "compare %s --no-timing -f csv", trace } };
+	size_t i;
+
+	for (i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+		char args[1024];
+		snprintf(args, sizeof args, writes[i].cmd, writes[i].in);
+		ck_assert_msg(cli("%s >&-", args) == 2, "%s: exit %d: %s", args, cli("%s >&-", args), err);
+		ck_assert_msg(vs_test_count(err, "cannot write standard output: Bad file descriptor") == 1, "%s: %s", args, err);
+		ck_assert_msg(cli("%s >/dev/full", args) == 2, "%s", args);
+		ck_assert_msg(vs_test_count(err, "cannot write standard output") == 1, "%s: %s", args, err);
+	}
+	ck_assert_int_eq(cli("validate - <&-"), 2);
+	ck_assert_msg(strstr(err, "<stdin>") != NULL, "%s", err);
+}
+END_TEST
+
 /* ---- render and viewer on empty arenas, empty traces, extreme values --------- */
 
 START_TEST(render_and_view_extremes)
@@ -976,6 +1001,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, NULL, remove_dir);
 	tcase_add_checked_fixture(extremes, NULL, remove_dir);
 	tcase_add_test(tc, output_paths);
+	tcase_add_test(tc, closed_standard_streams);
 	tcase_add_test(tc, several_outputs_all_or_none);
 	tcase_add_test(tc, messages_escape_input);
 	tcase_add_test(tc, budgets_and_baselines_need_their_marker);

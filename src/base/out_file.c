@@ -429,17 +429,24 @@ int vs_out_check_apart(const char *a, const char *b, char *err, size_t errlen)
 
 int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
 {
-	int bad, before = errno; /* a write that failed earlier left its reason there */
+	int bad, why, before = errno; /* a write that failed earlier left its reason there */
+	int out = f->fp == stdout;
 
 	if (!f->fp)
 		return ok ? 0 : -1;
 	errno = 0;
 	bad = fflush(f->fp) != 0 || ferror(f->fp);
-	if (f->fp != stdout && fclose(f->fp) != 0)
+	if (!out && fclose(f->fp) != 0)
 		bad = 1;
+	why = errno;
 	f->fp = NULL;
+	/* a write that failed earlier, with nothing left for the flush to fail
+	 * on: standard output's own state says why when it is closed (the
+	 * reason left in errno may be another call's by now) */
+	if (bad && !why && out && write(STDOUT_FILENO, "", 0) < 0)
+		why = errno;
 	if (bad) {
-		say(err, errlen, f->path, errno ? strerror(errno) : before ? strerror(before) : "a write failed");
+		say(err, errlen, f->path, why ? strerror(why) : before ? strerror(before) : "a write failed");
 		stdout_said |= strcmp(f->path, "-") == 0;
 	}
 	if ((bad || !ok) && f->tmp[0]) {

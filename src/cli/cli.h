@@ -30,6 +30,12 @@ int vs_cli_rereadable(const char *cmd, const char *path, const char *why);
  * main() calls it first. */
 void vs_cli_safe_stderr(void);
 
+/* The end of a command that exits with rc: what it wrote to standard output
+ * must have arrived (a full disk, a closed pipe), as for any other output
+ * file, and is said once when it did not. main() calls it for the commands
+ * built in, a module for its own (its output state is its own copy). */
+int vs_cli_finish(int rc);
+
 /* Strategy choices from --strategy, the same in every command that takes
  * several: each value a comma list of "NAME[:OPTS]" (every arena NAME can
  * manage) or "ARENA=NAME[:OPTS]". The values are kept as given and split

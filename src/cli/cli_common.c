@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/out_file.h"
 #include "base/text.h"
 
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -159,6 +160,16 @@ void vs_cli_safe_stderr(void)
 {
 }
 #endif
+
+int vs_cli_finish(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (!vs_out_stdout_said())
+		fprintf(stderr, "vramsim: cannot write standard output: %s\n", errno ? strerror(errno) : "a write failed");
+	return rc ? rc : VS_EXIT_USAGE;
+}
 
 /* ---- output files ---------------------------------------------------------- */
 

@@ -27,7 +27,7 @@ void vs_ds_cli_status(FILE *fp, int part)
 		fprintf(fp, "not loadable:\n%s\n", err);
 }
 
-int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+static int run(const char *dir, const char *cmd, int argc, char **argv)
 {
 	char roms[4096];
 
@@ -40,4 +40,9 @@ int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 	if (strcmp(cmd, "capture") == 0)
 		return vs_cmd_ds_capture(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the ds module");
+}
+
+int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+{
+	return vs_cli_finish(run(dir, cmd, argc, argv));
 }

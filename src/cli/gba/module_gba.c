@@ -8,7 +8,7 @@
 #include "cli/module.h"
 #include "console/gba/gba_emu.h"
 
-int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+static int run(const char *dir, const char *cmd, int argc, char **argv)
 {
 	char roms[4096];
 
@@ -21,4 +21,9 @@ int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
 	if (strcmp(cmd, "capture") == 0)
 		return vs_cmd_capture(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the gba module");
+}
+
+int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+{
+	return vs_cli_finish(run(dir, cmd, argc, argv));
 }

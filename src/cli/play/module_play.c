@@ -7,10 +7,15 @@
 #include "cli/module.h"
 #include "cli/play/cmd_play.h"
 
-int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+static int run(const char *dir, const char *cmd, int argc, char **argv)
 {
 	(void)dir;
 	if (strcmp(cmd, "play") == 0)
 		return vs_cmd_play(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the play module");
+}
+
+int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+{
+	return vs_cli_finish(run(dir, cmd, argc, argv));
 }

@@ -6,10 +6,15 @@
 #include "cli/cli.h"
 #include "cli/module.h"
 
-int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+static int run(const char *dir, const char *cmd, int argc, char **argv)
 {
 	(void)dir;
 	if (strcmp(cmd, "view") == 0)
 		return vs_cmd_view(argc, argv);
 	return vs_cli_usage_error(cmd, "not a command of the view module");
+}
+
+int vramsim_module_run(const char *dir, const char *cmd, int argc, char **argv)
+{
+	return vs_cli_finish(run(dir, cmd, argc, argv));
 }
