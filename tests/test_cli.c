@@ -503,18 +503,6 @@ START_TEST(bash_completion_script)
 }
 END_TEST
 
-static int count_lines(const char *text, const char *line)
-{
-	int n = 0;
-	size_t len = strlen(line);
-	const char *p = text;
-
-	for (; (p = strstr(p, line)) != NULL; p += len)
-		if (p == text || p[-1] == '\n')
-			n++;
-	return n;
-}
-
 /* Defects found by trying it: gen's DS generators without --frames, and
  * render's output names. */
 START_TEST(small_defects)
@@ -542,7 +530,7 @@ START_TEST(small_defects)
 			text[n] = '\0';
 			fclose(fp);
 			remove(path);
-			ck_assert_int_eq(count_lines(text, "frame\n"), g[i].frames);
+			ck_assert_int_eq(vs_test_count_lines(text, "frame\n"), g[i].frames);
 			ck_assert_ptr_nonnull(strstr(text, "alloc "));
 		}
 		free(text);

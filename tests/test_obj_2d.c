@@ -464,16 +464,6 @@ static void cap_close(cap *k)
 	free(k->f);
 }
 
-static int count_lines(const char *text, const char *prefix)
-{
-	const char *p = text;
-	int n = 0;
-
-	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		n += strncmp(p, prefix, strlen(prefix)) == 0;
-	return n;
-}
-
 START_TEST(capture_one_allocation_per_sprite)
 {
 	cap k;
@@ -491,8 +481,8 @@ START_TEST(capture_one_allocation_per_sprite)
 	cap_frames(&k, 6);
 	cap_close(&k);
 	ck_assert_ptr_nonnull(strstr(k.text, "arena obj gba-obj map=2d\n"));
-	ck_assert_int_eq(count_lines(k.text, "alloc "), 4);
-	ck_assert_int_eq(count_lines(k.text, "free "), 1);
+	ck_assert_int_eq(vs_test_count_lines(k.text, "alloc "), 4);
+	ck_assert_int_eq(vs_test_count_lines(k.text, "free "), 1);
 	ck_assert_ptr_nonnull(strstr(k.text, "sprite 32x32 4bpp"));
 	ck_assert_ptr_nonnull(strstr(k.text, "sprite 32x16 4bpp"));
 	ck_assert_ptr_nonnull(strstr(k.text, "sprite 16x16 8bpp"));

@@ -987,15 +987,6 @@ END_TEST
 
 /* Past max_messages diagnostics and integrity errors are counted, not
  * shown: one line says so, once per kind. */
-static int count_lines(const char *msgs, const char *what)
-{
-	int n = 0;
-
-	for (; (msgs = strstr(msgs, what)) != NULL; msgs++)
-		n++;
-	return n;
-}
-
 START_TEST(messages_past_the_limit_counted)
 {
 	run x;
@@ -1008,9 +999,9 @@ START_TEST(messages_past_the_limit_counted)
 	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
 	ck_assert_uint_eq(vs_replay_diag_count(x.r, VS_DIAG_UNKNOWN_ID), 5);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->diags, 5);
-	ck_assert_int_eq(count_lines(x.msgs, "warning: unknown id"), 2);
+	ck_assert_int_eq(vs_test_count(x.msgs, "warning: unknown id"), 2);
 	ck_assert_msg(strstr(x.msgs, "t:4: warning: unknown id: free of id 2, which is not live"), "%s", x.msgs);
-	ck_assert_int_eq(count_lines(x.msgs, "further diagnostics of this kind are counted, not shown"), 1);
+	ck_assert_int_eq(vs_test_count(x.msgs, "further diagnostics of this kind are counted, not shown"), 1);
 	finish(&x);
 
 	snprintf(text, sizeof text, "vramsim-trace 1\narena obj gba-obj strategy=test-broken options=%d\n"
@@ -1019,8 +1010,8 @@ START_TEST(messages_past_the_limit_counted)
 	ck_assert_int_eq(vs_replay_run(x.r, 0), 0);
 	ck_assert_uint_eq(vs_replay_check_count(x.r, VS_CHECK_SHORT), 4);
 	ck_assert_uint_eq(vs_replay_metrics(x.r, 0)->checks, 4);
-	ck_assert_int_eq(count_lines(x.msgs, "error: integrity: short grant"), 2);
-	ck_assert_int_eq(count_lines(x.msgs, "further integrity errors of this kind are counted, not shown"), 1);
+	ck_assert_int_eq(vs_test_count(x.msgs, "error: integrity: short grant"), 2);
+	ck_assert_int_eq(vs_test_count(x.msgs, "further integrity errors of this kind are counted, not shown"), 1);
 	finish(&x);
 }
 END_TEST
