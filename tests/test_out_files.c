@@ -176,6 +176,62 @@ START_TEST(output_is_an_input)
 }
 END_TEST
 
+/* A plug-in is an input like a trace: every command that loads one, each
+ * of its outputs named as the shared object (by name, ./name, a symbolic
+ * link, a hard link): refused, the plug-in intact. The viewer's log and a
+ * screenshot of its script too, when this build has the viewer. */
+START_TEST(plugin_is_an_input)
+{
+	static const char *const runs[] = {
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit -o %s",
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit --write-baseline %s",
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit --out csv=%s",
+		"replay t.trace --plugin ./p.so -s top-down-fit --events %s",
+		"replay t.trace --plugin ./p.so -s top-down-fit --series %s",
+		"report t.trace --plugin ./p.so -s top-down-fit -o %s",
+		"diff t.trace -s gba-obj-first-fit -s top-down-fit --plugin ./p.so --png %s",
+		"view t.trace --plugin ./p.so -s top-down-fit --script quit.script --log %s",
+		"view t.trace --plugin ./p.so -s top-down-fit --script shot.script",
+	};
+	static const char *const as[] = { "p.so", "./p.so", "p-link", "p-hard" };
+	const char *dir = folder("plugin");
+	char cmd[1400];
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	snprintf(cmd, sizeof cmd, "cp '%s/top_down_fit.so' p.so && cp p.so saved && ln -s p.so p-link && "
+		"ln p.so p-hard && printf 'quit\\n' > quit.script", VS_BINARY_DIR);
+	ck_assert_int_eq(system(cmd), 0);
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		const char *name = as[r % (sizeof as / sizeof as[0])];
+		char args[600];
+		int rc;
+		snprintf(cmd, sizeof cmd, "printf 'screenshot %s\\nquit\\n' > shot.script", name);
+		ck_assert_int_eq(system(cmd), 0);
+		snprintf(args, sizeof args, runs[r], name);
+		rc = cli("%s", args);
+		if (rc == 2 && strncmp(args, "view", 4) == 0 && strstr(err, "without"))
+			continue; /* no view module in this build */
+		ck_assert_msg(rc == 2, "%s: exit 2 expected: %s", args, err);
+		/* a screenshot's reason is in the log, standard output */
+		ck_assert_msg(strstr(err, "which this run reads") || strstr(out, "which this run reads"), "%s: %s%s", args,
+			out, err);
+		ck_assert_msg(same_bytes("p.so", "saved"), "%s changed the plug-in", args);
+		ck_assert_msg(!vs_test_temporary_left("p.so"), "%s left a temporary file", args);
+	}
+	unsetenv("SDL_VIDEODRIVER");
+	/* render names its pictures itself: the plug-in where one would go */
+	ck_assert_int_eq(system("mkdir pics && cp p.so pics/t-chart.png"), 0);
+	ck_assert_int_eq(cli("render t.trace --plugin ./pics/t-chart.png -s top-down-fit -q -o pics"), 2);
+	ck_assert_msg(strstr(err, "which this run reads"), "render: %s", err);
+	ck_assert(same_bytes("pics/t-chart.png", "saved"));
+	ck_assert_str_eq(listing("pics"), "t-chart.png\n");
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
 /* The one output that may be its input: fmt rewriting a trace in place
  * (the whole trace is read before the file is replaced). */
 START_TEST(fmt_in_place)
@@ -439,6 +495,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, two_outputs_one_file);
 	tcase_add_test(tc, output_is_an_input);
+	tcase_add_test(tc, plugin_is_an_input);
 	tcase_add_test(tc, fmt_in_place);
 	tcase_add_test(tc, late_input_refused_at_commit);
 	tcase_add_test(tc, fault_hook_has_the_last_word);
