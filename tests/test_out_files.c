@@ -232,6 +232,70 @@ START_TEST(plugin_is_an_input)
 }
 END_TEST
 
+/* Runs vramsim as cli() does, with standard input from the file in. */
+static int cli_from(const char *in, const char *args)
+{
+	char cmd[2400], o[700], e[700], *said;
+	int st;
+
+	snprintf(o, sizeof o, "%s", vs_test_path("stdout"));
+	snprintf(e, sizeof e, "%s", vs_test_path("stderr"));
+	snprintf(cmd, sizeof cmd, "%s %s <'%s' >'%s' 2>'%s'", VS_VRAMSIM, args, in, o, e);
+	st = system(cmd);
+	said = vs_test_slurp(o);
+	snprintf(out, sizeof out, "%s", said ? said : "");
+	free(said);
+	said = vs_test_slurp(e);
+	snprintf(err, sizeof err, "%s", said ? said : "");
+	free(said);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* An input given as '-' is the file standard input is, when it is one:
+ * every command that reads '-' and writes a file, the output named as
+ * that file (by name, ./name, the names of standard input, a hard link,
+ * a symbolic link): refused, the file intact. */
+START_TEST(stdin_is_an_input)
+{
+	static const char *const runs[] = {
+		"replay - --events %s",
+		"replay - --series %s",
+		"replay -q - --events %s --series -",
+		"import - -o %s",
+	};
+	static const char *const as[] = { "%s", "./%s", "/proc/self/fd/0", "/dev/stdin", "in-hard", "in-link" };
+	static const size_t pick[] = { 0, 3, 4, 0 }; /* the name each command after the first takes */
+	const char *dir = folder("stdin");
+	size_t r, k;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(system("printf '20000\\n2\\n3\\n1\\na 0 100\\na 1 200\\nf 0\\n' > m.rep"), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		const char *input = strstr(runs[r], "import") ? "m.rep" : "t.trace";
+		unlink("in-link");
+		unlink("in-hard");
+		ck_assert_int_eq(symlink(input, "in-link"), 0);
+		ck_assert_int_eq(link(input, "in-hard"), 0);
+		ck_assert_int_eq(system("cp in-hard saved"), 0);
+		/* the first command takes every name, the others one each */
+		for (k = 0; k < sizeof as / sizeof as[0]; k++) {
+			char name[64], args[600];
+			if (r > 0 && k != pick[r])
+				continue;
+			snprintf(name, sizeof name, as[k], input);
+			snprintf(args, sizeof args, runs[r], name);
+			ck_assert_msg(cli_from(input, args) == 2, "%s <%s: exit 2 expected: %s", args, input, err);
+			ck_assert_msg(strstr(err, "it is standard input, which this run reads"), "%s <%s: %s", args, input,
+				err);
+			ck_assert_msg(same_bytes(input, "saved"), "%s <%s changed the input", args, input);
+			ck_assert_msg(!vs_test_temporary_left(input), "%s <%s left a temporary file", args, input);
+		}
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
 /* The one output that may be its input: fmt rewriting a trace in place
  * (the whole trace is read before the file is replaced). */
 START_TEST(fmt_in_place)
@@ -496,6 +560,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, two_outputs_one_file);
 	tcase_add_test(tc, output_is_an_input);
 	tcase_add_test(tc, plugin_is_an_input);
+	tcase_add_test(tc, stdin_is_an_input);
 	tcase_add_test(tc, fmt_in_place);
 	tcase_add_test(tc, late_input_refused_at_commit);
 	tcase_add_test(tc, fault_hook_has_the_last_word);
