@@ -314,6 +314,63 @@ START_TEST(fmt_in_place)
 }
 END_TEST
 
+/* fmt's -o naming its input by another name: the input's own entry (./x,
+ * a symbolic link to it, the input given by a link) is rewritten in place,
+ * where every such name sees the result; another hard link of it is
+ * refused (the rename would split the link and leave the input as it was),
+ * both names kept as they were. '-' may be rewritten too. */
+START_TEST(fmt_other_names)
+{
+	static const struct {
+		const char *in, *out;
+		int rc;
+	} runs[] = {
+		{ "s.trace", "h.trace", 2 },
+		{ "h.trace", "./s.trace", 2 },
+		{ "./h.trace", "s.trace", 2 },
+		{ "l.trace", "h.trace", 2 },
+		{ "s.trace", "./s.trace", 0 },
+		{ "s.trace", "l.trace", 0 },
+		{ "l.trace", "s.trace", 0 },
+		{ "sub/../s.trace", "s.trace", 0 },
+	};
+	const char *dir = folder("fmt-names");
+	struct stat a, b;
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(mkdir("sub", 0777), 0);
+	ck_assert_int_eq(cli("fmt t.trace -o want"), 0);
+	ck_assert_int_eq(symlink("s.trace", "l.trace"), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		unlink("s.trace");
+		unlink("h.trace");
+		ck_assert_int_eq(system("cp t.trace s.trace && ln s.trace h.trace"), 0);
+		ck_assert_int_eq(cli("fmt %s -o %s", runs[r].in, runs[r].out), runs[r].rc);
+		if (runs[r].rc) {
+			ck_assert_msg(strstr(err, "which this run reads"), "fmt %s -o %s: %s", runs[r].in, runs[r].out, err);
+			ck_assert(same_bytes("s.trace", "t.trace"));
+		} else {
+			ck_assert_msg(same_bytes("s.trace", "want"), "fmt %s -o %s", runs[r].in, runs[r].out);
+			ck_assert(same_bytes("l.trace", "want"));
+		}
+		/* refused: still one file; rewritten: s.trace a new one, h.trace the old */
+		ck_assert_int_eq(stat("s.trace", &a), 0);
+		ck_assert_int_eq(stat("h.trace", &b), 0);
+		ck_assert_int_eq(a.st_ino == b.st_ino, runs[r].rc != 0);
+		ck_assert(same_bytes("h.trace", "t.trace"));
+		ck_assert_msg(!vs_test_temporary_left("s.trace"), "fmt %s -o %s left a temporary file", runs[r].in,
+			runs[r].out);
+	}
+	/* standard input has no name to tell a hard link by: -o names the file replaced */
+	ck_assert_int_eq(system("cp t.trace s.trace && printf '# a comment fmt drops\\n' >> s.trace"), 0);
+	ck_assert_int_eq(cli_from("s.trace", "fmt - -o s.trace"), 0);
+	ck_assert(same_bytes("s.trace", "want"));
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
 /* An input opened after its output was: the commit refuses it. */
 START_TEST(late_input_refused_at_commit)
 {
@@ -562,6 +619,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, plugin_is_an_input);
 	tcase_add_test(tc, stdin_is_an_input);
 	tcase_add_test(tc, fmt_in_place);
+	tcase_add_test(tc, fmt_other_names);
 	tcase_add_test(tc, late_input_refused_at_commit);
 	tcase_add_test(tc, fault_hook_has_the_last_word);
 	tcase_add_test(tc, signals_leave_nothing);
