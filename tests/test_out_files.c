@@ -176,6 +176,126 @@ START_TEST(output_is_an_input)
 }
 END_TEST
 
+/* A plug-in is an input like a trace: every command that loads one, each
+ * of its outputs named as the shared object (by name, ./name, a symbolic
+ * link, a hard link): refused, the plug-in intact. The viewer's log and a
+ * screenshot of its script too, when this build has the viewer. */
+START_TEST(plugin_is_an_input)
+{
+	static const char *const runs[] = {
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit -o %s",
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit --write-baseline %s",
+		"compare t.trace --no-timing --plugin ./p.so -s top-down-fit --out csv=%s",
+		"replay t.trace --plugin ./p.so -s top-down-fit --events %s",
+		"replay t.trace --plugin ./p.so -s top-down-fit --series %s",
+		"report t.trace --plugin ./p.so -s top-down-fit -o %s",
+		"diff t.trace -s gba-obj-first-fit -s top-down-fit --plugin ./p.so --png %s",
+		"view t.trace --plugin ./p.so -s top-down-fit --script quit.script --log %s",
+		"view t.trace --plugin ./p.so -s top-down-fit --script shot.script",
+	};
+	static const char *const as[] = { "p.so", "./p.so", "p-link", "p-hard" };
+	const char *dir = folder("plugin");
+	char cmd[1400];
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	snprintf(cmd, sizeof cmd, "cp '%s/top_down_fit.so' p.so && cp p.so saved && ln -s p.so p-link && "
+		"ln p.so p-hard && printf 'quit\\n' > quit.script", VS_BINARY_DIR);
+	ck_assert_int_eq(system(cmd), 0);
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		const char *name = as[r % (sizeof as / sizeof as[0])];
+		char args[600];
+		int rc;
+		snprintf(cmd, sizeof cmd, "printf 'screenshot %s\\nquit\\n' > shot.script", name);
+		ck_assert_int_eq(system(cmd), 0);
+		snprintf(args, sizeof args, runs[r], name);
+		rc = cli("%s", args);
+		if (rc == 2 && strncmp(args, "view", 4) == 0 && strstr(err, "without"))
+			continue; /* no view module in this build */
+		ck_assert_msg(rc == 2, "%s: exit 2 expected: %s", args, err);
+		/* a screenshot's reason is in the log, standard output */
+		ck_assert_msg(strstr(err, "which this run reads") || strstr(out, "which this run reads"), "%s: %s%s", args,
+			out, err);
+		ck_assert_msg(same_bytes("p.so", "saved"), "%s changed the plug-in", args);
+		ck_assert_msg(!vs_test_temporary_left("p.so"), "%s left a temporary file", args);
+	}
+	unsetenv("SDL_VIDEODRIVER");
+	/* render names its pictures itself: the plug-in where one would go */
+	ck_assert_int_eq(system("mkdir pics && cp p.so pics/t-chart.png"), 0);
+	ck_assert_int_eq(cli("render t.trace --plugin ./pics/t-chart.png -s top-down-fit -q -o pics"), 2);
+	ck_assert_msg(strstr(err, "which this run reads"), "render: %s", err);
+	ck_assert(same_bytes("pics/t-chart.png", "saved"));
+	ck_assert_str_eq(listing("pics"), "t-chart.png\n");
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
+/* Runs vramsim as cli() does, with standard input from the file in. */
+static int cli_from(const char *in, const char *args)
+{
+	char cmd[2400], o[700], e[700], *said;
+	int st;
+
+	snprintf(o, sizeof o, "%s", vs_test_path("stdout"));
+	snprintf(e, sizeof e, "%s", vs_test_path("stderr"));
+	snprintf(cmd, sizeof cmd, "%s %s <'%s' >'%s' 2>'%s'", VS_VRAMSIM, args, in, o, e);
+	st = system(cmd);
+	said = vs_test_slurp(o);
+	snprintf(out, sizeof out, "%s", said ? said : "");
+	free(said);
+	said = vs_test_slurp(e);
+	snprintf(err, sizeof err, "%s", said ? said : "");
+	free(said);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* An input given as '-' is the file standard input is, when it is one:
+ * every command that reads '-' and writes a file, the output named as
+ * that file (by name, ./name, the names of standard input, a hard link,
+ * a symbolic link): refused, the file intact. */
+START_TEST(stdin_is_an_input)
+{
+	static const char *const runs[] = {
+		"replay - --events %s",
+		"replay - --series %s",
+		"replay -q - --events %s --series -",
+		"import - -o %s",
+	};
+	static const char *const as[] = { "%s", "./%s", "/proc/self/fd/0", "/dev/stdin", "in-hard", "in-link" };
+	static const size_t pick[] = { 0, 3, 4, 0 }; /* the name each command after the first takes */
+	const char *dir = folder("stdin");
+	size_t r, k;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(system("printf '20000\\n2\\n3\\n1\\na 0 100\\na 1 200\\nf 0\\n' > m.rep"), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		const char *input = strstr(runs[r], "import") ? "m.rep" : "t.trace";
+		unlink("in-link");
+		unlink("in-hard");
+		ck_assert_int_eq(symlink(input, "in-link"), 0);
+		ck_assert_int_eq(link(input, "in-hard"), 0);
+		ck_assert_int_eq(system("cp in-hard saved"), 0);
+		/* the first command takes every name, the others one each */
+		for (k = 0; k < sizeof as / sizeof as[0]; k++) {
+			char name[64], args[600];
+			if (r > 0 && k != pick[r])
+				continue;
+			snprintf(name, sizeof name, as[k], input);
+			snprintf(args, sizeof args, runs[r], name);
+			ck_assert_msg(cli_from(input, args) == 2, "%s <%s: exit 2 expected: %s", args, input, err);
+			ck_assert_msg(strstr(err, "it is standard input, which this run reads"), "%s <%s: %s", args, input,
+				err);
+			ck_assert_msg(same_bytes(input, "saved"), "%s <%s changed the input", args, input);
+			ck_assert_msg(!vs_test_temporary_left(input), "%s <%s left a temporary file", args, input);
+		}
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
 /* The one output that may be its input: fmt rewriting a trace in place
  * (the whole trace is read before the file is replaced). */
 START_TEST(fmt_in_place)
@@ -190,6 +310,63 @@ START_TEST(fmt_in_place)
 	ck_assert(same_bytes(path, want));
 	ck_assert_int_eq(unlink(want), 0);
 	ck_assert_str_eq(listing(dir), "t.trace\n");
+	remove_folder(dir);
+}
+END_TEST
+
+/* fmt's -o naming its input by another name: the input's own entry (./x,
+ * a symbolic link to it, the input given by a link) is rewritten in place,
+ * where every such name sees the result; another hard link of it is
+ * refused (the rename would split the link and leave the input as it was),
+ * both names kept as they were. '-' may be rewritten too. */
+START_TEST(fmt_other_names)
+{
+	static const struct {
+		const char *in, *out;
+		int rc;
+	} runs[] = {
+		{ "s.trace", "h.trace", 2 },
+		{ "h.trace", "./s.trace", 2 },
+		{ "./h.trace", "s.trace", 2 },
+		{ "l.trace", "h.trace", 2 },
+		{ "s.trace", "./s.trace", 0 },
+		{ "s.trace", "l.trace", 0 },
+		{ "l.trace", "s.trace", 0 },
+		{ "sub/../s.trace", "s.trace", 0 },
+	};
+	const char *dir = folder("fmt-names");
+	struct stat a, b;
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(mkdir("sub", 0777), 0);
+	ck_assert_int_eq(cli("fmt t.trace -o want"), 0);
+	ck_assert_int_eq(symlink("s.trace", "l.trace"), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		unlink("s.trace");
+		unlink("h.trace");
+		ck_assert_int_eq(system("cp t.trace s.trace && ln s.trace h.trace"), 0);
+		ck_assert_int_eq(cli("fmt %s -o %s", runs[r].in, runs[r].out), runs[r].rc);
+		if (runs[r].rc) {
+			ck_assert_msg(strstr(err, "which this run reads"), "fmt %s -o %s: %s", runs[r].in, runs[r].out, err);
+			ck_assert(same_bytes("s.trace", "t.trace"));
+		} else {
+			ck_assert_msg(same_bytes("s.trace", "want"), "fmt %s -o %s", runs[r].in, runs[r].out);
+			ck_assert(same_bytes("l.trace", "want"));
+		}
+		/* refused: still one file; rewritten: s.trace a new one, h.trace the old */
+		ck_assert_int_eq(stat("s.trace", &a), 0);
+		ck_assert_int_eq(stat("h.trace", &b), 0);
+		ck_assert_int_eq(a.st_ino == b.st_ino, runs[r].rc != 0);
+		ck_assert(same_bytes("h.trace", "t.trace"));
+		ck_assert_msg(!vs_test_temporary_left("s.trace"), "fmt %s -o %s left a temporary file", runs[r].in,
+			runs[r].out);
+	}
+	/* standard input has no name to tell a hard link by: -o names the file replaced */
+	ck_assert_int_eq(system("cp t.trace s.trace && printf '# a comment fmt drops\\n' >> s.trace"), 0);
+	ck_assert_int_eq(cli_from("s.trace", "fmt - -o s.trace"), 0);
+	ck_assert(same_bytes("s.trace", "want"));
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
 	remove_folder(dir);
 }
 END_TEST
@@ -439,7 +616,10 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, two_outputs_one_file);
 	tcase_add_test(tc, output_is_an_input);
+	tcase_add_test(tc, plugin_is_an_input);
+	tcase_add_test(tc, stdin_is_an_input);
 	tcase_add_test(tc, fmt_in_place);
+	tcase_add_test(tc, fmt_other_names);
 	tcase_add_test(tc, late_input_refused_at_commit);
 	tcase_add_test(tc, fault_hook_has_the_last_word);
 	tcase_add_test(tc, signals_leave_nothing);

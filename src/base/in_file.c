@@ -50,38 +50,45 @@ static int remember(dev_t dev, ino_t ino, const char *path)
 	return 0;
 }
 
+/* Remembers the file st as an input read by the name path. */
+static int note(const struct stat *st, const char *path)
+{
+	int failed;
+
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	pthread_mutex_lock(&lock);
+	failed = remember(st->st_dev, st->st_ino, path) != 0;
+	pthread_mutex_unlock(&lock);
+	if (failed)
+		errno = ENOMEM;
+	return failed ? -1 : 0;
+}
+
 FILE *vs_in_open(const char *path, const char *mode)
 {
 	struct stat st;
 	FILE *fp = fopen(path, mode);
-	int failed;
 
-	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode))
+	if (!fp || fstat(fileno(fp), &st) != 0 || note(&st, path) == 0)
 		return fp;
-	pthread_mutex_lock(&lock);
-	failed = remember(st.st_dev, st.st_ino, path) != 0;
-	pthread_mutex_unlock(&lock);
-	if (failed) {
-		fclose(fp);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return fp;
+	fclose(fp);
+	errno = ENOMEM;
+	return NULL;
 }
 
 int vs_in_note(const char *path)
 {
 	struct stat st;
-	int failed;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	pthread_mutex_lock(&lock);
-	failed = remember(st.st_dev, st.st_ino, path) != 0;
-	pthread_mutex_unlock(&lock);
-	if (failed)
-		errno = ENOMEM;
-	return failed ? -1 : 0;
+	return stat(path, &st) != 0 ? 0 : note(&st, path);
+}
+
+int vs_in_note_stdin(void)
+{
+	struct stat st;
+
+	return fstat(0, &st) != 0 ? 0 : note(&st, "standard input");
 }
 
 const char *vs_in_path(dev_t dev, ino_t ino)

@@ -21,6 +21,11 @@ FILE *vs_in_open(const char *path, const char *mode);
  * From here on no output may replace it. 0 (also for a path that names no
  * regular file: nothing is read there), or -1 with errno ENOMEM. */
 int vs_in_note(const char *path);
+/* Remembers the file standard input is (fstat(0)), by the name "standard
+ * input", for an input given as `-`: `replay - --events x < x` would
+ * otherwise replace x. 0 (also when standard input is no regular file),
+ * or -1 with errno ENOMEM. */
+int vs_in_note_stdin(void);
 /* The path an input of this run was opened by, when the file dev/ino is
  * one; NULL when it is not. */
 const char *vs_in_path(dev_t dev, ino_t ino);

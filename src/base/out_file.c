@@ -241,10 +241,36 @@ static int say_input(char *err, size_t errlen, const char *path, const char *inp
 	return say(err, errlen, path, why);
 }
 
+/* The name of the run's input that the file dev/ino is and f may not
+ * replace; NULL when none. An output opened by vs_out_open_replacing may
+ * replace an input by that input's own name (x, ./x, a symbolic link to
+ * x: the rename replaces the entry every one of them names), never by
+ * another (a hard link: the rename would split the link, and the name the
+ * run read by would keep the old file). */
+static const char *refused_input(const vs_out_file *f, dev_t dev, ino_t ino)
+{
+	const char *input = vs_in_path(dev, ino);
+	struct stat st;
+	char *a, *b;
+	int own;
+
+	if (!input || !f->may_replace_input)
+		return input;
+	a = realpath(input, NULL);
+	b = realpath(f->target, NULL);
+	if (!a || stat(a, &st) != 0 || st.st_dev != dev || st.st_ino != ino)
+		own = 1; /* the name it was read by names this file no more */
+	else
+		own = b && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return own ? NULL : input;
+}
+
 /* Refuses a target that is an input of the run or another output's. */
 static int check_distinct(const vs_out_file *f, char *err, size_t errlen)
 {
-	const char *input = f->id_name[0] || f->may_replace_input ? NULL : vs_in_path(f->id_dev, f->id_ino);
+	const char *input = f->id_name[0] ? NULL : refused_input(f, f->id_dev, f->id_ino);
 	int i;
 
 	if (input)
@@ -482,8 +508,7 @@ int vs_out_commit(vs_out_file *f, int n, char *err, size_t errlen)
 	/* an input opened after its output was: refused now, before any rename */
 	for (i = 0; i < n; i++) {
 		const char *input;
-		if (!f[i].tmp[0] || f[i].may_replace_input || stat(f[i].target, &st) != 0 ||
-			!(input = vs_in_path(st.st_dev, st.st_ino)))
+		if (!f[i].tmp[0] || stat(f[i].target, &st) != 0 || !(input = refused_input(&f[i], st.st_dev, st.st_ino)))
 			continue;
 		f[i].id_dev = st.st_dev;
 		f[i].id_ino = st.st_ino;

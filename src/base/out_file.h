@@ -57,7 +57,10 @@ typedef struct vs_out_file {
  * "cannot write PATH: why" in err. */
 int vs_out_open(vs_out_file *f, const char *path, char *err, size_t errlen);
 /* The same for an output that may replace an input of the run whole:
- * `vramsim fmt TRACE -o TRACE` rewriting a file in place. */
+ * `vramsim fmt TRACE -o TRACE` rewriting a file in place. Only by the
+ * input's own name (TRACE, ./TRACE, a symbolic link to it): another hard
+ * link of it is refused, as an input is by vs_out_open (the rename would
+ * split the link and leave TRACE as it was). */
 int vs_out_open_replacing(vs_out_file *f, const char *path, char *err, size_t errlen);
 /* Whether vs_out_open(path) would be refused, without making or opening
  * anything (a FIFO is not opened): 0, or -1 with err; an input of the run

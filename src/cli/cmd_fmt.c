@@ -68,7 +68,9 @@ static const vs_cli_cmd fmt_cmd = {
 	"fmt", "fmt TRACE [-o OUT]",
 	"Rewrites TRACE in canonical form (docs/trace-format.md, 'Canonical form')\n"
 	"to standard output or OUT. OUT is written only when the whole trace is\n"
-	"valid; it may be TRACE itself.\n",
+	"valid; it may be TRACE itself (TRACE, ./TRACE, a symbolic link to it),\n"
+	"rewritten in place. Another hard link of TRACE is refused: replacing it\n"
+	"would split the link and leave TRACE as it was.\n",
 	fmt_options,
 	"exit: 0 written, 2 malformed trace or unwritable output.\n",
 	NULL, 0

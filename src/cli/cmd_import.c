@@ -151,7 +151,7 @@ int vs_cmd_import(int argc, char **argv)
 	out_path = a.out_path;
 	if (!in_path)
 		return vs_cli_usage_error(CMD, "no input file");
-	in = strcmp(in_path, "-") == 0 ? stdin : vs_in_open(in_path, "rb");
+	in = strcmp(in_path, "-") != 0 ? vs_in_open(in_path, "rb") : vs_in_note_stdin() ? NULL : stdin;
 	if (!in) {
 		fprintf(stderr, "%s: error: cannot open: ", in_path);
 		perror(NULL);

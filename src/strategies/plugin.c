@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vramsim/strategy.h"
+#include "base/in_file.h"
 #include "base/text.h"
 #include "strategies/plugin.h"
 #include "strategies/registry.h"
@@ -19,6 +20,13 @@ int vs_plugin_load(const char *path, char *err, size_t errlen)
 	/* dlopen searches the library path for bare names: make it a path. */
 	if (!strchr(path, '/')) {
 		snprintf(err, errlen, "%s: give the plug-in as a path (./%s)", path, path);
+		vs_text_escape_in_place(err, errlen);
+		return -1;
+	}
+	/* an input of the run like a trace: no output of it may replace the
+	 * shared object (compare --plugin ./p.so -o ./p.so) */
+	if (vs_in_note(path)) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}

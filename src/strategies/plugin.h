@@ -10,7 +10,9 @@
 /* Loads a plug-in and registers its strategies, all of them or none: a
  * table with no strategies, more than VS_PLUGIN_MAX_STRATEGIES, a NULL
  * pointer among them, a name with control characters or a strategy
- * vs_strategy_register refuses is refused whole. Returns 0 or -1 with err. */
+ * vs_strategy_register refuses is refused whole. The shared object is an
+ * input of the run (base/in_file.h): no output may replace it. Returns 0
+ * or -1 with err. */
 int vs_plugin_load(const char *path, char *err, size_t errlen);
 
 #endif

@@ -370,8 +370,13 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 	FILE *fp;
 	vs_trace_reader *r;
 
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0) {
+		if (vs_in_note_stdin()) { /* the file it is, when it is one: no output may replace it */
+			snprintf(err, errlen, "<stdin>: %s", strerror(errno));
+			return NULL;
+		}
 		return vs_trace_open_stream(stdin, "<stdin>", err, errlen);
+	}
 	fp = vs_in_open(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
