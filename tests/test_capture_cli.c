@@ -160,7 +160,8 @@ START_TEST(test_write_fails)
 END_TEST
 
 /* An output that is one of the run's inputs (the ROM, the input script, the
- * savestate) is refused before the run, by any name, and the input kept:
+ * savestate) is refused before the run, by any name (standard output
+ * appended to the ROM too), and the input kept:
  * with --frames this large, a refusal only when the trace is written would
  * run the case past its timeout. */
 START_TEST(test_output_is_an_input)
@@ -176,12 +177,13 @@ START_TEST(test_output_is_an_input)
 	/* the ROM by another name: its folder, then ".", then its name */
 	snprintf(other, sizeof other, "%.*s/.%s", (int)(strrchr(rom, '/') - rom), rom, strrchr(rom, '/'));
 	for (c = 0; c < 2; c++)
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < 5; k++) {
 			const char *input = k == 1 ? keys : k == 2 ? state : rom;
 			snprintf(cmd, sizeof cmd, "cp '%s' '%s.kept'", input, input);
 			ck_assert_int_eq(system(cmd), 0);
-			snprintf(args, sizeof args, "%s '%s' --frames 100000000 --input '%s' --state '%s' -o '%s'", cmds[c],
-				rom, keys, state, k == 3 ? other : input);
+			/* k 4: -o -, standard output appended to the ROM */
+			snprintf(args, sizeof args, "%s '%s' --frames 100000000 --input '%s' --state '%s' -o '%s'%s%s", cmds[c],
+				rom, keys, state, k == 4 ? "-" : k == 3 ? other : input, k == 4 ? " >>" : "", k == 4 ? rom : "");
 			ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
 			ck_assert_msg(strstr(err, "which this run reads") != NULL, "%s: %s", args, err);
 			snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s.kept'", input, input);

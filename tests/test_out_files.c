@@ -232,25 +232,6 @@ START_TEST(plugin_is_an_input)
 }
 END_TEST
 
-/* Runs vramsim as cli() does, with standard input from the file in. */
-static int cli_from(const char *in, const char *args)
-{
-	char cmd[2400], o[700], e[700], *said;
-	int st;
-
-	snprintf(o, sizeof o, "%s", vs_test_path("stdout"));
-	snprintf(e, sizeof e, "%s", vs_test_path("stderr"));
-	snprintf(cmd, sizeof cmd, "%s %s <'%s' >'%s' 2>'%s'", VS_VRAMSIM, args, in, o, e);
-	st = system(cmd);
-	said = vs_test_slurp(o);
-	snprintf(out, sizeof out, "%s", said ? said : "");
-	free(said);
-	said = vs_test_slurp(e);
-	snprintf(err, sizeof err, "%s", said ? said : "");
-	free(said);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* An input given as '-' is the file standard input is, when it is one:
  * every command that reads '-' and writes a file, the output named as
  * that file (by name, ./name, the names of standard input, a hard link,
@@ -284,12 +265,43 @@ START_TEST(stdin_is_an_input)
 				continue;
 			snprintf(name, sizeof name, as[k], input);
 			snprintf(args, sizeof args, runs[r], name);
-			ck_assert_msg(cli_from(input, args) == 2, "%s <%s: exit 2 expected: %s", args, input, err);
+			ck_assert_msg(cli("%s <'%s'", args, input) == 2, "%s <%s: exit 2 expected: %s", args, input, err);
 			ck_assert_msg(strstr(err, "it is standard input, which this run reads"), "%s <%s: %s", args, input,
 				err);
 			ck_assert_msg(same_bytes(input, "saved"), "%s <%s changed the input", args, input);
 			ck_assert_msg(!vs_test_temporary_left(input), "%s <%s left a temporary file", args, input);
 		}
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
+/* Standard output as an output, appended to a file the run reads: every
+ * command that writes '-' (or standard output when no -o is given),
+ * refused before anything is written, the input intact. */
+START_TEST(stdout_is_an_input)
+{
+	static const struct { const char *args, *input; } runs[] = {
+		{ "fmt t.trace", "t.trace" }, { "fmt t.trace -o -", "t.trace" }, { "fmt - <t.trace", "t.trace" },
+		{ "replay t.trace -q --events -", "t.trace" }, { "replay t.trace -q --series -", "t.trace" },
+		{ "import m.rep", "m.rep" }, { "import - -o - <m.rep", "m.rep" },
+	};
+	const char *dir = folder("stdout");
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(system("printf '20000\\n2\\n3\\n1\\na 0 100\\na 1 200\\nf 0\\n' > m.rep"), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "cp %s saved", runs[r].input);
+		ck_assert_int_eq(system(cmd), 0);
+		ck_assert_msg(cli("%s >>%s", runs[r].args, runs[r].input) == 2, "%s >>%s: exit 2 expected: %s",
+			runs[r].args, runs[r].input, err);
+		ck_assert_msg(strstr(err, "cannot write standard output: it is ") && strstr(err, ", which this run reads"),
+			"%s >>%s: %s", runs[r].args, runs[r].input, err);
+		ck_assert_msg(same_bytes(runs[r].input, "saved"), "%s >>%s changed the input", runs[r].args,
+			runs[r].input);
 	}
 	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
 	remove_folder(dir);
@@ -364,7 +376,7 @@ START_TEST(fmt_other_names)
 	}
 	/* standard input has no name to tell a hard link by: -o names the file replaced */
 	ck_assert_int_eq(system("cp t.trace s.trace && printf '# a comment fmt drops\\n' >> s.trace"), 0);
-	ck_assert_int_eq(cli_from("s.trace", "fmt - -o s.trace"), 0);
+	ck_assert_int_eq(cli("fmt - -o s.trace <s.trace"), 0);
 	ck_assert(same_bytes("s.trace", "want"));
 	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
 	remove_folder(dir);
@@ -618,6 +630,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, output_is_an_input);
 	tcase_add_test(tc, plugin_is_an_input);
 	tcase_add_test(tc, stdin_is_an_input);
+	tcase_add_test(tc, stdout_is_an_input);
 	tcase_add_test(tc, fmt_in_place);
 	tcase_add_test(tc, fmt_other_names);
 	tcase_add_test(tc, late_input_refused_at_commit);

@@ -241,6 +241,18 @@ static int say_input(char *err, size_t errlen, const char *path, const char *inp
 	return say(err, errlen, path, why);
 }
 
+/* Standard output as an output: refused when it is an input of the run
+ * (`capture GAME.gba -o - >>GAME.gba` appended the trace to the ROM). */
+static int check_stdout(char *err, size_t errlen)
+{
+	struct stat st;
+	const char *input;
+
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && (input = vs_in_path(st.st_dev, st.st_ino)))
+		return say_input(err, errlen, "-", input);
+	return 0;
+}
+
 /* The name of the run's input that the file dev/ino is and f may not
  * replace; NULL when none. An output opened by vs_out_open_replacing may
  * replace an input by that input's own name (x, ./x, a symbolic link to
@@ -352,6 +364,8 @@ static int open_output(vs_out_file *f, const char *path, int may_replace_input, 
 	}
 	memcpy(f->path, path, len + 1);
 	if (strcmp(path, "-") == 0) {
+		if (check_stdout(err, errlen))
+			return -1;
 		f->fp = stdout;
 		f->in_place = 1;
 		return 0;
@@ -412,7 +426,7 @@ int vs_out_check(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (strcmp(path, "-") == 0)
-		return 0;
+		return check_stdout(err, errlen);
 	if (lstat(path, &st) == 0) {
 		if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
 			return say(err, errlen, path, "a symbolic link to nothing (give the file it should name)");
