@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "support.h"
@@ -197,12 +198,16 @@ END_TEST
 START_TEST(test_savestates)
 {
 	static const uint32_t loop[] = { 0xEAFFFFFEu };
-	const char *state = tmp_path("demo.ss");
-	const char *other = tmp_path("other.ss");
-	const char *trace = tmp_path("from-state.trace");
+	char state[600], other[600], trace[600], fifo[600], cut[600]; /* tmp_path's slots are reused */
 	char e_msg[512], args[2048], extra[1024];
 	vs_gba_emu *e;
 	FILE *fp;
+
+	snprintf(state, sizeof state, "%s", tmp_path("demo.ss"));
+	snprintf(other, sizeof other, "%s", tmp_path("other.ss"));
+	snprintf(trace, sizeof trace, "%s", tmp_path("from-state.trace"));
+	snprintf(fifo, sizeof fifo, "%s", tmp_path("fifo.ss"));
+	snprintf(cut, sizeof cut, "%s", tmp_path("cut.ss"));
 
 	e = vs_gba_emu_open_file(DEMO_ROM, e_msg, sizeof e_msg);
 	ck_assert_msg(e != NULL, "%s", e_msg);
@@ -244,6 +249,17 @@ START_TEST(test_savestates)
 	both_refuse(DEMO_ROM, extra, "not a savestate of this ROM");
 	snprintf(extra, sizeof extra, "--state '%s'", tmp_path("no-such.ss"));
 	both_refuse(DEMO_ROM, extra, "no-such.ss: cannot open");
+	/* what libmgba's file layer called missing or empty, and a state cut
+	 * short, which it loaded as another ROM's: each by its own reason */
+	snprintf(extra, sizeof extra, "--state '%s'", VS_BINARY_DIR);
+	both_refuse(DEMO_ROM, extra, "cannot read: not a regular file");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0); /* refused before it is opened: no writer needed */
+	snprintf(extra, sizeof extra, "--state '%s'", fifo);
+	both_refuse(DEMO_ROM, extra, "cannot read: not a regular file");
+	snprintf(args, sizeof args, "head -c 1000 '%s' > '%s'", state, cut);
+	ck_assert_int_eq(system(args), 0);
+	snprintf(extra, sizeof extra, "--state '%s'", cut);
+	both_refuse(DEMO_ROM, extra, "cut.ss: truncated: a savestate of the GBA is ");
 }
 END_TEST
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <mgba/core/blip_buf.h>
 #include <mgba/core/core.h>
@@ -498,10 +499,23 @@ void vs_gba_emu_set_keys(vs_gba_emu *e, uint16_t keys)
 
 int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t errlen)
 {
+	static const uint8_t png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+	uint8_t head[8] = { 0 };
 	struct VFile *vf;
+	struct stat st;
 	ssize_t size;
 	bool ok;
 
+	/* libmgba's VFile says neither why an open failed nor what a pipe is
+	 * (its size: none, "empty"): the file is looked at first */
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot read: not a regular file (a savestate is a file mGBA wrote)", path);
+		return -1;
+	}
 	vf = mgba.VFileOpen(path, O_RDONLY);
 	if (!vf) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -513,6 +527,22 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s: not an mGBA savestate (%s)", path, size <= 0 ? "empty" : "larger than 16 MiB");
 		return -1;
 	}
+	/* a raw state begins with mGBA's magic (0x01000000 and its version, as
+	 * GBA_SAVESTATE_MAGIC in its gba/serialize.h) and is the core's whole
+	 * state and more: one cut short would read as another ROM's. A PNG
+	 * carries it compressed, for libmgba to judge. */
+	if (vf->read(vf, head, sizeof head) == (ssize_t)sizeof head && memcmp(head, png, sizeof png) != 0) {
+		uint32_t magic = (uint32_t)head[0] | (uint32_t)head[1] << 8 | (uint32_t)head[2] << 16 |
+			(uint32_t)head[3] << 24;
+		size_t want = e->core->stateSize(e->core);
+		if ((magic & 0xFF000000u) == 0x01000000u && (size_t)size < want) {
+			vf->close(vf);
+			snprintf(err, errlen, "%s: truncated: a savestate of the GBA is %zu bytes or more, this one %zu", path,
+				want, (size_t)size);
+			return -1;
+		}
+	}
+	vf->seek(vf, 0, SEEK_SET);
 	e->state_note[0] = '\0';
 	enter(e);
 	vs_emu_guard_enter(0, "loading the savestate");
