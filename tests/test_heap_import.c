@@ -164,6 +164,11 @@ START_TEST(errors_name_the_place)
 	expect_error("20000\n2\n1\n", "bad.rep:4:1: error:", "header has 3 lines");
 	expect_error("20000\n2\nx\n1\na 0 1\n", "bad.rep:3:1: error:", "expected a header number");
 	expect_error("20000\n2\n2\n1\na 0 10\nq 0\n", "bad.rep:6:1: error:", "expected 'a ID SIZE'");
+	/* the line after a 4-line header is an operation, whatever it holds */
+	expect_error("20000\n2\n3\n1\nx 0 5\n", "bad.rep:5:1: error:",
+		"expected 'a ID SIZE', 'f ID' or 'r ID SIZE', found 'x 0 5'");
+	expect_error("20000\n2\n3\n1\n7\n", "bad.rep:5:1: error:", "expected 'a ID SIZE', 'f ID' or 'r ID SIZE', found '7'");
+	expect_error("20000\n2\n3\n1\n\n  foo\n", "bad.rep:6:3: error:", "expected 'a ID SIZE', 'f ID' or 'r ID SIZE'");
 	expect_error("20000\n2\n2\n1\na 0 10\nf 5\n", "bad.rep:6:3: error:", "not below the header's number of ids");
 	expect_error("20000\n2\n2\n1\na 0 10\na  0 4\n", "bad.rep:6:4: error:", "already allocated");
 	expect_error("20000\n2\n2\n1\na 0 10\nf 1\n", "bad.rep:6:3: error:", "not allocated");
