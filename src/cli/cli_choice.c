@@ -39,7 +39,7 @@ static int names_strategy(const char *s)
 	return vs_strategy_find(name) != NULL;
 }
 
-static int unknown_strategy(const char *cmd, const char *name)
+int vs_cli_unknown_strategy(const char *cmd, const char *name)
 {
 	char near[256];
 	vs_cli_near nr;
@@ -74,7 +74,7 @@ static int read_piece(const char *cmd, char *piece, vs_cmp_choice *c)
 		*colon = '\0';
 	}
 	c->strategy = vs_strategy_find(name);
-	return c->strategy ? 0 : unknown_strategy(cmd, name);
+	return c->strategy ? 0 : vs_cli_unknown_strategy(cmd, name);
 }
 
 /* Appends ",KEY=VALUE" to the options of c. */
