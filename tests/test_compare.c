@@ -545,6 +545,52 @@ static void set_metric(const char *path, const char *strategy, const char *arena
 	cJSON_Delete(o);
 }
 
+/* A budget rule that matches no row checked nothing: it is listed in every
+ * format and fails the run (exit 1), as a missing baseline row does with
+ * --missing-fails; a run whose every rule matched passes. */
+START_TEST(budget_matching_no_row)
+{
+	const char *f = vs_test_file(0, "idle-budgets.txt", "vramsim-budgets 1\n"
+		"[ max-failures=0\n"
+		"*quickstart* max-failures=100\n"
+		"* arena=nope max-peak-frag=0.5\n");
+	const char *ok = vs_test_file(1, "ok-budgets.txt", "vramsim-budgets 1\n*quickstart* max-failures=100\n");
+	cJSON *o, *idle;
+	char *json;
+
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s --out json=%s --out junit=%s", trace(QS), f,
+		tmp_path("idle.json"), tmp_path("idle.xml")), 1);
+	ck_assert_msg(strstr(out, "budgets: 1 checked, 0 broken, 2 matched no row\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "  NO ROW max-failures 0 (") && strstr(out, "idle-budgets.txt:2; trace [): matched no row"),
+		"%s", out);
+	ck_assert_msg(strstr(out, "idle-budgets.txt:4; trace *; arena nope): matched no row"), "%s", out);
+	ck_assert_msg(strstr(out, "result: FAILED (2 budgets matched no row)") != NULL, "%s", out);
+	json = vs_test_slurp(tmp_path("idle.json"));
+	ck_assert_ptr_nonnull(json);
+	o = cJSON_Parse(json);
+	free(json);
+	idle = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "budgets"), "matched_no_row");
+	ck_assert_int_eq(cJSON_GetArraySize(idle), 2);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(idle, 0), "trace")->valuestring, "[");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+	cJSON_Delete(o);
+	json = vs_test_slurp(tmp_path("idle.xml"));
+	ck_assert_ptr_nonnull(json);
+	ck_assert_msg(strstr(json, "<testsuite name=\"budgets that matched no row\" tests=\"2\" failures=\"2\""), "%s",
+		json);
+	free(json);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s -f markdown", trace(QS), f), 1);
+	ck_assert_msg(strstr(out, "#### Budgets: 1 checked, 0 broken, 2 matched no row") &&
+		strstr(out, "- :x: max-failures 0 ("), "%s", out);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s -o %s", trace(QS), f,
+		tmp_path("idle.txt")), 1);
+	ck_assert_msg(strstr(err, "budget matched no row: max-failures 0 ("), "%s", err);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s", trace(QS), ok), 0);
+	ck_assert_ptr_nonnull(strstr(out, "budgets: 1 checked, 0 broken\n"));
+	ck_assert_ptr_nonnull(strstr(out, "result: ok"));
+}
+END_TEST
+
 START_TEST(baseline_round_trip_and_tolerance_edges)
 {
 	const char *base = tmp_path("base.json"), *t = trace("ds-stream.trace");
@@ -996,6 +1042,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, baseline_round_trip_and_tolerance_edges);
 	tcase_add_test(tc, baseline_new_and_missing_rows);
 	tcase_add_test(tc, malformed_baseline);
+	tcase_add_test(tc, budget_matching_no_row);
 	tcase_add_test(tc, ambiguous_baseline);
 	tcase_add_test(tc, usage_and_input_errors);
 	tcase_add_test(tc, unwritable_output_leaves_nothing);
