@@ -405,6 +405,41 @@ START_TEST(strategy_lists)
 }
 END_TEST
 
+/* A --strategy value that names nothing ("", ",", an empty piece) or
+ * gives one option key twice is a usage error in every command that
+ * takes the list: one reader, cli_choice.c. */
+START_TEST(strategy_lists_refused)
+{
+	static const char *const cmds[] = { "replay %s", "compare %s --no-timing", "render %s -o %s", "diff %s" };
+	static const struct { const char *value, *says; } bad[] = {
+		{ "''", "--strategy '': an empty name" },
+		{ ",", "--strategy ',': an empty name" },
+		{ "gba-obj-map,", "--strategy 'gba-obj-map,': an empty name" },
+		{ ",gba-obj-map", "an empty name" },
+		{ "gba-obj-map,,gba-obj-snug", "an empty name" },
+		{ "gba-obj-compact:budget=1,", "an empty name" },
+		{ "gba-obj-compact:budget=1,budget=2", "--strategy 'gba-obj-compact:budget=1,budget=2': gba-obj-compact: "
+			"option 'budget' given twice" },
+		{ "obj=gba-obj-compact:budget=1,x=2,budget=1", "option 'budget' given twice" },
+	};
+	char cmd[1024], line[2048];
+	const char *png = vs_test_path("refused.png");
+	size_t c, i;
+
+	for (c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			snprintf(cmd, sizeof cmd, cmds[c], quickstart(), png);
+			snprintf(line, sizeof line, "%s -s %s", cmd, bad[i].value);
+			ck_assert_msg(cli("%s", line) == 2, "%s: exit 2 expected: %s", line, err);
+			ck_assert_msg(strstr(err, bad[i].says) != NULL, "%s: '%s' should say '%s'", line, err, bad[i].says);
+			ck_assert_msg(!vs_test_exists(png), "%s: wrote %s", line, png);
+		}
+	/* the forms that name something still work */
+	ck_assert_int_eq(cli("replay %s -s gba-obj-compact:budget=1", quickstart()), 0);
+	ck_assert_int_eq(cli("replay %s -s obj=gba-obj-compact:budget=1", quickstart()), 0);
+}
+END_TEST
+
 /* A choice for an arena already chosen starts a second run. */
 START_TEST(replay_two_runs)
 {
@@ -589,6 +624,7 @@ int main(void)
 	tcase_add_test(help, help_lists_every_option);
 	tcase_add_test(help, options_same_short_form_everywhere);
 	tcase_add_test(tc, strategy_lists);
+	tcase_add_test(tc, strategy_lists_refused);
 	tcase_add_test(tc, replay_two_runs);
 	tcase_add_test(tc, number_ranges);
 	tcase_add_test(tc, completion);

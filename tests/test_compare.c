@@ -545,6 +545,52 @@ static void set_metric(const char *path, const char *strategy, const char *arena
 	cJSON_Delete(o);
 }
 
+/* A budget rule that matches no row checked nothing: it is listed in every
+ * format and fails the run (exit 1), as a missing baseline row does with
+ * --missing-fails; a run whose every rule matched passes. */
+START_TEST(budget_matching_no_row)
+{
+	const char *f = vs_test_file(0, "idle-budgets.txt", "vramsim-budgets 1\n"
+		"[ max-failures=0\n"
+		"*quickstart* max-failures=100\n"
+		"* arena=nope max-peak-frag=0.5\n");
+	const char *ok = vs_test_file(1, "ok-budgets.txt", "vramsim-budgets 1\n*quickstart* max-failures=100\n");
+	cJSON *o, *idle;
+	char *json;
+
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s --out json=%s --out junit=%s", trace(QS), f,
+		tmp_path("idle.json"), tmp_path("idle.xml")), 1);
+	ck_assert_msg(strstr(out, "budgets: 1 checked, 0 broken, 2 matched no row\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "  NO ROW max-failures 0 (") && strstr(out, "idle-budgets.txt:2; trace [): matched no row"),
+		"%s", out);
+	ck_assert_msg(strstr(out, "idle-budgets.txt:4; trace *; arena nope): matched no row"), "%s", out);
+	ck_assert_msg(strstr(out, "result: FAILED (2 budgets matched no row)") != NULL, "%s", out);
+	json = vs_test_slurp(tmp_path("idle.json"));
+	ck_assert_ptr_nonnull(json);
+	o = cJSON_Parse(json);
+	free(json);
+	idle = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "budgets"), "matched_no_row");
+	ck_assert_int_eq(cJSON_GetArraySize(idle), 2);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(idle, 0), "trace")->valuestring, "[");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+	cJSON_Delete(o);
+	json = vs_test_slurp(tmp_path("idle.xml"));
+	ck_assert_ptr_nonnull(json);
+	ck_assert_msg(strstr(json, "<testsuite name=\"budgets that matched no row\" tests=\"2\" failures=\"2\""), "%s",
+		json);
+	free(json);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s -f markdown", trace(QS), f), 1);
+	ck_assert_msg(strstr(out, "#### Budgets: 1 checked, 0 broken, 2 matched no row") &&
+		strstr(out, "- :x: max-failures 0 ("), "%s", out);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s -o %s", trace(QS), f,
+		tmp_path("idle.txt")), 1);
+	ck_assert_msg(strstr(err, "budget matched no row: max-failures 0 ("), "%s", err);
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --budgets %s", trace(QS), ok), 0);
+	ck_assert_ptr_nonnull(strstr(out, "budgets: 1 checked, 0 broken\n"));
+	ck_assert_ptr_nonnull(strstr(out, "result: ok"));
+}
+END_TEST
+
 START_TEST(baseline_round_trip_and_tolerance_edges)
 {
 	const char *base = tmp_path("base.json"), *t = trace("ds-stream.trace");
@@ -673,6 +719,54 @@ START_TEST(malformed_baseline)
 		"\"metrics\": {\"failures\": \"x\"}}]}", "metric \"failures\" is not a whole number");
 	baseline_refused("[1, 2]", "not a vramsim baseline");
 	ck_assert_int_eq(cli("compare %s --baseline /nonexistent.json", trace(QS)), 2);
+}
+END_TEST
+
+#define ROW(trace, metrics) "{\"trace\": \"" trace "\", \"arena\": \"obj\", \"strategy\": \"gba-obj-map\", " \
+	"\"metrics\": {" metrics "}}"
+
+/* What a reader of the JSON would take two ways, or cJSON cut short, is
+ * refused (exit 2), naming the place: \u0000 in a string, which cJSON
+ * ends the string at (the name read as the text before it); a row given
+ * twice, which would be reported missing; a key given twice, of which
+ * cJSON answers the first. An escaped backslash before u0000 is no NUL. */
+START_TEST(ambiguous_baseline)
+{
+	const char *f;
+
+	/* the reported case: without the check, matched as the quickstart row, exit 0 */
+	f = vs_test_file(1, "nul-base.json", "{\"vramsim_baseline\":1,\"rows\":[" ROW("traces/" QS "\\u0000zzz",
+		"\"failures\": 9") "]}");
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --baseline %s", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "nul-base.json:1:") && strstr(err, "\\u0000 (a NUL) in a string"), "%s", err);
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [\n" ROW("t", "\"failures\\u0000x\": 1") "]}",
+		"bad-base.json:2:");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [" ROW("t", "\"failures\": 1") "],\n \"x\\u0000\": 1}",
+		"bad-base.json:2:4: error: \\u0000");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [" ROW("t\\u0001", "\"failures\": 1") "]}",
+		"row 1: needs strings");
+	/* two rows of one key: not a false MISSING, even with --missing-fails */
+	f = vs_test_file(1, "twice-base.json", "{\"vramsim_baseline\":1,\"rows\":[" ROW("traces/" QS, "\"failures\": 0") ","
+		ROW("traces/x.trace", "") "," ROW("traces/" QS, "\"failures\": 0") "]}");
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --baseline %s --missing-fails", trace(QS), f), 2);
+	ck_assert_msg(strstr(err, "twice-base.json: error: row 3 (traces/" QS " obj gba-obj-map) repeats row 1"), "%s",
+		err);
+	/* keys given twice, at the top, in a row, in its metrics, deeper */
+	baseline_refused("{\"vramsim_baseline\": 1, \"vramsim_baseline\": 1, \"rows\": [" ROW("t", "") "]}",
+		"bad-base.json: error: key \"vramsim_baseline\" given twice");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [" ROW("t", "") "], \"rows\": []}",
+		"key \"rows\" given twice");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [" ROW("t", "") "," ROW("u", "\"failures\": 0, \"failures\": 7")
+		"]}", "bad-base.json: error: row 2 (u obj gba-obj-map): key \"failures\" given twice");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [{\"trace\": \"t\", \"arena\": \"obj\", \"arena\": \"bg\", "
+		"\"strategy\": \"s\", \"metrics\": {}}]}", "row 1 (t obj s): key \"arena\" given twice");
+	baseline_refused("{\"vramsim_baseline\": 1, \"rows\": [" ROW("t", "\"failures_by_kind\": {\"oom\": 1, \"oom\": 2}")
+		"]}", "row 1 (t obj gba-obj-map): key \"oom\" given twice");
+	/* an escaped backslash, then u0000: a name of its own, no NUL */
+	f = vs_test_file(1, "bs-base.json", "{\"vramsim_baseline\":1,\"rows\":[" ROW("traces/" QS "\\\\u0000",
+		"\"failures\": 0") "]}");
+	ck_assert_int_eq(cli("compare %s --no-timing -s gba-obj-map --baseline %s --missing-fails", trace(QS), f), 1);
+	ck_assert_msg(strstr(out, "MISSING traces/" QS "\\u0000 obj gba-obj-map"), "%s", out);
 }
 END_TEST
 
@@ -948,6 +1042,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, baseline_round_trip_and_tolerance_edges);
 	tcase_add_test(tc, baseline_new_and_missing_rows);
 	tcase_add_test(tc, malformed_baseline);
+	tcase_add_test(tc, budget_matching_no_row);
+	tcase_add_test(tc, ambiguous_baseline);
 	tcase_add_test(tc, usage_and_input_errors);
 	tcase_add_test(tc, unwritable_output_leaves_nothing);
 	tcase_add_test(tc, integrity_failure_fails_the_report);

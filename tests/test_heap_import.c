@@ -164,6 +164,11 @@ START_TEST(errors_name_the_place)
 	expect_error("20000\n2\n1\n", "bad.rep:4:1: error:", "header has 3 lines");
 	expect_error("20000\n2\nx\n1\na 0 1\n", "bad.rep:3:1: error:", "expected a header number");
 	expect_error("20000\n2\n2\n1\na 0 10\nq 0\n", "bad.rep:6:1: error:", "expected 'a ID SIZE'");
+	/* the line after a 4-line header is an operation, whatever it holds */
+	expect_error("20000\n2\n3\n1\nx 0 5\n", "bad.rep:5:1: error:",
+		"expected 'a ID SIZE', 'f ID' or 'r ID SIZE', found 'x 0 5'");
+	expect_error("20000\n2\n3\n1\n7\n", "bad.rep:5:1: error:", "expected 'a ID SIZE', 'f ID' or 'r ID SIZE', found '7'");
+	expect_error("20000\n2\n3\n1\n\n  foo\n", "bad.rep:6:3: error:", "expected 'a ID SIZE', 'f ID' or 'r ID SIZE'");
 	expect_error("20000\n2\n2\n1\na 0 10\nf 5\n", "bad.rep:6:3: error:", "not below the header's number of ids");
 	expect_error("20000\n2\n2\n1\na 0 10\na  0 4\n", "bad.rep:6:4: error:", "already allocated");
 	expect_error("20000\n2\n2\n1\na 0 10\nf 1\n", "bad.rep:6:3: error:", "not allocated");
@@ -414,6 +419,50 @@ START_TEST(command)
 }
 END_TEST
 
+/* --arena and --strategy go on the arena line: what the trace reader or the
+ * replay would refuse there is a usage error (exit 2, no file), and a
+ * name at the bounds of the reader's rules imports into a trace that
+ * validates and replays. */
+START_TEST(command_names)
+{
+	static const struct { const char *opt, *says; } bad[] = {
+		{ "--arena 'bad name'", "--arena 'bad name': an arena name must be 1-31 letters" },
+		{ "--arena aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "an arena name must be 1-31" },
+		{ "--arena 'x#y'", "--arena 'x#y': an arena name" },
+		{ "--arena ''", "--arena '': an arena name" },
+		{ "--arena 1heap", "starting with a letter" },
+		{ "-s 'a#b'", "--strategy 'a#b': a strategy name must be 1-31 letters" },
+		{ "-s 'heap\nx'", "a strategy name must be" }, /* a newline, inside the shell's quotes */
+		{ "-s ''", "--strategy '': a strategy name" },
+		{ "-s 'heap-tlsf options=x'", "--strategy 'heap-tlsf options=x': a strategy name" },
+		{ "-s nosuch", "unknown strategy 'nosuch'" },
+		{ "-s heap-tlsf:x", "unknown strategy 'heap-tlsf:x'" },
+		{ "-s gba-obj-map", "--strategy gba-obj-map cannot manage a ram arena" },
+	};
+	char out[4096], err[4096], target[600];
+	const char *rep = vs_test_file(4, "names.rep", "20000\n2\n1\n1\na 0 100\n");
+	size_t i;
+
+	snprintf(target, sizeof target, "%s", vs_test_path("names.trace"));
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		remove(target);
+		ck_assert_msg(vs_test_cli(out, sizeof out, err, sizeof err, "import '%s' %s -o '%s'", rep, bad[i].opt,
+			target) == 2, "%s: %s", bad[i].opt, err);
+		ck_assert_msg(strstr(err, bad[i].says) != NULL, "%s: '%s' should say '%s'", bad[i].opt, err, bad[i].says);
+		ck_assert_msg(!vs_test_exists(target), "%s: a file was written", bad[i].opt);
+	}
+	/* the bounds: 31 characters, every character the reader takes */
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "import '%s' --arena "
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa -s heap-tlsf -o '%s'", rep, target), 0);
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "replay '%s'", target), 0);
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "import '%s' --arena 'Z_-./:9' -o '%s'", rep,
+		target), 0);
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "validate '%s'", target), 0);
+	remove(target);
+	remove(rep);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("heap_import");
@@ -428,6 +477,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, zero_bytes_replay);
 	tcase_add_test(tc, zero_bytes_heap_manager);
 	tcase_add_test(tc, command);
+	tcase_add_test(tc, command_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -74,6 +74,24 @@ int vs_option_check(const char *options, const char *const *known, char *err, si
 	return 0;
 }
 
+int vs_option_check_repeats(const char *options, char *err, size_t errlen)
+{
+	const char *p = options ? options : "", *k, *v, *q, *k2, *v2;
+	size_t kl, vl, kl2, vl2;
+
+	while (*p) {
+		p = next_item(p, &k, &kl, &v, &vl);
+		for (q = p; *q;) {
+			q = next_item(q, &k2, &kl2, &v2, &vl2);
+			if (kl && kl2 == kl && memcmp(k, k2, kl) == 0) {
+				snprintf(err, errlen, "option '%.*s' given twice", (int)kl, k);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int vs_option_number(const char *text, uint32_t lo, uint32_t hi, uint32_t *val)
 {
 	const char *digits;

@@ -15,6 +15,9 @@ int vs_option_get(const char *options, const char *key, char *val, size_t vallen
 /* Checks that every key in options is one of the NULL-terminated list.
  * Returns 0, or -1 naming the first unknown key in err. */
 int vs_option_check(const char *options, const char *const *known, char *err, size_t errlen);
+/* Checks that no key comes twice in options (vs_option_get would take the
+ * first and drop the other unseen). Returns 0, or -1 naming the key in err. */
+int vs_option_check_repeats(const char *options, char *err, size_t errlen);
 /* Reads key as a number from lo to hi: decimal or 0x hexadecimal (a
  * leading 0 is not octal: 010 is ten), with an optional K or M (times 1024
  * or 1024 * 1024). Returns 1 and sets *val, 0 when absent (val untouched),

@@ -52,6 +52,9 @@ typedef struct vs_cli_choices {
 
 /* Keeps one --strategy value. 0, or a usage error's exit status. */
 int vs_cli_choices_add(const char *cmd, vs_cli_choices *cs, const char *value);
+/* The usage error for a strategy name the registry lacks, with the names
+ * nearest it. */
+int vs_cli_unknown_strategy(const char *cmd, const char *name);
 /* Splits the values into choices; unknown strategies are usage errors. */
 int vs_cli_choices_split(const char *cmd, vs_cli_choices *cs);
 /* Groups the choices for the trace h: a choice for an arena an earlier one

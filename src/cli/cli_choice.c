@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "base/grow.h"
+#include "base/options.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
 
@@ -39,7 +40,7 @@ static int names_strategy(const char *s)
 	return vs_strategy_find(name) != NULL;
 }
 
-static int unknown_strategy(const char *cmd, const char *name)
+int vs_cli_unknown_strategy(const char *cmd, const char *name)
 {
 	char near[256];
 	vs_cli_near nr;
@@ -74,7 +75,7 @@ static int read_piece(const char *cmd, char *piece, vs_cmp_choice *c)
 		*colon = '\0';
 	}
 	c->strategy = vs_strategy_find(name);
-	return c->strategy ? 0 : unknown_strategy(cmd, name);
+	return c->strategy ? 0 : vs_cli_unknown_strategy(cmd, name);
 }
 
 /* Appends ",KEY=VALUE" to the options of c. */
@@ -92,15 +93,24 @@ static int more_options(const char *cmd, vs_cmp_choice *c, const char *piece)
 /* Splits one value "a,b:x=1,y=2,ARENA=c" into choices. A piece KEY=VALUE
  * right after a choice with options, whose VALUE is no strategy name,
  * continues those options ("b:x=1,y=2"); otherwise KEY=VALUE is
- * ARENA=STRATEGY. */
-static int split_value(const char *cmd, vs_cli_choices *cs, char *copy)
+ * ARENA=STRATEGY. An empty value or piece ("", ",", "a,,b") names nothing
+ * and is an error, as is an option key given twice to one choice, which
+ * traces and budget files refuse too. */
+static int split_value(const char *cmd, vs_cli_choices *cs, char *copy, const char *value)
 {
-	char *piece, *save = NULL;
-	int first = cs->n;
+	char *piece = copy, *next, why[128];
+	int first = cs->n, k;
 
-	for (piece = strtok_r(copy, ",", &save); piece; piece = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(piece, '='), *colon = strchr(piece, ':');
+	for (; piece; piece = next) {
+		char *eq, *colon;
 		vs_cmp_choice *prev = cs->n > first ? &cs->v[cs->n - 1] : NULL;
+		if ((next = strchr(piece, ',')))
+			*next++ = '\0';
+		if (!*piece)
+			return vs_cli_usage_error(cmd, "--strategy '%s': an empty name (expected NAME[:OPTIONS] or "
+				"ARENA=NAME[:OPTIONS], separated by commas)", value);
+		eq = strchr(piece, '=');
+		colon = strchr(piece, ':');
 		if (eq && (!colon || eq < colon) && prev && prev->options[0] && !names_strategy(eq + 1)) {
 			if (more_options(cmd, prev, piece))
 				return -1;
@@ -112,6 +122,9 @@ static int split_value(const char *cmd, vs_cli_choices *cs, char *copy)
 			return -1;
 		cs->n++;
 	}
+	for (k = first; k < cs->n; k++)
+		if (vs_option_check_repeats(cs->v[k].options, why, sizeof why))
+			return vs_cli_usage_error(cmd, "--strategy '%s': %s: %s", value, cs->v[k].strategy->name, why);
 	return 0;
 }
 
@@ -124,7 +137,7 @@ int vs_cli_choices_split(const char *cmd, vs_cli_choices *cs)
 		if (!copy)
 			return vs_cli_usage_error(cmd, "out of memory");
 		strcpy(copy, cs->raw[k]);
-		rc = split_value(cmd, cs, copy);
+		rc = split_value(cmd, cs, copy, cs->raw[k]);
 		free(copy);
 	}
 	return rc;

@@ -33,7 +33,7 @@ static const vs_cli_opt options[] = {
 	{ "no-timing", O_NO_TIMING, NULL, "leave out ns/op: output is the same bytes every run" },
 	{ "timing", O_TIMING, NULL, "measure ns/op (the default, except with --changes-only)" },
 	{ "jobs", 'j', "N", "worker threads (default: every online core)" },
-	{ NULL, 0, NULL, "budgets (exit 1 when any row breaks one):" },
+	{ NULL, 0, NULL, "budgets (exit 1 when any row breaks one, or one matches no row):" },
 	{ "max-failures", O_MAX + VS_BUDGET_FAILURES, "N", "failed allocations" },
 	{ "max-peak-live", O_MAX + VS_BUDGET_PEAK_LIVE, "BYTES", "peak requested bytes live (N, 0xN, NK, NM)" },
 	{ "max-peak-frag", O_MAX + VS_BUDGET_PEAK_FRAG, "F", "peak fragmentation, 0 to 1" },
@@ -65,9 +65,10 @@ static const vs_cli_cmd command = {
 	"per trace and arena, and why. A DIR stands for its *.trace files, by name.\n"
 	"Traces run in parallel; rows come out in a fixed order.\n",
 	options,
-	"exit: 0 ok, 1 a budget or the baseline was broken or an integrity check failed,\n"
-	"2 bad usage, unknown strategy, malformed trace, budget or baseline file, or an\n"
-	"output that cannot be written (no output file is left half-written).\n",
+	"exit: 0 ok, 1 a budget or the baseline was broken, a budget matched no row or an\n"
+	"integrity check failed, 2 bad usage, unknown strategy, malformed trace, budget\n"
+	"or baseline file, or an output that cannot be written (no output file is left\n"
+	"half-written).\n",
 	NULL, 0
 };
 
@@ -432,6 +433,11 @@ static void say_why(const vs_cmp_report *rep)
 				r->arena, r->strategy, vs_budget_kind_name(b->kind), b->limit, rep->budget_rep->v[i].actual,
 				b->origin);
 		}
+	for (i = 0; rep->budget_rep && i < rep->budget_rep->nunmatched; i++) {
+		char buf[1600];
+		vs_budget_describe(&rep->budgets->v[rep->budget_rep->unmatched[i]], buf, sizeof buf);
+		fprintf(stderr, "vramsim compare: budget matched no row: %s\n", buf);
+	}
 	if (rep->base_rep && rep->base_rep->regressions)
 		fprintf(stderr, "vramsim compare: %d baseline regression%s\n", rep->base_rep->regressions,
 			rep->base_rep->regressions == 1 ? "" : "s");
@@ -440,7 +446,7 @@ static void say_why(const vs_cmp_report *rep)
 /* Budgets and baseline checked against res, the outputs written. */
 static int report(compare_opts *o, const vs_cmp_result *res, vs_baseline *base)
 {
-	vs_budget_report brep = { NULL, 0, 0 };
+	vs_budget_report brep = { NULL, 0, 0, NULL, 0 };
 	vs_baseline_report baserep;
 	vs_cmp_report rep;
 	int status = VS_EXIT_USAGE;

@@ -7,7 +7,9 @@
 
 #include "base/in_file.h"
 #include "cli.h"
+#include "strategies/registry.h"
 #include "trace/import.h"
+#include "trace/trace.h"
 
 int vs_cmd_import(int argc, char **argv);
 
@@ -19,8 +21,10 @@ static const vs_cli_opt options[] = {
 	{ "output", 'o', "TRACE", "write the trace there (default: standard output)" },
 	{ "size", O_SIZE, "N", "arena bytes (K/M suffixes, at most 256M); default: what the trace "
 		"needs (below)" },
-	{ "arena", O_ARENA, "NAME", "arena name (default: heap)" },
-	{ "strategy", O_STRATEGY, "NAME", "strategy= on the arena line (e.g. heap-tlsf)" },
+	{ "arena", O_ARENA, "NAME", "arena name (default: heap): 1-31 letters, digits or _-./: from a letter" },
+	{ "strategy", O_STRATEGY, "NAME", "strategy= on the arena line (e.g. heap-tlsf): one that manages ram "
+		"arenas ('vramsim strategies')" },
+	{ "plugin", VS_CLI_PLUGIN, "PATH", "load strategies from a plug-in (.so), for --strategy" },
 	{ "realloc", O_REALLOC, "free-alloc", "the only mode: 'r ID SIZE' becomes 'free ID' then "
 		"'alloc ID SIZE'; the strategy interface has no realloc yet" },
 	{ "header", O_HEADER, "auto|csapp|cmu", "how to read a 4-line header (default auto: a first "
@@ -41,7 +45,7 @@ static void sizing(FILE *fp, int part)
 
 static const vs_cli_cmd command = {
 	CMD, "import FILE.rep [-o TRACE] [--size N] [--arena NAME] [--strategy NAME]\n"
-	"                      [--header auto|csapp|cmu] [--realloc free-alloc]",
+	"                      [--header auto|csapp|cmu] [--realloc free-alloc] [--plugin PATH]",
 	"Reads a malloc-lab trace and writes it as a vramsim trace: one 'ram' arena and\n"
 	"one alloc/free event per operation. The header is 4 lines - CS:APP: suggested\n"
 	"heap size, ids, operations, weight; CMU 15-213: weight, ids, operations,\n"
@@ -108,6 +112,28 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
+/* The names put on the arena line, checked as the trace reader and the
+ * replay will check them (the reader's own rules, the registry), so no
+ * trace is written that they refuse. 0, or the usage error's status. */
+static int check_names(const vs_rep_options *opt)
+{
+	const vs_strategy *s;
+	const char *why;
+
+	if (opt->arena && (why = vs_trace_arena_name_rule(opt->arena, strlen(opt->arena))))
+		return vs_cli_usage_error(CMD, "--arena '%s': an arena name %s", opt->arena, why);
+	if (!opt->strategy)
+		return 0;
+	if ((why = vs_trace_strategy_name_rule(opt->strategy, strlen(opt->strategy))))
+		return vs_cli_usage_error(CMD, "--strategy '%s': a strategy name %s", opt->strategy, why);
+	if (!(s = vs_strategy_find(opt->strategy)))
+		return vs_cli_unknown_strategy(CMD, opt->strategy);
+	if (!vs_strategy_manages(s, VS_ARENA_RAM))
+		return vs_cli_usage_error(CMD, "--strategy %s cannot manage a ram arena (see 'vramsim strategies')",
+			opt->strategy);
+	return 0;
+}
+
 /* What the import did that a reader of the trace should know. */
 static void notes(const char *name, const vs_rep_stats *st)
 {
@@ -151,6 +177,8 @@ int vs_cmd_import(int argc, char **argv)
 	out_path = a.out_path;
 	if (!in_path)
 		return vs_cli_usage_error(CMD, "no input file");
+	if (check_names(&a.opt))
+		return VS_EXIT_USAGE;
 	in = strcmp(in_path, "-") != 0 ? vs_in_open(in_path, "rb") : vs_in_note_stdin() ? NULL : stdin;
 	if (!in) {
 		fprintf(stderr, "%s: error: cannot open: ", in_path);

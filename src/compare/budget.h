@@ -45,6 +45,10 @@ typedef struct vs_budget_check {
 typedef struct vs_budget_report {
 	vs_budget_check *v;
 	int n, broken;
+	/* the budgets (indices in the list) that matched no row: a rule that
+	 * checked nothing fails the report, as a broken one does */
+	int *unmatched;
+	int nunmatched;
 } vs_budget_report;
 
 /* Parses a budget value for kind ("12", "0x8000", "32K", "0.25"). Returns 0
@@ -58,7 +62,11 @@ int vs_budget_list_add(vs_budget_list *b, const vs_budget *x);
 #define VS_BUDGETS_VERSION 1
 int vs_budget_list_load(vs_budget_list *b, const char *path, char *err, size_t errlen);
 void vs_budget_list_free(vs_budget_list *b);
-/* Checks every budget against every row it matches (rows that replayed). */
+/* "max-failures 0 (FILE:LINE; trace GLOB, arena GLOB, strategy GLOB)": a
+ * budget named with what it selects, for one that matched no row. */
+void vs_budget_describe(const vs_budget *b, char *buf, size_t len);
+/* Checks every budget against every row it matches (rows that replayed),
+ * and lists the budgets that match none. */
 int vs_budget_list_check(const vs_budget_list *b, const vs_cmp_result *res, vs_budget_report *out);
 void vs_budget_report_free(vs_budget_report *r);
 

@@ -186,6 +186,101 @@ static int metric_ok(int k, double v)
 	return v < 18446744073709551616.0 && v == floor(v);
 }
 
+/* The first \u0000 escape in JSON text, or NULL. cJSON decodes it into
+ * the string's bytes and every reader of the string (cJSON's own key
+ * look-up among them) stops there: "q.trace\u0000zzz" would be read as
+ * "q.trace", a key "failures\u0000x" as "failures". So it is found in the
+ * raw text, before anything reads a string: a backslash outside a string is
+ * no JSON (cJSON has refused the text by then), and each escape's character
+ * is stepped over, so "\\u0000" (a backslash, then u0000) is no NUL. */
+static const char *nul_escape(const char *text)
+{
+	const char *p;
+
+	for (p = text; *p; p++)
+		if (*p == '\\') {
+			if (strncmp(p + 1, "u0000", 5) == 0)
+				return p;
+			if (!*++p)
+				break;
+		}
+	return NULL;
+}
+
+/* Sorting an object's keys to find one given twice (cJSON keeps both and
+ * answers the first): n log n, so a hostile object of many keys costs no
+ * more than reading it. */
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A key given twice in an object at or under item (skip left out), or
+ * NULL; "" when out of memory. The key points into item. */
+static const char *repeated_key(const cJSON *item, const cJSON *skip)
+{
+	const cJSON *c;
+	const char **keys, *rep = NULL;
+	int n = 0, i;
+
+	if (!cJSON_IsObject(item) && !cJSON_IsArray(item))
+		return NULL;
+	if (cJSON_IsObject(item)) {
+		keys = malloc(((size_t)cJSON_GetArraySize(item) + 1) * sizeof *keys);
+		if (!keys)
+			return "";
+		cJSON_ArrayForEach(c, item)
+			keys[n++] = c->string ? c->string : "";
+		qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+		for (i = 1; i < n && !rep; i++)
+			if (strcmp(keys[i - 1], keys[i]) == 0)
+				rep = keys[i];
+		free(keys);
+	}
+	cJSON_ArrayForEach(c, item)
+		if (!rep && c != skip)
+			rep = repeated_key(c, NULL);
+	return rep;
+}
+
+/* Rows sorted by their key (trace, arena, strategy), then by place. */
+static int cmp_row(const void *a, const void *b)
+{
+	const vs_baseline_row *x = *(const vs_baseline_row *const *)a, *y = *(const vs_baseline_row *const *)b;
+	int c = strcmp(x->trace, y->trace);
+
+	if (!c)
+		c = strcmp(x->arena, y->arena);
+	if (!c)
+		c = strcmp(x->strategy, y->strategy);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Two rows with the same key: the second would never be matched and be
+ * reported missing. 0, or -1 with *first and *second (0-based; the second
+ * the earliest row that repeats one before it), or -2 out of memory. */
+static int repeated_row(const vs_baseline *b, int *first, int *second)
+{
+	const vs_baseline_row **v = malloc(((size_t)b->n + 1) * sizeof *v);
+	int i, found = 0;
+
+	if (!v)
+		return -2;
+	for (i = 0; i < b->n; i++)
+		v[i] = &b->rows[i];
+	qsort(v, (size_t)b->n, sizeof *v, cmp_row);
+	for (i = 1; i < b->n; i++)
+		if (strcmp(v[i - 1]->trace, v[i]->trace) == 0 &&
+			strcmp(v[i - 1]->arena, v[i]->arena) == 0 && strcmp(v[i - 1]->strategy, v[i]->strategy) == 0 &&
+			(!found || v[i] - b->rows < *second)) {
+			*first = (int)(v[i - 1] - b->rows);
+			*second = (int)(v[i] - b->rows);
+			found = 1;
+		}
+	free(v);
+	return found ? -1 : 0;
+}
+
 static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
 	VS_PRINTF(5, 6);
 static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const char *fmt, ...)
@@ -203,9 +298,9 @@ static int row_error(vs_baseline *b, cJSON *doc, char *err, size_t errlen, const
 
 int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *err, size_t errlen)
 {
-	const char *end = NULL;
+	const char *end = NULL, *nul, *key;
 	cJSON *doc, *rows, *x;
-	int i = 0, k;
+	int i = 0, k, first = 0, second = 0;
 
 	memset(b, 0, sizeof *b);
 	if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
@@ -219,12 +314,22 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 		vs_text_escape_in_place(err, errlen);
 		return -1;
 	}
+	if ((nul = nul_escape(text))) {
+		unsigned long line, col;
+		line_col(text, nul, &line, &col);
+		return row_error(b, doc, err, errlen, "%s:%lu:%lu: error: \\u0000 (a NUL) in a string: control characters "
+			"are refused, and this one would cut the string short", name, line, col);
+	}
 	if (check_marker(doc, name, err, errlen)) {
 		vs_text_escape_in_place(err, errlen);
 		cJSON_Delete(doc);
 		return -1;
 	}
 	rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+	if ((key = repeated_key(doc, rows)) && !*key)
+		return row_error(b, doc, err, errlen, "out of memory");
+	if (key)
+		return row_error(b, doc, err, errlen, "%s: error: key \"%s\" given twice (outside the rows)", name, key);
 	if (!cJSON_IsArray(rows))
 		return row_error(b, doc, err, errlen, "%s: error: not a vramsim baseline (no \"rows\" array)", name);
 	if (cJSON_GetArraySize(rows) == 0)
@@ -237,12 +342,20 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 		vs_baseline_row *r = &b->rows[i];
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "metrics");
 		i++;
-		if (!cJSON_IsObject(x) || get_string(x, "trace", r->trace, sizeof r->trace) ||
-			get_string(x, "arena", r->arena, sizeof r->arena) ||
-			get_string(x, "strategy", r->strategy, sizeof r->strategy) || !cJSON_IsObject(m))
+		const char *bad = !cJSON_IsObject(x) ? NULL : get_string(x, "trace", r->trace, sizeof r->trace) ? "trace" :
+			get_string(x, "arena", r->arena, sizeof r->arena) ? "arena" :
+			get_string(x, "strategy", r->strategy, sizeof r->strategy) ? "strategy" :
+			!cJSON_IsObject(m) ? "metrics" : "";
+		if (!bad || *bad)
 			return row_error(b, doc, err, errlen, "%s: error: row %d: needs strings \"trace\", \"arena\", "
-				"\"strategy\" (printable, at most %d, %d and %d bytes) and a \"metrics\" object", name, i,
-				(int)sizeof r->trace - 1, (int)sizeof r->arena - 1, (int)sizeof r->strategy - 1);
+				"\"strategy\" (printable, at most %d, %d and %d bytes) and a \"metrics\" object%s%s%s", name, i,
+				(int)sizeof r->trace - 1, (int)sizeof r->arena - 1, (int)sizeof r->strategy - 1,
+				bad ? " (\"" : " (the row is no object)", bad ? bad : "", bad ? "\" is not)" : "");
+		if ((key = repeated_key(x, NULL)) && !*key)
+			return row_error(b, doc, err, errlen, "out of memory");
+		if (key)
+			return row_error(b, doc, err, errlen, "%s: error: row %d (%s %s %s): key \"%s\" given twice", name, i,
+				r->trace, r->arena, r->strategy, key);
 		for (k = 0; k < VS_MET_KINDS; k++) {
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, metric_names[k]);
 			if (!v)
@@ -257,6 +370,12 @@ int vs_baseline_parse(vs_baseline *b, const char *text, const char *name, char *
 		}
 		b->n = i;
 	}
+	if ((k = repeated_row(b, &first, &second)) == -2)
+		return row_error(b, doc, err, errlen, "out of memory");
+	if (k)
+		return row_error(b, doc, err, errlen, "%s: error: row %d (%s %s %s) repeats row %d: a run has one row "
+			"of each trace, arena and strategy", name, second + 1, b->rows[second].trace, b->rows[second].arena,
+			b->rows[second].strategy, first + 1);
 	cJSON_Delete(doc);
 	return 0;
 }

@@ -332,11 +332,31 @@ static double budget_actual(const vs_cmp_row *r, vs_budget_kind k)
 	}
 }
 
+void vs_budget_describe(const vs_budget *b, char *buf, size_t len)
+{
+	size_t at;
+
+	snprintf(buf, len, b->kind == VS_BUDGET_PEAK_FRAG ? "%s %.3f (%s" : "%s %.0f (%s", vs_budget_kind_name(b->kind),
+		b->limit, b->origin);
+	at = strlen(buf);
+	if (b->trace[0] && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "; trace %s", b->trace);
+	if (b->arena[0] && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "; arena %s", b->arena);
+	if (b->strategy[0] && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "; strategy %s", b->strategy);
+	if (at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
 int vs_budget_list_check(const vs_budget_list *b, const vs_cmp_result *res, vs_budget_report *out)
 {
-	int i, k, cap = 0;
+	int i, k, cap = 0, ucap = 0;
+	char *used = calloc(b && b->n ? (size_t)b->n : 1, 1);
 
 	memset(out, 0, sizeof *out);
+	if (!used)
+		return -1;
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY)
@@ -347,8 +367,11 @@ int vs_budget_list_check(const vs_budget_list *b, const vs_cmp_result *res, vs_b
 			if (!trace_match(x->trace, r->trace) || !glob_match(x->arena, r->arena) ||
 				!strategy_match(x->strategy, r->strategy))
 				continue;
-			if (out->n == cap && vs_grow_int(&out->v, sizeof *out->v, &cap, (size_t)out->n + 1, 64))
+			if (out->n == cap && vs_grow_int(&out->v, sizeof *out->v, &cap, (size_t)out->n + 1, 64)) {
+				free(used);
 				return -1;
+			}
+			used[k] = 1;
 			c = &out->v[out->n++];
 			c->row = i;
 			c->budget = k;
@@ -357,11 +380,23 @@ int vs_budget_list_check(const vs_budget_list *b, const vs_cmp_result *res, vs_b
 			out->broken += c->broken;
 		}
 	}
+	for (k = 0; b && k < b->n; k++) {
+		if (used[k])
+			continue;
+		if (out->nunmatched == ucap &&
+			vs_grow_int(&out->unmatched, sizeof *out->unmatched, &ucap, (size_t)out->nunmatched + 1, 16)) {
+			free(used);
+			return -1;
+		}
+		out->unmatched[out->nunmatched++] = k;
+	}
+	free(used);
 	return 0;
 }
 
 void vs_budget_report_free(vs_budget_report *r)
 {
 	free(r->v);
+	free(r->unmatched);
 	memset(r, 0, sizeof *r);
 }

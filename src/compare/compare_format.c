@@ -40,7 +40,7 @@ int vs_cmp_report_ok(const vs_cmp_report *rep)
 	for (i = 0; i < rep->res->nrows; i++)
 		if (rep->res->rows[i].status == VS_CMP_INTEGRITY)
 			return 0;
-	if (rep->budget_rep && rep->budget_rep->broken)
+	if (rep->budget_rep && (rep->budget_rep->broken || rep->budget_rep->nunmatched))
 		return 0;
 	if (rep->base_rep && (rep->base_rep->regressions || (rep->missing_fails && rep->base_rep->missing)))
 		return 0;
@@ -153,6 +153,25 @@ static void budget_line(char *buf, size_t len, const vs_cmp_report *rep, const v
 			vs_budget_kind_name(b->kind), b->limit, c->actual, b->origin);
 }
 
+static void md_text(FILE *fp, const char *s);
+
+/* The budgets that matched no row, one line each, after pre. */
+static void unmatched_lines(FILE *fp, const vs_cmp_report *rep, const char *pre, int md)
+{
+	char buf[1600];
+	int i;
+
+	for (i = 0; rep->budget_rep && i < rep->budget_rep->nunmatched; i++) {
+		vs_budget_describe(&rep->budgets->v[rep->budget_rep->unmatched[i]], buf, sizeof buf);
+		fputs(pre, fp);
+		if (md)
+			md_text(fp, buf);
+		else
+			fputs(buf, fp);
+		fputs(": matched no row\n", fp);
+	}
+}
+
 static void metric_str(char *buf, size_t len, vs_cmp_metric k, double v)
 {
 	if (k == VS_MET_PEAK_FRAG || k == VS_MET_MEAN_FRAG)
@@ -217,6 +236,10 @@ static void result_text(char *buf, size_t len, const vs_cmp_report *rep)
 	if (rep->budget_rep && rep->budget_rep->broken)
 		snprintf(buf + at, len - at, "%s%d budget%s broken", at > head ? ", " : "", rep->budget_rep->broken,
 			rep->budget_rep->broken == 1 ? "" : "s");
+	at = strlen(buf);
+	if (rep->budget_rep && rep->budget_rep->nunmatched)
+		snprintf(buf + at, len - at, "%s%d budget%s matched no row", at > head ? ", " : "",
+			rep->budget_rep->nunmatched, rep->budget_rep->nunmatched == 1 ? "" : "s");
 	at = strlen(buf);
 	if (rep->base_rep && rep->base_rep->regressions)
 		snprintf(buf + at, len - at, "%s%d regression%s", at > head ? ", " : "", rep->base_rep->regressions,
@@ -286,13 +309,17 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 				r->trace, r->strategy);
 	}
 	if (rep->budget_rep) {
-		fprintf(fp, "\nbudgets: %d checked, %d broken\n", rep->budget_rep->n, rep->budget_rep->broken);
+		fprintf(fp, "\nbudgets: %d checked, %d broken", rep->budget_rep->n, rep->budget_rep->broken);
+		if (rep->budget_rep->nunmatched)
+			fprintf(fp, ", %d matched no row", rep->budget_rep->nunmatched);
+		fputc('\n', fp);
 		for (i = 0; i < rep->budget_rep->n; i++) {
 			if (!rep->budget_rep->v[i].broken)
 				continue;
 			budget_line(buf, sizeof buf, rep, &rep->budget_rep->v[i]);
 			fprintf(fp, "  BROKEN %s\n", buf);
 		}
+		unmatched_lines(fp, rep, "  NO ROW ", 0);
 	}
 	if (rep->base_rep) {
 		const vs_baseline_report *b = rep->base_rep;
@@ -385,8 +412,11 @@ static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 	result_line(fp, rep, "**", "**\n");
 	md_table(fp, rep);
 	if (rep->budget_rep) {
-		fprintf(fp, "\n#### Budgets: %d checked, %d broken\n", rep->budget_rep->n, rep->budget_rep->broken);
-		if (rep->budget_rep->broken)
+		fprintf(fp, "\n#### Budgets: %d checked, %d broken", rep->budget_rep->n, rep->budget_rep->broken);
+		if (rep->budget_rep->nunmatched)
+			fprintf(fp, ", %d matched no row", rep->budget_rep->nunmatched);
+		fputc('\n', fp);
+		if (rep->budget_rep->broken || rep->budget_rep->nunmatched)
 			fputc('\n', fp);
 		for (i = 0; i < rep->budget_rep->n; i++) {
 			if (!rep->budget_rep->v[i].broken)
@@ -396,6 +426,7 @@ static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 			md_text(fp, buf);
 			fputc('\n', fp);
 		}
+		unmatched_lines(fp, rep, "- :x: ", 1);
 	}
 	if (rep->base_rep) {
 		const vs_baseline_report *b = rep->base_rep;
@@ -571,7 +602,10 @@ static void verdict(char *buf, size_t len, const vs_cmp_report *rep)
 		"%d within tolerance, %d unchanged; %d new, %d missing; ", result, b->compared_rows,
 		b->compared_rows == 1 ? "" : "s", n.regressed, n.improved, n.tolerated, n.unchanged, b->added, b->missing);
 	at = strlen(buf);
-	if (rep->budget_rep)
+	if (rep->budget_rep && rep->budget_rep->nunmatched)
+		snprintf(buf + at, len - at, "budgets: %d checked, %d broken, %d matched no row", rep->budget_rep->n,
+			rep->budget_rep->broken, rep->budget_rep->nunmatched);
+	else if (rep->budget_rep)
 		snprintf(buf + at, len - at, "budgets: %d checked, %d broken", rep->budget_rep->n, rep->budget_rep->broken);
 	else
 		snprintf(buf + at, len - at, "no budgets");
@@ -597,6 +631,11 @@ static void other_failures(FILE *fp, const vs_cmp_report *rep, int md)
 				fputs(buf, fp);
 			fputc('\n', fp);
 		}
+	}
+	if (rep->budget_rep && rep->budget_rep->nunmatched) {
+		fprintf(fp, md ? "\n#### :x: Budgets that matched no row (%d)\n\n" : "\nbudgets that matched no row (%d):\n",
+			rep->budget_rep->nunmatched);
+		unmatched_lines(fp, rep, md ? "- " : "  ", md);
 	}
 	if (integrity_failures(res))
 		fprintf(fp, md ? "\n#### :x: Integrity failures (%d)\n\n" : "\nintegrity failures (%d):\n",
@@ -799,6 +838,19 @@ static cJSON *report_json(const vs_cmp_report *rep)
 			cJSON_AddItemToArray(list, e);
 		}
 		cJSON_AddItemToObject(b, "checks", list);
+		list = cJSON_CreateArray();
+		for (i = 0; i < rep->budget_rep->nunmatched; i++) {
+			const vs_budget *x = &rep->budgets->v[rep->budget_rep->unmatched[i]];
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "trace", x->trace);
+			cJSON_AddStringToObject(e, "arena", x->arena);
+			cJSON_AddStringToObject(e, "strategy", x->strategy);
+			cJSON_AddStringToObject(e, "budget", vs_budget_kind_name(x->kind));
+			cJSON_AddNumberToObject(e, "limit", x->limit);
+			cJSON_AddStringToObject(e, "origin", x->origin);
+			cJSON_AddItemToArray(list, e);
+		}
+		cJSON_AddItemToObject(b, "matched_no_row", list);
 		cJSON_AddItemToObject(o, "budgets", b);
 	}
 	if (rep->base_rep) {
@@ -1006,13 +1058,13 @@ static void write_junit(FILE *fp, const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
 	counts all = { 0, 0, 0 }, miss = { 0, 0, 0 };
-	int lo, hi;
+	int lo, hi, idle = rep->budget_rep ? rep->budget_rep->nunmatched : 0;
 
 	junit_rows(NULL, rep, 0, res->nrows, &all);
 	junit_missing(NULL, rep, &miss);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(fp, "<testsuites name=\"vramsim compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
-		all.tests + miss.tests + res->nunmatched, all.failures + miss.failures,
+		all.tests + miss.tests + res->nunmatched + idle, all.failures + miss.failures + idle,
 		all.skipped + miss.skipped + res->nunmatched);
 	for (lo = 0; lo < res->nrows; lo = hi) {
 		counts n = { 0, 0, 0 };
@@ -1027,6 +1079,17 @@ static void write_junit(FILE *fp, const vs_cmp_report *rep)
 		counts n = { 0, 0, 0 };
 		suite_open(fp, "baseline rows missing from this run", &miss);
 		junit_missing(fp, rep, &n);
+		fputs("  </testsuite>\n", fp);
+	}
+	if (idle) {
+		counts n = { idle, idle, 0 };
+		int i;
+		suite_open(fp, "budgets that matched no row", &n);
+		for (i = 0; i < idle; i++) {
+			char name[1600];
+			vs_budget_describe(&rep->budgets->v[rep->budget_rep->unmatched[i]], name, sizeof name);
+			testcase(fp, "budgets", name, "budget", "matched no row", NULL);
+		}
 		fputs("  </testsuite>\n", fp);
 	}
 	if (res->nunmatched) {

@@ -215,12 +215,11 @@ static int read_header(rep_state *s, const vs_rep_options *opt, int *more)
 	uint32_t head[4], nhead = 0;
 	vs_rep_header form = opt ? opt->header : VS_REP_HEADER_AUTO;
 
-	/* The numeric lines before the first operation. */
-	while ((*more = next_line(r)) == 1 && !is_op_line(r->line)) {
+	/* The numeric lines before the first operation: at most 4, so the line
+	 * after a 4-line header is an operation whatever it holds, and an
+	 * unknown one gets the operation's message, not the header's. */
+	while ((*more = next_line(r)) == 1 && !is_op_line(r->line) && nhead < 4) {
 		const char *p = r->line;
-		if (nhead == 4)
-			return fail(r, 1, "header has more than 4 lines (expected heap size, ids, ops, weight; "
-				"or weight, ids, ops, ignore_ranges)");
 		if (number(r, &p, "a header number", &head[nhead]) || line_end(r, p))
 			return -1;
 		nhead++;

@@ -140,6 +140,12 @@ int vs_trace_write_event(FILE *fp, const vs_trace_header *h, const vs_event *ev)
  * line and the arenas, as capture does). */
 int vs_trace_write_arena(FILE *fp, const vs_trace_header *h, int i);
 
+/* What the header takes as an arena's name and as a strategy= value, for a
+ * writer that puts names from elsewhere on an arena line (vramsim import):
+ * NULL when the reader takes s, else what such a name must be. */
+const char *vs_trace_arena_name_rule(const char *s, size_t len);
+const char *vs_trace_strategy_name_rule(const char *s, size_t len);
+
 /* Index of an arena by name, or -1. */
 int vs_trace_arena_index(const vs_trace_header *h, const char *name);
 /* Name of a route id (an arena or a search list). */

@@ -255,13 +255,28 @@ static int akey_preset(vs_trace_reader *r, const kv *k, arena_read *a)
 	return vs_trace_fail(r, k->vcol, "unknown preset '%.*s' (ewram, iwram, ds-main)", (int)k->vl, k->v);
 }
 
+/* ---- names ------------------------------------------------------------- */
+
+const char *vs_trace_arena_name_rule(const char *s, size_t len)
+{
+	if (!name_ok(s, len, VS_NAME_MAX) || !((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z'))
+		return "must be 1-31 letters, digits or _-./: starting with a letter";
+	return NULL;
+}
+
+const char *vs_trace_strategy_name_rule(const char *s, size_t len)
+{
+	return name_ok(s, len, VS_NAME_MAX) ? NULL : "must be 1-31 letters, digits or _-./:";
+}
+
 /* strategy=NAME: the strategy the trace suggests for this arena */
 static int akey_strategy(vs_trace_reader *r, const kv *k, arena_read *a)
 {
 	char *s = r->hdr.strategy[a->idx];
+	const char *why = vs_trace_strategy_name_rule(k->v, k->vl);
 
-	if (!name_ok(k->v, k->vl, VS_NAME_MAX))
-		return vs_trace_fail(r, k->vcol, "strategy name '%.*s' is not a valid name", (int)k->vl, k->v);
+	if (why)
+		return vs_trace_fail(r, k->vcol, "strategy name '%.*s' %s", (int)k->vl, k->v, why);
 	memcpy(s, k->v, k->vl);
 	s[k->vl] = '\0';
 	r->hdr.arena_line[a->idx] = r->line;
@@ -345,6 +360,7 @@ static int arena_start(vs_trace_reader *r, const tok *t, int nt, arena_read *a)
 	vs_trace_header *h = &r->hdr;
 	vs_arena_kind kind;
 	char kname[32];
+	const char *why;
 	int i;
 
 	if (nt < 3)
@@ -352,9 +368,8 @@ static int arena_start(vs_trace_reader *r, const tok *t, int nt, arena_read *a)
 			"arena: expected 'arena NAME KIND [key=value ...]'");
 	if (h->narenas == VS_TRACE_MAX_ARENAS)
 		return vs_trace_fail(r, t[0].col, "too many arenas (at most %d)", VS_TRACE_MAX_ARENAS);
-	if (!name_ok(t[1].s, t[1].len, VS_NAME_MAX) || !((t[1].s[0] | 0x20) >= 'a' && (t[1].s[0] | 0x20) <= 'z'))
-		return vs_trace_fail(r, t[1].col,
-			"arena name '%.*s' must be 1-31 letters, digits or _-./: starting with a letter", (int)t[1].len, t[1].s);
+	if ((why = vs_trace_arena_name_rule(t[1].s, t[1].len)))
+		return vs_trace_fail(r, t[1].col, "arena name '%.*s' %s", (int)t[1].len, t[1].s, why);
 	for (i = 0; i < h->narenas; i++)
 		if (strlen(h->arenas[i].name) == t[1].len && memcmp(h->arenas[i].name, t[1].s, t[1].len) == 0)
 			return vs_trace_fail(r, t[1].col, "arena '%.*s' is declared twice", (int)t[1].len, t[1].s);
