@@ -708,7 +708,7 @@ static int read_push_pop(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 static int read_init(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 {
 	const vs_trace_header *h = &r->hdr;
-	int i = 1;
+	int i = 1, first, j;
 	size_t len = 0;
 
 	if (nt > 1 && !memchr(t[1].s, '=', t[1].len)) {
@@ -720,12 +720,17 @@ static int read_init(vs_trace_reader *r, const tok *t, int nt, vs_event *ev)
 	} else {
 		ev->arena = 0;
 	}
-	for (; i < nt; i++) {
+	for (first = i; i < nt; i++) {
 		const char *eq = memchr(t[i].s, '=', t[i].len);
 		if (!eq || eq == t[i].s || !name_ok(t[i].s, (size_t)(eq - t[i].s), VS_NAME_MAX))
 			return vs_trace_fail(r, t[i].col, "init: expected key=value, got '%.*s'", (int)t[i].len, t[i].s);
 		if (memchr(t[i].s, ',', t[i].len))
 			return vs_trace_fail(r, t[i].col, "init: a value may not contain ','");
+		/* a key twice: the strategy would take the first, the other unseen */
+		for (j = first; j < i; j++)
+			if ((const char *)memchr(t[j].s, '=', t[j].len) - t[j].s == eq - t[i].s &&
+				memcmp(t[j].s, t[i].s, (size_t)(eq - t[i].s)) == 0)
+				return vs_trace_fail(r, t[i].col, "init: option '%.*s' given twice", (int)(eq - t[i].s), t[i].s);
 		if (len + t[i].len + 2 > sizeof r->options)
 			return vs_trace_fail(r, t[i].col, "init: options are longer than %d bytes", VS_OPTIONS_MAX - 1);
 		if (len)

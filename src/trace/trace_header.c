@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/options.h"
 #include "trace_read_int.h"
 #include "trace/trace.h"
 #include "vram/arena.h"
@@ -295,6 +296,11 @@ static int akey_options(vs_trace_reader *r, const kv *k, arena_read *a)
 	for (j = 0; j < k->vl; j++)
 		o[j] = k->v[j] == ':' ? '=' : k->v[j] == ';' ? ',' : k->v[j];
 	o[k->vl] = '\0';
+	{
+		char why[128]; /* a key twice: the strategy would take the first and drop the other unseen */
+		if (vs_option_check_repeats(o, why, sizeof why))
+			return vs_trace_fail(r, k->vcol, "options: %s", why);
+	}
 	r->hdr.arena_line[a->idx] = r->line;
 	r->hdr.options_col[a->idx] = k->vcol;
 	return 0;
