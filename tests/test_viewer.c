@@ -451,6 +451,29 @@ START_TEST(expect_fails)
 }
 END_TEST
 
+/* seek past the last event is an error at its line, as frame N past the
+ * last frame is (it went to the last event instead); the cursor stays. */
+START_TEST(seek_past_end)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-seek.script", "seek 2\nseek 17\nexpect event 2\nseek 16\n"
+		"expect event 16\nquit\n");
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	char err[512], *text;
+
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
+	text = slurp(log);
+	ck_assert_msg(strstr(text, "viewer-seek.script:2: seek 17: no such event: the trace has 16 events") != NULL, "%s",
+		text);
+	ck_assert_msg(strstr(text, "expected") == NULL, "%s", text);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
 /* The screenshot key writes a PNG of the window into the shots folder. */
 START_TEST(screenshot_key)
 {
@@ -688,6 +711,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, scripted_session);
 	tcase_add_test(tc, navigation);
 	tcase_add_test(tc, expect_fails);
+	tcase_add_test(tc, seek_past_end);
 	tcase_add_test(tc, screenshot_key);
 	tcase_add_test(tc, incremental_redraw);
 	tcase_add_test(tc, command_line);

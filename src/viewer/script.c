@@ -553,6 +553,11 @@ static int run_seek(cmd_args *a)
 
 	if (!number(a->w[1], 0, EVENT_MAX, &e))
 		return 0;
+	/* as frame N: past the end is an error, not the last event instead */
+	if ((uint64_t)e > vs_timeline_recorded(a->v->tl))
+		return fail(a->v, a->sc, "seek %lld: no such event: %s %llu events", e,
+			vs_timeline_complete(a->v->tl) ? "the trace has" : "recorded so far:",
+			(unsigned long long)vs_timeline_recorded(a->v->tl));
 	a->v->playing = 0;
 	view_seek(a->v, (uint64_t)e);
 	return 1;
