@@ -2,9 +2,13 @@
 /* test_diff.c - `vramsim diff` on two traces with known differences and on
  * two strategies over one trace: signed deltas, tags, failures in one run
  * only, tolerances and exit codes, JSON read back. */
+#define _GNU_SOURCE /* mkfifo */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -165,6 +169,73 @@ START_TEST(png_window)
 }
 END_TEST
 
+/* vramsim run by the shell after prefix (a pipe into it, a writer of a
+ * FIFO started), stopped after 30 s: exit 124 is a hang. out and err as
+ * vs_test_run_cli gives them. */
+static int shell(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int shell(const char *prefix, const char *fmt, ...)
+{
+	char args[2048], cmd[8192], o[1024], e[1024], *text;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(o, sizeof o, "%s", vs_test_path("once.out"));
+	snprintf(e, sizeof e, "%s", vs_test_path("once.err"));
+	snprintf(cmd, sizeof cmd, "%s timeout 30 %s %s >'%s' 2>'%s'", prefix, VS_VRAMSIM, args, o, e);
+	st = system(cmd);
+	text = vs_test_slurp(o);
+	snprintf(out, sizeof out, "%s", text);
+	free(text);
+	text = vs_test_slurp(e);
+	snprintf(err, sizeof err, "%s", text);
+	free(text);
+	ck_assert(st != -1 && WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* Each of two traces is read once, so either may be a pipe or a FIFO (diff
+ * read each twice: a FIFO hung, a pipe was "empty"); a trace both sides
+ * read, one trace or one input given twice, is refused up front when it
+ * cannot be read again, never hangs nor passes for an empty trace. */
+START_TEST(traces_read_once)
+{
+	char a[1024], b[1024], ff[1024], feed[4096], files[sizeof out];
+
+	/* copies: shell() takes paths of its own from the same slots */
+	snprintf(a, sizeof a, "%s", vs_test_file(0, "before.trace", before));
+	snprintf(b, sizeof b, "%s", vs_test_file(1, "after.trace", after));
+	snprintf(ff, sizeof ff, "%s", vs_test_path("diff.fifo"));
+
+	ck_assert_int_eq(vs_test_cli(files, sizeof files, err, sizeof err, "diff '%s' '%s' -q", a, b), 1);
+	snprintf(feed, sizeof feed, "cat '%s' |", a);
+	ck_assert_msg(shell(feed, "diff - '%s' -q", b) == 1, "%s", err);
+	ck_assert_str_eq(out + strcspn(out, "\n"), files + strcspn(files, "\n")); /* the first line names A */
+	snprintf(feed, sizeof feed, "cat '%s' |", b);
+	ck_assert_msg(shell(feed, "diff '%s' - -q", a) == 1, "%s", err);
+	ck_assert_int_eq(mkfifo(ff, 0600), 0);
+	snprintf(feed, sizeof feed, "(timeout 30 cat '%s' >'%s' 2>/dev/null </dev/null &);", a, ff);
+	ck_assert_msg(shell(feed, "diff '%s' '%s' -q", ff, b) == 1, "%s", err);
+	ck_assert_msg(strstr(out, "result: B is worse"), "%s", out);
+	/* read twice: refused before anything is read (no writer is needed) */
+	snprintf(feed, sizeof feed, "cat '%s' |", a);
+	ck_assert_int_eq(shell(feed, "diff - -q -s gba-obj-first-fit -s gba-obj-buddy"), 2);
+	ck_assert_msg(strstr(err, "both sides read it: give a file, not '-'"), "%s", err);
+	ck_assert_int_eq(shell(feed, "diff - - -q"), 2);
+	ck_assert_msg(strstr(err, "A and B are one trace, read once for each: give a file, not '-'"), "%s", err);
+	ck_assert_int_eq(shell(feed, "diff - /dev/stdin -q"), 2);
+	ck_assert_msg(strstr(err, "not a FIFO (/dev/stdin)"), "%s", err);
+	ck_assert_int_eq(shell("", "diff '%s' -q -s gba-obj-first-fit -s gba-obj-buddy", ff), 2);
+	ck_assert_msg(strstr(err, "give a regular file, not a FIFO"), "%s", err);
+	ck_assert_int_eq(shell("", "diff '%s' '%s' -q", ff, ff), 2);
+	ck_assert_msg(strstr(err, "A and B are one trace") && strstr(err, "not a FIFO"), "%s", err);
+	/* a regular file given twice is read twice, as before */
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "diff '%s' '%s' -q", a, a), 0);
+}
+END_TEST
+
 static Suite *diff_suite(void)
 {
 	Suite *s = suite_create("diff");
@@ -174,6 +245,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, two_strategies_one_trace);
 	tcase_add_test(tc, bad_usage);
 	tcase_add_test(tc, png_window);
+	tcase_add_test(tc, traces_read_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

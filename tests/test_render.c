@@ -1018,6 +1018,53 @@ START_TEST(window_errors)
 }
 END_TEST
 
+/* An event or frame past the trace's end, in every command that takes one
+ * (render's --at and --frame, replay's --at, the --to of report and diff
+ * --png): exit 2 saying how long the trace is, and no output made or
+ * replaced; render and replay printed it and exited 0 with a picture or
+ * the state of the end. The last event and frame are still fine. */
+START_TEST(positions_past_the_end)
+{
+	static const struct { const char *args, *msg, *ext; } past[] = {
+		{ "render %s -q --at 25 --kind occupancy -o %s", "--at 25 is past the trace's end: it has 24 events", "png" },
+		{ "render %s -q --frame 5 --kind occupancy -o %s", "--frame 5 is past the trace's end: it has 4 frame", "png" },
+		{ "render %s -q -s gba-obj-first-fit -s gba-obj-buddy --at 25 --kind occupancy -o %s", "--at 25 is past", "png" },
+		{ "render %s -q --from 3 --at 99 --kind occupancy -o %s", "--at 99 is past the trace's end", "png" },
+		{ "replay %s -q --at 25 --series %s", "--at 25 is past the trace's end: it has 24 events", "csv" },
+		{ "report %s --to 25 -o %s", "--to 25 is past the trace's end: it has 24 events", "html" },
+		{ "diff %s -q -s gba-obj-first-fit -s gba-obj-buddy --to f:5 --png %s", "--to f:5 is past the trace's end", "png" },
+	};
+	char trace[1024], old[1024], dir[1024], name[64];
+	size_t k;
+	char *text;
+
+	snprintf(trace, sizeof trace, "%s", window_trace());
+	for (k = 0; k < sizeof past / sizeof past[0]; k++) {
+		const char *fresh = vs_test_path("past-end-%zu.%s", k, past[k].ext);
+		snprintf(name, sizeof name, "past-end-old.%s", past[k].ext);
+		snprintf(old, sizeof old, "%s", vs_test_file(1, name, "old\n"));
+		ck_assert_msg(cli(past[k].args, trace, fresh) == 2, "%s: %s%s", past[k].args, outbuf, errbuf);
+		ck_assert_msg(strstr(errbuf, past[k].msg), "%s: %s", past[k].args, errbuf);
+		ck_assert_msg(!vs_test_exists(fresh), "%s: %s was written", past[k].args, fresh);
+		ck_assert_int_eq(cli(past[k].args, trace, old), 2);
+		text = vs_test_slurp(old);
+		ck_assert_msg(strcmp(text, "old\n") == 0, "%s: the old output was replaced", past[k].args);
+		free(text);
+		ck_assert(!vs_test_temporary_left(old));
+	}
+	/* --kind all into a folder: not made */
+	snprintf(dir, sizeof dir, "%s", vs_test_path("past-end-dir"));
+	ck_assert_int_eq(cli("render %s -q --at 25 -o %s", trace, dir), 2);
+	ck_assert(!vs_test_exists(dir));
+	/* the last event and the last frame */
+	ck_assert_msg(cli("render %s -q --at 24 --kind occupancy -o %s", trace, vs_test_path("last.png")) == 0, "%s",
+		errbuf);
+	ck_assert_msg(cli("render %s -q --frame 4 --kind occupancy -o %s", trace, vs_test_path("last.png")) == 0, "%s",
+		errbuf);
+	ck_assert_msg(cli("replay %s -q --at 24", trace) == 0, "%s", errbuf);
+}
+END_TEST
+
 /* ---- no two labels overlap ------------------------------------------- */
 
 #define MAX_BOXES 4096
@@ -1165,6 +1212,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, window_chart_events_decoded);
 	tcase_add_test(tc, window_occupancy);
 	tcase_add_test(tc, window_errors);
+	tcase_add_test(tc, positions_past_the_end);
 	tcase_add_test(tc, labels_never_overlap);
 	suite_add_tcase(s, tc);
 	return s;

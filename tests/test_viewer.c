@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "support.h"
 #include "render/render.h"
@@ -451,6 +452,29 @@ START_TEST(expect_fails)
 }
 END_TEST
 
+/* seek past the last event is an error at its line, as frame N past the
+ * last frame is (it went to the last event instead); the cursor stays. */
+START_TEST(seek_past_end)
+{
+	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
+	const char *sp = vs_test_file(1, "viewer-seek.script", "seek 2\nseek 17\nexpect event 2\nseek 16\n"
+		"expect event 16\nquit\n");
+	vs_viewer_opts o;
+	FILE *log = tmpfile();
+	char err[512], *text;
+
+	use_headless_video();
+	setup_opts(&o, trace, sp, log);
+	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
+	text = slurp(log);
+	ck_assert_msg(strstr(text, "viewer-seek.script:2: seek 17: no such event: the trace has 16 events") != NULL, "%s",
+		text);
+	ck_assert_msg(strstr(text, "expected") == NULL, "%s", text);
+	free(text);
+	fclose(log);
+}
+END_TEST
+
 /* The screenshot key writes a PNG of the window into the shots folder. */
 START_TEST(screenshot_key)
 {
@@ -679,6 +703,89 @@ START_TEST(command_line)
 }
 END_TEST
 
+/* A script's screenshots are outputs of the run: all appear when it runs
+ * to its end (exit 0, or 1 for a failed expectation, with the log), none
+ * when one cannot be written (exit 2: standard error names the script's
+ * line, the path and why; an earlier screenshot and the log are not made,
+ * and ones already there are kept as they were). A path that cannot be
+ * written is found before the trace is recorded; one that fails as it is
+ * written (a full device, a path taken twice) ends the run there. */
+START_TEST(screenshots_together)
+{
+	static const struct { const char *second, *msg; } bad[] = {
+		{ "%s/none/y.png", ":3: screenshot %s/none/y.png: cannot write %s/none/y.png: No such file or directory" },
+		{ "/dev/full", ":3: screenshot /dev/full: cannot write /dev/full: No space left on device" },
+		{ "%s/good.png", ":3: screenshot %s/good.png: cannot write %s/good.png: it is the same file as" },
+	};
+	char trace[1024], dir[1024], good[1100], log[1100], second[1100], script[4096], msg[4096], args[8192];
+	char out[4096], err[8192], *text;
+	size_t k;
+	int i, n;
+
+	snprintf(trace, sizeof trace, "%s", vs_test_file(0, "viewer.trace", trace_text));
+	snprintf(dir, sizeof dir, "%s", vs_test_path("shots"));
+	ck_assert_int_eq(mkdir(dir, 0777), 0);
+	snprintf(good, sizeof good, "%s/good.png", dir);
+	snprintf(log, sizeof log, "%s/v.log", dir);
+	use_headless_video();
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		snprintf(second, sizeof second, bad[k].second, dir);
+		snprintf(msg, sizeof msg, bad[k].msg, dir, dir);
+		snprintf(script, sizeof script, "seek 3\nscreenshot %s\nscreenshot %s\nquit\n", good, second);
+		snprintf(args, sizeof args, "view %s --script %s --log %s", trace, vs_test_file(1, "shots.script", script),
+			log);
+		ck_assert_msg(vs_test_run_cli(args, out, sizeof out, err, sizeof err) == 2, "%s", err);
+		ck_assert_msg(strstr(err, "shots.script") && strstr(err, msg), "%s\nwanted %s", err, msg);
+		ck_assert_msg(!vs_test_exists(good), "%s: the screenshot before the failed one was kept", second);
+		ck_assert(!vs_test_exists(log));
+		ck_assert(!vs_test_temporary_left(good));
+	}
+	/* ones there before stay as they were */
+	{
+		FILE *fp = fopen(good, "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs("old\n", fp);
+		fclose(fp);
+		fp = fopen(log, "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs("old\n", fp);
+		fclose(fp);
+	}
+	snprintf(script, sizeof script, "seek 3\nscreenshot %s\nscreenshot /dev/full\nquit\n", good);
+	snprintf(args, sizeof args, "view %s --script %s --log %s", trace, vs_test_file(1, "shots.script", script), log);
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	text = vs_test_slurp(good);
+	ck_assert_str_eq(text, "old\n");
+	free(text);
+	text = vs_test_slurp(log);
+	ck_assert_str_eq(text, "old\n");
+	free(text);
+	/* more than the screenshots kept open: refused before the run */
+	n = 0;
+	for (i = 0; i <= 32; i++)
+		n += snprintf(script + n, sizeof script - (size_t)n, "screenshot %s/s%d.png\n", dir, i);
+	snprintf(args, sizeof args, "view %s --script %s", trace, vs_test_file(1, "shots.script", script));
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "shots.script:33: screenshot") && strstr(err, "more than 32 screenshots"), "%s", err);
+	ck_assert(!vs_test_exists(vs_test_path("shots/s0.png")));
+	/* a run to the end, an expectation failed: the screenshots and the log */
+	snprintf(script, sizeof script, "seek 3\nscreenshot %s\nkey s\nexpect event 4\nquit\n", good);
+	snprintf(args, sizeof args, "view %s --script %s --log %s --shots %s", trace,
+		vs_test_file(1, "shots.script", script), log, dir);
+	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, err, sizeof err) == 1, "%s", err);
+	{
+		vs_image im = vs_test_png(good);
+		vs_image_fini(&im);
+		snprintf(second, sizeof second, "%s/vramsim-view-0001.png", dir);
+		im = vs_test_png(second);
+		vs_image_fini(&im);
+	}
+	text = vs_test_slurp(log);
+	ck_assert_msg(strstr(text, "shots.script:4: expected event 4, got 3"), "%s", text);
+	free(text);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("viewer");
@@ -688,7 +795,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, scripted_session);
 	tcase_add_test(tc, navigation);
 	tcase_add_test(tc, expect_fails);
+	tcase_add_test(tc, seek_past_end);
 	tcase_add_test(tc, screenshot_key);
+	tcase_add_test(tc, screenshots_together);
 	tcase_add_test(tc, incremental_redraw);
 	tcase_add_test(tc, command_line);
 	tcase_add_test(tc, no_display);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -57,6 +59,8 @@ static const vs_cli_cmd command = {
 	"bytes, allocations or failures changed, then the failed requests one run\n"
 	"has and the other has not.\n",
 	options,
+	"Each trace is read once, so two traces may be '-' or pipes; one trace for\n"
+	"both sides (or one input given as A and B) must be a regular file.\n"
 	"exit: 0 B is no worse than A, 1 B is worse beyond a tolerance (or B failed\n"
 	"an integrity check), 2 bad usage or a malformed trace.\n",
 	NULL, 0
@@ -127,15 +131,18 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 	return -1;
 }
 
-/* Replays one side: the trace at s->path with choice group g. */
-static int run_side(const diff_opts *o, side *s, int g)
+/* Replays one side: the trace at s->path with choice group g, from rd
+ * when the trace is open already (its header read, nothing more), which
+ * it closes. */
+static int run_side(const diff_opts *o, side *s, int g, vs_trace_reader *rd)
 {
 	vs_replay_config cfg = o->cfg;
 	char opts[VS_TRACE_MAX_ARENAS][VS_OPTIONS_MAX], err[1024];
-	vs_trace_reader *rd = vs_trace_open(s->path, err, sizeof err);
 	int n, i;
 	const vs_cmp_choice *v = vs_cli_choices_of(&o->cs, g, &n);
 
+	if (!rd)
+		rd = vs_trace_open(s->path, err, sizeof err);
 	if (!rd) {
 		fprintf(stderr, "%s\n", err);
 		return VS_EXIT_USAGE;
@@ -504,6 +511,32 @@ done:
 	return rc;
 }
 
+/* Whether paths a and b name one input ("-": standard input), whatever
+ * names they go by. */
+static int same_input(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	if ((strcmp(a, "-") == 0 ? fstat(STDIN_FILENO, &sa) : stat(a, &sa)) != 0 ||
+		(strcmp(b, "-") == 0 ? fstat(STDIN_FILENO, &sb) : stat(b, &sb)) != 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Each trace is read once, side A's from the reader that grouped the
+ * choices; a trace both sides read (one trace, or A and B one input) must
+ * be a file that can be read again: refused before anything is read. */
+static int check_rereadable(const diff_opts *o)
+{
+	if (o->npaths == 1)
+		return vs_cli_rereadable(CMD, o->path[0], "with one trace both sides read it");
+	if (same_input(o->path[0], o->path[1]))
+		return vs_cli_rereadable(CMD, o->path[1], "A and B are one trace, read once for each");
+	return 0;
+}
+
 int vs_cmd_diff(int argc, char **argv)
 {
 	diff_opts o;
@@ -524,6 +557,8 @@ int vs_cmd_diff(int argc, char **argv)
 		status = vs_cli_usage_error(CMD, "--from and --to choose the window of the --png picture: give --png FILE");
 	if (status < 0 && vs_cli_window_parse(&o.window, CMD))
 		status = VS_EXIT_USAGE;
+	if (status < 0 && check_rereadable(&o))
+		status = VS_EXIT_USAGE;
 	if (status >= 0) {
 		vs_cli_choices_free(&o.cs);
 		return status;
@@ -539,15 +574,13 @@ int vs_cmd_diff(int argc, char **argv)
 	}
 	status = vs_cli_choices_group(CMD, &o.cs, vs_trace_header_of(rd), o.npaths == 2 ? 1 : 2,
 		o.npaths == 2 ? "set of choices (two traces run the same strategies)" : "side");
-	vs_trace_close(rd);
 	if (!status && o.npaths == 1 && o.cs.ngroups != 2)
 		status = vs_cli_usage_error(CMD, "one trace needs two sides: -s A -s B (or two traces)");
+	if (status)
+		vs_trace_close(rd);
 	for (i = 0; i < 2 && !status; i++) {
 		s[i].path = o.path[o.npaths == 2 ? i : 0];
-		if (o.npaths == 1 && i == 1)
-			status = vs_cli_rereadable(CMD, s[i].path, "side B reads it again");
-		if (!status)
-			status = run_side(&o, &s[i], o.npaths == 2 ? 0 : i);
+		status = run_side(&o, &s[i], o.npaths == 2 ? 0 : i, i == 0 ? rd : NULL);
 	}
 	if (!status && o.png)
 		status = write_png(&o, &s[0], &s[1]);

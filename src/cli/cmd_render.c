@@ -250,6 +250,18 @@ static int occupancy_side(const render_opts *o, int side, side_out *so, vs_repla
 	const char *what = "end", *join = " in "; /* what, then the window */
 	char whatbuf[96], title[512];
 
+	/* *rp has replayed the whole trace: an event or frame past its end is
+	 * an error, never a picture of another state */
+	if (mode == AT_EVENT && at > vs_replay_events(*rp)) {
+		vs_cli_usage_error(CMD, "--at %llu is past the trace's end: it has %llu events", (unsigned long long)at,
+			(unsigned long long)vs_replay_events(*rp));
+		return -1;
+	}
+	if (mode == AT_FRAME && at > vs_replay_frames(*rp)) {
+		vs_cli_usage_error(CMD, "--frame %llu is past the trace's end: it has %llu frame statements",
+			(unsigned long long)at, (unsigned long long)vs_replay_frames(*rp));
+		return -1;
+	}
 	if (mode == AT_END && windowed) {
 		mode = AT_EVENT;
 		at = last;
@@ -293,12 +305,6 @@ static int occupancy_side(const render_opts *o, int side, side_out *so, vs_repla
 				return -1;
 		}
 	}
-	if (mode == AT_EVENT && at > vs_history_events(hs))
-		fprintf(stderr, "vramsim render: the trace ends after event %llu, before event %llu\n",
-			(unsigned long long)vs_history_events(hs), (unsigned long long)at);
-	if (mode == AT_FRAME && vs_replay_frames(*rp) < at)
-		fprintf(stderr, "vramsim render: the trace has %llu frames, fewer than %llu\n",
-			(unsigned long long)vs_replay_frames(*rp), (unsigned long long)at);
 	so->occ_event = vs_replay_events(*rp);
 	snprintf(title, sizeof title, "%s - %s - occupancy at %s%s%s", base_name(o->path), so->strategies, what,
 		*win ? join : "", win);

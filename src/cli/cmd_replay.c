@@ -238,9 +238,15 @@ static int run(const replay_opts *o, vs_trace_reader *rd, int g, cJSON *runs)
 		vs_results_free(x);
 		return status;
 	}
-	if (o->at && vs_replay_events(r) < o->at)
-		fprintf(stderr, "vramsim replay: the trace ends after event %llu, before event %llu\n",
-			(unsigned long long)vs_replay_events(r), (unsigned long long)o->at);
+	if (o->at && vs_replay_events(r) < o->at) {
+		/* the state at the end is not the one asked for: no summary, no outputs */
+		vs_cli_usage_error(CMD, "--at %llu is past the trace's end: it has %llu events", (unsigned long long)o->at,
+			(unsigned long long)vs_replay_events(r));
+		vs_out_abort(out, nout);
+		vs_replay_free(r);
+		vs_results_free(x);
+		return VS_EXIT_USAGE;
+	}
 	status = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
 	rc = vs_results_finish(x, r);
 	err[0] = '\0';

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/in_file.h"
+#include "base/out_file.h"
 #include "viewer_int.h"
 #include "base/grow.h"
 #include "base/text.h"
@@ -39,6 +40,8 @@ void script_free(script *sc)
 /* A script is read whole: bounded, so an endless file is an error. */
 #define SCRIPT_MAX_LINES 100000
 #define SCRIPT_LINE_MAX 1023
+
+static int check_shots(const script *sc, char *err, size_t errlen);
 
 script *script_load(const char *path, char *err, size_t errlen)
 {
@@ -94,12 +97,15 @@ script *script_load(const char *path, char *err, size_t errlen)
 		goto bad;
 	}
 	fclose(fp);
+	if (check_shots(sc, err, errlen))
+		goto checked;
 	return sc;
 nomem:
 	snprintf(err, errlen, "out of memory");
 bad:
 	vs_text_escape_in_place(err, errlen);
 	fclose(fp);
+checked:
 	script_free(sc);
 	return NULL;
 }
@@ -252,6 +258,34 @@ static int words_of(const char *cmd, char *copy, size_t cap, char **w, const cha
 		o += len + 1;
 		p += len;
 	}
+}
+
+/* The screenshots' paths, checked before the trace is recorded: a path
+ * that cannot be written, or more screenshots than are kept open, stops
+ * the run before any is taken. 0, or -1 with err. */
+static int check_shots(const script *sc, char *err, size_t errlen)
+{
+	char copy[1100], *w[MAX_WORDS], why[VS_OUT_PATH_MAX + 1024];
+	const char *rest[MAX_WORDS];
+	int i, n = 0;
+
+	for (i = 0; i < sc->n; i++) {
+		if (words_of(sc->line[i], copy, sizeof copy, w, rest) != 2 || strcmp(w[0], "screenshot") != 0)
+			continue;
+		if (++n > VIEW_SHOTS_MAX)
+			snprintf(why, sizeof why, "more than %d screenshots in one script", VIEW_SHOTS_MAX);
+		else if (vs_out_check(w[1], why, sizeof why) == 0)
+			continue;
+		snprintf(err, errlen, "%s:%d: screenshot %s: %s", sc->path, i + 1, w[1], why);
+		vs_text_escape_in_place(err, errlen); /* it quotes the script */
+		return -1;
+	}
+	return 0;
+}
+
+void script_where(const script *sc, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%d", sc->path, sc->pc);
 }
 
 /* A whole number in [lo, hi], decimal: script values are bounded so no
@@ -553,6 +587,11 @@ static int run_seek(cmd_args *a)
 
 	if (!number(a->w[1], 0, EVENT_MAX, &e))
 		return 0;
+	/* as frame N: past the end is an error, not the last event instead */
+	if ((uint64_t)e > vs_timeline_recorded(a->v->tl))
+		return fail(a->v, a->sc, "seek %lld: no such event: %s %llu events", e,
+			vs_timeline_complete(a->v->tl) ? "the trace has" : "recorded so far:",
+			(unsigned long long)vs_timeline_recorded(a->v->tl));
 	a->v->playing = 0;
 	view_seek(a->v, (uint64_t)e);
 	return 1;

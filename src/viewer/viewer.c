@@ -127,31 +127,71 @@ void view_step_to(viewer *v, uint64_t e)
 
 /* ---- screenshots ----------------------------------------------------- */
 
-/* A screenshot is written whole or not at all (vramsim/out_file.h); one
- * that cannot be written makes the run end with an error. */
+/* A screenshot that cannot be written: said in the window and the log,
+ * and the run's error (exit 2), naming the script's line when a script
+ * took it. */
+static void shot_failed(viewer *v, const char *path, const char *why)
+{
+	char where[600] = "";
+
+	if (v->sc)
+		script_where(v->sc, where, sizeof where);
+	snprintf(v->shot_err, sizeof v->shot_err, "%s%sscreenshot %s: %s", where, *where ? ": " : "", path, why);
+	vs_text_escape_in_place(v->shot_err, sizeof v->shot_err); /* it quotes the script */
+	view_say(v, "%s", v->shot_err);
+	view_log(v, "%s", v->shot_err);
+	v->shot_failed = 1;
+}
+
+/* A screenshot is written whole or not at all (base/out_file.h). A
+ * script's are outputs of the run: each is written at its frame and kept
+ * aside, and all are committed together when the run ends without an
+ * error (commit_shots), as render commits its pictures. One a person takes
+ * with the key is committed at once. */
 static int write_png(viewer *v, const char *path)
 {
-	static vs_out_file f;
-	char err[1024];
+	static vs_out_file one;
+	vs_out_file *f = v->sc ? &v->shots[v->nshots] : &one;
+	char err[VS_OUT_PATH_MAX + 1024];
 	int ok;
 
-	if (vs_out_open(&f, path, err, sizeof err)) {
-		view_say(v, "screenshot: %s", err);
-		view_log(v, "screenshot failed: %s", err);
-		v->shot_failed = 1;
+	if (v->sc && v->nshots == VIEW_SHOTS_MAX) {
+		snprintf(err, sizeof err, "more than %d screenshots in one script", VIEW_SHOTS_MAX);
+		shot_failed(v, path, err);
 		return -1;
 	}
-	ok = vs_png_write(f.fp, &v->canvas) == 0;
+	if (vs_out_open(f, path, err, sizeof err)) {
+		shot_failed(v, path, err);
+		return -1;
+	}
+	ok = vs_png_write(f->fp, &v->canvas) == 0;
 	err[0] = '\0';
-	if (vs_out_finish(&f, ok, err, sizeof err) || vs_out_commit(&f, 1, err, sizeof err)) {
-		view_say(v, "screenshot: writing %s failed%s%s", path, err[0] ? ": " : "", err);
-		view_log(v, "screenshot failed: writing %s failed%s%s", path, err[0] ? ": " : "", err);
-		v->shot_failed = 1;
+	if (vs_out_finish(f, ok, err, sizeof err) || (!v->sc && vs_out_commit(f, 1, err, sizeof err))) {
+		shot_failed(v, path, err[0] ? err : "the PNG could not be encoded");
 		return -1;
 	}
+	if (v->sc)
+		v->nshots++;
 	view_say(v, "screenshot written: %s", path);
 	view_log(v, "screenshot %s", path);
 	return 0;
+}
+
+/* The script's screenshots: committed together when ok, else removed.
+ * 0, or -1 with the reason as the run's error. */
+static int commit_shots(viewer *v, int ok)
+{
+	char err[VS_OUT_PATH_MAX + 1024];
+
+	if (!ok || !v->nshots) {
+		vs_out_abort(v->shots, v->nshots);
+		return 0;
+	}
+	if (vs_out_commit(v->shots, v->nshots, err, sizeof err) == 0)
+		return 0;
+	snprintf(v->shot_err, sizeof v->shot_err, "screenshots: %s", err);
+	v->shot_failed = 1;
+	return -1;
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -319,8 +359,10 @@ static void loop(viewer *v)
 		if (v->o->check_redraw)
 			draw_check_frame(v);
 		if (v->shot_pending[0]) {
-			write_png(v, v->shot_pending);
+			int failed = write_png(v, v->shot_pending) != 0;
 			v->shot_pending[0] = 0;
+			if (failed && scripted)
+				break; /* the run failed: nothing of it will be kept */
 		}
 		tc = SDL_GetPerformanceCounter();
 		sent = v->presents;
@@ -447,7 +489,7 @@ static int exit_code(const viewer *v, char *err, size_t errlen)
 		return 2;
 	}
 	if (v->shot_failed) {
-		snprintf(err, errlen, "a screenshot could not be written");
+		snprintf(err, errlen, "%s", v->shot_err);
 		return 2;
 	}
 	return v->script_failed || v->check_bad ? 1 : 0;
@@ -502,10 +544,18 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		v->sc = script_load(o->script, err, errlen);
 		if (!v->sc)
 			return 2;
+		/* fixed: out_file.c tracks each open output by its address */
+		v->shots = calloc(VIEW_SHOTS_MAX, sizeof *v->shots);
+		if (!v->shots) {
+			script_free(v->sc);
+			snprintf(err, errlen, "out of memory");
+			return 2;
+		}
 	}
 	v->tl = vs_timeline_open(o->trace, o->nsides, o->cfg, err, errlen);
 	if (!v->tl) {
 		script_free(v->sc);
+		free(v->shots);
 		return 2;
 	}
 	v->narenas = vs_timeline_arena_count(v->tl);
@@ -521,6 +571,12 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		report_times(v);
 		rc = exit_code(v, err, errlen);
 	}
+	/* a script's screenshots appear when it ran to its end, passed (0) or
+	 * not (1), as the log does; with an error (2), none does */
+	if (v->shots && commit_shots(v, rc != 2) != 0)
+		rc = exit_code(v, err, errlen);
+	free(v->shots);
+	v->shots = NULL;
 	close_all(v);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "render/render.h"
 #include "base/compiler_hints.h"
+#include "base/out_file.h"
 #include "viewer/timeline.h"
 #include "viewer/viewer.h"
 #include "vram/arena.h"
@@ -80,6 +81,9 @@ typedef struct script script;
 /* What the status line's prompt asks for. */
 enum { PROMPT_NONE, PROMPT_FRAME, PROMPT_FIND };
 #define VIEW_PROMPT_MAX 64
+/* A script's screenshots, all open until the run ends (out_file.c keeps
+ * 64 outputs open at once, the log and a command's own among them). */
+#define VIEW_SHOTS_MAX 32
 
 typedef struct viewer {
 	const vs_viewer_opts *o;
@@ -141,7 +145,12 @@ typedef struct viewer {
 	script *sc;
 	int script_failed;
 	int shot_failed;      /* a screenshot could not be written: exit 2 */
+	char shot_err[VS_OUT_PATH_MAX + 3072]; /* why, for the run's error */
 	char shot_pending[1024];
+	/* a script's screenshots, written at their frames and committed
+	 * together when the run ends without an error (out_file.h) */
+	vs_out_file *shots;
+	int nshots;
 	int shot_n;
 	int quit;
 
@@ -305,5 +314,7 @@ void script_free(script *sc);
 /* Runs the next command (or waits). Returns 1 while the script runs, 0 at
  * its end. */
 int script_step(viewer *v, script *sc);
+/* "FILE:LINE" of the command running, for messages. */
+void script_where(const script *sc, char *buf, size_t len);
 
 #endif

@@ -48,6 +48,9 @@ static const vs_cli_cmd command = {
 	"Headless: SDL_VIDEODRIVER=offscreen (or dummy) with --script. Without --script\n"
 	"and with no display (DISPLAY and WAYLAND_DISPLAY unset, SDL unable to start\n"
 	"video, or a driver that shows nothing) it exits 2 saying so.\n"
+	"A script's screenshots and its --log appear together when it ran to its end\n"
+	"(exit 0 or 1); a screenshot that cannot be written stops it (exit 2, the\n"
+	"script's line and why on standard error) and none of them is made.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
 	"display, or a screenshot that could not be written.\n",
 	NULL, 0
