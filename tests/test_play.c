@@ -375,6 +375,12 @@ START_TEST(test_window_refusals)
 	snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s.kept' && cmp -s '%s' '%s.kept'", rom, rom, script, script);
 	ck_assert_int_eq(system(cmd), 0);
 	ck_assert(!vs_test_exists(keys));
+	/* a line of the script that is no command: refused before the session,
+	 * nothing written (it ran on to that line, exit 1, both files made) */
+	script = vs_test_file(1, "play-typo.script", "wait 5\nwiat 5\nquit\n");
+	ck_assert_int_eq(cli("play '%s' --script '%s' -o '%s' --keys-out '%s'", DEMO_ROM, script, trace, keys), 2);
+	ck_assert_msg(strstr(err, "play-typo.script:2: cannot read 'wiat 5'") != NULL, "%s", err);
+	ck_assert(!vs_test_exists(trace) && !vs_test_exists(keys));
 	unsetenv("SDL_VIDEODRIVER");
 	unsetenv("DISPLAY");
 	setenv("WAYLAND_DISPLAY", "", 1);

@@ -436,7 +436,8 @@ END_TEST
 START_TEST(expect_fails)
 {
 	const char *trace = vs_test_file(0, "viewer.trace", trace_text);
-	const char *sp = vs_test_file(1, "viewer-bad.script", "key Right\nexpect event 5\nfrobnicate\nquit\n");
+	const char *sp = vs_test_file(1, "viewer-bad.script", "key Right\nexpect event 5\nwait -1\nquit\n");
+	const char *typo = vs_test_file(2, "viewer-typo.script", "key Right\nexpect event 1\nfrobnicate\nquit\n");
 	vs_viewer_opts o;
 	FILE *log = tmpfile();
 	char err[512], *text;
@@ -446,9 +447,14 @@ START_TEST(expect_fails)
 	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
 	text = slurp(log);
 	ck_assert_msg(strstr(text, "viewer-bad.script:2: expected event 5, got 1") != NULL, "%s", text);
-	ck_assert_msg(strstr(text, "viewer-bad.script:3: cannot read 'frobnicate'") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "viewer-bad.script:3: cannot read 'wait -1'") != NULL, "%s", text);
 	free(text);
 	fclose(log);
+	/* a line that is no command stops the script before it runs (it ran on
+	 * to the line, exit 1, with its outputs written) */
+	setup_opts(&o, trace, typo, NULL);
+	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "viewer-typo.script:3: cannot read 'frobnicate'") != NULL, "%s", err);
 }
 END_TEST
 

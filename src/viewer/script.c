@@ -41,6 +41,7 @@ void script_free(script *sc)
 #define SCRIPT_MAX_LINES 100000
 #define SCRIPT_LINE_MAX 1023
 
+static int check_commands(const script *sc, char *err, size_t errlen);
 static int check_shots(const script *sc, char *err, size_t errlen);
 
 script *script_load(const char *path, char *err, size_t errlen)
@@ -97,7 +98,7 @@ script *script_load(const char *path, char *err, size_t errlen)
 		goto bad;
 	}
 	fclose(fp);
-	if (check_shots(sc, err, errlen))
+	if (check_commands(sc, err, errlen) || check_shots(sc, err, errlen))
 		goto checked;
 	return sc;
 nomem:
@@ -768,26 +769,54 @@ static const cmd_spec *command_of(const cmd_args *a)
 	return NULL;
 }
 
+/* The command line's words a name, and as many words as it takes; NULL
+ * when they are not one. */
+static const cmd_spec *understood(const cmd_args *a)
+{
+	const cmd_spec *c = command_of(a);
+	int nargs;
+
+	if (!c)
+		return NULL;
+	/* more than MAX_WORDS words only where the rest of the line is taken */
+	nargs = a->n - (c->sub ? 2 : 1);
+	if (nargs < c->min || nargs > c->max || (a->n > MAX_WORDS && c->max != ANY_WORDS))
+		return NULL;
+	return c;
+}
+
+/* Every line a command it knows, checked when the script is read: a typo
+ * stops the run before it starts (it ran on to a failure at its line,
+ * exit 1, the outputs written). 0, or -1 with err. */
+static int check_commands(const script *sc, char *err, size_t errlen)
+{
+	cmd_args a;
+	int i;
+
+	for (i = 0; i < sc->n; i++) {
+		a.n = words_of(sc->line[i], a.copy, sizeof a.copy, a.w, a.rest);
+		if (a.n == 0 || a.w[0][0] == '#' || understood(&a))
+			continue;
+		snprintf(err, errlen, "%s:%d: cannot read '%s'", sc->path, i + 1, sc->line[i]);
+		vs_text_escape_in_place(err, errlen); /* it quotes the script */
+		return -1;
+	}
+	return 0;
+}
+
 /* Runs one command; returns 0 when it was not understood. */
 static int run(viewer *v, script *sc, const char *line)
 {
 	cmd_args a;
 	const cmd_spec *c;
-	int nargs;
 
 	a.v = v;
 	a.sc = sc;
 	a.n = words_of(line, a.copy, sizeof a.copy, a.w, a.rest);
 	if (a.n == 0 || a.w[0][0] == '#')
 		return 1;
-	c = command_of(&a);
-	if (!c)
-		return 0;
-	/* more than MAX_WORDS words only where the rest of the line is taken */
-	nargs = a.n - (c->sub ? 2 : 1);
-	if (nargs < c->min || nargs > c->max || (a.n > MAX_WORDS && c->max != ANY_WORDS))
-		return 0;
-	return c->run(&a);
+	c = understood(&a);
+	return c ? c->run(&a) : 0;
 }
 
 int script_step(viewer *v, script *sc)
