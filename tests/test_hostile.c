@@ -629,7 +629,7 @@ START_TEST(unbounded_inputs)
 	snprintf(path, sizeof path, "%s/b.trace", traces);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	ck_assert_int_eq(cli("compare %s --no-timing", traces), 2);
-	ck_assert_msg(strstr(err, "b.trace: not a regular file (a FIFO)") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "not a FIFO (") && strstr(err, "b.trace)"), "%s", err);
 	/* and a FIFO given to render or view, which read a trace more than once */
 	ck_assert_int_eq(cli("render %s -o %s", path, dir), 2);
 	ck_assert_msg(strstr(err, "not a FIFO") != NULL, "%s", err);

@@ -111,27 +111,16 @@ static int by_name(const void *a, const void *b)
 /* A bound on what one directory operand may bring. */
 #define MAX_DIR_TRACES 10000
 
-/* A trace is read once per strategy: a FIFO or a device would be read
- * once, then hang or run dry. 0, or a usage error's status. */
-static int check_trace_file(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		return 0; /* the replay says why it cannot be opened */
-	if (!S_ISREG(st.st_mode))
-		return vs_cli_usage_error(CMD, "%s: not a regular file (%s); traces are read once per strategy", path,
-			S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
-	return 0;
-}
-
+/* A trace is read once per strategy: '-', a FIFO or a device would be
+ * read once, then hang or run dry (vs_cli_rereadable refuses them). 0, or a
+ * usage error's status. */
 static int add_trace_file(strlist *traces, const char *path)
 {
 	int rc;
 
 	if (strlen(path) > TRACE_PATH_MAX)
 		return vs_cli_usage_error(CMD, "a trace path is at most %d bytes (got %zu)", TRACE_PATH_MAX, strlen(path));
-	if ((rc = check_trace_file(path)) != 0)
+	if ((rc = vs_cli_rereadable(CMD, path, "compare reads each trace once for each strategy")) != 0)
 		return rc;
 	return push(traces, path) ? vs_cli_usage_error(CMD, "out of memory") : 0;
 }
@@ -145,8 +134,6 @@ static int add_trace_arg(strlist *traces, const char *arg)
 	strlist found = { NULL, 0, 0 };
 	int i, rc = 0;
 
-	if (strcmp(arg, "-") == 0)
-		return vs_cli_usage_error(CMD, "traces are read several times: standard input ('-') cannot be one");
 	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
 		return add_trace_file(traces, arg);
 	d = opendir(arg);
@@ -167,7 +154,7 @@ static int add_trace_arg(strlist *traces, const char *arg)
 			rc = vs_cli_usage_error(CMD, "%s/%s: a trace path is at most %d bytes", arg, e->d_name, TRACE_PATH_MAX);
 			break;
 		}
-		if ((rc = check_trace_file(path)) != 0)
+		if ((rc = vs_cli_rereadable(CMD, path, "compare reads each trace once for each strategy")) != 0)
 			break;
 		if (push(&found, path)) {
 			rc = vs_cli_usage_error(CMD, "out of memory");
