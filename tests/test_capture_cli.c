@@ -141,6 +141,18 @@ START_TEST(test_write_fails)
 		"%s", said);
 	ck_assert(!vs_test_exists(trace));
 	free(said);
+	/* record the same, naming the file and the reason (it said only "error
+	 * writing the trace") */
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 20; '%s' record '%s' --frames 600 -o '%s' 2>'%s'",
+		VS_VRAMSIM, DEMO_ROM, trace, e);
+	st = system(cmd);
+	said = vs_test_slurp(e);
+	ck_assert_ptr_nonnull(said);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d: %s", st, said);
+	ck_assert_msg(strstr(said, "cannot write the recording's unnamed temporary file") && strstr(said, "File too large"),
+		"%s", said);
+	ck_assert(!vs_test_exists(trace));
+	free(said);
 	remove(e);
 	/* standard output closed or full: said once, exit 2 (record's trace
 	 * went into its own spool and it exited 0, before; a failure said by

@@ -80,6 +80,53 @@ static int same_bytes(const char *a, const char *b)
 	return same;
 }
 
+/* A disk that fills (a file size limit here, `ulimit -f`, its signal
+ * ignored so writes fail with EFBIG): every output that fails names its
+ * file and the reason, the old file is kept and no temporary is left.
+ * compare --write-baseline and diff --png said "a write failed" and
+ * "cannot write the picture", render also "PNG encoding failed". */
+START_TEST(disk_full_named)
+{
+	static const struct { const char *args, *out; } runs[] = {
+		{ "compare t.trace --no-timing --write-baseline b.json", "b.json" },
+		{ "compare t.trace --no-timing -f json -o c.json", "c.json" },
+		{ "diff t.trace -s gba-obj-map -s gba-obj-ends --png d.png", "d.png" },
+		{ "render t.trace --kind chart -o r.png", "r.png" },
+		{ "replay t.trace --events e.json", "e.json" },
+	};
+	const char *dir = folder("full");
+	size_t r;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		char cmd[1200], want[256], *said;
+		int st;
+		snprintf(cmd, sizeof cmd, "printf old > %s", runs[r].out);
+		ck_assert_int_eq(system(cmd), 0);
+		/* the messages through a pipe to a writer the limit does not bind */
+		snprintf(cmd, sizeof cmd, "(trap '' XFSZ; ulimit -f 1; '%s' %s 2>&1 >/dev/null; echo $? >st) | cat >err",
+			VS_VRAMSIM, runs[r].args);
+		ck_assert_int_eq(system(cmd), 0);
+		said = vs_test_slurp("st");
+		ck_assert_ptr_nonnull(said);
+		st = atoi(said);
+		free(said);
+		said = vs_test_slurp("err");
+		ck_assert_ptr_nonnull(said);
+		snprintf(want, sizeof want, "cannot write %s: File too large", runs[r].out);
+		ck_assert_msg(st == 2, "%s: exit %d: %s", runs[r].args, st, said);
+		ck_assert_msg(vs_test_count(said, want) == 1 && !strstr(said, "a write failed") && !strstr(said, "encoding"),
+			"%s: %s", runs[r].args, said);
+		free(said);
+		snprintf(cmd, sizeof cmd, "test \"$(cat %s)\" = old", runs[r].out);
+		ck_assert_msg(system(cmd) == 0, "%s: the old file changed", runs[r].args);
+		ck_assert_msg(!vs_test_temporary_left(runs[r].out), "%s: a temporary file left", runs[r].args);
+	}
+	ck_assert_int_eq(chdir(VS_BINARY_DIR), 0);
+	remove_folder(dir);
+}
+END_TEST
+
 /* Every command's outputs, each pair named as one file in another way:
  * refused before anything is written, and the folder as it was. */
 START_TEST(two_outputs_one_file)
@@ -631,6 +678,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, plugin_is_an_input);
 	tcase_add_test(tc, stdin_is_an_input);
 	tcase_add_test(tc, stdout_is_an_input);
+	tcase_add_test(tc, disk_full_named);
 	tcase_add_test(tc, fmt_in_place);
 	tcase_add_test(tc, fmt_other_names);
 	tcase_add_test(tc, late_input_refused_at_commit);

@@ -476,15 +476,19 @@ int vs_out_finish(vs_out_file *f, int ok, char *err, size_t errlen)
 		return ok ? 0 : -1;
 	errno = 0;
 	bad = fflush(f->fp) != 0 || ferror(f->fp);
-	if (!out && fclose(f->fp) != 0)
-		bad = 1;
 	why = errno;
-	f->fp = NULL;
-	/* a write that failed earlier, with nothing left for the flush to fail
-	 * on: standard output's own state says why when it is closed (the
-	 * reason left in errno may be another call's by now) */
-	if (bad && !why && out && write(STDOUT_FILENO, "", 0) < 0)
+	/* A write that failed earlier, with nothing left for the flush to fail
+	 * on: the stream keeps that it failed, not why, and the errno it left
+	 * may be another call's by now. The system is asked again: a byte
+	 * written to the temporary file, which goes anyway (a full disk, a
+	 * file size limit), or none to standard output (closed). */
+	if (bad && !why && write(fileno(f->fp), "", out ? 0 : 1) < 0)
 		why = errno;
+	if (!out && fclose(f->fp) != 0) {
+		bad = 1;
+		why = why ? why : errno;
+	}
+	f->fp = NULL;
 	if (bad) {
 		say(err, errlen, f->path, why ? strerror(why) : before ? strerror(before) : "a write failed");
 		stdout_said |= strcmp(f->path, "-") == 0;

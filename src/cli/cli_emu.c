@@ -133,7 +133,8 @@ static FILE *record_open(const char *out)
 		return NULL;
 	}
 	if (!(fp = tmpfile()))
-		fprintf(stderr, "vramsim record: cannot make a temporary file: %s\n", strerror(errno));
+		fprintf(stderr, "vramsim record: cannot make the recording's unnamed temporary file (tmpfile(), /tmp): %s\n",
+			strerror(errno));
 	return fp;
 }
 
@@ -150,7 +151,8 @@ static int record_write(FILE *tmp, const char *out, int check)
 	int ok = 1, malformed = 0;
 
 	if (fflush(tmp) != 0) {
-		fprintf(stderr, "vramsim record: cannot write a temporary file: %s\n", strerror(errno));
+		fprintf(stderr, "vramsim record: cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s\n",
+			strerror(errno));
 		return -1;
 	}
 	malformed = check && check_recorded(tmp, out) != 0;

@@ -496,8 +496,9 @@ static int write_png(const diff_opts *o, const side *A, const side *B)
 		}
 	vs_image_text(&out, 4, ia.h + 3, note, 0xDDDDDDFFu, 1);
 	if (vs_out_open(&f, o->png, err, sizeof err) == 0) {
-		if (vs_png_write(f.fp, &out) == 0 && vs_out_finish(&f, 1, err, sizeof err) == 0 &&
-			vs_out_commit(&f, 1, err, sizeof err) == 0)
+		/* finished either way: a failed write's reason is the stream's */
+		int drawn = vs_png_write(f.fp, &out) == 0;
+		if (vs_out_finish(&f, drawn, err, sizeof err) == 0 && vs_out_commit(&f, 1, err, sizeof err) == 0)
 			rc = VS_EXIT_OK;
 		else
 			vs_out_abort(&f, 1);

@@ -389,7 +389,8 @@ static int write_png(vs_out_file *f, const vs_image *im)
 {
 	if (vs_png_write(f->fp, im) == 0)
 		return 0;
-	fprintf(stderr, "vramsim render: PNG encoding of %s failed\n", f->path);
+	if (!ferror(f->fp)) /* a failed write is said when the file is finished, with its reason */
+		fprintf(stderr, "vramsim render: PNG encoding of %s failed\n", f->path);
 	return -1;
 }
 

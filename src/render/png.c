@@ -11,6 +11,14 @@
 #include "render/render.h"
 #include "render/png.h"
 
+/* libpng's own handler prints "libpng error: Write Error" to stderr: the
+ * caller says it, naming the file and the reason (the stream's). */
+static void quiet_error(png_structp png, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(png, 1);
+}
+
 int vs_png_write(FILE *fp, const vs_image *im)
 {
 	png_structp png;
@@ -19,7 +27,7 @@ int vs_png_write(FILE *fp, const vs_image *im)
 
 	if (!im->px || im->w <= 0 || im->h <= 0)
 		return -1;
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, quiet_error, NULL);
 	if (!png)
 		return -1;
 	info = png_create_info_struct(png);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /* ds_record.c - writes the trace a DS program sends through record.h's
  * ring in main RAM (ds_ring.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 typedef struct sink_ctx {
 	FILE *out;
 	vs_ds_recorder *rec;
+	int write_errno; /* of the write to out that failed, or 0 */
 } sink_ctx;
 
 static int write_lines(void *ud, const char *text, size_t len)
@@ -22,13 +24,16 @@ static int write_lines(void *ud, const char *text, size_t len)
 		p++;
 	}
 	s->rec->bytes += len;
-	return fwrite(text, 1, len, s->out) != len;
+	if (fwrite(text, 1, len, s->out) == len)
+		return 0;
+	s->write_errno = errno ? errno : EIO;
+	return -1;
 }
 
 int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_recorder *rec, char *err,
 	size_t errlen)
 {
-	sink_ctx sink = { out, rec };
+	sink_ctx sink = { out, rec, 0 };
 	vs_ds_ring ring;
 	vs_ds_emu *e;
 	uint32_t i;
@@ -45,7 +50,11 @@ int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_reco
 		if (vs_ds_play_frame(e, play, i, why, sizeof why) < 0
 			|| vs_ds_ring_step(&ring, vs_ds_emu_main_ram(e), VS_DS_MAIN_RAM_BYTES, i, write_lines, &sink, why,
 				sizeof why) < 0) {
-			snprintf(err, errlen, "%s: %s", rom, why);
+			if (sink.write_errno) /* not the game's: the unnamed file tmpfile() made in /tmp */
+				snprintf(err, errlen, "cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s",
+					strerror(sink.write_errno));
+			else
+				snprintf(err, errlen, "%s: %s", rom, why);
 			rc = -1;
 		}
 		if (ring.addr && !rec->ring) {

@@ -159,7 +159,7 @@ typedef struct vs_gba_recorder {
 	FILE *other;        /* the game's other debug lines, or NULL to drop them */
 	uint64_t lines;     /* trace lines written */
 	uint64_t others;    /* other lines seen */
-	int write_error;
+	int write_error;    /* the errno of the first write to out that failed, or 0 */
 } vs_gba_recorder;
 
 /* Routes e's debug log into rec (which must outlive the runs). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_record.c - writes the trace a GBA program prints through record.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,8 +14,8 @@ static void on_line(void *ud, int level, const char *line)
 
 	(void)level;
 	if (strncmp(line, VS_REC_PREFIX, plen) == 0) {
-		if (fprintf(rec->out, "%s\n", line + plen) < 0)
-			rec->write_error = 1;
+		if (fprintf(rec->out, "%s\n", line + plen) < 0 && !rec->write_error)
+			rec->write_error = errno ? errno : EIO;
 		rec->lines++;
 	} else {
 		if (rec->other)
@@ -51,7 +52,10 @@ int vs_gba_record(const char *rom, const vs_emu_play *play, FILE *out, FILE *oth
 		snprintf(err, errlen, "%s: %s", rom, vs_gba_emu_fault(e));
 		rc = -1;
 	} else if (rec->write_error) {
-		snprintf(err, errlen, "error writing the trace");
+		/* the lines go to an unnamed file tmpfile() makes in /tmp, whatever
+		 * TMPDIR says, and are copied to the output at the end */
+		snprintf(err, errlen, "cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s",
+			strerror(rec->write_error));
 		rc = -1;
 	}
 	vs_gba_emu_close(e);
