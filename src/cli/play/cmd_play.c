@@ -453,24 +453,27 @@ static void cpu_report(const live *l, FILE *fp)
 /* The window, with its log when asked for. Returns the viewer's 0, 1 or 2. */
 static int window(play_args *a, vs_viewer_opts *vo, live *l)
 {
-	char err[1024], ferr[1024 + VS_OUT_PATH_MAX];
-	vs_out_file log;
+	static vs_viewer_outs outs;
+	char err[1024 + VS_OUT_PATH_MAX];
 	int rc;
 
+	memset(&outs, 0, sizeof outs);
+	vo->outs = &outs;
 	if (a->log_path) {
-		if (vs_out_open(&log, a->log_path, ferr, sizeof ferr) != 0) {
-			fprintf(stderr, "vramsim play: %s\n", ferr);
+		if (vs_out_open(&outs.f[0], a->log_path, err, sizeof err) != 0) {
+			fprintf(stderr, "vramsim play: %s\n", err);
 			return 2;
 		}
-		vo->log = log.fp;
+		vo->log = &outs.f[outs.n++];
 	}
 	rc = vs_viewer_run(vo, err, sizeof err);
-	cpu_report(l, vo->log ? vo->log : stdout);
-	if (a->log_path && (vs_out_finish(&log, rc != 2, ferr, sizeof ferr) || vs_out_commit(&log, 1, ferr,
-		sizeof ferr)) && rc != 2) {
-		fprintf(stderr, "vramsim play: %s\n", ferr);
+	if (!vo->log || rc != 2)
+		cpu_report(l, vo->log ? vo->log->fp : stdout);
+	if (rc != 2 && ((vo->log && vs_out_finish(vo->log, 1, err, sizeof err) != 0) ||
+		vs_out_commit(outs.f, outs.n, err, sizeof err) != 0))
 		rc = 2;
-	}
+	if (rc == 2)
+		vs_out_abort(outs.f, outs.n);
 	vo->log = NULL;
 	if (rc == 2 && strcmp(err, "the game's session failed") != 0)
 		fprintf(stderr, "vramsim play: %s\n", err);
