@@ -566,10 +566,11 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	}
 	/* a script's screenshots appear when it ran to its end, passed (0) or
 	 * not (1), with the caller's outputs; with an error (2), none does */
-	if (v->sc && rc == 2) {
+	if (o->outs && rc == 2) {
 		vs_out_abort(o->outs->f + v->shots0, v->nshots);
-		o->outs->n = v->shots0;
+		o->outs->n -= v->nshots;
 		o->outs->shot_failed = v->shot_failed && !v->log_failed;
+		o->outs->log_failed = v->log_failed;
 	}
 	close_all(v);
 	return rc;

@@ -57,6 +57,7 @@ typedef struct vs_viewer_outs {
 	vs_out_file f[1 + VS_VIEWER_SHOTS_MAX + 2]; /* the log, the screenshots, play's trace and keys */
 	int n;
 	int shot_failed; /* the run ended on a screenshot that could not be written */
+	int log_failed;  /* the run ended on a write to the log that failed */
 } vs_viewer_outs;
 
 typedef struct vs_viewer_opts {
