@@ -390,6 +390,68 @@ START_TEST(test_window_refusals)
 }
 END_TEST
 
+/* Every output of the session (-o, --keys-out, --log, the script's
+ * screenshots) is made in one commit: a trace that cannot be written
+ * leaves the log as it was, a log that cannot be written the trace and
+ * keys, each said once with its file and why (the log was replaced before
+ * the trace failed, which was said without its file; a log that failed
+ * was followed by an empty "vramsim play: " line and the trace and keys
+ * written). A screenshot that cannot be written keeps the session's trace
+ * and keys, as docs/play.md says (none of them was written). */
+START_TEST(test_window_writes_fail)
+{
+	const char *trace = vs_test_path("fail.trace"), *keys = vs_test_path("fail.keys");
+	const char *log = vs_test_path("fail.log"), *shot = vs_test_path("fail.png"), *script;
+	char sc[1024], *text;
+	int k;
+
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	snprintf(sc, sizeof sc, "wait 5\nscreenshot %s\nprint\nquit\n", shot);
+	script = vs_test_file(1, "play-fail.script", sc);
+	for (k = 0; k < 3; k++) {
+		const char *bad = k == 0 ? "-o /dev/full" : k == 1 ? "--log /dev/full" : "--keys-out /dev/full";
+		ck_assert_str_eq(vs_test_file(2, "fail.trace", "old\n"), trace);
+		ck_assert_str_eq(vs_test_file(3, "fail.keys", "old\n"), keys);
+		ck_assert_str_eq(vs_test_file(4, "fail.log", "old\n"), log);
+		ck_assert_str_eq(vs_test_file(5, "fail.png", "old\n"), shot);
+		ck_assert_int_eq(cli("play '%s' --script '%s' %s %s%s %s%s %s%s -q", DEMO_ROM, script, bad,
+			k == 0 ? "" : "-o ", k == 0 ? "" : trace, k == 1 ? "" : "--log ", k == 1 ? "" : log,
+			k == 2 ? "" : "--keys-out ", k == 2 ? "" : keys), 2);
+		ck_assert_msg(strstr(err, "vramsim play: cannot write /dev/full: No space left on device\n") &&
+			vs_test_count(err, "\n") == 1, "case %d: %s", k, err);
+		text = vs_test_slurp(trace);
+		ck_assert_msg(strcmp(text, "old\n") == 0, "case %d: the trace was replaced", k);
+		free(text);
+		text = vs_test_slurp(keys);
+		ck_assert_msg(strcmp(text, "old\n") == 0, "case %d: the keys were replaced", k);
+		free(text);
+		text = vs_test_slurp(log);
+		ck_assert_msg(strcmp(text, "old\n") == 0, "case %d: the log was replaced", k);
+		free(text);
+		text = vs_test_slurp(shot);
+		ck_assert_msg(strcmp(text, "old\n") == 0, "case %d: the screenshot was replaced", k);
+		free(text);
+		ck_assert(!vs_test_temporary_left(trace) && !vs_test_temporary_left(keys) &&
+			!vs_test_temporary_left(log) && !vs_test_temporary_left(shot));
+	}
+	/* a screenshot that cannot be written: the session is kept, the log and
+	 * the other screenshots are not made */
+	snprintf(sc, sizeof sc, "wait 5\nscreenshot %s\nscreenshot /dev/full\nquit\n", shot);
+	script = vs_test_file(1, "play-fail.script", sc);
+	ck_assert_int_eq(cli("play '%s' --script '%s' -o '%s' --keys-out '%s' --log '%s' -q", DEMO_ROM, script, trace,
+		keys, log), 2);
+	ck_assert_msg(strstr(err, "play-fail.script:3: screenshot /dev/full: cannot write /dev/full: No space left on "
+		"device\n") && vs_test_count(err, "vramsim play:") == 1, "%s", err);
+	text = vs_test_slurp(log);
+	ck_assert_str_eq(text, "old\n");
+	free(text);
+	text = vs_test_slurp(shot);
+	ck_assert_str_eq(text, "old\n");
+	free(text);
+	play_recaptured(DEMO_ROM, trace, keys);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("play");
@@ -406,5 +468,6 @@ int main(void)
 	tcase_add_test(tc, test_window_session);
 	tcase_add_test(tc, test_window_input_take_over);
 	tcase_add_test(tc, test_window_refusals);
+	tcase_add_test(tc, test_window_writes_fail);
 	return vs_test_main(s);
 }

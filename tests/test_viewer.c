@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "support.h"
 #include "render/render.h"
 #include "viewer/viewer.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
+#include "viewer_run.h"
 
 /* Events: 1 frame; 2 player 64x64 4bpp (64 tiles); 3 enemy 64x64 8bpp
  * (128 tiles); 4 frame; 5 free player; 6 frame; 7-13 seven more 8bpp
@@ -104,7 +106,7 @@ static void setup_opts(vs_viewer_opts *o, const char *trace, const char *script,
 	o->width = 1000;
 	o->height = 700;
 	o->script = script;
-	o->log = log;
+	viewer_outputs(o, log);
 	o->shot_dir = VS_BINARY_DIR;
 	/* every frame is also drawn in full: the incremental one must match */
 	o->check_redraw = 1;
@@ -219,7 +221,7 @@ START_TEST(scripted_session)
 	sp = vs_test_file(1, "viewer.script", script);
 	use_headless_video();
 	setup_opts(&o, trace, sp, log);
-	rc = vs_viewer_run(&o, err, sizeof err);
+	rc = viewer_run(&o, err, sizeof err);
 	text = slurp(log);
 	ck_assert_msg(rc == 0, "viewer returned %d (%s); log:\n%s", rc, err, text);
 	located(text, 1, pa, &xa, &ya);
@@ -395,7 +397,7 @@ START_TEST(navigation)
 	sp = vs_test_file(1, "viewer-nav.script", script);
 	use_headless_video();
 	setup_opts(&o, trace, sp, log);
-	rc = vs_viewer_run(&o, err, sizeof err);
+	rc = viewer_run(&o, err, sizeof err);
 	text = slurp(log);
 	ck_assert_msg(rc == 0, "viewer returned %d (%s); log:\n%s", rc, err, text);
 	/* the prompt shows what is typed; q typed into it did not quit */
@@ -444,7 +446,7 @@ START_TEST(expect_fails)
 
 	use_headless_video();
 	setup_opts(&o, trace, sp, log);
-	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
+	ck_assert_int_eq(viewer_run(&o, err, sizeof err), 1);
 	text = slurp(log);
 	ck_assert_msg(strstr(text, "viewer-bad.script:2: expected event 5, got 1") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "viewer-bad.script:3: cannot read 'wait -1'") != NULL, "%s", text);
@@ -453,7 +455,7 @@ START_TEST(expect_fails)
 	/* a line that is no command stops the script before it runs (it ran on
 	 * to the line, exit 1, with its outputs written) */
 	setup_opts(&o, trace, typo, NULL);
-	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 2);
+	ck_assert_int_eq(viewer_run(&o, err, sizeof err), 2);
 	ck_assert_msg(strstr(err, "viewer-typo.script:3: cannot read 'frobnicate'") != NULL, "%s", err);
 }
 END_TEST
@@ -471,7 +473,7 @@ START_TEST(seek_past_end)
 
 	use_headless_video();
 	setup_opts(&o, trace, sp, log);
-	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 1);
+	ck_assert_int_eq(viewer_run(&o, err, sizeof err), 1);
 	text = slurp(log);
 	ck_assert_msg(strstr(text, "viewer-seek.script:2: seek 17: no such event: the trace has 16 events") != NULL, "%s",
 		text);
@@ -495,7 +497,7 @@ START_TEST(screenshot_key)
 	setup_opts(&o, trace, sp, log);
 	o.width = 800;
 	o.height = 600;
-	ck_assert_int_eq(vs_viewer_run(&o, err, sizeof err), 0);
+	ck_assert_int_eq(viewer_run(&o, err, sizeof err), 0);
 	text = slurp(log);
 	p = strstr(text, "screenshot ");
 	ck_assert_msg(p != NULL, "%s", text);
@@ -599,7 +601,7 @@ START_TEST(incremental_redraw)
 
 		setup_opts(&o, trace, sp, log);
 		o.present = mode;
-		rc = vs_viewer_run(&o, err, sizeof err);
+		rc = viewer_run(&o, err, sizeof err);
 		text = slurp(log);
 		ck_assert_msg(rc == 0, "mode %d: viewer returned %d (%s); log:\n%s", mode, rc, err, text);
 		p = strstr(text, "frames ");
@@ -792,6 +794,49 @@ START_TEST(screenshots_together)
 }
 END_TEST
 
+/* The log is an output of the run with the screenshots: a write to it
+ * that fails (a full disk; here a file size limit) ends the run with exit
+ * 2 and the log's path and the real reason on standard error, and no
+ * screenshot is made, one there before kept (they were renamed into place
+ * before the log failed, which was said with an errno left by some other
+ * call: "No such file or directory"). */
+START_TEST(log_write_fails)
+{
+	char trace[1024], a[1100], b[1100], log[1100], e[1100], script[16384], cmd[8192], *text;
+	int i, n, st;
+
+	snprintf(trace, sizeof trace, "%s", vs_test_file(0, "viewer.trace", trace_text));
+	snprintf(a, sizeof a, "%s", vs_test_path("limited-a.png"));
+	snprintf(b, sizeof b, "%s", vs_test_path("limited-b.png"));
+	snprintf(log, sizeof log, "%s", vs_test_path("limited.log"));
+	snprintf(e, sizeof e, "%s", vs_test_path("limited.err"));
+	n = snprintf(script, sizeof script, "screenshot %s\nseek 5\nscreenshot %s\n", a, b);
+	for (i = 0; i < 300; i++)
+		n += snprintf(script + n, sizeof script - (size_t)n, "seek %d\nprint\n", 1 + i % 16);
+	snprintf(script + n, sizeof script - (size_t)n, "quit\n");
+	vs_test_file(1, "limited.script", script);
+	ck_assert_str_eq(vs_test_file(2, "limited-a.png", "old\n"), a);
+	use_headless_video();
+	/* 64 blocks of 512 bytes: the screenshots of a small window fit, the
+	 * log of 300 state lines does not */
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 64; '%s' view '%s' --size 320x240 --script '%s' --log '%s' -q "
+		"2>'%s'", VS_VRAMSIM, trace, vs_test_path("limited.script"), log, e);
+	st = system(cmd);
+	text = vs_test_slurp(e);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d: %s", st, text);
+	ck_assert_msg(strstr(text, "cannot write") && strstr(text, "limited.log: File too large"), "%s", text);
+	ck_assert_msg(vs_test_count(text, "\n") == 1, "%s", text);
+	free(text);
+	text = vs_test_slurp(a);
+	ck_assert_str_eq(text, "old\n");
+	free(text);
+	ck_assert(!vs_test_exists(b));
+	ck_assert(!vs_test_exists(log));
+	ck_assert(!vs_test_temporary_left(a) && !vs_test_temporary_left(b) && !vs_test_temporary_left(log));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("viewer");
@@ -804,6 +849,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, seek_past_end);
 	tcase_add_test(tc, screenshot_key);
 	tcase_add_test(tc, screenshots_together);
+	tcase_add_test(tc, log_write_fails);
 	tcase_add_test(tc, incremental_redraw);
 	tcase_add_test(tc, command_line);
 	tcase_add_test(tc, no_display);

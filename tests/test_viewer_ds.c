@@ -16,6 +16,7 @@
 #include "viewer/viewer.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
+#include "viewer_run.h"
 
 #define TRACE VS_SOURCE_DIR "/traces/captured/ds-demo-capture.trace"
 #define NARENAS 6
@@ -75,7 +76,7 @@ static void setup_opts(vs_viewer_opts *o, int nsides, int w, int h, const char *
 	o->width = w;
 	o->height = h;
 	o->script = script;
-	o->log = log;
+	viewer_outputs(o, log);
 	o->shot_dir = VS_BINARY_DIR;
 	o->check_redraw = 1;
 }
@@ -166,7 +167,7 @@ static char *run(int nsides, int w, int h, const char *script)
 
 	setenv("SDL_VIDEODRIVER", getenv("VS_TEST_VIDEODRIVER") ? getenv("VS_TEST_VIDEODRIVER") : "dummy", 1);
 	setup_opts(&o, nsides, w, h, sp, log);
-	rc = vs_viewer_run(&o, err, sizeof err);
+	rc = viewer_run(&o, err, sizeof err);
 	text = vs_test_slurp_stream(log, &n);
 	fclose(log);
 	ck_assert_msg(rc == 0, "viewer returned %d (%s); log:\n%s", rc, err, text);

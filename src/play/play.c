@@ -327,11 +327,11 @@ static void run_line(vs_play *p, char *buf, size_t len)
 }
 
 /* Writes the finished capture in `trace_text` to trace_path and the keys
- * to keys_path (either NULL: not written), both or neither. */
-static int write_files(vs_play *p, FILE *trace_text, const char *trace_path, const char *keys_path, char *err,
-	size_t errlen)
+ * to keys_path (either NULL: not written) into out[0], out[1], finished,
+ * not committed. How many, or -1 with err (none left). */
+static int write_files(vs_play *p, FILE *trace_text, const char *trace_path, const char *keys_path, vs_out_file *out,
+	char *err, size_t errlen)
 {
-	vs_out_file out[2];
 	char line[600];
 	int n = 0, ok = 1, i;
 
@@ -343,8 +343,9 @@ static int write_files(vs_play *p, FILE *trace_text, const char *trace_path, con
 		return -1;
 	}
 	if (trace_path && vs_capture_file_finish(trace_text, out[0].fp, line) < 0) {
+		/* a write failed: finished now, while errno says why, naming the file */
 		if (ferror(out[0].fp))
-			vs_capture_file_write_error(out[0].fp, err, errlen);
+			vs_out_finish(&out[0], 0, err, errlen);
 		else
 			snprintf(err, errlen, "reading the session's trace back failed: %s", strerror(errno));
 		ok = 0;
@@ -358,10 +359,11 @@ static int write_files(vs_play *p, FILE *trace_text, const char *trace_path, con
 		vs_out_abort(out, n);
 		return -1;
 	}
-	return vs_out_commit(out, n, err, errlen) < 0 ? -1 : 0;
+	return n;
 }
 
-int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
+int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, vs_out_file *out, char *err,
+	size_t errlen)
 {
 	if (p->finished) {
 		snprintf(err, errlen, "the session is already written");
@@ -372,7 +374,7 @@ int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, ch
 		live_error(p, err, errlen);
 		return -1;
 	}
-	return write_files(p, p->live, trace_path, keys_path, err, errlen);
+	return write_files(p, p->live, trace_path, keys_path, out, err, errlen);
 }
 
 /* The live trace so far copied into a fresh temporary file. */
@@ -401,9 +403,10 @@ fail:
 
 int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen)
 {
+	vs_out_file out[2];
 	FILE *tmp;
 	void *copy;
-	int copied = 0, rc = -1;
+	int copied = 0, rc = -1, n;
 
 	if (p->finished) {
 		snprintf(err, errlen, "the session is already written");
@@ -422,8 +425,8 @@ int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, cha
 	else
 		copied = 1;
 	p->con->capture_free(copy);
-	if (copied)
-		rc = write_files(p, tmp, trace_path, keys_path, err, errlen);
+	if (copied && (n = write_files(p, tmp, trace_path, keys_path, out, err, errlen)) >= 0)
+		rc = vs_out_commit(out, n, err, errlen) < 0 ? -1 : 0;
 	fclose(tmp);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/out_file.h"
 #include "capture/capture.h"
 #include "console/common/input_script.h"
 
@@ -92,10 +93,15 @@ int vs_play_save_state(vs_play *p, const char *path, char *err, size_t errlen);
 
 /* Ends the capture (no frame runs after it) and writes the trace to
  * trace_path and the keys as an input script to keys_path (either NULL: not
- * written), whole, both or neither (base/out_file.h). 0, or -1 with err. */
-int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen);
-/* The same without ending the session: the trace and keys of the frames so
- * far, as vs_play_finish would write them now; the game goes on. */
+ * written) into out[0] and out[1], in that order, finished but not
+ * committed: the caller commits them with its other outputs of the run
+ * (vs_out_commit: all or none, base/out_file.h) or aborts them. How many
+ * (0 to 2), or -1 with err (none left). */
+int vs_play_finish(vs_play *p, const char *trace_path, const char *keys_path, vs_out_file *out, char *err,
+	size_t errlen);
+/* Without ending the session: the trace and keys of the frames so far, as
+ * vs_play_finish would write them now, committed, both or neither; the
+ * game goes on. 0, or -1 with err. */
 int vs_play_write(vs_play *p, const char *trace_path, const char *keys_path, char *err, size_t errlen);
 
 #endif

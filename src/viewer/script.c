@@ -273,8 +273,8 @@ static int check_shots(const script *sc, char *err, size_t errlen)
 	for (i = 0; i < sc->n; i++) {
 		if (words_of(sc->line[i], copy, sizeof copy, w, rest) != 2 || strcmp(w[0], "screenshot") != 0)
 			continue;
-		if (++n > VIEW_SHOTS_MAX)
-			snprintf(why, sizeof why, "more than %d screenshots in one script", VIEW_SHOTS_MAX);
+		if (++n > VS_VIEWER_SHOTS_MAX)
+			snprintf(why, sizeof why, "more than %d screenshots in one script", VS_VIEWER_SHOTS_MAX);
 		else if (vs_out_check(w[1], why, sizeof why) == 0)
 			continue;
 		snprintf(err, errlen, "%s:%d: screenshot %s: %s", sc->path, i + 1, w[1], why);

@@ -32,15 +32,29 @@ static const double speeds[] = {
 
 /* ---- messages, timings, the cursor ------------------------------------- */
 
+/* A write to the log failed: the run ends (exit 2), and the log is
+ * finished now, while errno still says why; later, another call would
+ * have set it (out_file.h). */
+static void log_failed(viewer *v)
+{
+	v->out_err[0] = '\0';
+	vs_out_finish(v->o->log, 0, v->out_err, sizeof v->out_err); /* ferror: it says why */
+	v->log_failed = 1;
+	v->quit = 1;
+}
+
 void view_log(viewer *v, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (v->log_failed)
+		return;
 	va_start(ap, fmt);
 	vfprintf(v->log, fmt, ap);
 	va_end(ap);
 	fputc('\n', v->log);
-	fflush(v->log);
+	if ((fflush(v->log) != 0 || ferror(v->log)) && v->o->log)
+		log_failed(v);
 }
 
 void view_say(viewer *v, const char *fmt, ...)
@@ -136,27 +150,28 @@ static void shot_failed(viewer *v, const char *path, const char *why)
 
 	if (v->sc)
 		script_where(v->sc, where, sizeof where);
-	snprintf(v->shot_err, sizeof v->shot_err, "%s%sscreenshot %s: %s", where, *where ? ": " : "", path, why);
-	vs_text_escape_in_place(v->shot_err, sizeof v->shot_err); /* it quotes the script */
-	view_say(v, "%s", v->shot_err);
-	view_log(v, "%s", v->shot_err);
+	snprintf(v->out_err, sizeof v->out_err, "%s%sscreenshot %s: %s", where, *where ? ": " : "", path, why);
+	vs_text_escape_in_place(v->out_err, sizeof v->out_err); /* it quotes the script */
+	view_say(v, "%s", v->out_err);
+	view_log(v, "%s", v->out_err);
 	v->shot_failed = 1;
 }
 
 /* A screenshot is written whole or not at all (base/out_file.h). A
- * script's are outputs of the run: each is written at its frame and kept
- * aside, and all are committed together when the run ends without an
- * error (commit_shots), as render commits its pictures. One a person takes
+ * script's are outputs of the run: each is written at its frame into the
+ * caller's outputs (vs_viewer_outs), which commits them with its own when
+ * the run succeeded, as render commits its pictures. One a person takes
  * with the key is committed at once. */
 static int write_png(viewer *v, const char *path)
 {
 	static vs_out_file one;
-	vs_out_file *f = v->sc ? &v->shots[v->nshots] : &one;
+	vs_viewer_outs *outs = v->o->outs;
+	vs_out_file *f = v->sc ? &outs->f[outs->n] : &one;
 	char err[VS_OUT_PATH_MAX + 1024];
 	int ok;
 
-	if (v->sc && v->nshots == VIEW_SHOTS_MAX) {
-		snprintf(err, sizeof err, "more than %d screenshots in one script", VIEW_SHOTS_MAX);
+	if (v->sc && (v->nshots == VS_VIEWER_SHOTS_MAX || outs->n == (int)(sizeof outs->f / sizeof outs->f[0]))) {
+		snprintf(err, sizeof err, "more than %d screenshots in one script", VS_VIEWER_SHOTS_MAX);
 		shot_failed(v, path, err);
 		return -1;
 	}
@@ -170,28 +185,13 @@ static int write_png(viewer *v, const char *path)
 		shot_failed(v, path, err[0] ? err : "the PNG could not be encoded");
 		return -1;
 	}
-	if (v->sc)
+	if (v->sc) {
 		v->nshots++;
+		outs->n++;
+	}
 	view_say(v, "screenshot written: %s", path);
 	view_log(v, "screenshot %s", path);
 	return 0;
-}
-
-/* The script's screenshots: committed together when ok, else removed.
- * 0, or -1 with the reason as the run's error. */
-static int commit_shots(viewer *v, int ok)
-{
-	char err[VS_OUT_PATH_MAX + 1024];
-
-	if (!ok || !v->nshots) {
-		vs_out_abort(v->shots, v->nshots);
-		return 0;
-	}
-	if (vs_out_commit(v->shots, v->nshots, err, sizeof err) == 0)
-		return 0;
-	snprintf(v->shot_err, sizeof v->shot_err, "screenshots: %s", err);
-	v->shot_failed = 1;
-	return -1;
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -488,8 +488,8 @@ static int exit_code(const viewer *v, char *err, size_t errlen)
 		snprintf(err, errlen, "the game's session failed");
 		return 2;
 	}
-	if (v->shot_failed) {
-		snprintf(err, errlen, "%s", v->shot_err);
+	if (v->shot_failed || v->log_failed) {
+		snprintf(err, errlen, "%s", v->out_err);
 		return 2;
 	}
 	return v->script_failed || v->check_bad ? 1 : 0;
@@ -534,7 +534,7 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 	if (vs_viewer_no_display(o, err, errlen))
 		return 2;
 	v->o = o;
-	v->log = o->log ? o->log : stdout;
+	v->log = o->log ? o->log->fp : stdout;
 	v->nsides = o->nsides;
 	v->speed_i = DEFAULT_SPEED;
 	v->hover_side = -1;
@@ -544,18 +544,11 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		v->sc = script_load(o->script, err, errlen);
 		if (!v->sc)
 			return 2;
-		/* fixed: out_file.c tracks each open output by its address */
-		v->shots = calloc(VIEW_SHOTS_MAX, sizeof *v->shots);
-		if (!v->shots) {
-			script_free(v->sc);
-			snprintf(err, errlen, "out of memory");
-			return 2;
-		}
+		v->shots0 = o->outs->n;
 	}
 	v->tl = vs_timeline_open(o->trace, o->nsides, o->cfg, err, errlen);
 	if (!v->tl) {
 		script_free(v->sc);
-		free(v->shots);
 		return 2;
 	}
 	v->narenas = vs_timeline_arena_count(v->tl);
@@ -572,11 +565,13 @@ int vs_viewer_run(const vs_viewer_opts *o, char *err, size_t errlen)
 		rc = exit_code(v, err, errlen);
 	}
 	/* a script's screenshots appear when it ran to its end, passed (0) or
-	 * not (1), as the log does; with an error (2), none does */
-	if (v->shots && commit_shots(v, rc != 2) != 0)
-		rc = exit_code(v, err, errlen);
-	free(v->shots);
-	v->shots = NULL;
+	 * not (1), with the caller's outputs; with an error (2), none does */
+	if (o->outs && rc == 2) {
+		vs_out_abort(o->outs->f + v->shots0, v->nshots);
+		o->outs->n -= v->nshots;
+		o->outs->shot_failed = v->shot_failed && !v->log_failed;
+		o->outs->log_failed = v->log_failed;
+	}
 	close_all(v);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/out_file.h"
 #include "engine/replay.h"
 #include "viewer/timeline.h"
 
@@ -42,6 +43,23 @@ typedef struct vs_viewer_live {
 	const char *keys_hint;
 } vs_viewer_live;
 
+/* A scripted run's outputs, made together by the caller (docs/viewer.md:
+ * a script's screenshots and its log appear together; vramsim play's trace
+ * and keys with them). The caller opens its own in f[0 .. n-1] (the log);
+ * the viewer writes each screenshot of the script at its frame into the
+ * next f[n], finished, and counts it in n; the caller adds what it writes
+ * after the window (play's trace and keys), then commits f[0 .. n-1] in
+ * one vs_out_commit, or aborts them. On an error (vs_viewer_run returns 2)
+ * the viewer's screenshots are gone and n is back to the caller's count.
+ * Fixed in memory: out_file.c tracks each open output by its address. */
+#define VS_VIEWER_SHOTS_MAX 32
+typedef struct vs_viewer_outs {
+	vs_out_file f[1 + VS_VIEWER_SHOTS_MAX + 2]; /* the log, the screenshots, play's trace and keys */
+	int n;
+	int shot_failed; /* the run ended on a screenshot that could not be written */
+	int log_failed;  /* the run ended on a write to the log that failed */
+} vs_viewer_outs;
+
 typedef struct vs_viewer_opts {
 	const char *trace;
 	int nsides;
@@ -52,7 +70,11 @@ typedef struct vs_viewer_opts {
 	 * then the commands run one per frame; the window closes at the end. */
 	const char *script;
 	const char *shot_dir;                /* screenshot key writes here ("." if NULL) */
-	FILE *log;                           /* timings, script output (NULL: stdout) */
+	/* Timings and script output, opened by the caller (NULL: standard
+	 * output). A write to it that fails ends the run (2): the viewer
+	 * finishes the log then, while errno still says why (out_file.h). */
+	vs_out_file *log;
+	vs_viewer_outs *outs;                /* needed with a script: where its screenshots go */
 	int no_vsync;
 	/* How frames reach the window: 0 auto (the window's own framebuffer,
 	 * sending changed rectangles, when the renderer would draw in

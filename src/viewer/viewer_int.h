@@ -81,10 +81,6 @@ typedef struct script script;
 /* What the status line's prompt asks for. */
 enum { PROMPT_NONE, PROMPT_FRAME, PROMPT_FIND };
 #define VIEW_PROMPT_MAX 64
-/* A script's screenshots, all open until the run ends (out_file.c keeps
- * 64 outputs open at once, the log and a command's own among them). */
-#define VIEW_SHOTS_MAX 32
-
 typedef struct viewer {
 	const vs_viewer_opts *o;
 	FILE *log;
@@ -145,12 +141,12 @@ typedef struct viewer {
 	script *sc;
 	int script_failed;
 	int shot_failed;      /* a screenshot could not be written: exit 2 */
-	char shot_err[VS_OUT_PATH_MAX + 3072]; /* why, for the run's error */
+	int log_failed;       /* a write to the log failed: exit 2 */
+	char out_err[VS_OUT_PATH_MAX + 3072]; /* why either, for the run's error */
 	char shot_pending[1024];
-	/* a script's screenshots, written at their frames and committed
-	 * together when the run ends without an error (out_file.h) */
-	vs_out_file *shots;
-	int nshots;
+	/* a script's screenshots, written at their frames into o->outs (from
+	 * f[shots0]) for the caller to commit with its own outputs */
+	int shots0, nshots;
 	int shot_n;
 	int quit;
 

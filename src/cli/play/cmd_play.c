@@ -75,9 +75,13 @@ static const vs_cli_cmd command = {
 	"N --input KEYS' writes the same trace byte for byte.\n",
 	options,
 	"Headless: SDL_VIDEODRIVER=dummy with --script.\n"
+	"The trace, the keys, the --log and a script's screenshots appear together on\n"
+	"exit; an output that cannot be written stops it (exit 2) and none is made, but\n"
+	"for a screenshot: the trace and keys are still written.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
-	"display, no emulator core, the game crashed or quit (the trace and keys up to\n"
-	"it are written), the emulator core itself crashed or hung (nothing written).\n",
+	"display, no emulator core, an output that could not be written, the game\n"
+	"crashed or quit (the trace and keys up to it are written), the emulator core\n"
+	"itself crashed or hung (nothing written).\n",
 	NULL, 0
 };
 
@@ -450,25 +454,26 @@ static void cpu_report(const live *l, FILE *fp)
 		vs_play_frames(l->p), cpu, fps, fps / vs_play_fps(l->p), vs_play_fps(l->p));
 }
 
-/* The window, with its log when asked for. Returns the viewer's 0, 1 or 2. */
-static int window(play_args *a, vs_viewer_opts *vo, live *l)
+/* The window, with its log when asked for, opened in outs, where the
+ * window adds its screenshots. Returns the viewer's 0, 1 or 2 (said). */
+static int window(play_args *a, vs_viewer_opts *vo, live *l, vs_viewer_outs *outs)
 {
-	char err[1024], ferr[1024 + VS_OUT_PATH_MAX];
-	vs_out_file log;
+	char err[1024 + VS_OUT_PATH_MAX];
 	int rc;
 
+	vo->outs = outs;
 	if (a->log_path) {
-		if (vs_out_open(&log, a->log_path, ferr, sizeof ferr) != 0) {
-			fprintf(stderr, "vramsim play: %s\n", ferr);
+		if (vs_out_open(&outs->f[outs->n], a->log_path, err, sizeof err) != 0) {
+			fprintf(stderr, "vramsim play: %s\n", err);
 			return 2;
 		}
-		vo->log = log.fp;
+		vo->log = &outs->f[outs->n++];
 	}
 	rc = vs_viewer_run(vo, err, sizeof err);
-	cpu_report(l, vo->log ? vo->log : stdout);
-	if (a->log_path && (vs_out_finish(&log, rc != 2, ferr, sizeof ferr) || vs_out_commit(&log, 1, ferr,
-		sizeof ferr)) && rc != 2) {
-		fprintf(stderr, "vramsim play: %s\n", ferr);
+	if (!vo->log || rc != 2)
+		cpu_report(l, vo->log ? vo->log->fp : stdout);
+	if (rc != 2 && vo->log && vs_out_finish(vo->log, 1, err, sizeof err) != 0) {
+		outs->log_failed = 1;
 		rc = 2;
 	}
 	vo->log = NULL;
@@ -477,28 +482,44 @@ static int window(play_args *a, vs_viewer_opts *vo, live *l)
 	return rc;
 }
 
-/* Writes what was asked for and says how the game ended. */
-static int write_session(play_args *a, live *l, int rc)
+/* Writes what was asked for, committed in one with the window's outputs
+ * in outs (all or none), and says how the game ended. The window's
+ * outputs (the log, the screenshots) are kept when it ended well (rc 0 or
+ * 1); the session's trace and keys also when the game stopped or a
+ * screenshot could not be written (docs/play.md), but not when the log
+ * could not be. */
+static int write_session(play_args *a, live *l, int rc, vs_viewer_outs *outs)
 {
-	char err[1024];
+	char err[1024 + VS_OUT_PATH_MAX];
+	int n = 0;
 
-	if (l->failed)
+	if (l->failed) {
+		vs_out_abort(outs->f, outs->n);
 		fprintf(stderr, "vramsim play: %s\n", l->message);
-	if ((a->out || a->keys_out) && !l->failed) {
-		if (vs_play_finish(l->p, a->out, a->keys_out, err, sizeof err) < 0) {
-			fprintf(stderr, "vramsim play: %s\n", err);
-			return VS_EXIT_USAGE;
-		}
-		if (!a->quiet)
-			fprintf(stderr, "vramsim play: %u frames%s%s%s%s\n", vs_play_frames(l->p), a->out ? "; trace: " : "",
-				a->out ? a->out : "", a->keys_out ? "; keys: " : "", a->keys_out ? a->keys_out : "");
+		return VS_EXIT_USAGE;
 	}
+	if (rc == 2) {
+		vs_out_abort(outs->f, outs->n);
+		outs->n = 0;
+		if (outs->log_failed)
+			return VS_EXIT_USAGE; /* said; an output failed: none is made */
+	}
+	if (((a->out || a->keys_out) &&
+		(n = vs_play_finish(l->p, a->out, a->keys_out, outs->f + outs->n, err, sizeof err)) < 0) ||
+		vs_out_commit(outs->f, outs->n + n, err, sizeof err) != 0) {
+		vs_out_abort(outs->f, outs->n);
+		fprintf(stderr, "vramsim play: %s\n", err);
+		return VS_EXIT_USAGE;
+	}
+	if (!a->quiet && (a->out || a->keys_out))
+		fprintf(stderr, "vramsim play: %u frames%s%s%s%s\n", vs_play_frames(l->p), a->out ? "; trace: " : "",
+			a->out ? a->out : "", a->keys_out ? "; keys: " : "", a->keys_out ? a->keys_out : "");
 	if (vs_play_fault(l->p)) {
 		fprintf(stderr, "vramsim play: %s%s\n", vs_play_fault(l->p),
 			a->out || a->keys_out ? " (the session up to it is written)" : "");
 		return VS_EXIT_USAGE;
 	}
-	return l->failed ? VS_EXIT_USAGE : rc == 1 ? VS_EXIT_CHECK : rc == 2 ? VS_EXIT_USAGE : VS_EXIT_OK;
+	return rc == 1 ? VS_EXIT_CHECK : rc == 2 ? VS_EXIT_USAGE : VS_EXIT_OK;
 }
 
 static int open_session(play_args *a, live *l, vs_input_script *script)
@@ -571,7 +592,7 @@ static int checks(play_args *a, vs_input_script *script)
 
 /* The window over the session, once the trace has its header. Returns
  * the viewer's 0, 1 or 2. */
-static int run_window(play_args *a, vs_viewer_opts *vo, live *l)
+static int run_window(play_args *a, vs_viewer_opts *vo, live *l, vs_viewer_outs *outs)
 {
 	static vs_viewer_live src;
 	unsigned w, h;
@@ -597,15 +618,17 @@ static int run_window(play_args *a, vs_viewer_opts *vo, live *l)
 	vo->trace = vs_play_live_path(l->p);
 	vo->title = "vramsim play";
 	vo->name = strrchr(a->rom, '/') ? strrchr(a->rom, '/') + 1 : a->rom;
-	return window(a, vo, l);
+	return window(a, vo, l, outs);
 }
 
 static int play(play_args *a, vs_viewer_opts *vo, vs_input_script *script)
 {
 	static live l;
+	static vs_viewer_outs outs; /* the run's outputs, committed together */
 	int rc;
 
 	memset(&l, 0, sizeof l);
+	memset(&outs, 0, sizeof outs);
 	l.cpu0 = clock();
 	l.rom = a->rom;
 	l.states = a->states;
@@ -617,9 +640,11 @@ static int play(play_args *a, vs_viewer_opts *vo, vs_input_script *script)
 	/* a game that crashed before the window opened is written as one that
 	 * crashed in it; no window for another reason (no display), nothing */
 	if (rc == 0 && !vs_play_fault(l.p))
-		rc = run_window(a, vo, &l);
-	if (rc < 2 || l.failed || vs_play_fault(l.p))
-		rc = write_session(a, &l, rc);
+		rc = run_window(a, vo, &l, &outs);
+	if (rc < 2 || l.failed || vs_play_fault(l.p) || outs.shot_failed)
+		rc = write_session(a, &l, rc, &outs);
+	else
+		vs_out_abort(outs.f, outs.n);
 	vs_play_close(l.p);
 	return rc;
 }

@@ -49,10 +49,11 @@ static const vs_cli_cmd command = {
 	"and with no display (DISPLAY and WAYLAND_DISPLAY unset, SDL unable to start\n"
 	"video, or a driver that shows nothing) it exits 2 saying so.\n"
 	"A script's screenshots and its --log appear together when it ran to its end\n"
-	"(exit 0 or 1); a screenshot that cannot be written stops it (exit 2, the\n"
-	"script's line and why on standard error) and none of them is made.\n"
+	"(exit 0 or 1); a screenshot or a log that cannot be written stops it (exit 2,\n"
+	"the path and why, and the script's line for a screenshot, on standard error)\n"
+	"and none of them is made.\n"
 	"exit: 0 closed, 1 a script expectation failed, 2 usage or input error, no\n"
-	"display, or a screenshot that could not be written.\n",
+	"display, or a screenshot or the log that could not be written.\n",
 	NULL, 0
 };
 
@@ -199,31 +200,33 @@ static int set_sides(view_args *a, vs_viewer_opts *vo)
 	return -1;
 }
 
+/* The log and a script's screenshots are made together, when the run
+ * succeeded (0 or 1), or none of them (docs/viewer.md). */
 static int view(view_args *a, vs_viewer_opts *vo)
 {
-	char err[1024], ferr[1024 + VS_OUT_PATH_MAX];
-	vs_out_file log;
+	static vs_viewer_outs outs;
+	char err[1024 + VS_OUT_PATH_MAX];
 	int rc;
 
 	vo->trace = a->path;
 	if ((rc = set_sides(a, vo)) >= 0)
 		return rc;
-	/* the log replaces the old one only when the script ran, passed or not */
+	memset(&outs, 0, sizeof outs);
+	vo->outs = &outs;
 	if (a->log_path) {
-		if (vs_out_open(&log, a->log_path, ferr, sizeof ferr) != 0) {
-			fprintf(stderr, "vramsim view: %s\n", ferr);
+		if (vs_out_open(&outs.f[0], a->log_path, err, sizeof err) != 0) {
+			fprintf(stderr, "vramsim view: %s\n", err);
 			return VS_EXIT_USAGE;
 		}
-		vo->log = log.fp;
+		vo->log = &outs.f[outs.n++];
 	}
 	rc = vs_viewer_run(vo, err, sizeof err);
-	if (a->log_path && (vs_out_finish(&log, rc != 2, ferr, sizeof ferr) != 0 ||
-		vs_out_commit(&log, 1, ferr, sizeof ferr) != 0) && rc != 2) {
-		fprintf(stderr, "vramsim view: %s\n", ferr);
-		return VS_EXIT_USAGE;
-	}
+	if (rc != 2 && ((vo->log && vs_out_finish(vo->log, 1, err, sizeof err) != 0) ||
+		vs_out_commit(outs.f, outs.n, err, sizeof err) != 0))
+		rc = 2;
 	vo->log = NULL;
 	if (rc == 2) {
+		vs_out_abort(outs.f, outs.n);
 		fprintf(stderr, "vramsim view: %s\n", err);
 		return VS_EXIT_USAGE;
 	}
