@@ -215,8 +215,24 @@ static inline void watch_end(arena_run *ar)
 }
 #endif
 
+/* A status outside vs_status is the strategy's fault, reported as an
+ * integrity error naming the call and the code; the replay then goes on
+ * by its sign (negative values are failures): as failed_as when negative,
+ * as VS_OK when not. Returns the status to go on with. */
+int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as);
+
+/* On the per-event path: one range compare, the report out of line. */
+static inline int vs_replay_status(vs_replay *r, int a, const char *call, int status, int failed_as)
+{
+	if (status >= VS_ERR_LOST && status <= VS_RETAINED)
+		return status;
+	return vs_replay_bad_status(r, a, call, status, failed_as);
+}
+
 /* Strategy calls, with the arena's stores watched when they can be
- * (VS_STRAT_STORES_SEEN): a store into live data is reported after the call. */
+ * (VS_STRAT_STORES_SEEN): a store into live data is reported after the
+ * call. A status the ABI does not define goes on as a failure the arena's
+ * state classifies (alloc) or as a free the game made anyway (free). */
 static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *rq, vs_placement *pl)
 {
 	arena_run *ar = &r->ar[a];
@@ -229,10 +245,10 @@ static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *r
 		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "alloc");
-		return status;
+		return vs_replay_status(r, a, "alloc", status, VS_ERR_NOSPACE);
 	}
 #endif
-	return ar->strat->alloc(ar->state, rq, pl);
+	return vs_replay_status(r, a, "alloc", ar->strat->alloc(ar->state, rq, pl), VS_ERR_NOSPACE);
 }
 
 static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *pl)
@@ -247,10 +263,10 @@ static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *
 		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "free");
-		return status;
+		return vs_replay_status(r, a, "free", status, VS_OK);
 	}
 #endif
-	return ar->strat->free(ar->state, pl);
+	return vs_replay_status(r, a, "free", ar->strat->free(ar->state, pl), VS_OK);
 }
 
 /* ---- replay_held.c -------------------------------------------------------- */

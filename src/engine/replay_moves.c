@@ -337,10 +337,10 @@ int vs_replay_do_move(vs_replay *r)
 	rq = x->pub.req;
 	rq.has_at = VS_AT_ADDR;
 	rq.at = ev->req.at + (x->pub.pl.block_offset - x->pub.pl.offset);
-	st = ar->strat->free(ar->state, &x->pub.pl);
+	st = vs_replay_strat_free(r, a, &x->pub.pl);
 	memset(&pl, 0, sizeof pl);
 	if (st >= 0)
-		st = ar->strat->alloc(ar->state, &rq, &pl);
+		st = vs_replay_strat_alloc(r, a, &rq, &pl);
 	if (st < 0) {
 		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "id %llu: %s cannot follow the move to 0x%x (%s)",
 			(unsigned long long)ev->id, ar->strat->name, (unsigned)ev->req.at, vs_strategy_status_name(st));
