@@ -304,6 +304,9 @@ int vs_replay_do_save(vs_replay *r, int a);
 int vs_replay_do_restore(vs_replay *r, int a);
 int vs_replay_do_reset(vs_replay *r, int a);
 int vs_replay_do_init(vs_replay *r, int a);
+/* Calls arena ar's strategy's init: 0, or -1 with its message in why,
+ * terminated and escaped (empty when it gave none). */
+int vs_replay_strat_init(arena_run *ar, char *why, size_t whylen);
 void vs_replay_free_saves(arena_run *ar);
 
 #endif
