@@ -42,9 +42,13 @@ int vs_plugin_load(const char *path, char *err, size_t errlen)
 		goto bad;
 	}
 	p = entry();
-	if (!p || p->abi < VS_STRATEGY_ABI_OLDEST || p->abi > VS_STRATEGY_ABI) {
-		snprintf(err, errlen, "%s: plug-in ABI %u, vramsim speaks %u to %u", path,
-			p ? (unsigned)p->abi : 0u, (unsigned)VS_STRATEGY_ABI_OLDEST, (unsigned)VS_STRATEGY_ABI);
+	if (!p) {
+		snprintf(err, errlen, "%s: its %s() returned no table (NULL)", path, VS_PLUGIN_SYMBOL);
+		goto bad;
+	}
+	if (p->abi < VS_STRATEGY_ABI_OLDEST || p->abi > VS_STRATEGY_ABI) {
+		snprintf(err, errlen, "%s: plug-in ABI %u, vramsim speaks %u to %u", path, (unsigned)p->abi,
+			(unsigned)VS_STRATEGY_ABI_OLDEST, (unsigned)VS_STRATEGY_ABI);
 		goto bad;
 	}
 	/* the table is checked whole before anything of it is used */
