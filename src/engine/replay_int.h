@@ -219,12 +219,13 @@ static inline void watch_end(arena_run *ar)
  * integrity error naming the call and the code; the replay then goes on
  * by its sign (negative values are failures): as failed_as when negative,
  * as VS_OK when not. Returns the status to go on with. */
-int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as);
+VS_COLD int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as);
 
-/* On the per-event path: one range compare, the report out of line. */
+/* On the per-event path: one compare (VS_ERR_LOST to VS_RETAINED shifted
+ * to 0 to 7, unsigned), the report out of line. */
 static inline int vs_replay_status(vs_replay *r, int a, const char *call, int status, int failed_as)
 {
-	if (status >= VS_ERR_LOST && status <= VS_RETAINED)
+	if ((unsigned)status - (unsigned)VS_ERR_LOST <= (unsigned)(VS_RETAINED - VS_ERR_LOST))
 		return status;
 	return vs_replay_bad_status(r, a, call, status, failed_as);
 }

@@ -89,7 +89,7 @@ void vs_replay_check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt,
 	emit(r, line);
 }
 
-VS_NOINLINE int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as)
+int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as)
 {
 	vs_replay_check_fail(r, a, VS_CHECK_STATUS, "%s returned %d, which is no vs_status (%d to %d)", call, status,
 		(int)VS_ERR_LOST, (int)VS_RETAINED);
