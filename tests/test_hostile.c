@@ -534,9 +534,9 @@ static const char plugin_src[] =
 	"	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ), .state_size = 8, \\\n"
 	"	.init = i_, .alloc = a_, .free = f_, .reset = r_, .walk_free = w_ }\n"
 	"static const vs_strategy ok = S(\"plug-ok\", \"fine\"), ctl = S(\"plug\\033[2J\", \"x\"),\n"
-	"	sum = S(\"plug-sum\", \"a\\nb\\033[31m\");\n"
+	"	sum = S(\"plug-sum\", \"a\\nb\\033[31m\"), anon = S(0, \"no name\");\n"
 	"static const vs_strategy *const one[] = { &ok }, *const holes[] = { &ok, 0, &ok },\n"
-	"	*const named[] = { &ok, &ctl }, *const summed[] = { &sum };\n"
+	"	*const named[] = { &ok, &ctl }, *const summed[] = { &sum }, *const nameless[] = { &ok, &anon };\n"
 	"static const vs_plugin tables[] = {\n"
 	"	{ VS_STRATEGY_ABI, \"fine\", 1, one },\n"
 	"	{ VS_STRATEGY_ABI, \"holes\", 3, holes },\n"
@@ -547,10 +547,11 @@ static const char plugin_src[] =
 	"	{ VS_STRATEGY_ABI, \"summed\", 1, summed },\n"
 	"	{ VS_STRATEGY_ABI, \"bad\\033]0;name\\007\", 1, one },\n"
 	"	{ VS_STRATEGY_ABI + 7, \"abi\", 1, one },\n"
+	"	{ VS_STRATEGY_ABI, \"nameless\", 2, nameless },\n"
 	"};\n"
 	"const vs_plugin *vramsim_plugin_v1(void);\n"
 	"const vs_plugin *vramsim_plugin_v1(void)\n"
-	"{ const char *t = getenv(\"VS_HOSTILE_TABLE\"); return &tables[t ? atoi(t) : 0]; }\n";
+	"{ const char *t = getenv(\"VS_HOSTILE_TABLE\"); return t && *t == 'n' ? 0 : &tables[t ? atoi(t) : 0]; }\n";
 
 /* The C compiler of this build tree, from its cache. */
 static int compiler(char *cc, size_t len)
@@ -573,25 +574,41 @@ static int compiler(char *cc, size_t len)
 	return -1;
 }
 
+/* Builds the plug-in source text as DIR/NAME.so (slot 1 of in_dir) with
+ * the compiler that built this tree. */
+static const char *build_plugin(const char *dir, const char *text, const char *name)
+{
+	char cc[1024], cmd[4096], file[256];
+	const char *src, *so;
+
+	/* the build tree that built this suite has one: not finding it is a bug */
+	ck_assert_msg(compiler(cc, sizeof cc) == 0, "no CMAKE_C_COMPILER in %s/CMakeCache.txt", VS_BINARY_DIR);
+	snprintf(file, sizeof file, "%s.c", name);
+	src = in_dir(dir, 0, file);
+	write_bytes(src, text, strlen(text));
+	snprintf(file, sizeof file, "%s.so", name);
+	so = in_dir(dir, 1, file);
+	snprintf(cmd, sizeof cmd, "'%s' -shared -fPIC -I'%s/include' -o '%s' '%s'", cc, VS_SOURCE_DIR, so, src);
+	ck_assert_int_eq(system(cmd), 0);
+	return so;
+}
+
 START_TEST(plugin_tables_loaded)
 {
 	static const struct { const char *says; } tables[] = {
 		{ NULL }, { "NULL pointer" }, { "at a NULL pointer" }, { "lists 0 strategies" },
 		{ "lists 18446744073709551615 strategies" }, { "strategy name 'plug\\x1b[2J'" }, { "the summary" },
-		{ "the plug-in's name" }, { "plug-in ABI" },
+		{ "the plug-in's name" }, { "plug-in ABI" }, { "strategy 2 of 2 has no name (its name is NULL)" },
+		/* "n": the entry point returns no table */
+		{ "vramsim_plugin_v1() returned no table (NULL)" },
 	};
-	const char *dir = dir_path(), *src = in_dir(dir, 0, "hostile_plugin.c"), *so = in_dir(dir, 1, "hostile.so");
-	char cc[1024], cmd[4096], idx[8];
+	const char *so = build_plugin(dir_path(), plugin_src, "hostile");
+	char idx[8];
 	size_t i;
 
-	/* the build tree that built this suite has one: not finding it is a bug */
-	ck_assert_msg(compiler(cc, sizeof cc) == 0, "no CMAKE_C_COMPILER in %s/CMakeCache.txt", VS_BINARY_DIR);
-	write_bytes(src, plugin_src, sizeof plugin_src - 1);
-	snprintf(cmd, sizeof cmd, "'%s' -shared -fPIC -I'%s/include' -o '%s' '%s'", cc, VS_SOURCE_DIR, so, src);
-	ck_assert_int_eq(system(cmd), 0);
 	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
 		snprintf(idx, sizeof idx, "%zu", i);
-		setenv("VS_HOSTILE_TABLE", idx, 1);
+		setenv("VS_HOSTILE_TABLE", i + 1 == sizeof tables / sizeof tables[0] ? "n" : idx, 1);
 		if (!tables[i].says) {
 			ck_assert_int_eq(cli("strategies --plugin %s", so), 0);
 			ck_assert_ptr_nonnull(strstr(out, "plug-ok"));
@@ -606,6 +623,103 @@ START_TEST(plugin_tables_loaded)
 			ck_assert_int_eq(cli("replay %s --plugin %s -s plug-ok", quickstart(), so), 2);
 	}
 	unsetenv("VS_HOSTILE_TABLE");
+}
+END_TEST
+
+/* A plug-in that places well (first fit over OBJ tiles) but answers one
+ * call wrongly, chosen by $VS_HOSTILE_CALL. */
+static const char calls_src[] =
+	"#include <limits.h>\n"
+	"#include <stdint.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <string.h>\n"
+	"#include \"vramsim/strategy.h\"\n"
+	"typedef struct { uint8_t used[1024]; char how[16]; } st_t;\n"
+	"static int is(const void *s, const char *how) { return !strcmp(((const st_t *)s)->how, how); }\n"
+	"static int i_(void *st, const vs_arena_decl *a, const char *o, uint8_t *m, char *e, size_t n)\n"
+	"{ st_t *s = st; const char *h = getenv(\"VS_HOSTILE_CALL\"); (void)a; (void)o; (void)m;\n"
+	"  memset(s, 0, sizeof *s); strncpy(s->how, h ? h : \"\", sizeof s->how - 1);\n"
+	"  if (!is(s, \"init-err\")) return 0;\n"
+	"  memset(e, 'x', n); e[0] = 033; return -1; }\n" /* unterminated, with an escape */
+	"static int a_(void *st, const vs_request *r, vs_placement *p)\n"
+	"{ st_t *s = st; uint32_t n = (r->size + 31) / 32, i, k;\n"
+	"  uint32_t step = r->shape == VS_REQ_SPRITE && r->u.sprite.bpp == 8 ? 2 : 1;\n"
+	"  for (i = 0; n && i + n <= 1024; i += step) {\n"
+	"    for (k = 0; k < n && !s->used[i + k]; k++) ;\n"
+	"    if (k < n) continue;\n"
+	"    memset(s->used + i, 1, n); p->offset = i * 32; p->granted = n * 32; p->key = i;\n"
+	"    return is(s, \"alloc7\") ? 7 : is(s, \"alloc-100\") ? -100 : is(s, \"allocmin\") ? INT_MIN : VS_OK; }\n"
+	"  return VS_ERR_NOSPACE; }\n"
+	"static int f_(void *st, const vs_placement *p)\n"
+	"{ st_t *s = st; memset(s->used + p->offset / 32, 0, p->granted / 32);\n"
+	"  return is(s, \"free7\") ? 7 : is(s, \"free-99\") ? -99 : VS_OK; }\n"
+	"static void r_(void *st) { memset(((st_t *)st)->used, 0, 1024); }\n"
+	"static void w_(void *s, vs_extent_fn f, void *u) { (void)s; (void)f; (void)u; }\n"
+	"static void d_(void *s, vs_print_fn p, void *u) { (void)s; p(u, 0); p(u, \"dumped\\n\"); }\n"
+	"static size_t m_(void *s, vs_move *o, size_t max) { (void)o; (void)max; return is(s, \"moves\") ? SIZE_MAX : 0; }\n"
+	"static size_t l_(void *s, uint32_t *o, size_t max)\n"
+	"{ (void)o; (void)max; return is(s, \"released\") ? SIZE_MAX : 0; }\n"
+	"static const vs_strategy calls = { .abi = VS_STRATEGY_ABI, .name = \"plug-calls\", .summary = \"first fit\",\n"
+	"	.arenas = VS_ARENA_BIT(VS_ARENA_GBA_OBJ), .flags = VS_STRAT_NO_MEM, .state_size = sizeof(st_t),\n"
+	"	.init = i_, .alloc = a_, .free = f_, .reset = r_, .walk_free = w_, .dump = d_, .moves = m_,\n"
+	"	.released = l_ };\n"
+	"static const vs_strategy *const one[] = { &calls };\n"
+	"static const vs_plugin plugin = { VS_STRATEGY_ABI, \"calls\", 1, one };\n"
+	"const vs_plugin *vramsim_plugin_v1(void);\n"
+	"const vs_plugin *vramsim_plugin_v1(void) { return &plugin; }\n";
+
+/* What a loaded strategy answers is not trusted either: a status vs_status
+ * does not define is an integrity error naming the call and the code, a
+ * NULL or an unterminated message handed back is tolerated, a list too long
+ * to hold names the strategy; and the file itself is looked at before
+ * dlopen (no FIFO, loaded once however often given). */
+START_TEST(plugin_calls_loaded)
+{
+	static const struct { const char *how, *says; int rc; } calls[] = {
+		{ "", NULL, 0 },
+		{ "alloc7", "integrity: bad status: event 1, strategy plug-calls: alloc returned 7, which is no vs_status", 1 },
+		{ "alloc-100", "alloc returned -100, which is no vs_status", 1 },
+		{ "allocmin", "alloc returned -2147483648, which is no vs_status", 1 },
+		{ "free7", "free returned 7, which is no vs_status", 1 },
+		{ "free-99", "free returned -99, which is no vs_status", 1 },
+		{ "init-err", "strategy 'plug-calls' refused arena 'obj': \\x1bxxx", 2 },
+		{ "moves", "error: strategy 'plug-calls': its moves() said there are 18446744073709551615", 2 },
+		{ "released", "error: strategy 'plug-calls': its released() said there are 18446744073709551615", 2 },
+	};
+	const char *dir = dir_path(), *so = build_plugin(dir, calls_src, "calls"), *fifo = in_dir(dir, 2, "fifo.so");
+	const char *link = in_dir(dir, 3, "link.so");
+	size_t i;
+
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		setenv("VS_HOSTILE_CALL", calls[i].how, 1);
+		ck_assert_msg(cli("replay %s --plugin %s -s plug-calls", quickstart(), so) == calls[i].rc, "%s: %s",
+			calls[i].how, err);
+		if (calls[i].says)
+			ck_assert_msg(strstr(err, calls[i].says) != NULL, "%s: %s", calls[i].how, err);
+		ck_assert_msg(printable(err), "%s: %s", calls[i].how, err);
+		/* init's unterminated message is read to errlen - 1 = 511 bytes, the
+		 * escape and 510 x, and no further (ASan sees the read past it) */
+		if (!strcmp(calls[i].how, "init-err"))
+			ck_assert_int_le(vs_test_count(strstr(err, "\\x1b") + 4, "x"), 510);
+		/* told once, as what it is: no "refused to free id 18: ?", no "out of memory" */
+		ck_assert_msg(!strstr(err, "refused") || calls[i].rc == 2, "%s: %s", calls[i].how, err);
+		ck_assert_msg(!strstr(err, "out of memory"), "%s: %s", calls[i].how, err);
+	}
+	/* a dump that hands print NULL goes on */
+	setenv("VS_HOSTILE_CALL", "", 1);
+	ck_assert_msg(cli("replay %s --plugin %s -s plug-calls --dump", quickstart(), so) == 0, "%s", err);
+	ck_assert_msg(strstr(out, "dumped\n") != NULL, "%s", out);
+	unsetenv("VS_HOSTILE_CALL");
+	/* one file given twice, by any name, is loaded once */
+	ck_assert_int_eq(symlink(so, link), 0);
+	ck_assert_msg(cli("strategies --plugin %s --plugin %s --plugin %s", so, link, so) == 0, "%s", err);
+	ck_assert_int_eq(vs_test_count(out, "plug-calls"), 1);
+	/* no regular file: refused before dlopen, which would wait on a FIFO */
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(cli("strategies --plugin %s", fifo), 2);
+	ck_assert_msg(strstr(err, "fifo.so: cannot load plug-in: not a regular file") != NULL, "%s", err);
+	ck_assert_int_eq(cli("strategies --plugin %s/", dir), 2);
+	ck_assert_msg(strstr(err, "cannot load plug-in: not a regular file") != NULL, "%s", err);
 }
 END_TEST
 
@@ -1013,6 +1127,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, short_baseline_texts);
 	tcase_add_test(tc, plugin_tables_in_process);
 	tcase_add_test(tc, plugin_tables_loaded);
+	tcase_add_test(tc, plugin_calls_loaded);
 	tcase_add_test(tc, unbounded_inputs);
 	tcase_add_test(tc, numbers_and_lengths);
 	tcase_add_test(tc, memory_bounded_by_live_allocations);

@@ -14,12 +14,16 @@
 /* VS_PRINTF(fmt_idx, arg_idx): the function's parameter fmt_idx (from 1)
  * is a printf format for the arguments from arg_idx on, or for a va_list
  * when arg_idx is 0. */
+/* VS_COLD: a function hardly ever called (a report of a broken contract):
+ * kept out of line, and the branches to it laid out as not taken. */
 #if defined(__GNUC__)
 #define VS_NOINLINE __attribute__((noinline))
+#define VS_COLD __attribute__((cold, noinline))
 #define VS_ALWAYS_INLINE inline __attribute__((always_inline))
 #define VS_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
 #else
 #define VS_NOINLINE
+#define VS_COLD
 #define VS_ALWAYS_INLINE inline
 #define VS_PRINTF(fmt_idx, arg_idx)
 #endif

@@ -69,9 +69,11 @@ static void quiet_message(void *ud, const char *line)
 	(void)line;
 }
 
+/* A plug-in's dump may hand NULL (the ABI cannot stop it): nothing to print. */
 static void print_dump(void *ud, const char *text)
 {
-	fputs(text, ud);
+	if (text)
+		fputs(text, ud);
 }
 
 /* One option or operand into o: -1 to go on, or an exit status. */

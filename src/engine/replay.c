@@ -150,7 +150,6 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for strategy '%s'", s->name);
 		return -1;
 	}
-	why[0] = '\0';
 	ar->bytes = r->cfg.check_bytes == VS_BYTES_ALWAYS ||
 		(r->cfg.check_bytes && !(s->flags & VS_STRAT_NO_MEM));
 #ifdef HEAP_WATCH_STORES
@@ -163,7 +162,7 @@ static int setup_arena(vs_replay *r, int i, char *err, size_t errlen)
 		return -1;
 	}
 #endif
-	if (s->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, sizeof why)) {
+	if (vs_replay_strat_init(ar, why, sizeof why)) {
 		char at[600] = "";
 		if (from_trace) /* the trace's own options=: said at their place */
 			snprintf(at, sizeof at, "%s:%llu:%u: error: ", vs_trace_name(r->rd),

@@ -55,6 +55,7 @@ typedef enum vs_check_kind {
 	VS_CHECK_SHORT,         /* granted fewer bytes than requested */
 	VS_CHECK_MOVE,          /* a move that names no allocation's block, or one that cannot move */
 	VS_CHECK_UNMAPPED,      /* a DS bank left an arena while allocations lived on it */
+	VS_CHECK_STATUS,        /* alloc or free returned a status vs_status does not define */
 	VS_CHECK_KINDS
 } vs_check_kind;
 

@@ -215,8 +215,25 @@ static inline void watch_end(arena_run *ar)
 }
 #endif
 
+/* A status outside vs_status is the strategy's fault, reported as an
+ * integrity error naming the call and the code; the replay then goes on
+ * by its sign (negative values are failures): as failed_as when negative,
+ * as VS_OK when not. Returns the status to go on with. */
+VS_COLD int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as);
+
+/* On the per-event path: one compare (VS_ERR_LOST to VS_RETAINED shifted
+ * to 0 to 7, unsigned), the report out of line. */
+static inline int vs_replay_status(vs_replay *r, int a, const char *call, int status, int failed_as)
+{
+	if ((unsigned)status - (unsigned)VS_ERR_LOST <= (unsigned)(VS_RETAINED - VS_ERR_LOST))
+		return status;
+	return vs_replay_bad_status(r, a, call, status, failed_as);
+}
+
 /* Strategy calls, with the arena's stores watched when they can be
- * (VS_STRAT_STORES_SEEN): a store into live data is reported after the call. */
+ * (VS_STRAT_STORES_SEEN): a store into live data is reported after the
+ * call. A status the ABI does not define goes on as a failure the arena's
+ * state classifies (alloc) or as a free the game made anyway (free). */
 static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *rq, vs_placement *pl)
 {
 	arena_run *ar = &r->ar[a];
@@ -229,10 +246,10 @@ static inline int vs_replay_strat_alloc(vs_replay *r, int a, const vs_request *r
 		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "alloc");
-		return status;
+		return vs_replay_status(r, a, "alloc", status, VS_ERR_NOSPACE);
 	}
 #endif
-	return ar->strat->alloc(ar->state, rq, pl);
+	return vs_replay_status(r, a, "alloc", ar->strat->alloc(ar->state, rq, pl), VS_ERR_NOSPACE);
 }
 
 static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *pl)
@@ -247,10 +264,10 @@ static inline int vs_replay_strat_free(vs_replay *r, int a, const vs_placement *
 		watch_end(ar);
 		if (ar->watch.hits)
 			vs_replay_stores_hit(r, a, "free");
-		return status;
+		return vs_replay_status(r, a, "free", status, VS_OK);
 	}
 #endif
-	return ar->strat->free(ar->state, pl);
+	return vs_replay_status(r, a, "free", ar->strat->free(ar->state, pl), VS_OK);
 }
 
 /* ---- replay_held.c -------------------------------------------------------- */
@@ -288,6 +305,9 @@ int vs_replay_do_save(vs_replay *r, int a);
 int vs_replay_do_restore(vs_replay *r, int a);
 int vs_replay_do_reset(vs_replay *r, int a);
 int vs_replay_do_init(vs_replay *r, int a);
+/* Calls arena ar's strategy's init: 0, or -1 with its message in why,
+ * terminated and escaped (empty when it gave none). */
+int vs_replay_strat_init(arena_run *ar, char *why, size_t whylen);
 void vs_replay_free_saves(arena_run *ar);
 
 #endif

@@ -3,6 +3,7 @@
  * compacting one, at a frame or an allocation) and those the game moved
  * (move events), with every check on the new place; and frame
  * boundaries, where strategies act and the frame's traffic is priced. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,16 @@ static int asked_again(vs_replay *r, int a, const char *what, size_t cap, size_t
 	return 0;
 }
 
+/* A strategy's list (moves, released blocks) that says it is longer than
+ * memory can hold: the strategy's answer, not the trace, stops the replay,
+ * and the message says so. -1. */
+static int too_long(vs_replay *r, int a, const char *call, size_t n)
+{
+	snprintf(r->err, sizeof r->err, "%s:%llu: error: strategy '%s': its %s() said there are %zu, more than "
+		"memory can hold", vs_trace_name(r->rd), (unsigned long long)r->ev.line, r->ar[a].strat->name, call, n);
+	return -1;
+}
+
 /* Carries out the moves arena a's strategy reports, in order. A move the
  * books cannot follow is an integrity error and ends the list: the map
  * no longer matches the strategy's. A block left in RAM at the end is
@@ -170,7 +181,7 @@ int vs_replay_apply_moves(vs_replay *r, int a)
 	if (n > 16) {
 		size_t cap = n;
 		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
-			return vs_replay_out_of_memory(r);
+			return too_long(r, a, "moves", cap);
 		n = ar->strat->moves(ar->state, v, cap);
 		if (asked_again(r, a, "moves", cap, &n)) {
 			free(v);
@@ -242,7 +253,7 @@ int vs_replay_apply_released(vs_replay *r, int a)
 	if (n > 64) {
 		size_t cap = n;
 		if (cap > SIZE_MAX / sizeof *v || !(v = malloc(cap * sizeof *v)))
-			return vs_replay_out_of_memory(r);
+			return too_long(r, a, "released", cap);
 		n = ar->strat->released(ar->state, v, cap);
 		if (asked_again(r, a, "released blocks", cap, &n)) {
 			free(v);
@@ -337,10 +348,10 @@ int vs_replay_do_move(vs_replay *r)
 	rq = x->pub.req;
 	rq.has_at = VS_AT_ADDR;
 	rq.at = ev->req.at + (x->pub.pl.block_offset - x->pub.pl.offset);
-	st = ar->strat->free(ar->state, &x->pub.pl);
+	st = vs_replay_strat_free(r, a, &x->pub.pl);
 	memset(&pl, 0, sizeof pl);
 	if (st >= 0)
-		st = ar->strat->alloc(ar->state, &rq, &pl);
+		st = vs_replay_strat_alloc(r, a, &rq, &pl);
 	if (st < 0) {
 		vs_replay_check_fail(r, a, VS_CHECK_MOVE, "id %llu: %s cannot follow the move to 0x%x (%s)",
 			(unsigned long long)ev->id, ar->strat->name, (unsigned)ev->req.at, vs_strategy_status_name(st));

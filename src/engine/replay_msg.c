@@ -16,7 +16,7 @@ static const char *const diag_names[VS_DIAG_KINDS] = {
 };
 static const char *const check_names[VS_CHECK_KINDS] = {
 	"overlap", "out of bounds", "hardware rule", "bytes changed", "short grant", "bad move",
-	"unmapped bank"
+	"unmapped bank", "bad status"
 };
 
 const char *vs_replay_fail_kind_name(vs_fail_kind k) { return (unsigned)k < VS_FAIL_KINDS ? fail_names[k] : "?"; }
@@ -87,6 +87,13 @@ void vs_replay_check_fail(vs_replay *r, int a, vs_check_kind k, const char *fmt,
 		vs_trace_name(r->rd), (unsigned long long)r->ev.line, check_names[k],
 		(unsigned long long)(r->events), r->ar[a].strat->name, msg);
 	emit(r, line);
+}
+
+int vs_replay_bad_status(vs_replay *r, int a, const char *call, int status, int failed_as)
+{
+	vs_replay_check_fail(r, a, VS_CHECK_STATUS, "%s returned %d, which is no vs_status (%d to %d)", call, status,
+		(int)VS_ERR_LOST, (int)VS_RETAINED);
+	return status < 0 ? failed_as : VS_OK;
 }
 
 void vs_replay_notify(vs_replay *r, int status, int failed, vs_fail_kind fk, const vs_live *live)

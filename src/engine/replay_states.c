@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/text.h"
 #include "replay_int.h"
 
 /* An arena's saves sit at their names' ids (the trace reader's, bounded by
@@ -224,12 +225,24 @@ int vs_replay_do_reset(vs_replay *r, int a)
 	return 0;
 }
 
+int vs_replay_strat_init(arena_run *ar, char *why, size_t whylen)
+{
+	why[0] = '\0';
+	if (!ar->strat->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, whylen))
+		return 0;
+	/* its message is a plug-in's text: perhaps unterminated, perhaps
+	 * holding a terminal's escapes */
+	why[whylen - 1] = '\0';
+	vs_text_escape_in_place(why, whylen);
+	return -1;
+}
+
 /* Re-initialises arena a's strategy with new options: every allocation is
  * dropped, as when a game calls the manager's init again. */
 int vs_replay_do_init(vs_replay *r, int a)
 {
 	arena_run *ar = &r->ar[a];
-	char why[512] = "";
+	char why[512];
 
 	unzero(r, a);
 	if (drop_since(r, a, 0, 0))
@@ -241,7 +254,7 @@ int vs_replay_do_init(vs_replay *r, int a)
 	 * strategy: another one, or a line without any, keeps the arena's own */
 	snprintf(ar->options, sizeof ar->options, "%s", r->ev.options && *r->ev.options && ar->takes_trace_options ?
 		r->ev.options : ar->setup_options);
-	if (ar->strat->init(ar->state, &ar->arena.decl, ar->options, vs_replay_strat_mem(ar), why, sizeof why)) {
+	if (vs_replay_strat_init(ar, why, sizeof why)) {
 		snprintf(r->err, sizeof r->err, "%s:%llu: error: strategy '%s' refused init of arena '%s': %s",
 			vs_trace_name(r->rd), (unsigned long long)r->ev.line, ar->strat->name, ar->arena.decl.name,
 			why[0] ? why : "init failed");

@@ -171,11 +171,10 @@ static int check(const vs_strategy *s, char *err, size_t errlen)
 			s ? (unsigned)s->abi : 0u, (unsigned)VS_STRATEGY_ABI_OLDEST, (unsigned)VS_STRATEGY_ABI);
 		return -1;
 	}
-	if (!s->name || !name_ok(s->name)) {
-		if (s->name)
-			vs_text_escape(shown, sizeof shown, s->name, strnlen(s->name, 64), 0);
+	if (!name_ok(s->name)) {
+		vs_text_escape(shown, sizeof shown, s->name, strnlen(s->name, 64), 0);
 		snprintf(err, errlen, "strategy name '%s' is not 1-%d lower-case letters, digits or -_. "
-			"(from a letter or digit)", s->name ? shown : "(null)", VS_NAME_MAX - 1);
+			"(from a letter or digit)", shown, VS_NAME_MAX - 1);
 		return -1;
 	}
 	if (!s->summary || strnlen(s->summary, 512) == 512 || !vs_text_clean(s->summary, strlen(s->summary))) {
@@ -220,8 +219,10 @@ int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, s
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (!v[i]) {
-			snprintf(err, errlen, "strategy %zu of %zu is a NULL pointer", i + 1, n);
+		/* a NULL name could not be shown in any message below */
+		if (!v[i] || !v[i]->name) {
+			snprintf(err, errlen, "strategy %zu of %zu %s", i + 1, n,
+				v[i] ? "has no name (its name is NULL)" : "is a NULL pointer");
 			return -1;
 		}
 		if (check(v[i], err, errlen))

@@ -29,10 +29,10 @@ const vs_strategy *vs_strategy_default_for(const vs_arena_decl *d);
 /* Adds one strategy (plug-ins, tests). A table of an older ABI is copied
  * and kept in the current layout. Returns 0, or -1 when the name is
  * taken, the ABI is unknown, the table is full or the strategy is
- * inconsistent: a name that is not 1-31 of a-z 0-9 - _ ., a summary missing
- * or holding control characters, a required operation missing, arenas
- * naming no kind, unknown flags, more than 64 MiB of state, save / restore
- * / save_size not given together. */
+ * inconsistent: no name (NULL), a name that is not 1-31 of a-z 0-9 - _ ., a
+ * summary missing or holding control characters, a required operation
+ * missing, arenas naming no kind, unknown flags, more than 64 MiB of
+ * state, save / restore / save_size not given together. */
 int vs_strategy_register(const vs_strategy *s, char *err, size_t errlen);
 /* Adds n strategies, all of them or none. */
 int vs_strategy_register_all(const vs_strategy *const *v, size_t n, char *err, size_t errlen);
