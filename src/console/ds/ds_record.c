@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "console/ds/ds_emu.h"
 #include "console/ds/ds_ring.h"
 
@@ -45,7 +46,7 @@ int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_reco
 		if (vs_ds_play_frame(e, play, i, why, sizeof why) < 0
 			|| vs_ds_ring_step(&ring, vs_ds_emu_main_ram(e), VS_DS_MAIN_RAM_BYTES, i, write_lines, &sink, why,
 				sizeof why) < 0) {
-			snprintf(err, errlen, "%s: %s", rom, why);
+			vs_text_path_msg(err, errlen, rom, "%s", why);
 			rc = -1;
 		}
 		if (ring.addr && !rec->ring) {
