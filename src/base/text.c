@@ -121,9 +121,9 @@ void vs_text_path_msg(char *dst, size_t cap, const char *path, const char *fmt, 
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
 	vs_text_escape(shown, sizeof shown, why, strlen(why), 0);
-	/* the reason whole, the path in what is left (at least the marker and a few bytes) */
+	/* the reason whole, the path in what is left */
 	n = strlen(shown) + 2;
-	room = cap > n + 16 ? cap - n : 16 < cap ? 16 : cap;
+	room = cap > n ? cap - n : 1;
 	if (room > VS_TEXT_PATH_SHOWN)
 		room = VS_TEXT_PATH_SHOWN;
 	n = vs_text_path(dst, room, path);
