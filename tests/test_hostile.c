@@ -1022,15 +1022,15 @@ START_TEST(inputs_that_are_fifos)
 		ck_assert_msg(rc == 2, "gba cycles: exit %d: %s", rc, err);
 		ck_assert_msg(strstr(err, "cycles-thumb.gba: cannot read: not a regular file"), "%s", err);
 	}
-	rc = cli("--version >/dev/null && VRAMSIM_DS_ROM_DIR=%s exec timeout 10 %s cycles %s/traces/ds-sprites.trace", dir,
-		VS_VRAMSIM, VS_SOURCE_DIR);
+	rc = cli("--version >/dev/null && VRAMSIM_DS_ROM_DIR=%s exec timeout 10 %s cycles %s/traces/ds-sprites.trace",
+		dir, VS_VRAMSIM, VS_SOURCE_DIR);
 	ck_assert_msg(rc == 2, "ds cycles: exit %d: %s", rc, err);
 	ck_assert_msg(strstr(err, "cycles.nds: cannot read: not a regular file"), "%s", err);
-	rc = cli("--version >/dev/null && VRAMSIM_MODULE_DIR=%s exec timeout 10 %s record %s/game.nds --frames 5 -o %s/o.trace",
-		dir, VS_VRAMSIM, dir, dir);
+	rc = cli("--version >/dev/null && VRAMSIM_MODULE_DIR=%s exec timeout 10 %s record %s/game.nds --frames 5 "
+		"-o %s/o.trace", dir, VS_VRAMSIM, dir, dir);
 	ck_assert_msg(rc == 2, "module: exit %d: %s", rc, err);
-	ck_assert_msg(strstr(err, "cannot load the ds module") && strstr(err, "vramsim-ds.so: cannot read: not a regular file"),
-		"%s", err);
+	ck_assert_msg(strstr(err, "cannot load the ds module") &&
+		strstr(err, "vramsim-ds.so: cannot read: not a regular file"), "%s", err);
 }
 END_TEST
 
