@@ -6,11 +6,14 @@
  * addresses and sizes, chip size, ROM size used), both CRC-16s, the
  * binaries where the header says, and no copy of the record ring's magic
  * in the image (the game writes it at run time, so the host finds only the
- * live ring). Also vs_ndspack's refusals. Skipped when the ROM was not
- * built (no arm-none-eabi-gcc).
+ * live ring). Also vs_ndspack's refusals, and a DS emulator core path
+ * that is a FIFO refused before the core is loaded. Skipped when the ROM
+ * was not built (no arm-none-eabi-gcc).
  */
+#define _GNU_SOURCE /* mkfifo */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "support.h"
@@ -174,6 +177,24 @@ START_TEST(ndspack_refuses_bad_input)
 }
 END_TEST
 
+/* VRAMSIM_DESMUME_CORE naming a FIFO: dlopen waited for a writer for ever;
+ * the path is refused, exit 2 (no core is needed: none is loaded). Under
+ * `timeout 10`, so a hang fails the case. */
+START_TEST(core_path_that_is_a_fifo)
+{
+	char fifo[1024], out[4096], err[4096];
+	int rc;
+
+	snprintf(fifo, sizeof fifo, "%s", vs_test_path("core.fifo"));
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	rc = vs_test_cli(out, sizeof out, err, sizeof err, "--version >/dev/null && VRAMSIM_DESMUME_CORE='%s' exec "
+		"timeout 10 %s record %s --frames 5 -o '%s'", fifo, VS_VRAMSIM, ROM, vs_test_path("o.trace"));
+	ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "core.fifo: cannot read: not a regular file (the DS emulator core"), "%s", err);
+	ck_assert(!vs_test_exists(vs_test_path("o.trace")));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ds_rom");
@@ -188,6 +209,7 @@ int main(void)
 	tcase_add_test(tc, binaries_are_the_built_ones);
 	tcase_add_test(tc, image_holds_no_ring_magic);
 	tcase_add_test(tc, ndspack_refuses_bad_input);
+	tcase_add_test(tc, core_path_that_is_a_fifo);
 	suite_add_tcase(s, tc);
 	return vs_test_main(s);
 }

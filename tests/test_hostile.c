@@ -1097,6 +1097,112 @@ START_TEST(inputs_that_are_folders)
 }
 END_TEST
 
+/* A ROM, savestate, cycles ROM, DS core or module that is a FIFO is refused
+ * at once (nothing writes to these: open and dlopen waited for ever), and
+ * the ROM-kind probe of `complete` never opens one. Each run is under
+ * `timeout 10`, so a hang fails here rather than stopping the suite. */
+START_TEST(inputs_that_are_fifos)
+{
+	static const char *const runs[] = {
+		"record %s/game --frames 5 -o %s/o.trace", "capture %s/game.gba --frames 5 -o %s/o.trace",
+		"record %s/game.nds --frames 5 -o %s/o.trace", "capture %s/game.nds --frames 5 -o %s/o.trace",
+	};
+	static const char *const fifos[] = { "game", "game.gba", "game.nds", "cycles-thumb.gba", "cycles.nds",
+		"vramsim-ds.so" };
+	const char *dir = dir_path();
+	char path[600], run[2000];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof fifos / sizeof fifos[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, fifos[i]);
+		ck_assert_int_eq(mkfifo(path, 0600), 0);
+	}
+	/* tab completion of a FIFO's next word: nothing read, at once */
+	ck_assert_int_eq(cli("--version >/dev/null && exec timeout 10 %s complete -- record %s/game ''", VS_VRAMSIM,
+		dir), 0);
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		snprintf(run, sizeof run, runs[i], dir, dir);
+		rc = cli("--version >/dev/null && exec timeout 10 %s %s", VS_VRAMSIM, run);
+		if (rc == 2 && strstr(err, "without"))
+			continue; /* a module this build does not have */
+		ck_assert_msg(rc == 2, "%s: exit %d: %s", run, rc, err);
+		ck_assert_msg(strstr(err, "/game") && strstr(err, ": cannot read: not a regular file"), "%s: %s", run, err);
+	}
+	/* the environment's paths: the cycles ROMs, a module's folder */
+	rc = cli("--version >/dev/null && VRAMSIM_GBA_ROM_DIR=%s exec timeout 10 %s cycles %s", dir, VS_VRAMSIM,
+		quickstart());
+	if (!(rc == 2 && strstr(err, "without"))) {
+		ck_assert_msg(rc == 2, "gba cycles: exit %d: %s", rc, err);
+		ck_assert_msg(strstr(err, "cycles-thumb.gba: cannot read: not a regular file"), "%s", err);
+	}
+	rc = cli("--version >/dev/null && VRAMSIM_DS_ROM_DIR=%s exec timeout 10 %s cycles %s/traces/ds-sprites.trace",
+		dir, VS_VRAMSIM, VS_SOURCE_DIR);
+	ck_assert_msg(rc == 2, "ds cycles: exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "cycles.nds: cannot read: not a regular file"), "%s", err);
+	rc = cli("--version >/dev/null && VRAMSIM_MODULE_DIR=%s exec timeout 10 %s record %s/game.nds --frames 5 "
+		"-o %s/o.trace", dir, VS_VRAMSIM, dir, dir);
+	ck_assert_msg(rc == 2, "module: exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "cannot load the ds module") &&
+		strstr(err, "vramsim-ds.so: cannot read: not a regular file"), "%s", err);
+}
+END_TEST
+
+/* An input path of any length: the message keeps its reason and the path's
+ * end (its file name), the front dropped and marked. A path over 1023
+ * bytes gave 1024 bytes of path and nothing after it. */
+START_TEST(long_paths_keep_the_reason)
+{
+	static const char *const runs[] = {
+		"replay %s.trace", "validate %s.trace", "fmt %s.trace", "render %s.trace -o %s", "report %s.trace -o %s.html",
+		"diff %s %s.trace", "cycles %s.trace", "view --script %s.trace %s.trace", "gen side-scroller --map 0=%s.csv",
+		"record %s.gba --frames 5 -o %s/o.trace", "capture %s.nds --frames 5 -o %s/o.trace", "import %s.rep",
+		"fmt %s -o %s.trace",
+	};
+	const char *dir = dir_path(), *trace = quickstart();
+	char longp[1400], run[4000];
+	size_t i, n;
+	int rc;
+
+	n = (size_t)snprintf(longp, sizeof longp, "%s", dir);
+	while (n < 1200)
+		n += (size_t)snprintf(longp + n, sizeof longp - n, "/%s", "no-such-folder-of-forty-bytes-in-a-row");
+	snprintf(longp + n, sizeof longp - n, "/in");
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		/* the long path is the input, or the output where the input is the trace */
+		int out_only = strncmp(runs[i], "fmt %s -o", 9) == 0, second_in = strncmp(runs[i], "diff", 4) == 0;
+		snprintf(run, sizeof run, runs[i], out_only || second_in ? trace : longp, out_only || second_in ? longp :
+			strstr(runs[i], "view") ? longp : dir);
+		rc = cli("%s", run);
+		if (rc == 2 && strstr(err, "without"))
+			continue; /* a module this build does not have */
+		ck_assert_msg(rc == 2, "%s: exit %d: %s", runs[i], rc, err);
+		ck_assert_msg(strstr(err, "No such file or directory\n"), "%s: no reason: %s", runs[i], err);
+		ck_assert_msg(strstr(err, "no-such-folder-of-forty-bytes-in-a-row/in"), "%s: the path's end is not named: %s",
+			runs[i], err);
+		if (strncmp(runs[i], "import", 6) != 0) /* import prints it whole, straight to standard error */
+			ck_assert_msg(strstr(err, VS_TEXT_CUT) && strlen(err) < 1000, "%s: %s", runs[i], err);
+	}
+	/* the shortening itself: whole characters, escapes included */
+	{
+		char e[24];
+		ck_assert_uint_eq(vs_text_path(e, sizeof e, "/a/b/c.trace"), 12);
+		ck_assert_str_eq(e, "/a/b/c.trace");
+		vs_text_path(e, 10, "/aaaa/bb\xc3\xa9/c");
+		ck_assert_str_eq(e, "...bb\xc3\xa9/c");
+		vs_text_path(e, 7, "/aaaa/bb\xc3\xa9/c"); /* 3 bytes would split the character */
+		ck_assert_str_eq(e, ".../c");
+		vs_text_path(e, 10, "/aaaa/b\x1b/c");
+		ck_assert_str_eq(e, "...\\x1b/c");
+		vs_text_path(e, 9, "/aaaa/b\x1b/c"); /* never part of an escape */
+		ck_assert_str_eq(e, ".../c");
+		vs_text_path_msg(e, sizeof e, "/aaaa/bbbb/c", "cannot %s", "open");
+		ck_assert_str_eq(e, ".../bbbb/c: cannot open");
+	}
+}
+END_TEST
+
 /* After a test that passed: its directory goes (one that failed keeps it). */
 static void remove_dir(void)
 {
@@ -1132,6 +1238,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, numbers_and_lengths);
 	tcase_add_test(tc, memory_bounded_by_live_allocations);
 	tcase_add_test(tc, inputs_that_are_folders);
+	tcase_add_test(tc, inputs_that_are_fifos);
+	tcase_add_test(tc, long_paths_keep_the_reason);
 	tcase_add_test(extremes, render_and_view_extremes);
 	suite_add_tcase(s, tc);
 	return s;

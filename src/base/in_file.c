@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: Zlib */
 /* in_file.c - the files a run reads, remembered by device and inode (in_file.h). */
-#define _XOPEN_SOURCE 700 /* fileno */
+#define _XOPEN_SOURCE 700 /* fileno, fdopen, O_CLOEXEC */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/grow.h"
 #include "base/in_file.h"
+#include "base/text.h"
 
 typedef struct input {
 	dev_t dev;
@@ -75,6 +78,46 @@ FILE *vs_in_open(const char *path, const char *mode)
 	fclose(fp);
 	errno = ENOMEM;
 	return NULL;
+}
+
+FILE *vs_in_open_file(const char *path, char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO waits for a writer otherwise */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags;
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0) {
+		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		vs_text_path_msg(err, errlen, path, "cannot read: not a regular file");
+		return NULL;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 || !(fp = fdopen(fd, "rb"))) {
+		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (note(&st, path)) {
+		vs_text_path_msg(err, errlen, path, "out of memory");
+		fclose(fp);
+		return NULL;
+	}
+	return fp;
+}
+
+int vs_in_regular(const char *path, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0;
+	vs_text_path_msg(err, errlen, path, "cannot read: not a regular file%s%s%s", what ? " (" : "", what ? what : "",
+		what ? ")" : "");
+	return -1;
 }
 
 int vs_in_note(const char *path)

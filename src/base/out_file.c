@@ -21,12 +21,12 @@ int vs_out_stdout_said(void) { return stdout_said; }
 
 static int say(char *err, size_t errlen, const char *path, const char *why)
 {
-	char shown[512];
+	char shown[VS_TEXT_PATH_SHOWN];
 
 	if (strcmp(path, "-") == 0)
 		snprintf(shown, sizeof shown, "standard output");
 	else
-		vs_text_escape(shown, sizeof shown, path, strlen(path), 0);
+		vs_text_path(shown, sizeof shown, path);
 	snprintf(err, errlen, "cannot write %s: %s", shown, why);
 	return -1;
 }
@@ -224,9 +224,9 @@ static int identify(vs_out_file *f, char *err, size_t errlen)
  * run, named other there. */
 static int say_other(char *err, size_t errlen, const char *path, const char *other)
 {
-	char why[600], shown[512];
+	char why[600], shown[VS_TEXT_PATH_SHOWN];
 
-	vs_text_escape(shown, sizeof shown, other, strlen(other), 0);
+	vs_text_path(shown, sizeof shown, other);
 	snprintf(why, sizeof why, "it is the same file as %s, another output of this run", shown);
 	return say(err, errlen, path, why);
 }
@@ -234,9 +234,9 @@ static int say_other(char *err, size_t errlen, const char *path, const char *oth
 /* The refusal of output path, which is the run's input read by the name input. */
 static int say_input(char *err, size_t errlen, const char *path, const char *input)
 {
-	char why[600], shown[512];
+	char why[600], shown[VS_TEXT_PATH_SHOWN];
 
-	vs_text_escape(shown, sizeof shown, input, strlen(input), 0);
+	vs_text_path(shown, sizeof shown, input);
 	snprintf(why, sizeof why, "it is %s, which this run reads", shown);
 	return say(err, errlen, path, why);
 }

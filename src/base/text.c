@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /* text.c - input text made safe to echo (src/base/text.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,17 @@ static unsigned long code_point(const unsigned char *s, int len)
 	return c;
 }
 
+/* The character at s (left bytes): its bytes in *step, and whether it is
+ * written as it is (1) or as \xNN for each byte (0). */
+static int plain_char(const unsigned char *s, size_t left, int keep_newline, int *step)
+{
+	int n = vs_text_utf8_len(s, left);
+	unsigned long c = n ? code_point(s, n) : 0;
+
+	*step = n ? n : 1;
+	return n && (!is_control(c) || c == '\t' || (c == '\n' && keep_newline));
+}
+
 size_t vs_text_escape(char *dst, size_t cap, const char *src, size_t len, int keep_newline)
 {
 	const unsigned char *s = (const unsigned char *)src;
@@ -61,23 +73,61 @@ size_t vs_text_escape(char *dst, size_t cap, const char *src, size_t len, int ke
 	if (cap == 0)
 		return 0;
 	while (i < len) {
-		int n = vs_text_utf8_len(s + i, len - i), k;
-		unsigned long c = n ? code_point(s + i, n) : 0;
-		int plain = n && (!is_control(c) || c == '\t' || (c == '\n' && keep_newline));
-		int need = plain ? n : 4 * (n ? n : 1);
+		int n, k;
+		int plain = plain_char(s + i, len - i, keep_newline, &n);
+		int need = plain ? n : 4 * n;
 		if (o + (size_t)need >= cap)
 			break;
 		if (plain) {
 			memcpy(dst + o, s + i, (size_t)n);
 		} else {
-			for (k = 0; k < (n ? n : 1); k++)
+			for (k = 0; k < n; k++)
 				snprintf(dst + o + 4 * (size_t)k, 5, "\\x%02x", s[i + (size_t)k]);
 		}
 		o += (size_t)need;
-		i += (size_t)(n ? n : 1);
+		i += (size_t)n;
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+size_t vs_text_path(char *dst, size_t cap, const char *path)
+{
+	const unsigned char *s = (const unsigned char *)path;
+	size_t len = strlen(path), total = 0, i = 0;
+	int n;
+
+	for (i = 0; i < len; i += (size_t)n)
+		total += plain_char(s + i, len - i, 0, &n) ? (size_t)n : 4 * (size_t)n;
+	if (total < cap || cap <= sizeof VS_TEXT_CUT)
+		return vs_text_escape(dst, cap, path, len, 0);
+	/* drop whole characters from the front until the rest and the marker fit */
+	for (i = 0; total > cap - sizeof VS_TEXT_CUT; i += (size_t)n)
+		total -= plain_char(s + i, len - i, 0, &n) ? (size_t)n : 4 * (size_t)n;
+	memcpy(dst, VS_TEXT_CUT, sizeof VS_TEXT_CUT - 1);
+	return sizeof VS_TEXT_CUT - 1 + vs_text_escape(dst + sizeof VS_TEXT_CUT - 1, cap - (sizeof VS_TEXT_CUT - 1),
+		path + i, len - i, 0);
+}
+
+void vs_text_path_msg(char *dst, size_t cap, const char *path, const char *fmt, ...)
+{
+	char why[1024], shown[1024];
+	size_t n, room;
+	va_list ap;
+
+	if (cap == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	vs_text_escape(shown, sizeof shown, why, strlen(why), 0);
+	/* the reason whole, the path in what is left */
+	n = strlen(shown) + 2;
+	room = cap > n ? cap - n : 1;
+	if (room > VS_TEXT_PATH_SHOWN)
+		room = VS_TEXT_PATH_SHOWN;
+	n = vs_text_path(dst, room, path);
+	snprintf(dst + n, cap - n, ": %s", shown);
 }
 
 void vs_text_escape_in_place(char *buf, size_t cap)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/compiler_hints.h"
+
 /* The length (1-4) of the valid UTF-8 character at s (n bytes left), or 0
  * when s does not start one: a stray continuation byte, an overlong form, a
  * surrogate, a code point past U+10FFFF, or a character cut short. */
@@ -26,6 +28,20 @@ size_t vs_text_escape(char *dst, size_t cap, const char *src, size_t len, int ke
 
 /* The same on the terminated string in buf (cap bytes): one line. */
 void vs_text_escape_in_place(char *buf, size_t cap);
+
+/* The marker in front of a path that lost its front to fit a message. */
+#define VS_TEXT_CUT "..."
+/* The bytes a path takes at most in a message, its terminator counted. */
+#define VS_TEXT_PATH_SHOWN 256
+/* A path (a file name from the user or the environment) escaped into dst
+ * (cap bytes, terminated) as vs_text_escape does; when it does not fit, its
+ * front is dropped, whole characters, and VS_TEXT_CUT put in its place: the
+ * end of a path (the file's name) says most. Returns the bytes written. */
+size_t vs_text_path(char *dst, size_t cap, const char *path);
+/* "PATH: WHY" into dst (cap bytes), WHY from fmt: both escaped, the path
+ * shortened as vs_text_path does to VS_TEXT_PATH_SHOWN bytes, or less so
+ * that WHY is never cut: a message keeps its reason, however long the path. */
+void vs_text_path_msg(char *dst, size_t cap, const char *path, const char *fmt, ...) VS_PRINTF(4, 5);
 
 /* Whether s[0..len) is valid UTF-8 without control characters (but tab). */
 int vs_text_clean(const char *s, size_t len);

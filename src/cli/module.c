@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/in_file.h"
 #include "cli.h"
 #include "module.h"
 
@@ -104,7 +105,7 @@ static int not_built(const module *m, const char *cmd)
 int vs_cli_module_run(const char *name, const char *cmd, int argc, char **argv)
 {
 	const module *m = find(name);
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[1024];
 	vs_module_entry *run;
 	void *h;
 
@@ -113,6 +114,10 @@ int vs_cli_module_run(const char *name, const char *cmd, int argc, char **argv)
 	if (!m->built)
 		return not_built(m, cmd);
 	locate(m, path);
+	if (strchr(path, '/') && vs_in_regular(path, NULL, err, sizeof err)) { /* dlopen would wait on a FIFO */
+		fprintf(stderr, "vramsim %s: cannot load the %s module: %s\n", cmd, m->name, err);
+		return VS_EXIT_USAGE;
+	}
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "vramsim %s: cannot load the %s module: %s\n"

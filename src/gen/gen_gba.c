@@ -642,9 +642,9 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 	uint16_t *cells = NULL;
 	unsigned long v;
 	uint8_t b[2];
-	char shown[512];
+	char shown[VS_TEXT_PATH_SHOWN];
 
-	vs_text_escape(shown, sizeof shown, path, len, 0);
+	vs_text_path(shown, sizeof shown, path); /* a long one loses its front: the reasons after it stay whole */
 	if (!fp) {
 		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return -1;

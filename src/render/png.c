@@ -8,6 +8,7 @@
 
 #include <png.h>
 
+#include "base/text.h"
 #include "render/render.h"
 #include "render/png.h"
 
@@ -66,17 +67,17 @@ int vs_png_read(const char *path, vs_image *im, char *err, size_t errlen)
 	im->px = NULL;
 	im->w = im->h = 0;
 	if (!png_image_begin_read_from_file(&pi, path)) {
-		snprintf(err, errlen, "%s: %s", path, pi.message);
+		vs_text_path_msg(err, errlen, path, "%s", pi.message);
 		return -1;
 	}
 	pi.format = PNG_FORMAT_RGBA;
 	if (vs_image_init(im, (int)pi.width, (int)pi.height, 0)) {
 		png_image_free(&pi);
-		snprintf(err, errlen, "%s: image too large", path);
+		vs_text_path_msg(err, errlen, path, "image too large");
 		return -1;
 	}
 	if (!png_image_finish_read(&pi, NULL, im->px, 0, NULL)) {
-		snprintf(err, errlen, "%s: %s", path, pi.message);
+		vs_text_path_msg(err, errlen, path, "%s", pi.message);
 		vs_image_fini(im);
 		return -1;
 	}

@@ -342,18 +342,19 @@ vs_trace_reader *vs_trace_open_stream(FILE *fp, const char *name, char *err, siz
 	vs_trace_reader *r = calloc(1, sizeof *r);
 
 	if (!r) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		vs_text_path_msg(err, errlen, name, "out of memory");
 		return NULL;
 	}
 	r->fp = fp;
-	/* the name is only ever printed: keep it printable */
-	vs_text_escape(r->name, sizeof r->name, name, strlen(name), 0);
+	/* the name is only ever printed: keep it printable, and short enough
+	 * that a message after it is never cut (its front goes first) */
+	vs_text_path(r->name, sizeof r->name, name);
 	r->cap = BLOCK; /* grown when a line needs it: an allocator's small size, not a mapping, for short traces */
 	r->buf = calloc(r->cap + 1 + SLACK, 1);
 	if (r->buf)
 		r->buf[0] = '\0'; /* the fast path's sentinel */
 	if (!r->buf || names_init(&r->tags) || names_init(&r->states)) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		vs_text_path_msg(err, errlen, name, "out of memory");
 		vs_trace_close(r);
 		return NULL;
 	}
@@ -379,8 +380,7 @@ vs_trace_reader *vs_trace_open(const char *path, char *err, size_t errlen)
 	}
 	fp = vs_in_open(path, "rb");
 	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		vs_text_escape_in_place(err, errlen);
+		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	r = vs_trace_open_stream(fp, path, err, errlen);

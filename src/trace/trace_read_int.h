@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/compiler_hints.h"
+#include "base/text.h"
 #include "trace/trace.h"
 
 #define SLACK 64 /* bytes after buf[cap], initialised: the fast path reads words that may run past a line */
@@ -46,7 +47,7 @@ struct vs_trace_reader {
 	int own_fp;
 	int eof;
 	int follow;         /* vs_trace_follow: the end is "no more yet" */
-	char name[256];
+	char name[VS_TEXT_PATH_SHOWN];
 	char *buf;          /* holds at least one whole line; buf[end] is '\n' */
 	size_t cap, start, end;
 	uint64_t line;      /* number of the line last cut */

@@ -35,7 +35,7 @@ static void ds_notes(FILE *fp, int part)
 	if (!vs_ds_cycles_rom(rom, sizeof rom, err, sizeof err))
 		fprintf(fp, "this build: %s\n", err);
 	else {
-		f = vs_in_open(rom, "rb");
+		f = vs_in_open_file(rom, err, sizeof err);
 		if (f)
 			fclose(f);
 		fprintf(fp, "this build: DS cycles ROM: %s%s\n", rom, f ? "" : " (missing: build the "
@@ -89,6 +89,10 @@ static int missing(void)
 	FILE *fp;
 
 	if (!vs_ds_cycles_rom(rom, sizeof rom, err, sizeof err)) {
+		fprintf(stderr, "vramsim cycles: %s\n", err);
+		return -1;
+	}
+	if (vs_in_regular(rom, "the DS cycles ROM", err, sizeof err)) { /* a FIFO there is said, not waited on */
 		fprintf(stderr, "vramsim cycles: %s\n", err);
 		return -1;
 	}

@@ -248,6 +248,10 @@ static int roms_missing(const cycles_opts *o)
 			fprintf(stderr, "vramsim cycles: %s\n", err);
 			return -1;
 		}
+		if (vs_in_regular(rom, "a cycles ROM", err, sizeof err)) { /* a FIFO there is said, not waited on */
+			fprintf(stderr, "vramsim cycles: %s\n", err);
+			return -1;
+		}
 		if (!(fp = vs_in_open(rom, "rb"))) {
 			fprintf(stderr, "vramsim cycles: no cycles ROM at %s: build the vs_gba_roms target "
 				"(needs gcc-arm-none-eabi) or set VRAMSIM_GBA_ROM_DIR\n", rom);

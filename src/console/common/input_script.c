@@ -30,8 +30,12 @@ static int fail(reader *rd, size_t col, const char *fmt, ...) VS_PRINTF(3, 4);
 
 static int fail(reader *rd, size_t col, const char *fmt, ...)
 {
+	char name[VS_TEXT_PATH_SHOWN];
 	va_list ap;
-	int n = snprintf(rd->err, rd->errlen, "%s:%u:%zu: error: ", rd->name, (unsigned)rd->line, col);
+	int n;
+
+	vs_text_path(name, sizeof name, rd->name); /* a long one loses its front, never the reason */
+	n = snprintf(rd->err, rd->errlen, "%s:%u:%zu: error: ", name, (unsigned)rd->line, col);
 
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < rd->errlen)
@@ -255,8 +259,7 @@ int vs_input_script_read(FILE *fp, const char *name, vs_input_script *s, char *e
 			goto bad;
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
-		vs_text_escape_in_place(err, errlen);
+		vs_text_path_msg(err, errlen, name, "read error: %s", strerror(errno));
 		goto bad;
 	}
 	if (check_overlaps(&rd, s))
@@ -274,8 +277,7 @@ int vs_input_script_load(const char *path, vs_input_script *s, char *err, size_t
 
 	memset(s, 0, sizeof *s);
 	if (!fp) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		vs_text_escape_in_place(err, errlen);
+		vs_text_path_msg(err, errlen, path, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	rc = vs_input_script_read(fp, path, s, err, errlen);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "capture/capture_file.h"
 #include "console/ds/ds_emu.h"
 
@@ -53,7 +54,7 @@ int vs_ds_emu_capture(const char *rom, const vs_emu_play *play, const vs_ds_capt
 		goto done;
 	for (i = 0; i < play->frames; i++) {
 		if (vs_ds_play_frame(e, play, i, why, sizeof why) < 0) {
-			snprintf(err, errlen, "%s: %s", rom, why);
+			vs_text_path_msg(err, errlen, rom, "%s", why);
 			goto done;
 		}
 		if (vs_ds_capture_frame(c, vs_ds_emu_frame(e)) < 0)

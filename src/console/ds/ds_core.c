@@ -8,7 +8,9 @@
  * build (0.9.11+git20160819, libretro/desmume2015 at 2fb4b68).
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, realpath */
+#include "base/in_file.h"
 #include "base/out_file.h"
+#include "base/text.h"
 #include "console/ds/ds_core.h"
 
 #include <dlfcn.h>
@@ -164,6 +166,11 @@ static int load_core(char *err, size_t errlen)
 
 	if (core_handle)
 		return 0;
+	/* dlopen would wait on a FIFO for ever (a name without a slash is looked
+	 * up by dlopen in the library folders, not here) */
+	if (strchr(path, '/') && vs_in_regular(path, "the DS emulator core: set VRAMSIM_DESMUME_CORE to the core's path",
+		err, errlen))
+		return -1;
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		snprintf(err, errlen, "the DS emulator core cannot be loaded (%s); install the Debian package %s, "
@@ -181,7 +188,7 @@ static int load_core(char *err, size_t errlen)
 		memcpy((char *)&api + symbols[i].off, &f, sizeof f);
 	}
 	if (api.api_version() != RETRO_API_VERSION) {
-		snprintf(err, errlen, "%s: libretro API %u, this driver speaks %u", path, api.api_version(),
+		vs_text_path_msg(err, errlen, path, "libretro API %u, this driver speaks %u", api.api_version(),
 			RETRO_API_VERSION);
 		dlclose(h);
 		return -1;
@@ -394,7 +401,7 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 	if (load_core(err, errlen) < 0)
 		return NULL;
 	if (!realpath(rom_path, full)) {
-		snprintf(err, errlen, "%s: cannot open: %s", rom_path, strerror(errno));
+		vs_text_path_msg(err, errlen, rom_path, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	c = calloc(1, sizeof *c);
@@ -436,7 +443,7 @@ vs_ds_core *vs_ds_core_open(const char *rom_path, char *err, size_t errlen)
 	c->state_cap = ok ? api.serialize_size() : 0;
 	quiet_end(c);
 	if (!ok) {
-		snprintf(err, errlen, "%s: the DS emulator core refused the ROM%s%s%s", rom_path, c->log[0] ? " (" : "",
+		vs_text_path_msg(err, errlen, rom_path, "the DS emulator core refused the ROM%s%s%s", c->log[0] ? " (" : "",
 			c->log, c->log[0] ? ")" : "");
 		goto fail;
 	}

@@ -30,7 +30,8 @@ const char *vs_ds_cycles_rom(char *buf, size_t len, char *err, size_t errlen)
 	if (!dir || !*dir) {
 		dir = VS_DS_ROM_DIR;
 		/* the module's own folder, when it has the ROM (an installed tree) */
-		if (*rom_dir && snprintf(buf, len, "%s/cycles.nds", rom_dir) < (int)len && (fp = vs_in_open(buf, "rb"))) {
+		if (*rom_dir && snprintf(buf, len, "%s/cycles.nds", rom_dir) < (int)len
+			&& (fp = vs_in_open_file(buf, err, errlen))) {
 			fclose(fp);
 			return buf;
 		}

@@ -38,9 +38,8 @@ static int check_state_rom(const vs_ds_emu *e, const vs_ds_state *st, const char
 	if (memcmp(st->rom_header, e->rom, VS_DS_HEADER_BYTES) == 0 && st->rom_size == e->rom_size)
 		return 0;
 	vs_ds_rom_names(st->rom_header, &other);
-	snprintf(err, errlen, "%s: a savestate of another ROM (\"%s\" %s, %u bytes; this ROM is \"%s\" %s, %zu bytes)",
-		path, other.title, other.code, (unsigned)st->rom_size, e->info.title, e->info.code, e->rom_size);
-	vs_text_escape_in_place(err, errlen);
+	vs_text_path_msg(err, errlen, path, "a savestate of another ROM (\"%s\" %s, %u bytes; this ROM is \"%s\" %s, "
+		"%zu bytes)", other.title, other.code, (unsigned)st->rom_size, e->info.title, e->info.code, e->rom_size);
 	return -1;
 }
 
@@ -55,13 +54,12 @@ static int load_state(vs_ds_emu *e, const char *path, char *err, size_t errlen)
 	if (!buf)
 		return -1;
 	if (vs_ds_state_parse(buf, size, NULL, &st, why, sizeof why) < 0) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		vs_text_escape_in_place(err, errlen);
+		vs_text_path_msg(err, errlen, path, "%s", why);
 	} else if (check_state_rom(e, &st, path, err, errlen) == 0) {
 		if (!e->core)
 			rc = 0; /* checked before the emulator starts; loaded after */
 		else if (vs_ds_core_unserialize(e->core, buf, st.length, why, sizeof why) < 0)
-			snprintf(err, errlen, "%s: %s", path, why);
+			vs_text_path_msg(err, errlen, path, "%s", why);
 		else
 			rc = 0;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "console/ds/ds_emu.h"
 #include "console/ds/ds_ring.h"
 
@@ -54,7 +55,7 @@ int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_reco
 				snprintf(err, errlen, "cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s",
 					strerror(sink.write_errno));
 			else
-				snprintf(err, errlen, "%s: %s", rom, why);
+				vs_text_path_msg(err, errlen, rom, "%s", why);
 			rc = -1;
 		}
 		if (ring.addr && !rec->ring) {

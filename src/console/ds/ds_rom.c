@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/in_file.h"
 #include "base/text.h"
@@ -117,33 +116,27 @@ int vs_ds_rom_check(const uint8_t *h, size_t size, vs_ds_rom_info *info, char *e
 
 uint8_t *vs_ds_file_read(const char *path, size_t max, const char *what, size_t *size, char *err, size_t errlen)
 {
-	FILE *fp = vs_in_open(path, "rb"); /* an input: no output of the run may replace it */
+	/* an input (no output of the run may replace it), never a FIFO's wait */
+	FILE *fp = vs_in_open_file(path, err, errlen);
 	uint8_t *buf = NULL;
-	struct stat st;
 	long len = 0;
 
-	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		vs_text_escape_in_place(err, errlen);
+	if (!fp)
 		return NULL;
-	}
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || fseek(fp, 0, SEEK_END) != 0
-		|| (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0)
-		snprintf(err, errlen, "%s: cannot read: not a regular file", path);
+	if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0)
+		vs_text_path_msg(err, errlen, path, "cannot read: %s", strerror(errno));
 	else if ((unsigned long)len > max)
-		snprintf(err, errlen, "%s: %s: larger than %zu MiB", path, what, max >> 20);
+		vs_text_path_msg(err, errlen, path, "%s: larger than %zu MiB", what, max >> 20);
 	else if (!(buf = malloc(len ? (size_t)len : 1)))
-		snprintf(err, errlen, "%s: out of memory", path);
+		vs_text_path_msg(err, errlen, path, "out of memory");
 	else if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-		snprintf(err, errlen, "%s: read error: %s", path, ferror(fp) ? strerror(errno) : "it ended early");
+		vs_text_path_msg(err, errlen, path, "read error: %s", ferror(fp) ? strerror(errno) : "it ended early");
 		free(buf);
 		buf = NULL;
 	}
 	fclose(fp);
-	if (!buf) {
-		vs_text_escape_in_place(err, errlen);
+	if (!buf)
 		return NULL;
-	}
 	*size = (size_t)len;
 	return buf;
 }
@@ -154,8 +147,7 @@ uint8_t *vs_ds_rom_load(const char *path, size_t *size, vs_ds_rom_info *info, ch
 	char why[512];
 
 	if (buf && vs_ds_rom_check(buf, *size, info, why, sizeof why) < 0) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		vs_text_escape_in_place(err, errlen);
+		vs_text_path_msg(err, errlen, path, "%s", why);
 		free(buf);
 		return NULL;
 	}

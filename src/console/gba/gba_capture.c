@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "capture/capture_file.h"
 #include "console/gba/gba_emu.h"
 
@@ -57,7 +58,7 @@ int vs_gba_capture(const char *rom, const vs_emu_play *play, const vs_capture_op
 		vs_gba_play_keys(e, play, i);
 		vs_gba_emu_frame_snapshot(e, f);
 		if (vs_gba_emu_fault(e)) {
-			snprintf(err, errlen, "%s: %s", rom, vs_gba_emu_fault(e));
+			vs_text_path_msg(err, errlen, rom, "%s", vs_gba_emu_fault(e));
 			goto done;
 		}
 		if (vs_capture_frame(c, f) < 0)

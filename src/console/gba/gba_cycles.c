@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
 /* gba_cycles.c - host side of the "cycles" GBA program: packs requests
  * after the ROM image, runs it in libmgba, collects the timed results. */
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/in_file.h"
+#include "base/text.h"
 #include "console/gba/gba_emu.h"
 
 /* The build tree's ROM folder; "" when the ROMs were not built. */
@@ -52,7 +52,7 @@ void vs_gba_status(char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "this build: %s\n", err);
 		return;
 	}
-	fp = vs_in_open(rom, "rb");
+	fp = vs_in_open_file(rom, err, sizeof err);
 	if (fp)
 		fclose(fp);
 	snprintf(buf + n, len - (size_t)n, "this build: GBA ROMs: %s%s\n", rom,
@@ -69,22 +69,20 @@ static void put32(unsigned char *p, uint32_t v)
 
 static unsigned char *read_file(const char *path, size_t *size, char *err, size_t errlen)
 {
-	FILE *fp = vs_in_open(path, "rb");
+	FILE *fp = vs_in_open_file(path, err, errlen);
 	unsigned char *buf;
 	long n;
 
-	if (!fp) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (!fp)
 		return NULL;
-	}
 	if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
-		snprintf(err, errlen, "%s: cannot read", path);
+		vs_text_path_msg(err, errlen, path, "cannot read");
 		fclose(fp);
 		return NULL;
 	}
 	buf = malloc(n ? (size_t)n : 1);
 	if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n) {
-		snprintf(err, errlen, "%s: cannot read", path);
+		vs_text_path_msg(err, errlen, path, "cannot read");
 		free(buf);
 		fclose(fp);
 		return NULL;

@@ -2,6 +2,7 @@
 /* gba_emu.c - headless GBA over libmgba (see gba_emu.h). Built only where
  * libmgba is found, into the gba module and the tests that run the emulator. */
 #include "base/in_file.h"
+#include "base/text.h"
 #include "console/gba/gba_emu.h"
 
 #include <dlfcn.h>
@@ -269,16 +270,13 @@ fail:
 
 vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 {
-	FILE *fp = vs_in_open(path, "rb");
+	FILE *fp = vs_in_open_file(path, err, err ? errlen : 0); /* a FIFO is refused, not waited on */
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 	vs_gba_emu *e;
 
-	if (!fp) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (!fp)
 		return NULL;
-	}
 	for (;;) {
 		if (len == cap) {
 			unsigned char *nb;
@@ -288,7 +286,7 @@ vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 				free(buf);
 				fclose(fp);
 				if (err && errlen)
-					snprintf(err, errlen, "%s: too large for a GBA ROM", path);
+					vs_text_path_msg(err, errlen, path, "too large for a GBA ROM");
 				return NULL;
 			}
 			buf = nb;
@@ -300,7 +298,7 @@ vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 	}
 	if (ferror(fp)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			vs_text_path_msg(err, errlen, path, "read error: %s", strerror(errno));
 		free(buf);
 		fclose(fp);
 		return NULL;
@@ -313,7 +311,7 @@ vs_gba_emu *vs_gba_emu_open_file(const char *path, char *err, size_t errlen)
 		char msg[256];
 
 		snprintf(msg, sizeof msg, "%s", err);
-		snprintf(err, errlen, "%s: %s", path, msg);
+		vs_text_path_msg(err, errlen, path, "%s", msg);
 	}
 	free(buf);
 	return e;
@@ -509,22 +507,22 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	/* libmgba's VFile says neither why an open failed nor what a pipe is
 	 * (its size: none, "empty"): the file is looked at first */
 	if (stat(path, &st) != 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: cannot read: not a regular file (a savestate is a file mGBA wrote)", path);
+		vs_text_path_msg(err, errlen, path, "cannot read: not a regular file (a savestate is a file mGBA wrote)");
 		return -1;
 	}
 	vf = mgba.VFileOpen(path, O_RDONLY);
 	if (!vf) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	size = vf->size(vf);
 	if (size <= 0 || (size_t)size > STATE_MAX) {
 		vf->close(vf);
-		snprintf(err, errlen, "%s: not an mGBA savestate (%s)", path, size <= 0 ? "empty" : "larger than 16 MiB");
+		vs_text_path_msg(err, errlen, path, "not an mGBA savestate (%s)", size <= 0 ? "empty" : "larger than 16 MiB");
 		return -1;
 	}
 	/* a raw state begins with mGBA's magic (0x01000000 and its version, as
@@ -537,7 +535,7 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 		size_t want = e->core->stateSize(e->core);
 		if ((magic & 0xFF000000u) == 0x01000000u && (size_t)size < want) {
 			vf->close(vf);
-			snprintf(err, errlen, "%s: truncated: a savestate of the GBA is %zu bytes or more, this one %zu", path,
+			vs_text_path_msg(err, errlen, path, "truncated: a savestate of the GBA is %zu bytes or more, this one %zu",
 				want, (size_t)size);
 			return -1;
 		}
@@ -553,7 +551,7 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	/* libmgba loads a state of another build of the same game with only a
 	 * warning; its CPU state would point into code that is not there. */
 	if (!ok || e->state_note[0]) {
-		snprintf(err, errlen, "%s: not a savestate of this ROM%s%s%s", path, e->state_note[0] ? " (libmgba: " : "",
+		vs_text_path_msg(err, errlen, path, "not a savestate of this ROM%s%s%s", e->state_note[0] ? " (libmgba: " : "",
 			e->state_note, e->state_note[0] ? ")" : "");
 		return -1;
 	}
@@ -566,7 +564,7 @@ int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	bool ok;
 
 	if (!vf) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		vs_text_path_msg(err, errlen, path, "cannot write: %s", strerror(errno));
 		return -1;
 	}
 	enter(e);
@@ -574,7 +572,7 @@ int vs_gba_emu_save_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	leave(e);
 	vf->close(vf);
 	if (!ok) {
-		snprintf(err, errlen, "%s: libmgba could not write the savestate", path);
+		vs_text_path_msg(err, errlen, path, "libmgba could not write the savestate");
 		return -1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "console/gba/gba_emu.h"
 #include "vramsim/record.h"
 
@@ -49,7 +50,7 @@ int vs_gba_record(const char *rom, const vs_emu_play *play, FILE *out, FILE *oth
 			break;
 	}
 	if (vs_gba_emu_fault(e)) {
-		snprintf(err, errlen, "%s: %s", rom, vs_gba_emu_fault(e));
+		vs_text_path_msg(err, errlen, rom, "%s", vs_gba_emu_fault(e));
 		rc = -1;
 	} else if (rec->write_error) {
 		/* the lines go to an unnamed file tmpfile() makes in /tmp, whatever
