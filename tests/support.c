@@ -346,6 +346,51 @@ int vs_test_count_lines(const char *text, const char *prefix)
 	return n;
 }
 
+int vs_test_cli_limited(unsigned blocks, char *err, size_t errcap, const char *fmt, ...)
+{
+	char st_path[600], err_path[600], *args, *cmd, *text;
+	va_list ap;
+	size_t len;
+	int n, st;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	args = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(args);
+	va_start(ap, fmt);
+	vsnprintf(args, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	/* not vs_test_path's slots: a caller may hold paths from them */
+	n = temporary_prefix(st_path, sizeof st_path);
+	snprintf(st_path + n, sizeof st_path - (size_t)n, "limited-status");
+	n = temporary_prefix(err_path, sizeof err_path);
+	snprintf(err_path + n, sizeof err_path - (size_t)n, "limited-stderr");
+	/* the limit binds the command, not what keeps its messages: they go
+	 * through a pipe to a cat outside it; XFSZ ignored, so a write past the
+	 * limit fails with EFBIG instead of killing it */
+	len = strlen(VS_VRAMSIM) + strlen(args) + strlen(st_path) + strlen(err_path) + 128;
+	cmd = malloc(len);
+	ck_assert_ptr_nonnull(cmd);
+	snprintf(cmd, len, "(trap '' XFSZ; ulimit -f %u; '%s' %s 2>&1 >/dev/null </dev/null; echo $? >'%s') | cat >'%s'",
+		blocks, VS_VRAMSIM, args, st_path, err_path);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(args);
+	text = vs_test_slurp(st_path);
+	ck_assert_ptr_nonnull(text);
+	st = atoi(text);
+	free(text);
+	text = vs_test_slurp(err_path);
+	ck_assert_ptr_nonnull(text);
+	snprintf(err, errcap, "%s", text);
+	free(text);
+	remove(st_path);
+	remove(err_path);
+	return st;
+}
+
 void vs_test_put(vs_test_text *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -83,6 +83,14 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Runs the vramsim executable with arguments formatted as printf does,
+ * under a file size limit of blocks (of 512 bytes: `ulimit -f`), standing
+ * for a disk that fills: writes past it fail with EFBIG. Its standard
+ * error in err (cut to errcap), its output dropped; returns its exit
+ * status. */
+int vs_test_cli_limited(unsigned blocks, char *err, size_t errcap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* How many times needle is in text (not overlapping), and how many of
  * text's lines begin with prefix. */
 int vs_test_count(const char *text, const char *needle);

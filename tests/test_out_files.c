@@ -99,25 +99,15 @@ START_TEST(disk_full_named)
 
 	ck_assert_int_eq(chdir(dir), 0);
 	for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-		char cmd[1200], want[256], *said;
+		char cmd[1200], want[256];
 		int st;
 		snprintf(cmd, sizeof cmd, "printf old > %s", runs[r].out);
 		ck_assert_int_eq(system(cmd), 0);
-		/* the messages through a pipe to a writer the limit does not bind */
-		snprintf(cmd, sizeof cmd, "(trap '' XFSZ; ulimit -f 1; '%s' %s 2>&1 >/dev/null; echo $? >st) | cat >err",
-			VS_VRAMSIM, runs[r].args);
-		ck_assert_int_eq(system(cmd), 0);
-		said = vs_test_slurp("st");
-		ck_assert_ptr_nonnull(said);
-		st = atoi(said);
-		free(said);
-		said = vs_test_slurp("err");
-		ck_assert_ptr_nonnull(said);
+		st = vs_test_cli_limited(1, err, sizeof err, "%s", runs[r].args);
 		snprintf(want, sizeof want, "cannot write %s: File too large", runs[r].out);
-		ck_assert_msg(st == 2, "%s: exit %d: %s", runs[r].args, st, said);
-		ck_assert_msg(vs_test_count(said, want) == 1 && !strstr(said, "a write failed") && !strstr(said, "encoding"),
-			"%s: %s", runs[r].args, said);
-		free(said);
+		ck_assert_msg(st == 2, "%s: exit %d: %s", runs[r].args, st, err);
+		ck_assert_msg(vs_test_count(err, want) == 1 && !strstr(err, "a write failed") && !strstr(err, "encoding"),
+			"%s: %s", runs[r].args, err);
 		snprintf(cmd, sizeof cmd, "test \"$(cat %s)\" = old", runs[r].out);
 		ck_assert_msg(system(cmd) == 0, "%s: the old file changed", runs[r].args);
 		ck_assert_msg(!vs_test_temporary_left(runs[r].out), "%s: a temporary file left", runs[r].args);

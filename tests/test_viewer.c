@@ -802,14 +802,13 @@ END_TEST
  * call: "No such file or directory"). */
 START_TEST(log_write_fails)
 {
-	char trace[1024], a[1100], b[1100], log[1100], e[1100], script[16384], cmd[8192], *text;
+	char trace[1024], a[1100], b[1100], log[1100], script[16384], err[4096], *text;
 	int i, n, st;
 
 	snprintf(trace, sizeof trace, "%s", vs_test_file(0, "viewer.trace", trace_text));
 	snprintf(a, sizeof a, "%s", vs_test_path("limited-a.png"));
 	snprintf(b, sizeof b, "%s", vs_test_path("limited-b.png"));
 	snprintf(log, sizeof log, "%s", vs_test_path("limited.log"));
-	snprintf(e, sizeof e, "%s", vs_test_path("limited.err"));
 	n = snprintf(script, sizeof script, "screenshot %s\nseek 5\nscreenshot %s\n", a, b);
 	for (i = 0; i < 300; i++)
 		n += snprintf(script + n, sizeof script - (size_t)n, "seek %d\nprint\n", 1 + i % 16);
@@ -819,15 +818,11 @@ START_TEST(log_write_fails)
 	use_headless_video();
 	/* 64 blocks of 512 bytes: the screenshots of a small window fit, the
 	 * log of 300 state lines does not */
-	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 64; '%s' view '%s' --size 320x240 --script '%s' --log '%s' -q "
-		"2>'%s'", VS_VRAMSIM, trace, vs_test_path("limited.script"), log, e);
-	st = system(cmd);
-	text = vs_test_slurp(e);
-	ck_assert_ptr_nonnull(text);
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d: %s", st, text);
-	ck_assert_msg(strstr(text, "cannot write") && strstr(text, "limited.log: File too large"), "%s", text);
-	ck_assert_msg(vs_test_count(text, "\n") == 1, "%s", text);
-	free(text);
+	st = vs_test_cli_limited(64, err, sizeof err, "view '%s' --size 320x240 --script '%s' --log '%s' -q", trace,
+		vs_test_path("limited.script"), log);
+	ck_assert_msg(st == 2, "exit %d: %s", st, err);
+	ck_assert_msg(strstr(err, "cannot write") && strstr(err, "limited.log: File too large"), "%s", err);
+	ck_assert_msg(vs_test_count(err, "\n") == 1, "%s", err);
 	text = vs_test_slurp(a);
 	ck_assert_str_eq(text, "old\n");
 	free(text);
