@@ -305,20 +305,31 @@ int vs_test_run_cli(const char *args, char *out, size_t outcap, char *err, size_
 	return WEXITSTATUS(st);
 }
 
+/* fmt and ap as printf makes them, in memory the caller frees. */
+static char *formatted(const char *fmt, va_list ap)
+{
+	va_list again;
+	char *text;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	ck_assert_int_ge(n, 0);
+	text = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(text);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	return text;
+}
+
 int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *fmt, ...)
 {
 	va_list ap;
 	char *args;
-	int n, rc;
+	int rc;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	ck_assert_int_ge(n, 0);
-	args = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(args);
-	va_start(ap, fmt);
-	vsnprintf(args, (size_t)n + 1, fmt, ap);
+	args = formatted(fmt, ap);
 	va_end(ap);
 	rc = vs_test_run_cli(args, out, outcap, err, errcap);
 	free(args);
@@ -354,13 +365,7 @@ int vs_test_cli_limited(unsigned blocks, char *err, size_t errcap, const char *f
 	int n, st;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	ck_assert_int_ge(n, 0);
-	args = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(args);
-	va_start(ap, fmt);
-	vsnprintf(args, (size_t)n + 1, fmt, ap);
+	args = formatted(fmt, ap);
 	va_end(ap);
 	/* not vs_test_path's slots: a caller may hold paths from them */
 	n = temporary_prefix(st_path, sizeof st_path);
