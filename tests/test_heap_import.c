@@ -460,6 +460,15 @@ START_TEST(command_names)
 	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "validate '%s'", target), 0);
 	remove(target);
 	remove(rep);
+	/* the file's own name: a newline in it ended the comment the trace
+	 * names it in, and what followed was read as a statement */
+	rep = vs_test_file(4, "names\nalloc 9 64\n#.rep", "20000\n2\n1\n1\na 0 100\n");
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "import '%s' -o '%s'", rep, target), 0);
+	ck_assert_msg(strstr(err, "names\\x0aalloc 9 64\\x0a#.rep: note:") != NULL, "%s", err);
+	ck_assert_int_eq(vs_test_cli(out, sizeof out, err, sizeof err, "fmt '%s'", target), 0);
+	ck_assert_msg(vs_test_count(out, "alloc ") == 1 && strstr(out, "alloc 0 100") != NULL, "%s", out);
+	remove(target);
+	remove(rep);
 }
 END_TEST
 

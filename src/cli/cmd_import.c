@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
 /* cmd_import.c - `vramsim import`: traces from elsewhere into trace format v1.
  * Today: malloc-lab traces (.rep), CS:APP and CMU 15-213. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/in_file.h"
+#include "base/text.h"
 #include "cli.h"
 #include "strategies/registry.h"
 #include "trace/import.h"
@@ -163,9 +165,9 @@ static void notes(const char *name, const vs_rep_stats *st)
 int vs_cmd_import(int argc, char **argv)
 {
 	import_args a;
-	const char *in_path, *out_path, *name;
+	const char *in_path, *out_path;
 	vs_rep_stats st;
-	char err[1024];
+	char err[1024], shown[512];
 	FILE *in, *out;
 	int rc;
 
@@ -179,10 +181,12 @@ int vs_cmd_import(int argc, char **argv)
 		return vs_cli_usage_error(CMD, "no input file");
 	if (check_names(&a.opt))
 		return VS_EXIT_USAGE;
+	/* the name as messages and the trace's comment show it: escaped, so a
+	 * newline in it starts no line of its own */
+	vs_text_path(shown, sizeof shown, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path);
 	in = strcmp(in_path, "-") != 0 ? vs_in_open(in_path, "rb") : vs_in_note_stdin() ? NULL : stdin;
 	if (!in) {
-		fprintf(stderr, "%s: error: cannot open: ", in_path);
-		perror(NULL);
+		fprintf(stderr, "%s: error: cannot open: %s\n", shown, strerror(errno));
 		return VS_EXIT_USAGE;
 	}
 	out = vs_cli_out_open(out_path, 0);
@@ -191,14 +195,13 @@ int vs_cmd_import(int argc, char **argv)
 			fclose(in);
 		return VS_EXIT_USAGE;
 	}
-	name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
-	rc = vs_rep_import(in, name, out, &a.opt, &st, err, sizeof err);
+	rc = vs_rep_import(in, shown, out, &a.opt, &st, err, sizeof err);
 	if (in != stdin)
 		fclose(in);
 	if (rc && err[0])
 		fprintf(stderr, "%s\n", err);
 	if (vs_cli_out_close(out, rc == 0) || rc)
 		return VS_EXIT_USAGE;
-	notes(name, &st);
+	notes(shown, &st);
 	return VS_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "base/compiler_hints.h"
 #include "base/grow.h"
+#include "base/text.h"
 #include "trace/import.h"
 
 /* One event of the output. */
@@ -335,10 +336,14 @@ static int read_op(rep_state *s)
 static void write_trace(FILE *out, const char *name, const rep_state *s, const vs_rep_options *opt)
 {
 	const vs_rep_stats *st = s->st;
+	char shown[512];
 	size_t i;
 
+	/* the file's name escaped (\xNN), so a newline in it cannot end the
+	 * comment and start a statement of its own */
+	vs_text_path(shown, sizeof shown, name);
 	fprintf(out, "vramsim-trace 1\n");
-	fprintf(out, "# imported from %s (malloc-lab trace, %s header: ", name, vs_rep_header_name(st->header));
+	fprintf(out, "# imported from %s (malloc-lab trace, %s header: ", shown, vs_rep_header_name(st->header));
 	if (st->header == VS_REP_HEADER_CSAPP)
 		fprintf(out, "suggested heap %u bytes, %u ids, %u ops, weight %u", st->heap_size, st->ids, st->ops,
 			st->weight);
