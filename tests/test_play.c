@@ -323,6 +323,27 @@ START_TEST(test_window_session)
 }
 END_TEST
 
+/* A ROM's name goes into the keys file's first comment: escaped, so a
+ * newline in it cannot end the comment and start a line of keys that
+ * capture --input would press. */
+START_TEST(test_window_rom_name_in_keys)
+{
+	const char *rom = vs_test_path("odd\n0-99 start\n.gba"), *keys = vs_test_path("odd.keys");
+	const char *script = vs_test_file(1, "play-odd.script", "wait 10\nquit\n");
+	char cmd[4096], *k;
+
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", DEMO_ROM, rom);
+	ck_assert_int_eq(system(cmd), 0);
+	setenv("SDL_VIDEODRIVER", "dummy", 1);
+	ck_assert_msg(cli("play '%s' --script '%s' -o '%s' --keys-out '%s' --log /dev/null", rom, script,
+		vs_test_path("odd.trace"), keys) == 0, "%s", err);
+	k = vs_test_slurp(keys);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_msg(vs_test_count_lines(k, "0-99") == 0 && strstr(k, "odd\\x0a0-99 start\\x0a.gba"), "%s", k);
+	free(k);
+}
+END_TEST
+
 START_TEST(test_window_input_take_over)
 {
 	const char *input = vs_test_file(0, "play-window.input", "60-63 start\n100-300 right\n");
@@ -466,6 +487,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = vs_test_tcase_apart(s, "window", NULL);
 	tcase_add_test(tc, test_window_session);
+	tcase_add_test(tc, test_window_rom_name_in_keys);
 	tcase_add_test(tc, test_window_input_take_over);
 	tcase_add_test(tc, test_window_refusals);
 	tcase_add_test(tc, test_window_writes_fail);

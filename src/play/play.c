@@ -20,6 +20,7 @@
 
 #include "base/grow.h"
 #include "base/out_file.h"
+#include "base/text.h"
 #include "capture/capture_file.h"
 #include "console/common/rom_kind.h"
 #include "play/play.h"
@@ -295,10 +296,15 @@ static void input_name(const vs_play_input *in, char *buf, size_t len)
 static void write_keys(const vs_play *p, FILE *fp)
 {
 	size_t i = 0, j;
-	char names[128];
+	char names[128], rom[512], state[512] = "";
 
-	fprintf(fp, "# keys of a vramsim play session: %zu frames of %s%s%s\n", p->nkeys, p->o.rom,
-		p->o.state ? " from the savestate " : " from power-on", p->o.state ? p->o.state : "");
+	/* escaped (\xNN): a newline in a path would end the comment and start a
+	 * line of keys */
+	vs_text_path(rom, sizeof rom, p->o.rom);
+	if (p->o.state)
+		vs_text_path(state, sizeof state, p->o.state);
+	fprintf(fp, "# keys of a vramsim play session: %zu frames of %s%s%s\n", p->nkeys, rom,
+		p->o.state ? " from the savestate " : " from power-on", state);
 	fprintf(fp, "# replay: vramsim capture GAME --frames %zu --input THIS%s\n", p->nkeys,
 		p->o.state ? " --state STATE" : "");
 	while (i < p->nkeys) {
