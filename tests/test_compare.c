@@ -1022,6 +1022,53 @@ START_TEST(arena_without_rows_is_said)
 }
 END_TEST
 
+/* A row's key is the trace path as given, "./" dropped: a relative path
+ * stays relative (".//DIR/q.trace" run in DIR is DIR/DIR/q.trace, not
+ * DIR/q.trace, which it was, ranked against it), and one file given twice,
+ * by any names, is refused before anything runs: its rows would be ranked
+ * against each other and written twice to a baseline, which refuses that. */
+START_TEST(trace_keys_name_one_file_each)
+{
+	const char *dir = tmp_path("keys"), *base = tmp_path("keys.json"), *html = tmp_path("keys.html");
+	char cmd[4096], row[1200];
+	int rc;
+
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s%s' && cp traces/" QS " '%s/q.trace' && "
+		"cp traces/gba-sprite-churn-1.trace '%s%s/q.trace' && ln -s q.trace '%s/link.trace'", dir, dir, dir, dir, dir,
+		dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	rc = cli("compare %s/q.trace .//%s/q.trace -s gba-obj-map --no-timing -f csv", dir, dir + 1);
+	ck_assert_int_eq(chdir(VS_SOURCE_DIR), 0);
+	ck_assert_msg(rc == 0, "%s", err);
+	/* two keys, each ranked first of its own */
+	snprintf(row, sizeof row, "\n%s/q.trace,obj,gba-obj,gba-obj-map,ok,1,11,", dir);
+	ck_assert_msg(strstr(out, row) != NULL, "%s", out);
+	snprintf(row, sizeof row, "\n%s/q.trace,obj,gba-obj,gba-obj-map,ok,1,4329,", dir + 1);
+	ck_assert_msg(strstr(out, row) != NULL, "%s", out);
+	/* "./" and the slashes after it go, nothing else */
+	ck_assert_int_eq(cli("compare .//traces/%s -s gba-obj-map --no-timing -f csv", QS), 0);
+	ck_assert_msg(strstr(out, "\ntraces/" QS ",obj,") != NULL, "%s", out);
+
+	/* the same file by two names: refused, no baseline written */
+	ck_assert_int_eq(chdir(dir), 0);
+	rc = cli("compare q.trace ./q.trace -s gba-obj-map --no-timing --write-baseline %s", base);
+	ck_assert_int_eq(chdir(VS_SOURCE_DIR), 0);
+	ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "./q.trace: the same file as q.trace, given before"), "%s", err);
+	ck_assert(!vs_test_exists(base));
+	/* through a link, and a directory with a file of it */
+	ck_assert_int_eq(cli("compare %s/q.trace %s/link.trace -s gba-obj-map --no-timing", dir, dir), 2);
+	ck_assert_msg(strstr(err, "link.trace: the same file as "), "%s", err);
+	ck_assert_int_eq(cli("compare %s/q.trace %s -s gba-obj-map --no-timing", dir, dir), 2);
+	ck_assert_msg(strstr(err, "the same file as "), "%s", err);
+	/* the report's comparison has the same keys */
+	ck_assert_int_eq(cli("report %s/q.trace %s/./q.trace -o %s -q", dir, dir, html), 2);
+	ck_assert_msg(strstr(err, "/./q.trace: the same file as "), "%s", err);
+	ck_assert(!vs_test_exists(html));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -1050,6 +1097,7 @@ static Suite *suite(void)
 	tcase_add_test(outputs, timing_wrapper_forwards_everything);
 	tcase_add_test(tc, first_bad_trace_in_order);
 	tcase_add_test(tc, arena_without_rows_is_said);
+	tcase_add_test(tc, trace_keys_name_one_file_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

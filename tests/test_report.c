@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "support.h"
@@ -154,6 +155,52 @@ START_TEST(window)
 }
 END_TEST
 
+/* Names whose bytes mostly become \xNN once escaped: two traces that
+ * differ only in their file names keep them in every heading, cell and alt
+ * text, and a long title its end. The HTML escaper cut every text at 2047
+ * bytes escaped, the pictures' alt texts at 511 bytes of path. */
+START_TEST(long_escaped_names_whole)
+{
+	char dir[1024], args[4096], title[700], *h, *src = vs_test_slurp(VS_SOURCE_DIR "/traces/obj-quickstart.trace");
+	const char *html = vs_test_path("long-names.html");
+	const char *needles[] = { "/a.trace</h2>", "/b.trace</h2>", "/a.trace</td>", "/b.trace</td>",
+		"/a.trace\" width=", "/b.trace\" width=" };
+	size_t i, n;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(src);
+	n = (size_t)snprintf(dir, sizeof dir, "%s", vs_test_path("long-names"));
+	ck_assert_int_eq(mkdir(dir, 0777), 0);
+	for (i = 0; i < 3; i++) {
+		dir[n++] = '/';
+		memset(dir + n, '\x01', 200);
+		n += 200;
+		dir[n] = '\0';
+		ck_assert_int_eq(mkdir(dir, 0777), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(dir + n, sizeof dir - n, "/%c.trace", "ab"[i]);
+		ck_assert_ptr_nonnull(fp = fopen(dir, "w"));
+		fputs(src, fp);
+		ck_assert_int_eq(fclose(fp), 0);
+	}
+	dir[n] = '\0';
+	memset(title, '\x01', 600);
+	snprintf(title + 600, sizeof title - 600, "END");
+	snprintf(args, sizeof args, "report '%s/a.trace' '%s/b.trace' -s gba-obj-map -q --title '%s' -o '%s'", dir, dir,
+		title, html);
+	ck_assert_msg(vs_test_run_cli(args, out, sizeof out, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(h = vs_test_slurp(html));
+	for (i = 0; i < sizeof needles / sizeof needles[0]; i++)
+		ck_assert_msg(vs_test_count(h, needles[i]) == (i < 4 ? 1 : 2), "%s: %d", needles[i], vs_test_count(h,
+			needles[i]));
+	ck_assert_int_eq(vs_test_count(h, "\\x01END</title>"), 1);
+	ck_assert_int_eq(vs_test_count(h, "\\x01END</h1>"), 1);
+	free(h);
+	free(src);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -167,6 +214,7 @@ static Suite *report_suite(void)
 	tcase_add_test(browser, in_a_browser);
 	tcase_add_test(tc, bad_usage);
 	tcase_add_test(tc, window);
+	tcase_add_test(tc, long_escaped_names_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

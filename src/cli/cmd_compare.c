@@ -63,7 +63,8 @@ static const vs_cli_cmd command = {
 	"fragmentation, internal fragmentation and free extents at peak, high-water,\n"
 	"smallest failed request, host ns per allocator call; then the best strategy\n"
 	"per trace and arena, and why. A DIR stands for its *.trace files, by name.\n"
-	"Traces run in parallel; rows come out in a fixed order.\n",
+	"Each file is given once: its path is its rows' key. Traces run in parallel;\n"
+	"rows come out in a fixed order.\n",
 	options,
 	"exit: 0 ok, 1 a budget or the baseline was broken, a budget matched no row or an\n"
 	"integrity check failed, 2 bad usage, unknown strategy, malformed trace, budget\n"
@@ -107,7 +108,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Trace paths are row keys (vs_cmp_row.trace): never cut. */
-#define TRACE_PATH_MAX 1023
+#define TRACE_PATH_MAX VS_CMP_TRACE_MAX
 /* A bound on what one directory operand may bring. */
 #define MAX_DIR_TRACES 10000
 

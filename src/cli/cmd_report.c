@@ -103,14 +103,10 @@ static int take(void *ud, const vs_cli_parser *p, int c)
 
 /* ---- HTML pieces ------------------------------------------------------- */
 
-/* Text from input, safe in HTML: escaped controls and bad bytes, then entities. */
-static void html(FILE *fp, const char *s)
+/* Escaped text (vs_text_escape's) with HTML's special characters as entities. */
+static void html_entities(FILE *fp, const char *p)
 {
-	char buf[2048];
-	const char *p;
-
-	vs_text_escape(buf, sizeof buf, s, strlen(s), 0);
-	for (p = buf; *p; p++) {
+	for (; *p; p++) {
 		switch (*p) {
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;
@@ -118,6 +114,27 @@ static void html(FILE *fp, const char *s)
 		case '"': fputs("&quot;", fp); break;
 		default: fputc(*p, fp);
 		}
+	}
+}
+
+/* The bytes html() escapes at a time: a piece ends between characters. */
+#define HTML_PIECE 256
+
+/* Text from input, safe in HTML: escaped controls and bad bytes, then
+ * entities. A piece at a time, so that a name is never cut, however long
+ * and however many of its bytes become \xNN: two paths that differ only at
+ * their ends must still differ in the report. */
+static void html(FILE *fp, const char *s)
+{
+	char buf[4 * HTML_PIECE + 1]; /* each byte escaped (\xNN), at worst */
+	size_t len = strlen(s), n;
+	int k;
+
+	for (; len; s += n, len -= n) {
+		for (n = 0; n < len && n + 4 <= HTML_PIECE; n += (size_t)(k ? k : 1))
+			k = vs_text_utf8_len((const unsigned char *)s + n, len - n);
+		vs_text_escape(buf, sizeof buf, s, n, 0);
+		html_entities(fp, buf);
 	}
 }
 
@@ -368,6 +385,21 @@ static int occupancy_at(FILE *fp, const report_opts *o, const char *path, int a,
 	return rc ? VS_EXIT_USAGE : VS_EXIT_OK;
 }
 
+/* "WHAT of PATH[, WIN]": a picture's title and alt text, the trace's path
+ * whole (two traces' pictures are told apart by their ends). In memory the
+ * caller frees; NULL (said) when there is none. */
+static char *of_trace(const char *what, const char *path, const char *win)
+{
+	size_t n = strlen(what) + strlen(path) + strlen(win) + sizeof " of , ";
+	char *t = malloc(n);
+
+	if (!t)
+		fprintf(stderr, "vramsim report: out of memory\n");
+	else
+		snprintf(t, n, "%s of %s%s%s", what, path, *win ? ", " : "", win);
+	return t;
+}
+
 static int one_trace(FILE *fp, const report_opts *o, int ti)
 {
 	const char *path = o->paths[ti];
@@ -377,7 +409,7 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	vs_replay *r = NULL;
 	vs_cli_chain c;
 	vs_image im;
-	char alt[512], win[64], cap[256], err[512];
+	char *title = NULL, win[64], cap[256], err[512];
 	int a, rc = VS_EXIT_USAGE;
 
 	vs_replay_config_default(&cfg);
@@ -425,14 +457,15 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 			goto out;
 		tags_table(fp, r, x, a);
 	}
-	snprintf(alt, sizeof alt, "heatmap of %s%s%s", path, *win ? ", " : "", win);
 	snprintf(cap, sizeof cap, "Heatmap%s%s: time across, addresses down, coloured by owner tag; failures marked",
 		*win ? " of " : "", win);
-	if (vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, alt) || figure(fp, &im, alt, cap))
+	if (!(title = of_trace("heatmap", path, win)) || vs_picture_heatmap(&im, hs, VS_HEAT_OWNER, title) ||
+		figure(fp, &im, title, cap))
 		goto out;
-	snprintf(alt, sizeof alt, "chart of %s%s%s", path, *win ? ", " : "", win);
+	free(title);
+	title = NULL;
 	snprintf(cap, sizeof cap, "Live bytes, largest free extent and fragmentation over %s", *win ? win : "time");
-	if (vs_picture_chart(&im, hs, alt) || figure(fp, &im, alt, cap))
+	if (!(title = of_trace("chart", path, win)) || vs_picture_chart(&im, hs, title) || figure(fp, &im, title, cap))
 		goto out;
 	failures_table(fp, r, x);
 	fputs("</section>\n", fp);

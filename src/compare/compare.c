@@ -8,17 +8,20 @@
  * then planned in a fixed order and filled in place while the replays run,
  * biggest trace first, so the order of completion never shows in the output.
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compare/compare.h"
 #include "base/grow.h"
+#include "base/text.h"
 #include "strategies/registry.h"
 #include "vram/arena.h"
 
@@ -480,11 +483,19 @@ static void run_one(void *ud, int k)
 
 /* ---- planning -------------------------------------------------------------- */
 
+/* The row's key of a trace: the path as given, its leading "./" dropped
+ * with the slashes after it ("./x" and ".//x" are "x"), so that the key of
+ * a relative path stays relative: ".//tmp/x" is never "/tmp/x". */
 static const char *trace_key(const char *path)
 {
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	return path;
+	const char *k = path;
+
+	while (k[0] == '.' && k[1] == '/') {
+		k += 2;
+		while (*k == '/')
+			k++;
+	}
+	return *k ? k : path;
 }
 
 /* Notes an arena that gets no row. 0, or -1 out of memory. */
@@ -562,10 +573,17 @@ static long addressed_arenas(vs_trace_reader *rd, char *err, size_t errlen)
 
 /* What planning needs of one trace: its header, and (with no strategies
  * named) the arenas `recorded` can replay, which takes reading it all. */
+typedef struct file_id {
+	dev_t dev;
+	ino_t ino;
+	int t;           /* the trace's place in cfg->traces */
+} file_id;
+
 typedef struct scan {
 	vs_trace_header h;
 	long addressed;  /* -1: the trace is unreadable or malformed (err) */
 	uint64_t size;   /* bytes: the order of the replays */
+	file_id id;      /* the file read, whatever name it was given by */
 	char err[1024];
 } scan;
 
@@ -579,14 +597,82 @@ static void scan_one(void *ud, int t)
 	scan_set *ss = ud;
 	scan *sc = &ss->v[t];
 	vs_trace_reader *rd = vs_trace_open(ss->cfg->traces[t], sc->err, sizeof sc->err);
+	struct stat st;
 
 	sc->addressed = -1;
 	if (!rd)
 		return;
+	if (stat(ss->cfg->traces[t], &st) != 0) {
+		vs_text_path_msg(sc->err, sizeof sc->err, ss->cfg->traces[t], "cannot read: %s", strerror(errno));
+		vs_trace_close(rd);
+		return;
+	}
+	sc->id.dev = st.st_dev;
+	sc->id.ino = st.st_ino;
+	sc->id.t = t;
 	sc->h = *vs_trace_header_of(rd);
 	sc->size = vs_trace_size(rd);
 	sc->addressed = ss->cfg->nchoices ? 0 : addressed_arenas(rd, sc->err, sizeof sc->err);
 	vs_trace_close(rd);
+}
+
+static int by_file(const void *pa, const void *pb)
+{
+	const file_id *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static int same_file(const file_id *a, const file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+/* A trace's path is its rows' key, so each is whole and names one file
+ * once: a path too long to be a key, or a file given a second time by any
+ * name ("x" and "./x", a link: one device and inode), is refused before
+ * anything runs. A second run of one file would be ranked against the
+ * first, and its rows repeat the first's, which a baseline refuses. */
+static int check_keys(const vs_cmp_config *cfg, const scan *v, char *err, size_t errlen)
+{
+	file_id *ids;
+	char a[VS_TEXT_PATH_SHOWN];
+	int t, again = -1, first = -1;
+
+	for (t = 0; t < cfg->ntraces; t++) {
+		if (strlen(trace_key(cfg->traces[t])) > VS_CMP_TRACE_MAX) {
+			vs_text_path_msg(err, errlen, cfg->traces[t], "a trace path is at most %d bytes (it is the rows' key)",
+				VS_CMP_TRACE_MAX);
+			return -1;
+		}
+	}
+	if (!(ids = malloc((cfg->ntraces > 0 ? (size_t)cfg->ntraces : 1) * sizeof *ids))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (t = 0; t < cfg->ntraces; t++)
+		ids[t] = v[t].id;
+	qsort(ids, (size_t)cfg->ntraces, sizeof *ids, by_file);
+	/* the first trace, in the order given, that repeats an earlier one: the
+	 * second of a file's group (each group is in the order given) */
+	for (t = 1; t < cfg->ntraces; t++) {
+		if (same_file(&ids[t - 1], &ids[t]) && (t == 1 || !same_file(&ids[t - 2], &ids[t])) &&
+			(again < 0 || ids[t].t < again)) {
+			again = ids[t].t;
+			first = ids[t - 1].t;
+		}
+	}
+	free(ids);
+	if (again < 0)
+		return 0;
+	vs_text_path(a, sizeof a, cfg->traces[first]);
+	vs_text_path_msg(err, errlen, cfg->traces[again], "the same file as %s, given before: give each trace once "
+		"(its path is its rows' key)", a);
+	return -1;
 }
 
 static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job **jobs, char *err, size_t errlen)
@@ -611,6 +697,8 @@ static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job 
 			goto fail;
 		}
 	}
+	if (check_keys(cfg, ss.v, err, errlen))
+		goto fail;
 	for (t = 0; t < cfg->ntraces; t++) {
 		const char *path = cfg->traces[t];
 		const vs_trace_header *hp = &ss.v[t].h;
@@ -643,7 +731,7 @@ static int plan(const vs_cmp_config *cfg, int nthreads, vs_cmp_result *res, job 
 						goto oom;
 				}
 			}
-			if (res->nrows == before && add_unmatched(res, path, &hp->arenas[i]))
+			if (res->nrows == before && add_unmatched(res, trace_key(path), &hp->arenas[i]))
 				goto oom;
 		}
 		for (i = first; i < res->nrows; i++)

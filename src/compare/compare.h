@@ -20,6 +20,9 @@
 #include "engine/replay.h"
 
 #define VS_CMP_LABEL_MAX (VS_NAME_MAX + VS_OPTIONS_MAX + 2)
+/* The bytes of a row's trace key at most: a trace path longer is refused,
+ * never cut, so that two traces never share a key. */
+#define VS_CMP_TRACE_MAX 1023
 
 /* A strategy to compare: on every arena it can manage (arena ""), or on the
  * arena of that name only. options "" means the trace's own. */
@@ -55,7 +58,9 @@ typedef enum vs_cmp_status {
 const char *vs_cmp_status_name(vs_cmp_status s);
 
 typedef struct vs_cmp_row {
-	char trace[1024];          /* the path as given, leading "./" dropped: the row's key */
+	/* the path as given, leading "./" dropped (with the slashes after it):
+	 * the row's key, one per file */
+	char trace[VS_CMP_TRACE_MAX + 1];
 	char arena[VS_NAME_MAX];
 	char kind[16];
 	char strategy[VS_CMP_LABEL_MAX]; /* NAME or NAME:OPTIONS */
@@ -80,7 +85,7 @@ typedef struct vs_cmp_row {
 /* The best row of one trace and arena, and why. */
 typedef struct vs_cmp_best {
 	int row;                   /* index in rows, -1: nothing ran clean */
-	char trace[1024];
+	char trace[VS_CMP_TRACE_MAX + 1];
 	char arena[VS_NAME_MAX];
 	char why[512];
 } vs_cmp_best;
@@ -88,7 +93,7 @@ typedef struct vs_cmp_best {
 /* An arena of a trace that no row compared: the strategies named manage
  * none of its kind. Said in every format, never passed over in silence. */
 typedef struct vs_cmp_unmatched {
-	char trace[1024];
+	char trace[VS_CMP_TRACE_MAX + 1];
 	char arena[VS_NAME_MAX];
 	char kind[32];
 } vs_cmp_unmatched;
@@ -104,7 +109,8 @@ typedef struct vs_cmp_result {
 } vs_cmp_result;
 
 /* Plans and runs the matrix. Returns 0, or -1 with err (a trace that will not
- * open, a named strategy that manages none of a trace's arenas). Rows that
+ * open, a trace path over VS_CMP_TRACE_MAX bytes, one file given twice by
+ * any names, a named strategy that manages none of a trace's arenas). Rows that
  * failed in a worker carry VS_CMP_ERROR and their message in note. */
 int vs_cmp_run(const vs_cmp_config *cfg, vs_cmp_result *res, char *err, size_t errlen);
 void vs_cmp_result_free(vs_cmp_result *res);
