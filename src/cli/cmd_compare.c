@@ -67,8 +67,9 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 ok, 1 a budget or the baseline was broken, a budget matched no row or an\n"
 	"integrity check failed, 2 bad usage, unknown strategy, malformed trace, budget\n"
-	"or baseline file, or an output that cannot be written (no output file is left\n"
-	"half-written).\n",
+	"or baseline file, an output that cannot be written (no output file is left\n"
+	"half-written), or a --write-baseline row whose name --baseline could not read\n"
+	"back (control characters, bytes not UTF-8: nothing is written).\n",
 	NULL, 0
 };
 
