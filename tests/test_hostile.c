@@ -1273,8 +1273,9 @@ START_TEST(names_stay_inert_in_outputs)
 	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 1);
 	ck_assert_int_eq(vs_test_count_lines(out, "best "), NHOSTILE);
 	ck_assert_int_eq(lines_with(out, n, " gba-obj-map "), NHOSTILE);
-	ck_assert_msg(strstr(out, "/n/x\\x0aresult: ok\\x0a.trace ") && strstr(out, "/n/e\\x1b[31m\\x0d\\x07\\x7f.trace ") &&
-		strstr(out, "/n/bad-\\xff\\xfe.trace ") && strstr(out, "/n/c\\xc2\\x85.trace "), "%s", out);
+	ck_assert_msg(strstr(out, "/n/x\\x0aresult: ok\\x0a.trace ") &&
+		strstr(out, "/n/e\\x1b[31m\\x0d\\x07\\x7f.trace ") && strstr(out, "/n/bad-\\xff\\xfe.trace ") &&
+		strstr(out, "/n/c\\xc2\\x85.trace "), "%s", out);
 	/* Markdown: one table row a trace; a backtick closes no code span */
 	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing -f markdown", n), 0);
 	ck_assert_msg(printable(out), "%s", out);
