@@ -1204,6 +1204,211 @@ START_TEST(long_paths_keep_the_reason)
 END_TEST
 
 /* After a test that passed: its directory goes (one that failed keeps it). */
+/* ---- names from the user in outputs ------------------------------------------ */
+
+/* A copy of the quickstart trace at path. */
+static void quickstart_at(const char *path)
+{
+	static char text[1 << 16];
+	size_t n = read_bytes(quickstart(), text, sizeof text);
+
+	ck_assert_uint_lt(n, sizeof text - 1);
+	write_bytes(path, text, n);
+}
+
+/* Trace file names that would forge lines, markup or invalid documents;
+ * the last three differ in one byte that JUnit once turned into a space. */
+static const char *const hostile_names[] = {
+	"x\nresult: ok\n.trace", "e\x1b[31m\r\x07\x7f.trace", "bad-\xff\xfe.trace", "c\xc2\x85.trace",
+	"bt`<details>**result: ok**`.trace", "m\x01.trace", "m\x02.trace", "m .trace",
+};
+#define NHOSTILE ((int)(sizeof hostile_names / sizeof hostile_names[0]))
+
+/* How many lines of text begin with prefix and hold needle. */
+static int lines_with(const char *text, const char *prefix, const char *needle)
+{
+	int n = 0;
+
+	while (*text) {
+		const char *end = strchr(text, '\n');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		char line[4096];
+		snprintf(line, sizeof line, "%.*s", (int)len, text);
+		n += strncmp(line, prefix, strlen(prefix)) == 0 && strstr(line, needle) != NULL;
+		text += len + (end != NULL);
+	}
+	return n;
+}
+
+/* Valid UTF-8 without a raw control character but newline and tab: what
+ * JSON needs (DEL and U+0080-U+009F may stay as they are there). */
+static int json_text(const char *s)
+{
+	size_t i = 0, n = strlen(s);
+
+	while (i < n) {
+		int len = vs_text_utf8_len((const unsigned char *)s + i, n - i);
+		if (!len || ((unsigned char)s[i] < 0x20 && s[i] != '\n' && s[i] != '\t'))
+			return 0;
+		i += (size_t)len;
+	}
+	return 1;
+}
+
+START_TEST(names_stay_inert_in_outputs)
+{
+	const char *dir = dir_path();
+	char path[1024], n[1024], doc[1 << 16];
+	int i;
+
+	snprintf(n, sizeof n, "%s/n", dir);
+	ck_assert_int_eq(mkdir(n, 0777), 0);
+	for (i = 0; i < NHOSTILE; i++) {
+		snprintf(path, sizeof path, "%s/%s", n, hostile_names[i]);
+		quickstart_at(path);
+	}
+	/* text: one row and one best line a trace, one result line */
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing", n), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 1);
+	ck_assert_int_eq(vs_test_count_lines(out, "best "), NHOSTILE);
+	ck_assert_int_eq(lines_with(out, n, " gba-obj-map "), NHOSTILE);
+	ck_assert_msg(strstr(out, "/n/x\\x0aresult: ok\\x0a.trace ") &&
+		strstr(out, "/n/e\\x1b[31m\\x0d\\x07\\x7f.trace ") && strstr(out, "/n/bad-\\xff\\xfe.trace ") &&
+		strstr(out, "/n/c\\xc2\\x85.trace "), "%s", out);
+	/* Markdown: one table row a trace; a backtick closes no code span */
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing -f markdown", n), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "| "), NHOSTILE + 1);
+	ck_assert_int_eq(vs_test_count_lines(out, "- "), NHOSTILE);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 0);
+	snprintf(path, sizeof path, "\n- ``%s/bt`<details>**result: ok**`.trace`` obj: **gba-obj-map** - ", n);
+	ck_assert_msg(strstr(out, path) != NULL, "%s", out);
+	snprintf(path, sizeof path, "\n| %s/bt\\`\\<details\\>\\*\\*result: ok\\*\\*\\`.trace | obj |", n);
+	ck_assert_msg(strstr(out, path) != NULL, "%s", out);
+	ck_assert_int_eq(vs_test_count(out, "\\\\x0a"), 2); /* the table cell: \x0a shown, its backslash escaped */
+	/* JSON: valid UTF-8, a bad byte as U+FFFD, a control character as \u00NN */
+	snprintf(path, sizeof path, "%s/c.json", dir);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing -f json -o %s", n, path), 0);
+	ck_assert_uint_lt(read_bytes(path, doc, sizeof doc), sizeof doc - 1);
+	ck_assert(json_text(doc));
+	ck_assert_ptr_nonnull(strstr(doc, "/n/bad-\xEF\xBF\xBD\xEF\xBF\xBD.trace\""));
+	ck_assert_ptr_nonnull(strstr(doc, "/n/x\\nresult: ok\\n.trace\""));
+	ck_assert_ptr_nonnull(strstr(doc, "/n/m\\u0001.trace\""));
+	/* JUnit: well-formed (no byte XML refuses), every trace a suite of its own */
+	snprintf(path, sizeof path, "%s/c.xml", dir);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing -f junit -o %s", n, path), 0);
+	ck_assert_uint_lt(read_bytes(path, doc, sizeof doc), sizeof doc - 1);
+	ck_assert_msg(printable(doc), "%s", doc);
+	ck_assert_int_eq(vs_test_count_lines(doc, "  <testsuite name="), NHOSTILE);
+	ck_assert_int_eq(vs_test_count(doc, "/n/m\\x01.trace\""), 1);
+	ck_assert_int_eq(vs_test_count(doc, "/n/m\\x02.trace\""), 1);
+	ck_assert_int_eq(vs_test_count(doc, "/n/m .trace\""), 1);
+	ck_assert_int_eq(vs_test_count(doc, "/n/bad-\\xff\\xfe.trace\""), 1);
+	/* --changes-only: the new rows, one line each */
+	snprintf(path, sizeof path, "%s/b.json", dir);
+	ck_assert_int_eq(cli("compare %s -s gba-obj-map --no-timing --write-baseline %s", quickstart(), path), 0);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --baseline %s --changes-only", n, path), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 1);
+	snprintf(path, sizeof path, "  %s/", n);
+	ck_assert_int_eq(lines_with(out, path, " gba-obj-map"), NHOSTILE);
+	snprintf(path, sizeof path, "%s/b.json", dir);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --baseline %s --changes-only -f markdown", n, path),
+		0);
+	ck_assert_msg(printable(out), "%s", out);
+	snprintf(path, sizeof path, "| %s/", n);
+	ck_assert_int_eq(lines_with(out, path, "gba-obj-map"), 2 * NHOSTILE); /* new rows, the full table */
+	ck_assert_int_eq(vs_test_count(out, "</details>"), 1); /* the full table's fold */
+}
+END_TEST
+
+START_TEST(names_stay_inert_in_budgets_and_commands)
+{
+	const char *dir = dir_path();
+	char path[1024], bud[1024], trace[1024];
+	static const char budgets[] = "vramsim-budgets 1\n*\x1b[2J* max-high-water=1K\n*zz\xff* max-failures=0\n";
+
+	snprintf(trace, sizeof trace, "%s/x\x1b[2J\nresult: ok\n.trace", dir);
+	quickstart_at(trace);
+	snprintf(bud, sizeof bud, "%s/b\nresult: ok\n.txt", dir);
+	write_bytes(bud, budgets, sizeof budgets - 1);
+	/* budget globs and file names: in the text and Markdown outputs and on stderr */
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --budgets '%s'", trace, bud), 1);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 1);
+	ck_assert_int_eq(vs_test_count_lines(out, "  BROKEN "), 1);
+	ck_assert_int_eq(vs_test_count_lines(out, "  NO ROW "), 1);
+	ck_assert_msg(strstr(out, "/b\\x0aresult: ok\\x0a.txt:3; trace *zz\\xff*): matched no row\n") != NULL, "%s", out);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --budgets '%s' -f markdown", trace, bud), 1);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "- :x: "), 2);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 0);
+	snprintf(path, sizeof path, "%s/c.json", dir);
+	ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --budgets '%s' -f json -o %s", trace, bud, path), 1);
+	ck_assert_msg(printable(err), "%s", err);
+	ck_assert_int_eq(vs_test_count_lines(err, "vramsim compare: budget "), 2);
+	ck_assert_int_eq(vs_test_count_lines(err, "result:"), 0);
+	/* a strategy's options */
+	ck_assert_int_eq(cli("compare '%s' -s 'gba-obj-compact:budget=3\nresult: ok' --no-timing", trace), 2);
+	ck_assert_msg(printable(err), "%s", err);
+	ck_assert_int_eq(vs_test_count_lines(err, "result:"), 0);
+	ck_assert_int_eq(vs_test_count_lines(err, "vramsim compare: "), 2);
+	/* replay, diff and render print paths */
+	ck_assert_int_eq(cli("replay '%s'", trace), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 0);
+	ck_assert_msg(strstr(out, "trace ") == out && strstr(out, "/x\\x1b[2J\\x0aresult: ok\\x0a.trace\n"), "%s", out);
+	ck_assert_int_eq(cli("diff %s '%s'", quickstart(), trace), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result: ok"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "/x\\x1b[2J\\x0aresult: ok\\x0a.trace: obj=gba-obj-map\n"));
+	snprintf(path, sizeof path, "%s/bad-\xff.trace", dir);
+	quickstart_at(path);
+	ck_assert_int_eq(cli("diff %s '%s' --json", quickstart(), path), 0);
+	ck_assert(json_text(out));
+	ck_assert_ptr_nonnull(strstr(out, "/bad-\xEF\xBF\xBD.trace: obj=gba-obj-map\""));
+	ck_assert_int_eq(cli("render %s --kind chart -o '%s/r\nresult: ok.png'", quickstart(), dir), 0);
+	ck_assert_msg(printable(out), "%s", out);
+	ck_assert_int_eq(vs_test_count_lines(out, "result:"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "/r\\x0aresult: ok.png\n"));
+}
+END_TEST
+
+/* A baseline written is one --baseline reads back: a name it would refuse
+ * is refused when writing, and nothing is written. */
+START_TEST(baseline_names_read_back)
+{
+	static const char *const names[] = {
+		"bell\x07", "cr\r", "lf\n", "esc\x1b", "del\x7f", "nel\xc2\x85", "bad\xff", "plain `<*|>`",
+	};
+	const char *dir = dir_path();
+	char sub[1024], path[1024], base[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int plain = i == sizeof names / sizeof names[0] - 1;
+		snprintf(sub, sizeof sub, "%s/%zu", dir, i);
+		ck_assert_int_eq(mkdir(sub, 0777), 0);
+		snprintf(path, sizeof path, "%s/%s.trace", sub, names[i]);
+		quickstart_at(path);
+		snprintf(base, sizeof base, "%s/b%zu.json", dir, i);
+		ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --write-baseline %s", sub, base),
+			(plain ? 0 : 2));
+		ck_assert_int_eq(vs_test_exists(base), plain);
+		ck_assert_msg(printable(err), "%s", err);
+		if (!plain) {
+			ck_assert_int_eq(vs_test_count_lines(err, "vramsim compare: --write-baseline: "), 1);
+			ck_assert_msg(strstr(err, "nothing written\n") != NULL, "%s", err);
+			ck_assert_str_eq(out, "");
+			continue;
+		}
+		ck_assert_int_eq(cli("compare '%s' -s gba-obj-map --no-timing --baseline %s", sub, base), 0);
+		ck_assert_ptr_nonnull(strstr(out, "baseline: 1 rows compared, 0 regressions"));
+	}
+}
+END_TEST
+
 static void remove_dir(void)
 {
 	char cmd[1200];
@@ -1229,6 +1434,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, closed_standard_streams);
 	tcase_add_test(tc, several_outputs_all_or_none);
 	tcase_add_test(tc, messages_escape_input);
+	tcase_add_test(tc, names_stay_inert_in_outputs);
+	tcase_add_test(tc, names_stay_inert_in_budgets_and_commands);
+	tcase_add_test(tc, baseline_names_read_back);
 	tcase_add_test(tc, budgets_and_baselines_need_their_marker);
 	tcase_add_test(tc, short_baseline_texts);
 	tcase_add_test(tc, plugin_tables_in_process);

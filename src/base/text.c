@@ -191,6 +191,30 @@ void vs_text_json(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+size_t vs_text_utf8(char *dst, size_t cap, const char *src)
+{
+	static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+	const unsigned char *p = (const unsigned char *)src;
+	size_t n = strlen(src), o = 0;
+
+	if (cap == 0)
+		return 0;
+	while (n) {
+		int len = vs_text_utf8_len(p, n);
+		const char *from = len ? (const char *)p : replacement;
+		size_t put = len ? (size_t)len : sizeof replacement - 1;
+		if (o + put >= cap)
+			break;
+		memcpy(dst + o, from, put);
+		o += put;
+		len = len ? len : 1;
+		p += len;
+		n -= (size_t)len;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
 void vs_text_csv(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {

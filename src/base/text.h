@@ -49,6 +49,12 @@ int vs_text_clean(const char *s, size_t len);
 /* Writes s as a JSON string, quotes included: valid UTF-8 as it is, quote,
  * backslash and control characters escaped, other bytes as U+FFFD. */
 void vs_text_json(FILE *fp, const char *s);
+/* The characters of a JSON string that vs_text_json writes, unquoted and
+ * unescaped, for a JSON library to quote: src into dst (cap bytes,
+ * terminated when cap > 0) with each byte that is not part of valid UTF-8
+ * as U+FFFD. Cuts only between characters; 3 * strlen(src) + 1 bytes always
+ * suffice. Returns the bytes written. */
+size_t vs_text_utf8(char *dst, size_t cap, const char *src);
 /* Writes s as one CSV field: quoted when it holds a comma, quote or line
  * break (quotes doubled). */
 void vs_text_csv(FILE *fp, const char *s);

@@ -19,6 +19,10 @@ typedef int (*vs_cmd_fn)(int argc, char **argv);
 /* Prints "vramsim CMD: message" (CMD NULL: "vramsim: message") to stderr
  * and returns VS_EXIT_USAGE. */
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...) VS_PRINTF(2, 3);
+/* Prints "vramsim CMD: message" to stderr as one line: the message quotes
+ * names from the user (trace paths, strategy options, budget files), so a
+ * newline in one is written as \xNN as every other control character is. */
+void vs_cli_say(const char *cmd, const char *fmt, ...) VS_PRINTF(2, 3);
 
 /* A trace read more than once must be a file that can be read again: not
  * '-', a FIFO or a device. 0, or a usage error (why: what reads it again). */

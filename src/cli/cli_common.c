@@ -29,6 +29,18 @@ int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 	return VS_EXIT_USAGE;
 }
 
+void vs_cli_say(const char *cmd, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	vs_text_escape_in_place(msg, sizeof msg);
+	fprintf(stderr, "vramsim %s: %s\n", cmd, msg);
+}
+
 int vs_cli_rereadable(const char *cmd, const char *path, const char *why)
 {
 	struct stat st;

@@ -68,8 +68,9 @@ static const vs_cli_cmd command = {
 	options,
 	"exit: 0 ok, 1 a budget or the baseline was broken, a budget matched no row or an\n"
 	"integrity check failed, 2 bad usage, unknown strategy, malformed trace, budget\n"
-	"or baseline file, or an output that cannot be written (no output file is left\n"
-	"half-written).\n",
+	"or baseline file, an output that cannot be written (no output file is left\n"
+	"half-written), or a --write-baseline row whose name --baseline could not read\n"
+	"back (control characters, bytes not UTF-8: nothing is written).\n",
 	NULL, 0
 };
 
@@ -192,7 +193,7 @@ static void print_messages(const vs_cmp_result *res, int verbose)
 		if (r->status == VS_CMP_ERROR)
 			fprintf(stderr, "%s\n", r->note);
 		else if (r->status == VS_CMP_REFUSED && (r->explicit_choice || verbose))
-			fprintf(stderr, "vramsim compare: %s %s %s: %s\n", r->trace, r->arena, r->strategy, r->note);
+			vs_cli_say(CMD, "%s %s %s: %s", r->trace, r->arena, r->strategy, r->note);
 	}
 }
 
@@ -363,6 +364,20 @@ static int unusable(const vs_cmp_result *res)
 	return 0;
 }
 
+/* --write-baseline of a row the reader would refuse: said, and nothing is
+ * written (a baseline written is one --baseline reads back, row for row). */
+static int unreadable(const compare_opts *o, const vs_cmp_result *res)
+{
+	int i = o->write_baseline ? vs_baseline_unreadable(res) : -1;
+
+	if (i < 0)
+		return 0;
+	vs_cli_say(CMD, "--write-baseline: %s %s %s: --baseline reads back only names in UTF-8 without control "
+		"characters; rename it; nothing written",
+		res->rows[i].trace, res->rows[i].arena, res->rows[i].strategy);
+	return 1;
+}
+
 static int write_baseline(FILE *fp, const vs_cmp_result *res)
 {
 	cJSON *j = vs_baseline_json(res);
@@ -417,14 +432,13 @@ static void say_why(const vs_cmp_report *rep)
 		if (rep->budget_rep->v[i].broken) {
 			const vs_budget *b = &rep->budgets->v[rep->budget_rep->v[i].budget];
 			const vs_cmp_row *r = &rep->res->rows[rep->budget_rep->v[i].row];
-			fprintf(stderr, "vramsim compare: budget broken: %s %s %s: %s %.6g, actual %.6g (%s)\n", r->trace,
-				r->arena, r->strategy, vs_budget_kind_name(b->kind), b->limit, rep->budget_rep->v[i].actual,
-				b->origin);
+			vs_cli_say(CMD, "budget broken: %s %s %s: %s %.6g, actual %.6g (%s)", r->trace, r->arena, r->strategy,
+				vs_budget_kind_name(b->kind), b->limit, rep->budget_rep->v[i].actual, b->origin);
 		}
 	for (i = 0; rep->budget_rep && i < rep->budget_rep->nunmatched; i++) {
 		char buf[1600];
 		vs_budget_describe(&rep->budgets->v[rep->budget_rep->unmatched[i]], buf, sizeof buf);
-		fprintf(stderr, "vramsim compare: budget matched no row: %s\n", buf);
+		vs_cli_say(CMD, "budget matched no row: %s", buf);
 	}
 	if (rep->base_rep && rep->base_rep->regressions)
 		fprintf(stderr, "vramsim compare: %d baseline regression%s\n", rep->base_rep->regressions,
@@ -493,7 +507,7 @@ static int run(compare_opts *o)
 	} else if (status < 0) {
 		vs_progress_end(&pg);
 		print_messages(&res, o->verbose);
-		status = unusable(&res) ? VS_EXIT_USAGE : report(o, &res, &base);
+		status = unusable(&res) || unreadable(o, &res) ? VS_EXIT_USAGE : report(o, &res, &base);
 		vs_cmp_result_free(&res);
 	}
 	o->cfg.progress = NULL; /* pg goes with this frame */

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_window.h"
 #include "progress.h"
+#include "base/text.h"
 #include "compare/baseline.h"
 #include "engine/results.h"
 #include "render/render.h"
@@ -410,8 +411,13 @@ static int report(const diff_opts *o, const side *A, const side *B)
 	int ia, worse = 0, broken = vs_replay_check_total(B->r) != 0;
 	size_t na, nb;
 
-	if (fp)
-		fprintf(fp, "A %s\nB %s\n", A->label, B->label);
+	if (fp) {
+		char a[4 * sizeof A->label], b[4 * sizeof B->label];
+		/* the paths are any bytes a file name holds: one line each */
+		vs_text_escape(a, sizeof a, A->label, strlen(A->label), 0);
+		vs_text_escape(b, sizeof b, B->label, strlen(B->label), 0);
+		fprintf(fp, "A %s\nB %s\n", a, b);
+	}
 	for (ia = 0; ia < vs_replay_arena_count(A->r); ia++) {
 		const char *name = vs_replay_arena(A->r, ia)->decl.name;
 		int ib = arena_named(B->r, name);
@@ -437,8 +443,12 @@ static int report(const diff_opts *o, const side *A, const side *B)
 			fprintf(fp, "B failed %llu integrity check(s)\n", (unsigned long long)vs_replay_check_total(B->r));
 	} else {
 		char *s;
-		cJSON_AddStringToObject(root, "a", A->label);
-		cJSON_AddStringToObject(root, "b", B->label);
+		char a[3 * sizeof A->label], b[3 * sizeof B->label];
+		/* valid UTF-8, as JSON must be */
+		vs_text_utf8(a, sizeof a, A->label);
+		vs_text_utf8(b, sizeof b, B->label);
+		cJSON_AddStringToObject(root, "a", a);
+		cJSON_AddStringToObject(root, "b", b);
 		cJSON_AddItemToObject(root, "arenas", arenas);
 		cJSON_AddStringToObject(root, "failures_matched_by", o->by_id ? "id" : "line");
 		cJSON_AddItemToObject(root, "failures_only_in_a", oa);

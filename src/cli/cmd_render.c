@@ -640,8 +640,12 @@ static int write_pictures(const render_opts *o, side_out *so, vs_out_file *f, in
 	}
 	if (vs_cli_outs_close(f, nf, ok))
 		return -1;
-	for (k = 0; k < nf; k++)
-		printf("wrote %s\n", f[k].path);
+	for (k = 0; k < nf; k++) {
+		/* a path holds any bytes a file name does: one line each */
+		char shown[4 * VS_OUT_PATH_MAX + 1];
+		vs_text_escape(shown, sizeof shown, f[k].path, strlen(f[k].path), 0);
+		printf("wrote %s\n", shown);
+	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "base/out_file.h"
+#include "base/text.h"
 #include "engine/report.h"
 
 #define CMD "replay"
@@ -167,9 +168,12 @@ static void print_run(const replay_opts *o, vs_replay *r, const vs_results *x, i
 			int n;
 			const vs_cmp_choice *v = vs_cli_choices_of(&o->cs, g, &n);
 			vs_cli_choices_label(v, n, label, sizeof label);
+			vs_text_escape_in_place(label, sizeof label); /* strategy options: one line */
 			fprintf(fp, "%s== run %d of %d: %s\n", g ? "\n" : "", g + 1, o->cs.ngroups, label);
 		}
-		fprintf(fp, "trace %s\n", o->path);
+		char shown[4 * 4096 + 1];
+		vs_text_escape(shown, sizeof shown, o->path, strlen(o->path), 0);
+		fprintf(fp, "trace %s\n", shown); /* one line, whatever the file's name */
 		if (o->at)
 			vs_report_state(fp, r);
 		vs_report_text(fp, r);

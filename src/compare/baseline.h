@@ -32,8 +32,13 @@ typedef struct vs_baseline {
 	int n;
 } vs_baseline;
 
-/* The baseline document of a result (no timing): {"vramsim_baseline": 1, "rows": [...]}. */
+/* The baseline document of a result (no timing): {"vramsim_baseline": 1, "rows": [...]}.
+ * Written only when vs_baseline_unreadable finds no row. */
 cJSON *vs_baseline_json(const vs_cmp_result *res);
+/* The first row stored in a baseline whose key the reader would refuse (a
+ * trace, arena or strategy name with a control character or bytes that are
+ * not UTF-8: it takes printable names only), or -1 when there is none. */
+int vs_baseline_unreadable(const vs_cmp_result *res);
 /* Reads a baseline (or a `compare --format json` document): JSON of at
  * most VS_BASELINE_MAX_BYTES with "vramsim_baseline": 1 (or
  * "vramsim_compare": 1) and at least one row; counts are whole numbers

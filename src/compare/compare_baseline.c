@@ -124,6 +124,21 @@ cJSON *vs_baseline_json(const vs_cmp_result *res)
 	return o;
 }
 
+int vs_baseline_unreadable(const vs_cmp_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nrows; i++) {
+		const vs_cmp_row *r = &res->rows[i];
+		if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY)
+			continue; /* not stored */
+		if (!vs_text_clean(r->trace, strlen(r->trace)) || !vs_text_clean(r->arena, strlen(r->arena)) ||
+			!vs_text_clean(r->strategy, strlen(r->strategy)))
+			return i;
+	}
+	return -1;
+}
+
 static void line_col(const char *text, const char *at, unsigned long *line, unsigned long *col)
 {
 	const char *p;

@@ -3,10 +3,13 @@
  * JUnit XML. Nothing here depends on the machine or the clock: with timing
  * off, the same rows give the same bytes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compiler_hints.h"
+#include "base/text.h"
 #include "compare/compare.h"
 #include "compare/baseline.h"
 #include "compare/budget.h"
@@ -56,6 +59,47 @@ static int integrity_failures(const vs_cmp_result *res)
 	return n;
 }
 
+/* ---- names from the user ----------------------------------------------------
+ * A trace's path (any bytes a file name holds), a strategy's options, a budget
+ * file's name and globs: in text, Markdown and XML each goes through
+ * vs_text_escape first (control characters and bad bytes as \xNN, as every
+ * message shows input), so a name is one line and forges none; in JSON through
+ * vs_text_utf8 (bad bytes as U+FFFD; the JSON library escapes the rest). */
+
+/* A line of text output: the raw line (at most LINE_MAX bytes) escaped. */
+#define LINE_MAX_RAW 4096
+#define SHOWN_MAX (4 * LINE_MAX_RAW + 1)
+
+static void put_text(FILE *fp, const char *s)
+{
+	char shown[SHOWN_MAX];
+
+	vs_text_escape(shown, sizeof shown, s, strlen(s), 0);
+	fputs(shown, fp);
+}
+
+/* One line of text output from fmt, names and all escaped, and its newline. */
+static void text_line(FILE *fp, const char *fmt, ...) VS_PRINTF(2, 3);
+static void text_line(FILE *fp, const char *fmt, ...)
+{
+	char line[LINE_MAX_RAW];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	put_text(fp, line);
+	fputc('\n', fp);
+}
+
+static void json_string(cJSON *o, const char *key, const char *s)
+{
+	char valid[3 * LINE_MAX_RAW + 1];
+
+	vs_text_utf8(valid, sizeof valid, s);
+	cJSON_AddStringToObject(o, key, valid);
+}
+
 /* ---- table cells shared by text and Markdown ------------------------------ */
 
 enum {
@@ -95,9 +139,9 @@ static void cell(const vs_cmp_row *r, int c, char *buf, size_t len)
 		return;
 	}
 	switch (c) {
-	case COL_TRACE: snprintf(buf, len, "%s", r->trace); break;
-	case COL_ARENA: snprintf(buf, len, "%s", r->arena); break;
-	case COL_STRATEGY: snprintf(buf, len, "%s", r->strategy); break;
+	case COL_TRACE: vs_text_escape(buf, len, r->trace, strlen(r->trace), 0); break;
+	case COL_ARENA: vs_text_escape(buf, len, r->arena, strlen(r->arena), 0); break;
+	case COL_STRATEGY: vs_text_escape(buf, len, r->strategy, strlen(r->strategy), 0); break;
 	case COL_RANK:
 		if (r->rank)
 			snprintf(buf, len, "%d", r->rank);
@@ -167,7 +211,7 @@ static void unmatched_lines(FILE *fp, const vs_cmp_report *rep, const char *pre,
 		if (md)
 			md_text(fp, buf);
 		else
-			fputs(buf, fp);
+			put_text(fp, buf);
 		fputs(": matched no row\n", fp);
 	}
 }
@@ -266,7 +310,7 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
 	int nc = ncols(res), w[NCOLS], i, c;
-	char buf[2048];
+	char buf[SHOWN_MAX];
 
 	for (c = 0; c < nc; c++)
 		w[c] = (int)strlen(cols[c].text);
@@ -292,19 +336,19 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 		fputc('\n', fp);
 	for (i = 0; i < res->nbest; i++) {
 		const vs_cmp_best *b = &res->best[i];
-		fprintf(fp, "best %s %s: %s - %s\n", b->trace, b->arena, b->row >= 0 ? res->rows[b->row].strategy : "none",
+		text_line(fp, "best %s %s: %s - %s", b->trace, b->arena, b->row >= 0 ? res->rows[b->row].strategy : "none",
 			b->why);
 	}
 	for (i = 0; i < res->nunmatched; i++)
-		fprintf(fp, "not compared: %s %s (%s): none of the strategies given manages it\n", res->unmatched[i].trace,
+		text_line(fp, "not compared: %s %s (%s): none of the strategies given manages it", res->unmatched[i].trace,
 			res->unmatched[i].arena, res->unmatched[i].kind);
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		if (r->status == VS_CMP_REFUSED || r->status == VS_CMP_ERROR)
-			fprintf(fp, "note: %s %s %s %s: %s\n", r->trace, r->arena, r->strategy, vs_cmp_status_name(r->status),
+			text_line(fp, "note: %s %s %s %s: %s", r->trace, r->arena, r->strategy, vs_cmp_status_name(r->status),
 				r->note);
 		else if (r->status == VS_CMP_INTEGRITY)
-			fprintf(fp, "INTEGRITY %s %s %s: %llu integrity error%s (run 'vramsim replay %s --strategy %s')\n",
+			text_line(fp, "INTEGRITY %s %s %s: %llu integrity error%s (run 'vramsim replay %s --strategy %s')",
 				r->trace, r->arena, r->strategy, (unsigned long long)r->m.checks, r->m.checks == 1 ? "" : "s",
 				r->trace, r->strategy);
 	}
@@ -317,7 +361,7 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 			if (!rep->budget_rep->v[i].broken)
 				continue;
 			budget_line(buf, sizeof buf, rep, &rep->budget_rep->v[i]);
-			fprintf(fp, "  BROKEN %s\n", buf);
+			text_line(fp, "  BROKEN %s", buf);
 		}
 		unmatched_lines(fp, rep, "  NO ROW ", 0);
 	}
@@ -328,7 +372,7 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 			b->improvements, b->improvements == 1 ? "" : "s", b->worse, b->added, b->missing);
 		for (i = 0; i < b->n; i++) {
 			finding_line(buf, sizeof buf, rep, &b->v[i]);
-			fprintf(fp, "  %s %s\n", b->v[i].kind == VS_FIND_MISSING && rep->missing_fails ? "MISSING" :
+			text_line(fp, "  %s %s", b->v[i].kind == VS_FIND_MISSING && rep->missing_fails ? "MISSING" :
 				finding_tags[b->v[i].kind], buf);
 		}
 	}
@@ -338,13 +382,46 @@ static void write_text(FILE *fp, const vs_cmp_report *rep)
 
 /* ---- Markdown -------------------------------------------------------------- */
 
+/* Text in Markdown, names and all: escaped as text is, then every character
+ * that could start markup (a table cell's end, emphasis, code, HTML, a link)
+ * behind a backslash. */
 static void md_text(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '>')
+	char shown[SHOWN_MAX];
+	const char *p;
+
+	vs_text_escape(shown, sizeof shown, s, strlen(s), 0);
+	for (p = shown; *p; p++) {
+		if (strchr("|\\*_`<>[]", *p))
 			fputc('\\', fp);
-		fputc(*s, fp);
+		fputc(*p, fp);
 	}
+}
+
+/* A name as a Markdown code span: escaped as text is, between fences one
+ * backtick longer than its longest run of them, so nothing in it closes the
+ * span (code spans take no backslash escapes). */
+static void md_code(FILE *fp, const char *s)
+{
+	char shown[SHOWN_MAX];
+	size_t run = 0, longest = 0, len, k;
+
+	len = vs_text_escape(shown, sizeof shown, s, strlen(s), 0);
+	for (k = 0; k < len; k++) {
+		run = shown[k] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (k = 0; k <= longest; k++)
+		fputc('`', fp);
+	/* a backtick at either end would join the fence: a space each side, which
+	 * the span drops */
+	if (len && (shown[0] == '`' || shown[len - 1] == '`'))
+		fprintf(fp, " %s ", shown);
+	else
+		fputs(shown, fp);
+	for (k = 0; k <= longest; k++)
+		fputc('`', fp);
 }
 
 /* The table of every row, the best lines and the notes. */
@@ -352,7 +429,7 @@ static void md_table(FILE *fp, const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
 	int nc = ncols(res), i, c;
-	char buf[2048];
+	char buf[SHOWN_MAX];
 
 	for (c = 0; c < nc; c++)
 		fprintf(fp, "| %s ", cols[c].md);
@@ -379,22 +456,37 @@ static void md_table(FILE *fp, const vs_cmp_report *rep)
 			"lowest high-water, then least internal fragmentation at peak):\n\n");
 		for (i = 0; i < res->nbest; i++) {
 			const vs_cmp_best *b = &res->best[i];
-			fprintf(fp, "- `%s` %s: **", b->trace, b->arena);
+			fputs("- ", fp);
+			md_code(fp, b->trace);
+			fputc(' ', fp);
+			md_text(fp, b->arena);
+			fprintf(fp, ": **");
 			md_text(fp, b->row >= 0 ? res->rows[b->row].strategy : "none");
 			fprintf(fp, "** - ");
 			md_text(fp, b->why);
 			fputc('\n', fp);
 		}
 	}
-	for (i = 0; i < res->nunmatched; i++)
-		fprintf(fp, "%s- not compared: `%s` %s (%s): none of the strategies given manages it\n", i ? "" : "\n",
-			res->unmatched[i].trace, res->unmatched[i].arena, res->unmatched[i].kind);
+	for (i = 0; i < res->nunmatched; i++) {
+		fprintf(fp, "%s- not compared: ", i ? "" : "\n");
+		md_code(fp, res->unmatched[i].trace);
+		fputc(' ', fp);
+		md_text(fp, res->unmatched[i].arena);
+		fputs(" (", fp);
+		md_text(fp, res->unmatched[i].kind);
+		fputs("): none of the strategies given manages it\n", fp);
+	}
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		if (r->status == VS_CMP_OK)
 			continue;
-		fprintf(fp, "%s- %s `%s` %s %s", i == 0 || res->rows[i - 1].status == VS_CMP_OK ? "\n" : "",
-			r->status == VS_CMP_INTEGRITY ? ":x: integrity failed:" : "note:", r->trace, r->arena, r->strategy);
+		fprintf(fp, "%s- %s ", i == 0 || res->rows[i - 1].status == VS_CMP_OK ? "\n" : "",
+			r->status == VS_CMP_INTEGRITY ? ":x: integrity failed:" : "note:");
+		md_code(fp, r->trace);
+		fputc(' ', fp);
+		md_text(fp, r->arena);
+		fputc(' ', fp);
+		md_text(fp, r->strategy);
 		if (r->note[0]) {
 			fprintf(fp, ": ");
 			md_text(fp, r->note);
@@ -405,7 +497,7 @@ static void md_table(FILE *fp, const vs_cmp_report *rep)
 
 static void write_markdown(FILE *fp, const vs_cmp_report *rep)
 {
-	char buf[2048];
+	char buf[LINE_MAX_RAW];
 	int i;
 
 	fprintf(fp, "### vramsim compare\n\n");
@@ -510,9 +602,11 @@ static void change_cell(const vs_cmp_report *rep, const vs_finding *f, int c, ch
 	int frac = f->metric == VS_MET_PEAK_FRAG || f->metric == VS_MET_MEAN_FRAG;
 
 	switch (c) {
-	case CH_TRACE: snprintf(buf, len, "%s", r ? r->trace : b->trace); break;
-	case CH_ARENA: snprintf(buf, len, "%s", r ? r->arena : b->arena); break;
-	case CH_STRATEGY: snprintf(buf, len, "%s", r ? r->strategy : b->strategy); break;
+	case CH_TRACE: vs_text_escape(buf, len, r ? r->trace : b->trace, strlen(r ? r->trace : b->trace), 0); break;
+	case CH_ARENA: vs_text_escape(buf, len, r ? r->arena : b->arena, strlen(r ? r->arena : b->arena), 0); break;
+	case CH_STRATEGY:
+		vs_text_escape(buf, len, r ? r->strategy : b->strategy, strlen(r ? r->strategy : b->strategy), 0);
+		break;
 	case CH_METRIC: snprintf(buf, len, "%s", vs_cmp_metric_name(f->metric)); break;
 	case CH_OLD: metric_str(buf, len, f->metric, f->old_v); break;
 	case CH_NEW: metric_str(buf, len, f->metric, f->new_v); break;
@@ -533,7 +627,7 @@ static void change_section(FILE *fp, const vs_cmp_report *rep, int s, int md)
 {
 	const vs_baseline_report *b = rep->base_rep;
 	int nc = change_sections[s].ncols, w[NCH], i, c, n = 0, fold;
-	char buf[2048];
+	char buf[SHOWN_MAX];
 
 	for (c = 0; c < nc; c++)
 		w[c] = (int)strlen(change_cols[c]);
@@ -615,7 +709,7 @@ static void verdict(char *buf, size_t len, const vs_cmp_report *rep)
 static void other_failures(FILE *fp, const vs_cmp_report *rep, int md)
 {
 	const vs_cmp_result *res = rep->res;
-	char buf[2048];
+	char buf[LINE_MAX_RAW];
 	int i;
 
 	if (rep->budget_rep && rep->budget_rep->broken) {
@@ -628,7 +722,7 @@ static void other_failures(FILE *fp, const vs_cmp_report *rep, int md)
 			if (md)
 				md_text(fp, buf);
 			else
-				fputs(buf, fp);
+				put_text(fp, buf);
 			fputc('\n', fp);
 		}
 	}
@@ -650,7 +744,7 @@ static void other_failures(FILE *fp, const vs_cmp_report *rep, int md)
 		if (md)
 			md_text(fp, buf);
 		else
-			fputs(buf, fp);
+			put_text(fp, buf);
 		fputc('\n', fp);
 	}
 }
@@ -745,14 +839,14 @@ static cJSON *row_json(const vs_cmp_row *r, int timing)
 	cJSON *o = cJSON_CreateObject(), *m = cJSON_CreateObject();
 	int k;
 
-	cJSON_AddStringToObject(o, "trace", r->trace);
-	cJSON_AddStringToObject(o, "arena", r->arena);
-	cJSON_AddStringToObject(o, "kind", r->kind);
-	cJSON_AddStringToObject(o, "strategy", r->strategy);
-	cJSON_AddStringToObject(o, "status", vs_cmp_status_name(r->status));
+	json_string(o, "trace", r->trace);
+	json_string(o, "arena", r->arena);
+	json_string(o, "kind", r->kind);
+	json_string(o, "strategy", r->strategy);
+	json_string(o, "status", vs_cmp_status_name(r->status));
 	cJSON_AddNumberToObject(o, "rank", r->rank);
 	if (r->note[0])
-		cJSON_AddStringToObject(o, "note", r->note);
+		json_string(o, "note", r->note);
 	if (r->status != VS_CMP_OK && r->status != VS_CMP_INTEGRITY) {
 		cJSON_Delete(m);
 		return o;
@@ -797,13 +891,13 @@ static cJSON *report_json(const vs_cmp_report *rep)
 	cJSON_AddItemToObject(o, "rows", rows);
 	for (i = 0; i < res->nbest; i++) {
 		cJSON *b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "trace", res->best[i].trace);
-		cJSON_AddStringToObject(b, "arena", res->best[i].arena);
+		json_string(b, "trace", res->best[i].trace);
+		json_string(b, "arena", res->best[i].arena);
 		if (res->best[i].row >= 0)
-			cJSON_AddStringToObject(b, "strategy", res->rows[res->best[i].row].strategy);
+			json_string(b, "strategy", res->rows[res->best[i].row].strategy);
 		else
 			cJSON_AddNullToObject(b, "strategy");
-		cJSON_AddStringToObject(b, "why", res->best[i].why);
+		json_string(b, "why", res->best[i].why);
 		cJSON_AddItemToArray(best, b);
 	}
 	cJSON_AddItemToObject(o, "best", best);
@@ -811,9 +905,9 @@ static cJSON *report_json(const vs_cmp_report *rep)
 		cJSON *un = cJSON_CreateArray();
 		for (i = 0; i < res->nunmatched; i++) {
 			cJSON *u = cJSON_CreateObject();
-			cJSON_AddStringToObject(u, "trace", res->unmatched[i].trace);
-			cJSON_AddStringToObject(u, "arena", res->unmatched[i].arena);
-			cJSON_AddStringToObject(u, "kind", res->unmatched[i].kind);
+			json_string(u, "trace", res->unmatched[i].trace);
+			json_string(u, "arena", res->unmatched[i].arena);
+			json_string(u, "kind", res->unmatched[i].kind);
 			cJSON_AddItemToArray(un, u);
 		}
 		cJSON_AddItemToObject(o, "not_compared", un);
@@ -827,14 +921,14 @@ static cJSON *report_json(const vs_cmp_report *rep)
 			const vs_budget *x = &rep->budgets->v[c->budget];
 			const vs_cmp_row *r = &res->rows[c->row];
 			cJSON *e = cJSON_CreateObject();
-			cJSON_AddStringToObject(e, "trace", r->trace);
-			cJSON_AddStringToObject(e, "arena", r->arena);
-			cJSON_AddStringToObject(e, "strategy", r->strategy);
-			cJSON_AddStringToObject(e, "budget", vs_budget_kind_name(x->kind));
+			json_string(e, "trace", r->trace);
+			json_string(e, "arena", r->arena);
+			json_string(e, "strategy", r->strategy);
+			json_string(e, "budget", vs_budget_kind_name(x->kind));
 			cJSON_AddNumberToObject(e, "limit", x->limit);
 			cJSON_AddNumberToObject(e, "actual", c->actual);
 			cJSON_AddBoolToObject(e, "broken", c->broken);
-			cJSON_AddStringToObject(e, "origin", x->origin);
+			json_string(e, "origin", x->origin);
 			cJSON_AddItemToArray(list, e);
 		}
 		cJSON_AddItemToObject(b, "checks", list);
@@ -842,12 +936,12 @@ static cJSON *report_json(const vs_cmp_report *rep)
 		for (i = 0; i < rep->budget_rep->nunmatched; i++) {
 			const vs_budget *x = &rep->budgets->v[rep->budget_rep->unmatched[i]];
 			cJSON *e = cJSON_CreateObject();
-			cJSON_AddStringToObject(e, "trace", x->trace);
-			cJSON_AddStringToObject(e, "arena", x->arena);
-			cJSON_AddStringToObject(e, "strategy", x->strategy);
-			cJSON_AddStringToObject(e, "budget", vs_budget_kind_name(x->kind));
+			json_string(e, "trace", x->trace);
+			json_string(e, "arena", x->arena);
+			json_string(e, "strategy", x->strategy);
+			json_string(e, "budget", vs_budget_kind_name(x->kind));
 			cJSON_AddNumberToObject(e, "limit", x->limit);
-			cJSON_AddStringToObject(e, "origin", x->origin);
+			json_string(e, "origin", x->origin);
 			cJSON_AddItemToArray(list, e);
 		}
 		cJSON_AddItemToObject(b, "matched_no_row", list);
@@ -876,12 +970,12 @@ static cJSON *report_json(const vs_cmp_report *rep)
 				a = rep->baseline->rows[f->base].arena;
 				s = rep->baseline->rows[f->base].strategy;
 			}
-			cJSON_AddStringToObject(e, "kind", kinds[f->kind]);
-			cJSON_AddStringToObject(e, "trace", t);
-			cJSON_AddStringToObject(e, "arena", a);
-			cJSON_AddStringToObject(e, "strategy", s);
+			json_string(e, "kind", kinds[f->kind]);
+			json_string(e, "trace", t);
+			json_string(e, "arena", a);
+			json_string(e, "strategy", s);
 			if (f->kind <= VS_FIND_IMPROVED) {
-				cJSON_AddStringToObject(e, "metric", vs_cmp_metric_name(f->metric));
+				json_string(e, "metric", vs_cmp_metric_name(f->metric));
 				cJSON_AddNumberToObject(e, "old", f->old_v);
 				cJSON_AddNumberToObject(e, "new", f->new_v);
 				if (f->kind != VS_FIND_IMPROVED)
@@ -912,20 +1006,31 @@ static int write_json(FILE *fp, const vs_cmp_report *rep)
 
 /* ---- JUnit XML --------------------------------------------------------------- */
 
+/* Text in an XML attribute: escaped as text is (control characters and bad
+ * bytes as \xNN: names stay apart, and no byte XML refuses is left), markup
+ * as entities, a tab as a reference (an attribute's tab would be read as a
+ * space), U+FFFE and U+FFFF (no XML characters) as \xNN. */
 static void xml_text(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	char shown[SHOWN_MAX];
+	const char *p;
+
+	vs_text_escape(shown, sizeof shown, s, strlen(s), 0);
+	for (p = shown; *p; p++) {
+		switch (*p) {
 		case '&': fputs("&amp;", fp); break;
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;
 		case '"': fputs("&quot;", fp); break;
 		case '\'': fputs("&apos;", fp); break;
+		case '\t': fputs("&#9;", fp); break;
 		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc(' ', fp);
-			else
-				fputc(*s, fp);
+			if (strncmp(p, "\xEF\xBF\xBE", 3) == 0 || strncmp(p, "\xEF\xBF\xBF", 3) == 0) {
+				fprintf(fp, "\\xef\\xbf\\x%02x", (unsigned char)p[2]);
+				p += 2;
+			} else {
+				fputc(*p, fp);
+			}
 		}
 	}
 }
