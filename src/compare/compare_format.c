@@ -784,21 +784,6 @@ static void write_text_changes(FILE *fp, const vs_cmp_report *rep)
 
 /* ---- CSV ------------------------------------------------------------------- */
 
-static void csv_field(FILE *fp, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', fp);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', fp);
-			fputc(*s, fp);
-		}
-		fputc('"', fp);
-	} else {
-		fputs(s, fp);
-	}
-}
-
 static void write_csv(FILE *fp, const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
@@ -810,11 +795,11 @@ static void write_csv(FILE *fp, const vs_cmp_report *rep)
 	for (i = 0; i < res->nrows; i++) {
 		const vs_cmp_row *r = &res->rows[i];
 		const vs_metrics *m = &r->m;
-		csv_field(fp, r->trace);
+		vs_text_csv(fp, r->trace);
 		fputc(',', fp);
-		csv_field(fp, r->arena);
+		vs_text_csv(fp, r->arena);
 		fprintf(fp, ",%s,", r->kind);
-		csv_field(fp, r->strategy);
+		vs_text_csv(fp, r->strategy);
 		fprintf(fp, ",%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
 			"%llu",
 			vs_cmp_status_name(r->status), r->rank, (unsigned long long)m->allocs,
