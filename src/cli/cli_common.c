@@ -14,16 +14,22 @@
 #include "base/out_file.h"
 #include "base/text.h"
 
+/* fmt and ap as one line of a message: it quotes the command line or the
+ * input, so nothing a terminal acts on and no line of its own */
+static void escaped(char *msg, size_t cap, const char *fmt, va_list ap)
+{
+	vsnprintf(msg, cap, fmt, ap);
+	vs_text_escape_in_place(msg, cap);
+}
+
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	char msg[8192];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	escaped(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	/* the message quotes the command line: one line, nothing a terminal acts on */
-	vs_text_escape_in_place(msg, sizeof msg);
 	fprintf(stderr, "vramsim%s%s: %s\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "", msg,
 		cmd ? " " : "", cmd ? cmd : "");
 	return VS_EXIT_USAGE;
@@ -35,9 +41,8 @@ void vs_cli_say(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	escaped(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	vs_text_escape_in_place(msg, sizeof msg);
 	fprintf(stderr, "vramsim %s: %s\n", cmd, msg);
 }
 
