@@ -471,6 +471,7 @@ static int one_trace(FILE *fp, const report_opts *o, int ti)
 	fputs("</section>\n", fp);
 	rc = vs_replay_check_total(r) ? VS_EXIT_CHECK : VS_EXIT_OK;
 out:
+	free(title);
 	vs_replay_free(r);
 	vs_results_free(x);
 	vs_history_free(hs);
