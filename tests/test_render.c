@@ -263,6 +263,40 @@ START_TEST(same_bytes_twice)
 }
 END_TEST
 
+/* Two traces of the same events whose long names differ only at their
+ * ends: a title too long for the picture kept its start and lost its end,
+ * so their pictures were the same bytes. Its middle goes now. */
+START_TEST(long_titles_keep_their_ends)
+{
+	char stem[200], a[1500], b[1500], cmd[4096];
+	char *pa, *pb;
+	size_t na, nb;
+	FILE *fa, *fb;
+
+	memset(stem, 'n', sizeof stem - 1);
+	stem[sizeof stem - 1] = '\0';
+	snprintf(a, sizeof a, "%s", vs_test_path("%s-first.trace", stem));
+	snprintf(b, sizeof b, "%s", vs_test_path("%s-second.trace", stem));
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && cp '%s' '%s'", full_trace(), a, full_trace(), b);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(cli("render '%s' --kind chart -o '%s.png'", a, a), 0);
+	ck_assert_int_eq(cli("render '%s' --kind chart -o '%s.png'", b, b), 0);
+	snprintf(cmd, sizeof cmd, "%s.png", a);
+	fa = fopen(cmd, "rb");
+	snprintf(cmd, sizeof cmd, "%s.png", b);
+	fb = fopen(cmd, "rb");
+	ck_assert(fa && fb);
+	pa = vs_test_slurp_stream(fa, &na);
+	pb = vs_test_slurp_stream(fb, &nb);
+	fclose(fa);
+	fclose(fb);
+	ck_assert(pa && pb);
+	ck_assert_msg(na != nb || memcmp(pa, pb, na) != 0, "the two pictures are the same bytes");
+	free(pa);
+	free(pb);
+}
+END_TEST
+
 START_TEST(side_by_side)
 {
 	const char *trace = full_trace();
@@ -1195,6 +1229,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, occupancy_bitmap_mode_reserved);
 	tcase_add_test(tc, heatmap_failure_tick);
 	tcase_add_test(tc, same_bytes_twice);
+	tcase_add_test(tc, long_titles_keep_their_ends);
 	tcase_add_test(tc, side_by_side);
 	tcase_add_test(tc, unwritable_output);
 	tcase_add_test(tc, usage_errors);

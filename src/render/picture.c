@@ -199,21 +199,24 @@ static void map_boxes(const vs_image *im, int x, int y, const vs_layout *L)
 }
 
 /* A picture's title: twice the font's size, or once when that is too wide
- * for w (a long trace name), cut short with "..." when even that is. */
+ * for w (a long trace name), and then, when even that is, its middle left
+ * out for "...": its start says what the picture is, its end which trace
+ * (two traces' titles differ there, not in their folders). */
 static void title_text(vs_image *im, int x, int y, int w, const char *title)
 {
+	size_t len = strlen(title), head = len / 2 < 16 ? len / 2 : 16, tail = len - head;
 	char buf[512];
-	size_t n;
 
 	if (vs_image_text_width(title, 2) <= w) {
 		vs_image_text(im, x, y, title, VS_RGB_TEXT, 2);
 		return;
 	}
+	if (tail > sizeof buf - head - 4)
+		tail = sizeof buf - head - 4;
 	snprintf(buf, sizeof buf, "%s", title);
-	n = strlen(buf);
-	while (n > 3 && vs_image_text_width(buf, 1) > w) {
-		n--;
-		memcpy(buf + n - 3, "...", 4);
+	while (vs_image_text_width(buf, 1) > w && tail > 0) {
+		tail--;
+		snprintf(buf, sizeof buf, "%.*s...%s", (int)head, title, title + len - tail);
 	}
 	vs_image_text(im, x, y + VS_FONT_H / 2, buf, VS_RGB_TEXT, 1);
 }
