@@ -135,6 +135,15 @@ START_TEST(bad_usage)
 	snprintf(args, sizeof args, "diff '%s' '%s'", a, vs_test_file(1, "bad.trace", "vramsim-trace 1\nalloc\n"));
 	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
 	ck_assert_msg(strstr(err, "bad.trace:2:"), "%s", err);
+	/* a picture of the difference of other memories: a GBA sprite arena
+	 * against a DS texture arena of one arena each (it was drawn, exit 0,
+	 * the two arenas' labels over each other) */
+	snprintf(args, sizeof args, "diff '%s' '%s' -q --png '%s'", VS_SOURCE_DIR "/traces/obj-quickstart.trace",
+		vs_test_file(1, "tex.trace", "vramsim-trace 1\narena t ds-tex\nalloc 1 tex 8x8 16c\n"),
+		vs_test_path("other.png"));
+	ck_assert_int_eq(vs_test_run_cli(args, out, sizeof out, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "A and B have other arenas"), "%s", err);
+	ck_assert(!vs_test_exists(vs_test_path("other.png")));
 }
 END_TEST
 

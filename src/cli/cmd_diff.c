@@ -468,6 +468,22 @@ static int report(const diff_opts *o, const side *A, const side *B)
 	return worse || broken ? VS_EXIT_CHECK : VS_EXIT_OK;
 }
 
+/* Whether A's and B's arenas are the same memory (names, kinds, sizes, in
+ * order): only then is a pixel of one the same bytes as that of the other. */
+static int same_arenas(const side *A, const side *B)
+{
+	int i, n = vs_replay_arena_count(A->r);
+
+	if (n != vs_replay_arena_count(B->r))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const vs_arena_decl *a = &vs_replay_arena(A->r, i)->decl, *b = &vs_replay_arena(B->r, i)->decl;
+		if (strcmp(a->name, b->name) != 0 || a->kind != b->kind || a->size != b->size)
+			return 0;
+	}
+	return 1;
+}
+
 /* Both heatmaps (occupancy, titled alike so only the plots differ), then a
  * pixel where they differ is red when B is the brighter (more in use), blue
  * when A is; where they agree it is dimmed. */
@@ -479,6 +495,10 @@ static int write_png(const diff_opts *o, const side *A, const side *B)
 	char err[1024] = "", win[64], title[128];
 	int x, y, rc = VS_EXIT_USAGE;
 
+	if (!same_arenas(A, B)) {
+		fprintf(stderr, "vramsim diff: --png: A and B have other arenas; no picture of their difference\n");
+		return VS_EXIT_USAGE;
+	}
 	/* one title for both, so only the plots differ */
 	vs_history_window_describe(A->hs, win, sizeof win);
 	snprintf(title, sizeof title, "difference: A -> B%s%s", *win ? ", " : "", win);
