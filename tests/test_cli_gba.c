@@ -166,6 +166,9 @@ START_TEST(cycles_errors)
 	ck_assert_ptr_nonnull(strstr(err, "gba-bg-tiles"));
 	ck_assert_int_eq(cli("cycles %s --arena nope", quickstart()), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no arena 'nope'"));
+	/* two -s: the first was dropped unsaid, the run measured the second */
+	ck_assert_int_eq(cli("cycles %s -s gba-obj-buddy -s gba-obj-map", quickstart()), 2);
+	ck_assert_msg(strstr(err, "one strategy at a time") != NULL, "%s", err);
 	/* a strategy with no GBA build */
 	ck_assert_int_eq(cli("cycles %s", ram), 2);
 	ck_assert_ptr_nonnull(strstr(err, "GBA build"));

@@ -109,6 +109,10 @@ int vs_cli_cycles_take(vs_cli_cycles_ask *a, const vs_cli_parser *p, int c)
 
 	switch (c) {
 	case 's':
+		/* one strategy a run, as for -s a,b: a second -s was taken and the first dropped unsaid */
+		if (a->strategy)
+			return vs_cli_usage_error(CMD, "--strategy %s after --strategy %s: one strategy at a time", p->arg,
+				a->strategy);
 		a->strategy = p->arg;
 		return -1;
 	case VS_CLI_CYCLES_ARENA:
