@@ -736,6 +736,21 @@ START_TEST(unbounded_inputs)
 	ck_assert_int_eq(cli("gen side-scroller --frames 2 --map 0=/dev/zero -o %s", in_dir(dir, 1, "g.trace")), 2);
 	ck_assert_msg(strstr(err, "a map is at most 4194304 cells") != NULL, "%s", err);
 	ck_assert(!vs_test_exists(in_dir(dir, 1, "g.trace")));
+	/* a raw map of an odd size: its last byte was dropped unsaid */
+	{
+		static unsigned char cells[2 * 32 * 32 + 1];
+		memset(cells, 1, sizeof cells);
+		for (i = 1; i < (int)sizeof cells; i += 2)
+			cells[i] = 0;
+		write_bytes(in_dir(dir, 2, "odd.bin"), (const char *)cells, sizeof cells);
+		ck_assert_int_eq(cli("gen side-scroller --frames 2 --map 0=%s --map-width 32 -o %s", in_dir(dir, 2, "odd.bin"),
+			in_dir(dir, 1, "g.trace")), 2);
+		ck_assert_msg(strstr(err, "2049 bytes: a raw map is 16-bit cells") != NULL, "%s", err);
+		ck_assert(!vs_test_exists(in_dir(dir, 1, "g.trace")));
+		write_bytes(in_dir(dir, 2, "odd.bin"), (const char *)cells, sizeof cells - 1);
+		ck_assert_msg(cli("gen side-scroller --frames 2 --map 0=%s --map-width 32 -o %s", in_dir(dir, 2, "odd.bin"),
+			in_dir(dir, 1, "g.trace")) == 0, "%s", err);
+	}
 	/* a FIFO among the traces of a directory given to compare: refused, no hang */
 	ck_assert_int_eq(mkdir(traces, 0777), 0);
 	snprintf(path, sizeof path, "%s/a.trace", traces);

@@ -689,7 +689,13 @@ static int read_map(bgmap *m, const char *path, uint32_t width, char *err, size_
 				ungetc(ch, fp);
 			rowcols++;
 		} else {
-			if (fread(b, 1, 2, fp) != 2)
+			size_t got = fread(b, 1, 2, fp);
+			if (got == 1) { /* half a cell: a map of another format, or cut short */
+				snprintf(err, errlen, "%s: %zu bytes: a raw map is 16-bit cells, and its last byte is half of one",
+					shown, 2 * n + 1);
+				goto fail;
+			}
+			if (got != 2)
 				break;
 			v = (unsigned long)b[0] | (unsigned long)b[1] << 8;
 		}
