@@ -348,7 +348,13 @@ static int render_side(const render_opts *o, int side, side_out *so)
 	rc = vs_progress_replay(r, 0, "render", o->quiet);
 	if (rc < 0 || vs_history_finish(hs, r)) {
 		vs_history_free(hs);
-		return rc < 0 ? replay_failed(r) : (vs_replay_free(r), -1);
+		if (rc < 0)
+			return replay_failed(r);
+		/* it failed without a word: the history is columns x rows cells an arena */
+		fprintf(stderr, "vramsim render: out of memory for the history of %d arenas (--columns x --rows cells "
+			"each: give fewer)\n", vs_replay_arena_count(r));
+		vs_replay_free(r);
+		return -1;
 	}
 	if (vs_history_window_check(hs, err, sizeof err)) {
 		vs_cli_usage_error(CMD, "%s", err);
