@@ -291,6 +291,13 @@ START_TEST(cli)
 	ck_assert_int_eq(vs_test_run_cli("gen heap-churn --sizes log:10-5", out, sizeof out, err, sizeof err), 2);
 	ck_assert_msg(strstr(err, "--sizes 'log:10-5'") != NULL, "%s", err);
 	ck_assert_int_eq(vs_test_run_cli("gen heap-churn --arena-size 512M", out, sizeof out, err, sizeof err), 2);
+	/* an arena the trace's own heap refuses made a trace that did not replay */
+	ck_assert_int_eq(vs_test_run_cli("gen heap-churn --arena-size 256", out, sizeof out, err, sizeof err), 2);
+	ck_assert_int_eq(vs_test_run_cli("gen heap-churn --arena-size 512 --frames 20 -o " VS_BINARY_DIR
+		"/tests/gen-heap-512.trace", out, sizeof out, err, sizeof err), 0);
+	ck_assert_msg(vs_test_run_cli("replay " VS_BINARY_DIR "/tests/gen-heap-512.trace", out, sizeof out, err,
+		sizeof err) == 0, "%s", err);
+	remove(VS_BINARY_DIR "/tests/gen-heap-512.trace");
 	ck_assert_int_eq(vs_test_run_cli("gen heap-churn --fill 0", out, sizeof out, err, sizeof err), 2);
 	ck_assert_int_eq(vs_test_run_cli("gen sprite-churn --sizes log:8-16", out, sizeof out, err, sizeof err), 2);
 	ck_assert_msg(strstr(err, "heap-churn only") != NULL, "%s", err);

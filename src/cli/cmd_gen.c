@@ -117,8 +117,8 @@ static const vs_cli_opt options[] = {
 	{ "worst-case", O_WORST_CASE, NULL, "side-scroller: seed 000's worst case: every layer keeps its whole "
 		"32x32-cell map and moves 8 px a frame in both axes (no parallax), generated maps have no "
 		"transparent cells: 504 tile checks a frame" },
-	{ "arena-size", O_ARENA_SIZE, "BYTES", "heap-churn: the RAM arena's size (K/M suffixes, at most 256M; "
-		"default 1M)" },
+	{ "arena-size", O_ARENA_SIZE, "BYTES", "heap-churn: the RAM arena's size (K/M suffixes, 512 to 256M: "
+		"the default heap, heap-dlmalloc, keeps 344 bytes of its own; default 1M)" },
 	{ "sizes", O_SIZES, "DIST", "heap-churn: request sizes in bytes, uniform:LO-HI, log:LO-HI "
 		"(each doubling equally likely) or exp:MEAN-MAX (exponential, cut at MAX); default log:8-4096" },
 	{ "lifetime", O_LIFETIME, "DIST", "heap-churn: how many allocations later each one is freed, "
@@ -162,7 +162,9 @@ static int take_heap(gen_args *a, const vs_cli_parser *p, int c)
 	a->heap_set = 1;
 	switch (c) {
 	case O_ARENA_SIZE:
-		if (vs_cli_bytes(p, 16, 256u << 20, &v))
+		/* at least what the trace's own heap takes: a smaller arena made a
+		 * trace its replay refused */
+		if (vs_cli_bytes(p, 512, 256u << 20, &v))
 			return VS_EXIT_USAGE;
 		h->arena_size = (uint32_t)v;
 		return -1;
