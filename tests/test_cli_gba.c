@@ -166,6 +166,10 @@ START_TEST(cycles_errors)
 	ck_assert_ptr_nonnull(strstr(err, "gba-bg-tiles"));
 	ck_assert_int_eq(cli("cycles %s --arena nope", quickstart()), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no arena 'nope'"));
+	/* a DS sprite arena on the GBA: its boundary=128 is not the GBA
+	 * build's, and 1473 placements read as differences (exit 1) */
+	ck_assert_int_eq(cli("cycles %s/traces/ds-sprites.trace -s gba-obj-first-fit", VS_SOURCE_DIR), 2);
+	ck_assert_msg(strstr(err, "arena 'main' is a DS arena (ds-obj)") != NULL, "%s", err);
 	/* two -s: the first was dropped unsaid, the run measured the second */
 	ck_assert_int_eq(cli("cycles %s -s gba-obj-buddy -s gba-obj-map", quickstart()), 2);
 	ck_assert_msg(strstr(err, "one strategy at a time") != NULL, "%s", err);

@@ -206,6 +206,16 @@ vs_replay *vs_cli_cycles_open(const vs_cli_cycles_ask *a, vs_cycles_list *l, con
 	for (i = 0; !arena && a->strategy && i < h->narenas; i++)
 		if (cfg->strategy[i])
 			arena = h->arenas[i].name;
+	/* a DS arena on the GBA: its DS rules (boundary=) are not the GBA
+	 * build's, and every placement they move reads as the build's fault */
+	for (i = 0; arena && strcmp(a->console, "GBA") == 0 && i < h->narenas; i++)
+		if (strcmp(h->arenas[i].name, arena) == 0 && !(VS_ARENA_BIT(h->arenas[i].kind) & GBA_KINDS)) {
+			vs_cli_usage_error(CMD, "arena '%s' is a DS arena (%s): the GBA build does not keep its rules; measure "
+				"it on the DS (a strategy with a DS build: see 'vramsim cycles --help')", arena,
+				vs_arena_kind_name(h->arenas[i].kind));
+			vs_trace_close(rd);
+			return NULL;
+		}
 	if (!(r = vs_replay_new(rd, cfg, err, sizeof err)))
 		fprintf(stderr, "vramsim cycles: %s\n", err);
 	else if (vs_cycles_list_aim(l, r, arena, t, nt) < 0) {
