@@ -297,6 +297,35 @@ START_TEST(long_titles_keep_their_ends)
 }
 END_TEST
 
+/* A history too large for the memory there is (a limit on the address
+ * space stands for it): said, exit 2, nothing written (it exited 2 without
+ * a word). */
+START_TEST(history_out_of_memory_said)
+{
+	vs_test_text t = { 0 };
+	const char *trace, *png = out_path("huge.png");
+	char cmd[2048], *said;
+	int i;
+
+	vs_test_put(&t, "vramsim-trace 1\n");
+	for (i = 0; i < 16; i++)
+		vs_test_put(&t, "arena a%d ram size=1M\n", i);
+	for (i = 0; i < 32; i++)
+		vs_test_put(&t, "alloc %d a%d 16\n", i, i % 16);
+	trace = vs_test_file(0, "huge-history.trace", t.s);
+	free(t.s);
+	snprintf(cmd, sizeof cmd, "ulimit -v 1000000; '%s' render '%s' --kind chart --columns 8192 --rows 8192 -q -o '%s' "
+		"2>'%s'", VS_VRAMSIM, trace, png, vs_test_path("huge.err"));
+	i = system(cmd);
+	said = vs_test_slurp(vs_test_path("huge.err"));
+	ck_assert_ptr_nonnull(said);
+	ck_assert_msg(WIFEXITED(i) && WEXITSTATUS(i) == 2, "status %d: %s", i, said);
+	ck_assert_msg(strstr(said, "out of memory for the history of 16 arenas") != NULL, "%s", said);
+	ck_assert(!vs_test_exists(png));
+	free(said);
+}
+END_TEST
+
 START_TEST(side_by_side)
 {
 	const char *trace = full_trace();
@@ -1250,6 +1279,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, positions_past_the_end);
 	tcase_add_test(tc, labels_never_overlap);
 	suite_add_tcase(s, tc);
+	/* the sanitizers' runtime needs more address space than the limit leaves */
+	tc = vs_test_tcase_apart(s, "memory_limit", getenv("ASAN_OPTIONS") ? "a limit on the address space stops "
+		"the sanitizers' runtime" : NULL);
+	tcase_add_test(tc, history_out_of_memory_said);
 	return s;
 }
 
