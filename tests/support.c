@@ -336,6 +336,15 @@ int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *
 	return rc;
 }
 
+int vs_test_holds(const char *path, const char *text)
+{
+	char *got = vs_test_slurp(path);
+	int same = got && strcmp(got, text) == 0;
+
+	free(got);
+	return same;
+}
+
 int vs_test_count(const char *text, const char *needle)
 {
 	size_t len = strlen(needle);

@@ -91,6 +91,9 @@ int vs_test_cli(char *out, size_t outcap, char *err, size_t errcap, const char *
 int vs_test_cli_limited(unsigned blocks, char *err, size_t errcap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* 1 when the file at path holds exactly text (an old output kept). */
+int vs_test_holds(const char *path, const char *text);
+
 /* How many times needle is in text (not overlapping), and how many of
  * text's lines begin with prefix. */
 int vs_test_count(const char *text, const char *needle);
