@@ -14,36 +14,35 @@
 #include "base/out_file.h"
 #include "base/text.h"
 
-/* fmt and ap as one line of a message: it quotes the command line or the
- * input, so nothing a terminal acts on and no line of its own */
-static void escaped(char *msg, size_t cap, const char *fmt, va_list ap)
+/* "vramsim[ CMD]: MESSAGE" on standard error, the message one line (it
+ * quotes the command line or the input: nothing a terminal acts on). */
+static void say_line(const char *cmd, const char *fmt, va_list ap)
 {
-	vsnprintf(msg, cap, fmt, ap);
-	vs_text_escape_in_place(msg, cap);
+	char msg[8192];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	vs_text_escape_in_place(msg, sizeof msg);
+	fprintf(stderr, "vramsim%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
 }
 
 int vs_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	char msg[8192];
 	va_list ap;
 
 	va_start(ap, fmt);
-	escaped(msg, sizeof msg, fmt, ap);
+	say_line(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "vramsim%s%s: %s\n(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "", msg,
-		cmd ? " " : "", cmd ? cmd : "");
+	fprintf(stderr, "(see 'vramsim%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
 	return VS_EXIT_USAGE;
 }
 
 void vs_cli_say(const char *cmd, const char *fmt, ...)
 {
-	char msg[8192];
 	va_list ap;
 
 	va_start(ap, fmt);
-	escaped(msg, sizeof msg, fmt, ap);
+	say_line(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "vramsim %s: %s\n", cmd, msg);
 }
 
 int vs_cli_rereadable(const char *cmd, const char *path, const char *why)

@@ -863,6 +863,26 @@ static cJSON *row_json(const vs_cmp_row *r, int timing)
 	return o;
 }
 
+/* A budget in JSON: the row it was checked against (c, its outcome), or
+ * its own globs when it matched none (c NULL). */
+static cJSON *budget_json(const vs_budget *x, const char *trace, const char *arena, const char *strategy,
+	const vs_budget_check *c)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	json_string(e, "trace", trace);
+	json_string(e, "arena", arena);
+	json_string(e, "strategy", strategy);
+	json_string(e, "budget", vs_budget_kind_name(x->kind));
+	cJSON_AddNumberToObject(e, "limit", x->limit);
+	if (c) {
+		cJSON_AddNumberToObject(e, "actual", c->actual);
+		cJSON_AddBoolToObject(e, "broken", c->broken);
+	}
+	json_string(e, "origin", x->origin);
+	return e;
+}
+
 static cJSON *report_json(const vs_cmp_report *rep)
 {
 	const vs_cmp_result *res = rep->res;
@@ -903,31 +923,14 @@ static cJSON *report_json(const vs_cmp_report *rep)
 		cJSON_AddNumberToObject(b, "broken", rep->budget_rep->broken);
 		for (i = 0; i < rep->budget_rep->n; i++) {
 			const vs_budget_check *c = &rep->budget_rep->v[i];
-			const vs_budget *x = &rep->budgets->v[c->budget];
 			const vs_cmp_row *r = &res->rows[c->row];
-			cJSON *e = cJSON_CreateObject();
-			json_string(e, "trace", r->trace);
-			json_string(e, "arena", r->arena);
-			json_string(e, "strategy", r->strategy);
-			json_string(e, "budget", vs_budget_kind_name(x->kind));
-			cJSON_AddNumberToObject(e, "limit", x->limit);
-			cJSON_AddNumberToObject(e, "actual", c->actual);
-			cJSON_AddBoolToObject(e, "broken", c->broken);
-			json_string(e, "origin", x->origin);
-			cJSON_AddItemToArray(list, e);
+			cJSON_AddItemToArray(list, budget_json(&rep->budgets->v[c->budget], r->trace, r->arena, r->strategy, c));
 		}
 		cJSON_AddItemToObject(b, "checks", list);
 		list = cJSON_CreateArray();
 		for (i = 0; i < rep->budget_rep->nunmatched; i++) {
 			const vs_budget *x = &rep->budgets->v[rep->budget_rep->unmatched[i]];
-			cJSON *e = cJSON_CreateObject();
-			json_string(e, "trace", x->trace);
-			json_string(e, "arena", x->arena);
-			json_string(e, "strategy", x->strategy);
-			json_string(e, "budget", vs_budget_kind_name(x->kind));
-			cJSON_AddNumberToObject(e, "limit", x->limit);
-			json_string(e, "origin", x->origin);
-			cJSON_AddItemToArray(list, e);
+			cJSON_AddItemToArray(list, budget_json(x, x->trace, x->arena, x->strategy, NULL));
 		}
 		cJSON_AddItemToObject(b, "matched_no_row", list);
 		cJSON_AddItemToObject(o, "budgets", b);
