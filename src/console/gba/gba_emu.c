@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <mgba/core/blip_buf.h>
 #include <mgba/core/core.h>
@@ -500,20 +499,13 @@ int vs_gba_emu_load_state(vs_gba_emu *e, const char *path, char *err, size_t err
 	static const uint8_t png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
 	uint8_t head[8] = { 0 };
 	struct VFile *vf;
-	struct stat st;
 	ssize_t size;
 	bool ok;
 
-	/* libmgba's VFile says neither why an open failed nor what a pipe is
-	 * (its size: none, "empty"): the file is looked at first */
-	if (stat(path, &st) != 0) {
-		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
+	/* libmgba's VFile takes a folder or a pipe as a file of no size
+	 * ("empty"), or fails with another call's errno: looked at first */
+	if (vs_in_regular(path, "a savestate is a file mGBA wrote", err, errlen))
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		vs_text_path_msg(err, errlen, path, "cannot read: not a regular file (a savestate is a file mGBA wrote)");
-		return -1;
-	}
 	vf = mgba.VFileOpen(path, O_RDONLY);
 	if (!vf) {
 		vs_text_path_msg(err, errlen, path, "cannot open: %s", strerror(errno));
