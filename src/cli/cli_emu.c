@@ -133,7 +133,7 @@ static FILE *record_open(const char *out)
 		return NULL;
 	}
 	if (!(fp = tmpfile()))
-		fprintf(stderr, "vramsim record: cannot make the recording's unnamed temporary file (tmpfile(), /tmp): %s\n",
+		fprintf(stderr, "vramsim record: cannot make " VS_RECORD_SPOOL ": %s\n",
 			strerror(errno));
 	return fp;
 }
@@ -151,7 +151,7 @@ static int record_write(FILE *tmp, const char *out, int check)
 	int ok = 1, malformed = 0;
 
 	if (fflush(tmp) != 0) {
-		fprintf(stderr, "vramsim record: cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s\n",
+		fprintf(stderr, "vramsim record: cannot write " VS_RECORD_SPOOL ": %s\n",
 			strerror(errno));
 		return -1;
 	}

@@ -19,4 +19,9 @@ typedef struct vs_emu_play {
 	void *progress_ud;
 } vs_emu_play;
 
+/* Where `record` keeps the lines a game sends until they are checked and
+ * copied to the output: an unnamed file tmpfile() makes in /tmp, whatever
+ * TMPDIR says. Its name in messages. */
+#define VS_RECORD_SPOOL "the recording's unnamed temporary file (tmpfile(), /tmp)"
+
 #endif

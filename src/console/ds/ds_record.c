@@ -51,8 +51,8 @@ int vs_ds_record(const char *rom, const vs_emu_play *play, FILE *out, vs_ds_reco
 		if (vs_ds_play_frame(e, play, i, why, sizeof why) < 0
 			|| vs_ds_ring_step(&ring, vs_ds_emu_main_ram(e), VS_DS_MAIN_RAM_BYTES, i, write_lines, &sink, why,
 				sizeof why) < 0) {
-			if (sink.write_errno) /* not the game's: the unnamed file tmpfile() made in /tmp */
-				snprintf(err, errlen, "cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s",
+			if (sink.write_errno) /* not the game's: the recording's own file */
+				snprintf(err, errlen, "cannot write " VS_RECORD_SPOOL ": %s",
 					strerror(sink.write_errno));
 			else
 				vs_text_path_msg(err, errlen, rom, "%s", why);

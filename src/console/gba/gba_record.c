@@ -53,9 +53,7 @@ int vs_gba_record(const char *rom, const vs_emu_play *play, FILE *out, FILE *oth
 		vs_text_path_msg(err, errlen, rom, "%s", vs_gba_emu_fault(e));
 		rc = -1;
 	} else if (rec->write_error) {
-		/* the lines go to an unnamed file tmpfile() makes in /tmp, whatever
-		 * TMPDIR says, and are copied to the output at the end */
-		snprintf(err, errlen, "cannot write the recording's unnamed temporary file (tmpfile(), /tmp): %s",
+		snprintf(err, errlen, "cannot write " VS_RECORD_SPOOL ": %s",
 			strerror(rec->write_error));
 		rc = -1;
 	}
